@@ -1,0 +1,167 @@
+/**
+ * Builds the site: the client bundle, then every public route prerendered to static HTML with its own title,
+ * description, Open Graph tags and JSON-LD, then sitemap.xml and robots.txt, then .br/.gz copies of text files.
+ */
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build } from 'vite';
+import type { SiteManifest } from '../src/server/site/static';
+import { SITE } from '../src/shared/site';
+import type { PageRoute } from '../src/web/routes';
+
+const root = path.resolve(import.meta.dirname, '..');
+const clientDir = path.join(root, 'dist/client');
+const ssrDir = path.join(root, 'dist/ssr');
+const publicUrl = (process.env.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+
+const escapeAttr = (value: string) =>
+  value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+function organizationJsonLd(): string {
+  const data = {
+    '@context': 'https://schema.org',
+    '@type': 'ProfessionalService',
+    name: SITE.name,
+    legalName: SITE.legalName,
+    url: publicUrl,
+    logo: `${publicUrl}/favicon.svg`,
+    email: SITE.email,
+    telephone: SITE.phone,
+    description: SITE.tagline,
+    address: {
+      '@type': 'PostalAddress',
+      streetAddress: SITE.address.line1,
+      addressLocality: SITE.address.city,
+      addressRegion: SITE.address.region,
+      postalCode: SITE.address.postalCode,
+      addressCountry: SITE.address.countryCode,
+    },
+    areaServed: ['IN', 'Worldwide'],
+    knowsAbout: ['Accounting', 'Bookkeeping', 'Tax consultancy', 'Business consultancy', 'Web development'],
+  };
+  // JSON-LD is data, not script: "<" is escaped so no text can close the element.
+  return JSON.stringify(data).replaceAll('<', '\\u003c');
+}
+
+function headFor(route: PageRoute, preloads: string[]): string {
+  const url = route.path === '*' ? publicUrl : `${publicUrl}${route.path === '/' ? '/' : route.path}`;
+  const tags = [
+    `<title>${escapeAttr(route.title)}</title>`,
+    `<meta name="description" content="${escapeAttr(route.description)}" />`,
+    route.indexable
+      ? `<link rel="canonical" href="${escapeAttr(url)}" />`
+      : '<meta name="robots" content="noindex" />',
+    `<meta property="og:type" content="website" />`,
+    `<meta property="og:site_name" content="${escapeAttr(SITE.name)}" />`,
+    `<meta property="og:title" content="${escapeAttr(route.title)}" />`,
+    `<meta property="og:description" content="${escapeAttr(route.description)}" />`,
+    `<meta property="og:url" content="${escapeAttr(url)}" />`,
+    `<meta property="og:image" content="${escapeAttr(`${publicUrl}/og-image.png`)}" />`,
+    `<meta property="og:locale" content="en_IN" />`,
+    `<meta name="twitter:card" content="summary_large_image" />`,
+    ...preloads.map((href) => `<link rel="modulepreload" crossorigin href="${escapeAttr(href)}" />`),
+    `<script type="application/ld+json">${organizationJsonLd()}</script>`,
+  ];
+  return tags.join('\n    ');
+}
+
+type ViteManifest = Record<
+  string,
+  { file: string; imports?: string[]; isEntry?: boolean; isDynamicEntry?: boolean }
+>;
+
+/** The route's page chunk and the chunks it imports, minus what the entry already loads. */
+function pagePreloads(manifest: ViteManifest, route: PageRoute): string[] {
+  const key = `src/web/pages/${route.page}.tsx`;
+  const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
+  const entryImports = new Set([entry?.file, ...(entry?.imports ?? []).map((k) => manifest[k]?.file)]);
+  const files = new Set<string>();
+  const visit = (k: string) => {
+    const chunk = manifest[k];
+    if (!chunk || files.has(chunk.file) || entryImports.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const child of chunk.imports ?? []) visit(child);
+  };
+  visit(key);
+  return [...files].map((file) => `/${file}`);
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? walk(full) : [full];
+  });
+}
+
+async function main() {
+  const started = Date.now();
+  await build({ root, logLevel: 'warn' });
+  await build({
+    root,
+    logLevel: 'warn',
+    build: {
+      ssr: 'src/web/entry-prerender.tsx',
+      outDir: ssrDir,
+      emptyOutDir: true,
+      manifest: false,
+      copyPublicDir: false,
+    },
+  });
+
+  const template = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
+  const manifest = JSON.parse(
+    readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8'),
+  ) as ViteManifest;
+  const ssr = (await import(pathToFileURL(path.join(ssrDir, 'entry-prerender.js')).href)) as {
+    PAGE_ROUTES: PageRoute[];
+    NOT_FOUND_ROUTE: PageRoute;
+    renderRoute(url: string): Promise<string>;
+  };
+
+  const pages: SiteManifest['pages'] = {};
+  for (const route of [...ssr.PAGE_ROUTES, ssr.NOT_FOUND_ROUTE]) {
+    const url = route.path === '*' ? '/__not-found__' : route.path;
+    const appHtml = await ssr.renderRoute(url);
+    const html = template
+      .replace('<!--head-->', headFor(route, pagePreloads(manifest, route)))
+      .replace('<!--app-->', appHtml);
+    writeFileSync(path.join(clientDir, route.file), html);
+    if (route.path !== '*') pages[route.path] = route.file;
+  }
+  const siteManifest: SiteManifest = { pages, notFound: ssr.NOT_FOUND_ROUTE.file };
+  writeFileSync(path.join(clientDir, 'site-manifest.json'), JSON.stringify(siteManifest, null, 2));
+
+  const sitemap = ssr.PAGE_ROUTES.filter((route) => route.indexable)
+    .map((route) => `  <url><loc>${publicUrl}${route.path}</loc></url>`)
+    .join('\n');
+  writeFileSync(
+    path.join(clientDir, 'sitemap.xml'),
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${sitemap}\n</urlset>\n`,
+  );
+  writeFileSync(
+    path.join(clientDir, 'robots.txt'),
+    `User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /my-tools\nDisallow: /dev/\n\nSitemap: ${publicUrl}/sitemap.xml\n`,
+  );
+
+  for (const file of walk(clientDir)) {
+    if (!/\.(html|js|css|svg|json|txt|xml)$/.test(file) || statSync(file).size < 512) continue;
+    const body = readFileSync(file);
+    writeFileSync(
+      `${file}.br`,
+      brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    );
+    writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+  }
+  rmSync(ssrDir, { recursive: true, force: true });
+  writeFileSync(path.join(root, 'dist/build-stamp'), publicUrl);
+  console.log(
+    `built the site in ${((Date.now() - started) / 1000).toFixed(1)} s (${Object.keys(pages).length} pages)`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

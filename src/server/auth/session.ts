@@ -1,0 +1,92 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import type { DbOrTx } from '../db';
+import { sessions, users } from '../db/schema';
+import { unauthorized } from '../http/errors';
+
+export const SESSION_COOKIE = 'sessionid';
+export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+
+export type SessionUser = { id: string; name: string; email: string; phone: string };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Cached result of the session look-up for this request (undefined: not looked up yet). */
+    sessionUser?: SessionUser | null;
+  }
+}
+
+export const hashSessionId = (id: string) => createHash('sha256').update(id).digest('hex');
+
+/** Creates a session row and sets the cookie. The raw id exists only in the cookie; the row holds its hash. */
+export async function startSession(
+  ctx: AppContext,
+  db: DbOrTx,
+  reply: FastifyReply,
+  userId: string,
+): Promise<void> {
+  const id = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(ctx.clock.now().getTime() + SESSION_TTL_MS);
+  await db
+    .insert(sessions)
+    .values({ idHash: hashSessionId(id), userId, expiresAt, createdAt: ctx.clock.now() });
+  reply.setCookie(SESSION_COOKIE, id, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: ctx.config.isProduction,
+    expires: expiresAt,
+  });
+}
+
+export function clearSessionCookie(ctx: AppContext, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: ctx.config.isProduction,
+  });
+}
+
+/** Deletes the session the request carries, if any. */
+export async function endSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  const id = request.cookies[SESSION_COOKIE];
+  if (id) await ctx.db.delete(sessions).where(eq(sessions.idHash, hashSessionId(id)));
+  request.sessionUser = null;
+  clearSessionCookie(ctx, reply);
+}
+
+export async function endAllSessions(db: DbOrTx, userId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+/** The logged-in user, or null. One query per request, cached on the request. */
+export async function currentUser(ctx: AppContext, request: FastifyRequest): Promise<SessionUser | null> {
+  if (request.sessionUser !== undefined) return request.sessionUser;
+  const id = request.cookies[SESSION_COOKIE];
+  if (!id || id.length > 100) {
+    request.sessionUser = null;
+    return null;
+  }
+  const rows = await ctx.db
+    .select({ id: users.id, name: users.name, email: users.email, phone: users.phone })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.idHash, hashSessionId(id)), gt(sessions.expiresAt, ctx.clock.now())))
+    .limit(1);
+  request.sessionUser = rows[0] ?? null;
+  return request.sessionUser;
+}
+
+/** The logged-in user, or a 401. */
+export async function requireUser(ctx: AppContext, request: FastifyRequest): Promise<SessionUser> {
+  const user = await currentUser(ctx, request);
+  if (!user) throw unauthorized();
+  return user;
+}

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_FROM: z.string().default('Pinkcity Advisors <no-reply@pinkcityadvisors.in>'),
+  MAIL_TO_FIRM: optionalString,
+  RAZORPAY_KEY_ID: optionalString,
+  RAZORPAY_KEY_SECRET: optionalString,
+  RAZORPAY_WEBHOOK_SECRET: optionalString,
+  RAZORPAY_API_URL: optionalString.pipe(z.url().optional()),
+  SESSION_SECRET: optionalString.pipe(z.string().min(32).optional()),
+  TRUST_PROXY: z
+    .enum(['', '0', '1', 'true', 'false'])
+    .default('')
+    .transform((value) => value === '1' || value === 'true'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  isProduction: boolean;
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  mailToFirm: string | undefined;
+  razorpay: {
+    keyId: string;
+    keySecret: string;
+    webhookSecret: string | undefined;
+    apiUrl: string | undefined;
+    /** True when no keys are configured: the server runs its own Razorpay emulator. */
+    emulated: boolean;
+  };
+  sessionSecret: string;
+  trustProxy: boolean;
+  logLevel: string;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses the environment into a Config, listing every bad field at once.
+ * In development the session secret is generated once and kept in DATA_DIR.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === 'production';
+  const problems: string[] = [];
+
+  if (isProduction) {
+    if (!e.PUBLIC_URL?.startsWith('https://'))
+      problems.push('PUBLIC_URL: must be an https:// URL in production');
+    if (!e.SMTP_URL) problems.push('SMTP_URL: required in production');
+    if (!e.RAZORPAY_KEY_ID) problems.push('RAZORPAY_KEY_ID: required in production');
+    if (!e.RAZORPAY_KEY_SECRET) problems.push('RAZORPAY_KEY_SECRET: required in production');
+    if (!e.RAZORPAY_WEBHOOK_SECRET) problems.push('RAZORPAY_WEBHOOK_SECRET: required in production');
+    if (!e.SESSION_SECRET) problems.push('SESSION_SECRET: required in production (at least 32 characters)');
+  }
+  const partialKeys = [e.RAZORPAY_KEY_ID, e.RAZORPAY_KEY_SECRET].filter(Boolean).length === 1;
+  if (partialKeys) problems.push('RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET: set both or neither');
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const dataDir = path.resolve(e.DATA_DIR);
+  const emulated = !e.RAZORPAY_KEY_ID;
+  return {
+    env: e.NODE_ENV,
+    isProduction,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    mailToFirm: e.MAIL_TO_FIRM,
+    razorpay: {
+      keyId: e.RAZORPAY_KEY_ID ?? 'rzp_test_emulator',
+      keySecret: e.RAZORPAY_KEY_SECRET ?? 'emulator_key_secret',
+      webhookSecret: e.RAZORPAY_WEBHOOK_SECRET ?? (emulated ? 'emulator_webhook_secret' : undefined),
+      apiUrl: e.RAZORPAY_API_URL,
+      emulated,
+    },
+    sessionSecret: e.SESSION_SECRET ?? developmentSecret(dataDir),
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+function developmentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('hex');
+    writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}

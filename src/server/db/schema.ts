@@ -1,0 +1,257 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+// ── Accounts ────────────────────────────────────────────────────────────────────────────────────────────────
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    /** Stored as typed; uniqueness and look-ups use lower(email). */
+    email: text('email').notNull(),
+    /** Dial code plus number, e.g. "+919876543210". */
+    phone: text('phone').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: createdAt(),
+    passwordChangedAt: ts('password_changed_at'),
+  },
+  (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the random session id; the id itself lives only in the cookie. */
+    idHash: text('id_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('sessions_user_id_idx').on(t.userId)],
+);
+
+/** One table for every emailed code (signup, password reset): at most one live code per email and purpose. */
+export const verificationCodes = pgTable(
+  'verification_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    purpose: text('purpose', { enum: ['signup', 'reset'] }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('verification_codes_email_purpose_key').on(t.email, t.purpose)],
+);
+
+/** Fixed-window counters shared by every app instance (rate limits, send quotas). */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    key: text('key').notNull(),
+    windowStart: ts('window_start').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);
+
+// ── Contact ─────────────────────────────────────────────────────────────────────────────────────────────────
+
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    organisation: text('organisation'),
+    email: text('email').notNull(),
+    relatedTo: text('related_to', { enum: ['Services', 'Products', 'Others'] }).notNull(),
+    description: text('description').notNull(),
+    ip: text('ip'),
+    createdAt: createdAt(),
+    handledAt: ts('handled_at'),
+  },
+  (t) => [index('contact_messages_created_at_idx').on(t.createdAt)],
+);
+
+// ── Mail outbox ─────────────────────────────────────────────────────────────────────────────────────────────
+
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    html: text('html').notNull(),
+    text: text('text').notNull(),
+    /** Template name, for the operator's view and for tests: "contact-notification", "signup-code", ... */
+    kind: text('kind').notNull(),
+    /** What caused it, e.g. "order:<uuid>" or "contact:<uuid>". */
+    ref: text('ref'),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: ts('sent_at'),
+  },
+  (t) => [index('outbox_due_idx').on(t.status, t.nextAttemptAt), index('outbox_ref_idx').on(t.ref)],
+);
+
+// ── Shop ────────────────────────────────────────────────────────────────────────────────────────────────────
+
+export const tools = pgTable('tools', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  description: text('description').notNull(),
+  device: text('device', { enum: ['Windows', 'macOS'] }),
+  /** Prices in subunits (paise, cents) so no float ever touches money. */
+  priceInrPaise: integer('price_inr_paise').notNull(),
+  priceUsdCents: integer('price_usd_cents'),
+  comingSoon: boolean('coming_soon').notNull().default(false),
+  delivery: text('delivery', { enum: ['license_key', 'credentials'] })
+    .notNull()
+    .default('license_key'),
+  fileKey: text('file_key'),
+  fileName: text('file_name'),
+  fileSha256: text('file_sha256'),
+  fileSize: integer('file_size'),
+  icon: text('icon'),
+  sortOrder: integer('sort_order').notNull().default(0),
+  active: boolean('active').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: createdAt(),
+});
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    toolId: uuid('tool_id')
+      .notNull()
+      .references(() => tools.id),
+    razorpayOrderId: text('razorpay_order_id').notNull(),
+    razorpayPaymentId: text('razorpay_payment_id'),
+    amount: integer('amount').notNull(),
+    currency: text('currency', { enum: ['INR', 'USD'] }).notNull(),
+    billing: jsonb('billing').notNull(),
+    status: text('status', { enum: ['created', 'paid', 'failed', 'refunded'] })
+      .notNull()
+      .default('created'),
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+    paidAt: ts('paid_at'),
+    updatedAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('orders_razorpay_order_id_key').on(t.razorpayOrderId),
+    uniqueIndex('orders_razorpay_payment_id_key').on(t.razorpayPaymentId),
+    index('orders_user_id_idx').on(t.userId),
+    index('orders_status_created_idx').on(t.status, t.createdAt),
+  ],
+);
+
+/** Status history of an order, for the operator. */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    detail: jsonb('detail'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('order_events_order_id_idx').on(t.orderId)],
+);
+
+export const purchases = pgTable(
+  'purchases',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    toolId: uuid('tool_id')
+      .notNull()
+      .references(() => tools.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    createdAt: createdAt(),
+    refundedAt: ts('refunded_at'),
+  },
+  (t) => [
+    uniqueIndex('purchases_order_id_key').on(t.orderId),
+    uniqueIndex('purchases_owner_tool_live_key').on(t.userId, t.toolId).where(sql`${t.refundedAt} is null`),
+  ],
+);
+
+export const licenses = pgTable(
+  'licenses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    purchaseId: uuid('purchase_id')
+      .notNull()
+      .references(() => purchases.id, { onDelete: 'cascade' }),
+    licenseKey: text('license_key'),
+    username: text('username'),
+    password: text('password'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('licenses_purchase_id_key').on(t.purchaseId),
+    uniqueIndex('licenses_license_key_key').on(t.licenseKey),
+  ],
+);
+
+export const downloadTokens = pgTable(
+  'download_tokens',
+  {
+    /** SHA-256 of the 256-bit token in the emailed link. */
+    tokenHash: text('token_hash').primaryKey(),
+    purchaseId: uuid('purchase_id')
+      .notNull()
+      .references(() => purchases.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    toolId: uuid('tool_id')
+      .notNull()
+      .references(() => tools.id),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('download_tokens_purchase_id_idx').on(t.purchaseId)],
+);
+
+/** Razorpay webhook event ids already handled: a redelivery has no second effect. */
+export const webhookEvents = pgTable('webhook_events', {
+  eventId: text('event_id').primaryKey(),
+  event: text('event').notNull(),
+  receivedAt: createdAt(),
+});

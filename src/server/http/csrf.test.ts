@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test-support/app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('CSRF protection', () => {
+  it('issues a csrftoken cookie readable by scripts', async () => {
+    const client = await t.client();
+    expect(client.csrfToken).toMatch(/^[\w-]{43}$/);
+    const response = await client.get('/api/csrf-token/');
+    expect(response.json()).toEqual({ csrfToken: client.csrfToken });
+    expect(response.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('refuses an unsafe API request without the X-CSRFToken header', async () => {
+    const client = await t.client();
+    client.sendCsrfHeader = false;
+    const response = await client.post('/api/contact', { name: 'A' });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'csrf_failed' });
+  });
+
+  it('refuses a header that does not match the cookie', async () => {
+    const client = await t.client();
+    const response = await client.post('/api/contact', {}, { 'x-csrftoken': 'x'.repeat(43) });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('refuses a cross-site origin even with a matching token', async () => {
+    const client = await t.client();
+    const response = await client.post('/api/contact', {}, { origin: 'https://evil.example' });
+    expect(response.statusCode).toBe(403);
+    const fetchSite = await client.post('/api/contact', {}, { 'sec-fetch-site': 'cross-site' });
+    expect(fetchSite.statusCode).toBe(403);
+  });
+
+  it('sets the security headers on every response', async () => {
+    const client = await t.client();
+    const response = await client.get('/api/csrf-token/');
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(response.headers['content-security-policy']).not.toContain("script-src 'self' 'unsafe-inline'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  });
+});

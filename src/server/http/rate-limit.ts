@@ -1,0 +1,70 @@
+import { sql } from 'drizzle-orm';
+import type { Clock } from '../clock';
+import type { Database } from '../db';
+import { rateLimitHits } from '../db/schema';
+import { tooManyRequests } from './errors';
+
+export type Limit = { key: string; limit: number; windowMs: number; message?: string };
+
+export type RateLimiter = {
+  /** Counts one hit; throws 429 with Retry-After when the window's limit is already reached. */
+  consume(limit: Limit): Promise<void>;
+  /** Throws 429 when the window is full, without counting. */
+  check(limit: Limit): Promise<void>;
+  /** Counts one hit without checking (e.g. a failed login). */
+  record(limit: Omit<Limit, 'limit'>): Promise<void>;
+  /** Removes windows older than a day: called from a maintenance timer. */
+  prune(): Promise<void>;
+};
+
+/**
+ * Fixed-window counters in the database, so every app instance shares them.
+ * One upsert per counted hit; the window start is the key's time bucket.
+ */
+export function createRateLimiter(db: Database, clock: Clock): RateLimiter {
+  const windowOf = (windowMs: number) => {
+    const now = clock.now().getTime();
+    const start = Math.floor(now / windowMs) * windowMs;
+    return { start: new Date(start), retryAfter: Math.ceil((start + windowMs - now) / 1000) };
+  };
+
+  const current = async (key: string, windowMs: number) => {
+    const window = windowOf(windowMs);
+    const rows = await db
+      .select({ count: rateLimitHits.count })
+      .from(rateLimitHits)
+      .where(sql`${rateLimitHits.key} = ${key} and ${rateLimitHits.windowStart} = ${window.start}`);
+    return { count: rows[0]?.count ?? 0, window };
+  };
+
+  const increment = async (key: string, windowMs: number) => {
+    const window = windowOf(windowMs);
+    const rows = await db
+      .insert(rateLimitHits)
+      .values({ key, windowStart: window.start, count: 1 })
+      .onConflictDoUpdate({
+        target: [rateLimitHits.key, rateLimitHits.windowStart],
+        set: { count: sql`${rateLimitHits.count} + 1` },
+      })
+      .returning({ count: rateLimitHits.count });
+    return { count: rows[0]?.count ?? 1, window };
+  };
+
+  return {
+    async consume({ key, limit, windowMs, message }) {
+      const { count, window } = await increment(key, windowMs);
+      if (count > limit) throw tooManyRequests(window.retryAfter, message);
+    },
+    async check({ key, limit, windowMs, message }) {
+      const { count, window } = await current(key, windowMs);
+      if (count >= limit) throw tooManyRequests(window.retryAfter, message);
+    },
+    async record({ key, windowMs }) {
+      await increment(key, windowMs);
+    },
+    async prune() {
+      const cutoff = new Date(clock.now().getTime() - 2 * 24 * 60 * 60 * 1000);
+      await db.delete(rateLimitHits).where(sql`${rateLimitHits.windowStart} < ${cutoff}`);
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db';
+import { backgroundJobs, startJobs } from './jobs';
+
+const rootDir = path.resolve(import.meta.dirname, '../..');
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, 'pglite'),
+  });
+  await database.migrate();
+
+  const { app, ctx } = await buildApp({
+    config,
+    db: database.db,
+    siteDir: path.join(rootDir, 'dist/client'),
+    logger: { level: config.logLevel },
+  });
+  const jobs = startJobs(backgroundJobs(ctx), app.log);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await jobs.stop();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    {
+      url: config.publicUrl,
+      database: database.driver,
+      mail: config.smtpUrl ? 'smtp' : 'dev mailbox',
+      razorpay: config.razorpay.emulated ? 'emulator' : 'live keys',
+    },
+    'ready',
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

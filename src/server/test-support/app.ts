@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app';
+import { ManualClock } from '../clock';
+import { type Config, loadConfig } from '../config';
+import type { AppContext } from '../context';
+import type { DatabaseHandle } from '../db';
+import { TestClient } from './client';
+import { createTestDatabase } from './database';
+
+export type TestApp = {
+  app: FastifyInstance;
+  ctx: AppContext;
+  config: Config;
+  database: DatabaseHandle;
+  clock: ManualClock;
+  /** A new browser-like client with its own cookie jar (csrftoken already fetched). */
+  client(options?: { ip?: string }): Promise<TestClient>;
+  close(): Promise<void>;
+};
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: '.tmp/test-data',
+    SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
+    PUBLIC_URL: 'http://localhost:3000',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
+/** The real app on a fresh migrated database, with a clock the test controls. Nothing listens on a port. */
+export async function createTestApp(
+  options: { env?: Record<string, string>; now?: Date } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const clock = new ManualClock(options.now ?? new Date('2026-06-01T10:00:00Z'));
+  const config = testConfig(options.env);
+  const { app, ctx } = await buildApp({ config, db: database.db, clock });
+  await app.ready();
+  return {
+    app,
+    ctx,
+    config,
+    database,
+    clock,
+    async client(clientOptions = {}) {
+      const client = new TestClient(app, clientOptions.ip);
+      await client.get('/api/csrf-token/');
+      return client;
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

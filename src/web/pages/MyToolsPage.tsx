@@ -1,0 +1,7 @@
+export default function MyToolsPage() {
+  return (
+    <main>
+      <h1>My Tools</h1>
+    </main>
+  );
+}

@@ -1,0 +1,7 @@
+export default function OurTeamPage() {
+  return (
+    <main>
+      <h1>Our Team</h1>
+    </main>
+  );
+}

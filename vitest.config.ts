@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Unit and API tests. Server tests run once on embedded PGlite and, when TEST_DATABASE_URL names a throwaway
+ * PostgreSQL server, once more on PostgreSQL. Browser journeys live in e2e/ and run under Playwright.
+ */
+const postgres = process.env.TEST_DATABASE_URL;
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'pglite',
+          include: ['src/**/*.test.ts'],
+          environment: 'node',
+          env: { TEST_DB: 'pglite' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      ...(postgres
+        ? [
+            {
+              test: {
+                name: 'postgres',
+                include: ['src/server/**/*.test.ts'],
+                environment: 'node',
+                env: { TEST_DB: 'postgres', TEST_DATABASE_URL: postgres },
+                testTimeout: 30_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+});
