@@ -12,8 +12,8 @@ import { SITE } from '../src/shared/site';
 import type { PageRoute } from '../src/web/routes';
 
 const root = path.resolve(import.meta.dirname, '..');
-const clientDir = path.join(root, 'dist/client');
-const ssrDir = path.join(root, 'dist/ssr');
+const clientDir = path.resolve(root, process.env.SITE_OUT_DIR ?? 'dist/client');
+const ssrDir = `${clientDir}-ssr`;
 const publicUrl = (process.env.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 
 const escapeAttr = (value: string) =>
@@ -97,7 +97,7 @@ function walk(dir: string): string[] {
 
 async function main() {
   const started = Date.now();
-  await build({ root, logLevel: 'warn' });
+  await build({ root, logLevel: 'warn', build: { outDir: clientDir } });
   await build({
     root,
     logLevel: 'warn',
@@ -155,7 +155,7 @@ async function main() {
     writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
   }
   rmSync(ssrDir, { recursive: true, force: true });
-  writeFileSync(path.join(root, 'dist/build-stamp'), publicUrl);
+  if (!process.env.SITE_OUT_DIR) writeFileSync(path.join(root, 'dist/build-stamp'), publicUrl);
   console.log(
     `built the site in ${((Date.now() - started) / 1000).toFixed(1)} s (${Object.keys(pages).length} pages)`,
   );

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const { app, ctx } = await buildApp({
     config,
     db: database.db,
-    siteDir: path.join(rootDir, 'dist/client'),
+    siteDir: path.resolve(rootDir, process.env.SITE_DIR ?? 'dist/client'),
     logger: { level: config.logLevel },
   });
   const jobs = startJobs(backgroundJobs(ctx), app.log);

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { CONTACT_TOPICS } from './constants';
+
+/** Spec §5 messages for the contact form; the form and the server show the same words. */
+export const CONTACT_MESSAGES = {
+  nameRequired: 'Name is required',
+  emailRequired: 'Email is required',
+  emailInvalid: 'Email is invalid',
+  relatedToRequired: 'Please select an option',
+  descriptionRequired: 'Description is required',
+  success: "We'll get back to you as soon as possible.",
+  error: 'Please try again or contact us directly via phone or email.',
+  unexpected: 'Unexpected response from server. Please try again.',
+  requestFailed: 'Something went wrong. Please try again later.',
+} as const;
+
+/** The spec's "looks like an email" check: something@something.something, no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const required = (message: string, max: number) =>
+  z
+    .string({ error: message })
+    .max(max, `Must be at most ${max} characters`)
+    .refine((value) => value.trim().length > 0, message);
+
+export const contactSchema = z.strictObject({
+  name: required(CONTACT_MESSAGES.nameRequired, 120),
+  organisation: z.string().max(160, 'Must be at most 160 characters').optional().default(''),
+  email: z
+    .string({ error: CONTACT_MESSAGES.emailRequired })
+    .max(254, CONTACT_MESSAGES.emailInvalid)
+    .refine((value) => value.trim().length > 0, CONTACT_MESSAGES.emailRequired)
+    .refine(
+      (value) => value.trim().length === 0 || EMAIL_PATTERN.test(value.trim()),
+      CONTACT_MESSAGES.emailInvalid,
+    ),
+  relatedTo: z.enum(CONTACT_TOPICS, { error: CONTACT_MESSAGES.relatedToRequired }),
+  description: required(CONTACT_MESSAGES.descriptionRequired, 5000),
+  /** Honeypot: hidden from people; a bot that fills it gets a polite success and nothing is stored. */
+  website: z.string().max(500).optional(),
+});
+
+export type ContactInput = z.input<typeof contactSchema>;
+export type ContactRequest = z.output<typeof contactSchema>;
+export type ContactResponse = { status: 'success' | 'partial_success'; message: string };
+
+export type ContactFieldErrors = Partial<Record<'name' | 'email' | 'relatedTo' | 'description', string>>;
+
+/** Spec §5 check in the browser, field by field, with the first message per field. */
+export function validateContact(values: {
+  name: string;
+  email: string;
+  relatedTo: string;
+  description: string;
+}): ContactFieldErrors {
+  const errors: ContactFieldErrors = {};
+  if (!values.name.trim()) errors.name = CONTACT_MESSAGES.nameRequired;
+  if (!values.email.trim()) errors.email = CONTACT_MESSAGES.emailRequired;
+  else if (!EMAIL_PATTERN.test(values.email.trim())) errors.email = CONTACT_MESSAGES.emailInvalid;
+  if (!values.relatedTo) errors.relatedTo = CONTACT_MESSAGES.relatedToRequired;
+  if (!values.description.trim()) errors.description = CONTACT_MESSAGES.descriptionRequired;
+  return errors;
+}
