@@ -1,0 +1,61 @@
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+
+type ModalProps = {
+  open: boolean;
+  onClose: () => void;
+  /** The visible title; it also names the dialog for assistive technology. */
+  title: ReactNode;
+  children: ReactNode;
+  /** Extra classes for the panel (width, padding). */
+  className?: string;
+};
+
+/**
+ * An accessible modal on the native <dialog> element: focus moves in and is returned on close, Escape and a click
+ * on the backdrop close it, and the rest of the page is inert while it is open.
+ */
+export function Modal({ open, onClose, title, children, className = 'max-w-md' }: ModalProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const onCancel = (event: Event) => {
+      event.preventDefault();
+      closeRef.current();
+    };
+    dialog.addEventListener('cancel', onCancel);
+    return () => dialog.removeEventListener('cancel', onCancel);
+  }, []);
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      className={`m-auto w-[calc(100%-2rem)] rounded-2xl bg-white p-0 text-slate-800 shadow-2xl backdrop:bg-slate-900/60 ${className}`}
+      onClick={(event) => {
+        // A click whose target is the <dialog> itself landed on the backdrop, outside the panel.
+        if (event.target === event.currentTarget) onClose();
+      }}
+    >
+      {open && (
+        <div className="p-6 sm:p-8">
+          <h2 id={titleId} className="mb-5 text-xl font-semibold text-brand-900">
+            {title}
+          </h2>
+          {children}
+        </div>
+      )}
+    </dialog>
+  );
+}
