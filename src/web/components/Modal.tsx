@@ -39,6 +39,7 @@ export function Modal({ open, onClose, title, children, className = 'max-w-md' }
   }, []);
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard way out is Escape, handled by the dialog's cancel event.
     <dialog
       ref={ref}
       aria-labelledby={titleId}
