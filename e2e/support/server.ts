@@ -21,6 +21,7 @@ export async function freePort(): Promise<number> {
 export type RunningServer = {
   url: string;
   port: number;
+  pid: number;
   dataDir: string;
   output: () => string;
   stop(): Promise<void>;
@@ -30,9 +31,12 @@ export type RunningServer = {
  * Starts the real production entry point (src/server/main.ts) on a free port with its own data directory,
  * serving the already-built site. `env` adds settings such as SMTP_URL.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { dataDir?: string } = {},
+): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'site-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'site-e2e-'));
   const url = `http://localhost:${port}`;
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
@@ -73,6 +77,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return {
     url,
     port,
+    pid: child.pid ?? 0,
     dataDir,
     output: () => output,
     async stop() {

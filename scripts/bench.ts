@@ -1,0 +1,144 @@
+/**
+ * `npm run bench`: API throughput on this machine, reported (never asserted in tests).
+ * Starts the production server and a bare Node http server answering a small JSON, loads each endpoint in turn on
+ * loopback with 50 connections for a bounded time, and prints req/s, p99 and the ratio to the bare server.
+ * Runs on PGlite, and again on PostgreSQL when DATABASE_URL is set. Writes reports/bench.json.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { ensureBuilt, startProductionServer } from './support/prod-server';
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 50;
+const root = path.resolve(import.meta.dirname, '..');
+
+type Row = { name: string; reqPerSec: number; p99: number; non2xx: number; errors: number; ratio?: number };
+
+async function load(name: string, options: autocannon.Options): Promise<Row> {
+  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
+  return {
+    name,
+    reqPerSec: Math.round(result.requests.average),
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+async function bareServer(): Promise<{ url: string; close(): void }> {
+  const body = JSON.stringify([{ _id: 'x', name: 'PDF Utility Toolkit', priceINR: 1499 }]);
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+async function benchDriver(databaseUrl: string | undefined, bareRps: number) {
+  const server = await startProductionServer(databaseUrl);
+  try {
+    const base = server.url;
+    const csrf = randomBytes(32).toString('base64url');
+    const contactBody = JSON.stringify({
+      name: 'Bench Visitor',
+      organisation: '',
+      email: 'bench@example.com',
+      relatedTo: 'Services',
+      description: 'Measuring the contact endpoint.',
+    });
+    let visitor = 0;
+    // Warm-up: first hits fill caches and JIT.
+    await load('warm-up', { url: `${base}/api/alltools/`, duration: 2 });
+    const rows: Row[] = [
+      await load('GET /api/alltools/ (anonymous)', { url: `${base}/api/alltools/` }),
+      await load('GET /api/alltools/ (logged in)', {
+        url: `${base}/api/alltools/`,
+        headers: { cookie: server.sessionCookie },
+      }),
+      await load('GET / (prerendered HTML)', { url: `${base}/`, headers: { 'accept-encoding': 'br' } }),
+      await load('GET /api/auth/check/', { url: `${base}/api/auth/check/`, headers: { cookie: server.sessionCookie } }),
+      await load('POST /api/contact', {
+        url: `${base}/api/contact`,
+        method: 'POST',
+        body: contactBody,
+        headers: { 'content-type': 'application/json', cookie: `csrftoken=${csrf}`, 'x-csrftoken': csrf },
+        // The contact form is limited per address: each simulated visitor comes from its own address (TRUST_PROXY).
+        setupClient: (client) => {
+          client.on('response', () => {
+            visitor += 1;
+            client.setHeaders({
+              'content-type': 'application/json',
+              cookie: `csrftoken=${csrf}`,
+              'x-csrftoken': csrf,
+              'x-forwarded-for': `10.${(visitor >> 16) & 255}.${(visitor >> 8) & 255}.${visitor & 255}`,
+            });
+          });
+        },
+      }),
+    ];
+    for (const row of rows) row.ratio = Number((row.reqPerSec / bareRps).toFixed(2));
+    return { driver: server.driver, rows, rssMb: rssMb(server.pid) };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main() {
+  ensureBuilt();
+  const bare = await bareServer();
+  const bareRow = await load('bare node:http JSON', { url: bare.url });
+  bare.close();
+  console.log(`\nbare Node http server: ${bareRow.reqPerSec} req/s, p99 ${bareRow.p99} ms\n`);
+
+  const results = [await benchDriver(undefined, bareRow.reqPerSec)];
+  if (process.env.DATABASE_URL) results.push(await benchDriver(process.env.DATABASE_URL, bareRow.reqPerSec));
+
+  for (const result of results) {
+    console.log(`── ${result.driver} (${CONNECTIONS} connections, ${DURATION_S} s each) ──`);
+    console.table(
+      result.rows.map((row) => ({
+        endpoint: row.name,
+        'req/s': row.reqPerSec,
+        'p99 ms': row.p99,
+        'ratio to bare': row.ratio,
+        'non-2xx': row.non2xx,
+        errors: row.errors,
+      })),
+    );
+    console.log(`server memory after the run: ${result.rssMb} MB RSS\n`);
+  }
+
+  const catalogue = results[0]?.rows[0];
+  const budgets = [
+    { name: 'GET /api/alltools/ ≥ 0.25 of bare (PGlite)', ok: (catalogue?.ratio ?? 0) >= 0.25 },
+    { name: 'GET /api/alltools/ p99 ≤ 25 ms (PGlite)', ok: (catalogue?.p99 ?? Infinity) <= 25 },
+    {
+      name: 'no errors or non-2xx responses',
+      ok: results.every((r) => r.rows.every((row) => row.errors === 0 && row.non2xx === 0)),
+    },
+  ];
+  for (const budget of budgets) console.log(`${budget.ok ? 'ok  ' : 'MISS'} ${budget.name}`);
+
+  mkdirSync(path.join(root, 'reports'), { recursive: true });
+  writeFileSync(
+    path.join(root, 'reports/bench.json'),
+    JSON.stringify({ at: new Date().toISOString(), bare: bareRow, results, budgets }, null, 2),
+  );
+  process.exit(budgets.every((budget) => budget.ok) ? 0 : 1);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { type RunningServer, startServer } from '../../e2e/support/server';
+import { openDatabase } from '../../src/server/db';
+import { sessions, users } from '../../src/server/db/schema';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** Builds the site once if there is no build yet. */
+export function ensureBuilt(): void {
+  if (existsSync(path.join(root, 'dist/client/site-manifest.json'))) return;
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+export type ProductionServer = RunningServer & { sessionCookie: string; driver: 'pglite' | 'postgres' };
+
+/**
+ * Starts the server as production runs it (NODE_ENV=production: no emulator, no dev mailbox, HSTS, secure cookies)
+ * on the embedded database, or on DATABASE_URL when given. A customer account with a live session is prepared
+ * beforehand, so logged-in pages and APIs can be measured.
+ */
+export async function startProductionServer(databaseUrl?: string): Promise<ProductionServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'site-measure-'));
+  const database = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite') });
+  await database.migrate();
+  const sessionId = randomBytes(32).toString('base64url');
+  const email = `measure-${randomBytes(4).toString('hex')}@example.com`;
+  const [user] = await database.db
+    .insert(users)
+    .values({ name: 'Measure Customer', email, phone: '+919876543210', passwordHash: 'unusable' })
+    .returning({ id: users.id });
+  if (!user) throw new Error('could not create the measuring user');
+  await database.db.insert(sessions).values({
+    idHash: createHash('sha256').update(sessionId).digest('hex'),
+    userId: user.id,
+    expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
+  });
+  await database.close();
+
+  const server = await startServer(
+    {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://measure.localhost',
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      RAZORPAY_KEY_ID: 'rzp_test_measure',
+      RAZORPAY_KEY_SECRET: 'measure_key_secret',
+      RAZORPAY_WEBHOOK_SECRET: 'measure_webhook_secret',
+      RAZORPAY_API_URL: 'http://127.0.0.1:9',
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      TRUST_PROXY: '1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl ?? '',
+    },
+    { dataDir },
+  );
+  return { ...server, sessionCookie: `sessionid=${sessionId}`, driver: databaseUrl ? 'postgres' : 'pglite' };
+}
