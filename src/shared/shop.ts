@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES, type Currency } from './constants';
+import { findIndianState } from './indian-states';
+import { isValidGstin, normaliseGstin } from './money';
 
 /**
  * The shop's API contract (spec §3, §7), shared by the server and the browser.
@@ -36,23 +38,95 @@ export type PurchasedTool = {
 
 export const currencySchema = z.enum(CURRENCIES);
 
-export const billingDetailsSchema = z.strictObject({
-  address: z.string().max(300).optional().default(''),
-  state: z.string().max(80).optional().default(''),
-  country: z.string().max(80).optional().default(''),
-  gstin: z.string().max(15).optional().default(''),
-  currency: currencySchema,
-});
+/** Spec §5 billing messages, shown by the billing modal and returned by the server in fieldErrors. */
+export const BILLING_MESSAGES = {
+  addressRequired: 'Address is required',
+  stateRequired: 'State is required',
+  stateUnknown: 'Please choose a state from the list',
+  countryRequired: 'Country is required',
+  gstinInvalid: 'Please enter a valid 15-character GSTIN',
+  gstinStateMismatch: 'This GSTIN is registered in a different state',
+} as const;
+
+export const BILLING_COUNTRY_INDIA = 'India';
+
+export type BillingValues = {
+  address?: string;
+  state?: string;
+  country?: string;
+  gstin?: string;
+  currency: Currency;
+};
+export type BillingFieldErrors = Partial<Record<'address' | 'state' | 'country' | 'gstin', string>>;
+
+/**
+ * Spec §5 billing rule, one per field (empty result: valid). INR orders need an address and a state from the
+ * official list (the country is India); other currencies need a country and ask no address or state.
+ * A GSTIN is optional; when given it must be well formed with the right check character, and for an INR order
+ * its state code must be the chosen state's.
+ */
+export function validateBilling(values: BillingValues): BillingFieldErrors {
+  const errors: BillingFieldErrors = {};
+  const gstin = normaliseGstin(values.gstin ?? '');
+  if (values.currency === 'INR') {
+    const stateName = (values.state ?? '').trim();
+    if (!(values.address ?? '').trim()) errors.address = BILLING_MESSAGES.addressRequired;
+    if (!stateName) errors.state = BILLING_MESSAGES.stateRequired;
+    else if (!findIndianState(stateName)) errors.state = BILLING_MESSAGES.stateUnknown;
+    if (gstin && !isValidGstin(gstin)) errors.gstin = BILLING_MESSAGES.gstinInvalid;
+    else if (gstin && !errors.state && findIndianState(stateName)?.gstCode !== gstin.slice(0, 2))
+      errors.gstin = BILLING_MESSAGES.gstinStateMismatch;
+  } else {
+    if (!(values.country ?? '').trim()) errors.country = BILLING_MESSAGES.countryRequired;
+    if (gstin && !isValidGstin(gstin)) errors.gstin = BILLING_MESSAGES.gstinInvalid;
+  }
+  return errors;
+}
+
+/** The billing details as an order stores them: trimmed, India for INR, no address or state otherwise. */
+export function normaliseBilling(values: BillingValues): Required<BillingValues> {
+  const gstin = normaliseGstin(values.gstin ?? '');
+  if (values.currency === 'INR') {
+    return {
+      address: (values.address ?? '').trim(),
+      state: (values.state ?? '').trim(),
+      country: BILLING_COUNTRY_INDIA,
+      gstin,
+      currency: values.currency,
+    };
+  }
+  return { address: '', state: '', country: (values.country ?? '').trim(), gstin, currency: values.currency };
+}
+
+export const billingDetailsSchema = z
+  .strictObject({
+    address: z.string().max(300).optional().default(''),
+    state: z.string().max(80).optional().default(''),
+    country: z.string().max(80).optional().default(''),
+    gstin: z.string().max(20).optional().default(''),
+    currency: currencySchema,
+  })
+  .superRefine((values, check) => {
+    for (const [field, message] of Object.entries(validateBilling(values))) {
+      check.addIssue({ code: 'custom', path: [field], message });
+    }
+  })
+  .transform(normaliseBilling);
 export type BillingDetails = z.output<typeof billingDetailsSchema>;
 
 /** POST /api/create-payment/ body. `toolName` and `price` are accepted for the spec's browser but ignored. */
-export const createPaymentSchema = z.strictObject({
-  toolId: z.uuid({ error: 'Unknown tool' }),
-  toolName: z.string().max(200).optional(),
-  price: z.number().optional(),
-  currency: currencySchema,
-  billingDetails: billingDetailsSchema,
-});
+export const createPaymentSchema = z
+  .strictObject({
+    toolId: z.uuid({ error: 'Unknown tool' }),
+    toolName: z.string().max(200).optional(),
+    price: z.number().optional(),
+    currency: currencySchema,
+    billingDetails: billingDetailsSchema,
+  })
+  .refine((body) => body.billingDetails.currency === body.currency, {
+    path: ['billingDetails', 'currency'],
+    message: 'The billing currency must match the order currency',
+  });
 export type CreatePaymentRequest = z.input<typeof createPaymentSchema>;
 
 export type CreatePaymentResponse = {

@@ -1,0 +1,104 @@
+import { type Currency, USD_TO_INR_FALLBACK_RATE } from './constants';
+
+/**
+ * Money rules shared by the server and the browser. The database and Razorpay work in integer subunits
+ * (paise, cents); the API and the page show major units (rupees, dollars). Every conversion goes through here.
+ */
+
+export const CURRENCY_SYMBOLS: Record<Currency, string> = { INR: '₹', USD: '$' };
+
+/** Major units → subunits, rounded to the nearest subunit (19.99 → 1999). */
+export function toSubunits(major: number): number {
+  return Math.round(major * 100);
+}
+
+/** Subunits → major units (1999 → 19.99). */
+export function fromSubunits(subunits: number): number {
+  return subunits / 100;
+}
+
+/** The USD price when a tool has none of its own: the INR price at the spec's fallback rate, to the cent. */
+export function usdCentsFromInrPaise(paise: number): number {
+  return Math.round(paise / USD_TO_INR_FALLBACK_RATE);
+}
+
+/** What an order for this catalogue entry costs, in subunits of `currency`. The server's only price rule. */
+export function orderAmountSubunits(
+  prices: { priceInrPaise: number; priceUsdCents: number | null },
+  currency: Currency,
+): number {
+  if (currency === 'INR') return prices.priceInrPaise;
+  return prices.priceUsdCents ?? usdCentsFromInrPaise(prices.priceInrPaise);
+}
+
+/**
+ * Spec §7 price rule for the browser, in major units: INR uses priceINR, else price, else 0; USD uses priceUSD,
+ * else price (the INR price; priceINR when price is absent) / 75, else 0. Rounded to the cent, so it agrees with what the server charges.
+ */
+export function displayPrice(
+  tool: { price?: number | null; priceINR?: number | null; priceUSD?: number | null },
+  currency: Currency,
+): number {
+  if (currency === 'INR') return fromSubunits(toSubunits(tool.priceINR ?? tool.price ?? 0));
+  if (tool.priceUSD != null) return fromSubunits(toSubunits(tool.priceUSD));
+  const inr = tool.price ?? tool.priceINR;
+  if (inr != null) return fromSubunits(usdCentsFromInrPaise(toSubunits(inr)));
+  return 0;
+}
+
+/** Groups digits: Indian style for INR (1,00,000), western for USD (100,000). */
+function groupDigits(digits: string, currency: Currency): string {
+  if (currency === 'USD' || digits.length <= 3) return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const lastThree = digits.slice(-3);
+  const rest = digits.slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, ',');
+  return `${rest},${lastThree}`;
+}
+
+/**
+ * Formats an amount in major units with its symbol and always two decimals: '₹1,499.00', '$19.99'.
+ * Done by hand rather than Intl so the prerendered HTML and the browser agree to the character.
+ */
+export function formatPrice(amount: number, currency: Currency): string {
+  const subunits = toSubunits(amount);
+  const sign = subunits < 0 ? '-' : '';
+  const absolute = Math.abs(subunits);
+  const whole = Math.floor(absolute / 100).toString();
+  const fraction = (absolute % 100).toString().padStart(2, '0');
+  return `${sign}${CURRENCY_SYMBOLS[currency]}${groupDigits(whole, currency)}.${fraction}`;
+}
+
+/** Formats an amount in subunits (as stored on an order): formatSubunits(149900, 'INR') → '₹1,499.00'. */
+export function formatSubunits(subunits: number, currency: Currency): string {
+  return formatPrice(fromSubunits(subunits), currency);
+}
+
+// ── GSTIN ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * GSTIN layout: 2-digit state code, the holder's PAN (5 letters, 4 digits, 1 letter), the registration number
+ * within that state (1-9, A-Z), the letter Z, and a check character.
+ */
+export const GSTIN_PATTERN = /^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;
+
+const GSTIN_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** The check character of a GSTIN's first 14 characters (Luhn mod 36, as the GST network computes it). */
+export function gstinCheckCharacter(first14: string): string {
+  let sum = 0;
+  for (let i = 0; i < 14; i++) {
+    const value = GSTIN_ALPHABET.indexOf(first14.charAt(i));
+    const product = value * (i % 2 === 0 ? 1 : 2);
+    sum += Math.floor(product / 36) + (product % 36);
+  }
+  return GSTIN_ALPHABET.charAt((36 - (sum % 36)) % 36);
+}
+
+/** Normalises what a person typed (spaces, lower case) to the form a GSTIN is stored in. */
+export function normaliseGstin(value: string): string {
+  return value.replace(/\s+/g, '').toUpperCase();
+}
+
+/** True for a well-formed GSTIN whose check character is right (expects the normalised form). */
+export function isValidGstin(gstin: string): boolean {
+  return GSTIN_PATTERN.test(gstin) && gstinCheckCharacter(gstin.slice(0, 14)) === gstin.charAt(14);
+}
