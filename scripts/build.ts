@@ -142,7 +142,7 @@ async function main() {
   );
   writeFileSync(
     path.join(clientDir, 'robots.txt'),
-    `User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /my-tools\nDisallow: /dev/\n\nSitemap: ${publicUrl}/sitemap.xml\n`,
+    `User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /dev/\n\nSitemap: ${publicUrl}/sitemap.xml\n`,
   );
 
   for (const file of walk(clientDir)) {

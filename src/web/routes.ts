@@ -7,8 +7,10 @@ export type PageRoute = {
   file: string;
   title: string;
   description: string;
-  /** Listed in sitemap.xml and open to search engines. */
+  /** Listed in sitemap.xml with a canonical link. */
   indexable: boolean;
+  /** Asks search engines not to index it (error and dead-end pages). */
+  noindex?: boolean;
   /** The page module under src/web/pages, so the build can preload its chunk. */
   page: string;
   load: () => Promise<{ default: ComponentType }>;
@@ -87,6 +89,7 @@ export const PAGE_ROUTES: PageRoute[] = [
     title: `Invalid or Expired Link — ${SITE.name}`,
     description: 'This download link is invalid or has expired. Download links are valid for 3 hours.',
     indexable: false,
+    noindex: true,
     page: 'InvalidLinkPage',
     load: () => import('./pages/InvalidLinkPage'),
   },
@@ -98,6 +101,7 @@ export const NOT_FOUND_ROUTE: PageRoute = {
   title: `Page not found — ${SITE.name}`,
   description: 'The page you were looking for does not exist.',
   indexable: false,
+  noindex: true,
   page: 'NotFoundPage',
   load: () => import('./pages/NotFoundPage'),
 };
