@@ -50,9 +50,9 @@ function headFor(route: PageRoute, preloads: string[]): string {
   const tags = [
     `<title>${escapeAttr(route.title)}</title>`,
     `<meta name="description" content="${escapeAttr(route.description)}" />`,
-    route.indexable
-      ? `<link rel="canonical" href="${escapeAttr(url)}" />`
-      : '<meta name="robots" content="noindex" />',
+    route.noindex
+      ? '<meta name="robots" content="noindex" />'
+      : `<link rel="canonical" href="${escapeAttr(url)}" />`,
     `<meta property="og:type" content="website" />`,
     `<meta property="og:site_name" content="${escapeAttr(SITE.name)}" />`,
     `<meta property="og:title" content="${escapeAttr(route.title)}" />`,
