@@ -1,7 +1,8 @@
 /**
  * `npm test`: everything CI runs, in order — typecheck, lint, build, unit + API tests (PGlite, and PostgreSQL
- * when TEST_DATABASE_URL is set), browser journeys in headless Chromium. Ends with one line `N passed, N failed`
- * counting every test case plus the typecheck, lint and build steps.
+ * when TEST_DATABASE_URL is set), browser journeys in headless Chromium, then the quality budgets that do not depend
+ * on timing. Ends with one line `N passed, N failed` counting every test case plus the typecheck, lint, build and
+ * budget steps.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -89,6 +90,11 @@ if (built) {
 } else {
   countStep('browser journeys (build failed)', false);
 }
+
+countStep(
+  'quality budgets (Lighthouse accessibility / best practices / SEO, axe, CLS, home JS size)',
+  built && step('quality budgets', process.execPath, ['--import', 'tsx', 'scripts/audit.ts', '--ci']),
+);
 
 if (failures.length > 0) console.log(`\nFailed:\n${failures.map((name) => `  - ${name}`).join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
