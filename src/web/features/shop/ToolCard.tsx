@@ -1,0 +1,134 @@
+import { BadgeCheck, Clock, Infinity as InfinityIcon, KeyRound, LoaderCircle } from 'lucide-react';
+import type { Currency } from '../../../shared/constants';
+import { TRUNCATE_WORDS } from '../../../shared/constants';
+import { displayPrice, formatPrice } from '../../../shared/money';
+import type { Tool } from '../../../shared/shop';
+import { ToolIcon } from './ToolIcon';
+import { TruncatedText } from './TruncatedText';
+
+/** The name as the catalogue shows it: the device in brackets when there is one ('PDF Utility Toolkit (Windows)'). */
+export function toolTitle(tool: Pick<Tool, 'name' | 'device'>): string {
+  return tool.device ? `${tool.name} (${tool.device})` : tool.name;
+}
+
+/** The buy button's words (spec §4): '{device} - price', or 'Purchase - price' for a tool with no device. */
+export function buyLabel(tool: Tool, currency: Currency): string {
+  return `${tool.device ?? 'Purchase'} - ${formatPrice(displayPrice(tool, currency), currency)}`;
+}
+
+const buttonBase =
+  'inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-lg px-4 py-2.5 text-sm font-semibold transition-colors';
+
+type ToolCardProps = {
+  tool: Tool;
+  currency: Currency;
+  processing: boolean;
+  sending: boolean;
+  onBuy: (tool: Tool) => void;
+  onGetCredentials: (tool: Tool) => void;
+};
+
+/** One catalogue card (spec §2): badges, name, a 40-word description and the one action that fits its state. */
+export function ToolCard({ tool, currency, processing, sending, onBuy, onGetCredentials }: ToolCardProps) {
+  const title = toolTitle(tool);
+  return (
+    <article
+      aria-label={title}
+      className="flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm shadow-slate-900/5 transition-shadow hover:shadow-md"
+    >
+      <div className="flex items-start justify-between gap-3">
+        <span className="inline-flex size-12 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
+          <ToolIcon icon={tool.icon} device={tool.device} />
+        </span>
+        <div className="flex flex-wrap justify-end gap-2">
+          {tool.purchased && (
+            <span className="inline-flex items-center gap-1 rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-semibold text-emerald-800 ring-1 ring-emerald-200">
+              <BadgeCheck className="size-3.5" aria-hidden="true" />
+              Purchased
+            </span>
+          )}
+          {!tool.purchased && tool.comingSoon && (
+            <span className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2.5 py-1 text-xs font-semibold text-amber-900 ring-1 ring-amber-200">
+              <Clock className="size-3.5" aria-hidden="true" />
+              Coming Soon
+            </span>
+          )}
+        </div>
+      </div>
+
+      <h3 className="mt-5 text-lg leading-snug font-semibold text-brand-900">{title}</h3>
+      {!tool.comingSoon && (
+        <p className="mt-2">
+          <span className="inline-flex items-center gap-1 rounded-full bg-brand-50 px-2.5 py-1 text-xs font-semibold text-brand-700">
+            <InfinityIcon className="size-3.5" aria-hidden="true" />
+            Lifetime Validity
+          </span>
+        </p>
+      )}
+      <TruncatedText text={tool.description} words={TRUNCATE_WORDS.catalogue} className="mt-4 mb-6" />
+
+      <div className="mt-auto">
+        <ToolAction
+          tool={tool}
+          currency={currency}
+          processing={processing}
+          sending={sending}
+          onBuy={onBuy}
+          onGetCredentials={onGetCredentials}
+        />
+      </div>
+    </article>
+  );
+}
+
+function ToolAction({ tool, currency, processing, sending, onBuy, onGetCredentials }: ToolCardProps) {
+  if (tool.comingSoon && !tool.purchased) {
+    return (
+      <button
+        type="button"
+        disabled
+        className={`${buttonBase} cursor-not-allowed bg-slate-100 text-slate-600`}
+      >
+        (Coming Soon)
+      </button>
+    );
+  }
+  if (processing) {
+    return (
+      <button
+        type="button"
+        disabled
+        className={`${buttonBase} cursor-wait bg-brand-700 text-white opacity-80`}
+      >
+        <LoaderCircle className="size-4 animate-spin motion-reduce:animate-none" aria-hidden="true" />
+        Processing...
+      </button>
+    );
+  }
+  if (tool.purchased) {
+    return (
+      <button
+        type="button"
+        disabled={sending}
+        onClick={() => onGetCredentials(tool)}
+        className={`${buttonBase} border border-brand-300 bg-white text-brand-800 hover:border-brand-500 hover:bg-brand-50 disabled:cursor-wait disabled:opacity-70`}
+      >
+        {sending ? (
+          <LoaderCircle className="size-4 animate-spin motion-reduce:animate-none" aria-hidden="true" />
+        ) : (
+          <KeyRound className="size-4" aria-hidden="true" />
+        )}
+        {sending ? 'Sending...' : 'Get Credentials'}
+      </button>
+    );
+  }
+  return (
+    <button
+      type="button"
+      onClick={() => onBuy(tool)}
+      className={`${buttonBase} bg-brand-800 text-white shadow-sm hover:bg-brand-700`}
+    >
+      {buyLabel(tool, currency)}
+    </button>
+  );
+}

@@ -1,0 +1,23 @@
+import type {
+  CreatePaymentRequest,
+  CreatePaymentResponse,
+  PurchasedTool,
+  StatusResponse,
+  Tool,
+  VerifyPaymentRequest,
+} from '../../../shared/shop';
+import { api } from '../../lib/api';
+
+/** GET /api/payments/config/: which checkout to load and whether payments are simulated. */
+export type PaymentsConfig = { keyId: string; checkoutScript: string; testMode: boolean };
+
+/** The shop's calls (spec §7), typed by the shared contract. */
+export const shopApi = {
+  tools: () => api.get<Tool[]>('/api/alltools/'),
+  myTools: () => api.get<PurchasedTool[]>('/api/my-tools/'),
+  paymentsConfig: () => api.get<PaymentsConfig>('/api/payments/config/'),
+  createPayment: (body: CreatePaymentRequest) =>
+    api.post<CreatePaymentResponse>('/api/create-payment/', body),
+  verifyPayment: (body: VerifyPaymentRequest) => api.post<StatusResponse>('/api/verify-payment/', body),
+  sendCredentials: (toolId: string) => api.post<StatusResponse>('/api/send-tool-credentials/', { toolId }),
+};

@@ -1,0 +1,101 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { CreatePaymentResponse } from '../../../shared/shop';
+import { shopApi } from './api';
+
+/** What Razorpay Standard Checkout hands the success handler; the server checks the signature. */
+export type RazorpaySuccess = {
+  razorpay_order_id: string;
+  razorpay_payment_id: string;
+  razorpay_signature: string;
+};
+
+export type RazorpayFailure = {
+  error: { code?: string; description: string; source?: string; step?: string; reason?: string };
+};
+
+export type RazorpayOptions = {
+  key: string;
+  amount: number;
+  currency: CreatePaymentResponse['currency'];
+  order_id: string;
+  name: string;
+  description: string;
+  prefill: { name: string; email: string; contact: string };
+  theme: { color: string };
+  handler: (response: RazorpaySuccess) => void;
+  modal: { ondismiss: () => void };
+};
+
+export type RazorpayCheckout = {
+  open(): void;
+  on(event: 'payment.failed', handler: (response: RazorpayFailure) => void): void;
+};
+
+export type RazorpayConstructor = new (options: RazorpayOptions) => RazorpayCheckout;
+
+declare global {
+  interface Window {
+    Razorpay?: RazorpayConstructor;
+  }
+}
+
+let loading: Promise<{ Razorpay: RazorpayConstructor; testMode: boolean }> | undefined;
+
+function injectScript(src: string): Promise<RazorpayConstructor> {
+  return new Promise((resolve, reject) => {
+    if (window.Razorpay) return resolve(window.Razorpay);
+    const script = document.createElement('script');
+    script.src = src;
+    script.async = true;
+    script.addEventListener('load', () =>
+      window.Razorpay
+        ? resolve(window.Razorpay)
+        : reject(new Error('the checkout script did not define Razorpay')),
+    );
+    script.addEventListener('error', () => {
+      script.remove();
+      reject(new Error(`could not load ${src}`));
+    });
+    document.head.append(script);
+  });
+}
+
+/**
+ * Asks the server which checkout script to use (Razorpay's in production, the local emulator in development) and
+ * loads it once per page. A failure is forgotten, so the next attempt (a click on Proceed to Payment) tries again.
+ */
+export function loadCheckout(): Promise<{ Razorpay: RazorpayConstructor; testMode: boolean }> {
+  loading ??= shopApi
+    .paymentsConfig()
+    .then(async (config) => ({
+      Razorpay: await injectScript(config.checkoutScript),
+      testMode: config.testMode,
+    }))
+    .catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+  return loading;
+}
+
+/**
+ * Starts loading the checkout as soon as the tools page opens (spec §7), so the payment window opens without a
+ * wait; reports whether payments are simulated.
+ */
+export function useCheckout(): { testMode: boolean; ready: () => Promise<RazorpayConstructor> } {
+  const [testMode, setTestMode] = useState(false);
+  useEffect(() => {
+    let active = true;
+    loadCheckout().then(
+      (checkout) => {
+        if (active) setTestMode(checkout.testMode);
+      },
+      (error: unknown) => console.error('Failed to load the payment checkout', error),
+    );
+    return () => {
+      active = false;
+    };
+  }, []);
+  const ready = useCallback(() => loadCheckout().then((checkout) => checkout.Razorpay), []);
+  return { testMode, ready };
+}

@@ -1,0 +1,99 @@
+import { useCallback, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { type Currency, REDIRECT_AFTER_PAYMENT_MS } from '../../../shared/constants';
+import { displayPrice } from '../../../shared/money';
+import type { BillingDetails, Tool } from '../../../shared/shop';
+import { SITE } from '../../../shared/site';
+import { toast } from '../../components/Toasts';
+import { shopApi } from './api';
+import type { RazorpayConstructor } from './checkout';
+
+export const PURCHASE_MESSAGES = {
+  success: 'Payment successful! Details have been sent to you on Email.',
+  verifyFailed: 'There was a problem verifying your payment. Please contact support.',
+  createFailed: 'There was a problem initiating your payment. Please try again.',
+  paymentFailed: (description: string) => `Payment failed: ${description}`,
+} as const;
+
+/** The checkout's accent: brand-800 from styles.css, so the payment window matches the site. */
+const CHECKOUT_THEME_COLOR = '#17324d';
+
+/**
+ * The purchase flow (spec §4): create the order, open the checkout, verify the payment, then go to My Tools.
+ * `processingId` is the tool whose card shows 'Processing...'.
+ */
+export function usePurchase({
+  loadCheckout,
+  onPurchased,
+}: {
+  loadCheckout: () => Promise<RazorpayConstructor>;
+  onPurchased: (toolId: string) => void;
+}): {
+  processingId: string | null;
+  purchase: (tool: Tool, currency: Currency, billing: BillingDetails) => void;
+} {
+  const [processingId, setProcessingId] = useState<string | null>(null);
+  const navigate = useNavigate();
+
+  const purchase = useCallback(
+    (tool: Tool, currency: Currency, billing: BillingDetails) => {
+      setProcessingId(tool._id);
+      const failToStart = (error: unknown) => {
+        console.error('Failed to create payment', error);
+        toast.error(PURCHASE_MESSAGES.createFailed);
+        setProcessingId(null);
+      };
+
+      Promise.all([
+        shopApi.createPayment({
+          toolId: tool._id,
+          toolName: tool.name,
+          price: displayPrice(tool, currency),
+          currency,
+          billingDetails: billing,
+        }),
+        loadCheckout(),
+      ])
+        .then(([order, Razorpay]) => {
+          const checkout = new Razorpay({
+            key: order.razorpay_key_id,
+            amount: order.amount,
+            currency: order.currency,
+            order_id: order.order_id,
+            name: SITE.name,
+            description: tool.name,
+            prefill: { name: order.name, email: order.email, contact: order.phone },
+            theme: { color: CHECKOUT_THEME_COLOR },
+            handler: (response) => {
+              shopApi
+                .verifyPayment({ ...response, toolId: tool._id, currency })
+                .then((result) => {
+                  if (result.status !== 'success') throw new Error(result.message);
+                  onPurchased(tool._id);
+                  toast.success(PURCHASE_MESSAGES.success);
+                })
+                .catch((error: unknown) => {
+                  console.error('Failed to verify payment', error);
+                  toast.error(PURCHASE_MESSAGES.verifyFailed);
+                })
+                .finally(() => {
+                  setProcessingId(null);
+                  // Either way the buyer lands on My Tools: a verified purchase is there, and an unverified one is
+                  // fulfilled by the webhook or the reconciler shortly after.
+                  window.setTimeout(() => navigate('/my-tools'), REDIRECT_AFTER_PAYMENT_MS);
+                });
+            },
+            modal: { ondismiss: () => setProcessingId(null) },
+          });
+          checkout.on('payment.failed', (response) => {
+            toast.error(PURCHASE_MESSAGES.paymentFailed(response.error.description));
+          });
+          checkout.open();
+        })
+        .catch(failToStart);
+    },
+    [loadCheckout, navigate, onPurchased],
+  );
+
+  return { processingId, purchase };
+}
