@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { CreatePaymentResponse } from '../../../shared/shop';
-import { shopApi } from './api';
+import { type PaymentsConfig, shopApi } from './api';
 
 /** What Razorpay Standard Checkout hands the success handler; the server checks the signature. */
 export type RazorpaySuccess = {
@@ -39,7 +39,23 @@ declare global {
   }
 }
 
-let loading: Promise<{ Razorpay: RazorpayConstructor; testMode: boolean }> | undefined;
+let configLoading: Promise<PaymentsConfig> | undefined;
+let scriptLoading: Promise<RazorpayConstructor> | undefined;
+
+/** Remembers a pending or fulfilled promise; a rejected one is forgotten so the next call tries again. */
+function retryable<T>(start: () => Promise<T>, forget: () => void): Promise<T> {
+  return start().catch((error: unknown) => {
+    forget();
+    throw error;
+  });
+}
+
+function paymentsConfig(): Promise<PaymentsConfig> {
+  configLoading ??= retryable(shopApi.paymentsConfig, () => {
+    configLoading = undefined;
+  });
+  return configLoading;
+}
 
 function injectScript(src: string): Promise<RazorpayConstructor> {
   return new Promise((resolve, reject) => {
@@ -64,18 +80,14 @@ function injectScript(src: string): Promise<RazorpayConstructor> {
  * Asks the server which checkout script to use (Razorpay's in production, the local emulator in development) and
  * loads it once per page. A failure is forgotten, so the next attempt (a click on Proceed to Payment) tries again.
  */
-export function loadCheckout(): Promise<{ Razorpay: RazorpayConstructor; testMode: boolean }> {
-  loading ??= shopApi
-    .paymentsConfig()
-    .then(async (config) => ({
-      Razorpay: await injectScript(config.checkoutScript),
-      testMode: config.testMode,
-    }))
-    .catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-  return loading;
+export function loadCheckout(): Promise<RazorpayConstructor> {
+  scriptLoading ??= retryable(
+    () => paymentsConfig().then((config) => injectScript(config.checkoutScript)),
+    () => {
+      scriptLoading = undefined;
+    },
+  );
+  return scriptLoading;
 }
 
 /**
@@ -86,16 +98,16 @@ export function useCheckout(): { testMode: boolean; ready: () => Promise<Razorpa
   const [testMode, setTestMode] = useState(false);
   useEffect(() => {
     let active = true;
-    loadCheckout().then(
-      (checkout) => {
-        if (active) setTestMode(checkout.testMode);
+    paymentsConfig().then(
+      (config) => {
+        if (active) setTestMode(config.testMode);
       },
-      (error: unknown) => console.error('Failed to load the payment checkout', error),
+      () => undefined,
     );
+    loadCheckout().catch((error: unknown) => console.error('Failed to load the payment checkout', error));
     return () => {
       active = false;
     };
   }, []);
-  const ready = useCallback(() => loadCheckout().then((checkout) => checkout.Razorpay), []);
-  return { testMode, ready };
+  return { testMode, ready: loadCheckout };
 }
