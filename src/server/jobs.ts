@@ -1,13 +1,57 @@
 import type { AppContext } from './context';
+import { onMailQueued } from './mail/outbox';
+import { createMailTransport } from './mail/transport';
+import { createOutboxWorker, type OutboxLog } from './mail/worker';
 
-export type BackgroundJob = { name: string; intervalMs: number; run(): Promise<unknown> };
+export type BackgroundJob = {
+  name: string;
+  intervalMs: number;
+  run(): Promise<unknown>;
+  /** Lets a job ask for an extra run before its next tick; returns the unsubscribe function. */
+  subscribe?(runSoon: () => void): () => void;
+};
+
+export type JobLog = OutboxLog;
+
+/** How long a "mail queued" hint waits, so the transaction that queued the mail has usually committed. */
+const MAIL_QUEUED_SETTLE_MS = 100;
+
+function outboxJob(ctx: AppContext, log: JobLog): BackgroundJob {
+  const worker = createOutboxWorker({
+    db: ctx.db,
+    clock: ctx.clock,
+    transport: createMailTransport(ctx.config),
+    log,
+  });
+  return {
+    name: 'outbox',
+    intervalMs: 2000,
+    run: () => worker.drain(),
+    subscribe(runSoon) {
+      let pending: NodeJS.Timeout | undefined;
+      const unsubscribe = onMailQueued(() => {
+        pending ??= setTimeout(() => {
+          pending = undefined;
+          runSoon();
+        }, MAIL_QUEUED_SETTLE_MS);
+      });
+      return () => {
+        unsubscribe();
+        clearTimeout(pending);
+      };
+    },
+  };
+}
 
 /**
  * The periodic work of one app instance. Each job's runs never overlap, and a failing run is logged and retried
  * on the next tick. Every job is safe to run on several instances at once.
  */
-export function backgroundJobs(ctx: AppContext): BackgroundJob[] {
-  return [{ name: 'rate-limit-prune', intervalMs: 60 * 60 * 1000, run: () => ctx.limiter.prune() }];
+export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
+  return [
+    { name: 'rate-limit-prune', intervalMs: 60 * 60 * 1000, run: () => ctx.limiter.prune() },
+    outboxJob(ctx, log),
+  ];
 }
 
 export function startJobs(
@@ -15,10 +59,12 @@ export function startJobs(
   log: { error(obj: object, msg: string): void },
 ): { stop(): Promise<void> } {
   const running = new Set<Promise<unknown>>();
-  const timers = jobs.map((job) => {
+  let stopped = false;
+  const handles = jobs.map((job) => {
     let busy = false;
+    let runAgain = false;
     const tick = () => {
-      if (busy) return;
+      if (stopped || busy) return;
       busy = true;
       const run = job
         .run()
@@ -26,15 +72,28 @@ export function startJobs(
         .finally(() => {
           busy = false;
           running.delete(run);
+          if (runAgain) {
+            runAgain = false;
+            setImmediate(tick);
+          }
         });
       running.add(run);
     };
+    // A run asked for while one is in progress happens right after it, so nothing queued meanwhile waits a tick.
+    const runSoon = () => {
+      if (busy) runAgain = true;
+      else tick();
+    };
     setImmediate(tick);
-    return setInterval(tick, job.intervalMs);
+    return { timer: setInterval(tick, job.intervalMs), unsubscribe: job.subscribe?.(runSoon) };
   });
   return {
     async stop() {
-      for (const timer of timers) clearInterval(timer);
+      stopped = true;
+      for (const { timer, unsubscribe } of handles) {
+        clearInterval(timer);
+        unsubscribe?.();
+      }
       await Promise.allSettled([...running]);
     },
   };

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     siteDir: path.resolve(rootDir, process.env.SITE_DIR ?? 'dist/client'),
     logger: { level: config.logLevel },
   });
-  const jobs = startJobs(backgroundJobs(ctx), app.log);
+  const jobs = startJobs(backgroundJobs(ctx, app.log), app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {

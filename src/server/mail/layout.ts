@@ -5,7 +5,9 @@ export type EmailBlock =
   | { kind: 'paragraph'; text: string }
   | { kind: 'code'; text: string; label?: string }
   | { kind: 'button'; href: string; label: string }
-  | { kind: 'details'; rows: Array<[label: string, value: string]> };
+  | { kind: 'details'; rows: Array<[label: string, value: string]> }
+  /** Text someone else wrote (a visitor's message), shown as written: line breaks kept, never read as HTML. */
+  | { kind: 'quote'; text: string };
 
 export type RenderedEmail = { subject: string; html: string; text: string };
 
@@ -35,6 +37,8 @@ function blockHtml(block: EmailBlock): string {
             `<tr><td style="padding:4px 16px 4px 0;color:#475569">${escapeHtml(label)}</td><td style="padding:4px 0;font-weight:600">${escapeHtml(value)}</td></tr>`,
         )
         .join('')}</table>`;
+    case 'quote':
+      return `<div style="margin:0 0 16px;padding:12px 16px;border-left:3px solid #cbd5e1;background:#f8fafc;white-space:pre-wrap;word-break:break-word;line-height:1.6">${escapeHtml(block.text)}</div>`;
   }
 }
 
@@ -48,6 +52,8 @@ function blockText(block: EmailBlock): string {
       return `${block.label}: ${block.href}`;
     case 'details':
       return block.rows.map(([label, value]) => `${label}: ${value}`).join('\n');
+    case 'quote':
+      return block.text;
   }
 }
 

@@ -2,6 +2,7 @@ import type { DbOrTx } from '../db';
 import { outbox } from '../db/schema';
 
 export type MailMessage = {
+  /** One bare address ("name@example.com"); it is delivered to exactly this one recipient. */
   to: string;
   subject: string;
   html: string;
@@ -12,15 +13,28 @@ export type MailMessage = {
   ref?: string;
 };
 
+const queuedListeners = new Set<() => void>();
+
+/**
+ * Subscribes to "mail was queued" hints, so a running outbox worker can deliver soon instead of on its next
+ * tick. A hint may arrive before the queuing transaction commits; the worker's periodic run is the guarantee.
+ */
+export function onMailQueued(listener: () => void): () => void {
+  queuedListeners.add(listener);
+  return () => queuedListeners.delete(listener);
+}
+
 /**
  * Queues an email. Call it with the transaction that makes the change the email reports, so the email exists
- * exactly when the change does; the outbox worker delivers it later, with retries.
+ * exactly when the change does; the outbox worker delivers it later, with retries. A new message is due at
+ * once. Pass `at` (ctx.clock.now()) to stamp it with the app's clock rather than the database's.
  */
-export async function enqueueMail(db: DbOrTx, message: MailMessage): Promise<number> {
+export async function enqueueMail(db: DbOrTx, message: MailMessage, at?: Date): Promise<number> {
   const [row] = await db
     .insert(outbox)
-    .values({ ...message, ref: message.ref ?? null })
+    .values({ ...message, ref: message.ref ?? null, ...(at ? { createdAt: at, nextAttemptAt: at } : {}) })
     .returning({ id: outbox.id });
   if (!row) throw new Error('outbox insert returned no row');
+  for (const listener of queuedListeners) listener();
   return row.id;
 }

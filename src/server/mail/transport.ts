@@ -1,0 +1,103 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import type { Config } from '../config';
+
+/** One outbox row on its way out. */
+export type OutgoingMail = {
+  id: number;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  kind: string;
+  createdAt: Date;
+};
+
+/** Where mail goes: a real SMTP server, or (development) files under DATA_DIR/mail. */
+export type MailTransport = {
+  readonly name: 'smtp' | 'file';
+  /** Resolves once the message is accepted; rejects with the reason otherwise. */
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+};
+
+export type TransportConfig = Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir' | 'publicUrl'>;
+
+/** Timeouts short enough that a dead SMTP server delays a worker run by seconds, not minutes. */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
+/**
+ * The message as nodemailer takes it. The recipient is passed as an address object so a value such as
+ * "a,b@example.com" stays one (quoted) recipient instead of being parsed into a list. The Message-ID is derived
+ * from the outbox row, so a retry after an uncertain send carries the same id and receivers can drop the copy.
+ */
+function mailOptions(mail: OutgoingMail, config: TransportConfig): SendMailOptions {
+  const host = new URL(config.publicUrl).hostname;
+  return {
+    from: config.mailFrom,
+    to: { name: '', address: mail.to },
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    messageId: `<outbox-${mail.id}.${mail.createdAt.getTime()}@${host}>`,
+    headers: { 'Auto-Submitted': 'auto-generated', 'X-Mail-Kind': mail.kind },
+  };
+}
+
+function smtpTransport(smtpUrl: string, config: TransportConfig): MailTransport {
+  // Without a pool every send opens its own connection: nothing to keep alive between worker runs, and a
+  // restarted SMTP server is simply reached again on the next attempt.
+  const transporter: Transporter = nodemailer.createTransport({
+    url: smtpUrl,
+    pool: false,
+    ...SMTP_TIMEOUTS,
+  });
+  return {
+    name: 'smtp',
+    async send(mail) {
+      await transporter.sendMail(mailOptions(mail, config));
+    },
+    close: () => transporter.close(),
+  };
+}
+
+/** Writes each message as `<stamp>-<id>-<kind>.json` (fields, for scripts) and `.eml` (the raw MIME message). */
+function fileTransport(config: TransportConfig): MailTransport {
+  const directory = path.join(config.dataDir, 'mail');
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const writeAtomically = async (file: string, content: string | Buffer) => {
+    const partial = `${file}.partial`;
+    await writeFile(partial, content);
+    await rename(partial, file);
+  };
+  return {
+    name: 'file',
+    async send(mail) {
+      const options = mailOptions(mail, config);
+      const info = (await composer.sendMail(options)) as { message: Buffer };
+      await mkdir(directory, { recursive: true });
+      const stamp = mail.createdAt.toISOString().replace(/[:.]/g, '-');
+      const base = path.join(directory, `${stamp}-${mail.id}-${mail.kind.replace(/[^\w-]/g, '_')}`);
+      const record = {
+        id: mail.id,
+        messageId: options.messageId,
+        from: config.mailFrom,
+        to: mail.to,
+        subject: mail.subject,
+        kind: mail.kind,
+        createdAt: mail.createdAt.toISOString(),
+        text: mail.text,
+        html: mail.html,
+      };
+      await writeAtomically(`${base}.eml`, info.message);
+      await writeAtomically(`${base}.json`, `${JSON.stringify(record, null, 2)}\n`);
+    },
+    close: () => composer.close(),
+  };
+}
+
+/** SMTP when SMTP_URL is set, otherwise files under DATA_DIR/mail (development; production requires SMTP). */
+export function createMailTransport(config: TransportConfig): MailTransport {
+  return config.smtpUrl ? smtpTransport(config.smtpUrl, config) : fileTransport(config);
+}

@@ -1,0 +1,194 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { outbox } from '../db/schema';
+import { backgroundJobs, startJobs } from '../jobs';
+import { createTestApp, type TestApp } from '../test-support/app';
+import { TestSmtpServer } from '../test-support/smtp';
+import { renderEmail } from './layout';
+import { enqueueMail } from './outbox';
+import { createMailTransport, type MailTransport } from './transport';
+import {
+  CLAIM_LEASE_MS,
+  createOutboxWorker,
+  deliverDueMail,
+  MAX_ATTEMPTS,
+  type OutboxLog,
+  RETRY_DELAYS_MS,
+} from './worker';
+
+type LogEntry = { level: 'warn' | 'error'; obj: object; msg: string };
+
+function recordingLog(): OutboxLog & { entries: LogEntry[] } {
+  const entries: LogEntry[] = [];
+  return {
+    entries,
+    warn: (obj, msg) => entries.push({ level: 'warn', obj, msg }),
+    error: (obj, msg) => entries.push({ level: 'error', obj, msg }),
+  };
+}
+
+async function queue(t: TestApp, to: string, subject = `Hello ${to}`) {
+  const email = renderEmail({ subject, heading: subject, blocks: [{ kind: 'paragraph', text: 'Body' }] });
+  return enqueueMail(t.ctx.db, { to, kind: 'test', ...email }, t.clock.now());
+}
+
+const rowOf = async (t: TestApp, id: number) => {
+  const [row] = await t.ctx.db.select().from(outbox).where(eq(outbox.id, id));
+  if (!row) throw new Error(`no outbox row ${id}`);
+  return row;
+};
+
+describe('outbox worker over SMTP', () => {
+  let smtp: TestSmtpServer;
+  let t: TestApp;
+
+  beforeEach(async () => {
+    smtp = await new TestSmtpServer().start();
+    t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  });
+  afterEach(async () => {
+    await t.close();
+    await smtp.stop();
+  });
+
+  it('retries with growing delays and marks the message failed after the last attempt', async () => {
+    const port = smtp.port;
+    await smtp.stop();
+    const log = recordingLog();
+    const transport = createMailTransport(t.config);
+    const worker = createOutboxWorker({ db: t.ctx.db, clock: t.clock, transport, log });
+    const id = await queue(t, 'nobody@example.com');
+
+    for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
+      expect(await worker.runOnce()).toMatchObject({ claimed: 1, retried: 1 });
+      const row = await rowOf(t, id);
+      const delay = RETRY_DELAYS_MS[attempt - 1] ?? 0;
+      expect(row).toMatchObject({ status: 'pending', attempts: attempt });
+      expect(row.nextAttemptAt.getTime()).toBe(t.clock.now().getTime() + delay);
+      t.clock.advance(delay - 1);
+      expect(await worker.runOnce()).toMatchObject({ claimed: 0 });
+      t.clock.advance(1);
+    }
+    expect(await worker.runOnce()).toMatchObject({ claimed: 1, failed: 1 });
+    const failed = await rowOf(t, id);
+    expect(failed).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, sentAt: null });
+    expect(failed.lastError).toMatch(/ECONNREFUSED|connect/i);
+    expect(log.entries.filter((entry) => entry.level === 'warn')).toHaveLength(MAX_ATTEMPTS - 1);
+    expect(log.entries.at(-1)).toMatchObject({ level: 'error', obj: { outboxId: id, kind: 'test' } });
+
+    t.clock.advance(7 * 24 * 60 * 60 * 1000);
+    await smtp.start(port);
+    expect(await worker.runOnce()).toMatchObject({ claimed: 0 });
+    expect(smtp.messages).toHaveLength(0);
+    // The whole schedule fits in about a day.
+    const total = RETRY_DELAYS_MS.reduce((sum, delay) => sum + delay, 0);
+    expect(total).toBeGreaterThan(20 * 60 * 60 * 1000);
+    expect(total).toBeLessThan(26 * 60 * 60 * 1000);
+  });
+
+  it('never sends a message twice when two workers run at the same time', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 25; i++) ids.push(await queue(t, `reader${i}@example.com`));
+    const workers = [1, 2].map(() =>
+      createOutboxWorker({
+        db: t.ctx.db,
+        clock: t.clock,
+        transport: createMailTransport(t.config),
+        log: recordingLog(),
+        batchSize: 4,
+      }),
+    );
+    const results = await Promise.all(workers.flatMap((worker) => [worker.drain(), worker.runOnce()]));
+    expect(results.reduce((sum, result) => sum + result.sent, 0)).toBe(25);
+    expect(smtp.messages).toHaveLength(25);
+    expect(new Set(smtp.messages.map((mail) => mail.to[0])).size).toBe(25);
+    const rows = await t.ctx.db.select().from(outbox);
+    expect(rows.every((row) => row.status === 'sent' && row.attempts === 1)).toBe(true);
+  });
+
+  it('picks a message up again once the lease of a worker that died mid-send runs out', async () => {
+    const id = await queue(t, 'patient@example.com');
+    const stuck: MailTransport = { name: 'smtp', send: () => new Promise<void>(() => {}), close() {} };
+    const dying = createOutboxWorker({ db: t.ctx.db, clock: t.clock, transport: stuck, log: recordingLog() });
+    void dying.runOnce();
+    await expect.poll(async () => (await rowOf(t, id)).attempts).toBe(1);
+
+    const healthy = createOutboxWorker({
+      db: t.ctx.db,
+      clock: t.clock,
+      transport: createMailTransport(t.config),
+      log: recordingLog(),
+    });
+    expect(await healthy.runOnce()).toMatchObject({ claimed: 0 });
+    t.clock.advance(CLAIM_LEASE_MS);
+    expect(await healthy.runOnce()).toMatchObject({ claimed: 1, sent: 1 });
+    expect(await rowOf(t, id)).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(smtp.messages).toHaveLength(1);
+  });
+
+  it('delivers each message to exactly the one address it names, never to a list parsed out of it', async () => {
+    const quoted = await queue(t, 'first,second@example.com');
+    const bogus = await queue(t, 'victim@example.com;other');
+    expect(await deliverDueMail(t.ctx)).toMatchObject({ claimed: 2, sent: 1, retried: 1 });
+    expect(smtp.messages.map((mail) => mail.to)).toEqual([['"first,second"@example.com']]);
+    expect(await rowOf(t, quoted)).toMatchObject({ status: 'sent' });
+    expect(await rowOf(t, bogus)).toMatchObject({ status: 'pending', attempts: 1 });
+  });
+
+  it('sends mail queued while the server runs within moments, without waiting for the next tick', async () => {
+    const log = recordingLog();
+    const jobs = startJobs(backgroundJobs(t.ctx, log), log);
+    try {
+      // Let the first tick run and finish, so only a nudge can explain a quick delivery.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const started = Date.now();
+      const c = await t.client();
+      const response = await c.post('/api/contact', {
+        name: 'Ravi',
+        email: 'ravi@example.in',
+        relatedTo: 'Products',
+        description: 'Do you sell a PDF merger?',
+      });
+      expect(response.statusCode).toBe(200);
+      await smtp.waitFor((mail) => mail.to.includes('ravi@example.in'), 5000);
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(log.entries).toEqual([]);
+    } finally {
+      await jobs.stop();
+    }
+  });
+});
+
+describe('outbox worker without SMTP', () => {
+  let dataDir: string;
+  let t: TestApp;
+
+  beforeEach(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'outbox-files-'));
+    t = await createTestApp({ env: { DATA_DIR: dataDir } });
+  });
+  afterEach(async () => {
+    await t.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('writes each message to DATA_DIR/mail as JSON and as a MIME .eml file', async () => {
+    const id = await queue(t, 'reader@example.com', 'Your licence key');
+    expect(await deliverDueMail(t.ctx)).toMatchObject({ sent: 1 });
+
+    const files = (await readdir(path.join(dataDir, 'mail'))).sort();
+    expect(files).toHaveLength(2);
+    expect(files.every((file) => file.includes(`-${id}-test.`))).toBe(true);
+    const json = JSON.parse(await readFile(path.join(dataDir, 'mail', files[1] ?? ''), 'utf8'));
+    expect(json).toMatchObject({ id, to: 'reader@example.com', subject: 'Your licence key', kind: 'test' });
+    expect(json.text).toContain('Body');
+    const eml = await readFile(path.join(dataDir, 'mail', files[0] ?? ''), 'utf8');
+    expect(eml).toContain('Subject: Your licence key');
+    expect(eml).toContain('To: reader@example.com');
+    expect(eml).toMatch(/Message-ID: <outbox-\d+\.\d+@localhost>/);
+    expect(await rowOf(t, id)).toMatchObject({ status: 'sent' });
+  });
+});
