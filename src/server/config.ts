@@ -68,25 +68,27 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
-  }
-  const e = parsed.data;
-  const isProduction = e.NODE_ENV === 'production';
-  const problems: string[] = [];
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  // The cross-field rules read the raw values, so they are reported together with any malformed field.
+  const raw = (name: string) => env[name]?.trim() || undefined;
+  const isProduction = raw('NODE_ENV') === 'production';
 
   if (isProduction) {
-    if (!e.PUBLIC_URL?.startsWith('https://'))
+    if (!raw('PUBLIC_URL')?.startsWith('https://'))
       problems.push('PUBLIC_URL: must be an https:// URL in production');
-    if (!e.SMTP_URL) problems.push('SMTP_URL: required in production');
-    if (!e.RAZORPAY_KEY_ID) problems.push('RAZORPAY_KEY_ID: required in production');
-    if (!e.RAZORPAY_KEY_SECRET) problems.push('RAZORPAY_KEY_SECRET: required in production');
-    if (!e.RAZORPAY_WEBHOOK_SECRET) problems.push('RAZORPAY_WEBHOOK_SECRET: required in production');
-    if (!e.SESSION_SECRET) problems.push('SESSION_SECRET: required in production (at least 32 characters)');
+    if (!raw('SMTP_URL')) problems.push('SMTP_URL: required in production');
+    if (!raw('RAZORPAY_KEY_ID')) problems.push('RAZORPAY_KEY_ID: required in production');
+    if (!raw('RAZORPAY_KEY_SECRET')) problems.push('RAZORPAY_KEY_SECRET: required in production');
+    if (!raw('RAZORPAY_WEBHOOK_SECRET')) problems.push('RAZORPAY_WEBHOOK_SECRET: required in production');
+    if (!raw('SESSION_SECRET'))
+      problems.push('SESSION_SECRET: required in production (at least 32 characters)');
   }
-  const partialKeys = [e.RAZORPAY_KEY_ID, e.RAZORPAY_KEY_SECRET].filter(Boolean).length === 1;
+  const partialKeys = [raw('RAZORPAY_KEY_ID'), raw('RAZORPAY_KEY_SECRET')].filter(Boolean).length === 1;
   if (partialKeys) problems.push('RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET: set both or neither');
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const e = parsed.data;
 
   const dataDir = path.resolve(e.DATA_DIR);
   const emulated = !e.RAZORPAY_KEY_ID;

@@ -1,0 +1,129 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const SECRET = 'a-session-secret-that-is-long-enough-0123456789';
+
+const production = {
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://pinkcityadvisors.in',
+  SMTP_URL: 'smtps://mailer:pw@smtp.example.com:465',
+  RAZORPAY_KEY_ID: 'rzp_live_abc',
+  RAZORPAY_KEY_SECRET: 'key-secret',
+  RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
+  SESSION_SECRET: SECRET,
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected loadConfig to refuse this environment');
+}
+
+let tempDir: string | undefined;
+afterEach(async () => {
+  if (tempDir) await rm(tempDir, { recursive: true, force: true });
+  tempDir = undefined;
+});
+
+describe('loadConfig', () => {
+  it('applies the documented defaults in development', () => {
+    const config = loadConfig({ SESSION_SECRET: SECRET });
+    expect(config).toMatchObject({
+      env: 'development',
+      isProduction: false,
+      port: 3000,
+      host: '0.0.0.0',
+      publicUrl: 'http://localhost:3000',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      smtpUrl: undefined,
+      trustProxy: false,
+      razorpay: { emulated: true },
+    });
+  });
+
+  it('lists every bad field at once', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://db.example/site',
+      SMTP_URL: 'http://mail.example',
+      TRUST_PROXY: 'maybe',
+      SESSION_SECRET: 'short',
+      RAZORPAY_KEY_ID: 'rzp_test_only_id',
+    });
+    const fields = problems.map((problem) => problem.split(':')[0]);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        'PORT',
+        'DATABASE_URL',
+        'SMTP_URL',
+        'TRUST_PROXY',
+        'SESSION_SECRET',
+        'RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET',
+      ]),
+    );
+  });
+
+  it('names the message of the error after every problem', () => {
+    try {
+      loadConfig({ PORT: '-1', SMTP_URL: 'ftp://x' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(/Invalid configuration:\n {2}- PORT: .+\n {2}- SMTP_URL: /);
+    }
+  });
+
+  it('starts in production when everything required is set', () => {
+    const config = loadConfig(production);
+    expect(config).toMatchObject({
+      isProduction: true,
+      publicUrl: 'https://pinkcityadvisors.in',
+      smtpUrl: production.SMTP_URL,
+      sessionSecret: SECRET,
+      razorpay: { emulated: false, keyId: 'rzp_live_abc' },
+    });
+  });
+
+  it('refuses to start in production without SMTP, Razorpay keys, a session secret and an https URL', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      'PUBLIC_URL: must be an https:// URL in production',
+      'SMTP_URL: required in production',
+      'RAZORPAY_KEY_ID: required in production',
+      'RAZORPAY_KEY_SECRET: required in production',
+      'RAZORPAY_WEBHOOK_SECRET: required in production',
+      'SESSION_SECRET: required in production (at least 32 characters)',
+    ]);
+    expect(problemsOf({ ...production, PUBLIC_URL: 'http://pinkcityadvisors.in' })).toEqual([
+      'PUBLIC_URL: must be an https:// URL in production',
+    ]);
+    expect(problemsOf({ ...production, SMTP_URL: '' })).toEqual(['SMTP_URL: required in production']);
+  });
+
+  it('reports malformed fields and missing production settings together', () => {
+    const { SMTP_URL: _, ...withoutSmtp } = production;
+    const problems = problemsOf({ ...withoutSmtp, PORT: 'eighty' });
+    expect(problems.map((problem) => problem.split(':')[0])).toEqual(['PORT', 'SMTP_URL']);
+  });
+
+  it('trusts proxy headers only when TRUST_PROXY says so', () => {
+    expect(loadConfig({ SESSION_SECRET: SECRET, TRUST_PROXY: '1' }).trustProxy).toBe(true);
+    expect(loadConfig({ SESSION_SECRET: SECRET, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ SESSION_SECRET: SECRET, TRUST_PROXY: '0' }).trustProxy).toBe(false);
+  });
+
+  it('generates a development session secret once and keeps it in DATA_DIR', async () => {
+    tempDir = await mkdtemp(path.join(tmpdir(), 'config-'));
+    const first = loadConfig({ DATA_DIR: tempDir }).sessionSecret;
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    expect(loadConfig({ DATA_DIR: tempDir }).sessionSecret).toBe(first);
+    expect((await readFile(path.join(tempDir, 'session-secret'), 'utf8')).trim()).toBe(first);
+  });
+});
