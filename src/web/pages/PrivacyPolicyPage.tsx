@@ -1,7 +1,6 @@
+import { PRIVACY_POLICY } from '../content/privacy';
+import { PolicyDocument } from '../features/policies/PolicyDocument';
+
 export default function PrivacyPolicyPage() {
-  return (
-    <main>
-      <h1>Privacy Policy</h1>
-    </main>
-  );
+  return <PolicyDocument content={PRIVACY_POLICY} />;
 }

@@ -1,7 +1,6 @@
+import { TERMS } from '../content/terms';
+import { PolicyDocument } from '../features/policies/PolicyDocument';
+
 export default function TermsPage() {
-  return (
-    <main>
-      <h1>Terms and Conditions</h1>
-    </main>
-  );
+  return <PolicyDocument content={TERMS} />;
 }
