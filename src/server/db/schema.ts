@@ -15,6 +15,7 @@ import {
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const updatedAt = () => ts('updated_at').notNull().defaultNow();
 
 // ── Accounts ────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -140,7 +141,7 @@ export const tools = pgTable('tools', {
   sortOrder: integer('sort_order').notNull().default(0),
   active: boolean('active').notNull().default(true),
   createdAt: createdAt(),
-  updatedAt: createdAt(),
+  updatedAt: updatedAt(),
 });
 
 export const orders = pgTable(
@@ -164,7 +165,7 @@ export const orders = pgTable(
     failureReason: text('failure_reason'),
     createdAt: createdAt(),
     paidAt: ts('paid_at'),
-    updatedAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('orders_razorpay_order_id_key').on(t.razorpayOrderId),

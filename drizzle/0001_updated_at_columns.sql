@@ -1,0 +1,2 @@
+ALTER TABLE "orders" ADD COLUMN "updated_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
+ALTER TABLE "tools" ADD COLUMN "updated_at" timestamp with time zone DEFAULT now() NOT NULL;
