@@ -6,8 +6,10 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { lockDataDir } from './lock';
 import * as schema from './schema';
 
+export { DatabaseInUseError } from './lock';
 export { schema };
 
 /** One type for both drivers, so every module works on PGlite and PostgreSQL alike. */
@@ -43,12 +45,24 @@ export async function openDatabase(options: {
       close: () => pool.end(),
     };
   }
-  const client = await PGlite.create(options.pgliteDir);
+  // PGlite cannot share its files with another process; the lock turns that into a clear refusal.
+  const onDisk = !options.pgliteDir.includes('://');
+  const release = onDisk ? await lockDataDir(options.pgliteDir) : async () => {};
+  let client: PGlite;
+  try {
+    client = await PGlite.create(options.pgliteDir);
+  } catch (error) {
+    await release();
+    throw error;
+  }
   const pgliteDb = drizzlePglite(client, { schema });
   return {
     db: pgliteDb as unknown as Database,
     driver: 'pglite',
     migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await release();
+    },
   };
 }
