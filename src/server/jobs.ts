@@ -2,6 +2,7 @@ import type { AppContext } from './context';
 import { onMailQueued } from './mail/outbox';
 import { createMailTransport } from './mail/transport';
 import { createOutboxWorker, type OutboxLog } from './mail/worker';
+import { RECONCILE_INTERVAL_MS, reconcileOnce } from './payments/reconciler';
 
 export type BackgroundJob = {
   name: string;
@@ -51,6 +52,16 @@ export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
   return [
     { name: 'rate-limit-prune', intervalMs: 60 * 60 * 1000, run: () => ctx.limiter.prune() },
     outboxJob(ctx, log),
+    {
+      name: 'payments-reconcile',
+      intervalMs: RECONCILE_INTERVAL_MS,
+      async run() {
+        const summary = await reconcileOnce(ctx);
+        if (summary.errors.length > 0)
+          log.warn({ summary }, 'payment reconciler could not settle some orders');
+        return summary;
+      },
+    },
   ];
 }
 

@@ -32,6 +32,8 @@ export type PurchasedTool = {
   name: string;
   description: string;
   icon: string | null;
+  /** Which build was bought: two catalogue entries can share a name (Windows and macOS). */
+  device: Device | null;
   /** ISO timestamp, or null when unknown (shown as N/A). */
   purchaseDate: string | null;
 };

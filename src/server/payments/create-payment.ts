@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import { orderAmountSubunits } from '../../shared/money';
+import type { CreatePaymentResponse, createPaymentSchema } from '../../shared/shop';
+import type { SessionUser } from '../auth/session';
+import type { AppContext } from '../context';
+import { orders } from '../db/schema';
+import { AppError, conflict, notFound } from '../http/errors';
+import { findActiveTool, ownedToolIds } from '../shop/catalogue';
+import { recordOrderEvent } from './fulfil';
+import { GatewayError, gatewayFor } from './gateway';
+
+type CreatePaymentBody = z.output<typeof createPaymentSchema>;
+
+export const PAYMENT_MESSAGES = {
+  toolNotFound: 'This tool is not available.',
+  comingSoon: 'This tool is coming soon and cannot be bought yet.',
+  alreadyOwned: 'You already own this tool.',
+  gatewayFailed: 'We could not reach our payment provider. Please try again in a moment.',
+  orderCreated: 'Order created',
+} as const;
+
+/** Until Razorpay names the order, the row carries this placeholder (the column is unique and required). */
+export const PENDING_ORDER_PREFIX = 'pending_';
+
+/**
+ * Creates a local order priced from the catalogue (never from the browser), then the Razorpay order for it.
+ * The local row exists first so that a crash between the two leaves a trace rather than a stray payment.
+ */
+export async function createPayment(
+  ctx: AppContext,
+  user: SessionUser,
+  body: CreatePaymentBody,
+): Promise<CreatePaymentResponse> {
+  const tool = await findActiveTool(ctx.db, body.toolId);
+  if (!tool) throw notFound(PAYMENT_MESSAGES.toolNotFound);
+  if (tool.comingSoon) throw conflict(PAYMENT_MESSAGES.comingSoon);
+  if ((await ownedToolIds(ctx.db, user.id)).has(tool.id)) throw conflict(PAYMENT_MESSAGES.alreadyOwned);
+
+  const amount = orderAmountSubunits(tool, body.currency);
+  const orderId = randomUUID();
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(orders).values({
+      id: orderId,
+      userId: user.id,
+      toolId: tool.id,
+      razorpayOrderId: `${PENDING_ORDER_PREFIX}${orderId}`,
+      amount,
+      currency: body.currency,
+      billing: body.billingDetails,
+      status: 'created',
+      createdAt: now,
+      updatedAt: now,
+    });
+    await recordOrderEvent(tx, orderId, 'created', { amount, currency: body.currency }, now);
+  });
+
+  let razorpayOrderId: string;
+  try {
+    const remote = await gatewayFor(ctx.config).createOrder({
+      amount,
+      currency: body.currency,
+      receipt: orderId,
+      notes: { orderId, userId: user.id, toolId: tool.id },
+    });
+    if (remote.amount !== amount || remote.currency !== body.currency) {
+      throw new GatewayError(
+        `Razorpay order ${remote.id} has ${remote.amount} ${remote.currency}, expected ${amount} ${body.currency}`,
+        502,
+      );
+    }
+    razorpayOrderId = remote.id;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const failedAt = ctx.clock.now();
+    await ctx.db.transaction(async (tx) => {
+      await tx
+        .update(orders)
+        .set({ status: 'failed', failureReason: message.slice(0, 500), updatedAt: failedAt })
+        .where(eq(orders.id, orderId));
+      await recordOrderEvent(tx, orderId, 'gateway-error', { message }, failedAt);
+    });
+    throw new AppError(502, 'payment_gateway_error', PAYMENT_MESSAGES.gatewayFailed);
+  }
+
+  await ctx.db
+    .update(orders)
+    .set({ razorpayOrderId, updatedAt: ctx.clock.now() })
+    .where(eq(orders.id, orderId));
+
+  return {
+    status: 'success',
+    order_id: razorpayOrderId,
+    razorpay_key_id: ctx.config.razorpay.keyId,
+    amount,
+    currency: body.currency,
+    name: user.name,
+    email: user.email,
+    phone: user.phone,
+    message: PAYMENT_MESSAGES.orderCreated,
+  };
+}

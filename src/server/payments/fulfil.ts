@@ -1,0 +1,223 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import type { DbOrTx, Tx } from '../db';
+import { licenses, orderEvents, orders, purchases, tools, users } from '../db/schema';
+import { queueDeliveryEmail } from '../shop/delivery';
+import { generateCredentials, generateLicenseKey } from '../shop/license';
+import { gatewayFor } from './gateway';
+
+export type FulfilSource = 'verify' | 'webhook' | 'reconciler';
+
+export type FulfilInput = {
+  razorpayOrderId: string;
+  razorpayPaymentId: string;
+  source: FulfilSource;
+  /** The amount Razorpay reports as paid, when the caller knows it (webhook, reconciler). */
+  paid?: { amount: number; currency: string };
+};
+
+export type FulfilOutcome =
+  | { result: 'fulfilled'; orderId: string; purchaseId: string }
+  | { result: 'already-paid'; orderId: string }
+  | { result: 'unknown-order' }
+  | { result: 'amount-mismatch'; orderId: string }
+  /** Paid for a tool the buyer already owns (two orders, both paid): the payment is refunded. */
+  | { result: 'duplicate-payment'; orderId: string; refunded: boolean };
+
+export async function recordOrderEvent(
+  db: DbOrTx,
+  orderId: string,
+  kind: string,
+  detail: Record<string, unknown>,
+  at: Date,
+): Promise<void> {
+  await db.insert(orderEvents).values({ orderId, kind, detail, createdAt: at });
+}
+
+/** PostgreSQL's unique_violation, wherever the driver or Drizzle nested it. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let current = error; current && typeof current === 'object'; current = (current as Error).cause) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+/**
+ * Runs a fulfilment transaction. When a racing path committed first, the loser fails on a unique constraint;
+ * running it again sees the committed state and becomes a no-op (or, for a second order, a duplicate payment).
+ */
+export async function inFulfilmentTransaction<T>(ctx: AppContext, work: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.db.transaction(work);
+    } catch (error) {
+      if (attempt >= 3 || !isUniqueViolation(error)) throw error;
+    }
+  }
+}
+
+/**
+ * The heart of the shop, inside the caller's transaction: lock the order, and unless it is already paid, mark it
+ * paid and write the purchase, the license and the delivery email together. Whichever of verify, webhook and
+ * reconciler gets here first does the work; the others find the order paid and do nothing.
+ */
+export async function applyPayment(ctx: AppContext, tx: Tx, input: FulfilInput): Promise<FulfilOutcome> {
+  const [order] = await tx
+    .select()
+    .from(orders)
+    .where(eq(orders.razorpayOrderId, input.razorpayOrderId))
+    .limit(1)
+    .for('update');
+  if (!order) return { result: 'unknown-order' };
+  if (order.status === 'paid' || order.status === 'refunded')
+    return { result: 'already-paid', orderId: order.id };
+
+  const now = ctx.clock.now();
+  if (input.paid && (input.paid.amount !== order.amount || input.paid.currency !== order.currency)) {
+    await recordOrderEvent(
+      tx,
+      order.id,
+      'amount-mismatch',
+      { source: input.source, paymentId: input.razorpayPaymentId, paid: input.paid },
+      now,
+    );
+    return { result: 'amount-mismatch', orderId: order.id };
+  }
+
+  await tx
+    .update(orders)
+    .set({ status: 'paid', razorpayPaymentId: input.razorpayPaymentId, paidAt: now, updatedAt: now })
+    .where(eq(orders.id, order.id));
+
+  const [owned] = await tx
+    .select({ id: purchases.id })
+    .from(purchases)
+    .where(
+      and(
+        eq(purchases.userId, order.userId),
+        eq(purchases.toolId, order.toolId),
+        isNull(purchases.refundedAt),
+      ),
+    )
+    .limit(1);
+  if (owned) {
+    await recordOrderEvent(
+      tx,
+      order.id,
+      'duplicate-payment',
+      { source: input.source, paymentId: input.razorpayPaymentId, existingPurchaseId: owned.id },
+      now,
+    );
+    return { result: 'duplicate-payment', orderId: order.id, refunded: false };
+  }
+
+  const [user] = await tx
+    .select({ id: users.id, name: users.name, email: users.email })
+    .from(users)
+    .where(eq(users.id, order.userId));
+  const [tool] = await tx.select().from(tools).where(eq(tools.id, order.toolId));
+  if (!user || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
+
+  const [purchase] = await tx
+    .insert(purchases)
+    .values({ userId: order.userId, toolId: order.toolId, orderId: order.id, createdAt: now })
+    .returning({ id: purchases.id });
+  if (!purchase) throw new Error('purchase insert returned no row');
+
+  const license =
+    tool.delivery === 'credentials'
+      ? { licenseKey: null, ...generateCredentials() }
+      : { licenseKey: generateLicenseKey(), username: null, password: null };
+  await tx.insert(licenses).values({ purchaseId: purchase.id, ...license, createdAt: now });
+
+  await recordOrderEvent(
+    tx,
+    order.id,
+    'paid',
+    { source: input.source, paymentId: input.razorpayPaymentId, purchaseId: purchase.id },
+    now,
+  );
+  await queueDeliveryEmail(ctx, tx, {
+    occasion: 'purchase',
+    user,
+    purchaseId: purchase.id,
+    order: { ...order, razorpayPaymentId: input.razorpayPaymentId },
+    tool,
+    license,
+  });
+  return { result: 'fulfilled', orderId: order.id, purchaseId: purchase.id };
+}
+
+/**
+ * A second paid order for a tool the buyer already owns: give the money back through Razorpay. A failed refund
+ * stays on the order's history for the operator; the order remains 'paid' without a purchase.
+ */
+export async function refundDuplicatePayment(
+  ctx: AppContext,
+  orderId: string,
+  razorpayPaymentId: string,
+): Promise<boolean> {
+  try {
+    const refund = await gatewayFor(ctx.config).refundPayment(razorpayPaymentId, {
+      notes: { reason: 'Duplicate purchase of an owned tool', orderId },
+    });
+    const now = ctx.clock.now();
+    await ctx.db.transaction(async (tx) => {
+      await tx.update(orders).set({ status: 'refunded', updatedAt: now }).where(eq(orders.id, orderId));
+      await recordOrderEvent(tx, orderId, 'refunded', { refundId: refund.id, amount: refund.amount }, now);
+    });
+    return true;
+  } catch (error) {
+    await recordOrderEvent(
+      ctx.db,
+      orderId,
+      'refund-failed',
+      { paymentId: razorpayPaymentId, message: (error as Error).message },
+      ctx.clock.now(),
+    );
+    return false;
+  }
+}
+
+/** What runs after the fulfilment transaction committed: refunds never happen inside a database transaction. */
+export async function afterFulfilment(
+  ctx: AppContext,
+  outcome: FulfilOutcome,
+  razorpayPaymentId: string,
+): Promise<FulfilOutcome> {
+  if (outcome.result !== 'duplicate-payment') return outcome;
+  return { ...outcome, refunded: await refundDuplicatePayment(ctx, outcome.orderId, razorpayPaymentId) };
+}
+
+/** Fulfils a paid Razorpay order exactly once, whichever path calls first. */
+export async function fulfilOrder(ctx: AppContext, input: FulfilInput): Promise<FulfilOutcome> {
+  const outcome = await inFulfilmentTransaction(ctx, (tx) => applyPayment(ctx, tx, input));
+  return afterFulfilment(ctx, outcome, input.razorpayPaymentId);
+}
+
+/**
+ * Notes a failed payment attempt. The order stays open: Razorpay lets the buyer retry on the same order, and a
+ * later successful payment must still be fulfilled.
+ */
+export async function recordPaymentFailure(
+  ctx: AppContext,
+  db: DbOrTx,
+  input: { razorpayOrderId: string; razorpayPaymentId?: string; code?: string; description?: string },
+): Promise<boolean> {
+  const now = ctx.clock.now();
+  const reason = (input.description ?? input.code ?? 'Payment failed').slice(0, 500);
+  const [order] = await db
+    .update(orders)
+    .set({ failureReason: reason, updatedAt: now })
+    .where(and(eq(orders.razorpayOrderId, input.razorpayOrderId), eq(orders.status, 'created')))
+    .returning({ id: orders.id });
+  if (!order) return false;
+  await recordOrderEvent(
+    db,
+    order.id,
+    'payment-failed',
+    { paymentId: input.razorpayPaymentId, code: input.code, description: input.description },
+    now,
+  );
+  return true;
+}

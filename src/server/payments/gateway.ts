@@ -1,0 +1,164 @@
+import type { Currency } from '../../shared/constants';
+import type { Config } from '../config';
+
+/** Razorpay's Orders API. Only the fields this shop reads are typed. */
+export type RazorpayOrder = {
+  id: string;
+  entity: 'order';
+  amount: number;
+  amount_paid: number;
+  amount_due: number;
+  currency: string;
+  receipt: string | null;
+  status: 'created' | 'attempted' | 'paid';
+  attempts: number;
+  notes: Record<string, string> | unknown[];
+  created_at: number;
+};
+
+export type RazorpayPayment = {
+  id: string;
+  entity: 'payment';
+  amount: number;
+  currency: string;
+  status: 'created' | 'authorized' | 'captured' | 'refunded' | 'failed';
+  order_id: string | null;
+  captured: boolean;
+  error_code?: string | null;
+  error_description?: string | null;
+  created_at: number;
+};
+
+export type RazorpayRefund = {
+  id: string;
+  entity: 'refund';
+  amount: number;
+  currency: string;
+  payment_id: string;
+  status: string;
+};
+
+export const RAZORPAY_API_URL = 'https://api.razorpay.com';
+export const RAZORPAY_CHECKOUT_SCRIPT = 'https://checkout.razorpay.com/v1/checkout.js';
+export const EMULATOR_PREFIX = '/emulator/razorpay';
+
+/** Razorpay's error body: `{ error: { code, description, ... } }`. */
+export class GatewayError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly gatewayCode?: string,
+  ) {
+    super(message);
+    this.name = 'GatewayError';
+  }
+}
+
+export type GatewayOptions = {
+  keyId: string;
+  keySecret: string;
+  /** Base URL without /v1; Razorpay's own API unless a test or the emulator says otherwise. */
+  apiUrl?: string;
+  timeoutMs?: number;
+};
+
+/**
+ * The one Razorpay client: HTTPS (or a local Razorpay-compatible server) with Basic auth, JSON in and out.
+ * Development and tests run the very same code against the emulator; only the base URL differs.
+ */
+export class RazorpayGateway {
+  readonly apiUrl: string;
+  private readonly authorization: string;
+  private readonly timeoutMs: number;
+
+  constructor(options: GatewayOptions) {
+    this.apiUrl = (options.apiUrl ?? RAZORPAY_API_URL).replace(/\/+$/, '');
+    this.authorization = `Basic ${Buffer.from(`${options.keyId}:${options.keySecret}`).toString('base64')}`;
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+  }
+
+  createOrder(input: {
+    amount: number;
+    currency: Currency;
+    receipt: string;
+    notes: Record<string, string>;
+  }): Promise<RazorpayOrder> {
+    return this.call<RazorpayOrder>('POST', '/v1/orders', input);
+  }
+
+  fetchOrder(orderId: string): Promise<RazorpayOrder> {
+    return this.call<RazorpayOrder>('GET', `/v1/orders/${encodeURIComponent(orderId)}`);
+  }
+
+  async fetchOrderPayments(orderId: string): Promise<RazorpayPayment[]> {
+    const collection = await this.call<{ items: RazorpayPayment[] }>(
+      'GET',
+      `/v1/orders/${encodeURIComponent(orderId)}/payments`,
+    );
+    return collection.items;
+  }
+
+  refundPayment(paymentId: string, input: { amount?: number; notes?: Record<string, string> } = {}) {
+    return this.call<RazorpayRefund>('POST', `/v1/payments/${encodeURIComponent(paymentId)}/refund`, input);
+  }
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.apiUrl}${path}`, {
+        method,
+        headers: {
+          authorization: this.authorization,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      throw new GatewayError(`Razorpay unreachable: ${(error as Error).message}`, undefined);
+    }
+    const text = await response.text();
+    let data: unknown;
+    try {
+      data = text ? JSON.parse(text) : undefined;
+    } catch {
+      data = undefined;
+    }
+    if (!response.ok) {
+      const detail = (data as { error?: { code?: string; description?: string } } | undefined)?.error;
+      throw new GatewayError(
+        `Razorpay ${method} ${path} failed with ${response.status}: ${detail?.description ?? (text.slice(0, 200) || 'no body')}`,
+        response.status,
+        detail?.code,
+      );
+    }
+    if (data === undefined) throw new GatewayError(`Razorpay ${method} ${path} answered without JSON`, 502);
+    return data as T;
+  }
+}
+
+/**
+ * Where the gateway talks to: RAZORPAY_API_URL whenever it is set (any keys), else the built-in emulator when
+ * no keys are configured, else Razorpay itself.
+ */
+export function gatewayApiUrl(config: Config): string {
+  if (config.razorpay.apiUrl) return config.razorpay.apiUrl;
+  if (config.razorpay.emulated && !config.isProduction) return `${config.publicUrl}${EMULATOR_PREFIX}`;
+  return RAZORPAY_API_URL;
+}
+
+const gateways = new WeakMap<Config, RazorpayGateway>();
+
+export function gatewayFor(config: Config): RazorpayGateway {
+  let gateway = gateways.get(config);
+  if (!gateway) {
+    gateway = new RazorpayGateway({
+      keyId: config.razorpay.keyId,
+      keySecret: config.razorpay.keySecret,
+      apiUrl: gatewayApiUrl(config),
+    });
+    gateways.set(config, gateway);
+  }
+  return gateway;
+}

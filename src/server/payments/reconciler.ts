@@ -1,0 +1,100 @@
+import { and, asc, eq, gt, like, lt, not } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import { orders } from '../db/schema';
+import { PENDING_ORDER_PREFIX } from './create-payment';
+import { fulfilOrder, recordOrderEvent } from './fulfil';
+import { gatewayFor } from './gateway';
+
+/** Give the browser and the webhook a head start before asking Razorpay ourselves. */
+export const RECONCILE_MIN_AGE_MS = 2 * 60 * 1000;
+/** Razorpay orders can be paid for a while; after a week an unpaid order is abandoned for good. */
+export const RECONCILE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+export const RECONCILE_INTERVAL_MS = 60 * 1000;
+const BATCH = 50;
+
+export type ReconcileSummary = {
+  checked: number;
+  fulfilled: number;
+  alreadyPaid: number;
+  /** Paid orders for a tool the buyer already owned: refunded instead of fulfilled. */
+  duplicates: number;
+  unpaid: number;
+  abandoned: number;
+  errors: Array<{ orderId: string; message: string }>;
+};
+
+/**
+ * Asks Razorpay about orders still open after a couple of minutes and fulfils the ones it says were captured:
+ * the safety net for a closed browser tab plus a lost webhook. Orders whose Razorpay order was never created
+ * (the server stopped between the two steps) are closed as failed.
+ */
+export async function reconcileOnce(ctx: AppContext): Promise<ReconcileSummary> {
+  const now = ctx.clock.now().getTime();
+  const youngest = new Date(now - RECONCILE_MIN_AGE_MS);
+  const oldest = new Date(now - RECONCILE_MAX_AGE_MS);
+  const summary: ReconcileSummary = {
+    checked: 0,
+    fulfilled: 0,
+    alreadyPaid: 0,
+    duplicates: 0,
+    unpaid: 0,
+    abandoned: 0,
+    errors: [],
+  };
+
+  const orphans = await ctx.db
+    .update(orders)
+    .set({ status: 'failed', failureReason: 'Razorpay order was never created', updatedAt: new Date(now) })
+    .where(
+      and(
+        eq(orders.status, 'created'),
+        like(orders.razorpayOrderId, `${PENDING_ORDER_PREFIX}%`),
+        lt(orders.createdAt, youngest),
+      ),
+    )
+    .returning({ id: orders.id });
+  for (const orphan of orphans) {
+    await recordOrderEvent(ctx.db, orphan.id, 'abandoned', { reason: 'no Razorpay order' }, new Date(now));
+  }
+  summary.abandoned = orphans.length;
+
+  const open = await ctx.db
+    .select({ id: orders.id, razorpayOrderId: orders.razorpayOrderId })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, 'created'),
+        not(like(orders.razorpayOrderId, `${PENDING_ORDER_PREFIX}%`)),
+        lt(orders.createdAt, youngest),
+        gt(orders.createdAt, oldest),
+      ),
+    )
+    .orderBy(asc(orders.createdAt))
+    .limit(BATCH);
+
+  const gateway = gatewayFor(ctx.config);
+  for (const order of open) {
+    summary.checked++;
+    try {
+      const payments = await gateway.fetchOrderPayments(order.razorpayOrderId);
+      const captured = payments.find((payment) => payment.status === 'captured');
+      if (!captured) {
+        summary.unpaid++;
+        continue;
+      }
+      const outcome = await fulfilOrder(ctx, {
+        razorpayOrderId: order.razorpayOrderId,
+        razorpayPaymentId: captured.id,
+        source: 'reconciler',
+        paid: { amount: captured.amount, currency: captured.currency },
+      });
+      if (outcome.result === 'fulfilled') summary.fulfilled++;
+      else if (outcome.result === 'duplicate-payment') summary.duplicates++;
+      else if (outcome.result === 'already-paid') summary.alreadyPaid++;
+      else summary.errors.push({ orderId: order.id, message: outcome.result });
+    } catch (error) {
+      summary.errors.push({ orderId: order.id, message: (error as Error).message });
+    }
+  }
+  return summary;
+}

@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../context';
+import { webhookEvents } from '../db/schema';
+import { AppError } from '../http/errors';
+import {
+  afterFulfilment,
+  applyPayment,
+  type FulfilOutcome,
+  inFulfilmentTransaction,
+  recordPaymentFailure,
+} from './fulfil';
+import { verifyWebhookSignature } from './signatures';
+
+export const WEBHOOK_PATH = '/api/razorpay/webhook/';
+const WEBHOOK_BODY_LIMIT = 256 * 1024;
+
+/** Only the parts of Razorpay's event envelope we act on; everything else in it is allowed and ignored. */
+const paymentEntity = z.looseObject({
+  id: z.string().min(1).max(100),
+  order_id: z.string().max(100).nullish(),
+  amount: z.number().int().nonnegative(),
+  currency: z.string().max(10),
+  error_code: z.string().max(200).nullish(),
+  error_description: z.string().max(1000).nullish(),
+});
+const eventSchema = z.looseObject({
+  event: z.string().min(1).max(100),
+  payload: z.looseObject({
+    payment: z.looseObject({ entity: paymentEntity }).optional(),
+    order: z.looseObject({ entity: z.looseObject({ id: z.string().max(100) }) }).optional(),
+  }),
+});
+
+type Handled =
+  | { kind: 'duplicate' }
+  | { kind: 'ignored'; reason: string }
+  | { kind: 'payment-failed'; recorded: boolean }
+  | { kind: 'payment'; paymentId: string; outcome: FulfilOutcome };
+
+const invalidSignature = () => new AppError(400, 'invalid_signature', 'Invalid webhook signature.');
+
+/**
+ * Razorpay's webhook. The signature covers the exact bytes Razorpay sent, so this route gets the body as a raw
+ * string (its own content-type parser, in its own plugin scope) and checks the HMAC before parsing anything.
+ * The event id is recorded in the same transaction as the event's effect: a redelivery is a no-op, and an event
+ * whose handling failed is not marked as handled.
+ */
+export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: WEBHOOK_BODY_LIMIT },
+      (_request, body, done) => done(null, body),
+    );
+
+    scope.post(
+      WEBHOOK_PATH,
+      { config: { csrf: false }, bodyLimit: WEBHOOK_BODY_LIMIT },
+      async (request, reply) => {
+        const secret = ctx.config.razorpay.webhookSecret;
+        if (!secret) {
+          request.log.error('Razorpay webhook received but RAZORPAY_WEBHOOK_SECRET is not configured');
+          throw new AppError(503, 'webhook_not_configured', 'Webhooks are not configured.');
+        }
+        const raw = request.body;
+        if (typeof raw !== 'string' || raw.length === 0) throw invalidSignature();
+        if (!verifyWebhookSignature(secret, raw, request.headers['x-razorpay-signature'])) {
+          throw invalidSignature();
+        }
+
+        let parsed: z.infer<typeof eventSchema>;
+        try {
+          const result = eventSchema.safeParse(JSON.parse(raw));
+          if (!result.success) throw result.error;
+          parsed = result.data;
+        } catch {
+          throw new AppError(400, 'invalid_event', 'The webhook body is not a Razorpay event.');
+        }
+
+        const header = request.headers['x-razorpay-event-id'];
+        const eventId =
+          typeof header === 'string' && header.length > 0 && header.length <= 100
+            ? header
+            : `sha256:${createHash('sha256').update(raw).digest('hex')}`;
+
+        const handled = await inFulfilmentTransaction(ctx, async (tx): Promise<Handled> => {
+          const fresh = await tx
+            .insert(webhookEvents)
+            .values({ eventId, event: parsed.event, receivedAt: ctx.clock.now() })
+            .onConflictDoNothing()
+            .returning({ eventId: webhookEvents.eventId });
+          if (fresh.length === 0) return { kind: 'duplicate' };
+
+          const payment = parsed.payload.payment?.entity;
+          switch (parsed.event) {
+            case 'order.paid':
+            case 'payment.captured': {
+              const razorpayOrderId = payment?.order_id ?? parsed.payload.order?.entity.id;
+              if (!payment || !razorpayOrderId) return { kind: 'ignored', reason: 'no order or payment' };
+              const outcome = await applyPayment(ctx, tx, {
+                razorpayOrderId,
+                razorpayPaymentId: payment.id,
+                source: 'webhook',
+                paid: { amount: payment.amount, currency: payment.currency },
+              });
+              return { kind: 'payment', paymentId: payment.id, outcome };
+            }
+            case 'payment.failed': {
+              if (!payment?.order_id) return { kind: 'ignored', reason: 'no order' };
+              const recorded = await recordPaymentFailure(ctx, tx, {
+                razorpayOrderId: payment.order_id,
+                razorpayPaymentId: payment.id,
+                code: payment.error_code ?? undefined,
+                description: payment.error_description ?? undefined,
+              });
+              return { kind: 'payment-failed', recorded };
+            }
+            default:
+              return { kind: 'ignored', reason: 'event not used' };
+          }
+        });
+
+        if (handled.kind === 'payment') {
+          const outcome = await afterFulfilment(ctx, handled.outcome, handled.paymentId);
+          request.log.info({ eventId, event: parsed.event, outcome }, 'razorpay webhook handled');
+          return reply.send({ status: 'ok', result: outcome.result });
+        }
+        request.log.info({ eventId, event: parsed.event, handled }, 'razorpay webhook handled');
+        return reply.send({ status: 'ok', result: handled.kind });
+      },
+    );
+  });
+}

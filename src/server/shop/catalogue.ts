@@ -1,0 +1,95 @@
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { Tool } from '../../shared/shop';
+import type { AppContext } from '../context';
+import type { Database, DbOrTx } from '../db';
+import { purchases, tools } from '../db/schema';
+import { ensureDefaultCatalogue } from './seed';
+
+export type ToolRow = typeof tools.$inferSelect;
+
+/**
+ * How long one instance trusts its copy of the catalogue. Writes through this module invalidate at once; the TTL
+ * is what makes edits by another instance or the admin CLI appear.
+ */
+const CACHE_TTL_MS = 10_000;
+
+type CachedCatalogue = {
+  tools: Tool[];
+  /** The anonymous answer, serialised once: the hot path sends these bytes as they are. */
+  anonymousJson: string;
+  loadedAt: number;
+};
+
+const caches = new WeakMap<Database, { value?: CachedCatalogue; loading?: Promise<CachedCatalogue> }>();
+
+export function toApiTool(row: ToolRow, purchased: boolean): Tool {
+  return {
+    _id: row.id,
+    name: row.name,
+    description: row.description,
+    device: row.device ?? null,
+    price: row.priceInrPaise / 100,
+    priceINR: row.priceInrPaise / 100,
+    priceUSD: row.priceUsdCents === null ? null : row.priceUsdCents / 100,
+    comingSoon: row.comingSoon,
+    purchased,
+    icon: row.icon,
+  };
+}
+
+async function loadCatalogue(ctx: AppContext): Promise<CachedCatalogue> {
+  await ensureDefaultCatalogue(ctx);
+  const rows = await ctx.db
+    .select()
+    .from(tools)
+    .where(eq(tools.active, true))
+    .orderBy(asc(tools.sortOrder), asc(tools.name), asc(tools.id));
+  const list = rows.map((row) => toApiTool(row, false));
+  return { tools: list, anonymousJson: JSON.stringify(list), loadedAt: performance.now() };
+}
+
+/** The active catalogue, from this instance's cache when it is fresh; one load at a time per database. */
+export async function activeCatalogue(ctx: AppContext): Promise<CachedCatalogue> {
+  let cache = caches.get(ctx.db);
+  if (!cache) {
+    cache = {};
+    caches.set(ctx.db, cache);
+  }
+  if (cache.value && performance.now() - cache.value.loadedAt < CACHE_TTL_MS) return cache.value;
+  if (!cache.loading) {
+    const entry = cache;
+    entry.loading = loadCatalogue(ctx)
+      .then((value) => {
+        entry.value = value;
+        return value;
+      })
+      .finally(() => {
+        entry.loading = undefined;
+      });
+  }
+  return cache.loading as Promise<CachedCatalogue>;
+}
+
+/** Call after any write to the tools table, so this instance answers with the new catalogue at once. */
+export function invalidateCatalogue(db: Database): void {
+  caches.delete(db);
+}
+
+/** Ids of the tools this user owns now (refunded purchases do not count). */
+export async function ownedToolIds(db: DbOrTx, userId: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ toolId: purchases.toolId })
+    .from(purchases)
+    .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt)));
+  return new Set(rows.map((row) => row.toolId));
+}
+
+/** One active tool by id, straight from the database (payments must not act on a stale price). */
+export async function findActiveTool(db: DbOrTx, toolId: string): Promise<ToolRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(tools)
+    .where(and(eq(tools.id, toolId), eq(tools.active, true)))
+    .limit(1);
+  return row;
+}

@@ -1,0 +1,117 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
+import { currentUser } from '../auth/session';
+import type { AppContext } from '../context';
+import type { DbOrTx } from '../db';
+import { downloadTokens, purchases, tools } from '../db/schema';
+import { fileStorage } from '../storage';
+
+export const INVALID_LINK_PATH = '/utility-tools/invalid-link';
+const TOKEN_PATTERN = /^[\w-]{43}$/;
+
+export const hashDownloadToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export const downloadUrl = (ctx: AppContext, token: string) =>
+  `${ctx.config.publicUrl}/api/downloads/${token}`;
+
+/**
+ * A new download link for one purchase: 256 random bits in the URL, only their hash stored, valid for 3 hours
+ * from now. Each email gets its own link; older ones keep working until they expire.
+ */
+export async function createDownloadToken(
+  ctx: AppContext,
+  db: DbOrTx,
+  owner: { purchaseId: string; userId: string; toolId: string },
+): Promise<{ token: string; url: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + DOWNLOAD_LINK_VALID_MS);
+  await db.insert(downloadTokens).values({
+    tokenHash: hashDownloadToken(token),
+    ...owner,
+    expiresAt,
+    createdAt: now,
+  });
+  return { token, url: downloadUrl(ctx, token), expiresAt };
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.zip': 'application/zip',
+  '.dmg': 'application/x-apple-diskimage',
+  '.pkg': 'application/octet-stream',
+  '.exe': 'application/vnd.microsoft.portable-executable',
+  '.msi': 'application/x-msi',
+  '.pdf': 'application/pdf',
+};
+
+function contentTypeOf(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return (dot >= 0 && CONTENT_TYPES[fileName.slice(dot).toLowerCase()]) || 'application/octet-stream';
+}
+
+/** RFC 6266: a plain ASCII fallback plus the exact UTF-8 name. */
+export function attachmentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/**
+ * Anything that is not a live link of this visitor ends on the invalid-link page. A client that asks for JSON
+ * (an API test, a script) gets a plain 404 instead of a redirect to an HTML page.
+ */
+function refuse(request: FastifyRequest, reply: FastifyReply) {
+  reply.header('cache-control', 'no-store');
+  const accept = request.headers.accept ?? '';
+  if (accept.includes('application/json') && !accept.includes('text/html')) {
+    const message = 'This download link is invalid or has expired.';
+    return reply.status(404).send({ code: 'not_found', status: 'error', message, error: message });
+  }
+  return reply.redirect(INVALID_LINK_PATH, 302);
+}
+
+export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get<{ Params: { token: string } }>('/api/downloads/:token', async (request, reply) => {
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('x-robots-tag', 'noindex');
+    const { token } = request.params;
+    if (!TOKEN_PATTERN.test(token)) return refuse(request, reply);
+
+    const [link] = await ctx.db
+      .select({
+        userId: downloadTokens.userId,
+        fileKey: tools.fileKey,
+        fileName: tools.fileName,
+      })
+      .from(downloadTokens)
+      .innerJoin(purchases, eq(purchases.id, downloadTokens.purchaseId))
+      .innerJoin(tools, eq(tools.id, downloadTokens.toolId))
+      .where(
+        and(
+          eq(downloadTokens.tokenHash, hashDownloadToken(token)),
+          gt(downloadTokens.expiresAt, ctx.clock.now()),
+          isNull(purchases.refundedAt),
+        ),
+      )
+      .limit(1);
+    if (!link?.fileKey || !link.fileName) return refuse(request, reply);
+
+    // The link works without logging in (it arrives by email), but a signed-in visitor may only use their own.
+    const viewer = await currentUser(ctx, request);
+    if (viewer && viewer.id !== link.userId) return refuse(request, reply);
+
+    const file = await fileStorage(ctx.config).open(link.fileKey);
+    if (!file) {
+      request.log.error({ fileKey: link.fileKey }, 'download file missing from storage');
+      const message = 'This download is temporarily unavailable. Please contact support.';
+      return reply.status(503).send({ code: 'file_unavailable', status: 'error', message, error: message });
+    }
+    return reply
+      .header('content-type', contentTypeOf(link.fileName))
+      .header('content-length', String(file.size))
+      .header('content-disposition', attachmentDisposition(link.fileName))
+      .header('cache-control', 'private, no-store')
+      .send(file.stream);
+  });
+}

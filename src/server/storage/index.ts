@@ -1,0 +1,85 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+/** What the catalogue records about a stored file. */
+export type StoredFile = { key: string; size: number; sha256: string };
+
+/**
+ * Where downloadable files live. One implementation today (a local directory); a bucket can replace it without
+ * the shop noticing, which is what lets app instances scale out.
+ */
+export type FileStorage = {
+  /** Stores the bytes under `key`, replacing any earlier file, and reports their size and SHA-256. */
+  put(key: string, data: Uint8Array): Promise<StoredFile>;
+  /** A stream of the file with its size, or null when there is no such file. */
+  open(key: string): Promise<{ size: number; stream: Readable } | null>;
+  read(key: string): Promise<Buffer | null>;
+  remove(key: string): Promise<void>;
+};
+
+/** Keys are relative, slash-separated and plain: nothing can climb out of the storage root. */
+const KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
+
+export function assertValidKey(key: string): void {
+  if (!KEY_PATTERN.test(key) || key.length > 300 || key.split('/').some((part) => part === '..')) {
+    throw new Error(`invalid storage key: ${key}`);
+  }
+}
+
+export const sha256Hex = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+/** Files under `root`; writes land in a temporary file first and are renamed into place, so readers never see half a file. */
+export function createLocalStorage(root: string): FileStorage {
+  const fullPath = (key: string) => {
+    assertValidKey(key);
+    return path.join(root, ...key.split('/'));
+  };
+
+  return {
+    async put(key, data) {
+      const target = fullPath(key);
+      await mkdir(path.dirname(target), { recursive: true });
+      const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+      await writeFile(temporary, data);
+      await rename(temporary, target);
+      return { key, size: data.byteLength, sha256: sha256Hex(data) };
+    },
+    async open(key) {
+      const file = fullPath(key);
+      try {
+        const info = await stat(file);
+        if (!info.isFile()) return null;
+        return { size: info.size, stream: createReadStream(file) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async read(key) {
+      try {
+        return await readFile(fullPath(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async remove(key) {
+      await rm(fullPath(key), { force: true });
+    },
+  };
+}
+
+const byDataDir = new Map<string, FileStorage>();
+
+/** The storage for this configuration: DATA_DIR/files. */
+export function fileStorage(config: { dataDir: string }): FileStorage {
+  let storage = byDataDir.get(config.dataDir);
+  if (!storage) {
+    storage = createLocalStorage(path.join(config.dataDir, 'files'));
+    byDataDir.set(config.dataDir, storage);
+  }
+  return storage;
+}
