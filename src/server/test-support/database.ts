@@ -35,7 +35,18 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { url?: str
       await handle.close();
       const dropper = new pg.Client({ connectionString: adminUrl });
       await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
+      // The pool's connections may still be closing on the server. Forcing the drop would kill them with a
+      // FATAL that reaches the closing client as an unhandled error, so wait for them to go first.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await dropper.query(`drop database if exists ${name}`);
+          break;
+        } catch (error) {
+          const inUse = (error as { code?: string }).code === '55006';
+          if (!inUse || attempt >= 50) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
       await dropper.end();
     },
   };
