@@ -62,6 +62,24 @@ export async function endSession(
   clearSessionCookie(ctx, reply);
 }
 
+/**
+ * Logs the request in as `userId` with a brand-new session id, deleting the session it carried before (if any):
+ * an id planted in the browser before login is worthless afterwards.
+ */
+export async function rotateSession(
+  ctx: AppContext,
+  db: DbOrTx,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+): Promise<void> {
+  const previous = request.cookies[SESSION_COOKIE];
+  if (previous && previous.length <= 100)
+    await db.delete(sessions).where(eq(sessions.idHash, hashSessionId(previous)));
+  request.sessionUser = undefined;
+  await startSession(ctx, db, reply, userId);
+}
+
 export async function endAllSessions(db: DbOrTx, userId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }

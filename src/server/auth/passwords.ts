@@ -1,0 +1,118 @@
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { AppError } from '../http/errors';
+
+/**
+ * Password hashing (DESIGN.md §5): scrypt with N=2^17, r=8, p=1, a 16-byte salt and a 32-byte key. The parameters
+ * are stored with each hash ("scrypt$17$8$1$salt$key"), so they can be raised later: a login with an older hash
+ * rehashes it. Passwords are NFC-normalised first, so the same characters typed on different keyboards match.
+ */
+export const SCRYPT_PARAMS = { log2N: 17, r: 8, p: 1 } as const;
+const KEY_LENGTH = 32;
+const SALT_LENGTH = 16;
+
+/**
+ * Hash of a random password nobody knows, with the current parameters. Logins for unknown emails are checked
+ * against it, so they cost the same time as logins for real accounts. A test keeps its parameters current.
+ */
+export const DUMMY_PASSWORD_HASH =
+  'scrypt$17$8$1$EQ7ZZncEimZGBNZAeSOkTQ$CGvM5NggSII4aNPoZhxbn284QRyXXwFi4WY99siiqnA';
+
+/**
+ * At most two hashes at once (one per core): each takes 128 MiB and most of a core for a fraction of a second.
+ * Requests beyond a bounded queue are turned away rather than piling up memory and latency.
+ */
+class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(
+    private readonly limit: number,
+    private readonly maxQueue: number,
+  ) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) {
+      if (this.waiting.length >= this.maxQueue) {
+        throw new AppError(503, 'busy', 'The server is busy. Please try again in a moment.', undefined, {
+          'retry-after': '5',
+        });
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.active += 1;
+    }
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active -= 1;
+    }
+  }
+}
+
+const hashing = new Semaphore(2, 200);
+
+type Params = { log2N: number; r: number; p: number };
+
+function derive(password: string, salt: Buffer, params: Params): Promise<Buffer> {
+  const N = 2 ** params.log2N;
+  // scrypt needs about 128 * N * r bytes; the default cap (32 MiB) is below what N=2^17 asks for.
+  const maxmem = 256 * N * params.r;
+  return hashing.run(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        scrypt(
+          password.normalize('NFC'),
+          salt,
+          KEY_LENGTH,
+          { N, r: params.r, p: params.p, maxmem },
+          (error, key) => (error ? reject(error) : resolve(key)),
+        );
+      }),
+  );
+}
+
+type Parsed = Params & { salt: Buffer; key: Buffer };
+
+function parse(stored: string): Parsed | null {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return null;
+  const [log2N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+  // Bounds keep a corrupted row from asking for gigabytes of memory.
+  if (![log2N, r, p].every(Number.isInteger) || log2N < 10 || log2N > 20 || r < 1 || r > 32 || p < 1 || p > 4)
+    return null;
+  const salt = Buffer.from(parts[4] ?? '', 'base64url');
+  const key = Buffer.from(parts[5] ?? '', 'base64url');
+  if (salt.length < 8 || key.length !== KEY_LENGTH) return null;
+  return { log2N, r, p, salt, key };
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SALT_LENGTH);
+  const key = await derive(password, salt, SCRYPT_PARAMS);
+  const { log2N, r, p } = SCRYPT_PARAMS;
+  return `scrypt$${log2N}$${r}$${p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+/** True when `password` matches `stored`. A malformed stored hash never matches. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parsed = parse(stored);
+  if (!parsed) {
+    // Still spend the usual time, so a broken row does not stand out by answering fast.
+    await derive(password, randomBytes(SALT_LENGTH), SCRYPT_PARAMS);
+    return false;
+  }
+  const key = await derive(password, parsed.salt, parsed);
+  return timingSafeEqual(key, parsed.key);
+}
+
+/** True when the hash was made with other parameters than today's, so it should be replaced at the next login. */
+export function needsRehash(stored: string): boolean {
+  const parsed = parse(stored);
+  return (
+    !parsed ||
+    parsed.log2N !== SCRYPT_PARAMS.log2N ||
+    parsed.r !== SCRYPT_PARAMS.r ||
+    parsed.p !== SCRYPT_PARAMS.p
+  );
+}
