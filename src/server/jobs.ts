@@ -1,3 +1,4 @@
+import { pruneCodes } from './auth/codes';
 import type { AppContext } from './context';
 import { onMailQueued } from './mail/outbox';
 import { createMailTransport } from './mail/transport';
@@ -51,6 +52,7 @@ function outboxJob(ctx: AppContext, log: JobLog): BackgroundJob {
 export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
   return [
     { name: 'rate-limit-prune', intervalMs: 60 * 60 * 1000, run: () => ctx.limiter.prune() },
+    { name: 'verification-code-prune', intervalMs: 60 * 60 * 1000, run: () => pruneCodes(ctx) },
     outboxJob(ctx, log),
     {
       name: 'payments-reconcile',

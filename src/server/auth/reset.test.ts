@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../shared/auth';
-import { users } from '../db/schema';
+import { users, verificationCodes } from '../db/schema';
 import { createTestApp, type TestApp } from '../test-support/app';
-import { SEND_GAP_MS, storeCode } from './codes';
+import { pruneCodes, SEND_GAP_MS, storeCode } from './codes';
 import { SESSION_COOKIE } from './session';
 import { DEFAULT_PASSWORD, form, latestCode, mailsTo, signUp, uniqueEmail, uniqueIp } from './test-helpers';
 
@@ -187,5 +187,19 @@ describe('POST /api/auth/reset-password/', () => {
       password: 'ŝtrong påsswörd',
     });
     expect(ok.statusCode).toBe(200);
+  });
+});
+
+describe('maintenance', () => {
+  it('prunes codes whose 10 minutes are over and keeps live ones', async () => {
+    const stale = uniqueEmail('stale');
+    const live = uniqueEmail('live');
+    await storeCode(t.ctx.db, t.ctx, { email: stale, purpose: 'reset', code: '111111' });
+    t.clock.advance(10 * 60 * 1000 + 1);
+    await storeCode(t.ctx.db, t.ctx, { email: live, purpose: 'reset', code: '222222' });
+    await pruneCodes(t.ctx);
+    const emails = (await t.ctx.db.select().from(verificationCodes)).map((row) => row.email);
+    expect(emails).toContain(live);
+    expect(emails).not.toContain(stale);
   });
 });

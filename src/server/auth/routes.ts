@@ -20,7 +20,7 @@ import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { users } from '../db/schema';
 import { issueCsrfToken } from '../http/csrf';
-import { AppError, parseInput } from '../http/errors';
+import { AppError, badRequest, parseInput } from '../http/errors';
 import { enqueueMail } from '../mail/outbox';
 import {
   type CodePurpose,
@@ -70,6 +70,22 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     await scope.register(multipart, {
       attachFieldsToBody: 'keyValues',
       limits: { fields: 10, fieldSize: 1024, fieldNameSize: 100, files: 0, parts: 10, headerPairs: 100 },
+    });
+    // Multipart bodies are read in a preValidation hook; busboy reports a malformed body (no boundary, cut short)
+    // as a plain Error. Such an error, raised before the handler was reached, is the sender's fault: a 400.
+    const reachedHandler = new WeakSet<FastifyRequest>();
+    scope.addHook('preHandler', async (request) => {
+      reachedHandler.add(request);
+    });
+    scope.setErrorHandler((error: Error & { statusCode?: number }, request) => {
+      if (
+        request.isMultipart() &&
+        !reachedHandler.has(request) &&
+        !(error instanceof AppError) &&
+        !error.statusCode
+      )
+        throw badRequest('The form data could not be read.');
+      throw error;
     });
     registerAuthRoutes(scope, ctx);
   });
