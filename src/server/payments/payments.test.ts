@@ -376,6 +376,29 @@ describe('POST /api/razorpay/webhook/', () => {
     expect((await postWebhook(t, other)).json()).toEqual({ status: 'ok', result: 'ignored' });
     const notJson = await postWebhook(t, 'not json');
     expect(notJson.statusCode).toBe(400);
+    const withCharset = await postWebhook(t, other, { contentType: 'application/json; charset=utf-8' });
+    expect(withCharset.json()).toEqual({ status: 'ok', result: 'ignored' });
+    const form = await postWebhook(t, 'event=order.paid', {
+      contentType: 'application/x-www-form-urlencoded',
+    });
+    expect(form.statusCode).toBe(415);
+  });
+});
+
+describe('emulator Orders API', () => {
+  it('refuses requests without the key id and secret', async () => {
+    const anonymous = await fetch(`${t.baseUrl}/emulator/razorpay/v1/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 5000, currency: 'INR' }),
+    });
+    expect(anonymous.status).toBe(401);
+    const wrong = await fetch(`${t.baseUrl}/emulator/razorpay/v1/orders/order_x`, {
+      headers: {
+        authorization: `Basic ${Buffer.from(`${t.config.razorpay.keyId}:guess`).toString('base64')}`,
+      },
+    });
+    expect(wrong.status).toBe(401);
   });
 });
 

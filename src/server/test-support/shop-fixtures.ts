@@ -207,14 +207,14 @@ export function paymentEvent(
 export async function postWebhook(
   t: TestApp,
   rawBody: string,
-  options: { secret?: string; eventId?: string; signature?: string } = {},
+  options: { secret?: string; eventId?: string; signature?: string; contentType?: string } = {},
 ) {
   const secret = options.secret ?? t.config.razorpay.webhookSecret ?? '';
   return t.app.inject({
     method: 'POST',
     url: '/api/razorpay/webhook/',
     headers: {
-      'content-type': 'application/json',
+      'content-type': options.contentType ?? 'application/json',
       'x-razorpay-signature': options.signature ?? webhookSignature(secret, rawBody),
       'x-razorpay-event-id': options.eventId ?? `evt_${randomBytes(7).toString('hex')}`,
     },
