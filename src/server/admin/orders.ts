@@ -1,0 +1,400 @@
+import { and, asc, desc, eq, gt, gte, type SQL, sql } from 'drizzle-orm';
+import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
+import type { BillingDetails } from '../../shared/shop';
+import type { DbOrTx } from '../db';
+import { downloadTokens, licenses, orderEvents, orders, outbox, purchases, tools, users } from '../db/schema';
+import { recordOrderEvent } from '../payments/fulfil';
+import { reconcileOnce } from '../payments/reconciler';
+import { queueDeliveryEmail } from '../shop/delivery';
+import { toolLabel } from '../shop/delivery-email';
+import { details, formatMoney, formatTime, sections, shortId, table } from './format';
+import { argument, CommandError, defineCommand } from './framework';
+import { findOne, parseLimit, parseSince } from './lookup';
+import { refundOrder } from './refund';
+
+const STATUSES = ['created', 'paid', 'failed', 'refunded'] as const;
+type OrderStatus = (typeof STATUSES)[number];
+
+type OrderRow = typeof orders.$inferSelect;
+
+/** An order by its id (or the start of it), its Razorpay order id (order_…) or its payment id (pay_…). */
+function findOrder(db: DbOrTx, typed: string): Promise<OrderRow> {
+  const text = typed.trim();
+  const alternative = /^order_\w+$/.test(text)
+    ? eq(orders.razorpayOrderId, text)
+    : /^pay_\w+$/.test(text)
+      ? eq(orders.razorpayPaymentId, text)
+      : undefined;
+  return findOne({
+    idColumn: orders.id,
+    typed: text,
+    noun: 'order',
+    listCommand: 'orders list',
+    alternative,
+    select: (where) => db.select().from(orders).where(where).limit(2),
+  });
+}
+
+const ORDER_ARG = {
+  name: 'id',
+  description:
+    'the order: its id (or the start of it), its Razorpay order id (order_…) or payment id (pay_…)',
+};
+
+const list = defineCommand({
+  path: ['orders', 'list'],
+  summary: 'List orders, newest first',
+  options: {
+    status: {
+      type: 'string',
+      value: '<created|paid|failed|refunded>',
+      description: 'Only orders in this state',
+    },
+    email: { type: 'string', value: '<address>', description: 'Only this customer’s orders' },
+    since: { type: 'string', value: '<date|age>', description: 'Created since, e.g. 2026-06-01 or 7d' },
+    limit: { type: 'string', value: '<n>', description: 'At most this many (default 50)' },
+  },
+  example: 'orders list --status paid --since 7d',
+  async run(env, { options }) {
+    const conditions: SQL[] = [];
+    if (options.status !== undefined) {
+      const wanted = options.status.trim().toLowerCase();
+      if (!(STATUSES as readonly string[]).includes(wanted)) {
+        throw new CommandError(`--status must be one of ${STATUSES.join(', ')}, got "${options.status}".`);
+      }
+      conditions.push(eq(orders.status, wanted as OrderStatus));
+    }
+    if (options.email !== undefined)
+      conditions.push(sql`lower(${users.email}) = lower(${options.email.trim()})`);
+    if (options.since !== undefined)
+      conditions.push(gte(orders.createdAt, parseSince(options.since, new Date())));
+    const limit = parseLimit(options.limit, 50);
+
+    const ctx = await env.open();
+    const rows = await ctx.db
+      .select({
+        id: orders.id,
+        createdAt: orders.createdAt,
+        paidAt: orders.paidAt,
+        status: orders.status,
+        amount: orders.amount,
+        currency: orders.currency,
+        razorpayOrderId: orders.razorpayOrderId,
+        razorpayPaymentId: orders.razorpayPaymentId,
+        customerEmail: users.email,
+        customerName: users.name,
+        toolId: tools.id,
+        toolName: tools.name,
+        device: tools.device,
+      })
+      .from(orders)
+      .innerJoin(users, eq(users.id, orders.userId))
+      .innerJoin(tools, eq(tools.id, orders.toolId))
+      .where(conditions.length > 0 ? and(...conditions) : undefined)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(limit);
+    return {
+      data: rows,
+      text: table(
+        ['ORDER', 'CREATED', 'CUSTOMER', 'TOOL', 'AMOUNT', 'STATUS', 'RAZORPAY ORDER', 'PAYMENT'],
+        rows.map((row) => [
+          shortId(row.id),
+          formatTime(row.createdAt),
+          row.customerEmail,
+          toolLabel(row.toolName, row.device),
+          formatMoney(row.amount, row.currency),
+          row.status,
+          row.razorpayOrderId,
+          row.razorpayPaymentId,
+        ]),
+        'No orders match.',
+      ),
+    };
+  },
+});
+
+/** Everything about one order that support needs, read in one go. */
+async function orderDossier(db: DbOrTx, order: OrderRow, now: Date) {
+  const [customer] = await db
+    .select({ id: users.id, name: users.name, email: users.email, phone: users.phone })
+    .from(users)
+    .where(eq(users.id, order.userId));
+  const [tool] = await db
+    .select({ id: tools.id, name: tools.name, device: tools.device, delivery: tools.delivery })
+    .from(tools)
+    .where(eq(tools.id, order.toolId));
+  const [owned] = await db
+    .select({ purchase: purchases, license: licenses })
+    .from(purchases)
+    .leftJoin(licenses, eq(licenses.purchaseId, purchases.id))
+    .where(eq(purchases.orderId, order.id));
+  const [links] = owned
+    ? await db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(downloadTokens)
+        .where(and(eq(downloadTokens.purchaseId, owned.purchase.id), gt(downloadTokens.expiresAt, now)))
+    : [];
+  const events = await db
+    .select()
+    .from(orderEvents)
+    .where(eq(orderEvents.orderId, order.id))
+    .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id));
+  const emails = await db
+    .select({
+      id: outbox.id,
+      kind: outbox.kind,
+      to: outbox.to,
+      subject: outbox.subject,
+      status: outbox.status,
+      attempts: outbox.attempts,
+      lastError: outbox.lastError,
+      createdAt: outbox.createdAt,
+      sentAt: outbox.sentAt,
+    })
+    .from(outbox)
+    .where(eq(outbox.ref, `order:${order.id}`))
+    .orderBy(asc(outbox.id));
+  return {
+    id: order.id,
+    status: order.status,
+    amount: order.amount,
+    currency: order.currency,
+    razorpayOrderId: order.razorpayOrderId,
+    razorpayPaymentId: order.razorpayPaymentId,
+    failureReason: order.failureReason,
+    createdAt: order.createdAt,
+    paidAt: order.paidAt,
+    updatedAt: order.updatedAt,
+    billing: order.billing as BillingDetails,
+    customer: customer ?? null,
+    tool: tool ?? null,
+    purchase: owned
+      ? {
+          id: owned.purchase.id,
+          createdAt: owned.purchase.createdAt,
+          refundedAt: owned.purchase.refundedAt,
+          liveDownloadLinks: links?.n ?? 0,
+          license: owned.license
+            ? {
+                licenseKey: owned.license.licenseKey,
+                username: owned.license.username,
+                password: owned.license.password,
+              }
+            : null,
+        }
+      : null,
+    events: events.map((event) => ({ at: event.createdAt, kind: event.kind, detail: event.detail })),
+    emails,
+  };
+}
+
+function dossierText(d: Awaited<ReturnType<typeof orderDossier>>): string {
+  const license = d.purchase?.license;
+  const billing = d.billing;
+  return sections([
+    [
+      null,
+      details([
+        ['Order', d.id],
+        ['Status', d.failureReason ? `${d.status} (${d.failureReason})` : d.status],
+        ['Amount', formatMoney(d.amount, d.currency)],
+        ['Created', formatTime(d.createdAt)],
+        ['Paid', formatTime(d.paidAt)],
+        ['Razorpay order', d.razorpayOrderId],
+        ['Razorpay payment', d.razorpayPaymentId],
+        ['Customer', d.customer ? `${d.customer.name} <${d.customer.email}> ${d.customer.phone}` : 'missing'],
+        ['Tool', d.tool ? `${toolLabel(d.tool.name, d.tool.device)} (${shortId(d.tool.id)})` : 'missing'],
+      ]),
+    ],
+    [
+      'Billing:',
+      details([
+        ['Address', billing?.address],
+        ['State', billing?.state],
+        ['Country', billing?.country],
+        ['GSTIN', billing?.gstin],
+      ]),
+    ],
+    [
+      'Purchase:',
+      d.purchase
+        ? details([
+            ['Purchase', d.purchase.id],
+            ['Since', formatTime(d.purchase.createdAt)],
+            ['Refunded', formatTime(d.purchase.refundedAt)],
+            ...(license?.licenseKey
+              ? [['License key', license.licenseKey] as [string, string]]
+              : [
+                  ['Username', license?.username] as [string, unknown],
+                  ['Password', license?.password] as [string, unknown],
+                ]),
+            ['Live download links', d.purchase.liveDownloadLinks],
+          ])
+        : 'None (the order was not fulfilled).',
+    ],
+    [
+      'History:',
+      table(
+        ['AT', 'EVENT', 'DETAIL'],
+        d.events.map((event) => [
+          formatTime(event.at),
+          event.kind,
+          event.detail ? JSON.stringify(event.detail) : '',
+        ]),
+        'No events.',
+      ),
+    ],
+    [
+      'Emails:',
+      table(
+        ['MAIL', 'QUEUED', 'KIND', 'TO', 'STATUS', 'SENT', 'LAST ERROR'],
+        d.emails.map((mail) => [
+          mail.id,
+          formatTime(mail.createdAt),
+          mail.kind,
+          mail.to,
+          mail.status === 'pending' && mail.attempts > 0 ? `pending (tried ${mail.attempts}×)` : mail.status,
+          formatTime(mail.sentAt),
+          mail.lastError,
+        ]),
+        'None.',
+      ),
+    ],
+  ]);
+}
+
+const show = defineCommand({
+  path: ['orders', 'show'],
+  summary: 'Show an order: customer, amount, Razorpay ids, billing, history, license and emails',
+  args: [ORDER_ARG],
+  example: 'orders show pay_Q1w2E3r4T5y6U7',
+  async run(env, input) {
+    const ctx = await env.open();
+    const order = await findOrder(ctx.db, argument(input, 0));
+    const dossier = await orderDossier(ctx.db, order, ctx.clock.now());
+    return { data: dossier, text: dossierText(dossier) };
+  },
+});
+
+const resend = defineCommand({
+  path: ['orders', 'resend'],
+  summary: 'Email the customer their license or credentials again, with a fresh 3-hour download link',
+  args: [ORDER_ARG],
+  example: 'orders resend 9c8d7e6f',
+  details: 'The same email as "Get Credentials" on My Tools; the running server’s mail worker sends it.',
+  async run(env, input) {
+    const ctx = await env.open();
+    const order = await findOrder(ctx.db, argument(input, 0));
+    const result = await ctx.db.transaction(async (tx) => {
+      const [owned] = await tx
+        .select({ purchase: purchases, tool: tools, license: licenses, user: users })
+        .from(purchases)
+        .innerJoin(tools, eq(tools.id, purchases.toolId))
+        .innerJoin(users, eq(users.id, purchases.userId))
+        .leftJoin(licenses, eq(licenses.purchaseId, purchases.id))
+        .where(eq(purchases.orderId, order.id))
+        .for('update', { of: purchases });
+      if (!owned) {
+        throw new CommandError(
+          `Order ${shortId(order.id)} is ${order.status} and has no purchase: there is nothing to resend.`,
+        );
+      }
+      if (owned.purchase.refundedAt) {
+        throw new CommandError(
+          `Order ${shortId(order.id)} was refunded on ${formatTime(owned.purchase.refundedAt)}: its license no longer works.`,
+        );
+      }
+      if (!owned.license) throw new CommandError(`Order ${shortId(order.id)} has no license to resend.`);
+      const now = ctx.clock.now();
+      const outboxId = await queueDeliveryEmail(ctx, tx, {
+        occasion: 'resend',
+        user: owned.user,
+        purchaseId: owned.purchase.id,
+        order,
+        tool: owned.tool,
+        license: owned.license,
+      });
+      await recordOrderEvent(tx, order.id, 'resent', { source: 'admin', outboxId }, now);
+      return {
+        orderId: order.id,
+        outboxId,
+        to: owned.user.email,
+        tool: toolLabel(owned.tool.name, owned.tool.device),
+        downloadLinkExpiresAt: owned.tool.fileKey ? new Date(now.getTime() + DOWNLOAD_LINK_VALID_MS) : null,
+      };
+    });
+    const link = result.downloadLinkExpiresAt
+      ? `with a download link valid until ${formatTime(result.downloadLinkExpiresAt)}`
+      : 'without a download link (the tool has no file)';
+    return {
+      data: result,
+      text: `Queued the ${result.tool} details for ${result.to} (mail ${result.outboxId}), ${link}.`,
+    };
+  },
+});
+
+const refund = defineCommand({
+  path: ['orders', 'refund'],
+  summary: 'Refund a paid order in full through Razorpay; its license and downloads stop working',
+  args: [ORDER_ARG],
+  options: {
+    reason: {
+      type: 'string',
+      value: '<text>',
+      description: 'Why; kept on the order and told to the customer',
+    },
+  },
+  example: 'orders refund 9c8d7e6f --reason "Bought the Windows edition by mistake"',
+  details:
+    'Razorpay is asked first; if it refuses, nothing changes. Then the order and purchase are marked refunded,\n' +
+    'the download links deleted, "Get Credentials" refuses, and the customer is emailed.',
+  async run(env, input) {
+    const reason = input.options.reason?.trim() || null;
+    if (reason && reason.length > 500)
+      throw new CommandError('--reason is too long (at most 500 characters).');
+    const ctx = await env.open();
+    const order = await findOrder(ctx.db, argument(input, 0));
+    const result = await refundOrder(ctx, order.id, reason);
+    const how = result.refundedEarlier
+      ? 'Razorpay already showed the payment refunded; recorded it'
+      : `Razorpay refund ${result.refundId}`;
+    return {
+      data: result,
+      text:
+        `Refunded ${formatMoney(result.amount, result.currency)} for order ${shortId(order.id)} (${how}). ` +
+        `${result.purchaseId ? `Purchase ended, ${result.downloadLinksRevoked} download link(s) deleted; ` : ''}` +
+        `customer email queued (mail ${result.outboxId}).`,
+    };
+  },
+});
+
+const reconcile = defineCommand({
+  path: ['reconcile'],
+  summary: 'Ask Razorpay about open orders once and fulfil the paid ones (what the server does every minute)',
+  example: 'reconcile',
+  details: 'Looks at orders between 2 minutes and 7 days old that are still waiting for payment.',
+  async run(env) {
+    const ctx = await env.open();
+    const summary = await reconcileOnce(ctx);
+    const lines = [
+      `Checked ${summary.checked} open order(s): ${summary.fulfilled} fulfilled, ${summary.alreadyPaid} already paid, ` +
+        `${summary.duplicates} duplicate payment(s) refunded, ${summary.unpaid} still unpaid.`,
+      `Closed ${summary.abandoned} order(s) whose Razorpay order was never created.`,
+    ];
+    if (summary.errors.length > 0) {
+      lines.push(
+        '',
+        'Problems:',
+        table(
+          ['ORDER', 'PROBLEM'],
+          summary.errors.map((problem) => [shortId(problem.orderId), problem.message]),
+          '',
+        ),
+      );
+    }
+    return { data: summary, text: lines.join('\n'), exitCode: summary.errors.length > 0 ? 1 : 0 };
+  },
+});
+
+export const orderCommands = [list, show, resend, refund];
+export const reconcileCommands = [reconcile];

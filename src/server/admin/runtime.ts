@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { systemClock } from '../clock';
+import { ConfigError, loadConfig } from '../config';
+import { type DatabaseHandle, DatabaseInUseError, openDatabase } from '../db';
+import { createRateLimiter } from '../http/rate-limit';
+import { type AdminContext, CommandError } from './framework';
+
+export type AdminRuntime = {
+  ctx: AdminContext;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+};
+
+/** `./data` rather than an absolute path when the folder is under the current directory. */
+function displayDir(dir: string): string {
+  const relative = path.relative(process.cwd(), dir);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? `./${relative}` : dir;
+}
+
+/** Why PostgreSQL could not be reached, in one line and without the password. */
+function connectionProblem(error: unknown, databaseUrl: string): string | undefined {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !/^(E[A-Z]+|28P01|3D000|28000)$/.test(code)) return undefined;
+  const url = new URL(databaseUrl);
+  return `Cannot use PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}: ${(error as Error).message}`;
+}
+
+/**
+ * Opens what the server opens, the same way main.ts does: configuration from the environment, the database
+ * (PGlite in DATA_DIR or DATABASE_URL), migrations. Everything the commands change goes through the server's own
+ * modules on this context.
+ */
+export async function openRuntime(): Promise<AdminRuntime> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError)
+      throw new CommandError(`Invalid configuration: ${error.problems.join('; ')}`);
+    throw error;
+  }
+
+  let database: DatabaseHandle | undefined;
+  try {
+    database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: path.join(config.dataDir, 'pglite'),
+    });
+    await database.migrate();
+  } catch (error) {
+    await database?.close().catch(() => {});
+    if (error instanceof DatabaseInUseError) {
+      throw new CommandError(
+        `The database in ${displayDir(config.dataDir)} is in use by a running server (pid ${error.pid}); stop it or set DATABASE_URL to use PostgreSQL.`,
+      );
+    }
+    const problem = config.databaseUrl ? connectionProblem(error, config.databaseUrl) : undefined;
+    if (problem) throw new CommandError(problem);
+    throw error;
+  }
+
+  const clock = systemClock;
+  const ctx: AdminContext = {
+    config,
+    db: database.db,
+    clock,
+    limiter: createRateLimiter(database.db, clock),
+  };
+  return { ctx, database, close: () => database.close() };
+}

@@ -1,0 +1,475 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { asc, eq, max } from 'drizzle-orm';
+import { formatSubunits, usdCentsFromInrPaise } from '../../shared/money';
+import type { Device } from '../../shared/shop';
+import type { DbOrTx } from '../db';
+import { tools } from '../db/schema';
+import { type ToolRow, toApiTool } from '../shop/catalogue';
+import { ensureDefaultCatalogue } from '../shop/seed';
+import { fileStorage } from '../storage';
+import { details, formatBytes, formatTime, shortId, table } from './format';
+import {
+  type AdminContext,
+  type AdminEnv,
+  argument,
+  CommandError,
+  type CommandOutput,
+  defineCommand,
+  type OptionSpec,
+  requireOption,
+} from './framework';
+import { findOne } from './lookup';
+import { assertPayableInUsd, parsePrice, parseUsdPrice } from './prices';
+
+const NAME_MAX = 120;
+const DESCRIPTION_MAX = 5000;
+const ICON_MAX = 300;
+/** The size column is a 32-bit integer; installers are far smaller. */
+const FILE_MAX_BYTES = 2 ** 31 - 1;
+
+type Delivery = ToolRow['delivery'];
+
+/** A tool as --json prints it: the API's Tool fields, plus what only the operator sees. */
+export function adminTool(row: ToolRow) {
+  const { purchased: _purchased, ...api } = toApiTool(row, false);
+  return {
+    ...api,
+    delivery: row.delivery,
+    active: row.active,
+    sortOrder: row.sortOrder,
+    file: row.fileKey
+      ? { name: row.fileName, size: row.fileSize, sha256: row.fileSha256, key: row.fileKey }
+      : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function status(row: ToolRow): string {
+  if (!row.active) return row.comingSoon ? 'inactive (coming soon)' : 'inactive';
+  return row.comingSoon ? 'coming soon' : 'on sale';
+}
+
+function usdText(row: ToolRow): string {
+  if (row.priceUsdCents !== null) return formatSubunits(row.priceUsdCents, 'USD');
+  return `${formatSubunits(usdCentsFromInrPaise(row.priceInrPaise), 'USD')} (INR/75)`;
+}
+
+const deliveryText = (delivery: Delivery) => (delivery === 'credentials' ? 'credentials' : 'license key');
+
+function toolDetails(row: ToolRow): string {
+  return details([
+    ['ID', row.id],
+    ['Name', row.name],
+    ['Device', row.device ?? 'none'],
+    ['Price INR', formatSubunits(row.priceInrPaise, 'INR')],
+    ['Price USD', usdText(row)],
+    ['Delivery', deliveryText(row.delivery)],
+    ['Status', status(row)],
+    ['Sort order', row.sortOrder],
+    ['Icon', row.icon],
+    [
+      'File',
+      row.fileKey ? `${row.fileName} (${formatBytes(row.fileSize)}, sha256 ${row.fileSha256})` : 'none',
+    ],
+    ['Updated', formatTime(row.updatedAt)],
+    ['Description', row.description],
+  ]);
+}
+
+const toolOutput = (row: ToolRow, headline: string): CommandOutput => ({
+  data: adminTool(row),
+  text: `${headline}\n\n${toolDetails(row)}`,
+});
+
+/** Opens the database with the default catalogue in place, so the operator sees what the site shows. */
+async function openCatalogue(env: AdminEnv): Promise<AdminContext> {
+  const ctx = await env.open();
+  await ensureDefaultCatalogue(ctx);
+  return ctx;
+}
+
+function findTool(db: DbOrTx, typed: string, forUpdate = false): Promise<ToolRow> {
+  return findOne({
+    idColumn: tools.id,
+    typed,
+    noun: 'tool',
+    listCommand: 'tools list',
+    select: (where) => {
+      const query = db.select().from(tools).where(where).limit(2);
+      return forUpdate ? query.for('update') : query;
+    },
+  });
+}
+
+// ── Field rules ─────────────────────────────────────────────────────────────────────────────────────────────
+
+function parseText(typed: string, option: string, maxLength: number): string {
+  const text = typed.trim();
+  if (!text) throw new CommandError(`${option} must not be empty.`);
+  if (text.length > maxLength)
+    throw new CommandError(`${option} is too long (at most ${maxLength} characters).`);
+  return text;
+}
+
+function parseDevice(typed: string): Device | null {
+  const text = typed.trim().toLowerCase();
+  if (text === 'windows') return 'Windows';
+  if (text === 'macos' || text === 'mac') return 'macOS';
+  if (text === 'none') return null;
+  throw new CommandError(`--device must be Windows, macOS or none, got "${typed}".`);
+}
+
+function parseDelivery(typed: string): Delivery {
+  const text = typed.trim().toLowerCase().replace('_', '-');
+  if (text === 'license-key' || text === 'key') return 'license_key';
+  if (text === 'credentials') return 'credentials';
+  throw new CommandError(`--delivery must be license-key or credentials, got "${typed}".`);
+}
+
+function parseSortOrder(typed: string): number {
+  if (!/^-?\d{1,6}$/.test(typed.trim())) {
+    throw new CommandError(`--sort-order must be a whole number, got "${typed}".`);
+  }
+  return Number(typed);
+}
+
+async function readDescription(
+  env: AdminEnv,
+  options: { description?: string; 'description-file'?: string },
+): Promise<string | undefined> {
+  if (options.description !== undefined && options['description-file'] !== undefined) {
+    throw new CommandError('Give --description or --description-file, not both.');
+  }
+  if (options['description-file'] !== undefined) {
+    const text = await readUserFile(env, options['description-file']);
+    return parseText(text.toString('utf8'), '--description-file', DESCRIPTION_MAX);
+  }
+  return options.description === undefined
+    ? undefined
+    : parseText(options.description, '--description', DESCRIPTION_MAX);
+}
+
+async function readUserFile(env: AdminEnv, typed: string): Promise<Buffer> {
+  const file = path.resolve(env.cwd, typed);
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new CommandError(`${typed} is not a file.`);
+    if (info.size === 0) throw new CommandError(`${typed} is empty.`);
+    if (info.size > FILE_MAX_BYTES) throw new CommandError(`${typed} is larger than 2 GB.`);
+    return await readFile(file);
+  } catch (error) {
+    if (error instanceof CommandError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new CommandError(`No such file: ${typed}.`);
+    if (code === 'EACCES') throw new CommandError(`Cannot read ${typed}: permission denied.`);
+    throw error;
+  }
+}
+
+const FIELD_OPTIONS = {
+  name: { type: 'string', value: '<text>', description: 'Name shown on the tool card' },
+  description: { type: 'string', value: '<text>', description: 'Description shown on the tool card' },
+  'description-file': {
+    type: 'string',
+    value: '<path>',
+    description: 'Read the description from a UTF-8 text file instead',
+  },
+  device: { type: 'string', value: '<Windows|macOS|none>', description: 'Platform the tool runs on' },
+  'price-inr': { type: 'string', value: '<rupees>', description: 'Price in INR, e.g. 499 or 1499.50' },
+  'price-usd': {
+    type: 'string',
+    value: '<dollars|none>',
+    description: 'Price in USD, e.g. 7.99; none: the INR price / 75',
+  },
+  delivery: {
+    type: 'string',
+    value: '<license-key|credentials>',
+    description: 'What a buyer receives by email',
+  },
+  icon: { type: 'string', value: '<path|hint>', description: 'Card icon: a same-site image path or a hint' },
+  'sort-order': { type: 'string', value: '<n>', description: 'Position in the catalogue (smaller first)' },
+} as const satisfies Record<string, OptionSpec>;
+
+type FieldOptions = { [K in keyof typeof FIELD_OPTIONS]?: string };
+
+/** The column values the options ask for (only those given), checked before the database is opened. */
+async function fieldChanges(env: AdminEnv, options: FieldOptions) {
+  const changes: Partial<typeof tools.$inferInsert> = {};
+  if (options.name !== undefined) changes.name = parseText(options.name, '--name', NAME_MAX);
+  const description = await readDescription(env, options);
+  if (description !== undefined) changes.description = description;
+  if (options.device !== undefined) changes.device = parseDevice(options.device);
+  if (options['price-inr'] !== undefined)
+    changes.priceInrPaise = parsePrice(options['price-inr'], '--price-inr');
+  if (options['price-usd'] !== undefined) changes.priceUsdCents = parseUsdPrice(options['price-usd']);
+  if (options.delivery !== undefined) changes.delivery = parseDelivery(options.delivery);
+  if (options.icon !== undefined) {
+    changes.icon = options.icon.trim() === '' ? null : parseText(options.icon, '--icon', ICON_MAX);
+  }
+  if (options['sort-order'] !== undefined) changes.sortOrder = parseSortOrder(options['sort-order']);
+  return changes;
+}
+
+/**
+ * Applies changes to one tool in one transaction, with the row locked, and checks that the result is still
+ * payable in both currencies. The server's catalogue cache picks the change up within its short TTL.
+ */
+async function updateTool(
+  env: AdminEnv,
+  typed: string,
+  changes: Partial<typeof tools.$inferInsert>,
+): Promise<{ before: ToolRow; after: ToolRow }> {
+  const ctx = await openCatalogue(env);
+  return ctx.db.transaction(async (tx) => {
+    const before = await findTool(tx, typed, true);
+    const merged = { ...before, ...changes };
+    assertPayableInUsd(merged);
+    const [after] = await tx
+      .update(tools)
+      .set({ ...changes, updatedAt: ctx.clock.now() })
+      .where(eq(tools.id, before.id))
+      .returning();
+    if (!after) throw new Error('tool update returned no row');
+    return { before, after };
+  });
+}
+
+// ── Commands ────────────────────────────────────────────────────────────────────────────────────────────────
+
+const list = defineCommand({
+  path: ['tools', 'list'],
+  summary: 'List every tool: prices, delivery, whether it is on sale, its download file',
+  options: {
+    active: { type: 'boolean', description: 'Only tools on the site (active ones)' },
+  },
+  example: 'tools list',
+  async run(env, { options }) {
+    const ctx = await openCatalogue(env);
+    const rows = await ctx.db
+      .select()
+      .from(tools)
+      .where(options.active ? eq(tools.active, true) : undefined)
+      .orderBy(asc(tools.sortOrder), asc(tools.name), asc(tools.id));
+    return {
+      data: rows.map(adminTool),
+      text: table(
+        ['ID', 'NAME', 'DEVICE', 'INR', 'USD', 'DELIVERY', 'STATUS', 'FILE'],
+        rows.map((row) => [
+          shortId(row.id),
+          row.name,
+          row.device ?? 'none',
+          formatSubunits(row.priceInrPaise, 'INR'),
+          usdText(row),
+          deliveryText(row.delivery),
+          status(row),
+          row.fileKey ? `${row.fileName} (${formatBytes(row.fileSize)})` : 'none',
+        ]),
+        'No tools yet. Add one with "tools add".',
+      ),
+    };
+  },
+});
+
+const add = defineCommand({
+  path: ['tools', 'add'],
+  summary: 'Add a tool to the catalogue',
+  options: {
+    ...FIELD_OPTIONS,
+    'coming-soon': { type: 'boolean', description: 'Show it as coming soon (cannot be bought yet)' },
+    inactive: { type: 'boolean', description: 'Add it hidden from the site' },
+  },
+  example:
+    'tools add --name "PDF Toolkit" --description "Merge, split and compress PDFs offline." --device Windows --price-inr 499 --price-usd 7.99',
+  details:
+    'Required: --name, --description (or --description-file), --price-inr. Without --price-usd, USD buyers pay\n' +
+    'the INR price / 75. --delivery defaults to license-key. Attach the download with "tools upload".',
+  async run(env, { options }) {
+    const command = 'tools add';
+    requireOption(options.name, 'name', command);
+    if (options.description === undefined && options['description-file'] === undefined) {
+      requireOption(undefined, 'description', command);
+    }
+    requireOption(options['price-inr'], 'price-inr', command);
+    const fields = await fieldChanges(env, options);
+    const values = {
+      name: fields.name as string,
+      description: fields.description as string,
+      device: fields.device ?? null,
+      priceInrPaise: fields.priceInrPaise as number,
+      priceUsdCents: fields.priceUsdCents ?? null,
+      delivery: fields.delivery ?? 'license_key',
+      icon: fields.icon ?? null,
+      comingSoon: options['coming-soon'] === true,
+      active: options.inactive !== true,
+    };
+    assertPayableInUsd(values);
+
+    const ctx = await openCatalogue(env);
+    const row = await ctx.db.transaction(async (tx) => {
+      const [last] = await tx.select({ sortOrder: max(tools.sortOrder) }).from(tools);
+      const now = ctx.clock.now();
+      const [inserted] = await tx
+        .insert(tools)
+        .values({
+          ...values,
+          sortOrder: fields.sortOrder ?? (last?.sortOrder ?? 0) + 10,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (!inserted) throw new Error('tool insert returned no row');
+      return inserted;
+    });
+    const next = row.fileKey ? '' : ` Attach its download with "tools upload ${shortId(row.id)} <file>".`;
+    return toolOutput(row, `Added ${row.name} (${shortId(row.id)}).${next}`);
+  },
+});
+
+const edit = defineCommand({
+  path: ['tools', 'edit'],
+  summary: 'Change a tool’s name, description, device, prices, delivery, icon or position',
+  args: [{ name: 'id', description: 'the tool (its id or the start of it, as "tools list" shows)' }],
+  options: FIELD_OPTIONS,
+  example: 'tools edit 1a2b3c4d --name "PDF Toolkit Pro" --device macOS',
+  async run(env, input) {
+    const changes = await fieldChanges(env, input.options);
+    if (Object.keys(changes).length === 0) {
+      throw new CommandError('Nothing to change: give at least one option, e.g. --name.');
+    }
+    const { after } = await updateTool(env, argument(input, 0), changes);
+    return toolOutput(after, `Updated ${after.name} (${shortId(after.id)}).`);
+  },
+});
+
+const setPrice = defineCommand({
+  path: ['tools', 'set-price'],
+  summary: 'Change a tool’s INR and/or USD price',
+  args: [{ name: 'id', description: 'the tool (its id or the start of it)' }],
+  options: { 'price-inr': FIELD_OPTIONS['price-inr'], 'price-usd': FIELD_OPTIONS['price-usd'] },
+  example: 'tools set-price 1a2b3c4d --price-inr 599 --price-usd 8.99',
+  details: 'Orders already created keep the price they were created with.',
+  async run(env, input) {
+    const { options } = input;
+    if (options['price-inr'] === undefined && options['price-usd'] === undefined) {
+      throw new CommandError('Give --price-inr, --price-usd or both.');
+    }
+    const changes = await fieldChanges(env, options);
+    const { before, after } = await updateTool(env, argument(input, 0), changes);
+    const was = `${formatSubunits(before.priceInrPaise, 'INR')} / ${usdText(before)}`;
+    const now = `${formatSubunits(after.priceInrPaise, 'INR')} / ${usdText(after)}`;
+    return toolOutput(after, `${after.name} (${shortId(after.id)}) now costs ${now} (was ${was}).`);
+  },
+});
+
+const comingSoon = defineCommand({
+  path: ['tools', 'coming-soon'],
+  summary: 'Mark a tool as coming soon (on) or buyable (off)',
+  args: [
+    { name: 'id', description: 'the tool (its id or the start of it)' },
+    { name: 'on|off', description: 'on: shown but cannot be bought; off: can be bought' },
+  ],
+  example: 'tools coming-soon 1a2b3c4d off',
+  async run(env, input) {
+    const state = argument(input, 1).trim().toLowerCase();
+    if (state !== 'on' && state !== 'off') {
+      throw new CommandError(`Say on or off after the tool id, got "${argument(input, 1)}".`);
+    }
+    const { after } = await updateTool(env, argument(input, 0), { comingSoon: state === 'on' });
+    return toolOutput(
+      after,
+      `${after.name} (${shortId(after.id)}) is ${after.comingSoon ? 'coming soon' : 'buyable'}${after.active ? '' : ', but inactive'}.`,
+    );
+  },
+});
+
+const activate = defineCommand({
+  path: ['tools', 'activate'],
+  summary: 'Show a tool on the site again',
+  args: [{ name: 'id', description: 'the tool (its id or the start of it)' }],
+  example: 'tools activate 1a2b3c4d',
+  async run(env, input) {
+    const { after } = await updateTool(env, argument(input, 0), { active: true });
+    return toolOutput(after, `${after.name} (${shortId(after.id)}) is on the site.`);
+  },
+});
+
+const deactivate = defineCommand({
+  path: ['tools', 'deactivate'],
+  summary: 'Hide a tool from the site; buyers keep their downloads and licenses',
+  args: [{ name: 'id', description: 'the tool (its id or the start of it)' }],
+  example: 'tools deactivate 1a2b3c4d',
+  async run(env, input) {
+    const { after } = await updateTool(env, argument(input, 0), { active: false });
+    return toolOutput(after, `${after.name} (${shortId(after.id)}) is hidden from the site.`);
+  },
+});
+
+/** A storage key part from a file name: the storage accepts letters, digits, dot, dash and underscore. */
+function keyPart(fileName: string): string {
+  const cleaned = fileName.replace(/[^a-z0-9._-]+/gi, '-').replace(/^[^a-z0-9]+/i, '');
+  return cleaned.slice(-100) || 'download';
+}
+
+const upload = defineCommand({
+  path: ['tools', 'upload'],
+  summary: 'Attach or replace a tool’s download file',
+  args: [
+    { name: 'id', description: 'the tool (its id or the start of it)' },
+    { name: 'file', description: 'the file buyers download (its name is the name they get)' },
+  ],
+  example: 'tools upload 1a2b3c4d ./dist/pdf-toolkit-setup.zip',
+  details:
+    'The file is stored by the storage module (DATA_DIR/files) and its SHA-256 recorded. Download links already\n' +
+    'sent serve the new file from now on.',
+  async run(env, input) {
+    const typedFile = argument(input, 1);
+    const data = await readUserFile(env, typedFile);
+    const fileName = path.basename(typedFile).slice(0, 200);
+    const ctx = await openCatalogue(env);
+    const storage = fileStorage(ctx.config);
+    const tool = await findTool(ctx.db, argument(input, 0));
+
+    // A new key for every upload: the old file stays intact until the database points at the new one.
+    const key = `tools/${tool.id}/${Date.now().toString(36)}${randomBytes(3).toString('hex')}-${keyPart(fileName)}`;
+    const stored = await storage.put(key, data);
+    let result: { before: ToolRow; after: ToolRow };
+    try {
+      result = await ctx.db.transaction(async (tx) => {
+        const before = await findTool(tx, tool.id, true);
+        const [after] = await tx
+          .update(tools)
+          .set({
+            fileKey: stored.key,
+            fileName,
+            fileSha256: stored.sha256,
+            fileSize: stored.size,
+            updatedAt: ctx.clock.now(),
+          })
+          .where(eq(tools.id, before.id))
+          .returning();
+        if (!after) throw new Error('tool update returned no row');
+        return { before, after };
+      });
+    } catch (error) {
+      await storage.remove(stored.key).catch(() => {});
+      throw error;
+    }
+    const { before, after } = result;
+    let note = '';
+    if (before.fileKey && before.fileKey !== stored.key) {
+      await storage.remove(before.fileKey).catch((error: unknown) => {
+        note = ` The previous file ${before.fileKey} could not be removed: ${(error as Error).message}`;
+      });
+    }
+    const verb = before.fileKey ? `Replaced ${before.fileName} with` : 'Attached';
+    return toolOutput(
+      after,
+      `${verb} ${fileName} (${formatBytes(stored.size)}, sha256 ${stored.sha256}) for ${after.name} (${shortId(after.id)}).${note}`,
+    );
+  },
+});
+
+export const toolCommands = [list, add, edit, setPrice, comingSoon, activate, deactivate, upload];
