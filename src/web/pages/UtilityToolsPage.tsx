@@ -1,7 +1,77 @@
+import { Info, ShieldCheck } from 'lucide-react';
+import { SITE } from '../../shared/site';
+import { ShopLayout } from '../features/shop/ShopLayout';
+import { ToolCatalogue } from '../features/shop/ToolCatalogue';
+
+/** /utility-tools (spec §2): the notice and the Dashboard are prerendered; the tools arrive on the client. */
 export default function UtilityToolsPage() {
   return (
-    <main>
-      <h1>Utility Tools</h1>
-    </main>
+    <ShopLayout poll>
+      <div className="border-b border-slate-200 bg-gradient-to-b from-brand-50 to-white">
+        <div className="mx-auto max-w-6xl px-5 pt-12 pb-10 sm:px-6 md:pt-16 md:pb-14">
+          <p className="text-sm font-semibold tracking-wide text-accent-700 uppercase">
+            Licensed desktop software
+          </p>
+          <h1 className="mt-3 text-4xl font-bold tracking-tight text-brand-900 sm:text-5xl">Utility Tools</h1>
+          <p className="mt-4 max-w-2xl text-lg leading-relaxed text-slate-700">
+            Dependable PDF tools for Windows and macOS. Pay once, keep them for life, and get your license key
+            by email the moment your payment clears.
+          </p>
+
+          <section
+            aria-labelledby="important-notice-heading"
+            className="mt-8 rounded-2xl border border-amber-200 bg-amber-50 p-5 sm:p-6"
+          >
+            <h2
+              id="important-notice-heading"
+              className="flex items-center gap-2 text-base font-semibold text-amber-900"
+            >
+              <Info className="size-5 shrink-0" aria-hidden="true" />
+              Important notice
+            </h2>
+            <ul className="mt-3 space-y-2 text-sm leading-relaxed text-amber-950">
+              <li className="flex gap-2.5">
+                <ShieldCheck className="mt-0.5 size-4 shrink-0 text-amber-800" aria-hidden="true" />
+                <span>
+                  Download our tools only from this official website or the link in your purchase email —
+                  copies from anywhere else are not genuine and may be unsafe.
+                </span>
+              </li>
+              <li className="flex gap-2.5">
+                <ShieldCheck className="mt-0.5 size-4 shrink-0 text-amber-800" aria-hidden="true" />
+                <span>Activate the tool with the license key we email you after purchase.</span>
+              </li>
+              <li className="flex gap-2.5">
+                <ShieldCheck className="mt-0.5 size-4 shrink-0 text-amber-800" aria-hidden="true" />
+                <span>
+                  Some antivirus programs may warn about a newly released tool. The files are safe when
+                  downloaded from {SITE.name}; if in doubt, write to{' '}
+                  <a
+                    href={`mailto:${SITE.supportEmail}`}
+                    className="font-medium underline underline-offset-2 hover:text-amber-800"
+                  >
+                    {SITE.supportEmail}
+                  </a>
+                  .
+                </span>
+              </li>
+            </ul>
+          </section>
+        </div>
+      </div>
+
+      <section aria-labelledby="dashboard-heading" className="mx-auto max-w-6xl px-5 py-12 sm:px-6 md:py-16">
+        <h2
+          id="dashboard-heading"
+          className="text-2xl font-semibold tracking-tight text-brand-900 sm:text-3xl"
+        >
+          Dashboard
+        </h2>
+        <p className="mt-2 mb-8 text-slate-600">
+          Every tool comes with lifetime validity. Prices are shown in your currency — switch any time.
+        </p>
+        <ToolCatalogue />
+      </section>
+    </ShopLayout>
   );
 }

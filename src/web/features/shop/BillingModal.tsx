@@ -52,7 +52,7 @@ export function BillingModal({
 }
 
 const inputClass =
-  'block w-full rounded-lg border bg-white px-3.5 py-2.5 text-sm text-slate-800 shadow-xs placeholder:text-slate-500 focus:ring-2 focus:outline-none';
+  'block w-full rounded-lg border bg-white px-3.5 py-2.5 text-base text-slate-800 shadow-xs sm:text-sm placeholder:text-slate-500 focus:ring-2 focus:outline-none';
 const okBorder = 'border-slate-300 focus:border-brand-500 focus:ring-brand-200';
 const errorBorder = 'border-red-500 focus:border-red-600 focus:ring-red-200';
 

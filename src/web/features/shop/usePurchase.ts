@@ -87,6 +87,9 @@ export function usePurchase({
           });
           checkout.on('payment.failed', (response) => {
             toast.error(PURCHASE_MESSAGES.paymentFailed(response.error.description));
+            // Razorpay keeps its window open for another try (whose success still reaches the handler); the card
+            // stops saying 'Processing...' so a checkout that closes on failure leaves no stuck button behind.
+            setProcessingId(null);
           });
           checkout.open();
         })

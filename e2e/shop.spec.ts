@@ -1,0 +1,389 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { sql } from 'drizzle-orm';
+import { openDatabase, schema } from '../src/server/db';
+import { type ReceivedMail, TestSmtpServer } from '../src/server/test-support/smtp';
+import { type RunningServer, startServer } from './support/server';
+
+/**
+ * The shop from a buyer's side, against the real server, a real SMTP server and the Razorpay emulator: sign up
+ * with the emailed code, buy in INR and USD, fail a payment, read the license email, download, re-send, and find
+ * that an old link lands on the invalid-link page. The tests share one browser session and run in order.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const buyer = {
+  name: 'Asha Verma',
+  email: 'asha.verma@example.in',
+  phone: '9876543210',
+  password: 'Ledger-kite-2931',
+};
+const WINDOWS_TOOL = 'PDF Utility Toolkit (Windows)';
+const MACOS_TOOL = 'PDF Utility Toolkit (macOS)';
+const PAYMENT_SUCCESS = 'Payment successful! Details have been sent to you on Email.';
+const TIME_ZONE = 'Asia/Kolkata';
+
+let smtp: TestSmtpServer;
+let server: RunningServer;
+let dataDir: string;
+let context: BrowserContext;
+let page: Page;
+let consoleErrors: string[] = [];
+/** Console errors a test expects, e.g. the browser's own line about a 401 answer. */
+let expectedErrors: RegExp[] = [];
+/** The first INR purchase email's download link, kept for the expiry test. */
+let firstLink = '';
+
+test.beforeAll(async ({ browser }) => {
+  smtp = await new TestSmtpServer().start();
+  // Our own data directory, so the database outlives a server restart (the expiry test needs one).
+  dataDir = mkdtempSync(path.join(tmpdir(), 'shop-e2e-'));
+  server = await startServer({ SMTP_URL: smtp.url, DATA_DIR: dataDir });
+  context = await browser.newContext({ timezoneId: TIME_ZONE, locale: 'en-US' });
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+  await smtp?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+test.afterEach(() => {
+  const unexpected = consoleErrors.filter((text) => !expectedErrors.some((pattern) => pattern.test(text)));
+  expect(unexpected, 'no console errors').toEqual([]);
+  consoleErrors = [];
+  expectedErrors = [];
+});
+
+/** Full-page screenshots at 390 and 1440 px when SHOTS_DIR is set (for looking at the pages, not asserting). */
+async function snap(name: string) {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const original = page.viewportSize();
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
+  }
+  if (original) await page.setViewportSize(original);
+}
+
+async function expectNoAxeViolations() {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+}
+
+function toolCard(name: string) {
+  return page.getByRole('article', { name, exact: true });
+}
+
+function downloadLinkIn(mail: ReceivedMail): string {
+  const link = /https?:\/\/[^\s"<>]+\/api\/downloads\/[\w-]{43}/.exec(mail.text)?.[0];
+  expect(link, 'the email has a download link').toBeTruthy();
+  return link as string;
+}
+
+function licenseKeyIn(mail: ReceivedMail): string {
+  const key = /Your license key\s*\n\s*(\S+)/.exec(mail.text)?.[1];
+  expect(key, 'the email has a license key').toBeTruthy();
+  return key as string;
+}
+
+async function expectDownloadWorks(link: string, fileName: string) {
+  const response = await page.request.get(link, { maxRedirects: 0 });
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-disposition']).toContain(`filename="${fileName}"`);
+  const body = await response.body();
+  expect(body.subarray(0, 4).toString('latin1')).toBe('PK\u0003\u0004');
+  expect(body.includes('README.txt')).toBe(true);
+}
+
+async function myToolsCount(): Promise<number> {
+  const response = await page.request.get(`${server.url}/api/my-tools/`);
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as unknown[]).length;
+}
+
+/** Fills the billing modal, pays in the emulator's checkout and returns once the success toast shows. */
+async function payInEmulator(outcome: 'success' | 'failure') {
+  const checkout = page.getByRole('dialog', { name: 'Razorpay Test Checkout' });
+  await expect(checkout).toBeVisible();
+  await checkout
+    .getByRole('button', { name: outcome === 'success' ? 'Simulate success' : 'Simulate failure' })
+    .click();
+  await expect(checkout).toBeHidden();
+}
+
+test('the catalogue loads without layout shift and is accessible before signing in', async () => {
+  await page.goto(`${server.url}/utility-tools`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Utility Tools' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Important notice' })).toBeVisible();
+  await expect(page.getByText('Test mode — payments are simulated')).toBeVisible();
+
+  // From loopback the location lookup finds no country, so prices start in USD.
+  await expect(toolCard(WINDOWS_TOOL).getByRole('button', { name: 'Windows - $19.99' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'USD', pressed: true })).toBeVisible();
+  await expect(toolCard(WINDOWS_TOOL).getByText('Lifetime Validity')).toBeVisible();
+  const comingSoon = toolCard('GST Reconciliation Assistant');
+  await expect(comingSoon.getByRole('button', { name: '(Coming Soon)' })).toBeDisabled();
+  await expect(comingSoon.getByText('Lifetime Validity')).toHaveCount(0);
+
+  const shift = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number }>)
+            total += entry.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), 300);
+      }),
+  );
+  expect(shift).toBeLessThan(0.02);
+
+  await page.getByRole('searchbox', { name: 'Search tools' }).fill('macos');
+  await expect(toolCard(MACOS_TOOL)).toBeVisible();
+  await expect(toolCard(WINDOWS_TOOL)).toHaveCount(0);
+  await page.getByRole('searchbox', { name: 'Search tools' }).fill('spreadsheet wizard');
+  await expect(page.getByText('No tools match your search criteria.')).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search tools' }).fill('');
+
+  const description = toolCard(WINDOWS_TOOL).getByRole('button', { name: 'Read more' });
+  await description.click();
+  await expect(toolCard(WINDOWS_TOOL).getByRole('button', { name: 'Show less' })).toHaveAttribute(
+    'aria-expanded',
+    'true',
+  );
+  await toolCard(WINDOWS_TOOL).getByRole('button', { name: 'Show less' }).click();
+
+  await expectNoAxeViolations();
+  await snap('catalogue-anonymous');
+
+  // Buying while signed out asks to log in first.
+  await toolCard(WINDOWS_TOOL).getByRole('button', { name: 'Windows - $19.99' }).click();
+  await expect(page.getByRole('dialog', { name: 'Welcome Back' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Welcome Back' })).toBeHidden();
+});
+
+test('my tools and the invalid-link page send a visitor who is not signed in where they belong', async () => {
+  // The list is asked for alongside the auth check; its 401 is one of the two signals to leave.
+  expectedErrors = [/status of 401/];
+  await page.goto(`${server.url}/my-tools`);
+  await page.waitForURL(`${server.url}/utility-tools`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Utility Tools' })).toBeVisible();
+
+  await page.goto(`${server.url}/utility-tools/invalid-link`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Invalid or Expired Link' })).toBeVisible();
+  await expect(page.getByText(/valid for 3 hours/)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Contact Support' })).toHaveAttribute(
+    'href',
+    /^mailto:support@/,
+  );
+  await expect(page.getByRole('link', { name: 'Browse All Tools' })).toHaveAttribute(
+    'href',
+    '/utility-tools',
+  );
+  await expectNoAxeViolations();
+  await snap('invalid-link');
+});
+
+test('a visitor signs up with the emailed code and buys a tool in INR', async () => {
+  await page.goto(`${server.url}/utility-tools`);
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  const signup = page.getByRole('dialog', { name: 'Create an Account' });
+  await signup.getByLabel('Full Name').fill(buyer.name);
+  await signup.getByLabel('Email').fill(buyer.email);
+  await signup.getByLabel('Phone', { exact: true }).fill(buyer.phone);
+  await signup.getByLabel('Password', { exact: true }).fill(buyer.password);
+  await signup.getByLabel('Confirm Password', { exact: true }).fill(buyer.password);
+  await signup.getByRole('button', { name: 'Verify Email' }).click();
+
+  const codeMail = await smtp.waitFor((mail) => mail.to.includes(buyer.email) && /\b\d{4}\b/.test(mail.text));
+  const code = /\b(\d{4})\b/.exec(codeMail.text)?.[1] as string;
+  const verify = page.getByRole('dialog', { name: 'Verify Your Email' });
+  await verify.getByLabel('Verification Code').fill(code);
+  await verify.getByRole('button', { name: 'Complete Signup' }).click();
+  // Signup reloads the page after 2 s; the account menu then carries the buyer's name.
+  await expect(page.getByRole('button', { name: buyer.name })).toBeVisible({ timeout: 15_000 });
+
+  await page.getByRole('button', { name: 'INR' }).click();
+  await expect(page.getByRole('button', { name: 'INR', pressed: true })).toBeVisible();
+  const buy = toolCard(WINDOWS_TOOL).getByRole('button', { name: 'Windows - ₹1,499.00' });
+  await buy.click();
+
+  const billing = page.getByRole('dialog', { name: 'Billing Information', exact: true });
+  await expect(billing).toBeVisible();
+  await expect(billing.getByLabel('Country')).toHaveValue('India');
+  await expect(billing.getByLabel('Country')).toHaveAttribute('readonly', '');
+  await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await expect(billing.getByText('Address is required')).toBeVisible();
+  await expect(billing.getByText('State is required')).toBeVisible();
+  await expect(billing.getByLabel('Address')).toBeFocused();
+  await expectNoAxeViolations();
+  await snap('billing-inr-errors');
+
+  await billing.getByLabel('Address').fill('14 Civil Lines, Ajmer Road');
+  await expect(billing.getByText('Address is required')).toHaveCount(0);
+  await billing.getByLabel('State').selectOption('Rajasthan');
+  await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await expect(billing).toBeHidden();
+
+  await expect(toolCard(WINDOWS_TOOL).getByRole('button', { name: 'Processing...' })).toBeDisabled();
+  const checkout = page.getByRole('dialog', { name: 'Razorpay Test Checkout' });
+  await expect(checkout.getByText('₹1,499.00')).toBeVisible();
+  await expect(checkout.getByText('PDF Utility Toolkit', { exact: true })).toBeVisible();
+  await snap('checkout-emulator');
+  await payInEmulator('success');
+
+  await expect(page.getByText(PAYMENT_SUCCESS)).toBeVisible();
+  await expect(toolCard(WINDOWS_TOOL).getByText('Purchased', { exact: true })).toBeVisible();
+  await page.waitForURL(`${server.url}/my-tools`, { timeout: 10_000 });
+
+  const today = new Intl.DateTimeFormat('en-IN', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: TIME_ZONE,
+  }).format(new Date());
+  const card = toolCard(WINDOWS_TOOL);
+  await expect(card.getByRole('heading', { name: WINDOWS_TOOL })).toBeVisible();
+  await expect(card.getByText(`Purchased: ${today}`)).toBeVisible();
+  await expect(page.getByRole('article')).toHaveCount(1);
+  await expectNoAxeViolations();
+  await snap('my-tools');
+
+  const mail = await smtp.waitFor(
+    (m) => m.to.includes(buyer.email) && m.subject === `Your ${WINDOWS_TOOL} license key`,
+  );
+  expect(mail.text).toContain('₹1,499.00');
+  expect(licenseKeyIn(mail)).toMatch(/^[A-Z0-9]{4,}(-[A-Z0-9]{4,})+$/);
+  firstLink = downloadLinkIn(mail);
+  await expectDownloadWorks(firstLink, 'pdf-utility-toolkit-windows.zip');
+});
+
+test('Get Credentials emails the same license key with a new working link', async () => {
+  await page.goto(`${server.url}/my-tools`);
+  const first = await smtp.waitFor((m) => m.subject === `Your ${WINDOWS_TOOL} license key`);
+  await toolCard(WINDOWS_TOOL).getByRole('button', { name: 'Get Credentials' }).click();
+  await expect(page.getByText('Credentials sent to your email!')).toBeVisible();
+  await expect(toolCard(WINDOWS_TOOL).getByRole('button', { name: 'Get Credentials' })).toBeEnabled();
+
+  const copy = await smtp.waitFor(
+    (m) => m.to.includes(buyer.email) && m.subject === `Your ${WINDOWS_TOOL} license key (requested copy)`,
+  );
+  expect(licenseKeyIn(copy)).toBe(licenseKeyIn(first));
+  const link = downloadLinkIn(copy);
+  expect(link).not.toBe(firstLink);
+  await expectDownloadWorks(link, 'pdf-utility-toolkit-windows.zip');
+
+  await page.getByRole('searchbox', { name: 'Search your tools' }).fill('macos');
+  await expect(page.getByText('No tools match your search criteria.')).toBeVisible();
+});
+
+test('a failed payment says why and buys nothing', async () => {
+  await page.goto(`${server.url}/utility-tools`);
+  await expect(page.getByRole('button', { name: 'USD', pressed: true })).toBeVisible();
+  await expect(toolCard(WINDOWS_TOOL).getByRole('button', { name: 'Get Credentials' })).toBeVisible();
+  await toolCard(MACOS_TOOL).getByRole('button', { name: 'macOS - $19.99' }).click();
+
+  const billing = page.getByRole('dialog', { name: 'Billing Information (International Order)' });
+  await expect(billing).toBeVisible();
+  await expect(billing.getByLabel('Address')).toHaveCount(0);
+  await expect(billing.getByLabel('State')).toHaveCount(0);
+  await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await expect(billing.getByText('Country is required')).toBeVisible();
+  await expectNoAxeViolations();
+  await snap('billing-international');
+  await billing.getByLabel('Country').selectOption('United States');
+  await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
+
+  await payInEmulator('failure');
+  await expect(page.getByText(/^Payment failed: .+/)).toBeVisible();
+  await expect(toolCard(MACOS_TOOL).getByRole('button', { name: 'macOS - $19.99' })).toBeEnabled();
+  expect(page.url()).toBe(`${server.url}/utility-tools`);
+  expect(await myToolsCount()).toBe(1);
+});
+
+test('a closed billing dialog or checkout leaves the tool ready to buy', async () => {
+  await toolCard(MACOS_TOOL).getByRole('button', { name: 'macOS - $19.99' }).click();
+  const billing = page.getByRole('dialog', { name: 'Billing Information (International Order)' });
+  await billing.getByRole('button', { name: 'Cancel' }).click();
+  await expect(billing).toBeHidden();
+
+  await toolCard(MACOS_TOOL).getByRole('button', { name: 'macOS - $19.99' }).click();
+  await expect(billing).toBeVisible();
+  // A click on the backdrop (outside the panel) closes it too.
+  await page.mouse.click(5, 5);
+  await expect(billing).toBeHidden();
+
+  await toolCard(MACOS_TOOL).getByRole('button', { name: 'macOS - $19.99' }).click();
+  await billing.getByLabel('Country').selectOption('Canada');
+  await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
+  const checkout = page.getByRole('dialog', { name: 'Razorpay Test Checkout' });
+  await checkout.getByRole('button', { name: 'Close checkout' }).click();
+  await expect(toolCard(MACOS_TOOL).getByRole('button', { name: 'macOS - $19.99' })).toBeEnabled();
+  expect(await myToolsCount()).toBe(1);
+});
+
+test('the same journey in USD ends on My Tools with both tools', async () => {
+  await toolCard(MACOS_TOOL).getByRole('button', { name: 'macOS - $19.99' }).click();
+  const billing = page.getByRole('dialog', { name: 'Billing Information (International Order)' });
+  await billing.getByLabel('Country').selectOption('United States');
+  await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await expect(
+    page.getByRole('dialog', { name: 'Razorpay Test Checkout' }).getByText('$19.99'),
+  ).toBeVisible();
+  await payInEmulator('success');
+
+  await expect(page.getByText(PAYMENT_SUCCESS)).toBeVisible();
+  await page.waitForURL(`${server.url}/my-tools`, { timeout: 10_000 });
+  await expect(toolCard(MACOS_TOOL)).toBeVisible();
+  await expect(toolCard(WINDOWS_TOOL)).toBeVisible();
+
+  const mail = await smtp.waitFor(
+    (m) => m.to.includes(buyer.email) && m.subject === `Your ${MACOS_TOOL} license key`,
+  );
+  expect(mail.text).toContain('$19.99');
+  await expectDownloadWorks(downloadLinkIn(mail), 'pdf-utility-toolkit-macos.zip');
+});
+
+test('a download link older than 3 hours lands on the invalid-link page', async () => {
+  // Age every link by 3 hours in the server's own database, with the server stopped (PGlite is one process).
+  await server.stop();
+  const database = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
+  await database.db
+    .update(schema.downloadTokens)
+    .set({ expiresAt: sql`${schema.downloadTokens.expiresAt} - interval '3 hours'` });
+  await database.close();
+  server = await startServer({ SMTP_URL: smtp.url, DATA_DIR: dataDir });
+
+  const expired = firstLink.replace(/^https?:\/\/[^/]+/, server.url);
+  await page.goto(expired);
+  await page.waitForURL(`${server.url}/utility-tools/invalid-link`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Invalid or Expired Link' })).toBeVisible();
+
+  // The session survived the restart: My Tools is one click away and a fresh link works again.
+  await page.getByRole('link', { name: 'Go to My Tools' }).click();
+  await page.waitForURL(`${server.url}/my-tools`);
+  const before = smtp.messages.length;
+  await toolCard(WINDOWS_TOOL).getByRole('button', { name: 'Get Credentials' }).click();
+  await expect(page.getByText('Credentials sent to your email!')).toBeVisible();
+  const fresh = await smtp.waitFor(
+    (m) =>
+      smtp.messages.indexOf(m) >= before && m.subject === `Your ${WINDOWS_TOOL} license key (requested copy)`,
+  );
+  await expectDownloadWorks(downloadLinkIn(fresh), 'pdf-utility-toolkit-windows.zip');
+});

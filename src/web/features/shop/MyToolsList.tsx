@@ -1,0 +1,176 @@
+import { CalendarDays, KeyRound, LoaderCircle, PackageOpen, SearchX, TriangleAlert } from 'lucide-react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { TRUNCATE_WORDS } from '../../../shared/constants';
+import type { PurchasedTool } from '../../../shared/shop';
+import { ApiError } from '../../lib/api';
+import { shopApi } from './api';
+import { matchesSearch, SearchBox } from './SearchBox';
+import { Spinner } from './Spinner';
+import { toolTitle } from './ToolCard';
+import { ToolIcon } from './ToolIcon';
+import { TruncatedText } from './TruncatedText';
+import { useSendCredentials } from './useSendCredentials';
+
+export const MY_TOOLS_MESSAGES = {
+  loadFailed: 'Failed to load your purchased tools.',
+  empty: "You haven't purchased any tools yet.",
+  noMatch: 'No tools match your search criteria.',
+} as const;
+
+const purchaseDateFormat = new Intl.DateTimeFormat('en-IN', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
+
+/** 'Purchased: 22 Nov 2026', or N/A when the date is unknown. */
+export function purchasedLabel(purchaseDate: string | null): string {
+  const date = purchaseDate ? new Date(purchaseDate) : null;
+  return `Purchased: ${date && !Number.isNaN(date.getTime()) ? purchaseDateFormat.format(date) : 'N/A'}`;
+}
+
+/**
+ * The buyer's tools (spec §2). A visitor who is not signed in is sent to /utility-tools: by the AuthProvider once
+ * its check says so, or here when the list answers 401 first.
+ */
+export function MyToolsList() {
+  const navigate = useNavigate();
+  const [tools, setTools] = useState<PurchasedTool[] | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [query, setQuery] = useState('');
+  const credentials = useSendCredentials();
+
+  useEffect(() => {
+    let active = true;
+    shopApi.myTools().then(
+      (list) => {
+        if (active) setTools(list);
+      },
+      (error: unknown) => {
+        if (!active) return;
+        if (error instanceof ApiError && error.status === 401) {
+          navigate('/utility-tools', { replace: true });
+          return;
+        }
+        console.error('Failed to load purchased tools', error);
+        setLoadFailed(true);
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [navigate]);
+
+  const visible = useMemo(
+    () => tools?.filter((tool) => matchesSearch(query, tool.name, tool.description, tool.device)) ?? [],
+    [tools, query],
+  );
+
+  let body: ReactNode;
+  if (loadFailed) {
+    body = (
+      <div
+        role="alert"
+        className="flex min-h-72 flex-col items-center justify-center gap-3 rounded-2xl border border-dashed border-red-200 bg-red-50 px-6 py-12 text-center"
+      >
+        <TriangleAlert className="size-7 text-red-700" aria-hidden="true" />
+        <p className="text-base text-red-800">{MY_TOOLS_MESSAGES.loadFailed}</p>
+      </div>
+    );
+  } else if (!tools) {
+    body = <Spinner label="Loading your tools" className="min-h-72" />;
+  } else if (tools.length === 0) {
+    body = (
+      <div className="flex min-h-72 flex-col items-center justify-center gap-4 rounded-2xl border border-dashed border-slate-300 bg-slate-50 px-6 py-12 text-center">
+        <PackageOpen className="size-8 text-slate-500" aria-hidden="true" />
+        <p className="text-base text-slate-700">{MY_TOOLS_MESSAGES.empty}</p>
+        <Link
+          to="/utility-tools"
+          className="inline-flex min-h-11 items-center justify-center rounded-lg bg-brand-800 px-5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700"
+        >
+          Browse Available Tools
+        </Link>
+      </div>
+    );
+  } else if (visible.length === 0) {
+    body = (
+      <div className="flex min-h-72 flex-col items-center justify-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-slate-50 px-6 py-12 text-center">
+        <SearchX className="size-7 text-slate-500" aria-hidden="true" />
+        <p className="text-base text-slate-700">{MY_TOOLS_MESSAGES.noMatch}</p>
+      </div>
+    );
+  } else {
+    body = (
+      <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        {visible.map((tool) => (
+          <li key={tool._id}>
+            <PurchasedToolCard
+              tool={tool}
+              sending={credentials.isSending(tool._id)}
+              onGetCredentials={() => credentials.send(tool._id)}
+            />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <>
+      <SearchBox
+        value={query}
+        onChange={setQuery}
+        placeholder="Search your tools..."
+        label="Search your tools"
+      />
+      <div className="mt-8 min-h-80" aria-busy={!tools && !loadFailed}>
+        {body}
+      </div>
+    </>
+  );
+}
+
+function PurchasedToolCard({
+  tool,
+  sending,
+  onGetCredentials,
+}: {
+  tool: PurchasedTool;
+  sending: boolean;
+  onGetCredentials: () => void;
+}) {
+  return (
+    <article
+      aria-label={toolTitle(tool)}
+      className="flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm shadow-slate-900/5"
+    >
+      <div className="flex items-start gap-4">
+        <span className="inline-flex size-12 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
+          <ToolIcon icon={tool.icon} device={tool.device} />
+        </span>
+        <div className="min-w-0">
+          <h3 className="text-lg leading-snug font-semibold text-brand-900">{toolTitle(tool)}</h3>
+          <p className="mt-1 inline-flex items-center gap-1.5 text-sm text-slate-600">
+            <CalendarDays className="size-4" aria-hidden="true" />
+            {purchasedLabel(tool.purchaseDate)}
+          </p>
+        </div>
+      </div>
+      <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
+      <button
+        type="button"
+        disabled={sending}
+        onClick={onGetCredentials}
+        className="mt-auto inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-lg bg-brand-800 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 disabled:cursor-wait disabled:opacity-80"
+      >
+        {sending ? (
+          <LoaderCircle className="size-4 animate-spin motion-reduce:animate-none" aria-hidden="true" />
+        ) : (
+          <KeyRound className="size-4" aria-hidden="true" />
+        )}
+        {sending ? 'Sending...' : 'Get Credentials'}
+      </button>
+    </article>
+  );
+}

@@ -1,0 +1,198 @@
+import { FlaskConical, PackageOpen, SearchX, TriangleAlert } from 'lucide-react';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Currency } from '../../../shared/constants';
+import { detectCurrency } from '../../../shared/currency';
+import { displayPrice, formatPrice } from '../../../shared/money';
+import type { BillingDetails, Tool } from '../../../shared/shop';
+import { api } from '../../lib/api';
+import { useAuth } from '../auth/AuthContext';
+import { shopApi } from './api';
+import { BillingModal } from './BillingModal';
+import { CurrencyToggle } from './CurrencyToggle';
+import { useCheckout } from './checkout';
+import { COUNTRIES } from './countries';
+import { matchesSearch, SearchBox } from './SearchBox';
+import { Spinner } from './Spinner';
+import { ToolCard, toolTitle } from './ToolCard';
+import { usePurchase } from './usePurchase';
+import { useSendCredentials } from './useSendCredentials';
+
+export const CATALOGUE_MESSAGES = {
+  loadFailed: 'Failed to load tools. Please try again later.',
+  empty: 'No tools are currently available.',
+  noMatch: 'No tools match your search criteria.',
+} as const;
+
+/**
+ * The Dashboard of /utility-tools (spec §2, §4): search, currency, the tool grid and the purchase flow.
+ * Tools and the starting currency load on the client; the prerendered page shows the spinner in their place.
+ */
+export function ToolCatalogue() {
+  const { loggedIn, checked, openLogin } = useAuth();
+  const [tools, setTools] = useState<Tool[] | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [currency, setCurrency] = useState<Currency | null>(null);
+  const [countryName, setCountryName] = useState<string | undefined>();
+  const [query, setQuery] = useState('');
+  const [billingFor, setBillingFor] = useState<Tool | null>(null);
+  const checkout = useCheckout();
+  const credentials = useSendCredentials();
+
+  const loadTools = useCallback(
+    () =>
+      shopApi.tools().then(
+        (list) => {
+          setTools(list);
+          setLoadFailed(false);
+        },
+        (error: unknown) => {
+          console.error('Failed to load tools', error);
+          setLoadFailed(true);
+        },
+      ),
+    [],
+  );
+
+  useEffect(() => {
+    void loadTools();
+  }, [loadTools]);
+
+  useEffect(() => {
+    let active = true;
+    void detectCurrency(() => api.get('/api/get-location/')).then((location) => {
+      if (!active) return;
+      // A choice the visitor made while detection was running wins over the detected one.
+      setCurrency((current) => current ?? location.currency);
+      setCountryName(COUNTRIES.find((country) => country.code === location.country)?.name);
+    });
+    return () => {
+      active = false;
+    };
+  }, []);
+
+  // "Purchased" depends on who is signed in: when the session changes under the page (the 5 s poll sees a
+  // sign-out in another tab), ask again.
+  const seenLoggedIn = useRef<boolean | null>(null);
+  useEffect(() => {
+    if (!checked) return;
+    if (seenLoggedIn.current !== null && seenLoggedIn.current !== loggedIn) void loadTools();
+    seenLoggedIn.current = loggedIn;
+  }, [checked, loggedIn, loadTools]);
+
+  const markPurchased = useCallback((toolId: string) => {
+    setTools(
+      (list) => list?.map((tool) => (tool._id === toolId ? { ...tool, purchased: true } : tool)) ?? null,
+    );
+  }, []);
+  const { processingId, purchase } = usePurchase({
+    loadCheckout: checkout.ready,
+    onPurchased: markPurchased,
+  });
+
+  const visible = useMemo(
+    () => tools?.filter((tool) => matchesSearch(query, tool.name, tool.description, tool.device)) ?? [],
+    [tools, query],
+  );
+
+  const buy = (tool: Tool) => {
+    if (!loggedIn) openLogin();
+    else setBillingFor(tool);
+  };
+
+  const proceed = (billing: BillingDetails) => {
+    const tool = billingFor;
+    setBillingFor(null);
+    if (tool && currency) purchase(tool, currency, billing);
+  };
+
+  let body: ReactNode;
+  if (loadFailed && !tools) {
+    body = (
+      <EmptyState icon={<TriangleAlert className="size-7 text-red-700" aria-hidden="true" />} role="alert">
+        {CATALOGUE_MESSAGES.loadFailed}
+      </EmptyState>
+    );
+  } else if (!tools || !currency) {
+    body = <Spinner label="Loading tools" className="min-h-72" />;
+  } else if (tools.length === 0) {
+    body = (
+      <EmptyState icon={<PackageOpen className="size-7 text-slate-500" aria-hidden="true" />}>
+        {CATALOGUE_MESSAGES.empty}
+      </EmptyState>
+    );
+  } else if (visible.length === 0) {
+    body = (
+      <EmptyState icon={<SearchX className="size-7 text-slate-500" aria-hidden="true" />}>
+        {CATALOGUE_MESSAGES.noMatch}
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        {visible.map((tool) => (
+          <li key={tool._id}>
+            <ToolCard
+              tool={tool}
+              currency={currency}
+              processing={processingId === tool._id}
+              sending={credentials.isSending(tool._id)}
+              onBuy={buy}
+              onGetCredentials={(t) => credentials.send(t._id)}
+            />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <>
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+        <SearchBox value={query} onChange={setQuery} placeholder="Search tools..." label="Search tools" />
+        <CurrencyToggle value={currency} onChange={setCurrency} />
+      </div>
+      {/* Space for about one row of cards is held while loading, so the page below does not jump. */}
+      <div className="mt-8 min-h-96" aria-busy={!tools && !loadFailed}>
+        {body}
+      </div>
+
+      <BillingModal
+        open={billingFor !== null && currency !== null}
+        currency={currency ?? 'INR'}
+        defaultCountry={countryName}
+        summary={
+          billingFor &&
+          currency && (
+            <div className="flex items-baseline justify-between gap-4">
+              <span className="font-medium text-brand-900">{toolTitle(billingFor)}</span>
+              <span className="shrink-0 font-semibold text-brand-900">
+                {formatPrice(displayPrice(billingFor, currency), currency)}
+              </span>
+            </div>
+          )
+        }
+        onCancel={() => setBillingFor(null)}
+        onSubmit={proceed}
+      />
+
+      {checkout.testMode && (
+        <p className="fixed bottom-5 left-5 z-40 inline-flex max-w-[calc(100%-7rem)] items-center gap-2 rounded-full bg-amber-100 px-4 py-2 text-xs font-semibold text-amber-900 shadow-md ring-1 ring-amber-300">
+          <FlaskConical className="size-4 shrink-0" aria-hidden="true" />
+          Test mode — payments are simulated
+        </p>
+      )}
+    </>
+  );
+}
+
+function EmptyState({ icon, children, role }: { icon: ReactNode; children: ReactNode; role?: 'alert' }) {
+  return (
+    <div
+      role={role}
+      className="flex min-h-72 flex-col items-center justify-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-slate-50 px-6 py-12 text-center"
+    >
+      {icon}
+      <p className="max-w-md text-base text-slate-700">{children}</p>
+    </div>
+  );
+}
