@@ -2,6 +2,10 @@ import { Check, ChevronDown, Search } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { type CountryCode, searchCountryCodes } from '../../../shared/country-codes';
 
+/** Flags are emoji; name the colour-emoji fonts first so systems that have one use it for the regional letters. */
+const FLAG_CLASS =
+  "text-lg leading-none font-['Apple_Color_Emoji','Segoe_UI_Emoji','Noto_Color_Emoji','Twemoji_Mozilla',sans-serif]";
+
 /**
  * The signup form's dial-code picker (spec §2): a button showing the chosen flag and code that opens a searchable
  * list (WAI-ARIA combobox with a listbox). Escape closes the list without closing the dialog around it.
@@ -101,7 +105,7 @@ export function CountryCodePicker({
           invalid ? 'border-red-600' : 'border-slate-300'
         }`}
       >
-        <span aria-hidden="true" className="text-lg leading-none">
+        <span aria-hidden="true" className={FLAG_CLASS}>
           {value.flag}
         </span>
         <span className="tabular-nums">{value.code}</span>
@@ -164,7 +168,7 @@ export function CountryCodePicker({
                     index === active ? 'bg-brand-50 text-brand-900' : 'text-slate-700'
                   }`}
                 >
-                  <span aria-hidden="true" className="text-lg leading-none">
+                  <span aria-hidden="true" className={FLAG_CLASS}>
                     {entry.flag}
                   </span>
                   <span className="flex-1">{entry.country}</span>

@@ -308,7 +308,7 @@ function SignupFlow({
         <MailCheck className="mt-0.5 size-5 shrink-0 text-brand-700" aria-hidden="true" />
         <p>
           Enter the {SIGNUP_CODE_LENGTH}-digit code we sent to{' '}
-          <strong className="font-semibold break-all text-slate-900">{details.email.trim()}</strong>.
+          <strong className="font-semibold break-words text-slate-900">{details.email.trim()}</strong>.
         </p>
       </div>
       {sentNotice && <Notice tone="success">{sentNotice}</Notice>}

@@ -18,7 +18,7 @@ export function ToolsNavbar() {
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
       <nav
         aria-label="Account"
-        className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6 lg:px-8"
+        className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-5 sm:px-6"
       >
         <Link to="/" aria-label={`${SITE.name} home`} className="min-w-0 shrink rounded-md">
           <span className="hidden min-[400px]:inline">
