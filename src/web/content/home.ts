@@ -1,0 +1,225 @@
+/**
+ * What the home page says: navigation, service cards, about cards and product cards (spec §2, §3). Components
+ * only render this data, so a wording change never touches layout code.
+ */
+import {
+  Calculator,
+  ChartPie,
+  CodeXml,
+  FileStack,
+  LayoutDashboard,
+  type LucideIcon,
+  RefreshCw,
+  Scissors,
+  Shrink,
+  TrendingUp,
+} from 'lucide-react';
+import type { ComponentType } from 'react';
+import { CLAIMS, type SCROLL_OFFSETS } from '../../shared/constants';
+import { SITE } from '../../shared/site';
+import { ApproachArt, ExperienceArt, FinanceArt, TeamArt, WhyArt } from '../features/home/art/AboutArt';
+import { BiDashboardArt, PdfToolsArt } from '../features/home/art/ProductArt';
+import type { ArtProps } from '../features/home/art/palette';
+import {
+  BusinessAccountingArt,
+  FundAccountingArt,
+  PlanningArt,
+  WebDevelopmentArt,
+} from '../features/home/art/ServiceArt';
+
+export type SectionId = keyof typeof SCROLL_OFFSETS;
+
+export type NavEntry = { id: SectionId; label: string };
+
+/** The home navigation bar (spec §2): same four entries on desktop and in the mobile drawer. */
+export const HOME_NAV: readonly NavEntry[] = [
+  { id: 'home', label: 'Home' },
+  { id: 'about', label: 'About' },
+  { id: 'services', label: 'Services' },
+  { id: 'products', label: 'Products' },
+];
+
+export const HERO = {
+  title: 'Grow Your Business Strategically',
+  tagline: SITE.tagline,
+  successClaim: `${CLAIMS.clientSuccessRate} Client Success Rate`,
+  stats: [
+    { value: CLAIMS.combinedExperience, label: 'Years of combined experience' },
+    { value: CLAIMS.founderExperience, label: 'Years of founder experience' },
+    { value: CLAIMS.teamExperience, label: 'Years of team experience' },
+  ],
+} as const;
+
+export type AboutCard = { id: string; title: string; text: string; Art: ComponentType<ArtProps> };
+
+export const ABOUT_CARDS: readonly AboutCard[] = [
+  {
+    id: 'team',
+    title: 'The Team',
+    text: `Chartered accountants, finance professionals and web developers working together from our office on MI Road, ${SITE.address.city}. Every client gets one dedicated point of contact who knows their books, their deadlines and their goals — never a ticket number.`,
+    Art: TeamArt,
+  },
+  {
+    id: 'accounting-finance',
+    title: 'Accounting & Finance Stuff',
+    text: 'From daily bookkeeping and GST returns to fund accounting for SPVs and family offices, we keep your numbers accurate, reconciled and audit-ready. Monthly reports arrive on time and in plain language, so every decision rests on facts.',
+    Art: FinanceArt,
+  },
+  {
+    id: 'experience',
+    title: 'Our Experience',
+    text: `${CLAIMS.combinedExperience} years of combined experience: our founder brings ${CLAIMS.founderExperience} years in accounting, tax and business advisory, and our team ${CLAIMS.teamExperience} years across Indian and US compliance, fund administration and software delivery. Most problems you bring us, we have solved before.`,
+    Art: ExperienceArt,
+  },
+  {
+    id: 'approach',
+    title: 'Our Approach',
+    text: 'We first learn how your business earns and spends, then fix the processes behind the numbers. Clear scope, agreed timelines and a short weekly update: you always know what we are doing, what it costs and what comes next.',
+    Art: ApproachArt,
+  },
+  {
+    id: 'why-us',
+    title: 'Why Choose Us?',
+    text: `A ${CLAIMS.clientSuccessRate} client success rate, transparent fees and one partner for accounting, tax, planning and technology. Your data stays confidential, your filings stay on time, and we judge our work by the costs we cut and the profit you keep.`,
+    Art: WhyArt,
+  },
+];
+
+export type ServiceCard = {
+  id: string;
+  title: string;
+  summary: string;
+  bullets: readonly string[];
+  icon: LucideIcon;
+  /** Classes for the icon badge: each service has its own colour. */
+  colorClasses: string;
+  Image: ComponentType<ArtProps>;
+};
+
+/** Spec §3: the four services, titles and bullets exactly as specified. */
+export const SERVICE_CARDS: readonly ServiceCard[] = [
+  {
+    id: 'fund-accounting',
+    title: 'Fund Accounting',
+    summary:
+      'Books, investor reporting and tax filings for investment vehicles and the entities that manage them.',
+    bullets: [
+      'SPVs and Private Equity',
+      'FOFs and Family Offices',
+      'Corporate Accounting',
+      'GP and Managing Entity (QB)',
+      'Tax Prep (1065, 1120, K1s etc)',
+    ],
+    icon: ChartPie,
+    colorClasses: 'bg-accent-400 text-brand-900',
+    Image: FundAccountingArt,
+  },
+  {
+    id: 'business-accounting',
+    title: 'Business Accounting',
+    summary: 'Accurate, compliant books and reports for growing companies, handled end to end.',
+    bullets: [
+      'Accounting Outsourcing',
+      'Bookkeeping',
+      'Financial Reporting',
+      'Tax Compliance',
+      'GST Compliance',
+    ],
+    icon: Calculator,
+    colorClasses: 'bg-sky-300 text-brand-900',
+    Image: BusinessAccountingArt,
+  },
+  {
+    id: 'business-financial-planning',
+    title: 'Business & Financial Planning',
+    summary: 'The numbers and the story you need to raise capital and plan the years ahead with confidence.',
+    bullets: [
+      'Pitch Deck / Business Plan',
+      'Fundraise',
+      'Financial Forecasts',
+      'Personal Financial Planning',
+      'Outsourced CFO',
+    ],
+    icon: TrendingUp,
+    colorClasses: 'bg-amber-300 text-brand-900',
+    Image: PlanningArt,
+  },
+  {
+    id: 'web-development',
+    title: 'Web Development',
+    summary:
+      'Fast, accessible websites and apps that load quickly, rank well and turn visitors into customers.',
+    bullets: [
+      'UX / UI Design',
+      'E-commerce Website',
+      'APP Development',
+      'SEO Optimization',
+      'Website development',
+    ],
+    icon: CodeXml,
+    colorClasses: 'bg-teal-300 text-brand-900',
+    Image: WebDevelopmentArt,
+  },
+];
+
+export type ProductCard = {
+  id: string;
+  title: string;
+  /** A few words shown on the card before it is hovered. */
+  tagline: string;
+  description: string;
+  icon: LucideIcon;
+  colorClasses: string;
+  Image: ComponentType<ArtProps>;
+  link: string;
+  isComingSoon: boolean;
+};
+
+/** Spec §2 "Products section": neither product is coming soon. */
+export const PRODUCT_CARDS: readonly ProductCard[] = [
+  {
+    id: 'insights-dashboard',
+    title: `${SITE.shortName} Insights`,
+    tagline: 'Business intelligence dashboard platform',
+    description:
+      'A business intelligence dashboard platform that connects to your accounting and sales data and turns it into live dashboards: cash flow, receivables, margins by product and branch, and budget against actuals. Share read-only views with partners and investors, get alerts when a number moves, and stop rebuilding the same spreadsheet every month.',
+    icon: LayoutDashboard,
+    colorClasses: 'bg-brand-100 text-brand-800',
+    Image: BiDashboardArt,
+    link: SITE.dashboardProductUrl,
+    isComingSoon: false,
+  },
+  {
+    id: 'pdf-utility-tools',
+    title: 'PDF Utility Tools',
+    tagline: 'Desktop apps for Windows and macOS',
+    description:
+      'Licensed desktop tools for Windows and macOS that handle everyday PDF work — merging, splitting, compressing and converting — on your own computer, so your documents are never uploaded anywhere. Pay once for lifetime validity, activate with the license key we email you, and download again whenever you need to.',
+    icon: FileStack,
+    colorClasses: 'bg-accent-100 text-accent-700',
+    Image: PdfToolsArt,
+    link: '/utility-tools',
+    isComingSoon: false,
+  },
+];
+
+/** The utility-tools shop teaser below the products. */
+export const TOOLS_PROMO = {
+  eyebrow: 'Utility Tools Shop',
+  title: 'Desktop PDF tools, licensed for life',
+  text: 'Work on confidential documents without uploading them anywhere. Our utility tools run on your own Windows PC or Mac, are paid for once, and arrive with a license key by email minutes after payment.',
+  points: [
+    'Lifetime validity — no subscription',
+    'License key and download link emailed right after payment',
+    'Prices in INR or USD, chosen for your location',
+  ],
+  platforms: ['Windows', 'macOS'],
+  tools: [
+    { label: 'Merge', icon: FileStack, colorClasses: 'bg-accent-400 text-brand-900' },
+    { label: 'Split', icon: Scissors, colorClasses: 'bg-sky-300 text-brand-900' },
+    { label: 'Compress', icon: Shrink, colorClasses: 'bg-amber-300 text-brand-900' },
+    { label: 'Convert', icon: RefreshCw, colorClasses: 'bg-teal-300 text-brand-900' },
+  ],
+  cta: 'Browse utility tools',
+  href: '/utility-tools',
+} as const;
