@@ -64,15 +64,16 @@ test.afterEach(() => {
   expectedErrors = [];
 });
 
-/** Full-page screenshots at 390 and 1440 px when SHOTS_DIR is set (for looking at the pages, not asserting). */
-async function snap(name: string) {
+/** Screenshots at 390 and 1440 px when SHOTS_DIR is set (for looking at the pages, not asserting). */
+async function snap(name: string, fullPage = true) {
   const dir = process.env.SHOTS_DIR;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
   const original = page.viewportSize();
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage });
   }
   if (original) await page.setViewportSize(original);
 }
@@ -123,6 +124,39 @@ async function payInEmulator(outcome: 'success' | 'failure') {
     .getByRole('button', { name: outcome === 'success' ? 'Simulate success' : 'Simulate failure' })
     .click();
   await expect(checkout).toBeHidden();
+}
+
+/** Signs up through the Sign Up dialog with the 4-digit code read from the email; ends signed in. */
+async function signUp(person: typeof buyer) {
+  await page.goto(`${server.url}/utility-tools`);
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  const signup = page.getByRole('dialog', { name: 'Create an Account' });
+  await signup.getByLabel('Full Name').fill(person.name);
+  await signup.getByLabel('Email').fill(person.email);
+  await signup.getByLabel('Phone', { exact: true }).fill(person.phone);
+  await signup.getByLabel('Password', { exact: true }).fill(person.password);
+  await signup.getByLabel('Confirm Password', { exact: true }).fill(person.password);
+  await signup.getByRole('button', { name: 'Verify Email' }).click();
+
+  const codeMail = await smtp.waitFor(
+    (mail) => mail.to.includes(person.email) && /\b\d{4}\b/.test(mail.text),
+  );
+  const code = /\b(\d{4})\b/.exec(codeMail.text)?.[1] as string;
+  const verify = page.getByRole('dialog', { name: 'Verify Your Email' });
+  await verify.getByLabel('Verification Code').fill(code);
+  await verify.getByRole('button', { name: 'Complete Signup' }).click();
+  // Signup reloads the page after 2 s; the account menu then carries the name.
+  await expect(page.getByRole('button', { name: person.name })).toBeVisible({ timeout: 15_000 });
+}
+
+/** Switches to INR, opens the billing dialog from the given buy button and fills it validly. */
+async function fillInrBilling(buyButton: string) {
+  await page.getByRole('button', { name: 'INR' }).click();
+  await page.getByRole('button', { name: buyButton }).click();
+  const billing = page.getByRole('dialog', { name: 'Billing Information', exact: true });
+  await billing.getByLabel('Address').fill('14 Civil Lines, Ajmer Road');
+  await billing.getByLabel('State').selectOption('Rajasthan');
+  return billing;
 }
 
 test('the catalogue loads without layout shift and is accessible before signing in', async () => {
@@ -201,23 +235,7 @@ test('my tools and the invalid-link page send a visitor who is not signed in whe
 });
 
 test('a visitor signs up with the emailed code and buys a tool in INR', async () => {
-  await page.goto(`${server.url}/utility-tools`);
-  await page.getByRole('button', { name: 'Sign Up' }).click();
-  const signup = page.getByRole('dialog', { name: 'Create an Account' });
-  await signup.getByLabel('Full Name').fill(buyer.name);
-  await signup.getByLabel('Email').fill(buyer.email);
-  await signup.getByLabel('Phone', { exact: true }).fill(buyer.phone);
-  await signup.getByLabel('Password', { exact: true }).fill(buyer.password);
-  await signup.getByLabel('Confirm Password', { exact: true }).fill(buyer.password);
-  await signup.getByRole('button', { name: 'Verify Email' }).click();
-
-  const codeMail = await smtp.waitFor((mail) => mail.to.includes(buyer.email) && /\b\d{4}\b/.test(mail.text));
-  const code = /\b(\d{4})\b/.exec(codeMail.text)?.[1] as string;
-  const verify = page.getByRole('dialog', { name: 'Verify Your Email' });
-  await verify.getByLabel('Verification Code').fill(code);
-  await verify.getByRole('button', { name: 'Complete Signup' }).click();
-  // Signup reloads the page after 2 s; the account menu then carries the buyer's name.
-  await expect(page.getByRole('button', { name: buyer.name })).toBeVisible({ timeout: 15_000 });
+  await signUp(buyer);
 
   await page.getByRole('button', { name: 'INR' }).click();
   await expect(page.getByRole('button', { name: 'INR', pressed: true })).toBeVisible();
@@ -233,7 +251,7 @@ test('a visitor signs up with the emailed code and buys a tool in INR', async ()
   await expect(billing.getByText('State is required')).toBeVisible();
   await expect(billing.getByLabel('Address')).toBeFocused();
   await expectNoAxeViolations();
-  await snap('billing-inr-errors');
+  await snap('billing-inr-errors', false);
 
   await billing.getByLabel('Address').fill('14 Civil Lines, Ajmer Road');
   await expect(billing.getByText('Address is required')).toHaveCount(0);
@@ -245,7 +263,7 @@ test('a visitor signs up with the emailed code and buys a tool in INR', async ()
   const checkout = page.getByRole('dialog', { name: 'Razorpay Test Checkout' });
   await expect(checkout.getByText('₹1,499.00')).toBeVisible();
   await expect(checkout.getByText('PDF Utility Toolkit', { exact: true })).toBeVisible();
-  await snap('checkout-emulator');
+  await snap('checkout-emulator', false);
   await payInEmulator('success');
 
   await expect(page.getByText(PAYMENT_SUCCESS)).toBeVisible();
@@ -293,6 +311,24 @@ test('Get Credentials emails the same license key with a new working link', asyn
   await expect(page.getByText('No tools match your search criteria.')).toBeVisible();
 });
 
+test('a payment that cannot be started says so and leaves the tool ready to buy', async () => {
+  await page.goto(`${server.url}/utility-tools`);
+  // The connection drops on the way to the server (nothing of ours is replaced: the request never arrives).
+  await page.route('**/api/create-payment/', (route) => route.abort('connectionreset'));
+  expectedErrors = [/Failed to create payment/, /ERR_CONNECTION_RESET/];
+  await toolCard(MACOS_TOOL).getByRole('button', { name: 'macOS - $19.99' }).click();
+  const billing = page.getByRole('dialog', { name: 'Billing Information (International Order)' });
+  await billing.getByLabel('Country').selectOption('Germany');
+  await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await expect(
+    page.getByText('There was a problem initiating your payment. Please try again.'),
+  ).toBeVisible();
+  await expect(toolCard(MACOS_TOOL).getByRole('button', { name: 'macOS - $19.99' })).toBeEnabled();
+  await expect(page.getByRole('dialog', { name: 'Razorpay Test Checkout' })).toHaveCount(0);
+  await page.unroute('**/api/create-payment/');
+  expect(await myToolsCount()).toBe(1);
+});
+
 test('a failed payment says why and buys nothing', async () => {
   await page.goto(`${server.url}/utility-tools`);
   await expect(page.getByRole('button', { name: 'USD', pressed: true })).toBeVisible();
@@ -306,7 +342,7 @@ test('a failed payment says why and buys nothing', async () => {
   await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
   await expect(billing.getByText('Country is required')).toBeVisible();
   await expectNoAxeViolations();
-  await snap('billing-international');
+  await snap('billing-international', false);
   await billing.getByLabel('Country').selectOption('United States');
   await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
 
@@ -386,4 +422,38 @@ test('a download link older than 3 hours lands on the invalid-link page', async 
       smtp.messages.indexOf(m) >= before && m.subject === `Your ${WINDOWS_TOOL} license key (requested copy)`,
   );
   await expectDownloadWorks(downloadLinkIn(fresh), 'pdf-utility-toolkit-windows.zip');
+});
+
+test('when the browser cannot verify, the buyer still lands on My Tools and the webhook fulfils the order', async () => {
+  await page.getByRole('button', { name: buyer.name }).click();
+  await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+  await expect(page.getByRole('button', { name: 'Sign Up' })).toBeVisible();
+
+  const second = {
+    name: 'Rohan Mehta',
+    email: 'rohan.mehta@example.in',
+    phone: '9123456780',
+    password: 'Quartz-lantern-88',
+  };
+  await signUp(second);
+  const billing = await fillInrBilling('Windows - ₹1,499.00');
+  await page.route('**/api/verify-payment/', (route) => route.abort('connectionreset'));
+  expectedErrors = [/Failed to verify payment/, /ERR_CONNECTION_RESET/];
+  await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await payInEmulator('success');
+
+  await expect(
+    page.getByText('There was a problem verifying your payment. Please contact support.'),
+  ).toBeVisible();
+  await page.waitForURL(`${server.url}/my-tools`, { timeout: 10_000 });
+  await page.unroute('**/api/verify-payment/');
+  // Razorpay's (here: the emulator's) signed webhook completes the order without the browser.
+  await expect(async () => {
+    await page.reload();
+    await expect(toolCard(WINDOWS_TOOL)).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  const mail = await smtp.waitFor(
+    (m) => m.to.includes(second.email) && m.subject === `Your ${WINDOWS_TOOL} license key`,
+  );
+  await expectDownloadWorks(downloadLinkIn(mail), 'pdf-utility-toolkit-windows.zip');
 });

@@ -52,9 +52,9 @@ export function BillingModal({
 }
 
 const inputClass =
-  'block w-full rounded-lg border bg-white px-3.5 py-2.5 text-base text-slate-800 shadow-xs sm:text-sm placeholder:text-slate-500 focus:ring-2 focus:outline-none';
-const okBorder = 'border-slate-300 focus:border-brand-500 focus:ring-brand-200';
-const errorBorder = 'border-red-500 focus:border-red-600 focus:ring-red-200';
+  'block w-full rounded-lg border px-3.5 py-2.5 text-base text-slate-800 shadow-xs sm:text-sm placeholder:text-slate-500 focus:ring-2 focus:outline-none';
+const okBorder = 'border-slate-300 bg-white focus:border-brand-500 focus:ring-brand-200';
+const errorBorder = 'border-red-500 bg-white focus:border-red-600 focus:ring-red-200';
 
 function BillingForm({
   currency,
@@ -154,7 +154,7 @@ function BillingForm({
                 id={ids.country}
                 value={BILLING_COUNTRY_INDIA}
                 readOnly
-                className={`${inputClass} ${okBorder} bg-slate-100 text-slate-700`}
+                className={`${inputClass} cursor-default border-slate-200 bg-slate-100 text-slate-700 focus:border-slate-300 focus:ring-slate-200`}
               />
             </FormField>
           </div>
