@@ -1,9 +1,10 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { ManualClock } from '../clock';
 import { type Config, loadConfig } from '../config';
 import type { AppContext } from '../context';
-import type { DatabaseHandle } from '../db';
+import { type DatabaseHandle, openDatabase } from '../db';
 import { TestClient } from './client';
 import { createTestDatabase } from './database';
 
@@ -35,7 +36,25 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock = new ManualClock(options.now ?? new Date('2026-06-01T10:00:00Z'));
+  return appOn(database, testConfig(options.env), clock);
+}
+
+/**
+ * The real app on an existing database, as the server would open it from `env`: DATABASE_URL, or the PGlite files
+ * in DATA_DIR. For tests that look at what another process (the admin command line) changed; close it before that
+ * process runs, since PGlite files take one process at a time.
+ */
+export async function openTestApp(options: { env: Record<string, string>; now?: Date }): Promise<TestApp> {
   const config = testConfig(options.env);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, 'pglite'),
+  });
+  await database.migrate();
+  return appOn(database, config, new ManualClock(options.now ?? new Date()));
+}
+
+async function appOn(database: DatabaseHandle, config: Config, clock: ManualClock): Promise<TestApp> {
   const { app, ctx } = await buildApp({ config, db: database.db, clock });
   await app.ready();
   return {

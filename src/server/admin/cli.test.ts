@@ -1,0 +1,463 @@
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Tool } from '../../shared/shop';
+import { contactMessages, downloadTokens, orderEvents, orders, outbox, purchases } from '../db/schema';
+import { enqueueMail } from '../mail/outbox';
+import { type RazorpayEmulator, registerRazorpayEmulator } from '../payments/emulator';
+import { CREDENTIALS_MESSAGES } from '../shop/routes';
+import { openTestApp, type TestApp } from '../test-support/app';
+import { createTestDatabase, testDriver } from '../test-support/database';
+import {
+  buyTool,
+  catalogueRows,
+  createOrder,
+  downloadLinkIn,
+  type FixtureUser,
+  loginAs,
+  newBuyer,
+  orderRow,
+} from '../test-support/shop-fixtures';
+
+/**
+ * The admin command line as the operator runs it: a separate process on a migrated database (PGlite files in a
+ * temporary DATA_DIR, or PostgreSQL with TEST_DB=postgres), talking to a Razorpay emulator over HTTP. After each
+ * command the test opens the same database with the real app and looks through the API.
+ */
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const KEY_ID = 'rzp_test_emulator';
+
+let dataDir: string;
+let env: Record<string, string>;
+let dropDatabase: (() => Promise<void>) | undefined;
+let emulatorServer: FastifyInstance;
+let emulator: RazorpayEmulator;
+let emulatorUrl: string;
+
+/** The fixtures made in beforeAll. */
+let buyer: FixtureUser;
+let paidOrderId: string;
+let paidPaymentId: string;
+let windowsToolId: string;
+let fakePaidOrderId: string;
+let messageId: string;
+let failedMailId: number;
+let unverifiedOrderId: string;
+
+type Run = { code: number; stdout: string; stderr: string };
+
+function admin(...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/admin/cli.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** Runs a command that must succeed with --json and returns its parsed output. */
+async function adminJson<T>(...args: string[]): Promise<T> {
+  const run = await admin(...args, '--json');
+  expect(run.stderr, `stderr of ${args.join(' ')}`).toBe('');
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as T;
+}
+
+/** A refusal: non-zero exit, one line on stderr that matches, nothing on stdout. */
+function expectRefusal(run: Run, code: number, message: RegExp): void {
+  expect(run.code, run.stderr).toBe(code);
+  expect(run.stdout).toBe('');
+  const lines = run.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(message);
+}
+
+/** Opens the shared database with the real app for the duration of `look`, then closes it for the next command. */
+async function withApp<T>(look: (t: TestApp) => Promise<T>, now?: Date): Promise<T> {
+  const t = await openTestApp({ env, now });
+  try {
+    return await look(t);
+  } finally {
+    await t.close();
+  }
+}
+
+async function payOnEmulator(razorpayOrderId: string) {
+  const response = await fetch(`${emulatorUrl}/checkout/${razorpayOrderId}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key_id: KEY_ID }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as {
+    razorpay_order_id: string;
+    razorpay_payment_id: string;
+    razorpay_signature: string;
+  };
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'admin-cli-'));
+  emulatorServer = Fastify();
+  emulator = await registerRazorpayEmulator(emulatorServer, {
+    keyId: KEY_ID,
+    keySecret: 'emulator_key_secret',
+    prefix: '/emulator',
+  });
+  await emulatorServer.listen({ port: 0, host: '127.0.0.1' });
+  const address = emulatorServer.server.address();
+  if (!address || typeof address !== 'object') throw new Error('emulator is not listening');
+  emulatorUrl = `http://127.0.0.1:${address.port}/emulator/razorpay`;
+
+  let databaseUrl = '';
+  if (testDriver() === 'postgres') {
+    const database = await createTestDatabase();
+    databaseUrl = database.url ?? '';
+    dropDatabase = () => database.close();
+  }
+  env = {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    PUBLIC_URL: 'http://127.0.0.1:3999',
+    RAZORPAY_API_URL: emulatorUrl,
+    RAZORPAY_KEY_ID: '',
+    RAZORPAY_KEY_SECRET: '',
+    SMTP_URL: '',
+    SESSION_SECRET: 'admin-cli-test-session-secret-0123456789abcdef',
+    LOG_LEVEL: 'silent',
+  };
+
+  await withApp(async (t) => {
+    const catalogue = await catalogueRows(t);
+    windowsToolId = catalogue.windows.id;
+
+    // A purchase paid on the emulator, so the gateway knows the payment the refund test returns.
+    const first = await newBuyer(t);
+    buyer = first.user;
+    const created = await createOrder(first.client, windowsToolId);
+    expect(created.statusCode).toBe(200);
+    const paid = await payOnEmulator(created.json<{ order_id: string }>().order_id);
+    const verified = await first.client.post('/api/verify-payment/', paid);
+    expect(verified.statusCode).toBe(200);
+    paidOrderId = (await orderRow(t, paid.razorpay_order_id)).id;
+    paidPaymentId = paid.razorpay_payment_id;
+
+    // A purchase whose payment id the gateway has never seen: its refund must be refused.
+    const second = await newBuyer(t);
+    fakePaidOrderId = (await buyTool(t, second.client, windowsToolId)).order.id;
+
+    const [message] = await t.ctx.db
+      .insert(contactMessages)
+      .values({
+        name: 'Asha Verma',
+        organisation: 'Verma & Sons',
+        email: 'asha@example.com',
+        relatedTo: 'Products',
+        description: '=HYPERLINK("http://evil.example","Click me"), and a question about licences',
+        ip: '203.0.113.9',
+      })
+      .returning({ id: contactMessages.id });
+    messageId = message?.id ?? '';
+
+    failedMailId = await enqueueMail(t.ctx.db, {
+      to: 'nobody@example.com',
+      subject: 'Undeliverable',
+      html: '<p>x</p>',
+      text: 'x',
+      kind: 'contact-acknowledgement',
+    });
+    await t.ctx.db
+      .update(outbox)
+      .set({ status: 'failed', attempts: 8, lastError: 'EENVELOPE: 550 mailbox unavailable' })
+      .where(eq(outbox.id, failedMailId));
+  });
+
+  // Paid at the gateway ten minutes ago, but the browser never came back and no webhook arrived.
+  await withApp(
+    async (t) => {
+      const { client } = await newBuyer(t);
+      const created = await createOrder(client, windowsToolId);
+      expect(created.statusCode).toBe(200);
+      const razorpayOrderId = created.json<{ order_id: string }>().order_id;
+      await payOnEmulator(razorpayOrderId);
+      unverifiedOrderId = (await orderRow(t, razorpayOrderId)).id;
+    },
+    new Date(Date.now() - 10 * 60_000),
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await emulatorServer?.close();
+  await dropDatabase?.();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm run admin', () => {
+  let addedToolId: string;
+
+  it('adds a tool that GET /api/alltools/ then lists with its prices', async () => {
+    const added = await adminJson<Tool & { delivery: string; active: boolean }>(
+      'tools',
+      'add',
+      '--name',
+      'PDF Toolkit',
+      '--description',
+      'Merge, split and compress PDFs on your own computer.',
+      '--device',
+      'Windows',
+      '--price-inr',
+      '499',
+      '--price-usd',
+      '7.99',
+    );
+    addedToolId = added._id;
+    expect(added).toMatchObject({
+      name: 'PDF Toolkit',
+      priceINR: 499,
+      priceUSD: 7.99,
+      delivery: 'license_key',
+    });
+
+    const listed = await withApp(async (t) => {
+      const response = await (await t.client()).get('/api/alltools/');
+      return response.json<Tool[]>().find((tool) => tool._id === addedToolId);
+    });
+    expect(listed).toEqual({
+      _id: addedToolId,
+      name: 'PDF Toolkit',
+      description: 'Merge, split and compress PDFs on your own computer.',
+      device: 'Windows',
+      price: 499,
+      priceINR: 499,
+      priceUSD: 7.99,
+      comingSoon: false,
+      purchased: false,
+      icon: null,
+    });
+  }, 60_000);
+
+  it('refuses bad input with a one-line reason and a non-zero exit, and changes nothing', async () => {
+    const id = addedToolId.slice(0, 8);
+    // None of these needs the database, so they can run side by side.
+    const [negative, decimals, missingFile, missingOption, unknownCommand] = await Promise.all([
+      admin('tools', 'set-price', id, '--price-inr', '-5'),
+      admin('tools', 'set-price', id, '--price-usd', '7.999'),
+      admin('tools', 'upload', id, 'no-such-installer.zip'),
+      admin('tools', 'add', '--name', 'Half a tool', '--price-inr', '10'),
+      admin('tools', 'frobnicate'),
+    ]);
+    expectRefusal(negative, 1, /--price-inr: the price must be positive/);
+    expectRefusal(decimals, 1, /--price-usd: at most two decimals/);
+    expectRefusal(missingFile, 1, /No such file: no-such-installer\.zip/);
+    expectRefusal(missingOption, 2, /"tools add" needs --description/);
+    expectRefusal(unknownCommand, 2, /Unknown command "tools frobnicate"/);
+    expectRefusal(
+      await admin('orders', 'refund', '00000000-0000-4000-8000-000000000000'),
+      1,
+      /No order with id/,
+    );
+
+    const tools = await adminJson<Array<Tool & { file: unknown }>>('tools', 'list');
+    expect(tools.filter((tool) => tool.name === 'Half a tool')).toEqual([]);
+    expect(tools.find((tool) => tool._id === addedToolId)).toMatchObject({
+      priceINR: 499,
+      priceUSD: 7.99,
+      file: null,
+    });
+  }, 60_000);
+
+  let liveLink: string;
+
+  it('uploads a file that a fresh download link serves; resend queues exactly one email with such a link', async () => {
+    const bytes = randomBytes(5000);
+    const file = path.join(dataDir, 'PDF Toolkit Setup 2.0.zip');
+    writeFileSync(file, bytes);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+
+    const uploaded = await adminJson<{ file: { name: string; size: number; sha256: string } }>(
+      'tools',
+      'upload',
+      windowsToolId.slice(0, 8),
+      file,
+    );
+    expect(uploaded.file).toMatchObject({ name: 'PDF Toolkit Setup 2.0.zip', size: 5000, sha256 });
+
+    const resent = await adminJson<{ outboxId: number; to: string }>(
+      'orders',
+      'resend',
+      paidOrderId.slice(0, 8),
+    );
+    expect(resent.to).toBe(buyer.email);
+
+    liveLink = await withApp(async (t) => {
+      const mails = await t.ctx.db
+        .select()
+        .from(outbox)
+        .where(and(eq(outbox.ref, `order:${paidOrderId}`), eq(outbox.kind, 'license-resend')));
+      expect(mails.map((mail) => mail.id)).toEqual([resent.outboxId]);
+      const [mail] = mails;
+      expect(mail?.to).toBe(buyer.email);
+      const link = downloadLinkIn(mail?.text ?? '');
+
+      const download = await t.app.inject({ method: 'GET', url: new URL(link).pathname });
+      expect(download.statusCode).toBe(200);
+      expect(download.rawPayload.equals(bytes)).toBe(true);
+      expect(download.headers['content-disposition']).toContain('PDF Toolkit Setup 2.0.zip');
+
+      const events = await t.ctx.db.select().from(orderEvents).where(eq(orderEvents.orderId, paidOrderId));
+      expect(events.map((event) => event.kind)).toContain('resent');
+      return link;
+    });
+  }, 60_000);
+
+  it('refunds through the gateway; the download link and Get Credentials then refuse', async () => {
+    const refunded = await adminJson<{ refundId: string; downloadLinksRevoked: number; outboxId: number }>(
+      'orders',
+      'refund',
+      paidPaymentId,
+      '--reason',
+      'Bought the wrong edition',
+    );
+    expect(refunded.refundId).toMatch(/^rfnd_/);
+    expect(refunded.downloadLinksRevoked).toBeGreaterThanOrEqual(2);
+    expect(emulator.payments.get(paidPaymentId)?.status).toBe('refunded');
+
+    await withApp(async (t) => {
+      const download = await t.app.inject({
+        method: 'GET',
+        url: new URL(liveLink).pathname,
+        headers: { accept: 'application/json' },
+      });
+      expect(download.statusCode).toBe(404);
+
+      const client = await loginAs(t, buyer);
+      const credentials = await client.post('/api/send-tool-credentials/', { toolId: windowsToolId });
+      expect(credentials.statusCode).toBe(404);
+      expect(credentials.json()).toMatchObject({ message: CREDENTIALS_MESSAGES.notPurchased });
+      expect((await client.get('/api/my-tools/')).json()).toEqual([]);
+
+      const [order] = await t.ctx.db.select().from(orders).where(eq(orders.id, paidOrderId));
+      expect(order?.status).toBe('refunded');
+      const [purchase] = await t.ctx.db.select().from(purchases).where(eq(purchases.orderId, paidOrderId));
+      expect(purchase?.refundedAt).toBeInstanceOf(Date);
+      const links = await t.ctx.db
+        .select()
+        .from(downloadTokens)
+        .where(eq(downloadTokens.purchaseId, purchase?.id ?? ''));
+      expect(links).toEqual([]);
+      const [notice] = await t.ctx.db.select().from(outbox).where(eq(outbox.id, refunded.outboxId));
+      expect(notice).toMatchObject({ kind: 'refund-notice', to: buyer.email, ref: `order:${paidOrderId}` });
+      expect(notice?.text).toContain('Bought the wrong edition');
+      expect(notice?.text).toContain(refunded.refundId);
+    });
+
+    expectRefusal(await admin('orders', 'refund', paidOrderId), 1, /already refunded/);
+  }, 60_000);
+
+  it('changes nothing when the gateway refuses a refund', async () => {
+    const run = await admin('orders', 'refund', fakePaidOrderId);
+    expectRefusal(run, 1, /Razorpay .*Nothing was changed/);
+    await withApp(async (t) => {
+      const [order] = await t.ctx.db.select().from(orders).where(eq(orders.id, fakePaidOrderId));
+      expect(order?.status).toBe('paid');
+      const [purchase] = await t.ctx.db
+        .select()
+        .from(purchases)
+        .where(eq(purchases.orderId, fakePaidOrderId));
+      expect(purchase?.refundedAt).toBeNull();
+      const notices = await t.ctx.db
+        .select()
+        .from(outbox)
+        .where(and(eq(outbox.ref, `order:${fakePaidOrderId}`), eq(outbox.kind, 'refund-notice')));
+      expect(notices).toEqual([]);
+    });
+  }, 60_000);
+
+  it('reconciles once: fulfils the order the gateway says was paid and reports it', async () => {
+    const summary = await adminJson<{ checked: number; fulfilled: number; errors: unknown[] }>('reconcile');
+    expect(summary).toMatchObject({ checked: 1, fulfilled: 1, errors: [] });
+    await withApp(async (t) => {
+      const [order] = await t.ctx.db.select().from(orders).where(eq(orders.id, unverifiedOrderId));
+      expect(order?.status).toBe('paid');
+      const deliveries = await t.ctx.db
+        .select()
+        .from(outbox)
+        .where(and(eq(outbox.ref, `order:${unverifiedOrderId}`), eq(outbox.kind, 'license-delivery')));
+      expect(deliveries).toHaveLength(1);
+    });
+  }, 60_000);
+
+  it('lists contact messages, marks one handled and exports them as spreadsheet-safe CSV', async () => {
+    const unhandled = await adminJson<Array<{ id: string }>>('messages', 'list', '--unhandled');
+    expect(unhandled.map((message) => message.id)).toEqual([messageId]);
+
+    await adminJson('messages', 'handled', messageId.slice(0, 8));
+    const exported = await admin('messages', 'export', '--csv');
+    expect(exported.code).toBe(0);
+    const [header, row, ...rest] = exported.stdout.split('\r\n');
+    expect(header).toBe('id,received,name,organisation,email,related_to,message,handled,ip');
+    expect(rest).toEqual(['']);
+    expect(row).toContain(`${messageId},`);
+    expect(row).toContain(
+      `"'=HYPERLINK(""http://evil.example"",""Click me""), and a question about licences"`,
+    );
+    expect(row).toMatch(/,Products,.*,\d{4}-\d{2}-\d{2}T[\d:.]+Z,203\.0\.113\.9$/);
+  }, 60_000);
+
+  it('shows failed mail with its reason and queues it again', async () => {
+    const status = await adminJson<{
+      counts: { failed: number };
+      failed: Array<{ id: number; lastError: string }>;
+    }>('mail', 'status');
+    expect(status.counts.failed).toBe(1);
+    expect(status.failed).toEqual([
+      expect.objectContaining({ id: failedMailId, lastError: 'EENVELOPE: 550 mailbox unavailable' }),
+    ]);
+
+    const retried = await adminJson<{ requeued: number[] }>('mail', 'retry-failed');
+    expect(retried.requeued).toEqual([failedMailId]);
+    expectRefusal(await admin('mail', 'retry', String(failedMailId)), 1, /still queued/);
+  }, 60_000);
+
+  it('shows an account with its purchases, whatever the letter case of the email', async () => {
+    const user = await adminJson<{
+      email: string;
+      purchases: Array<{ toolId: string; refundedAt: string | null }>;
+    }>('users', 'show', buyer.email.toUpperCase());
+    expect(user.email).toBe(buyer.email);
+    expect(user.purchases).toEqual([expect.objectContaining({ toolId: windowsToolId })]);
+    expect(user.purchases[0]?.refundedAt).not.toBeNull();
+  }, 30_000);
+
+  it.skipIf(testDriver() !== 'pglite')(
+    'refuses to open a PGlite data directory that a running server holds',
+    async () => {
+      await withApp(async () => {
+        expectRefusal(
+          await admin('tools', 'list'),
+          1,
+          /^admin: The database in .+ is in use by a running server \(pid \d+\); stop it or set DATABASE_URL to use PostgreSQL\.$/,
+        );
+      });
+    },
+    30_000,
+  );
+});
