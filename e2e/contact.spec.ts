@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { CONTACT_MESSAGES } from '../src/shared/contact';
 import { type RunningServer, startServer } from './support/server';
@@ -155,6 +156,27 @@ test('while sending the button is disabled, and server field errors land under t
   await expect(form.name).toBeFocused();
   await expect(form.result).toHaveCount(0);
   await expect(form.send).toBeEnabled();
+});
+
+test('the form in its error state and the result box pass an axe scan', async ({ browser }) => {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${server.url}/Contact`);
+    const form = contactForm(page);
+    await form.email.fill('abc');
+    await form.send.click();
+    await expect(form.errors).toHaveCount(4);
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+    await fillValid(page);
+    await form.send.click();
+    await expect(form.result).toBeVisible();
+    await expect(page.locator('.Toastify__toast--success')).toBeVisible();
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  } finally {
+    await context.close();
+  }
 });
 
 test('the sixth message within the hour is refused by the server and shows the red result box', async ({
