@@ -105,6 +105,8 @@ export function ToolCatalogue() {
     if (tool && currency) purchase(tool, currency, billing);
   };
 
+  // The grid appears in one step, with the test-mode notice, so nothing moves once it is there.
+  const loading = !tools || !currency || checkout.testMode === null;
   let body: ReactNode;
   if (loadFailed && !tools) {
     body = (
@@ -112,7 +114,7 @@ export function ToolCatalogue() {
         {CATALOGUE_MESSAGES.loadFailed}
       </EmptyState>
     );
-  } else if (!tools || !currency) {
+  } else if (loading || !tools || !currency) {
     body = <Spinner label="Loading tools" className="min-h-72" />;
   } else if (tools.length === 0) {
     body = (
@@ -128,20 +130,31 @@ export function ToolCatalogue() {
     );
   } else {
     body = (
-      <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-        {visible.map((tool) => (
-          <li key={tool._id}>
-            <ToolCard
-              tool={tool}
-              currency={currency}
-              processing={processingId === tool._id}
-              sending={credentials.isSending(tool._id)}
-              onBuy={buy}
-              onGetCredentials={(t) => credentials.send(t._id)}
-            />
-          </li>
-        ))}
-      </ul>
+      <>
+        {checkout.testMode && (
+          <p className="mb-6 flex items-start gap-2.5 rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-950 ring-1 ring-amber-200">
+            <FlaskConical className="mt-0.5 size-4 shrink-0 text-amber-800" aria-hidden="true" />
+            <span>
+              <strong className="font-semibold">Test mode — payments are simulated.</strong> The checkout is a
+              local stand-in and no real money moves.
+            </span>
+          </p>
+        )}
+        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {visible.map((tool) => (
+            <li key={tool._id}>
+              <ToolCard
+                tool={tool}
+                currency={currency}
+                processing={processingId === tool._id}
+                sending={credentials.isSending(tool._id)}
+                onBuy={buy}
+                onGetCredentials={(t) => credentials.send(t._id)}
+              />
+            </li>
+          ))}
+        </ul>
+      </>
     );
   }
 
@@ -152,7 +165,7 @@ export function ToolCatalogue() {
         <CurrencyToggle value={currency} onChange={setCurrency} />
       </div>
       {/* Space for about one row of cards is held while loading, so the page below does not jump. */}
-      <div className="mt-8 min-h-96" aria-busy={!tools && !loadFailed}>
+      <div className="mt-8 min-h-96" aria-busy={loading && !loadFailed}>
         {body}
       </div>
 
@@ -174,13 +187,6 @@ export function ToolCatalogue() {
         onCancel={() => setBillingFor(null)}
         onSubmit={proceed}
       />
-
-      {checkout.testMode && (
-        <p className="fixed bottom-5 left-5 z-40 inline-flex max-w-[calc(100%-7rem)] items-center gap-2 rounded-full bg-amber-100 px-4 py-2 text-xs font-semibold text-amber-900 shadow-md ring-1 ring-amber-300">
-          <FlaskConical className="size-4 shrink-0" aria-hidden="true" />
-          Test mode — payments are simulated
-        </p>
-      )}
     </>
   );
 }

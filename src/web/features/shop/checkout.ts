@@ -92,17 +92,19 @@ export function loadCheckout(): Promise<RazorpayConstructor> {
 
 /**
  * Starts loading the checkout as soon as the tools page opens (spec §7), so the payment window opens without a
- * wait; reports whether payments are simulated.
+ * wait; reports whether payments are simulated (null until the server has said; false if it could not).
  */
-export function useCheckout(): { testMode: boolean; ready: () => Promise<RazorpayConstructor> } {
-  const [testMode, setTestMode] = useState(false);
+export function useCheckout(): { testMode: boolean | null; ready: () => Promise<RazorpayConstructor> } {
+  const [testMode, setTestMode] = useState<boolean | null>(null);
   useEffect(() => {
     let active = true;
     paymentsConfig().then(
       (config) => {
         if (active) setTestMode(config.testMode);
       },
-      () => undefined,
+      () => {
+        if (active) setTestMode(false);
+      },
     );
     loadCheckout().catch((error: unknown) => console.error('Failed to load the payment checkout', error));
     return () => {
