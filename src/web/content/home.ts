@@ -50,6 +50,27 @@ export const HERO = {
   ],
 } as const;
 
+export type SectionIntro = { eyebrow: string; title: string; text: string };
+
+/** The eyebrow, heading and lead paragraph that open the About, Services and Products sections. */
+export const SECTION_INTROS: Record<'about' | 'services' | 'products', SectionIntro> = {
+  about: {
+    eyebrow: 'About us',
+    title: 'A Jaipur firm with the experience of a much larger one',
+    text: 'Accounting, finance and technology people who answer their phones. Hover over, tap or tab to a card to read more.',
+  },
+  services: {
+    eyebrow: 'Services',
+    title: 'What we do for our clients',
+    text: 'Four practices, one team: we keep your books, file your taxes, plan your growth and build the website that brings in the next customer.',
+  },
+  products: {
+    eyebrow: 'Products',
+    title: 'Software we build and support',
+    text: 'The same care we bring to client work, packaged as products you can use today.',
+  },
+};
+
 export type AboutCard = { id: string; title: string; text: string; Art: ComponentType<ArtProps> };
 
 export const ABOUT_CARDS: readonly AboutCard[] = [

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { ABOUT_ARROW_OFFSET, ABOUT_FLIP_INTERVAL_MS } from '../../../shared/constants';
-import { ABOUT_CARDS, type AboutCard } from '../../content/home';
+import { ABOUT_CARDS, type AboutCard, SECTION_INTROS } from '../../content/home';
 import { ScrollArrow } from './ScrollArrow';
+import { SectionIntro } from './SectionIntro';
 import { usePrefersReducedMotion } from './scroll';
 
 /**
@@ -29,19 +30,7 @@ export function AboutSection() {
     >
       <div className="mx-auto max-w-7xl px-5 md:px-8">
         <div className="flex flex-col gap-6 md:flex-row md:items-end md:justify-between">
-          <div className="max-w-2xl">
-            <p className="text-sm font-semibold tracking-widest text-accent-700 uppercase">About us</p>
-            <h2
-              id="about-title"
-              className="mt-3 text-3xl font-semibold tracking-tight text-brand-900 md:text-4xl"
-            >
-              A Jaipur firm with the experience of a much larger one
-            </h2>
-            <p className="mt-4 text-lg leading-relaxed text-slate-600">
-              Accounting, finance and technology people who answer their phones. Hover over, tap or tab to a
-              card to read more.
-            </p>
-          </div>
+          <SectionIntro id="about-title" intro={SECTION_INTROS.about} />
           {!reducedMotion && (
             <button
               type="button"

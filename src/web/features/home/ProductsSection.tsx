@@ -2,7 +2,8 @@ import { ArrowRight } from 'lucide-react';
 import { useState } from 'react';
 import { TRUNCATE_WORDS } from '../../../shared/constants';
 import { truncateWords } from '../../../shared/text';
-import { PRODUCT_CARDS, type ProductCard } from '../../content/home';
+import { PRODUCT_CARDS, type ProductCard, SECTION_INTROS } from '../../content/home';
+import { SectionIntro } from './SectionIntro';
 
 /** Products (spec §2, §4): a two-card grid; hovering or focusing a card reveals its description and link. */
 export function ProductsSection() {
@@ -16,18 +17,7 @@ export function ProductsSection() {
       className="scroll-mt-16 bg-white py-20 outline-none md:py-28"
     >
       <div className="mx-auto max-w-7xl px-5 md:px-8">
-        <div className="max-w-2xl">
-          <p className="text-sm font-semibold tracking-widest text-accent-700 uppercase">Products</p>
-          <h2
-            id="products-title"
-            className="mt-3 text-3xl font-semibold tracking-tight text-brand-900 md:text-4xl"
-          >
-            Software we build and support
-          </h2>
-          <p className="mt-4 text-lg leading-relaxed text-slate-600">
-            The same care we bring to client work, packaged as products you can use today.
-          </p>
-        </div>
+        <SectionIntro id="products-title" intro={SECTION_INTROS.products} />
         <ul className="mt-12 grid gap-8 md:grid-cols-2">
           {PRODUCT_CARDS.map((product) => (
             <li key={product.id}>

@@ -6,8 +6,9 @@ import {
   SERVICE_CARD_MIN_HEIGHT_PX,
   SERVICES_ARROW_OFFSET,
 } from '../../../shared/constants';
-import { SERVICE_CARDS, type ServiceCard } from '../../content/home';
+import { SECTION_INTROS, SERVICE_CARDS, type ServiceCard } from '../../content/home';
 import { ScrollArrow } from './ScrollArrow';
+import { SectionIntro } from './SectionIntro';
 
 const GRID_COLUMNS = 12;
 
@@ -35,19 +36,7 @@ export function ServicesSection() {
       className="scroll-mt-16 overflow-x-clip bg-brand-50 py-20 outline-none md:py-28"
     >
       <div className="mx-auto max-w-7xl px-5 md:px-8">
-        <div className="max-w-2xl">
-          <p className="text-sm font-semibold tracking-widest text-accent-700 uppercase">Services</p>
-          <h2
-            id="services-title"
-            className="mt-3 text-3xl font-semibold tracking-tight text-brand-900 md:text-4xl"
-          >
-            What we do for our clients
-          </h2>
-          <p className="mt-4 text-lg leading-relaxed text-slate-600">
-            Four practices, one team: we keep your books, file your taxes, plan your growth and build the
-            website that brings in the next customer.
-          </p>
-        </div>
+        <SectionIntro id="services-title" intro={SECTION_INTROS.services} />
 
         {/* On wide screens each row is a 12-column track shared by its two cards; flex-grow carries the span
             so the widening animates. Below 768 px the cards stack at full width. */}
