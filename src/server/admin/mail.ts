@@ -126,7 +126,9 @@ const retry = defineCommand({
     }
     if (row.status === 'pending') {
       throw new CommandError(
-        `Mail ${id} to ${row.to} is still queued (attempt ${row.attempts} of ${MAX_ATTEMPTS}, next ${formatTime(row.nextAttemptAt)}); the worker retries it.`,
+        row.attempts === 0
+          ? `Mail ${id} to ${row.to} is still queued, waiting for its first try; the server's mail worker sends it.`
+          : `Mail ${id} to ${row.to} is still queued and being retried (${row.attempts} of ${MAX_ATTEMPTS} tries, next ${formatTime(row.nextAttemptAt)}); "mail retry" is for failed mail.`,
       );
     }
     const [updated] = await ctx.db

@@ -17,12 +17,16 @@ function displayDir(dir: string): string {
   return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? `./${relative}` : dir;
 }
 
-/** Why PostgreSQL could not be reached, in one line and without the password. */
+/** Why PostgreSQL could not be reached, in one line and without the password (Drizzle wraps the cause). */
 function connectionProblem(error: unknown, databaseUrl: string): string | undefined {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code !== 'string' || !/^(E[A-Z]+|28P01|3D000|28000)$/.test(code)) return undefined;
-  const url = new URL(databaseUrl);
-  return `Cannot use PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}: ${(error as Error).message}`;
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(E[A-Z]+|28P01|28000|3D000|57P03)$/.test(code)) {
+      const url = new URL(databaseUrl);
+      return `Cannot use PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}: ${current.message}`;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { orders, purchases, tools, users } from '../db/schema';
 import { toolLabel } from '../shop/delivery-email';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
@@ -31,25 +31,40 @@ const list = defineCommand({
         )
       : undefined;
     const ctx = await env.open();
-    const rows = await ctx.db
+    const accounts = await ctx.db
       .select({
         id: users.id,
         name: users.name,
         email: users.email,
         phone: users.phone,
         createdAt: users.createdAt,
-        tools:
-          sql<number>`(select count(*) from ${purchases} where ${purchases.userId} = ${users.id} and ${purchases.refundedAt} is null)`.mapWith(
-            Number,
-          ),
-        orders: sql<number>`(select count(*) from ${orders} where ${orders.userId} = ${users.id})`.mapWith(
-          Number,
-        ),
       })
       .from(users)
       .where(where)
       .orderBy(desc(users.createdAt), desc(users.id))
       .limit(limit);
+    const ids = accounts.map((account) => account.id);
+    const owned = ids.length
+      ? await ctx.db
+          .select({ userId: purchases.userId, n: count() })
+          .from(purchases)
+          .where(and(inArray(purchases.userId, ids), isNull(purchases.refundedAt)))
+          .groupBy(purchases.userId)
+      : [];
+    const ordered = ids.length
+      ? await ctx.db
+          .select({ userId: orders.userId, n: count() })
+          .from(orders)
+          .where(inArray(orders.userId, ids))
+          .groupBy(orders.userId)
+      : [];
+    const countOf = (list: Array<{ userId: string; n: number }>, id: string) =>
+      list.find((entry) => entry.userId === id)?.n ?? 0;
+    const rows = accounts.map((account) => ({
+      ...account,
+      tools: countOf(owned, account.id),
+      orders: countOf(ordered, account.id),
+    }));
     return {
       data: rows,
       text: table(
