@@ -106,9 +106,16 @@ export function useCheckout(): { testMode: boolean | null; ready: () => Promise<
         if (active) setTestMode(false);
       },
     );
-    loadCheckout().catch((error: unknown) => console.error('Failed to load the payment checkout', error));
+    // The script (Razorpay's is large) waits for the browser to be idle, so it never competes with the page's
+    // own first render; a click on Proceed to Payment before then loads it at once.
+    const load = () =>
+      loadCheckout().catch((error: unknown) => console.error('Failed to load the payment checkout', error));
+    const idle = typeof window.requestIdleCallback === 'function';
+    const handle = idle ? window.requestIdleCallback(load, { timeout: 3000 }) : window.setTimeout(load, 500);
     return () => {
       active = false;
+      if (idle) window.cancelIdleCallback(handle);
+      else window.clearTimeout(handle);
     };
   }, []);
   return { testMode, ready: loadCheckout };
