@@ -81,12 +81,20 @@ function LoginFlow({
 
   useEffect(() => () => window.clearTimeout(backTimer.current), []);
 
+  // After a step change, once React has rendered it, its first field takes focus: keyboard and screen reader
+  // users land where they type next.
+  const focusFirstField = useRef(false);
+  useEffect(() => {
+    if (!focusFirstField.current) return;
+    focusFirstField.current = false;
+    firstFieldRef.current?.focus();
+  });
+
   const go = (next: View, nextMessage: Message = null) => {
     setView(next);
     setMessage(nextMessage);
     setFieldError(null);
-    // The new step's first field takes focus, so keyboard and screen reader users land where they type next.
-    window.requestAnimationFrame(() => firstFieldRef.current?.focus());
+    focusFirstField.current = true;
   };
 
   const run = async (action: () => Promise<void>) => {

@@ -127,8 +127,16 @@ function SignupFlow({
     if (issue?.field === field) setIssue(null);
   };
 
-  const focusField = (field: string) =>
-    window.requestAnimationFrame(() => document.getElementById(fieldId(field))?.focus());
+  // Focus moves after React has rendered the field asked for (it may belong to the step being switched to).
+  const pendingFocus = useRef<string | null>(null);
+  useEffect(() => {
+    if (!pendingFocus.current) return;
+    document.getElementById(pendingFocus.current)?.focus();
+    pendingFocus.current = null;
+  });
+  const focusField = (field: string) => {
+    pendingFocus.current = fieldId(field);
+  };
 
   const codeSent = () => {
     setResendAt(Date.now() + RESEND_COUNTDOWN_S * 1000);
@@ -170,7 +178,7 @@ function SignupFlow({
       if (!sent) return;
       setCode('');
       setStep('verify');
-      window.requestAnimationFrame(() => codeRef.current?.focus());
+      focusField('otp');
     });
   };
 
