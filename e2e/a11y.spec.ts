@@ -26,7 +26,7 @@ for (const path of PATHS) {
           if (message.type() !== 'error') return;
           // The unknown address is answered with the 404 page and status 404, which Chromium logs as an error.
           const isDocument404 = path === '/no-such-page' && message.location().url === `${server.url}${path}`;
-          if (!isDocument404) consoleErrors.push(message.text());
+          if (!isDocument404) consoleErrors.push(`${message.text()} (${message.location().url})`);
         });
         page.on('pageerror', (error) => consoleErrors.push(error.message));
 

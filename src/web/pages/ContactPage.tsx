@@ -9,7 +9,7 @@ export default function ContactPage() {
   return (
     <>
       <PageHeader />
-      <main id="main">
+      <main id="main" tabIndex={-1} className="outline-none">
         <div className="border-b border-slate-200 bg-gradient-to-b from-brand-50 to-white">
           <div className="mx-auto max-w-6xl px-5 pt-14 pb-12 sm:px-6 md:pt-20 md:pb-16">
             <p className="text-sm font-semibold tracking-wide text-accent-700 uppercase">Contact us</p>
@@ -37,9 +37,11 @@ export default function ContactPage() {
             <ContactForm />
           </section>
         </div>
-        <ChatButton />
       </main>
       <SiteFooter />
+      <aside aria-label="Chat">
+        <ChatButton />
+      </aside>
       <Toasts />
     </>
   );

@@ -50,7 +50,7 @@ export default function NotFoundPage() {
   return (
     <>
       <PageHeader />
-      <main id="main" className="bg-gradient-to-b from-brand-50 to-white">
+      <main id="main" tabIndex={-1} className="bg-gradient-to-b from-brand-50 to-white outline-none">
         <div className="mx-auto max-w-4xl px-5 py-16 text-center sm:px-6 md:py-24">
           <div className="flex justify-center">
             <LostArt />

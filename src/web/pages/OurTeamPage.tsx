@@ -12,7 +12,7 @@ export default function OurTeamPage() {
   return (
     <>
       <PageHeader />
-      <main id="main">
+      <main id="main" tabIndex={-1} className="outline-none">
         <section
           aria-labelledby="team-hero-heading"
           className="overflow-hidden border-b border-slate-200 bg-gradient-to-b from-brand-50 to-white"
@@ -162,9 +162,11 @@ export default function OurTeamPage() {
             </Link>
           </div>
         </section>
-        <ChatButton />
       </main>
       <SiteFooter />
+      <aside aria-label="Chat">
+        <ChatButton />
+      </aside>
     </>
   );
 }

@@ -94,7 +94,7 @@ export function PolicyDocument({ content }: { content: PolicyDocumentContent }) 
   return (
     <>
       <PageHeader />
-      <main id="main">
+      <main id="main" tabIndex={-1} className="outline-none">
         <div className="border-b border-slate-200 bg-gradient-to-b from-brand-50 to-white">
           <div className="mx-auto max-w-6xl px-5 pt-14 pb-10 sm:px-6 md:pt-20 md:pb-14">
             <p className="text-sm font-semibold tracking-wide text-accent-700 uppercase">Legal</p>
@@ -165,9 +165,11 @@ export function PolicyDocument({ content }: { content: PolicyDocumentContent }) 
             </div>
           </article>
         </div>
-        <ChatButton />
       </main>
       <SiteFooter />
+      <aside aria-label="Chat">
+        <ChatButton />
+      </aside>
     </>
   );
 }
