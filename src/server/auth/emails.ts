@@ -23,7 +23,7 @@ export function signupCodeEmail(code: string): RenderedEmail {
 
 export function accountExistsEmail(loginUrl: string): RenderedEmail {
   return renderEmail({
-    subject: 'Your verification code',
+    subject: 'You already have an account',
     heading: 'You already have an account',
     blocks: [
       {

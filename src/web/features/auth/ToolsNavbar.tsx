@@ -153,7 +153,7 @@ function UserMenu({ name }: { name: string }) {
           setOpen(!open);
         }}
         onKeyDown={onButtonKeyDown}
-        className={`${buttonBase} max-w-[13rem] border border-slate-200 bg-white text-brand-900 hover:border-slate-300 hover:bg-slate-50`}
+        className={`${buttonBase} max-w-[13rem] border sm:max-w-xs border-slate-200 bg-white text-brand-900 hover:border-slate-300 hover:bg-slate-50`}
       >
         <UserRound className="size-4 shrink-0 text-brand-700" aria-hidden="true" />
         <span className="truncate">{name}</span>
