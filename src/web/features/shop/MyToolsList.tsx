@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { TRUNCATE_WORDS } from '../../../shared/constants';
 import type { PurchasedTool } from '../../../shared/shop';
 import { ApiError } from '../../lib/api';
+import { useAuth } from '../auth/AuthContext';
 import { shopApi } from './api';
 import { matchesSearch, SearchBox } from './SearchBox';
 import { Spinner } from './Spinner';
@@ -31,8 +32,8 @@ export function purchasedLabel(purchaseDate: string | null): string {
 }
 
 /**
- * The buyer's tools (spec §2). A visitor who is not signed in is sent to /utility-tools: by the AuthProvider once
- * its check says so, or here when the list answers 401 first.
+ * The buyer's tools (spec §2). A visitor who is not signed in is sent to /utility-tools by the AuthProvider once
+ * its check says so, or here if the session ends between the check and the list (401).
  */
 export function MyToolsList() {
   const navigate = useNavigate();
@@ -40,8 +41,12 @@ export function MyToolsList() {
   const [loadFailed, setLoadFailed] = useState(false);
   const [query, setQuery] = useState('');
   const credentials = useSendCredentials();
+  const { checked, loggedIn } = useAuth();
 
+  // Ask for the list only once the auth check says someone is signed in: a visitor who is not gets redirected by
+  // the AuthProvider without a 401 in the console.
   useEffect(() => {
+    if (!checked || !loggedIn) return;
     let active = true;
     shopApi.myTools().then(
       (list) => {
@@ -60,7 +65,7 @@ export function MyToolsList() {
     return () => {
       active = false;
     };
-  }, [navigate]);
+  }, [navigate, checked, loggedIn]);
 
   const visible = useMemo(
     () => tools?.filter((tool) => matchesSearch(query, tool.name, tool.description, tool.device)) ?? [],
