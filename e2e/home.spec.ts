@@ -212,6 +212,18 @@ test.describe('desktop', () => {
   });
 });
 
+test.describe('without JavaScript', () => {
+  test.use({ viewport: DESKTOP, javaScriptEnabled: false });
+
+  test('the navbar links are plain anchors that still reach their sections', async ({ page }) => {
+    await page.goto(`${server.url}/`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Services' }).click();
+    await expect(page).toHaveURL(/#services$/);
+    // scroll-margin-top gives the native jump the same offset the script uses.
+    await expectSectionAt(page, 'services', -SCROLL_OFFSETS.services);
+  });
+});
+
 test.describe('reduced motion', () => {
   test.use({ viewport: DESKTOP, reducedMotion: 'reduce' });
 

@@ -87,12 +87,15 @@ function AboutFlipCard({ card, showText }: { card: AboutCard; showText: boolean 
             <span className="text-lg font-semibold text-brand-900">{card.title}</span>
           </div>
         </div>
-        <div className="absolute inset-0 flex rotate-y-180 flex-col justify-center overflow-hidden rounded-2xl bg-brand-800 p-7 text-white backface-hidden">
-          <h3 id={titleId} className="text-xl font-semibold">
-            {card.title}
-          </h3>
-          <div className="mt-3 h-1 w-10 rounded-full bg-accent-400" />
-          <p className="mt-4 text-[0.9375rem] leading-relaxed text-brand-100">{card.text}</p>
+        {/* Centred when it fits; scrolls rather than clips when a large default font makes it taller. */}
+        <div className="absolute inset-0 flex rotate-y-180 flex-col overflow-y-auto rounded-2xl bg-brand-800 p-7 text-white backface-hidden">
+          <div className="my-auto">
+            <h3 id={titleId} className="text-xl font-semibold">
+              {card.title}
+            </h3>
+            <div className="mt-3 h-1 w-10 rounded-full bg-accent-400" />
+            <p className="mt-4 text-[0.9375rem] leading-relaxed text-brand-100">{card.text}</p>
+          </div>
         </div>
       </div>
     </article>

@@ -14,7 +14,7 @@ export function ProductsSection() {
       id="products"
       tabIndex={-1}
       aria-labelledby="products-title"
-      className="scroll-mt-16 bg-white py-20 outline-none md:py-28"
+      className="scroll-mt-[65px] bg-white py-20 outline-none md:py-28"
     >
       <div className="mx-auto max-w-7xl px-5 md:px-8">
         <SectionIntro id="products-title" intro={SECTION_INTROS.products} />
@@ -36,7 +36,7 @@ export function ProductsSection() {
 
 type ProductCardViewProps = { product: ProductCard; expanded: boolean; onToggle: () => void };
 
-function ProductCardView({ product, expanded, onToggle }: ProductCardViewProps) {
+export function ProductCardView({ product, expanded, onToggle }: ProductCardViewProps) {
   const { Image, icon: Icon } = product;
   const titleId = `product-${product.id}`;
   const descriptionId = `product-${product.id}-description`;

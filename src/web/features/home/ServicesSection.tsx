@@ -33,7 +33,7 @@ export function ServicesSection() {
       id="services"
       tabIndex={-1}
       aria-labelledby="services-title"
-      className="scroll-mt-16 overflow-x-clip bg-brand-50 py-20 outline-none md:py-28"
+      className="scroll-mt-[65px] overflow-x-clip bg-brand-50 py-20 outline-none md:py-28"
     >
       <div className="mx-auto max-w-7xl px-5 md:px-8">
         <SectionIntro id="services-title" intro={SECTION_INTROS.services} />
@@ -93,7 +93,7 @@ function ServiceCardView({ card, span, expanded, onActivate, onDeactivate }: Ser
       onFocus={onActivate}
       onBlur={onBlur}
       style={{ flexGrow: span, minHeight: SERVICE_CARD_MIN_HEIGHT_PX }}
-      className={`relative isolate flex flex-col justify-end overflow-hidden rounded-2xl text-white shadow-lg shadow-brand-900/10 transition-[flex-grow,transform] duration-500 ease-out md:h-96 md:basis-0 ${expanded ? 'z-10 max-md:scale-105' : ''}`}
+      className={`relative isolate flex flex-col justify-end overflow-hidden rounded-2xl text-white shadow-lg shadow-brand-900/10 transition-[flex-grow,transform] duration-500 ease-out md:h-[29rem] md:basis-0 lg:h-96 ${expanded ? 'z-10 max-md:scale-105' : ''}`}
     >
       <Image
         className={`absolute inset-0 -z-20 size-full transition-transform duration-700 ease-out ${expanded ? 'scale-110' : 'scale-100'}`}
