@@ -59,6 +59,7 @@ export const AUTH_MESSAGES = {
     `Please wait ${seconds} second${seconds === 1 ? '' : 's'} before requesting another code.`,
   codeQuota: 'Too many verification codes were requested for this email. Please try again later.',
   tooManySends: 'Too many verification codes were requested from your network. Please try again later.',
+  tooManyCodeUses: 'Too many attempts. Please wait a minute and try again.',
   tooManyLogins: 'Too many login attempts. Please wait a moment and try again.',
   tooManyFailures: 'Too many failed login attempts for this account. Please try again in 15 minutes.',
 } as const;

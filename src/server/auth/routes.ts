@@ -43,6 +43,8 @@ import {
 } from './session';
 
 export const LOGIN_LIMIT_PER_ADDRESS_MINUTE = 10;
+/** Signup completions and password resets each cost a password hash when their code is right: bounded per address. */
+export const CODE_USES_PER_ADDRESS_MINUTE = 10;
 export const LOGIN_FAILURES_PER_ACCOUNT = 10;
 const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 
@@ -56,6 +58,15 @@ function findUserByEmail(db: DbOrTx, email: string) {
     .limit(1)
     .then((rows) => rows[0]);
 }
+
+/** Counts one attempt to use a code from this address; 429 past 10 a minute. */
+const limitCodeUses = (ctx: AppContext, request: FastifyRequest) =>
+  ctx.limiter.consume({
+    key: `code-use-ip:${request.ip}`,
+    limit: CODE_USES_PER_ADDRESS_MINUTE,
+    windowMs: 60 * 1000,
+    message: AUTH_MESSAGES.tooManyCodeUses,
+  });
 
 const invalidCode = () =>
   new AppError(400, 'invalid_code', AUTH_MESSAGES.verifyFailed, { otp: AUTH_MESSAGES.verifyFailed });
@@ -159,6 +170,7 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post('/api/auth/initiate-signup/', async (request, reply): Promise<SignupResponse> => {
     const input = parseInput(initiateSignupSchema, request.body);
     const email = normaliseEmail(input.email);
+    await limitCodeUses(ctx, request);
     const matched = await checkCode(ctx, { email, purpose: 'signup', code: input.otp });
     if (!matched) throw invalidCode();
     // Hashing is slow, so it happens outside any transaction; the code is used up only when the account is made.
@@ -212,6 +224,7 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post('/api/auth/reset-password/', async (request, reply): Promise<MessageResponse> => {
     const input = parseInput(resetPasswordSchema, request.body);
     const email = normaliseEmail(input.email);
+    await limitCodeUses(ctx, request);
     const matched = await checkCode(ctx, { email, purpose: 'reset', code: input.otp });
     if (!matched) throw invalidCode();
     const passwordHash = await hashPassword(input.password);

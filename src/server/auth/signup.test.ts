@@ -338,4 +338,20 @@ describe('POST /api/auth/initiate-signup/', () => {
     const truncated = [...chars].slice(0, 63).join('');
     expect((await other.post('/api/auth/login/', form({ email, password: truncated }))).statusCode).toBe(401);
   });
+
+  it('allows 10 attempts a minute per address to complete a signup', async () => {
+    const client = await t.client({ ip: uniqueIp() });
+    const email = uniqueEmail();
+    await client.post('/api/auth/send-otp/', form({ name: 'Asha', email }));
+    const code = await latestCode(t, email, 'signup-code');
+    for (let i = 0; i < 10; i++) {
+      expect(
+        (await client.post('/api/auth/initiate-signup/', details(email, otherCode(code)))).statusCode,
+      ).toBe(400);
+    }
+    const blocked = await client.post('/api/auth/initiate-signup/', details(email, code));
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().error).toBe(AUTH_MESSAGES.tooManyCodeUses);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  });
 });
