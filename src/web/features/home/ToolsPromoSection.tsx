@@ -11,7 +11,7 @@ export function ToolsPromoSection() {
   return (
     <section
       aria-labelledby="tools-promo-title"
-      className="overflow-hidden bg-brand-900 py-20 text-white md:py-28"
+      className="overflow-hidden bg-brand-800 py-20 text-white md:py-28"
     >
       <div className="mx-auto grid max-w-7xl items-center gap-14 px-5 md:px-8 lg:grid-cols-2">
         <div>
@@ -71,7 +71,7 @@ export function ToolsPromoSection() {
           </div>
         </div>
         <div className="relative">
-          <div className="absolute -inset-8 rounded-full bg-brand-700/40 blur-3xl" aria-hidden="true" />
+          <div className="absolute -inset-8 rounded-full bg-brand-600/40 blur-3xl" aria-hidden="true" />
           <ToolsShopArt className="relative aspect-[28/19] h-auto w-full" />
         </div>
       </div>

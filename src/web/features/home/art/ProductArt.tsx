@@ -100,7 +100,7 @@ export function ToolsShopArt({ className }: ArtProps) {
     <svg viewBox="0 0 560 380" className={className} aria-hidden="true" focusable="false">
       <rect x="10" y="14" width="540" height="356" rx="18" fill={INK.navy950} opacity="0.5" />
       <rect width="540" height="356" rx="18" fill={INK.white} />
-      <path d="M0 18A18 18 0 0 1 18 0h504a18 18 0 0 1 18 18v26H0z" fill={INK.navy800} />
+      <path d="M0 18A18 18 0 0 1 18 0h504a18 18 0 0 1 18 18v26H0z" fill={INK.navy900} />
       <circle cx="22" cy="22" r="6" fill={INK.accent400} />
       <circle cx="42" cy="22" r="6" fill={INK.gold} />
       <circle cx="62" cy="22" r="6" fill={INK.teal} />
