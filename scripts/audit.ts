@@ -7,7 +7,7 @@
  * `npm run audit -- --ci` checks only the budgets that do not depend on timing (scores for accessibility, best
  * practices and SEO, bundle sizes, axe, CLS); `npm test` runs it that way.
  */
-import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
@@ -110,9 +110,11 @@ async function main() {
       const lhr = await lighthousePage(chrome.port, url, cookie);
       const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
       const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
-      const items = ((lhr.audits['network-requests']?.details as { items?: NetworkItem[] } | undefined)?.items ??
-        []) as NetworkItem[];
-      const scripts = items.filter((item) => item.resourceType === 'Script' && item.url.startsWith(server.url));
+      const items = ((lhr.audits['network-requests']?.details as { items?: NetworkItem[] } | undefined)
+        ?.items ?? []) as NetworkItem[];
+      const scripts = items.filter(
+        (item) => item.resourceType === 'Script' && item.url.startsWith(server.url),
+      );
       const failedAudits = Object.values(lhr.audits)
         .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary')
         .map((audit) => audit.id);
@@ -161,7 +163,8 @@ async function main() {
 
   const misses: string[] = [];
   for (const r of reports) {
-    if (!ciMode && r.scores.performance < BUDGET.performance) misses.push(`${r.path}: performance ${r.scores.performance}`);
+    if (!ciMode && r.scores.performance < BUDGET.performance)
+      misses.push(`${r.path}: performance ${r.scores.performance}`);
     if (!ciMode && r.tbtMs > BUDGET.tbtMs) misses.push(`${r.path}: TBT ${r.tbtMs} ms`);
     for (const [name, value] of [
       ['accessibility', r.scores.accessibility],
@@ -172,7 +175,10 @@ async function main() {
     }
     if (r.cls > BUDGET.cls) misses.push(`${r.path}: CLS ${r.cls}`);
     for (const violation of r.axeViolations) misses.push(`${r.path}: axe ${violation}`);
-    if (r.failedAudits.length > 0 && (r.scores.accessibility < 100 || r.scores.seo < 100 || r.scores.bestPractices < 100)) {
+    if (
+      r.failedAudits.length > 0 &&
+      (r.scores.accessibility < 100 || r.scores.seo < 100 || r.scores.bestPractices < 100)
+    ) {
       console.log(`${r.path} failing audits: ${r.failedAudits.join(', ')}`);
     }
   }
@@ -182,7 +188,11 @@ async function main() {
   mkdirSync(path.join(root, 'reports'), { recursive: true });
   writeFileSync(
     path.join(root, 'reports/audit.json'),
-    JSON.stringify({ at: new Date().toISOString(), mode: ciMode ? 'ci' : 'full', budget: BUDGET, reports, misses }, null, 2),
+    JSON.stringify(
+      { at: new Date().toISOString(), mode: ciMode ? 'ci' : 'full', budget: BUDGET, reports, misses },
+      null,
+      2,
+    ),
   );
   if (misses.length > 0) {
     console.log(`\nBudget missed:\n${misses.map((m) => `  - ${m}`).join('\n')}`);

@@ -32,7 +32,10 @@ async function load(name: string, options: autocannon.Options): Promise<Row> {
 async function bareServer(): Promise<{ url: string; close(): void }> {
   const body = JSON.stringify([{ _id: 'x', name: 'PDF Utility Toolkit', priceINR: 1499 }]);
   const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    response.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    });
     response.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -67,7 +70,10 @@ async function benchDriver(databaseUrl: string | undefined, bareRps: number) {
         headers: { cookie: server.sessionCookie },
       }),
       await load('GET / (prerendered HTML)', { url: `${base}/`, headers: { 'accept-encoding': 'br' } }),
-      await load('GET /api/auth/check/', { url: `${base}/api/auth/check/`, headers: { cookie: server.sessionCookie } }),
+      await load('GET /api/auth/check/', {
+        url: `${base}/api/auth/check/`,
+        headers: { cookie: server.sessionCookie },
+      }),
       await load('POST /api/contact', {
         url: `${base}/api/contact`,
         method: 'POST',

@@ -1,8 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { type RunningServer, startServer } from '../../e2e/support/server';
 import { openDatabase } from '../../src/server/db';
 import { sessions, users } from '../../src/server/db/schema';
@@ -12,7 +12,10 @@ const root = path.resolve(import.meta.dirname, '../..');
 /** Builds the site once if there is no build yet. */
 export function ensureBuilt(): void {
   if (existsSync(path.join(root, 'dist/client/site-manifest.json'))) return;
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
