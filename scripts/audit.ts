@@ -67,18 +67,38 @@ function gzipSizeOf(urls: string[]): number {
 
 type NetworkItem = { url: string; resourceType?: string; transferSize?: number };
 
+/** Puts (or removes) the session cookie in the Lighthouse browser, as a signed-in visitor would have it. */
+async function setSessionCookie(port: number, url: string, cookie: string | undefined) {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0];
+    if (!context) throw new Error('the Lighthouse browser has no default context');
+    await context.clearCookies();
+    if (cookie) {
+      const [name, value] = cookie.split('=') as [string, string];
+      await context.addCookies([{ name, value, url }]);
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
 async function lighthousePage(port: number, url: string, cookie?: string) {
-  const result = await lighthouse(url, {
-    port,
-    output: 'json',
-    logLevel: 'error',
-    onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
-    extraHeaders: cookie ? { Cookie: cookie } : undefined,
-    // The live Razorpay script cannot load on an offline machine; block it instead of counting a network error.
-    blockedUrlPatterns: ['*razorpay.com*'],
-  });
-  if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
-  return result.lhr;
+  await setSessionCookie(port, url, cookie);
+  // A trace occasionally comes back without its navigation start (NO_NAVSTART); one more run settles it.
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(url, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+      // The live Razorpay script cannot load on an offline machine; block it instead of counting a network error.
+      blockedUrlPatterns: ['*razorpay.com*'],
+    });
+    if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
+    if (!result.lhr.runtimeError || attempt >= 3) return result.lhr;
+    console.log(`lighthouse ${url}: ${result.lhr.runtimeError.code}, running again`);
+  }
 }
 
 async function axeViolations(url: string, cookie: string | undefined, width: number): Promise<string[]> {
@@ -108,6 +128,11 @@ async function main() {
       const url = `${server.url}${target.path}`;
       const cookie = target.loggedIn ? server.sessionCookie : undefined;
       const lhr = await lighthousePage(chrome.port, url, cookie);
+      mkdirSync(path.join(root, 'reports/lighthouse'), { recursive: true });
+      writeFileSync(
+        path.join(root, 'reports/lighthouse', `${target.path.replace(/\W+/g, '_') || 'home'}.json`),
+        JSON.stringify(lhr),
+      );
       const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
       const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
       const items = ((lhr.audits['network-requests']?.details as { items?: NetworkItem[] } | undefined)

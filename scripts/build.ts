@@ -96,6 +96,17 @@ function pagePreloads(manifest: ViteManifest, route: PageRoute): string[] {
   return [...files].map((file) => `/${file}`);
 }
 
+/**
+ * The site's one stylesheet goes inline into every page: it is small (about 12 KB compressed), and a first visit
+ * then paints without waiting for a second request. CSP allows inline styles, never inline scripts.
+ */
+function inlineStylesheets(html: string): string {
+  return html.replace(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g, (_tag, file: string) => {
+    const css = readFileSync(path.join(clientDir, file), 'utf8');
+    return `<style>${css}</style>`;
+  });
+}
+
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
@@ -132,7 +143,7 @@ async function main() {
   for (const route of [...ssr.PAGE_ROUTES, ssr.NOT_FOUND_ROUTE]) {
     const url = route.path === '*' ? '/__not-found__' : route.path;
     const appHtml = await ssr.renderRoute(url);
-    const html = template
+    const html = inlineStylesheets(template)
       .replace('<!--head-->', headFor(route, pagePreloads(manifest, route)))
       .replace('<!--app-->', appHtml);
     writeFileSync(path.join(clientDir, route.file), html);

@@ -9,7 +9,8 @@ import {
   orderAmountSubunits,
   usdCentsFromInrPaise,
 } from './money';
-import { BILLING_MESSAGES, billingDetailsSchema, validateBilling } from './shop';
+import { BILLING_MESSAGES, validateBilling } from './shop';
+import { billingDetailsSchema } from './shop-schemas';
 
 describe('formatPrice', () => {
   it('shows the symbol and two decimals', () => {

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { CURRENCIES, type Currency } from './constants';
+import type { Currency } from './constants';
 import { findIndianState } from './indian-states';
 import { isValidGstin, normaliseGstin } from './money';
 
@@ -37,8 +36,6 @@ export type PurchasedTool = {
   /** ISO timestamp, or null when unknown (shown as N/A). */
   purchaseDate: string | null;
 };
-
-export const currencySchema = z.enum(CURRENCIES);
 
 /** Spec §5 billing messages, shown by the billing modal and returned by the server in fieldErrors. */
 export const BILLING_MESSAGES = {
@@ -100,36 +97,7 @@ export function normaliseBilling(values: BillingValues): Required<BillingValues>
   return { address: '', state: '', country: (values.country ?? '').trim(), gstin, currency: values.currency };
 }
 
-export const billingDetailsSchema = z
-  .strictObject({
-    address: z.string().max(300).optional().default(''),
-    state: z.string().max(80).optional().default(''),
-    country: z.string().max(80).optional().default(''),
-    gstin: z.string().max(20).optional().default(''),
-    currency: currencySchema,
-  })
-  .superRefine((values, check) => {
-    for (const [field, message] of Object.entries(validateBilling(values))) {
-      check.addIssue({ code: 'custom', path: [field], message });
-    }
-  })
-  .transform(normaliseBilling);
-export type BillingDetails = z.output<typeof billingDetailsSchema>;
-
-/** POST /api/create-payment/ body. `toolName` and `price` are accepted for the spec's browser but ignored. */
-export const createPaymentSchema = z
-  .strictObject({
-    toolId: z.uuid({ error: 'Unknown tool' }),
-    toolName: z.string().max(200).optional(),
-    price: z.number().optional(),
-    currency: currencySchema,
-    billingDetails: billingDetailsSchema,
-  })
-  .refine((body) => body.billingDetails.currency === body.currency, {
-    path: ['billingDetails', 'currency'],
-    message: 'The billing currency must match the order currency',
-  });
-export type CreatePaymentRequest = z.input<typeof createPaymentSchema>;
+export type { BillingDetails, CreatePaymentRequest, VerifyPaymentRequest } from './shop-schemas';
 
 export type CreatePaymentResponse = {
   status: 'success';
@@ -143,18 +111,5 @@ export type CreatePaymentResponse = {
   phone: string;
   message: string;
 };
-
-/** POST /api/verify-payment/ body. */
-export const verifyPaymentSchema = z.strictObject({
-  razorpay_order_id: z.string().min(1).max(100),
-  razorpay_payment_id: z.string().min(1).max(100),
-  razorpay_signature: z.string().min(1).max(200),
-  toolId: z.uuid().optional(),
-  currency: currencySchema.optional(),
-});
-export type VerifyPaymentRequest = z.input<typeof verifyPaymentSchema>;
-
-/** POST /api/send-tool-credentials/ body. */
-export const sendCredentialsSchema = z.strictObject({ toolId: z.uuid({ error: 'Unknown tool' }) });
 
 export type StatusResponse = { status: 'success' | 'error'; message: string };

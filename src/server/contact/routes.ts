@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { CONTACT_MESSAGES, type ContactResponse, contactSchema } from '../../shared/contact';
+import { CONTACT_MESSAGES, type ContactResponse } from '../../shared/contact';
+import { contactSchema } from '../../shared/contact-schema';
 import { SITE } from '../../shared/site';
 import type { AppContext } from '../context';
 import { contactMessages } from '../db/schema';

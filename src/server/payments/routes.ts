@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { createPaymentSchema, type StatusResponse, verifyPaymentSchema } from '../../shared/shop';
+import type { StatusResponse } from '../../shared/shop';
+import { createPaymentSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { orders } from '../db/schema';

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { type PurchasedTool, type StatusResponse, sendCredentialsSchema } from '../../shared/shop';
+import type { PurchasedTool, StatusResponse } from '../../shared/shop';
+import { sendCredentialsSchema } from '../../shared/shop-schemas';
 import { currentUser, requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { licenses, orders, purchases, tools } from '../db/schema';

@@ -107,9 +107,10 @@ export function useCheckout(): { testMode: boolean | null; ready: () => Promise<
       },
     );
     // The script (Razorpay's is large) waits for the browser to be idle, so it never competes with the page's
-    // own first render; a click on Proceed to Payment before then loads it at once.
+    // own first render; a click on Proceed to Payment before then loads it at once. A failed early load is only a
+    // warning: the click tries again and, if it still fails, tells the buyer with the spec's error toast.
     const load = () =>
-      loadCheckout().catch((error: unknown) => console.error('Failed to load the payment checkout', error));
+      loadCheckout().catch((error: unknown) => console.warn('Could not preload the payment checkout', error));
     const idle = typeof window.requestIdleCallback === 'function';
     const handle = idle ? window.requestIdleCallback(load, { timeout: 3000 }) : window.setTimeout(load, 500);
     return () => {
