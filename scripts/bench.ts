@@ -81,7 +81,7 @@ async function benchDriver(databaseUrl: string | undefined, bareRps: number) {
         headers: { 'content-type': 'application/json', cookie: `csrftoken=${csrf}`, 'x-csrftoken': csrf },
         // The contact form is limited per address: each simulated visitor comes from its own address (TRUST_PROXY).
         setupClient: (client) => {
-          client.on('response', () => {
+          const nextVisitor = () => {
             visitor += 1;
             client.setHeaders({
               'content-type': 'application/json',
@@ -89,7 +89,9 @@ async function benchDriver(databaseUrl: string | undefined, bareRps: number) {
               'x-csrftoken': csrf,
               'x-forwarded-for': `10.${(visitor >> 16) & 255}.${(visitor >> 8) & 255}.${visitor & 255}`,
             });
-          });
+          };
+          nextVisitor();
+          client.on('response', nextVisitor);
         },
       }),
     ];
