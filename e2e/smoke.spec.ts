@@ -20,3 +20,14 @@ test('the home page renders and hydrates without console errors', async ({ page 
   await page.waitForLoadState('networkidle');
   expect(errors).toEqual([]);
 });
+
+test('the files every page links to in its head are served', async ({ request }) => {
+  const html = await (await request.get(`${server.url}/`)).text();
+  const ogImage = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1];
+  expect(ogImage).toBeTruthy();
+  for (const path of [new URL(ogImage ?? '/').pathname, '/favicon.svg', '/robots.txt', '/sitemap.xml']) {
+    const response = await request.get(`${server.url}${path}`);
+    expect(response.status(), path).toBe(200);
+  }
+  expect(await (await request.get(`${server.url}/sitemap.xml`)).text()).toContain('/PrivacyPolicy</loc>');
+});
