@@ -112,4 +112,7 @@ export type CreatePaymentResponse = {
   message: string;
 };
 
+/** GET /api/payments/config/: which checkout script the tools page loads (Razorpay's, or the local emulator's). */
+export type PaymentsConfigResponse = { keyId: string; checkoutScript: string; testMode: boolean };
+
 export type StatusResponse = { status: 'success' | 'error'; message: string };

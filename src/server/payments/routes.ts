@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { StatusResponse } from '../../shared/shop';
+import type { PaymentsConfigResponse, StatusResponse } from '../../shared/shop';
 import { createPaymentSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
@@ -14,8 +14,6 @@ import { verifyCheckoutSignature } from './signatures';
 import { WEBHOOK_PATH, webhookRoutes } from './webhook';
 
 /** GET /api/payments/config/: which checkout script the tools page loads, and whether it is the test one. */
-export type PaymentsConfigResponse = { keyId: string; checkoutScript: string; testMode: boolean };
-
 export const VERIFY_MESSAGES = {
   success: 'Payment verified successfully',
   orderNotFound: 'Order not found',

@@ -1,6 +1,7 @@
 import type {
   CreatePaymentRequest,
   CreatePaymentResponse,
+  PaymentsConfigResponse,
   PurchasedTool,
   StatusResponse,
   Tool,
@@ -8,14 +9,11 @@ import type {
 } from '../../../shared/shop';
 import { api } from '../../lib/api';
 
-/** GET /api/payments/config/: which checkout to load and whether payments are simulated. */
-export type PaymentsConfig = { keyId: string; checkoutScript: string; testMode: boolean };
-
 /** The shop's calls (spec §7), typed by the shared contract. */
 export const shopApi = {
   tools: () => api.get<Tool[]>('/api/alltools/'),
   myTools: () => api.get<PurchasedTool[]>('/api/my-tools/'),
-  paymentsConfig: () => api.get<PaymentsConfig>('/api/payments/config/'),
+  paymentsConfig: () => api.get<PaymentsConfigResponse>('/api/payments/config/'),
   createPayment: (body: CreatePaymentRequest) =>
     api.post<CreatePaymentResponse>('/api/create-payment/', body),
   verifyPayment: (body: VerifyPaymentRequest) => api.post<StatusResponse>('/api/verify-payment/', body),

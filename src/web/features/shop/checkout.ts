@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { CreatePaymentResponse } from '../../../shared/shop';
-import { type PaymentsConfig, shopApi } from './api';
+import type { CreatePaymentResponse, PaymentsConfigResponse } from '../../../shared/shop';
+import { shopApi } from './api';
 
 /** What Razorpay Standard Checkout hands the success handler; the server checks the signature. */
 export type RazorpaySuccess = {
@@ -39,7 +39,7 @@ declare global {
   }
 }
 
-let configLoading: Promise<PaymentsConfig> | undefined;
+let configLoading: Promise<PaymentsConfigResponse> | undefined;
 let scriptLoading: Promise<RazorpayConstructor> | undefined;
 
 /** Remembers a pending or fulfilled promise; a rejected one is forgotten so the next call tries again. */
@@ -50,7 +50,7 @@ function retryable<T>(start: () => Promise<T>, forget: () => void): Promise<T> {
   });
 }
 
-function paymentsConfig(): Promise<PaymentsConfig> {
+function paymentsConfig(): Promise<PaymentsConfigResponse> {
   configLoading ??= retryable(shopApi.paymentsConfig, () => {
     configLoading = undefined;
   });
