@@ -70,11 +70,12 @@ dd{margin:0;word-break:break-word}
 h2{font-size:16px;margin:28px 0 10px}
 iframe{display:block;width:100%;height:640px;border:0;background:#fff}
 pre{margin:0;padding:20px;white-space:pre-wrap;word-break:break-word;font:14px/1.6 ui-monospace,Menlo,Consolas,monospace}
-@media (max-width:640px){.hide-narrow{display:none}th,td{padding:10px 12px}}
+.narrow-only{display:none}
+@media (max-width:640px){.hide-narrow{display:none}.narrow-only{display:block;margin-top:6px}td{word-break:break-word}}
 `;
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${PAGE_STYLE}</style></head><body><main>${body}</main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><link rel="icon" href="data:,"><title>${escapeHtml(title)}</title><style>${PAGE_STYLE}</style></head><body><main>${body}</main></body></html>`;
 }
 
 function sendPage(reply: FastifyReply, html: string) {
@@ -122,9 +123,9 @@ export async function devMailboxRoutes(app: FastifyInstance, ctx: AppContext): P
     const rows = messages
       .map(
         (m) => `<tr>
-<td><a class="subject" href="/dev/mailbox/${m.id}">${escapeHtml(m.subject)}</a><div class="muted">${escapeHtml(m.kind)}</div></td>
-<td>${escapeHtml(m.to)}</td>
-<td>${statusBadge(m.status)}</td>
+<td><a class="subject" href="/dev/mailbox/${m.id}">${escapeHtml(m.subject)}</a><div class="muted">${escapeHtml(m.kind)}</div><div class="narrow-only">${escapeHtml(m.to)} ${statusBadge(m.status)}</div></td>
+<td class="hide-narrow">${escapeHtml(m.to)}</td>
+<td class="hide-narrow">${statusBadge(m.status)}</td>
 <td class="hide-narrow muted"><time datetime="${m.createdAt}">${escapeHtml(formatTime(new Date(m.createdAt)))}</time></td>
 </tr>`,
       )
@@ -132,7 +133,7 @@ export async function devMailboxRoutes(app: FastifyInstance, ctx: AppContext): P
     const table =
       messages.length === 0
         ? '<p class="empty">No emails yet. Anything the app queues shows up here.</p>'
-        : `<table><caption class="muted" style="text-align:left;padding:12px 16px">Newest first${messages.length === LIST_LIMIT ? ` (latest ${LIST_LIMIT})` : ''}</caption><thead><tr><th scope="col">Subject</th><th scope="col">To</th><th scope="col">Status</th><th scope="col" class="hide-narrow">Queued</th></tr></thead><tbody>${rows}</tbody></table>`;
+        : `<table><caption class="muted" style="text-align:left;padding:12px 16px">Newest first${messages.length === LIST_LIMIT ? ` (latest ${LIST_LIMIT})` : ''}</caption><thead><tr><th scope="col">Subject</th><th scope="col" class="hide-narrow">To</th><th scope="col" class="hide-narrow">Status</th><th scope="col" class="hide-narrow">Queued</th></tr></thead><tbody>${rows}</tbody></table>`;
     return sendPage(
       reply,
       page(
