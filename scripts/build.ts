@@ -101,10 +101,13 @@ function pagePreloads(manifest: ViteManifest, route: PageRoute): string[] {
  * then paints without waiting for a second request. CSP allows inline styles, never inline scripts.
  */
 function inlineStylesheets(html: string): string {
-  return html.replace(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g, (_tag, file: string) => {
-    const css = readFileSync(path.join(clientDir, file), 'utf8');
-    return `<style>${css}</style>`;
-  });
+  return html.replace(
+    /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g,
+    (_tag, file: string) => {
+      const css = readFileSync(path.join(clientDir, file), 'utf8');
+      return `<style>${css}</style>`;
+    },
+  );
 }
 
 function walk(dir: string): string[] {
