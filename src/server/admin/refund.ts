@@ -8,6 +8,7 @@ import { type EmailBlock, type RenderedEmail, renderEmail } from '../mail/layout
 import { enqueueMail } from '../mail/outbox';
 import { recordOrderEvent } from '../payments/fulfil';
 import { EMULATOR_PREFIX, GatewayError, gatewayFor } from '../payments/gateway';
+import { forgetOwnedTools } from '../shop/catalogue';
 import { toolLabel } from '../shop/delivery-email';
 import { CommandError } from './framework';
 
@@ -131,7 +132,7 @@ export async function refundOrder(
   }
 
   try {
-    return await ctx.db.transaction(async (tx) => {
+    const refunded = await ctx.db.transaction(async (tx) => {
       const now = ctx.clock.now();
       const [locked] = await tx
         .select({ status: orders.status })
@@ -213,6 +214,8 @@ export async function refundOrder(
         outboxId,
       };
     });
+    forgetOwnedTools(ctx.db, order.userId);
+    return refunded;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new CommandError(

@@ -1,8 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../shared/auth';
+import { sessions } from '../db/schema';
 import { createTestApp, type TestApp } from '../test-support/app';
 import type { TestClient } from '../test-support/client';
-import { SESSION_COOKIE } from './session';
+import { hashSessionId, SESSION_CACHE_TTL_MS, SESSION_COOKIE } from './session';
 import { DEFAULT_PASSWORD, form, signUp, uniqueEmail, uniqueIp } from './test-helpers';
 
 let t: TestApp;
@@ -148,6 +151,18 @@ describe('POST /api/auth/logout/', () => {
     const replay = await t.client({ ip: uniqueIp() });
     replay.cookies.set(SESSION_COOKIE, session);
     expect((await replay.get('/api/auth/check/')).json()).toEqual({ loggedin: false, user: null });
+  });
+});
+
+describe('a session ended by another instance or the admin', () => {
+  it('stops working on this instance within the session cache time', async () => {
+    const client = await t.client({ ip: uniqueIp() });
+    await login(client, { email, password: DEFAULT_PASSWORD });
+    expect((await client.get('/api/auth/check/')).json().loggedin).toBe(true);
+    const idHash = hashSessionId(client.cookies.get(SESSION_COOKIE) ?? '');
+    await t.ctx.db.delete(sessions).where(eq(sessions.idHash, idHash));
+    await sleep(SESSION_CACHE_TTL_MS + 50);
+    expect((await client.get('/api/auth/check/')).json()).toEqual({ loggedin: false, user: null });
   });
 });
 

@@ -38,6 +38,7 @@ import {
   currentUser,
   endAllSessions,
   endSession,
+  forgetSessionsOf,
   rotateSession,
   SESSION_COOKIE,
 } from './session';
@@ -228,7 +229,7 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
     const matched = await checkCode(ctx, { email, purpose: 'reset', code: input.otp });
     if (!matched) throw invalidCode();
     const passwordHash = await hashPassword(input.password);
-    await ctx.db.transaction(async (tx) => {
+    const userId = await ctx.db.transaction(async (tx) => {
       if (!(await consumeCode(tx, ctx, matched))) throw invalidCode();
       const user = await findUserByEmail(tx, email);
       if (!user) throw invalidCode();
@@ -236,7 +237,9 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
       await tx.update(users).set({ passwordHash, passwordChangedAt: now }).where(eq(users.id, user.id));
       await endAllSessions(tx, user.id);
       await enqueueMail(tx, { to: user.email, ...passwordChangedEmail(now), kind: 'password-changed' });
+      return user.id;
     });
+    forgetSessionsOf(ctx, userId);
     request.sessionUser = null;
     clearSessionCookie(ctx, reply);
     return { message: AUTH_MESSAGES.resetSuccess };

@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import type { DbOrTx } from '../db';
+import type { Database, DbOrTx } from '../db';
 import { sessions, users } from '../db/schema';
 import { unauthorized } from '../http/errors';
+import { cachePerDatabase } from '../ttl-cache';
 
 export const SESSION_COOKIE = 'sessionid';
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -17,6 +18,16 @@ declare module 'fastify' {
     sessionUser?: SessionUser | null;
   }
 }
+
+/**
+ * How long this instance trusts a session it has looked up, so signed-in reads do not each cost a query. Logout,
+ * login and password reset on this instance drop the entry at once; the TTL bounds how long a logout or reset
+ * on another instance takes to reach this one (with PGlite there is only ever one instance).
+ */
+export const SESSION_CACHE_TTL_MS = 2_000;
+
+type KnownSession = { user: SessionUser; expiresAt: number };
+const knownSessions = cachePerDatabase<Database, string, KnownSession>(SESSION_CACHE_TTL_MS, 10_000);
 
 export const hashSessionId = (id: string) => createHash('sha256').update(id).digest('hex');
 
@@ -57,7 +68,11 @@ export async function endSession(
   reply: FastifyReply,
 ): Promise<void> {
   const id = request.cookies[SESSION_COOKIE];
-  if (id) await ctx.db.delete(sessions).where(eq(sessions.idHash, hashSessionId(id)));
+  if (id) {
+    const idHash = hashSessionId(id);
+    await ctx.db.delete(sessions).where(eq(sessions.idHash, idHash));
+    knownSessions(ctx.db).delete(idHash);
+  }
   request.sessionUser = null;
   clearSessionCookie(ctx, reply);
 }
@@ -74,17 +89,26 @@ export async function rotateSession(
   userId: string,
 ): Promise<void> {
   const previous = request.cookies[SESSION_COOKIE];
-  if (previous && previous.length <= 100)
-    await db.delete(sessions).where(eq(sessions.idHash, hashSessionId(previous)));
+  if (previous && previous.length <= 100) {
+    const idHash = hashSessionId(previous);
+    await db.delete(sessions).where(eq(sessions.idHash, idHash));
+    knownSessions(ctx.db).delete(idHash);
+  }
   request.sessionUser = undefined;
   await startSession(ctx, db, reply, userId);
 }
 
+/** Deletes every session of the user; call `forgetSessionsOf` once the transaction has committed. */
 export async function endAllSessions(db: DbOrTx, userId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
-/** The logged-in user, or null. One query per request, cached on the request. */
+/** Drops this instance's memory of the user's sessions, after they were deleted or the user changed. */
+export function forgetSessionsOf(ctx: AppContext, userId: string): void {
+  knownSessions(ctx.db).deleteWhere((known) => known.user.id === userId);
+}
+
+/** The logged-in user, or null: from this instance's session cache, else one query; kept on the request. */
 export async function currentUser(ctx: AppContext, request: FastifyRequest): Promise<SessionUser | null> {
   if (request.sessionUser !== undefined) return request.sessionUser;
   const id = request.cookies[SESSION_COOKIE];
@@ -92,14 +116,35 @@ export async function currentUser(ctx: AppContext, request: FastifyRequest): Pro
     request.sessionUser = null;
     return null;
   }
-  const rows = await ctx.db
-    .select({ id: users.id, name: users.name, email: users.email, phone: users.phone })
+  const idHash = hashSessionId(id);
+  const cache = knownSessions(ctx.db);
+  const now = ctx.clock.now();
+  const known = cache.get(idHash);
+  if (known && known.expiresAt > now.getTime()) {
+    request.sessionUser = known.user;
+    return known.user;
+  }
+  const generation = cache.generation;
+  const [row] = await ctx.db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      phone: users.phone,
+      expiresAt: sessions.expiresAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.idHash, hashSessionId(id)), gt(sessions.expiresAt, ctx.clock.now())))
+    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)))
     .limit(1);
-  request.sessionUser = rows[0] ?? null;
-  return request.sessionUser;
+  if (!row) {
+    request.sessionUser = null;
+    return null;
+  }
+  const { expiresAt, ...user } = row;
+  cache.set(idHash, { user, expiresAt: expiresAt.getTime() }, generation);
+  request.sessionUser = user;
+  return user;
 }
 
 /** The logged-in user, or a 401. */

@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { licenses, orderEvents, orders, purchases, tools, users } from '../db/schema';
+import { forgetOwnedTools } from '../shop/catalogue';
 import { queueDeliveryEmail } from '../shop/delivery';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
 import { gatewayFor } from './gateway';
@@ -17,7 +18,7 @@ export type FulfilInput = {
 };
 
 export type FulfilOutcome =
-  | { result: 'fulfilled'; orderId: string; purchaseId: string }
+  | { result: 'fulfilled'; orderId: string; purchaseId: string; userId: string }
   | { result: 'already-paid'; orderId: string }
   | { result: 'unknown-order' }
   | { result: 'amount-mismatch'; orderId: string }
@@ -145,7 +146,7 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: FulfilInput):
     tool,
     license,
   });
-  return { result: 'fulfilled', orderId: order.id, purchaseId: purchase.id };
+  return { result: 'fulfilled', orderId: order.id, purchaseId: purchase.id, userId: order.userId };
 }
 
 /**
@@ -179,12 +180,16 @@ export async function refundDuplicatePayment(
   }
 }
 
-/** What runs after the fulfilment transaction committed: refunds never happen inside a database transaction. */
+/**
+ * What runs after the fulfilment transaction committed: the buyer's catalogue shows the purchase at once, and
+ * refunds never happen inside a database transaction.
+ */
 export async function afterFulfilment(
   ctx: AppContext,
   outcome: FulfilOutcome,
   razorpayPaymentId: string,
 ): Promise<FulfilOutcome> {
+  if (outcome.result === 'fulfilled') forgetOwnedTools(ctx.db, outcome.userId);
   if (outcome.result !== 'duplicate-payment') return outcome;
   return { ...outcome, refunded: await refundDuplicatePayment(ctx, outcome.orderId, razorpayPaymentId) };
 }

@@ -1,8 +1,10 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Tool } from '../../shared/shop';
+import { SESSION_CACHE_TTL_MS } from '../auth/session';
 import type { AppContext } from '../context';
 import type { Database, DbOrTx } from '../db';
 import { purchases, tools } from '../db/schema';
+import { cachePerDatabase } from '../ttl-cache';
 import { ensureDefaultCatalogue } from './seed';
 
 export type ToolRow = typeof tools.$inferSelect;
@@ -75,13 +77,34 @@ export function invalidateCatalogue(db: Database): void {
   caches.delete(db);
 }
 
-/** Ids of the tools this user owns now (refunded purchases do not count). */
+/** Ids of the tools this user owns now (refunded purchases do not count), straight from the database. */
 export async function ownedToolIds(db: DbOrTx, userId: string): Promise<Set<string>> {
   const rows = await db
     .select({ toolId: purchases.toolId })
     .from(purchases)
     .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt)));
   return new Set(rows.map((row) => row.toolId));
+}
+
+/**
+ * What the catalogue's `purchased` flags are read from: this instance's copy of each user's owned tools, as short-
+ * lived as the session cache. Only for display; paying, downloading and re-sending check the database.
+ */
+const ownedTools = cachePerDatabase<Database, string, Set<string>>(SESSION_CACHE_TTL_MS, 10_000);
+
+export async function cachedOwnedToolIds(ctx: AppContext, userId: string): Promise<Set<string>> {
+  const cache = ownedTools(ctx.db);
+  const known = cache.get(userId);
+  if (known) return known;
+  const generation = cache.generation;
+  const owned = await ownedToolIds(ctx.db, userId);
+  cache.set(userId, owned, generation);
+  return owned;
+}
+
+/** Call after a purchase is created or refunded, once its transaction committed. */
+export function forgetOwnedTools(db: Database, userId: string): void {
+  ownedTools(db).delete(userId);
 }
 
 /** One active tool by id, straight from the database (payments must not act on a stale price). */

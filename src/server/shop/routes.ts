@@ -6,7 +6,7 @@ import { currentUser, requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { licenses, orders, purchases, tools } from '../db/schema';
 import { notFound, parseInput } from '../http/errors';
-import { activeCatalogue, ownedToolIds } from './catalogue';
+import { activeCatalogue, cachedOwnedToolIds } from './catalogue';
 import { queueDeliveryEmail } from './delivery';
 import { downloadRoutes } from './downloads';
 
@@ -27,7 +27,7 @@ export async function shopRoutes(app: FastifyInstance, ctx: AppContext): Promise
     reply.header('cache-control', 'private, no-cache');
     reply.header('vary', 'cookie');
     if (!user) return reply.type('application/json; charset=utf-8').send(catalogue.anonymousJson);
-    const owned = await ownedToolIds(ctx.db, user.id);
+    const owned = await cachedOwnedToolIds(ctx, user.id);
     return catalogue.tools.map((tool) => (owned.has(tool._id) ? { ...tool, purchased: true } : tool));
   });
 
