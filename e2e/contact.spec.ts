@@ -124,6 +124,40 @@ test('a valid message is sent and the form is replaced by the green result box',
   expect(consoleErrors).toEqual([]);
 });
 
+test('what a visitor types before the page has finished loading is kept and sent', async ({ page }) => {
+  // Hold the page's scripts back, so the visitor types into the prerendered form before React takes it over.
+  let releaseScripts = () => {};
+  const scriptsHeld = new Promise<void>((resolve) => {
+    releaseScripts = resolve;
+  });
+  await page.route('**/assets/*.js', async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  // Module scripts hold back DOMContentLoaded, so wait only for the prerendered form to be on screen.
+  await page.goto(`${server.url}/Contact`, { waitUntil: 'commit' });
+  const form = contactForm(page);
+  await expect(form.description).toBeVisible();
+  // Until then the button cannot submit the form the browser's way (a GET carrying what was typed).
+  await expect(form.send).toBeDisabled();
+  await fillValid(page, 'Early Visitor');
+
+  releaseScripts();
+  await expect(form.send).toBeEnabled();
+  const requestPromise = page.waitForRequest(
+    (request) => request.url().endsWith('/api/contact') && request.method() === 'POST',
+  );
+  await form.send.click();
+  await expect(form.result).toContainText(CONTACT_MESSAGES.success);
+  expect((await requestPromise).postDataJSON()).toMatchObject({
+    name: 'Early Visitor',
+    email: 'asha@example.com',
+    relatedTo: 'Services',
+    description: 'We need help with monthly bookkeeping and GST returns.',
+  });
+  expect(page.url()).toBe(`${server.url}/Contact`);
+});
+
 test('while sending the button is disabled, and server field errors land under their fields', async ({
   page,
 }) => {

@@ -212,6 +212,31 @@ test('the catalogue loads without layout shift and is accessible before signing 
   await expect(page.getByRole('dialog', { name: 'Welcome Back' })).toBeHidden();
 });
 
+test('a search typed before the page has finished loading still filters the catalogue', async ({
+  browser,
+}) => {
+  const early = await browser.newPage();
+  try {
+    let releaseScripts = () => {};
+    const scriptsHeld = new Promise<void>((resolve) => {
+      releaseScripts = resolve;
+    });
+    await early.route('**/assets/*.js', async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    });
+    await early.goto(`${server.url}/utility-tools`, { waitUntil: 'commit' });
+    const search = early.getByRole('searchbox', { name: 'Search tools' });
+    await search.fill('macos');
+    releaseScripts();
+    await expect(early.getByRole('article', { name: MACOS_TOOL, exact: true })).toBeVisible();
+    await expect(early.getByRole('article', { name: WINDOWS_TOOL, exact: true })).toHaveCount(0);
+    await expect(search).toHaveValue('macos');
+  } finally {
+    await early.close();
+  }
+});
+
 test('my tools and the invalid-link page send a visitor who is not signed in where they belong', async () => {
   // The list is asked for only after the auth check, so a signed-out visit logs no 401 on the way out.
   await page.goto(`${server.url}/my-tools`);

@@ -4,6 +4,7 @@ import { CONTACT_TOPICS } from '../../../shared/constants';
 import { CONTACT_MESSAGES, validateContact } from '../../../shared/contact';
 import { toast } from '../../components/Toasts';
 import { ApiError } from '../../lib/api';
+import { useHydrated, useKeepTypedBeforeHydration } from '../../lib/prerendered-form';
 import { type ContactSubmission, sendContactMessage } from './api';
 
 type Field = 'name' | 'organisation' | 'email' | 'relatedTo' | 'description';
@@ -87,6 +88,16 @@ export function ContactForm() {
   const [submitted, setSubmitted] = useState(false);
   const [info, setInfo] = useState<Result | null>(null);
   const resultRef = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const hydrated = useHydrated();
+  // The honeypot is left out: a browser may autofill it, and a bot never waits for hydration anyway.
+  useKeepTypedBeforeHydration(formRef, (name, value) =>
+    setValues((current) =>
+      name !== 'website' && name in current && current[name as keyof ContactSubmission] === ''
+        ? { ...current, [name]: value }
+        : current,
+    ),
+  );
   const returningToForm = useRef(false);
   const idPrefix = useId();
   const idOf = (field: Field | 'website') => `${idPrefix}-${field}`;
@@ -218,7 +229,7 @@ export function ContactForm() {
   });
 
   return (
-    <form noValidate onSubmit={onSubmit} className="space-y-5">
+    <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5">
       <div className="grid gap-5 sm:grid-cols-2">
         <FieldShell id={idOf('name')} label="Name" required error={errors.name}>
           <input
@@ -300,7 +311,7 @@ export function ContactForm() {
         </p>
         <button
           type="submit"
-          disabled={submitting}
+          disabled={submitting || !hydrated}
           className="inline-flex items-center justify-center gap-2 rounded-lg bg-brand-800 px-6 py-3 font-semibold text-white shadow-sm transition-colors hover:bg-brand-900 disabled:cursor-not-allowed disabled:opacity-80"
         >
           {submitting ? (

@@ -1,5 +1,6 @@
 import { Search } from 'lucide-react';
-import { useId } from 'react';
+import { useId, useRef } from 'react';
+import { useKeepTypedBeforeHydration } from '../../lib/prerendered-form';
 
 /** A labelled search field; the label is for screen readers, the placeholder is the spec's text. */
 export function SearchBox({
@@ -14,6 +15,10 @@ export function SearchBox({
   label: string;
 }) {
   const id = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  useKeepTypedBeforeHydration(inputRef, (_name, typed) => {
+    if (value === '') onChange(typed);
+  });
   return (
     <div className="relative w-full sm:max-w-sm">
       <label htmlFor={id} className="sr-only">
@@ -24,6 +29,7 @@ export function SearchBox({
         aria-hidden="true"
       />
       <input
+        ref={inputRef}
         id={id}
         type="search"
         value={value}
