@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { CONTACT_MESSAGES } from '../src/shared/contact';
+import { openBeforeHydration } from './support/before-hydration';
 import { type RunningServer, startServer } from './support/server';
 
 /** The contact form as a visitor finds it: by its labels and its button. */
@@ -125,17 +126,7 @@ test('a valid message is sent and the form is replaced by the green result box',
 });
 
 test('what a visitor types before the page has finished loading is kept and sent', async ({ page }) => {
-  // Hold the page's scripts back, so the visitor types into the prerendered form before React takes it over.
-  let releaseScripts = () => {};
-  const scriptsHeld = new Promise<void>((resolve) => {
-    releaseScripts = resolve;
-  });
-  await page.route('**/assets/*.js', async (route) => {
-    await scriptsHeld;
-    await route.continue();
-  });
-  // Module scripts hold back DOMContentLoaded, so wait only for the prerendered form to be on screen.
-  await page.goto(`${server.url}/Contact`, { waitUntil: 'commit' });
+  const releaseScripts = await openBeforeHydration(page, `${server.url}/Contact`);
   const form = contactForm(page);
   await expect(form.description).toBeVisible();
   // Until then the button cannot submit the form the browser's way (a GET carrying what was typed).

@@ -6,6 +6,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { sql } from 'drizzle-orm';
 import { openDatabase, schema } from '../src/server/db';
 import { type ReceivedMail, TestSmtpServer } from '../src/server/test-support/smtp';
+import { openBeforeHydration } from './support/before-hydration';
 import { type RunningServer, startServer } from './support/server';
 
 /**
@@ -217,15 +218,7 @@ test('a search typed before the page has finished loading still filters the cata
 }) => {
   const early = await browser.newPage();
   try {
-    let releaseScripts = () => {};
-    const scriptsHeld = new Promise<void>((resolve) => {
-      releaseScripts = resolve;
-    });
-    await early.route('**/assets/*.js', async (route) => {
-      await scriptsHeld;
-      await route.continue();
-    });
-    await early.goto(`${server.url}/utility-tools`, { waitUntil: 'commit' });
+    const releaseScripts = await openBeforeHydration(early, `${server.url}/utility-tools`);
     const search = early.getByRole('searchbox', { name: 'Search tools' });
     await search.fill('macos');
     releaseScripts();

@@ -1,0 +1,19 @@
+import type { Page } from '@playwright/test';
+
+/**
+ * Opens `url` with the page's scripts held back, so a test can act on the prerendered HTML before React takes it
+ * over. Module scripts delay DOMContentLoaded, so this waits only for the response; call the returned function to
+ * let the scripts load and the page hydrate.
+ */
+export async function openBeforeHydration(page: Page, url: string): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/assets/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(url, { waitUntil: 'commit' });
+  return release;
+}
