@@ -1,4 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import type { OrderEventKind } from '../../shared/orders';
 import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { licenses, orderEvents, orders, purchases, tools, users } from '../db/schema';
@@ -28,7 +29,7 @@ export type FulfilOutcome =
 export async function recordOrderEvent(
   db: DbOrTx,
   orderId: string,
-  kind: string,
+  kind: OrderEventKind,
   detail: Record<string, unknown>,
   at: Date,
 ): Promise<void> {

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { PaymentsConfigResponse, StatusResponse } from '../../shared/shop';
+import { type PaymentsConfigResponse, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { createPaymentSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
@@ -14,13 +14,7 @@ import { verifyCheckoutSignature } from './signatures';
 import { WEBHOOK_PATH, webhookRoutes } from './webhook';
 
 /** GET /api/payments/config/: which checkout script the tools page loads, and whether it is the test one. */
-export const VERIFY_MESSAGES = {
-  success: 'Payment verified successfully',
-  orderNotFound: 'Order not found',
-  badSignature: 'Payment verification failed: the payment signature is not valid.',
-  notSettled: 'The payment could not be matched to its order. Please contact support.',
-  duplicate: 'You already own this tool, so this payment is being refunded.',
-} as const;
+const VERIFY_MESSAGES = SHOP_MESSAGES.verify;
 
 const mountedEmulators = new WeakMap<FastifyInstance, RazorpayEmulator>();
 

@@ -1,5 +1,6 @@
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import type { Currency } from '../../../shared/constants';
+import { COUNTRIES } from '../../../shared/countries';
 import { INDIAN_STATE_NAMES } from '../../../shared/indian-states';
 import {
   BILLING_COUNTRY_INDIA,
@@ -9,7 +10,6 @@ import {
   validateBilling,
 } from '../../../shared/shop';
 import { Modal } from '../../components/Modal';
-import { COUNTRIES } from './countries';
 
 type Field = keyof BillingFieldErrors;
 

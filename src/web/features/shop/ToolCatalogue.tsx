@@ -1,27 +1,23 @@
 import { FlaskConical, PackageOpen, SearchX, TriangleAlert } from 'lucide-react';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Currency } from '../../../shared/constants';
+import { COUNTRIES } from '../../../shared/countries';
 import { detectCurrency } from '../../../shared/currency';
 import { displayPrice, formatPrice } from '../../../shared/money';
-import type { BillingDetails, Tool } from '../../../shared/shop';
+import { type BillingDetails, SHOP_MESSAGES, type Tool } from '../../../shared/shop';
 import { api } from '../../lib/api';
 import { useAuth } from '../auth/AuthContext';
 import { shopApi } from './api';
 import { BillingModal } from './BillingModal';
 import { CurrencyToggle } from './CurrencyToggle';
 import { useCheckout } from './checkout';
-import { COUNTRIES } from './countries';
 import { matchesSearch, SearchBox } from './SearchBox';
 import { Spinner } from './Spinner';
 import { ToolCard, toolTitle } from './ToolCard';
 import { usePurchase } from './usePurchase';
 import { useSendCredentials } from './useSendCredentials';
 
-export const CATALOGUE_MESSAGES = {
-  loadFailed: 'Failed to load tools. Please try again later.',
-  empty: 'No tools are currently available.',
-  noMatch: 'No tools match your search criteria.',
-} as const;
+const CATALOGUE_MESSAGES = SHOP_MESSAGES.catalogue;
 
 /**
  * The Dashboard of /utility-tools (spec §2, §4): search, currency, the tool grid and the purchase flow.

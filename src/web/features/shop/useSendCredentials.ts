@@ -1,13 +1,10 @@
 import { useCallback, useState } from 'react';
+import { SHOP_MESSAGES } from '../../../shared/shop';
 import { toast } from '../../components/Toasts';
 import { ApiError } from '../../lib/api';
 import { shopApi } from './api';
 
-export const CREDENTIALS_MESSAGES = {
-  sent: 'Credentials sent to your email!',
-  failed: 'Failed to send credentials',
-  error: 'Error sending credentials',
-} as const;
+const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 
 /**
  * "Get Credentials" on both shop pages (spec §4, §8): emails the license key and a fresh download link.
