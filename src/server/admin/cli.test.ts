@@ -178,7 +178,7 @@ beforeAll(async () => {
       .returning({ id: contactMessages.id });
     messageId = message?.id ?? '';
 
-    failedMailId = await enqueueMail(t.ctx.db, {
+    failedMailId = await enqueueMail(t.ctx, t.ctx.db, {
       to: 'nobody@example.com',
       subject: 'Undeliverable',
       html: '<p>x</p>',

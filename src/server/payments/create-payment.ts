@@ -10,7 +10,7 @@ import { orders } from '../db/schema';
 import { AppError, conflict, notFound } from '../http/errors';
 import { findActiveTool, ownedToolIds } from '../shop/catalogue';
 import { recordOrderEvent } from './fulfil';
-import { GatewayError, gatewayFor } from './gateway';
+import { GatewayError } from './gateway';
 
 type CreatePaymentBody = z.output<typeof createPaymentSchema>;
 
@@ -54,7 +54,7 @@ export async function createPayment(
 
   let razorpayOrderId: string;
   try {
-    const remote = await gatewayFor(ctx.config).createOrder({
+    const remote = await ctx.gateway.createOrder({
       amount,
       currency: body.currency,
       receipt: orderId,

@@ -6,7 +6,6 @@ import { licenses, orderEvents, orders, purchases, tools, users } from '../db/sc
 import { forgetOwnedTools } from '../shop/catalogue';
 import { queueDeliveryEmail } from '../shop/delivery';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
-import { gatewayFor } from './gateway';
 
 export type FulfilSource = 'verify' | 'webhook' | 'reconciler';
 
@@ -160,7 +159,7 @@ export async function refundDuplicatePayment(
   razorpayPaymentId: string,
 ): Promise<boolean> {
   try {
-    const refund = await gatewayFor(ctx.config).refundPayment(razorpayPaymentId, {
+    const refund = await ctx.gateway.refundPayment(razorpayPaymentId, {
       notes: { reason: 'Duplicate purchase of an owned tool', orderId },
     });
     const now = ctx.clock.now();
@@ -190,7 +189,7 @@ export async function afterFulfilment(
   outcome: FulfilOutcome,
   razorpayPaymentId: string,
 ): Promise<FulfilOutcome> {
-  if (outcome.result === 'fulfilled') forgetOwnedTools(ctx.db, outcome.userId);
+  if (outcome.result === 'fulfilled') forgetOwnedTools(ctx, outcome.userId);
   if (outcome.result !== 'duplicate-payment') return outcome;
   return { ...outcome, refunded: await refundDuplicatePayment(ctx, outcome.orderId, razorpayPaymentId) };
 }

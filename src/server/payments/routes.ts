@@ -16,12 +16,11 @@ import { WEBHOOK_PATH, webhookRoutes } from './webhook';
 /** GET /api/payments/config/: which checkout script the tools page loads, and whether it is the test one. */
 const VERIFY_MESSAGES = SHOP_MESSAGES.verify;
 
-const mountedEmulators = new WeakMap<FastifyInstance, RazorpayEmulator>();
-
-/** The emulator this app mounted (development and tests without Razorpay keys), e.g. to await its webhooks. */
-export const emulatorOf = (app: FastifyInstance) => mountedEmulators.get(app);
-
-export async function paymentsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+/** Returns the emulator it mounted (development and tests without Razorpay keys), e.g. to await its webhooks. */
+export async function paymentsRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+): Promise<RazorpayEmulator | undefined> {
   const emulatorActive = ctx.config.razorpay.emulated && !ctx.config.isProduction;
 
   app.get('/api/payments/config/', async (_request, reply): Promise<PaymentsConfigResponse> => {
@@ -81,15 +80,13 @@ export async function paymentsRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
   await webhookRoutes(app, ctx);
 
-  if (emulatorActive) {
-    const emulator = await registerRazorpayEmulator(app, {
-      keyId: ctx.config.razorpay.keyId,
-      keySecret: ctx.config.razorpay.keySecret,
-      webhookSecret: ctx.config.razorpay.webhookSecret,
-      webhookUrl: `${ctx.config.publicUrl}${WEBHOOK_PATH}`,
-      prefix: EMULATOR_PREFIX.replace(/\/razorpay$/, ''),
-      log: app.log,
-    });
-    mountedEmulators.set(app, emulator);
-  }
+  if (!emulatorActive) return undefined;
+  return registerRazorpayEmulator(app, {
+    keyId: ctx.config.razorpay.keyId,
+    keySecret: ctx.config.razorpay.keySecret,
+    webhookSecret: ctx.config.razorpay.webhookSecret,
+    webhookUrl: `${ctx.config.publicUrl}${WEBHOOK_PATH}`,
+    prefix: EMULATOR_PREFIX.replace(/\/razorpay$/, ''),
+    log: app.log,
+  });
 }
