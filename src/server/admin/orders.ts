@@ -3,14 +3,14 @@ import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { ORDER_STATUSES, type OrderStatus } from '../../shared/orders';
 import type { DbOrTx } from '../db';
 import { downloadTokens, licenses, orderEvents, orders, outbox, purchases, tools, users } from '../db/schema';
-import { recordOrderEvent } from '../payments/fulfil';
+import { recordOrderEvent } from '../payments/order-events';
 import { reconcileOnce } from '../payments/reconciler';
+import { refundOrder } from '../payments/refund';
 import { queueDeliveryEmail } from '../shop/delivery';
 import { toolLabel } from '../shop/delivery-email';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
 import { argument, CommandError, defineCommand } from './framework';
 import { findOne, parseLimit, parseSince } from './lookup';
-import { refundOrder } from './refund';
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -353,7 +353,7 @@ const refund = defineCommand({
       throw new CommandError('--reason is too long (at most 500 characters).');
     const ctx = await env.open();
     const order = await findOrder(ctx.db, argument(input, 0));
-    const result = await refundOrder(ctx, order.id, reason);
+    const result = await refundOrder(ctx, { orderId: order.id, source: 'admin', reason });
     const how = result.refundedEarlier
       ? 'Razorpay already showed the payment refunded; recorded it'
       : `Razorpay refund ${result.refundId}`;

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { licenses, orderEvents, orders, purchases, webhookEvents } from '../db/schema';
+import { licenses, orderEvents, orders, outbox, purchases, webhookEvents } from '../db/schema';
 import { LICENSE_KEY_PATTERN } from '../shop/license';
 import {
   addTool,
@@ -291,6 +291,18 @@ describe('POST /api/verify-payment/', () => {
     expect(await effectsOf(t, secondOrder.id)).toMatchObject({ purchases: 0, deliveries: [] });
     expect(t.emulator?.payments.get(paidSecond.body.razorpay_payment_id)?.status).toBe('refunded');
     await t.emulator?.settled();
+
+    // The one refund path: one 'refunded' event naming its source, and the customer's refund notice.
+    const events = await t.ctx.db.select().from(orderEvents).where(eq(orderEvents.orderId, secondOrder.id));
+    const refunds = events.filter((event) => event.kind === 'refunded');
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]?.detail).toMatchObject({ source: 'duplicate-payment', purchaseId: null });
+    const notices = await t.ctx.db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.ref, `order:${secondOrder.id}`), eq(outbox.kind, 'refund-notice')));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.text).not.toContain('no longer work');
   });
 });
 
