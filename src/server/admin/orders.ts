@@ -3,10 +3,9 @@ import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { ORDER_STATUSES, type OrderStatus } from '../../shared/orders';
 import type { DbOrTx } from '../db';
 import { downloadTokens, licenses, orderEvents, orders, outbox, purchases, tools, users } from '../db/schema';
-import { recordOrderEvent } from '../payments/order-events';
 import { reconcileOnce } from '../payments/reconciler';
 import { refundOrder } from '../payments/refund';
-import { queueDeliveryEmail } from '../shop/delivery';
+import { resendDelivery } from '../shop/delivery';
 import { toolLabel } from '../shop/delivery-email';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
 import { argument, CommandError, defineCommand } from './framework';
@@ -284,44 +283,28 @@ const resend = defineCommand({
   async run(env, input) {
     const ctx = await env.open();
     const order = await findOrder(ctx.db, argument(input, 0));
-    const result = await ctx.db.transaction(async (tx) => {
-      const [owned] = await tx
-        .select({ purchase: purchases, tool: tools, license: licenses, user: users })
-        .from(purchases)
-        .innerJoin(tools, eq(tools.id, purchases.toolId))
-        .innerJoin(users, eq(users.id, purchases.userId))
-        .leftJoin(licenses, eq(licenses.purchaseId, purchases.id))
-        .where(eq(purchases.orderId, order.id))
-        .for('update', { of: purchases });
-      if (!owned) {
-        throw new CommandError(
-          `Order ${shortId(order.id)} is ${order.status} and has no purchase: there is nothing to resend.`,
-        );
-      }
-      if (owned.purchase.refundedAt) {
-        throw new CommandError(
-          `Order ${shortId(order.id)} was refunded on ${formatTime(owned.purchase.refundedAt)}: its license no longer works.`,
-        );
-      }
-      if (!owned.license) throw new CommandError(`Order ${shortId(order.id)} has no license to resend.`);
-      const now = ctx.clock.now();
-      const outboxId = await queueDeliveryEmail(ctx, tx, {
-        occasion: 'resend',
-        user: owned.user,
-        purchaseId: owned.purchase.id,
-        order,
-        tool: owned.tool,
-        license: owned.license,
-      });
-      await recordOrderEvent(tx, order.id, 'resent', { source: 'admin', outboxId }, now);
-      return {
-        orderId: order.id,
-        outboxId,
-        to: owned.user.email,
-        tool: toolLabel(owned.tool.name, owned.tool.device),
-        downloadLinkExpiresAt: owned.tool.fileKey ? new Date(now.getTime() + DOWNLOAD_LINK_VALID_MS) : null,
-      };
-    });
+    const outcome = await resendDelivery(ctx, { orderId: order.id }, 'admin');
+    if (outcome.result === 'no-purchase') {
+      throw new CommandError(
+        `Order ${shortId(order.id)} is ${order.status} and has no purchase: there is nothing to resend.`,
+      );
+    }
+    if (outcome.result === 'refunded') {
+      throw new CommandError(
+        `Order ${shortId(order.id)} was refunded on ${formatTime(outcome.refundedAt)}: its license no longer works.`,
+      );
+    }
+    if (outcome.result === 'no-license')
+      throw new CommandError(`Order ${shortId(order.id)} has no license to resend.`);
+    const result = {
+      orderId: order.id,
+      outboxId: outcome.outboxId,
+      to: outcome.to,
+      tool: toolLabel(outcome.tool.name, outcome.tool.device),
+      downloadLinkExpiresAt: outcome.tool.fileKey
+        ? new Date(outcome.at.getTime() + DOWNLOAD_LINK_VALID_MS)
+        : null,
+    };
     const link = result.downloadLinkExpiresAt
       ? `with a download link valid until ${formatTime(result.downloadLinkExpiresAt)}`
       : 'without a download link (the tool has no file)';

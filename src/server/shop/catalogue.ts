@@ -1,5 +1,5 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Tool } from '../../shared/shop';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import type { PurchasedTool, Tool } from '../../shared/shop';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { purchases, tools } from '../db/schema';
@@ -108,4 +108,29 @@ export async function findActiveTool(db: DbOrTx, toolId: string): Promise<ToolRo
     .where(and(eq(tools.id, toolId), eq(tools.active, true)))
     .limit(1);
   return row;
+}
+
+/** GET /api/my-tools/: the tools the user owns now, newest purchase first. */
+export async function purchasedTools(ctx: AppContext, userId: string): Promise<PurchasedTool[]> {
+  const rows = await ctx.db
+    .select({
+      id: tools.id,
+      name: tools.name,
+      description: tools.description,
+      device: tools.device,
+      icon: tools.icon,
+      purchasedAt: purchases.createdAt,
+    })
+    .from(purchases)
+    .innerJoin(tools, eq(tools.id, purchases.toolId))
+    .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt)))
+    .orderBy(desc(purchases.createdAt));
+  return rows.map((row) => ({
+    _id: row.id,
+    name: row.name,
+    description: row.description,
+    device: row.device ?? null,
+    icon: row.icon,
+    purchaseDate: row.purchasedAt.toISOString(),
+  }));
 }
