@@ -1,4 +1,4 @@
-/** Spec §5 messages for the contact form; the form and the server show the same words. */
+/** docs/product.md §5 messages for the contact form; the form and the server show the same words. */
 export const CONTACT_MESSAGES = {
   nameRequired: 'Name is required',
   emailRequired: 'Email is required',
@@ -11,7 +11,7 @@ export const CONTACT_MESSAGES = {
   requestFailed: 'Something went wrong. Please try again later.',
 } as const;
 
-/** The spec's "looks like an email" check: something@something.something, no spaces. */
+/** The product document's "looks like an email" check: something@something.something, no spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export type { ContactInput, ContactRequest } from './contact-schema';

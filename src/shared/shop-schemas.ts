@@ -26,7 +26,7 @@ export const billingDetailsSchema = z
   .transform(normaliseBilling);
 export type BillingDetails = z.output<typeof billingDetailsSchema>;
 
-/** POST /api/create-payment/ body. `toolName` and `price` are accepted for the spec's browser but ignored. */
+/** POST /api/create-payment/ body. `toolName` and `price` are accepted for the product document's browser but ignored. */
 export const createPaymentSchema = z
   .strictObject({
     toolId: z.uuid({ error: 'Unknown tool' }),

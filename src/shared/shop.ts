@@ -4,8 +4,8 @@ import { findIndianState } from './indian-states';
 import { isValidGstin, normaliseGstin } from './money';
 
 /**
- * The shop's API contract (spec §3, §7), shared by the server and the browser.
- * Money in responses is in major units (rupees, dollars) as the spec's browser expects; the database keeps subunits.
+ * The shop's API contract (docs/product.md §3, §7), shared by the server and the browser.
+ * Money in responses is in major units (rupees, dollars) as the product document's browser expects; the database keeps subunits.
  */
 
 export type Device = 'Windows' | 'macOS';
@@ -17,7 +17,7 @@ export type Tool = {
   description: string;
   /** null: no device (the card's button then says "Purchase"). */
   device: Device | null;
-  /** The INR price, kept for the spec's `price` fallback. */
+  /** The INR price, kept for the product document's `price` fallback. */
   price: number;
   priceINR: number;
   priceUSD: number | null;

@@ -73,7 +73,7 @@ const invalidCode = () =>
   new AppError(400, 'invalid_code', AUTH_MESSAGES.verifyFailed, { otp: AUTH_MESSAGES.verifyFailed });
 
 /**
- * Accounts (spec §7, DESIGN.md §4–5): check, login, logout, signup with an emailed 4-digit code, and password reset
+ * Accounts (docs/product.md §7, §10, §11): check, login, logout, signup with an emailed 4-digit code, and password reset
  * with an emailed 6-digit code. Codes never leave the server except by email; no answer reveals whether an email
  * has an account. Bodies are read as urlencoded form data, multipart form data or JSON.
  */

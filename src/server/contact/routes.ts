@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import { parseInput } from '../http/errors';
 import { storeContactMessage } from './messages';
 
-/** Spec: 5 messages per hour from one client address. */
+/** 5 messages per hour from one client address (docs/product.md §9). */
 export const CONTACT_LIMIT = {
   limit: 5,
   windowMs: 60 * 60 * 1000,
