@@ -3,7 +3,7 @@ import { api } from '../../lib/api';
 
 /**
  * What POST /api/contact answers on a 2xx. The status is read as a plain string on purpose: anything other than
- * 'success' or 'partial_success' is the spec's "unexpected response", and the form must notice it.
+ * 'success' or 'partial_success' is the documented "unexpected response", and the form must notice it.
  */
 export type ContactReply = { status?: unknown; message?: unknown } | null;
 

@@ -9,7 +9,7 @@ import type {
 } from '../../../shared/shop';
 import { api } from '../../lib/api';
 
-/** The shop's calls (spec §7), typed by the shared contract. */
+/** The shop's calls (docs/product.md §7), typed by the shared contract. */
 export const shopApi = {
   tools: () => api.get<Tool[]>('/api/alltools/'),
   myTools: () => api.get<PurchasedTool[]>('/api/my-tools/'),

@@ -10,8 +10,8 @@ export const CREDENTIALS_MESSAGES = {
 } as const;
 
 /**
- * "Get Credentials" on both shop pages (spec §4, §8): emails the license key and a fresh download link.
- * Tracks which tools are sending so each button shows 'Sending...' on its own.
+ * "Get Credentials" on both shop pages (docs/product.md §4, §8): emails the license key and a fresh download
+ * link. Tracks which tools are sending so each button shows 'Sending...' on its own.
  */
 export function useSendCredentials(): {
   isSending: (toolId: string) => boolean;
