@@ -12,6 +12,7 @@ import {
 } from './constants';
 import { EMAIL_PATTERN } from './contact';
 import { COUNTRY_CODES, splitPhone } from './country-codes';
+import { MAX_LENGTH } from './limits';
 
 /**
  * The accounts contract (spec §4, §5, §7, §8; DESIGN.md §4–5): every message the dialogs and the server show,
@@ -33,7 +34,7 @@ export const AUTH_MESSAGES = {
   resetPasswordsDoNotMatch: "Passwords don't match",
   resetPasswordTooShort: 'Password must be at least 6 characters long',
   // DESIGN.md §5: the rules the spec does not state.
-  nameTooLong: 'Name must be at most 100 characters',
+  nameTooLong: `Name must be at most ${MAX_LENGTH.signupName} characters`,
   passwordTooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters`,
   passwordTooCommon:
     'This password is one of the most commonly used passwords. Please choose a less common one.',
@@ -71,16 +72,13 @@ export type LoginResponse = { user: AuthUser; message: string };
 export type SignupResponse = { user: AuthUser; message: string };
 export type MessageResponse = { message: string };
 
-export const NAME_MAX_LENGTH = 100;
-export const EMAIL_MAX_LENGTH = 254;
-
 /** Length in characters as people count them (code points), so "😀" is one character, not two. */
 export const passwordLength = (password: string) => [...password].length;
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 export const isValidEmail = (email: string) =>
-  email.trim().length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(email.trim());
+  email.trim().length <= MAX_LENGTH.email && EMAIL_PATTERN.test(email.trim());
 
 /** Digits the person typed, with the spaces and hyphens people use to group them removed. */
 export const phoneDigits = (phone: string) => phone.replace(/[\s-]/g, '');
@@ -129,7 +127,7 @@ export function validateSignupDetails(details: SignupDetails): FieldIssue<Signup
     return { field: 'password', message: m.passwordTooShort };
   if (details.password !== details.confirmPassword)
     return { field: 'confirmPassword', message: m.passwordsDoNotMatch };
-  if (details.name.trim().length > NAME_MAX_LENGTH) return { field: 'name', message: m.nameTooLong };
+  if (details.name.trim().length > MAX_LENGTH.signupName) return { field: 'name', message: m.nameTooLong };
   const problem = newPasswordProblem(details.password);
   if (problem) return { field: 'password', message: problem };
   return null;
@@ -158,17 +156,18 @@ export function validateNewPassword(
 // ── Request schemas (the server parses with these; unknown fields are refused) ──────────────────────────────
 
 /** A string field; anything else (missing, a number, an array) gets the field's own message. */
-const text = (message: string, max = 1000) => z.string({ error: message }).max(max, message);
+const text = (message: string, max: number = MAX_LENGTH.authText) =>
+  z.string({ error: message }).max(max, message);
 
-const emailField = text(AUTH_MESSAGES.emailInvalid, EMAIL_MAX_LENGTH).refine(
+const emailField = text(AUTH_MESSAGES.emailInvalid, MAX_LENGTH.email).refine(
   isValidEmail,
   AUTH_MESSAGES.emailInvalid,
 );
 
 /** Passwords are taken exactly as typed (no trimming); the cap is applied by the rules, this only bounds the work. */
-const passwordField = text(AUTH_MESSAGES.passwordRequired, 4 * PASSWORD_MAX_LENGTH);
+const passwordField = text(AUTH_MESSAGES.passwordRequired, MAX_LENGTH.passwordInput);
 
-const resetCodeField = text(AUTH_MESSAGES.verifyFailed, 16)
+const resetCodeField = text(AUTH_MESSAGES.verifyFailed, MAX_LENGTH.codeInput)
   .transform((code) => code.trim())
   .refine((code) => new RegExp(`^\\d{${RESET_CODE_LENGTH}}$`).test(code), AUTH_MESSAGES.verifyFailed);
 
@@ -182,7 +181,7 @@ export const loginSchema = z.strictObject({
 export const sendOtpSchema = z.strictObject({
   name: text(AUTH_MESSAGES.nameRequired)
     .refine((name) => name.trim().length > 0, AUTH_MESSAGES.nameRequired)
-    .refine((name) => name.trim().length <= NAME_MAX_LENGTH, AUTH_MESSAGES.nameTooLong),
+    .refine((name) => name.trim().length <= MAX_LENGTH.signupName, AUTH_MESSAGES.nameTooLong),
   email: emailField,
 });
 
@@ -194,10 +193,10 @@ export const initiateSignupSchema = z
   .strictObject({
     name: text(AUTH_MESSAGES.nameRequired),
     email: text(AUTH_MESSAGES.emailInvalid),
-    phone: text(AUTH_MESSAGES.phoneRequired, 40),
+    phone: text(AUTH_MESSAGES.phoneRequired, MAX_LENGTH.phoneWithDialCode),
     password: passwordField,
-    otp: text(AUTH_MESSAGES.codeInvalid, 16),
-    sentOtp: z.string().max(16).optional(),
+    otp: text(AUTH_MESSAGES.codeInvalid, MAX_LENGTH.codeInput),
+    sentOtp: z.string().max(MAX_LENGTH.codeInput).optional(),
   })
   .superRefine((input, ctx) => {
     const { dialCode, number } = splitPhone(phoneDigits(input.phone));

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, type SQL, sql } from 'drizzle-orm';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
-import type { BillingDetails } from '../../shared/shop';
+import { ORDER_STATUSES, type OrderStatus } from '../../shared/orders';
 import type { DbOrTx } from '../db';
 import { downloadTokens, licenses, orderEvents, orders, outbox, purchases, tools, users } from '../db/schema';
 import { recordOrderEvent } from '../payments/fulfil';
@@ -11,9 +11,6 @@ import { details, formatMoney, formatTime, sections, shortId, table } from './fo
 import { argument, CommandError, defineCommand } from './framework';
 import { findOne, parseLimit, parseSince } from './lookup';
 import { refundOrder } from './refund';
-
-const STATUSES = ['created', 'paid', 'failed', 'refunded'] as const;
-type OrderStatus = (typeof STATUSES)[number];
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -59,8 +56,10 @@ const list = defineCommand({
     const conditions: SQL[] = [];
     if (options.status !== undefined) {
       const wanted = options.status.trim().toLowerCase();
-      if (!(STATUSES as readonly string[]).includes(wanted)) {
-        throw new CommandError(`--status must be one of ${STATUSES.join(', ')}, got "${options.status}".`);
+      if (!(ORDER_STATUSES as readonly string[]).includes(wanted)) {
+        throw new CommandError(
+          `--status must be one of ${ORDER_STATUSES.join(', ')}, got "${options.status}".`,
+        );
       }
       conditions.push(eq(orders.status, wanted as OrderStatus));
     }
@@ -165,7 +164,7 @@ async function orderDossier(db: DbOrTx, order: OrderRow, now: Date) {
     createdAt: order.createdAt,
     paidAt: order.paidAt,
     updatedAt: order.updatedAt,
-    billing: order.billing as BillingDetails,
+    billing: order.billing,
     customer: customer ?? null,
     tool: tool ?? null,
     purchase: owned

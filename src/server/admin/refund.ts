@@ -7,7 +7,7 @@ import { downloadTokens, orders, purchases, tools, users } from '../db/schema';
 import { type EmailBlock, type RenderedEmail, renderEmail } from '../mail/layout';
 import { enqueueMail } from '../mail/outbox';
 import { recordOrderEvent } from '../payments/fulfil';
-import { EMULATOR_PREFIX, GatewayError, gatewayFor } from '../payments/gateway';
+import { EMULATOR_PREFIX, GatewayError } from '../payments/gateway';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { toolLabel } from '../shop/delivery-email';
 import { CommandError } from './framework';
@@ -101,7 +101,7 @@ export async function refundOrder(
   }
   const paymentId = order.razorpayPaymentId;
 
-  const gateway = gatewayFor(ctx.config);
+  const gateway = ctx.gateway;
   let refundId: string | null = null;
   let refundedEarlier = false;
   let refundedAmount = order.amount;
@@ -183,6 +183,7 @@ export async function refundOrder(
         .where(eq(tools.id, order.toolId));
       if (!customer || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
       const outboxId = await enqueueMail(
+        ctx,
         tx,
         {
           to: customer.email,
@@ -214,7 +215,7 @@ export async function refundOrder(
         outboxId,
       };
     });
-    forgetOwnedTools(ctx.db, order.userId);
+    forgetOwnedTools(ctx, order.userId);
     return refunded;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

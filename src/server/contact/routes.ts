@@ -41,6 +41,7 @@ export async function contactRoutes(app: FastifyInstance, ctx: AppContext): Prom
       if (!row) throw new Error('contact message insert returned no row');
       const ref = `contact:${row.id}`;
       await enqueueMail(
+        ctx,
         tx,
         {
           to: ctx.config.mailToFirm ?? SITE.email,
@@ -51,6 +52,7 @@ export async function contactRoutes(app: FastifyInstance, ctx: AppContext): Prom
         now,
       );
       await enqueueMail(
+        ctx,
         tx,
         { to: message.email, kind: 'contact-acknowledgement', ref, ...contactAcknowledgementEmail(message) },
         now,

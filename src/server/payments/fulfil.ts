@@ -1,11 +1,11 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import type { OrderEventKind } from '../../shared/orders';
 import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { licenses, orderEvents, orders, purchases, tools, users } from '../db/schema';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { queueDeliveryEmail } from '../shop/delivery';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
-import { gatewayFor } from './gateway';
 
 export type FulfilSource = 'verify' | 'webhook' | 'reconciler';
 
@@ -28,7 +28,7 @@ export type FulfilOutcome =
 export async function recordOrderEvent(
   db: DbOrTx,
   orderId: string,
-  kind: string,
+  kind: OrderEventKind,
   detail: Record<string, unknown>,
   at: Date,
 ): Promise<void> {
@@ -159,7 +159,7 @@ export async function refundDuplicatePayment(
   razorpayPaymentId: string,
 ): Promise<boolean> {
   try {
-    const refund = await gatewayFor(ctx.config).refundPayment(razorpayPaymentId, {
+    const refund = await ctx.gateway.refundPayment(razorpayPaymentId, {
       notes: { reason: 'Duplicate purchase of an owned tool', orderId },
     });
     const now = ctx.clock.now();
@@ -189,7 +189,7 @@ export async function afterFulfilment(
   outcome: FulfilOutcome,
   razorpayPaymentId: string,
 ): Promise<FulfilOutcome> {
-  if (outcome.result === 'fulfilled') forgetOwnedTools(ctx.db, outcome.userId);
+  if (outcome.result === 'fulfilled') forgetOwnedTools(ctx, outcome.userId);
   if (outcome.result !== 'duplicate-payment') return outcome;
   return { ...outcome, refunded: await refundDuplicatePayment(ctx, outcome.orderId, razorpayPaymentId) };
 }

@@ -146,6 +146,15 @@ describe('POST /api/create-payment/', () => {
       billingDetails: { currency: 'USD', country: ' ' },
     });
     expect(noCountry.json().fieldErrors).toMatchObject({ 'billingDetails.country': 'Country is required' });
+    const unknownCountry = await client.post('/api/create-payment/', {
+      toolId: catalogue.windows.id,
+      currency: 'USD',
+      billingDetails: { currency: 'USD', country: 'Atlantis' },
+    });
+    expect(unknownCountry.statusCode).toBe(400);
+    expect(unknownCountry.json().fieldErrors).toMatchObject({
+      'billingDetails.country': 'Please choose a country from the list',
+    });
     const rows = await t.ctx.db.select().from(orders).where(eq(orders.userId, user.id));
     expect(rows).toHaveLength(0);
   });

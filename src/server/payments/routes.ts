@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { PaymentsConfigResponse, StatusResponse } from '../../shared/shop';
+import { type PaymentsConfigResponse, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { createPaymentSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
@@ -14,20 +14,13 @@ import { verifyCheckoutSignature } from './signatures';
 import { WEBHOOK_PATH, webhookRoutes } from './webhook';
 
 /** GET /api/payments/config/: which checkout script the tools page loads, and whether it is the test one. */
-export const VERIFY_MESSAGES = {
-  success: 'Payment verified successfully',
-  orderNotFound: 'Order not found',
-  badSignature: 'Payment verification failed: the payment signature is not valid.',
-  notSettled: 'The payment could not be matched to its order. Please contact support.',
-  duplicate: 'You already own this tool, so this payment is being refunded.',
-} as const;
+const VERIFY_MESSAGES = SHOP_MESSAGES.verify;
 
-const mountedEmulators = new WeakMap<FastifyInstance, RazorpayEmulator>();
-
-/** The emulator this app mounted (development and tests without Razorpay keys), e.g. to await its webhooks. */
-export const emulatorOf = (app: FastifyInstance) => mountedEmulators.get(app);
-
-export async function paymentsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+/** Returns the emulator it mounted (development and tests without Razorpay keys), e.g. to await its webhooks. */
+export async function paymentsRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+): Promise<RazorpayEmulator | undefined> {
   const emulatorActive = ctx.config.razorpay.emulated && !ctx.config.isProduction;
 
   app.get('/api/payments/config/', async (_request, reply): Promise<PaymentsConfigResponse> => {
@@ -87,15 +80,13 @@ export async function paymentsRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
   await webhookRoutes(app, ctx);
 
-  if (emulatorActive) {
-    const emulator = await registerRazorpayEmulator(app, {
-      keyId: ctx.config.razorpay.keyId,
-      keySecret: ctx.config.razorpay.keySecret,
-      webhookSecret: ctx.config.razorpay.webhookSecret,
-      webhookUrl: `${ctx.config.publicUrl}${WEBHOOK_PATH}`,
-      prefix: EMULATOR_PREFIX.replace(/\/razorpay$/, ''),
-      log: app.log,
-    });
-    mountedEmulators.set(app, emulator);
-  }
+  if (!emulatorActive) return undefined;
+  return registerRazorpayEmulator(app, {
+    keyId: ctx.config.razorpay.keyId,
+    keySecret: ctx.config.razorpay.keySecret,
+    webhookSecret: ctx.config.razorpay.webhookSecret,
+    webhookUrl: `${ctx.config.publicUrl}${WEBHOOK_PATH}`,
+    prefix: EMULATOR_PREFIX.replace(/\/razorpay$/, ''),
+    log: app.log,
+  });
 }

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { licenses, outbox, purchases } from '../db/schema';
 import { deliverDueMail } from '../mail/worker';
-import { fileStorage } from '../storage';
 import {
   addTool,
   buyTool,
@@ -40,7 +39,7 @@ async function purchaseWithLink(toolId = catalogue.windows.id) {
 describe('GET /api/downloads/:token', () => {
   it('streams the exact file bytes with a download filename, with or without a session', async () => {
     const { client, link } = await purchaseWithLink();
-    const expected = await fileStorage(t.config).read(catalogue.windows.fileKey ?? '');
+    const expected = await t.ctx.storage.read(catalogue.windows.fileKey ?? '');
 
     const response = await fetch(link, { redirect: 'manual' });
     expect(response.status).toBe(200);

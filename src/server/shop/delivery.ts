@@ -44,6 +44,7 @@ export async function queueDeliveryEmail(ctx: AppContext, tx: DbOrTx, parts: Del
     downloadUrl: link?.url,
   });
   return enqueueMail(
+    ctx,
     tx,
     {
       to: parts.user.email,

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { PurchasedTool, StatusResponse } from '../../shared/shop';
+import { type PurchasedTool, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { sendCredentialsSchema } from '../../shared/shop-schemas';
 import { currentUser, requireUser } from '../auth/session';
 import type { AppContext } from '../context';
@@ -10,12 +10,7 @@ import { activeCatalogue, cachedOwnedToolIds } from './catalogue';
 import { queueDeliveryEmail } from './delivery';
 import { downloadRoutes } from './downloads';
 
-export const CREDENTIALS_MESSAGES = {
-  sent: 'Credentials sent to your email!',
-  notPurchased: 'You have not purchased this tool.',
-  tooMany:
-    'You have asked for your credentials several times already. Please check your inbox or try again later.',
-} as const;
+const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 
 const RESEND_LIMIT = { limit: 5, windowMs: 60 * 60 * 1000 };
 

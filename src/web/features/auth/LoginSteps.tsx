@@ -1,5 +1,5 @@
-import { EMAIL_MAX_LENGTH } from '../../../shared/auth';
 import { RESET_CODE_LENGTH } from '../../../shared/constants';
+import { MAX_LENGTH } from '../../../shared/limits';
 import {
   BackButton,
   linkButtonClass,
@@ -29,7 +29,7 @@ export function LoginStep({ id, flow, onSignup }: StepProps & { onSignup: () => 
         autoComplete="email"
         value={flow.values.email}
         onValueChange={flow.set.email}
-        maxLength={EMAIL_MAX_LENGTH}
+        maxLength={MAX_LENGTH.email}
       />
       <div>
         <PasswordField
@@ -80,7 +80,7 @@ export function ForgotStep({ id, flow }: StepProps) {
         autoComplete="email"
         value={flow.values.email}
         onValueChange={flow.set.email}
-        maxLength={EMAIL_MAX_LENGTH}
+        maxLength={MAX_LENGTH.email}
       />
       <FlowNotice flow={flow} />
       <PrimaryButton busy={flow.busy} busyLabel="Sending...">

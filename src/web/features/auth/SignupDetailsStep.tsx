@@ -1,5 +1,5 @@
-import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../../../shared/auth';
 import { SIGNUP_CODE_LENGTH } from '../../../shared/constants';
+import { MAX_LENGTH } from '../../../shared/limits';
 import {
   CloseButton,
   controlProps,
@@ -13,9 +13,6 @@ import {
 } from '../../components/form';
 import { CountryCodePicker } from './CountryCodePicker';
 import type { SignupFlow } from './useSignupFlow';
-
-/** The longest phone number a person types, with spaces or dashes between the 15 digits allowed. */
-const PHONE_INPUT_MAX_LENGTH = 20;
 
 /** Step 1, 'Create an Account': the details, checked in the order of docs/product.md §5. */
 export function SignupDetailsStep({
@@ -44,7 +41,7 @@ export function SignupDetailsStep({
         value={flow.details.name}
         onValueChange={flow.set('name')}
         error={flow.errorFor('name')}
-        maxLength={NAME_MAX_LENGTH}
+        maxLength={MAX_LENGTH.signupName}
       />
       <TextField
         id={fieldId('email')}
@@ -54,7 +51,7 @@ export function SignupDetailsStep({
         value={flow.details.email}
         onValueChange={flow.set('email')}
         error={flow.errorFor('email')}
-        maxLength={EMAIL_MAX_LENGTH}
+        maxLength={MAX_LENGTH.email}
       />
       <Field id={phoneId} label="Phone" error={phoneError}>
         <div className="relative flex">
@@ -70,7 +67,7 @@ export function SignupDetailsStep({
             autoComplete="tel-national"
             value={flow.details.phone}
             onChange={(event) => flow.set('phone')(event.target.value)}
-            maxLength={PHONE_INPUT_MAX_LENGTH}
+            maxLength={MAX_LENGTH.phoneNumber}
             className={`${inputClass(Boolean(phoneError))} min-w-0 rounded-l-none`}
           />
         </div>

@@ -1,12 +1,11 @@
 import { Send } from 'lucide-react';
 import { useRef } from 'react';
 import { CONTACT_TOPICS } from '../../../shared/constants';
+import { MAX_LENGTH } from '../../../shared/limits';
 import { controlProps, Field, inputClass, PrimaryButton, Select } from '../../components/form';
 import { useHydrated } from '../../lib/prerendered-form';
 import { ContactResult } from './ContactResult';
 import { type ContactField, useContactForm } from './useContactForm';
-
-const MAX_LENGTH = { name: 120, organisation: 160, email: 254, description: 5000 } as const;
 
 /**
  * The 'Send Us a Message' form (docs/product.md §2, §4, §5, §8), replaced by a green or red result box once sent.
@@ -42,7 +41,7 @@ export function ContactForm() {
           <input
             type="text"
             autoComplete="name"
-            maxLength={MAX_LENGTH.name}
+            maxLength={MAX_LENGTH.contactName}
             aria-required="true"
             {...inputProps('name')}
             className={inputClass(Boolean(errors.name))}
@@ -52,7 +51,7 @@ export function ContactForm() {
           <input
             type="text"
             autoComplete="organization"
-            maxLength={MAX_LENGTH.organisation}
+            maxLength={MAX_LENGTH.contactOrganisation}
             {...inputProps('organisation')}
             className={inputClass(Boolean(errors.organisation))}
           />
@@ -84,7 +83,7 @@ export function ContactForm() {
       <Field id={idOf('description')} label="Description" required error={errors.description}>
         <textarea
           rows={6}
-          maxLength={MAX_LENGTH.description}
+          maxLength={MAX_LENGTH.contactDescription}
           aria-required="true"
           placeholder="How can we help? A few lines about your business and what you need are plenty."
           {...inputProps('description')}

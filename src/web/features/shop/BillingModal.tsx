@@ -1,6 +1,8 @@
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import type { Currency } from '../../../shared/constants';
+import { COUNTRIES } from '../../../shared/countries';
 import { INDIAN_STATE_NAMES } from '../../../shared/indian-states';
+import { MAX_LENGTH } from '../../../shared/limits';
 import {
   BILLING_COUNTRY_INDIA,
   type BillingDetails,
@@ -17,7 +19,6 @@ import {
   Select,
 } from '../../components/form';
 import { Modal } from '../../components/Modal';
-import { COUNTRIES } from './countries';
 
 type BillingField = keyof BillingFieldErrors;
 
@@ -128,7 +129,7 @@ function BillingForm({
               value={values.address}
               onChange={(event) => change('address')(event.target.value)}
               autoComplete="street-address"
-              maxLength={300}
+              maxLength={MAX_LENGTH.billingAddress}
               className={`${inputClass(Boolean(errors.address))} resize-none`}
             />
           </Field>
@@ -168,7 +169,7 @@ function BillingForm({
               autoComplete="off"
               autoCapitalize="characters"
               spellCheck={false}
-              maxLength={20}
+              maxLength={MAX_LENGTH.gstin}
               placeholder="e.g. 08ABCDE1234F1Z5"
               className={`${inputClass(Boolean(errors.gstin))} uppercase placeholder:normal-case`}
             />

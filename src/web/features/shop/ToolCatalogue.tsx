@@ -1,7 +1,7 @@
 import { FlaskConical, PackageOpen, SearchX, TriangleAlert } from 'lucide-react';
 import { type ReactNode, useMemo, useState } from 'react';
 import { displayPrice, formatPrice } from '../../../shared/money';
-import type { BillingDetails, Tool } from '../../../shared/shop';
+import { type BillingDetails, SHOP_MESSAGES, type Tool } from '../../../shared/shop';
 import { useAuth } from '../../session/AuthContext';
 import { BillingModal } from './BillingModal';
 import { CurrencyToggle } from './CurrencyToggle';
@@ -13,11 +13,7 @@ import { useCatalogue } from './useCatalogue';
 import { usePurchase } from './usePurchase';
 import { useSendCredentials } from './useSendCredentials';
 
-export const CATALOGUE_MESSAGES = {
-  loadFailed: 'Failed to load tools. Please try again later.',
-  empty: 'No tools are currently available.',
-  noMatch: 'No tools match your search criteria.',
-} as const;
+const CATALOGUE_MESSAGES = SHOP_MESSAGES.catalogue;
 
 /**
  * The Dashboard of /utility-tools (docs/product.md §2, §4): search, currency, the tool grid and the purchase flow.

@@ -1,11 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Currency } from '../../../shared/constants';
+import { COUNTRIES } from '../../../shared/countries';
 import { detectCurrency } from '../../../shared/currency';
 import type { Tool } from '../../../shared/shop';
-import { api } from '../../lib/api';
 import { useAuth } from '../../session/AuthContext';
 import { shopApi } from './api';
-import { COUNTRIES } from './countries';
 
 /**
  * The catalogue's data (docs/product.md §4): the tool list, loaded again when the signed-in visitor changes, and
@@ -39,7 +38,7 @@ export function useCatalogue() {
 
   useEffect(() => {
     let active = true;
-    void detectCurrency(() => api.get('/api/get-location/')).then((location) => {
+    void detectCurrency(shopApi.location).then((location) => {
       if (!active) return;
       // A choice the visitor made while detection was running wins over the detected one.
       setCurrency((current) => current ?? location.currency);
