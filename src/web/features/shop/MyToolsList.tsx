@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { TRUNCATE_WORDS } from '../../../shared/constants';
 import { type PurchasedTool, SHOP_MESSAGES } from '../../../shared/shop';
 import { ApiError } from '../../lib/api';
-import { useAuth } from '../auth/AuthContext';
+import { useAuth } from '../../session/AuthContext';
 import { shopApi } from './api';
 import { matchesSearch, SearchBox } from './SearchBox';
 import { Spinner } from './Spinner';
@@ -28,8 +28,8 @@ export function purchasedLabel(purchaseDate: string | null): string {
 }
 
 /**
- * The buyer's tools (spec §2). A visitor who is not signed in is sent to /utility-tools by the AuthProvider once
- * its check says so, or here if the session ends between the check and the list (401).
+ * The buyer's tools (docs/product.md §2). A visitor who is not signed in is sent to /utility-tools by the
+ * AuthProvider once its check says so, or here if the session ends between the check and the list (401).
  */
 export function MyToolsList() {
   const navigate = useNavigate();

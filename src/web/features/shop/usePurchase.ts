@@ -14,8 +14,8 @@ const PURCHASE_MESSAGES = SHOP_MESSAGES.purchase;
 const CHECKOUT_THEME_COLOR = '#17324d';
 
 /**
- * The purchase flow (spec §4): create the order, open the checkout, verify the payment, then go to My Tools.
- * `processingId` is the tool whose card shows 'Processing...'.
+ * The purchase flow (docs/product.md §4): create the order, open the checkout, verify the payment, then go to
+ * My Tools. `processingId` is the tool whose card shows 'Processing...'.
  */
 export function usePurchase({
   loadCheckout,
