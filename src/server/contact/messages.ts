@@ -1,7 +1,10 @@
+import { and, asc, desc, eq, gte, isNull, type SQL } from 'drizzle-orm';
 import type { ContactRequest } from '../../shared/contact';
 import { SITE } from '../../shared/site';
 import type { AppContext } from '../context';
+import type { DbOrTx } from '../db';
 import { contactMessages } from '../db/schema';
+import { findByTypedId } from '../db/typed-id';
 import { enqueueMail } from '../mail/outbox';
 import { type ContactMessage, contactAcknowledgementEmail, contactNotificationEmail } from './emails';
 
@@ -43,4 +46,63 @@ export async function storeContactMessage(ctx: AppContext, input: ContactRequest
       now,
     );
   });
+}
+
+export type MessageRow = typeof contactMessages.$inferSelect;
+
+/** A message by the id the operator typed (or its start). */
+export function findMessage(db: DbOrTx, typed: string): Promise<MessageRow> {
+  return findByTypedId({
+    idColumn: contactMessages.id,
+    typed,
+    noun: 'message',
+    listCommand: 'messages list',
+    select: (where) => db.select().from(contactMessages).where(where).limit(2),
+  });
+}
+
+export type MessageFilter = { unhandled?: boolean; since?: Date };
+
+function filterConditions(filter: MessageFilter): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filter.unhandled) conditions.push(isNull(contactMessages.handledAt));
+  if (filter.since) conditions.push(gte(contactMessages.createdAt, filter.since));
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+/** The newest messages first, at most `limit` of them. */
+export function listMessages(
+  ctx: AppContext,
+  filter: MessageFilter & { limit: number },
+): Promise<MessageRow[]> {
+  return ctx.db
+    .select()
+    .from(contactMessages)
+    .where(filterConditions(filter))
+    .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+    .limit(filter.limit);
+}
+
+/** Every matching message, oldest first: for an export. */
+export function allMessages(ctx: AppContext, filter: MessageFilter): Promise<MessageRow[]> {
+  return ctx.db
+    .select()
+    .from(contactMessages)
+    .where(filterConditions(filter))
+    .orderBy(asc(contactMessages.createdAt), asc(contactMessages.id));
+}
+
+/** Marks a message handled once; a message already handled keeps its first date. */
+export async function markMessageHandled(
+  ctx: AppContext,
+  typed: string,
+): Promise<{ message: MessageRow; alreadyHandled: boolean }> {
+  const row = await findMessage(ctx.db, typed);
+  if (row.handledAt) return { message: row, alreadyHandled: true };
+  const [updated] = await ctx.db
+    .update(contactMessages)
+    .set({ handledAt: ctx.clock.now() })
+    .where(and(eq(contactMessages.id, row.id), isNull(contactMessages.handledAt)))
+    .returning();
+  return { message: updated ?? row, alreadyHandled: false };
 }

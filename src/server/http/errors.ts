@@ -25,7 +25,6 @@ export const badRequest = (message: string, fieldErrors?: FieldErrors) =>
   new AppError(400, 'validation_error', message, fieldErrors);
 export const unauthorized = (message = 'Please log in to continue.') =>
   new AppError(401, 'unauthorized', message);
-export const forbidden = (message = 'Forbidden') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
 export const tooManyRequests = (
