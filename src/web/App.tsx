@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
+import { ToastHost } from './components/ToastHost';
 import { NOT_FOUND_ROUTE, PAGE_ROUTES, routeFor } from './routes';
 
 const pages = [...PAGE_ROUTES, NOT_FOUND_ROUTE].map((route) => ({ route, Page: lazy(route.load) }));
@@ -36,6 +37,7 @@ export function App() {
           ))}
         </Routes>
       </Suspense>
+      <ToastHost />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { SITE } from '../../../shared/site';
 import { toast } from '../../components/Toasts';
 import { shopApi } from './api';
 import type { RazorpayConstructor } from './checkout';
+import { toolTitle } from './ToolCard';
 
 const PURCHASE_MESSAGES = SHOP_MESSAGES.purchase;
 
@@ -56,7 +57,8 @@ export function usePurchase({
             currency: order.currency,
             order_id: order.order_id,
             name: SITE.name,
-            description: tool.name,
+            // The edition is part of what is bought: the payment window names it (Windows or macOS).
+            description: toolTitle(tool),
             prefill: { name: order.name, email: order.email, contact: order.phone },
             theme: { color: CHECKOUT_THEME_COLOR },
             handler: (response) => {
