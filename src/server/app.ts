@@ -11,6 +11,7 @@ import { registerCsrf } from './http/csrf';
 import { registerErrorHandler, sendJsonNotFound } from './http/errors';
 import { createRateLimiter } from './http/rate-limit';
 import { registerSecurityHeaders } from './http/security-headers';
+import { licenseRoutes } from './licenses/routes';
 import { locationRoutes } from './location/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox';
 import { paymentsRoutes } from './payments/routes';
@@ -50,6 +51,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await authRoutes(app, ctx);
   await shopRoutes(app, ctx);
   await paymentsRoutes(app, ctx);
+  await licenseRoutes(app, ctx);
   if (!config.isProduction) await devMailboxRoutes(app, ctx);
   if (options.siteDir) await registerStaticSite(app, options.siteDir);
   else app.setNotFoundHandler((_request, reply) => sendJsonNotFound(reply));
