@@ -137,3 +137,26 @@ export type LicenseAnswer = {
 };
 
 export type PublicKeysResponse = { keys: Array<{ kid: string; publicKey: string }> };
+
+/** One machine on My Tools. */
+export type MyDevice = {
+  id: string;
+  name: string | null;
+  activatedAt: string;
+  lastSeenAt: string;
+};
+
+/** GET /api/my-licenses/ → MyLicense[]: the buyer's licenses with their devices, for My Tools. */
+export type MyLicense = {
+  toolId: string;
+  licenseKey: string | null;
+  /** Credentials tools show the username; the password only ever travels by email. */
+  username: string | null;
+  status: LicenseStatus;
+  activationLimit: number;
+  devices: MyDevice[];
+  /** How many more devices the buyer may free themselves in the current 30 days. */
+  selfDeactivationsLeft: number;
+};
+
+export const deviceIdSchema = z.strictObject({ activationId: z.uuid({ error: 'Unknown device' }) });

@@ -8,6 +8,7 @@ import {
 } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import { AppError, parseInput } from '../http/errors';
+import { myLicensesRoutes } from './my-licenses-routes';
 import { activateLicense, deactivateLicense, type LicenseRequest, validateLicense } from './service';
 import { signingKeysFor } from './signing';
 
@@ -84,6 +85,8 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       return deactivateLicense(ctx, asRequest(body));
     });
   });
+
+  await myLicensesRoutes(app, ctx);
 
   app.get('/api/licenses/public-keys', async (_request, reply): Promise<PublicKeysResponse> => {
     reply.header('cache-control', 'public, max-age=300');
