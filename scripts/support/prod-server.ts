@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -54,6 +54,9 @@ export async function startProductionServer(databaseUrl?: string): Promise<Produ
       RAZORPAY_WEBHOOK_SECRET: 'measure_webhook_secret',
       RAZORPAY_API_URL: 'http://127.0.0.1:9',
       SESSION_SECRET: randomBytes(32).toString('hex'),
+      LICENSE_SIGNING_KEY: generateKeyPairSync('ed25519')
+        .privateKey.export({ format: 'pem', type: 'pkcs8' })
+        .toString(),
       TRUST_PROXY: '1',
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl ?? '',
