@@ -1,0 +1,166 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LicenseAnswer } from '../../shared/licenses';
+import { licenses, orderEvents, purchases } from '../db/schema';
+import { gatewayFor } from '../payments/gateway';
+import { fingerprint } from '../test-support/license-fixtures';
+import {
+  catalogueRows,
+  createOrder,
+  createShopTestApp,
+  effectsOf,
+  eventually,
+  newBuyer,
+  orderRow,
+  type ShopTestApp,
+} from '../test-support/shop-fixtures';
+
+/**
+ * What Razorpay does without the shop asking (a bank's chargeback, a late UPI capture, a refund idempotency
+ * retry), driven through the emulator over real HTTP: its signed webhooks reach the app as Razorpay's would.
+ */
+let t: ShopTestApp;
+let catalogue: Awaited<ReturnType<typeof catalogueRows>>;
+beforeAll(async () => {
+  t = await createShopTestApp();
+  catalogue = await catalogueRows(t);
+});
+afterAll(() => t.close());
+
+const emulatorAuth = () =>
+  `Basic ${Buffer.from(`${t.config.razorpay.keyId}:${t.config.razorpay.keySecret}`).toString('base64')}`;
+
+async function emulator(
+  path: string,
+  body: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  const response = await fetch(`${t.baseUrl}/emulator/razorpay${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: emulatorAuth(), ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** Buys the Windows tool on the emulator's checkout; the emulator's own webhook fulfils it. */
+async function buyOnEmulator() {
+  const { client, user } = await newBuyer(t);
+  const created = (await createOrder(client, catalogue.windows.id)).json<{ order_id: string }>();
+  const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${created.order_id}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
+  });
+  const { razorpay_payment_id: paymentId } = (await paid.json()) as { razorpay_payment_id: string };
+  const order = await eventually(async () => {
+    const row = await orderRow(t, created.order_id);
+    return row.status === 'paid' ? row : undefined;
+  });
+  const [license] = await t.ctx.db
+    .select({ id: licenses.id, licenseKey: licenses.licenseKey, status: licenses.status })
+    .from(licenses)
+    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .where(eq(purchases.orderId, order.id));
+  if (!license?.licenseKey) throw new Error('no license for the order');
+  return { client, user, order, paymentId, licenseKey: license.licenseKey, licenseId: license.id };
+}
+
+async function validate(licenseKey: string, machine: string): Promise<LicenseAnswer> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/licenses/validate',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ licenseKey, toolId: catalogue.windows.id, fingerprint: machine }),
+  });
+  return response.json();
+}
+
+describe('payment disputes', () => {
+  it('suspend the license while open, restore it when won, and revoke it when lost', async () => {
+    const bought = await buyOnEmulator();
+    const machine = fingerprint();
+    const activated = await t.app.inject({
+      method: 'POST',
+      url: '/api/licenses/activate',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        licenseKey: bought.licenseKey,
+        toolId: catalogue.windows.id,
+        fingerprint: machine,
+      }),
+    });
+    expect(activated.json()).toMatchObject({ valid: true });
+
+    const codeEventually = (code: string) =>
+      eventually(async () => {
+        const answer = await validate(bought.licenseKey, machine);
+        return answer.code === code ? answer : undefined;
+      });
+
+    expect((await emulator(`/test/payments/${bought.paymentId}/dispute`, { status: 'created' })).status).toBe(
+      200,
+    );
+    expect(await codeEventually('SUSPENDED')).toEqual({ valid: false, code: 'SUSPENDED' });
+    expect((await emulator(`/test/payments/${bought.paymentId}/dispute`, { status: 'won' })).status).toBe(
+      200,
+    );
+    expect(await codeEventually('VALID')).toMatchObject({ valid: true });
+    await emulator(`/test/payments/${bought.paymentId}/dispute`, { status: 'created' });
+    await codeEventually('SUSPENDED');
+    await emulator(`/test/payments/${bought.paymentId}/dispute`, { status: 'lost' });
+    expect(await codeEventually('REVOKED')).toEqual({ valid: false, code: 'REVOKED' });
+
+    await t.emulator?.settled();
+    const kinds = (
+      await t.ctx.db.select().from(orderEvents).where(eq(orderEvents.orderId, bought.order.id))
+    ).map((event) => event.kind);
+    expect(kinds.filter((kind) => kind.startsWith('dispute-'))).toEqual([
+      'dispute-created',
+      'dispute-won',
+      'dispute-created',
+      'dispute-lost',
+    ]);
+  });
+});
+
+describe('a failed payment captured late', () => {
+  it('is fulfilled once, by the payment.captured webhook', async () => {
+    const { client } = await newBuyer(t);
+    const created = (await createOrder(client, catalogue.windows.id)).json<{ order_id: string }>();
+    const failed = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${created.order_id}/fail`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
+    });
+    const paymentId = ((await failed.json()) as { error: { metadata: { payment_id: string } } }).error
+      .metadata.payment_id;
+    await t.emulator?.settled();
+    expect((await orderRow(t, created.order_id)).status).toBe('created');
+
+    expect((await emulator(`/test/payments/${paymentId}/late-capture`)).status).toBe(200);
+    const order = await eventually(async () => {
+      const row = await orderRow(t, created.order_id);
+      return row.status === 'paid' ? row : undefined;
+    });
+    expect(order.razorpayPaymentId).toBe(paymentId);
+    await t.emulator?.settled();
+    const effects = await effectsOf(t, order.id);
+    expect(effects).toMatchObject({ purchases: 1, licenses: 1 });
+    expect(effects.deliveries).toHaveLength(1);
+  });
+});
+
+describe('refund idempotency', () => {
+  it('gives the same refund for a repeated X-Refund-Idempotency key and no second refund', async () => {
+    const bought = await buyOnEmulator();
+    const first = await gatewayFor(t.config).refundPayment(bought.paymentId, {
+      idempotencyKey: `refund:${bought.order.id}`,
+    });
+    const again = await gatewayFor(t.config).refundPayment(bought.paymentId, {
+      idempotencyKey: `refund:${bought.order.id}`,
+    });
+    expect(again.id).toBe(first.id);
+    await expect(gatewayFor(t.config).refundPayment(bought.paymentId)).rejects.toThrow(/already refunded/);
+  });
+});
