@@ -29,7 +29,8 @@ export const LICENSE_MESSAGES = {
   selfDeactivationLimit: `You have freed ${SELF_DEACTIVATION_LIMIT} devices of this license in the last ${SELF_DEACTIVATION_WINDOW_DAYS} days, the most allowed. Please contact support to free another one.`,
   deviceDeactivated: 'Device deactivated. The license can now be activated on another computer.',
   deviceNotFound: 'This device is not activated on your license.',
-  licenseRevoked: 'This license has been revoked, so no license file can be issued.',
+  licenseRevoked:
+    'This license has been revoked after a refund or a lost payment dispute. Please contact support if you think this is a mistake.',
   licenseSuspended: 'This license is suspended while a payment dispute is open.',
 } as const;
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LicenseAnswer } from '../../shared/licenses';
+import { LICENSE_MESSAGES, type LicenseAnswer } from '../../shared/licenses';
 import { licenses, orderEvents, purchases } from '../db/schema';
 import { gatewayFor } from '../payments/gateway';
 import { fingerprint } from '../test-support/license-fixtures';
@@ -8,6 +8,7 @@ import {
   catalogueRows,
   createOrder,
   createShopTestApp,
+  downloadLinkIn,
   effectsOf,
   eventually,
   newBuyer,
@@ -63,7 +64,16 @@ async function buyOnEmulator() {
     .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
     .where(eq(purchases.orderId, order.id));
   if (!license?.licenseKey) throw new Error('no license for the order');
-  return { client, user, order, paymentId, licenseKey: license.licenseKey, licenseId: license.id };
+  const delivery = (await effectsOf(t, order.id)).deliveries[0];
+  return {
+    client,
+    user,
+    order,
+    paymentId,
+    licenseKey: license.licenseKey,
+    licenseId: license.id,
+    downloadLink: downloadLinkIn(delivery?.text ?? ''),
+  };
 }
 
 async function validate(licenseKey: string, machine: string): Promise<LicenseAnswer> {

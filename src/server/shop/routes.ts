@@ -1,11 +1,12 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { LICENSE_MESSAGES } from '../../shared/licenses';
 import type { PurchasedTool, StatusResponse } from '../../shared/shop';
 import { sendCredentialsSchema } from '../../shared/shop-schemas';
 import { currentUser, requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { licenses, orders, purchases, tools } from '../db/schema';
-import { notFound, parseInput } from '../http/errors';
+import { AppError, notFound, parseInput } from '../http/errors';
 import { activeCatalogue, cachedOwnedToolIds } from './catalogue';
 import { queueDeliveryEmail } from './delivery';
 import { downloadRoutes } from './downloads';
@@ -70,6 +71,15 @@ export async function shopRoutes(app: FastifyInstance, ctx: AppContext): Promise
       .where(and(eq(purchases.userId, user.id), eq(purchases.toolId, toolId), isNull(purchases.refundedAt)))
       .limit(1);
     if (!owned) throw notFound(CREDENTIALS_MESSAGES.notPurchased);
+    if (owned.license.status !== 'active') {
+      throw new AppError(
+        409,
+        `license_${owned.license.status}`,
+        owned.license.status === 'suspended'
+          ? LICENSE_MESSAGES.licenseSuspended
+          : LICENSE_MESSAGES.licenseRevoked,
+      );
+    }
 
     await ctx.limiter.consume({
       key: `send-credentials:${user.id}:${toolId}`,
