@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The license API that desktop tools call (docs/license-api.md): request schemas, answer codes and shapes.
  * JSON only; every answer about a license carries `valid` and one of these codes.
  */
-export const LICENSE_CODES = [
+const LICENSE_CODES = [
   'VALID',
   'NOT_ACTIVATED',
   'LIMIT_REACHED',
@@ -95,8 +95,6 @@ export const activateLicenseSchema = z
 export const validateLicenseSchema = z.strictObject(authFields).superRefine(requireOneCredential);
 export const deactivateLicenseSchema = validateLicenseSchema;
 
-export type ActivateLicenseRequest = z.input<typeof activateLicenseSchema>;
-export type ValidateLicenseRequest = z.input<typeof validateLicenseSchema>;
 export type LicenseCredentials = { licenseKey: string } | { username: string; password: string };
 
 export type LicenseSummary = {

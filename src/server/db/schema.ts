@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { DEFAULT_ACTIVATION_LIMIT, LICENSE_STATUSES } from '../../shared/licenses';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -139,7 +140,7 @@ export const tools = pgTable('tools', {
   fileSize: integer('file_size'),
   icon: text('icon'),
   /** How many machines one license of this tool may be activated on at a time (docs/license-api.md). */
-  activationLimit: integer('activation_limit').notNull().default(2),
+  activationLimit: integer('activation_limit').notNull().default(DEFAULT_ACTIVATION_LIMIT),
   sortOrder: integer('sort_order').notNull().default(0),
   active: boolean('active').notNull().default(true),
   createdAt: createdAt(),
@@ -225,9 +226,7 @@ export const licenses = pgTable(
     username: text('username'),
     password: text('password'),
     /** active; suspended while a payment dispute is open; revoked after a refund or a lost dispute. */
-    status: text('status', { enum: ['active', 'suspended', 'revoked'] })
-      .notNull()
-      .default('active'),
+    status: text('status', { enum: LICENSE_STATUSES }).notNull().default('active'),
     statusChangedAt: ts('status_changed_at'),
     /** Self-service deactivations before this moment no longer count against the monthly allowance. */
     selfDeactivationsResetAt: ts('self_deactivations_reset_at'),

@@ -8,7 +8,7 @@ import type { SigningKeys } from './signing';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export type LicenseFileInput = {
+type LicenseFileInput = {
   licenseKey: string | null;
   username: string | null;
   toolId: string;

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { and, count, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, type SQL } from 'drizzle-orm';
 import type {
   ActivationSummary,
   LicenseAnswer,
@@ -258,13 +258,4 @@ export async function deactivateLicense(ctx: AppContext, request: LicenseRequest
     deactivated,
     license: summaryOf(found, await activationsUsed(ctx.db, found.id)),
   };
-}
-
-/** For tests and the operator: the live activations of a license. */
-export async function liveActivations(db: DbOrTx, licenseId: string) {
-  return db
-    .select()
-    .from(licenseActivations)
-    .where(and(eq(licenseActivations.licenseId, licenseId), isNull(licenseActivations.deactivatedAt)))
-    .orderBy(sql`${licenseActivations.activatedAt}`);
 }

@@ -15,7 +15,7 @@ const TRANSITIONS: Record<LicenseChange, { from: LicenseStatus[]; to: LicenseSta
   revoke: { from: ['active', 'suspended'], to: 'revoked' },
 };
 
-export type LicenseStatusChange = { licenseId: string; status: LicenseStatus };
+type LicenseStatusChange = { licenseId: string; status: LicenseStatus };
 
 /** Changes the license of one purchase, in the caller's transaction; undefined when nothing changed. */
 export async function changeLicenseOfPurchase(
@@ -47,13 +47,4 @@ export async function changeLicenseOfPayment(
     .where(eq(orders.razorpayPaymentId, razorpayPaymentId));
   if (!purchase) return undefined;
   return { ...purchase, changed: await changeLicenseOfPurchase(tx, purchase.purchaseId, change, now) };
-}
-
-/** Whether a purchase's downloads and "Get Credentials" may be served: not while suspended or after revocation. */
-export async function licenseIsActive(db: DbOrTx, purchaseId: string): Promise<boolean> {
-  const [license] = await db
-    .select({ status: licenses.status })
-    .from(licenses)
-    .where(eq(licenses.purchaseId, purchaseId));
-  return license?.status === 'active';
 }
