@@ -112,10 +112,19 @@ describe('payment disputes', () => {
       200,
     );
     expect(await codeEventually('SUSPENDED')).toEqual({ valid: false, code: 'SUSPENDED' });
-    expect((await emulator(`/test/payments/${bought.paymentId}/dispute`, { status: 'won' })).status).toBe(
-      200,
-    );
+    const credentials = () =>
+      bought.client.post('/api/send-tool-credentials/', { toolId: catalogue.windows.id });
+    const download = () =>
+      t.app.inject({ url: new URL(bought.downloadLink).pathname, headers: { accept: 'application/json' } });
+    const refused = await credentials();
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(LICENSE_MESSAGES.licenseSuspended);
+    expect((await download()).statusCode).toBe(404);
+
+    await emulator(`/test/payments/${bought.paymentId}/dispute`, { status: 'won' });
     expect(await codeEventually('VALID')).toMatchObject({ valid: true });
+    expect((await credentials()).statusCode).toBe(200);
+    expect((await download()).statusCode).toBe(200);
     await emulator(`/test/payments/${bought.paymentId}/dispute`, { status: 'created' });
     await codeEventually('SUSPENDED');
     await emulator(`/test/payments/${bought.paymentId}/dispute`, { status: 'lost' });
