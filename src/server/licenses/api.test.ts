@@ -11,7 +11,7 @@ import { licenseActivations, licenses, purchases, rateLimitHits } from '../db/sc
 import { createTestApp, type TestApp, testConfig } from '../test-support/app';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../test-support/license-fixtures';
 import { issueLicenseFile } from './files';
-import { signingKeysFor } from './signing';
+import { createSigningKeys } from './signing';
 
 let t: TestApp;
 let addressCounter = 0;
@@ -256,7 +256,7 @@ describe('offline license files', () => {
     const oldKey = generateKeyPairSync('ed25519');
     const newKey = generateKeyPairSync('ed25519');
     const pem = (key: KeyObject, type: 'pkcs8' | 'spki') => key.export({ format: 'pem', type }).toString();
-    const before = signingKeysFor(testConfig({ LICENSE_SIGNING_KEY: pem(oldKey.privateKey, 'pkcs8') }));
+    const before = createSigningKeys(testConfig({ LICENSE_SIGNING_KEY: pem(oldKey.privateKey, 'pkcs8') }));
     const oldFile = JSON.parse(
       issueLicenseFile(
         before,
@@ -273,7 +273,7 @@ describe('offline license files', () => {
       ),
     ) as LicenseFile;
 
-    const after = signingKeysFor(
+    const after = createSigningKeys(
       testConfig({
         LICENSE_SIGNING_KEY: pem(newKey.privateKey, 'pkcs8'),
         LICENSE_PREVIOUS_PUBLIC_KEYS: pem(oldKey.publicKey, 'spki'),
@@ -296,7 +296,7 @@ describe('offline license files', () => {
     expect(after.verify(oldFile)).toBe(true);
     // Without the old key in the list, its files no longer verify.
     expect(
-      signingKeysFor(testConfig({ LICENSE_SIGNING_KEY: pem(newKey.privateKey, 'pkcs8') })).verify(oldFile),
+      createSigningKeys(testConfig({ LICENSE_SIGNING_KEY: pem(newKey.privateKey, 'pkcs8') })).verify(oldFile),
     ).toBe(false);
   });
 });

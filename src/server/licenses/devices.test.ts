@@ -6,7 +6,6 @@ import { createTestApp, type TestApp } from '../test-support/app';
 import { fingerprint, licensedPurchase } from '../test-support/license-fixtures';
 import { loginAs } from '../test-support/shop-fixtures';
 import { activateLicense } from './service';
-import { signingKeysFor } from './signing';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -117,7 +116,7 @@ describe('My Tools devices', () => {
       /^attachment; filename="licensed-tool-[0-9a-f]+-license\.json"/,
     );
     const file = response.json();
-    expect(signingKeysFor(t.config).verify(file)).toBe(true);
+    expect(t.ctx.licenseSigning.verify(file)).toBe(true);
     const payload = JSON.parse(Buffer.from(file.payload, 'base64').toString('utf8'));
     expect(payload).toMatchObject({
       fingerprint: fingerprints[0],

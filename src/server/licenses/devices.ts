@@ -11,7 +11,6 @@ import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { AppError, notFound } from '../http/errors';
 import { issueLicenseFile } from './files';
 import { effectiveStatus } from './service';
-import { signingKeysFor } from './signing';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -156,7 +155,7 @@ export async function licenseFileForOwnDevice(
     );
   }
   const text = issueLicenseFile(
-    signingKeysFor(ctx.config),
+    ctx.licenseSigning,
     {
       licenseKey: device.license.licenseKey,
       username: device.license.username,

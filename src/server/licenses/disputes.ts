@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import type { Tx } from '../db';
-import { recordOrderEvent } from '../payments/fulfil';
+import { recordOrderEvent } from '../payments/order-events';
 import { changeLicenseOfPayment, type LicenseChange } from './status';
 
 export type DisputeOutcome = 'created' | 'won' | 'lost';

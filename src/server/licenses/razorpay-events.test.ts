@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LICENSE_MESSAGES, type LicenseAnswer } from '../../shared/licenses';
-import { licenses, orderEvents, purchases } from '../db/schema';
-import { gatewayFor } from '../payments/gateway';
+import { licenses, orderEvents, outbox, purchases } from '../db/schema';
+import { refundOrder } from '../payments/refund';
 import { fingerprint } from '../test-support/license-fixtures';
 import {
   catalogueRows,
@@ -76,6 +76,19 @@ async function buyOnEmulator() {
   };
 }
 
+async function activate(licenseKey: string, machine: string): Promise<LicenseAnswer> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/licenses/activate',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ licenseKey, toolId: catalogue.windows.id, fingerprint: machine }),
+  });
+  return response.json();
+}
+
+const download = (link: string) =>
+  t.app.inject({ url: new URL(link).pathname, headers: { accept: 'application/json' } });
+
 async function validate(licenseKey: string, machine: string): Promise<LicenseAnswer> {
   const response = await t.app.inject({
     method: 'POST',
@@ -143,6 +156,63 @@ describe('payment disputes', () => {
   });
 });
 
+describe('refunds', () => {
+  it('revoke the license at once when the shop refunds, and Razorpay echoing the refund changes nothing', async () => {
+    const bought = await buyOnEmulator();
+    const machine = fingerprint();
+    await activate(bought.licenseKey, machine);
+    expect((await validate(bought.licenseKey, machine)).code).toBe('VALID');
+
+    const refunded = await refundOrder(t.ctx, {
+      orderId: bought.order.id,
+      source: 'admin',
+      reason: 'Test refund',
+    });
+    expect(refunded.refundId).toMatch(/^rfnd_/);
+    // Revoked by the refund's own transaction: no waiting on a cache or a webhook.
+    expect(await validate(bought.licenseKey, machine)).toEqual({ valid: false, code: 'REVOKED' });
+    const [license] = await t.ctx.db.select().from(licenses).where(eq(licenses.id, bought.licenseId));
+    expect(license?.status).toBe('revoked');
+
+    // Razorpay's refund.created and refund.processed for this refund arrive and are recognised as done.
+    await t.emulator?.settled();
+    const refundEvents = (
+      await t.ctx.db.select().from(orderEvents).where(eq(orderEvents.orderId, bought.order.id))
+    )
+      .map((event) => event.kind)
+      .filter((kind) => kind === 'refunded');
+    expect(refundEvents).toHaveLength(1);
+    expect(
+      t.emulator?.sentWebhooks.filter((hook) => hook.event.startsWith('refund.')).map((hook) => hook.status),
+    ).toEqual(expect.arrayContaining([200, 200]));
+  });
+
+  it('made in the Razorpay Dashboard goes through the same refund path from its webhook', async () => {
+    const bought = await buyOnEmulator();
+    const machine = fingerprint();
+    await activate(bought.licenseKey, machine);
+    expect((await emulator(`/test/payments/${bought.paymentId}/dashboard-refund`)).status).toBe(200);
+    const answer = await eventually(async () => {
+      const current = await validate(bought.licenseKey, machine);
+      return current.code === 'REVOKED' ? current : undefined;
+    });
+    expect(answer).toEqual({ valid: false, code: 'REVOKED' });
+
+    await t.emulator?.settled();
+    expect((await orderRow(t, bought.order.razorpayOrderId)).status).toBe('refunded');
+    const events = await t.ctx.db.select().from(orderEvents).where(eq(orderEvents.orderId, bought.order.id));
+    const refund = events.filter((event) => event.kind === 'refunded');
+    expect(refund).toHaveLength(1);
+    expect(refund[0]?.detail).toMatchObject({ source: 'razorpay', refundedEarlier: true });
+    const notices = await t.ctx.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.ref, `order:${bought.order.id}`));
+    expect(notices.filter((mail) => mail.kind === 'refund-notice')).toHaveLength(1);
+    expect((await download(bought.downloadLink)).statusCode).toBe(404);
+  });
+});
+
 describe('a failed payment captured late', () => {
   it('is fulfilled once, by the payment.captured webhook', async () => {
     const { client } = await newBuyer(t);
@@ -173,13 +243,13 @@ describe('a failed payment captured late', () => {
 describe('refund idempotency', () => {
   it('gives the same refund for a repeated X-Refund-Idempotency key and no second refund', async () => {
     const bought = await buyOnEmulator();
-    const first = await gatewayFor(t.config).refundPayment(bought.paymentId, {
+    const first = await t.ctx.gateway.refundPayment(bought.paymentId, {
       idempotencyKey: `refund:${bought.order.id}`,
     });
-    const again = await gatewayFor(t.config).refundPayment(bought.paymentId, {
+    const again = await t.ctx.gateway.refundPayment(bought.paymentId, {
       idempotencyKey: `refund:${bought.order.id}`,
     });
     expect(again.id).toBe(first.id);
-    await expect(gatewayFor(t.config).refundPayment(bought.paymentId)).rejects.toThrow(/already refunded/);
+    await expect(t.ctx.gateway.refundPayment(bought.paymentId)).rejects.toThrow(/already refunded/);
   });
 });

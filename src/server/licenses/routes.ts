@@ -10,7 +10,6 @@ import type { AppContext } from '../context';
 import { AppError, parseInput } from '../http/errors';
 import { myLicensesRoutes } from './my-licenses-routes';
 import { activateLicense, deactivateLicense, type LicenseRequest, validateLicense } from './service';
-import { signingKeysFor } from './signing';
 
 const MINUTE = 60 * 1000;
 const PER_KEY = { limit: 60, windowMs: MINUTE };
@@ -90,6 +89,6 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   app.get('/api/licenses/public-keys', async (_request, reply): Promise<PublicKeysResponse> => {
     reply.header('cache-control', 'public, max-age=300');
-    return { keys: signingKeysFor(ctx.config).published };
+    return { keys: ctx.licenseSigning.published };
   });
 }

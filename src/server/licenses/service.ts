@@ -12,7 +12,6 @@ import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { issueLicenseFile } from './files';
-import { signingKeysFor } from './signing';
 
 /** A "last seen" older than this is written again; fresher ones are left alone so validate stays one read. */
 const LAST_SEEN_RESOLUTION_MS = 60 * 1000;
@@ -119,7 +118,7 @@ function summaryOf(row: LicenseRow, used: number): LicenseSummary {
 
 function fileFor(ctx: AppContext, row: LicenseRow, activation: { id: string; fingerprint: string }): string {
   return issueLicenseFile(
-    signingKeysFor(ctx.config),
+    ctx.licenseSigning,
     {
       licenseKey: row.licenseKey,
       username: row.username,

@@ -46,15 +46,11 @@ function developmentSigningKey(dataDir: string): string {
   }
 }
 
-const cache = new WeakMap<Config, SigningKeys>();
-
 /**
  * The Ed25519 key that signs license files, and the public keys that verify them. A rotation moves the old
  * public key into LICENSE_PREVIOUS_PUBLIC_KEYS, so files it signed keep verifying until their refreshBefore.
  */
-export function signingKeysFor(config: Config): SigningKeys {
-  const cached = cache.get(config);
-  if (cached) return cached;
+export function createSigningKeys(config: Config): SigningKeys {
   const privateKey = createPrivateKey(
     config.licenseSigning.privateKeyPem ?? developmentSigningKey(config.dataDir),
   );
@@ -65,7 +61,7 @@ export function signingKeysFor(config: Config): SigningKeys {
     const previous = createPublicKey(pem);
     if (!byKid.has(keyId(previous))) byKid.set(keyId(previous), previous);
   }
-  const keys: SigningKeys = {
+  return {
     kid,
     sign: (payload) => sign(null, payload, privateKey),
     published: [...byKid].map(([id, key]) => ({
@@ -78,6 +74,4 @@ export function signingKeysFor(config: Config): SigningKeys {
       return verify(null, Buffer.from(file.payload, 'base64'), key, Buffer.from(file.signature, 'base64'));
     },
   };
-  cache.set(config, keys);
-  return keys;
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { LicenseStatus } from '../../shared/licenses';
 import type { DbOrTx } from '../db';
 import { licenses, orders, purchases } from '../db/schema';
@@ -47,4 +47,26 @@ export async function changeLicenseOfPayment(
     .where(eq(orders.razorpayPaymentId, razorpayPaymentId));
   if (!purchase) return undefined;
   return { ...purchase, changed: await changeLicenseOfPurchase(tx, purchase.purchaseId, change, now) };
+}
+
+/**
+ * Why a buyer's live purchase of a tool may not deliver anything now (Get Credentials): its license is suspended
+ * by an open dispute or revoked. Undefined when it may (or when there is no such purchase: the caller says so).
+ */
+export async function licenseHold(
+  db: DbOrTx,
+  owner: { userId: string; toolId: string },
+): Promise<'suspended' | 'revoked' | undefined> {
+  const [license] = await db
+    .select({ status: licenses.status })
+    .from(purchases)
+    .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
+    .where(
+      and(
+        eq(purchases.userId, owner.userId),
+        eq(purchases.toolId, owner.toolId),
+        isNull(purchases.refundedAt),
+      ),
+    );
+  return license?.status === 'suspended' || license?.status === 'revoked' ? license.status : undefined;
 }

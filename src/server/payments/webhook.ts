@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { webhookEvents } from '../db/schema';
 import { AppError } from '../http/errors';
 import { applyDispute, type DisputeOutcome, type DisputeResult } from '../licenses/disputes';
+import { forgetOwnedTools } from '../shop/catalogue';
 import {
   afterFulfilment,
   applyPayment,
@@ -12,6 +13,7 @@ import {
   inFulfilmentTransaction,
   recordPaymentFailure,
 } from './fulfil';
+import { type RazorpayRefundOutcome, recordRazorpayRefund } from './refund';
 import { verifyWebhookSignature } from './signatures';
 
 export const WEBHOOK_PATH = '/api/razorpay/webhook/';
@@ -25,6 +27,7 @@ const paymentEntity = z.looseObject({
   currency: z.string().max(10),
   error_code: z.string().max(200).nullish(),
   error_description: z.string().max(1000).nullish(),
+  amount_refunded: z.number().int().nonnegative().nullish(),
 });
 const disputeEntity = z.looseObject({
   id: z.string().min(1).max(100),
@@ -58,7 +61,8 @@ type Handled =
   | { kind: 'ignored'; reason: string }
   | { kind: 'payment-failed'; recorded: boolean }
   | { kind: 'payment'; paymentId: string; outcome: FulfilOutcome }
-  | { kind: 'dispute'; result: DisputeResult };
+  | { kind: 'dispute'; result: DisputeResult }
+  | { kind: 'refund'; outcome: RazorpayRefundOutcome };
 
 const invalidSignature = () => new AppError(400, 'invalid_signature', 'Invalid webhook signature.');
 
@@ -153,11 +157,26 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
               });
               return { kind: 'dispute', result };
             }
+            case 'refund.created':
+            case 'refund.processed': {
+              const refund = parsed.payload.refund?.entity;
+              if (!refund) return { kind: 'ignored', reason: 'no refund' };
+              const outcome = await recordRazorpayRefund(ctx, tx, {
+                paymentId: refund.payment_id,
+                refundId: refund.id,
+                amount: refund.amount,
+                amountRefunded: payment?.amount_refunded ?? undefined,
+              });
+              return { kind: 'refund', outcome };
+            }
             default:
               return { kind: 'ignored', reason: 'event not used' };
           }
         });
 
+        if (handled.kind === 'refund' && handled.outcome.result === 'recorded') {
+          forgetOwnedTools(ctx, handled.outcome.userId);
+        }
         if (handled.kind === 'payment') {
           const outcome = await afterFulfilment(ctx, handled.outcome, handled.paymentId);
           request.log.info({ eventId, event: parsed.event, outcome }, 'razorpay webhook handled');

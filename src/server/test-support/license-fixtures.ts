@@ -67,7 +67,13 @@ export async function licensedPurchase(
       razorpayPaymentId: `pay_${tag}${randomBytes(3).toString('hex')}`,
       amount: 99_900,
       currency: 'INR',
-      billing: {},
+      billing: {
+        address: 'Fixture address, Jaipur',
+        state: 'Rajasthan',
+        country: 'India',
+        gstin: '',
+        currency: 'INR',
+      },
       status: 'paid',
       paidAt: new Date(),
     })
