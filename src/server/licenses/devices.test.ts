@@ -58,9 +58,9 @@ describe('My Tools devices', () => {
       });
     }
     const fourth = await client.post(`/api/my-licenses/devices/${devices[3]?.id}/deactivate`);
-    expect(fourth.statusCode).toBe(429);
+    expect(fourth.statusCode).toBe(409);
     expect(fourth.json()).toMatchObject({
-      code: 'self_deactivation_limit',
+      code: 'refused',
       message: LICENSE_MESSAGES.selfDeactivationLimit,
     });
     expect(fourth.json().message).toContain('contact support');

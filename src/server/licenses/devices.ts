@@ -8,7 +8,7 @@ import {
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
-import { AppError, notFound } from '../http/errors';
+import { DomainError } from '../domain-error';
 import { issueLicenseFile } from './files';
 import { effectiveStatus } from './service';
 
@@ -100,7 +100,7 @@ async function ownDevice(db: DbOrTx, userId: string, activationId: string) {
         isNull(purchases.refundedAt),
       ),
     );
-  if (!device) throw notFound(LICENSE_MESSAGES.deviceNotFound);
+  if (!device) throw new DomainError('not_found', LICENSE_MESSAGES.deviceNotFound);
   return device;
 }
 
@@ -127,14 +127,14 @@ export async function deactivateOwnDevice(
       windowStart(now, license?.resetAt ?? null),
     );
     if (used >= SELF_DEACTIVATION_LIMIT) {
-      throw new AppError(429, 'self_deactivation_limit', LICENSE_MESSAGES.selfDeactivationLimit);
+      throw new DomainError('refused', LICENSE_MESSAGES.selfDeactivationLimit);
     }
     const freed = await tx
       .update(licenseActivations)
       .set({ deactivatedAt: now, deactivatedBy: 'owner' })
       .where(and(eq(licenseActivations.id, activationId), isNull(licenseActivations.deactivatedAt)))
       .returning({ id: licenseActivations.id });
-    if (freed.length === 0) throw notFound(LICENSE_MESSAGES.deviceNotFound);
+    if (freed.length === 0) throw new DomainError('not_found', LICENSE_MESSAGES.deviceNotFound);
     return { selfDeactivationsLeft: SELF_DEACTIVATION_LIMIT - used - 1 };
   });
 }
@@ -148,9 +148,8 @@ export async function licenseFileForOwnDevice(
   const device = await ownDevice(ctx.db, userId, activationId);
   const status = effectiveStatus({ status: device.license.status, refundedAt: device.refundedAt });
   if (status !== 'active') {
-    throw new AppError(
-      409,
-      `license_${status}`,
+    throw new DomainError(
+      'refused',
       status === 'revoked' ? LICENSE_MESSAGES.licenseRevoked : LICENSE_MESSAGES.licenseSuspended,
     );
   }
