@@ -12,7 +12,7 @@ export default defineConfig({
       {
         test: {
           name: 'pglite',
-          include: ['src/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
           environment: 'node',
           env: { TEST_DB: 'pglite' },
           testTimeout: 30_000,

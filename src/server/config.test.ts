@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,6 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
 const SECRET = 'a-session-secret-that-is-long-enough-0123456789';
+
+const signingKeys = generateKeyPairSync('ed25519');
+const SIGNING_KEY = signingKeys.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+const PUBLIC_KEY = signingKeys.publicKey.export({ format: 'pem', type: 'spki' }).toString();
 
 const production = {
   NODE_ENV: 'production',
@@ -14,6 +19,7 @@ const production = {
   RAZORPAY_KEY_SECRET: 'key-secret',
   RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
   SESSION_SECRET: SECRET,
+  LICENSE_SIGNING_KEY: SIGNING_KEY,
 };
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -100,6 +106,7 @@ describe('loadConfig', () => {
       'RAZORPAY_KEY_SECRET: required in production',
       'RAZORPAY_WEBHOOK_SECRET: required in production',
       'SESSION_SECRET: required in production (at least 32 characters)',
+      'LICENSE_SIGNING_KEY: required in production (an Ed25519 private key, PKCS#8 PEM)',
     ]);
     expect(problemsOf({ ...production, PUBLIC_URL: 'http://pinkcityadvisors.in' })).toEqual([
       'PUBLIC_URL: must be an https:// URL in production',
@@ -125,5 +132,40 @@ describe('loadConfig', () => {
     expect(first).toMatch(/^[0-9a-f]{64}$/);
     expect(loadConfig({ DATA_DIR: tempDir }).sessionSecret).toBe(first);
     expect((await readFile(path.join(tempDir, 'session-secret'), 'utf8')).trim()).toBe(first);
+  });
+
+  it('takes the license signing key as PEM, escaped PEM or base64 DER, and refuses any other key', () => {
+    const escaped = SIGNING_KEY.replace(/\n/g, '\\n');
+    const der = signingKeys.privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64');
+    for (const value of [SIGNING_KEY, escaped, der]) {
+      expect(loadConfig({ ...production, LICENSE_SIGNING_KEY: value }).licenseSigning.privateKeyPem).toBe(
+        SIGNING_KEY,
+      );
+    }
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString();
+    for (const value of [rsa, 'not a key']) {
+      expect(problemsOf({ ...production, LICENSE_SIGNING_KEY: value })).toEqual([
+        'LICENSE_SIGNING_KEY: must be an Ed25519 private key in PKCS#8 PEM (or its base64 body)',
+      ]);
+    }
+  });
+
+  it('lists the previous public keys that still verify old license files', () => {
+    const other = generateKeyPairSync('ed25519').publicKey;
+    const otherDer = other.export({ format: 'der', type: 'spki' }).toString('base64');
+    const config = loadConfig({
+      ...production,
+      LICENSE_PREVIOUS_PUBLIC_KEYS: `${PUBLIC_KEY}\n${PUBLIC_KEY}`,
+    });
+    expect(config.licenseSigning.previousPublicKeyPems).toEqual([PUBLIC_KEY, PUBLIC_KEY]);
+    expect(
+      loadConfig({ ...production, LICENSE_PREVIOUS_PUBLIC_KEYS: `${otherDer}, ${otherDer}` }).licenseSigning
+        .previousPublicKeyPems,
+    ).toEqual([other.export({ format: 'pem', type: 'spki' }).toString(), expect.any(String)]);
+    expect(problemsOf({ ...production, LICENSE_PREVIOUS_PUBLIC_KEYS: 'AAAA' })).toEqual([
+      'LICENSE_PREVIOUS_PUBLIC_KEYS: must list Ed25519 public keys in SPKI PEM (or base64 DER)',
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import type { Database } from './db';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit';
+import { createSigningKeys, type SigningKeys } from './licenses/signing';
 import { createMailQueuedHint, type MailQueuedHint } from './mail/outbox';
 import { createGateway, type RazorpayGateway } from './payments/gateway';
 import type { CatalogueCache } from './shop/catalogue';
@@ -40,6 +41,8 @@ export type AppContext = {
   seed: { pending?: Promise<unknown> };
   /** "Mail was queued": lets a running outbox worker deliver soon instead of on its next tick. */
   mailQueued: MailQueuedHint;
+  /** The Ed25519 key that signs offline license files, and the public keys that still verify them. */
+  licenseSigning: SigningKeys;
 };
 
 export type AppContextOptions = {
@@ -67,5 +70,6 @@ export function createAppContext(options: AppContextOptions): AppContext {
     },
     seed: {},
     mailQueued: createMailQueuedHint(),
+    licenseSigning: createSigningKeys(config),
   };
 }

@@ -30,6 +30,7 @@ export function adminTool(row: ToolRow) {
   return {
     ...api,
     delivery: row.delivery,
+    activationLimit: row.activationLimit,
     active: row.active,
     sortOrder: row.sortOrder,
     file: row.fileKey
@@ -60,6 +61,7 @@ function toolDetails(row: ToolRow): string {
     ['Price INR', formatSubunits(row.priceInrPaise, 'INR')],
     ['Price USD', usdText(row)],
     ['Delivery', deliveryText(row.delivery)],
+    ['Activation limit', `${row.activationLimit} machines per license`],
     ['Status', status(row)],
     ['Sort order', row.sortOrder],
     ['Icon', row.icon],
@@ -100,6 +102,16 @@ function parseDelivery(typed: string): Delivery {
   if (text === 'license-key' || text === 'key') return 'license_key';
   if (text === 'credentials') return 'credentials';
   throw new CommandError(`--delivery must be license-key or credentials, got "${typed}".`);
+}
+
+/** How many machines one license may be activated on at a time: at least 1, and no runaway values. */
+function parseActivationLimit(typed: string): number {
+  const text = typed.trim();
+  const value = Number(text);
+  if (!/^\d{1,3}$/.test(text) || value < 1 || value > 100) {
+    throw new CommandError(`--activation-limit must be a whole number from 1 to 100, got "${typed}".`);
+  }
+  return value;
 }
 
 function parseSortOrder(typed: string): number {
@@ -164,6 +176,11 @@ const FIELD_OPTIONS = {
   },
   icon: { type: 'string', value: '<path|hint>', description: 'Card icon: a same-site image path or a hint' },
   'sort-order': { type: 'string', value: '<n>', description: 'Position in the catalogue (smaller first)' },
+  'activation-limit': {
+    type: 'string',
+    value: '<n>',
+    description: 'Machines one license may be activated on at a time (default 2)',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 type FieldOptions = { [K in keyof typeof FIELD_OPTIONS]?: string };
@@ -183,6 +200,9 @@ async function fieldChanges(env: AdminEnv, options: FieldOptions) {
     changes.icon = options.icon.trim() === '' ? null : parseText(options.icon, '--icon', ICON_MAX);
   }
   if (options['sort-order'] !== undefined) changes.sortOrder = parseSortOrder(options['sort-order']);
+  if (options['activation-limit'] !== undefined) {
+    changes.activationLimit = parseActivationLimit(options['activation-limit']);
+  }
   return changes;
 }
 

@@ -13,6 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { CONTACT_TOPICS, CURRENCIES } from '../../shared/constants';
+import { DEFAULT_ACTIVATION_LIMIT, LICENSE_STATUSES } from '../../shared/licenses';
 import { ORDER_EVENT_KINDS, ORDER_STATUSES } from '../../shared/orders';
 import type { BillingDetails } from '../../shared/shop';
 
@@ -141,6 +142,8 @@ export const tools = pgTable('tools', {
   fileSha256: text('file_sha256'),
   fileSize: integer('file_size'),
   icon: text('icon'),
+  /** How many machines one license of this tool may be activated on at a time (docs/license-api.md). */
+  activationLimit: integer('activation_limit').notNull().default(DEFAULT_ACTIVATION_LIMIT),
   sortOrder: integer('sort_order').notNull().default(0),
   active: boolean('active').notNull().default(true),
   createdAt: createdAt(),
@@ -223,11 +226,44 @@ export const licenses = pgTable(
     licenseKey: text('license_key'),
     username: text('username'),
     password: text('password'),
+    /** active; suspended while a payment dispute is open; revoked after a refund or a lost dispute. */
+    status: text('status', { enum: LICENSE_STATUSES }).notNull().default('active'),
+    statusChangedAt: ts('status_changed_at'),
+    /** Self-service deactivations before this moment no longer count against the monthly allowance. */
+    selfDeactivationsResetAt: ts('self_deactivations_reset_at'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('licenses_purchase_id_key').on(t.purchaseId),
     uniqueIndex('licenses_license_key_key').on(t.licenseKey),
+    uniqueIndex('licenses_username_key').on(t.username),
+  ],
+);
+
+/**
+ * The machines a license runs on. A deactivated row stays as history for the operator; at most one live row per
+ * license and fingerprint, and the number of live rows never exceeds the tool's activation limit.
+ */
+export const licenseActivations = pgTable(
+  'license_activations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    licenseId: uuid('license_id')
+      .notNull()
+      .references(() => licenses.id, { onDelete: 'cascade' }),
+    fingerprint: text('fingerprint').notNull(),
+    name: text('name'),
+    activatedAt: ts('activated_at').notNull().defaultNow(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    deactivatedAt: ts('deactivated_at'),
+    /** tool: the machine freed itself over the API; owner: from My Tools (counted); operator: from the CLI. */
+    deactivatedBy: text('deactivated_by', { enum: ['tool', 'owner', 'operator'] }),
+  },
+  (t) => [
+    uniqueIndex('license_activations_live_key')
+      .on(t.licenseId, t.fingerprint)
+      .where(sql`${t.deactivatedAt} is null`),
+    index('license_activations_license_id_idx').on(t.licenseId, t.deactivatedAt),
   ],
 );
 

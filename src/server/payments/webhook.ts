@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { AppContext } from '../context';
 import { webhookEvents } from '../db/schema';
 import { AppError } from '../http/errors';
+import { applyDispute, type DisputeOutcome, type DisputeResult } from '../licenses/disputes';
+import { forgetOwnedTools } from '../shop/catalogue';
 import {
   afterFulfilment,
   applyPayment,
@@ -11,6 +13,7 @@ import {
   inFulfilmentTransaction,
   recordPaymentFailure,
 } from './fulfil';
+import { type RazorpayRefundOutcome, recordRazorpayRefund } from './refund';
 import { verifyWebhookSignature } from './signatures';
 
 export const WEBHOOK_PATH = '/api/razorpay/webhook/';
@@ -24,20 +27,42 @@ const paymentEntity = z.looseObject({
   currency: z.string().max(10),
   error_code: z.string().max(200).nullish(),
   error_description: z.string().max(1000).nullish(),
+  amount_refunded: z.number().int().nonnegative().nullish(),
+});
+const disputeEntity = z.looseObject({
+  id: z.string().min(1).max(100),
+  payment_id: z.string().min(1).max(100),
+  amount: z.number().int().nonnegative().optional(),
+  reason_code: z.string().max(200).nullish(),
+});
+const refundEntity = z.looseObject({
+  id: z.string().min(1).max(100),
+  payment_id: z.string().min(1).max(100),
+  amount: z.number().int().nonnegative(),
 });
 const eventSchema = z.looseObject({
   event: z.string().min(1).max(100),
   payload: z.looseObject({
     payment: z.looseObject({ entity: paymentEntity }).optional(),
     order: z.looseObject({ entity: z.looseObject({ id: z.string().max(100) }) }).optional(),
+    dispute: z.looseObject({ entity: disputeEntity }).optional(),
+    refund: z.looseObject({ entity: refundEntity }).optional(),
   }),
 });
+
+const DISPUTE_EVENTS: Record<string, DisputeOutcome> = {
+  'payment.dispute.created': 'created',
+  'payment.dispute.won': 'won',
+  'payment.dispute.lost': 'lost',
+};
 
 type Handled =
   | { kind: 'duplicate' }
   | { kind: 'ignored'; reason: string }
   | { kind: 'payment-failed'; recorded: boolean }
-  | { kind: 'payment'; paymentId: string; outcome: FulfilOutcome };
+  | { kind: 'payment'; paymentId: string; outcome: FulfilOutcome }
+  | { kind: 'dispute'; result: DisputeResult }
+  | { kind: 'refund'; outcome: RazorpayRefundOutcome };
 
 const invalidSignature = () => new AppError(400, 'invalid_signature', 'Invalid webhook signature.');
 
@@ -118,11 +143,40 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
               });
               return { kind: 'payment-failed', recorded };
             }
+            case 'payment.dispute.created':
+            case 'payment.dispute.won':
+            case 'payment.dispute.lost': {
+              const dispute = parsed.payload.dispute?.entity;
+              const outcome = DISPUTE_EVENTS[parsed.event];
+              if (!dispute || !outcome) return { kind: 'ignored', reason: 'no dispute' };
+              const result = await applyDispute(ctx, tx, outcome, {
+                id: dispute.id,
+                paymentId: dispute.payment_id,
+                amount: dispute.amount,
+                reason: dispute.reason_code,
+              });
+              return { kind: 'dispute', result };
+            }
+            case 'refund.created':
+            case 'refund.processed': {
+              const refund = parsed.payload.refund?.entity;
+              if (!refund) return { kind: 'ignored', reason: 'no refund' };
+              const outcome = await recordRazorpayRefund(ctx, tx, {
+                paymentId: refund.payment_id,
+                refundId: refund.id,
+                amount: refund.amount,
+                amountRefunded: payment?.amount_refunded ?? undefined,
+              });
+              return { kind: 'refund', outcome };
+            }
             default:
               return { kind: 'ignored', reason: 'event not used' };
           }
         });
 
+        if (handled.kind === 'refund' && handled.outcome.result === 'recorded') {
+          forgetOwnedTools(ctx, handled.outcome.userId);
+        }
         if (handled.kind === 'payment') {
           const outcome = await afterFulfilment(ctx, handled.outcome, handled.paymentId);
           request.log.info({ eventId, event: parsed.event, outcome }, 'razorpay webhook handled');
