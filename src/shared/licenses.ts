@@ -92,8 +92,8 @@ function requireOneCredential(
 export const activateLicenseSchema = z
   .strictObject({ ...authFields, name: deviceName.optional() })
   .superRefine(requireOneCredential);
-export const validateLicenseSchema = z.strictObject(authFields).superRefine(requireOneCredential);
-export const deactivateLicenseSchema = validateLicenseSchema;
+/** Validate and deactivate take the same fields: the credential, the tool and the machine. */
+export const licenseMachineSchema = z.strictObject(authFields).superRefine(requireOneCredential);
 
 export type LicenseCredentials = { licenseKey: string } | { username: string; password: string };
 

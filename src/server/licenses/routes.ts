@@ -1,10 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import {
   activateLicenseSchema,
-  deactivateLicenseSchema,
   type LicenseAnswer,
+  licenseMachineSchema,
   type PublicKeysResponse,
-  validateLicenseSchema,
 } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import { AppError, parseInput } from '../http/errors';
@@ -72,13 +71,13 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       return activateLicense(ctx, { ...asRequest(body), name: body.name });
     });
     scope.post('/api/licenses/validate', options, async (request, reply): Promise<LicenseAnswer> => {
-      const body = parseInput(validateLicenseSchema, request.body);
+      const body = parseInput(licenseMachineSchema, request.body);
       await limit(request, body);
       reply.header('cache-control', 'no-store');
       return validateLicense(ctx, asRequest(body));
     });
     scope.post('/api/licenses/deactivate', options, async (request, reply): Promise<LicenseAnswer> => {
-      const body = parseInput(deactivateLicenseSchema, request.body);
+      const body = parseInput(licenseMachineSchema, request.body);
       await limit(request, body);
       reply.header('cache-control', 'no-store');
       return deactivateLicense(ctx, asRequest(body));
