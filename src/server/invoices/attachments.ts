@@ -1,0 +1,43 @@
+import { eq } from 'drizzle-orm';
+import { taxDocumentFileName } from '../../shared/orders';
+import type { AppContext } from '../context';
+import type { DbOrTx } from '../db';
+import { outboxAttachments } from '../db/schema';
+import { findTaxDocument } from './orders';
+import { renderTaxDocumentPdf } from './pdf';
+
+export type MailAttachment = { filename: string; content: Buffer; contentType: string };
+
+/** Attaches a tax document to an email queued in the same transaction; the worker renders it when sending. */
+export async function attachTaxDocument(
+  db: DbOrTx,
+  outboxId: number,
+  document: { kind: 'invoice' | 'credit-note'; id: string },
+): Promise<void> {
+  await db.insert(outboxAttachments).values({ outboxId, kind: document.kind, documentId: document.id });
+}
+
+/**
+ * The files of one outbox email, rendered from the documents they refer to: the very bytes a later download
+ * gives. A reference to a missing document is an error, so the email is retried rather than sent without it.
+ */
+export async function resolveAttachments(
+  ctx: Pick<AppContext, 'db'>,
+  outboxId: number,
+): Promise<MailAttachment[]> {
+  const references = await ctx.db
+    .select()
+    .from(outboxAttachments)
+    .where(eq(outboxAttachments.outboxId, outboxId));
+  const files: MailAttachment[] = [];
+  for (const reference of references) {
+    const found = await findTaxDocument(ctx, reference.kind, reference.documentId);
+    if (!found) throw new Error(`outbox ${outboxId}: ${reference.kind} ${reference.documentId} not found`);
+    files.push({
+      filename: taxDocumentFileName(reference.kind, found.number),
+      content: await renderTaxDocumentPdf(found.document),
+      contentType: 'application/pdf',
+    });
+  }
+  return files;
+}
