@@ -1,0 +1,7 @@
+import type { OrderSummary } from '../../../shared/orders';
+import { api } from '../../lib/api';
+
+/** The buyer's order history, typed by the shared contract. */
+export const ordersApi = {
+  list: () => api.get<OrderSummary[]>('/api/orders/'),
+};
