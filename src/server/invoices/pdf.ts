@@ -101,8 +101,13 @@ const title = (document: TaxDocument) => (document.kind === 'invoice' ? 'Tax inv
 function drawHeader(doc: Doc, d: TaxDocument, top: number): number {
   drawMark(doc, MARGIN, top, 40);
   const left = MARGIN + 52;
-  line(doc, d.supplier.legalName, left, top, { size: 13, weight: 'bold', colour: BRAND });
-  let y = paragraph(doc, d.supplier.address, left, top + 19, 250, { colour: MUTED });
+  const width = CONTENT_WIDTH - 52 - 210;
+  let y = paragraph(doc, d.supplier.legalName, left, top - 2, width, {
+    size: 13,
+    weight: 'bold',
+    colour: BRAND,
+  });
+  y = paragraph(doc, d.supplier.address, left, y + 2, width, { colour: MUTED });
   line(doc, `GSTIN: ${d.supplier.gstin}`, left, y + 2, { weight: 'bold' });
   line(doc, `State: ${d.supplier.stateName} (code ${d.supplier.stateCode})`, left, y + 14);
   y += 28;
@@ -122,26 +127,25 @@ function drawHeader(doc: Doc, d: TaxDocument, top: number): number {
 function drawParties(doc: Doc, d: TaxDocument, top: number): number {
   const half = CONTENT_WIDTH / 2 - 10;
   line(doc, 'BILLED TO', MARGIN, top, { size: 8, weight: 'bold', colour: MUTED });
-  line(doc, d.buyer.name, MARGIN, top + 12, { size: 10, weight: 'bold' });
+  let left = paragraph(doc, d.buyer.name, MARGIN, top + 11, half, { size: 10, weight: 'bold' });
   const addressLines = [
     d.buyer.address,
     d.buyer.stateName ? `${d.buyer.stateName} (state code ${d.buyer.stateCode})` : '',
     d.buyer.country,
   ].filter(Boolean);
-  let left = paragraph(doc, addressLines.join('\n'), MARGIN, top + 27, half);
-  line(doc, d.buyer.gstin ? `GSTIN: ${d.buyer.gstin}` : 'Unregistered buyer (no GSTIN)', MARGIN, left + 2, {
-    weight: d.buyer.gstin ? 'bold' : 'regular',
-  });
-  line(doc, d.buyer.email, MARGIN, left + 14, { colour: MUTED });
-  left += 26;
+  left = paragraph(doc, addressLines.join('\n'), MARGIN, left + 1, half);
+  const gstin = d.buyer.gstin ? `GSTIN: ${d.buyer.gstin}` : 'Unregistered buyer (no GSTIN)';
+  left = paragraph(doc, gstin, MARGIN, left + 2, half, { weight: d.buyer.gstin ? 'bold' : 'regular' });
+  left = paragraph(doc, d.buyer.email, MARGIN, left, half, { colour: MUTED });
 
   const x = MARGIN + CONTENT_WIDTH / 2 + 10;
   line(doc, 'PLACE OF SUPPLY', x, top, { size: 8, weight: 'bold', colour: MUTED });
-  line(doc, `${d.placeOfSupply.name} (${d.placeOfSupply.code})`, x, top + 12, { size: 10, weight: 'bold' });
-  line(doc, REVERSE_CHARGE_NOTICE, x, top + 27);
-  line(doc, `Payment: ${d.payment.razorpayPaymentId ?? '—'}`, x, top + 39, { colour: MUTED });
-  line(doc, `Order: ${d.payment.razorpayOrderId}`, x, top + 51, { colour: MUTED });
-  return Math.max(left, top + 66);
+  const place = `${d.placeOfSupply.name} (${d.placeOfSupply.code})`;
+  let right = paragraph(doc, place, x, top + 11, half, { size: 10, weight: 'bold' });
+  right = paragraph(doc, REVERSE_CHARGE_NOTICE, x, right + 1, half);
+  right = paragraph(doc, `Payment: ${d.payment.razorpayPaymentId ?? '—'}`, x, right, half, { colour: MUTED });
+  right = paragraph(doc, `Order: ${d.payment.razorpayOrderId}`, x, right, half, { colour: MUTED });
+  return Math.max(left, right);
 }
 
 function drawLines(doc: Doc, d: TaxDocument, top: number): number {
