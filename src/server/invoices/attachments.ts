@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { taxDocumentFileName } from '../../shared/orders';
+import { taxDocumentFileName } from '../../shared/order-history';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { outboxAttachments } from '../db/schema';

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { fromSubunits } from '../../shared/money';
-import { type OrderSummary, type TaxDocumentKind, taxDocumentPath } from '../../shared/orders';
+import { type OrderSummary, type TaxDocumentKind, taxDocumentPath } from '../../shared/order-history';
 import type { AppContext } from '../context';
 import { creditNotes, invoices, orders, tools } from '../db/schema';
 import { toolLabel } from '../shop/delivery-email';

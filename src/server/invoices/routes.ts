@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type OrderSummary, type TaxDocumentKind, taxDocumentFileName } from '../../shared/orders';
+import { type OrderSummary, type TaxDocumentKind, taxDocumentFileName } from '../../shared/order-history';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { notFound } from '../http/errors';

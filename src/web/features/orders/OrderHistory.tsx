@@ -1,7 +1,7 @@
 import { FileText, ReceiptText, TriangleAlert } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { formatPrice } from '../../../shared/money';
-import type { OrderSummary } from '../../../shared/orders';
+import type { OrderSummary } from '../../../shared/order-history';
 import { useAuth } from '../auth/AuthContext';
 import { Spinner } from '../shop/Spinner';
 import { ordersApi } from './api';

@@ -1,4 +1,4 @@
-import type { OrderSummary } from '../../../shared/orders';
+import type { OrderSummary } from '../../../shared/order-history';
 import { api } from '../../lib/api';
 
 /** The buyer's order history, typed by the shared contract. */

@@ -2,7 +2,8 @@ import type { Currency } from './constants';
 
 /** The buyer's order history (docs/product.md §12), shared by the server and My Tools. */
 
-export type OrderStatus = 'paid' | 'refunded';
+/** What the buyer sees of an order's status: only paid and refunded orders are listed. */
+export type OrderHistoryStatus = 'paid' | 'refunded';
 export type TaxDocumentKind = 'invoice' | 'credit-note';
 
 /** GET /api/orders/ → OrderSummary[], newest first: the signed-in buyer's own paid and refunded orders. */
@@ -15,7 +16,7 @@ export type OrderSummary = {
   /** In major units (rupees, dollars), like every amount the shop's API returns. */
   amount: number;
   currency: Currency;
-  status: OrderStatus;
+  status: OrderHistoryStatus;
   invoiceNumber: string | null;
   /** Answers only the order's owner; anyone else gets 404. */
   invoiceUrl: string | null;
