@@ -1,3 +1,4 @@
+import type { OrderSummary } from '../../../shared/order-history';
 import type {
   CreatePaymentRequest,
   CreatePaymentResponse,
@@ -13,6 +14,7 @@ import { api } from '../../lib/api';
 export const shopApi = {
   tools: () => api.get<Tool[]>('/api/alltools/'),
   myTools: () => api.get<PurchasedTool[]>('/api/my-tools/'),
+  orders: () => api.get<OrderSummary[]>('/api/orders/'),
   paymentsConfig: () => api.get<PaymentsConfigResponse>('/api/payments/config/'),
   createPayment: (body: CreatePaymentRequest) =>
     api.post<CreatePaymentResponse>('/api/create-payment/', body),

@@ -3,8 +3,8 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { formatPrice } from '../../../shared/money';
 import type { OrderSummary } from '../../../shared/order-history';
 import { useAuth } from '../auth/AuthContext';
-import { Spinner } from '../shop/Spinner';
-import { ordersApi } from './api';
+import { shopApi } from './api';
+import { Spinner } from './Spinner';
 
 export const ORDER_HISTORY_MESSAGES = {
   loadFailed: 'Failed to load your order history.',
@@ -126,7 +126,7 @@ export function OrderHistory() {
   useEffect(() => {
     if (!checked || !loggedIn) return;
     let active = true;
-    ordersApi.list().then(
+    shopApi.orders().then(
       (list) => {
         if (active) setOrders(list);
       },
