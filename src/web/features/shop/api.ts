@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { LocationResponse } from '../../../shared/currency';
 import type { OrderSummary } from '../../../shared/order-history';
 import type {
   CreatePaymentRequest,
@@ -8,10 +10,12 @@ import type {
   Tool,
   VerifyPaymentRequest,
 } from '../../../shared/shop';
+import type { sendCredentialsSchema } from '../../../shared/shop-schemas';
 import { api } from '../../lib/api';
 
-/** The shop's calls (spec §7), typed by the shared contract. */
+/** The shop's calls (docs/product.md §7), typed by the shared contract. */
 export const shopApi = {
+  location: () => api.get<LocationResponse>('/api/get-location/'),
   tools: () => api.get<Tool[]>('/api/alltools/'),
   myTools: () => api.get<PurchasedTool[]>('/api/my-tools/'),
   orders: () => api.get<OrderSummary[]>('/api/orders/'),
@@ -19,5 +23,6 @@ export const shopApi = {
   createPayment: (body: CreatePaymentRequest) =>
     api.post<CreatePaymentResponse>('/api/create-payment/', body),
   verifyPayment: (body: VerifyPaymentRequest) => api.post<StatusResponse>('/api/verify-payment/', body),
-  sendCredentials: (toolId: string) => api.post<StatusResponse>('/api/send-tool-credentials/', { toolId }),
+  sendCredentials: (body: z.input<typeof sendCredentialsSchema>) =>
+    api.post<StatusResponse>('/api/send-tool-credentials/', body),
 };
