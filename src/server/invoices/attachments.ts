@@ -1,21 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { taxDocumentFileName } from '../../shared/order-history';
 import type { AppContext } from '../context';
-import type { DbOrTx } from '../db';
 import { outboxAttachments } from '../db/schema';
+import type { MailAttachment } from '../mail/transport';
 import { findTaxDocument } from './orders';
 import { renderTaxDocumentPdf } from './pdf';
-
-export type MailAttachment = { filename: string; content: Buffer; contentType: string };
-
-/** Attaches a tax document to an email queued in the same transaction; the worker renders it when sending. */
-export async function attachTaxDocument(
-  db: DbOrTx,
-  outboxId: number,
-  document: { kind: 'invoice' | 'credit-note'; id: string },
-): Promise<void> {
-  await db.insert(outboxAttachments).values({ outboxId, kind: document.kind, documentId: document.id });
-}
 
 /**
  * The files of one outbox email, rendered from the documents they refer to: the very bytes a later download
