@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 async function paidOrder(input: {
-  billing: Record<string, string>;
+  billing: Partial<Record<'address' | 'state' | 'country' | 'gstin', string>>;
   currency?: 'INR' | 'USD';
   amount?: number;
 }): Promise<string> {
@@ -30,7 +30,14 @@ async function paidOrder(input: {
       razorpayOrderId: `order_${randomBytes(7).toString('hex')}`,
       amount: input.amount ?? 499_00,
       currency: input.currency ?? 'INR',
-      billing: { currency: input.currency ?? 'INR', ...input.billing },
+      billing: {
+        currency: input.currency ?? 'INR',
+        address: '',
+        state: '',
+        country: 'India',
+        gstin: '',
+        ...input.billing,
+      },
       status: 'paid',
     })
     .returning({ id: orders.id });

@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { creditNotes, invoices, orders, tools, users } from '../db/schema';
 import { toolLabel } from '../shop/delivery-email';
-import { type Billing, buildCreditNoteDocument, buildInvoiceDocument, type TaxDocument } from './document';
+import { buildCreditNoteDocument, buildInvoiceDocument, type TaxDocument } from './document';
 import { nextDocumentNumber } from './numbering';
 
 export type IssuedDocument = { id: string; number: string; document: TaxDocument };
@@ -41,7 +41,7 @@ export async function issueInvoice(
     firm,
     number,
     issuedAt,
-    buyer: { name: user.name, email: user.email, billing: order.billing as Billing },
+    buyer: { name: user.name, email: user.email, billing: order.billing },
     itemDescription: `${toolLabel(tool.name, tool.device)} — license for one user, delivered electronically`,
     currency: order.currency,
     total: order.amount,
