@@ -60,7 +60,7 @@ beforeAll(async () => {
   const t = await openTestApp({ env, now: new Date('2026-05-15T06:00:00Z') });
   try {
     const tool = await addTool(t, { name: 'GST Return Helper', priceInrPaise: 1180_00 });
-    const sell = async (billing: Record<string, string>) => {
+    const sell = async (billing: { state: string; gstin?: string }) => {
       const user = await createUser(t, { name: `Buyer ${billing.state}` });
       const [order] = await t.ctx.db
         .insert(orders)
