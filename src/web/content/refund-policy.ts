@@ -11,6 +11,7 @@ const mail = (address: string) => ({ text: address, href: `mailto:${address}` })
  */
 export const REFUND_POLICY: PolicyDocumentContent = {
   title: 'Refund and Cancellation Policy',
+  lastUpdated: 'November 24, 2026',
   intro: [
     `This policy explains when ${SITE.legalName} (“${SITE.name}”, “we”, “us”) cancels an order or refunds a payment, for the utility tools sold on this website and for our professional services.`,
     [

@@ -10,6 +10,7 @@ const mail = (address: string) => ({ text: address, href: `mailto:${address}` })
  */
 export const SHIPPING_POLICY: PolicyDocumentContent = {
   title: 'Shipping and Delivery Policy',
+  lastUpdated: 'November 24, 2026',
   intro: [
     `${SITE.legalName} (“${SITE.name}”, “we”, “us”) sells licensed desktop utility tools and professional services. Everything we sell is delivered electronically: we ship no physical goods and charge nothing for delivery.`,
   ],

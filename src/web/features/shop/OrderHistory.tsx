@@ -2,7 +2,7 @@ import { FileText, ReceiptText, TriangleAlert } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { formatPrice } from '../../../shared/money';
 import type { OrderSummary } from '../../../shared/order-history';
-import { useAuth } from '../auth/AuthContext';
+import { useAuth } from '../../session/AuthContext';
 import { shopApi } from './api';
 import { Spinner } from './Spinner';
 
