@@ -58,15 +58,13 @@ export async function enqueueMail(
     .returning({ id: outbox.id });
   if (!row) throw new Error('outbox insert returned no row');
   if (attachments.length > 0) {
-    await db
-      .insert(outboxAttachments)
-      .values(
-        attachments.map((attachment) => ({
-          outboxId: row.id,
-          kind: attachment.kind,
-          documentId: attachment.id,
-        })),
-      );
+    await db.insert(outboxAttachments).values(
+      attachments.map((attachment) => ({
+        outboxId: row.id,
+        kind: attachment.kind,
+        documentId: attachment.id,
+      })),
+    );
   }
   ctx.mailQueued.notify();
   return row.id;
