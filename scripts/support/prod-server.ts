@@ -68,6 +68,9 @@ export async function startProductionServer(databaseUrl?: string): Promise<Produ
   const server = await startServer(
     {
       NODE_ENV: 'production',
+      FIRM_LEGAL_NAME: 'Pinkcity Advisors LLP',
+      FIRM_ADDRESS: 'MI Road, Jaipur, Rajasthan 302001',
+      FIRM_GSTIN: '08AAPFP1234A1ZK',
       PUBLIC_URL: 'https://measure.localhost',
       SMTP_URL: 'smtp://127.0.0.1:9',
       RAZORPAY_KEY_ID: 'rzp_test_measure',

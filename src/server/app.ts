@@ -7,6 +7,7 @@ import type { AppContext } from './context';
 import { registerCsrf } from './http/csrf';
 import { registerErrorHandler, sendJsonNotFound } from './http/errors';
 import { registerSecurityHeaders } from './http/security-headers';
+import { orderRoutes } from './invoices/routes';
 import { licenseRoutes } from './licenses/routes';
 import { locationRoutes } from './location/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox';
@@ -50,6 +51,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   await contactRoutes(app, ctx);
   await authRoutes(app, ctx);
   await shopRoutes(app, ctx);
+  await orderRoutes(app, ctx);
   const emulator = await paymentsRoutes(app, ctx);
   await licenseRoutes(app, ctx);
   if (!config.isProduction) await devMailboxRoutes(app, ctx);

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isValidGstin } from '../shared/money';
 import { ConfigError, loadConfig } from './config';
 
 const SECRET = 'a-session-secret-that-is-long-enough-0123456789';
@@ -20,6 +21,9 @@ const production = {
   RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
   SESSION_SECRET: SECRET,
   LICENSE_SIGNING_KEY: SIGNING_KEY,
+  FIRM_LEGAL_NAME: 'Pinkcity Advisors LLP',
+  FIRM_ADDRESS: '3rd Floor, Ganpati Plaza, MI Road, Jaipur, Rajasthan 302001',
+  FIRM_GSTIN: '08AAPFP1234A1ZK',
 };
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -107,6 +111,9 @@ describe('loadConfig', () => {
       'RAZORPAY_WEBHOOK_SECRET: required in production',
       'SESSION_SECRET: required in production (at least 32 characters)',
       'LICENSE_SIGNING_KEY: required in production (an Ed25519 private key, PKCS#8 PEM)',
+      'FIRM_LEGAL_NAME: required in production',
+      'FIRM_ADDRESS: required in production',
+      'FIRM_GSTIN: required in production',
     ]);
     expect(problemsOf({ ...production, PUBLIC_URL: 'http://pinkcityadvisors.in' })).toEqual([
       'PUBLIC_URL: must be an https:// URL in production',
@@ -118,6 +125,46 @@ describe('loadConfig', () => {
     const { SMTP_URL: _, ...withoutSmtp } = production;
     const problems = problemsOf({ ...withoutSmtp, PORT: 'eighty' });
     expect(problems.map((problem) => problem.split(':')[0])).toEqual(['PORT', 'SMTP_URL']);
+  });
+
+  it('uses the firm identity from the environment in production, not a specimen', () => {
+    const { firm } = loadConfig({ ...production, LUT_ARN: 'ad0804230001234', INVOICE_PREFIX: 'pc' });
+    expect(firm).toMatchObject({
+      legalName: 'Pinkcity Advisors LLP',
+      gstin: '08AAPFP1234A1ZK',
+      state: { name: 'Rajasthan', gstCode: '08' },
+      sac: '997331',
+      invoicePrefix: 'PC',
+      lutArn: 'AD0804230001234',
+      specimen: false,
+    });
+  });
+
+  it('uses a specimen identity with a valid GSTIN outside production', () => {
+    const { firm } = loadConfig({ SESSION_SECRET: SECRET });
+    expect(firm.specimen).toBe(true);
+    expect(firm.gstin).toMatch(/^08/);
+    expect(isValidGstin(firm.gstin)).toBe(true);
+    expect(firm.lutArn).toBeUndefined();
+  });
+
+  it('checks the firm GSTIN, its state, the SAC, the prefix and the LUT reference', () => {
+    expect(problemsOf({ ...production, FIRM_GSTIN: '08AAPFP1234A1ZL' })).toEqual([
+      'FIRM_GSTIN: must be a 15-character GSTIN with the right check character',
+    ]);
+    expect(problemsOf({ ...production, FIRM_STATE: 'Maharashtra' })).toEqual([
+      "FIRM_GSTIN: its state code 08 is not FIRM_STATE's (27)",
+    ]);
+    expect(loadConfig({ ...production, FIRM_STATE: '08' }).firm.state.name).toBe('Rajasthan');
+    expect(
+      problemsOf({
+        ...production,
+        FIRM_STATE: 'Atlantis',
+        INVOICE_SAC: '12345',
+        INVOICE_PREFIX: 'PCAL',
+        LUT_ARN: 'short',
+      }).map((problem) => problem.split(':')[0]),
+    ).toEqual(['FIRM_STATE', 'INVOICE_SAC', 'INVOICE_PREFIX', 'LUT_ARN']);
   });
 
   it('trusts proxy headers only when TRUST_PROXY says so', () => {

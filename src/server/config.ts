@@ -2,6 +2,7 @@ import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { type FirmIdentity, parseFirmIdentity } from './invoices/firm';
 
 const optionalString = z
   .string()
@@ -31,6 +32,14 @@ const envSchema = z.object({
     .default('')
     .transform((value) => value === '1' || value === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // The firm's tax identity is checked as a whole by parseFirmIdentity (cross-field: GSTIN against FIRM_STATE).
+  FIRM_LEGAL_NAME: optionalString,
+  FIRM_ADDRESS: optionalString,
+  FIRM_GSTIN: optionalString,
+  FIRM_STATE: optionalString,
+  INVOICE_SAC: optionalString,
+  INVOICE_PREFIX: optionalString,
+  LUT_ARN: optionalString,
 });
 
 export type Config = {
@@ -64,6 +73,8 @@ export type Config = {
   };
   trustProxy: boolean;
   logLevel: string;
+  /** Supplier identity on tax invoices and credit notes; a specimen outside production. */
+  firm: FirmIdentity;
 };
 
 export class ConfigError extends Error {
@@ -105,9 +116,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const previousKeys = publicKeyPems(raw('LICENSE_PREVIOUS_PUBLIC_KEYS') ?? '');
   if (!previousKeys)
     problems.push('LICENSE_PREVIOUS_PUBLIC_KEYS: must list Ed25519 public keys in SPKI PEM (or base64 DER)');
+  const firm = parseFirmIdentity(raw, isProduction);
+  problems.push(...firm.problems);
   const partialKeys = [raw('RAZORPAY_KEY_ID'), raw('RAZORPAY_KEY_SECRET')].filter(Boolean).length === 1;
   if (partialKeys) problems.push('RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET: set both or neither');
-  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  if (!parsed.success || problems.length > 0 || !firm.identity) throw new ConfigError(problems);
   const e = parsed.data;
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -137,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    firm: firm.identity,
   };
 }
 

@@ -6,6 +6,7 @@
 import { DomainError } from '../domain-error';
 import { toJson } from './format';
 import { type AdminContext, CommandError, type Group, parseCommandLine, UsageError } from './framework';
+import { invoiceCommands } from './invoices';
 import { mailCommands } from './mail';
 import { messageCommands } from './messages';
 import { orderCommands, reconcileCommands } from './orders';
@@ -20,6 +21,7 @@ const GROUPS: Group[] = [
   { name: 'messages', summary: 'Contact-form messages: list, show, mark handled, export as CSV' },
   { name: 'mail', summary: 'The mail outbox: counts, failures and why, retry' },
   { name: 'users', summary: 'Accounts and what they bought' },
+  { name: 'invoices', summary: 'Tax invoices and credit notes of a period, split for GSTR-1; CSV export' },
 ];
 
 const COMMANDS = [
@@ -29,6 +31,7 @@ const COMMANDS = [
   ...messageCommands,
   ...mailCommands,
   ...userCommands,
+  ...invoiceCommands,
 ];
 
 function write(stream: NodeJS.WriteStream, text: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   index,
@@ -121,6 +122,22 @@ export const outbox = pgTable(
     sentAt: ts('sent_at'),
   },
   (t) => [index('outbox_due_idx').on(t.status, t.nextAttemptAt), index('outbox_ref_idx').on(t.ref)],
+);
+
+/**
+ * Documents attached to an outbox email, by reference: the worker renders them when it sends, so the email carries
+ * the same document the buyer downloads later, and the outbox holds no copy that could differ from it.
+ */
+export const outboxAttachments = pgTable(
+  'outbox_attachments',
+  {
+    outboxId: bigint('outbox_id', { mode: 'number' })
+      .notNull()
+      .references(() => outbox.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['invoice', 'credit-note'] }).notNull(),
+    documentId: uuid('document_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.outboxId, t.kind, t.documentId] })],
 );
 
 // ── Shop ────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -293,3 +310,82 @@ export const webhookEvents = pgTable('webhook_events', {
   event: text('event').notNull(),
   receivedAt: createdAt(),
 });
+
+// ── Tax documents ───────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The last number issued per document series and financial year. Issuing a number updates this row inside the
+ * fulfilment or refund transaction, so concurrent issues queue on its lock and a rollback gives the number back:
+ * numbers stay consecutive with no gap, which a database sequence cannot promise.
+ */
+export const documentCounters = pgTable(
+  'document_counters',
+  {
+    series: text('series', { enum: ['invoice', 'credit-note'] }).notNull(),
+    /** "26-27" for April 2026 to March 2027, India time. */
+    financialYear: text('financial_year').notNull(),
+    lastNumber: integer('last_number').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.series, t.financialYear] })],
+);
+
+/**
+ * Tax invoices, one per paid order. `document` is the snapshot everything printed comes from (firm identity,
+ * buyer, amounts, tax lines), written once and never updated; the columns beside it are copies for look-ups and
+ * the accountant's GSTR-1 export.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: text('number').notNull(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    issuedAt: ts('issued_at').notNull(),
+    supplyType: text('supply_type', {
+      enum: ['intra-state', 'inter-state', 'export-lut', 'export-igst'],
+    }).notNull(),
+    buyerGstin: text('buyer_gstin'),
+    currency: text('currency', { enum: ['INR', 'USD'] }).notNull(),
+    total: integer('total').notNull(),
+    document: jsonb('document').notNull(),
+  },
+  (t) => [
+    uniqueIndex('invoices_number_key').on(t.number),
+    uniqueIndex('invoices_order_id_key').on(t.orderId),
+    index('invoices_user_id_idx').on(t.userId),
+    index('invoices_issued_at_idx').on(t.issuedAt),
+  ],
+);
+
+/** Credit notes, one per refunded invoice, with their own number series; same snapshot rule as invoices. */
+export const creditNotes = pgTable(
+  'credit_notes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: text('number').notNull(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    issuedAt: ts('issued_at').notNull(),
+    currency: text('currency', { enum: ['INR', 'USD'] }).notNull(),
+    total: integer('total').notNull(),
+    document: jsonb('document').notNull(),
+  },
+  (t) => [
+    uniqueIndex('credit_notes_number_key').on(t.number),
+    uniqueIndex('credit_notes_invoice_id_key').on(t.invoiceId),
+    index('credit_notes_user_id_idx').on(t.userId),
+    index('credit_notes_issued_at_idx').on(t.issuedAt),
+  ],
+);

@@ -1,5 +1,8 @@
 import type { DbOrTx } from '../db';
-import { outbox } from '../db/schema';
+import { outbox, outboxAttachments } from '../db/schema';
+
+/** A tax document to attach, by reference: the worker renders it when it sends. */
+export type AttachmentRef = { kind: 'invoice' | 'credit-note'; id: string };
 
 export type MailMessage = {
   /** One bare address ("name@example.com"); it is delivered to exactly this one recipient. */
@@ -11,6 +14,7 @@ export type MailMessage = {
   kind: string;
   /** What caused it, e.g. "order:<uuid>". */
   ref?: string;
+  attachments?: readonly AttachmentRef[];
 };
 
 /**
@@ -47,11 +51,21 @@ export async function enqueueMail(
   message: MailMessage,
   at?: Date,
 ): Promise<number> {
+  const { attachments = [], ...fields } = message;
   const [row] = await db
     .insert(outbox)
-    .values({ ...message, ref: message.ref ?? null, ...(at ? { createdAt: at, nextAttemptAt: at } : {}) })
+    .values({ ...fields, ref: fields.ref ?? null, ...(at ? { createdAt: at, nextAttemptAt: at } : {}) })
     .returning({ id: outbox.id });
   if (!row) throw new Error('outbox insert returned no row');
+  if (attachments.length > 0) {
+    await db.insert(outboxAttachments).values(
+      attachments.map((attachment) => ({
+        outboxId: row.id,
+        kind: attachment.kind,
+        documentId: attachment.id,
+      })),
+    );
+  }
   ctx.mailQueued.notify();
   return row.id;
 }

@@ -26,6 +26,8 @@ export type RazorpayPayment = {
   captured: boolean;
   error_code?: string | null;
   error_description?: string | null;
+  /** What Razorpay settles in rupees (paise): the amount itself for INR, converted for other currencies. */
+  base_amount?: number;
   created_at: number;
 };
 

@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { downloadTokens, orders, purchases, tools, users } from '../db/schema';
 import { DomainError } from '../domain-error';
+import { issueCreditNote } from '../invoices/issue';
 import { changeLicenseOfPurchase } from '../licenses/status';
 import { enqueueMail } from '../mail/outbox';
 import { forgetOwnedTools } from '../shop/catalogue';
@@ -179,6 +180,7 @@ export async function recordRefund(
     .from(tools)
     .where(eq(tools.id, order.toolId));
   if (!customer || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
+  const creditNote = await issueCreditNote(ctx, tx, { orderId: order.id, amount: refund.amount, reason });
   // Every refund tells the customer, whoever started it; a duplicate payment's notice says the tool stays theirs.
   const outboxId = await enqueueMail(
     ctx,
@@ -195,9 +197,13 @@ export async function recordRefund(
         refundId: refund.refundId,
         reason,
         endsPurchase: Boolean(purchase),
+        creditNote: creditNote
+          ? { number: creditNote.number, invoiceNumber: creditNote.document.original?.number ?? '' }
+          : undefined,
       }),
       kind: 'refund-notice',
       ref: `order:${order.id}`,
+      attachments: creditNote ? [{ kind: 'credit-note', id: creditNote.id }] : [],
     },
     now,
   );

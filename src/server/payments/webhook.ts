@@ -25,6 +25,7 @@ const paymentEntity = z.looseObject({
   order_id: z.string().max(100).nullish(),
   amount: z.number().int().nonnegative(),
   currency: z.string().max(10),
+  base_amount: z.number().int().nonnegative().nullish(),
   error_code: z.string().max(200).nullish(),
   error_description: z.string().max(1000).nullish(),
   amount_refunded: z.number().int().nonnegative().nullish(),
@@ -130,6 +131,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
                 razorpayPaymentId: payment.id,
                 source: 'webhook',
                 paid: { amount: payment.amount, currency: payment.currency },
+                settledInr: payment.base_amount,
               });
               return { kind: 'payment', paymentId: payment.id, outcome };
             }

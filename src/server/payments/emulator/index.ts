@@ -35,6 +35,8 @@ export type RazorpayEmulator = {
 };
 
 export const EMULATOR_DECLINE_DESCRIPTION = 'Payment was declined by the test checkout.';
+/** Rupees per US dollar in the emulator's `base_amount`, Razorpay's settled value of an international payment. */
+export const EMULATOR_USD_INR_RATE = 84;
 
 const checkoutScript = readFileSync(path.join(import.meta.dirname, 'checkout.js'));
 
@@ -361,6 +363,9 @@ export async function registerRazorpayEmulator(
       entity: 'payment',
       amount: order.amount,
       currency: order.currency,
+      // What Razorpay settles in rupees: the amount itself for INR, converted at the emulator's rate otherwise.
+      base_amount: order.currency === 'INR' ? order.amount : Math.round(order.amount * EMULATOR_USD_INR_RATE),
+      base_currency: 'INR',
       status,
       order_id: order.id,
       method: 'card',
