@@ -121,9 +121,11 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
       windowMs: 60 * 1000,
       message: AUTH_MESSAGES.tooManyLogins,
     });
-    const failures = { key: `login-fail:${email}`, windowMs: LOGIN_FAILURE_WINDOW_MS };
-    await ctx.limiter.check({
-      ...failures,
+    // Every attempt spends one unit of the account's failure budget before the password is checked, so 20
+    // concurrent guesses get at most 10 checks; a correct password gives its unit back.
+    const budget = await ctx.limiter.reserve({
+      key: `login-fail:${email}`,
+      windowMs: LOGIN_FAILURE_WINDOW_MS,
       limit: LOGIN_FAILURES_PER_ACCOUNT,
       message: AUTH_MESSAGES.tooManyFailures,
     });
@@ -131,10 +133,8 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
     const user = await findUserByEmail(ctx.db, email);
     // Unknown emails are checked against a dummy hash: same work, same time, same answer as a wrong password.
     const matches = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-    if (!user || !matches) {
-      await ctx.limiter.record(failures);
-      throw new AppError(401, 'invalid_credentials', AUTH_MESSAGES.loginFailed);
-    }
+    if (!user || !matches) throw new AppError(401, 'invalid_credentials', AUTH_MESSAGES.loginFailed);
+    await budget.refund();
 
     if (needsRehash(user.passwordHash)) {
       const passwordHash = await hashPassword(input.password);
