@@ -7,6 +7,8 @@ import type { Config } from './config';
 import { contactRoutes } from './contact/routes';
 import type { AppContext } from './context';
 import type { Database } from './db';
+import { createDatabaseHealth } from './db/health';
+import { databaseUnavailable, healthRoutes, registerDatabaseGuard } from './health/routes';
 import { registerCsrf } from './http/csrf';
 import { registerErrorHandler, sendJsonNotFound } from './http/errors';
 import { createRateLimiter } from './http/rate-limit';
@@ -30,8 +32,6 @@ export type BuildAppOptions = {
 export async function buildApp(options: BuildAppOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const { config, db } = options;
   const clock = options.clock ?? systemClock;
-  const ctx: AppContext = { config, db, clock, limiter: createRateLimiter(db, clock) };
-
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: config.trustProxy,
@@ -39,12 +39,17 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     routerOptions: { ignoreTrailingSlash: true },
   });
 
+  const dbHealth = createDatabaseHealth(db, app.log);
+  const ctx: AppContext = { config, db, dbHealth, clock, limiter: createRateLimiter(db, clock) };
+
+  registerDatabaseGuard(app, dbHealth);
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
-  registerErrorHandler(app);
+  registerErrorHandler(app, (error) => (dbHealth.observe(error) ? databaseUnavailable() : undefined));
   registerSecurityHeaders(app, config);
   registerCsrf(app, config);
 
+  await healthRoutes(app, ctx);
   await locationRoutes(app, ctx);
   await contactRoutes(app, ctx);
   await authRoutes(app, ctx);

@@ -1,5 +1,6 @@
 import { pruneCodes } from './auth/codes';
 import type { AppContext } from './context';
+import type { DatabaseHealth } from './db/health';
 import { onMailQueued } from './mail/outbox';
 import { createMailTransport } from './mail/transport';
 import { createOutboxWorker, type OutboxLog } from './mail/worker';
@@ -67,21 +68,42 @@ export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
   ];
 }
 
+/** The longest a job that keeps failing waits before its next try. */
+export const MAX_JOB_BACKOFF_MS = 5 * 60 * 1000;
+
+/**
+ * Runs each job on its interval. A job whose run fails waits twice as long after each further failure (up to
+ * five minutes), so a broken dependency is not hammered; while `health` says the database is unreachable no job
+ * runs at all, and they resume on their next tick once it is back.
+ */
 export function startJobs(
   jobs: BackgroundJob[],
   log: { error(obj: object, msg: string): void },
+  health?: Pick<DatabaseHealth, 'available' | 'observe'>,
 ): { stop(): Promise<void> } {
   const running = new Set<Promise<unknown>>();
   let stopped = false;
   const handles = jobs.map((job) => {
     let busy = false;
     let runAgain = false;
+    let failures = 0;
+    let notBefore = 0;
     const tick = () => {
-      if (stopped || busy) return;
+      if (stopped || busy || Date.now() < notBefore || (health && !health.available)) return;
       busy = true;
       const run = job
         .run()
-        .catch((err: unknown) => log.error({ err, job: job.name }, 'background job failed'))
+        .then(() => {
+          failures = 0;
+          notBefore = 0;
+        })
+        .catch((err: unknown) => {
+          // An unreachable database is reported once by the health tracker, which also holds every job back.
+          if (health?.observe(err)) return;
+          failures += 1;
+          notBefore = Date.now() + Math.min(job.intervalMs * 2 ** (failures - 1), MAX_JOB_BACKOFF_MS);
+          log.error({ err, job: job.name, failures }, 'background job failed');
+        })
         .finally(() => {
           busy = false;
           running.delete(run);

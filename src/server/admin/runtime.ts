@@ -2,6 +2,7 @@ import path from 'node:path';
 import { systemClock } from '../clock';
 import { ConfigError, loadConfig } from '../config';
 import { type DatabaseHandle, DatabaseInUseError, openDatabase } from '../db';
+import { createDatabaseHealth } from '../db/health';
 import { createRateLimiter } from '../http/rate-limit';
 import { type AdminContext, CommandError } from './framework';
 
@@ -67,6 +68,7 @@ export async function openRuntime(): Promise<AdminRuntime> {
   const ctx: AdminContext = {
     config,
     db: database.db,
+    dbHealth: createDatabaseHealth(database.db),
     clock,
     limiter: createRateLimiter(database.db, clock),
   };

@@ -34,9 +34,19 @@ const migrationsFolder = path.resolve(import.meta.dirname, '../../../drizzle');
 export async function openDatabase(options: {
   databaseUrl?: string;
   pgliteDir: string;
+  /** Told about connections the server dropped while idle (a restart, a failover); the pool replaces them. */
+  onConnectionError?: (error: Error) => void;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A connect that hangs (database host gone) fails after a few seconds instead of holding the request.
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+    });
+    // Without a listener, an idle connection closed by the server is an unhandled 'error' event that ends the
+    // process; the pool has already discarded that connection, and the next query opens a new one.
+    pool.on('error', (error) => options.onConnectionError?.(error));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return {
       db,
