@@ -11,6 +11,8 @@ import { createDatabaseHealth } from './db/health';
 import { databaseUnavailable, healthRoutes, registerDatabaseGuard } from './health/routes';
 import { registerCsrf } from './http/csrf';
 import { registerErrorHandler, sendJsonNotFound } from './http/errors';
+import { FORM_BODY_LIMIT } from './http/form-data';
+import { registerInputPolicy } from './http/input-policy';
 import { createRateLimiter } from './http/rate-limit';
 import { registerSecurityHeaders } from './http/security-headers';
 import { locationRoutes } from './location/routes';
@@ -44,7 +46,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
 
   registerDatabaseGuard(app, dbHealth);
   await app.register(cookie);
-  await app.register(formbody, { bodyLimit: 16 * 1024 });
+  await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
+  registerInputPolicy(app);
   registerErrorHandler(app, (error) => (dbHealth.observe(error) ? databaseUnavailable() : undefined));
   registerSecurityHeaders(app, config);
   registerCsrf(app, config);

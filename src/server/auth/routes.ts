@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
@@ -21,6 +20,7 @@ import type { DbOrTx, Tx } from '../db';
 import { users } from '../db/schema';
 import { issueCsrfToken } from '../http/csrf';
 import { AppError, badRequest, parseInput } from '../http/errors';
+import { registerMultipartForms } from '../http/form-data';
 import { enqueueMail } from '../mail/outbox';
 import {
   type CodePurpose,
@@ -79,10 +79,7 @@ const invalidCode = () =>
  */
 export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
-    await scope.register(multipart, {
-      attachFieldsToBody: 'keyValues',
-      limits: { fields: 10, fieldSize: 1024, fieldNameSize: 100, files: 0, parts: 10, headerPairs: 100 },
-    });
+    await registerMultipartForms(scope);
     // Multipart bodies are read in a preValidation hook; busboy reports a malformed body (no boundary, cut short)
     // as a plain Error. Such an error, raised before the handler was reached, is the sender's fault: a 400.
     const reachedHandler = new WeakSet<FastifyRequest>();

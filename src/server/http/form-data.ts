@@ -1,0 +1,44 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { utf8Length } from '../../shared/input-policy';
+import { AppError } from './errors';
+
+/** The largest form body the site takes, urlencoded or multipart alike. */
+export const FORM_BODY_LIMIT = 16 * 1024;
+
+const payloadTooLarge = () => new AppError(413, 'payload_too_large', 'Request body is too large.');
+
+/**
+ * Multipart form data (the spec's browser sends its forms as FormData) under the same size limit as urlencoded
+ * forms. Busboy does not fail on size: it cuts an oversize field to `fieldSize` and reads on. So a declared length
+ * over the limit is refused before reading, and a body that arrives without one (chunked) is measured as it is
+ * parsed: a field cut short, or fields adding up past the limit, make it a 413 just like the urlencoded form.
+ */
+export async function registerMultipartForms(scope: FastifyInstance): Promise<void> {
+  scope.addHook('onRequest', async (request) => {
+    if (!request.isMultipart()) return;
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > FORM_BODY_LIMIT) throw payloadTooLarge();
+  });
+  await scope.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: {
+      fields: 10,
+      fieldSize: FORM_BODY_LIMIT + 1,
+      fieldNameSize: 100,
+      files: 0,
+      parts: 10,
+      headerPairs: 100,
+    },
+  });
+  scope.addHook('preHandler', async (request: FastifyRequest) => {
+    if (!request.isMultipart() || !request.body || typeof request.body !== 'object') return;
+    let total = 0;
+    for (const value of Object.values(request.body)) {
+      for (const item of Array.isArray(value) ? value : [value]) {
+        total += typeof item === 'string' ? utf8Length(item) : Buffer.isBuffer(item) ? item.length : 0;
+      }
+    }
+    if (total > FORM_BODY_LIMIT) throw payloadTooLarge();
+  });
+}

@@ -1,0 +1,109 @@
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INPUT_MESSAGES } from '../../shared/input-policy';
+import { contactMessages } from '../db/schema';
+import { createTestApp, type TestApp } from '../test-support/app';
+import { FORM_BODY_LIMIT } from './form-data';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+/** A multipart/form-data body as a browser's FormData sends it. */
+export function multipartBody(fields: Record<string, string>): { body: Buffer; contentType: string } {
+  const boundary = '----hostile-input-boundary';
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  return {
+    body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`, 'utf8'),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+describe('hostile bytes', () => {
+  it('refuses NUL in a contact name with a field error and stores nothing', async () => {
+    const client = await t.client({ ip: '10.9.0.1' });
+    const response = await client.post('/api/contact', {
+      name: 'a\u0000b',
+      email: 'eve@example.com',
+      relatedTo: 'Other',
+      description: 'hello',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fieldErrors).toEqual({ name: INPUT_MESSAGES.controlCharacter });
+    expect(await t.ctx.db.select().from(contactMessages)).toHaveLength(0);
+  });
+
+  it('refuses a lone surrogate deep in a JSON body', async () => {
+    const client = await t.client({ ip: '10.9.0.2' });
+    const response = await client.post(
+      '/api/create-payment/',
+      '{"toolId":"00000000-0000-4000-8000-000000000000","currency":"INR","billingDetails":{"address":"\\ud800","currency":"INR"}}',
+      { 'content-type': 'application/json' },
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fieldErrors).toEqual({ 'billingDetails.address': INPUT_MESSAGES.invalidText });
+  });
+
+  it('refuses NUL in a path parameter instead of handing it to the database', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/downloads/abc%00def' });
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('answers 413 to an oversize multipart form, declared or streamed, as it does to urlencoded', async () => {
+    const client = await t.client({ ip: '10.9.0.3' });
+    const huge = 'x'.repeat(1024 * 1024);
+    const form = multipartBody({ email: 'eve@example.com', password: huge });
+    const declared = await client.post('/api/auth/login/', form.body.toString('utf8'), {
+      'content-type': form.contentType,
+    });
+    expect(declared.statusCode).toBe(413);
+    expect(declared.json().code).toBe('payload_too_large');
+
+    const streamed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login/',
+      headers: {
+        'content-type': form.contentType,
+        'x-csrftoken': client.csrfToken ?? '',
+        cookie: `csrftoken=${client.csrfToken}`,
+      },
+      payload: Readable.from([form.body]),
+      remoteAddress: '10.9.0.3',
+    });
+    expect(streamed.statusCode).toBe(413);
+
+    const justOver = multipartBody({ email: 'eve@example.com', password: 'y'.repeat(FORM_BODY_LIMIT) });
+    const over = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login/',
+      headers: {
+        'content-type': justOver.contentType,
+        'x-csrftoken': client.csrfToken ?? '',
+        cookie: `csrftoken=${client.csrfToken}`,
+      },
+      payload: Readable.from([justOver.body]),
+      remoteAddress: '10.9.0.3',
+    });
+    expect(over.statusCode).toBe(413);
+
+    const urlencoded = await client.post(
+      '/api/auth/login/',
+      new URLSearchParams({ email: 'e@x.io', password: huge }),
+    );
+    expect(urlencoded.statusCode).toBe(413);
+  });
+
+  it('refuses NUL in a multipart field the same way as in JSON', async () => {
+    const client = await t.client({ ip: '10.9.0.4' });
+    const form = multipartBody({ email: 'eve\u0000@example.com', password: 'whatever1' });
+    const response = await client.post('/api/auth/login/', form.body.toString('utf8'), {
+      'content-type': form.contentType,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fieldErrors).toEqual({ email: INPUT_MESSAGES.controlCharacter });
+  });
+});
