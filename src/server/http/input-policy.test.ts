@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_MESSAGES } from '../../shared/input-policy';
-import { contactMessages } from '../db/schema';
+import { contactMessages, webhookEvents } from '../db/schema';
+import { webhookSignature } from '../payments/signatures';
+import { WEBHOOK_PATH } from '../payments/webhook';
 import { createTestApp, type TestApp } from '../test-support/app';
 import { FORM_BODY_LIMIT } from './form-data';
 
@@ -105,5 +107,24 @@ describe('hostile bytes', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().fieldErrors).toEqual({ email: INPUT_MESSAGES.controlCharacter });
+  });
+
+  it('answers 400 to a signed webhook whose strings hold NUL or a lone surrogate, and records no event', async () => {
+    for (const id of ['pay_\\u0000x', 'pay_\\ud800']) {
+      const raw = `{"event":"payment.captured","payload":{"payment":{"entity":{"id":"${id}","order_id":"order_x","amount":100,"currency":"INR"}}}}`;
+      const response = await t.app.inject({
+        method: 'POST',
+        url: WEBHOOK_PATH,
+        headers: {
+          'content-type': 'application/json',
+          'x-razorpay-signature': webhookSignature(t.config.razorpay.webhookSecret ?? '', raw),
+          'x-razorpay-event-id': `evt_hostile_${id.length}`,
+        },
+        payload: raw,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('invalid_event');
+    }
+    expect(await t.ctx.db.select().from(webhookEvents)).toHaveLength(0);
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { findHostileText } from '../../shared/input-policy';
 import type { AppContext } from '../context';
 import { webhookEvents } from '../db/schema';
 import { AppError } from '../http/errors';
@@ -71,12 +72,18 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
           throw invalidSignature();
         }
 
+        // A signed body that is not an event we can store (bad JSON, wrong shape, NUL or a lone surrogate in any
+        // string) is refused with 400 and logged: never a 500, which would make Razorpay retry it for a day.
         let parsed: z.infer<typeof eventSchema>;
         try {
-          const result = eventSchema.safeParse(JSON.parse(raw));
+          const json: unknown = JSON.parse(raw);
+          const hostile = findHostileText(json);
+          if (hostile) throw new Error(`${hostile.path}: ${hostile.message}`);
+          const result = eventSchema.safeParse(json);
           if (!result.success) throw result.error;
           parsed = result.data;
-        } catch {
+        } catch (err) {
+          request.log.warn({ err }, 'razorpay webhook refused: the signed body is not a usable event');
           throw new AppError(400, 'invalid_event', 'The webhook body is not a Razorpay event.');
         }
 
