@@ -27,10 +27,13 @@ export class ServerProcess {
   private child: ChildProcess | undefined;
   private readonly dataDir = mkdtempSync(path.join(os.tmpdir(), 'app-instance-'));
   output = '';
-  port = 0;
   exitCode: number | null = null;
 
-  constructor(private readonly env: Record<string, string>) {}
+  /** `port` 0 picks a free one at start; give one when other processes must know it in advance. */
+  constructor(
+    private readonly env: Record<string, string>,
+    public port = 0,
+  ) {}
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -41,7 +44,7 @@ export class ServerProcess {
   }
 
   async start(timeoutMs = 60_000): Promise<this> {
-    this.port = await freePort();
+    if (this.port === 0) this.port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
       cwd: repoRoot,
       env: {
@@ -99,17 +102,27 @@ export class HttpClient {
 
   constructor(public baseUrl: string) {}
 
-  async request(method: 'GET' | 'POST', url: string, body?: Record<string, string>): Promise<Response> {
+  async request(
+    method: 'GET' | 'POST',
+    url: string,
+    body?: Record<string, string>,
+    json?: unknown,
+  ): Promise<Response> {
     const headers: Record<string, string> = {};
     if (this.cookies.size > 0)
       headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const csrf = this.cookies.get('csrftoken');
     if (method === 'POST' && csrf) headers['x-csrftoken'] = csrf;
     if (body) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (json !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${this.baseUrl}${url}`, {
       method,
       headers,
-      body: body ? new URLSearchParams(body).toString() : undefined,
+      body: body
+        ? new URLSearchParams(body).toString()
+        : json !== undefined
+          ? JSON.stringify(json)
+          : undefined,
       redirect: 'manual',
     });
     for (const line of response.headers.getSetCookie()) {
@@ -129,5 +142,9 @@ export class HttpClient {
 
   post(url: string, body?: Record<string, string>) {
     return this.request('POST', url, body);
+  }
+
+  postJson(url: string, json: unknown) {
+    return this.request('POST', url, undefined, json);
   }
 }
