@@ -5,6 +5,7 @@ import { contactMessages, webhookEvents } from '../db/schema';
 import { webhookSignature } from '../payments/signatures';
 import { WEBHOOK_PATH } from '../payments/webhook';
 import { createTestApp, type TestApp } from '../test-support/app';
+import { multipartBody } from '../test-support/forms';
 import { FORM_BODY_LIMIT } from './form-data';
 
 let t: TestApp;
@@ -12,18 +13,6 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-/** A multipart/form-data body as a browser's FormData sends it. */
-export function multipartBody(fields: Record<string, string>): { body: Buffer; contentType: string } {
-  const boundary = '----hostile-input-boundary';
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  return {
-    body: Buffer.from(`${parts.join('')}--${boundary}--\r\n`, 'utf8'),
-    contentType: `multipart/form-data; boundary=${boundary}`,
-  };
-}
 
 describe('hostile bytes', () => {
   it('refuses NUL in a contact name with a field error and stores nothing', async () => {
