@@ -3,13 +3,14 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { parseS3Url, type S3Location } from './s3-url';
 
 /** What the catalogue records about a stored file. */
 export type StoredFile = { key: string; size: number; sha256: string };
 
 /**
- * Where downloadable files live. One implementation today (a local directory); a bucket can replace it without
- * the shop noticing, which is what lets app instances scale out.
+ * Where downloadable files live: a local directory by default, or an S3-compatible bucket (STORAGE_URL), which is
+ * what lets app instances scale out. The shop does not notice which.
  */
 export type FileStorage = {
   /** Stores the bytes under `key`, replacing any earlier file, and reports their size and SHA-256. */
@@ -72,14 +73,32 @@ export function createLocalStorage(root: string): FileStorage {
   };
 }
 
-const byDataDir = new Map<string, FileStorage>();
+/** The bucket's storage, loading the AWS SDK on first use only, so installs without a bucket never pay for it. */
+function lazyS3Storage(location: S3Location): FileStorage {
+  let loaded: Promise<FileStorage> | undefined;
+  const storage = () => {
+    loaded ??= import('./s3').then((module) => module.createS3Storage(location));
+    return loaded;
+  };
+  return {
+    put: async (key, data) => (await storage()).put(key, data),
+    open: async (key) => (await storage()).open(key),
+    read: async (key) => (await storage()).read(key),
+    remove: async (key) => (await storage()).remove(key),
+  };
+}
 
-/** The storage for this configuration: DATA_DIR/files. */
-export function fileStorage(config: { dataDir: string }): FileStorage {
-  let storage = byDataDir.get(config.dataDir);
+const byLocation = new Map<string, FileStorage>();
+
+/** The storage for this configuration: the bucket STORAGE_URL names, else DATA_DIR/files. */
+export function fileStorage(config: { dataDir: string; storageUrl?: string }): FileStorage {
+  const location = config.storageUrl ?? config.dataDir;
+  let storage = byLocation.get(location);
   if (!storage) {
-    storage = createLocalStorage(path.join(config.dataDir, 'files'));
-    byDataDir.set(config.dataDir, storage);
+    storage = config.storageUrl
+      ? lazyS3Storage(parseS3Url(config.storageUrl))
+      : createLocalStorage(path.join(config.dataDir, 'files'));
+    byLocation.set(location, storage);
   }
   return storage;
 }
