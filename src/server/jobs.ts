@@ -1,5 +1,6 @@
 import { pruneCodes } from './auth/codes';
 import type { AppContext } from './context';
+import { backupIsFresh, type Snapshot, writeBackup } from './db/backup';
 import type { DatabaseHealth } from './db/health';
 import { onMailQueued } from './mail/outbox';
 import { createMailTransport } from './mail/transport';
@@ -66,6 +67,26 @@ export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
       },
     },
   ];
+}
+
+/**
+ * The embedded database's daily snapshot into DATA_DIR/backups (7 kept). It looks every hour and writes one when
+ * the newest is a day old, so restarts neither skip a day nor pile up copies.
+ */
+export function pgliteBackupJob(
+  snapshot: Snapshot,
+  dataDir: string,
+  log: { info(obj: object, msg: string): void },
+): BackgroundJob {
+  return {
+    name: 'pglite-backup',
+    intervalMs: 60 * 60 * 1000,
+    async run() {
+      if (await backupIsFresh(dataDir)) return;
+      const written = await writeBackup(snapshot, dataDir);
+      log.info({ file: written.file, bytes: written.size }, 'embedded database backed up');
+    },
+  };
 }
 
 /** The longest a job that keeps failing waits before its next try. */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db';
-import { backgroundJobs, startJobs } from './jobs';
+import { backgroundJobs, pgliteBackupJob, startJobs } from './jobs';
 
 const rootDir = path.resolve(import.meta.dirname, '../..');
 
@@ -33,7 +33,14 @@ async function main(): Promise<void> {
     logger: { level: config.logLevel },
   });
   log = app.log;
-  const jobs = startJobs(backgroundJobs(ctx, app.log), app.log, ctx.dbHealth);
+  const jobs = startJobs(
+    [
+      ...backgroundJobs(ctx, app.log),
+      ...(database.snapshot ? [pgliteBackupJob(database.snapshot, config.dataDir, app.log)] : []),
+    ],
+    app.log,
+    ctx.dbHealth,
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {

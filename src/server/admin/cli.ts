@@ -3,6 +3,7 @@
  * configuration and database; see the README section "Operating the shop".
  */
 
+import { backupCommands } from './backup';
 import { toJson } from './format';
 import { type AdminContext, CommandError, type Group, parseCommandLine, UsageError } from './framework';
 import { mailCommands } from './mail';
@@ -19,6 +20,8 @@ const GROUPS: Group[] = [
   { name: 'messages', summary: 'Contact-form messages: list, show, mark handled, export as CSV' },
   { name: 'mail', summary: 'The mail outbox: counts, failures and why, retry' },
   { name: 'users', summary: 'Accounts and what they bought' },
+  { name: 'backup', summary: 'Snapshot the embedded database now (the server does it daily)' },
+  { name: 'restore', summary: 'Restore an embedded-database snapshot into a fresh DATA_DIR' },
 ];
 
 const COMMANDS = [
@@ -28,6 +31,7 @@ const COMMANDS = [
   ...messageCommands,
   ...mailCommands,
   ...userCommands,
+  ...backupCommands,
 ];
 
 function write(stream: NodeJS.WriteStream, text: string): Promise<void> {

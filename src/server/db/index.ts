@@ -23,6 +23,12 @@ export type DatabaseHandle = {
   driver: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Embedded PGlite only: its data directory as a gzipped tar. Taken after a checkpoint and while no query runs
+   * (PGlite serialises them), so it is what a clean crash would leave: committed work in, anything uncommitted
+   * rolled back when it is opened. PostgreSQL is backed up with pg_dump instead.
+   */
+  snapshot?: () => Promise<Blob>;
 };
 
 const migrationsFolder = path.resolve(import.meta.dirname, '../../../drizzle');
@@ -70,6 +76,10 @@ export async function openDatabase(options: {
     db: pgliteDb as unknown as Database,
     driver: 'pglite',
     migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
+    snapshot: async () => {
+      await client.exec('checkpoint');
+      return client.dumpDataDir('gzip');
+    },
     close: async () => {
       await client.close();
       await release();
