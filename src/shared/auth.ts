@@ -12,6 +12,7 @@ import {
 } from './constants';
 import { EMAIL_PATTERN } from './contact';
 import { COUNTRY_CODES, splitPhone } from './country-codes';
+import { withTextPolicy } from './input-policy';
 
 /**
  * The accounts contract (spec §4, §5, §7, §8; DESIGN.md §4–5): every message the dialogs and the server show,
@@ -157,8 +158,12 @@ export function validateNewPassword(
 
 // ── Request schemas (the server parses with these; unknown fields are refused) ──────────────────────────────
 
-/** A string field; anything else (missing, a number, an array) gets the field's own message. */
-const text = (message: string, max = 1000) => z.string({ error: message }).max(max, message);
+/**
+ * A single-line string field under the input policy (no control characters, no lone surrogates, at most `max`
+ * characters and bytes); anything else (missing, a number, an array) gets the field's own message.
+ */
+const text = (message: string, max = 1000) =>
+  withTextPolicy(z.string({ error: message }).max(max, message), { maxBytes: max });
 
 const emailField = text(AUTH_MESSAGES.emailInvalid, EMAIL_MAX_LENGTH).refine(
   isValidEmail,
@@ -197,7 +202,7 @@ export const initiateSignupSchema = z
     phone: text(AUTH_MESSAGES.phoneRequired, 40),
     password: passwordField,
     otp: text(AUTH_MESSAGES.codeInvalid, 16),
-    sentOtp: z.string().max(16).optional(),
+    sentOtp: withTextPolicy(z.string().max(16), { maxBytes: 16 }).optional(),
   })
   .superRefine((input, ctx) => {
     const { dialCode, number } = splitPhone(phoneDigits(input.phone));

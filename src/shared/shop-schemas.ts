@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES } from './constants';
+import { multiLineText, singleLineText } from './input-policy';
 import { normaliseBilling, validateBilling } from './shop';
 
 /**
@@ -11,10 +12,10 @@ export const currencySchema = z.enum(CURRENCIES);
 
 export const billingDetailsSchema = z
   .strictObject({
-    address: z.string().max(300).optional().default(''),
-    state: z.string().max(80).optional().default(''),
-    country: z.string().max(80).optional().default(''),
-    gstin: z.string().max(20).optional().default(''),
+    address: multiLineText(300).optional().default(''),
+    state: singleLineText(80).optional().default(''),
+    country: singleLineText(80).optional().default(''),
+    gstin: singleLineText(20).optional().default(''),
     currency: currencySchema,
   })
   .superRefine((values, check) => {
@@ -29,7 +30,7 @@ export type BillingDetails = z.output<typeof billingDetailsSchema>;
 export const createPaymentSchema = z
   .strictObject({
     toolId: z.uuid({ error: 'Unknown tool' }),
-    toolName: z.string().max(200).optional(),
+    toolName: singleLineText(200).optional(),
     price: z.number().optional(),
     currency: currencySchema,
     billingDetails: billingDetailsSchema,
@@ -42,9 +43,9 @@ export type CreatePaymentRequest = z.input<typeof createPaymentSchema>;
 
 /** POST /api/verify-payment/ body. */
 export const verifyPaymentSchema = z.strictObject({
-  razorpay_order_id: z.string().min(1).max(100),
-  razorpay_payment_id: z.string().min(1).max(100),
-  razorpay_signature: z.string().min(1).max(200),
+  razorpay_order_id: singleLineText(100).min(1),
+  razorpay_payment_id: singleLineText(100).min(1),
+  razorpay_signature: singleLineText(200).min(1),
   toolId: z.uuid().optional(),
   currency: currencySchema.optional(),
 });
