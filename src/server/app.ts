@@ -11,7 +11,7 @@ import { createDatabaseHealth } from './db/health';
 import { databaseUnavailable, healthRoutes, registerDatabaseGuard } from './health/routes';
 import { registerCsrf } from './http/csrf';
 import { registerErrorHandler, sendJsonNotFound } from './http/errors';
-import { FORM_BODY_LIMIT } from './http/form-data';
+import { FORM_BODY_LIMIT, registerDeclaredSizeLimit } from './http/form-data';
 import { registerInputPolicy } from './http/input-policy';
 import { createRateLimiter } from './http/rate-limit';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -45,6 +45,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   const ctx: AppContext = { config, db, dbHealth, clock, limiter: createRateLimiter(db, clock) };
 
   registerDatabaseGuard(app, dbHealth);
+  registerDeclaredSizeLimit(app);
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
   registerInputPolicy(app);

@@ -28,10 +28,11 @@ describe('the text policy', () => {
     expect(textProblem('Asha Verma')).toBeNull();
   });
 
-  it('refuses lone surrogates but takes emoji (surrogate pairs)', () => {
+  it('refuses lone surrogates and the replacement character of invalid UTF-8, but takes emoji', () => {
     expect(textProblem('\ud800')).toBe(INPUT_MESSAGES.invalidText);
     expect(textProblem('x\udc00y')).toBe(INPUT_MESSAGES.invalidText);
     expect(textProblem('\ud83d')).toBe(INPUT_MESSAGES.invalidText);
+    expect(textProblem('bad byte \ufffd')).toBe(INPUT_MESSAGES.invalidText);
     expect(textProblem('😀 fine')).toBeNull();
   });
 

@@ -3,8 +3,9 @@ import { z } from 'zod';
 /**
  * One policy for every piece of text the site accepts (docs/decisions/007-input-policy.md): no NUL or other C0
  * control characters (line breaks and tabs only where a field is meant to hold several lines), no lone UTF-16
- * surrogates (they cannot be stored or mailed as UTF-8), single-line fields never hold CR or LF (no header or
- * subject injection), and every length limit holds in UTF-8 bytes as well as in characters.
+ * surrogates (they cannot be stored or mailed as UTF-8) nor the U+FFFD that invalid UTF-8 decodes to, single-line
+ * fields never hold CR or LF (no header or subject injection), and every length limit holds in UTF-8 bytes as well
+ * as in characters.
  */
 
 export const INPUT_MESSAGES = {
@@ -28,8 +29,11 @@ function hasForbiddenControl(value: string, multiline: boolean): boolean {
   return false;
 }
 const LINE_BREAK = /[\r\n]/;
-/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * A high surrogate not followed by a low one, a low one not preceded by a high one, or U+FFFD: what a decoder
+ * makes of bytes that were not UTF-8 (a form body cannot carry a lone surrogate; it arrives as U+FFFD).
+ */
+const INVALID_TEXT = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\uFFFD/;
 
 /** Length in UTF-8 bytes, the unit storage, mail and the network count in. */
 export function utf8Length(value: string): number {
@@ -58,7 +62,7 @@ export type TextShape = {
 
 /** The first rule of the policy that `value` breaks, as the message to show, or null. */
 export function textProblem(value: string, shape: TextShape = {}): string | null {
-  if (LONE_SURROGATE.test(value)) return INPUT_MESSAGES.invalidText;
+  if (INVALID_TEXT.test(value)) return INPUT_MESSAGES.invalidText;
   if (!shape.multiline && LINE_BREAK.test(value)) return INPUT_MESSAGES.lineBreak;
   if (hasForbiddenControl(value, shape.multiline ?? false)) return INPUT_MESSAGES.controlCharacter;
   if (shape.maxBytes !== undefined && utf8Length(value) > shape.maxBytes)
