@@ -2,38 +2,39 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/routes';
-import { type Clock, systemClock } from './clock';
-import type { Config } from './config';
 import { contactRoutes } from './contact/routes';
 import type { AppContext } from './context';
-import type { Database } from './db';
-import { createDatabaseHealth } from './db/health';
 import { databaseUnavailable, healthRoutes, registerDatabaseGuard } from './health/routes';
 import { registerCsrf } from './http/csrf';
 import { registerErrorHandler, sendJsonNotFound } from './http/errors';
 import { FORM_BODY_LIMIT, registerDeclaredSizeLimit } from './http/form-data';
 import { registerInputPolicy } from './http/input-policy';
-import { createRateLimiter } from './http/rate-limit';
 import { registerSecurityHeaders } from './http/security-headers';
 import { locationRoutes } from './location/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox';
+import type { RazorpayEmulator } from './payments/emulator';
 import { paymentsRoutes } from './payments/routes';
 import { shopRoutes } from './shop/routes';
 import { registerStaticSite } from './site/static';
 
 export type BuildAppOptions = {
-  config: Config;
-  db: Database;
-  clock?: Clock;
+  /** From `createAppContext`: the app serves this context's services. */
+  ctx: AppContext;
   /** Folder with the built site (dist/client); the site is not served when it is missing. */
   siteDir?: string;
   logger?: boolean | object;
 };
 
 /** Builds the whole HTTP app with no side effects: no listening, no timers, no migrations. */
-export async function buildApp(options: BuildAppOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
-  const { config, db } = options;
-  const clock = options.clock ?? systemClock;
+export async function buildApp(options: BuildAppOptions): Promise<{
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** The Razorpay emulator this app mounted (development and tests without Razorpay keys). */
+  emulator?: RazorpayEmulator;
+}> {
+  const { ctx } = options;
+  const { config } = ctx;
+
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: config.trustProxy,
@@ -41,9 +42,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     routerOptions: { ignoreTrailingSlash: true },
   });
 
-  const dbHealth = createDatabaseHealth(db, app.log);
-  const ctx: AppContext = { config, db, dbHealth, clock, limiter: createRateLimiter(db, clock) };
-
+  const { dbHealth } = ctx;
+  dbHealth.logTo(app.log);
   registerDatabaseGuard(app, dbHealth);
   registerDeclaredSizeLimit(app);
   await app.register(cookie);
@@ -58,10 +58,10 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await contactRoutes(app, ctx);
   await authRoutes(app, ctx);
   await shopRoutes(app, ctx);
-  await paymentsRoutes(app, ctx);
+  const emulator = await paymentsRoutes(app, ctx);
   if (!config.isProduction) await devMailboxRoutes(app, ctx);
   if (options.siteDir) await registerStaticSite(app, options.siteDir);
   else app.setNotFoundHandler((_request, reply) => sendJsonNotFound(reply));
 
-  return { app, ctx };
+  return { app, ctx, emulator };
 }

@@ -2,7 +2,6 @@ import { pruneCodes } from './auth/codes';
 import type { AppContext } from './context';
 import { backupIsFresh, type Snapshot, writeBackup } from './db/backup';
 import type { DatabaseHealth } from './db/health';
-import { onMailQueued } from './mail/outbox';
 import { createMailTransport } from './mail/transport';
 import { createOutboxWorker, type OutboxLog } from './mail/worker';
 import { RECONCILE_INTERVAL_MS, reconcileOnce } from './payments/reconciler';
@@ -33,7 +32,7 @@ function outboxJob(ctx: AppContext, log: JobLog): BackgroundJob {
     run: () => worker.drain(),
     subscribe(runSoon) {
       let pending: NodeJS.Timeout | undefined;
-      const unsubscribe = onMailQueued(() => {
+      const unsubscribe = ctx.mailQueued.subscribe(() => {
         pending ??= setTimeout(() => {
           pending = undefined;
           runSoon();

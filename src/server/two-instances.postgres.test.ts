@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from './auth/passwords';
 import { orders, outbox, purchases, users } from './db/schema';
 import { EMULATOR_PREFIX } from './payments/gateway';
-import { emulatorOf } from './payments/routes';
 import { webhookSignature } from './payments/signatures';
 import { openTestApp, type TestApp } from './test-support/app';
 import { createTestDatabase } from './test-support/database';
@@ -72,7 +71,7 @@ beforeAll(async () => {
     body: JSON.stringify({ key_id: razorpay.config.razorpay.keyId }),
   });
   expect(paid.status).toBe(200);
-  await emulatorOf(razorpay.app)?.settled();
+  await razorpay.emulator?.settled();
   const stale = await orderRow(razorpay, razorpayOrderId);
   expect(stale.status).toBe('created');
   reconciledOrderId = stale.id;
@@ -153,7 +152,7 @@ describe('two app instances on one PostgreSQL', () => {
     ]);
     expect(verified.status).toBe(200);
     expect(webhook.status).toBe(200);
-    await emulatorOf(razorpay.app)?.settled();
+    await razorpay.emulator?.settled();
 
     await eventually(async () => (emailsTo(buyer.email).length >= 2 ? true : undefined), 20_000);
     await new Promise((resolve) => setTimeout(resolve, 3000));

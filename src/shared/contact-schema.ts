@@ -1,36 +1,55 @@
 import { z } from 'zod';
 import { CONTACT_TOPICS } from './constants';
-import { CONTACT_MESSAGES, EMAIL_PATTERN } from './contact';
-import { INPUT_MESSAGES, singleLineText, withTextPolicy } from './input-policy';
+import { CONTACT_MESSAGES, validateContact } from './contact';
+import { singleLineText, withTextPolicy } from './input-policy';
+import { MAX_LENGTH } from './limits';
 
-/** The server's schema for POST /api/contact, apart from contact.ts so the contact page does not download zod. */
+/**
+ * The server's schema for POST /api/contact, apart from contact.ts so the contact page does not download zod.
+ * The fields' own checks are only type and length; what a field must contain is `validateContact`, the rule the
+ * form runs, so both sides report the same message for the same value.
+ */
 
-/** A required field; single-line unless `multiline`, its limit holding in characters and bytes (input policy). */
-const required = (message: string, max: number, multiline = false) =>
-  withTextPolicy(z.string({ error: message }).max(max, INPUT_MESSAGES.tooLong(max)), {
-    multiline,
-    maxBytes: max,
-  }).refine((value) => value.trim().length > 0, message);
+const tooLong = (max: number) => `Must be at most ${max} characters`;
+/** A field that failed its type check is treated as missing. */
+const asText = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
-export const contactSchema = z.strictObject({
-  name: required(CONTACT_MESSAGES.nameRequired, 120),
-  organisation: singleLineText(160).optional().default(''),
-  email: withTextPolicy(
-    z.string({ error: CONTACT_MESSAGES.emailRequired }).max(254, CONTACT_MESSAGES.emailInvalid),
-    {
-      maxBytes: 254,
-    },
-  )
-    .refine((value) => value.trim().length > 0, CONTACT_MESSAGES.emailRequired)
-    .refine(
-      (value) => value.trim().length === 0 || EMAIL_PATTERN.test(value.trim()),
-      CONTACT_MESSAGES.emailInvalid,
+/** Single-line unless `multiline`; the limit holds in characters and in bytes (input policy). */
+const text = (message: string, max: number, multiline = false) =>
+  withTextPolicy(z.string({ error: message }).max(max, tooLong(max)), { multiline, maxBytes: max });
+
+export const contactSchema = z
+  .strictObject({
+    name: text(CONTACT_MESSAGES.nameRequired, MAX_LENGTH.contactName),
+    organisation: text(tooLong(MAX_LENGTH.contactOrganisation), MAX_LENGTH.contactOrganisation)
+      .optional()
+      .default(''),
+    email: withTextPolicy(
+      z
+        .string({ error: CONTACT_MESSAGES.emailRequired })
+        .max(MAX_LENGTH.email, CONTACT_MESSAGES.emailInvalid),
+      { maxBytes: MAX_LENGTH.email },
     ),
-  relatedTo: z.enum(CONTACT_TOPICS, { error: CONTACT_MESSAGES.relatedToRequired }),
-  description: required(CONTACT_MESSAGES.descriptionRequired, 5000, true),
-  /** Honeypot: hidden from people; a bot that fills it gets a polite success and nothing is stored. */
-  website: singleLineText(500).optional(),
-});
+    relatedTo: z.enum(CONTACT_TOPICS, { error: CONTACT_MESSAGES.relatedToRequired }),
+    description: text(CONTACT_MESSAGES.descriptionRequired, MAX_LENGTH.contactDescription, true),
+    /** Honeypot: hidden from people; a bot that fills it gets a polite success and nothing is stored. */
+    website: singleLineText(MAX_LENGTH.contactHoneypot).optional(),
+  })
+  .superRefine(
+    (input, check) => {
+      const errors = validateContact({
+        name: asText(input.name),
+        email: asText(input.email),
+        relatedTo: asText(input.relatedTo),
+        description: asText(input.description),
+      });
+      for (const [field, message] of Object.entries(errors))
+        check.addIssue({ code: 'custom', path: [field], message });
+    },
+    // Runs even when a field failed its own check, so every bad field is listed at once (the first message per
+    // field is the one reported).
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  );
 
 export type ContactInput = z.input<typeof contactSchema>;
 export type ContactRequest = z.output<typeof contactSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CURRENCIES } from './constants';
 import { multiLineText, singleLineText } from './input-policy';
+import { MAX_LENGTH } from './limits';
 import { normaliseBilling, validateBilling } from './shop';
 
 /**
@@ -12,10 +13,10 @@ export const currencySchema = z.enum(CURRENCIES);
 
 export const billingDetailsSchema = z
   .strictObject({
-    address: multiLineText(300).optional().default(''),
-    state: singleLineText(80).optional().default(''),
-    country: singleLineText(80).optional().default(''),
-    gstin: singleLineText(20).optional().default(''),
+    address: multiLineText(MAX_LENGTH.billingAddress).optional().default(''),
+    state: singleLineText(MAX_LENGTH.billingState).optional().default(''),
+    country: singleLineText(MAX_LENGTH.billingCountry).optional().default(''),
+    gstin: singleLineText(MAX_LENGTH.gstin).optional().default(''),
     currency: currencySchema,
   })
   .superRefine((values, check) => {
@@ -26,11 +27,11 @@ export const billingDetailsSchema = z
   .transform(normaliseBilling);
 export type BillingDetails = z.output<typeof billingDetailsSchema>;
 
-/** POST /api/create-payment/ body. `toolName` and `price` are accepted for the spec's browser but ignored. */
+/** POST /api/create-payment/ body. `toolName` and `price` are accepted for the product document's browser but ignored. */
 export const createPaymentSchema = z
   .strictObject({
     toolId: z.uuid({ error: 'Unknown tool' }),
-    toolName: singleLineText(200).optional(),
+    toolName: singleLineText(MAX_LENGTH.toolName).optional(),
     price: z.number().optional(),
     currency: currencySchema,
     billingDetails: billingDetailsSchema,
@@ -43,9 +44,9 @@ export type CreatePaymentRequest = z.input<typeof createPaymentSchema>;
 
 /** POST /api/verify-payment/ body. */
 export const verifyPaymentSchema = z.strictObject({
-  razorpay_order_id: singleLineText(100).min(1),
-  razorpay_payment_id: singleLineText(100).min(1),
-  razorpay_signature: singleLineText(200).min(1),
+  razorpay_order_id: singleLineText(MAX_LENGTH.razorpayId).min(1),
+  razorpay_payment_id: singleLineText(MAX_LENGTH.razorpayId).min(1),
+  razorpay_signature: singleLineText(MAX_LENGTH.razorpaySignature).min(1),
   toolId: z.uuid().optional(),
   currency: currencySchema.optional(),
 });

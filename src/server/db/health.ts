@@ -51,18 +51,21 @@ export type DatabaseHealth = {
   observe(error: unknown): boolean;
   /** One round trip now: the answer behind GET /api/ready. */
   ping(): Promise<boolean>;
+  /** Where the outage and the recovery are reported from now on (the app's logger, once it exists). */
+  logTo(log: HealthLog): void;
   /** Stops probing (server shutdown). */
   stop(): void;
 };
 
-type HealthLog = { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+export type HealthLog = { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 
 /**
  * What one app instance knows about its database. An outage is noticed from the errors queries raise; from then
  * on the instance answers API calls with 503 at once instead of queueing them on a dead pool, and asks the database
  * every second until it answers, so it recovers by itself within about a second of the database returning.
  */
-export function createDatabaseHealth(db: Database, log?: HealthLog): DatabaseHealth {
+export function createDatabaseHealth(db: Database, initialLog?: HealthLog): DatabaseHealth {
+  let log = initialLog;
   let available = true;
   let probing: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -110,6 +113,9 @@ export function createDatabaseHealth(db: Database, log?: HealthLog): DatabaseHea
       return true;
     },
     ping,
+    logTo(next) {
+      log = next;
+    },
     stop() {
       stopped = true;
       clearTimeout(probing);

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodType, z } from 'zod';
+import { DOMAIN_ERROR_STATUS, DomainError } from '../domain-error';
 
 /** Field name → first message for that field, as the browser's forms show it. */
 export type FieldErrors = Record<string, string>;
@@ -56,15 +57,20 @@ export function registerErrorHandler(
   app: FastifyInstance,
   translate?: (error: unknown) => AppError | undefined,
 ): void {
-  app.setErrorHandler((raised: FastifyError | AppError, request, reply) => {
-    const error = raised instanceof AppError ? raised : (translate?.(raised) ?? raised);
+  app.setErrorHandler((raised: FastifyError | AppError | DomainError, request, reply) => {
+    const error =
+      raised instanceof AppError || raised instanceof DomainError ? raised : (translate?.(raised) ?? raised);
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
       const body: ErrorBody = { code: error.code, message: error.message };
       if (error.fieldErrors) body.fieldErrors = error.fieldErrors;
       return reply.status(error.statusCode).send({ ...body, error: error.message, status: 'error' });
     }
-    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (error instanceof DomainError && DOMAIN_ERROR_STATUS[error.code] < 500) {
+      const { code, message } = error;
+      return reply.status(DOMAIN_ERROR_STATUS[code]).send({ code, message, error: message, status: 'error' });
+    }
+    const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
       const code =
         status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';

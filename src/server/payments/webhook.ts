@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { findHostileText } from '../../shared/input-policy';
+import { findHostileText, multiLineText, singleLineText } from '../../shared/input-policy';
 import type { AppContext } from '../context';
 import { webhookEvents } from '../db/schema';
 import { AppError } from '../http/errors';
@@ -19,18 +19,18 @@ const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
 /** Only the parts of Razorpay's event envelope we act on; everything else in it is allowed and ignored. */
 const paymentEntity = z.looseObject({
-  id: z.string().min(1).max(100),
-  order_id: z.string().max(100).nullish(),
+  id: singleLineText(100).min(1),
+  order_id: singleLineText(100).nullish(),
   amount: z.number().int().nonnegative(),
-  currency: z.string().max(10),
-  error_code: z.string().max(200).nullish(),
-  error_description: z.string().max(1000).nullish(),
+  currency: singleLineText(10),
+  error_code: singleLineText(200).nullish(),
+  error_description: multiLineText(1000).nullish(),
 });
 const eventSchema = z.looseObject({
-  event: z.string().min(1).max(100),
+  event: singleLineText(100).min(1),
   payload: z.looseObject({
     payment: z.looseObject({ entity: paymentEntity }).optional(),
-    order: z.looseObject({ entity: z.looseObject({ id: z.string().max(100) }) }).optional(),
+    order: z.looseObject({ entity: z.looseObject({ id: singleLineText(100) }) }).optional(),
   }),
 });
 

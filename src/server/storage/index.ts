@@ -1,36 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { assertValidKey, type FileStorage, sha256Hex } from './file-storage';
 import { parseS3Url, type S3Location } from './s3-url';
 
-/** What the catalogue records about a stored file. */
-export type StoredFile = { key: string; size: number; sha256: string };
-
-/**
- * Where downloadable files live: a local directory by default, or an S3-compatible bucket (STORAGE_URL), which is
- * what lets app instances scale out. The shop does not notice which.
- */
-export type FileStorage = {
-  /** Stores the bytes under `key`, replacing any earlier file, and reports their size and SHA-256. */
-  put(key: string, data: Uint8Array): Promise<StoredFile>;
-  /** A stream of the file with its size, or null when there is no such file. */
-  open(key: string): Promise<{ size: number; stream: Readable } | null>;
-  read(key: string): Promise<Buffer | null>;
-  remove(key: string): Promise<void>;
-};
-
-/** Keys are relative, slash-separated and plain: nothing can climb out of the storage root. */
-const KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
-
-export function assertValidKey(key: string): void {
-  if (!KEY_PATTERN.test(key) || key.length > 300 || key.split('/').some((part) => part === '..')) {
-    throw new Error(`invalid storage key: ${key}`);
-  }
-}
-
-export const sha256Hex = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+export { assertValidKey, type FileStorage, type StoredFile, sha256Hex } from './file-storage';
 
 /** Files under `root`; writes land in a temporary file first and are renamed into place, so readers never see half a file. */
 export function createLocalStorage(root: string): FileStorage {
@@ -88,17 +63,8 @@ function lazyS3Storage(location: S3Location): FileStorage {
   };
 }
 
-const byLocation = new Map<string, FileStorage>();
-
 /** The storage for this configuration: the bucket STORAGE_URL names, else DATA_DIR/files. */
-export function fileStorage(config: { dataDir: string; storageUrl?: string }): FileStorage {
-  const location = config.storageUrl ?? config.dataDir;
-  let storage = byLocation.get(location);
-  if (!storage) {
-    storage = config.storageUrl
-      ? lazyS3Storage(parseS3Url(config.storageUrl))
-      : createLocalStorage(path.join(config.dataDir, 'files'));
-    byLocation.set(location, storage);
-  }
-  return storage;
-}
+export const storageFor = (config: { dataDir: string; storageUrl?: string }): FileStorage =>
+  config.storageUrl
+    ? lazyS3Storage(parseS3Url(config.storageUrl))
+    : createLocalStorage(path.join(config.dataDir, 'files'));

@@ -13,7 +13,6 @@ import {
   effectsOf,
   newBuyer,
 } from '../test-support/shop-fixtures';
-import { fileStorage } from './index';
 import { createS3Storage } from './s3';
 import { parseS3Url } from './s3-url';
 
@@ -94,7 +93,7 @@ describe('files in an S3-compatible bucket', () => {
       const mail = (await effectsOf(t, bought.order.id)).deliveries[0];
       if (!mail) throw new Error('no delivery email');
 
-      const expected = await fileStorage(t.config).read(catalogue.windows.fileKey ?? '');
+      const expected = await t.ctx.storage.read(catalogue.windows.fileKey ?? '');
       expect(expected?.length).toBeGreaterThan(0);
       const inBucket = await client().send(
         new GetObjectCommand({ Bucket: BUCKET, Key: `shop/${catalogue.windows.fileKey}` }),

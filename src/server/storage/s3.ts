@@ -7,7 +7,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { assertValidKey, type FileStorage, sha256Hex } from './index';
+import { assertValidKey, type FileStorage, sha256Hex } from './file-storage';
 import type { S3Location } from './s3-url';
 
 const isMissing = (error: unknown) =>
