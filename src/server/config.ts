@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { type FirmIdentity, parseFirmIdentity } from './invoices/firm';
+import { parseS3Url } from './storage/s3-url';
 
 const optionalString = z
   .string()
@@ -31,6 +32,19 @@ const envSchema = z.object({
     .enum(['', '0', '1', 'true', 'false'])
     .default('')
     .transform((value) => value === '1' || value === 'true'),
+  STORAGE_URL: optionalString.pipe(
+    z
+      .string()
+      .refine((value) => {
+        try {
+          parseS3Url(value);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be s3://BUCKET[/PREFIX]?endpoint=https://…&region=… (unset: files in DATA_DIR/files)')
+      .optional(),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // The firm's tax identity is checked as a whole by parseFirmIdentity (cross-field: GSTIN against FIRM_STATE).
   FIRM_LEGAL_NAME: optionalString,
@@ -49,6 +63,8 @@ export type Config = {
   host: string;
   publicUrl: string;
   dataDir: string;
+  /** Tool files in an S3-compatible bucket; undefined keeps them in DATA_DIR/files. */
+  storageUrl: string | undefined;
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -132,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     dataDir,
+    storageUrl: e.STORAGE_URL,
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

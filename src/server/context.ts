@@ -2,6 +2,7 @@ import { type KnownSession, SESSION_CACHE_TTL_MS } from './auth/session';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import type { Database } from './db';
+import { createDatabaseHealth, type DatabaseHealth } from './db/health';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit';
 import { createSigningKeys, type SigningKeys } from './licenses/signing';
 import { createMailQueuedHint, type MailQueuedHint } from './mail/outbox';
@@ -25,13 +26,15 @@ export type AppCaches = {
 };
 
 /**
- * Everything a feature service works with: configuration, the database, the clock, and the per-instance services
+ * Everything a feature service works with: configuration, the database (and what this instance knows of its
+ * reachability), the clock, and the per-instance services
  * built once from them. Services are functions of this context; the HTTP app, the admin command line and the tests
  * all build it with `createAppContext`.
  */
 export type AppContext = {
   config: Config;
   db: Database;
+  dbHealth: DatabaseHealth;
   clock: Clock;
   limiter: RateLimiter;
   gateway: RazorpayGateway;
@@ -59,6 +62,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
   return {
     config,
     db,
+    dbHealth: createDatabaseHealth(db),
     clock,
     limiter: createRateLimiter(db, clock),
     gateway: createGateway(config),

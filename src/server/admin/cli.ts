@@ -4,6 +4,7 @@
  */
 
 import { DomainError } from '../domain-error';
+import { backupCommands } from './backup';
 import { toJson } from './format';
 import { type AdminContext, CommandError, type Group, parseCommandLine, UsageError } from './framework';
 import { invoiceCommands } from './invoices';
@@ -22,6 +23,8 @@ const GROUPS: Group[] = [
   { name: 'mail', summary: 'The mail outbox: counts, failures and why, retry' },
   { name: 'users', summary: 'Accounts and what they bought' },
   { name: 'invoices', summary: 'Tax invoices and credit notes of a period, split for GSTR-1; CSV export' },
+  { name: 'backup', summary: 'Snapshot the embedded database now (the server does it daily)' },
+  { name: 'restore', summary: 'Restore an embedded-database snapshot into a fresh DATA_DIR' },
 ];
 
 const COMMANDS = [
@@ -32,6 +35,7 @@ const COMMANDS = [
   ...mailCommands,
   ...userCommands,
   ...invoiceCommands,
+  ...backupCommands,
 ];
 
 function write(stream: NodeJS.WriteStream, text: string): Promise<void> {

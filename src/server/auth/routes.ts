@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   AUTH_MESSAGES,
@@ -18,6 +17,7 @@ import {
 import type { AppContext } from '../context';
 import { issueCsrfToken } from '../http/csrf';
 import { AppError, badRequest, parseInput } from '../http/errors';
+import { registerMultipartForms } from '../http/form-data';
 import {
   AccountRefused,
   authenticate,
@@ -72,10 +72,7 @@ function refusal(error: unknown): unknown {
  */
 export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
-    await scope.register(multipart, {
-      attachFieldsToBody: 'keyValues',
-      limits: { fields: 10, fieldSize: 1024, fieldNameSize: 100, files: 0, parts: 10, headerPairs: 100 },
-    });
+    await registerMultipartForms(scope);
     // Multipart bodies are read in a preValidation hook; busboy reports a malformed body (no boundary, cut short)
     // as a plain Error. Such an error, raised before the handler was reached, is the sender's fault: a 400.
     const reachedHandler = new WeakSet<FastifyRequest>();
@@ -114,18 +111,18 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
       windowMs: 60 * 1000,
       message: AUTH_MESSAGES.tooManyLogins,
     });
-    const failures = { key: `login-fail:${email}`, windowMs: LOGIN_FAILURE_WINDOW_MS };
-    await ctx.limiter.check({
-      ...failures,
+    // Every attempt spends one unit of the account's failure budget before the password is checked, so 20
+    // concurrent guesses get at most 10 checks; a correct password gives its unit back.
+    const budget = await ctx.limiter.reserve({
+      key: `login-fail:${email}`,
+      windowMs: LOGIN_FAILURE_WINDOW_MS,
       limit: LOGIN_FAILURES_PER_ACCOUNT,
       message: AUTH_MESSAGES.tooManyFailures,
     });
 
     const user = await authenticate(ctx, email, input.password);
-    if (!user) {
-      await ctx.limiter.record(failures);
-      throw new AppError(401, 'invalid_credentials', AUTH_MESSAGES.loginFailed);
-    }
+    if (!user) throw new AppError(401, 'invalid_credentials', AUTH_MESSAGES.loginFailed);
+    await budget.refund();
     await rotateSession(ctx, ctx.db, request, reply, user.id);
     issueCsrfToken(reply, ctx.config);
     reply.header('cache-control', 'no-store');

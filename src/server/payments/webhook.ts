@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { findHostileText, multiLineText, singleLineText } from '../../shared/input-policy';
 import type { AppContext } from '../context';
 import { webhookEvents } from '../db/schema';
 import { AppError } from '../http/errors';
@@ -21,31 +22,31 @@ const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
 /** Only the parts of Razorpay's event envelope we act on; everything else in it is allowed and ignored. */
 const paymentEntity = z.looseObject({
-  id: z.string().min(1).max(100),
-  order_id: z.string().max(100).nullish(),
+  id: singleLineText(100).min(1),
+  order_id: singleLineText(100).nullish(),
   amount: z.number().int().nonnegative(),
-  currency: z.string().max(10),
+  currency: singleLineText(10),
   base_amount: z.number().int().nonnegative().nullish(),
-  error_code: z.string().max(200).nullish(),
-  error_description: z.string().max(1000).nullish(),
+  error_code: singleLineText(200).nullish(),
+  error_description: multiLineText(1000).nullish(),
   amount_refunded: z.number().int().nonnegative().nullish(),
 });
 const disputeEntity = z.looseObject({
-  id: z.string().min(1).max(100),
-  payment_id: z.string().min(1).max(100),
+  id: singleLineText(100).min(1),
+  payment_id: singleLineText(100).min(1),
   amount: z.number().int().nonnegative().optional(),
-  reason_code: z.string().max(200).nullish(),
+  reason_code: singleLineText(200).nullish(),
 });
 const refundEntity = z.looseObject({
-  id: z.string().min(1).max(100),
-  payment_id: z.string().min(1).max(100),
+  id: singleLineText(100).min(1),
+  payment_id: singleLineText(100).min(1),
   amount: z.number().int().nonnegative(),
 });
 const eventSchema = z.looseObject({
-  event: z.string().min(1).max(100),
+  event: singleLineText(100).min(1),
   payload: z.looseObject({
     payment: z.looseObject({ entity: paymentEntity }).optional(),
-    order: z.looseObject({ entity: z.looseObject({ id: z.string().max(100) }) }).optional(),
+    order: z.looseObject({ entity: z.looseObject({ id: singleLineText(100) }) }).optional(),
     dispute: z.looseObject({ entity: disputeEntity }).optional(),
     refund: z.looseObject({ entity: refundEntity }).optional(),
   }),
@@ -97,12 +98,18 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
           throw invalidSignature();
         }
 
+        // A signed body that is not an event we can store (bad JSON, wrong shape, NUL or a lone surrogate in any
+        // string) is refused with 400 and logged: never a 500, which would make Razorpay retry it for a day.
         let parsed: z.infer<typeof eventSchema>;
         try {
-          const result = eventSchema.safeParse(JSON.parse(raw));
+          const json: unknown = JSON.parse(raw);
+          const hostile = findHostileText(json);
+          if (hostile) throw new Error(`${hostile.path}: ${hostile.message}`);
+          const result = eventSchema.safeParse(json);
           if (!result.success) throw result.error;
           parsed = result.data;
-        } catch {
+        } catch (err) {
+          request.log.warn({ err }, 'razorpay webhook refused: the signed body is not a usable event');
           throw new AppError(400, 'invalid_event', 'The webhook body is not a Razorpay event.');
         }
 

@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+
+/** What the catalogue records about a stored file. */
+export type StoredFile = { key: string; size: number; sha256: string };
+
+/**
+ * Where downloadable files live: a local directory by default, or an S3-compatible bucket (STORAGE_URL), which is
+ * what lets app instances scale out. The shop does not notice which.
+ */
+export type FileStorage = {
+  /** Stores the bytes under `key`, replacing any earlier file, and reports their size and SHA-256. */
+  put(key: string, data: Uint8Array): Promise<StoredFile>;
+  /** A stream of the file with its size, or null when there is no such file. */
+  open(key: string): Promise<{ size: number; stream: Readable } | null>;
+  read(key: string): Promise<Buffer | null>;
+  remove(key: string): Promise<void>;
+};
+
+/** Keys are relative, slash-separated and plain: nothing can climb out of the storage root. */
+const KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
+
+export function assertValidKey(key: string): void {
+  if (!KEY_PATTERN.test(key) || key.length > 300 || key.split('/').some((part) => part === '..')) {
+    throw new Error(`invalid storage key: ${key}`);
+  }
+}
+
+export const sha256Hex = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
