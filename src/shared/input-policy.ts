@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * One policy for every piece of text the site accepts (docs/decisions/008-input-policy.md): no NUL or other C0
+ * One policy for every piece of text the site accepts (docs/decisions/012-input-policy.md): no NUL or other C0
  * control characters (line breaks and tabs only where a field is meant to hold several lines), no lone UTF-16
  * surrogates (they cannot be stored or mailed as UTF-8) nor the U+FFFD that invalid UTF-8 decodes to, single-line
  * fields never hold CR or LF (no header or subject injection), and every length limit holds in UTF-8 bytes as well
