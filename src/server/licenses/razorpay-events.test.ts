@@ -115,11 +115,15 @@ describe('payment disputes', () => {
     });
     expect(activated.json()).toMatchObject({ valid: true });
 
-    const codeEventually = (code: string) =>
-      eventually(async () => {
+    // Razorpay's webhook is delivered in the background: wait for it rather than polling the license API into
+    // its own rate limit.
+    const codeEventually = async (code: string) => {
+      await t.emulator?.settled();
+      return eventually(async () => {
         const answer = await validate(bought.licenseKey, machine);
         return answer.code === code ? answer : undefined;
       });
+    };
 
     expect((await emulator(`/test/payments/${bought.paymentId}/dispute`, { status: 'created' })).status).toBe(
       200,
@@ -192,6 +196,7 @@ describe('refunds', () => {
     const machine = fingerprint();
     await activate(bought.licenseKey, machine);
     expect((await emulator(`/test/payments/${bought.paymentId}/dashboard-refund`)).status).toBe(200);
+    await t.emulator?.settled();
     const answer = await eventually(async () => {
       const current = await validate(bought.licenseKey, machine);
       return current.code === 'REVOKED' ? current : undefined;
