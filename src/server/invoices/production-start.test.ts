@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +18,9 @@ describe('starting in production without the firm tax identity', () => {
       RAZORPAY_KEY_SECRET: 'key-secret',
       RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
       SESSION_SECRET: 'a-session-secret-that-is-long-enough-0123456789',
+      LICENSE_SIGNING_KEY: generateKeyPairSync('ed25519')
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
       DATA_DIR: path.join(root, '.tmp/never-created'),
     };
     const started = run(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: root, env });
