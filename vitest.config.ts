@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * Unit and API tests. Server tests run once on embedded PGlite and, when TEST_DATABASE_URL names a throwaway
  * PostgreSQL server, once more on PostgreSQL; `*.postgres.test.ts` (several processes on one PostgreSQL, the
- * database restarting under the server) run on PostgreSQL only. Browser journeys live in e2e/ and run under
+ * database restarting under the server) run on PostgreSQL only, `*.pglite.test.ts` on PGlite only. Browser journeys live in e2e/ and run under
  * Playwright.
  */
 const postgres = process.env.TEST_DATABASE_URL;
@@ -29,6 +29,8 @@ export default defineConfig({
               test: {
                 name: 'postgres',
                 include: ['src/server/**/*.test.ts'],
+                // The embedded database's own features (its backups) have no PostgreSQL counterpart.
+                exclude: ['**/node_modules/**', 'src/**/*.pglite.test.ts'],
                 environment: 'node',
                 env: { TEST_DB: 'postgres', TEST_DATABASE_URL: postgres },
                 testTimeout: 30_000,

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -50,6 +51,9 @@ export function productionFirm(options: { lutArn?: string } = {}): FirmIdentity 
     RAZORPAY_KEY_SECRET: 'key-secret',
     RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
     SESSION_SECRET: 'a-session-secret-that-is-long-enough-0123456789',
+    LICENSE_SIGNING_KEY: generateKeyPairSync('ed25519')
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString(),
     FIRM_LEGAL_NAME: 'Pinkcity Advisors LLP',
     FIRM_ADDRESS: '3rd Floor, Ganpati Plaza, MI Road\\nJaipur, Rajasthan 302001',
     FIRM_GSTIN: '08AAPFP1234A1ZK',

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pgliteBackupJob } from '../jobs';
 import { openTestApp } from '../test-support/app';
-import { testDriver } from '../test-support/database';
 import { catalogueRows, createUser, INR_BILLING } from '../test-support/shop-fixtures';
 import { BACKUPS_KEPT, backupIsFresh, listBackups, writeBackup } from './backup';
 import { openDatabase } from './index';
@@ -51,7 +50,7 @@ function admin(
 }
 
 // The embedded database's own backups: on the PostgreSQL pass there is no PGlite to back up (pg_dump's job).
-(testDriver() === 'pglite' ? describe : () => undefined)('backups of the embedded database', () => {
+describe('backups of the embedded database', () => {
   it('restores a snapshot taken with the command line into a fresh DATA_DIR, orders included', async () => {
     const original = freshDir();
     const t = await openTestApp({ env: { DATA_DIR: original } });
