@@ -207,12 +207,20 @@ for (const { name, options } of WIDTHS) {
       const macos = await openBilling(page, /^macOS - /);
       await macos.getByRole('button', { name: 'Proceed to Payment' }).click();
       await expect(checkout).toContainText('macOS edition');
+      const myToolsLoaded = Promise.all(
+        ['/api/my-tools/', '/api/my-licenses/', '/api/orders/'].map((path) =>
+          page.waitForResponse((response) => new URL(response.url()).pathname === path),
+        ),
+      );
       await checkout.getByRole('button', { name: 'Simulate success' }).click();
       const failure = page.getByRole('alert').filter({ hasText: SHOP_MESSAGES.purchase.verifyFailed });
       await expect(failure).toBeVisible();
       await expect(page).toHaveURL(`${server.url}/my-tools`);
       await expect(failure).toBeVisible();
       await page.unroute('**/api/verify-payment/');
+      // My Tools asks for the buyer's tools, licenses and orders once it knows who is signed in: let it finish before
+      // the cookies go, or those calls meet a session that vanished under them (a 401 the page never caused).
+      await myToolsLoaded;
 
       // 3 again, in the Login dialog of a signed-out visitor: only a click that starts on the backdrop closes it.
       await context.clearCookies();
