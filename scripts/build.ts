@@ -45,7 +45,10 @@ function organizationJsonLd(): string {
   return JSON.stringify(data).replaceAll('<', '\\u003c');
 }
 
-/** The Latin Inter file, preloaded so text is laid out once in its final font (no layout shift when it swaps in). */
+/**
+ * The Latin Inter file, preloaded so it is there for the first paint: it is `font-display: optional`, so a font that
+ * arrives later is not swapped in (no layout shift) and the page keeps the fallback face.
+ */
 function fontPreloads(): string[] {
   return readdirSync(path.join(clientDir, 'assets'))
     .filter((name) => /^inter-latin-wght-normal-[\w-]+\.woff2$/.test(name))
