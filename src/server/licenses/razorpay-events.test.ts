@@ -195,6 +195,8 @@ describe('refunds', () => {
     const bought = await buyOnEmulator();
     const machine = fingerprint();
     await activate(bought.licenseKey, machine);
+    // Remembered by this instance now; the refund's webhook must make it forget.
+    expect((await validate(bought.licenseKey, machine)).code).toBe('VALID');
     expect((await emulator(`/test/payments/${bought.paymentId}/dashboard-refund`)).status).toBe(200);
     await t.emulator?.settled();
     const answer = await eventually(async () => {

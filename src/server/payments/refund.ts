@@ -5,6 +5,7 @@ import type { Tx } from '../db';
 import { downloadTokens, orders, purchases, tools, users } from '../db/schema';
 import { DomainError } from '../domain-error';
 import { issueCreditNote } from '../invoices/issue';
+import { forgetLicenses } from '../licenses/service';
 import { changeLicenseOfPurchase } from '../licenses/status';
 import { enqueueMail } from '../mail/outbox';
 import { forgetOwnedTools } from '../shop/catalogue';
@@ -236,6 +237,7 @@ export async function refundOrder(ctx: AppContext, request: RefundRequest): Prom
       recordRefund(ctx, tx, { order, source: request.source, reason: request.reason, refund }),
     );
     forgetOwnedTools(ctx, order.userId);
+    forgetLicenses(ctx);
     return result;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
