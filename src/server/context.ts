@@ -10,9 +10,11 @@ import {
   type RateLimiter,
 } from './http/rate-limit';
 import {
+  createLicenseLoaders,
   type KnownLicense,
   LICENSE_CACHE_MAX_ENTRIES,
   LICENSE_CACHE_TTL_MS,
+  type LicenseLoaders,
   UNKNOWN_LICENSE_CACHE_MAX_ENTRIES,
   UNKNOWN_LICENSE_CACHE_TTL_MS,
 } from './licenses/service';
@@ -57,6 +59,8 @@ export type AppContext = {
   limiter: RateLimiter;
   /** The license API's limits, counted in this instance's memory (decision 014); all other limits use `limiter`. */
   licenseLimiter: LocalRateLimiter;
+  /** Validate's look-ups and "last seen" writes, gathered per turn of the event loop into one query each. */
+  licenseLoaders: LicenseLoaders;
   gateway: RazorpayGateway;
   storage: FileStorage;
   caches: AppCaches;
@@ -86,6 +90,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     clock,
     limiter: createRateLimiter(db, clock),
     licenseLimiter: createLocalRateLimiter(clock, LOCAL_LIMITER_MAX_KEYS),
+    licenseLoaders: createLicenseLoaders(db),
     gateway: createGateway(config),
     storage: options.storage ?? storageFor(config),
     caches: {

@@ -495,6 +495,40 @@ describe('what an instance remembers for validate', () => {
     expect(t.ctx.caches.licenses.size).toBe(known);
   });
 
+  it('gives each of many simultaneous calls its own answer, though they share one database query', async () => {
+    const one = await licensedPurchase(t.ctx.db);
+    const two = await licensedPurchase(t.ctx.db);
+    const [a, b, c] = [fingerprint('a'), fingerprint('b'), fingerprint('c')];
+    await call('activate', { ...keyOf(one), fingerprint: a });
+    await call('activate', { ...keyOf(one), fingerprint: b });
+    await call('activate', { ...keyOf(two), fingerprint: c });
+    forgetLicenses(t.ctx);
+    const cases: [Record<string, string>, string][] = [
+      [{ ...keyOf(one), fingerprint: a }, 'VALID'],
+      [{ ...keyOf(one), fingerprint: b }, 'VALID'],
+      [{ ...keyOf(one), fingerprint: c }, 'NOT_ACTIVATED'],
+      [{ ...keyOf(two), fingerprint: c }, 'VALID'],
+      [{ ...keyOf(two), fingerprint: a }, 'NOT_ACTIVATED'],
+      [{ ...keyOf(two), toolId: one.toolId, fingerprint: c }, 'WRONG_TOOL'],
+      [{ ...keyOf(one), licenseKey: 'NO-SUCH-KEY', fingerprint: a }, 'INVALID_KEY'],
+    ];
+    const answers = await Promise.all(
+      cases.map(([body]) => validateLicense(t.ctx, body as Parameters<typeof validateLicense>[1])),
+    );
+    expect(answers.map((answer) => answer.code)).toEqual(cases.map(([, code]) => code));
+    const machineOf = (answer: LicenseAnswer) =>
+      (
+        JSON.parse(
+          Buffer.from((JSON.parse(answer.licenseFile ?? '') as LicenseFile).payload, 'base64').toString(),
+        ) as LicenseFilePayload
+      ).fingerprint;
+    expect([answers[0], answers[1], answers[3]].map((answer) => machineOf(answer as LicenseAnswer))).toEqual([
+      a,
+      b,
+      c,
+    ]);
+  });
+
   it('hands out the license file it signed while it remembers the license, and a fresh one afterwards', async () => {
     const purchase = await licensedPurchase(t.ctx.db);
     const machine = fingerprint();

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { and, count, eq, isNull, type SQL } from 'drizzle-orm';
+import DataLoader from 'dataloader';
+import { and, count, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type {
   ActivationSummary,
   LicenseAnswer,
@@ -9,7 +10,7 @@ import type {
   LicenseSummary,
 } from '../../shared/licenses';
 import type { AppContext } from '../context';
-import type { DbOrTx } from '../db';
+import type { Database, DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { issueLicenseFile } from './files';
 
@@ -41,6 +42,7 @@ type LicenseRow = {
   toolName: string;
   activationLimit: number;
   activationId: string | null;
+  activationFingerprint: string | null;
   activationName: string | null;
   activatedAt: Date | null;
   lastSeenAt: Date | null;
@@ -59,16 +61,9 @@ function sameSecret(stored: string, given: string): boolean {
   return timingSafeEqual(digest(stored), digest(given));
 }
 
-/**
- * The license a request names, with this machine's live activation if any. A key is looked up by itself; a
- * credentials tool by its username, and then the password must match (`withCredential`).
- */
-async function findLicense(db: DbOrTx, request: LicenseRequest): Promise<LicenseRow | undefined> {
-  const byCredential: SQL =
-    'licenseKey' in request
-      ? eq(licenses.licenseKey, request.licenseKey)
-      : eq(licenses.username, request.username);
-  const [row] = await db
+/** Licenses with their purchase and tool, and the live activation of the machines `activationOn` picks. */
+function selectLicenses(db: DbOrTx, activationOn: SQL) {
+  return db
     .select({
       id: licenses.id,
       licenseKey: licenses.licenseKey,
@@ -80,6 +75,7 @@ async function findLicense(db: DbOrTx, request: LicenseRequest): Promise<License
       toolName: tools.name,
       activationLimit: tools.activationLimit,
       activationId: licenseActivations.id,
+      activationFingerprint: licenseActivations.fingerprint,
       activationName: licenseActivations.name,
       activatedAt: licenseActivations.activatedAt,
       lastSeenAt: licenseActivations.lastSeenAt,
@@ -91,13 +87,100 @@ async function findLicense(db: DbOrTx, request: LicenseRequest): Promise<License
       licenseActivations,
       and(
         eq(licenseActivations.licenseId, licenses.id),
-        eq(licenseActivations.fingerprint, request.fingerprint),
+        activationOn,
         isNull(licenseActivations.deactivatedAt),
       ),
-    )
+    );
+}
+
+/**
+ * The license a request names, with this machine's live activation if any. A key is looked up by itself; a
+ * credentials tool by its username, and then the password must match (`withCredential`).
+ */
+async function findLicense(db: DbOrTx, request: LicenseRequest): Promise<LicenseRow | undefined> {
+  const byCredential: SQL =
+    'licenseKey' in request
+      ? eq(licenses.licenseKey, request.licenseKey)
+      : eq(licenses.username, request.username);
+  const [row] = await selectLicenses(db, eq(licenseActivations.fingerprint, request.fingerprint))
     .where(byCredential)
     .limit(1);
   return row;
+}
+
+type KeyLookup = { licenseKey: string; fingerprint: string };
+
+/**
+ * `findLicense` for many keys in one query: the licenses of all the keys, joined to the live activations of all
+ * the machines, then each look-up picks its own license and its own machine's activation (or none).
+ */
+async function findLicensesByKey(
+  db: DbOrTx,
+  lookups: readonly KeyLookup[],
+): Promise<(LicenseRow | undefined)[]> {
+  const rows = await selectLicenses(
+    db,
+    inArray(licenseActivations.fingerprint, [...new Set(lookups.map((lookup) => lookup.fingerprint))]),
+  ).where(inArray(licenses.licenseKey, [...new Set(lookups.map((lookup) => lookup.licenseKey))]));
+  return lookups.map(({ licenseKey, fingerprint }) => {
+    const ofKey = rows.filter((row) => row.licenseKey === licenseKey);
+    const activated = ofKey.find((row) => row.activationFingerprint === fingerprint);
+    if (activated) return { ...activated };
+    const [license] = ofKey;
+    if (!license) return undefined;
+    return {
+      ...license,
+      activationId: null,
+      activationFingerprint: null,
+      activationName: null,
+      activatedAt: null,
+      lastSeenAt: null,
+    };
+  });
+}
+
+/**
+ * Validate's database work, batched: the look-ups and "last seen" writes of all the calls that arrive in one turn
+ * of the event loop go to the database as one query each (up to `LOADER_BATCH` at a time). Nothing is cached here;
+ * the caches decide what is looked up at all.
+ */
+export type LicenseLoaders = {
+  byKey: DataLoader<KeyLookup, LicenseRow | undefined, string>;
+  lastSeen: DataLoader<{ activationId: string; at: Date }, void, string>;
+};
+
+const LOADER_BATCH = 100;
+
+export function createLicenseLoaders(db: Database): LicenseLoaders {
+  const options = {
+    cache: false,
+    maxBatchSize: LOADER_BATCH,
+    // After this turn's I/O callbacks, not after this request's own microtasks: that is what gathers calls.
+    batchScheduleFn: (callback: () => void) => setImmediate(callback),
+  };
+  return {
+    byKey: new DataLoader((lookups) => findLicensesByKey(db, lookups), {
+      ...options,
+      cacheKeyFn: (lookup) => `${lookup.licenseKey}\n${lookup.fingerprint}`,
+    }),
+    lastSeen: new DataLoader(
+      async (seen) => {
+        // One timestamp for the batch: its calls arrived within the same few milliseconds.
+        const at = new Date(Math.max(...seen.map((entry) => entry.at.getTime())));
+        await db
+          .update(licenseActivations)
+          .set({ lastSeenAt: at })
+          .where(
+            inArray(
+              licenseActivations.id,
+              seen.map((entry) => entry.activationId),
+            ),
+          );
+        return seen.map(() => undefined);
+      },
+      { ...options, cacheKeyFn: (entry) => entry.activationId },
+    ),
+  };
 }
 
 /** The row, if the request proves it: unknown and wrong are the same answer. */
@@ -128,7 +211,10 @@ async function lookUpRemembered(ctx: AppContext, request: LicenseRequest): Promi
   if (!entry) {
     const generation = known.generation;
     const unknownGeneration = unknown.generation;
-    const row = await findLicense(ctx.db, request);
+    const row =
+      'licenseKey' in request
+        ? await ctx.licenseLoaders.byKey.load(request)
+        : await findLicense(ctx.db, request);
     if (!row) {
       unknown.set(credential, true, unknownGeneration);
       return undefined;
@@ -287,10 +373,7 @@ export async function validateLicense(ctx: AppContext, request: LicenseRequest):
   if (!found.lastSeenAt || now.getTime() - found.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
     // Noted on the remembered row first, so concurrent calls for this machine write once.
     found.lastSeenAt = now;
-    await ctx.db
-      .update(licenseActivations)
-      .set({ lastSeenAt: now })
-      .where(eq(licenseActivations.id, found.activationId));
+    await ctx.licenseLoaders.lastSeen.load({ activationId: found.activationId, at: now });
   }
   entry.licenseFile ??= fileFor(ctx, found, { id: found.activationId, fingerprint: request.fingerprint });
   return { valid: true, code: 'VALID', licenseFile: entry.licenseFile };
