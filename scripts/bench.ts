@@ -165,6 +165,7 @@ async function main() {
     console.log(
       `bare Node http server in this run: ${result.bare.reqPerSec} req/s, p99 ${result.bare.p99} ms`,
     );
+    console.log(`licenses validated in turn: ${result.hotLicenses}`);
     console.table(
       result.rows.map((row) => ({
         endpoint: row.name,
