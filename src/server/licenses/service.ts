@@ -18,7 +18,7 @@ import { issueLicenseFile } from './files';
  * A "last seen" older than this is written again; fresher ones are left alone, so a tool that starts many times a
  * day costs one write per activation every five minutes at most (docs/license-api.md).
  */
-export const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
+const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
 /**
  * How long one instance answers validate from memory. A change made on another instance (a refund, a dispute, a
  * device freed) shows here after at most this long; the issue's "refund → REVOKED within 2 s" needs it below 2 s.
