@@ -3,7 +3,21 @@ import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import type { Database } from './db';
 import { createDatabaseHealth, type DatabaseHealth } from './db/health';
-import { createRateLimiter, type RateLimiter } from './http/rate-limit';
+import {
+  createLocalRateLimiter,
+  createRateLimiter,
+  type LocalRateLimiter,
+  type RateLimiter,
+} from './http/rate-limit';
+import {
+  createLicenseLoaders,
+  type KnownLicense,
+  LICENSE_CACHE_MAX_ENTRIES,
+  LICENSE_CACHE_TTL_MS,
+  type LicenseLoaders,
+  UNKNOWN_LICENSE_CACHE_MAX_ENTRIES,
+  UNKNOWN_LICENSE_CACHE_TTL_MS,
+} from './licenses/service';
 import { createSigningKeys, type SigningKeys } from './licenses/signing';
 import { createMailQueuedHint, type MailQueuedHint } from './mail/outbox';
 import { createGateway, type RazorpayGateway } from './payments/gateway';
@@ -12,6 +26,8 @@ import { type FileStorage, storageFor } from './storage';
 import { TtlCache } from './ttl-cache';
 
 const SESSION_CACHE_MAX_ENTRIES = 10_000;
+/** Counters of the license API's per-key and per-address limits held by one instance. */
+const LOCAL_LIMITER_MAX_KEYS = 100_000;
 
 /**
  * What this instance remembers of rows that live in the database. Each context has its own, so two app instances
@@ -23,6 +39,10 @@ export type AppCaches = {
   ownedTools: TtlCache<string, Set<string>>;
   /** Replaced by a fresh object to invalidate, so a load that started before never stores what it read. */
   catalogue: CatalogueCache;
+  /** For `POST /api/licenses/validate`: a license as one machine sees it, by credential and fingerprint. */
+  licenses: TtlCache<string, KnownLicense>;
+  /** Credentials that named no license, kept apart and briefly so bad keys cannot push out good entries. */
+  unknownLicenses: TtlCache<string, true>;
 };
 
 /**
@@ -37,6 +57,10 @@ export type AppContext = {
   dbHealth: DatabaseHealth;
   clock: Clock;
   limiter: RateLimiter;
+  /** The license API's limits, counted in this instance's memory (decision 014); all other limits use `limiter`. */
+  licenseLimiter: LocalRateLimiter;
+  /** Validate's look-ups and "last seen" writes, gathered per turn of the event loop into one query each. */
+  licenseLoaders: LicenseLoaders;
   gateway: RazorpayGateway;
   storage: FileStorage;
   caches: AppCaches;
@@ -65,12 +89,16 @@ export function createAppContext(options: AppContextOptions): AppContext {
     dbHealth: createDatabaseHealth(db),
     clock,
     limiter: createRateLimiter(db, clock),
+    licenseLimiter: createLocalRateLimiter(clock, LOCAL_LIMITER_MAX_KEYS),
+    licenseLoaders: createLicenseLoaders(db),
     gateway: createGateway(config),
     storage: options.storage ?? storageFor(config),
     caches: {
       sessions: new TtlCache(SESSION_CACHE_TTL_MS, SESSION_CACHE_MAX_ENTRIES),
       ownedTools: new TtlCache(SESSION_CACHE_TTL_MS, SESSION_CACHE_MAX_ENTRIES),
       catalogue: {},
+      licenses: new TtlCache(LICENSE_CACHE_TTL_MS, LICENSE_CACHE_MAX_ENTRIES),
+      unknownLicenses: new TtlCache(UNKNOWN_LICENSE_CACHE_TTL_MS, UNKNOWN_LICENSE_CACHE_MAX_ENTRIES),
     },
     seed: {},
     mailQueued: createMailQueuedHint(),

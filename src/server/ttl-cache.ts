@@ -22,6 +22,11 @@ export class TtlCache<K, V> {
     return this.#generation;
   }
 
+  /** Entries held, expired ones included until they are next read or pushed out. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
   get(key: K): V | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;

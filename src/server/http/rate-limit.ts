@@ -66,3 +66,35 @@ export function createRateLimiter(db: Database, clock: Clock): RateLimiter {
     },
   };
 }
+
+/** Fixed-window counters kept in one instance's memory: the same windows and answers as `RateLimiter.consume`. */
+export type LocalRateLimiter = {
+  /** Counts one hit; throws 429 with Retry-After when the window's limit is already reached. */
+  consume(limit: Limit): void;
+};
+
+/**
+ * Fixed-window counters in this instance's memory, for limits checked on calls too frequent to pay a database
+ * write each (the license API, decision 014). Each instance counts what it serves, so behind N instances a key
+ * may make up to N times the limit. At most `maxKeys` counters are held: a key first seen when the map is full
+ * pushes out the counter touched longest ago, which an expired window almost always is.
+ */
+export function createLocalRateLimiter(clock: Clock, maxKeys: number): LocalRateLimiter {
+  const counters = new Map<string, { windowStart: number; count: number }>();
+  return {
+    consume({ key, limit, windowMs, message }) {
+      const now = clock.now().getTime();
+      const windowStart = Math.floor(now / windowMs) * windowMs;
+      const counter = counters.get(key);
+      // Deleted and set again, so the map's order stays "least recently counted first" for eviction.
+      counters.delete(key);
+      const count = counter?.windowStart === windowStart ? counter.count + 1 : 1;
+      if (!counter && counters.size >= maxKeys) {
+        const oldest = counters.keys().next();
+        if (!oldest.done) counters.delete(oldest.value);
+      }
+      counters.set(key, { windowStart, count });
+      if (count > limit) throw tooManyRequests(Math.ceil((windowStart + windowMs - now) / 1000), message);
+    },
+  };
+}

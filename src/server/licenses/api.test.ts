@@ -1,5 +1,5 @@
 import { createPublicKey, generateKeyPairSync, type KeyObject, verify } from 'node:crypto';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   LicenseAnswer,
@@ -11,6 +11,7 @@ import { licenseActivations, licenses, purchases, rateLimitHits } from '../db/sc
 import { createTestApp, type TestApp, testConfig } from '../test-support/app';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../test-support/license-fixtures';
 import { issueLicenseFile } from './files';
+import { forgetLicenses, UNKNOWN_LICENSE_CACHE_MAX_ENTRIES, validateLicense } from './service';
 import { createSigningKeys } from './signing';
 
 let t: TestApp;
@@ -153,13 +154,17 @@ describe('answer codes', () => {
       code: 'WRONG_TOOL',
     });
 
+    // These changes go straight to the database, past this instance, so its remembered copies are dropped here
+    // as the change's own code path would (how a change made elsewhere shows is tested below).
     await t.ctx.db.update(licenses).set({ status: 'suspended' }).where(eq(licenses.id, purchase.licenseId));
+    forgetLicenses(t.ctx);
     expect(await validate(keyOf(purchase))).toEqual({ valid: false, code: 'SUSPENDED' });
     expect((await call('activate', { ...keyOf(purchase), fingerprint: fingerprint() })).answer.code).toBe(
       'SUSPENDED',
     );
 
     await t.ctx.db.update(licenses).set({ status: 'active' }).where(eq(licenses.id, purchase.licenseId));
+    forgetLicenses(t.ctx);
     expect(await validate(keyOf(purchase))).toMatchObject({ code: 'VALID' });
 
     // A refunded purchase is revoked even before anything touches the license row.
@@ -167,6 +172,7 @@ describe('answer codes', () => {
       .update(purchases)
       .set({ refundedAt: new Date() })
       .where(eq(purchases.id, purchase.purchaseId));
+    forgetLicenses(t.ctx);
     expect(await validate(keyOf(purchase))).toEqual({ valid: false, code: 'REVOKED' });
     expect((await call('activate', { ...keyOf(purchase), fingerprint: machine })).answer).toMatchObject({
       valid: false,
@@ -174,17 +180,60 @@ describe('answer codes', () => {
     });
   });
 
-  it('records when a machine was last seen, at most once a minute', async () => {
+  it('answers a change made elsewhere within 2 seconds, and one made through this instance at once', async () => {
     const purchase = await licensedPurchase(t.ctx.db);
     const machine = fingerprint();
-    await call('activate', { ...keyOf(purchase), fingerprint: machine });
+    const body = { ...keyOf(purchase), fingerprint: machine };
+    await call('activate', body);
+    expect((await call('validate', body)).answer.code).toBe('VALID');
+
+    // Another instance (or the admin command line) revokes it: this instance has the license in memory.
+    await t.ctx.db.update(licenses).set({ status: 'revoked' }).where(eq(licenses.id, purchase.licenseId));
+    const changedAt = performance.now();
+    let answer = (await call('validate', body)).answer;
+    while (answer.code === 'VALID' && performance.now() - changedAt < 5000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answer = (await call('validate', body)).answer;
+    }
+    expect(answer).toEqual({ valid: false, code: 'REVOKED' });
+    expect(performance.now() - changedAt).toBeLessThan(2000);
+
+    // Freed through this instance's own API: the machine is told at once.
+    const other = await licensedPurchase(t.ctx.db);
+    const otherBody = { ...keyOf(other), fingerprint: machine };
+    await call('activate', otherBody);
+    expect((await call('validate', otherBody)).answer.code).toBe('VALID');
+    await call('deactivate', otherBody);
+    expect((await call('validate', otherBody)).answer.code).toBe('NOT_ACTIVATED');
+    await call('activate', otherBody);
+    expect((await call('validate', otherBody)).answer.code).toBe('VALID');
+  });
+
+  it('records when a machine was last seen: on its first validate, then at most every 5 minutes', async () => {
+    const purchase = await licensedPurchase(t.ctx.db);
+    const machine = fingerprint();
+    // Activated yesterday and not seen since: the first validate records it.
+    const yesterday = new Date(t.clock.now().getTime() - 24 * 60 * 60_000);
+    await t.ctx.db.insert(licenseActivations).values({
+      licenseId: purchase.licenseId,
+      fingerprint: machine,
+      activatedAt: yesterday,
+      lastSeenAt: yesterday,
+    });
     const lastSeen = async () =>
       (await t.ctx.db.select().from(licenseActivations).where(eq(licenseActivations.fingerprint, machine)))[0]
         ?.lastSeenAt;
-    const activatedAt = await lastSeen();
-    t.clock.advance(30_000);
     await call('validate', { ...keyOf(purchase), fingerprint: machine });
-    expect(await lastSeen()).toEqual(activatedAt);
+    const first = t.clock.now();
+    expect(await lastSeen()).toEqual(first);
+
+    t.clock.advance(4 * 60_000);
+    await call('validate', { ...keyOf(purchase), fingerprint: machine });
+    expect(await lastSeen()).toEqual(first);
+    // Also when the instance has forgotten the license meanwhile.
+    forgetLicenses(t.ctx);
+    await call('validate', { ...keyOf(purchase), fingerprint: machine });
+    expect(await lastSeen()).toEqual(first);
     t.clock.advance(60_000);
     await call('validate', { ...keyOf(purchase), fingerprint: machine });
     expect(await lastSeen()).toEqual(t.clock.now());
@@ -413,10 +462,92 @@ describe('rate limits', () => {
     }
     expect(statuses.slice(0, 120).every((status) => status === 200)).toBe(true);
     expect(statuses[120]).toBe(429);
+    // Counted in this instance's memory: the license API writes no counter to the database (decision 014).
     const counted = await t.ctx.db
       .select()
       .from(rateLimitHits)
-      .where(eq(rateLimitHits.key, `license-api:address:${ip}`));
-    expect(counted[0]?.count).toBe(121);
+      .where(like(rateLimitHits.key, `%${ip}%`));
+    expect(counted).toEqual([]);
+  });
+});
+
+describe('what an instance remembers for validate', () => {
+  it('keeps unknown keys apart and bounded, so a flood of bad keys pushes out no known license', async () => {
+    const purchase = await licensedPurchase(t.ctx.db);
+    const machine = fingerprint();
+    await call('activate', { ...keyOf(purchase), fingerprint: machine });
+    const request = { licenseKey: purchase.licenseKey ?? '', toolId: purchase.toolId, fingerprint: machine };
+    expect((await validateLicense(t.ctx, request)).code).toBe('VALID');
+    const known = t.ctx.caches.licenses.size;
+    expect(known).toBeGreaterThan(0);
+
+    const flood = UNKNOWN_LICENSE_CACHE_MAX_ENTRIES + 200;
+    for (let start = 0; start < flood; start += 50) {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, index) =>
+          validateLicense(t.ctx, { ...request, licenseKey: `BAD-${start + index}` }),
+        ),
+      );
+      expect(answers.every((answer) => answer.code === 'INVALID_KEY')).toBe(true);
+    }
+    // Full, not beyond: the oldest bad keys were pushed out, and nothing the other cache holds.
+    expect(t.ctx.caches.unknownLicenses.size).toBe(UNKNOWN_LICENSE_CACHE_MAX_ENTRIES);
+    expect(t.ctx.caches.licenses.size).toBe(known);
+  });
+
+  it('gives each of many simultaneous calls its own answer, though they share one database query', async () => {
+    const one = await licensedPurchase(t.ctx.db);
+    const two = await licensedPurchase(t.ctx.db);
+    const [a, b, c] = [fingerprint('a'), fingerprint('b'), fingerprint('c')];
+    await call('activate', { ...keyOf(one), fingerprint: a });
+    await call('activate', { ...keyOf(one), fingerprint: b });
+    await call('activate', { ...keyOf(two), fingerprint: c });
+    forgetLicenses(t.ctx);
+    const cases: [Record<string, string>, string][] = [
+      [{ ...keyOf(one), fingerprint: a }, 'VALID'],
+      [{ ...keyOf(one), fingerprint: b }, 'VALID'],
+      [{ ...keyOf(one), fingerprint: c }, 'NOT_ACTIVATED'],
+      [{ ...keyOf(two), fingerprint: c }, 'VALID'],
+      [{ ...keyOf(two), fingerprint: a }, 'NOT_ACTIVATED'],
+      [{ ...keyOf(two), toolId: one.toolId, fingerprint: c }, 'WRONG_TOOL'],
+      [{ ...keyOf(one), licenseKey: 'NO-SUCH-KEY', fingerprint: a }, 'INVALID_KEY'],
+    ];
+    const answers = await Promise.all(
+      cases.map(([body]) => validateLicense(t.ctx, body as Parameters<typeof validateLicense>[1])),
+    );
+    expect(answers.map((answer) => answer.code)).toEqual(cases.map(([, code]) => code));
+    const machineOf = (answer: LicenseAnswer) =>
+      (
+        JSON.parse(
+          Buffer.from((JSON.parse(answer.licenseFile ?? '') as LicenseFile).payload, 'base64').toString(),
+        ) as LicenseFilePayload
+      ).fingerprint;
+    expect([answers[0], answers[1], answers[3]].map((answer) => machineOf(answer as LicenseAnswer))).toEqual([
+      a,
+      b,
+      c,
+    ]);
+  });
+
+  it('hands out the license file it signed while it remembers the license, and a fresh one afterwards', async () => {
+    const purchase = await licensedPurchase(t.ctx.db);
+    const machine = fingerprint();
+    await call('activate', { ...keyOf(purchase), fingerprint: machine });
+    const request = { licenseKey: purchase.licenseKey ?? '', toolId: purchase.toolId, fingerprint: machine };
+    const first = await validateLicense(t.ctx, request);
+    t.clock.advance(1000);
+    const second = await validateLicense(t.ctx, request);
+    forgetLicenses(t.ctx);
+    const third = await validateLicense(t.ctx, request);
+    expect(first.licenseFile).toBeDefined();
+    expect(second.licenseFile).toBe(first.licenseFile);
+    const issuedAt = (answer: LicenseAnswer) =>
+      (
+        JSON.parse(
+          Buffer.from((JSON.parse(answer.licenseFile ?? '') as LicenseFile).payload, 'base64').toString(),
+        ) as LicenseFilePayload
+      ).issuedAt;
+    expect(issuedAt(third)).toBe(t.clock.now().toISOString());
+    expect(issuedAt(third)).not.toBe(issuedAt(first));
   });
 });

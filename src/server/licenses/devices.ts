@@ -10,7 +10,7 @@ import type { DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { DomainError } from '../domain-error';
 import { issueLicenseFile } from './files';
-import { effectiveStatus } from './service';
+import { effectiveStatus, forgetLicenses } from './service';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -113,7 +113,7 @@ export async function deactivateOwnDevice(
   userId: string,
   activationId: string,
 ): Promise<{ selfDeactivationsLeft: number }> {
-  return ctx.db.transaction(async (tx) => {
+  const freed = await ctx.db.transaction(async (tx) => {
     const device = await ownDevice(tx, userId, activationId);
     const [license] = await tx
       .select({ resetAt: licenses.selfDeactivationsResetAt })
@@ -135,8 +135,11 @@ export async function deactivateOwnDevice(
       .where(and(eq(licenseActivations.id, activationId), isNull(licenseActivations.deactivatedAt)))
       .returning({ id: licenseActivations.id });
     if (freed.length === 0) throw new DomainError('not_found', LICENSE_MESSAGES.deviceNotFound);
-    return { selfDeactivationsLeft: SELF_DEACTIVATION_LIMIT - used - 1 };
+    return { licenseId: device.license.id, selfDeactivationsLeft: SELF_DEACTIVATION_LIMIT - used - 1 };
   });
+  // The freed machine must hear NOT_ACTIVATED from this instance at once.
+  forgetLicenses(ctx, freed.licenseId);
+  return { selfDeactivationsLeft: freed.selfDeactivationsLeft };
 }
 
 /** A fresh license file for one of the buyer's devices; a suspended or revoked license gets none. */

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LICENSE_MESSAGES, type LicenseAnswer } from '../../shared/licenses';
-import { licenses, orderEvents, outbox, purchases } from '../db/schema';
+import { creditNotes, licenses, orderEvents, outbox, purchases } from '../db/schema';
+import { DomainError } from '../domain-error';
 import { refundOrder } from '../payments/refund';
 import { fingerprint } from '../test-support/license-fixtures';
 import {
@@ -195,6 +196,8 @@ describe('refunds', () => {
     const bought = await buyOnEmulator();
     const machine = fingerprint();
     await activate(bought.licenseKey, machine);
+    // Remembered by this instance now; the refund's webhook must make it forget.
+    expect((await validate(bought.licenseKey, machine)).code).toBe('VALID');
     expect((await emulator(`/test/payments/${bought.paymentId}/dashboard-refund`)).status).toBe(200);
     await t.emulator?.settled();
     const answer = await eventually(async () => {
@@ -215,6 +218,33 @@ describe('refunds', () => {
       .where(eq(outbox.ref, `order:${bought.order.id}`));
     expect(notices.filter((mail) => mail.kind === 'refund-notice')).toHaveLength(1);
     expect((await download(bought.downloadLink)).statusCode).toBe(404);
+  });
+});
+
+describe('refunds racing', () => {
+  it('record one refund and one credit note; the loser is told the order is already refunded', async () => {
+    const bought = await buyOnEmulator();
+    const refund = () => refundOrder(t.ctx, { orderId: bought.order.id, source: 'admin', reason: 'Race' });
+    // Two operators at once, while Razorpay's webhooks for the refund arrive as well.
+    const outcomes = await Promise.allSettled([refund(), refund()]);
+    await t.emulator?.settled();
+    const won = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    const lost = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toBeInstanceOf(DomainError);
+    expect(lost[0]).toMatchObject({
+      code: 'refused',
+      message: `Order ${bought.order.id} is already refunded.`,
+    });
+
+    // And a Dashboard refund's webhook after that is recognised as done.
+    expect((await emulator(`/test/payments/${bought.paymentId}/dashboard-refund`)).status).toBeLessThan(500);
+    await t.emulator?.settled();
+    const notes = await t.ctx.db.select().from(creditNotes).where(eq(creditNotes.orderId, bought.order.id));
+    expect(notes).toHaveLength(1);
+    const events = await t.ctx.db.select().from(orderEvents).where(eq(orderEvents.orderId, bought.order.id));
+    expect(events.filter((event) => event.kind === 'refunded')).toHaveLength(1);
   });
 });
 

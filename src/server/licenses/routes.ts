@@ -29,10 +29,11 @@ function asRequest(body: ParsedCredentials & { toolId: string; fingerprint: stri
  * forces a preflight that fails). Every answer, errors included, carries `valid`.
  */
 export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const limit = async (request: FastifyRequest, body: ParsedCredentials) => {
-    await ctx.limiter.consume({ key: `license-api:address:${request.ip}`, ...PER_ADDRESS });
+  // Counted in this instance's memory, not the database: validate must stay cheap (decision 014).
+  const limit = (request: FastifyRequest, body: ParsedCredentials) => {
+    ctx.licenseLimiter.consume({ key: `address:${request.ip}`, ...PER_ADDRESS });
     const credential = body.licenseKey ? `key:${body.licenseKey}` : `user:${body.username?.toLowerCase()}`;
-    await ctx.limiter.consume({ key: `license-api:${credential}`, ...PER_KEY });
+    ctx.licenseLimiter.consume({ key: credential, ...PER_KEY });
   };
 
   await app.register(async (scope) => {
@@ -66,19 +67,19 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
     const options = { config: { csrf: false }, bodyLimit: BODY_LIMIT };
     scope.post('/api/licenses/activate', options, async (request, reply): Promise<LicenseAnswer> => {
       const body = parseInput(activateLicenseSchema, request.body);
-      await limit(request, body);
+      limit(request, body);
       reply.header('cache-control', 'no-store');
       return activateLicense(ctx, { ...asRequest(body), name: body.name });
     });
     scope.post('/api/licenses/validate', options, async (request, reply): Promise<LicenseAnswer> => {
       const body = parseInput(licenseMachineSchema, request.body);
-      await limit(request, body);
+      limit(request, body);
       reply.header('cache-control', 'no-store');
       return validateLicense(ctx, asRequest(body));
     });
     scope.post('/api/licenses/deactivate', options, async (request, reply): Promise<LicenseAnswer> => {
       const body = parseInput(licenseMachineSchema, request.body);
-      await limit(request, body);
+      limit(request, body);
       reply.header('cache-control', 'no-store');
       return deactivateLicense(ctx, asRequest(body));
     });

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { and, count, eq, isNull, type SQL } from 'drizzle-orm';
+import DataLoader from 'dataloader';
+import { and, count, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type {
   ActivationSummary,
   LicenseAnswer,
@@ -9,12 +10,24 @@ import type {
   LicenseSummary,
 } from '../../shared/licenses';
 import type { AppContext } from '../context';
-import type { DbOrTx } from '../db';
+import type { Database, DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { issueLicenseFile } from './files';
 
-/** A "last seen" older than this is written again; fresher ones are left alone so validate stays one read. */
-const LAST_SEEN_RESOLUTION_MS = 60 * 1000;
+/**
+ * A "last seen" older than this is written again; fresher ones are left alone, so a tool that starts many times a
+ * day costs one write per activation every five minutes at most (docs/license-api.md).
+ */
+const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
+/**
+ * How long one instance answers validate from memory. A change made on another instance (a refund, a dispute, a
+ * device freed) shows here after at most this long; the issue's "refund → REVOKED within 2 s" needs it below 2 s.
+ */
+export const LICENSE_CACHE_TTL_MS = 1000;
+export const LICENSE_CACHE_MAX_ENTRIES = 10_000;
+/** Unknown credentials are remembered more briefly, and in fewer entries, than known ones. */
+export const UNKNOWN_LICENSE_CACHE_TTL_MS = 500;
+export const UNKNOWN_LICENSE_CACHE_MAX_ENTRIES = 1000;
 
 export type LicenseRequest = LicenseCredentials & { toolId: string; fingerprint: string };
 
@@ -29,10 +42,14 @@ type LicenseRow = {
   toolName: string;
   activationLimit: number;
   activationId: string | null;
+  activationFingerprint: string | null;
   activationName: string | null;
   activatedAt: Date | null;
   lastSeenAt: Date | null;
 };
+
+/** What an instance remembers for validate: the row, and the license file it last signed for this machine. */
+export type KnownLicense = { row: LicenseRow; licenseFile?: string };
 
 /** A refunded purchase revokes its license even if nothing else changed the license row. */
 export function effectiveStatus(license: { status: LicenseStatus; refundedAt: Date | null }): LicenseStatus {
@@ -44,16 +61,9 @@ function sameSecret(stored: string, given: string): boolean {
   return timingSafeEqual(digest(stored), digest(given));
 }
 
-/**
- * The license a request names, with this machine's live activation if any. A key is looked up by itself; a
- * credentials tool by its username, and then the password must match. Unknown and wrong are the same answer.
- */
-async function lookUp(db: DbOrTx, request: LicenseRequest): Promise<LicenseRow | undefined> {
-  const byCredential: SQL =
-    'licenseKey' in request
-      ? eq(licenses.licenseKey, request.licenseKey)
-      : eq(licenses.username, request.username);
-  const [row] = await db
+/** Licenses with their purchase and tool, and the live activation of the machines `activationOn` picks. */
+function selectLicenses(db: DbOrTx, activationOn: SQL) {
+  return db
     .select({
       id: licenses.id,
       licenseKey: licenses.licenseKey,
@@ -65,6 +75,7 @@ async function lookUp(db: DbOrTx, request: LicenseRequest): Promise<LicenseRow |
       toolName: tools.name,
       activationLimit: tools.activationLimit,
       activationId: licenseActivations.id,
+      activationFingerprint: licenseActivations.fingerprint,
       activationName: licenseActivations.name,
       activatedAt: licenseActivations.activatedAt,
       lastSeenAt: licenseActivations.lastSeenAt,
@@ -76,16 +87,152 @@ async function lookUp(db: DbOrTx, request: LicenseRequest): Promise<LicenseRow |
       licenseActivations,
       and(
         eq(licenseActivations.licenseId, licenses.id),
-        eq(licenseActivations.fingerprint, request.fingerprint),
+        activationOn,
         isNull(licenseActivations.deactivatedAt),
       ),
-    )
+    );
+}
+
+/**
+ * The license a request names, with this machine's live activation if any. A key is looked up by itself; a
+ * credentials tool by its username, and then the password must match (`withCredential`).
+ */
+async function findLicense(db: DbOrTx, request: LicenseRequest): Promise<LicenseRow | undefined> {
+  const byCredential: SQL =
+    'licenseKey' in request
+      ? eq(licenses.licenseKey, request.licenseKey)
+      : eq(licenses.username, request.username);
+  const [row] = await selectLicenses(db, eq(licenseActivations.fingerprint, request.fingerprint))
     .where(byCredential)
     .limit(1);
+  return row;
+}
+
+type KeyLookup = { licenseKey: string; fingerprint: string };
+
+/**
+ * `findLicense` for many keys in one query: the licenses of all the keys, joined to the live activations of all
+ * the machines, then each look-up picks its own license and its own machine's activation (or none).
+ */
+async function findLicensesByKey(
+  db: DbOrTx,
+  lookups: readonly KeyLookup[],
+): Promise<(LicenseRow | undefined)[]> {
+  const rows = await selectLicenses(
+    db,
+    inArray(licenseActivations.fingerprint, [...new Set(lookups.map((lookup) => lookup.fingerprint))]),
+  ).where(inArray(licenses.licenseKey, [...new Set(lookups.map((lookup) => lookup.licenseKey))]));
+  return lookups.map(({ licenseKey, fingerprint }) => {
+    const ofKey = rows.filter((row) => row.licenseKey === licenseKey);
+    const activated = ofKey.find((row) => row.activationFingerprint === fingerprint);
+    if (activated) return { ...activated };
+    const [license] = ofKey;
+    if (!license) return undefined;
+    return {
+      ...license,
+      activationId: null,
+      activationFingerprint: null,
+      activationName: null,
+      activatedAt: null,
+      lastSeenAt: null,
+    };
+  });
+}
+
+/**
+ * Validate's database work, batched: the look-ups and "last seen" writes of all the calls that arrive in one turn
+ * of the event loop go to the database as one query each (up to `LOADER_BATCH` at a time). Nothing is cached here;
+ * the caches decide what is looked up at all.
+ */
+export type LicenseLoaders = {
+  byKey: DataLoader<KeyLookup, LicenseRow | undefined, string>;
+  lastSeen: DataLoader<{ activationId: string; at: Date }, void, string>;
+};
+
+const LOADER_BATCH = 100;
+
+export function createLicenseLoaders(db: Database): LicenseLoaders {
+  const options = {
+    cache: false,
+    maxBatchSize: LOADER_BATCH,
+    // After this turn's I/O callbacks, not after this request's own microtasks: that is what gathers calls.
+    batchScheduleFn: (callback: () => void) => setImmediate(callback),
+  };
+  return {
+    byKey: new DataLoader((lookups) => findLicensesByKey(db, lookups), {
+      ...options,
+      cacheKeyFn: (lookup) => `${lookup.licenseKey}\n${lookup.fingerprint}`,
+    }),
+    lastSeen: new DataLoader(
+      async (seen) => {
+        // One timestamp for the batch: its calls arrived within the same few milliseconds.
+        const at = new Date(Math.max(...seen.map((entry) => entry.at.getTime())));
+        await db
+          .update(licenseActivations)
+          .set({ lastSeenAt: at })
+          .where(
+            inArray(
+              licenseActivations.id,
+              seen.map((entry) => entry.activationId),
+            ),
+          );
+        return seen.map(() => undefined);
+      },
+      { ...options, cacheKeyFn: (entry) => entry.activationId },
+    ),
+  };
+}
+
+/** The row, if the request proves it: unknown and wrong are the same answer. */
+function withCredential(row: LicenseRow | undefined, request: LicenseRequest): LicenseRow | undefined {
   if (!row) return undefined;
   if ('password' in request && !(row.password && sameSecret(row.password, request.password)))
     return undefined;
   return row;
+}
+
+async function lookUp(db: DbOrTx, request: LicenseRequest): Promise<LicenseRow | undefined> {
+  return withCredential(await findLicense(db, request), request);
+}
+
+const credentialOf = (request: LicenseRequest) =>
+  'licenseKey' in request ? `key:${request.licenseKey}` : `user:${request.username}`;
+
+/**
+ * Validate's look-up through this instance's caches (docs/license-api.md, decision 014). Only the credential's
+ * existence and the row are remembered; the password is checked on every call.
+ */
+async function lookUpRemembered(ctx: AppContext, request: LicenseRequest): Promise<KnownLicense | undefined> {
+  const { licenses: known, unknownLicenses: unknown } = ctx.caches;
+  const credential = credentialOf(request);
+  if (unknown.get(credential)) return undefined;
+  const key = `${credential}\n${request.fingerprint}`;
+  let entry = known.get(key);
+  if (!entry) {
+    const generation = known.generation;
+    const unknownGeneration = unknown.generation;
+    const row =
+      'licenseKey' in request
+        ? await ctx.licenseLoaders.byKey.load(request)
+        : await findLicense(ctx.db, request);
+    if (!row) {
+      unknown.set(credential, true, unknownGeneration);
+      return undefined;
+    }
+    entry = { row };
+    known.set(key, entry, generation);
+  }
+  return withCredential(entry.row, request) ? entry : undefined;
+}
+
+/**
+ * Drops what this instance remembers of one license, or of every license when a change does not say which (a
+ * refund, a dispute). Call it after the change has committed, so no look-up can store the state before it.
+ */
+export function forgetLicenses(ctx: AppContext, licenseId?: string): void {
+  if (licenseId) ctx.caches.licenses.deleteWhere((entry) => entry.row.id === licenseId);
+  else ctx.caches.licenses.clear();
+  ctx.caches.unknownLicenses.clear();
 }
 
 /** The first answer every call shares: unknown key, another tool's key, a revoked or suspended license. */
@@ -150,7 +297,7 @@ export async function activateLicense(
     return { valid: false, code: refused ?? 'INVALID_KEY', ...(license ? { license } : {}) };
   }
 
-  return ctx.db.transaction(async (tx) => {
+  const answer = await ctx.db.transaction(async (tx): Promise<LicenseAnswer> => {
     const now = ctx.clock.now();
     const [locked] = await tx
       .select({ status: licenses.status })
@@ -204,30 +351,32 @@ export async function activateLicense(
       licenseFile: fileFor(ctx, row, activation),
     };
   });
+  // This machine may have been remembered as not activated.
+  if (answer.valid) forgetLicenses(ctx, found.id);
+  return answer;
 }
 
 /**
- * Checks this machine's license; every start of every copy of a tool calls it, so it is one read, plus a write
- * of "last seen" at most once a minute. A VALID answer carries a fresh license file: the tool's offline refresh.
+ * Checks this machine's license; every start of every copy of a tool calls it, so it is answered from this
+ * instance's memory when it can (at most `LICENSE_CACHE_TTL_MS` old), and writes "last seen" at most once per
+ * `LAST_SEEN_RESOLUTION_MS`. A VALID answer carries a license file signed within that same second: the tool's
+ * offline refresh.
  */
 export async function validateLicense(ctx: AppContext, request: LicenseRequest): Promise<LicenseAnswer> {
-  const found = await lookUp(ctx.db, request);
+  const entry = await lookUpRemembered(ctx, request);
+  const found = entry?.row;
   const refused = refusal(found, request.toolId);
-  if (refused || !found) return { valid: false, code: refused ?? 'INVALID_KEY' };
+  if (refused || !entry || !found) return { valid: false, code: refused ?? 'INVALID_KEY' };
   if (!found.activationId) return { valid: false, code: 'NOT_ACTIVATED' };
 
   const now = ctx.clock.now();
   if (!found.lastSeenAt || now.getTime() - found.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
-    await ctx.db
-      .update(licenseActivations)
-      .set({ lastSeenAt: now })
-      .where(eq(licenseActivations.id, found.activationId));
+    // Noted on the remembered row first, so concurrent calls for this machine write once.
+    found.lastSeenAt = now;
+    await ctx.licenseLoaders.lastSeen.load({ activationId: found.activationId, at: now });
   }
-  return {
-    valid: true,
-    code: 'VALID',
-    licenseFile: fileFor(ctx, found, { id: found.activationId, fingerprint: request.fingerprint }),
-  };
+  entry.licenseFile ??= fileFor(ctx, found, { id: found.activationId, fingerprint: request.fingerprint });
+  return { valid: true, code: 'VALID', licenseFile: entry.licenseFile };
 }
 
 /**
@@ -247,6 +396,7 @@ export async function deactivateLicense(ctx: AppContext, request: LicenseRequest
       .where(and(eq(licenseActivations.id, found.activationId), isNull(licenseActivations.deactivatedAt)))
       .returning({ id: licenseActivations.id });
     deactivated = freed.length > 0;
+    if (deactivated) forgetLicenses(ctx, found.id);
   }
   const status = effectiveStatus(found);
   const code: LicenseCode =

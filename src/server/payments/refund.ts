@@ -5,6 +5,7 @@ import type { Tx } from '../db';
 import { downloadTokens, orders, purchases, tools, users } from '../db/schema';
 import { DomainError } from '../domain-error';
 import { issueCreditNote } from '../invoices/issue';
+import { forgetLicenses } from '../licenses/service';
 import { changeLicenseOfPurchase } from '../licenses/status';
 import { enqueueMail } from '../mail/outbox';
 import { forgetOwnedTools } from '../shop/catalogue';
@@ -56,6 +57,13 @@ function gatewayProblem(ctx: AppContext, error: GatewayError): DomainError {
   );
 }
 
+/** The answer to a refund of an order some refund has already recorded, whichever of them started first. */
+class AlreadyRefunded extends DomainError {
+  constructor(orderId: string) {
+    super('refused', `Order ${orderId} is already refunded.`);
+  }
+}
+
 /** The one state check: only a paid order with its payment id can be refunded. */
 async function refundableOrder(
   ctx: AppContext,
@@ -63,7 +71,7 @@ async function refundableOrder(
 ): Promise<OrderRow & { razorpayPaymentId: string }> {
   const [order] = await ctx.db.select().from(orders).where(eq(orders.id, orderId));
   if (!order) throw new DomainError('not_found', `No order with id ${orderId}.`);
-  if (order.status === 'refunded') throw new DomainError('refused', `Order ${orderId} is already refunded.`);
+  if (order.status === 'refunded') throw new AlreadyRefunded(orderId);
   if (order.status !== 'paid' || !order.razorpayPaymentId) {
     throw new DomainError(
       'refused',
@@ -134,6 +142,8 @@ export async function recordRefund(
     .from(orders)
     .where(eq(orders.id, order.id))
     .for('update');
+  // Another refund of this order (the CLI, the Dashboard's webhook) committed first: it issued the credit note.
+  if (locked?.status === 'refunded') throw new AlreadyRefunded(order.id);
   if (locked?.status !== 'paid') {
     throw new DomainError(
       'refused',
@@ -236,8 +246,11 @@ export async function refundOrder(ctx: AppContext, request: RefundRequest): Prom
       recordRefund(ctx, tx, { order, source: request.source, reason: request.reason, refund }),
     );
     forgetOwnedTools(ctx, order.userId);
+    forgetLicenses(ctx);
     return result;
   } catch (error) {
+    // Lost a race with another refund of the same order: Razorpay's idempotency key made it the same refund.
+    if (error instanceof AlreadyRefunded) throw error;
     const message = error instanceof Error ? error.message : String(error);
     throw new DomainError(
       'not_recorded',
@@ -261,7 +274,12 @@ export async function recordRazorpayRefund(
   tx: Tx,
   input: { paymentId: string; refundId: string; amount: number; amountRefunded?: number },
 ): Promise<RazorpayRefundOutcome> {
-  const [order] = await tx.select().from(orders).where(eq(orders.razorpayPaymentId, input.paymentId));
+  // Locked, so a refund from the command line racing this webhook waits and then finds the order refunded.
+  const [order] = await tx
+    .select()
+    .from(orders)
+    .where(eq(orders.razorpayPaymentId, input.paymentId))
+    .for('update');
   if (!order?.razorpayPaymentId) return { result: 'unknown-payment' };
   if (order.status === 'refunded') return { result: 'already-refunded' };
   if (order.status !== 'paid') return { result: 'not-paid' };

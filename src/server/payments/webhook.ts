@@ -6,6 +6,7 @@ import type { AppContext } from '../context';
 import { webhookEvents } from '../db/schema';
 import { AppError } from '../http/errors';
 import { applyDispute, type DisputeOutcome, type DisputeResult } from '../licenses/disputes';
+import { forgetLicenses } from '../licenses/service';
 import { forgetOwnedTools } from '../shop/catalogue';
 import {
   afterFulfilment,
@@ -185,7 +186,9 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
         if (handled.kind === 'refund' && handled.outcome.result === 'recorded') {
           forgetOwnedTools(ctx, handled.outcome.userId);
+          forgetLicenses(ctx);
         }
+        if (handled.kind === 'dispute' && handled.result.result === 'recorded') forgetLicenses(ctx);
         if (handled.kind === 'payment') {
           const outcome = await afterFulfilment(ctx, handled.outcome, handled.paymentId);
           request.log.info({ eventId, event: parsed.event, outcome }, 'razorpay webhook handled');
