@@ -57,7 +57,7 @@ export type AppContext = {
   dbHealth: DatabaseHealth;
   clock: Clock;
   limiter: RateLimiter;
-  /** The license API's limits, counted in this instance's memory (decision 014); all other limits use `limiter`. */
+  /** The license API's limits, counted in this instance's memory (decision 016); all other limits use `limiter`. */
   licenseLimiter: LocalRateLimiter;
   /** Validate's look-ups and "last seen" writes, gathered per turn of the event loop into one query each. */
   licenseLoaders: LicenseLoaders;

@@ -75,7 +75,7 @@ export type LocalRateLimiter = {
 
 /**
  * Fixed-window counters in this instance's memory, for limits checked on calls too frequent to pay a database
- * write each (the license API, decision 014). Each instance counts what it serves, so behind N instances a key
+ * write each (the license API, decision 016). Each instance counts what it serves, so behind N instances a key
  * may make up to N times the limit. At most `maxKeys` counters are held: a key first seen when the map is full
  * pushes out the counter touched longest ago, which an expired window almost always is.
  */

@@ -462,7 +462,7 @@ describe('rate limits', () => {
     }
     expect(statuses.slice(0, 120).every((status) => status === 200)).toBe(true);
     expect(statuses[120]).toBe(429);
-    // Counted in this instance's memory: the license API writes no counter to the database (decision 014).
+    // Counted in this instance's memory: the license API writes no counter to the database (decision 016).
     const counted = await t.ctx.db
       .select()
       .from(rateLimitHits)

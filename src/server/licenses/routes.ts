@@ -29,7 +29,7 @@ function asRequest(body: ParsedCredentials & { toolId: string; fingerprint: stri
  * forces a preflight that fails). Every answer, errors included, carries `valid`.
  */
 export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  // Counted in this instance's memory, not the database: validate must stay cheap (decision 014).
+  // Counted in this instance's memory, not the database: validate must stay cheap (decision 016).
   const limit = (request: FastifyRequest, body: ParsedCredentials) => {
     ctx.licenseLimiter.consume({ key: `address:${request.ip}`, ...PER_ADDRESS });
     const credential = body.licenseKey ? `key:${body.licenseKey}` : `user:${body.username?.toLowerCase()}`;

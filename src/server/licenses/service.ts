@@ -199,7 +199,7 @@ const credentialOf = (request: LicenseRequest) =>
   'licenseKey' in request ? `key:${request.licenseKey}` : `user:${request.username}`;
 
 /**
- * Validate's look-up through this instance's caches (docs/license-api.md, decision 014). Only the credential's
+ * Validate's look-up through this instance's caches (docs/license-api.md, decision 016). Only the credential's
  * existence and the row are remembered; the password is checked on every call.
  */
 async function lookUpRemembered(ctx: AppContext, request: LicenseRequest): Promise<KnownLicense | undefined> {
