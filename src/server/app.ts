@@ -6,6 +6,7 @@ import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import { contactRoutes } from './contact/routes';
 import type { AppContext } from './context';
+import { dashboardRoutes } from './dashboard/routes';
 import type { Database } from './db';
 import { registerCsrf } from './http/csrf';
 import { registerErrorHandler, sendJsonNotFound } from './http/errors';
@@ -50,6 +51,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await authRoutes(app, ctx);
   await shopRoutes(app, ctx);
   await paymentsRoutes(app, ctx);
+  await dashboardRoutes(app, ctx);
   if (!config.isProduction) await devMailboxRoutes(app, ctx);
   if (options.siteDir) await registerStaticSite(app, options.siteDir);
   else app.setNotFoundHandler((_request, reply) => sendJsonNotFound(reply));

@@ -1,0 +1,329 @@
+import { desc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
+import { adminSessions, auditLog, operators, orders, tools } from '../db/schema';
+import { createTestApp, type TestApp } from '../test-support/app';
+import type { TestClient } from '../test-support/client';
+import { CLI_ACTOR } from './audit';
+import { revokeOperator } from './operators';
+import { DASHBOARD_IDLE_MS, DASHBOARD_MAX_MS } from './session';
+import { enrol, signedInBuyer, signedInOperator, totpAt, verifiedOperator } from './test-helpers';
+
+/**
+ * Every dashboard data endpoint, with a request that succeeds for a verified operator. New screens add a row;
+ * the table test below then checks each against every kind of caller.
+ */
+const ENDPOINTS: Array<{ method: 'GET' | 'POST'; url: string; body?: Record<string, unknown> }> = [
+  { method: 'GET', url: '/api/admin/overview' },
+  { method: 'GET', url: '/api/admin/activity' },
+  { method: 'GET', url: '/api/admin/activity?page=2&pageSize=5&sort=action&dir=asc&q=sign' },
+];
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const call = (client: TestClient, endpoint: (typeof ENDPOINTS)[number]) =>
+  client.request(endpoint.method, endpoint.url, endpoint.body);
+
+describe('who reaches /api/admin/', () => {
+  let signedOut: TestClient;
+  let buyer: TestClient;
+  let unverified: TestClient;
+  let notEnrolled: TestClient;
+  let verified: TestClient;
+
+  beforeAll(async () => {
+    signedOut = await t.client({ ip: '198.51.100.1' });
+    buyer = (await signedInBuyer(t)).client;
+    notEnrolled = (await signedInOperator(t)).client;
+    // Enrolled, then signed in again on a new site session: the second factor has not been passed in this one.
+    const enrolled = await verifiedOperator(t);
+    unverified = await t.client({ ip: '198.51.100.2' });
+    const login = await unverified.post(
+      '/api/auth/login/',
+      new URLSearchParams({ email: enrolled.email, password: 'Correct horse 42' }),
+    );
+    expect(login.statusCode).toBe(200);
+    verified = enrolled.client;
+  });
+
+  for (const endpoint of ENDPOINTS) {
+    it(`${endpoint.method} ${endpoint.url}: 401 signed out, 403 buyer, 403 without second factor, 200 with it`, async () => {
+      expect((await call(signedOut, endpoint)).statusCode).toBe(401);
+      const asBuyer = await call(buyer, endpoint);
+      expect(asBuyer.statusCode).toBe(403);
+      expect(asBuyer.json().code).toBe('not_operator');
+      const asNotEnrolled = await call(notEnrolled, endpoint);
+      expect(asNotEnrolled.statusCode).toBe(403);
+      expect(asNotEnrolled.json().code).toBe('second_factor_required');
+      const asUnverified = await call(unverified, endpoint);
+      expect(asUnverified.statusCode).toBe(403);
+      expect(asUnverified.json().code).toBe('second_factor_required');
+      const asOperator = await call(verified, endpoint);
+      expect(asOperator.statusCode).toBe(200);
+      expect(asOperator.headers['cache-control']).toBe('no-store');
+    });
+  }
+
+  it('tells each caller where it stands', async () => {
+    expect((await signedOut.get('/api/admin/auth/status')).statusCode).toBe(401);
+    expect((await buyer.get('/api/admin/auth/status')).statusCode).toBe(403);
+    expect((await notEnrolled.get('/api/admin/auth/status')).json()).toMatchObject({
+      enrolled: false,
+      verified: false,
+    });
+    expect((await unverified.get('/api/admin/auth/status')).json()).toMatchObject({
+      enrolled: true,
+      verified: false,
+    });
+    expect((await verified.get('/api/admin/auth/status')).json()).toMatchObject({
+      enrolled: true,
+      verified: true,
+    });
+  });
+
+  it('refuses a buyer trying to enrol or verify', async () => {
+    expect((await buyer.post('/api/admin/auth/enrol', {})).statusCode).toBe(403);
+    expect((await buyer.post('/api/admin/auth/verify', { code: '123456' })).statusCode).toBe(403);
+    expect((await signedOut.post('/api/admin/auth/verify', { code: '123456' })).statusCode).toBe(401);
+  });
+
+  it('refuses a dashboard action without the CSRF header', async () => {
+    verified.sendCsrfHeader = false;
+    try {
+      const response = await verified.post('/api/admin/auth/sign-out', {});
+      expect(response.statusCode).toBe(403);
+      expect(response.json().code).toBe('csrf_failed');
+    } finally {
+      verified.sendCsrfHeader = true;
+    }
+    expect((await verified.get('/api/admin/overview')).statusCode).toBe(200);
+  });
+});
+
+describe('enrolment', () => {
+  it('shows the secret as text and QR code, and accepts it only with a right code', async () => {
+    const { client, email } = await signedInOperator(t);
+    const started = await client.post('/api/admin/auth/enrol', {});
+    expect(started.statusCode).toBe(200);
+    const body = started.json() as { secret: string; otpauthUrl: string; qrSvg: string };
+    expect(body.secret).toMatch(/^[A-Z2-7]{16,}$/);
+    expect(body.otpauthUrl).toContain(`secret=${body.secret}`);
+    expect(body.otpauthUrl).toContain(encodeURIComponent(email));
+    expect(body.qrSvg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+
+    const wrong = await client.post('/api/admin/auth/enrol/confirm', {
+      code: '000000' === (await totpAt(t, body.secret)) ? '111111' : '000000',
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().fieldErrors).toEqual({ code: DASHBOARD_MESSAGES.wrongCode });
+    expect((await client.get('/api/admin/overview')).statusCode).toBe(403);
+
+    const malformed = await client.post('/api/admin/auth/enrol/confirm', { code: '12ab56', extra: 1 });
+    expect(malformed.statusCode).toBe(400);
+    expect(Object.keys(malformed.json().fieldErrors)).toContain('code');
+
+    const confirmed = await client.post('/api/admin/auth/enrol/confirm', {
+      code: await totpAt(t, body.secret),
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const { recoveryCodes } = confirmed.json() as { recoveryCodes: string[] };
+    expect(recoveryCodes).toHaveLength(10);
+    expect(new Set(recoveryCodes).size).toBe(10);
+    for (const code of recoveryCodes) expect(code).toMatch(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/);
+    expect((await client.get('/api/admin/overview')).statusCode).toBe(200);
+
+    // Stored encrypted and hashed: neither the secret nor a recovery code appears in the database as shown.
+    const [row] = await t.ctx.db
+      .select()
+      .from(operators)
+      .innerJoin(adminSessions, eq(adminSessions.userId, operators.userId));
+    expect(JSON.stringify(row)).not.toContain(body.secret);
+    const again = await client.post('/api/admin/auth/enrol', {});
+    expect(again.statusCode).toBe(409);
+  });
+});
+
+describe('second factor at sign-in', () => {
+  async function freshSession(email: string) {
+    const client = await t.client({ ip: `192.0.2.${Math.floor(Math.random() * 250) + 1}` });
+    const login = await client.post(
+      '/api/auth/login/',
+      new URLSearchParams({ email, password: 'Correct horse 42' }),
+    );
+    expect(login.statusCode).toBe(200);
+    return client;
+  }
+
+  it('accepts a right code once and refuses it when replayed', async () => {
+    const operator = await verifiedOperator(t);
+    t.clock.advance(60_000);
+    const first = await freshSession(operator.email);
+    const code = await totpAt(t, operator.secret);
+    expect((await first.post('/api/admin/auth/verify', { code })).statusCode).toBe(200);
+    expect((await first.get('/api/admin/overview')).statusCode).toBe(200);
+
+    const second = await freshSession(operator.email);
+    const replay = await second.post('/api/admin/auth/verify', { code });
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json().code).toBe('wrong_code');
+    expect((await second.get('/api/admin/overview')).statusCode).toBe(403);
+    // A code from two steps back is outside the drift allowance.
+    t.clock.advance(30_000);
+    expect(
+      (await second.post('/api/admin/auth/verify', { code: await totpAt(t, operator.secret, -2) }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (await second.post('/api/admin/auth/verify', { code: await totpAt(t, operator.secret) })).statusCode,
+    ).toBe(200);
+  });
+
+  it('answers 429 at the sixth wrong code and then refuses even a right one', async () => {
+    const operator = await verifiedOperator(t);
+    t.clock.advance(60_000);
+    const client = await freshSession(operator.email);
+    const right = await totpAt(t, operator.secret);
+    const wrong = right === '999999' ? '999998' : '999999';
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      expect((await client.post('/api/admin/auth/verify', { code: wrong })).statusCode).toBe(400);
+    }
+    const sixth = await client.post('/api/admin/auth/verify', { code: wrong });
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.headers['retry-after']).toBeDefined();
+    expect(sixth.json().message).toBe(DASHBOARD_MESSAGES.tooManyCodes);
+    expect((await client.post('/api/admin/auth/verify', { code: right })).statusCode).toBe(429);
+    expect((await client.get('/api/admin/overview')).statusCode).toBe(403);
+    t.clock.advance(15 * 60 * 1000);
+    expect(
+      (await client.post('/api/admin/auth/verify', { code: await totpAt(t, operator.secret) })).statusCode,
+    ).toBe(200);
+  });
+
+  it('takes each recovery code once', async () => {
+    const operator = await verifiedOperator(t);
+    const [recovery] = operator.recoveryCodes;
+    if (!recovery) throw new Error('no recovery code');
+    const first = await freshSession(operator.email);
+    expect((await first.post('/api/admin/auth/verify', { code: recovery.toLowerCase() })).statusCode).toBe(
+      200,
+    );
+    const second = await freshSession(operator.email);
+    expect((await second.post('/api/admin/auth/verify', { code: recovery })).statusCode).toBe(400);
+    expect((await second.get('/api/admin/overview')).statusCode).toBe(403);
+  });
+
+  it('ends the dashboard session after 30 minutes idle, after 12 hours, and with the site session', async () => {
+    const operator = await verifiedOperator(t);
+    const { client } = operator;
+    t.clock.advance(DASHBOARD_IDLE_MS - 60_000);
+    expect((await client.get('/api/admin/overview')).statusCode).toBe(200);
+    t.clock.advance(DASHBOARD_IDLE_MS - 60_000);
+    expect((await client.get('/api/admin/overview')).statusCode).toBe(200);
+    t.clock.advance(DASHBOARD_IDLE_MS + 1000);
+    expect((await client.get('/api/admin/overview')).json().code).toBe('second_factor_required');
+
+    const busy = await freshSession(operator.email);
+    t.clock.advance(60_000);
+    expect(
+      (await busy.post('/api/admin/auth/verify', { code: await totpAt(t, operator.secret) })).statusCode,
+    ).toBe(200);
+    for (let elapsed = 0; elapsed < DASHBOARD_MAX_MS; elapsed += 20 * 60 * 1000) {
+      expect((await busy.get('/api/admin/overview')).statusCode).toBe(200);
+      t.clock.advance(20 * 60 * 1000);
+    }
+    expect((await busy.get('/api/admin/overview')).statusCode).toBe(403);
+
+    const leaving = await freshSession(operator.email);
+    t.clock.advance(60_000);
+    expect(
+      (await leaving.post('/api/admin/auth/verify', { code: await totpAt(t, operator.secret) })).statusCode,
+    ).toBe(200);
+    expect((await leaving.post('/api/auth/logout/')).statusCode).toBe(200);
+    expect((await leaving.get('/api/admin/overview')).statusCode).toBe(401);
+  });
+
+  it('loses every door when the role is removed', async () => {
+    const operator = await verifiedOperator(t);
+    await revokeOperator(t.ctx, operator.email, CLI_ACTOR);
+    expect((await operator.client.get('/api/admin/overview')).json().code).toBe('not_operator');
+  });
+});
+
+describe('audit log', () => {
+  it('records granting, enrolment and sign-in, newest first', async () => {
+    const operator = await signedInOperator(t);
+    await enrol(t, operator.client);
+    const response = await operator.client.get(`/api/admin/activity?q=${encodeURIComponent(operator.email)}`);
+    expect(response.statusCode).toBe(200);
+    const page = response.json() as { items: Array<{ action: string; actor: string }>; total: number };
+    expect(page.items.map((entry) => [entry.actor, entry.action])).toEqual([
+      [operator.email, 'second_factor.enrol'],
+      ['command line', 'operator.grant'],
+    ]);
+    expect(page.total).toBe(2);
+  });
+
+  it('offers no way to change it', async () => {
+    const { client } = await verifiedOperator(t);
+    const [latest] = await t.ctx.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1);
+    for (const method of ['POST', 'PUT', 'DELETE'] as const) {
+      const response = await client.request(method, `/api/admin/activity/${latest?.id}`, { action: 'x' });
+      expect(response.statusCode).toBe(404);
+    }
+  });
+});
+
+describe('overview', () => {
+  it('sums paid orders by Indian calendar day and currency', async () => {
+    const operator = await verifiedOperator(t);
+    const { client } = operator;
+    const [tool] = await t.ctx.db
+      .insert(tools)
+      .values({ name: 'Overview Tool', description: 'x', priceInrPaise: 49_900, priceUsdCents: 799 })
+      .returning();
+    const [user] = await t.ctx.db.query.users.findMany({ limit: 1 });
+    if (!tool || !user) throw new Error('fixtures');
+    const now = t.clock.now().getTime();
+    const paid = (
+      amount: number,
+      currency: 'INR' | 'USD',
+      agoMs: number,
+      status: 'paid' | 'refunded' = 'paid',
+    ) => ({
+      userId: user.id,
+      toolId: tool.id,
+      razorpayOrderId: `order_ov${Math.random().toString(36).slice(2, 12)}`,
+      amount,
+      currency,
+      billing: {},
+      status,
+      paidAt: new Date(now - agoMs),
+    });
+    const before = (await client.get('/api/admin/overview')).json();
+    await t.ctx.db
+      .insert(orders)
+      .values([
+        paid(49_900, 'INR', 0),
+        paid(799, 'USD', 0),
+        paid(49_900, 'INR', 3 * 86_400_000),
+        paid(49_900, 'INR', 20 * 86_400_000),
+        paid(99_900, 'INR', 40 * 86_400_000),
+        paid(49_900, 'INR', 0, 'refunded'),
+      ]);
+    const after = (await client.get('/api/admin/overview')).json();
+    const delta = (key: 'today' | 'last7Days' | 'last30Days') => ({
+      orders: after.periods[key].orders - before.periods[key].orders,
+      INR: after.periods[key].revenue.INR - before.periods[key].revenue.INR,
+      USD: after.periods[key].revenue.USD - before.periods[key].revenue.USD,
+    });
+    expect(delta('today')).toEqual({ orders: 2, INR: 49_900, USD: 799 });
+    expect(delta('last7Days')).toEqual({ orders: 3, INR: 99_800, USD: 799 });
+    expect(delta('last30Days')).toEqual({ orders: 4, INR: 149_700, USD: 799 });
+    expect(after.daily).toHaveLength(30);
+    expect(after.daily.at(-1).day).toBe(new Date(now + 5.5 * 3_600_000).toISOString().slice(0, 10));
+  });
+});
