@@ -47,13 +47,18 @@ export const verifySecondFactorRequestSchema = z.strictObject({
 });
 export type VerifySecondFactorRequest = z.input<typeof verifySecondFactorRequestSchema>;
 
-export type DashboardStatus = {
-  email: string;
-  name: string;
-  enrolled: boolean;
-  /** The second factor was passed in this site session, and the dashboard session has not run out. */
-  verified: boolean;
-};
+/**
+ * Where the visitor stands with the dashboard. Answered with 200 in every case (like /api/auth/check/), so the
+ * dashboard can pick its screen without the browser logging a failed request.
+ */
+export type DashboardStatus =
+  | { state: 'signed_out' }
+  | { state: 'not_operator'; email: string }
+  /** An operator who has not set up an authenticator app yet. */
+  | { state: 'enrol'; email: string; name: string }
+  /** Enrolled, but the second factor has not been passed in this session (or the dashboard session ran out). */
+  | { state: 'verify'; email: string; name: string }
+  | { state: 'ready'; email: string; name: string };
 
 export type EnrolmentStart = {
   secret: string;

@@ -7,6 +7,7 @@ import { toJson } from './format';
 import { type AdminContext, CommandError, type Group, parseCommandLine, UsageError } from './framework';
 import { mailCommands } from './mail';
 import { messageCommands } from './messages';
+import { operatorCommands } from './operators';
 import { orderCommands, reconcileCommands } from './orders';
 import { type AdminRuntime, openRuntime } from './runtime';
 import { toolCommands } from './tools';
@@ -19,6 +20,7 @@ const GROUPS: Group[] = [
   { name: 'messages', summary: 'Contact-form messages: list, show, mark handled, export as CSV' },
   { name: 'mail', summary: 'The mail outbox: counts, failures and why, retry' },
   { name: 'users', summary: 'Accounts and what they bought' },
+  { name: 'operators', summary: 'Who may use the /admin dashboard: add, remove, list' },
 ];
 
 const COMMANDS = [
@@ -28,6 +30,7 @@ const COMMANDS = [
   ...messageCommands,
   ...mailCommands,
   ...userCommands,
+  ...operatorCommands,
 ];
 
 function write(stream: NodeJS.WriteStream, text: string): Promise<void> {

@@ -8,8 +8,9 @@ import {
   emptyRequestSchema,
   verifySecondFactorRequestSchema,
 } from '../../shared/dashboard';
+import { currentUser } from '../auth/session';
 import type { AppContext } from '../context';
-import { parseInput } from '../http/errors';
+import { AppError, parseInput } from '../http/errors';
 import { listActivity } from './activity';
 import { overview } from './overview';
 import { confirmEnrolment, startEnrolment, verifySecondFactor } from './second-factor';
@@ -46,13 +47,18 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.get('/api/admin/auth/status', async (request, reply): Promise<DashboardStatus> => {
     noStore(reply);
-    const state = await operatorState(ctx, request);
-    return {
-      email: state.user.email,
-      name: state.user.name,
-      enrolled: state.enrolled,
-      verified: state.verified,
-    };
+    const user = await currentUser(ctx, request);
+    if (!user) return { state: 'signed_out' };
+    try {
+      const state = await operatorState(ctx, request);
+      const who = { email: state.user.email, name: state.user.name };
+      if (!state.enrolled) return { state: 'enrol', ...who };
+      return { state: state.verified ? 'ready' : 'verify', ...who };
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_operator')
+        return { state: 'not_operator', email: user.email };
+      throw error;
+    }
   });
 
   app.post('/api/admin/auth/enrol', async (request, reply): Promise<EnrolmentStart> => {
@@ -88,7 +94,7 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
       state.sessionIdHash,
       input.code,
     );
-    return { email: state.user.email, name: state.user.name, enrolled: true, verified: true };
+    return { state: 'ready', email: state.user.email, name: state.user.name };
   });
 
   app.post('/api/admin/auth/sign-out', async (request, reply) => {
