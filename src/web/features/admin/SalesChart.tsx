@@ -5,6 +5,14 @@ import { formatSubunits } from '../../../shared/money';
 type Daily = OverviewResponse['daily'];
 
 const HEIGHT = 240;
+
+/** "26 Nov", the day in India. */
+const dayLabel = (seconds: number) =>
+  new Date(seconds * 1000).toLocaleDateString('en-IN', {
+    day: 'numeric',
+    month: 'short',
+    timeZone: 'Asia/Kolkata',
+  });
 const INR_COLOUR = '#204265';
 const USD_COLOUR = '#b84a25';
 
@@ -36,7 +44,10 @@ export function SalesChart({ daily }: { daily: Daily }) {
             usd: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
           },
           series: [
-            {},
+            {
+              label: 'Day',
+              value: (_u, ts) => (ts == null ? '–' : dayLabel(ts)),
+            },
             {
               label: 'INR',
               scale: 'inr',
@@ -55,7 +66,7 @@ export function SalesChart({ daily }: { daily: Daily }) {
             },
           ],
           axes: [
-            { stroke: '#334155' },
+            { stroke: '#334155', values: (_u, ticks) => ticks.map(dayLabel) },
             {
               scale: 'inr',
               stroke: INR_COLOUR,
