@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { usdCentsFromInrPaise } from './money';
 
 /**
  * The operator's dashboard (docs/product.md §12): request and response shapes of /api/admin/…, shared by the
@@ -110,3 +111,198 @@ export type ActivityEntry = {
   after: unknown;
   createdAt: string;
 };
+
+// ── Orders ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+export const ORDER_STATUSES = ['created', 'paid', 'failed', 'refunded'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-24.')
+  .optional();
+
+export const ordersQuerySchema = pageQuerySchema.extend({
+  sort: z.enum(['createdAt', 'amount', 'status']).default('createdAt'),
+  /** An email (or part of one), order_…, pay_… or the start of the order's id. */
+  q: z.string().trim().max(200).optional(),
+  status: z.enum(ORDER_STATUSES).optional(),
+  /** Calendar days in India, inclusive. */
+  from: isoDay,
+  to: isoDay,
+});
+export type OrdersQuery = z.input<typeof ordersQuerySchema>;
+
+export type OrderRow = {
+  id: string;
+  createdAt: string;
+  email: string;
+  customerName: string;
+  tool: string;
+  /** Subunits (paise, cents). */
+  amount: number;
+  currency: 'INR' | 'USD';
+  status: OrderStatus;
+  razorpayOrderId: string;
+  razorpayPaymentId: string | null;
+};
+
+export type OrderDetail = OrderRow & {
+  paidAt: string | null;
+  failureReason: string | null;
+  billing: Record<string, unknown>;
+  events: Array<{ id: number; kind: string; detail: unknown; createdAt: string }>;
+  emails: Array<{
+    id: number;
+    subject: string;
+    kind: string;
+    status: string;
+    createdAt: string;
+    sentAt: string | null;
+    lastError: string | null;
+  }>;
+};
+
+export const REFUND_REASON_MAX = 500;
+export const refundRequestSchema = z.strictObject({
+  reason: z
+    .string({ error: 'Give the reason for the refund.' })
+    .trim()
+    .min(3, 'Give the reason for the refund.')
+    .max(REFUND_REASON_MAX, `At most ${REFUND_REASON_MAX} characters.`),
+  code: totpCodeSchema,
+});
+export type RefundRequest = z.input<typeof refundRequestSchema>;
+
+// ── Customers ───────────────────────────────────────────────────────────────────────────────────────────────
+
+export const customersQuerySchema = pageQuerySchema.extend({
+  sort: z.enum(['createdAt', 'email', 'name']).default('createdAt'),
+  q: z.string().trim().max(200).optional(),
+});
+export type CustomersQuery = z.input<typeof customersQuerySchema>;
+
+export type CustomerRow = {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  createdAt: string;
+  orders: number;
+  tools: number;
+};
+export type CustomerDetail = CustomerRow & { orderList: OrderRow[] };
+
+// ── Messages and mail ───────────────────────────────────────────────────────────────────────────────────────
+
+export const messagesQuerySchema = pageQuerySchema.extend({
+  sort: z.enum(['createdAt']).default('createdAt'),
+  show: z.enum(['unhandled', 'all']).default('unhandled'),
+});
+export type MessagesQuery = z.input<typeof messagesQuerySchema>;
+
+export type MessageRow = {
+  id: string;
+  name: string;
+  organisation: string | null;
+  email: string;
+  relatedTo: string;
+  description: string;
+  createdAt: string;
+  handledAt: string | null;
+};
+
+export type MailStatus = {
+  counts: { pending: number; retrying: number; sent: number; failed: number };
+  /** Failed mail and mail waiting for another attempt, with why the last attempt failed. */
+  problems: Array<{
+    id: number;
+    to: string;
+    subject: string;
+    kind: string;
+    status: 'pending' | 'failed';
+    attempts: number;
+    lastError: string | null;
+    nextAttemptAt: string;
+    createdAt: string;
+  }>;
+};
+
+// ── Tools ───────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Razorpay's smallest payment is 100 subunits (₹1.00, $1.00); a cheaper tool could never be bought. */
+export const TOOL_MIN_PRICE_SUBUNITS = 100;
+export const TOOL_MAX_PRICE_SUBUNITS = 1_000_000_000;
+/** The largest download file the dashboard accepts. */
+export const TOOL_FILE_MAX_BYTES = 512 * 1024 * 1024;
+
+/**
+ * A price as the operator types it (499, 7.99) into subunits without floating point: positive, at most two
+ * decimals, no separators, at least 1.00 — the command line's rule.
+ */
+const priceSchema = z
+  .string({ error: 'Enter a price like 499 or 7.99.' })
+  .trim()
+  .superRefine((text, issue) => {
+    if (/^-/.test(text)) issue.addIssue({ code: 'custom', message: 'The price must be positive.' });
+    else if (/^\d+\.\d{3,}$/.test(text))
+      issue.addIssue({ code: 'custom', message: 'At most two decimals (paise or cents).' });
+    else if (!/^\d+(\.\d{1,2})?$/.test(text))
+      issue.addIssue({ code: 'custom', message: 'Write the price like 499 or 7.99, without separators.' });
+  })
+  .transform((text) => {
+    const [whole = '0', fraction = ''] = text.split('.');
+    return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  })
+  .pipe(
+    z
+      .number()
+      .min(TOOL_MIN_PRICE_SUBUNITS, 'At least 1.00, the smallest payment Razorpay accepts.')
+      .max(TOOL_MAX_PRICE_SUBUNITS, 'At most 10000000.00.'),
+  );
+
+export const toolInputSchema = z
+  .strictObject({
+    name: z.string().trim().min(1, 'Give the tool a name.').max(200, 'At most 200 characters.'),
+    description: z.string().trim().min(1, 'Describe the tool.').max(5000, 'At most 5000 characters.'),
+    device: z.enum(['Windows', 'macOS', 'none']),
+    priceINR: priceSchema,
+    /** Empty: USD buyers pay the INR price / 75. */
+    priceUSD: z.union([z.literal('').transform(() => null), priceSchema]),
+    comingSoon: z.boolean(),
+    active: z.boolean(),
+    delivery: z.enum(['license_key', 'credentials']),
+    /** A fresh authenticator code, needed when the prices are set or changed. */
+    code: z.string().optional(),
+  })
+  .superRefine((tool, issue) => {
+    if (tool.priceUSD === null && usdCentsFromInrPaise(tool.priceINR) < TOOL_MIN_PRICE_SUBUNITS) {
+      issue.addIssue({
+        code: 'custom',
+        path: ['priceUSD'],
+        message: `Without a USD price, USD buyers pay the INR price / 75 = $${(usdCentsFromInrPaise(tool.priceINR) / 100).toFixed(2)}, below Razorpay's 1.00 minimum; give a USD price.`,
+      });
+    }
+  });
+export type ToolInput = z.input<typeof toolInputSchema>;
+
+export type AdminTool = {
+  id: string;
+  name: string;
+  description: string;
+  device: 'Windows' | 'macOS' | null;
+  /** Subunits. */
+  priceINR: number;
+  priceUSD: number | null;
+  comingSoon: boolean;
+  active: boolean;
+  delivery: 'license_key' | 'credentials';
+  file: { name: string; size: number; sha256: string } | null;
+  updatedAt: string;
+};
+
+export const toolsQuerySchema = pageQuerySchema.extend({
+  sort: z.enum(['name', 'updatedAt', 'priceINR']).default('name'),
+  dir: z.enum(['asc', 'desc']).default('asc'),
+});
+export type ToolsQuery = z.input<typeof toolsQuerySchema>;

@@ -5,11 +5,18 @@ import type { DashboardStatus } from '../../../shared/dashboard';
 import { ActivityScreen } from './ActivityScreen';
 import { AdminLayout } from './AdminLayout';
 import { adminApi } from './api';
+import { CustomerScreen, CustomersScreen } from './CustomersScreen';
 import { EnrolScreen } from './EnrolScreen';
 import { GateShell } from './GateShell';
+import { MailScreen } from './MailScreen';
+import { MessagesScreen } from './MessagesScreen';
 import { NoAccessScreen } from './NoAccessScreen';
+import { OrderScreen } from './OrderScreen';
+import { OrdersScreen } from './OrdersScreen';
 import { OverviewScreen } from './OverviewScreen';
 import { SignInScreen } from './SignInScreen';
+import { ToolEditScreen } from './ToolEditScreen';
+import { ToolsScreen } from './ToolsScreen';
 import { ScreenTitle, useScreenTitle } from './ui';
 import { SessionLostContext } from './useAdminData';
 import { VerifyScreen } from './VerifyScreen';
@@ -66,6 +73,15 @@ export function AdminApp() {
           <AdminLayout email={status.email} onSignedOut={refresh}>
             <Routes>
               <Route index element={<OverviewScreen />} />
+              <Route path="orders" element={<OrdersScreen />} />
+              <Route path="orders/:id" element={<OrderScreen />} />
+              <Route path="customers" element={<CustomersScreen />} />
+              <Route path="customers/:id" element={<CustomerScreen />} />
+              <Route path="tools" element={<ToolsScreen />} />
+              <Route path="tools/new" element={<ToolEditScreen />} />
+              <Route path="tools/:id" element={<ToolEditScreen />} />
+              <Route path="messages" element={<MessagesScreen />} />
+              <Route path="mail" element={<MailScreen />} />
               <Route path="activity" element={<ActivityScreen />} />
               <Route path="*" element={<UnknownScreen />} />
             </Routes>

@@ -7,6 +7,11 @@ import { adminApi } from './api';
 /** The dashboard's screens, in the order of the navigation. */
 export const SCREENS = [
   { to: '/admin', label: 'Overview', end: true },
+  { to: '/admin/orders', label: 'Orders', end: false },
+  { to: '/admin/customers', label: 'Customers', end: false },
+  { to: '/admin/tools', label: 'Tools', end: false },
+  { to: '/admin/messages', label: 'Messages', end: false },
+  { to: '/admin/mail', label: 'Mail', end: false },
   { to: '/admin/activity', label: 'Activity', end: false },
 ] as const;
 

@@ -16,9 +16,10 @@ type Props<Row, Sort extends string> = {
   columns: Array<Column<Row, Sort>>;
   rows: Row[];
   rowKey: (row: Row) => string | number;
-  sort: Sort;
-  dir: 'asc' | 'desc';
-  onSort: (sort: Sort, dir: 'asc' | 'desc') => void;
+  /** Leave out for a table that is not sorted by the operator. */
+  sort?: Sort;
+  dir?: 'asc' | 'desc';
+  onSort?: (sort: Sort, dir: 'asc' | 'desc') => void;
   empty: string;
 };
 
@@ -47,7 +48,7 @@ export function DataTable<Row, Sort extends string>({
               const ariaSort = active ? (dir === 'asc' ? 'ascending' : 'descending') : undefined;
               return (
                 <th key={column.key} scope="col" aria-sort={ariaSort} className="px-4 py-2.5 font-semibold">
-                  {column.sort ? (
+                  {column.sort && onSort ? (
                     <button
                       type="button"
                       className="inline-flex items-center gap-1 rounded hover:text-slate-900"

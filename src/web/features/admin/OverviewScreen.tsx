@@ -1,4 +1,5 @@
 import { Inbox, MailWarning, RotateCw } from 'lucide-react';
+import { Link } from 'react-router';
 import type { OverviewResponse, PeriodFigures } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { adminApi } from './api';
@@ -60,17 +61,23 @@ export function OverviewScreen() {
               <ul className="space-y-3 text-sm">
                 <li className="flex items-center gap-3">
                   <Inbox className="size-5 text-brand-700" aria-hidden="true" />
-                  <span className="flex-1">Unhandled messages</span>
+                  <Link to="/admin/messages" className="flex-1 text-brand-700 underline underline-offset-2">
+                    Unhandled messages
+                  </Link>
                   <strong className="text-lg tabular-nums">{data.openItems.unhandledMessages}</strong>
                 </li>
                 <li className="flex items-center gap-3">
                   <MailWarning className="size-5 text-red-700" aria-hidden="true" />
-                  <span className="flex-1">Failed mail</span>
+                  <Link to="/admin/mail" className="flex-1 text-brand-700 underline underline-offset-2">
+                    Failed mail
+                  </Link>
                   <strong className="text-lg tabular-nums">{data.openItems.failedMail}</strong>
                 </li>
                 <li className="flex items-center gap-3">
                   <RotateCw className="size-5 text-amber-700" aria-hidden="true" />
-                  <span className="flex-1">Mail being retried</span>
+                  <Link to="/admin/mail" className="flex-1 text-brand-700 underline underline-offset-2">
+                    Mail being retried
+                  </Link>
                   <strong className="text-lg tabular-nums">{data.openItems.retryingMail}</strong>
                 </li>
               </ul>

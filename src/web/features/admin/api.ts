@@ -2,11 +2,24 @@ import type { LoginResponse } from '../../../shared/auth';
 import type {
   ActivityEntry,
   ActivityQuery,
+  AdminTool,
+  CustomerDetail,
+  CustomerRow,
+  CustomersQuery,
   DashboardStatus,
   EnrolmentDone,
   EnrolmentStart,
+  MailStatus,
+  MessageRow,
+  MessagesQuery,
+  OrderDetail,
+  OrderRow,
+  OrdersQuery,
   OverviewResponse,
   Page,
+  RefundRequest,
+  ToolInput,
+  ToolsQuery,
 } from '../../../shared/dashboard';
 import { ApiError, api } from '../../lib/api';
 
@@ -31,6 +44,31 @@ export const adminApi = {
   verify: (code: string) => api.post<DashboardStatus>('/api/admin/auth/verify', { code }),
   signOut: () => api.post<{ message: string }>('/api/admin/auth/sign-out', {}),
   overview: () => api.get<OverviewResponse>('/api/admin/overview'),
+  tools: (query: ToolsQuery) => api.get<Page<AdminTool>>(`/api/admin/tools${queryString(query)}`),
+  tool: (id: string) => api.get<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}`),
+  createTool: (input: ToolInput) => api.post<AdminTool>('/api/admin/tools', input),
+  updateTool: (id: string, input: ToolInput) =>
+    api.post<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}`, input),
+  uploadToolFile: (id: string, file: File, code: string) => {
+    const body = new FormData();
+    body.set('code', code);
+    body.set('file', file);
+    return api.post<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}/file`, body);
+  },
+  orders: (query: OrdersQuery) => api.get<Page<OrderRow>>(`/api/admin/orders${queryString(query)}`),
+  order: (id: string) => api.get<OrderDetail>(`/api/admin/orders/${encodeURIComponent(id)}`),
+  resend: (id: string) =>
+    api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/resend`, {}),
+  refund: (id: string, body: RefundRequest) =>
+    api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/refund`, body),
+  customers: (query: CustomersQuery) =>
+    api.get<Page<CustomerRow>>(`/api/admin/customers${queryString(query)}`),
+  customer: (id: string) => api.get<CustomerDetail>(`/api/admin/customers/${encodeURIComponent(id)}`),
+  messages: (query: MessagesQuery) => api.get<Page<MessageRow>>(`/api/admin/messages${queryString(query)}`),
+  markHandled: (id: string) =>
+    api.post<{ message: string }>(`/api/admin/messages/${encodeURIComponent(id)}/handled`, {}),
+  mail: () => api.get<MailStatus>('/api/admin/mail'),
+  retryMail: (id: number) => api.post<{ message: string }>(`/api/admin/mail/${id}/retry`, {}),
   activity: (query: ActivityQuery) =>
     api.get<Page<ActivityEntry>>(`/api/admin/activity${queryString(query)}`),
 };

@@ -135,3 +135,25 @@ export function formatDateTime(iso: string): string {
     minute: '2-digit',
   });
 }
+
+const STATUS_STYLES: Record<string, string> = {
+  paid: 'bg-green-100 text-green-800',
+  refunded: 'bg-amber-100 text-amber-900',
+  failed: 'bg-red-100 text-red-800',
+  created: 'bg-slate-100 text-slate-700',
+  sent: 'bg-green-100 text-green-800',
+  pending: 'bg-slate-100 text-slate-700',
+  active: 'bg-green-100 text-green-800',
+  hidden: 'bg-slate-200 text-slate-800',
+  'coming soon': 'bg-blue-100 text-blue-900',
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    <span
+      className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLES[status] ?? 'bg-slate-100 text-slate-700'}`}
+    >
+      {status}
+    </span>
+  );
+}
