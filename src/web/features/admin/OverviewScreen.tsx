@@ -54,7 +54,7 @@ export function OverviewScreen() {
             ))}
           </div>
           <div className="grid gap-4 lg:grid-cols-3">
-            <Card title="Daily sales, last 30 days" className="lg:col-span-2">
+            <Card title="Daily sales, last 30 days" className="min-w-0 lg:col-span-2">
               <SalesChart daily={data.daily} />
             </Card>
             <Card title="Open items">

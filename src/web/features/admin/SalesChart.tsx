@@ -40,8 +40,8 @@ export function SalesChart({ daily }: { daily: Daily }) {
           tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), 'Asia/Kolkata'),
           scales: {
             x: { time: true },
-            inr: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
-            usd: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] },
+            inr: { range: (_u, _min, max) => [0, Math.max(100, max) * 1.1] },
+            usd: { range: (_u, _min, max) => [0, Math.max(10, max) * 1.1] },
           },
           series: [
             {
@@ -100,7 +100,7 @@ export function SalesChart({ daily }: { daily: Daily }) {
   const withSales = daily.filter((entry) => entry.orders > 0);
   return (
     <figure>
-      <div ref={container} aria-hidden="true" className="min-h-[280px] w-full" />
+      <div ref={container} aria-hidden="true" className="min-h-[280px] w-full overflow-hidden" />
       <figcaption className="sr-only">Daily revenue in INR and USD over the last 30 days.</figcaption>
       <table className="sr-only">
         <caption>Days with sales</caption>
