@@ -16,6 +16,15 @@ import { enrol, signedInBuyer, signedInOperator, totpAt, verifiedOperator } from
 const ENDPOINTS: Array<{ method: 'GET' | 'POST'; url: string; body?: Record<string, unknown> }> = [
   { method: 'GET', url: '/api/admin/overview' },
   { method: 'GET', url: '/api/admin/activity' },
+  { method: 'GET', url: '/api/admin/orders' },
+  {
+    method: 'GET',
+    url: '/api/admin/orders?q=order_x&status=paid&from=2026-05-01&to=2026-06-01&sort=amount&dir=asc',
+  },
+  { method: 'GET', url: '/api/admin/customers?q=example&sort=email' },
+  { method: 'GET', url: '/api/admin/tools' },
+  { method: 'GET', url: '/api/admin/messages?show=all' },
+  { method: 'GET', url: '/api/admin/mail' },
   { method: 'GET', url: '/api/admin/activity?page=2&pageSize=5&sort=action&dir=asc&q=sign' },
 ];
 

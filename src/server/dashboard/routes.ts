@@ -2,19 +2,27 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   activityQuerySchema,
   confirmEnrolmentRequestSchema,
+  customersQuerySchema,
   type DashboardStatus,
   type EnrolmentDone,
   type EnrolmentStart,
   emptyRequestSchema,
+  messagesQuerySchema,
+  ordersQuerySchema,
+  toolsQuerySchema,
   verifySecondFactorRequestSchema,
 } from '../../shared/dashboard';
 import { currentUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { AppError, parseInput } from '../http/errors';
 import { listActivity } from './activity';
+import { customerDetail, listCustomers } from './customers';
+import { listMessages, mailStatus } from './inbox';
+import { listOrders, orderDetail } from './orders';
 import { overview } from './overview';
 import { confirmEnrolment, startEnrolment, verifySecondFactor } from './second-factor';
 import { endDashboardSession, operatorState, requireDashboard } from './session';
+import { adminTool, listAdminTools } from './tools';
 
 /** Dashboard requests per operator per minute: generous for a person, a wall for a script gone wrong. */
 const DASHBOARD_REQUESTS_PER_MINUTE = 300;
@@ -108,6 +116,46 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
   app.get('/api/admin/overview', async (request, reply) => {
     await guarded(request, reply);
     return overview(ctx);
+  });
+
+  app.get('/api/admin/orders', async (request, reply) => {
+    await guarded(request, reply);
+    return listOrders(ctx, parseInput(ordersQuerySchema, request.query));
+  });
+
+  app.get<{ Params: { id: string } }>('/api/admin/orders/:id', async (request, reply) => {
+    await guarded(request, reply);
+    return orderDetail(ctx, request.params.id);
+  });
+
+  app.get('/api/admin/customers', async (request, reply) => {
+    await guarded(request, reply);
+    return listCustomers(ctx, parseInput(customersQuerySchema, request.query));
+  });
+
+  app.get<{ Params: { id: string } }>('/api/admin/customers/:id', async (request, reply) => {
+    await guarded(request, reply);
+    return customerDetail(ctx, request.params.id);
+  });
+
+  app.get('/api/admin/tools', async (request, reply) => {
+    await guarded(request, reply);
+    return listAdminTools(ctx, parseInput(toolsQuerySchema, request.query));
+  });
+
+  app.get<{ Params: { id: string } }>('/api/admin/tools/:id', async (request, reply) => {
+    await guarded(request, reply);
+    return adminTool(ctx, request.params.id);
+  });
+
+  app.get('/api/admin/messages', async (request, reply) => {
+    await guarded(request, reply);
+    return listMessages(ctx, parseInput(messagesQuerySchema, request.query));
+  });
+
+  app.get('/api/admin/mail', async (request, reply) => {
+    await guarded(request, reply);
+    return mailStatus(ctx);
   });
 
   app.get('/api/admin/activity', async (request, reply) => {
