@@ -207,6 +207,25 @@ test('Activity lists the grant and the enrolment, sorted and searched on the ser
   await expect(rows.nth(0)).toContainText('second_factor.enrol');
 });
 
+test('every screen reads well at phone and desktop widths', async () => {
+  test.setTimeout(300_000);
+  const nav = page.getByRole('navigation', { name: 'Dashboard' });
+  for (const screen of ['Orders', 'Customers', 'Tools', 'Messages', 'Mail']) {
+    await nav.getByRole('link', { name: screen }).click();
+    await expect(page.getByRole('heading', { level: 1, name: screen })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await checkScreen(screen.toLowerCase());
+  }
+  await nav.getByRole('link', { name: 'Customers' }).click();
+  await page.getByRole('link', { name: operator.email }).click();
+  await expect(page.getByRole('heading', { level: 1, name: operator.name })).toBeVisible();
+  await checkScreen('customer');
+  await nav.getByRole('link', { name: 'Tools' }).click();
+  await page.getByRole('link', { name: 'Add a tool' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Add a tool' })).toBeVisible();
+  await checkScreen('tool-new');
+});
+
 test('a new sign-in asks for the second factor again; a recovery code works once', async () => {
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Sign in to the dashboard' })).toBeVisible();
