@@ -3,7 +3,10 @@ import { expect, test } from '@playwright/test';
 import { PAGE_ROUTES } from '../src/web/routes';
 import { type RunningServer, startServer } from './support/server';
 
-/** Every public route (spec §2) plus an address the site does not have, at phone and desktop widths. */
+/**
+ * Every public route (docs/product.md §2) plus an address the site does not have, at phone and desktop
+ * widths.
+ */
 const PATHS = [...PAGE_ROUTES.map((route) => route.path), '/no-such-page'];
 const WIDTHS = [390, 1440];
 

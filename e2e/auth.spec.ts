@@ -6,7 +6,7 @@ import { type RunningServer, startServer } from './support/server';
 
 /**
  * Accounts from a visitor's side, on the real server with a real SMTP server: sign up with the emailed 4-digit
- * code, sign out, log in, reset the password with the emailed 6-digit code; the spec's §5 messages in order; the
+ * code, sign out, log in, reset the password with the emailed 6-digit code; the §5 messages in order; the
  * dialogs as assistive technology meets them; the navbar, polling and the /my-tools redirect.
  */
 
@@ -122,7 +122,7 @@ test('sign up with the emailed code, sign out, log in, reset the password, log i
   await page.getByRole('menuitem', { name: 'Sign Out' }).click();
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
 
-  // Forgot password: three steps, with the spec's messages and the 6-digit code from the email.
+  // Forgot password: three steps, with the documented messages and the 6-digit code from the email.
   await page.getByRole('button', { name: 'Login' }).click();
   await dialog(page, 'Welcome Back').getByRole('button', { name: 'Forgot password?' }).click();
   const forgot = dialog(page, 'Forgot Password');
@@ -172,7 +172,9 @@ test('sign up with the emailed code, sign out, log in, reset the password, log i
   await context.close();
 });
 
-test('signup step 1 shows every §5 message in the spec order, then the code rule', async ({ browser }) => {
+test('signup step 1 shows every §5 message in the documented order, then the code rule', async ({
+  browser,
+}) => {
   const { context, page, errors } = await openTools(browser);
   await page.getByRole('button', { name: 'Sign Up' }).click();
   const signup = dialog(page, 'Create an Account');
@@ -212,7 +214,7 @@ test('signup step 1 shows every §5 message in the spec order, then the code rul
   await signup.getByRole('textbox', { name: 'Password', exact: true }).fill('Saffron-kite-44');
   await signup.getByRole('textbox', { name: 'Confirm Password' }).fill('Saffron-kite-45');
   await expectMessage('Passwords do not match', 'Confirm Password');
-  // Beyond the spec: a common password is refused before any code is sent.
+  // Beyond docs/product.md: a common password is refused before any code is sent.
   await signup.getByRole('textbox', { name: 'Password', exact: true }).fill('sunshine');
   await signup.getByRole('textbox', { name: 'Confirm Password' }).fill('sunshine');
   await expectMessage(AUTH_MESSAGES.passwordTooCommon, 'Password');

@@ -35,7 +35,7 @@ test.afterAll(async () => {
   await server.stop();
 });
 
-test.describe('contact form validation (spec §5)', () => {
+test.describe('contact form validation (docs/product.md §5)', () => {
   test('an empty submit shows exactly the four required-field messages under their fields', async ({
     page,
   }) => {
@@ -251,10 +251,10 @@ test('the sixth message within the hour is refused by the server and shows the r
   }
 });
 
-test.describe('answers our server does not give today (spec §4, §8)', () => {
+test.describe('answers our server does not give today (docs/product.md §4, §8)', () => {
   // The real server only answers success, 400 or 429; these pin the browser's handling of the other cases the
   // spec defines, by answering the one request at the network boundary.
-  test('an unexpected status keeps the form and shows the spec toast', async ({ page }) => {
+  test('an unexpected status keeps the form and shows the documented toast', async ({ page }) => {
     await page.route('**/api/contact', (route) =>
       route.fulfill({ status: 200, contentType: 'application/json', body: '{"status":"queued"}' }),
     );

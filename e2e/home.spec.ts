@@ -64,7 +64,7 @@ test('the prerendered HTML carries the hero before any JavaScript runs', async (
 test.describe('desktop', () => {
   test.use({ viewport: DESKTOP });
 
-  test('navbar entries scroll to their sections with the spec offsets', async ({ page }) => {
+  test('navbar entries scroll to their sections with the documented offsets', async ({ page }) => {
     const errors = collectErrors(page);
     await openHome(page);
     const nav = page.getByRole('navigation', { name: 'Main' });

@@ -1,12 +1,71 @@
-import type { Clock } from './clock';
+import { type KnownSession, SESSION_CACHE_TTL_MS } from './auth/session';
+import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import type { Database } from './db';
-import type { RateLimiter } from './http/rate-limit';
+import { createRateLimiter, type RateLimiter } from './http/rate-limit';
+import { createMailQueuedHint, type MailQueuedHint } from './mail/outbox';
+import { createGateway, type RazorpayGateway } from './payments/gateway';
+import type { CatalogueCache } from './shop/catalogue';
+import { type FileStorage, storageFor } from './storage';
+import { TtlCache } from './ttl-cache';
 
-/** What every feature's routes get: configuration, the database, the clock and the shared rate limiter. */
+const SESSION_CACHE_MAX_ENTRIES = 10_000;
+
+/**
+ * What this instance remembers of rows that live in the database. Each context has its own, so two app instances
+ * in one process (tests) never see each other's entries.
+ */
+export type AppCaches = {
+  sessions: TtlCache<string, KnownSession>;
+  /** For the catalogue's `purchased` flags only; paying, downloading and re-sending check the database. */
+  ownedTools: TtlCache<string, Set<string>>;
+  /** Replaced by a fresh object to invalidate, so a load that started before never stores what it read. */
+  catalogue: CatalogueCache;
+};
+
+/**
+ * Everything a feature service works with: configuration, the database, the clock, and the per-instance services
+ * built once from them. Services are functions of this context; the HTTP app, the admin command line and the tests
+ * all build it with `createAppContext`.
+ */
 export type AppContext = {
   config: Config;
   db: Database;
   clock: Clock;
   limiter: RateLimiter;
+  gateway: RazorpayGateway;
+  storage: FileStorage;
+  caches: AppCaches;
+  /** Seeds the default catalogue once per context; a failed attempt is retried on the next call. */
+  seed: { pending?: Promise<unknown> };
+  /** "Mail was queued": lets a running outbox worker deliver soon instead of on its next tick. */
+  mailQueued: MailQueuedHint;
 };
+
+export type AppContextOptions = {
+  config: Config;
+  db: Database;
+  clock?: Clock;
+  /** Where uploaded tool files live; DATA_DIR/files unless a test or another host supplies its own. */
+  storage?: FileStorage;
+};
+
+export function createAppContext(options: AppContextOptions): AppContext {
+  const { config, db } = options;
+  const clock = options.clock ?? systemClock;
+  return {
+    config,
+    db,
+    clock,
+    limiter: createRateLimiter(db, clock),
+    gateway: createGateway(config),
+    storage: options.storage ?? storageFor(config),
+    caches: {
+      sessions: new TtlCache(SESSION_CACHE_TTL_MS, SESSION_CACHE_MAX_ENTRIES),
+      ownedTools: new TtlCache(SESSION_CACHE_TTL_MS, SESSION_CACHE_MAX_ENTRIES),
+      catalogue: {},
+    },
+    seed: {},
+    mailQueued: createMailQueuedHint(),
+  };
+}

@@ -1,6 +1,5 @@
 import { pruneCodes } from './auth/codes';
 import type { AppContext } from './context';
-import { onMailQueued } from './mail/outbox';
 import { createMailTransport } from './mail/transport';
 import { createOutboxWorker, type OutboxLog } from './mail/worker';
 import { RECONCILE_INTERVAL_MS, reconcileOnce } from './payments/reconciler';
@@ -31,7 +30,7 @@ function outboxJob(ctx: AppContext, log: JobLog): BackgroundJob {
     run: () => worker.drain(),
     subscribe(runSoon) {
       let pending: NodeJS.Timeout | undefined;
-      const unsubscribe = onMailQueued(() => {
+      const unsubscribe = ctx.mailQueued.subscribe(() => {
         pending ??= setTimeout(() => {
           pending = undefined;
           runSoon();

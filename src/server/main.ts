@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { createAppContext } from './context';
 import { openDatabase } from './db';
 import { backgroundJobs, startJobs } from './jobs';
 
@@ -25,8 +26,7 @@ async function main(): Promise<void> {
   await database.migrate();
 
   const { app, ctx } = await buildApp({
-    config,
-    db: database.db,
+    ctx: createAppContext({ config, db: database.db }),
     siteDir: path.resolve(rootDir, process.env.SITE_DIR ?? 'dist/client'),
     logger: { level: config.logLevel },
   });

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { cachePerDatabase, TtlCache } from './ttl-cache';
+import { TtlCache } from './ttl-cache';
 
 describe('TtlCache', () => {
   it('forgets an entry once its time is up', async () => {
@@ -38,13 +38,5 @@ describe('TtlCache', () => {
     const cache = new TtlCache<number, number>(60_000, 3);
     for (let i = 1; i <= 4; i++) cache.set(i, i, cache.generation);
     expect([1, 2, 3, 4].map((key) => cache.get(key))).toEqual([undefined, 2, 3, 4]);
-  });
-
-  it('keeps one cache per database', () => {
-    const cacheFor = cachePerDatabase<object, string, number>(60_000, 10);
-    const first = {};
-    cacheFor(first).set('a', 1, cacheFor(first).generation);
-    expect(cacheFor(first).get('a')).toBe(1);
-    expect(cacheFor({}).get('a')).toBeUndefined();
   });
 });

@@ -55,19 +55,3 @@ export class TtlCache<K, V> {
     this.#entries.clear();
   }
 }
-
-/** One cache per database, so app instances in one process (tests) never see each other's entries. */
-export function cachePerDatabase<Db extends object, K, V>(
-  ttlMs: number,
-  maxEntries: number,
-): (db: Db) => TtlCache<K, V> {
-  const caches = new WeakMap<Db, TtlCache<K, V>>();
-  return (db) => {
-    let cache = caches.get(db);
-    if (!cache) {
-      cache = new TtlCache<K, V>(ttlMs, maxEntries);
-      caches.set(db, cache);
-    }
-    return cache;
-  };
-}

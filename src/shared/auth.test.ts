@@ -19,7 +19,7 @@ const valid: SignupDetails = {
   confirmPassword: 'Correct horse 42',
 };
 
-describe('signup step 1 (spec §5), checked in order', () => {
+describe('signup step 1 (docs/product.md §5), checked in order', () => {
   it('reports the first broken rule, in the spec order', () => {
     const empty = { name: '', email: '', dialCode: '+91', phone: '', password: '', confirmPassword: 'x' };
     const steps: Array<[Partial<SignupDetails>, string]> = [
@@ -83,7 +83,7 @@ describe('signup step 1 (spec §5), checked in order', () => {
   });
 });
 
-describe('other spec §5 rules', () => {
+describe('other docs/product.md §5 rules', () => {
   it('accepts exactly 4 digits as a signup code', () => {
     expect(validateSignupCode('1234')).toBeNull();
     for (const code of ['', '123', '12345', '12a4', ' 1234']) {
@@ -118,7 +118,7 @@ describe('initiate-signup request schema', () => {
   });
 });
 
-describe('country codes (spec §3)', () => {
+describe('country codes (docs/product.md §3)', () => {
   it('has 30 entries, India +91 first and default, +1 for both the United States and Canada', () => {
     expect(COUNTRY_CODES).toHaveLength(30);
     expect(COUNTRY_CODES[0]).toMatchObject({ code: '+91', country: 'India' });

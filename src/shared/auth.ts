@@ -12,14 +12,15 @@ import {
 } from './constants';
 import { EMAIL_PATTERN } from './contact';
 import { COUNTRY_CODES, splitPhone } from './country-codes';
+import { MAX_LENGTH } from './limits';
 
 /**
- * The accounts contract (spec §4, §5, §7, §8; DESIGN.md §4–5): every message the dialogs and the server show,
+ * The accounts contract (docs/product.md §4, §5, §7, §8, §10, §11): every message the dialogs and the server show,
  * the §5 rules as pure functions the dialogs call, and the request schemas the server parses with the same rules.
  */
 
 export const AUTH_MESSAGES = {
-  // Spec §5, signup step 1, in the spec's order.
+  // docs/product.md §5, signup step 1, in the product document's order.
   nameRequired: 'Name is required',
   emailInvalid: 'Valid email is required',
   phoneRequired: 'Phone number is required',
@@ -28,17 +29,17 @@ export const AUTH_MESSAGES = {
   passwordRequired: 'Password is required',
   passwordTooShort: 'Password must be at least 6 characters',
   passwordsDoNotMatch: 'Passwords do not match',
-  // Spec §5, signup code and reset password.
+  // docs/product.md §5, signup code and reset password.
   codeInvalid: 'Please enter a valid verification code',
   resetPasswordsDoNotMatch: "Passwords don't match",
   resetPasswordTooShort: 'Password must be at least 6 characters long',
-  // DESIGN.md §5: the rules the spec does not state.
-  nameTooLong: 'Name must be at most 100 characters',
+  // docs/product.md §11: the rules the product document leaves to us.
+  nameTooLong: `Name must be at most ${MAX_LENGTH.signupName} characters`,
   passwordTooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters`,
   passwordTooCommon:
     'This password is one of the most commonly used passwords. Please choose a less common one.',
   emailRequired: 'Email is required',
-  // Spec §8.
+  // docs/product.md §8.
   loginFailed: 'Invalid email or password.',
   loginSuccess: 'Login successful.',
   logoutSuccess: 'You have been signed out.',
@@ -64,15 +65,12 @@ export const AUTH_MESSAGES = {
   tooManyFailures: 'Too many failed login attempts for this account. Please try again in 15 minutes.',
 } as const;
 
-/** GET /api/auth/check/ and login responses carry this user (spec §3). */
+/** GET /api/auth/check/ and login responses carry this user (docs/product.md §3). */
 export type AuthUser = { name: string; email: string; phone: string };
 export type AuthCheckResponse = { loggedin: boolean; user: AuthUser | null };
 export type LoginResponse = { user: AuthUser; message: string };
 export type SignupResponse = { user: AuthUser; message: string };
 export type MessageResponse = { message: string };
-
-export const NAME_MAX_LENGTH = 100;
-export const EMAIL_MAX_LENGTH = 254;
 
 /** Length in characters as people count them (code points), so "😀" is one character, not two. */
 export const passwordLength = (password: string) => [...password].length;
@@ -80,12 +78,12 @@ export const passwordLength = (password: string) => [...password].length;
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 export const isValidEmail = (email: string) =>
-  email.trim().length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(email.trim());
+  email.trim().length <= MAX_LENGTH.email && EMAIL_PATTERN.test(email.trim());
 
 /** Digits the person typed, with the spaces and hyphens people use to group them removed. */
 export const phoneDigits = (phone: string) => phone.replace(/[\s-]/g, '');
 
-/** The rules a new password meets beyond the spec's minimum: at most 128 characters, not a common password. */
+/** The rules a new password meets beyond the product document's minimum: at most 128 characters, not a common password. */
 export function newPasswordProblem(password: string): string | null {
   if (passwordLength(password) > PASSWORD_MAX_LENGTH) return AUTH_MESSAGES.passwordTooLong;
   if (isCommonPassword(password)) return AUTH_MESSAGES.passwordTooCommon;
@@ -106,8 +104,8 @@ export type SignupField = keyof SignupDetails;
 export type FieldIssue<F extends string> = { field: F; message: string };
 
 /**
- * Spec §5 signup step 1, checked in the spec's order; the first rule broken is the one reported. The rules the spec
- * leaves to us (name and password length caps, common passwords) come after the spec's seven.
+ * Signup step 1 (docs/product.md §5), checked in the document's order; the first rule broken is the one reported.
+ * The rules the document leaves to us (name and password length caps, common passwords) come after its seven.
  */
 export function validateSignupDetails(details: SignupDetails): FieldIssue<SignupField> | null {
   const m = AUTH_MESSAGES;
@@ -129,20 +127,20 @@ export function validateSignupDetails(details: SignupDetails): FieldIssue<Signup
     return { field: 'password', message: m.passwordTooShort };
   if (details.password !== details.confirmPassword)
     return { field: 'confirmPassword', message: m.passwordsDoNotMatch };
-  if (details.name.trim().length > NAME_MAX_LENGTH) return { field: 'name', message: m.nameTooLong };
+  if (details.name.trim().length > MAX_LENGTH.signupName) return { field: 'name', message: m.nameTooLong };
   const problem = newPasswordProblem(details.password);
   if (problem) return { field: 'password', message: problem };
   return null;
 }
 
-/** Spec §5 signup code: digits only, exactly four. */
+/** docs/product.md §5 signup code: digits only, exactly four. */
 export function validateSignupCode(code: string): string | null {
   return new RegExp(`^\\d{${SIGNUP_CODE_LENGTH}}$`).test(code) ? null : AUTH_MESSAGES.codeInvalid;
 }
 
 export type ResetField = 'password' | 'confirmPassword';
 
-/** Spec §5 reset password: the two must match, then at least 6 characters; then our own caps. */
+/** docs/product.md §5 reset password: the two must match, then at least 6 characters; then our own caps. */
 export function validateNewPassword(
   password: string,
   confirmPassword: string,
@@ -158,17 +156,18 @@ export function validateNewPassword(
 // ── Request schemas (the server parses with these; unknown fields are refused) ──────────────────────────────
 
 /** A string field; anything else (missing, a number, an array) gets the field's own message. */
-const text = (message: string, max = 1000) => z.string({ error: message }).max(max, message);
+const text = (message: string, max: number = MAX_LENGTH.authText) =>
+  z.string({ error: message }).max(max, message);
 
-const emailField = text(AUTH_MESSAGES.emailInvalid, EMAIL_MAX_LENGTH).refine(
+const emailField = text(AUTH_MESSAGES.emailInvalid, MAX_LENGTH.email).refine(
   isValidEmail,
   AUTH_MESSAGES.emailInvalid,
 );
 
 /** Passwords are taken exactly as typed (no trimming); the cap is applied by the rules, this only bounds the work. */
-const passwordField = text(AUTH_MESSAGES.passwordRequired, 4 * PASSWORD_MAX_LENGTH);
+const passwordField = text(AUTH_MESSAGES.passwordRequired, MAX_LENGTH.passwordInput);
 
-const resetCodeField = text(AUTH_MESSAGES.verifyFailed, 16)
+const resetCodeField = text(AUTH_MESSAGES.verifyFailed, MAX_LENGTH.codeInput)
   .transform((code) => code.trim())
   .refine((code) => new RegExp(`^\\d{${RESET_CODE_LENGTH}}$`).test(code), AUTH_MESSAGES.verifyFailed);
 
@@ -182,22 +181,22 @@ export const loginSchema = z.strictObject({
 export const sendOtpSchema = z.strictObject({
   name: text(AUTH_MESSAGES.nameRequired)
     .refine((name) => name.trim().length > 0, AUTH_MESSAGES.nameRequired)
-    .refine((name) => name.trim().length <= NAME_MAX_LENGTH, AUTH_MESSAGES.nameTooLong),
+    .refine((name) => name.trim().length <= MAX_LENGTH.signupName, AUTH_MESSAGES.nameTooLong),
   email: emailField,
 });
 
 /**
  * POST /api/auth/initiate-signup/ (form data). `phone` is the dial code plus the number ("+919876543210").
- * `sentOtp` is accepted for the spec's browser and ignored: only the server's own record of the code counts.
+ * `sentOtp` is accepted for the product document's browser and ignored: only the server's own record of the code counts.
  */
 export const initiateSignupSchema = z
   .strictObject({
     name: text(AUTH_MESSAGES.nameRequired),
     email: text(AUTH_MESSAGES.emailInvalid),
-    phone: text(AUTH_MESSAGES.phoneRequired, 40),
+    phone: text(AUTH_MESSAGES.phoneRequired, MAX_LENGTH.phoneWithDialCode),
     password: passwordField,
-    otp: text(AUTH_MESSAGES.codeInvalid, 16),
-    sentOtp: z.string().max(16).optional(),
+    otp: text(AUTH_MESSAGES.codeInvalid, MAX_LENGTH.codeInput),
+    sentOtp: z.string().max(MAX_LENGTH.codeInput).optional(),
   })
   .superRefine((input, ctx) => {
     const { dialCode, number } = splitPhone(phoneDigits(input.phone));

@@ -1,4 +1,4 @@
-/** Business constants from the product spec (§9). One place; both sides import from here. */
+/** Business constants (docs/product.md §9). One place; both sides import from here. */
 
 export const TOAST_AUTO_CLOSE_MS = 5000;
 export const TOAST_DRAG_PERCENT = 0.8;

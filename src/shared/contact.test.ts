@@ -64,6 +64,14 @@ describe('contactSchema (the server)', () => {
     });
   });
 
+  it('lists a blank field even when another field is not text at all', () => {
+    expect(fieldErrors({ ...valid, name: ' ', email: 42, description: '' })).toEqual({
+      name: CONTACT_MESSAGES.nameRequired,
+      email: CONTACT_MESSAGES.emailRequired,
+      description: CONTACT_MESSAGES.descriptionRequired,
+    });
+  });
+
   it('rejects unknown fields and oversized values', () => {
     expect(fieldErrors({ ...valid, extra: 1 })).toHaveProperty('_');
     expect(fieldErrors({ ...valid, name: 'x'.repeat(121) })).toHaveProperty('name');

@@ -1,6 +1,6 @@
 import { DEFAULT_DIAL_CODE } from './constants';
 
-/** One entry of the signup form's dial-code picker (spec §3: code, country, flag). */
+/** One entry of the signup form's dial-code picker (docs/product.md §3: code, country, flag). */
 export type CountryCode = {
   /** Dial code with its plus sign, e.g. "+91". */
   code: string;
@@ -11,7 +11,7 @@ export type CountryCode = {
 };
 
 /**
- * The 30 dial codes the signup form offers (spec §3, §9). India is first and the default; +1 is listed for both
+ * The 30 dial codes the signup form offers (docs/product.md §3, §9). India is first and the default; +1 is listed for both
  * the United States and Canada. No code is a prefix of another, so a stored "+<code><number>" splits unambiguously.
  */
 export const COUNTRY_CODES: readonly CountryCode[] = [

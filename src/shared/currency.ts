@@ -1,7 +1,7 @@
 import { CURRENCIES, type Currency } from './constants';
 
 /**
- * Which currency a visitor sees first (spec §4): the server's location answer, a browser-side fallback when that
+ * Which currency a visitor sees first (docs/product.md §4): the server's location answer, a browser-side fallback when that
  * fails, and INR when even the fallback cannot run. The visitor can always switch afterwards.
  */
 
@@ -61,7 +61,7 @@ export function currencyFromLocation(response: unknown): LocationResponse {
 }
 
 /**
- * Spec §4 in full: ask the server; if that fails use the browser's locale; if that fails too, INR.
+ * docs/product.md §4 in full: ask the server; if that fails use the browser's locale; if that fails too, INR.
  * `fetchLocation` is the page's call to `GET /api/get-location/` (rejecting on any failure); `readLocale`
  * defaults to the real browser and exists so the rule can be tested without one.
  */

@@ -1,7 +1,7 @@
 /**
  * India's current states and union territories with their GST state codes (the first two digits of a GSTIN).
  * 28 states and 8 union territories since Dadra and Nagar Haveli merged with Daman and Diu (2020) and
- * Ladakh became a union territory (2019); the spec's "35 entries" predates that (DESIGN.md §4.5).
+ * Ladakh became a union territory (2019); the product document's "35 entries" predates that (docs/product.md §10.5).
  */
 
 export type IndianState = {

@@ -9,7 +9,10 @@ import {
   orderAmountSubunits,
   usdCentsFromInrPaise,
 } from './money';
-import { BILLING_MESSAGES, validateBilling } from './shop';
+import { SHOP_MESSAGES, validateBilling } from './shop';
+
+const BILLING_MESSAGES = SHOP_MESSAGES.billing;
+
 import { billingDetailsSchema } from './shop-schemas';
 
 describe('formatPrice', () => {
@@ -90,6 +93,16 @@ describe('validateBilling', () => {
   it('asks other currencies only for a country', () => {
     expect(validateBilling({ currency: 'USD' })).toEqual({ country: BILLING_MESSAGES.countryRequired });
     expect(validateBilling({ currency: 'USD', country: 'Canada' })).toEqual({});
+  });
+
+  it("takes only a country from the billing form's list, spelled as the list spells it", () => {
+    expect(validateBilling({ currency: 'USD', country: 'Atlantis' })).toEqual({
+      country: BILLING_MESSAGES.countryUnknown,
+    });
+    expect(validateBilling({ currency: 'USD', country: 'canada' })).toEqual({
+      country: BILLING_MESSAGES.countryUnknown,
+    });
+    expect(validateBilling({ currency: 'USD', country: " Côte d'Ivoire " })).toEqual({});
   });
 
   it('checks a GSTIN when one is given, including its state', () => {

@@ -17,7 +17,7 @@ export function fromSubunits(subunits: number): number {
   return subunits / 100;
 }
 
-/** The USD price when a tool has none of its own: the INR price at the spec's fallback rate, to the cent. */
+/** The USD price when a tool has none of its own: the INR price at the product document's fallback rate, to the cent. */
 export function usdCentsFromInrPaise(paise: number): number {
   return Math.round(paise / USD_TO_INR_FALLBACK_RATE);
 }
@@ -32,7 +32,7 @@ export function orderAmountSubunits(
 }
 
 /**
- * Spec §7 price rule for the browser, in major units: INR uses priceINR, else price, else 0; USD uses priceUSD,
+ * docs/product.md §7 price rule for the browser, in major units: INR uses priceINR, else price, else 0; USD uses priceUSD,
  * else price (the INR price; priceINR when price is absent) / 75, else 0. Rounded to the cent, so it agrees with what the server charges.
  */
 export function displayPrice(

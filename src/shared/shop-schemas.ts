@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES } from './constants';
+import { MAX_LENGTH } from './limits';
 import { normaliseBilling, validateBilling } from './shop';
 
 /**
@@ -11,10 +12,10 @@ export const currencySchema = z.enum(CURRENCIES);
 
 export const billingDetailsSchema = z
   .strictObject({
-    address: z.string().max(300).optional().default(''),
-    state: z.string().max(80).optional().default(''),
-    country: z.string().max(80).optional().default(''),
-    gstin: z.string().max(20).optional().default(''),
+    address: z.string().max(MAX_LENGTH.billingAddress).optional().default(''),
+    state: z.string().max(MAX_LENGTH.billingState).optional().default(''),
+    country: z.string().max(MAX_LENGTH.billingCountry).optional().default(''),
+    gstin: z.string().max(MAX_LENGTH.gstin).optional().default(''),
     currency: currencySchema,
   })
   .superRefine((values, check) => {
@@ -25,11 +26,11 @@ export const billingDetailsSchema = z
   .transform(normaliseBilling);
 export type BillingDetails = z.output<typeof billingDetailsSchema>;
 
-/** POST /api/create-payment/ body. `toolName` and `price` are accepted for the spec's browser but ignored. */
+/** POST /api/create-payment/ body. `toolName` and `price` are accepted for the product document's browser but ignored. */
 export const createPaymentSchema = z
   .strictObject({
     toolId: z.uuid({ error: 'Unknown tool' }),
-    toolName: z.string().max(200).optional(),
+    toolName: z.string().max(MAX_LENGTH.toolName).optional(),
     price: z.number().optional(),
     currency: currencySchema,
     billingDetails: billingDetailsSchema,
@@ -42,9 +43,9 @@ export type CreatePaymentRequest = z.input<typeof createPaymentSchema>;
 
 /** POST /api/verify-payment/ body. */
 export const verifyPaymentSchema = z.strictObject({
-  razorpay_order_id: z.string().min(1).max(100),
-  razorpay_payment_id: z.string().min(1).max(100),
-  razorpay_signature: z.string().min(1).max(200),
+  razorpay_order_id: z.string().min(1).max(MAX_LENGTH.razorpayId),
+  razorpay_payment_id: z.string().min(1).max(MAX_LENGTH.razorpayId),
+  razorpay_signature: z.string().min(1).max(MAX_LENGTH.razorpaySignature),
   toolId: z.uuid().optional(),
   currency: currencySchema.optional(),
 });

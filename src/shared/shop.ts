@@ -1,10 +1,11 @@
 import type { Currency } from './constants';
+import { isKnownCountry } from './countries';
 import { findIndianState } from './indian-states';
 import { isValidGstin, normaliseGstin } from './money';
 
 /**
- * The shop's API contract (spec §3, §7), shared by the server and the browser.
- * Money in responses is in major units (rupees, dollars) as the spec's browser expects; the database keeps subunits.
+ * The shop's API contract (docs/product.md §3, §7), shared by the server and the browser.
+ * Money in responses is in major units (rupees, dollars) as the product document's browser expects; the database keeps subunits.
  */
 
 export type Device = 'Windows' | 'macOS';
@@ -16,7 +17,7 @@ export type Tool = {
   description: string;
   /** null: no device (the card's button then says "Purchase"). */
   device: Device | null;
-  /** The INR price, kept for the spec's `price` fallback. */
+  /** The INR price, kept for the product document's `price` fallback. */
   price: number;
   priceINR: number;
   priceUSD: number | null;
@@ -37,15 +38,64 @@ export type PurchasedTool = {
   purchaseDate: string | null;
 };
 
-/** Spec §5 billing messages, shown by the billing modal and returned by the server in fieldErrors. */
-export const BILLING_MESSAGES = {
-  addressRequired: 'Address is required',
-  stateRequired: 'State is required',
-  stateUnknown: 'Please choose a state from the list',
-  countryRequired: 'Country is required',
-  gstinInvalid: 'Please enter a valid 15-character GSTIN',
-  gstinStateMismatch: 'This GSTIN is registered in a different state',
+/**
+ * Every message of the shop (docs/product.md §5, §8), for both sides: the billing form and the server's field
+ * errors, the catalogue and My Tools pages, the purchase flow, "Get Credentials", and the payment endpoints.
+ */
+export const SHOP_MESSAGES = {
+  billing: {
+    addressRequired: 'Address is required',
+    stateRequired: 'State is required',
+    stateUnknown: 'Please choose a state from the list',
+    countryRequired: 'Country is required',
+    countryUnknown: 'Please choose a country from the list',
+    gstinInvalid: 'Please enter a valid 15-character GSTIN',
+    gstinStateMismatch: 'This GSTIN is registered in a different state',
+  },
+  catalogue: {
+    loadFailed: 'Failed to load tools. Please try again later.',
+    empty: 'No tools are currently available.',
+    noMatch: 'No tools match your search criteria.',
+  },
+  myTools: {
+    loadFailed: 'Failed to load your purchased tools.',
+    empty: "You haven't purchased any tools yet.",
+    noMatch: 'No tools match your search criteria.',
+  },
+  purchase: {
+    success: 'Payment successful! Details have been sent to you on Email.',
+    verifyFailed: 'There was a problem verifying your payment. Please contact support.',
+    createFailed: 'There was a problem initiating your payment. Please try again.',
+    paymentFailed: (description: string) => `Payment failed: ${description}`,
+  },
+  /** "Get Credentials": what the server answers, and what the browser shows when it gets no usable answer. */
+  credentials: {
+    sent: 'Credentials sent to your email!',
+    notPurchased: 'You have not purchased this tool.',
+    tooMany:
+      'You have asked for your credentials several times already. Please check your inbox or try again later.',
+    failed: 'Failed to send credentials',
+    error: 'Error sending credentials',
+  },
+  /** POST /api/create-payment/ */
+  payment: {
+    toolNotFound: 'This tool is not available.',
+    comingSoon: 'This tool is coming soon and cannot be bought yet.',
+    alreadyOwned: 'You already own this tool.',
+    gatewayFailed: 'We could not reach our payment provider. Please try again in a moment.',
+    orderCreated: 'Order created',
+  },
+  /** POST /api/verify-payment/ */
+  verify: {
+    success: 'Payment verified successfully',
+    orderNotFound: 'Order not found',
+    badSignature: 'Payment verification failed: the payment signature is not valid.',
+    notSettled: 'The payment could not be matched to its order. Please contact support.',
+    duplicate: 'You already own this tool, so this payment is being refunded.',
+  },
 } as const;
+
+const BILLING_MESSAGES = SHOP_MESSAGES.billing;
 
 export const BILLING_COUNTRY_INDIA = 'India';
 
@@ -59,8 +109,9 @@ export type BillingValues = {
 export type BillingFieldErrors = Partial<Record<'address' | 'state' | 'country' | 'gstin', string>>;
 
 /**
- * Spec §5 billing rule, one per field (empty result: valid). INR orders need an address and a state from the
- * official list (the country is India); other currencies need a country and ask no address or state.
+ * The billing rule (docs/product.md §5), one message per field (empty result: valid). INR orders need an address
+ * and a state from the official list (the country is India); other currencies need a country from the form's list
+ * and ask no address or state.
  * A GSTIN is optional; when given it must be well formed with the right check character, and for an INR order
  * its state code must be the chosen state's.
  */
@@ -76,7 +127,9 @@ export function validateBilling(values: BillingValues): BillingFieldErrors {
     else if (gstin && !errors.state && findIndianState(stateName)?.gstCode !== gstin.slice(0, 2))
       errors.gstin = BILLING_MESSAGES.gstinStateMismatch;
   } else {
-    if (!(values.country ?? '').trim()) errors.country = BILLING_MESSAGES.countryRequired;
+    const country = (values.country ?? '').trim();
+    if (!country) errors.country = BILLING_MESSAGES.countryRequired;
+    else if (!isKnownCountry(country)) errors.country = BILLING_MESSAGES.countryUnknown;
     if (gstin && !isValidGstin(gstin)) errors.gstin = BILLING_MESSAGES.gstinInvalid;
   }
   return errors;

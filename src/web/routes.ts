@@ -16,7 +16,10 @@ export type PageRoute = {
   load: () => Promise<{ default: ComponentType }>;
 };
 
-/** Every public route of the site (spec §2), with its metadata. The prerender and the router both read this. */
+/**
+ * Every public route of the site (docs/product.md §2), with its metadata. The prerender and the router both
+ * read this.
+ */
 export const PAGE_ROUTES: PageRoute[] = [
   {
     path: '/',

@@ -7,10 +7,10 @@ import { and, eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tool } from '../../shared/shop';
+import { SHOP_MESSAGES } from '../../shared/shop';
 import { contactMessages, downloadTokens, orderEvents, orders, outbox, purchases } from '../db/schema';
 import { enqueueMail } from '../mail/outbox';
 import { type RazorpayEmulator, registerRazorpayEmulator } from '../payments/emulator';
-import { CREDENTIALS_MESSAGES } from '../shop/routes';
 import { openTestApp, type TestApp } from '../test-support/app';
 import { createTestDatabase, testDriver } from '../test-support/database';
 import {
@@ -30,6 +30,7 @@ import {
  * command the test opens the same database with the real app and looks through the API.
  */
 
+const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 const root = path.resolve(import.meta.dirname, '../../..');
 const KEY_ID = 'rzp_test_emulator';
 
@@ -177,7 +178,7 @@ beforeAll(async () => {
       .returning({ id: contactMessages.id });
     messageId = message?.id ?? '';
 
-    failedMailId = await enqueueMail(t.ctx.db, {
+    failedMailId = await enqueueMail(t.ctx, t.ctx.db, {
       to: 'nobody@example.com',
       subject: 'Undeliverable',
       html: '<p>x</p>',

@@ -3,6 +3,7 @@
  * configuration and database; see the README section "Operating the shop".
  */
 
+import { DomainError } from '../domain-error';
 import { toJson } from './format';
 import { type AdminContext, CommandError, type Group, parseCommandLine, UsageError } from './framework';
 import { mailCommands } from './mail';
@@ -47,6 +48,8 @@ function describeFailure(error: unknown): { line: string; exitCode: number; stac
     return { line: `${error.message}${help}`, exitCode: error.exitCode };
   }
   if (error instanceof CommandError) return { line: error.message, exitCode: error.exitCode };
+  // A domain operation that was refused or failed cleanly: its message is for the operator; exit code 1.
+  if (error instanceof DomainError) return { line: error.message, exitCode: 1 };
   const message = error instanceof Error ? error.message : String(error);
   return {
     line: `Unexpected error: ${message.split('\n')[0]}`,

@@ -1,19 +1,15 @@
 import { and, asc, desc, eq, gt, gte, type SQL, sql } from 'drizzle-orm';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
-import type { BillingDetails } from '../../shared/shop';
+import { ORDER_STATUSES, type OrderStatus } from '../../shared/orders';
 import type { DbOrTx } from '../db';
 import { downloadTokens, licenses, orderEvents, orders, outbox, purchases, tools, users } from '../db/schema';
-import { recordOrderEvent } from '../payments/fulfil';
 import { reconcileOnce } from '../payments/reconciler';
-import { queueDeliveryEmail } from '../shop/delivery';
+import { refundOrder } from '../payments/refund';
+import { resendDelivery } from '../shop/delivery';
 import { toolLabel } from '../shop/delivery-email';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
 import { argument, CommandError, defineCommand } from './framework';
 import { findOne, parseLimit, parseSince } from './lookup';
-import { refundOrder } from './refund';
-
-const STATUSES = ['created', 'paid', 'failed', 'refunded'] as const;
-type OrderStatus = (typeof STATUSES)[number];
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -59,8 +55,10 @@ const list = defineCommand({
     const conditions: SQL[] = [];
     if (options.status !== undefined) {
       const wanted = options.status.trim().toLowerCase();
-      if (!(STATUSES as readonly string[]).includes(wanted)) {
-        throw new CommandError(`--status must be one of ${STATUSES.join(', ')}, got "${options.status}".`);
+      if (!(ORDER_STATUSES as readonly string[]).includes(wanted)) {
+        throw new CommandError(
+          `--status must be one of ${ORDER_STATUSES.join(', ')}, got "${options.status}".`,
+        );
       }
       conditions.push(eq(orders.status, wanted as OrderStatus));
     }
@@ -165,7 +163,7 @@ async function orderDossier(db: DbOrTx, order: OrderRow, now: Date) {
     createdAt: order.createdAt,
     paidAt: order.paidAt,
     updatedAt: order.updatedAt,
-    billing: order.billing as BillingDetails,
+    billing: order.billing,
     customer: customer ?? null,
     tool: tool ?? null,
     purchase: owned
@@ -285,44 +283,28 @@ const resend = defineCommand({
   async run(env, input) {
     const ctx = await env.open();
     const order = await findOrder(ctx.db, argument(input, 0));
-    const result = await ctx.db.transaction(async (tx) => {
-      const [owned] = await tx
-        .select({ purchase: purchases, tool: tools, license: licenses, user: users })
-        .from(purchases)
-        .innerJoin(tools, eq(tools.id, purchases.toolId))
-        .innerJoin(users, eq(users.id, purchases.userId))
-        .leftJoin(licenses, eq(licenses.purchaseId, purchases.id))
-        .where(eq(purchases.orderId, order.id))
-        .for('update', { of: purchases });
-      if (!owned) {
-        throw new CommandError(
-          `Order ${shortId(order.id)} is ${order.status} and has no purchase: there is nothing to resend.`,
-        );
-      }
-      if (owned.purchase.refundedAt) {
-        throw new CommandError(
-          `Order ${shortId(order.id)} was refunded on ${formatTime(owned.purchase.refundedAt)}: its license no longer works.`,
-        );
-      }
-      if (!owned.license) throw new CommandError(`Order ${shortId(order.id)} has no license to resend.`);
-      const now = ctx.clock.now();
-      const outboxId = await queueDeliveryEmail(ctx, tx, {
-        occasion: 'resend',
-        user: owned.user,
-        purchaseId: owned.purchase.id,
-        order,
-        tool: owned.tool,
-        license: owned.license,
-      });
-      await recordOrderEvent(tx, order.id, 'resent', { source: 'admin', outboxId }, now);
-      return {
-        orderId: order.id,
-        outboxId,
-        to: owned.user.email,
-        tool: toolLabel(owned.tool.name, owned.tool.device),
-        downloadLinkExpiresAt: owned.tool.fileKey ? new Date(now.getTime() + DOWNLOAD_LINK_VALID_MS) : null,
-      };
-    });
+    const outcome = await resendDelivery(ctx, { orderId: order.id }, 'admin');
+    if (outcome.result === 'no-purchase') {
+      throw new CommandError(
+        `Order ${shortId(order.id)} is ${order.status} and has no purchase: there is nothing to resend.`,
+      );
+    }
+    if (outcome.result === 'refunded') {
+      throw new CommandError(
+        `Order ${shortId(order.id)} was refunded on ${formatTime(outcome.refundedAt)}: its license no longer works.`,
+      );
+    }
+    if (outcome.result === 'no-license')
+      throw new CommandError(`Order ${shortId(order.id)} has no license to resend.`);
+    const result = {
+      orderId: order.id,
+      outboxId: outcome.outboxId,
+      to: outcome.to,
+      tool: toolLabel(outcome.tool.name, outcome.tool.device),
+      downloadLinkExpiresAt: outcome.tool.fileKey
+        ? new Date(outcome.at.getTime() + DOWNLOAD_LINK_VALID_MS)
+        : null,
+    };
     const link = result.downloadLinkExpiresAt
       ? `with a download link valid until ${formatTime(result.downloadLinkExpiresAt)}`
       : 'without a download link (the tool has no file)';
@@ -354,7 +336,7 @@ const refund = defineCommand({
       throw new CommandError('--reason is too long (at most 500 characters).');
     const ctx = await env.open();
     const order = await findOrder(ctx.db, argument(input, 0));
-    const result = await refundOrder(ctx, order.id, reason);
+    const result = await refundOrder(ctx, { orderId: order.id, source: 'admin', reason });
     const how = result.refundedEarlier
       ? 'Razorpay already showed the payment refunded; recorded it'
       : `Razorpay refund ${result.refundId}`;

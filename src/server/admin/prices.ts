@@ -33,7 +33,7 @@ export function parsePrice(typed: string, option: string): number {
   return subunits;
 }
 
-/** `--price-usd none` removes the tool's own USD price: USD buyers then pay the INR price / 75 (spec). */
+/** `--price-usd none` removes the tool's own USD price: USD buyers then pay the INR price / 75 (docs/product.md §9). */
 export function parseUsdPrice(typed: string): number | null {
   return typed.trim().toLowerCase() === 'none' ? null : parsePrice(typed, '--price-usd');
 }

@@ -1,8 +1,7 @@
 import path from 'node:path';
-import { systemClock } from '../clock';
 import { ConfigError, loadConfig } from '../config';
+import { createAppContext } from '../context';
 import { type DatabaseHandle, DatabaseInUseError, openDatabase } from '../db';
-import { createRateLimiter } from '../http/rate-limit';
 import { type AdminContext, CommandError } from './framework';
 
 export type AdminRuntime = {
@@ -63,12 +62,6 @@ export async function openRuntime(): Promise<AdminRuntime> {
     throw error;
   }
 
-  const clock = systemClock;
-  const ctx: AdminContext = {
-    config,
-    db: database.db,
-    clock,
-    limiter: createRateLimiter(database.db, clock),
-  };
+  const ctx: AdminContext = createAppContext({ config, db: database.db });
   return { ctx, database, close: () => database.close() };
 }

@@ -8,7 +8,6 @@ import type { DbOrTx } from '../db';
 import { tools } from '../db/schema';
 import { type ToolRow, toApiTool } from '../shop/catalogue';
 import { ensureDefaultCatalogue } from '../shop/seed';
-import { fileStorage } from '../storage';
 import { details, formatBytes, formatTime, shortId, table } from './format';
 import {
   type AdminContext,
@@ -429,7 +428,7 @@ const upload = defineCommand({
     const data = await readUserFile(env, typedFile);
     const fileName = path.basename(typedFile).slice(0, 200);
     const ctx = await openCatalogue(env);
-    const storage = fileStorage(ctx.config);
+    const { storage } = ctx;
     const tool = await findTool(ctx.db, argument(input, 0));
 
     // A new key for every upload: the old file stays intact until the database points at the new one.

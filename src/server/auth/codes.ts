@@ -8,7 +8,7 @@ import { rateLimitHits, verificationCodes } from '../db/schema';
 import { tooManyRequests } from '../http/errors';
 
 /**
- * Emailed codes (DESIGN.md §4.1): made with crypto.randomInt, stored only as an HMAC bound to purpose and email,
+ * Emailed codes (docs/product.md §10.1): made with crypto.randomInt, stored only as an HMAC bound to purpose and email,
  * valid 10 minutes, single use, replaced by a resend, dead after 5 wrong tries. Sends are limited per email (60 s
  * apart per purpose, 3 an hour and 10 a day across purposes) and per network address (20 an hour).
  */

@@ -2,7 +2,7 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../http/errors';
 
 /**
- * Password hashing (DESIGN.md §5): scrypt with N=2^17, r=8, p=1, a 16-byte salt and a 32-byte key. The parameters
+ * Password hashing (docs/product.md §11): scrypt with N=2^17, r=8, p=1, a 16-byte salt and a 32-byte key. The parameters
  * are stored with each hash ("scrypt$17$8$1$salt$key"), so they can be raised later: a login with an older hash
  * rehashes it. Passwords are NFC-normalised first, so the same characters typed on different keyboards match.
  */

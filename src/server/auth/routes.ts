@@ -73,7 +73,7 @@ const invalidCode = () =>
   new AppError(400, 'invalid_code', AUTH_MESSAGES.verifyFailed, { otp: AUTH_MESSAGES.verifyFailed });
 
 /**
- * Accounts (spec §7, DESIGN.md §4–5): check, login, logout, signup with an emailed 4-digit code, and password reset
+ * Accounts (docs/product.md §7, §10, §11): check, login, logout, signup with an emailed 4-digit code, and password reset
  * with an emailed 6-digit code. Codes never leave the server except by email; no answer reveals whether an email
  * has an account. Bodies are read as urlencoded form data, multipart form data or JSON.
  */
@@ -158,12 +158,12 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (existing) {
         // The owner hears about it; the person asking sees the same answer as for a free address.
         const mail = accountExistsEmail(`${ctx.config.publicUrl}/utility-tools`);
-        await enqueueMail(tx, { to: existing.email, ...mail, kind: 'signup-existing-account' });
+        await enqueueMail(ctx, tx, { to: existing.email, ...mail, kind: 'signup-existing-account' });
         return;
       }
       const code = generateCode('signup');
       await storeCode(tx, ctx, { email, purpose: 'signup', code });
-      await enqueueMail(tx, { to: input.email.trim(), ...signupCodeEmail(code), kind: 'signup-code' });
+      await enqueueMail(ctx, tx, { to: input.email.trim(), ...signupCodeEmail(code), kind: 'signup-code' });
     });
     return { message: AUTH_MESSAGES.signupCodeSent };
   });
@@ -206,7 +206,11 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (!existing) return;
       const code = generateCode('reset');
       await storeCode(tx, ctx, { email, purpose: 'reset', code });
-      await enqueueMail(tx, { to: existing.email, ...resetCodeEmail(code), kind: 'password-reset-code' });
+      await enqueueMail(ctx, tx, {
+        to: existing.email,
+        ...resetCodeEmail(code),
+        kind: 'password-reset-code',
+      });
     });
     return { message: AUTH_MESSAGES.forgotSent };
   });
@@ -236,7 +240,7 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
       const now = ctx.clock.now();
       await tx.update(users).set({ passwordHash, passwordChangedAt: now }).where(eq(users.id, user.id));
       await endAllSessions(tx, user.id);
-      await enqueueMail(tx, { to: user.email, ...passwordChangedEmail(now), kind: 'password-changed' });
+      await enqueueMail(ctx, tx, { to: user.email, ...passwordChangedEmail(now), kind: 'password-changed' });
       return user.id;
     });
     forgetSessionsOf(ctx, userId);

@@ -2,10 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import type { Database, DbOrTx } from '../db';
+import type { DbOrTx } from '../db';
 import { sessions, users } from '../db/schema';
 import { unauthorized } from '../http/errors';
-import { cachePerDatabase } from '../ttl-cache';
 
 export const SESSION_COOKIE = 'sessionid';
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -26,8 +25,7 @@ declare module 'fastify' {
  */
 export const SESSION_CACHE_TTL_MS = 2_000;
 
-type KnownSession = { user: SessionUser; expiresAt: number };
-const knownSessions = cachePerDatabase<Database, string, KnownSession>(SESSION_CACHE_TTL_MS, 10_000);
+export type KnownSession = { user: SessionUser; expiresAt: number };
 
 export const hashSessionId = (id: string) => createHash('sha256').update(id).digest('hex');
 
@@ -71,7 +69,7 @@ export async function endSession(
   if (id) {
     const idHash = hashSessionId(id);
     await ctx.db.delete(sessions).where(eq(sessions.idHash, idHash));
-    knownSessions(ctx.db).delete(idHash);
+    ctx.caches.sessions.delete(idHash);
   }
   request.sessionUser = null;
   clearSessionCookie(ctx, reply);
@@ -92,7 +90,7 @@ export async function rotateSession(
   if (previous && previous.length <= 100) {
     const idHash = hashSessionId(previous);
     await db.delete(sessions).where(eq(sessions.idHash, idHash));
-    knownSessions(ctx.db).delete(idHash);
+    ctx.caches.sessions.delete(idHash);
   }
   request.sessionUser = undefined;
   await startSession(ctx, db, reply, userId);
@@ -105,7 +103,7 @@ export async function endAllSessions(db: DbOrTx, userId: string): Promise<void> 
 
 /** Drops this instance's memory of the user's sessions, after they were deleted or the user changed. */
 export function forgetSessionsOf(ctx: AppContext, userId: string): void {
-  knownSessions(ctx.db).deleteWhere((known) => known.user.id === userId);
+  ctx.caches.sessions.deleteWhere((known) => known.user.id === userId);
 }
 
 /** The logged-in user, or null: from this instance's session cache, else one query; kept on the request. */
@@ -117,7 +115,7 @@ export async function currentUser(ctx: AppContext, request: FastifyRequest): Pro
     return null;
   }
   const idHash = hashSessionId(id);
-  const cache = knownSessions(ctx.db);
+  const cache = ctx.caches.sessions;
   const now = ctx.clock.now();
   const known = cache.get(idHash);
   if (known && known.expiresAt > now.getTime()) {

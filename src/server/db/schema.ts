@@ -12,6 +12,9 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { CONTACT_TOPICS, CURRENCIES } from '../../shared/constants';
+import { ORDER_EVENT_KINDS, ORDER_STATUSES } from '../../shared/orders';
+import type { BillingDetails } from '../../shared/shop';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -84,7 +87,7 @@ export const contactMessages = pgTable(
     name: text('name').notNull(),
     organisation: text('organisation'),
     email: text('email').notNull(),
-    relatedTo: text('related_to', { enum: ['Services', 'Products', 'Others'] }).notNull(),
+    relatedTo: text('related_to', { enum: CONTACT_TOPICS }).notNull(),
     description: text('description').notNull(),
     ip: text('ip'),
     createdAt: createdAt(),
@@ -157,11 +160,9 @@ export const orders = pgTable(
     razorpayOrderId: text('razorpay_order_id').notNull(),
     razorpayPaymentId: text('razorpay_payment_id'),
     amount: integer('amount').notNull(),
-    currency: text('currency', { enum: ['INR', 'USD'] }).notNull(),
-    billing: jsonb('billing').notNull(),
-    status: text('status', { enum: ['created', 'paid', 'failed', 'refunded'] })
-      .notNull()
-      .default('created'),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    billing: jsonb('billing').$type<BillingDetails>().notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('created'),
     failureReason: text('failure_reason'),
     createdAt: createdAt(),
     paidAt: ts('paid_at'),
@@ -183,7 +184,7 @@ export const orderEvents = pgTable(
     orderId: uuid('order_id')
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
+    kind: text('kind', { enum: ORDER_EVENT_KINDS }).notNull(),
     detail: jsonb('detail'),
     createdAt: createdAt(),
   },

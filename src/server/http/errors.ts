@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodType, z } from 'zod';
+import { DOMAIN_ERROR_STATUS, DomainError } from '../domain-error';
 
 /** Field name → first message for that field, as the browser's forms show it. */
 export type FieldErrors = Record<string, string>;
@@ -50,14 +51,18 @@ export function parseInput<S extends ZodType>(schema: S, input: unknown): z.outp
 
 /** One error handler: 4xx keep a stable code and their message, 5xx become a generic message and are logged. */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | AppError | DomainError, request, reply) => {
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
       const body: ErrorBody = { code: error.code, message: error.message };
       if (error.fieldErrors) body.fieldErrors = error.fieldErrors;
       return reply.status(error.statusCode).send({ ...body, error: error.message, status: 'error' });
     }
-    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (error instanceof DomainError && DOMAIN_ERROR_STATUS[error.code] < 500) {
+      const { code, message } = error;
+      return reply.status(DOMAIN_ERROR_STATUS[code]).send({ code, message, error: message, status: 'error' });
+    }
+    const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
       const code =
         status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';

@@ -16,6 +16,7 @@ describe('dev mailbox', () => {
       blocks: [{ kind: 'code', label: 'Your code', text: '4821' }],
     });
     first = await enqueueMail(
+      t.ctx,
       t.ctx.db,
       { to: 'ann@example.com', kind: 'signup-code', ...welcome },
       t.clock.now(),
@@ -23,6 +24,7 @@ describe('dev mailbox', () => {
     t.clock.advance(1000);
     const receipt = renderEmail({ subject: 'Receipt', heading: 'Receipt', blocks: [] });
     second = await enqueueMail(
+      t.ctx,
       t.ctx.db,
       { to: 'bob@example.com', kind: 'receipt', ...receipt },
       t.clock.now(),
@@ -97,7 +99,13 @@ describe('dev mailbox in production', () => {
       },
     });
     try {
-      await enqueueMail(t.ctx.db, { to: 'ann@example.com', kind: 'x', subject: 'S', html: '', text: 'T' });
+      await enqueueMail(t.ctx, t.ctx.db, {
+        to: 'ann@example.com',
+        kind: 'x',
+        subject: 'S',
+        html: '',
+        text: 'T',
+      });
       const client = await t.client();
       for (const url of ['/dev/mailbox', '/dev/mailbox.json', '/dev/mailbox/1']) {
         expect((await client.get(url)).statusCode).toBe(404);

@@ -13,15 +13,27 @@ export type MailMessage = {
   ref?: string;
 };
 
-const queuedListeners = new Set<() => void>();
-
 /**
- * Subscribes to "mail was queued" hints, so a running outbox worker can deliver soon instead of on its next
- * tick. A hint may arrive before the queuing transaction commits; the worker's periodic run is the guarantee.
+ * "Mail was queued" hints, so a running outbox worker can deliver soon instead of on its next tick. A hint may
+ * arrive before the queuing transaction commits; the worker's periodic run is the guarantee.
  */
-export function onMailQueued(listener: () => void): () => void {
-  queuedListeners.add(listener);
-  return () => queuedListeners.delete(listener);
+export type MailQueuedHint = {
+  notify(): void;
+  /** Returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+};
+
+export function createMailQueuedHint(): MailQueuedHint {
+  const listeners = new Set<() => void>();
+  return {
+    notify() {
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
 }
 
 /**
@@ -29,12 +41,17 @@ export function onMailQueued(listener: () => void): () => void {
  * exactly when the change does; the outbox worker delivers it later, with retries. A new message is due at
  * once. Pass `at` (ctx.clock.now()) to stamp it with the app's clock rather than the database's.
  */
-export async function enqueueMail(db: DbOrTx, message: MailMessage, at?: Date): Promise<number> {
+export async function enqueueMail(
+  ctx: { mailQueued: MailQueuedHint },
+  db: DbOrTx,
+  message: MailMessage,
+  at?: Date,
+): Promise<number> {
   const [row] = await db
     .insert(outbox)
     .values({ ...message, ref: message.ref ?? null, ...(at ? { createdAt: at, nextAttemptAt: at } : {}) })
     .returning({ id: outbox.id });
   if (!row) throw new Error('outbox insert returned no row');
-  for (const listener of queuedListeners) listener();
+  ctx.mailQueued.notify();
   return row.id;
 }

@@ -32,7 +32,7 @@ function recordingLog(): OutboxLog & { entries: LogEntry[] } {
 
 async function queue(t: TestApp, to: string, subject = `Hello ${to}`) {
   const email = renderEmail({ subject, heading: subject, blocks: [{ kind: 'paragraph', text: 'Body' }] });
-  return enqueueMail(t.ctx.db, { to, kind: 'test', ...email }, t.clock.now());
+  return enqueueMail(t.ctx, t.ctx.db, { to, kind: 'test', ...email }, t.clock.now());
 }
 
 const rowOf = async (t: TestApp, id: number) => {

@@ -2,25 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { orderAmountSubunits } from '../../shared/money';
-import type { CreatePaymentResponse } from '../../shared/shop';
+import { type CreatePaymentResponse, SHOP_MESSAGES } from '../../shared/shop';
 import type { createPaymentSchema } from '../../shared/shop-schemas';
 import type { SessionUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { orders } from '../db/schema';
 import { AppError, conflict, notFound } from '../http/errors';
 import { findActiveTool, ownedToolIds } from '../shop/catalogue';
-import { recordOrderEvent } from './fulfil';
-import { GatewayError, gatewayFor } from './gateway';
+import { GatewayError } from './gateway';
+import { recordOrderEvent } from './order-events';
 
 type CreatePaymentBody = z.output<typeof createPaymentSchema>;
 
-export const PAYMENT_MESSAGES = {
-  toolNotFound: 'This tool is not available.',
-  comingSoon: 'This tool is coming soon and cannot be bought yet.',
-  alreadyOwned: 'You already own this tool.',
-  gatewayFailed: 'We could not reach our payment provider. Please try again in a moment.',
-  orderCreated: 'Order created',
-} as const;
+const PAYMENT_MESSAGES = SHOP_MESSAGES.payment;
 
 /** Until Razorpay names the order, the row carries this placeholder (the column is unique and required). */
 export const PENDING_ORDER_PREFIX = 'pending_';
@@ -60,7 +54,7 @@ export async function createPayment(
 
   let razorpayOrderId: string;
   try {
-    const remote = await gatewayFor(ctx.config).createOrder({
+    const remote = await ctx.gateway.createOrder({
       amount,
       currency: body.currency,
       receipt: orderId,

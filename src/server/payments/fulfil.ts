@@ -1,11 +1,14 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
-import { licenses, orderEvents, orders, purchases, tools, users } from '../db/schema';
+import { licenses, orders, purchases, tools, users } from '../db/schema';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { queueDeliveryEmail } from '../shop/delivery';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
-import { gatewayFor } from './gateway';
+import { recordOrderEvent } from './order-events';
+import { refundOrder } from './refund';
+
+const DUPLICATE_PAYMENT_REASON = 'Duplicate purchase of an owned tool';
 
 export type FulfilSource = 'verify' | 'webhook' | 'reconciler';
 
@@ -24,16 +27,6 @@ export type FulfilOutcome =
   | { result: 'amount-mismatch'; orderId: string }
   /** Paid for a tool the buyer already owns (two orders, both paid): the payment is refunded. */
   | { result: 'duplicate-payment'; orderId: string; refunded: boolean };
-
-export async function recordOrderEvent(
-  db: DbOrTx,
-  orderId: string,
-  kind: string,
-  detail: Record<string, unknown>,
-  at: Date,
-): Promise<void> {
-  await db.insert(orderEvents).values({ orderId, kind, detail, createdAt: at });
-}
 
 /** PostgreSQL's unique_violation, wherever the driver or Drizzle nested it. */
 export function isUniqueViolation(error: unknown): boolean {
@@ -55,6 +48,29 @@ export async function inFulfilmentTransaction<T>(ctx: AppContext, work: (tx: Tx)
       if (attempt >= 3 || !isUniqueViolation(error)) throw error;
     }
   }
+}
+
+type OrderRow = typeof orders.$inferSelect;
+type ToolRow = typeof tools.$inferSelect;
+
+/** The buyer now owns the tool: the purchase row the license, downloads and My Tools hang off. */
+async function createPurchase(tx: Tx, order: OrderRow, now: Date): Promise<{ id: string }> {
+  const [purchase] = await tx
+    .insert(purchases)
+    .values({ userId: order.userId, toolId: order.toolId, orderId: order.id, createdAt: now })
+    .returning({ id: purchases.id });
+  if (!purchase) throw new Error('purchase insert returned no row');
+  return purchase;
+}
+
+/** The license of a new purchase: a key, or sign-in credentials for tools delivered that way. */
+async function issueLicense(tx: Tx, purchaseId: string, tool: ToolRow, now: Date) {
+  const license =
+    tool.delivery === 'credentials'
+      ? { licenseKey: null, ...generateCredentials() }
+      : { licenseKey: generateLicenseKey(), username: null, password: null };
+  await tx.insert(licenses).values({ purchaseId, ...license, createdAt: now });
+  return license;
 }
 
 /**
@@ -119,18 +135,8 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: FulfilInput):
   const [tool] = await tx.select().from(tools).where(eq(tools.id, order.toolId));
   if (!user || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
 
-  const [purchase] = await tx
-    .insert(purchases)
-    .values({ userId: order.userId, toolId: order.toolId, orderId: order.id, createdAt: now })
-    .returning({ id: purchases.id });
-  if (!purchase) throw new Error('purchase insert returned no row');
-
-  const license =
-    tool.delivery === 'credentials'
-      ? { licenseKey: null, ...generateCredentials() }
-      : { licenseKey: generateLicenseKey(), username: null, password: null };
-  await tx.insert(licenses).values({ purchaseId: purchase.id, ...license, createdAt: now });
-
+  const purchase = await createPurchase(tx, order, now);
+  const license = await issueLicense(tx, purchase.id, tool, now);
   await recordOrderEvent(
     tx,
     order.id,
@@ -150,8 +156,8 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: FulfilInput):
 }
 
 /**
- * A second paid order for a tool the buyer already owns: give the money back through Razorpay. A failed refund
- * stays on the order's history for the operator; the order remains 'paid' without a purchase.
+ * A second paid order for a tool the buyer already owns: give the money back, through the one refund path. A
+ * failed refund stays on the order's history for the operator; the order remains 'paid' without a purchase.
  */
 export async function refundDuplicatePayment(
   ctx: AppContext,
@@ -159,14 +165,7 @@ export async function refundDuplicatePayment(
   razorpayPaymentId: string,
 ): Promise<boolean> {
   try {
-    const refund = await gatewayFor(ctx.config).refundPayment(razorpayPaymentId, {
-      notes: { reason: 'Duplicate purchase of an owned tool', orderId },
-    });
-    const now = ctx.clock.now();
-    await ctx.db.transaction(async (tx) => {
-      await tx.update(orders).set({ status: 'refunded', updatedAt: now }).where(eq(orders.id, orderId));
-      await recordOrderEvent(tx, orderId, 'refunded', { refundId: refund.id, amount: refund.amount }, now);
-    });
+    await refundOrder(ctx, { orderId, source: 'duplicate-payment', reason: DUPLICATE_PAYMENT_REASON });
     return true;
   } catch (error) {
     await recordOrderEvent(
@@ -189,7 +188,7 @@ export async function afterFulfilment(
   outcome: FulfilOutcome,
   razorpayPaymentId: string,
 ): Promise<FulfilOutcome> {
-  if (outcome.result === 'fulfilled') forgetOwnedTools(ctx.db, outcome.userId);
+  if (outcome.result === 'fulfilled') forgetOwnedTools(ctx, outcome.userId);
   if (outcome.result !== 'duplicate-payment') return outcome;
   return { ...outcome, refunded: await refundDuplicatePayment(ctx, outcome.orderId, razorpayPaymentId) };
 }

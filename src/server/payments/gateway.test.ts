@@ -8,6 +8,7 @@ import {
   createShopTestApp,
   effectsOf,
   freePort,
+  INR_BILLING,
   newBuyer,
   orderRow,
   type ShopTestApp,
@@ -191,7 +192,7 @@ describe('the shop with real-looking keys and RAZORPAY_API_URL', () => {
         razorpayOrderId: 'pending_00000000-0000-4000-8000-00000000abcd',
         amount: 149_900,
         currency: 'INR',
-        billing: {},
+        billing: INR_BILLING,
         createdAt: new Date(t.clock.now().getTime() - 10 * 60_000),
       })
       .returning();

@@ -148,17 +148,9 @@ export function gatewayApiUrl(config: Config): string {
   return RAZORPAY_API_URL;
 }
 
-const gateways = new WeakMap<Config, RazorpayGateway>();
-
-export function gatewayFor(config: Config): RazorpayGateway {
-  let gateway = gateways.get(config);
-  if (!gateway) {
-    gateway = new RazorpayGateway({
-      keyId: config.razorpay.keyId,
-      keySecret: config.razorpay.keySecret,
-      apiUrl: gatewayApiUrl(config),
-    });
-    gateways.set(config, gateway);
-  }
-  return gateway;
-}
+export const createGateway = (config: Config): RazorpayGateway =>
+  new RazorpayGateway({
+    keyId: config.razorpay.keyId,
+    keySecret: config.razorpay.keySecret,
+    apiUrl: gatewayApiUrl(config),
+  });

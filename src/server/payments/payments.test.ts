@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { licenses, orderEvents, orders, purchases, webhookEvents } from '../db/schema';
+import { licenses, orderEvents, orders, outbox, purchases, webhookEvents } from '../db/schema';
 import { LICENSE_KEY_PATTERN } from '../shop/license';
 import {
   addTool,
@@ -146,6 +146,15 @@ describe('POST /api/create-payment/', () => {
       billingDetails: { currency: 'USD', country: ' ' },
     });
     expect(noCountry.json().fieldErrors).toMatchObject({ 'billingDetails.country': 'Country is required' });
+    const unknownCountry = await client.post('/api/create-payment/', {
+      toolId: catalogue.windows.id,
+      currency: 'USD',
+      billingDetails: { currency: 'USD', country: 'Atlantis' },
+    });
+    expect(unknownCountry.statusCode).toBe(400);
+    expect(unknownCountry.json().fieldErrors).toMatchObject({
+      'billingDetails.country': 'Please choose a country from the list',
+    });
     const rows = await t.ctx.db.select().from(orders).where(eq(orders.userId, user.id));
     expect(rows).toHaveLength(0);
   });
@@ -282,6 +291,18 @@ describe('POST /api/verify-payment/', () => {
     expect(await effectsOf(t, secondOrder.id)).toMatchObject({ purchases: 0, deliveries: [] });
     expect(t.emulator?.payments.get(paidSecond.body.razorpay_payment_id)?.status).toBe('refunded');
     await t.emulator?.settled();
+
+    // The one refund path: one 'refunded' event naming its source, and the customer's refund notice.
+    const events = await t.ctx.db.select().from(orderEvents).where(eq(orderEvents.orderId, secondOrder.id));
+    const refunds = events.filter((event) => event.kind === 'refunded');
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]?.detail).toMatchObject({ source: 'duplicate-payment', purchaseId: null });
+    const notices = await t.ctx.db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.ref, `order:${secondOrder.id}`), eq(outbox.kind, 'refund-notice')));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.text).not.toContain('no longer work');
   });
 });
 

@@ -2,8 +2,8 @@ import { and, asc, eq, gt, like, lt, not } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { orders } from '../db/schema';
 import { PENDING_ORDER_PREFIX } from './create-payment';
-import { fulfilOrder, recordOrderEvent } from './fulfil';
-import { gatewayFor } from './gateway';
+import { fulfilOrder } from './fulfil';
+import { recordOrderEvent } from './order-events';
 
 /** Give the browser and the webhook a head start before asking Razorpay ourselves. */
 export const RECONCILE_MIN_AGE_MS = 2 * 60 * 1000;
@@ -72,7 +72,7 @@ export async function reconcileOnce(ctx: AppContext): Promise<ReconcileSummary> 
     .orderBy(asc(orders.createdAt))
     .limit(BATCH);
 
-  const gateway = gatewayFor(ctx.config);
+  const gateway = ctx.gateway;
   for (const order of open) {
     summary.checked++;
     try {

@@ -1,35 +1,23 @@
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { PaymentsConfigResponse, StatusResponse } from '../../shared/shop';
+import { type PaymentsConfigResponse, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { createPaymentSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
-import { orders } from '../db/schema';
-import { AppError, notFound, parseInput } from '../http/errors';
+import { parseInput } from '../http/errors';
 import { createPayment } from './create-payment';
 import { type RazorpayEmulator, registerRazorpayEmulator } from './emulator';
-import { fulfilOrder } from './fulfil';
 import { EMULATOR_PREFIX, RAZORPAY_CHECKOUT_SCRIPT } from './gateway';
-import { verifyCheckoutSignature } from './signatures';
+import { verifyPayment } from './verify-payment';
 import { WEBHOOK_PATH, webhookRoutes } from './webhook';
 
-/** GET /api/payments/config/: which checkout script the tools page loads, and whether it is the test one. */
-export const VERIFY_MESSAGES = {
-  success: 'Payment verified successfully',
-  orderNotFound: 'Order not found',
-  badSignature: 'Payment verification failed: the payment signature is not valid.',
-  notSettled: 'The payment could not be matched to its order. Please contact support.',
-  duplicate: 'You already own this tool, so this payment is being refunded.',
-} as const;
-
-const mountedEmulators = new WeakMap<FastifyInstance, RazorpayEmulator>();
-
-/** The emulator this app mounted (development and tests without Razorpay keys), e.g. to await its webhooks. */
-export const emulatorOf = (app: FastifyInstance) => mountedEmulators.get(app);
-
-export async function paymentsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+/** Returns the emulator it mounted (development and tests without Razorpay keys), e.g. to await its webhooks. */
+export async function paymentsRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+): Promise<RazorpayEmulator | undefined> {
   const emulatorActive = ctx.config.razorpay.emulated && !ctx.config.isProduction;
 
+  /** Which checkout script the tools page loads, and whether it is the test one. */
   app.get('/api/payments/config/', async (_request, reply): Promise<PaymentsConfigResponse> => {
     reply.header('cache-control', 'no-store');
     return {
@@ -56,46 +44,20 @@ export async function paymentsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     await ctx.limiter.consume({ key: `verify-payment:user:${user.id}`, limit: 30, windowMs: 60_000 });
     const body = parseInput(verifyPaymentSchema, request.body);
 
-    const [order] = await ctx.db
-      .select({ id: orders.id, razorpayOrderId: orders.razorpayOrderId })
-      .from(orders)
-      .where(and(eq(orders.razorpayOrderId, body.razorpay_order_id), eq(orders.userId, user.id)))
-      .limit(1);
-    if (!order) throw notFound(VERIFY_MESSAGES.orderNotFound);
-
-    // Signed over the order id we stored, never over ids the browser could swap.
-    const valid = verifyCheckoutSignature(ctx.config.razorpay.keySecret, {
-      orderId: order.razorpayOrderId,
-      paymentId: body.razorpay_payment_id,
-      signature: body.razorpay_signature,
-    });
-    if (!valid) throw new AppError(400, 'invalid_signature', VERIFY_MESSAGES.badSignature);
-
-    const outcome = await fulfilOrder(ctx, {
-      razorpayOrderId: order.razorpayOrderId,
-      razorpayPaymentId: body.razorpay_payment_id,
-      source: 'verify',
-    });
-    request.log.info({ orderId: order.id, outcome }, 'payment verified');
-    if (outcome.result === 'fulfilled' || outcome.result === 'already-paid') {
-      return { status: 'success', message: VERIFY_MESSAGES.success };
-    }
-    if (outcome.result === 'duplicate-payment')
-      throw new AppError(409, 'duplicate_payment', VERIFY_MESSAGES.duplicate);
-    throw new AppError(409, 'payment_not_settled', VERIFY_MESSAGES.notSettled);
+    const { outcome, orderId } = await verifyPayment(ctx, user.id, body);
+    request.log.info({ orderId, outcome }, 'payment verified');
+    return { status: 'success', message: SHOP_MESSAGES.verify.success };
   });
 
   await webhookRoutes(app, ctx);
 
-  if (emulatorActive) {
-    const emulator = await registerRazorpayEmulator(app, {
-      keyId: ctx.config.razorpay.keyId,
-      keySecret: ctx.config.razorpay.keySecret,
-      webhookSecret: ctx.config.razorpay.webhookSecret,
-      webhookUrl: `${ctx.config.publicUrl}${WEBHOOK_PATH}`,
-      prefix: EMULATOR_PREFIX.replace(/\/razorpay$/, ''),
-      log: app.log,
-    });
-    mountedEmulators.set(app, emulator);
-  }
+  if (!emulatorActive) return undefined;
+  return registerRazorpayEmulator(app, {
+    keyId: ctx.config.razorpay.keyId,
+    keySecret: ctx.config.razorpay.keySecret,
+    webhookSecret: ctx.config.razorpay.webhookSecret,
+    webhookUrl: `${ctx.config.publicUrl}${WEBHOOK_PATH}`,
+    prefix: EMULATOR_PREFIX.replace(/\/razorpay$/, ''),
+    log: app.log,
+  });
 }

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PurchasedTool, Tool } from '../../shared/shop';
 import { tools } from '../db/schema';
-import { fileStorage, sha256Hex } from '../storage';
+import { sha256Hex } from '../storage';
 import { createTestApp, type TestApp } from '../test-support/app';
 import {
   addTool,
@@ -64,7 +64,7 @@ describe('GET /api/alltools/', () => {
     const { windows, macos, comingSoon } = await catalogueRows(t);
     for (const tool of [windows, macos]) {
       expect(tool.fileKey).toBeTruthy();
-      const bytes = await fileStorage(t.config).read(tool.fileKey ?? '');
+      const bytes = await t.ctx.storage.read(tool.fileKey ?? '');
       expect(bytes).not.toBeNull();
       if (!bytes) continue;
       expect(sha256Hex(bytes)).toBe(tool.fileSha256);
@@ -92,7 +92,7 @@ describe('GET /api/alltools/', () => {
     expect(names.at(-1)).toBe(shown.id);
 
     await t.ctx.db.update(tools).set({ active: false }).where(eq(tools.id, shown.id));
-    invalidateCatalogue(t.ctx.db);
+    invalidateCatalogue(t.ctx);
     const after = (await client.get('/api/alltools/')).json<Tool[]>().map((tool) => tool._id);
     expect(after).not.toContain(shown.id);
   });

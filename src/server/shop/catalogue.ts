@@ -1,10 +1,8 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Tool } from '../../shared/shop';
-import { SESSION_CACHE_TTL_MS } from '../auth/session';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import type { PurchasedTool, Tool } from '../../shared/shop';
 import type { AppContext } from '../context';
-import type { Database, DbOrTx } from '../db';
+import type { DbOrTx } from '../db';
 import { purchases, tools } from '../db/schema';
-import { cachePerDatabase } from '../ttl-cache';
 import { ensureDefaultCatalogue } from './seed';
 
 export type ToolRow = typeof tools.$inferSelect;
@@ -22,7 +20,8 @@ type CachedCatalogue = {
   loadedAt: number;
 };
 
-const caches = new WeakMap<Database, { value?: CachedCatalogue; loading?: Promise<CachedCatalogue> }>();
+/** This instance's copy of the active catalogue, kept on the context (see AppCaches). */
+export type CatalogueCache = { value?: CachedCatalogue; loading?: Promise<CachedCatalogue> };
 
 export function toApiTool(row: ToolRow, purchased: boolean): Tool {
   return {
@@ -52,11 +51,7 @@ async function loadCatalogue(ctx: AppContext): Promise<CachedCatalogue> {
 
 /** The active catalogue, from this instance's cache when it is fresh; one load at a time per database. */
 export async function activeCatalogue(ctx: AppContext): Promise<CachedCatalogue> {
-  let cache = caches.get(ctx.db);
-  if (!cache) {
-    cache = {};
-    caches.set(ctx.db, cache);
-  }
+  const cache = ctx.caches.catalogue;
   if (cache.value && performance.now() - cache.value.loadedAt < CACHE_TTL_MS) return cache.value;
   if (!cache.loading) {
     const entry = cache;
@@ -73,8 +68,8 @@ export async function activeCatalogue(ctx: AppContext): Promise<CachedCatalogue>
 }
 
 /** Call after any write to the tools table, so this instance answers with the new catalogue at once. */
-export function invalidateCatalogue(db: Database): void {
-  caches.delete(db);
+export function invalidateCatalogue(ctx: AppContext): void {
+  ctx.caches.catalogue = {};
 }
 
 /** Ids of the tools this user owns now (refunded purchases do not count), straight from the database. */
@@ -90,10 +85,8 @@ export async function ownedToolIds(db: DbOrTx, userId: string): Promise<Set<stri
  * What the catalogue's `purchased` flags are read from: this instance's copy of each user's owned tools, as short-
  * lived as the session cache. Only for display; paying, downloading and re-sending check the database.
  */
-const ownedTools = cachePerDatabase<Database, string, Set<string>>(SESSION_CACHE_TTL_MS, 10_000);
-
 export async function cachedOwnedToolIds(ctx: AppContext, userId: string): Promise<Set<string>> {
-  const cache = ownedTools(ctx.db);
+  const cache = ctx.caches.ownedTools;
   const known = cache.get(userId);
   if (known) return known;
   const generation = cache.generation;
@@ -103,8 +96,8 @@ export async function cachedOwnedToolIds(ctx: AppContext, userId: string): Promi
 }
 
 /** Call after a purchase is created or refunded, once its transaction committed. */
-export function forgetOwnedTools(db: Database, userId: string): void {
-  ownedTools(db).delete(userId);
+export function forgetOwnedTools(ctx: AppContext, userId: string): void {
+  ctx.caches.ownedTools.delete(userId);
 }
 
 /** One active tool by id, straight from the database (payments must not act on a stale price). */
@@ -115,4 +108,29 @@ export async function findActiveTool(db: DbOrTx, toolId: string): Promise<ToolRo
     .where(and(eq(tools.id, toolId), eq(tools.active, true)))
     .limit(1);
   return row;
+}
+
+/** GET /api/my-tools/: the tools the user owns now, newest purchase first. */
+export async function purchasedTools(ctx: AppContext, userId: string): Promise<PurchasedTool[]> {
+  const rows = await ctx.db
+    .select({
+      id: tools.id,
+      name: tools.name,
+      description: tools.description,
+      device: tools.device,
+      icon: tools.icon,
+      purchasedAt: purchases.createdAt,
+    })
+    .from(purchases)
+    .innerJoin(tools, eq(tools.id, purchases.toolId))
+    .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt)))
+    .orderBy(desc(purchases.createdAt));
+  return rows.map((row) => ({
+    _id: row.id,
+    name: row.name,
+    description: row.description,
+    device: row.device ?? null,
+    icon: row.icon,
+    purchaseDate: row.purchasedAt.toISOString(),
+  }));
 }

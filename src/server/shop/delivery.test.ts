@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
-import { licenses, outbox, purchases } from '../db/schema';
+import { licenses, orderEvents, outbox, purchases } from '../db/schema';
 import { deliverDueMail } from '../mail/worker';
-import { fileStorage } from '../storage';
 import {
   addTool,
   buyTool,
@@ -40,7 +39,7 @@ async function purchaseWithLink(toolId = catalogue.windows.id) {
 describe('GET /api/downloads/:token', () => {
   it('streams the exact file bytes with a download filename, with or without a session', async () => {
     const { client, link } = await purchaseWithLink();
-    const expected = await fileStorage(t.config).read(catalogue.windows.fileKey ?? '');
+    const expected = await t.ctx.storage.read(catalogue.windows.fileKey ?? '');
 
     const response = await fetch(link, { redirect: 'manual' });
     expect(response.status).toBe(200);
@@ -117,6 +116,12 @@ describe('POST /api/send-tool-credentials/', () => {
     t.clock.advance(DOWNLOAD_LINK_VALID_MS / 2 + 1000);
     expect((await t.app.inject({ url: pathOf(link) })).statusCode).toBe(302);
     expect((await t.app.inject({ url: pathOf(downloadLinkIn(latest?.text ?? '')) })).statusCode).toBe(200);
+    // The web's resend records itself on the order's history, as the operator's does.
+    const events = await t.ctx.db.select().from(orderEvents).where(eq(orderEvents.orderId, order.id));
+    expect(events.filter((event) => event.kind === 'resent').map((event) => event.detail)).toEqual([
+      { source: 'web', outboxId: resends[0]?.id },
+      { source: 'web', outboxId: latest?.id },
+    ]);
   });
 
   it('answers 404 for a tool the caller has not bought, and 401 when logged out', async () => {

@@ -1,8 +1,10 @@
+import { and, eq, isNull } from 'drizzle-orm';
 import { formatSubunits } from '../../shared/money';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
-import type { licenses, orders, tools } from '../db/schema';
+import { licenses, orders, purchases, tools, users } from '../db/schema';
 import { enqueueMail } from '../mail/outbox';
+import { recordOrderEvent } from '../payments/order-events';
 import { type DeliveredSecret, renderDeliveryEmail } from './delivery-email';
 import { createDownloadToken } from './downloads';
 
@@ -44,6 +46,7 @@ export async function queueDeliveryEmail(ctx: AppContext, tx: DbOrTx, parts: Del
     downloadUrl: link?.url,
   });
   return enqueueMail(
+    ctx,
     tx,
     {
       to: parts.user.email,
@@ -53,4 +56,67 @@ export async function queueDeliveryEmail(ctx: AppContext, tx: DbOrTx, parts: Del
     },
     ctx.clock.now(),
   );
+}
+
+/** Which purchase to resend: the caller's live purchase of a tool (the web), or an order's (the operator). */
+export type ResendTarget = { userId: string; toolId: string } | { orderId: string };
+
+export type ResendOutcome =
+  | { result: 'sent'; orderId: string; outboxId: number; to: string; tool: DeliveryParts['tool']; at: Date }
+  /** No purchase (not bought, never paid, or for the web also refunded): nothing was queued. */
+  | { result: 'no-purchase' }
+  | { result: 'refunded'; refundedAt: Date }
+  | { result: 'no-license' };
+
+/**
+ * The one resend of a purchase's delivery email, for "Get Credentials" (`source` 'web') and `orders resend`
+ * ('admin'): a fresh download link, the same key or credentials, and a 'resent' event on the order's history, all
+ * in one transaction.
+ */
+export async function resendDelivery(
+  ctx: AppContext,
+  target: ResendTarget,
+  source: 'web' | 'admin',
+): Promise<ResendOutcome> {
+  const which =
+    'orderId' in target
+      ? eq(purchases.orderId, target.orderId)
+      : and(
+          eq(purchases.userId, target.userId),
+          eq(purchases.toolId, target.toolId),
+          isNull(purchases.refundedAt),
+        );
+  return ctx.db.transaction(async (tx) => {
+    const [owned] = await tx
+      .select({ purchase: purchases, order: orders, tool: tools, license: licenses, user: users })
+      .from(purchases)
+      .innerJoin(orders, eq(orders.id, purchases.orderId))
+      .innerJoin(tools, eq(tools.id, purchases.toolId))
+      .innerJoin(users, eq(users.id, purchases.userId))
+      .leftJoin(licenses, eq(licenses.purchaseId, purchases.id))
+      .where(which)
+      .limit(1)
+      .for('update', { of: purchases });
+    if (!owned) return { result: 'no-purchase' };
+    if (owned.purchase.refundedAt) return { result: 'refunded', refundedAt: owned.purchase.refundedAt };
+    if (!owned.license) return { result: 'no-license' };
+    const now = ctx.clock.now();
+    const outboxId = await queueDeliveryEmail(ctx, tx, {
+      occasion: 'resend',
+      user: owned.user,
+      purchaseId: owned.purchase.id,
+      order: owned.order,
+      tool: owned.tool,
+      license: owned.license,
+    });
+    await recordOrderEvent(tx, owned.order.id, 'resent', { source, outboxId }, now);
+    return {
+      result: 'sent',
+      orderId: owned.order.id,
+      outboxId,
+      to: owned.user.email,
+      tool: owned.tool,
+      at: now,
+    };
+  });
 }

@@ -6,7 +6,6 @@ import { currentUser } from '../auth/session';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { downloadTokens, purchases, tools } from '../db/schema';
-import { fileStorage } from '../storage';
 
 export const INVALID_LINK_PATH = '/utility-tools/invalid-link';
 const TOKEN_PATTERN = /^[\w-]{43}$/;
@@ -101,7 +100,7 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
     const viewer = await currentUser(ctx, request);
     if (viewer && viewer.id !== link.userId) return refuse(request, reply);
 
-    const file = await fileStorage(ctx.config).open(link.fileKey);
+    const file = await ctx.storage.open(link.fileKey);
     if (!file) {
       request.log.error({ fileKey: link.fileKey }, 'download file missing from storage');
       const message = 'This download is temporarily unavailable. Please contact support.';

@@ -1,21 +1,14 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { PurchasedTool, StatusResponse } from '../../shared/shop';
+import { type PurchasedTool, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { sendCredentialsSchema } from '../../shared/shop-schemas';
 import { currentUser, requireUser } from '../auth/session';
 import type { AppContext } from '../context';
-import { licenses, orders, purchases, tools } from '../db/schema';
 import { notFound, parseInput } from '../http/errors';
-import { activeCatalogue, cachedOwnedToolIds } from './catalogue';
-import { queueDeliveryEmail } from './delivery';
+import { activeCatalogue, cachedOwnedToolIds, purchasedTools } from './catalogue';
+import { resendDelivery } from './delivery';
 import { downloadRoutes } from './downloads';
 
-export const CREDENTIALS_MESSAGES = {
-  sent: 'Credentials sent to your email!',
-  notPurchased: 'You have not purchased this tool.',
-  tooMany:
-    'You have asked for your credentials several times already. Please check your inbox or try again later.',
-} as const;
+const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 
 const RESEND_LIMIT = { limit: 5, windowMs: 60 * 60 * 1000 };
 
@@ -34,58 +27,20 @@ export async function shopRoutes(app: FastifyInstance, ctx: AppContext): Promise
   app.get('/api/my-tools/', async (request, reply): Promise<PurchasedTool[]> => {
     const user = await requireUser(ctx, request);
     reply.header('cache-control', 'no-store');
-    const rows = await ctx.db
-      .select({
-        id: tools.id,
-        name: tools.name,
-        description: tools.description,
-        device: tools.device,
-        icon: tools.icon,
-        purchasedAt: purchases.createdAt,
-      })
-      .from(purchases)
-      .innerJoin(tools, eq(tools.id, purchases.toolId))
-      .where(and(eq(purchases.userId, user.id), isNull(purchases.refundedAt)))
-      .orderBy(desc(purchases.createdAt));
-    return rows.map((row) => ({
-      _id: row.id,
-      name: row.name,
-      description: row.description,
-      device: row.device ?? null,
-      icon: row.icon,
-      purchaseDate: row.purchasedAt.toISOString(),
-    }));
+    return purchasedTools(ctx, user.id);
   });
 
   app.post('/api/send-tool-credentials/', async (request): Promise<StatusResponse> => {
     const user = await requireUser(ctx, request);
     const { toolId } = parseInput(sendCredentialsSchema, request.body);
 
-    const [owned] = await ctx.db
-      .select({ purchase: purchases, order: orders, tool: tools, license: licenses })
-      .from(purchases)
-      .innerJoin(orders, eq(orders.id, purchases.orderId))
-      .innerJoin(tools, eq(tools.id, purchases.toolId))
-      .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
-      .where(and(eq(purchases.userId, user.id), eq(purchases.toolId, toolId), isNull(purchases.refundedAt)))
-      .limit(1);
-    if (!owned) throw notFound(CREDENTIALS_MESSAGES.notPurchased);
-
     await ctx.limiter.consume({
       key: `send-credentials:${user.id}:${toolId}`,
       ...RESEND_LIMIT,
       message: CREDENTIALS_MESSAGES.tooMany,
     });
-    await ctx.db.transaction((tx) =>
-      queueDeliveryEmail(ctx, tx, {
-        occasion: 'resend',
-        user,
-        purchaseId: owned.purchase.id,
-        order: owned.order,
-        tool: owned.tool,
-        license: owned.license,
-      }),
-    );
+    const outcome = await resendDelivery(ctx, { userId: user.id, toolId }, 'web');
+    if (outcome.result !== 'sent') throw notFound(CREDENTIALS_MESSAGES.notPurchased);
     return { status: 'success', message: CREDENTIALS_MESSAGES.sent };
   });
 

@@ -2,9 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { SITE } from '../../shared/site';
 import type { AppContext } from '../context';
-import type { Database } from '../db';
 import { tools } from '../db/schema';
-import { fileStorage } from '../storage';
 import { buildZip } from './zip';
 
 type SeedTool = {
@@ -125,7 +123,7 @@ function sampleArchive(tool: SeedTool & { sample: NonNullable<SeedTool['sample']
  * (a catalogue whose tools were all deactivated stays as the operator left it).
  */
 export async function seedDefaultCatalogue(ctx: AppContext): Promise<{ seeded: boolean }> {
-  const storage = fileStorage(ctx.config);
+  const { storage } = ctx;
   return ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(7130001)`);
     const [existing] = await tx.select({ id: tools.id }).from(tools).limit(1);
@@ -165,17 +163,11 @@ export async function seedDefaultCatalogue(ctx: AppContext): Promise<{ seeded: b
   });
 }
 
-const seeded = new WeakMap<Database, Promise<unknown>>();
-
-/** Seeds once per database per process; a failed attempt is retried on the next call. */
+/** Seeds once per context; a failed attempt is retried on the next call. */
 export function ensureDefaultCatalogue(ctx: AppContext): Promise<unknown> {
-  let pending = seeded.get(ctx.db);
-  if (!pending) {
-    pending = seedDefaultCatalogue(ctx).catch((error: unknown) => {
-      seeded.delete(ctx.db);
-      throw error;
-    });
-    seeded.set(ctx.db, pending);
-  }
-  return pending;
+  ctx.seed.pending ??= seedDefaultCatalogue(ctx).catch((error: unknown) => {
+    ctx.seed.pending = undefined;
+    throw error;
+  });
+  return ctx.seed.pending;
 }

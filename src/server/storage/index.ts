@@ -72,14 +72,6 @@ export function createLocalStorage(root: string): FileStorage {
   };
 }
 
-const byDataDir = new Map<string, FileStorage>();
-
 /** The storage for this configuration: DATA_DIR/files. */
-export function fileStorage(config: { dataDir: string }): FileStorage {
-  let storage = byDataDir.get(config.dataDir);
-  if (!storage) {
-    storage = createLocalStorage(path.join(config.dataDir, 'files'));
-    byDataDir.set(config.dataDir, storage);
-  }
-  return storage;
-}
+export const storageFor = (config: { dataDir: string }): FileStorage =>
+  createLocalStorage(path.join(config.dataDir, 'files'));

@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { ManualClock } from '../clock';
 import { type Config, loadConfig } from '../config';
-import type { AppContext } from '../context';
+import { type AppContext, createAppContext } from '../context';
 import { type DatabaseHandle, openDatabase } from '../db';
+import type { RazorpayEmulator } from '../payments/emulator';
 import { TestClient } from './client';
 import { createTestDatabase } from './database';
 
@@ -14,6 +15,8 @@ export type TestApp = {
   config: Config;
   database: DatabaseHandle;
   clock: ManualClock;
+  /** The Razorpay emulator the app mounted, when it runs without Razorpay keys. */
+  emulator: RazorpayEmulator | undefined;
   /** A new browser-like client with its own cookie jar (csrftoken already fetched). */
   client(options?: { ip?: string }): Promise<TestClient>;
   close(): Promise<void>;
@@ -55,7 +58,9 @@ export async function openTestApp(options: { env: Record<string, string>; now?: 
 }
 
 async function appOn(database: DatabaseHandle, config: Config, clock: ManualClock): Promise<TestApp> {
-  const { app, ctx } = await buildApp({ config, db: database.db, clock });
+  const { app, ctx, emulator } = await buildApp({
+    ctx: createAppContext({ config, db: database.db, clock }),
+  });
   await app.ready();
   return {
     app,
@@ -63,6 +68,7 @@ async function appOn(database: DatabaseHandle, config: Config, clock: ManualCloc
     config,
     database,
     clock,
+    emulator,
     async client(clientOptions = {}) {
       const client = new TestClient(app, clientOptions.ip);
       await client.get('/api/csrf-token/');

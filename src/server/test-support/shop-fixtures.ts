@@ -6,8 +6,6 @@ import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import { hashSessionId, SESSION_TTL_MS } from '../auth/session';
 import { licenses, orders, outbox, purchases, sessions, tools, users } from '../db/schema';
-import type { RazorpayEmulator } from '../payments/emulator';
-import { emulatorOf } from '../payments/routes';
 import { checkoutSignature, webhookSignature } from '../payments/signatures';
 import { activeCatalogue, invalidateCatalogue } from '../shop/catalogue';
 import { createTestApp, type TestApp } from './app';
@@ -17,8 +15,6 @@ export type ShopTestApp = TestApp & {
   /** Where the app listens: the gateway, the emulator and its webhooks talk over real HTTP. */
   baseUrl: string;
   dataDir: string;
-  /** The built-in Razorpay emulator, when the app runs without Razorpay keys. */
-  emulator: RazorpayEmulator | undefined;
 };
 
 export async function freePort(): Promise<number> {
@@ -49,7 +45,6 @@ export async function createShopTestApp(
     ...t,
     baseUrl,
     dataDir,
-    emulator: emulatorOf(t.app),
     async close() {
       await t.close();
       rmSync(dataDir, { recursive: true, force: true });
@@ -130,7 +125,7 @@ export async function addTool(
     })
     .returning();
   if (!row) throw new Error('tool insert returned no row');
-  invalidateCatalogue(t.ctx.db);
+  invalidateCatalogue(t.ctx);
   return row;
 }
 

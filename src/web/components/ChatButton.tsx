@@ -1,7 +1,10 @@
 import { MessageCircle } from 'lucide-react';
 import { chatLink, SITE } from '../../shared/site';
 
-/** Floating chat button (spec §1): opens WhatsApp in a new tab with a prefilled, URL-encoded message. */
+/**
+ * Floating chat button (docs/product.md §1): opens WhatsApp in a new tab with a prefilled, URL-encoded
+ * message.
+ */
 export function ChatButton({ message = SITE.chat.defaultMessage }: { message?: string }) {
   return (
     <a

@@ -10,7 +10,10 @@ const FOOTER_LINKS = [
   { to: '/TermsAndConditions', label: 'Terms and condition' },
 ] as const;
 
-/** Footer (spec §1, §2): logo to /, the four links in new tabs, a contact email link, copyright 2025. */
+/**
+ * Footer (docs/product.md §1, §2): logo to /, the four links in new tabs, a contact email link, copyright
+ * 2025.
+ */
 export function SiteFooter() {
   return (
     <footer className="bg-brand-900 text-brand-100">

@@ -1,6 +1,6 @@
 /**
- * What the home page says: navigation, service cards, about cards and product cards (spec §2, §3). Components
- * only render this data, so a wording change never touches layout code.
+ * What the home page says: navigation, service cards, about cards and product cards (docs/product.md §2, §3).
+ * Components only render this data, so a wording change never touches layout code.
  */
 import {
   Calculator,
@@ -31,7 +31,7 @@ export type SectionId = keyof typeof SCROLL_OFFSETS;
 
 export type NavEntry = { id: SectionId; label: string };
 
-/** The home navigation bar (spec §2): same four entries on desktop and in the mobile drawer. */
+/** The home navigation bar (docs/product.md §2): same four entries on desktop and in the mobile drawer. */
 export const HOME_NAV: readonly NavEntry[] = [
   { id: 'home', label: 'Home' },
   { id: 'about', label: 'About' },

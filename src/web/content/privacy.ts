@@ -4,7 +4,7 @@ import type { PolicyDocumentContent } from '../features/policies/types';
 
 const mail = (address: string) => ({ text: address, href: `mailto:${address}` });
 
-/** The Privacy Policy (spec §2, §9): ten numbered sections, written for a firm in India. */
+/** The Privacy Policy (docs/product.md §2, §9): ten numbered sections, written for a firm in India. */
 export const PRIVACY_POLICY: PolicyDocumentContent = {
   title: 'Privacy Policy',
   intro: [

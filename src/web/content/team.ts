@@ -3,7 +3,10 @@ import { Gauge, Handshake, Lightbulb, ShieldCheck } from 'lucide-react';
 import { CLAIMS } from '../../shared/constants';
 import { SITE } from '../../shared/site';
 
-/** The text of the Our Team page (spec §2), kept as data so it can be edited without touching markup. */
+/**
+ * The text of the Our Team page (docs/product.md §2), kept as data so it can be edited without touching
+ * markup.
+ */
 
 export type TeamStat = { value: string; label: string };
 export type TeamGroup = {

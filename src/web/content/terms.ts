@@ -5,8 +5,9 @@ import type { PolicyDocumentContent } from '../features/policies/types';
 const mail = (address: string) => ({ text: address, href: `mailto:${address}` });
 
 /**
- * The Terms and Conditions (spec §2, §9): fifteen numbered sections. The §9 policy statements — the liability cap,
- * upfront payment and refund rules, written cancellation, governing law and jurisdiction — are stated here.
+ * The Terms and Conditions (docs/product.md §2, §9): fifteen numbered sections. The §9 policy statements —
+ * the liability cap, upfront payment and refund rules, written cancellation, governing law and jurisdiction —
+ * are stated here.
  */
 export const TERMS: PolicyDocumentContent = {
   title: 'Terms and Conditions',

@@ -1,6 +1,6 @@
 /**
  * The browser's one way to call the API: sends credentials, echoes the csrftoken cookie in X-CSRFToken on every
- * request (spec §7), and turns a non-2xx answer into an ApiError carrying the server's JSON body.
+ * request (docs/product.md §7), and turns a non-2xx answer into an ApiError carrying the server's JSON body.
  */
 export type ApiErrorBody = {
   code?: string;
@@ -18,7 +18,7 @@ export class ApiError extends Error {
     super(body?.message ?? body?.error ?? `Request failed with status ${status}`);
     this.name = 'ApiError';
   }
-  /** The server's own message, if it sent one: spec §8 shows it before any fallback text. */
+  /** The server's own message, if it sent one: docs/product.md §8 shows it before any fallback text. */
   get serverMessage(): string | undefined {
     return this.body?.error ?? this.body?.message;
   }

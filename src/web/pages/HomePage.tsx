@@ -8,7 +8,10 @@ import { ProductsSection } from '../features/home/ProductsSection';
 import { ServicesSection } from '../features/home/ServicesSection';
 import { ToolsPromoSection } from '../features/home/ToolsPromoSection';
 
-/** Home (spec §2): hero, about, services, products and the tools shop teaser, with the home chat greeting. */
+/**
+ * Home (docs/product.md §2): hero, about, services, products and the tools shop teaser, with the home chat
+ * greeting.
+ */
 export default function HomePage() {
   return (
     <>

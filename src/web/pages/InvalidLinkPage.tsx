@@ -2,17 +2,17 @@ import { Link2Off, Mail } from 'lucide-react';
 import { Link } from 'react-router';
 import { DOWNLOAD_LINK_VALID_HOURS } from '../../shared/constants';
 import { SITE } from '../../shared/site';
-import { ShopLayout } from '../features/shop/ShopLayout';
+import { ToolsLayout } from '../layout/ToolsLayout';
 
 const primary =
   'inline-flex min-h-11 items-center justify-center rounded-lg bg-brand-800 px-5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700';
 const secondary =
   'inline-flex min-h-11 items-center justify-center gap-2 rounded-lg border border-slate-300 bg-white px-5 text-sm font-semibold text-slate-700 hover:bg-slate-50';
 
-/** Where an expired or unknown download link lands (spec §2; DESIGN.md §4.6). */
+/** Where an expired or unknown download link lands (docs/product.md §2; docs/product.md §10.6). */
 export default function InvalidLinkPage() {
   return (
-    <ShopLayout>
+    <ToolsLayout>
       <div className="bg-gradient-to-b from-brand-50 to-white">
         <div className="mx-auto flex max-w-2xl flex-col items-center px-5 py-16 text-center sm:px-6 md:py-24">
           <span className="inline-flex size-16 items-center justify-center rounded-2xl bg-accent-100 text-accent-700">
@@ -42,6 +42,6 @@ export default function InvalidLinkPage() {
           </div>
         </div>
       </div>
-    </ShopLayout>
+    </ToolsLayout>
   );
 }

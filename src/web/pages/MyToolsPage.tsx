@@ -1,10 +1,10 @@
 import { MyToolsList } from '../features/shop/MyToolsList';
-import { ShopLayout } from '../features/shop/ShopLayout';
+import { ToolsLayout } from '../layout/ToolsLayout';
 
-/** /my-tools (spec §2): the signed-in buyer's tools; everyone else is sent to /utility-tools. */
+/** /my-tools (docs/product.md §2): the signed-in buyer's tools; everyone else is sent to /utility-tools. */
 export default function MyToolsPage() {
   return (
-    <ShopLayout>
+    <ToolsLayout>
       <div className="border-b border-slate-200 bg-gradient-to-b from-brand-50 to-white">
         <div className="mx-auto max-w-6xl px-5 pt-12 pb-10 sm:px-6 md:pt-16 md:pb-12">
           <p className="text-sm font-semibold tracking-wide text-accent-700 uppercase">Your purchases</p>
@@ -24,6 +24,6 @@ export default function MyToolsPage() {
         </h2>
         <MyToolsList />
       </section>
-    </ShopLayout>
+    </ToolsLayout>
   );
 }

@@ -1,12 +1,15 @@
 import { Info, ShieldCheck } from 'lucide-react';
 import { SITE } from '../../shared/site';
-import { ShopLayout } from '../features/shop/ShopLayout';
 import { ToolCatalogue } from '../features/shop/ToolCatalogue';
+import { ToolsLayout } from '../layout/ToolsLayout';
 
-/** /utility-tools (spec §2): the notice and the Dashboard are prerendered; the tools arrive on the client. */
+/**
+ * /utility-tools (docs/product.md §2): the notice and the Dashboard are prerendered; the tools arrive on the
+ * client.
+ */
 export default function UtilityToolsPage() {
   return (
-    <ShopLayout poll>
+    <ToolsLayout poll>
       <div className="border-b border-slate-200 bg-gradient-to-b from-brand-50 to-white">
         <div className="mx-auto max-w-6xl px-5 pt-12 pb-10 sm:px-6 md:pt-16 md:pb-14">
           <p className="text-sm font-semibold tracking-wide text-accent-700 uppercase">
@@ -72,6 +75,6 @@ export default function UtilityToolsPage() {
         </p>
         <ToolCatalogue />
       </section>
-    </ShopLayout>
+    </ToolsLayout>
   );
 }

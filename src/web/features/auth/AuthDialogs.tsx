@@ -1,5 +1,5 @@
 import type { AuthUser } from '../../../shared/auth';
-import type { AuthDialogName } from './AuthContext';
+import type { AuthDialogName } from '../../session/AuthContext';
 import { LoginDialog } from './LoginDialog';
 import { SignupDialog } from './SignupDialog';
 

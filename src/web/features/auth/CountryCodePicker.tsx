@@ -7,8 +7,9 @@ const FLAG_CLASS =
   "text-lg leading-none font-['Apple_Color_Emoji','Segoe_UI_Emoji','Noto_Color_Emoji','Twemoji_Mozilla',sans-serif]";
 
 /**
- * The signup form's dial-code picker (spec §2): a button showing the chosen flag and code that opens a searchable
- * list (WAI-ARIA combobox with a listbox). Escape closes the list without closing the dialog around it.
+ * The signup form's dial-code picker (docs/product.md §2): a button showing the chosen flag and code that
+ * opens a searchable list (WAI-ARIA combobox with a listbox). Escape closes the list without closing the
+ * dialog around it.
  */
 export function CountryCodePicker({
   value,

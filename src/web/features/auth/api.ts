@@ -1,26 +1,32 @@
-import type { AuthCheckResponse, LoginResponse, MessageResponse, SignupResponse } from '../../../shared/auth';
+import type {
+  ForgotPasswordRequest,
+  InitiateSignupRequest,
+  LoginRequest,
+  LoginResponse,
+  MessageResponse,
+  ResetPasswordRequest,
+  SendOtpRequest,
+  SignupResponse,
+  VerifyOtpRequest,
+} from '../../../shared/auth';
 import { ApiError, api } from '../../lib/api';
 
-/** The spec's "form data" (§7): sent urlencoded, which the server reads like multipart. */
+/** The "form data" calls of docs/product.md §7: sent urlencoded, which the server reads like multipart. */
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
 
+/** The account calls behind the Login and Signup dialogs, typed by the shared request and response schemas. */
 export const authApi = {
-  check: () => api.get<AuthCheckResponse>('/api/auth/check/'),
-  login: (email: string, password: string) =>
-    api.post<LoginResponse>('/api/auth/login/', form({ email, password })),
-  logout: () => api.post<MessageResponse>('/api/auth/logout/'),
-  sendSignupCode: (name: string, email: string) =>
-    api.post<MessageResponse>('/api/auth/send-otp/', form({ name, email })),
-  completeSignup: (fields: { name: string; email: string; phone: string; password: string; otp: string }) =>
-    api.post<SignupResponse>('/api/auth/initiate-signup/', form(fields)),
-  forgotPassword: (email: string) => api.post<MessageResponse>('/api/auth/forgot-password/', { email }),
-  verifyResetCode: (email: string, otp: string) =>
-    api.post<MessageResponse>('/api/auth/verify-otp/', { email, otp }),
-  resetPassword: (email: string, otp: string, password: string) =>
-    api.post<MessageResponse>('/api/auth/reset-password/', { email, otp, password }),
+  login: (body: LoginRequest) => api.post<LoginResponse>('/api/auth/login/', form(body)),
+  sendSignupCode: (body: SendOtpRequest) => api.post<MessageResponse>('/api/auth/send-otp/', form(body)),
+  completeSignup: (body: Omit<InitiateSignupRequest, 'sentOtp'>) =>
+    api.post<SignupResponse>('/api/auth/initiate-signup/', form(body)),
+  forgotPassword: (body: ForgotPasswordRequest) =>
+    api.post<MessageResponse>('/api/auth/forgot-password/', body),
+  verifyResetCode: (body: VerifyOtpRequest) => api.post<MessageResponse>('/api/auth/verify-otp/', body),
+  resetPassword: (body: ResetPasswordRequest) => api.post<MessageResponse>('/api/auth/reset-password/', body),
 };
 
-/** Spec §8: the server's message when it sent one, else the step's own fallback text. */
+/** docs/product.md §8: the server's message when it sent one, else the step's own fallback text. */
 export function errorText(error: unknown, fallback: string): string {
   return (error instanceof ApiError && error.serverMessage) || fallback;
 }

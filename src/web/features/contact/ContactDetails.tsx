@@ -16,7 +16,7 @@ function DetailRow({ icon, label, children }: { icon: ReactNode; label: string; 
   );
 }
 
-/** The contact panel (spec §2): phone, email and the Jaipur address, each usable in one tap. */
+/** The contact panel (docs/product.md §2): phone, email and the Jaipur address, each usable in one tap. */
 export function ContactDetails() {
   return (
     <section

@@ -6,8 +6,9 @@ import { SectionIntro } from './SectionIntro';
 import { usePrefersReducedMotion } from './scroll';
 
 /**
- * About (spec §2, §4): five cards that show a picture and flip to their text on hover or focus; every 10 s all of
- * them turn together. The rotation can be paused (WCAG 2.2.2) and never runs for visitors who prefer less motion.
+ * About (docs/product.md §2, §4): five cards that show a picture and flip to their text on hover or focus;
+ * every 10 s all of them turn together. The rotation can be paused (WCAG 2.2.2) and never runs for visitors
+ * who prefer less motion.
  */
 export function AboutSection() {
   const reducedMotion = usePrefersReducedMotion();

@@ -6,7 +6,10 @@ import { HeroArt } from './art/HeroArt';
 import { ScrollArrow } from './ScrollArrow';
 import { SectionLink } from './SectionLink';
 
-/** Hero (spec §1, §2): heading, tagline, the success claim, the two buttons and the arrow down to About. */
+/**
+ * Hero (docs/product.md §1, §2): heading, tagline, the success claim, the two buttons and the arrow down to
+ * About.
+ */
 export function HeroSection() {
   return (
     <section

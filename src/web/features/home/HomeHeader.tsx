@@ -10,9 +10,10 @@ import { scrollToSection } from './scroll';
 const transition = { transitionDuration: `${DRAWER_TRANSITION_MS}ms` };
 
 /**
- * The home page's navigation (spec §2): a sticky bar from the medium breakpoint up; below it a fixed bar whose
- * menu button opens a full-height drawer that slides in from the right. Entries are real `#id` links, so they work
- * before JavaScript loads; with it, a click scrolls smoothly with the spec's offset.
+ * The home page's navigation (docs/product.md §2): a sticky bar from the medium breakpoint up; below it a
+ * fixed bar whose menu button opens a full-height drawer that slides in from the right. Entries are real
+ * `#id` links, so they work before JavaScript loads; with it, a click scrolls smoothly with the documented
+ * offset.
  */
 export function HomeHeader() {
   const [open, setOpen] = useState(false);

@@ -5,7 +5,10 @@ import { truncateWords } from '../../../shared/text';
 import { PRODUCT_CARDS, type ProductCard, SECTION_INTROS } from '../../content/home';
 import { SectionIntro } from './SectionIntro';
 
-/** Products (spec §2, §4): a two-card grid; hovering or focusing a card reveals its description and link. */
+/**
+ * Products (docs/product.md §2, §4): a two-card grid; hovering or focusing a card reveals its description and
+ * link.
+ */
 export function ProductsSection() {
   const [expanded, setExpanded] = useState<Readonly<Record<string, boolean>>>({});
 
@@ -91,7 +94,7 @@ export function ProductCardView({ product, expanded, onToggle }: ProductCardView
                 Coming Soon
               </span>
             ) : (
-              // biome-ignore lint/a11y/noAmbiguousAnchorText: the spec's label; the hidden text below names the product.
+              // biome-ignore lint/a11y/noAmbiguousAnchorText: the documented label; the hidden text below names the product.
               <a
                 href={product.link}
                 target="_blank"

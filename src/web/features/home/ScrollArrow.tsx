@@ -12,8 +12,8 @@ type ScrollArrowProps = {
 };
 
 /**
- * The bouncing down arrow between sections (spec §2). It bounces only when motion is welcome, and only for four
- * seconds: anything that moves longer would need a pause control (WCAG 2.2.2).
+ * The bouncing down arrow between sections (docs/product.md §2). It bounces only when motion is welcome, and
+ * only for four seconds: anything that moves longer would need a pause control (WCAG 2.2.2).
  */
 export function ScrollArrow({ target, offset, label, tone = 'light' }: ScrollArrowProps) {
   const colours =

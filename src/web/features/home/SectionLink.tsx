@@ -7,7 +7,7 @@ type SectionLinkProps = { section: SectionId; className?: string; children: Reac
 
 /**
  * A real `<a href="#section">`, so it works before JavaScript loads and opens in a new tab when asked; a plain
- * click scrolls smoothly with the spec's offset for that section instead of the browser's jump.
+ * click scrolls smoothly with the documented offset for that section instead of the browser's jump.
  */
 export function SectionLink({ section, className, children }: SectionLinkProps) {
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {

@@ -13,8 +13,9 @@ import { SectionIntro } from './SectionIntro';
 const GRID_COLUMNS = 12;
 
 /**
- * Column span (out of 12) of card `index` while card `active` is hovered or focused (spec §4): the active card
- * takes 8, its row neighbour 4, every other card 6. Cards sit two to a row, so the neighbour differs in the last bit.
+ * Column span (out of 12) of card `index` while card `active` is hovered or focused (docs/product.md §4): the
+ * active card takes 8, its row neighbour 4, every other card 6. Cards sit two to a row, so the neighbour
+ * differs in the last bit.
  */
 export function serviceSpan(index: number, active: number | null): number {
   if (active === null) return GRID_COLUMNS / 2;
@@ -23,7 +24,7 @@ export function serviceSpan(index: number, active: number | null): number {
   return GRID_COLUMNS / 2;
 }
 
-/** Services (spec §2, §3, §4): four cards that widen on hover to reveal their bullet lists. */
+/** Services (docs/product.md §2, §3, §4): four cards that widen on hover to reveal their bullet lists. */
 export function ServicesSection() {
   const [active, setActive] = useState<number | null>(null);
   const rows = [SERVICE_CARDS.slice(0, 2), SERVICE_CARDS.slice(2, 4)];

@@ -6,7 +6,10 @@ import { ToolsShopArt } from './art/ProductArt';
 
 const PLATFORM_MARKS = { Windows: DesktopMark, macOS: LaptopMark } as const;
 
-/** The utility-tools shop teaser (spec §2 "a further section using a dashboard image and utility logos"). */
+/**
+ * The utility-tools shop teaser (docs/product.md §2 "a further section using a dashboard image and utility
+ * logos").
+ */
 export function ToolsPromoSection() {
   return (
     <section

@@ -5,7 +5,7 @@ import { PRODUCT_CARDS, type ProductCard, SERVICE_CARDS } from '../../content/ho
 import { ProductCardView } from './ProductsSection';
 import { serviceSpan } from './ServicesSection';
 
-describe('service card spans (spec §4)', () => {
+describe('service card spans (docs/product.md §4)', () => {
   it('are 6 each while nothing is hovered', () => {
     expect([0, 1, 2, 3].map((i) => serviceSpan(i, null))).toEqual([6, 6, 6, 6]);
   });
@@ -25,7 +25,7 @@ describe('service card spans (spec §4)', () => {
   });
 });
 
-describe('service cards carry the spec §3 titles and bullets', () => {
+describe('service cards carry the docs/product.md §3 titles and bullets', () => {
   it('in order', () => {
     expect(SERVICE_CARDS.map((card) => [card.title, card.bullets])).toEqual([
       [

@@ -24,8 +24,8 @@ function sectionText(document: PolicyDocumentContent, title: string): string {
     .join('\n');
 }
 
-describe('Privacy Policy content (spec §2, §9)', () => {
-  it('has exactly the ten sections the spec names, in order', () => {
+describe('Privacy Policy content (docs/product.md §2, §9)', () => {
+  it('has exactly the ten sections docs/product.md §2 names, in order', () => {
     expect(PRIVACY_POLICY.sections.map((section) => section.title)).toEqual([
       'Information We Collect',
       'How We Use Your Information',
@@ -57,8 +57,8 @@ describe('Privacy Policy content (spec §2, §9)', () => {
   });
 });
 
-describe('Terms and Conditions content (spec §2, §9)', () => {
-  it('has exactly the fifteen sections the spec names, in order', () => {
+describe('Terms and Conditions content (docs/product.md §2, §9)', () => {
+  it('has exactly the fifteen sections docs/product.md §2 names, in order', () => {
     expect(TERMS.sections.map((section) => section.title)).toEqual([
       'Acceptance of Terms',
       'Services We Offer',

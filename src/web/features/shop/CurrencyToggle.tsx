@@ -1,7 +1,7 @@
 import { CURRENCIES, type Currency } from '../../../shared/constants';
 import { CURRENCY_SYMBOLS } from '../../../shared/money';
 
-/** The INR/USD switch (spec §2, §4): two pressed/unpressed buttons in a labelled group. */
+/** The INR/USD switch (docs/product.md §2, §4): two pressed/unpressed buttons in a labelled group. */
 export function CurrencyToggle({
   value,
   onChange,

@@ -2,9 +2,9 @@ import { CalendarDays, KeyRound, LoaderCircle, PackageOpen, SearchX, TriangleAle
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { TRUNCATE_WORDS } from '../../../shared/constants';
-import type { PurchasedTool } from '../../../shared/shop';
+import { type PurchasedTool, SHOP_MESSAGES } from '../../../shared/shop';
 import { ApiError } from '../../lib/api';
-import { useAuth } from '../auth/AuthContext';
+import { useAuth } from '../../session/AuthContext';
 import { shopApi } from './api';
 import { matchesSearch, SearchBox } from './SearchBox';
 import { Spinner } from './Spinner';
@@ -13,11 +13,7 @@ import { ToolIcon } from './ToolIcon';
 import { TruncatedText } from './TruncatedText';
 import { useSendCredentials } from './useSendCredentials';
 
-export const MY_TOOLS_MESSAGES = {
-  loadFailed: 'Failed to load your purchased tools.',
-  empty: "You haven't purchased any tools yet.",
-  noMatch: 'No tools match your search criteria.',
-} as const;
+const MY_TOOLS_MESSAGES = SHOP_MESSAGES.myTools;
 
 const purchaseDateFormat = new Intl.DateTimeFormat('en-IN', {
   day: 'numeric',
@@ -32,8 +28,8 @@ export function purchasedLabel(purchaseDate: string | null): string {
 }
 
 /**
- * The buyer's tools (spec §2). A visitor who is not signed in is sent to /utility-tools by the AuthProvider once
- * its check says so, or here if the session ends between the check and the list (401).
+ * The buyer's tools (docs/product.md §2). A visitor who is not signed in is sent to /utility-tools by the
+ * AuthProvider once its check says so, or here if the session ends between the check and the list (401).
  */
 export function MyToolsList() {
   const navigate = useNavigate();

@@ -2,7 +2,7 @@ import { Search } from 'lucide-react';
 import { useId, useRef } from 'react';
 import { useKeepTypedBeforeHydration } from '../../lib/prerendered-form';
 
-/** A labelled search field; the label is for screen readers, the placeholder is the spec's text. */
+/** A labelled search field; the label is for screen readers, the placeholder is the documented text. */
 export function SearchBox({
   value,
   onChange,

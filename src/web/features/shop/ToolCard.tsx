@@ -11,7 +11,10 @@ export function toolTitle(tool: Pick<Tool, 'name' | 'device'>): string {
   return tool.device ? `${tool.name} (${tool.device})` : tool.name;
 }
 
-/** The buy button's words (spec §4): '{device} - price', or 'Purchase - price' for a tool with no device. */
+/**
+ * The buy button's words (docs/product.md §4): '{device} - price', or 'Purchase - price' for a tool with no
+ * device.
+ */
 export function buyLabel(tool: Tool, currency: Currency): string {
   return `${tool.device ?? 'Purchase'} - ${formatPrice(displayPrice(tool, currency), currency)}`;
 }
@@ -28,7 +31,10 @@ type ToolCardProps = {
   onGetCredentials: (tool: Tool) => void;
 };
 
-/** One catalogue card (spec §2): badges, name, a 40-word description and the one action that fits its state. */
+/**
+ * One catalogue card (docs/product.md §2): badges, name, a 40-word description and the one action that fits
+ * its state.
+ */
 export function ToolCard({ tool, currency, processing, sending, onBuy, onGetCredentials }: ToolCardProps) {
   const title = toolTitle(tool);
   return (

@@ -1,89 +1,32 @@
 import { FlaskConical, PackageOpen, SearchX, TriangleAlert } from 'lucide-react';
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Currency } from '../../../shared/constants';
-import { detectCurrency } from '../../../shared/currency';
+import { type ReactNode, useMemo, useState } from 'react';
 import { displayPrice, formatPrice } from '../../../shared/money';
-import type { BillingDetails, Tool } from '../../../shared/shop';
-import { api } from '../../lib/api';
-import { useAuth } from '../auth/AuthContext';
-import { shopApi } from './api';
+import { type BillingDetails, SHOP_MESSAGES, type Tool } from '../../../shared/shop';
+import { useAuth } from '../../session/AuthContext';
 import { BillingModal } from './BillingModal';
 import { CurrencyToggle } from './CurrencyToggle';
 import { useCheckout } from './checkout';
-import { COUNTRIES } from './countries';
 import { matchesSearch, SearchBox } from './SearchBox';
 import { Spinner } from './Spinner';
 import { ToolCard, toolTitle } from './ToolCard';
+import { useCatalogue } from './useCatalogue';
 import { usePurchase } from './usePurchase';
 import { useSendCredentials } from './useSendCredentials';
 
-export const CATALOGUE_MESSAGES = {
-  loadFailed: 'Failed to load tools. Please try again later.',
-  empty: 'No tools are currently available.',
-  noMatch: 'No tools match your search criteria.',
-} as const;
+const CATALOGUE_MESSAGES = SHOP_MESSAGES.catalogue;
 
 /**
- * The Dashboard of /utility-tools (spec §2, §4): search, currency, the tool grid and the purchase flow.
+ * The Dashboard of /utility-tools (docs/product.md §2, §4): search, currency, the tool grid and the purchase flow.
  * Tools and the starting currency load on the client; the prerendered page shows the spinner in their place.
  */
 export function ToolCatalogue() {
-  const { loggedIn, checked, openLogin } = useAuth();
-  const [tools, setTools] = useState<Tool[] | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const [currency, setCurrency] = useState<Currency | null>(null);
-  const [countryName, setCountryName] = useState<string | undefined>();
+  const { loggedIn, openLogin } = useAuth();
+  const { tools, loadFailed, currency, setCurrency, countryName, markPurchased } = useCatalogue();
   const [query, setQuery] = useState('');
   const [billingFor, setBillingFor] = useState<Tool | null>(null);
   const checkout = useCheckout();
   const credentials = useSendCredentials();
 
-  const loadTools = useCallback(
-    () =>
-      shopApi.tools().then(
-        (list) => {
-          setTools(list);
-          setLoadFailed(false);
-        },
-        (error: unknown) => {
-          console.error('Failed to load tools', error);
-          setLoadFailed(true);
-        },
-      ),
-    [],
-  );
-
-  useEffect(() => {
-    void loadTools();
-  }, [loadTools]);
-
-  useEffect(() => {
-    let active = true;
-    void detectCurrency(() => api.get('/api/get-location/')).then((location) => {
-      if (!active) return;
-      // A choice the visitor made while detection was running wins over the detected one.
-      setCurrency((current) => current ?? location.currency);
-      setCountryName(COUNTRIES.find((country) => country.code === location.country)?.name);
-    });
-    return () => {
-      active = false;
-    };
-  }, []);
-
-  // "Purchased" depends on who is signed in: when the session changes under the page (the 5 s poll sees a
-  // sign-out in another tab), ask again.
-  const seenLoggedIn = useRef<boolean | null>(null);
-  useEffect(() => {
-    if (!checked) return;
-    if (seenLoggedIn.current !== null && seenLoggedIn.current !== loggedIn) void loadTools();
-    seenLoggedIn.current = loggedIn;
-  }, [checked, loggedIn, loadTools]);
-
-  const markPurchased = useCallback((toolId: string) => {
-    setTools(
-      (list) => list?.map((tool) => (tool._id === toolId ? { ...tool, purchased: true } : tool)) ?? null,
-    );
-  }, []);
   const { processingId, purchase } = usePurchase({
     loadCheckout: checkout.ready,
     onPurchased: markPurchased,

@@ -1,7 +1,10 @@
 import { useId, useState } from 'react';
 import { truncateWords } from '../../../shared/text';
 
-/** A description cut to `words` words with a Read more / Show less toggle (spec: 40 on the catalogue, 30 on My Tools). */
+/**
+ * A description cut to `words` words with a Read more / Show less toggle (docs/product.md §9: 40 on the
+ * catalogue, 30 on My Tools).
+ */
 export function TruncatedText({
   text,
   words,

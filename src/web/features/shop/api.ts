@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { LocationResponse } from '../../../shared/currency';
 import type {
   CreatePaymentRequest,
   CreatePaymentResponse,
@@ -7,15 +9,18 @@ import type {
   Tool,
   VerifyPaymentRequest,
 } from '../../../shared/shop';
+import type { sendCredentialsSchema } from '../../../shared/shop-schemas';
 import { api } from '../../lib/api';
 
-/** The shop's calls (spec §7), typed by the shared contract. */
+/** The shop's calls (docs/product.md §7), typed by the shared contract. */
 export const shopApi = {
+  location: () => api.get<LocationResponse>('/api/get-location/'),
   tools: () => api.get<Tool[]>('/api/alltools/'),
   myTools: () => api.get<PurchasedTool[]>('/api/my-tools/'),
   paymentsConfig: () => api.get<PaymentsConfigResponse>('/api/payments/config/'),
   createPayment: (body: CreatePaymentRequest) =>
     api.post<CreatePaymentResponse>('/api/create-payment/', body),
   verifyPayment: (body: VerifyPaymentRequest) => api.post<StatusResponse>('/api/verify-payment/', body),
-  sendCredentials: (toolId: string) => api.post<StatusResponse>('/api/send-tool-credentials/', { toolId }),
+  sendCredentials: (body: z.input<typeof sendCredentialsSchema>) =>
+    api.post<StatusResponse>('/api/send-tool-credentials/', body),
 };

@@ -91,8 +91,9 @@ export function loadCheckout(): Promise<RazorpayConstructor> {
 }
 
 /**
- * Starts loading the checkout as soon as the tools page opens (spec §7), so the payment window opens without a
- * wait; reports whether payments are simulated (null until the server has said; false if it could not).
+ * Starts loading the checkout as soon as the tools page opens (docs/product.md §7), so the payment window
+ * opens without a wait; reports whether payments are simulated (null until the server has said; false if it
+ * could not).
  */
 export function useCheckout(): { testMode: boolean | null; ready: () => Promise<RazorpayConstructor> } {
   const [testMode, setTestMode] = useState<boolean | null>(null);
@@ -108,7 +109,7 @@ export function useCheckout(): { testMode: boolean | null; ready: () => Promise<
     );
     // The script (Razorpay's is large) waits for the browser to be idle, so it never competes with the page's
     // own first render; a click on Proceed to Payment before then loads it at once. A failed early load is only a
-    // warning: the click tries again and, if it still fails, tells the buyer with the spec's error toast.
+    // warning: the click tries again and, if it still fails, tells the buyer with the documented error toast.
     const load = () =>
       loadCheckout().catch((error: unknown) => console.warn('Could not preload the payment checkout', error));
     const idle = typeof window.requestIdleCallback === 'function';

@@ -18,7 +18,7 @@ const tool: Tool = {
   icon: null,
 };
 
-describe('tool card words (spec §2, §4)', () => {
+describe('tool card words (docs/product.md §2, §4)', () => {
   it('puts the device in brackets after the name, and nothing for a tool without one', () => {
     expect(toolTitle(tool)).toBe('PDF Utility Toolkit (Windows)');
     expect(toolTitle({ ...tool, device: null })).toBe('PDF Utility Toolkit');

@@ -2,25 +2,20 @@ import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { type Currency, REDIRECT_AFTER_PAYMENT_MS } from '../../../shared/constants';
 import { displayPrice } from '../../../shared/money';
-import type { BillingDetails, Tool } from '../../../shared/shop';
+import { type BillingDetails, SHOP_MESSAGES, type Tool } from '../../../shared/shop';
 import { SITE } from '../../../shared/site';
 import { toast } from '../../components/Toasts';
 import { shopApi } from './api';
 import type { RazorpayConstructor } from './checkout';
 
-export const PURCHASE_MESSAGES = {
-  success: 'Payment successful! Details have been sent to you on Email.',
-  verifyFailed: 'There was a problem verifying your payment. Please contact support.',
-  createFailed: 'There was a problem initiating your payment. Please try again.',
-  paymentFailed: (description: string) => `Payment failed: ${description}`,
-} as const;
+const PURCHASE_MESSAGES = SHOP_MESSAGES.purchase;
 
 /** The checkout's accent: brand-800 from styles.css, so the payment window matches the site. */
 const CHECKOUT_THEME_COLOR = '#17324d';
 
 /**
- * The purchase flow (spec §4): create the order, open the checkout, verify the payment, then go to My Tools.
- * `processingId` is the tool whose card shows 'Processing...'.
+ * The purchase flow (docs/product.md §4): create the order, open the checkout, verify the payment, then go to
+ * My Tools. `processingId` is the tool whose card shows 'Processing...'.
  */
 export function usePurchase({
   loadCheckout,

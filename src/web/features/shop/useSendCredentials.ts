@@ -1,17 +1,14 @@
 import { useCallback, useState } from 'react';
+import { SHOP_MESSAGES } from '../../../shared/shop';
 import { toast } from '../../components/Toasts';
 import { ApiError } from '../../lib/api';
 import { shopApi } from './api';
 
-export const CREDENTIALS_MESSAGES = {
-  sent: 'Credentials sent to your email!',
-  failed: 'Failed to send credentials',
-  error: 'Error sending credentials',
-} as const;
+const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 
 /**
- * "Get Credentials" on both shop pages (spec §4, §8): emails the license key and a fresh download link.
- * Tracks which tools are sending so each button shows 'Sending...' on its own.
+ * "Get Credentials" on both shop pages (docs/product.md §4, §8): emails the license key and a fresh download
+ * link. Tracks which tools are sending so each button shows 'Sending...' on its own.
  */
 export function useSendCredentials(): {
   isSending: (toolId: string) => boolean;
@@ -22,7 +19,7 @@ export function useSendCredentials(): {
   const send = useCallback((toolId: string) => {
     setSending((current) => new Set(current).add(toolId));
     shopApi
-      .sendCredentials(toolId)
+      .sendCredentials({ toolId })
       .then(
         (response) => {
           if (response.status === 'success') toast.success(CREDENTIALS_MESSAGES.sent);

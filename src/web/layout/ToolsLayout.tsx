@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
-import { ChatButton } from '../../components/ChatButton';
-import { SiteFooter } from '../../components/SiteFooter';
-import { Toasts } from '../../components/Toasts';
-import { AuthProvider } from '../auth/AuthContext';
-import { ToolsNavbar } from '../auth/ToolsNavbar';
+import { ChatButton } from '../components/ChatButton';
+import { SiteFooter } from '../components/SiteFooter';
+import { Toasts } from '../components/Toasts';
+import { AuthProvider } from '../session/AuthContext';
+import { ToolsNavbar } from './ToolsNavbar';
 
 /** The frame of the three tools pages: the tools navbar with sign-in, the page, the footer and the chat button. */
-export function ShopLayout({ poll = false, children }: { poll?: boolean; children: ReactNode }) {
+export function ToolsLayout({ poll = false, children }: { poll?: boolean; children: ReactNode }) {
   return (
     <AuthProvider poll={poll}>
       <div className="flex min-h-screen flex-col bg-white">

@@ -11,11 +11,11 @@ import {
   useState,
 } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import type { AuthUser } from '../../../shared/auth';
-import { AUTH_POLL_INTERVAL_MS } from '../../../shared/constants';
-import { authApi } from './api';
+import type { AuthUser } from '../../shared/auth';
+import { AUTH_POLL_INTERVAL_MS } from '../../shared/constants';
+import { sessionApi } from './api';
 
-export type { AuthUser } from '../../../shared/auth';
+export type { AuthUser } from '../../shared/auth';
 
 export type AuthDialogName = 'login' | 'signup';
 
@@ -32,7 +32,7 @@ export type AuthState = {
 
 const AuthContext = createContext<AuthState | null>(null);
 
-const loadDialogs = () => import('./AuthDialogs');
+const loadDialogs = () => import('../features/auth/AuthDialogs');
 const AuthDialogs = lazy(loadDialogs);
 
 /** Starts loading the dialogs' code before the first click needs it (on hover or focus of Login / Sign Up). */
@@ -44,9 +44,10 @@ const MY_TOOLS_PATH = '/my-tools';
 const TOOLS_PATH = '/utility-tools';
 
 /**
- * Who is logged in, for the tools pages (spec §4, §6). Checks GET /api/auth/check/ once mounted (the prerendered
- * HTML is the "not checked yet" state), polls every 5 s when `poll`, and renders the Login and Signup dialogs.
- * On /my-tools a visitor who is not logged in, or whose check fails, is sent to /utility-tools.
+ * Who is logged in, for the tools pages (docs/product.md §4, §6). Checks GET /api/auth/check/ once mounted
+ * (the prerendered HTML is the "not checked yet" state), polls every 5 s when `poll`, and renders the Login
+ * and Signup dialogs. On /my-tools a visitor who is not logged in, or whose check fails, is sent to
+ * /utility-tools.
  */
 export function AuthProvider({ children, poll = false }: { children: ReactNode; poll?: boolean }) {
   const [user, setUser] = useState<AuthUser | null>(null);
@@ -62,7 +63,7 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
 
   const refresh = useCallback(async () => {
     try {
-      const result = await authApi.check();
+      const result = await sessionApi.check();
       setUser(result.loggedin ? result.user : null);
       setChecked(true);
     } catch (error) {
@@ -94,7 +95,7 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
 
   const logout = useCallback(async () => {
     try {
-      await authApi.logout();
+      await sessionApi.logout();
     } catch (error) {
       // The server may already have ended the session; reloading shows whatever state is true now.
       console.error('Logout failed', error);

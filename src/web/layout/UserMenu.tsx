@@ -1,88 +1,15 @@
 import { ChevronDown, LayoutDashboard, LogOut, Package, UserRound } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { SITE } from '../../../shared/site';
-import { BrandLogo } from '../../components/BrandLogo';
-import { preloadAuthDialogs, useAuth } from './AuthContext';
-
-const buttonBase =
-  'inline-flex h-10 items-center justify-center gap-2 rounded-lg px-3.5 text-sm font-semibold transition-colors sm:px-4';
-
-/**
- * The tools pages' navbar (spec §2): logo and brand link to /; logged in, a menu with Dashboard, My Tools and
- * Sign Out; logged out, Login and Sign Up. Until the auth check answers, the right side keeps its space empty.
- */
-export function ToolsNavbar() {
-  const { user, checked, openLogin, openSignup } = useAuth();
-  return (
-    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
-      <nav
-        aria-label="Account"
-        className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-5 sm:px-6"
-      >
-        <Link to="/" aria-label={`${SITE.name} home`} className="min-w-0 shrink rounded-md">
-          <span className="hidden min-[400px]:inline">
-            <BrandLogo />
-          </span>
-          <span className="min-[400px]:hidden">
-            <BrandLogoCompact />
-          </span>
-        </Link>
-        <div className="flex min-w-[10.5rem] shrink-0 items-center justify-end gap-2">
-          {!checked ? (
-            <span className="h-10 w-full" aria-hidden="true" />
-          ) : user ? (
-            <UserMenu name={user.name} />
-          ) : (
-            <>
-              <button
-                type="button"
-                onClick={openLogin}
-                onPointerEnter={preloadAuthDialogs}
-                onFocus={preloadAuthDialogs}
-                className={`${buttonBase} text-brand-800 hover:bg-brand-50`}
-              >
-                Login
-              </button>
-              <button
-                type="button"
-                onClick={openSignup}
-                onPointerEnter={preloadAuthDialogs}
-                onFocus={preloadAuthDialogs}
-                className={`${buttonBase} bg-brand-800 text-white shadow-sm hover:bg-brand-700`}
-              >
-                Sign Up
-              </button>
-            </>
-          )}
-        </div>
-      </nav>
-    </header>
-  );
-}
-
-/** Narrow phones: the brand name on two short lines beside the mark, so Login and Sign Up still fit. */
-function BrandLogoCompact() {
-  return (
-    <span className="flex items-center gap-2">
-      <BrandLogo showName={false} />
-      <span className="text-sm leading-tight font-semibold tracking-tight text-brand-800">
-        {SITE.name.split(' ').map((word) => (
-          <span key={word} className="block">
-            {word}
-          </span>
-        ))}
-      </span>
-    </span>
-  );
-}
+import { useAuth } from '../session/AuthContext';
+import { navButtonClass } from './navButton';
 
 const menuItems = (menu: HTMLElement | null) => [
   ...(menu?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []),
 ];
 
 /** A menu button (WAI-ARIA menu pattern): arrow keys move, Escape closes and returns focus, a click outside closes. */
-function UserMenu({ name }: { name: string }) {
+export function UserMenu({ name }: { name: string }) {
   const { logout } = useAuth();
   const [open, setOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
@@ -153,7 +80,7 @@ function UserMenu({ name }: { name: string }) {
           setOpen(!open);
         }}
         onKeyDown={onButtonKeyDown}
-        className={`${buttonBase} max-w-[13rem] border sm:max-w-xs border-slate-200 bg-white text-brand-900 hover:border-slate-300 hover:bg-slate-50`}
+        className={`${navButtonClass} max-w-[13rem] border sm:max-w-xs border-slate-200 bg-white text-brand-900 hover:border-slate-300 hover:bg-slate-50`}
       >
         <UserRound className="size-4 shrink-0 text-brand-700" aria-hidden="true" />
         <span className="truncate">{name}</span>

@@ -253,3 +253,8 @@ export const COUNTRIES: ReadonlyArray<{ code: string; name: string }> = [
   { code: 'ZM', name: 'Zambia' },
   { code: 'ZW', name: 'Zimbabwe' },
 ];
+
+const COUNTRY_NAMES: ReadonlySet<string> = new Set(COUNTRIES.map((country) => country.name));
+
+/** Whether a billing country is one the form offers, spelled as the form spells it. */
+export const isKnownCountry = (name: string) => COUNTRY_NAMES.has(name);

@@ -1,0 +1,46 @@
+import type { ContactRequest } from '../../shared/contact';
+import { SITE } from '../../shared/site';
+import type { AppContext } from '../context';
+import { contactMessages } from '../db/schema';
+import { enqueueMail } from '../mail/outbox';
+import { type ContactMessage, contactAcknowledgementEmail, contactNotificationEmail } from './emails';
+
+/**
+ * Keeps a message from the contact form and, in the same transaction, queues the firm's notification and the
+ * sender's acknowledgement: both exist exactly when the message does.
+ */
+export async function storeContactMessage(ctx: AppContext, input: ContactRequest, ip: string): Promise<void> {
+  const message: ContactMessage = {
+    name: input.name.trim(),
+    organisation: input.organisation.trim() || null,
+    email: input.email.trim(),
+    relatedTo: input.relatedTo,
+    description: input.description.trim(),
+  };
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(contactMessages)
+      .values({ ...message, ip, createdAt: now })
+      .returning({ id: contactMessages.id });
+    if (!row) throw new Error('contact message insert returned no row');
+    const ref = `contact:${row.id}`;
+    await enqueueMail(
+      ctx,
+      tx,
+      {
+        to: ctx.config.mailToFirm ?? SITE.email,
+        kind: 'contact-notification',
+        ref,
+        ...contactNotificationEmail(message, now),
+      },
+      now,
+    );
+    await enqueueMail(
+      ctx,
+      tx,
+      { to: message.email, kind: 'contact-acknowledgement', ref, ...contactAcknowledgementEmail(message) },
+      now,
+    );
+  });
+}

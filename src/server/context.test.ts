@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppContext } from './context';
+import type { DatabaseHandle } from './db';
+import { testConfig } from './test-support/app';
+import { createTestDatabase } from './test-support/database';
+
+describe('createAppContext', () => {
+  let database: DatabaseHandle;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.close());
+
+  it('gives each context its own caches and services, even on one database and one configuration', () => {
+    const config = testConfig();
+    const first = createAppContext({ config, db: database.db });
+    const second = createAppContext({ config, db: database.db });
+    first.caches.ownedTools.set('a', new Set(['tool']), first.caches.ownedTools.generation);
+    expect(first.caches.ownedTools.get('a')).toEqual(new Set(['tool']));
+    expect(second.caches.ownedTools.get('a')).toBeUndefined();
+    expect(second.caches.sessions).not.toBe(first.caches.sessions);
+    expect(second.gateway).not.toBe(first.gateway);
+    expect(second.limiter).not.toBe(first.limiter);
+  });
+
+  it('tells only its own listeners that mail was queued', () => {
+    const config = testConfig();
+    const first = createAppContext({ config, db: database.db });
+    const second = createAppContext({ config, db: database.db });
+    const heard: string[] = [];
+    const stop = first.mailQueued.subscribe(() => heard.push('first'));
+    second.mailQueued.subscribe(() => heard.push('second'));
+    first.mailQueued.notify();
+    stop();
+    first.mailQueued.notify();
+    expect(heard).toEqual(['first']);
+  });
+});

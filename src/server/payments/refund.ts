@@ -1,0 +1,236 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Currency } from '../../shared/constants';
+import type { AppContext } from '../context';
+import type { Tx } from '../db';
+import { downloadTokens, orders, purchases, tools, users } from '../db/schema';
+import { DomainError } from '../domain-error';
+import { enqueueMail } from '../mail/outbox';
+import { forgetOwnedTools } from '../shop/catalogue';
+import { EMULATOR_PREFIX, GatewayError } from './gateway';
+import { recordOrderEvent } from './order-events';
+import { renderRefundEmail } from './refund-email';
+
+/** Who asked for the refund; recorded on the order's history. */
+export type RefundSource = 'admin' | 'duplicate-payment' | 'dashboard' | 'razorpay';
+
+export type RefundRequest = {
+  orderId: string;
+  source: RefundSource;
+  /** Shown to the customer in the refund notice and kept on the order's history. */
+  reason: string | null;
+  /**
+   * A refund Razorpay already made (its refund webhook, or a refund from the Razorpay Dashboard): it is only
+   * recorded, and the gateway is not asked.
+   */
+  madeByRazorpay?: { refundId: string | null; amount: number };
+};
+
+export type RefundResult = {
+  orderId: string;
+  razorpayPaymentId: string;
+  refundId: string | null;
+  amount: number;
+  currency: Currency;
+  /** Razorpay already showed the payment refunded (a refund from the Dashboard, or an earlier run). */
+  refundedEarlier: boolean;
+  purchaseId: string | null;
+  downloadLinksRevoked: number;
+  outboxId: number;
+};
+
+type OrderRow = typeof orders.$inferSelect;
+
+/** What Razorpay did (or had already done) about the order's payment. */
+export type GatewayRefund = { refundId: string | null; amount: number; refundedEarlier: boolean };
+
+function gatewayProblem(ctx: AppContext, error: GatewayError): DomainError {
+  const emulator =
+    ctx.config.razorpay.emulated && !ctx.config.razorpay.apiUrl && error.status === undefined
+      ? ` The Razorpay emulator lives inside the running server (${ctx.config.publicUrl}${EMULATOR_PREFIX}); start it, with DATABASE_URL set so both can use the database.`
+      : '';
+  return new DomainError(
+    'gateway_failed',
+    `Razorpay did not refund: ${error.message}. Nothing was changed.${emulator}`,
+  );
+}
+
+/** The one state check: only a paid order with its payment id can be refunded. */
+async function refundableOrder(
+  ctx: AppContext,
+  orderId: string,
+): Promise<OrderRow & { razorpayPaymentId: string }> {
+  const [order] = await ctx.db.select().from(orders).where(eq(orders.id, orderId));
+  if (!order) throw new DomainError('not_found', `No order with id ${orderId}.`);
+  if (order.status === 'refunded') throw new DomainError('refused', `Order ${orderId} is already refunded.`);
+  if (order.status !== 'paid' || !order.razorpayPaymentId) {
+    throw new DomainError(
+      'refused',
+      `Order ${orderId} is ${order.status}, not paid: there is no payment to refund.`,
+    );
+  }
+  return { ...order, razorpayPaymentId: order.razorpayPaymentId };
+}
+
+/**
+ * Asks Razorpay to refund the order's payment in full, unless it already shows the payment refunded. Nothing
+ * changes here when Razorpay refuses.
+ */
+async function refundAtGateway(
+  ctx: AppContext,
+  order: OrderRow & { razorpayPaymentId: string },
+  reason: string | null,
+): Promise<GatewayRefund> {
+  const paymentId = order.razorpayPaymentId;
+  try {
+    const payments = await ctx.gateway.fetchOrderPayments(order.razorpayOrderId);
+    const payment = payments.find((candidate) => candidate.id === paymentId);
+    if (!payment) {
+      throw new DomainError(
+        'refused',
+        `Razorpay does not list payment ${paymentId} on order ${order.razorpayOrderId}; check it in the Razorpay Dashboard. Nothing was changed.`,
+      );
+    }
+    if (payment.status === 'refunded') return { refundId: null, amount: order.amount, refundedEarlier: true };
+    if (payment.status !== 'captured') {
+      throw new DomainError(
+        'refused',
+        `Razorpay shows payment ${paymentId} as ${payment.status}, not captured: it cannot be refunded. Nothing was changed.`,
+      );
+    }
+    const refund = await ctx.gateway.refundPayment(paymentId, {
+      notes: { orderId: order.id, reason: (reason ?? 'Refunded by the shop').slice(0, 256) },
+    });
+    return { refundId: refund.id, amount: refund.amount, refundedEarlier: false };
+  } catch (error) {
+    if (error instanceof GatewayError) throw gatewayProblem(ctx, error);
+    throw error;
+  }
+}
+
+/**
+ * The database side of a refund, inside the caller's transaction: lock the order and check it is still paid, mark
+ * it and its purchase refunded, delete the purchase's download links, record the one 'refunded' event and queue
+ * the customer's refund notice. Whatever else a refund must undo in the database belongs here, as one call.
+ */
+export async function recordRefund(
+  ctx: AppContext,
+  tx: Tx,
+  input: {
+    order: OrderRow & { razorpayPaymentId: string };
+    source: RefundSource;
+    reason: string | null;
+    refund: GatewayRefund;
+  },
+): Promise<RefundResult> {
+  const { order, source, reason, refund } = input;
+  const paymentId = order.razorpayPaymentId;
+  const now = ctx.clock.now();
+  const [locked] = await tx
+    .select({ status: orders.status })
+    .from(orders)
+    .where(eq(orders.id, order.id))
+    .for('update');
+  if (locked?.status !== 'paid') {
+    throw new DomainError(
+      'refused',
+      `Order ${order.id} changed to ${locked?.status} meanwhile; see "orders show".`,
+    );
+  }
+  await tx.update(orders).set({ status: 'refunded', updatedAt: now }).where(eq(orders.id, order.id));
+  const [purchase] = await tx
+    .update(purchases)
+    .set({ refundedAt: now })
+    .where(and(eq(purchases.orderId, order.id), isNull(purchases.refundedAt)))
+    .returning({ id: purchases.id });
+  const revoked = purchase
+    ? await tx
+        .delete(downloadTokens)
+        .where(eq(downloadTokens.purchaseId, purchase.id))
+        .returning({ tokenHash: downloadTokens.tokenHash })
+    : [];
+  await recordOrderEvent(
+    tx,
+    order.id,
+    'refunded',
+    {
+      source,
+      paymentId,
+      refundId: refund.refundId,
+      amount: refund.amount,
+      currency: order.currency,
+      reason,
+      refundedEarlier: refund.refundedEarlier,
+      purchaseId: purchase?.id ?? null,
+      downloadLinksRevoked: revoked.length,
+    },
+    now,
+  );
+  const [customer] = await tx
+    .select({ name: users.name, email: users.email })
+    .from(users)
+    .where(eq(users.id, order.userId));
+  const [tool] = await tx
+    .select({ name: tools.name, device: tools.device })
+    .from(tools)
+    .where(eq(tools.id, order.toolId));
+  if (!customer || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
+  // Every refund tells the customer, whoever started it; a duplicate payment's notice says the tool stays theirs.
+  const outboxId = await enqueueMail(
+    ctx,
+    tx,
+    {
+      to: customer.email,
+      ...renderRefundEmail({
+        customerName: customer.name,
+        toolName: tool.name,
+        device: tool.device,
+        amount: refund.amount,
+        currency: order.currency,
+        razorpayPaymentId: paymentId,
+        refundId: refund.refundId,
+        reason,
+        endsPurchase: Boolean(purchase),
+      }),
+      kind: 'refund-notice',
+      ref: `order:${order.id}`,
+    },
+    now,
+  );
+  return {
+    orderId: order.id,
+    razorpayPaymentId: paymentId,
+    refundId: refund.refundId,
+    amount: refund.amount,
+    currency: order.currency,
+    refundedEarlier: refund.refundedEarlier,
+    purchaseId: purchase?.id ?? null,
+    downloadLinksRevoked: revoked.length,
+    outboxId,
+  };
+}
+
+/**
+ * THE refund of an order, in full, for every caller (the operator's command line, a duplicate payment, and later
+ * the dashboard and Razorpay's refund webhook). Razorpay is asked first, unless it already made the refund: if it
+ * refuses, nothing changes here. Then one transaction records it (`recordRefund`). A payment Razorpay already
+ * shows as refunded is only recorded, so a run interrupted after the gateway's answer can simply be repeated.
+ */
+export async function refundOrder(ctx: AppContext, request: RefundRequest): Promise<RefundResult> {
+  const order = await refundableOrder(ctx, request.orderId);
+  const refund: GatewayRefund = request.madeByRazorpay
+    ? { ...request.madeByRazorpay, refundedEarlier: true }
+    : await refundAtGateway(ctx, order, request.reason);
+  try {
+    const result = await ctx.db.transaction((tx) =>
+      recordRefund(ctx, tx, { order, source: request.source, reason: request.reason, refund }),
+    );
+    forgetOwnedTools(ctx, order.userId);
+    return result;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new DomainError(
+      'not_recorded',
+      `Razorpay ${refund.refundedEarlier ? 'shows' : 'has made'} the refund${refund.refundId ? ` ${refund.refundId}` : ''} for ${order.razorpayPaymentId}, but recording it failed: ${message} Run the same command again to record it.`,
+    );
+  }
+}

@@ -1,0 +1,129 @@
+import { CircleAlert } from 'lucide-react';
+import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
+
+/**
+ * The one look of a text input, select or textarea in every form on the site: red when it holds an error
+ * (also
+ * while focused, so the problem stays in view as it is fixed), greyed when it only shows a fixed value.
+ */
+export const inputClass = (invalid: boolean, readOnly = false) =>
+  `block w-full rounded-lg border px-3.5 py-2.5 text-base shadow-xs transition-colors placeholder:text-slate-500 focus:outline-2 focus:outline-offset-0 disabled:bg-slate-50 disabled:text-slate-500 ${
+    readOnly
+      ? 'cursor-default border-slate-200 bg-slate-100 text-slate-700 focus:border-brand-600 focus:outline-brand-600/30'
+      : invalid
+        ? 'border-red-600 bg-white text-slate-900 focus:outline-red-600/30'
+        : 'border-slate-300 bg-white text-slate-900 hover:border-slate-400 focus:border-brand-600 focus:outline-brand-600/30'
+  }`;
+
+const errorId = (id: string) => `${id}-error`;
+const hintId = (id: string) => `${id}-hint`;
+
+/** The aria-describedby value for a control with an optional hint and error. */
+const describedBy = (id: string, hint?: unknown, error?: unknown) =>
+  [hint ? hintId(id) : '', error ? errorId(id) : ''].filter(Boolean).join(' ') || undefined;
+
+/** The props that tie a control to its label, hint and error. */
+export const controlProps = (id: string, error?: string | null, hint?: unknown) => ({
+  id,
+  'aria-invalid': error ? true : undefined,
+  'aria-describedby': describedBy(id, hint, error),
+});
+
+function FieldError({ id, message }: { id: string; message?: string | null }) {
+  if (!message) return null;
+  return (
+    <p id={errorId(id)} className="mt-1.5 flex items-start gap-1.5 text-sm text-red-700">
+      <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      {message}
+    </p>
+  );
+}
+
+function FieldHint({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <p id={hintId(id)} className="mt-1.5 text-sm text-slate-600">
+      {children}
+    </p>
+  );
+}
+
+/**
+ * A label, the control it names, an optional hint below it and the field's error. `required` shows the
+ * asterisk
+ * (the control carries aria-required itself); `optional` says so after the label.
+ */
+export function Field({
+  id,
+  label,
+  required,
+  optional,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  required?: boolean;
+  optional?: boolean;
+  hint?: ReactNode;
+  error?: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1.5 flex items-baseline gap-1 text-sm font-medium text-slate-800">
+        {label}
+        {required && (
+          <span aria-hidden="true" className="text-accent-700">
+            *
+          </span>
+        )}
+        {optional && <span className="font-normal text-slate-600">(optional)</span>}
+      </label>
+      {children}
+      {hint && <FieldHint id={id}>{hint}</FieldHint>}
+      <FieldError id={id} message={error} />
+    </div>
+  );
+}
+
+export type TextFieldProps = Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'id' | 'className' | 'value' | 'onChange'
+> & {
+  id: string;
+  label: string;
+  value: string;
+  onValueChange: (value: string) => void;
+  error?: string | null;
+  hint?: string;
+  inputRef?: Ref<HTMLInputElement>;
+  /** Extra classes for the input itself (e.g. letter spacing for codes). */
+  inputClassName?: string;
+};
+
+/** A labelled input; its error is announced through aria-describedby and marks it invalid. */
+export function TextField({
+  id,
+  label,
+  value,
+  onValueChange,
+  error,
+  hint,
+  inputRef,
+  inputClassName = '',
+  ...rest
+}: TextFieldProps) {
+  return (
+    <Field id={id} label={label} hint={hint} error={error}>
+      <input
+        {...rest}
+        {...controlProps(id, error, hint)}
+        ref={inputRef}
+        value={value}
+        onChange={(event) => onValueChange(event.target.value)}
+        className={`${inputClass(Boolean(error))} ${inputClassName}`}
+      />
+    </Field>
+  );
+}

@@ -1,0 +1,67 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Currency } from '../../../shared/constants';
+import { COUNTRIES } from '../../../shared/countries';
+import { detectCurrency } from '../../../shared/currency';
+import type { Tool } from '../../../shared/shop';
+import { useAuth } from '../../session/AuthContext';
+import { shopApi } from './api';
+
+/**
+ * The catalogue's data (docs/product.md §4): the tool list, loaded again when the signed-in visitor changes, and
+ * the starting currency from location detection, which a choice the visitor already made overrides.
+ */
+export function useCatalogue() {
+  const { loggedIn, checked } = useAuth();
+  const [tools, setTools] = useState<Tool[] | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [currency, setCurrency] = useState<Currency | null>(null);
+  const [countryName, setCountryName] = useState<string | undefined>();
+
+  const loadTools = useCallback(
+    () =>
+      shopApi.tools().then(
+        (list) => {
+          setTools(list);
+          setLoadFailed(false);
+        },
+        (error: unknown) => {
+          console.error('Failed to load tools', error);
+          setLoadFailed(true);
+        },
+      ),
+    [],
+  );
+
+  useEffect(() => {
+    void loadTools();
+  }, [loadTools]);
+
+  useEffect(() => {
+    let active = true;
+    void detectCurrency(shopApi.location).then((location) => {
+      if (!active) return;
+      // A choice the visitor made while detection was running wins over the detected one.
+      setCurrency((current) => current ?? location.currency);
+      setCountryName(COUNTRIES.find((country) => country.code === location.country)?.name);
+    });
+    return () => {
+      active = false;
+    };
+  }, []);
+
+  // "Purchased" depends on who is signed in: when the session changes under the page (the 5 s poll sees a
+  // sign-out in another tab), ask again.
+  const seenLoggedIn = useRef<boolean | null>(null);
+  useEffect(() => {
+    if (!checked) return;
+    if (seenLoggedIn.current !== null && seenLoggedIn.current !== loggedIn) void loadTools();
+    seenLoggedIn.current = loggedIn;
+  }, [checked, loggedIn, loadTools]);
+
+  const markPurchased = useCallback((toolId: string) => {
+    setTools(
+      (list) => list?.map((tool) => (tool._id === toolId ? { ...tool, purchased: true } : tool)) ?? null,
+    );
+  }, []);
+  return { tools, loadFailed, currency, setCurrency, countryName, markPurchased };
+}
