@@ -29,6 +29,9 @@ export const RECOVERY_CODE_PATTERN = /^[A-Z2-9]{5}-?[A-Z2-9]{5}$/;
 /** Actions that carry no fields still get a body check: anything sent is refused. */
 export const emptyRequestSchema = z.strictObject({});
 
+/** A fresh authenticator code for a sensitive action (refund, file upload, price change). */
+export const freshCodeSchema = z.object({ code: totpCodeSchema });
+
 export const confirmEnrolmentRequestSchema = z.strictObject({ code: totpCodeSchema });
 export type ConfirmEnrolmentRequest = z.input<typeof confirmEnrolmentRequestSchema>;
 
@@ -263,7 +266,7 @@ const priceSchema = z
 
 export const toolInputSchema = z
   .strictObject({
-    name: z.string().trim().min(1, 'Give the tool a name.').max(200, 'At most 200 characters.'),
+    name: z.string().trim().min(1, 'Give the tool a name.').max(120, 'At most 120 characters.'),
     description: z.string().trim().min(1, 'Describe the tool.').max(5000, 'At most 5000 characters.'),
     device: z.enum(['Windows', 'macOS', 'none']),
     priceINR: priceSchema,

@@ -1,4 +1,5 @@
-import { and, desc, eq, gte, isNull, type SQL } from 'drizzle-orm';
+import { and, desc, gte, isNull, type SQL } from 'drizzle-orm';
+import { markMessageHandled } from '../contact/messages';
 import type { DbOrTx } from '../db';
 import { contactMessages } from '../db/schema';
 import { csv, details, formatTime, shortId, table } from './format';
@@ -118,12 +119,7 @@ const handled = defineCommand({
         text: `Message ${shortId(row.id)} from ${row.name} was already marked handled on ${formatTime(row.handledAt)}.`,
       };
     }
-    const [updated] = await ctx.db
-      .update(contactMessages)
-      .set({ handledAt: ctx.clock.now() })
-      .where(and(eq(contactMessages.id, row.id), isNull(contactMessages.handledAt)))
-      .returning();
-    const result = updated ?? row;
+    const { row: result } = await markMessageHandled(ctx, row.id);
     return {
       data: messageJson(result),
       text: `Message ${shortId(row.id)} from ${row.name} is marked handled.`,

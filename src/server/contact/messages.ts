@@ -1,7 +1,10 @@
+import { and, eq, isNull } from 'drizzle-orm';
 import type { ContactRequest } from '../../shared/contact';
 import { SITE } from '../../shared/site';
 import type { AppContext } from '../context';
+import type { Tx } from '../db';
 import { contactMessages } from '../db/schema';
+import { DomainError } from '../domain-error';
 import { enqueueMail } from '../mail/outbox';
 import { type ContactMessage, contactAcknowledgementEmail, contactNotificationEmail } from './emails';
 
@@ -42,5 +45,30 @@ export async function storeContactMessage(ctx: AppContext, input: ContactRequest
       { to: message.email, kind: 'contact-acknowledgement', ref, ...contactAcknowledgementEmail(message) },
       now,
     );
+  });
+}
+
+/**
+ * Marks a message handled (the operator's command line and dashboard). Marking one already handled changes
+ * nothing; `alsoInTransaction` (an audit entry) runs only when something changed, in the same transaction.
+ */
+export async function markMessageHandled(
+  ctx: AppContext,
+  id: string,
+  alsoInTransaction?: (tx: Tx) => Promise<void>,
+): Promise<{ row: typeof contactMessages.$inferSelect; changed: boolean }> {
+  return ctx.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(contactMessages)
+      .set({ handledAt: ctx.clock.now() })
+      .where(and(eq(contactMessages.id, id), isNull(contactMessages.handledAt)))
+      .returning();
+    if (updated) {
+      await alsoInTransaction?.(tx);
+      return { row: updated, changed: true };
+    }
+    const [existing] = await tx.select().from(contactMessages).where(eq(contactMessages.id, id)).limit(1);
+    if (!existing) throw new DomainError('not_found', 'No such message.');
+    return { row: existing, changed: false };
   });
 }

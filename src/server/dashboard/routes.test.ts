@@ -4,6 +4,7 @@ import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { adminSessions, auditLog, operators, orders, tools } from '../db/schema';
 import { createTestApp, type TestApp } from '../test-support/app';
 import type { TestClient } from '../test-support/client';
+import { INR_BILLING } from '../test-support/shop-fixtures';
 import { CLI_ACTOR } from './audit';
 import { revokeOperator } from './operators';
 import { DASHBOARD_IDLE_MS, DASHBOARD_MAX_MS } from './session';
@@ -304,7 +305,7 @@ describe('overview', () => {
       razorpayOrderId: `order_ov${Math.random().toString(36).slice(2, 12)}`,
       amount,
       currency,
-      billing: {},
+      billing: INR_BILLING,
       status,
       paidAt: new Date(now - agoMs),
     });

@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   activityQuerySchema,
@@ -7,27 +8,44 @@ import {
   type EnrolmentDone,
   type EnrolmentStart,
   emptyRequestSchema,
+  freshCodeSchema,
   messagesQuerySchema,
   ordersQuerySchema,
+  refundRequestSchema,
+  TOOL_FILE_MAX_BYTES,
+  toolInputSchema,
   toolsQuerySchema,
   verifySecondFactorRequestSchema,
 } from '../../shared/dashboard';
+import { formatSubunits } from '../../shared/money';
 import { currentUser } from '../auth/session';
+import { markMessageHandled } from '../contact/messages';
 import type { AppContext } from '../context';
-import { AppError, parseInput } from '../http/errors';
+import { AppError, badRequest, notFound, parseInput } from '../http/errors';
+import { retryMail } from '../mail/outbox';
+import { refundOrder } from '../payments/refund';
+import { resendDelivery } from '../shop/delivery';
+import { FileTooLargeError } from '../storage';
 import { listActivity } from './activity';
+import { recordAudit } from './audit';
 import { customerDetail, listCustomers } from './customers';
 import { listMessages, mailStatus } from './inbox';
 import { listOrders, orderDetail } from './orders';
 import { overview } from './overview';
-import { confirmEnrolment, startEnrolment, verifySecondFactor } from './second-factor';
+import { confirmEnrolment, requireFreshCode, startEnrolment, verifySecondFactor } from './second-factor';
 import { endDashboardSession, operatorState, requireDashboard } from './session';
-import { adminTool, listAdminTools } from './tools';
+import { adminTool, attachToolFile, changesPrices, createTool, listAdminTools, updateTool } from './tools';
 
 /** Dashboard requests per operator per minute: generous for a person, a wall for a script gone wrong. */
 const DASHBOARD_REQUESTS_PER_MINUTE = 300;
 /** Second-factor attempts per network address per minute, on top of the per-account wrong-code lock. */
 const SECOND_FACTOR_ATTEMPTS_PER_MINUTE = 20;
+
+const RESEND_REFUSALS = {
+  'no-purchase': 'This order has no purchase to deliver (it was never paid).',
+  refunded: 'This order was refunded; there is nothing to deliver.',
+  'no-license': 'This purchase has no license or credentials to send.',
+} as const;
 
 const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
@@ -156,6 +174,136 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
   app.get('/api/admin/mail', async (request, reply) => {
     await guarded(request, reply);
     return mailStatus(ctx);
+  });
+
+  app.post<{ Params: { id: string } }>('/api/admin/orders/:id/resend', async (request, reply) => {
+    parseInput(emptyRequestSchema, request.body);
+    const { actor } = await guarded(request, reply);
+    await orderDetail(ctx, request.params.id);
+    const outcome = await resendDelivery(ctx, { orderId: request.params.id }, 'dashboard', (tx, orderId) =>
+      recordAudit(tx, actor, { action: 'order.resend', target: `order:${orderId}` }),
+    );
+    if (outcome.result !== 'sent') throw new AppError(409, 'refused', RESEND_REFUSALS[outcome.result]);
+    return {
+      message: `The delivery email is on its way to ${outcome.to}, with a fresh 3-hour download link.`,
+    };
+  });
+
+  app.post<{ Params: { id: string } }>('/api/admin/orders/:id/refund', async (request, reply) => {
+    const input = parseInput(refundRequestSchema, request.body);
+    const { actor } = await guarded(request, reply);
+    await orderDetail(ctx, request.params.id);
+    await requireFreshCode(ctx, actor.userId, input.code);
+    const result = await refundOrder(ctx, {
+      orderId: request.params.id,
+      source: 'dashboard',
+      reason: input.reason,
+      alsoInTransaction: (tx, refund) =>
+        recordAudit(tx, actor, {
+          action: 'order.refund',
+          target: `order:${refund.orderId}`,
+          before: { status: 'paid' },
+          after: {
+            status: 'refunded',
+            amount: refund.amount,
+            currency: refund.currency,
+            reason: input.reason,
+          },
+        }),
+    });
+    return {
+      message: `Refunded ${formatSubunits(result.amount, result.currency)} for ${result.razorpayPaymentId}; the buyer is told by email.`,
+    };
+  });
+
+  app.post('/api/admin/tools', async (request, reply) => {
+    const input = parseInput(toolInputSchema, request.body);
+    const { actor } = await guarded(request, reply);
+    await requireFreshCode(ctx, actor.userId, parseInput(freshCodeSchema, { code: input.code }).code);
+    return createTool(ctx, input, actor);
+  });
+
+  app.post<{ Params: { id: string } }>('/api/admin/tools/:id', async (request, reply) => {
+    const input = parseInput(toolInputSchema, request.body);
+    const { actor } = await guarded(request, reply);
+    if (await changesPrices(ctx, request.params.id, input)) {
+      await requireFreshCode(ctx, actor.userId, parseInput(freshCodeSchema, { code: input.code }).code);
+    }
+    return updateTool(ctx, request.params.id, input, actor);
+  });
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: {
+        fields: 1,
+        fieldSize: 64,
+        files: 1,
+        parts: 2,
+        fileSize: TOOL_FILE_MAX_BYTES + 1,
+        headerPairs: 100,
+      },
+    });
+    scope.post<{ Params: { id: string } }>('/api/admin/tools/:id/file', async (request, reply) => {
+      const { actor } = await guarded(request, reply);
+      if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data.');
+      // The form sends the code before the file, so it is checked before a byte of the file is stored.
+      const part = await request.file();
+      if (!part) throw badRequest('Choose the file to upload.', { file: 'Choose the file to upload.' });
+      const codeField = part.fields.code;
+      const typed = codeField && 'value' in codeField ? codeField.value : undefined;
+      const { code } = parseInput(freshCodeSchema, { code: typed });
+      await requireFreshCode(ctx, actor.userId, code);
+      try {
+        return await attachToolFile(
+          ctx,
+          request.params.id,
+          { fileName: part.filename, stream: part.file },
+          actor,
+        );
+      } catch (error) {
+        if (error instanceof FileTooLargeError) {
+          throw new AppError(
+            413,
+            'payload_too_large',
+            `The file is larger than ${TOOL_FILE_MAX_BYTES / (1024 * 1024)} MB.`,
+          );
+        }
+        throw error;
+      }
+    });
+  });
+
+  app.post<{ Params: { id: string } }>('/api/admin/messages/:id/handled', async (request, reply) => {
+    parseInput(emptyRequestSchema, request.body);
+    const { actor } = await guarded(request, reply);
+    if (!/^[0-9a-f-]{36}$/i.test(request.params.id)) throw notFound('No such message.');
+    const { row, changed } = await markMessageHandled(ctx, request.params.id, (tx) =>
+      recordAudit(tx, actor, {
+        action: 'message.handled',
+        target: `message:${request.params.id}`,
+        before: { handled: false },
+        after: { handled: true },
+      }),
+    );
+    return {
+      message: changed ? `The message from ${row.name} is marked handled.` : 'It was already marked handled.',
+    };
+  });
+
+  app.post<{ Params: { id: string } }>('/api/admin/mail/:id/retry', async (request, reply) => {
+    parseInput(emptyRequestSchema, request.body);
+    const { actor } = await guarded(request, reply);
+    const id = Number(request.params.id);
+    if (!Number.isSafeInteger(id) || id <= 0) throw notFound('No such email.');
+    await retryMail(ctx, id, (tx, before) =>
+      recordAudit(tx, actor, {
+        action: 'mail.retry',
+        target: `mail:${id}`,
+        before,
+        after: { status: 'pending' },
+      }),
+    );
+    return { message: 'It will be sent again within seconds.' };
   });
 
   app.get('/api/admin/activity', async (request, reply) => {

@@ -1,5 +1,8 @@
-import type { DbOrTx } from '../db';
+import { eq } from 'drizzle-orm';
+import type { Clock } from '../clock';
+import type { Database, DbOrTx, Tx } from '../db';
 import { outbox } from '../db/schema';
+import { DomainError } from '../domain-error';
 
 export type MailMessage = {
   /** One bare address ("name@example.com"); it is delivered to exactly this one recipient. */
@@ -54,4 +57,32 @@ export async function enqueueMail(
   if (!row) throw new Error('outbox insert returned no row');
   ctx.mailQueued.notify();
   return row.id;
+}
+
+/**
+ * Sends a message again soon (the operator's command line and dashboard): a failed one gets a fresh set of
+ * retries, one waiting between retries is due at once. Sent mail is refused. `alsoInTransaction` (an audit entry)
+ * commits with the change.
+ */
+export async function retryMail(
+  ctx: { db: Database; clock: Clock; mailQueued: MailQueuedHint },
+  id: number,
+  alsoInTransaction?: (tx: Tx, before: { status: string; attempts: number }) => Promise<void>,
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(outbox).where(eq(outbox.id, id)).for('update').limit(1);
+    if (!row) throw new DomainError('not_found', 'No such email.');
+    if (row.status === 'sent') throw new DomainError('refused', 'This email was sent already.');
+    const now = ctx.clock.now();
+    await tx
+      .update(outbox)
+      .set(
+        row.status === 'failed'
+          ? { status: 'pending', attempts: 0, nextAttemptAt: now }
+          : { nextAttemptAt: now },
+      )
+      .where(eq(outbox.id, id));
+    await alsoInTransaction?.(tx, { status: row.status, attempts: row.attempts });
+  });
+  ctx.mailQueued.notify();
 }

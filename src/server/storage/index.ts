@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 /** What the catalogue records about a stored file. */
 export type StoredFile = { key: string; size: number; sha256: string };
@@ -14,11 +15,23 @@ export type StoredFile = { key: string; size: number; sha256: string };
 export type FileStorage = {
   /** Stores the bytes under `key`, replacing any earlier file, and reports their size and SHA-256. */
   put(key: string, data: Uint8Array): Promise<StoredFile>;
+  /**
+   * Stores a stream under `key` without holding it in memory, hashing as it goes; more than `maxBytes` stops it
+   * with a FileTooLargeError and leaves nothing behind.
+   */
+  putStream(key: string, data: Readable, maxBytes: number): Promise<StoredFile>;
   /** A stream of the file with its size, or null when there is no such file. */
   open(key: string): Promise<{ size: number; stream: Readable } | null>;
   read(key: string): Promise<Buffer | null>;
   remove(key: string): Promise<void>;
 };
+
+export class FileTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`The file is larger than ${maxBytes} bytes.`);
+    this.name = 'FileTooLargeError';
+  }
+}
 
 /** Keys are relative, slash-separated and plain: nothing can climb out of the storage root. */
 const KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
@@ -46,6 +59,29 @@ export function createLocalStorage(root: string): FileStorage {
       await writeFile(temporary, data);
       await rename(temporary, target);
       return { key, size: data.byteLength, sha256: sha256Hex(data) };
+    },
+    async putStream(key, data, maxBytes) {
+      const target = fullPath(key);
+      await mkdir(path.dirname(target), { recursive: true });
+      const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+      const hash = createHash('sha256');
+      let size = 0;
+      const measure = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          size += chunk.length;
+          if (size > maxBytes) return done(new FileTooLargeError(maxBytes));
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(data, measure, createWriteStream(temporary));
+        await rename(temporary, target);
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
+      return { key, size, sha256: hash.digest('hex') };
     },
     async open(key) {
       const file = fullPath(key);

@@ -1,0 +1,249 @@
+import { createHash } from 'node:crypto';
+import { desc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminTool } from '../../shared/dashboard';
+import { auditLog, contactMessages, orders, outbox, tools } from '../db/schema';
+import type { TestClient } from '../test-support/client';
+import {
+  addTool,
+  createOrder,
+  createShopTestApp,
+  newBuyer,
+  orderRow,
+  type ShopTestApp,
+} from '../test-support/shop-fixtures';
+import { totpAt, verifiedOperator } from './test-helpers';
+
+/** Every dashboard action changes what it says, asks for a fresh code where it must, and is audited with it. */
+
+let t: ShopTestApp;
+let operator: Awaited<ReturnType<typeof verifiedOperator>>;
+let client: TestClient;
+
+beforeAll(async () => {
+  t = await createShopTestApp();
+  operator = await verifiedOperator(t);
+  client = operator.client;
+});
+afterAll(() => t.close());
+
+/** A code from the next time step: the one used at sign-in cannot be used again. */
+async function freshCode() {
+  t.clock.advance(30_000);
+  return totpAt(t, operator.secret);
+}
+
+const lastAudit = async () => (await t.ctx.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1))[0];
+
+const toolInput = {
+  name: 'Ledger Lens',
+  description: 'Reads Tally exports offline.',
+  device: 'Windows',
+  priceINR: '1499',
+  priceUSD: '19.99',
+  comingSoon: false,
+  active: true,
+  delivery: 'license_key',
+};
+
+describe('tools', () => {
+  let created: AdminTool;
+
+  it('refuses a new tool without a fresh code, or with bad fields, and creates nothing', async () => {
+    const before = (await t.ctx.db.select().from(tools)).length;
+    const noCode = await client.post('/api/admin/tools', toolInput);
+    expect(noCode.statusCode).toBe(400);
+    expect(noCode.json().fieldErrors).toHaveProperty('code');
+    const bad = await client.post('/api/admin/tools', {
+      ...toolInput,
+      priceINR: '12.345',
+      priceUSD: '',
+      name: ' ',
+      code: await freshCode(),
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fieldErrors).toMatchObject({
+      priceINR: 'At most two decimals (paise or cents).',
+      name: 'Give the tool a name.',
+    });
+    const cheap = await client.post('/api/admin/tools', {
+      ...toolInput,
+      priceINR: '50',
+      priceUSD: '',
+      code: await freshCode(),
+    });
+    expect(cheap.json().fieldErrors.priceUSD).toMatch(/below Razorpay's 1.00 minimum/);
+    expect((await t.ctx.db.select().from(tools)).length).toBe(before);
+  });
+
+  it('creates a tool the site then lists, audited', async () => {
+    const response = await client.post('/api/admin/tools', { ...toolInput, code: await freshCode() });
+    expect(response.statusCode).toBe(200);
+    created = response.json() as AdminTool;
+    expect(created).toMatchObject({ name: 'Ledger Lens', priceINR: 149_900, priceUSD: 1999, file: null });
+    const site = await (await t.client()).get('/api/alltools/');
+    expect(site.json().map((tool: { name: string }) => tool.name)).toContain('Ledger Lens');
+    expect(await lastAudit()).toMatchObject({
+      actor: operator.email,
+      action: 'tool.create',
+      target: `tool:${created.id}`,
+    });
+  });
+
+  it('edits without a code unless the prices change', async () => {
+    const renamed = await client.post(`/api/admin/tools/${created.id}`, {
+      ...toolInput,
+      name: 'Ledger Lens Pro',
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect(await lastAudit()).toMatchObject({
+      action: 'tool.update',
+      before: { name: 'Ledger Lens' },
+      after: { name: 'Ledger Lens Pro' },
+    });
+    const repriced = await client.post(`/api/admin/tools/${created.id}`, { ...toolInput, priceINR: '999' });
+    expect(repriced.statusCode).toBe(400);
+    const [row] = await t.ctx.db.select().from(tools).where(eq(tools.id, created.id));
+    expect(row?.priceInrPaise).toBe(149_900);
+    const done = await client.post(`/api/admin/tools/${created.id}`, {
+      ...toolInput,
+      priceINR: '999',
+      code: await freshCode(),
+    });
+    expect(done.json().priceINR).toBe(99_900);
+  });
+
+  it('takes a download file streamed with a fresh code and shows its SHA-256', async () => {
+    const content = Buffer.from('MZ fake installer bytes '.repeat(1000));
+    const upload = async (code: string) => {
+      const form = new FormData();
+      form.set('code', code);
+      form.set('file', new Blob([content]), 'ledger-lens-setup.exe');
+      return fetch(`${t.baseUrl}/api/admin/tools/${created.id}/file`, {
+        method: 'POST',
+        body: form,
+        headers: {
+          cookie: [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+          'x-csrftoken': client.csrfToken ?? '',
+          origin: t.baseUrl,
+        },
+      });
+    };
+    const refused = await upload('000000');
+    expect(refused.status).toBe(400);
+    expect((await t.ctx.db.select().from(tools).where(eq(tools.id, created.id)))[0]?.fileKey).toBeNull();
+    const stored = await upload(await freshCode());
+    expect(stored.status).toBe(200);
+    const tool = (await stored.json()) as AdminTool;
+    expect(tool.file).toEqual({
+      name: 'ledger-lens-setup.exe',
+      size: content.length,
+      sha256: createHash('sha256').update(content).digest('hex'),
+    });
+    const [row] = await t.ctx.db.select().from(tools).where(eq(tools.id, created.id));
+    expect((await t.ctx.storage.read(row?.fileKey ?? ''))?.equals(content)).toBe(true);
+    expect(await lastAudit()).toMatchObject({
+      action: 'tool.upload',
+      after: { name: 'ledger-lens-setup.exe' },
+    });
+  });
+});
+
+describe('orders', () => {
+  it('resends the delivery email and refunds with a reason and a fresh code, each audited', async () => {
+    const buyer = await newBuyer(t);
+    // The catalogue already has the tool made above, so the default one is not seeded: buy a tool of our own.
+    const tool = await addTool(t, { device: 'Windows' });
+    // Paid through the emulator's checkout, so the emulator knows the payment it is later asked to refund.
+    const created = (await createOrder(buyer.client, tool.id, 'INR')).json<{ order_id: string }>();
+    const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${created.order_id}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
+    });
+    expect((await buyer.client.post('/api/verify-payment/', await paid.json())).statusCode).toBe(200);
+    await t.emulator?.settled();
+    const id = (await orderRow(t, created.order_id)).id;
+
+    const resent = await client.post(`/api/admin/orders/${id}/resend`, {});
+    expect(resent.statusCode).toBe(200);
+    expect(await lastAudit()).toMatchObject({ action: 'order.resend', target: `order:${id}` });
+
+    const noReason = await client.post(`/api/admin/orders/${id}/refund`, { reason: '', code: '123456' });
+    expect(noReason.statusCode).toBe(400);
+    const wrongCode = await client.post(`/api/admin/orders/${id}/refund`, {
+      reason: 'Bought by mistake',
+      code: '000000',
+    });
+    expect(wrongCode.statusCode).toBe(400);
+    expect((await t.ctx.db.select().from(orders).where(eq(orders.id, id)))[0]?.status).toBe('paid');
+
+    const refunded = await client.post(`/api/admin/orders/${id}/refund`, {
+      reason: 'Bought by mistake',
+      code: await freshCode(),
+    });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect((await t.ctx.db.select().from(orders).where(eq(orders.id, id)))[0]?.status).toBe('refunded');
+    expect(await lastAudit()).toMatchObject({
+      action: 'order.refund',
+      actor: operator.email,
+      after: { status: 'refunded', reason: 'Bought by mistake' },
+    });
+    const mails = await t.ctx.db.select().from(outbox).where(eq(outbox.to, buyer.user.email));
+    expect(mails.some((mail) => /refund/i.test(mail.subject))).toBe(true);
+    const again = await client.post(`/api/admin/orders/${id}/refund`, {
+      reason: 'Twice',
+      code: await freshCode(),
+    });
+    expect(again.statusCode).toBe(409);
+    expect(
+      (await client.post('/api/admin/orders/00000000-0000-0000-0000-000000000000/resend', {})).statusCode,
+    ).toBe(404);
+  });
+});
+
+describe('messages and mail', () => {
+  it('marks a message handled once, audited', async () => {
+    const [message] = await t.ctx.db
+      .insert(contactMessages)
+      .values({ name: 'Ravi', email: 'ravi@example.com', relatedTo: 'Products', description: 'Hi' })
+      .returning();
+    const url = `/api/admin/messages/${message?.id}/handled`;
+    expect((await client.post(url, {})).json().message).toMatch(/marked handled/);
+    expect(await lastAudit()).toMatchObject({ action: 'message.handled', target: `message:${message?.id}` });
+    expect((await client.post(url, {})).json().message).toBe('It was already marked handled.');
+    expect((await client.post(url, { extra: true })).statusCode).toBe(400);
+  });
+
+  it('retries a failed email, audited; a sent one is refused', async () => {
+    const [mail] = await t.ctx.db
+      .insert(outbox)
+      .values({
+        to: 'x@example.com',
+        subject: 'S',
+        html: 'h',
+        text: 't',
+        kind: 'test',
+        status: 'failed',
+        attempts: 8,
+        lastError: 'boom',
+      })
+      .returning();
+    expect((await client.post(`/api/admin/mail/${mail?.id}/retry`, {})).statusCode).toBe(200);
+    const [after] = await t.ctx.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.id, mail?.id ?? 0));
+    expect(after).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await lastAudit()).toMatchObject({
+      action: 'mail.retry',
+      before: { status: 'failed', attempts: 8 },
+    });
+    await t.ctx.db
+      .update(outbox)
+      .set({ status: 'sent' })
+      .where(eq(outbox.id, mail?.id ?? 0));
+    expect((await client.post(`/api/admin/mail/${mail?.id}/retry`, {})).statusCode).toBe(409);
+    expect((await client.post('/api/admin/mail/999999/retry', {})).statusCode).toBe(404);
+  });
+});
