@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -97,6 +98,7 @@ async function checkScreen(name: string) {
 }
 
 const codeNow = () => generate({ secret: setupKey });
+let lastStep = 0;
 
 test.beforeAll(async ({ browser }) => {
   // Two server starts and three command-line runs, each opening the embedded database.
@@ -164,7 +166,7 @@ test('the operator signs in and enrols an authenticator app', async () => {
   expect(setupKey).toMatch(/^[A-Z2-7]{16,}$/);
   await checkScreen('enrol');
 
-  await page.getByLabel('The 6-digit code the app now shows').fill(await codeNow());
+  await page.getByLabel('The 6-digit code the app now shows').fill(await nextCode());
   await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
   const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
   await expect(codes).toHaveCount(10);
@@ -224,6 +226,53 @@ test('every screen reads well at phone and desktop widths', async () => {
   await page.getByRole('link', { name: 'Add a tool' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Add a tool' })).toBeVisible();
   await checkScreen('tool-new');
+});
+
+/** A code from a time step not used yet: each code is accepted once. */
+async function nextCode() {
+  const step = Math.floor(Date.now() / 30_000);
+  if (step === lastStep)
+    await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 500));
+  lastStep = Math.floor(Date.now() / 30_000);
+  return codeNow();
+}
+
+test('the operator adds a tool with its file, and the shop lists it', async () => {
+  test.setTimeout(300_000);
+  await page.goto(`${server.url}/admin/tools/new`);
+  await page.getByLabel('Name').fill('Ledger Lens');
+  await page.getByLabel('Description').fill('Reads Tally exports offline and flags GST mismatches.');
+  await page.getByLabel('Price in INR').fill('1499');
+  await page.getByLabel('Price in USD').fill('19.99');
+  await page.getByLabel(/Code from your authenticator app/).fill(await nextCode());
+  await page.getByRole('button', { name: 'Add the tool' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Ledger Lens' })).toBeVisible({ timeout: 20_000 });
+  await checkScreen('tool-edit');
+
+  const content = Buffer.from('MZ Ledger Lens installer '.repeat(2000));
+  await page
+    .getByLabel(/^File/)
+    .setInputFiles({ name: 'ledger-lens-setup.exe', mimeType: 'application/octet-stream', buffer: content });
+  await page.locator('#upload-code').fill(await nextCode());
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await expect(page.getByTestId('file-sha256')).toHaveText(
+    createHash('sha256').update(content).digest('hex'),
+    {
+      timeout: 20_000,
+    },
+  );
+
+  const shop = await context.newPage();
+  await shop.goto(`${server.url}/utility-tools`);
+  await expect(shop.getByRole('article', { name: 'Ledger Lens', exact: true })).toBeVisible({
+    timeout: 20_000,
+  });
+  await shop.close();
+
+  await page.goto(`${server.url}/admin/activity`);
+  const rows = page.getByRole('table', { name: 'Operator actions' }).locator('tbody tr');
+  await expect(rows.nth(0)).toContainText('tool.upload');
+  await expect(rows.nth(1)).toContainText('tool.create');
 });
 
 test('a new sign-in asks for the second factor again; a recovery code works once', async () => {
