@@ -153,7 +153,8 @@ describe('enrolment', () => {
   });
 });
 
-describe('second factor at sign-in', () => {
+// Each case signs in several times; password hashing (scrypt) is slow on a busy machine.
+describe('second factor at sign-in', { timeout: 120_000 }, () => {
   async function freshSession(email: string) {
     const client = await t.client({ ip: `192.0.2.${Math.floor(Math.random() * 250) + 1}` });
     const login = await client.post(
