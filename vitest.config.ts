@@ -2,7 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Unit and API tests. Server tests run once on embedded PGlite and, when TEST_DATABASE_URL names a throwaway
- * PostgreSQL server, once more on PostgreSQL. Browser journeys live in e2e/ and run under Playwright.
+ * PostgreSQL server, once more on PostgreSQL; `*.postgres.test.ts` (several processes on one PostgreSQL, the
+ * database restarting under the server) run on PostgreSQL only, `*.pglite.test.ts` on PGlite only. Browser journeys live in e2e/ and run under
+ * Playwright.
  */
 const postgres = process.env.TEST_DATABASE_URL;
 
@@ -12,7 +14,9 @@ export default defineConfig({
       {
         test: {
           name: 'pglite',
-          include: ['src/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
+          // Tests of several processes sharing one PostgreSQL server have no PGlite counterpart.
+          exclude: ['**/node_modules/**', 'src/**/*.postgres.test.ts'],
           environment: 'node',
           env: { TEST_DB: 'pglite' },
           testTimeout: 30_000,
@@ -25,6 +29,8 @@ export default defineConfig({
               test: {
                 name: 'postgres',
                 include: ['src/server/**/*.test.ts'],
+                // The embedded database's own features (its backups) have no PostgreSQL counterpart.
+                exclude: ['**/node_modules/**', 'src/**/*.pglite.test.ts'],
                 environment: 'node',
                 env: { TEST_DB: 'postgres', TEST_DATABASE_URL: postgres },
                 testTimeout: 30_000,

@@ -264,6 +264,9 @@ test.describe('mobile', () => {
   });
 
   test('a click outside the drawer, Escape, or the close button closes it', async ({ page }) => {
+    // On a phone the drawer covers the screen (docs/product.md §2); a wider small screen (a tablet held upright)
+    // shows page beside it, where a click closes it.
+    await page.setViewportSize({ width: 700, height: 900 });
     await openHome(page);
     const toggle = page.getByRole('button', { name: 'Menu', exact: true });
     const drawer = page.getByRole('dialog', { name: 'Site menu' });

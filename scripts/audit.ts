@@ -34,6 +34,8 @@ const PAGES = [
   { path: '/', loggedIn: false },
   { path: '/Contact', loggedIn: false },
   { path: '/OurTeam', loggedIn: false },
+  { path: '/refund-policy', loggedIn: false },
+  { path: '/shipping-policy', loggedIn: false },
   { path: '/utility-tools', loggedIn: false },
   { path: '/my-tools', loggedIn: true },
 ];

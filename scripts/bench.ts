@@ -61,6 +61,7 @@ async function benchDriver(databaseUrl: string | undefined, bareRps: number) {
       description: 'Measuring the contact endpoint.',
     });
     let visitor = 0;
+    let validation = 0;
     // Warm-up: first hits fill caches and JIT.
     await load('warm-up', { url: `${base}/api/alltools/`, duration: 2 });
     const rows: Row[] = [
@@ -92,6 +93,27 @@ async function benchDriver(databaseUrl: string | undefined, bareRps: number) {
           };
           nextVisitor();
           client.on('response', nextVisitor);
+        },
+      }),
+      await load('POST /api/licenses/validate', {
+        url: `${base}/api/licenses/validate`,
+        method: 'POST',
+        // Every start of every copy of a tool calls this. The API allows 60 a minute per key and 120 per address,
+        // so each request names the next of many activated licenses and comes from the next address.
+        setupClient: (client) => {
+          const nextValidation = () => {
+            validation += 1;
+            const license = server.licenses[validation % server.licenses.length];
+            client.setHeadersAndBody(
+              {
+                'content-type': 'application/json',
+                'x-forwarded-for': `10.${(validation >> 16) & 255}.${(validation >> 8) & 255}.${validation & 255}`,
+              },
+              JSON.stringify(license),
+            );
+          };
+          nextValidation();
+          client.on('response', nextValidation);
         },
       }),
     ];
@@ -128,7 +150,15 @@ async function main() {
   }
 
   const catalogue = results[0]?.rows[0];
+  const validations = results.map((result) => ({
+    driver: result.driver,
+    row: result.rows.find((row) => row.name === 'POST /api/licenses/validate'),
+  }));
   const budgets = [
+    ...validations.flatMap(({ driver, row }) => [
+      { name: `POST /api/licenses/validate ≥ 0.5 of bare (${driver})`, ok: (row?.ratio ?? 0) >= 0.5 },
+      { name: `POST /api/licenses/validate p99 ≤ 10 ms (${driver})`, ok: (row?.p99 ?? Infinity) <= 10 },
+    ]),
     { name: 'GET /api/alltools/ ≥ 0.25 of bare (PGlite)', ok: (catalogue?.ratio ?? 0) >= 0.25 },
     { name: 'GET /api/alltools/ p99 ≤ 25 ms (PGlite)', ok: (catalogue?.p99 ?? Infinity) <= 25 },
     {

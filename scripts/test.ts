@@ -1,8 +1,8 @@
 /**
- * `npm test`: everything CI runs, in order — typecheck, lint, build, unit + API tests (PGlite, and PostgreSQL
- * when TEST_DATABASE_URL is set), browser journeys in headless Chromium, then the quality budgets that do not depend
- * on timing. Ends with one line `N passed, N failed` counting every test case plus the typecheck, lint, build and
- * budget steps.
+ * `npm test`: everything CI runs, in order — typecheck, lint, dead-code check, build, unit + API tests (PGlite, and
+ * PostgreSQL when TEST_DATABASE_URL is set), browser journeys in headless Chromium, then the quality budgets that do
+ * not depend on timing. Ends with one line `N passed, N failed` counting every test case plus the typecheck, lint,
+ * dead-code, build and budget steps.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -38,6 +38,8 @@ function countStep(name: string, ok: boolean) {
 
 countStep('typecheck', step('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']));
 countStep('lint', step('lint', bin('biome'), ['check', '.']));
+// Unused files, exports and dependencies (knip.json names the entry points).
+countStep('dead code', step('dead code', bin('knip'), []));
 const built = step('build', process.execPath, ['--import', 'tsx', 'scripts/build.ts']);
 countStep('build', built);
 

@@ -61,7 +61,7 @@ export async function startServer(
     output += chunk.toString();
   });
 
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
@@ -70,7 +70,11 @@ export async function startServer(
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not start within 60 s:\n${output}`);
+    if (Date.now() > deadline) {
+      // Not left running: a server still starting would slow down every test after this one.
+      child.kill('SIGKILL');
+      throw new Error(`server did not start within 120 s:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
 

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type RunningServer, startServer } from '../../e2e/support/server';
 import { openDatabase } from '../../src/server/db';
-import { sessions, users } from '../../src/server/db/schema';
+import { licenseActivations, sessions, users } from '../../src/server/db/schema';
+import { licensedPurchase } from '../../src/server/test-support/license-fixtures';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -19,7 +20,18 @@ export function ensureBuilt(): void {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-export type ProductionServer = RunningServer & { sessionCookie: string; driver: 'pglite' | 'postgres' };
+/** A license activated on one machine: what a desktop tool sends to POST /api/licenses/validate. */
+export type ActivatedLicense = { licenseKey: string; toolId: string; fingerprint: string };
+
+export type ProductionServer = RunningServer & {
+  sessionCookie: string;
+  driver: 'pglite' | 'postgres';
+  /** Many licenses of one tool, so a load test stays under the per-key limit of the license API. */
+  licenses: ActivatedLicense[];
+};
+
+/** Licenses prepared for measuring the license API: each key may be validated 60 times a minute. */
+const MEASURED_LICENSES = 600;
 
 /**
  * Starts the server as production runs it (NODE_ENV=production: no emulator, no dev mailbox, HSTS, secure cookies)
@@ -42,11 +54,23 @@ export async function startProductionServer(databaseUrl?: string): Promise<Produ
     userId: user.id,
     expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
   });
+  const licenses: ActivatedLicense[] = [];
+  let toolId: string | undefined;
+  for (let index = 0; index < MEASURED_LICENSES; index++) {
+    const purchase = await licensedPurchase(database.db, { toolId });
+    toolId = purchase.toolId;
+    const fingerprint = `measure-machine-${index.toString().padStart(8, '0')}`;
+    await database.db.insert(licenseActivations).values({ licenseId: purchase.licenseId, fingerprint });
+    licenses.push({ licenseKey: purchase.licenseKey ?? '', toolId, fingerprint });
+  }
   await database.close();
 
   const server = await startServer(
     {
       NODE_ENV: 'production',
+      FIRM_LEGAL_NAME: 'Pinkcity Advisors LLP',
+      FIRM_ADDRESS: 'MI Road, Jaipur, Rajasthan 302001',
+      FIRM_GSTIN: '08AAPFP1234A1ZK',
       PUBLIC_URL: 'https://measure.localhost',
       SMTP_URL: 'smtp://127.0.0.1:9',
       RAZORPAY_KEY_ID: 'rzp_test_measure',
@@ -54,11 +78,19 @@ export async function startProductionServer(databaseUrl?: string): Promise<Produ
       RAZORPAY_WEBHOOK_SECRET: 'measure_webhook_secret',
       RAZORPAY_API_URL: 'http://127.0.0.1:9',
       SESSION_SECRET: randomBytes(32).toString('hex'),
+      LICENSE_SIGNING_KEY: generateKeyPairSync('ed25519')
+        .privateKey.export({ format: 'pem', type: 'pkcs8' })
+        .toString(),
       TRUST_PROXY: '1',
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl ?? '',
     },
     { dataDir },
   );
-  return { ...server, sessionCookie: `sessionid=${sessionId}`, driver: databaseUrl ? 'postgres' : 'pglite' };
+  return {
+    ...server,
+    sessionCookie: `sessionid=${sessionId}`,
+    driver: databaseUrl ? 'postgres' : 'pglite',
+    licenses,
+  };
 }

@@ -5,9 +5,14 @@ import { authRoutes } from './auth/routes';
 import { contactRoutes } from './contact/routes';
 import type { AppContext } from './context';
 import { dashboardRoutes } from './dashboard/routes';
+import { databaseUnavailable, healthRoutes, registerDatabaseGuard } from './health/routes';
 import { registerCsrf } from './http/csrf';
 import { registerErrorHandler, sendJsonNotFound } from './http/errors';
+import { FORM_BODY_LIMIT, registerDeclaredSizeLimit } from './http/form-data';
+import { registerInputPolicy } from './http/input-policy';
 import { registerSecurityHeaders } from './http/security-headers';
+import { orderRoutes } from './invoices/routes';
+import { licenseRoutes } from './licenses/routes';
 import { locationRoutes } from './location/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox';
 import type { RazorpayEmulator } from './payments/emulator';
@@ -40,17 +45,25 @@ export async function buildApp(options: BuildAppOptions): Promise<{
     routerOptions: { ignoreTrailingSlash: true },
   });
 
+  const { dbHealth } = ctx;
+  dbHealth.logTo(app.log);
+  registerDatabaseGuard(app, dbHealth);
+  registerDeclaredSizeLimit(app);
   await app.register(cookie);
-  await app.register(formbody, { bodyLimit: 16 * 1024 });
-  registerErrorHandler(app);
+  await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
+  registerInputPolicy(app);
+  registerErrorHandler(app, (error) => (dbHealth.observe(error) ? databaseUnavailable() : undefined));
   registerSecurityHeaders(app, config);
   registerCsrf(app, config);
 
+  await healthRoutes(app, ctx);
   await locationRoutes(app, ctx);
   await contactRoutes(app, ctx);
   await authRoutes(app, ctx);
   await shopRoutes(app, ctx);
+  await orderRoutes(app, ctx);
   const emulator = await paymentsRoutes(app, ctx);
+  await licenseRoutes(app, ctx);
   await dashboardRoutes(app, ctx);
   if (!config.isProduction) await devMailboxRoutes(app, ctx);
   if (options.siteDir) await registerStaticSite(app, options.siteDir);

@@ -1,10 +1,16 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isValidGstin } from '../shared/money';
 import { ConfigError, loadConfig } from './config';
 
 const SECRET = 'a-session-secret-that-is-long-enough-0123456789';
+
+const signingKeys = generateKeyPairSync('ed25519');
+const SIGNING_KEY = signingKeys.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+const PUBLIC_KEY = signingKeys.publicKey.export({ format: 'pem', type: 'spki' }).toString();
 
 const production = {
   NODE_ENV: 'production',
@@ -14,6 +20,10 @@ const production = {
   RAZORPAY_KEY_SECRET: 'key-secret',
   RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
   SESSION_SECRET: SECRET,
+  LICENSE_SIGNING_KEY: SIGNING_KEY,
+  FIRM_LEGAL_NAME: 'Pinkcity Advisors LLP',
+  FIRM_ADDRESS: '3rd Floor, Ganpati Plaza, MI Road, Jaipur, Rajasthan 302001',
+  FIRM_GSTIN: '08AAPFP1234A1ZK',
 };
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -100,6 +110,10 @@ describe('loadConfig', () => {
       'RAZORPAY_KEY_SECRET: required in production',
       'RAZORPAY_WEBHOOK_SECRET: required in production',
       'SESSION_SECRET: required in production (at least 32 characters)',
+      'LICENSE_SIGNING_KEY: required in production (an Ed25519 private key, PKCS#8 PEM)',
+      'FIRM_LEGAL_NAME: required in production',
+      'FIRM_ADDRESS: required in production',
+      'FIRM_GSTIN: required in production',
     ]);
     expect(problemsOf({ ...production, PUBLIC_URL: 'http://pinkcityadvisors.in' })).toEqual([
       'PUBLIC_URL: must be an https:// URL in production',
@@ -111,6 +125,46 @@ describe('loadConfig', () => {
     const { SMTP_URL: _, ...withoutSmtp } = production;
     const problems = problemsOf({ ...withoutSmtp, PORT: 'eighty' });
     expect(problems.map((problem) => problem.split(':')[0])).toEqual(['PORT', 'SMTP_URL']);
+  });
+
+  it('uses the firm identity from the environment in production, not a specimen', () => {
+    const { firm } = loadConfig({ ...production, LUT_ARN: 'ad0804230001234', INVOICE_PREFIX: 'pc' });
+    expect(firm).toMatchObject({
+      legalName: 'Pinkcity Advisors LLP',
+      gstin: '08AAPFP1234A1ZK',
+      state: { name: 'Rajasthan', gstCode: '08' },
+      sac: '997331',
+      invoicePrefix: 'PC',
+      lutArn: 'AD0804230001234',
+      specimen: false,
+    });
+  });
+
+  it('uses a specimen identity with a valid GSTIN outside production', () => {
+    const { firm } = loadConfig({ SESSION_SECRET: SECRET });
+    expect(firm.specimen).toBe(true);
+    expect(firm.gstin).toMatch(/^08/);
+    expect(isValidGstin(firm.gstin)).toBe(true);
+    expect(firm.lutArn).toBeUndefined();
+  });
+
+  it('checks the firm GSTIN, its state, the SAC, the prefix and the LUT reference', () => {
+    expect(problemsOf({ ...production, FIRM_GSTIN: '08AAPFP1234A1ZL' })).toEqual([
+      'FIRM_GSTIN: must be a 15-character GSTIN with the right check character',
+    ]);
+    expect(problemsOf({ ...production, FIRM_STATE: 'Maharashtra' })).toEqual([
+      "FIRM_GSTIN: its state code 08 is not FIRM_STATE's (27)",
+    ]);
+    expect(loadConfig({ ...production, FIRM_STATE: '08' }).firm.state.name).toBe('Rajasthan');
+    expect(
+      problemsOf({
+        ...production,
+        FIRM_STATE: 'Atlantis',
+        INVOICE_SAC: '12345',
+        INVOICE_PREFIX: 'PCAL',
+        LUT_ARN: 'short',
+      }).map((problem) => problem.split(':')[0]),
+    ).toEqual(['FIRM_STATE', 'INVOICE_SAC', 'INVOICE_PREFIX', 'LUT_ARN']);
   });
 
   it('trusts proxy headers only when TRUST_PROXY says so', () => {
@@ -125,5 +179,40 @@ describe('loadConfig', () => {
     expect(first).toMatch(/^[0-9a-f]{64}$/);
     expect(loadConfig({ DATA_DIR: tempDir }).sessionSecret).toBe(first);
     expect((await readFile(path.join(tempDir, 'session-secret'), 'utf8')).trim()).toBe(first);
+  });
+
+  it('takes the license signing key as PEM, escaped PEM or base64 DER, and refuses any other key', () => {
+    const escaped = SIGNING_KEY.replace(/\n/g, '\\n');
+    const der = signingKeys.privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64');
+    for (const value of [SIGNING_KEY, escaped, der]) {
+      expect(loadConfig({ ...production, LICENSE_SIGNING_KEY: value }).licenseSigning.privateKeyPem).toBe(
+        SIGNING_KEY,
+      );
+    }
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString();
+    for (const value of [rsa, 'not a key']) {
+      expect(problemsOf({ ...production, LICENSE_SIGNING_KEY: value })).toEqual([
+        'LICENSE_SIGNING_KEY: must be an Ed25519 private key in PKCS#8 PEM (or its base64 body)',
+      ]);
+    }
+  });
+
+  it('lists the previous public keys that still verify old license files', () => {
+    const other = generateKeyPairSync('ed25519').publicKey;
+    const otherDer = other.export({ format: 'der', type: 'spki' }).toString('base64');
+    const config = loadConfig({
+      ...production,
+      LICENSE_PREVIOUS_PUBLIC_KEYS: `${PUBLIC_KEY}\n${PUBLIC_KEY}`,
+    });
+    expect(config.licenseSigning.previousPublicKeyPems).toEqual([PUBLIC_KEY, PUBLIC_KEY]);
+    expect(
+      loadConfig({ ...production, LICENSE_PREVIOUS_PUBLIC_KEYS: `${otherDer}, ${otherDer}` }).licenseSigning
+        .previousPublicKeyPems,
+    ).toEqual([other.export({ format: 'pem', type: 'spki' }).toString(), expect.any(String)]);
+    expect(problemsOf({ ...production, LICENSE_PREVIOUS_PUBLIC_KEYS: 'AAAA' })).toEqual([
+      'LICENSE_PREVIOUS_PUBLIC_KEYS: must list Ed25519 public keys in SPKI PEM (or base64 DER)',
+    ]);
   });
 });

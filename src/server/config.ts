@@ -1,7 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { type FirmIdentity, parseFirmIdentity } from './invoices/firm';
+import { parseS3Url } from './storage/s3-url';
 
 const optionalString = z
   .string()
@@ -24,11 +26,34 @@ const envSchema = z.object({
   RAZORPAY_WEBHOOK_SECRET: optionalString,
   RAZORPAY_API_URL: optionalString.pipe(z.url().optional()),
   SESSION_SECRET: optionalString.pipe(z.string().min(32).optional()),
+  LICENSE_SIGNING_KEY: optionalString,
+  LICENSE_PREVIOUS_PUBLIC_KEYS: optionalString,
   TRUST_PROXY: z
     .enum(['', '0', '1', 'true', 'false'])
     .default('')
     .transform((value) => value === '1' || value === 'true'),
+  STORAGE_URL: optionalString.pipe(
+    z
+      .string()
+      .refine((value) => {
+        try {
+          parseS3Url(value);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be s3://BUCKET[/PREFIX]?endpoint=https://…&region=… (unset: files in DATA_DIR/files)')
+      .optional(),
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // The firm's tax identity is checked as a whole by parseFirmIdentity (cross-field: GSTIN against FIRM_STATE).
+  FIRM_LEGAL_NAME: optionalString,
+  FIRM_ADDRESS: optionalString,
+  FIRM_GSTIN: optionalString,
+  FIRM_STATE: optionalString,
+  INVOICE_SAC: optionalString,
+  INVOICE_PREFIX: optionalString,
+  LUT_ARN: optionalString,
 });
 
 export type Config = {
@@ -38,6 +63,8 @@ export type Config = {
   host: string;
   publicUrl: string;
   dataDir: string;
+  /** Tool files in an S3-compatible bucket; undefined keeps them in DATA_DIR/files. */
+  storageUrl: string | undefined;
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -51,8 +78,19 @@ export type Config = {
     emulated: boolean;
   };
   sessionSecret: string;
+  licenseSigning: {
+    /**
+     * PKCS#8 PEM of the Ed25519 key that signs offline license files. Unset outside production: the licenses
+     * feature then generates one into DATA_DIR on first use, like the session secret.
+     */
+    privateKeyPem: string | undefined;
+    /** SPKI PEMs of earlier signing keys: files they signed still verify until they expire. */
+    previousPublicKeyPems: string[];
+  };
   trustProxy: boolean;
   logLevel: string;
+  /** Supplier identity on tax invoices and credit notes; a specimen outside production. */
+  firm: FirmIdentity;
 };
 
 export class ConfigError extends Error {
@@ -84,10 +122,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!raw('RAZORPAY_WEBHOOK_SECRET')) problems.push('RAZORPAY_WEBHOOK_SECRET: required in production');
     if (!raw('SESSION_SECRET'))
       problems.push('SESSION_SECRET: required in production (at least 32 characters)');
+    if (!raw('LICENSE_SIGNING_KEY'))
+      problems.push('LICENSE_SIGNING_KEY: required in production (an Ed25519 private key, PKCS#8 PEM)');
   }
+  const signingKey = raw('LICENSE_SIGNING_KEY');
+  const signingKeyPem = signingKey === undefined ? undefined : ed25519PrivateKeyPem(signingKey);
+  if (signingKey !== undefined && !signingKeyPem)
+    problems.push('LICENSE_SIGNING_KEY: must be an Ed25519 private key in PKCS#8 PEM (or its base64 body)');
+  const previousKeys = publicKeyPems(raw('LICENSE_PREVIOUS_PUBLIC_KEYS') ?? '');
+  if (!previousKeys)
+    problems.push('LICENSE_PREVIOUS_PUBLIC_KEYS: must list Ed25519 public keys in SPKI PEM (or base64 DER)');
+  const firm = parseFirmIdentity(raw, isProduction);
+  problems.push(...firm.problems);
   const partialKeys = [raw('RAZORPAY_KEY_ID'), raw('RAZORPAY_KEY_SECRET')].filter(Boolean).length === 1;
   if (partialKeys) problems.push('RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET: set both or neither');
-  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  if (!parsed.success || problems.length > 0 || !firm.identity) throw new ConfigError(problems);
   const e = parsed.data;
 
   const dataDir = path.resolve(e.DATA_DIR);
@@ -99,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     dataDir,
+    storageUrl: e.STORAGE_URL,
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
@@ -111,8 +161,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       emulated,
     },
     sessionSecret: e.SESSION_SECRET ?? developmentSecret(dataDir),
+    licenseSigning: {
+      privateKeyPem: signingKeyPem,
+      previousPublicKeyPems: previousKeys ?? [],
+    },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    firm: firm.identity,
   };
 }
 
@@ -126,4 +181,45 @@ function developmentSecret(dataDir: string): string {
     writeFileSync(file, secret, { mode: 0o600 });
     return secret;
   }
+}
+
+/** Environment values cannot hold newlines everywhere: accept "\n" escapes and a bare base64 body too. */
+function unescapePem(value: string): string {
+  return value.replace(/\\n/g, '\n').trim();
+}
+
+function ed25519PrivateKeyPem(value: string): string | undefined {
+  try {
+    const text = unescapePem(value);
+    const key = text.includes('-----BEGIN')
+      ? createPrivateKey(text)
+      : createPrivateKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'pkcs8' });
+    if (key.asymmetricKeyType !== 'ed25519') return undefined;
+    return key.export({ format: 'pem', type: 'pkcs8' }).toString();
+  } catch {
+    return undefined;
+  }
+}
+
+/** PEM blocks, or base64 DER separated by commas or whitespace; undefined when any of them is not Ed25519. */
+function publicKeyPems(value: string): string[] | undefined {
+  const text = unescapePem(value);
+  if (text === '') return [];
+  const parts = text.includes('-----BEGIN')
+    ? (text.match(/-----BEGIN PUBLIC KEY-----[\s\S]+?-----END PUBLIC KEY-----/g) ?? [])
+    : text.split(/[\s,]+/).filter(Boolean);
+  if (parts.length === 0) return undefined;
+  const pems: string[] = [];
+  for (const part of parts) {
+    try {
+      const key = part.startsWith('-----BEGIN')
+        ? createPublicKey(part)
+        : createPublicKey({ key: Buffer.from(part, 'base64'), format: 'der', type: 'spki' });
+      if (key.asymmetricKeyType !== 'ed25519') return undefined;
+      pems.push(key.export({ format: 'pem', type: 'spki' }).toString());
+    } catch {
+      return undefined;
+    }
+  }
+  return pems;
 }

@@ -2,7 +2,9 @@ import { type KnownSession, SESSION_CACHE_TTL_MS } from './auth/session';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import type { Database } from './db';
+import { createDatabaseHealth, type DatabaseHealth } from './db/health';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit';
+import { createSigningKeys, type SigningKeys } from './licenses/signing';
 import { createMailQueuedHint, type MailQueuedHint } from './mail/outbox';
 import { createGateway, type RazorpayGateway } from './payments/gateway';
 import type { CatalogueCache } from './shop/catalogue';
@@ -24,13 +26,15 @@ export type AppCaches = {
 };
 
 /**
- * Everything a feature service works with: configuration, the database, the clock, and the per-instance services
+ * Everything a feature service works with: configuration, the database (and what this instance knows of its
+ * reachability), the clock, and the per-instance services
  * built once from them. Services are functions of this context; the HTTP app, the admin command line and the tests
  * all build it with `createAppContext`.
  */
 export type AppContext = {
   config: Config;
   db: Database;
+  dbHealth: DatabaseHealth;
   clock: Clock;
   limiter: RateLimiter;
   gateway: RazorpayGateway;
@@ -40,6 +44,8 @@ export type AppContext = {
   seed: { pending?: Promise<unknown> };
   /** "Mail was queued": lets a running outbox worker deliver soon instead of on its next tick. */
   mailQueued: MailQueuedHint;
+  /** The Ed25519 key that signs offline license files, and the public keys that still verify them. */
+  licenseSigning: SigningKeys;
 };
 
 export type AppContextOptions = {
@@ -56,6 +62,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
   return {
     config,
     db,
+    dbHealth: createDatabaseHealth(db),
     clock,
     limiter: createRateLimiter(db, clock),
     gateway: createGateway(config),
@@ -67,5 +74,6 @@ export function createAppContext(options: AppContextOptions): AppContext {
     },
     seed: {},
     mailQueued: createMailQueuedHint(),
+    licenseSigning: createSigningKeys(config),
   };
 }

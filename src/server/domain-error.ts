@@ -5,6 +5,8 @@
 export type DomainErrorCode =
   /** The thing asked about does not exist (or is not the caller's). */
   | 'not_found'
+  /** What was given cannot be what is asked for (not an id, several matches); nothing was looked at further. */
+  | 'invalid'
   /** The request is understood, but the current state does not allow it; nothing was changed. */
   | 'refused'
   /** The payment provider failed or refused; nothing was changed here. */
@@ -25,6 +27,7 @@ export class DomainError extends Error {
 /** The HTTP status each code answers with. */
 export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, number> = {
   not_found: 404,
+  invalid: 400,
   refused: 409,
   gateway_failed: 502,
   not_recorded: 500,

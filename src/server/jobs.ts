@@ -1,5 +1,7 @@
 import { pruneCodes } from './auth/codes';
 import type { AppContext } from './context';
+import { backupIsFresh, type Snapshot, writeBackup } from './db/backup';
+import type { DatabaseHealth } from './db/health';
 import { createMailTransport } from './mail/transport';
 import { createOutboxWorker, type OutboxLog } from './mail/worker';
 import { RECONCILE_INTERVAL_MS, reconcileOnce } from './payments/reconciler';
@@ -66,21 +68,62 @@ export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
   ];
 }
 
+/**
+ * The embedded database's daily snapshot into DATA_DIR/backups (7 kept). It looks every hour and writes one when
+ * the newest is a day old, so restarts neither skip a day nor pile up copies.
+ */
+export function pgliteBackupJob(
+  snapshot: Snapshot,
+  dataDir: string,
+  log: { info(obj: object, msg: string): void },
+): BackgroundJob {
+  return {
+    name: 'pglite-backup',
+    intervalMs: 60 * 60 * 1000,
+    async run() {
+      if (await backupIsFresh(dataDir)) return;
+      const written = await writeBackup(snapshot, dataDir);
+      log.info({ file: written.file, bytes: written.size }, 'embedded database backed up');
+    },
+  };
+}
+
+/** The longest a job that keeps failing waits before its next try. */
+export const MAX_JOB_BACKOFF_MS = 5 * 60 * 1000;
+
+/**
+ * Runs each job on its interval. A job whose run fails waits twice as long after each further failure (up to
+ * five minutes), so a broken dependency is not hammered; while `health` says the database is unreachable no job
+ * runs at all, and they resume on their next tick once it is back.
+ */
 export function startJobs(
   jobs: BackgroundJob[],
   log: { error(obj: object, msg: string): void },
+  health?: Pick<DatabaseHealth, 'available' | 'observe'>,
 ): { stop(): Promise<void> } {
   const running = new Set<Promise<unknown>>();
   let stopped = false;
   const handles = jobs.map((job) => {
     let busy = false;
     let runAgain = false;
+    let failures = 0;
+    let notBefore = 0;
     const tick = () => {
-      if (stopped || busy) return;
+      if (stopped || busy || Date.now() < notBefore || (health && !health.available)) return;
       busy = true;
       const run = job
         .run()
-        .catch((err: unknown) => log.error({ err, job: job.name }, 'background job failed'))
+        .then(() => {
+          failures = 0;
+          notBefore = 0;
+        })
+        .catch((err: unknown) => {
+          // An unreachable database is reported once by the health tracker, which also holds every job back.
+          if (health?.observe(err)) return;
+          failures += 1;
+          notBefore = Date.now() + Math.min(job.intervalMs * 2 ** (failures - 1), MAX_JOB_BACKOFF_MS);
+          log.error({ err, job: job.name, failures }, 'background job failed');
+        })
         .finally(() => {
           busy = false;
           running.delete(run);

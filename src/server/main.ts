@@ -3,7 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createAppContext } from './context';
 import { openDatabase } from './db';
-import { backgroundJobs, startJobs } from './jobs';
+import { backgroundJobs, pgliteBackupJob, startJobs } from './jobs';
 
 const rootDir = path.resolve(import.meta.dirname, '../..');
 
@@ -19,9 +19,11 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  let log: { warn(obj: object, msg: string): void } | undefined;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, 'pglite'),
+    onConnectionError: (err) => log?.warn({ err }, 'database connection lost; the pool will reconnect'),
   });
   await database.migrate();
 
@@ -30,7 +32,15 @@ async function main(): Promise<void> {
     siteDir: path.resolve(rootDir, process.env.SITE_DIR ?? 'dist/client'),
     logger: { level: config.logLevel },
   });
-  const jobs = startJobs(backgroundJobs(ctx, app.log), app.log);
+  log = app.log;
+  const jobs = startJobs(
+    [
+      ...backgroundJobs(ctx, app.log),
+      ...(database.snapshot ? [pgliteBackupJob(database.snapshot, config.dataDir, app.log)] : []),
+    ],
+    app.log,
+    ctx.dbHealth,
+  );
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -12,6 +12,7 @@ import {
 } from './constants';
 import { EMAIL_PATTERN } from './contact';
 import { COUNTRY_CODES, splitPhone } from './country-codes';
+import { withTextPolicy } from './input-policy';
 import { MAX_LENGTH } from './limits';
 
 /**
@@ -155,9 +156,12 @@ export function validateNewPassword(
 
 // ── Request schemas (the server parses with these; unknown fields are refused) ──────────────────────────────
 
-/** A string field; anything else (missing, a number, an array) gets the field's own message. */
+/**
+ * A single-line string field under the input policy (no control characters, no lone surrogates, at most `max`
+ * characters and bytes); anything else (missing, a number, an array) gets the field's own message.
+ */
 const text = (message: string, max: number = MAX_LENGTH.authText) =>
-  z.string({ error: message }).max(max, message);
+  withTextPolicy(z.string({ error: message }).max(max, message), { maxBytes: max });
 
 const emailField = text(AUTH_MESSAGES.emailInvalid, MAX_LENGTH.email).refine(
   isValidEmail,
@@ -196,7 +200,9 @@ export const initiateSignupSchema = z
     phone: text(AUTH_MESSAGES.phoneRequired, MAX_LENGTH.phoneWithDialCode),
     password: passwordField,
     otp: text(AUTH_MESSAGES.codeInvalid, MAX_LENGTH.codeInput),
-    sentOtp: z.string().max(MAX_LENGTH.codeInput).optional(),
+    sentOtp: withTextPolicy(z.string().max(MAX_LENGTH.codeInput), {
+      maxBytes: MAX_LENGTH.codeInput,
+    }).optional(),
   })
   .superRefine((input, ctx) => {
     const { dialCode, number } = splitPhone(phoneDigits(input.phone));

@@ -9,7 +9,6 @@ export const SERVICES_ARROW_OFFSET = 65;
 export const ABOUT_ARROW_OFFSET = 65;
 
 export const DRAWER_TRANSITION_MS = 300;
-export const MOBILE_BREAKPOINT_PX = 768;
 export const SERVICE_CARD_MIN_HEIGHT_PX = 300;
 export const BULLET_STAGGER_S = 0.1;
 export const ABOUT_FLIP_INTERVAL_MS = 10_000;
@@ -37,7 +36,6 @@ export const DOWNLOAD_LINK_VALID_HOURS = 3;
 export const DOWNLOAD_LINK_VALID_MS = DOWNLOAD_LINK_VALID_HOURS * 60 * 60 * 1000;
 
 export const CONTACT_TOPICS = ['Services', 'Products', 'Others'] as const;
-export type ContactTopic = (typeof CONTACT_TOPICS)[number];
 
 export const CURRENCIES = ['INR', 'USD'] as const;
 export type Currency = (typeof CURRENCIES)[number];

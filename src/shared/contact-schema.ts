@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONTACT_TOPICS } from './constants';
 import { CONTACT_MESSAGES, validateContact } from './contact';
+import { singleLineText, withTextPolicy } from './input-policy';
 import { MAX_LENGTH } from './limits';
 
 /**
@@ -13,7 +14,9 @@ const tooLong = (max: number) => `Must be at most ${max} characters`;
 /** A field that failed its type check is treated as missing. */
 const asText = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
-const text = (message: string, max: number) => z.string({ error: message }).max(max, tooLong(max));
+/** Single-line unless `multiline`; the limit holds in characters and in bytes (input policy). */
+const text = (message: string, max: number, multiline = false) =>
+  withTextPolicy(z.string({ error: message }).max(max, tooLong(max)), { multiline, maxBytes: max });
 
 export const contactSchema = z
   .strictObject({
@@ -21,13 +24,16 @@ export const contactSchema = z
     organisation: text(tooLong(MAX_LENGTH.contactOrganisation), MAX_LENGTH.contactOrganisation)
       .optional()
       .default(''),
-    email: z
-      .string({ error: CONTACT_MESSAGES.emailRequired })
-      .max(MAX_LENGTH.email, CONTACT_MESSAGES.emailInvalid),
+    email: withTextPolicy(
+      z
+        .string({ error: CONTACT_MESSAGES.emailRequired })
+        .max(MAX_LENGTH.email, CONTACT_MESSAGES.emailInvalid),
+      { maxBytes: MAX_LENGTH.email },
+    ),
     relatedTo: z.enum(CONTACT_TOPICS, { error: CONTACT_MESSAGES.relatedToRequired }),
-    description: text(CONTACT_MESSAGES.descriptionRequired, MAX_LENGTH.contactDescription),
+    description: text(CONTACT_MESSAGES.descriptionRequired, MAX_LENGTH.contactDescription, true),
     /** Honeypot: hidden from people; a bot that fills it gets a polite success and nothing is stored. */
-    website: z.string().max(MAX_LENGTH.contactHoneypot).optional(),
+    website: singleLineText(MAX_LENGTH.contactHoneypot).optional(),
   })
   .superRefine(
     (input, check) => {

@@ -27,5 +27,11 @@ export const ORDER_EVENT_KINDS = [
   'resent',
   /** Never reached Razorpay and was closed by the reconciler. */
   'abandoned',
+  /** The buyer's bank opened a chargeback: the license is suspended until it is decided. */
+  'dispute-created',
+  /** The chargeback was decided for the shop: the license works again. */
+  'dispute-won',
+  /** The chargeback was decided for the buyer: the license is revoked. */
+  'dispute-lost',
 ] as const;
 export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES } from './constants';
+import { multiLineText, singleLineText } from './input-policy';
 import { MAX_LENGTH } from './limits';
 import { normaliseBilling, validateBilling } from './shop';
 
@@ -12,10 +13,10 @@ export const currencySchema = z.enum(CURRENCIES);
 
 export const billingDetailsSchema = z
   .strictObject({
-    address: z.string().max(MAX_LENGTH.billingAddress).optional().default(''),
-    state: z.string().max(MAX_LENGTH.billingState).optional().default(''),
-    country: z.string().max(MAX_LENGTH.billingCountry).optional().default(''),
-    gstin: z.string().max(MAX_LENGTH.gstin).optional().default(''),
+    address: multiLineText(MAX_LENGTH.billingAddress).optional().default(''),
+    state: singleLineText(MAX_LENGTH.billingState).optional().default(''),
+    country: singleLineText(MAX_LENGTH.billingCountry).optional().default(''),
+    gstin: singleLineText(MAX_LENGTH.gstin).optional().default(''),
     currency: currencySchema,
   })
   .superRefine((values, check) => {
@@ -30,7 +31,7 @@ export type BillingDetails = z.output<typeof billingDetailsSchema>;
 export const createPaymentSchema = z
   .strictObject({
     toolId: z.uuid({ error: 'Unknown tool' }),
-    toolName: z.string().max(MAX_LENGTH.toolName).optional(),
+    toolName: singleLineText(MAX_LENGTH.toolName).optional(),
     price: z.number().optional(),
     currency: currencySchema,
     billingDetails: billingDetailsSchema,
@@ -43,9 +44,9 @@ export type CreatePaymentRequest = z.input<typeof createPaymentSchema>;
 
 /** POST /api/verify-payment/ body. */
 export const verifyPaymentSchema = z.strictObject({
-  razorpay_order_id: z.string().min(1).max(MAX_LENGTH.razorpayId),
-  razorpay_payment_id: z.string().min(1).max(MAX_LENGTH.razorpayId),
-  razorpay_signature: z.string().min(1).max(MAX_LENGTH.razorpaySignature),
+  razorpay_order_id: singleLineText(MAX_LENGTH.razorpayId).min(1),
+  razorpay_payment_id: singleLineText(MAX_LENGTH.razorpayId).min(1),
+  razorpay_signature: singleLineText(MAX_LENGTH.razorpaySignature).min(1),
   toolId: z.uuid().optional(),
   currency: currencySchema.optional(),
 });

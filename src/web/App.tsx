@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
+import { ToastHost } from './components/ToastHost';
 import { ADMIN_ROUTE, NOT_FOUND_ROUTE, PAGE_ROUTES, routeFor } from './routes';
 
 const pages = [...PAGE_ROUTES, ADMIN_ROUTE, NOT_FOUND_ROUTE].map((route) => ({
@@ -39,6 +40,7 @@ export function App() {
           ))}
         </Routes>
       </Suspense>
+      <ToastHost />
     </>
   );
 }

@@ -4,8 +4,10 @@
  */
 
 import { DomainError } from '../domain-error';
+import { backupCommands } from './backup';
 import { toJson } from './format';
 import { type AdminContext, CommandError, type Group, parseCommandLine, UsageError } from './framework';
+import { invoiceCommands } from './invoices';
 import { mailCommands } from './mail';
 import { messageCommands } from './messages';
 import { operatorCommands } from './operators';
@@ -21,6 +23,9 @@ const GROUPS: Group[] = [
   { name: 'messages', summary: 'Contact-form messages: list, show, mark handled, export as CSV' },
   { name: 'mail', summary: 'The mail outbox: counts, failures and why, retry' },
   { name: 'users', summary: 'Accounts and what they bought' },
+  { name: 'invoices', summary: 'Tax invoices and credit notes of a period, split for GSTR-1; CSV export' },
+  { name: 'backup', summary: 'Snapshot the embedded database now (the server does it daily)' },
+  { name: 'restore', summary: 'Restore an embedded-database snapshot into a fresh DATA_DIR' },
   { name: 'operators', summary: 'Who may use the /admin dashboard: add, remove, list' },
 ];
 
@@ -31,6 +36,8 @@ const COMMANDS = [
   ...messageCommands,
   ...mailCommands,
   ...userCommands,
+  ...invoiceCommands,
+  ...backupCommands,
   ...operatorCommands,
 ];
 

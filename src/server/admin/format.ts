@@ -1,5 +1,6 @@
 import type { Currency } from '../../shared/constants';
 import { formatSubunits } from '../../shared/money';
+import { formatOperatorTime } from '../operator-time';
 
 /** How people read the command's answers: aligned tables, short ids, local times with their offset. */
 
@@ -76,16 +77,8 @@ export function sections(parts: Array<[title: string | null, body: string]>): st
 
 export const shortId = (id: string) => id.slice(0, 8);
 
-const pad = (value: number) => String(value).padStart(2, '0');
-
 /** "2026-06-01 15:30 +05:30": the operator's local time, with the offset so nobody has to guess the zone. */
-export function formatTime(date: Date | null | undefined): string {
-  if (!date) return '—';
-  const offsetMinutes = -date.getTimezoneOffset();
-  const sign = offsetMinutes >= 0 ? '+' : '-';
-  const offset = `${sign}${pad(Math.floor(Math.abs(offsetMinutes) / 60))}:${pad(Math.abs(offsetMinutes) % 60)}`;
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())} ${offset}`;
-}
+export const formatTime = formatOperatorTime;
 
 export const formatMoney = (subunits: number, currency: Currency) => formatSubunits(subunits, currency);
 

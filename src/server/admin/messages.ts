@@ -1,12 +1,14 @@
-import { and, desc, gte, isNull, type SQL } from 'drizzle-orm';
-import { markMessageHandled } from '../contact/messages';
-import type { DbOrTx } from '../db';
-import { contactMessages } from '../db/schema';
+import {
+  allMessages,
+  findMessage,
+  listMessages,
+  type MessageFilter,
+  type MessageRow,
+  markMessageHandled,
+} from '../contact/messages';
 import { csv, details, formatTime, shortId, table } from './format';
 import { argument, CommandError, defineCommand } from './framework';
-import { findOne, parseLimit, parseSince } from './lookup';
-
-type MessageRow = typeof contactMessages.$inferSelect;
+import { parseLimit, parseSince } from './lookup';
 
 const messageJson = (row: MessageRow) => ({
   id: row.id,
@@ -20,28 +22,16 @@ const messageJson = (row: MessageRow) => ({
   handledAt: row.handledAt,
 });
 
-function findMessage(db: DbOrTx, typed: string): Promise<MessageRow> {
-  return findOne({
-    idColumn: contactMessages.id,
-    typed,
-    noun: 'message',
-    listCommand: 'messages list',
-    select: (where) => db.select().from(contactMessages).where(where).limit(2),
-  });
-}
-
 const FILTERS = {
   unhandled: { type: 'boolean', description: 'Only messages not yet marked handled' },
   since: { type: 'string', value: '<date|age>', description: 'Received since, e.g. 2026-06-01 or 7d' },
 } as const;
 
-function filterConditions(options: { unhandled?: boolean; since?: string }): SQL | undefined {
-  const conditions: SQL[] = [];
-  if (options.unhandled) conditions.push(isNull(contactMessages.handledAt));
-  if (options.since !== undefined)
-    conditions.push(gte(contactMessages.createdAt, parseSince(options.since, new Date())));
-  return conditions.length > 0 ? and(...conditions) : undefined;
-}
+/** The filter the options ask for, checked before the database is opened. */
+const messageFilter = (options: { unhandled?: boolean; since?: string }): MessageFilter => ({
+  unhandled: options.unhandled,
+  since: options.since === undefined ? undefined : parseSince(options.since, new Date()),
+});
 
 const list = defineCommand({
   path: ['messages', 'list'],
@@ -52,15 +42,10 @@ const list = defineCommand({
   },
   example: 'messages list --unhandled',
   async run(env, { options }) {
-    const where = filterConditions(options);
+    const filter = messageFilter(options);
     const limit = parseLimit(options.limit, 50);
     const ctx = await env.open();
-    const rows = await ctx.db
-      .select()
-      .from(contactMessages)
-      .where(where)
-      .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
-      .limit(limit);
+    const rows = await listMessages(ctx, { ...filter, limit });
     return {
       data: rows.map(messageJson),
       text: table(
@@ -112,17 +97,12 @@ const handled = defineCommand({
   example: 'messages handled 5e6f7a8b',
   async run(env, input) {
     const ctx = await env.open();
-    const row = await findMessage(ctx.db, argument(input, 0));
-    if (row.handledAt) {
-      return {
-        data: messageJson(row),
-        text: `Message ${shortId(row.id)} from ${row.name} was already marked handled on ${formatTime(row.handledAt)}.`,
-      };
-    }
-    const { row: result } = await markMessageHandled(ctx, row.id);
+    const { message: row, alreadyHandled } = await markMessageHandled(ctx, argument(input, 0));
     return {
-      data: messageJson(result),
-      text: `Message ${shortId(row.id)} from ${row.name} is marked handled.`,
+      data: messageJson(row),
+      text: alreadyHandled
+        ? `Message ${shortId(row.id)} from ${row.name} was already marked handled on ${formatTime(row.handledAt)}.`
+        : `Message ${shortId(row.id)} from ${row.name} is marked handled.`,
     };
   },
 });
@@ -141,13 +121,9 @@ const exportCommand = defineCommand({
   async run(env, { options }) {
     if (options.csv === false)
       throw new CommandError('messages export only writes CSV (or JSON with --json).');
-    const where = filterConditions(options);
+    const filter = messageFilter(options);
     const ctx = await env.open();
-    const rows = await ctx.db
-      .select()
-      .from(contactMessages)
-      .where(where)
-      .orderBy(contactMessages.createdAt, contactMessages.id);
+    const rows = await allMessages(ctx, filter);
     return {
       data: rows.map(messageJson),
       text: csv(

@@ -1,35 +1,14 @@
-import { and, asc, desc, eq, gt, gte, type SQL, sql } from 'drizzle-orm';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { ORDER_STATUSES, type OrderStatus } from '../../shared/orders';
-import type { DbOrTx } from '../db';
-import { downloadTokens, licenses, orderEvents, orders, outbox, purchases, tools, users } from '../db/schema';
+import { DomainError } from '../domain-error';
+import { findOrder, listOrders, type OrderDossier, orderDossier } from '../payments/orders-admin';
 import { reconcileOnce } from '../payments/reconciler';
 import { refundOrder } from '../payments/refund';
 import { resendDelivery } from '../shop/delivery';
 import { toolLabel } from '../shop/delivery-email';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
 import { argument, CommandError, defineCommand } from './framework';
-import { findOne, parseLimit, parseSince } from './lookup';
-
-type OrderRow = typeof orders.$inferSelect;
-
-/** An order by its id (or the start of it), its Razorpay order id (order_…) or its payment id (pay_…). */
-function findOrder(db: DbOrTx, typed: string): Promise<OrderRow> {
-  const text = typed.trim();
-  const alternative = /^order_\w+$/.test(text)
-    ? eq(orders.razorpayOrderId, text)
-    : /^pay_\w+$/.test(text)
-      ? eq(orders.razorpayPaymentId, text)
-      : undefined;
-  return findOne({
-    idColumn: orders.id,
-    typed: text,
-    noun: 'order',
-    listCommand: 'orders list',
-    alternative,
-    select: (where) => db.select().from(orders).where(where).limit(2),
-  });
-}
+import { parseLimit, parseSince } from './lookup';
 
 const ORDER_ARG = {
   name: 'id',
@@ -52,7 +31,7 @@ const list = defineCommand({
   },
   example: 'orders list --status paid --since 7d',
   async run(env, { options }) {
-    const conditions: SQL[] = [];
+    let status: OrderStatus | undefined;
     if (options.status !== undefined) {
       const wanted = options.status.trim().toLowerCase();
       if (!(ORDER_STATUSES as readonly string[]).includes(wanted)) {
@@ -60,37 +39,16 @@ const list = defineCommand({
           `--status must be one of ${ORDER_STATUSES.join(', ')}, got "${options.status}".`,
         );
       }
-      conditions.push(eq(orders.status, wanted as OrderStatus));
+      status = wanted as OrderStatus;
     }
-    if (options.email !== undefined)
-      conditions.push(sql`lower(${users.email}) = lower(${options.email.trim()})`);
-    if (options.since !== undefined)
-      conditions.push(gte(orders.createdAt, parseSince(options.since, new Date())));
-    const limit = parseLimit(options.limit, 50);
-
+    const filter = {
+      status,
+      email: options.email?.trim(),
+      since: options.since === undefined ? undefined : parseSince(options.since, new Date()),
+      limit: parseLimit(options.limit, 50),
+    };
     const ctx = await env.open();
-    const rows = await ctx.db
-      .select({
-        id: orders.id,
-        createdAt: orders.createdAt,
-        paidAt: orders.paidAt,
-        status: orders.status,
-        amount: orders.amount,
-        currency: orders.currency,
-        razorpayOrderId: orders.razorpayOrderId,
-        razorpayPaymentId: orders.razorpayPaymentId,
-        customerEmail: users.email,
-        customerName: users.name,
-        toolId: tools.id,
-        toolName: tools.name,
-        device: tools.device,
-      })
-      .from(orders)
-      .innerJoin(users, eq(users.id, orders.userId))
-      .innerJoin(tools, eq(tools.id, orders.toolId))
-      .where(conditions.length > 0 ? and(...conditions) : undefined)
-      .orderBy(desc(orders.createdAt), desc(orders.id))
-      .limit(limit);
+    const rows = await listOrders(ctx, filter);
     return {
       data: rows,
       text: table(
@@ -111,82 +69,7 @@ const list = defineCommand({
   },
 });
 
-/** Everything about one order that support needs, read in one go. */
-async function orderDossier(db: DbOrTx, order: OrderRow, now: Date) {
-  const [customer] = await db
-    .select({ id: users.id, name: users.name, email: users.email, phone: users.phone })
-    .from(users)
-    .where(eq(users.id, order.userId));
-  const [tool] = await db
-    .select({ id: tools.id, name: tools.name, device: tools.device, delivery: tools.delivery })
-    .from(tools)
-    .where(eq(tools.id, order.toolId));
-  const [owned] = await db
-    .select({ purchase: purchases, license: licenses })
-    .from(purchases)
-    .leftJoin(licenses, eq(licenses.purchaseId, purchases.id))
-    .where(eq(purchases.orderId, order.id));
-  const [links] = owned
-    ? await db
-        .select({ n: sql<number>`count(*)`.mapWith(Number) })
-        .from(downloadTokens)
-        .where(and(eq(downloadTokens.purchaseId, owned.purchase.id), gt(downloadTokens.expiresAt, now)))
-    : [];
-  const events = await db
-    .select()
-    .from(orderEvents)
-    .where(eq(orderEvents.orderId, order.id))
-    .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id));
-  const emails = await db
-    .select({
-      id: outbox.id,
-      kind: outbox.kind,
-      to: outbox.to,
-      subject: outbox.subject,
-      status: outbox.status,
-      attempts: outbox.attempts,
-      lastError: outbox.lastError,
-      createdAt: outbox.createdAt,
-      sentAt: outbox.sentAt,
-    })
-    .from(outbox)
-    .where(eq(outbox.ref, `order:${order.id}`))
-    .orderBy(asc(outbox.id));
-  return {
-    id: order.id,
-    status: order.status,
-    amount: order.amount,
-    currency: order.currency,
-    razorpayOrderId: order.razorpayOrderId,
-    razorpayPaymentId: order.razorpayPaymentId,
-    failureReason: order.failureReason,
-    createdAt: order.createdAt,
-    paidAt: order.paidAt,
-    updatedAt: order.updatedAt,
-    billing: order.billing,
-    customer: customer ?? null,
-    tool: tool ?? null,
-    purchase: owned
-      ? {
-          id: owned.purchase.id,
-          createdAt: owned.purchase.createdAt,
-          refundedAt: owned.purchase.refundedAt,
-          liveDownloadLinks: links?.n ?? 0,
-          license: owned.license
-            ? {
-                licenseKey: owned.license.licenseKey,
-                username: owned.license.username,
-                password: owned.license.password,
-              }
-            : null,
-        }
-      : null,
-    events: events.map((event) => ({ at: event.createdAt, kind: event.kind, detail: event.detail })),
-    emails,
-  };
-}
-
-function dossierText(d: Awaited<ReturnType<typeof orderDossier>>): string {
+function dossierText(d: OrderDossier): string {
   const license = d.purchase?.license;
   const billing = d.billing;
   return sections([
@@ -285,17 +168,19 @@ const resend = defineCommand({
     const order = await findOrder(ctx.db, argument(input, 0));
     const outcome = await resendDelivery(ctx, { orderId: order.id }, 'admin');
     if (outcome.result === 'no-purchase') {
-      throw new CommandError(
+      throw new DomainError(
+        'refused',
         `Order ${shortId(order.id)} is ${order.status} and has no purchase: there is nothing to resend.`,
       );
     }
     if (outcome.result === 'refunded') {
-      throw new CommandError(
+      throw new DomainError(
+        'refused',
         `Order ${shortId(order.id)} was refunded on ${formatTime(outcome.refundedAt)}: its license no longer works.`,
       );
     }
     if (outcome.result === 'no-license')
-      throw new CommandError(`Order ${shortId(order.id)} has no license to resend.`);
+      throw new DomainError('refused', `Order ${shortId(order.id)} has no license to resend.`);
     const result = {
       orderId: order.id,
       outboxId: outcome.outboxId,

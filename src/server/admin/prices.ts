@@ -1,10 +1,8 @@
-import { usdCentsFromInrPaise } from '../../shared/money';
+import { MIN_PRICE_SUBUNITS, usdPriceProblem } from '../shop/tools';
 import { CommandError } from './framework';
 
-/** Razorpay's smallest payment is 100 subunits (₹1.00, $1.00); a cheaper tool could never be bought. */
-export const MIN_PRICE_SUBUNITS = 100;
 /** Far above any tool, and well inside the integer column that stores subunits. */
-export const MAX_PRICE_SUBUNITS = 1_000_000_000;
+const MAX_PRICE_SUBUNITS = 1_000_000_000;
 
 const PRICE = /^(\d+)(?:\.(\d{1,2}))?$/;
 
@@ -40,11 +38,6 @@ export function parseUsdPrice(typed: string): number | null {
 
 /** Without its own USD price a tool costs INR / 75 in USD, which must still be a payable amount. */
 export function assertPayableInUsd(prices: { priceInrPaise: number; priceUsdCents: number | null }): void {
-  if (prices.priceUsdCents !== null) return;
-  const derived = usdCentsFromInrPaise(prices.priceInrPaise);
-  if (derived < MIN_PRICE_SUBUNITS) {
-    throw new CommandError(
-      `Without --price-usd, USD buyers pay the INR price / 75 = $${(derived / 100).toFixed(2)}, below Razorpay's 1.00 minimum; give --price-usd.`,
-    );
-  }
+  const problem = usdPriceProblem(prices);
+  if (problem) throw new CommandError(problem);
 }

@@ -1,16 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { asc, eq, max } from 'drizzle-orm';
 import { formatSubunits, usdCentsFromInrPaise } from '../../shared/money';
 import type { Device } from '../../shared/shop';
-import type { DbOrTx } from '../db';
-import { tools } from '../db/schema';
 import { type ToolRow, toApiTool } from '../shop/catalogue';
-import { ensureDefaultCatalogue } from '../shop/seed';
+import { attachToolFile, createTool, listTools, type ToolChanges, updateTool } from '../shop/tools';
 import { details, formatBytes, formatTime, shortId, table } from './format';
 import {
-  type AdminContext,
   type AdminEnv,
   argument,
   CommandError,
@@ -19,7 +14,6 @@ import {
   type OptionSpec,
   requireOption,
 } from './framework';
-import { findOne } from './lookup';
 import { assertPayableInUsd, parsePrice, parseUsdPrice } from './prices';
 
 const NAME_MAX = 120;
@@ -36,6 +30,7 @@ export function adminTool(row: ToolRow) {
   return {
     ...api,
     delivery: row.delivery,
+    activationLimit: row.activationLimit,
     active: row.active,
     sortOrder: row.sortOrder,
     file: row.fileKey
@@ -66,6 +61,7 @@ function toolDetails(row: ToolRow): string {
     ['Price INR', formatSubunits(row.priceInrPaise, 'INR')],
     ['Price USD', usdText(row)],
     ['Delivery', deliveryText(row.delivery)],
+    ['Activation limit', `${row.activationLimit} machines per license`],
     ['Status', status(row)],
     ['Sort order', row.sortOrder],
     ['Icon', row.icon],
@@ -82,26 +78,6 @@ const toolOutput = (row: ToolRow, headline: string): CommandOutput => ({
   data: adminTool(row),
   text: `${headline}\n\n${toolDetails(row)}`,
 });
-
-/** Opens the database with the default catalogue in place, so the operator sees what the site shows. */
-async function openCatalogue(env: AdminEnv): Promise<AdminContext> {
-  const ctx = await env.open();
-  await ensureDefaultCatalogue(ctx);
-  return ctx;
-}
-
-function findTool(db: DbOrTx, typed: string, forUpdate = false): Promise<ToolRow> {
-  return findOne({
-    idColumn: tools.id,
-    typed,
-    noun: 'tool',
-    listCommand: 'tools list',
-    select: (where) => {
-      const query = db.select().from(tools).where(where).limit(2);
-      return forUpdate ? query.for('update') : query;
-    },
-  });
-}
 
 // ── Field rules ─────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -126,6 +102,16 @@ function parseDelivery(typed: string): Delivery {
   if (text === 'license-key' || text === 'key') return 'license_key';
   if (text === 'credentials') return 'credentials';
   throw new CommandError(`--delivery must be license-key or credentials, got "${typed}".`);
+}
+
+/** How many machines one license may be activated on at a time: at least 1, and no runaway values. */
+function parseActivationLimit(typed: string): number {
+  const text = typed.trim();
+  const value = Number(text);
+  if (!/^\d{1,3}$/.test(text) || value < 1 || value > 100) {
+    throw new CommandError(`--activation-limit must be a whole number from 1 to 100, got "${typed}".`);
+  }
+  return value;
 }
 
 function parseSortOrder(typed: string): number {
@@ -190,13 +176,18 @@ const FIELD_OPTIONS = {
   },
   icon: { type: 'string', value: '<path|hint>', description: 'Card icon: a same-site image path or a hint' },
   'sort-order': { type: 'string', value: '<n>', description: 'Position in the catalogue (smaller first)' },
+  'activation-limit': {
+    type: 'string',
+    value: '<n>',
+    description: 'Machines one license may be activated on at a time (default 2)',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 type FieldOptions = { [K in keyof typeof FIELD_OPTIONS]?: string };
 
 /** The column values the options ask for (only those given), checked before the database is opened. */
 async function fieldChanges(env: AdminEnv, options: FieldOptions) {
-  const changes: Partial<typeof tools.$inferInsert> = {};
+  const changes: ToolChanges = {};
   if (options.name !== undefined) changes.name = parseText(options.name, '--name', NAME_MAX);
   const description = await readDescription(env, options);
   if (description !== undefined) changes.description = description;
@@ -209,31 +200,16 @@ async function fieldChanges(env: AdminEnv, options: FieldOptions) {
     changes.icon = options.icon.trim() === '' ? null : parseText(options.icon, '--icon', ICON_MAX);
   }
   if (options['sort-order'] !== undefined) changes.sortOrder = parseSortOrder(options['sort-order']);
+  if (options['activation-limit'] !== undefined) {
+    changes.activationLimit = parseActivationLimit(options['activation-limit']);
+  }
   return changes;
 }
 
-/**
- * Applies changes to one tool in one transaction, with the row locked, and checks that the result is still
- * payable in both currencies. The server's catalogue cache picks the change up within its short TTL.
- */
-async function updateTool(
-  env: AdminEnv,
-  typed: string,
-  changes: Partial<typeof tools.$inferInsert>,
-): Promise<{ before: ToolRow; after: ToolRow }> {
-  const ctx = await openCatalogue(env);
-  return ctx.db.transaction(async (tx) => {
-    const before = await findTool(tx, typed, true);
-    const merged = { ...before, ...changes };
-    assertPayableInUsd(merged);
-    const [after] = await tx
-      .update(tools)
-      .set({ ...changes, updatedAt: ctx.clock.now() })
-      .where(eq(tools.id, before.id))
-      .returning();
-    if (!after) throw new Error('tool update returned no row');
-    return { before, after };
-  });
+/** Applies changes through the catalogue service, once the command's input was checked. */
+async function changeTool(env: AdminEnv, typed: string, changes: ToolChanges) {
+  const ctx = await env.open();
+  return updateTool(ctx, typed, changes);
 }
 
 // ── Commands ────────────────────────────────────────────────────────────────────────────────────────────────
@@ -246,12 +222,8 @@ const list = defineCommand({
   },
   example: 'tools list',
   async run(env, { options }) {
-    const ctx = await openCatalogue(env);
-    const rows = await ctx.db
-      .select()
-      .from(tools)
-      .where(options.active ? eq(tools.active, true) : undefined)
-      .orderBy(asc(tools.sortOrder), asc(tools.name), asc(tools.id));
+    const ctx = await env.open();
+    const rows = await listTools(ctx, { activeOnly: options.active === true });
     return {
       data: rows.map(adminTool),
       text: table(
@@ -306,22 +278,8 @@ const add = defineCommand({
     };
     assertPayableInUsd(values);
 
-    const ctx = await openCatalogue(env);
-    const row = await ctx.db.transaction(async (tx) => {
-      const [last] = await tx.select({ sortOrder: max(tools.sortOrder) }).from(tools);
-      const now = ctx.clock.now();
-      const [inserted] = await tx
-        .insert(tools)
-        .values({
-          ...values,
-          sortOrder: fields.sortOrder ?? (last?.sortOrder ?? 0) + 10,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      if (!inserted) throw new Error('tool insert returned no row');
-      return inserted;
-    });
+    const ctx = await env.open();
+    const row = await createTool(ctx, { ...values, sortOrder: fields.sortOrder });
     const next = row.fileKey ? '' : ` Attach its download with "tools upload ${shortId(row.id)} <file>".`;
     return toolOutput(row, `Added ${row.name} (${shortId(row.id)}).${next}`);
   },
@@ -338,7 +296,7 @@ const edit = defineCommand({
     if (Object.keys(changes).length === 0) {
       throw new CommandError('Nothing to change: give at least one option, e.g. --name.');
     }
-    const { after } = await updateTool(env, argument(input, 0), changes);
+    const { after } = await changeTool(env, argument(input, 0), changes);
     return toolOutput(after, `Updated ${after.name} (${shortId(after.id)}).`);
   },
 });
@@ -356,7 +314,7 @@ const setPrice = defineCommand({
       throw new CommandError('Give --price-inr, --price-usd or both.');
     }
     const changes = await fieldChanges(env, options);
-    const { before, after } = await updateTool(env, argument(input, 0), changes);
+    const { before, after } = await changeTool(env, argument(input, 0), changes);
     const was = `${formatSubunits(before.priceInrPaise, 'INR')} / ${usdText(before)}`;
     const now = `${formatSubunits(after.priceInrPaise, 'INR')} / ${usdText(after)}`;
     return toolOutput(after, `${after.name} (${shortId(after.id)}) now costs ${now} (was ${was}).`);
@@ -376,7 +334,7 @@ const comingSoon = defineCommand({
     if (state !== 'on' && state !== 'off') {
       throw new CommandError(`Say on or off after the tool id, got "${argument(input, 1)}".`);
     }
-    const { after } = await updateTool(env, argument(input, 0), { comingSoon: state === 'on' });
+    const { after } = await changeTool(env, argument(input, 0), { comingSoon: state === 'on' });
     return toolOutput(
       after,
       `${after.name} (${shortId(after.id)}) is ${after.comingSoon ? 'coming soon' : 'buyable'}${after.active ? '' : ', but inactive'}.`,
@@ -390,7 +348,7 @@ const activate = defineCommand({
   args: [{ name: 'id', description: 'the tool (its id or the start of it)' }],
   example: 'tools activate 1a2b3c4d',
   async run(env, input) {
-    const { after } = await updateTool(env, argument(input, 0), { active: true });
+    const { after } = await changeTool(env, argument(input, 0), { active: true });
     return toolOutput(after, `${after.name} (${shortId(after.id)}) is on the site.`);
   },
 });
@@ -401,16 +359,10 @@ const deactivate = defineCommand({
   args: [{ name: 'id', description: 'the tool (its id or the start of it)' }],
   example: 'tools deactivate 1a2b3c4d',
   async run(env, input) {
-    const { after } = await updateTool(env, argument(input, 0), { active: false });
+    const { after } = await changeTool(env, argument(input, 0), { active: false });
     return toolOutput(after, `${after.name} (${shortId(after.id)}) is hidden from the site.`);
   },
 });
-
-/** A storage key part from a file name: the storage accepts letters, digits, dot, dash and underscore. */
-function keyPart(fileName: string): string {
-  const cleaned = fileName.replace(/[^a-z0-9._-]+/gi, '-').replace(/^[^a-z0-9]+/i, '');
-  return cleaned.slice(-100) || 'download';
-}
 
 const upload = defineCommand({
   path: ['tools', 'upload'],
@@ -427,42 +379,14 @@ const upload = defineCommand({
     const typedFile = argument(input, 1);
     const data = await readUserFile(env, typedFile);
     const fileName = path.basename(typedFile).slice(0, 200);
-    const ctx = await openCatalogue(env);
-    const { storage } = ctx;
-    const tool = await findTool(ctx.db, argument(input, 0));
-
-    // A new key for every upload: the old file stays intact until the database points at the new one.
-    const key = `tools/${tool.id}/${Date.now().toString(36)}${randomBytes(3).toString('hex')}-${keyPart(fileName)}`;
-    const stored = await storage.put(key, data);
-    let result: { before: ToolRow; after: ToolRow };
-    try {
-      result = await ctx.db.transaction(async (tx) => {
-        const before = await findTool(tx, tool.id, true);
-        const [after] = await tx
-          .update(tools)
-          .set({
-            fileKey: stored.key,
-            fileName,
-            fileSha256: stored.sha256,
-            fileSize: stored.size,
-            updatedAt: ctx.clock.now(),
-          })
-          .where(eq(tools.id, before.id))
-          .returning();
-        if (!after) throw new Error('tool update returned no row');
-        return { before, after };
-      });
-    } catch (error) {
-      await storage.remove(stored.key).catch(() => {});
-      throw error;
-    }
-    const { before, after } = result;
-    let note = '';
-    if (before.fileKey && before.fileKey !== stored.key) {
-      await storage.remove(before.fileKey).catch((error: unknown) => {
-        note = ` The previous file ${before.fileKey} could not be removed: ${(error as Error).message}`;
-      });
-    }
+    const ctx = await env.open();
+    const { before, after, stored, removeProblem } = await attachToolFile(ctx, argument(input, 0), {
+      name: fileName,
+      data,
+    });
+    const note = removeProblem
+      ? ` The previous file ${before.fileKey} could not be removed: ${removeProblem}`
+      : '';
     const verb = before.fileKey ? `Replaced ${before.fileName} with` : 'Attached';
     return toolOutput(
       after,

@@ -1,12 +1,8 @@
-import { and, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import { orders, purchases, tools, users } from '../db/schema';
+import { accountHistory, listAccounts } from '../auth/users';
 import { toolLabel } from '../shop/delivery-email';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
 import { argument, CommandError, defineCommand } from './framework';
 import { parseLimit } from './lookup';
-
-/** `%` and `_` typed by the operator are matched literally. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
 const list = defineCommand({
   path: ['users', 'list'],
@@ -23,48 +19,8 @@ const list = defineCommand({
   async run(env, { options }) {
     const limit = parseLimit(options.limit, 50);
     const search = options.search?.trim();
-    const where: SQL | undefined = search
-      ? or(
-          ilike(users.email, likePattern(search)),
-          ilike(users.name, likePattern(search)),
-          ilike(users.phone, likePattern(search)),
-        )
-      : undefined;
     const ctx = await env.open();
-    const accounts = await ctx.db
-      .select({
-        id: users.id,
-        name: users.name,
-        email: users.email,
-        phone: users.phone,
-        createdAt: users.createdAt,
-      })
-      .from(users)
-      .where(where)
-      .orderBy(desc(users.createdAt), desc(users.id))
-      .limit(limit);
-    const ids = accounts.map((account) => account.id);
-    const owned = ids.length
-      ? await ctx.db
-          .select({ userId: purchases.userId, n: count() })
-          .from(purchases)
-          .where(and(inArray(purchases.userId, ids), isNull(purchases.refundedAt)))
-          .groupBy(purchases.userId)
-      : [];
-    const ordered = ids.length
-      ? await ctx.db
-          .select({ userId: orders.userId, n: count() })
-          .from(orders)
-          .where(inArray(orders.userId, ids))
-          .groupBy(orders.userId)
-      : [];
-    const countOf = (list: Array<{ userId: string; n: number }>, id: string) =>
-      list.find((entry) => entry.userId === id)?.n ?? 0;
-    const rows = accounts.map((account) => ({
-      ...account,
-      tools: countOf(owned, account.id),
-      orders: countOf(ordered, account.id),
-    }));
+    const rows = await listAccounts(ctx, { search, limit });
     return {
       data: rows,
       text: table(
@@ -85,39 +41,7 @@ const show = defineCommand({
     const email = argument(input, 0).trim();
     if (!email.includes('@')) throw new CommandError(`"${email}" is not an email address.`);
     const ctx = await env.open();
-    const [user] = await ctx.db
-      .select({
-        id: users.id,
-        name: users.name,
-        email: users.email,
-        phone: users.phone,
-        createdAt: users.createdAt,
-        passwordChangedAt: users.passwordChangedAt,
-      })
-      .from(users)
-      .where(sql`lower(${users.email}) = lower(${email})`);
-    if (!user) throw new CommandError(`No account with email ${email}.`);
-
-    const history = await ctx.db
-      .select({
-        orderId: orders.id,
-        createdAt: orders.createdAt,
-        toolId: tools.id,
-        toolName: tools.name,
-        device: tools.device,
-        amount: orders.amount,
-        currency: orders.currency,
-        status: orders.status,
-        razorpayPaymentId: orders.razorpayPaymentId,
-        purchaseId: purchases.id,
-        purchasedAt: purchases.createdAt,
-        refundedAt: purchases.refundedAt,
-      })
-      .from(orders)
-      .innerJoin(tools, eq(tools.id, orders.toolId))
-      .leftJoin(purchases, eq(purchases.orderId, orders.id))
-      .where(eq(orders.userId, user.id))
-      .orderBy(desc(orders.createdAt));
+    const { user, history } = await accountHistory(ctx, email);
     const owned = history.filter((row) => row.purchaseId && !row.refundedAt);
 
     return {

@@ -137,6 +137,9 @@ describe('in production', () => {
     const prod = await createTestApp({
       env: {
         NODE_ENV: 'production',
+        FIRM_LEGAL_NAME: 'Pinkcity Advisors LLP',
+        FIRM_ADDRESS: 'MI Road, Jaipur, Rajasthan 302001',
+        FIRM_GSTIN: '08AAPFP1234A1ZK',
         PUBLIC_URL: 'https://pinkcityadvisors.example',
         SMTP_URL: 'smtp://127.0.0.1:2525',
         RAZORPAY_KEY_ID: 'rzp_test_x',

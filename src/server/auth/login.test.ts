@@ -5,6 +5,7 @@ import { AUTH_MESSAGES } from '../../shared/auth';
 import { sessions } from '../db/schema';
 import { createTestApp, type TestApp } from '../test-support/app';
 import type { TestClient } from '../test-support/client';
+import { LOGIN_FAILURES_PER_ACCOUNT } from './routes';
 import { hashSessionId, SESSION_CACHE_TTL_MS, SESSION_COOKIE } from './session';
 import { DEFAULT_PASSWORD, form, signUp, uniqueEmail, uniqueIp } from './test-helpers';
 
@@ -134,6 +135,32 @@ describe('POST /api/auth/login/', () => {
       (await login(await t.client({ ip: uniqueIp() }), { email: target, password: DEFAULT_PASSWORD }))
         .statusCode,
     ).toBe(200);
+  });
+  it('checks at most 10 of 20 concurrent wrong passwords for one account from 20 addresses; the rest get 429', async () => {
+    const target = uniqueEmail('raced');
+    const owner = await t.client({ ip: uniqueIp() });
+    expect((await signUp(t, owner, { email: target })).statusCode).toBe(200);
+    const attackers = await Promise.all(Array.from({ length: 20 }, () => t.client({ ip: uniqueIp() })));
+    const answers = await Promise.all(
+      attackers.map((attacker, i) => login(attacker, { email: target, password: `guess-${i}-x` })),
+    );
+    const statuses = answers.map((answer) => answer.statusCode).sort();
+    expect(statuses.filter((status) => status === 401)).toHaveLength(LOGIN_FAILURES_PER_ACCOUNT);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20 - LOGIN_FAILURES_PER_ACCOUNT);
+  });
+
+  it('gives a correct password its unit of the failure budget back', async () => {
+    const target = uniqueEmail('refund');
+    const owner = await t.client({ ip: uniqueIp() });
+    expect((await signUp(t, owner, { email: target })).statusCode).toBe(200);
+    for (let i = 0; i <= LOGIN_FAILURES_PER_ACCOUNT; i++) {
+      const client = await t.client({ ip: uniqueIp() });
+      expect((await login(client, { email: target, password: DEFAULT_PASSWORD })).statusCode).toBe(200);
+    }
+    for (let i = 0; i < LOGIN_FAILURES_PER_ACCOUNT; i++) {
+      const client = await t.client({ ip: uniqueIp() });
+      expect((await login(client, { email: target, password: `guess-${i}-x` })).statusCode).toBe(401);
+    }
   });
 });
 

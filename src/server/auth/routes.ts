@@ -1,5 +1,3 @@
-import multipart from '@fastify/multipart';
-import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   AUTH_MESSAGES,
@@ -17,26 +15,22 @@ import {
   verifyOtpSchema,
 } from '../../shared/auth';
 import type { AppContext } from '../context';
-import type { DbOrTx, Tx } from '../db';
-import { users } from '../db/schema';
 import { issueCsrfToken } from '../http/csrf';
 import { AppError, badRequest, parseInput } from '../http/errors';
-import { enqueueMail } from '../mail/outbox';
+import { registerMultipartForms } from '../http/form-data';
 import {
-  type CodePurpose,
-  checkCode,
-  consumeCode,
-  generateCode,
-  limitSendsFromAddress,
-  reserveSend,
-  storeCode,
-} from './codes';
-import { accountExistsEmail, passwordChangedEmail, resetCodeEmail, signupCodeEmail } from './emails';
-import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPassword } from './passwords';
+  AccountRefused,
+  authenticate,
+  createAccount,
+  requestResetCode,
+  requestSignupCode,
+  resetPassword,
+} from './accounts';
+import { checkCode, limitSendsFromAddress } from './codes';
+import { hashPassword } from './passwords';
 import {
   clearSessionCookie,
   currentUser,
-  endAllSessions,
   endSession,
   forgetSessionsOf,
   rotateSession,
@@ -51,15 +45,6 @@ const LOGIN_FAILURE_WINDOW_MS = 15 * 60 * 1000;
 
 const toAuthUser = (user: AuthUser): AuthUser => ({ name: user.name, email: user.email, phone: user.phone });
 
-function findUserByEmail(db: DbOrTx, email: string) {
-  return db
-    .select()
-    .from(users)
-    .where(sql`lower(${users.email}) = ${normaliseEmail(email)}`)
-    .limit(1)
-    .then((rows) => rows[0]);
-}
-
 /** Counts one attempt to use a code from this address; 429 past 10 a minute. */
 const limitCodeUses = (ctx: AppContext, request: FastifyRequest) =>
   ctx.limiter.consume({
@@ -72,6 +57,14 @@ const limitCodeUses = (ctx: AppContext, request: FastifyRequest) =>
 const invalidCode = () =>
   new AppError(400, 'invalid_code', AUTH_MESSAGES.verifyFailed, { otp: AUTH_MESSAGES.verifyFailed });
 
+/** A code that was right when checked but used up since, or an account taken meanwhile. */
+function refusal(error: unknown): unknown {
+  if (!(error instanceof AccountRefused)) return error;
+  if (error.reason === 'account_exists')
+    return new AppError(409, 'account_exists', AUTH_MESSAGES.accountExists);
+  return invalidCode();
+}
+
 /**
  * Accounts (docs/product.md §7, §10, §11): check, login, logout, signup with an emailed 4-digit code, and password reset
  * with an emailed 6-digit code. Codes never leave the server except by email; no answer reveals whether an email
@@ -79,10 +72,7 @@ const invalidCode = () =>
  */
 export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
-    await scope.register(multipart, {
-      attachFieldsToBody: 'keyValues',
-      limits: { fields: 10, fieldSize: 1024, fieldNameSize: 100, files: 0, parts: 10, headerPairs: 100 },
-    });
+    await registerMultipartForms(scope);
     // Multipart bodies are read in a preValidation hook; busboy reports a malformed body (no boundary, cut short)
     // as a plain Error. Such an error, raised before the handler was reached, is the sender's fault: a 400.
     const reachedHandler = new WeakSet<FastifyRequest>();
@@ -121,25 +111,18 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
       windowMs: 60 * 1000,
       message: AUTH_MESSAGES.tooManyLogins,
     });
-    const failures = { key: `login-fail:${email}`, windowMs: LOGIN_FAILURE_WINDOW_MS };
-    await ctx.limiter.check({
-      ...failures,
+    // Every attempt spends one unit of the account's failure budget before the password is checked, so 20
+    // concurrent guesses get at most 10 checks; a correct password gives its unit back.
+    const budget = await ctx.limiter.reserve({
+      key: `login-fail:${email}`,
+      windowMs: LOGIN_FAILURE_WINDOW_MS,
       limit: LOGIN_FAILURES_PER_ACCOUNT,
       message: AUTH_MESSAGES.tooManyFailures,
     });
 
-    const user = await findUserByEmail(ctx.db, email);
-    // Unknown emails are checked against a dummy hash: same work, same time, same answer as a wrong password.
-    const matches = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-    if (!user || !matches) {
-      await ctx.limiter.record(failures);
-      throw new AppError(401, 'invalid_credentials', AUTH_MESSAGES.loginFailed);
-    }
-
-    if (needsRehash(user.passwordHash)) {
-      const passwordHash = await hashPassword(input.password);
-      await ctx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id));
-    }
+    const user = await authenticate(ctx, email, input.password);
+    if (!user) throw new AppError(401, 'invalid_credentials', AUTH_MESSAGES.loginFailed);
+    await budget.refund();
     await rotateSession(ctx, ctx.db, request, reply, user.id);
     issueCsrfToken(reply, ctx.config);
     reply.header('cache-control', 'no-store');
@@ -153,18 +136,8 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.post('/api/auth/send-otp/', async (request): Promise<MessageResponse> => {
     const input = parseInput(sendOtpSchema, request.body);
-    const email = normaliseEmail(input.email);
-    await sendCode(ctx, request, email, 'signup', async (tx, existing) => {
-      if (existing) {
-        // The owner hears about it; the person asking sees the same answer as for a free address.
-        const mail = accountExistsEmail(`${ctx.config.publicUrl}/utility-tools`);
-        await enqueueMail(ctx, tx, { to: existing.email, ...mail, kind: 'signup-existing-account' });
-        return;
-      }
-      const code = generateCode('signup');
-      await storeCode(tx, ctx, { email, purpose: 'signup', code });
-      await enqueueMail(ctx, tx, { to: input.email.trim(), ...signupCodeEmail(code), kind: 'signup-code' });
-    });
+    await limitSendsFromAddress(ctx, request.ip);
+    await requestSignupCode(ctx, input.email);
     return { message: AUTH_MESSAGES.signupCodeSent };
   });
 
@@ -176,23 +149,15 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (!matched) throw invalidCode();
     // Hashing is slow, so it happens outside any transaction; the code is used up only when the account is made.
     const passwordHash = await hashPassword(input.password);
-    const user = await ctx.db.transaction(async (tx) => {
-      if (!(await consumeCode(tx, ctx, matched))) throw invalidCode();
-      if (await findUserByEmail(tx, email))
-        throw new AppError(409, 'account_exists', AUTH_MESSAGES.accountExists);
-      const [created] = await tx
-        .insert(users)
-        .values({
-          name: input.name,
-          email: input.email,
-          phone: input.phone,
-          passwordHash,
-          createdAt: ctx.clock.now(),
-        })
-        .returning();
-      if (!created) throw new Error('user insert returned no row');
-      await rotateSession(ctx, tx, request, reply, created.id);
-      return created;
+    const user = await createAccount(ctx, {
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      passwordHash,
+      code: matched,
+      startSession: (tx, userId) => rotateSession(ctx, tx, request, reply, userId),
+    }).catch((error: unknown) => {
+      throw refusal(error);
     });
     issueCsrfToken(reply, ctx.config);
     reply.header('cache-control', 'no-store');
@@ -201,17 +166,8 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.post('/api/auth/forgot-password/', async (request): Promise<MessageResponse> => {
     const input = parseInput(forgotPasswordSchema, request.body);
-    const email = normaliseEmail(input.email);
-    await sendCode(ctx, request, email, 'reset', async (tx, existing) => {
-      if (!existing) return;
-      const code = generateCode('reset');
-      await storeCode(tx, ctx, { email, purpose: 'reset', code });
-      await enqueueMail(ctx, tx, {
-        to: existing.email,
-        ...resetCodeEmail(code),
-        kind: 'password-reset-code',
-      });
-    });
+    await limitSendsFromAddress(ctx, request.ip);
+    await requestResetCode(ctx, input.email);
     return { message: AUTH_MESSAGES.forgotSent };
   });
 
@@ -233,40 +189,14 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
     const matched = await checkCode(ctx, { email, purpose: 'reset', code: input.otp });
     if (!matched) throw invalidCode();
     const passwordHash = await hashPassword(input.password);
-    const userId = await ctx.db.transaction(async (tx) => {
-      if (!(await consumeCode(tx, ctx, matched))) throw invalidCode();
-      const user = await findUserByEmail(tx, email);
-      if (!user) throw invalidCode();
-      const now = ctx.clock.now();
-      await tx.update(users).set({ passwordHash, passwordChangedAt: now }).where(eq(users.id, user.id));
-      await endAllSessions(tx, user.id);
-      await enqueueMail(ctx, tx, { to: user.email, ...passwordChangedEmail(now), kind: 'password-changed' });
-      return user.id;
-    });
+    const userId = await resetPassword(ctx, { email, passwordHash, code: matched }).catch(
+      (error: unknown) => {
+        throw refusal(error);
+      },
+    );
     forgetSessionsOf(ctx, userId);
     request.sessionUser = null;
     clearSessionCookie(ctx, reply);
     return { message: AUTH_MESSAGES.resetSuccess };
-  });
-}
-
-type ExistingUser = Awaited<ReturnType<typeof findUserByEmail>>;
-
-/**
- * The shared shape of send-otp and forgot-password: the per-address limit, then one transaction that checks and
- * records the per-email quota, looks the account up and queues whatever email applies. Every path takes the same
- * steps and the caller gives the same answer, so the response never tells whether the email has an account.
- */
-async function sendCode(
-  ctx: AppContext,
-  request: FastifyRequest,
-  email: string,
-  purpose: CodePurpose,
-  act: (tx: Tx, existing: ExistingUser) => Promise<void>,
-): Promise<void> {
-  await limitSendsFromAddress(ctx, request.ip);
-  await ctx.db.transaction(async (tx) => {
-    await reserveSend(tx, ctx, email, purpose);
-    await act(tx, await findUserByEmail(tx, email));
   });
 }

@@ -1,10 +1,10 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, type SQL } from 'drizzle-orm';
 import type { ContactRequest } from '../../shared/contact';
 import { SITE } from '../../shared/site';
 import type { AppContext } from '../context';
-import type { Tx } from '../db';
+import type { DbOrTx, Tx } from '../db';
 import { contactMessages } from '../db/schema';
-import { DomainError } from '../domain-error';
+import { findByTypedId } from '../db/typed-id';
 import { enqueueMail } from '../mail/outbox';
 import { type ContactMessage, contactAcknowledgementEmail, contactNotificationEmail } from './emails';
 
@@ -48,27 +48,70 @@ export async function storeContactMessage(ctx: AppContext, input: ContactRequest
   });
 }
 
+export type MessageRow = typeof contactMessages.$inferSelect;
+
+/** A message by the id the operator typed (or its start). */
+export function findMessage(db: DbOrTx, typed: string): Promise<MessageRow> {
+  return findByTypedId({
+    idColumn: contactMessages.id,
+    typed,
+    noun: 'message',
+    listCommand: 'messages list',
+    select: (where) => db.select().from(contactMessages).where(where).limit(2),
+  });
+}
+
+export type MessageFilter = { unhandled?: boolean; since?: Date };
+
+function filterConditions(filter: MessageFilter): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filter.unhandled) conditions.push(isNull(contactMessages.handledAt));
+  if (filter.since) conditions.push(gte(contactMessages.createdAt, filter.since));
+  return conditions.length > 0 ? and(...conditions) : undefined;
+}
+
+/** The newest messages first, at most `limit` of them. */
+export function listMessages(
+  ctx: AppContext,
+  filter: MessageFilter & { limit: number },
+): Promise<MessageRow[]> {
+  return ctx.db
+    .select()
+    .from(contactMessages)
+    .where(filterConditions(filter))
+    .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+    .limit(filter.limit);
+}
+
+/** Every matching message, oldest first: for an export. */
+export function allMessages(ctx: AppContext, filter: MessageFilter): Promise<MessageRow[]> {
+  return ctx.db
+    .select()
+    .from(contactMessages)
+    .where(filterConditions(filter))
+    .orderBy(asc(contactMessages.createdAt), asc(contactMessages.id));
+}
+
 /**
- * Marks a message handled (the operator's command line and dashboard). Marking one already handled changes
- * nothing; `alsoInTransaction` (an audit entry) runs only when something changed, in the same transaction.
+ * Marks a message handled once; a message already handled keeps its first date. `alsoInTransaction` (the
+ * dashboard's audit entry) runs only when something changed, in the same transaction.
  */
 export async function markMessageHandled(
   ctx: AppContext,
-  id: string,
-  alsoInTransaction?: (tx: Tx) => Promise<void>,
-): Promise<{ row: typeof contactMessages.$inferSelect; changed: boolean }> {
+  typed: string,
+  alsoInTransaction?: (tx: Tx, message: MessageRow) => Promise<void>,
+): Promise<{ message: MessageRow; alreadyHandled: boolean }> {
+  const row = await findMessage(ctx.db, typed);
+  if (row.handledAt) return { message: row, alreadyHandled: true };
   return ctx.db.transaction(async (tx) => {
     const [updated] = await tx
       .update(contactMessages)
       .set({ handledAt: ctx.clock.now() })
-      .where(and(eq(contactMessages.id, id), isNull(contactMessages.handledAt)))
+      .where(and(eq(contactMessages.id, row.id), isNull(contactMessages.handledAt)))
       .returning();
-    if (updated) {
-      await alsoInTransaction?.(tx);
-      return { row: updated, changed: true };
-    }
-    const [existing] = await tx.select().from(contactMessages).where(eq(contactMessages.id, id)).limit(1);
-    if (!existing) throw new DomainError('not_found', 'No such message.');
-    return { row: existing, changed: false };
+    // Someone else marked it in between: theirs is the first date, and theirs the change.
+    if (!updated) return { message: row, alreadyHandled: true };
+    await alsoInTransaction?.(tx, updated);
+    return { message: updated, alreadyHandled: false };
   });
 }

@@ -22,7 +22,7 @@ import { currentUser } from '../auth/session';
 import { markMessageHandled } from '../contact/messages';
 import type { AppContext } from '../context';
 import { AppError, badRequest, notFound, parseInput } from '../http/errors';
-import { retryMail } from '../mail/outbox';
+import { retryMail } from '../mail/outbox-admin';
 import { refundOrder } from '../payments/refund';
 import { resendDelivery } from '../shop/delivery';
 import { FileTooLargeError } from '../storage';
@@ -277,16 +277,18 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
     parseInput(emptyRequestSchema, request.body);
     const { actor } = await guarded(request, reply);
     if (!/^[0-9a-f-]{36}$/i.test(request.params.id)) throw notFound('No such message.');
-    const { row, changed } = await markMessageHandled(ctx, request.params.id, (tx) =>
+    const { message, alreadyHandled } = await markMessageHandled(ctx, request.params.id, (tx, row) =>
       recordAudit(tx, actor, {
         action: 'message.handled',
-        target: `message:${request.params.id}`,
+        target: `message:${row.id}`,
         before: { handled: false },
         after: { handled: true },
       }),
     );
     return {
-      message: changed ? `The message from ${row.name} is marked handled.` : 'It was already marked handled.',
+      message: alreadyHandled
+        ? 'It was already marked handled.'
+        : `The message from ${message.name} is marked handled.`,
     };
   });
 
@@ -295,12 +297,12 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
     const { actor } = await guarded(request, reply);
     const id = Number(request.params.id);
     if (!Number.isSafeInteger(id) || id <= 0) throw notFound('No such email.');
-    await retryMail(ctx, id, (tx, before) =>
+    await retryMail(ctx, id, (tx, change) =>
       recordAudit(tx, actor, {
         action: 'mail.retry',
         target: `mail:${id}`,
-        before,
-        after: { status: 'pending' },
+        before: { status: change.before.status, attempts: change.before.attempts },
+        after: { status: change.after.status, attempts: change.after.attempts },
       }),
     );
     return { message: 'It will be sent again within seconds.' };

@@ -140,13 +140,14 @@ export async function confirmEnrolment(
 // ── Verification ────────────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * Checks a TOTP code against the operator's secret, refusing a step already used; counts a wrong code and
- * answers 429 from the sixth in the window on (also for right codes, so guessing gains nothing).
+ * Checks a TOTP code against the operator's secret, refusing a step already used. Every attempt takes one unit
+ * of the wrong-code budget before it is judged (so concurrent guesses cannot all slip under it) and a right code
+ * gives it back: from the sixth wrong code in the window on, every attempt is 429, right codes too.
  */
 async function checkTotp(ctx: AppContext, row: OperatorRow, code: string): Promise<void> {
-  await ctx.limiter.check({ ...wrongCodeLimit(row.userId), limit: WRONG_CODES_ALLOWED + 1 });
-  const accepted = await matchingStep(ctx, row, code);
-  if (accepted !== null) {
+  await judgeCode(ctx, row.userId, async () => {
+    const accepted = await matchingStep(ctx, row, code);
+    if (accepted === null) return false;
     // Conditional on the stored step, so two requests racing with one code cannot both pass.
     const claimed = await ctx.db
       .update(operators)
@@ -158,9 +159,8 @@ async function checkTotp(ctx: AppContext, row: OperatorRow, code: string): Promi
         ),
       )
       .returning({ userId: operators.userId });
-    if (claimed.length > 0) return;
-  }
-  await failedAttempt(ctx, row.userId);
+    return claimed.length > 0;
+  });
 }
 
 async function matchingStep(ctx: AppContext, row: OperatorRow, code: string): Promise<number | null> {
@@ -175,9 +175,10 @@ async function matchingStep(ctx: AppContext, row: OperatorRow, code: string): Pr
   return result.valid && 'timeStep' in result ? result.timeStep : null;
 }
 
-async function failedAttempt(ctx: AppContext, userId: string): Promise<never> {
-  await ctx.limiter.consume({ ...wrongCodeLimit(userId), limit: WRONG_CODES_ALLOWED });
-  throw wrongCode();
+async function judgeCode(ctx: AppContext, userId: string, isRight: () => Promise<boolean>): Promise<void> {
+  const attempt = await ctx.limiter.reserve({ ...wrongCodeLimit(userId), limit: WRONG_CODES_ALLOWED });
+  if (!(await isRight())) throw wrongCode();
+  await attempt.refund();
 }
 
 /**
@@ -199,19 +200,20 @@ export async function verifySecondFactor(
     await checkTotp(ctx, row, code);
   } else {
     method = 'recovery_code';
-    await ctx.limiter.check({ ...wrongCodeLimit(userId), limit: WRONG_CODES_ALLOWED + 1 });
-    const spent = await ctx.db
-      .update(operatorRecoveryCodes)
-      .set({ usedAt: ctx.clock.now() })
-      .where(
-        and(
-          eq(operatorRecoveryCodes.userId, userId),
-          eq(operatorRecoveryCodes.codeHash, recoveryCodeHash(ctx, userId, code)),
-          isNull(operatorRecoveryCodes.usedAt),
-        ),
-      )
-      .returning({ id: operatorRecoveryCodes.id });
-    if (spent.length === 0) await failedAttempt(ctx, userId);
+    await judgeCode(ctx, userId, async () => {
+      const spent = await ctx.db
+        .update(operatorRecoveryCodes)
+        .set({ usedAt: ctx.clock.now() })
+        .where(
+          and(
+            eq(operatorRecoveryCodes.userId, userId),
+            eq(operatorRecoveryCodes.codeHash, recoveryCodeHash(ctx, userId, code)),
+            isNull(operatorRecoveryCodes.usedAt),
+          ),
+        )
+        .returning({ id: operatorRecoveryCodes.id });
+      return spent.length > 0;
+    });
   }
   await ctx.db.transaction(async (tx) => {
     await startDashboardSession(ctx, tx, userId, sessionIdHash);

@@ -23,6 +23,12 @@ export type DatabaseHandle = {
   driver: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Embedded PGlite only: its data directory as a gzipped tar. Taken after a checkpoint and while no query runs
+   * (PGlite serialises them), so it is what a clean crash would leave: committed work in, anything uncommitted
+   * rolled back when it is opened. PostgreSQL is backed up with pg_dump instead.
+   */
+  snapshot?: () => Promise<Blob>;
 };
 
 const migrationsFolder = path.resolve(import.meta.dirname, '../../../drizzle');
@@ -34,9 +40,19 @@ const migrationsFolder = path.resolve(import.meta.dirname, '../../../drizzle');
 export async function openDatabase(options: {
   databaseUrl?: string;
   pgliteDir: string;
+  /** Told about connections the server dropped while idle (a restart, a failover); the pool replaces them. */
+  onConnectionError?: (error: Error) => void;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A connect that hangs (database host gone) fails after a few seconds instead of holding the request.
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+    });
+    // Without a listener, an idle connection closed by the server is an unhandled 'error' event that ends the
+    // process; the pool has already discarded that connection, and the next query opens a new one.
+    pool.on('error', (error) => options.onConnectionError?.(error));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return {
       db,
@@ -60,6 +76,10 @@ export async function openDatabase(options: {
     db: pgliteDb as unknown as Database,
     driver: 'pglite',
     migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
+    snapshot: async () => {
+      await client.exec('checkpoint');
+      return client.dumpDataDir('gzip');
+    },
     close: async () => {
       await client.close();
       await release();

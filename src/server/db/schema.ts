@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   index,
@@ -13,6 +14,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { CONTACT_TOPICS, CURRENCIES } from '../../shared/constants';
+import { DEFAULT_ACTIVATION_LIMIT, LICENSE_STATUSES } from '../../shared/licenses';
 import { ORDER_EVENT_KINDS, ORDER_STATUSES } from '../../shared/orders';
 import type { BillingDetails } from '../../shared/shop';
 
@@ -122,6 +124,22 @@ export const outbox = pgTable(
   (t) => [index('outbox_due_idx').on(t.status, t.nextAttemptAt), index('outbox_ref_idx').on(t.ref)],
 );
 
+/**
+ * Documents attached to an outbox email, by reference: the worker renders them when it sends, so the email carries
+ * the same document the buyer downloads later, and the outbox holds no copy that could differ from it.
+ */
+export const outboxAttachments = pgTable(
+  'outbox_attachments',
+  {
+    outboxId: bigint('outbox_id', { mode: 'number' })
+      .notNull()
+      .references(() => outbox.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['invoice', 'credit-note'] }).notNull(),
+    documentId: uuid('document_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.outboxId, t.kind, t.documentId] })],
+);
+
 // ── Shop ────────────────────────────────────────────────────────────────────────────────────────────────────
 
 export const tools = pgTable('tools', {
@@ -141,6 +159,8 @@ export const tools = pgTable('tools', {
   fileSha256: text('file_sha256'),
   fileSize: integer('file_size'),
   icon: text('icon'),
+  /** How many machines one license of this tool may be activated on at a time (docs/license-api.md). */
+  activationLimit: integer('activation_limit').notNull().default(DEFAULT_ACTIVATION_LIMIT),
   sortOrder: integer('sort_order').notNull().default(0),
   active: boolean('active').notNull().default(true),
   createdAt: createdAt(),
@@ -223,11 +243,44 @@ export const licenses = pgTable(
     licenseKey: text('license_key'),
     username: text('username'),
     password: text('password'),
+    /** active; suspended while a payment dispute is open; revoked after a refund or a lost dispute. */
+    status: text('status', { enum: LICENSE_STATUSES }).notNull().default('active'),
+    statusChangedAt: ts('status_changed_at'),
+    /** Self-service deactivations before this moment no longer count against the monthly allowance. */
+    selfDeactivationsResetAt: ts('self_deactivations_reset_at'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('licenses_purchase_id_key').on(t.purchaseId),
     uniqueIndex('licenses_license_key_key').on(t.licenseKey),
+    uniqueIndex('licenses_username_key').on(t.username),
+  ],
+);
+
+/**
+ * The machines a license runs on. A deactivated row stays as history for the operator; at most one live row per
+ * license and fingerprint, and the number of live rows never exceeds the tool's activation limit.
+ */
+export const licenseActivations = pgTable(
+  'license_activations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    licenseId: uuid('license_id')
+      .notNull()
+      .references(() => licenses.id, { onDelete: 'cascade' }),
+    fingerprint: text('fingerprint').notNull(),
+    name: text('name'),
+    activatedAt: ts('activated_at').notNull().defaultNow(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    deactivatedAt: ts('deactivated_at'),
+    /** tool: the machine freed itself over the API; owner: from My Tools (counted); operator: from the CLI. */
+    deactivatedBy: text('deactivated_by', { enum: ['tool', 'owner', 'operator'] }),
+  },
+  (t) => [
+    uniqueIndex('license_activations_live_key')
+      .on(t.licenseId, t.fingerprint)
+      .where(sql`${t.deactivatedAt} is null`),
+    index('license_activations_license_id_idx').on(t.licenseId, t.deactivatedAt),
   ],
 );
 
@@ -257,6 +310,85 @@ export const webhookEvents = pgTable('webhook_events', {
   event: text('event').notNull(),
   receivedAt: createdAt(),
 });
+
+// ── Tax documents ───────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The last number issued per document series and financial year. Issuing a number updates this row inside the
+ * fulfilment or refund transaction, so concurrent issues queue on its lock and a rollback gives the number back:
+ * numbers stay consecutive with no gap, which a database sequence cannot promise.
+ */
+export const documentCounters = pgTable(
+  'document_counters',
+  {
+    series: text('series', { enum: ['invoice', 'credit-note'] }).notNull(),
+    /** "26-27" for April 2026 to March 2027, India time. */
+    financialYear: text('financial_year').notNull(),
+    lastNumber: integer('last_number').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.series, t.financialYear] })],
+);
+
+/**
+ * Tax invoices, one per paid order. `document` is the snapshot everything printed comes from (firm identity,
+ * buyer, amounts, tax lines), written once and never updated; the columns beside it are copies for look-ups and
+ * the accountant's GSTR-1 export.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: text('number').notNull(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    issuedAt: ts('issued_at').notNull(),
+    supplyType: text('supply_type', {
+      enum: ['intra-state', 'inter-state', 'export-lut', 'export-igst'],
+    }).notNull(),
+    buyerGstin: text('buyer_gstin'),
+    currency: text('currency', { enum: ['INR', 'USD'] }).notNull(),
+    total: integer('total').notNull(),
+    document: jsonb('document').notNull(),
+  },
+  (t) => [
+    uniqueIndex('invoices_number_key').on(t.number),
+    uniqueIndex('invoices_order_id_key').on(t.orderId),
+    index('invoices_user_id_idx').on(t.userId),
+    index('invoices_issued_at_idx').on(t.issuedAt),
+  ],
+);
+
+/** Credit notes, one per refunded invoice, with their own number series; same snapshot rule as invoices. */
+export const creditNotes = pgTable(
+  'credit_notes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: text('number').notNull(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    issuedAt: ts('issued_at').notNull(),
+    currency: text('currency', { enum: ['INR', 'USD'] }).notNull(),
+    total: integer('total').notNull(),
+    document: jsonb('document').notNull(),
+  },
+  (t) => [
+    uniqueIndex('credit_notes_number_key').on(t.number),
+    uniqueIndex('credit_notes_invoice_id_key').on(t.invoiceId),
+    index('credit_notes_user_id_idx').on(t.userId),
+    index('credit_notes_issued_at_idx').on(t.issuedAt),
+  ],
+);
 
 // ── Back office ─────────────────────────────────────────────────────────────────────────────────────────────
 

@@ -25,7 +25,6 @@ export const badRequest = (message: string, fieldErrors?: FieldErrors) =>
   new AppError(400, 'validation_error', message, fieldErrors);
 export const unauthorized = (message = 'Please log in to continue.') =>
   new AppError(401, 'unauthorized', message);
-export const forbidden = (message = 'Forbidden') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'not_found', message);
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
 export const tooManyRequests = (
@@ -49,9 +48,17 @@ export function parseInput<S extends ZodType>(schema: S, input: unknown): z.outp
   throw badRequest(first, fieldErrors);
 }
 
-/** One error handler: 4xx keep a stable code and their message, 5xx become a generic message and are logged. */
-export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError | DomainError, request, reply) => {
+/**
+ * One error handler: 4xx keep a stable code and their message, 5xx become a generic message and are logged.
+ * `translate` may turn an unexpected error into one the user is told about (the database being unreachable).
+ */
+export function registerErrorHandler(
+  app: FastifyInstance,
+  translate?: (error: unknown) => AppError | undefined,
+): void {
+  app.setErrorHandler((raised: FastifyError | AppError | DomainError, request, reply) => {
+    const error =
+      raised instanceof AppError || raised instanceof DomainError ? raised : (translate?.(raised) ?? raised);
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
       const body: ErrorBody = { code: error.code, message: error.message };

@@ -9,10 +9,12 @@ export type Limit = { key: string; limit: number; windowMs: number; message?: st
 export type RateLimiter = {
   /** Counts one hit; throws 429 with Retry-After when the window's limit is already reached. */
   consume(limit: Limit): Promise<void>;
-  /** Throws 429 when the window is full, without counting. */
-  check(limit: Limit): Promise<void>;
-  /** Counts one hit without checking (e.g. a failed login). */
-  record(limit: Omit<Limit, 'limit'>): Promise<void>;
+  /**
+   * Takes one unit of a failure budget before the attempt is judged, so concurrent attempts cannot all pass a
+   * check that only the recorded failures would have closed: 429 when the budget is spent. Call the returned
+   * `refund` when the attempt turned out not to be a failure (a correct password).
+   */
+  reserve(limit: Limit): Promise<{ refund(): Promise<void> }>;
   /** Removes windows older than a day: called from a maintenance timer. */
   prune(): Promise<void>;
 };
@@ -26,15 +28,6 @@ export function createRateLimiter(db: Database, clock: Clock): RateLimiter {
     const now = clock.now().getTime();
     const start = Math.floor(now / windowMs) * windowMs;
     return { start: new Date(start), retryAfter: Math.ceil((start + windowMs - now) / 1000) };
-  };
-
-  const current = async (key: string, windowMs: number) => {
-    const window = windowOf(windowMs);
-    const rows = await db
-      .select({ count: rateLimitHits.count })
-      .from(rateLimitHits)
-      .where(sql`${rateLimitHits.key} = ${key} and ${rateLimitHits.windowStart} = ${window.start}`);
-    return { count: rows[0]?.count ?? 0, window };
   };
 
   const increment = async (key: string, windowMs: number) => {
@@ -55,12 +48,17 @@ export function createRateLimiter(db: Database, clock: Clock): RateLimiter {
       const { count, window } = await increment(key, windowMs);
       if (count > limit) throw tooManyRequests(window.retryAfter, message);
     },
-    async check({ key, limit, windowMs, message }) {
-      const { count, window } = await current(key, windowMs);
-      if (count >= limit) throw tooManyRequests(window.retryAfter, message);
-    },
-    async record({ key, windowMs }) {
-      await increment(key, windowMs);
+    async reserve({ key, limit, windowMs, message }) {
+      const { count, window } = await increment(key, windowMs);
+      if (count > limit) throw tooManyRequests(window.retryAfter, message);
+      return {
+        async refund() {
+          await db
+            .update(rateLimitHits)
+            .set({ count: sql`greatest(${rateLimitHits.count} - 1, 0)` })
+            .where(sql`${rateLimitHits.key} = ${key} and ${rateLimitHits.windowStart} = ${window.start}`);
+        },
+      };
     },
     async prune() {
       const cutoff = new Date(clock.now().getTime() - 2 * 24 * 60 * 60 * 1000);

@@ -1,6 +1,7 @@
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { singleLineText } from '../../shared/input-policy';
 import type { AppContext } from '../context';
 import { outbox } from '../db/schema';
 import { notFound, parseInput } from '../http/errors';
@@ -15,8 +16,8 @@ import { escapeHtml } from './layout';
 const LIST_LIMIT = 200;
 
 const listQuery = z.strictObject({
-  to: z.string().max(254).optional(),
-  kind: z.string().max(100).optional(),
+  to: singleLineText(254).optional(),
+  kind: singleLineText(100).optional(),
 });
 const messageParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 

@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
-import type { Clock } from '../clock';
-import type { Database, DbOrTx, Tx } from '../db';
-import { outbox } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { DbOrTx } from '../db';
+import { outbox, outboxAttachments } from '../db/schema';
+
+/** A tax document to attach, by reference: the worker renders it when it sends. */
+export type AttachmentRef = { kind: 'invoice' | 'credit-note'; id: string };
 
 export type MailMessage = {
   /** One bare address ("name@example.com"); it is delivered to exactly this one recipient. */
@@ -14,6 +14,7 @@ export type MailMessage = {
   kind: string;
   /** What caused it, e.g. "order:<uuid>". */
   ref?: string;
+  attachments?: readonly AttachmentRef[];
 };
 
 /**
@@ -50,39 +51,21 @@ export async function enqueueMail(
   message: MailMessage,
   at?: Date,
 ): Promise<number> {
+  const { attachments = [], ...fields } = message;
   const [row] = await db
     .insert(outbox)
-    .values({ ...message, ref: message.ref ?? null, ...(at ? { createdAt: at, nextAttemptAt: at } : {}) })
+    .values({ ...fields, ref: fields.ref ?? null, ...(at ? { createdAt: at, nextAttemptAt: at } : {}) })
     .returning({ id: outbox.id });
   if (!row) throw new Error('outbox insert returned no row');
+  if (attachments.length > 0) {
+    await db.insert(outboxAttachments).values(
+      attachments.map((attachment) => ({
+        outboxId: row.id,
+        kind: attachment.kind,
+        documentId: attachment.id,
+      })),
+    );
+  }
   ctx.mailQueued.notify();
   return row.id;
-}
-
-/**
- * Sends a message again soon (the operator's command line and dashboard): a failed one gets a fresh set of
- * retries, one waiting between retries is due at once. Sent mail is refused. `alsoInTransaction` (an audit entry)
- * commits with the change.
- */
-export async function retryMail(
-  ctx: { db: Database; clock: Clock; mailQueued: MailQueuedHint },
-  id: number,
-  alsoInTransaction?: (tx: Tx, before: { status: string; attempts: number }) => Promise<void>,
-): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(outbox).where(eq(outbox.id, id)).for('update').limit(1);
-    if (!row) throw new DomainError('not_found', 'No such email.');
-    if (row.status === 'sent') throw new DomainError('refused', 'This email was sent already.');
-    const now = ctx.clock.now();
-    await tx
-      .update(outbox)
-      .set(
-        row.status === 'failed'
-          ? { status: 'pending', attempts: 0, nextAttemptAt: now }
-          : { nextAttemptAt: now },
-      )
-      .where(eq(outbox.id, id));
-    await alsoInTransaction?.(tx, { status: row.status, attempts: row.attempts });
-  });
-  ctx.mailQueued.notify();
 }

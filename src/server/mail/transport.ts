@@ -12,7 +12,11 @@ export type OutgoingMail = {
   text: string;
   kind: string;
   createdAt: Date;
+  /** Files rendered for this send (tax documents). */
+  attachments?: readonly MailAttachment[];
 };
+
+export type MailAttachment = { filename: string; content: Buffer; contentType: string };
 
 /** Where mail goes: a real SMTP server, or (development) files under DATA_DIR/mail. */
 export type MailTransport = {
@@ -42,6 +46,7 @@ function mailOptions(mail: OutgoingMail, config: TransportConfig): SendMailOptio
     html: mail.html,
     messageId: `<outbox-${mail.id}.${mail.createdAt.getTime()}@${host}>`,
     headers: { 'Auto-Submitted': 'auto-generated', 'X-Mail-Kind': mail.kind },
+    attachments: mail.attachments?.map((file) => ({ ...file })),
   };
 }
 
@@ -89,6 +94,7 @@ function fileTransport(config: TransportConfig): MailTransport {
         createdAt: mail.createdAt.toISOString(),
         text: mail.text,
         html: mail.html,
+        attachments: mail.attachments?.map((file) => file.filename) ?? [],
       };
       await writeAtomically(`${base}.eml`, info.message);
       await writeAtomically(`${base}.json`, `${JSON.stringify(record, null, 2)}\n`);

@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Database } from '../db';
 import { outbox } from '../db/schema';
+import { resolveAttachments } from '../invoices/attachments';
 import { createMailTransport, type MailTransport } from './transport';
 
 /**
@@ -89,7 +90,8 @@ export function createOutboxWorker(options: {
     const result: OutboxRunResult = { claimed: claimed.length, sent: 0, retried: 0, failed: 0 };
     for (const message of claimed) {
       try {
-        await transport.send(message);
+        // Rendered at send time from the stored document, so the email carries what a download gives.
+        await transport.send({ ...message, attachments: await resolveAttachments({ db }, message.id) });
       } catch (error) {
         const lastError = describeError(error);
         const context = { outboxId: message.id, kind: message.kind, attempts: message.attempts, lastError };

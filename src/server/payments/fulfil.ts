@@ -2,6 +2,8 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { licenses, orders, purchases, tools, users } from '../db/schema';
+import { issueInvoice } from '../invoices/issue';
+import { settledInrFor } from '../invoices/settlement';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { queueDeliveryEmail } from '../shop/delivery';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
@@ -18,6 +20,8 @@ export type FulfilInput = {
   source: FulfilSource;
   /** The amount Razorpay reports as paid, when the caller knows it (webhook, reconciler). */
   paid?: { amount: number; currency: string };
+  /** Rupees (paise) Razorpay settled for a payment in another currency, when the caller holds the payment. */
+  settledInr?: number | null;
 };
 
 export type FulfilOutcome =
@@ -137,6 +141,11 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: FulfilInput):
 
   const purchase = await createPurchase(tx, order, now);
   const license = await issueLicense(tx, purchase.id, tool, now);
+  const invoice = await issueInvoice(ctx, tx, {
+    orderId: order.id,
+    razorpayPaymentId: input.razorpayPaymentId,
+    settledInr: input.settledInr,
+  });
   await recordOrderEvent(
     tx,
     order.id,
@@ -151,6 +160,7 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: FulfilInput):
     order: { ...order, razorpayPaymentId: input.razorpayPaymentId },
     tool,
     license,
+    invoice,
   });
   return { result: 'fulfilled', orderId: order.id, purchaseId: purchase.id, userId: order.userId };
 }
@@ -195,7 +205,9 @@ export async function afterFulfilment(
 
 /** Fulfils a paid Razorpay order exactly once, whichever path calls first. */
 export async function fulfilOrder(ctx: AppContext, input: FulfilInput): Promise<FulfilOutcome> {
-  const outcome = await inFulfilmentTransaction(ctx, (tx) => applyPayment(ctx, tx, input));
+  // Asked before the transaction: no network call while the order and the invoice counter are locked.
+  const settledInr = await settledInrFor(ctx, { ...input, baseAmount: input.settledInr });
+  const outcome = await inFulfilmentTransaction(ctx, (tx) => applyPayment(ctx, tx, { ...input, settledInr }));
   return afterFulfilment(ctx, outcome, input.razorpayPaymentId);
 }
 

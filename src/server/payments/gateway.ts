@@ -26,6 +26,8 @@ export type RazorpayPayment = {
   captured: boolean;
   error_code?: string | null;
   error_description?: string | null;
+  /** What Razorpay settles in rupees (paise): the amount itself for INR, converted for other currencies. */
+  base_amount?: number;
   created_at: number;
 };
 
@@ -98,11 +100,29 @@ export class RazorpayGateway {
     return collection.items;
   }
 
-  refundPayment(paymentId: string, input: { amount?: number; notes?: Record<string, string> } = {}) {
-    return this.call<RazorpayRefund>('POST', `/v1/payments/${encodeURIComponent(paymentId)}/refund`, input);
+  /**
+   * Refunds a payment. `idempotencyKey` goes out as X-Refund-Idempotency: a retry after a timeout or a crash gets
+   * the refund Razorpay already made instead of a second one (use one key per order and reason).
+   */
+  refundPayment(
+    paymentId: string,
+    input: { amount?: number; notes?: Record<string, string>; idempotencyKey?: string } = {},
+  ) {
+    const { idempotencyKey, ...body } = input;
+    return this.call<RazorpayRefund>(
+      'POST',
+      `/v1/payments/${encodeURIComponent(paymentId)}/refund`,
+      body,
+      idempotencyKey ? { 'x-refund-idempotency': idempotencyKey } : {},
+    );
   }
 
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  private async call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<T> {
     let response: Response;
     try {
       response = await fetch(`${this.apiUrl}${path}`, {
@@ -111,6 +131,7 @@ export class RazorpayGateway {
           authorization: this.authorization,
           accept: 'application/json',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...extraHeaders,
         },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(this.timeoutMs),

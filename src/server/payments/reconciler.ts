@@ -87,6 +87,7 @@ export async function reconcileOnce(ctx: AppContext): Promise<ReconcileSummary> 
         razorpayPaymentId: captured.id,
         source: 'reconciler',
         paid: { amount: captured.amount, currency: captured.currency },
+        settledInr: captured.base_amount,
       });
       if (outcome.result === 'fulfilled') summary.fulfilled++;
       else if (outcome.result === 'duplicate-payment') summary.duplicates++;

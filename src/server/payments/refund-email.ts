@@ -15,6 +15,8 @@ export type RefundEmailInput = {
   reason: string | null;
   /** False when the order was a second payment for a tool the buyer still owns through another order. */
   endsPurchase: boolean;
+  /** The credit note attached to the notice, when the order had a tax invoice. */
+  creditNote?: { number: string; invoiceNumber: string };
 };
 
 /** The customer's notice that their money is on its way back. */
@@ -33,6 +35,14 @@ export function renderRefundEmail(input: RefundEmailInput): RenderedEmail {
         ['Payment reference', input.razorpayPaymentId],
         ...(input.refundId ? [['Refund reference', input.refundId] as [string, string]] : []),
         ...(input.reason ? [['Reason', input.reason] as [string, string]] : []),
+        ...(input.creditNote
+          ? [
+              [
+                'Credit note',
+                `${input.creditNote.number} for invoice ${input.creditNote.invoiceNumber} (attached)`,
+              ] as [string, string],
+            ]
+          : []),
       ],
     },
     {

@@ -4,6 +4,8 @@ import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { downloadTokens, orders, purchases, tools, users } from '../db/schema';
 import { DomainError } from '../domain-error';
+import { issueCreditNote } from '../invoices/issue';
+import { changeLicenseOfPurchase } from '../licenses/status';
 import { enqueueMail } from '../mail/outbox';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { EMULATOR_PREFIX, GatewayError } from './gateway';
@@ -101,6 +103,8 @@ async function refundAtGateway(
     }
     const refund = await ctx.gateway.refundPayment(paymentId, {
       notes: { orderId: order.id, reason: (reason ?? 'Refunded by the shop').slice(0, 256) },
+      // One full refund per order: a retry after a timeout gets Razorpay's first refund back, never a second.
+      idempotencyKey: `refund:${order.id}`,
     });
     return { refundId: refund.id, amount: refund.amount, refundedEarlier: false };
   } catch (error) {
@@ -144,6 +148,8 @@ export async function recordRefund(
     .set({ refundedAt: now })
     .where(and(eq(purchases.orderId, order.id), isNull(purchases.refundedAt)))
     .returning({ id: purchases.id });
+  // The license dies with the purchase: validate answers REVOKED from this commit on.
+  if (purchase) await changeLicenseOfPurchase(tx, purchase.id, 'revoke', now);
   const revoked = purchase
     ? await tx
         .delete(downloadTokens)
@@ -176,6 +182,7 @@ export async function recordRefund(
     .from(tools)
     .where(eq(tools.id, order.toolId));
   if (!customer || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
+  const creditNote = await issueCreditNote(ctx, tx, { orderId: order.id, amount: refund.amount, reason });
   // Every refund tells the customer, whoever started it; a duplicate payment's notice says the tool stays theirs.
   const outboxId = await enqueueMail(
     ctx,
@@ -192,9 +199,13 @@ export async function recordRefund(
         refundId: refund.refundId,
         reason,
         endsPurchase: Boolean(purchase),
+        creditNote: creditNote
+          ? { number: creditNote.number, invoiceNumber: creditNote.document.original?.number ?? '' }
+          : undefined,
       }),
       kind: 'refund-notice',
       ref: `order:${order.id}`,
+      attachments: creditNote ? [{ kind: 'credit-note', id: creditNote.id }] : [],
     },
     now,
   );
@@ -242,4 +253,33 @@ export async function refundOrder(ctx: AppContext, request: RefundRequest): Prom
       `Razorpay ${refund.refundedEarlier ? 'shows' : 'has made'} the refund${refund.refundId ? ` ${refund.refundId}` : ''} for ${order.razorpayPaymentId}, but recording it failed: ${message} Run the same command again to record it.`,
     );
   }
+}
+
+export type RazorpayRefundOutcome =
+  | { result: 'recorded'; orderId: string; userId: string }
+  | { result: 'already-refunded' | 'unknown-payment' | 'not-paid' | 'partial' };
+
+/**
+ * A refund Razorpay reports by webhook (`refund.created`, `refund.processed`): one made in the Dashboard, or the
+ * echo of one made here. A full refund of a paid order goes through `recordRefund` in the webhook's transaction,
+ * exactly like any other refund; an order already refunded (the echo, or the second of the two events) is left
+ * alone, and a partial refund does not end the purchase.
+ */
+export async function recordRazorpayRefund(
+  ctx: AppContext,
+  tx: Tx,
+  input: { paymentId: string; refundId: string; amount: number; amountRefunded?: number },
+): Promise<RazorpayRefundOutcome> {
+  const [order] = await tx.select().from(orders).where(eq(orders.razorpayPaymentId, input.paymentId));
+  if (!order?.razorpayPaymentId) return { result: 'unknown-payment' };
+  if (order.status === 'refunded') return { result: 'already-refunded' };
+  if (order.status !== 'paid') return { result: 'not-paid' };
+  if (Math.max(input.amount, input.amountRefunded ?? 0) < order.amount) return { result: 'partial' };
+  await recordRefund(ctx, tx, {
+    order: { ...order, razorpayPaymentId: order.razorpayPaymentId },
+    source: 'razorpay',
+    reason: 'Refunded through Razorpay',
+    refund: { refundId: input.refundId, amount: input.amount, refundedEarlier: true },
+  });
+  return { result: 'recorded', orderId: order.id, userId: order.userId };
 }

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { findHostileText, multiLineText, singleLineText } from '../../shared/input-policy';
 import type { AppContext } from '../context';
 import { webhookEvents } from '../db/schema';
 import { AppError } from '../http/errors';
+import { applyDispute, type DisputeOutcome, type DisputeResult } from '../licenses/disputes';
+import { forgetOwnedTools } from '../shop/catalogue';
 import {
   afterFulfilment,
   applyPayment,
@@ -11,6 +14,7 @@ import {
   inFulfilmentTransaction,
   recordPaymentFailure,
 } from './fulfil';
+import { type RazorpayRefundOutcome, recordRazorpayRefund } from './refund';
 import { verifyWebhookSignature } from './signatures';
 
 export const WEBHOOK_PATH = '/api/razorpay/webhook/';
@@ -18,26 +22,49 @@ const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
 /** Only the parts of Razorpay's event envelope we act on; everything else in it is allowed and ignored. */
 const paymentEntity = z.looseObject({
-  id: z.string().min(1).max(100),
-  order_id: z.string().max(100).nullish(),
+  id: singleLineText(100).min(1),
+  order_id: singleLineText(100).nullish(),
   amount: z.number().int().nonnegative(),
-  currency: z.string().max(10),
-  error_code: z.string().max(200).nullish(),
-  error_description: z.string().max(1000).nullish(),
+  currency: singleLineText(10),
+  base_amount: z.number().int().nonnegative().nullish(),
+  error_code: singleLineText(200).nullish(),
+  error_description: multiLineText(1000).nullish(),
+  amount_refunded: z.number().int().nonnegative().nullish(),
+});
+const disputeEntity = z.looseObject({
+  id: singleLineText(100).min(1),
+  payment_id: singleLineText(100).min(1),
+  amount: z.number().int().nonnegative().optional(),
+  reason_code: singleLineText(200).nullish(),
+});
+const refundEntity = z.looseObject({
+  id: singleLineText(100).min(1),
+  payment_id: singleLineText(100).min(1),
+  amount: z.number().int().nonnegative(),
 });
 const eventSchema = z.looseObject({
-  event: z.string().min(1).max(100),
+  event: singleLineText(100).min(1),
   payload: z.looseObject({
     payment: z.looseObject({ entity: paymentEntity }).optional(),
-    order: z.looseObject({ entity: z.looseObject({ id: z.string().max(100) }) }).optional(),
+    order: z.looseObject({ entity: z.looseObject({ id: singleLineText(100) }) }).optional(),
+    dispute: z.looseObject({ entity: disputeEntity }).optional(),
+    refund: z.looseObject({ entity: refundEntity }).optional(),
   }),
 });
+
+const DISPUTE_EVENTS: Record<string, DisputeOutcome> = {
+  'payment.dispute.created': 'created',
+  'payment.dispute.won': 'won',
+  'payment.dispute.lost': 'lost',
+};
 
 type Handled =
   | { kind: 'duplicate' }
   | { kind: 'ignored'; reason: string }
   | { kind: 'payment-failed'; recorded: boolean }
-  | { kind: 'payment'; paymentId: string; outcome: FulfilOutcome };
+  | { kind: 'payment'; paymentId: string; outcome: FulfilOutcome }
+  | { kind: 'dispute'; result: DisputeResult }
+  | { kind: 'refund'; outcome: RazorpayRefundOutcome };
 
 const invalidSignature = () => new AppError(400, 'invalid_signature', 'Invalid webhook signature.');
 
@@ -71,12 +98,18 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
           throw invalidSignature();
         }
 
+        // A signed body that is not an event we can store (bad JSON, wrong shape, NUL or a lone surrogate in any
+        // string) is refused with 400 and logged: never a 500, which would make Razorpay retry it for a day.
         let parsed: z.infer<typeof eventSchema>;
         try {
-          const result = eventSchema.safeParse(JSON.parse(raw));
+          const json: unknown = JSON.parse(raw);
+          const hostile = findHostileText(json);
+          if (hostile) throw new Error(`${hostile.path}: ${hostile.message}`);
+          const result = eventSchema.safeParse(json);
           if (!result.success) throw result.error;
           parsed = result.data;
-        } catch {
+        } catch (err) {
+          request.log.warn({ err }, 'razorpay webhook refused: the signed body is not a usable event');
           throw new AppError(400, 'invalid_event', 'The webhook body is not a Razorpay event.');
         }
 
@@ -105,6 +138,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
                 razorpayPaymentId: payment.id,
                 source: 'webhook',
                 paid: { amount: payment.amount, currency: payment.currency },
+                settledInr: payment.base_amount,
               });
               return { kind: 'payment', paymentId: payment.id, outcome };
             }
@@ -118,11 +152,40 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
               });
               return { kind: 'payment-failed', recorded };
             }
+            case 'payment.dispute.created':
+            case 'payment.dispute.won':
+            case 'payment.dispute.lost': {
+              const dispute = parsed.payload.dispute?.entity;
+              const outcome = DISPUTE_EVENTS[parsed.event];
+              if (!dispute || !outcome) return { kind: 'ignored', reason: 'no dispute' };
+              const result = await applyDispute(ctx, tx, outcome, {
+                id: dispute.id,
+                paymentId: dispute.payment_id,
+                amount: dispute.amount,
+                reason: dispute.reason_code,
+              });
+              return { kind: 'dispute', result };
+            }
+            case 'refund.created':
+            case 'refund.processed': {
+              const refund = parsed.payload.refund?.entity;
+              if (!refund) return { kind: 'ignored', reason: 'no refund' };
+              const outcome = await recordRazorpayRefund(ctx, tx, {
+                paymentId: refund.payment_id,
+                refundId: refund.id,
+                amount: refund.amount,
+                amountRefunded: payment?.amount_refunded ?? undefined,
+              });
+              return { kind: 'refund', outcome };
+            }
             default:
               return { kind: 'ignored', reason: 'event not used' };
           }
         });
 
+        if (handled.kind === 'refund' && handled.outcome.result === 'recorded') {
+          forgetOwnedTools(ctx, handled.outcome.userId);
+        }
         if (handled.kind === 'payment') {
           const outcome = await afterFulfilment(ctx, handled.outcome, handled.paymentId);
           request.log.info({ eventId, event: parsed.event, outcome }, 'razorpay webhook handled');

@@ -16,6 +16,8 @@ export type DeliveryEmailInput = {
   secret: DeliveredSecret;
   /** Absent when the tool has no file to download (e.g. an online tool delivered as credentials). */
   downloadUrl?: string;
+  /** The tax invoice attached to the email, if any. */
+  invoiceNumber?: string;
 };
 
 export const toolLabel = (name: string, device: string | null) => (device ? `${name} (${device})` : name);
@@ -39,6 +41,9 @@ export function renderDeliveryEmail(input: DeliveryEmailInput): RenderedEmail {
         ['Amount paid', input.amountPaid],
         ...(input.razorpayPaymentId
           ? [['Payment reference', input.razorpayPaymentId] as [string, string]]
+          : []),
+        ...(input.invoiceNumber
+          ? [['Tax invoice', `${input.invoiceNumber} (attached)`] as [string, string]]
           : []),
         ['Validity', 'Lifetime'],
       ],

@@ -15,6 +15,8 @@ export type DeliveryParts = {
   order: Pick<typeof orders.$inferSelect, 'id' | 'amount' | 'currency' | 'razorpayPaymentId'>;
   tool: Pick<typeof tools.$inferSelect, 'id' | 'name' | 'device' | 'fileKey'>;
   license: Pick<typeof licenses.$inferSelect, 'licenseKey' | 'username' | 'password'>;
+  /** The purchase's tax invoice, attached to the first delivery. */
+  invoice?: { id: string; number: string };
 };
 
 export function secretOf(license: DeliveryParts['license']): DeliveredSecret {
@@ -44,6 +46,7 @@ export async function queueDeliveryEmail(ctx: AppContext, tx: DbOrTx, parts: Del
     razorpayPaymentId: parts.order.razorpayPaymentId,
     secret: secretOf(parts.license),
     downloadUrl: link?.url,
+    invoiceNumber: parts.invoice?.number,
   });
   return enqueueMail(
     ctx,
@@ -53,6 +56,7 @@ export async function queueDeliveryEmail(ctx: AppContext, tx: DbOrTx, parts: Del
       ...email,
       kind: parts.occasion === 'purchase' ? 'license-delivery' : 'license-resend',
       ref: `order:${parts.order.id}`,
+      attachments: parts.invoice ? [{ kind: 'invoice', id: parts.invoice.id }] : [],
     },
     ctx.clock.now(),
   );

@@ -5,7 +5,7 @@ import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { currentUser } from '../auth/session';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
-import { downloadTokens, purchases, tools } from '../db/schema';
+import { downloadTokens, licenses, purchases, tools } from '../db/schema';
 
 export const INVALID_LINK_PATH = '/utility-tools/invalid-link';
 const TOKEN_PATTERN = /^[\w-]{43}$/;
@@ -85,12 +85,15 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
       })
       .from(downloadTokens)
       .innerJoin(purchases, eq(purchases.id, downloadTokens.purchaseId))
+      .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
       .innerJoin(tools, eq(tools.id, downloadTokens.toolId))
       .where(
         and(
           eq(downloadTokens.tokenHash, hashDownloadToken(token)),
           gt(downloadTokens.expiresAt, ctx.clock.now()),
           isNull(purchases.refundedAt),
+          // A disputed (suspended) or revoked license downloads nothing until the dispute is won.
+          eq(licenses.status, 'active'),
         ),
       )
       .limit(1);

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { LICENSE_MESSAGES } from '../../shared/licenses';
 import { type PurchasedTool, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { sendCredentialsSchema } from '../../shared/shop-schemas';
 import { currentUser, requireUser } from '../auth/session';
 import type { AppContext } from '../context';
+import { DomainError } from '../domain-error';
 import { notFound, parseInput } from '../http/errors';
+import { licenseHold } from '../licenses/status';
 import { activeCatalogue, cachedOwnedToolIds, purchasedTools } from './catalogue';
 import { resendDelivery } from './delivery';
 import { downloadRoutes } from './downloads';
@@ -39,6 +42,13 @@ export async function shopRoutes(app: FastifyInstance, ctx: AppContext): Promise
       ...RESEND_LIMIT,
       message: CREDENTIALS_MESSAGES.tooMany,
     });
+    const hold = await licenseHold(ctx.db, { userId: user.id, toolId });
+    if (hold) {
+      throw new DomainError(
+        'refused',
+        hold === 'suspended' ? LICENSE_MESSAGES.licenseSuspended : LICENSE_MESSAGES.licenseRevoked,
+      );
+    }
     const outcome = await resendDelivery(ctx, { userId: user.id, toolId }, 'web');
     if (outcome.result !== 'sent') throw notFound(CREDENTIALS_MESSAGES.notPurchased);
     return { status: 'success', message: CREDENTIALS_MESSAGES.sent };

@@ -110,7 +110,16 @@ export async function registerStaticSite(app: FastifyInstance, siteDir: string):
   const notFoundPage = load(path.join(siteDir, manifest.notFound), 'no-cache');
 
   for (const [route, page] of pages) {
-    app.get(route, (request, reply) => send(request, reply, page));
+    app.get(route, (request, reply) => {
+      // The router also matches "/Contact/"; the browser's router would then not know the page (its title
+      // would read "Page not found"), so send such an address on to the one true path, keeping its query.
+      const queryAt = request.url.indexOf('?');
+      const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+      if (route !== '/' && pathname.endsWith('/')) {
+        return reply.redirect(`${route}${queryAt === -1 ? '' : request.url.slice(queryAt)}`, 301);
+      }
+      return send(request, reply, page);
+    });
   }
 
   app.setNotFoundHandler((request, reply) => {

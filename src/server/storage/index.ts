@@ -1,48 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { assertValidKey, type FileStorage, measuringStream, sha256Hex } from './file-storage';
+import { parseS3Url, type S3Location } from './s3-url';
 
-/** What the catalogue records about a stored file. */
-export type StoredFile = { key: string; size: number; sha256: string };
-
-/**
- * Where downloadable files live. One implementation today (a local directory); a bucket can replace it without
- * the shop noticing, which is what lets app instances scale out.
- */
-export type FileStorage = {
-  /** Stores the bytes under `key`, replacing any earlier file, and reports their size and SHA-256. */
-  put(key: string, data: Uint8Array): Promise<StoredFile>;
-  /**
-   * Stores a stream under `key` without holding it in memory, hashing as it goes; more than `maxBytes` stops it
-   * with a FileTooLargeError and leaves nothing behind.
-   */
-  putStream(key: string, data: Readable, maxBytes: number): Promise<StoredFile>;
-  /** A stream of the file with its size, or null when there is no such file. */
-  open(key: string): Promise<{ size: number; stream: Readable } | null>;
-  read(key: string): Promise<Buffer | null>;
-  remove(key: string): Promise<void>;
-};
-
-export class FileTooLargeError extends Error {
-  constructor(readonly maxBytes: number) {
-    super(`The file is larger than ${maxBytes} bytes.`);
-    this.name = 'FileTooLargeError';
-  }
-}
-
-/** Keys are relative, slash-separated and plain: nothing can climb out of the storage root. */
-const KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
-
-export function assertValidKey(key: string): void {
-  if (!KEY_PATTERN.test(key) || key.length > 300 || key.split('/').some((part) => part === '..')) {
-    throw new Error(`invalid storage key: ${key}`);
-  }
-}
-
-export const sha256Hex = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+export { type FileStorage, FileTooLargeError, type StoredFile, sha256Hex } from './file-storage';
 
 /** Files under `root`; writes land in a temporary file first and are renamed into place, so readers never see half a file. */
 export function createLocalStorage(root: string): FileStorage {
@@ -64,24 +28,15 @@ export function createLocalStorage(root: string): FileStorage {
       const target = fullPath(key);
       await mkdir(path.dirname(target), { recursive: true });
       const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-      const hash = createHash('sha256');
-      let size = 0;
-      const measure = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          size += chunk.length;
-          if (size > maxBytes) return done(new FileTooLargeError(maxBytes));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
+      const measure = measuringStream(maxBytes);
       try {
-        await pipeline(data, measure, createWriteStream(temporary));
+        await pipeline(data, measure.through, createWriteStream(temporary));
         await rename(temporary, target);
       } catch (error) {
         await rm(temporary, { force: true });
         throw error;
       }
-      return { key, size, sha256: hash.digest('hex') };
+      return { key, ...measure.result() };
     },
     async open(key) {
       const file = fullPath(key);
@@ -108,6 +63,24 @@ export function createLocalStorage(root: string): FileStorage {
   };
 }
 
-/** The storage for this configuration: DATA_DIR/files. */
-export const storageFor = (config: { dataDir: string }): FileStorage =>
-  createLocalStorage(path.join(config.dataDir, 'files'));
+/** The bucket's storage, loading the AWS SDK on first use only, so installs without a bucket never pay for it. */
+function lazyS3Storage(location: S3Location): FileStorage {
+  let loaded: Promise<FileStorage> | undefined;
+  const storage = () => {
+    loaded ??= import('./s3').then((module) => module.createS3Storage(location));
+    return loaded;
+  };
+  return {
+    put: async (key, data) => (await storage()).put(key, data),
+    putStream: async (key, data, maxBytes) => (await storage()).putStream(key, data, maxBytes),
+    open: async (key) => (await storage()).open(key),
+    read: async (key) => (await storage()).read(key),
+    remove: async (key) => (await storage()).remove(key),
+  };
+}
+
+/** The storage for this configuration: the bucket STORAGE_URL names, else DATA_DIR/files. */
+export const storageFor = (config: { dataDir: string; storageUrl?: string }): FileStorage =>
+  config.storageUrl
+    ? lazyS3Storage(parseS3Url(config.storageUrl))
+    : createLocalStorage(path.join(config.dataDir, 'files'));

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
@@ -22,6 +23,11 @@ export type TestApp = {
   close(): Promise<void>;
 };
 
+/** One license signing key per test process: production settings need one, and nothing is written to disk. */
+const TEST_LICENSE_SIGNING_KEY = generateKeyPairSync('ed25519')
+  .privateKey.export({ format: 'pem', type: 'pkcs8' })
+  .toString();
+
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: 'test',
@@ -29,6 +35,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     SESSION_SECRET: 'test-session-secret-that-is-long-enough-0123456789',
     PUBLIC_URL: 'http://localhost:3000',
     LOG_LEVEL: 'silent',
+    LICENSE_SIGNING_KEY: TEST_LICENSE_SIGNING_KEY,
     ...env,
   });
 }

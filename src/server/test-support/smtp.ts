@@ -2,7 +2,15 @@ import type { AddressInfo } from 'node:net';
 import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 
-export type ReceivedMail = { to: string[]; from: string; subject: string; text: string; html: string };
+export type ReceivedAttachment = { filename: string | null; mimeType: string; content: Buffer };
+export type ReceivedMail = {
+  to: string[];
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  attachments: ReceivedAttachment[];
+};
 
 /**
  * A real SMTP server on loopback that keeps what it receives. Tests point SMTP_URL at it, and can stop and
@@ -34,6 +42,11 @@ export class TestSmtpServer {
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
             html: parsed.html ?? '',
+            attachments: parsed.attachments.map((file) => ({
+              filename: file.filename,
+              mimeType: file.mimeType,
+              content: Buffer.from(file.content as ArrayBuffer),
+            })),
           });
           for (const wake of this.waiters.splice(0)) wake();
           callback();

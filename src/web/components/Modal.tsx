@@ -12,13 +12,15 @@ type ModalProps = {
 
 /**
  * An accessible modal on the native <dialog> element: focus moves in and is returned on close, Escape and a click
- * on the backdrop close it, and the rest of the page is inert while it is open.
+ * that starts and ends on the backdrop close it, and the rest of the page is inert while it is open.
  */
 export function Modal({ open, onClose, title, children, className = 'max-w-md' }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
+  /** Whether the press that led to this click began on the backdrop (not in a field whose text was selected). */
+  const pressedOnBackdrop = useRef(false);
 
   useEffect(() => {
     const dialog = ref.current;
@@ -44,9 +46,15 @@ export function Modal({ open, onClose, title, children, className = 'max-w-md' }
       ref={ref}
       aria-labelledby={titleId}
       className={`m-auto w-[calc(100%-2rem)] rounded-2xl bg-white p-0 text-slate-800 shadow-2xl backdrop:bg-slate-900/60 ${className}`}
+      onPointerDown={(event) => {
+        pressedOnBackdrop.current = event.target === event.currentTarget;
+      }}
       onClick={(event) => {
-        // A click whose target is the <dialog> itself landed on the backdrop, outside the panel.
-        if (event.target === event.currentTarget) onClose();
+        // A click whose target is the <dialog> itself landed on the backdrop, outside the panel. It only closes
+        // when the press began there too: selecting text in a field and letting go outside is not a close.
+        const onBackdrop = pressedOnBackdrop.current && event.target === event.currentTarget;
+        pressedOnBackdrop.current = false;
+        if (onBackdrop) onClose();
       }}
     >
       {open && (

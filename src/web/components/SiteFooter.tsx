@@ -8,6 +8,8 @@ const FOOTER_LINKS = [
   { to: '/Contact', label: 'Contact' },
   { to: '/PrivacyPolicy', label: 'Privacy Policy' },
   { to: '/TermsAndConditions', label: 'Terms and condition' },
+  { to: '/refund-policy', label: 'Refund Policy' },
+  { to: '/shipping-policy', label: 'Shipping & Delivery' },
 ] as const;
 
 /**

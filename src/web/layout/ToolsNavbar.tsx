@@ -1,17 +1,20 @@
 import { Link } from 'react-router';
 import { SITE } from '../../shared/site';
 import { BrandLogo } from '../components/BrandLogo';
+import { useHydrated } from '../lib/prerendered-form';
 import { preloadAuthDialogs, useAuth } from '../session/AuthContext';
 import { navButtonClass } from './navButton';
 import { UserMenu } from './UserMenu';
 
 /**
  * The tools pages' navbar (docs/product.md §2): logo and brand link to /; logged in, a menu with Dashboard,
- * My Tools and Sign Out; logged out, Login and Sign Up. Until the auth check answers, the right side keeps
- * its space empty.
+ * My Tools and Sign Out; otherwise — and while the sign-in state is unknown, or its check failed — Login and
+ * Sign Up, so a visitor is never left without a way in. They wait for hydration (disabled until then), so a
+ * click is never lost on the prerendered page.
  */
 export function ToolsNavbar() {
-  const { user, checked, openLogin, openSignup } = useAuth();
+  const { user, openLogin, openSignup } = useAuth();
+  const hydrated = useHydrated();
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
       <nav
@@ -27,15 +30,14 @@ export function ToolsNavbar() {
           </span>
         </Link>
         <div className="flex min-w-[10.5rem] shrink-0 items-center justify-end gap-2">
-          {!checked ? (
-            <span className="h-10 w-full" aria-hidden="true" />
-          ) : user ? (
+          {user ? (
             <UserMenu name={user.name} />
           ) : (
             <>
               <button
                 type="button"
                 onClick={openLogin}
+                disabled={!hydrated}
                 onPointerEnter={preloadAuthDialogs}
                 onFocus={preloadAuthDialogs}
                 className={`${navButtonClass} text-brand-800 hover:bg-brand-50`}
@@ -45,6 +47,7 @@ export function ToolsNavbar() {
               <button
                 type="button"
                 onClick={openSignup}
+                disabled={!hydrated}
                 onPointerEnter={preloadAuthDialogs}
                 onFocus={preloadAuthDialogs}
                 className={`${navButtonClass} bg-brand-800 text-white shadow-sm hover:bg-brand-700`}

@@ -1,11 +1,12 @@
 import { ChatButton } from '../components/ChatButton';
 import { PageHeader } from '../components/PageHeader';
 import { SiteFooter } from '../components/SiteFooter';
-import { Toasts } from '../components/Toasts';
+import { useToasts } from '../components/ToastHost';
 import { ContactDetails } from '../features/contact/ContactDetails';
 import { ContactForm } from '../features/contact/ContactForm';
 
 export default function ContactPage() {
+  useToasts();
   return (
     <>
       <PageHeader />
@@ -42,7 +43,6 @@ export default function ContactPage() {
       <aside aria-label="Chat">
         <ChatButton />
       </aside>
-      <Toasts />
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { MyToolsList } from '../features/shop/MyToolsList';
+import { OrderHistory } from '../features/shop/OrderHistory';
 import { ToolsLayout } from '../layout/ToolsLayout';
 
 /** /my-tools (docs/product.md §2): the signed-in buyer's tools; everyone else is sent to /utility-tools. */
@@ -23,6 +24,9 @@ export default function MyToolsPage() {
           Purchased tools
         </h2>
         <MyToolsList />
+      </section>
+      <section aria-labelledby="order-history-heading" className="mx-auto max-w-6xl px-5 pb-16 sm:px-6">
+        <OrderHistory />
       </section>
     </ToolsLayout>
   );

@@ -1,4 +1,5 @@
 import { Info, ShieldCheck } from 'lucide-react';
+import { Link } from 'react-router';
 import { SITE } from '../../shared/site';
 import { ToolCatalogue } from '../features/shop/ToolCatalogue';
 import { ToolsLayout } from '../layout/ToolsLayout';
@@ -74,6 +75,17 @@ export default function UtilityToolsPage() {
           Every tool comes with lifetime validity. Prices are shown in your currency — switch any time.
         </p>
         <ToolCatalogue />
+        <p className="mt-10 text-sm text-slate-600">
+          Delivery is by email within minutes; nothing is shipped. See our{' '}
+          <Link to="/shipping-policy" className="font-medium text-brand-700 underline underline-offset-2">
+            Shipping and Delivery Policy
+          </Link>{' '}
+          and{' '}
+          <Link to="/refund-policy" className="font-medium text-brand-700 underline underline-offset-2">
+            Refund and Cancellation Policy
+          </Link>
+          . Every purchase comes with a GST tax invoice.
+        </p>
       </section>
     </ToolsLayout>
   );

@@ -76,6 +76,14 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
     void refresh();
   }, [refresh]);
 
+  // Until a check has answered, keep asking: a failed first check must not leave the page without a sign-in state
+  // (on the pages that poll anyway, the poll is the retry).
+  useEffect(() => {
+    if (poll || checked) return;
+    const timer = window.setInterval(() => void refresh(), AUTH_POLL_INTERVAL_MS);
+    return () => window.clearInterval(timer);
+  }, [poll, checked, refresh]);
+
   useEffect(() => {
     if (!poll) return;
     const timer = window.setInterval(() => {

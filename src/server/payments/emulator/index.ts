@@ -35,6 +35,8 @@ export type RazorpayEmulator = {
 };
 
 export const EMULATOR_DECLINE_DESCRIPTION = 'Payment was declined by the test checkout.';
+/** Rupees per US dollar in the emulator's `base_amount`, Razorpay's settled value of an international payment. */
+export const EMULATOR_USD_INR_RATE = 84;
 
 const checkoutScript = readFileSync(path.join(import.meta.dirname, 'checkout.js'));
 
@@ -194,11 +196,39 @@ export async function registerRazorpayEmulator(
     return reply.send({ entity: 'collection', count: items.length, items });
   });
 
+  const refundsByIdempotencyKey = new Map<string, RazorpayRefund>();
+
+  /** Refunds a captured payment in full or in part and tells the app, as Razorpay does for every refund. */
+  const refund = (payment: RazorpayPayment, amount: number, notes: unknown): RazorpayRefund => {
+    const refunded: RazorpayRefund & { notes: unknown; created_at: number } = {
+      id: razorpayId('rfnd'),
+      entity: 'refund',
+      amount,
+      currency: payment.currency,
+      payment_id: payment.id,
+      status: 'processed',
+      notes: notes ?? {},
+      created_at: unixNow(),
+    };
+    const record = payment as RazorpayPayment & { amount_refunded?: number; refund_status?: string };
+    record.amount_refunded = (record.amount_refunded ?? 0) + amount;
+    record.refund_status = record.amount_refunded >= payment.amount ? 'full' : 'partial';
+    if (record.refund_status === 'full') payment.status = 'refunded';
+    sendWebhook('refund.created', { refund: { entity: refunded }, payment: { entity: { ...payment } } });
+    sendWebhook('refund.processed', { refund: { entity: refunded }, payment: { entity: { ...payment } } });
+    return refunded;
+  };
+
   app.post<{ Params: { id: string } }>(
     `${api}/v1/payments/:id/refund`,
     { config: { csrf: false } },
     async (request, reply) => {
       if (!authenticated(request, reply)) return reply;
+      // Razorpay answers a repeated X-Refund-Idempotency with the refund it already made, never a second one.
+      const idempotencyKey = request.headers['x-refund-idempotency'];
+      const earlier =
+        typeof idempotencyKey === 'string' ? refundsByIdempotencyKey.get(idempotencyKey) : undefined;
+      if (earlier) return reply.send(earlier);
       const payment = payments.get(request.params.id);
       if (!payment) return razorpayError(reply, 400, 'The id provided does not exist', 'id');
       if (payment.status !== 'captured') {
@@ -214,18 +244,82 @@ export async function registerRazorpayEmulator(
           'amount',
         );
       }
-      payment.status = 'refunded';
-      const refund: RazorpayRefund & { notes: unknown; created_at: number } = {
-        id: razorpayId('rfnd'),
-        entity: 'refund',
-        amount,
-        currency: payment.currency,
+      const refunded = refund(payment, amount, body.notes);
+      if (typeof idempotencyKey === 'string') refundsByIdempotencyKey.set(idempotencyKey, refunded);
+      return reply.send(refunded);
+    },
+  );
+
+  // ── Test controls: what happens at Razorpay without the app asking (Dashboard, banks, late UPI) ─────────────
+
+  /** A refund made by hand in the Razorpay Dashboard: only the webhooks tell the app. */
+  app.post<{ Params: { id: string } }>(
+    `${api}/test/payments/:id/dashboard-refund`,
+    { config: { csrf: false } },
+    async (request, reply) => {
+      if (!authenticated(request, reply)) return reply;
+      const payment = payments.get(request.params.id);
+      if (payment?.status !== 'captured') {
+        return razorpayError(reply, 400, 'The payment has not been captured or is already refunded');
+      }
+      const body = (request.body ?? {}) as { amount?: unknown };
+      const amount = typeof body.amount === 'number' ? body.amount : payment.amount;
+      return reply.send(refund(payment, amount, { source: 'dashboard' }));
+    },
+  );
+
+  const disputeStatus = z.object({ status: z.enum(['created', 'won', 'lost']) });
+  const disputes = new Map<string, Record<string, unknown>>();
+
+  /** A chargeback the buyer's bank opens, and its outcome: payment.dispute.created / .won / .lost. */
+  app.post<{ Params: { id: string } }>(
+    `${api}/test/payments/:id/dispute`,
+    { config: { csrf: false } },
+    async (request, reply) => {
+      if (!authenticated(request, reply)) return reply;
+      const payment = payments.get(request.params.id);
+      const parsed = disputeStatus.safeParse(request.body);
+      if (!payment || !parsed.success) return razorpayError(reply, 400, 'Unknown payment or dispute status');
+      const dispute = disputes.get(payment.id) ?? {
+        id: razorpayId('disp'),
+        entity: 'dispute',
         payment_id: payment.id,
-        status: 'processed',
-        notes: body.notes ?? {},
+        amount: payment.amount,
+        currency: payment.currency,
+        reason_code: 'chargeback',
+        phase: 'chargeback',
         created_at: unixNow(),
       };
-      return reply.send(refund);
+      dispute.status = parsed.data.status === 'created' ? 'open' : parsed.data.status;
+      disputes.set(payment.id, dispute);
+      sendWebhook(`payment.dispute.${parsed.data.status}`, {
+        payment: { entity: { ...payment } },
+        dispute: { entity: { ...dispute } },
+      });
+      return reply.send(dispute);
+    },
+  );
+
+  /** A UPI payment reported failed that the bank captures after all, minutes later. */
+  app.post<{ Params: { id: string } }>(
+    `${api}/test/payments/:id/late-capture`,
+    { config: { csrf: false } },
+    async (request, reply) => {
+      if (!authenticated(request, reply)) return reply;
+      const payment = payments.get(request.params.id);
+      const order = payment?.order_id ? orders.get(payment.order_id) : undefined;
+      if (!payment || !order || payment.status !== 'failed') {
+        return razorpayError(reply, 400, 'Only a failed payment can be captured late');
+      }
+      payment.status = 'captured';
+      payment.captured = true;
+      payment.error_code = null;
+      payment.error_description = null;
+      order.status = 'paid';
+      order.amount_paid = order.amount;
+      order.amount_due = 0;
+      sendWebhook('payment.captured', { payment: { entity: { ...payment } }, order: { entity: order } });
+      return reply.send(payment);
     },
   );
 
@@ -269,6 +363,9 @@ export async function registerRazorpayEmulator(
       entity: 'payment',
       amount: order.amount,
       currency: order.currency,
+      // What Razorpay settles in rupees: the amount itself for INR, converted at the emulator's rate otherwise.
+      base_amount: order.currency === 'INR' ? order.amount : Math.round(order.amount * EMULATOR_USD_INR_RATE),
+      base_currency: 'INR',
       status,
       order_id: order.id,
       method: 'card',

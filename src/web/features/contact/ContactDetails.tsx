@@ -49,7 +49,7 @@ export function ContactDetails() {
             {SITE.email}
           </a>
         </DetailRow>
-        <DetailRow icon={<MapPin className="size-5" aria-hidden="true" />} label="Office">
+        <DetailRow icon={<MapPin className="size-5" aria-hidden="true" />} label="Registered office">
           <address className="not-italic leading-relaxed">
             {[SITE.legalName, ...formatAddress('\n').split('\n')].map((line) => (
               <span key={line} className="block">

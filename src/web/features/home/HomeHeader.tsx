@@ -11,7 +11,8 @@ const transition = { transitionDuration: `${DRAWER_TRANSITION_MS}ms` };
 
 /**
  * The home page's navigation (docs/product.md §2): a sticky bar from the medium breakpoint up; below it a
- * fixed bar whose menu button opens a full-height drawer that slides in from the right. Entries are real
+ * fixed bar whose menu button opens a drawer that slides in from the right, covering the whole screen on a
+ * phone and most of a wider small screen (where a click beside it closes it). Entries are real
  * `#id` links, so they work before JavaScript loads; with it, a click scrolls smoothly with the documented
  * offset.
  */
@@ -133,7 +134,7 @@ export function HomeHeader() {
           aria-modal="true"
           aria-label="Site menu"
           onKeyDown={trapFocus}
-          className={`absolute inset-y-0 right-0 flex w-[min(22rem,88vw)] flex-col bg-white shadow-2xl transition-transform ${open ? 'translate-x-0' : 'translate-x-full'}`}
+          className={`absolute inset-y-0 right-0 flex w-full flex-col sm:w-[min(22rem,88vw)] bg-white shadow-2xl transition-transform ${open ? 'translate-x-0' : 'translate-x-full'}`}
           style={transition}
         >
           <div className="flex h-16 items-center justify-between border-b border-slate-100 px-5">

@@ -1,13 +1,13 @@
 import { ArrowRight } from 'lucide-react';
-import { useState } from 'react';
+import { type FocusEvent, type KeyboardEvent, type MouseEvent, useRef, useState } from 'react';
 import { TRUNCATE_WORDS } from '../../../shared/constants';
 import { truncateWords } from '../../../shared/text';
 import { PRODUCT_CARDS, type ProductCard, SECTION_INTROS } from '../../content/home';
 import { SectionIntro } from './SectionIntro';
 
 /**
- * Products (docs/product.md §2, §4): a two-card grid; hovering or focusing a card reveals its description and
- * link.
+ * Products (docs/product.md §2, §4): a two-card grid; pointing at a card, focusing it from the keyboard or tapping
+ * it reveals its description and link; a second tap, Escape or moving focus away hides them again.
  */
 export function ProductsSection() {
   const [expanded, setExpanded] = useState<Readonly<Record<string, boolean>>>({});
@@ -43,11 +43,41 @@ export function ProductCardView({ product, expanded, onToggle }: ProductCardView
   const { Image, icon: Icon } = product;
   const titleId = `product-${product.id}`;
   const descriptionId = `product-${product.id}-description`;
+  const overlayId = `product-${product.id}-overlay`;
   const short = truncateWords(product.description, TRUNCATE_WORDS.products);
+  // Hover needs no state (CSS, on devices that can hover); a tap or keyboard focus opens the overlay here.
+  const [open, setOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+
+  /** Set while Escape hands focus back to the toggle, which must not reopen what Escape just closed. */
+  const returningFocus = useRef(false);
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !open) return;
+    event.stopPropagation();
+    setOpen(false);
+    returningFocus.current = true;
+    toggleRef.current?.focus();
+    returningFocus.current = false;
+  };
+  // Focus that arrives by keyboard opens the overlay (a tap focuses the button too, but its click decides).
+  const onFocus = (event: FocusEvent) => {
+    if (!returningFocus.current && event.target.matches(':focus-visible')) setOpen(true);
+  };
+  const onBlur = (event: FocusEvent) => {
+    if (!event.currentTarget.contains(event.relatedTarget)) setOpen(false);
+  };
+  // A tap on the open overlay, outside its link and button, closes it again.
+  const onOverlayClick = (event: MouseEvent) => {
+    if (!(event.target as Element).closest('a, button')) setOpen(false);
+  };
 
   return (
     <article
       aria-labelledby={titleId}
+      onKeyDown={onKeyDown}
+      onFocus={onFocus}
+      onBlur={onBlur}
       className="group relative overflow-hidden rounded-3xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-xl hover:shadow-brand-900/10"
     >
       <Image className="aspect-[8/5] h-auto w-full" />
@@ -64,20 +94,44 @@ export function ProductCardView({ product, expanded, onToggle }: ProductCardView
           <p className="text-slate-600">{product.tagline}</p>
         </div>
       </div>
-
-      {/* Shown on hover, and whenever focus is inside (keyboard), so every control in it stays reachable. */}
-      <div
-        data-testid="product-overlay"
-        className="pointer-events-none absolute inset-0 flex flex-col overflow-y-auto bg-brand-900/90 p-6 text-white opacity-0 transition-opacity duration-300 group-focus-within:pointer-events-auto group-focus-within:opacity-100 group-hover:pointer-events-auto group-hover:opacity-100 backdrop-blur-md md:p-8"
+      <button
+        ref={toggleRef}
+        type="button"
+        aria-expanded={open}
+        aria-controls={overlayId}
+        onClick={() => setOpen((value) => !value)}
+        className="absolute inset-0 cursor-pointer rounded-3xl focus-visible:outline-offset-[-4px]"
       >
-        <div className="mt-auto">
-          <p aria-hidden="true" className="text-xl font-semibold">
+        <span className="sr-only">{`About ${product.title}`}</span>
+      </button>
+
+      {/* Shown on hover (where there is one) and while open; its controls stay reachable by keyboard. */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard closes it with Escape or by leaving it. */}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: the overlay only catches a second tap to close. */}
+      <div
+        id={overlayId}
+        data-testid="product-overlay"
+        onClick={onOverlayClick}
+        className={`absolute inset-0 flex flex-col overflow-hidden bg-brand-900/90 p-6 text-white transition-opacity duration-300 backdrop-blur-md md:p-8 ${
+          open
+            ? 'opacity-100'
+            : 'pointer-events-none opacity-0 group-hover:pointer-events-auto group-hover:opacity-100'
+        }`}
+      >
+        <div className="mt-auto flex min-h-0 flex-col">
+          <p aria-hidden="true" className="shrink-0 text-xl font-semibold">
             {product.title}
           </p>
-          <p id={descriptionId} className="mt-3 leading-relaxed text-brand-100">
+          {/* The full text may be taller than a phone's card: it scrolls (reachable by keyboard once expanded),
+              and the buttons below stay in view. */}
+          <p
+            id={descriptionId}
+            tabIndex={expanded ? 0 : undefined}
+            className="mt-3 min-h-0 overflow-y-auto leading-relaxed text-brand-100"
+          >
             {expanded ? product.description : short.text}
           </p>
-          <div className="mt-5 flex flex-wrap items-center gap-4">
+          <div className="mt-5 flex shrink-0 flex-wrap items-center gap-4">
             {short.truncated && (
               <button
                 type="button"

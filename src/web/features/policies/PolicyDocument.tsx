@@ -101,7 +101,7 @@ export function PolicyDocument({ content }: { content: PolicyDocumentContent }) 
             <h1 className="mt-3 text-4xl font-bold tracking-tight text-brand-900 sm:text-5xl">
               {content.title}
             </h1>
-            <p className="mt-4 text-slate-600">Last updated {POLICY_LAST_UPDATED}</p>
+            <p className="mt-4 text-slate-600">Last updated {content.lastUpdated ?? POLICY_LAST_UPDATED}</p>
           </div>
         </div>
         <div className="mx-auto max-w-6xl px-5 py-10 sm:px-6 md:py-14 lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-16">

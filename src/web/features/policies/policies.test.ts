@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SITE } from '../../../shared/site';
 import { PRIVACY_POLICY } from '../../content/privacy';
+import { REFUND_POLICY } from '../../content/refund-policy';
+import { SHIPPING_POLICY } from '../../content/shipping-policy';
 import { TERMS } from '../../content/terms';
 import { type PolicyDocumentContent, type RichText, sectionSlug } from './types';
 
@@ -108,5 +110,26 @@ describe('section anchors', () => {
       for (const slug of slugs) expect(slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
     }
     expect(sectionSlug('Cookies & Tracking')).toBe('cookies-and-tracking');
+  });
+});
+
+describe('Refund and Shipping policies (docs/product.md §12)', () => {
+  it('states the refund rules of the Terms, how refunds are paid and the credit note', () => {
+    const tools = sectionText(REFUND_POLICY, 'Utility Tools');
+    expect(tools).toContain('Duplicate charges');
+    expect(tools).toContain('does not work as described');
+    expect(sectionText(REFUND_POLICY, 'Professional Services')).toContain(
+      'non-refundable once processing begins',
+    );
+    expect(sectionText(REFUND_POLICY, 'How to Cancel or Ask for a Refund')).toContain(
+      'Cancellation must be requested in writing',
+    );
+    expect(sectionText(REFUND_POLICY, 'Tax Invoices and Credit Notes')).toContain('credit note');
+  });
+
+  it('says delivery is by email with 3-hour links and that nothing is shipped', () => {
+    expect(SHIPPING_POLICY.intro.join(' ')).toContain('we ship no physical goods');
+    expect(sectionText(SHIPPING_POLICY, 'Download Links')).toContain('valid for 3 hours');
+    expect(sectionText(SHIPPING_POLICY, 'Contact Us')).toContain(SITE.legalName);
   });
 });

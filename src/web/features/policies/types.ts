@@ -15,6 +15,8 @@ export type PolicySection = { title: string; blocks: readonly PolicyBlock[] };
 
 export type PolicyDocumentContent = {
   title: string;
+  /** Shown under the title; the Privacy Policy and the Terms keep the date in docs/product.md §9. */
+  lastUpdated?: string;
   intro: readonly RichText[];
   sections: readonly PolicySection[];
 };

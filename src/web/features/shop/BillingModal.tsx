@@ -19,6 +19,7 @@ import {
   Select,
 } from '../../components/form';
 import { Modal } from '../../components/Modal';
+import { GstinField } from './GstinField';
 
 type BillingField = keyof BillingFieldErrors;
 
@@ -155,25 +156,12 @@ function BillingForm({
               />
             </Field>
           </div>
-          <Field
+          <GstinField
             id={ids.gstin}
-            label="GSTIN"
-            optional
-            hint="For a GST invoice in your business's name."
+            value={values.gstin}
             error={errors.gstin}
-          >
-            <input
-              {...controlProps(ids.gstin, errors.gstin, true)}
-              value={values.gstin}
-              onChange={(event) => change('gstin')(event.target.value)}
-              autoComplete="off"
-              autoCapitalize="characters"
-              spellCheck={false}
-              maxLength={MAX_LENGTH.gstin}
-              placeholder="e.g. 08ABCDE1234F1Z5"
-              className={`${inputClass(Boolean(errors.gstin))} uppercase placeholder:normal-case`}
-            />
-          </Field>
+            onValueChange={change('gstin')}
+          />
         </>
       ) : (
         <Field id={ids.country} label="Country" required error={errors.country}>

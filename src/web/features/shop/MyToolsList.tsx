@@ -1,31 +1,17 @@
-import { CalendarDays, KeyRound, LoaderCircle, PackageOpen, SearchX, TriangleAlert } from 'lucide-react';
+import { PackageOpen, SearchX, TriangleAlert } from 'lucide-react';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { TRUNCATE_WORDS } from '../../../shared/constants';
 import { type PurchasedTool, SHOP_MESSAGES } from '../../../shared/shop';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../session/AuthContext';
 import { shopApi } from './api';
+import { PurchasedToolCard } from './PurchasedToolCard';
 import { matchesSearch, SearchBox } from './SearchBox';
 import { Spinner } from './Spinner';
-import { toolTitle } from './ToolCard';
-import { ToolIcon } from './ToolIcon';
-import { TruncatedText } from './TruncatedText';
+import { useLicenses } from './useLicenses';
 import { useSendCredentials } from './useSendCredentials';
 
 const MY_TOOLS_MESSAGES = SHOP_MESSAGES.myTools;
-
-const purchaseDateFormat = new Intl.DateTimeFormat('en-IN', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-});
-
-/** 'Purchased: 22 Nov 2026', or N/A when the date is unknown. */
-export function purchasedLabel(purchaseDate: string | null): string {
-  const date = purchaseDate ? new Date(purchaseDate) : null;
-  return `Purchased: ${date && !Number.isNaN(date.getTime()) ? purchaseDateFormat.format(date) : 'N/A'}`;
-}
 
 /**
  * The buyer's tools (docs/product.md §2). A visitor who is not signed in is sent to /utility-tools by the
@@ -38,6 +24,7 @@ export function MyToolsList() {
   const [query, setQuery] = useState('');
   const credentials = useSendCredentials();
   const { checked, loggedIn } = useAuth();
+  const licenses = useLicenses(checked && loggedIn);
 
   // Ask for the list only once the auth check says someone is signed in: a visitor who is not gets redirected by
   // the AuthProvider without a 401 in the console.
@@ -108,6 +95,8 @@ export function MyToolsList() {
           <li key={tool._id}>
             <PurchasedToolCard
               tool={tool}
+              license={licenses.licenseFor(tool._id)}
+              licenses={licenses}
               sending={credentials.isSending(tool._id)}
               onGetCredentials={() => credentials.send(tool._id)}
             />
@@ -129,49 +118,5 @@ export function MyToolsList() {
         {body}
       </div>
     </>
-  );
-}
-
-function PurchasedToolCard({
-  tool,
-  sending,
-  onGetCredentials,
-}: {
-  tool: PurchasedTool;
-  sending: boolean;
-  onGetCredentials: () => void;
-}) {
-  return (
-    <article
-      aria-label={toolTitle(tool)}
-      className="flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm shadow-slate-900/5"
-    >
-      <div className="flex items-start gap-4">
-        <span className="inline-flex size-12 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700">
-          <ToolIcon icon={tool.icon} device={tool.device} />
-        </span>
-        <div className="min-w-0">
-          <h3 className="text-lg leading-snug font-semibold text-brand-900">{toolTitle(tool)}</h3>
-          <p className="mt-1 inline-flex items-center gap-1.5 text-sm text-slate-600">
-            <CalendarDays className="size-4" aria-hidden="true" />
-            {purchasedLabel(tool.purchaseDate)}
-          </p>
-        </div>
-      </div>
-      <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
-      <button
-        type="button"
-        disabled={sending}
-        onClick={onGetCredentials}
-        className="mt-auto inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-lg bg-brand-800 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 disabled:cursor-wait disabled:opacity-80"
-      >
-        {sending ? (
-          <LoaderCircle className="size-4 animate-spin motion-reduce:animate-none" aria-hidden="true" />
-        ) : (
-          <KeyRound className="size-4" aria-hidden="true" />
-        )}
-        {sending ? 'Sending...' : 'Get Credentials'}
-      </button>
-    </article>
   );
 }

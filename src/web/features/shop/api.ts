@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { LocationResponse } from '../../../shared/currency';
+import type { OrderSummary } from '../../../shared/order-history';
 import type {
   CreatePaymentRequest,
   CreatePaymentResponse,
@@ -17,6 +18,7 @@ export const shopApi = {
   location: () => api.get<LocationResponse>('/api/get-location/'),
   tools: () => api.get<Tool[]>('/api/alltools/'),
   myTools: () => api.get<PurchasedTool[]>('/api/my-tools/'),
+  orders: () => api.get<OrderSummary[]>('/api/orders/'),
   paymentsConfig: () => api.get<PaymentsConfigResponse>('/api/payments/config/'),
   createPayment: (body: CreatePaymentRequest) =>
     api.post<CreatePaymentResponse>('/api/create-payment/', body),

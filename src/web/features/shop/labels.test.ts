@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '../../../shared/shop';
 import { billingTitle } from './BillingModal';
-import { purchasedLabel } from './MyToolsList';
+import { purchasedLabel } from './PurchasedToolCard';
 import { matchesSearch } from './SearchBox';
 import { buyLabel, toolTitle } from './ToolCard';
 

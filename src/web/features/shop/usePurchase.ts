@@ -55,7 +55,9 @@ export function usePurchase({
             amount: order.amount,
             currency: order.currency,
             order_id: order.order_id,
-            name: SITE.name,
+            // The edition is part of what is bought: the payment window names it (Windows or macOS) beside the
+            // firm's name, above the tool's own name.
+            name: tool.device ? `${SITE.name} · ${tool.device} edition` : SITE.name,
             description: tool.name,
             prefill: { name: order.name, email: order.email, contact: order.phone },
             theme: { color: CHECKOUT_THEME_COLOR },

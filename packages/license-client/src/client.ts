@@ -1,0 +1,132 @@
+import type { PublicKey } from './license-file';
+
+export type LicenseCode =
+  | 'VALID'
+  | 'NOT_ACTIVATED'
+  | 'LIMIT_REACHED'
+  | 'SUSPENDED'
+  | 'REVOKED'
+  | 'WRONG_TOOL'
+  | 'INVALID_KEY';
+
+/** A license key, or the username and password of a tool delivered as credentials. */
+export type Credentials = { licenseKey: string } | { username: string; password: string };
+
+export type LicenseAnswer = {
+  valid: boolean;
+  code: LicenseCode;
+  license?: {
+    toolId: string;
+    toolName: string;
+    status: 'active' | 'suspended' | 'revoked';
+    activationLimit: number;
+    activationsUsed: number;
+  };
+  activation?: { id: string; fingerprint: string; name: string | null; activatedAt: string };
+  licenseFile?: string;
+  deactivated?: boolean;
+};
+
+/** The server answered, but not with a license answer: bad input (400), rate limit (429), or a server fault. */
+export class LicenseApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly retryAfterSeconds?: number,
+    readonly fieldErrors?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'LicenseApiError';
+  }
+}
+
+/** No answer at all: no network, DNS, a timeout, or something that is not the license server. */
+export class LicenseServerUnreachableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'LicenseServerUnreachableError';
+  }
+}
+
+export type LicenseClientOptions = {
+  /** e.g. "https://pinkcityadvisors.in" */
+  serverUrl: string;
+  /** The tool's id in the shop: a key for another tool answers WRONG_TOOL. */
+  toolId: string;
+  /** Give up after this long and treat the server as unreachable (default 10 s). */
+  timeoutMs?: number;
+};
+
+/** Calls the license API. Every method resolves with the server's answer or throws one of the two errors above. */
+export class LicenseClient {
+  private readonly baseUrl: string;
+  readonly toolId: string;
+
+  constructor(private readonly options: LicenseClientOptions) {
+    this.baseUrl = options.serverUrl.replace(/\/+$/, '');
+    this.toolId = options.toolId;
+  }
+
+  /** Takes a seat for this machine; the same machine again gets its activation back and uses no second seat. */
+  activate(credentials: Credentials, fingerprint: string, name?: string): Promise<LicenseAnswer> {
+    return this.post('activate', { ...credentials, toolId: this.toolId, fingerprint, name });
+  }
+
+  /** Checks this machine; a VALID answer carries a fresh license file to store. */
+  validate(credentials: Credentials, fingerprint: string): Promise<LicenseAnswer> {
+    return this.post('validate', { ...credentials, toolId: this.toolId, fingerprint });
+  }
+
+  /** Frees this machine's seat (for "Move license to another computer" in the tool). */
+  deactivate(credentials: Credentials, fingerprint: string): Promise<LicenseAnswer> {
+    return this.post('deactivate', { ...credentials, toolId: this.toolId, fingerprint });
+  }
+
+  /** The keys that verify license files; fetch them when building the tool and ship them inside it. */
+  async publicKeys(): Promise<PublicKey[]> {
+    const body = (await this.request('GET', '/api/licenses/public-keys')) as { keys: PublicKey[] };
+    return body.keys;
+  }
+
+  private async post(action: string, body: Record<string, unknown>): Promise<LicenseAnswer> {
+    return (await this.request('POST', `/api/licenses/${action}`, body)) as LicenseAnswer;
+  }
+
+  private async request(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: Record<string, unknown>,
+  ): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: body ? { 'content-type': 'application/json', accept: 'application/json' } : {},
+        body: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+      });
+    } catch (error) {
+      throw new LicenseServerUnreachableError(`license server not reachable: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    let json: Record<string, unknown>;
+    try {
+      json = (await response.json()) as Record<string, unknown>;
+    } catch (error) {
+      throw new LicenseServerUnreachableError(`not a license server answer (HTTP ${response.status})`, {
+        cause: error,
+      });
+    }
+    if (response.ok) return json;
+    const retryAfter = Number(response.headers.get('retry-after'));
+    throw new LicenseApiError(
+      response.status,
+      typeof json.code === 'string' ? json.code : 'error',
+      typeof json.message === 'string' ? json.message : `HTTP ${response.status}`,
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+      json.fieldErrors as Record<string, string> | undefined,
+    );
+  }
+}

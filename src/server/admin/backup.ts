@@ -1,0 +1,87 @@
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../config';
+import { DatabaseInUseError, openDatabase } from '../db';
+import { listBackups, pgliteDirOf, RestoreRefusedError, restoreBackup, writeBackup } from '../db/backup';
+import { argument, CommandError, defineCommand } from './framework';
+
+function config() {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError)
+      throw new CommandError(`Invalid configuration: ${error.problems.join('; ')}`);
+    throw error;
+  }
+}
+
+function embeddedOnly(databaseUrl: string | undefined): void {
+  if (databaseUrl)
+    throw new CommandError(
+      'DATABASE_URL is set: back up PostgreSQL with pg_dump (see "Backups" in the README); this command is for the embedded database.',
+    );
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+const backup = defineCommand({
+  path: ['backup'],
+  summary: 'Write a snapshot of the embedded database into DATA_DIR/backups now (the server must be stopped)',
+  example: 'backup',
+  details:
+    'The running server writes one every day by itself and keeps seven. This command is for a copy on demand, ' +
+    'e.g. before an upgrade; it refuses while a server holds the database.',
+  async run() {
+    const { dataDir, databaseUrl } = config();
+    embeddedOnly(databaseUrl);
+    let database: Awaited<ReturnType<typeof openDatabase>>;
+    try {
+      database = await openDatabase({ pgliteDir: pgliteDirOf(dataDir) });
+    } catch (error) {
+      if (error instanceof DatabaseInUseError)
+        throw new CommandError(
+          `The database is in use by a running server (pid ${error.pid}); it backs itself up daily into ${path.join(dataDir, 'backups')}. Stop it to take a copy now.`,
+        );
+      throw error;
+    }
+    try {
+      if (!database.snapshot) throw new CommandError('This database cannot be snapshotted.');
+      const written = await writeBackup(database.snapshot, dataDir);
+      const kept = await listBackups(dataDir);
+      return {
+        data: { file: written.file, bytes: written.size, kept: kept.map((entry) => entry.file) },
+        text: `Wrote ${written.file} (${megabytes(written.size)}). ${kept.length} snapshot(s) kept.`,
+      };
+    } finally {
+      await database.close();
+    }
+  },
+});
+
+const restore = defineCommand({
+  path: ['restore'],
+  summary: 'Restore a snapshot into DATA_DIR/pglite, which must not exist yet (a fresh DATA_DIR)',
+  args: [{ name: 'file', description: 'A snapshot, e.g. data/backups/pglite-20260101T020000Z.tar.gz' }],
+  example: 'restore /srv/old-data/backups/pglite-20260101T020000Z.tar.gz',
+  details:
+    'Never overwrites a database: point DATA_DIR at an empty folder, or stop the server and move DATA_DIR/pglite ' +
+    'aside first. Then start the server on that DATA_DIR.',
+  async run(env, input) {
+    const file = path.resolve(env.cwd, argument(input, 0));
+    const { dataDir, databaseUrl } = config();
+    embeddedOnly(databaseUrl);
+    try {
+      await restoreBackup(file, dataDir);
+    } catch (error) {
+      if (error instanceof RestoreRefusedError || error instanceof DatabaseInUseError)
+        throw new CommandError(error.message);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CommandError(`No such file: ${file}`);
+      throw error;
+    }
+    return {
+      data: { restored: file, into: pgliteDirOf(dataDir) },
+      text: `Restored ${file} into ${pgliteDirOf(dataDir)}. Start the server with DATA_DIR=${dataDir}.`,
+    };
+  },
+});
+
+export const backupCommands = [backup, restore];

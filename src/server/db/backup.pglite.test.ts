@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pgliteBackupJob } from '../jobs';
+import { openTestApp } from '../test-support/app';
+import { catalogueRows, createUser, INR_BILLING } from '../test-support/shop-fixtures';
+import { BACKUPS_KEPT, backupIsFresh, listBackups, writeBackup } from './backup';
+import { openDatabase } from './index';
+import { orders } from './schema';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const dirs: string[] = [];
+const freshDir = () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'backup-test-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function admin(
+  dataDir: string,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/admin/cli.ts', ...args], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        SESSION_SECRET: 'backup-test-session-secret-0123456789abcdef',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+// The embedded database's own backups: on the PostgreSQL pass there is no PGlite to back up (pg_dump's job).
+describe('backups of the embedded database', () => {
+  it('restores a snapshot taken with the command line into a fresh DATA_DIR, orders included', async () => {
+    const original = freshDir();
+    const t = await openTestApp({ env: { DATA_DIR: original } });
+    const catalogue = await catalogueRows(t);
+    const buyer = await createUser(t);
+    const [order] = await t.ctx.db
+      .insert(orders)
+      .values({
+        userId: buyer.id,
+        toolId: catalogue.windows.id,
+        razorpayOrderId: 'order_BackupTest0001',
+        razorpayPaymentId: 'pay_BackupTest0001',
+        amount: 49900,
+        currency: 'INR',
+        billing: INR_BILLING,
+        status: 'paid',
+      })
+      .returning();
+    await t.close();
+
+    const made = await admin(original, 'backup', '--json');
+    expect(made.stderr).toBe('');
+    expect(made.code).toBe(0);
+    const { file } = JSON.parse(made.stdout) as { file: string };
+    expect(path.dirname(file)).toBe(path.join(original, 'backups'));
+    expect(existsSync(file)).toBe(true);
+
+    const restoredDir = freshDir();
+    const restored = await admin(restoredDir, 'restore', file);
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+    const again = await admin(restoredDir, 'restore', file);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/already holds a database/);
+
+    const reopened = await openTestApp({ env: { DATA_DIR: restoredDir } });
+    try {
+      const rows = await reopened.ctx.db.select().from(orders);
+      expect(rows.map((row) => [row.id, row.razorpayOrderId, row.status, row.amount])).toEqual([
+        [order?.id, 'order_BackupTest0001', 'paid', 49900],
+      ]);
+    } finally {
+      await reopened.close();
+    }
+  }, 180_000);
+
+  it('keeps the newest seven, and the daily job writes only when the newest is a day old', async () => {
+    const dataDir = freshDir();
+    const database = await openDatabase({ pgliteDir: 'memory://' });
+    try {
+      if (!database.snapshot) throw new Error('PGlite offers snapshots');
+      // One real snapshot, written many times over: what is under test here is which files are kept.
+      const taken = await database.snapshot();
+      const snapshot = async () => taken;
+      const day = 24 * 60 * 60 * 1000;
+      const start = Date.parse('2026-06-01T02:00:00Z');
+      for (let i = 0; i < BACKUPS_KEPT + 2; i++)
+        await writeBackup(snapshot, dataDir, new Date(start + i * day));
+      const kept = await listBackups(dataDir);
+      expect(kept).toHaveLength(BACKUPS_KEPT);
+      expect(kept[0]?.takenAt.toISOString()).toBe(new Date(start + (BACKUPS_KEPT + 1) * day).toISOString());
+      expect(kept.at(-1)?.takenAt.toISOString()).toBe(new Date(start + 2 * day).toISOString());
+
+      const jobDir = freshDir();
+      const job = pgliteBackupJob(snapshot, jobDir, { info() {} });
+      expect(await backupIsFresh(jobDir)).toBe(false);
+      await job.run();
+      await job.run();
+      expect(await listBackups(jobDir)).toHaveLength(1);
+      expect(await backupIsFresh(jobDir)).toBe(true);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+});

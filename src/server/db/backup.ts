@@ -1,0 +1,93 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { lockDataDir } from './lock';
+
+/** How many daily snapshots are kept in DATA_DIR/backups; older ones are deleted after each new one. */
+export const BACKUPS_KEPT = 7;
+export const BACKUP_INTERVAL_MS = 24 * 60 * 60 * 1000;
+const BACKUP_NAME = /^pglite-(\d{8}T\d{6}Z)\.tar\.gz$/;
+
+export const backupDirOf = (dataDir: string) => path.join(dataDir, 'backups');
+export const pgliteDirOf = (dataDir: string) => path.join(dataDir, 'pglite');
+
+/** Dumps the open embedded database as a gzipped tar of its data directory (DatabaseHandle.snapshot). */
+export type Snapshot = () => Promise<Blob>;
+
+export type BackupFile = { file: string; takenAt: Date; size: number };
+
+const stamp = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
+
+/** The snapshots in DATA_DIR/backups, newest first. */
+export async function listBackups(dataDir: string): Promise<BackupFile[]> {
+  const dir = backupDirOf(dataDir);
+  if (!existsSync(dir)) return [];
+  const found: BackupFile[] = [];
+  for (const name of await readdir(dir)) {
+    const match = BACKUP_NAME.exec(name);
+    if (!match?.[1]) continue;
+    const iso = match[1].replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z');
+    const file = path.join(dir, name);
+    found.push({ file, takenAt: new Date(iso), size: (await stat(file)).size });
+  }
+  return found.sort((a, b) => +b.takenAt - +a.takenAt);
+}
+
+/**
+ * Writes a consistent snapshot of the embedded database (see DatabaseHandle.snapshot) as DATA_DIR/backups/pglite-<UTC time>.tar.gz,
+ * then keeps only the newest seven. The file appears whole or not at all.
+ */
+export async function writeBackup(
+  snapshot: Snapshot,
+  dataDir: string,
+  now = new Date(),
+): Promise<BackupFile> {
+  const dir = backupDirOf(dataDir);
+  await mkdir(dir, { recursive: true });
+  const dump = Buffer.from(await (await snapshot()).arrayBuffer());
+  const file = path.join(dir, `pglite-${stamp(now)}.tar.gz`);
+  const temporary = `${file}.partial`;
+  await writeFile(temporary, dump, { mode: 0o600 });
+  await rename(temporary, file);
+  for (const old of (await listBackups(dataDir)).slice(BACKUPS_KEPT)) await rm(old.file, { force: true });
+  return { file, takenAt: now, size: dump.length };
+}
+
+/** True when the newest snapshot is younger than a day: the daily job has nothing to do. */
+export async function backupIsFresh(dataDir: string, now = new Date()): Promise<boolean> {
+  const [newest] = await listBackups(dataDir);
+  return newest !== undefined && now.getTime() - newest.takenAt.getTime() < BACKUP_INTERVAL_MS;
+}
+
+export class RestoreRefusedError extends Error {}
+
+/**
+ * Restores a snapshot into DATA_DIR/pglite, which must not exist yet (a fresh DATA_DIR, or the old database moved
+ * aside by the operator): a restore never overwrites a database. The lock keeps a running server out meanwhile.
+ */
+export async function restoreBackup(file: string, dataDir: string): Promise<void> {
+  const target = pgliteDirOf(dataDir);
+  if (existsSync(target) && (await readdir(target)).length > 0) {
+    throw new RestoreRefusedError(
+      `${target} already holds a database. Stop the server and move that folder aside first; a restore never overwrites one.`,
+    );
+  }
+  const archive = await readFile(file);
+  const release = await lockDataDir(target);
+  try {
+    const db = await PGlite.create({ dataDir: target, loadDataDir: new Blob([archive]) });
+    // A query proves the restored files open as a database before the operator starts the server on them.
+    await db.query('select 1');
+    await db.close();
+  } catch (error) {
+    await rm(target, { recursive: true, force: true });
+    throw error;
+  } finally {
+    await release();
+  }
+}

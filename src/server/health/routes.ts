@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { DATABASE_RETRY_AFTER_SECONDS, type DatabaseHealth } from '../db/health';
+import { AppError } from '../http/errors';
+
+const HEALTH_PATHS = new Set(['/api/health', '/api/ready']);
+
+export const databaseUnavailable = () =>
+  new AppError(
+    503,
+    'database_unavailable',
+    'The service is briefly unavailable. Please try again in a few seconds.',
+    undefined,
+    { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+  );
+
+/**
+ * While this instance cannot reach its database, every API call answers 503 with Retry-After at once (the static
+ * site is still served), instead of waiting on a pool that cannot connect. The health endpoints always answer.
+ */
+export function registerDatabaseGuard(app: FastifyInstance, health: DatabaseHealth): void {
+  app.addHook('onRequest', async (request) => {
+    if (health.available || !request.url.startsWith('/api/')) return;
+    if (HEALTH_PATHS.has(request.url.split('?')[0]?.replace(/\/$/, '') ?? '')) return;
+    throw databaseUnavailable();
+  });
+  app.addHook('onClose', async () => health.stop());
+}
+
+/**
+ * For load balancers and orchestrators (docs/product.md §12): `/api/health` says the process is alive and serving;
+ * `/api/ready` says it can reach its database right now, so traffic should be sent to it (503 when not).
+ */
+export async function healthRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get('/api/health', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { status: 'ok' };
+  });
+
+  app.get('/api/ready', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    if (await ctx.dbHealth.ping()) return { status: 'ready', database: 'reachable' };
+    reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+    return reply.status(503).send({ status: 'unavailable', database: 'unreachable' });
+  });
+}

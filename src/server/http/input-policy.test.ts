@@ -1,0 +1,119 @@
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INPUT_MESSAGES } from '../../shared/input-policy';
+import { contactMessages, webhookEvents } from '../db/schema';
+import { webhookSignature } from '../payments/signatures';
+import { WEBHOOK_PATH } from '../payments/webhook';
+import { createTestApp, type TestApp } from '../test-support/app';
+import { multipartBody } from '../test-support/forms';
+import { FORM_BODY_LIMIT } from './form-data';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('hostile bytes', () => {
+  it('refuses NUL in a contact name with a field error and stores nothing', async () => {
+    const client = await t.client({ ip: '10.9.0.1' });
+    const response = await client.post('/api/contact', {
+      name: 'a\u0000b',
+      email: 'eve@example.com',
+      relatedTo: 'Other',
+      description: 'hello',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fieldErrors).toEqual({ name: INPUT_MESSAGES.controlCharacter });
+    expect(await t.ctx.db.select().from(contactMessages)).toHaveLength(0);
+  });
+
+  it('refuses a lone surrogate deep in a JSON body', async () => {
+    const client = await t.client({ ip: '10.9.0.2' });
+    const response = await client.post(
+      '/api/create-payment/',
+      '{"toolId":"00000000-0000-4000-8000-000000000000","currency":"INR","billingDetails":{"address":"\\ud800","currency":"INR"}}',
+      { 'content-type': 'application/json' },
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fieldErrors).toEqual({ 'billingDetails.address': INPUT_MESSAGES.invalidText });
+  });
+
+  it('refuses NUL in a path parameter instead of handing it to the database', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/downloads/abc%00def' });
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('answers 413 to an oversize multipart form, declared or streamed, as it does to urlencoded', async () => {
+    const client = await t.client({ ip: '10.9.0.3' });
+    const huge = 'x'.repeat(1024 * 1024);
+    const form = multipartBody({ email: 'eve@example.com', password: huge });
+    const declared = await client.post('/api/auth/login/', form.body.toString('utf8'), {
+      'content-type': form.contentType,
+    });
+    expect(declared.statusCode).toBe(413);
+    expect(declared.json().code).toBe('payload_too_large');
+
+    const streamed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login/',
+      headers: {
+        'content-type': form.contentType,
+        'x-csrftoken': client.csrfToken ?? '',
+        cookie: `csrftoken=${client.csrfToken}`,
+      },
+      payload: Readable.from([form.body]),
+      remoteAddress: '10.9.0.3',
+    });
+    expect(streamed.statusCode).toBe(413);
+
+    const justOver = multipartBody({ email: 'eve@example.com', password: 'y'.repeat(FORM_BODY_LIMIT) });
+    const over = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login/',
+      headers: {
+        'content-type': justOver.contentType,
+        'x-csrftoken': client.csrfToken ?? '',
+        cookie: `csrftoken=${client.csrfToken}`,
+      },
+      payload: Readable.from([justOver.body]),
+      remoteAddress: '10.9.0.3',
+    });
+    expect(over.statusCode).toBe(413);
+
+    const urlencoded = await client.post(
+      '/api/auth/login/',
+      new URLSearchParams({ email: 'e@x.io', password: huge }),
+    );
+    expect(urlencoded.statusCode).toBe(413);
+  });
+
+  it('refuses NUL in a multipart field the same way as in JSON', async () => {
+    const client = await t.client({ ip: '10.9.0.4' });
+    const form = multipartBody({ email: 'eve\u0000@example.com', password: 'whatever1' });
+    const response = await client.post('/api/auth/login/', form.body.toString('utf8'), {
+      'content-type': form.contentType,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fieldErrors).toEqual({ email: INPUT_MESSAGES.controlCharacter });
+  });
+
+  it('answers 400 to a signed webhook whose strings hold NUL or a lone surrogate, and records no event', async () => {
+    for (const id of ['pay_\\u0000x', 'pay_\\ud800']) {
+      const raw = `{"event":"payment.captured","payload":{"payment":{"entity":{"id":"${id}","order_id":"order_x","amount":100,"currency":"INR"}}}}`;
+      const response = await t.app.inject({
+        method: 'POST',
+        url: WEBHOOK_PATH,
+        headers: {
+          'content-type': 'application/json',
+          'x-razorpay-signature': webhookSignature(t.config.razorpay.webhookSecret ?? '', raw),
+          'x-razorpay-event-id': `evt_hostile_${id.length}`,
+        },
+        payload: raw,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('invalid_event');
+    }
+    expect(await t.ctx.db.select().from(webhookEvents)).toHaveLength(0);
+  });
+});

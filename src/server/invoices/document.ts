@@ -1,0 +1,156 @@
+import type { Currency } from '../../shared/constants';
+import { findIndianState } from '../../shared/indian-states';
+import { BILLING_COUNTRY_INDIA } from '../../shared/shop';
+import type { FirmIdentity } from './firm';
+import { indiaDate } from './numbering';
+import { type SupplyType, splitTax, supplyTypeFor, type TaxLine } from './tax';
+import { amountInWords } from './words';
+
+/** GST state code the returns use for a place of supply outside India. */
+export const OTHER_COUNTRIES_CODE = '96';
+
+/**
+ * Everything a tax invoice or credit note prints (rule 46 for invoices, rule 53 for credit notes), fixed when it
+ * is issued. The PDF is drawn from this alone, so a later change to the catalogue, the buyer's account or the
+ * firm's settings never changes a document already issued.
+ */
+export type TaxDocument = {
+  kind: 'invoice' | 'credit-note';
+  number: string;
+  /** Date of issue in India, YYYY-MM-DD. */
+  date: string;
+  specimen: boolean;
+  supplier: { legalName: string; address: string; gstin: string; stateName: string; stateCode: string };
+  buyer: {
+    name: string;
+    email: string;
+    address: string;
+    stateName: string | null;
+    stateCode: string | null;
+    country: string;
+    gstin: string | null;
+  };
+  placeOfSupply: { name: string; code: string };
+  item: { description: string; sac: string; sacDescription: string; quantity: number };
+  currency: Currency;
+  supplyType: SupplyType;
+  taxableValue: number;
+  taxes: TaxLine[];
+  total: number;
+  totalInWords: string;
+  /** Letter of undertaking of a zero-rated export. */
+  lutArn: string | null;
+  /** Rupees (paise) Razorpay settled for a payment in another currency. */
+  settledInr: number | null;
+  payment: { razorpayOrderId: string; razorpayPaymentId: string | null };
+  /** The invoice a credit note corrects. */
+  original: { number: string; date: string } | null;
+  reason: string | null;
+};
+
+export type Billing = { address?: string; state?: string; country?: string; gstin?: string };
+
+export type InvoiceInput = {
+  firm: FirmIdentity;
+  number: string;
+  issuedAt: Date;
+  buyer: { name: string; email: string; billing: Billing };
+  itemDescription: string;
+  currency: Currency;
+  total: number;
+  settledInr: number | null;
+  payment: { razorpayOrderId: string; razorpayPaymentId: string | null };
+};
+
+/** Builds the snapshot of a tax invoice for a paid order. */
+export function buildInvoiceDocument(input: InvoiceInput): TaxDocument {
+  const { firm } = input;
+  const { billing } = input.buyer;
+  const country = billing.country?.trim() || BILLING_COUNTRY_INDIA;
+  const billedInIndia = country === BILLING_COUNTRY_INDIA;
+  const state = billedInIndia && billing.state ? findIndianState(billing.state) : undefined;
+  const supplyType = supplyTypeFor({
+    billedInIndia,
+    buyerStateCode: state?.gstCode ?? null,
+    firmStateCode: firm.state.gstCode,
+    hasLut: Boolean(firm.lutArn),
+  });
+  const split = splitTax(input.total, supplyType);
+  const placeOfSupply = billedInIndia
+    ? { name: (state ?? firm.state).name, code: (state ?? firm.state).gstCode }
+    : { name: `Outside India (${country})`, code: OTHER_COUNTRIES_CODE };
+  return {
+    kind: 'invoice',
+    number: input.number,
+    date: indiaDate(input.issuedAt),
+    specimen: firm.specimen,
+    supplier: {
+      legalName: firm.legalName,
+      address: firm.address,
+      gstin: firm.gstin,
+      stateName: firm.state.name,
+      stateCode: firm.state.gstCode,
+    },
+    buyer: {
+      name: input.buyer.name,
+      email: input.buyer.email,
+      address: billing.address?.trim() ?? '',
+      stateName: state?.name ?? null,
+      stateCode: state?.gstCode ?? null,
+      country,
+      gstin: billing.gstin?.trim() || null,
+    },
+    placeOfSupply,
+    item: {
+      description: input.itemDescription,
+      sac: firm.sac,
+      sacDescription: firm.sacDescription,
+      quantity: 1,
+    },
+    currency: input.currency,
+    supplyType,
+    taxableValue: split.taxableValue,
+    taxes: split.taxes,
+    total: split.total,
+    totalInWords: amountInWords(split.total, input.currency),
+    lutArn: supplyType === 'export-lut' ? (firm.lutArn ?? null) : null,
+    settledInr: input.currency === 'INR' ? null : input.settledInr,
+    payment: input.payment,
+    original: null,
+    reason: null,
+  };
+}
+
+/**
+ * Builds the credit note for a refund of `amount` against an invoice: the buyer, supplier and tax treatment are
+ * the invoice's own (a credit note corrects that supply), the firm's current identity only names who issues it.
+ */
+export function buildCreditNoteDocument(input: {
+  invoice: TaxDocument;
+  firm: FirmIdentity;
+  number: string;
+  issuedAt: Date;
+  amount: number;
+  reason: string | null;
+}): TaxDocument {
+  const { invoice } = input;
+  const split = splitTax(input.amount, invoice.supplyType);
+  const settledInr =
+    invoice.settledInr === null || invoice.total === 0
+      ? null
+      : Math.round((invoice.settledInr * input.amount) / invoice.total);
+  return {
+    ...invoice,
+    kind: 'credit-note',
+    number: input.number,
+    date: indiaDate(input.issuedAt),
+    specimen: input.firm.specimen,
+    taxableValue: split.taxableValue,
+    taxes: split.taxes,
+    total: split.total,
+    totalInWords: amountInWords(split.total, invoice.currency),
+    settledInr,
+    original: { number: invoice.number, date: invoice.date },
+    reason: input.reason,
+  };
+}

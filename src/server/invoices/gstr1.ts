@@ -1,0 +1,219 @@
+import { and, asc, gte, lt } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import { creditNotes, invoices } from '../db/schema';
+import type { TaxDocument } from './document';
+import type { SupplyType } from './tax';
+
+/**
+ * The invoices and credit notes of a period, split the way the accountant files them in GSTR-1: B2B invoices
+ * (buyer GSTIN) one by one, B2C invoices summed per place of supply and rate, exports one by one, and credit
+ * notes apart. Every figure is in rupees (paise); a USD document is converted at the rate Razorpay settled it.
+ */
+
+export type TaxFigures = { taxableValue: number; igst: number; cgst: number; sgst: number; total: number };
+
+export type DocumentRow = TaxFigures & {
+  number: string;
+  date: string;
+  buyerName: string;
+  buyerGstin: string | null;
+  placeOfSupply: string;
+  supplyType: SupplyType;
+  ratePercent: number;
+  currency: TaxDocument['currency'];
+  /** The document's own total in its currency (subunits), beside the rupee figures. */
+  documentTotal: number;
+  /** Set on credit notes. */
+  originalNumber: string | null;
+  originalDate: string | null;
+};
+
+export type B2cRow = TaxFigures & { placeOfSupply: string; ratePercent: number; documents: number };
+
+export type Gstr1Report = {
+  from: string;
+  to: string;
+  b2b: DocumentRow[];
+  b2c: B2cRow[];
+  exports: DocumentRow[];
+  creditNotes: DocumentRow[];
+  /** USD documents without a settled rupee value; their figures are left out of the rupee columns. */
+  unconverted: string[];
+};
+
+const IST_MIDNIGHT = 'T00:00:00+05:30';
+
+/** Rupee (paise) value of an amount on a document, or null when a USD document has no settled value. */
+function inPaise(document: TaxDocument, amount: number): number | null {
+  if (document.currency === 'INR') return amount;
+  if (document.settledInr === null || document.total === 0) return null;
+  return Math.round((amount * document.settledInr) / document.total);
+}
+
+function figures(document: TaxDocument): TaxFigures | null {
+  const tax = (name: string) => document.taxes.find((line) => line.name === name)?.amount ?? 0;
+  const total = inPaise(document, document.total);
+  if (total === null) return null;
+  // Tax lines are converted one by one and the taxable value takes the remainder, so the row still adds up.
+  const igst = inPaise(document, tax('IGST')) ?? 0;
+  const cgst = inPaise(document, tax('CGST')) ?? 0;
+  const sgst = inPaise(document, tax('SGST')) ?? 0;
+  return { taxableValue: total - igst - cgst - sgst, igst, cgst, sgst, total };
+}
+
+const ratePercent = (document: TaxDocument) =>
+  document.taxes.reduce((sum, line) => sum + line.ratePercent, 0);
+const placeOfSupply = (document: TaxDocument) =>
+  `${document.placeOfSupply.code}-${document.placeOfSupply.name}`;
+
+function documentRow(document: TaxDocument, values: TaxFigures): DocumentRow {
+  return {
+    number: document.number,
+    date: document.date,
+    buyerName: document.buyer.name,
+    buyerGstin: document.buyer.gstin,
+    placeOfSupply: placeOfSupply(document),
+    supplyType: document.supplyType,
+    ratePercent: ratePercent(document),
+    currency: document.currency,
+    documentTotal: document.total,
+    originalNumber: document.original?.number ?? null,
+    originalDate: document.original?.date ?? null,
+    ...values,
+  };
+}
+
+const isExport = (document: TaxDocument) => document.supplyType.startsWith('export');
+
+/** Builds the report of the documents dated from `from` to `to` (YYYY-MM-DD, India time, both included). */
+export async function gstr1Report(
+  ctx: Pick<AppContext, 'db'>,
+  period: { from: string; to: string },
+): Promise<Gstr1Report> {
+  const start = new Date(`${period.from}${IST_MIDNIGHT}`);
+  const end = new Date(new Date(`${period.to}${IST_MIDNIGHT}`).getTime() + 24 * 60 * 60 * 1000);
+  const [invoiceRows, noteRows] = await Promise.all([
+    ctx.db
+      .select({ document: invoices.document })
+      .from(invoices)
+      .where(and(gte(invoices.issuedAt, start), lt(invoices.issuedAt, end)))
+      .orderBy(asc(invoices.issuedAt), asc(invoices.number)),
+    ctx.db
+      .select({ document: creditNotes.document })
+      .from(creditNotes)
+      .where(and(gte(creditNotes.issuedAt, start), lt(creditNotes.issuedAt, end)))
+      .orderBy(asc(creditNotes.issuedAt), asc(creditNotes.number)),
+  ]);
+
+  const report: Gstr1Report = { ...period, b2b: [], b2c: [], exports: [], creditNotes: [], unconverted: [] };
+  const b2c = new Map<string, B2cRow>();
+  for (const { document: stored } of invoiceRows) {
+    const document = stored as TaxDocument;
+    const values = figures(document);
+    if (!values) {
+      report.unconverted.push(document.number);
+      continue;
+    }
+    if (isExport(document)) report.exports.push(documentRow(document, values));
+    else if (document.buyer.gstin) report.b2b.push(documentRow(document, values));
+    else {
+      const key = `${placeOfSupply(document)}|${ratePercent(document)}`;
+      const row = b2c.get(key) ?? {
+        placeOfSupply: placeOfSupply(document),
+        ratePercent: ratePercent(document),
+        documents: 0,
+        taxableValue: 0,
+        igst: 0,
+        cgst: 0,
+        sgst: 0,
+        total: 0,
+      };
+      row.documents += 1;
+      for (const field of ['taxableValue', 'igst', 'cgst', 'sgst', 'total'] as const)
+        row[field] += values[field];
+      b2c.set(key, row);
+    }
+  }
+  report.b2c = [...b2c.values()].sort((a, b) => a.placeOfSupply.localeCompare(b.placeOfSupply));
+  for (const { document: stored } of noteRows) {
+    const document = stored as TaxDocument;
+    const values = figures(document);
+    if (values) report.creditNotes.push(documentRow(document, values));
+    else report.unconverted.push(document.number);
+  }
+  return report;
+}
+
+const rupees = (paise: number) => (paise / 100).toFixed(2);
+
+export const GSTR1_CSV_HEADERS = [
+  'section',
+  'document_number',
+  'document_date',
+  'original_invoice_number',
+  'original_invoice_date',
+  'buyer_gstin',
+  'buyer_name',
+  'place_of_supply',
+  'supply_type',
+  'rate_percent',
+  'documents',
+  'taxable_value_inr',
+  'igst_inr',
+  'cgst_inr',
+  'sgst_inr',
+  'total_inr',
+  'currency',
+  'document_total',
+];
+
+/**
+ * The report as CSV rows under GSTR1_CSV_HEADERS, one section after another: b2b, b2c (one row per state and
+ * rate), exp (exports), cdn (credit notes; `buyer_gstin` tells registered from unregistered buyers).
+ */
+export function gstr1CsvRows(report: Gstr1Report): unknown[][] {
+  const money = (row: TaxFigures) => [
+    rupees(row.taxableValue),
+    rupees(row.igst),
+    rupees(row.cgst),
+    rupees(row.sgst),
+    rupees(row.total),
+  ];
+  const documentLine = (section: string, row: DocumentRow) => [
+    section,
+    row.number,
+    row.date,
+    row.originalNumber,
+    row.originalDate,
+    row.buyerGstin,
+    row.buyerName,
+    row.placeOfSupply,
+    row.supplyType,
+    row.ratePercent,
+    1,
+    ...money(row),
+    row.currency,
+    rupees(row.documentTotal),
+  ];
+  return [
+    ...report.b2b.map((row) => documentLine('b2b', row)),
+    ...report.b2c.map((row) => [
+      'b2c',
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      row.placeOfSupply,
+      null,
+      row.ratePercent,
+      row.documents,
+      ...money(row),
+      'INR',
+      rupees(row.total),
+    ]),
+    ...report.exports.map((row) => documentLine('exp', row)),
+    ...report.creditNotes.map((row) => documentLine('cdn', row)),
+  ];
+}

@@ -1,0 +1,70 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import { fromSubunits } from '../../shared/money';
+import { type OrderSummary, type TaxDocumentKind, taxDocumentPath } from '../../shared/order-history';
+import type { AppContext } from '../context';
+import { creditNotes, invoices, orders, tools } from '../db/schema';
+import { toolLabel } from '../shop/delivery-email';
+import type { TaxDocument } from './document';
+
+/** The buyer's own paid and refunded orders with their tax documents, newest first. */
+export async function listOwnOrders(ctx: Pick<AppContext, 'db'>, userId: string): Promise<OrderSummary[]> {
+  const rows = await ctx.db
+    .select({
+      id: orders.id,
+      createdAt: orders.createdAt,
+      toolName: tools.name,
+      device: tools.device,
+      amount: orders.amount,
+      currency: orders.currency,
+      status: orders.status,
+      invoiceNumber: invoices.number,
+      creditNoteNumber: creditNotes.number,
+    })
+    .from(orders)
+    .innerJoin(tools, eq(tools.id, orders.toolId))
+    .leftJoin(invoices, eq(invoices.orderId, orders.id))
+    .leftJoin(creditNotes, eq(creditNotes.invoiceId, invoices.id))
+    .where(and(eq(orders.userId, userId), inArray(orders.status, ['paid', 'refunded'])))
+    .orderBy(desc(orders.createdAt));
+  return rows.map((row) => ({
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    toolName: toolLabel(row.toolName, row.device),
+    amount: fromSubunits(row.amount),
+    currency: row.currency,
+    status: row.status === 'refunded' ? 'refunded' : 'paid',
+    invoiceNumber: row.invoiceNumber,
+    invoiceUrl: row.invoiceNumber ? taxDocumentPath(row.id, 'invoice') : null,
+    creditNoteNumber: row.creditNoteNumber,
+    creditNoteUrl: row.creditNoteNumber ? taxDocumentPath(row.id, 'credit-note') : null,
+  }));
+}
+
+/** A tax document of an order, only when `userId` owns it: anyone else learns nothing, not even that it exists. */
+export async function findOwnTaxDocument(
+  ctx: Pick<AppContext, 'db'>,
+  input: { userId: string; orderId: string; kind: TaxDocumentKind },
+): Promise<{ number: string; document: TaxDocument } | undefined> {
+  const table = input.kind === 'invoice' ? invoices : creditNotes;
+  const [row] = await ctx.db
+    .select({ number: table.number, document: table.document })
+    .from(table)
+    .where(and(eq(table.orderId, input.orderId), eq(table.userId, input.userId)))
+    .limit(1);
+  return row ? { number: row.number, document: row.document as TaxDocument } : undefined;
+}
+
+/** A tax document by its id, for the mail worker attaching it to an email. */
+export async function findTaxDocument(
+  ctx: Pick<AppContext, 'db'>,
+  kind: TaxDocumentKind,
+  id: string,
+): Promise<{ number: string; document: TaxDocument } | undefined> {
+  const table = kind === 'invoice' ? invoices : creditNotes;
+  const [row] = await ctx.db
+    .select({ number: table.number, document: table.document })
+    .from(table)
+    .where(eq(table.id, id))
+    .limit(1);
+  return row ? { number: row.number, document: row.document as TaxDocument } : undefined;
+}

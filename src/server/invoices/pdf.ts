@@ -1,0 +1,293 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import PDFDocument from 'pdfkit';
+import { BRAND_MARK } from '../../shared/brand-mark';
+import { formatSubunits } from '../../shared/money';
+import type { TaxDocument } from './document';
+import { EXPORT_ENDORSEMENT } from './tax';
+
+/**
+ * Draws a tax invoice or credit note as an A4 PDF with real, searchable text. Noto Sans comes from npm at run
+ * time; its Latin file lacks the rupee sign, so "₹" is set in the Latin Extended file of the same face. The output
+ * depends on the document alone (creation date and file id come from its date and number), so every download of
+ * the same document is the same bytes.
+ */
+
+export const SPECIMEN_NOTICE = 'SPECIMEN — not a tax invoice';
+export const REVERSE_CHARGE_NOTICE = 'Tax is not payable on reverse charge';
+
+const require = createRequire(import.meta.url);
+const fontFile = (subset: 'latin' | 'latin-ext', weight: 400 | 700) =>
+  readFileSync(require.resolve(`@fontsource/noto-sans/files/noto-sans-${subset}-${weight}-normal.woff`));
+const FONTS = {
+  regular: fontFile('latin', 400),
+  bold: fontFile('latin', 700),
+  symbol: fontFile('latin-ext', 400),
+  symbolBold: fontFile('latin-ext', 700),
+};
+
+const INK = '#1f2937';
+const MUTED = '#4b5563';
+const BRAND = BRAND_MARK.background;
+const ALERT = '#b42318';
+const MARGIN = 48;
+const A4_WIDTH = 595.28;
+const CONTENT_WIDTH = A4_WIDTH - 2 * MARGIN;
+
+type Doc = PDFKit.PDFDocument;
+type Weight = 'regular' | 'bold';
+type LineOptions = {
+  size?: number;
+  weight?: Weight;
+  colour?: string;
+  align?: 'left' | 'right';
+  width?: number;
+};
+
+/** One line of text that may hold a "₹": each run is drawn in the file that has its glyphs. */
+function line(doc: Doc, text: string, x: number, y: number, options: LineOptions = {}): void {
+  const size = options.size ?? 9;
+  const weight = options.weight ?? 'regular';
+  const runs = text.split(/(₹)/).filter(Boolean);
+  const fontOf = (run: string) =>
+    run === '₹' ? (weight === 'bold' ? 'symbolBold' : 'symbol') : weight === 'bold' ? 'bold' : 'regular';
+  const widthOf = (run: string) => doc.font(fontOf(run)).fontSize(size).widthOfString(run);
+  const total = runs.reduce((sum, run) => sum + widthOf(run), 0);
+  let cursor = options.align === 'right' && options.width ? x + options.width - total : x;
+  doc.fillColor(options.colour ?? INK);
+  for (const run of runs) {
+    doc.font(fontOf(run)).fontSize(size).text(run, cursor, y, { lineBreak: false });
+    cursor += widthOf(run);
+  }
+}
+
+/** Wrapped text without currency signs (addresses, words); returns the y below it. */
+function paragraph(
+  doc: Doc,
+  text: string,
+  x: number,
+  y: number,
+  width: number,
+  options: LineOptions = {},
+): number {
+  doc
+    .font(options.weight === 'bold' ? 'bold' : 'regular')
+    .fontSize(options.size ?? 9)
+    .fillColor(options.colour ?? INK)
+    .text(text, x, y, { width, lineGap: 1.5 });
+  return doc.y;
+}
+
+function drawMark(doc: Doc, x: number, y: number, size: number): void {
+  doc
+    .save()
+    .translate(x, y)
+    .scale(size / BRAND_MARK.size);
+  doc
+    .roundedRect(0, 0, BRAND_MARK.size, BRAND_MARK.size, BRAND_MARK.cornerRadius)
+    .fill(BRAND_MARK.background);
+  doc.path(BRAND_MARK.letterPath).fill(BRAND_MARK.letterColour);
+  doc.circle(BRAND_MARK.dot.cx, BRAND_MARK.dot.cy, BRAND_MARK.dot.r).fill(BRAND_MARK.dot.colour);
+  doc.restore();
+}
+
+const formatDate = (isoDate: string) => {
+  const [year, month, day] = isoDate.split('-');
+  return `${day}/${month}/${year}`;
+};
+const money = (document: TaxDocument, subunits: number) => formatSubunits(subunits, document.currency);
+const title = (document: TaxDocument) => (document.kind === 'invoice' ? 'Tax invoice' : 'Credit note');
+
+function drawHeader(doc: Doc, d: TaxDocument, top: number): number {
+  drawMark(doc, MARGIN, top, 40);
+  const left = MARGIN + 52;
+  const width = CONTENT_WIDTH - 52 - 210;
+  let y = paragraph(doc, d.supplier.legalName, left, top - 2, width, {
+    size: 13,
+    weight: 'bold',
+    colour: BRAND,
+  });
+  y = paragraph(doc, d.supplier.address, left, y + 2, width, { colour: MUTED });
+  line(doc, `GSTIN: ${d.supplier.gstin}`, left, y + 2, { weight: 'bold' });
+  line(doc, `State: ${d.supplier.stateName} (code ${d.supplier.stateCode})`, left, y + 14);
+  y += 28;
+
+  const right = { x: MARGIN + CONTENT_WIDTH - 200, width: 200, align: 'right' as const };
+  line(doc, title(d).toUpperCase(), right.x, top, { ...right, size: 16, weight: 'bold', colour: BRAND });
+  const label = d.kind === 'invoice' ? 'Invoice no.' : 'Credit note no.';
+  line(doc, `${label} ${d.number}`, right.x, top + 24, { ...right, weight: 'bold' });
+  line(doc, `Date: ${formatDate(d.date)}`, right.x, top + 37, right);
+  if (d.original) {
+    line(doc, `Against invoice ${d.original.number}`, right.x, top + 50, right);
+    line(doc, `dated ${formatDate(d.original.date)}`, right.x, top + 63, right);
+  }
+  return Math.max(y, top + 76);
+}
+
+function drawParties(doc: Doc, d: TaxDocument, top: number): number {
+  const half = CONTENT_WIDTH / 2 - 10;
+  line(doc, 'BILLED TO', MARGIN, top, { size: 8, weight: 'bold', colour: MUTED });
+  let left = paragraph(doc, d.buyer.name, MARGIN, top + 11, half, { size: 10, weight: 'bold' });
+  const addressLines = [
+    d.buyer.address,
+    d.buyer.stateName ? `${d.buyer.stateName} (state code ${d.buyer.stateCode})` : '',
+    d.buyer.country,
+  ].filter(Boolean);
+  left = paragraph(doc, addressLines.join('\n'), MARGIN, left + 1, half);
+  const gstin = d.buyer.gstin ? `GSTIN: ${d.buyer.gstin}` : 'Unregistered buyer (no GSTIN)';
+  left = paragraph(doc, gstin, MARGIN, left + 2, half, { weight: d.buyer.gstin ? 'bold' : 'regular' });
+  left = paragraph(doc, d.buyer.email, MARGIN, left, half, { colour: MUTED });
+
+  const x = MARGIN + CONTENT_WIDTH / 2 + 10;
+  line(doc, 'PLACE OF SUPPLY', x, top, { size: 8, weight: 'bold', colour: MUTED });
+  const place = `${d.placeOfSupply.name} (${d.placeOfSupply.code})`;
+  let right = paragraph(doc, place, x, top + 11, half, { size: 10, weight: 'bold' });
+  right = paragraph(doc, REVERSE_CHARGE_NOTICE, x, right + 1, half);
+  right = paragraph(doc, `Payment: ${d.payment.razorpayPaymentId ?? '—'}`, x, right, half, { colour: MUTED });
+  right = paragraph(doc, `Order: ${d.payment.razorpayOrderId}`, x, right, half, { colour: MUTED });
+  return Math.max(left, right);
+}
+
+function drawLines(doc: Doc, d: TaxDocument, top: number): number {
+  const columns = { description: MARGIN + 6, sac: MARGIN + 300, quantity: MARGIN + 350, value: MARGIN + 390 };
+  const valueWidth = CONTENT_WIDTH - 396;
+  doc.rect(MARGIN, top, CONTENT_WIDTH, 20).fill(BRAND);
+  const head = { size: 8, weight: 'bold' as const, colour: '#ffffff' };
+  line(doc, 'Description of service', columns.description, top + 6, head);
+  line(doc, 'SAC', columns.sac, top + 6, head);
+  line(doc, 'Qty', columns.quantity, top + 6, head);
+  line(doc, 'Taxable value', columns.value, top + 6, { ...head, align: 'right', width: valueWidth });
+
+  const rowTop = top + 28;
+  const below = paragraph(doc, d.item.description, columns.description, rowTop, 280, { weight: 'bold' });
+  const after = paragraph(doc, d.item.sacDescription, columns.description, below + 1, 280, { colour: MUTED });
+  line(doc, d.item.sac, columns.sac, rowTop);
+  line(doc, String(d.item.quantity), columns.quantity, rowTop);
+  line(doc, money(d, d.taxableValue), columns.value, rowTop, { align: 'right', width: valueWidth });
+  const bottom = after + 6;
+  doc
+    .moveTo(MARGIN, bottom)
+    .lineTo(MARGIN + CONTENT_WIDTH, bottom)
+    .lineWidth(0.5)
+    .stroke('#d1d5db');
+  return bottom + 10;
+}
+
+function drawTotals(doc: Doc, d: TaxDocument, top: number): number {
+  const x = MARGIN + CONTENT_WIDTH - 250;
+  const width = 250;
+  const row = (label: string, value: string, y: number, weight: Weight = 'regular') => {
+    line(doc, label, x, y, { weight });
+    line(doc, value, x, y, { weight, align: 'right', width: width - 6 });
+  };
+  let y = top;
+  row('Taxable value', money(d, d.taxableValue), y);
+  for (const tax of d.taxes) {
+    y += 14;
+    row(`${tax.name} @ ${tax.ratePercent}%`, money(d, tax.amount), y);
+  }
+  y += 18;
+  doc.rect(x - 6, y - 5, width + 6, 22).fill('#f3f4f6');
+  row(`Total (${d.currency})`, money(d, d.total), y, 'bold');
+  y += 24;
+  if (d.settledInr !== null) {
+    row('Value in INR settled by Razorpay', formatSubunits(d.settledInr, 'INR'), y);
+    y += 14;
+  }
+  y = paragraph(doc, `Amount in words: ${d.totalInWords}`, MARGIN, y + 4, CONTENT_WIDTH, { weight: 'bold' });
+  return y + 8;
+}
+
+function drawNotes(doc: Doc, d: TaxDocument, top: number): number {
+  let y = top;
+  if (d.supplyType === 'export-lut') {
+    y = paragraph(doc, EXPORT_ENDORSEMENT, MARGIN, y, CONTENT_WIDTH, { weight: 'bold', colour: BRAND });
+    y = paragraph(doc, `LUT ARN: ${d.lutArn ?? ''}`, MARGIN, y + 2, CONTENT_WIDTH) + 6;
+  } else if (d.supplyType === 'export-igst') {
+    y = paragraph(doc, 'Export of services with payment of integrated tax.', MARGIN, y, CONTENT_WIDTH) + 6;
+  }
+  if (d.kind === 'credit-note') {
+    const reason = d.reason ? `Reason: ${d.reason}. ` : '';
+    const text = `${reason}This credit note reduces the value and tax of invoice ${d.original?.number} for the refund of the payment above.`;
+    y = paragraph(doc, text, MARGIN, y, CONTENT_WIDTH) + 6;
+  }
+  return y;
+}
+
+function drawSignature(doc: Doc, d: TaxDocument, top: number): void {
+  const x = MARGIN + CONTENT_WIDTH - 220;
+  const y = Math.max(top + 20, 640);
+  line(doc, `For ${d.supplier.legalName}`, x, y, { weight: 'bold', align: 'right', width: 220 });
+  doc
+    .moveTo(x + 40, y + 46)
+    .lineTo(x + 220, y + 46)
+    .lineWidth(0.5)
+    .stroke(MUTED);
+  line(doc, 'Authorised signatory', x, y + 51, { align: 'right', width: 220, colour: MUTED });
+  const rule = d.kind === 'invoice' ? 'rule 46' : 'rule 53';
+  paragraph(
+    doc,
+    `Issued electronically under ${rule} of the CGST Rules, 2017. Keep this document for your tax records.`,
+    MARGIN,
+    y + 90,
+    CONTENT_WIDTH,
+    { size: 7.5, colour: MUTED },
+  );
+}
+
+function drawSpecimenBanner(doc: Doc): void {
+  doc.rect(0, 0, A4_WIDTH, 26).fill('#fef3f2');
+  line(doc, SPECIMEN_NOTICE, 0, 8, {
+    size: 10,
+    weight: 'bold',
+    colour: ALERT,
+    align: 'right',
+    width: A4_WIDTH / 2 + 80,
+  });
+}
+
+/** Renders a document snapshot to PDF bytes. */
+export async function renderTaxDocumentPdf(d: TaxDocument): Promise<Buffer> {
+  const issued = new Date(`${d.date}T00:00:00+05:30`);
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    lang: 'en-IN',
+    displayTitle: true,
+    info: {
+      Title: `${d.specimen ? `${SPECIMEN_NOTICE}: ` : ''}${title(d)} ${d.number}`,
+      Author: d.supplier.legalName,
+      Subject: `${title(d)} ${d.number} for ${d.buyer.name}`,
+      Creator: d.supplier.legalName,
+      CreationDate: issued,
+      ModDate: issued,
+    },
+  });
+  for (const [name, bytes] of Object.entries(FONTS)) doc.registerFont(name, bytes);
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const finished = new Promise<void>((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+
+  let y = MARGIN;
+  if (d.specimen) {
+    drawSpecimenBanner(doc);
+    y += 8;
+  }
+  y = drawHeader(doc, d, y) + 14;
+  doc
+    .moveTo(MARGIN, y)
+    .lineTo(MARGIN + CONTENT_WIDTH, y)
+    .lineWidth(1)
+    .stroke(BRAND);
+  y = drawParties(doc, d, y + 14) + 16;
+  y = drawLines(doc, d, y);
+  y = drawTotals(doc, d, y);
+  y = drawNotes(doc, d, y);
+  drawSignature(doc, d, y);
+  doc.end();
+  await finished;
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { type OrderSummary, type TaxDocumentKind, taxDocumentFileName } from '../../shared/order-history';
+import { requireUser } from '../auth/session';
+import type { AppContext } from '../context';
+import { notFound } from '../http/errors';
+import { findOwnTaxDocument, listOwnOrders } from './orders';
+import { renderTaxDocumentPdf } from './pdf';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const KINDS: readonly TaxDocumentKind[] = ['invoice', 'credit-note'];
+
+/** The buyer's order history and the download of its tax invoices and credit notes. */
+export async function orderRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get('/api/orders/', async (request, reply): Promise<OrderSummary[]> => {
+    const user = await requireUser(ctx, request);
+    reply.header('cache-control', 'no-store');
+    return listOwnOrders(ctx, user.id);
+  });
+
+  app.get<{ Params: { orderId: string; file: string } }>(
+    '/api/orders/:orderId/:file',
+    async (request, reply) => {
+      const user = await requireUser(ctx, request);
+      const { orderId, file } = request.params;
+      const kind = KINDS.find((candidate) => file === `${candidate}.pdf`);
+      if (!kind || !UUID_PATTERN.test(orderId)) throw notFound();
+      const found = await findOwnTaxDocument(ctx, { userId: user.id, orderId, kind });
+      if (!found) throw notFound();
+      const pdf = await renderTaxDocumentPdf(found.document);
+      return reply
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `inline; filename="${taxDocumentFileName(kind, found.number)}"`)
+        .type('application/pdf')
+        .send(pdf);
+    },
+  );
+}

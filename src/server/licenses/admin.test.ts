@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db';
+import { createTestDatabase, testDriver } from '../test-support/database';
+import { licensedPurchase } from '../test-support/license-fixtures';
+
+/** The operator sets a tool's activation limit from the command line, which the license API then applies. */
+const root = path.resolve(import.meta.dirname, '../../..');
+let dataDir: string;
+let databaseUrl = '';
+let dropDatabase: (() => Promise<void>) | undefined;
+let toolId: string;
+
+function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/admin/cli.ts', ...args], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'silent',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'license-admin-'));
+  if (testDriver() === 'postgres') {
+    const database = await createTestDatabase();
+    databaseUrl = database.url ?? '';
+    dropDatabase = () => database.close();
+  }
+  const database = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite') });
+  await database.migrate();
+  toolId = (await licensedPurchase(database.db)).toolId;
+  await database.close();
+}, 120_000);
+afterAll(async () => {
+  await dropDatabase?.();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('tools edit --activation-limit', () => {
+  it('sets the limit, shows it, and refuses a limit below 1 without changing anything', {
+    timeout: 180_000,
+  }, async () => {
+    const set = await admin('tools', 'edit', toolId, '--activation-limit', '3');
+    expect(set.stderr).toBe('');
+    expect(set.code).toBe(0);
+    expect(set.stdout).toMatch(/Activation limit\s+3 machines per license/);
+
+    const refused = await admin('tools', 'edit', toolId, '--activation-limit', '0');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--activation-limit must be a whole number from 1 to 100, got "0".');
+
+    const listed = await admin('tools', 'list', '--json');
+    const tools = JSON.parse(listed.stdout) as Array<{ _id: string; activationLimit: number }>;
+    expect(tools.find((tool) => tool._id === toolId)?.activationLimit).toBe(3);
+  });
+});

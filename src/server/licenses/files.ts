@@ -1,0 +1,46 @@
+import {
+  LICENSE_FILE_LIFETIME_DAYS,
+  type LicenseFile,
+  type LicenseFilePayload,
+  type LicenseStatus,
+} from '../../shared/licenses';
+import type { SigningKeys } from './signing';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+type LicenseFileInput = {
+  licenseKey: string | null;
+  username: string | null;
+  toolId: string;
+  toolName: string;
+  fingerprint: string;
+  activationId: string;
+  status: LicenseStatus;
+};
+
+/**
+ * The offline license file: the payload is UTF-8 JSON, carried as base64 so the signature covers exact bytes and
+ * no JSON re-serialisation can change what was signed. A tool may start from it until `refreshBefore`.
+ */
+export function issueLicenseFile(keys: SigningKeys, input: LicenseFileInput, now: Date): string {
+  const payload: LicenseFilePayload = {
+    v: 1,
+    licenseKey: input.licenseKey,
+    username: input.username,
+    toolId: input.toolId,
+    toolName: input.toolName,
+    fingerprint: input.fingerprint,
+    activationId: input.activationId,
+    status: input.status,
+    issuedAt: now.toISOString(),
+    refreshBefore: new Date(now.getTime() + LICENSE_FILE_LIFETIME_DAYS * DAY_MS).toISOString(),
+  };
+  const bytes = Buffer.from(JSON.stringify(payload), 'utf8');
+  const file: LicenseFile = {
+    alg: 'ed25519',
+    kid: keys.kid,
+    payload: bytes.toString('base64'),
+    signature: keys.sign(bytes).toString('base64'),
+  };
+  return JSON.stringify(file);
+}

@@ -1,0 +1,77 @@
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+  sign,
+  verify,
+} from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { LicenseFile, PublicKeysResponse } from '../../shared/licenses';
+import type { Config } from '../config';
+
+export type SigningKeys = {
+  kid: string;
+  sign(payload: Buffer): Buffer;
+  /** The current key first, then every earlier key still honoured. */
+  published: PublicKeysResponse['keys'];
+  /** For tests and the operator: checks a file against the published keys. */
+  verify(file: LicenseFile): boolean;
+};
+
+/** A key id anyone can recompute from the public key alone: base64url of the SPKI DER's SHA-256, 16 characters. */
+function keyId(publicKey: KeyObject): string {
+  const der = publicKey.export({ format: 'der', type: 'spki' });
+  return createHash('sha256').update(der).digest('base64url').slice(0, 16);
+}
+
+/** Like the session secret: a development install signs with a key generated once into DATA_DIR. */
+function developmentSigningKey(dataDir: string): string {
+  const file = path.join(dataDir, 'license-signing-key.pem');
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    try {
+      writeFileSync(file, pem, { mode: 0o600, flag: 'wx' });
+      return pem;
+    } catch (error) {
+      // Another process (the admin command line, a second server) wrote it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8');
+      throw error;
+    }
+  }
+}
+
+/**
+ * The Ed25519 key that signs license files, and the public keys that verify them. A rotation moves the old
+ * public key into LICENSE_PREVIOUS_PUBLIC_KEYS, so files it signed keep verifying until their refreshBefore.
+ */
+export function createSigningKeys(config: Config): SigningKeys {
+  const privateKey = createPrivateKey(
+    config.licenseSigning.privateKeyPem ?? developmentSigningKey(config.dataDir),
+  );
+  const publicKey = createPublicKey(privateKey);
+  const kid = keyId(publicKey);
+  const byKid = new Map<string, KeyObject>([[kid, publicKey]]);
+  for (const pem of config.licenseSigning.previousPublicKeyPems) {
+    const previous = createPublicKey(pem);
+    if (!byKid.has(keyId(previous))) byKid.set(keyId(previous), previous);
+  }
+  return {
+    kid,
+    sign: (payload) => sign(null, payload, privateKey),
+    published: [...byKid].map(([id, key]) => ({
+      kid: id,
+      publicKey: key.export({ format: 'pem', type: 'spki' }).toString(),
+    })),
+    verify(file) {
+      const key = byKid.get(file.kid);
+      if (!key) return false;
+      return verify(null, Buffer.from(file.payload, 'base64'), key, Buffer.from(file.signature, 'base64'));
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { and, count, desc, eq, gt, isNotNull, type SQL } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import type { Tx } from '../db';
+import { outbox } from '../db/schema';
+import { DomainError } from '../domain-error';
+import { formatOperatorTime } from '../operator-time';
+import { MAX_ATTEMPTS } from './worker';
+
+/** The operator's view of the outbox: counts, what failed and why, and queuing failed mail again. */
+
+/** An outbox row without its bodies: what the operator needs to judge a delivery. */
+const summaryColumns = {
+  id: outbox.id,
+  to: outbox.to,
+  subject: outbox.subject,
+  kind: outbox.kind,
+  ref: outbox.ref,
+  status: outbox.status,
+  attempts: outbox.attempts,
+  nextAttemptAt: outbox.nextAttemptAt,
+  lastError: outbox.lastError,
+  createdAt: outbox.createdAt,
+  sentAt: outbox.sentAt,
+};
+
+export type MailSummary = {
+  [K in keyof typeof summaryColumns]: (typeof outbox.$inferSelect)[K];
+};
+
+/** How many of the newest failed and retrying messages the status lists. */
+const SHOWN = 20;
+
+export async function outboxStatus(ctx: AppContext) {
+  const now = ctx.clock.now();
+  const byStatus = await ctx.db
+    .select({ status: outbox.status, n: count() })
+    .from(outbox)
+    .groupBy(outbox.status);
+  const counts = { pending: 0, sent: 0, failed: 0 };
+  for (const row of byStatus) counts[row.status] = row.n;
+
+  const recent = (where: SQL | undefined): Promise<MailSummary[]> =>
+    ctx.db.select(summaryColumns).from(outbox).where(where).orderBy(desc(outbox.id)).limit(SHOWN);
+  const failed = await recent(eq(outbox.status, 'failed'));
+  // Pending after a failed attempt: the worker tries again at next_attempt_at.
+  const retrying = await recent(
+    and(eq(outbox.status, 'pending'), isNotNull(outbox.lastError), gt(outbox.attempts, 0)),
+  );
+  const [waiting] = await ctx.db
+    .select({ n: count() })
+    .from(outbox)
+    .where(and(eq(outbox.status, 'pending'), gt(outbox.nextAttemptAt, now), gt(outbox.attempts, 0)));
+  return { counts, waitingForRetry: waiting?.n ?? 0, failed, retrying };
+}
+
+/**
+ * Queues one failed message again with a fresh set of retries. Refuses mail that was sent or is still queued:
+ * retrying those would send twice or reset the worker's back-off. `alsoInTransaction` (the dashboard's audit
+ * entry) commits with the change.
+ */
+export async function retryMail(
+  ctx: AppContext,
+  id: number,
+  alsoInTransaction?: (tx: Tx, change: { before: MailSummary; after: MailSummary }) => Promise<void>,
+): Promise<{ before: MailSummary; after: MailSummary }> {
+  const [row] = await ctx.db.select(summaryColumns).from(outbox).where(eq(outbox.id, id));
+  if (!row) throw new DomainError('not_found', `No mail with id ${id}.`);
+  if (row.status === 'sent') {
+    throw new DomainError(
+      'refused',
+      `Mail ${id} to ${row.to} was sent on ${formatOperatorTime(row.sentAt)}; nothing to retry.`,
+    );
+  }
+  if (row.status === 'pending') {
+    throw new DomainError(
+      'refused',
+      row.attempts === 0
+        ? `Mail ${id} to ${row.to} is still queued, waiting for its first try; the server's mail worker sends it.`
+        : `Mail ${id} to ${row.to} is still queued and being retried (${row.attempts} of ${MAX_ATTEMPTS} tries, next ${formatOperatorTime(row.nextAttemptAt)}); "mail retry" is for failed mail.`,
+    );
+  }
+  const after = await ctx.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(outbox)
+      .set({ status: 'pending', attempts: 0, nextAttemptAt: ctx.clock.now() })
+      .where(and(eq(outbox.id, id), eq(outbox.status, 'failed')))
+      .returning(summaryColumns);
+    if (!updated)
+      throw new DomainError('refused', `Mail ${id} changed while retrying; run "mail status" and try again.`);
+    await alsoInTransaction?.(tx, { before: row, after: updated });
+    return updated;
+  });
+  ctx.mailQueued.notify();
+  return { before: row, after };
+}
+
+/** Queues every failed message again; returns their ids, lowest first. */
+export async function retryFailedMail(ctx: AppContext): Promise<number[]> {
+  const requeued = await ctx.db
+    .update(outbox)
+    .set({ status: 'pending', attempts: 0, nextAttemptAt: ctx.clock.now() })
+    .where(eq(outbox.status, 'failed'))
+    .returning({ id: outbox.id });
+  return requeued.map((row) => row.id).sort((a, b) => a - b);
+}

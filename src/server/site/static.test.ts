@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerStaticSite, SITE_MANIFEST, type SiteManifest } from './static';
+
+/** A built site of three pages, served the way the app serves it (its router ignores a trailing slash). */
+let siteDir: string;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  siteDir = mkdtempSync(path.join(tmpdir(), 'site-static-'));
+  const manifest: SiteManifest = {
+    pages: {
+      '/': 'index.html',
+      '/Contact': 'Contact.html',
+      '/utility-tools/invalid-link': 'invalid-link.html',
+    },
+    notFound: '404.html',
+  };
+  writeFileSync(path.join(siteDir, SITE_MANIFEST), JSON.stringify(manifest));
+  for (const [name, title] of [
+    ['index.html', 'Home'],
+    ['Contact.html', 'Contact'],
+    ['invalid-link.html', 'Invalid or Expired Link'],
+    ['404.html', 'Page not found'],
+  ]) {
+    writeFileSync(path.join(siteDir, name as string), `<title>${title}</title>`);
+  }
+  app = Fastify({ routerOptions: { ignoreTrailingSlash: true } });
+  await registerStaticSite(app, siteDir);
+});
+
+afterAll(async () => {
+  await app.close();
+  rmSync(siteDir, { recursive: true, force: true });
+});
+
+describe('addresses with a trailing slash', () => {
+  it('redirect permanently to the canonical path of every page, keeping the query', async () => {
+    for (const [asked, canonical] of [
+      ['/Contact/', '/Contact'],
+      ['/Contact/?ref=mail&x=1', '/Contact?ref=mail&x=1'],
+      ['/utility-tools/invalid-link/', '/utility-tools/invalid-link'],
+    ]) {
+      const response = await app.inject({ method: 'GET', url: asked });
+      expect(response.statusCode, asked).toBe(301);
+      expect(response.headers.location).toBe(canonical);
+    }
+  });
+
+  it('leave the canonical paths, the home page and unknown addresses as they were', async () => {
+    const contact = await app.inject({ method: 'GET', url: '/Contact' });
+    expect(contact.statusCode).toBe(200);
+    expect(contact.body).toContain('<title>Contact</title>');
+    const home = await app.inject({ method: 'GET', url: '/' });
+    expect(home.statusCode).toBe(200);
+    expect(home.body).toContain('<title>Home</title>');
+    const unknown = await app.inject({ method: 'GET', url: '/no-such-page/' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).toContain('Page not found');
+  });
+});

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Database } from '../db';
+import { licenses, orders, purchases, tools, users } from '../db/schema';
+import { generateCredentials, generateLicenseKey } from '../shop/license';
+
+export type LicensedPurchase = {
+  userId: string;
+  toolId: string;
+  orderId: string;
+  purchaseId: string;
+  licenseId: string;
+  licenseKey: string | null;
+  username: string | null;
+  password: string | null;
+};
+
+/**
+ * A paid purchase with its license, written straight into the database (buying through the emulator has its own
+ * tests). Works on any handle, so a test can prepare the database a separate server process will open.
+ */
+export async function licensedPurchase(
+  db: Database,
+  options: {
+    delivery?: 'license_key' | 'credentials';
+    activationLimit?: number;
+    userId?: string;
+    toolId?: string;
+  } = {},
+): Promise<LicensedPurchase> {
+  const tag = randomBytes(4).toString('hex');
+  const userId =
+    options.userId ??
+    (
+      await db
+        .insert(users)
+        .values({
+          name: `Licensee ${tag}`,
+          email: `licensee-${tag}@example.com`,
+          phone: '+919876543210',
+          passwordHash: 'fixture-user-cannot-log-in',
+        })
+        .returning({ id: users.id })
+    )[0]?.id;
+  const toolId =
+    options.toolId ??
+    (
+      await db
+        .insert(tools)
+        .values({
+          name: `Licensed tool ${tag}`,
+          description: 'A tool created by a license test fixture.',
+          device: 'Windows',
+          priceInrPaise: 99_900,
+          delivery: options.delivery ?? 'license_key',
+          activationLimit: options.activationLimit ?? 2,
+        })
+        .returning({ id: tools.id })
+    )[0]?.id;
+  if (!userId || !toolId) throw new Error('fixture insert returned no row');
+  const [order] = await db
+    .insert(orders)
+    .values({
+      userId,
+      toolId,
+      razorpayOrderId: `order_${tag}${randomBytes(3).toString('hex')}`,
+      razorpayPaymentId: `pay_${tag}${randomBytes(3).toString('hex')}`,
+      amount: 99_900,
+      currency: 'INR',
+      billing: {
+        address: 'Fixture address, Jaipur',
+        state: 'Rajasthan',
+        country: 'India',
+        gstin: '',
+        currency: 'INR',
+      },
+      status: 'paid',
+      paidAt: new Date(),
+    })
+    .returning({ id: orders.id });
+  if (!order) throw new Error('order insert returned no row');
+  const [purchase] = await db
+    .insert(purchases)
+    .values({ userId, toolId, orderId: order.id })
+    .returning({ id: purchases.id });
+  if (!purchase) throw new Error('purchase insert returned no row');
+  const [tool] = await db.select({ delivery: tools.delivery }).from(tools).where(eq(tools.id, toolId));
+  const secret =
+    tool?.delivery === 'credentials'
+      ? { licenseKey: null, ...generateCredentials() }
+      : { licenseKey: generateLicenseKey(), username: null, password: null };
+  const [license] = await db
+    .insert(licenses)
+    .values({ purchaseId: purchase.id, ...secret })
+    .returning({ id: licenses.id });
+  if (!license) throw new Error('license insert returned no row');
+  return { userId, toolId, orderId: order.id, purchaseId: purchase.id, licenseId: license.id, ...secret };
+}
+
+/** A fingerprint of the allowed shape, different every call. */
+export const fingerprint = (label = 'machine') => `${label}-${randomBytes(12).toString('hex')}`;

@@ -1,0 +1,150 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** A TCP port nobody is listening on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The real server (`src/server/main.ts`) in a process of its own, as production runs it: config from the
+ * environment, migrations at start, background jobs, its own port. Output is kept for the test to inspect.
+ */
+export class ServerProcess {
+  private child: ChildProcess | undefined;
+  private readonly dataDir = mkdtempSync(path.join(os.tmpdir(), 'app-instance-'));
+  output = '';
+  exitCode: number | null = null;
+
+  /** `port` 0 picks a free one at start; give one when other processes must know it in advance. */
+  constructor(
+    private readonly env: Record<string, string>,
+    public port = 0,
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get alive(): boolean {
+    return this.child !== undefined && this.exitCode === null && this.child.signalCode === null;
+  }
+
+  async start(timeoutMs = 60_000): Promise<this> {
+    if (this.port === 0) this.port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'test',
+        HOST: '127.0.0.1',
+        PORT: String(this.port),
+        PUBLIC_URL: `http://127.0.0.1:${this.port}`,
+        DATA_DIR: this.dataDir,
+        SESSION_SECRET: 'two-instance-session-secret-0123456789abcdef',
+        LOG_LEVEL: 'warn',
+        SITE_DIR: path.join(this.dataDir, 'no-site'),
+        ...this.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout?.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString();
+    });
+    child.on('exit', (code) => {
+      this.exitCode = code ?? -1;
+    });
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (!this.alive) throw new Error(`server exited during start (${this.exitCode}):\n${this.output}`);
+      try {
+        if ((await fetch(`${this.url}/api/health`)).ok) return this;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`server did not answer /api/health within ${timeoutMs} ms:\n${this.output}`);
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (child && this.alive) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (this.alive) child.kill('SIGKILL');
+    }
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A browser stand-in over real HTTP: keeps cookies and echoes csrftoken in X-CSRFToken on unsafe requests. */
+export class HttpClient {
+  readonly cookies = new Map<string, string>();
+
+  constructor(public baseUrl: string) {}
+
+  async request(
+    method: 'GET' | 'POST',
+    url: string,
+    body?: Record<string, string>,
+    json?: unknown,
+  ): Promise<Response> {
+    const headers: Record<string, string> = {};
+    if (this.cookies.size > 0)
+      headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const csrf = this.cookies.get('csrftoken');
+    if (method === 'POST' && csrf) headers['x-csrftoken'] = csrf;
+    if (body) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (json !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${this.baseUrl}${url}`, {
+      method,
+      headers,
+      body: body
+        ? new URLSearchParams(body).toString()
+        : json !== undefined
+          ? JSON.stringify(json)
+          : undefined,
+      redirect: 'manual',
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const index = pair.indexOf('=');
+      const name = pair.slice(0, index).trim();
+      const value = pair.slice(index + 1).trim();
+      if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  get(url: string) {
+    return this.request('GET', url);
+  }
+
+  post(url: string, body?: Record<string, string>) {
+    return this.request('POST', url, body);
+  }
+
+  postJson(url: string, json: unknown) {
+    return this.request('POST', url, undefined, json);
+  }
+}

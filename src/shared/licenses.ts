@@ -1,0 +1,161 @@
+import { z } from 'zod';
+
+/**
+ * The license API that desktop tools call (docs/license-api.md): request schemas, answer codes and shapes.
+ * JSON only; every answer about a license carries `valid` and one of these codes.
+ */
+const LICENSE_CODES = [
+  'VALID',
+  'NOT_ACTIVATED',
+  'LIMIT_REACHED',
+  'SUSPENDED',
+  'REVOKED',
+  'WRONG_TOOL',
+  'INVALID_KEY',
+] as const;
+export type LicenseCode = (typeof LICENSE_CODES)[number];
+
+export const LICENSE_STATUSES = ['active', 'suspended', 'revoked'] as const;
+export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
+
+/** How long an offline license file lets a tool start without asking the server. */
+export const LICENSE_FILE_LIFETIME_DAYS = 30;
+/** Self-service deactivations from My Tools: at most this many per license in the rolling window. */
+export const SELF_DEACTIVATION_LIMIT = 3;
+export const SELF_DEACTIVATION_WINDOW_DAYS = 30;
+export const DEFAULT_ACTIVATION_LIMIT = 2;
+
+export const LICENSE_MESSAGES = {
+  selfDeactivationLimit: `You have freed ${SELF_DEACTIVATION_LIMIT} devices of this license in the last ${SELF_DEACTIVATION_WINDOW_DAYS} days, the most allowed. Please contact support to free another one.`,
+  deviceDeactivated: 'Device deactivated. The license can now be activated on another computer.',
+  deviceNotFound: 'This device is not activated on your license.',
+  licenseRevoked:
+    'This license has been revoked after a refund or a lost payment dispute. Please contact support if you think this is a mistake.',
+  licenseSuspended: 'This license is suspended while a payment dispute is open.',
+} as const;
+
+/** Printable text only: no control characters, no lone surrogates (a `u` regex sees those as \p{Cs}). */
+const PRINTABLE = /^[^\p{C}]*$/u;
+
+const fingerprint = z
+  .string({ error: 'fingerprint is required and must be a string' })
+  .regex(/^[A-Za-z0-9._:-]{16,128}$/, {
+    error: 'fingerprint must be 16 to 128 characters of letters, digits, ".", "_", ":" or "-"',
+  });
+const licenseKey = z
+  .string({ error: 'licenseKey must be a string' })
+  .regex(/^[A-Za-z0-9-]{1,64}$/, { error: 'licenseKey must be up to 64 letters, digits or "-"' })
+  .transform((value) => value.toUpperCase());
+const username = z
+  .string({ error: 'username must be a string' })
+  .regex(/^[\x21-\x7e]{1,128}$/, { error: 'username must be 1 to 128 printable ASCII characters' });
+const password = z
+  .string({ error: 'password must be a string' })
+  .regex(/^[\x20-\x7e]{1,128}$/, { error: 'password must be 1 to 128 printable ASCII characters' });
+const deviceName = z
+  .string({ error: 'name must be a string' })
+  .max(64, { error: 'name must be at most 64 characters' })
+  .regex(PRINTABLE, { error: 'name must contain printable characters only' })
+  .transform((value) => value.trim() || undefined);
+
+const authFields = {
+  licenseKey: licenseKey.optional(),
+  username: username.optional(),
+  password: password.optional(),
+  toolId: z.uuid({ error: 'toolId must be the tool id (a UUID)' }),
+  fingerprint,
+};
+
+/** Exactly one way to prove the purchase: a license key, or the username and password of a credentials tool. */
+function requireOneCredential(
+  body: { licenseKey?: string; username?: string; password?: string },
+  check: z.RefinementCtx,
+) {
+  const hasKey = body.licenseKey !== undefined;
+  const hasAccount = body.username !== undefined || body.password !== undefined;
+  if (hasKey && hasAccount) {
+    check.addIssue({
+      code: 'custom',
+      path: ['licenseKey'],
+      message: 'Send a licenseKey or a username and password, not both',
+    });
+  } else if (!hasKey && !hasAccount) {
+    check.addIssue({ code: 'custom', path: ['licenseKey'], message: 'licenseKey is required' });
+  } else if (hasAccount) {
+    if (body.username === undefined)
+      check.addIssue({ code: 'custom', path: ['username'], message: 'username is required' });
+    if (body.password === undefined)
+      check.addIssue({ code: 'custom', path: ['password'], message: 'password is required' });
+  }
+}
+
+export const activateLicenseSchema = z
+  .strictObject({ ...authFields, name: deviceName.optional() })
+  .superRefine(requireOneCredential);
+/** Validate and deactivate take the same fields: the credential, the tool and the machine. */
+export const licenseMachineSchema = z.strictObject(authFields).superRefine(requireOneCredential);
+
+export type LicenseCredentials = { licenseKey: string } | { username: string; password: string };
+
+export type LicenseSummary = {
+  toolId: string;
+  toolName: string;
+  status: LicenseStatus;
+  activationLimit: number;
+  activationsUsed: number;
+};
+
+export type ActivationSummary = { id: string; fingerprint: string; name: string | null; activatedAt: string };
+
+/** The signed offline license file, as JSON text (see docs/license-api.md). */
+export type LicenseFile = { alg: 'ed25519'; kid: string; payload: string; signature: string };
+
+/** What a license file's payload holds once decoded. */
+export type LicenseFilePayload = {
+  v: 1;
+  licenseKey: string | null;
+  username: string | null;
+  toolId: string;
+  toolName: string;
+  fingerprint: string;
+  activationId: string;
+  status: LicenseStatus;
+  issuedAt: string;
+  refreshBefore: string;
+};
+
+export type LicenseAnswer = {
+  valid: boolean;
+  code: LicenseCode;
+  license?: LicenseSummary;
+  activation?: ActivationSummary;
+  /** The license file's JSON text: on a successful activate, and on a VALID validate (the tool's refresh). */
+  licenseFile?: string;
+  /** Deactivate only: whether a seat was freed by this call. */
+  deactivated?: boolean;
+};
+
+export type PublicKeysResponse = { keys: Array<{ kid: string; publicKey: string }> };
+
+/** One machine on My Tools. */
+export type MyDevice = {
+  id: string;
+  name: string | null;
+  activatedAt: string;
+  lastSeenAt: string;
+};
+
+/** GET /api/my-licenses/ → MyLicense[]: the buyer's licenses with their devices, for My Tools. */
+export type MyLicense = {
+  toolId: string;
+  licenseKey: string | null;
+  /** Credentials tools show the username; the password only ever travels by email. */
+  username: string | null;
+  status: LicenseStatus;
+  activationLimit: number;
+  devices: MyDevice[];
+  /** How many more devices the buyer may free themselves in the current 30 days. */
+  selfDeactivationsLeft: number;
+};
+
+export const deviceIdSchema = z.strictObject({ activationId: z.uuid({ error: 'Unknown device' }) });

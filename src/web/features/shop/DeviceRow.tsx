@@ -1,0 +1,107 @@
+import { FileDown, LoaderCircle, MonitorX } from 'lucide-react';
+import { useState } from 'react';
+import { LICENSE_MESSAGES, type MyDevice } from '../../../shared/licenses';
+import { SecondaryButton } from '../../components/form';
+import { licenseApi } from './licenseApi';
+
+const dateFormat = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric' });
+const dateTimeFormat = new Intl.DateTimeFormat('en-IN', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+
+const smallButton =
+  'inline-flex min-h-10 items-center justify-center gap-1.5 rounded-lg border px-3 text-sm font-semibold transition-colors disabled:cursor-wait disabled:opacity-70';
+
+/** One machine a license runs on: when it was activated and last seen, its license file, and Deactivate. */
+export function DeviceRow({
+  device,
+  deactivationsLeft,
+  deactivating,
+  onDeactivate,
+  canDownload,
+}: {
+  device: MyDevice;
+  deactivationsLeft: number;
+  deactivating: boolean;
+  onDeactivate: () => void;
+  canDownload: boolean;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const name = device.name ?? 'Unnamed device';
+  return (
+    <li className="py-3 first:pt-0 last:pb-0">
+      <p className="truncate text-sm font-semibold text-slate-900">{name}</p>
+      <p className="mt-0.5 text-xs text-slate-600">
+        Activated {dateFormat.format(new Date(device.activatedAt))}
+      </p>
+      <p className="text-xs text-slate-600">Last seen {dateTimeFormat.format(new Date(device.lastSeenAt))}</p>
+      <div className="mt-2 flex flex-wrap gap-2">
+        {canDownload && (
+          <a
+            href={licenseApi.licenseFileUrl(device.id)}
+            download
+            aria-label={`Download license file for ${name}`}
+            className={`${smallButton} border-slate-300 bg-white text-brand-800 hover:bg-slate-50`}
+          >
+            <FileDown className="size-4" aria-hidden="true" />
+            Download license file
+          </a>
+        )}
+        {!confirming && (
+          <button
+            type="button"
+            aria-label={`Deactivate ${name}`}
+            disabled={deactivating}
+            onClick={() => setConfirming(true)}
+            className={`${smallButton} border-red-200 bg-white text-red-700 hover:bg-red-50`}
+          >
+            {deactivating ? (
+              <LoaderCircle className="size-4 animate-spin motion-reduce:animate-none" aria-hidden="true" />
+            ) : (
+              <MonitorX className="size-4" aria-hidden="true" />
+            )}
+            {deactivating ? 'Deactivating...' : 'Deactivate'}
+          </button>
+        )}
+      </div>
+      {confirming && (
+        <fieldset className="mt-3 min-w-0 rounded-lg border border-red-200 bg-red-50 p-3">
+          <legend className="sr-only">Deactivate {name}?</legend>
+          {deactivationsLeft > 0 ? (
+            <>
+              <p className="text-sm text-red-900">
+                Free this device's seat? The tool on it stops working until it is activated again. You can
+                deactivate {deactivationsLeft === 1 ? '1 more device' : `${deactivationsLeft} more devices`}{' '}
+                yourself in the next 30 days.
+              </p>
+              <div className="mt-3 flex flex-wrap gap-2">
+                <button
+                  type="button"
+                  onClick={() => {
+                    setConfirming(false);
+                    onDeactivate();
+                  }}
+                  className={`${smallButton} border-red-700 bg-red-700 text-white hover:bg-red-800`}
+                >
+                  Yes, deactivate
+                </button>
+                <SecondaryButton onClick={() => setConfirming(false)}>Cancel</SecondaryButton>
+              </div>
+            </>
+          ) : (
+            <>
+              <p className="text-sm text-red-900">{LICENSE_MESSAGES.selfDeactivationLimit}</p>
+              <div className="mt-3">
+                <SecondaryButton onClick={() => setConfirming(false)}>Close</SecondaryButton>
+              </div>
+            </>
+          )}
+        </fieldset>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,86 @@
+import { Check, Copy } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import { LICENSE_MESSAGES, type MyLicense } from '../../../shared/licenses';
+import { Notice } from '../../components/form';
+import { DeviceRow } from './DeviceRow';
+import type { LicensesState } from './useLicenses';
+
+/** Copies a value and says so on the button for two seconds. */
+function CopyButton({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  return (
+    <button
+      type="button"
+      aria-label={copied ? 'Copied' : label}
+      onClick={() => navigator.clipboard.writeText(value).then(() => setCopied(true))}
+      className="inline-flex size-10 shrink-0 items-center justify-center rounded-lg border border-slate-300 bg-white text-brand-800 transition-colors hover:bg-slate-100"
+    >
+      {copied ? (
+        <Check className="size-4" aria-hidden="true" />
+      ) : (
+        <Copy className="size-4" aria-hidden="true" />
+      )}
+    </button>
+  );
+}
+
+/** The license of one purchased tool on My Tools: the key, its status and the devices it runs on. */
+export function LicensePanel({ license, state }: { license: MyLicense; state: LicensesState }) {
+  const devicesId = useId();
+  const secret = license.licenseKey ?? license.username;
+  return (
+    <section aria-label="License" className="mb-6 rounded-xl border border-slate-200 bg-slate-50 p-4">
+      {secret && (
+        <>
+          <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">
+            {license.licenseKey ? 'License key' : 'Username'}
+          </p>
+          <div className="mt-1 flex items-center gap-2">
+            <code className="min-w-0 flex-1 font-mono text-sm break-all text-slate-900">{secret}</code>
+            <CopyButton value={secret} label={license.licenseKey ? 'Copy license key' : 'Copy username'} />
+          </div>
+        </>
+      )}
+      {license.status !== 'active' && (
+        <div className="mt-3">
+          <Notice tone="error">
+            {license.status === 'suspended'
+              ? LICENSE_MESSAGES.licenseSuspended
+              : LICENSE_MESSAGES.licenseRevoked}
+          </Notice>
+        </div>
+      )}
+      <div className="mt-4 flex items-baseline justify-between gap-3">
+        <h4 id={devicesId} className="text-sm font-semibold text-brand-900">
+          Devices
+        </h4>
+        <p className="text-xs text-slate-600">
+          {license.devices.length} of {license.activationLimit} devices
+        </p>
+      </div>
+      {license.devices.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-600">
+          No device yet: enter the key in the tool to activate it.
+        </p>
+      ) : (
+        <ul aria-labelledby={devicesId} className="mt-2 divide-y divide-slate-200">
+          {license.devices.map((device) => (
+            <DeviceRow
+              key={device.id}
+              device={device}
+              deactivationsLeft={license.selfDeactivationsLeft}
+              deactivating={state.isDeactivating(device.id)}
+              onDeactivate={() => state.deactivate(device.id)}
+              canDownload={license.status === 'active'}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
