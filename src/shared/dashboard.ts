@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { usdCentsFromInrPaise } from './money';
+import { ORDER_STATUSES, type OrderStatus } from './orders';
+import {
+  ACTIVATION_LIMIT_PROBLEM,
+  asSentence,
+  parseActivationLimitText,
+  parsePriceText,
+  TOOL_TEXT_MAX,
+  usdPriceProblem,
+} from './tool-rules';
 
 /**
  * The operator's dashboard (docs/product.md §12): request and response shapes of /api/admin/…, shared by the
@@ -117,9 +125,6 @@ export type ActivityEntry = {
 
 // ── Orders ──────────────────────────────────────────────────────────────────────────────────────────────────
 
-export const ORDER_STATUSES = ['created', 'paid', 'failed', 'refunded'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
 const isoDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-24.')
@@ -150,7 +155,31 @@ export type OrderRow = {
   razorpayPaymentId: string | null;
 };
 
+/** A license as the operator sees it: the key masked but for its last 4 characters. */
+export type AdminLicense = {
+  id: string;
+  orderId: string;
+  toolName: string;
+  maskedKey: string | null;
+  username: string | null;
+  status: 'active' | 'suspended' | 'revoked';
+  activationLimit: number;
+  selfDeactivationsLeft: number;
+  devices: Array<{ id: string; name: string | null; activatedAt: string; lastSeenAt: string }>;
+};
+
+/** "••••-••••-••••-AB12": enough to match what a buyer reads out, too little to use. */
+export function maskLicenseKey(key: string): string {
+  return key.replace(/[A-Za-z0-9](?=(?:[^A-Za-z0-9]*[A-Za-z0-9]){4})/g, '•');
+}
+
+/** An order's tax document, with where the operator opens its PDF. */
+export type TaxDocumentRef = { number: string; issuedAt: string; pdfUrl: string };
+
 export type OrderDetail = OrderRow & {
+  licenses: AdminLicense[];
+  invoice: TaxDocumentRef | null;
+  creditNote: TaxDocumentRef | null;
   paidAt: string | null;
   failureReason: string | null;
   billing: Record<string, unknown>;
@@ -194,7 +223,7 @@ export type CustomerRow = {
   orders: number;
   tools: number;
 };
-export type CustomerDetail = CustomerRow & { orderList: OrderRow[] };
+export type CustomerDetail = CustomerRow & { orderList: OrderRow[]; licenses: AdminLicense[] };
 
 // ── Messages and mail ───────────────────────────────────────────────────────────────────────────────────────
 
@@ -233,41 +262,26 @@ export type MailStatus = {
 
 // ── Tools ───────────────────────────────────────────────────────────────────────────────────────────────────
 
-/** Razorpay's smallest payment is 100 subunits (₹1.00, $1.00); a cheaper tool could never be bought. */
-export const TOOL_MIN_PRICE_SUBUNITS = 100;
-export const TOOL_MAX_PRICE_SUBUNITS = 1_000_000_000;
-/** The largest download file the dashboard accepts. */
-export const TOOL_FILE_MAX_BYTES = 512 * 1024 * 1024;
-
-/**
- * A price as the operator types it (499, 7.99) into subunits without floating point: positive, at most two
- * decimals, no separators, at least 1.00 — the command line's rule.
- */
-const priceSchema = z
-  .string({ error: 'Enter a price like 499 or 7.99.' })
-  .trim()
-  .superRefine((text, issue) => {
-    if (/^-/.test(text)) issue.addIssue({ code: 'custom', message: 'The price must be positive.' });
-    else if (/^\d+\.\d{3,}$/.test(text))
-      issue.addIssue({ code: 'custom', message: 'At most two decimals (paise or cents).' });
-    else if (!/^\d+(\.\d{1,2})?$/.test(text))
-      issue.addIssue({ code: 'custom', message: 'Write the price like 499 or 7.99, without separators.' });
-  })
-  .transform((text) => {
-    const [whole = '0', fraction = ''] = text.split('.');
-    return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
-  })
-  .pipe(
-    z
-      .number()
-      .min(TOOL_MIN_PRICE_SUBUNITS, 'At least 1.00, the smallest payment Razorpay accepts.')
-      .max(TOOL_MAX_PRICE_SUBUNITS, 'At most 10000000.00.'),
-  );
+/** A price as the operator types it (499, 7.99), by the catalogue's one price rule, into subunits. */
+const priceSchema = z.string({ error: 'Enter a price like 499 or 7.99.' }).transform((text, issue) => {
+  const parsed = parsePriceText(text);
+  if ('subunits' in parsed) return parsed.subunits;
+  issue.addIssue({ code: 'custom', message: asSentence(parsed.problem) });
+  return z.NEVER;
+});
 
 export const toolInputSchema = z
   .strictObject({
-    name: z.string().trim().min(1, 'Give the tool a name.').max(120, 'At most 120 characters.'),
-    description: z.string().trim().min(1, 'Describe the tool.').max(5000, 'At most 5000 characters.'),
+    name: z
+      .string()
+      .trim()
+      .min(1, 'Give the tool a name.')
+      .max(TOOL_TEXT_MAX.name, `At most ${TOOL_TEXT_MAX.name} characters.`),
+    description: z
+      .string()
+      .trim()
+      .min(1, 'Describe the tool.')
+      .max(TOOL_TEXT_MAX.description, `At most ${TOOL_TEXT_MAX.description} characters.`),
     device: z.enum(['Windows', 'macOS', 'none']),
     priceINR: priceSchema,
     /** Empty: USD buyers pay the INR price / 75. */
@@ -275,17 +289,18 @@ export const toolInputSchema = z
     comingSoon: z.boolean(),
     active: z.boolean(),
     delivery: z.enum(['license_key', 'credentials']),
+    activationLimit: z.string({ error: asSentence(ACTIVATION_LIMIT_PROBLEM) }).transform((text, issue) => {
+      const value = parseActivationLimitText(text);
+      if (value !== undefined) return value;
+      issue.addIssue({ code: 'custom', message: asSentence(ACTIVATION_LIMIT_PROBLEM) });
+      return z.NEVER;
+    }),
     /** A fresh authenticator code, needed when the prices are set or changed. */
     code: z.string().optional(),
   })
   .superRefine((tool, issue) => {
-    if (tool.priceUSD === null && usdCentsFromInrPaise(tool.priceINR) < TOOL_MIN_PRICE_SUBUNITS) {
-      issue.addIssue({
-        code: 'custom',
-        path: ['priceUSD'],
-        message: `Without a USD price, USD buyers pay the INR price / 75 = $${(usdCentsFromInrPaise(tool.priceINR) / 100).toFixed(2)}, below Razorpay's 1.00 minimum; give a USD price.`,
-      });
-    }
+    const problem = usdPriceProblem({ priceInrPaise: tool.priceINR, priceUsdCents: tool.priceUSD });
+    if (problem) issue.addIssue({ code: 'custom', path: ['priceUSD'], message: problem });
   });
 export type ToolInput = z.input<typeof toolInputSchema>;
 
@@ -300,6 +315,7 @@ export type AdminTool = {
   comingSoon: boolean;
   active: boolean;
   delivery: 'license_key' | 'credentials';
+  activationLimit: number;
   file: { name: string; size: number; sha256: string } | null;
   updatedAt: string;
 };
@@ -309,3 +325,44 @@ export const toolsQuerySchema = pageQuerySchema.extend({
   dir: z.enum(['asc', 'desc']).default('asc'),
 });
 export type ToolsQuery = z.input<typeof toolsQuerySchema>;
+
+// ── Invoices ────────────────────────────────────────────────────────────────────────────────────────────────
+
+const calendarDay = (label: string) =>
+  z
+    .string({ error: `Give the ${label} date.` })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-04-01.')
+    .refine((day) => new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day, 'No such date.');
+
+/** A period of the accountant's GSTR-1 split: calendar days in India, both included. */
+export const invoicePeriodSchema = z
+  .strictObject({ from: calendarDay('first'), to: calendarDay('last') })
+  .refine((period) => period.from <= period.to, {
+    path: ['to'],
+    message: 'The last day is before the first.',
+  });
+export type InvoicePeriod = z.input<typeof invoicePeriodSchema>;
+
+/** Rupee figures in paise, as the accountant files them. */
+type TaxFigures = { taxableValue: number; igst: number; cgst: number; sgst: number; total: number };
+
+export type InvoiceReport = {
+  from: string;
+  to: string;
+  /** B2B invoices, exports and credit notes one by one. */
+  documents: Array<
+    TaxFigures & {
+      section: 'b2b' | 'exp' | 'cdn';
+      number: string;
+      date: string;
+      buyerName: string;
+      buyerGstin: string | null;
+      placeOfSupply: string;
+      originalNumber: string | null;
+    }
+  >;
+  /** B2C invoices summed by place of supply and rate. */
+  b2c: Array<TaxFigures & { placeOfSupply: string; ratePercent: number; documents: number }>;
+  /** USD documents without a settled rupee value, left out of the figures. */
+  unconverted: string[];
+};

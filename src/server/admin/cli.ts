@@ -8,6 +8,7 @@ import { backupCommands } from './backup';
 import { toJson } from './format';
 import { type AdminContext, CommandError, type Group, parseCommandLine, UsageError } from './framework';
 import { invoiceCommands } from './invoices';
+import { licenseCommands } from './licenses';
 import { mailCommands } from './mail';
 import { messageCommands } from './messages';
 import { operatorCommands } from './operators';
@@ -23,6 +24,7 @@ const GROUPS: Group[] = [
   { name: 'messages', summary: 'Contact-form messages: list, show, mark handled, export as CSV' },
   { name: 'mail', summary: 'The mail outbox: counts, failures and why, retry' },
   { name: 'users', summary: 'Accounts and what they bought' },
+  { name: 'licenses', summary: 'Licenses: reset a buyer’s self-service device allowance' },
   { name: 'invoices', summary: 'Tax invoices and credit notes of a period, split for GSTR-1; CSV export' },
   { name: 'backup', summary: 'Snapshot the embedded database now (the server does it daily)' },
   { name: 'restore', summary: 'Restore an embedded-database snapshot into a fresh DATA_DIR' },
@@ -36,6 +38,7 @@ const COMMANDS = [
   ...messageCommands,
   ...mailCommands,
   ...userCommands,
+  ...licenseCommands,
   ...invoiceCommands,
   ...backupCommands,
   ...operatorCommands,

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminTool } from '../../shared/dashboard';
-import { auditLog, contactMessages, orders, outbox, tools } from '../db/schema';
+import type { AdminTool, CustomerDetail, InvoiceReport, OrderDetail } from '../../shared/dashboard';
+import { auditLog, contactMessages, licenses, orders, outbox, purchases, tools } from '../db/schema';
+import { activateLicense } from '../licenses/service';
 import type { TestClient } from '../test-support/client';
+import { fingerprint } from '../test-support/license-fixtures';
 import {
   addTool,
   createOrder,
@@ -44,6 +46,7 @@ const toolInput = {
   comingSoon: false,
   active: true,
   delivery: 'license_key',
+  activationLimit: '3',
 };
 
 describe('tools', () => {
@@ -59,12 +62,14 @@ describe('tools', () => {
       priceINR: '12.345',
       priceUSD: '',
       name: ' ',
+      activationLimit: '0',
       code: await freshCode(),
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fieldErrors).toMatchObject({
       priceINR: 'At most two decimals (paise or cents).',
       name: 'Give the tool a name.',
+      activationLimit: 'A whole number from 1 to 100.',
     });
     const cheap = await client.post('/api/admin/tools', {
       ...toolInput,
@@ -80,7 +85,13 @@ describe('tools', () => {
     const response = await client.post('/api/admin/tools', { ...toolInput, code: await freshCode() });
     expect(response.statusCode).toBe(200);
     created = response.json() as AdminTool;
-    expect(created).toMatchObject({ name: 'Ledger Lens', priceINR: 149_900, priceUSD: 1999, file: null });
+    expect(created).toMatchObject({
+      name: 'Ledger Lens',
+      priceINR: 149_900,
+      priceUSD: 1999,
+      activationLimit: 3,
+      file: null,
+    });
     const site = await (await t.client()).get('/api/alltools/');
     expect(site.json().map((tool: { name: string }) => tool.name)).toContain('Ledger Lens');
     expect(await lastAudit()).toMatchObject({
@@ -199,6 +210,97 @@ describe('orders', () => {
     expect(
       (await client.post('/api/admin/orders/00000000-0000-0000-0000-000000000000/resend', {})).statusCode,
     ).toBe(404);
+  });
+});
+
+describe('licenses and tax documents', () => {
+  it('shows an order’s masked license, devices, invoice and credit note; frees a device and resets the allowance, audited', async () => {
+    const buyer = await newBuyer(t);
+    const tool = await addTool(t, { device: 'Windows', activationLimit: 2 });
+    const created = (await createOrder(buyer.client, tool.id, 'INR')).json<{ order_id: string }>();
+    const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${created.order_id}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
+    });
+    expect((await buyer.client.post('/api/verify-payment/', await paid.json())).statusCode).toBe(200);
+    await t.emulator?.settled();
+    const id = (await orderRow(t, created.order_id)).id;
+    const [license] = await t.ctx.db
+      .select()
+      .from(licenses)
+      .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+      .where(eq(purchases.orderId, id));
+    const key = license?.licenses.licenseKey ?? '';
+    const answer = await activateLicense(t.ctx, {
+      licenseKey: key,
+      toolId: tool.id,
+      fingerprint: fingerprint('office-pc'),
+      name: 'Office PC',
+    });
+    expect(answer.valid).toBe(true);
+
+    const detail = (await client.get(`/api/admin/orders/${id}`)).json() as OrderDetail;
+    const [shown] = detail.licenses;
+    expect(shown?.maskedKey).toMatch(new RegExp(`^[•-]+${key.slice(-4)}$`));
+    expect(JSON.stringify(detail)).not.toContain(key.slice(0, 9));
+    expect(shown).toMatchObject({ status: 'active', activationLimit: 2, devices: [{ name: 'Office PC' }] });
+    expect(detail.invoice?.number).toMatch(/\S/);
+    expect(detail.creditNote).toBeNull();
+    const invoicePdf = await client.get(detail.invoice?.pdfUrl ?? '');
+    expect(invoicePdf.headers['content-type']).toBe('application/pdf');
+    expect(invoicePdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await client.get(`/api/admin/orders/${id}/credit-note.pdf`)).statusCode).toBe(404);
+
+    const deviceId = shown?.devices[0]?.id;
+    const freed = await client.post(`/api/admin/licenses/${shown?.id}/devices/${deviceId}/deactivate`, {});
+    expect(freed.statusCode, freed.body).toBe(200);
+    expect(await lastAudit()).toMatchObject({
+      action: 'license.deactivate_device',
+      actor: operator.email,
+      after: { device: deviceId, active: false },
+    });
+    const again = await client.post(`/api/admin/licenses/${shown?.id}/devices/${deviceId}/deactivate`, {});
+    expect(again.statusCode).toBe(404);
+    const customer = (await client.get(`/api/admin/customers/${buyer.user.id}`)).json() as CustomerDetail;
+    expect(customer.licenses.map((each) => each.devices.length)).toEqual([0]);
+    expect(customer.orderList.map((order) => order.id)).toContain(id);
+
+    const reset = await client.post(`/api/admin/licenses/${shown?.id}/reset-deactivations`, {});
+    expect(reset.statusCode).toBe(200);
+    const [after] = await t.ctx.db
+      .select()
+      .from(licenses)
+      .where(eq(licenses.id, shown?.id ?? ''));
+    expect(after?.selfDeactivationsResetAt).toEqual(t.clock.now());
+    expect(await lastAudit()).toMatchObject({
+      action: 'license.reset_deactivations',
+      before: { resetAt: null },
+    });
+
+    const refunded = await client.post(`/api/admin/orders/${id}/refund`, {
+      reason: 'Wrong edition',
+      code: await freshCode(),
+    });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    const afterRefund = (await client.get(`/api/admin/orders/${id}`)).json() as OrderDetail;
+    expect(afterRefund.licenses[0]?.status).toBe('revoked');
+    expect(afterRefund.creditNote?.number).toMatch(/\S/);
+    expect((await client.get(afterRefund.creditNote?.pdfUrl ?? '')).statusCode).toBe(200);
+
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(t.clock.now());
+    const report = (await client.get(`/api/admin/invoices?from=${day}&to=${day}`)).json() as InvoiceReport;
+    expect(report.documents).toContainEqual(
+      expect.objectContaining({ section: 'cdn', number: afterRefund.creditNote?.number }),
+    );
+    expect(report.b2c.reduce((sum, row) => sum + row.documents, 0)).toBeGreaterThan(0);
+    const exported = await client.get(`/api/admin/invoices/export?from=${day}&to=${day}`);
+    expect(exported.headers['content-type']).toMatch(/^text\/csv/);
+    expect(exported.body.split('\r\n')[0]).toMatch(/^section,/);
+    expect(exported.body).toContain(afterRefund.creditNote?.number ?? 'missing');
+    const backwards = await client.get(`/api/admin/invoices?from=${day}&to=2020-01-01`);
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json().fieldErrors).toHaveProperty('to');
   });
 });
 

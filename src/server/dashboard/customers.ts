@@ -4,6 +4,7 @@ import type { CustomerDetail, CustomerRow, customersQuerySchema, Page } from '..
 import type { AppContext } from '../context';
 import { orders, purchases, users } from '../db/schema';
 import { notFound } from '../http/errors';
+import { adminLicensesOf } from './licenses';
 import { orderRowsQuery, toOrderRow } from './orders';
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -82,5 +83,9 @@ export async function customerDetail(ctx: AppContext, id: string): Promise<Custo
   const [row] = await withCounts(ctx, [account]);
   const orderList = await orderRowsQuery(ctx).where(eq(orders.userId, id)).orderBy(desc(orders.createdAt));
   if (!row) throw notFound('No such customer.');
-  return { ...row, orderList: orderList.map(toOrderRow) };
+  return {
+    ...row,
+    orderList: orderList.map(toOrderRow),
+    licenses: await adminLicensesOf(ctx, { userId: id }),
+  };
 }

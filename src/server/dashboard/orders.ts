@@ -4,6 +4,7 @@ import type { OrderDetail, OrderRow, ordersQuerySchema, Page } from '../../share
 import type { AppContext } from '../context';
 import { orderEvents, orders, outbox, tools, users } from '../db/schema';
 import { notFound } from '../http/errors';
+import { adminLicensesOf, orderTaxDocuments } from './licenses';
 
 /** The dashboard's read side of orders: search, filters, server-side paging and sorting, and one order in full. */
 
@@ -108,7 +109,7 @@ export async function orderDetail(ctx: AppContext, id: string): Promise<OrderDet
     .where(eq(orders.id, id))
     .limit(1);
   if (!row) throw notFound('No such order.');
-  const [events, emails] = await Promise.all([
+  const [events, emails, licenses, documents] = await Promise.all([
     ctx.db
       .select({
         id: orderEvents.id,
@@ -132,6 +133,8 @@ export async function orderDetail(ctx: AppContext, id: string): Promise<OrderDet
       .from(outbox)
       .where(eq(outbox.ref, `order:${id}`))
       .orderBy(asc(outbox.id)),
+    adminLicensesOf(ctx, { orderId: id }),
+    orderTaxDocuments(ctx, id),
   ]);
   const { paidAt, failureReason, billing, ...base } = row;
   return {
@@ -139,6 +142,8 @@ export async function orderDetail(ctx: AppContext, id: string): Promise<OrderDet
     paidAt: paidAt?.toISOString() ?? null,
     failureReason,
     billing: (billing ?? {}) as Record<string, unknown>,
+    licenses,
+    ...documents,
     events: events.map((event) => ({ ...event, createdAt: event.createdAt.toISOString() })),
     emails: emails.map((mail) => ({
       ...mail,

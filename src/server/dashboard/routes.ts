@@ -9,19 +9,26 @@ import {
   type EnrolmentStart,
   emptyRequestSchema,
   freshCodeSchema,
+  invoicePeriodSchema,
   messagesQuerySchema,
   ordersQuerySchema,
   refundRequestSchema,
-  TOOL_FILE_MAX_BYTES,
   toolInputSchema,
   toolsQuerySchema,
   verifySecondFactorRequestSchema,
 } from '../../shared/dashboard';
+import { SELF_DEACTIVATION_LIMIT } from '../../shared/licenses';
 import { formatSubunits } from '../../shared/money';
+import { type TaxDocumentKind, taxDocumentFileName } from '../../shared/order-history';
+import { asSentence, FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES } from '../../shared/tool-rules';
 import { currentUser } from '../auth/session';
 import { markMessageHandled } from '../contact/messages';
 import type { AppContext } from '../context';
 import { AppError, badRequest, notFound, parseInput } from '../http/errors';
+import { gstr1Csv, gstr1Report } from '../invoices/gstr1';
+import { findOrderTaxDocument } from '../invoices/orders';
+import { renderTaxDocumentPdf } from '../invoices/pdf';
+import { deactivateDeviceAsOperator, resetSelfDeactivations } from '../licenses/operator';
 import { retryMail } from '../mail/outbox-admin';
 import { refundOrder } from '../payments/refund';
 import { resendDelivery } from '../shop/delivery';
@@ -30,6 +37,7 @@ import { listActivity } from './activity';
 import { recordAudit } from './audit';
 import { customerDetail, listCustomers } from './customers';
 import { listMessages, mailStatus } from './inbox';
+import { invoiceReport } from './invoices';
 import { listOrders, orderDetail } from './orders';
 import { overview } from './overview';
 import { confirmEnrolment, requireFreshCode, startEnrolment, verifySecondFactor } from './second-factor';
@@ -46,6 +54,9 @@ const RESEND_REFUSALS = {
   refunded: 'This order was refunded; there is nothing to deliver.',
   'no-license': 'This purchase has no license or credentials to send.',
 } as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TAX_DOCUMENT_KINDS: readonly TaxDocumentKind[] = ['invoice', 'credit-note'];
 
 const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
@@ -243,34 +254,36 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
         headerPairs: 100,
       },
     });
-    scope.post<{ Params: { id: string } }>('/api/admin/tools/:id/file', async (request, reply) => {
-      const { actor } = await guarded(request, reply);
-      if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data.');
-      // The form sends the code before the file, so it is checked before a byte of the file is stored.
-      const part = await request.file();
-      if (!part) throw badRequest('Choose the file to upload.', { file: 'Choose the file to upload.' });
-      const codeField = part.fields.code;
-      const typed = codeField && 'value' in codeField ? codeField.value : undefined;
-      const { code } = parseInput(freshCodeSchema, { code: typed });
-      await requireFreshCode(ctx, actor.userId, code);
-      try {
-        return await attachToolFile(
-          ctx,
-          request.params.id,
-          { fileName: part.filename, stream: part.file },
-          actor,
-        );
-      } catch (error) {
-        if (error instanceof FileTooLargeError) {
-          throw new AppError(
-            413,
-            'payload_too_large',
-            `The file is larger than ${TOOL_FILE_MAX_BYTES / (1024 * 1024)} MB.`,
+    // The file plus the form's few small parts; the file itself is held to its limit as it streams.
+    const config = { uploadLimit: TOOL_FILE_MAX_BYTES + 64 * 1024 };
+    scope.post<{ Params: { id: string } }>(
+      '/api/admin/tools/:id/file',
+      { config },
+      async (request, reply) => {
+        const { actor } = await guarded(request, reply);
+        if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data.');
+        // The form sends the code before the file, so it is checked before a byte of the file is stored.
+        const part = await request.file();
+        if (!part) throw badRequest('Choose the file to upload.', { file: 'Choose the file to upload.' });
+        const codeField = part.fields.code;
+        const typed = codeField && 'value' in codeField ? codeField.value : undefined;
+        const { code } = parseInput(freshCodeSchema, { code: typed });
+        await requireFreshCode(ctx, actor.userId, code);
+        try {
+          return await attachToolFile(
+            ctx,
+            request.params.id,
+            { fileName: part.filename, stream: part.file },
+            actor,
           );
+        } catch (error) {
+          if (error instanceof FileTooLargeError) {
+            throw new AppError(413, 'payload_too_large', asSentence(FILE_TOO_LARGE));
+          }
+          throw error;
         }
-        throw error;
-      }
-    });
+      },
+    );
   });
 
   app.post<{ Params: { id: string } }>('/api/admin/messages/:id/handled', async (request, reply) => {
@@ -306,6 +319,75 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
       }),
     );
     return { message: 'It will be sent again within seconds.' };
+  });
+
+  app.get<{ Params: { id: string; file: string } }>('/api/admin/orders/:id/:file', async (request, reply) => {
+    await guarded(request, reply);
+    const { id, file } = request.params;
+    const kind = TAX_DOCUMENT_KINDS.find((candidate) => file === `${candidate}.pdf`);
+    if (!kind || !UUID.test(id)) throw notFound();
+    const found = await findOrderTaxDocument(ctx, { orderId: id, kind });
+    if (!found) throw notFound();
+    return reply
+      .header('content-disposition', `inline; filename="${taxDocumentFileName(kind, found.number)}"`)
+      .type('application/pdf')
+      .send(await renderTaxDocumentPdf(found.document));
+  });
+
+  app.post<{ Params: { id: string; deviceId: string } }>(
+    '/api/admin/licenses/:id/devices/:deviceId/deactivate',
+    async (request, reply) => {
+      parseInput(emptyRequestSchema, request.body);
+      const { actor } = await guarded(request, reply);
+      const { id, deviceId } = request.params;
+      if (!UUID.test(id) || !UUID.test(deviceId))
+        throw notFound('This device is not active on this license.');
+      const { name } = await deactivateDeviceAsOperator(
+        ctx,
+        { licenseId: id, activationId: deviceId },
+        (tx, device) =>
+          recordAudit(tx, actor, {
+            action: 'license.deactivate_device',
+            target: `license:${id}`,
+            before: { device: device.id, name: device.name, active: true },
+            after: { device: device.id, name: device.name, active: false },
+          }),
+      );
+      return { message: `${name ?? 'The device'} is deactivated; the license can be activated elsewhere.` };
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/api/admin/licenses/:id/reset-deactivations',
+    async (request, reply) => {
+      parseInput(emptyRequestSchema, request.body);
+      const { actor } = await guarded(request, reply);
+      if (!UUID.test(request.params.id)) throw notFound('No license with that key.');
+      await resetSelfDeactivations(ctx, { licenseId: request.params.id }, (tx, change) =>
+        recordAudit(tx, actor, {
+          action: 'license.reset_deactivations',
+          target: `license:${change.licenseId}`,
+          before: { resetAt: change.before },
+          after: { resetAt: change.after },
+        }),
+      );
+      return { message: `The buyer may free ${SELF_DEACTIVATION_LIMIT} devices from My Tools again.` };
+    },
+  );
+
+  app.get('/api/admin/invoices', async (request, reply) => {
+    await guarded(request, reply);
+    return invoiceReport(ctx, parseInput(invoicePeriodSchema, request.query));
+  });
+
+  app.get('/api/admin/invoices/export', async (request, reply) => {
+    await guarded(request, reply);
+    const period = parseInput(invoicePeriodSchema, request.query);
+    const report = await gstr1Report(ctx, period);
+    return reply
+      .header('content-disposition', `attachment; filename="gstr1-${period.from}-to-${period.to}.csv"`)
+      .type('text/csv; charset=utf-8')
+      .send(gstr1Csv(report));
   });
 
   app.get('/api/admin/activity', async (request, reply) => {

@@ -1,22 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { asc, count, desc, eq, max } from 'drizzle-orm';
+import { asc, count, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import {
-  type AdminTool,
-  type Page,
-  TOOL_FILE_MAX_BYTES,
-  type toolInputSchema,
-  type toolsQuerySchema,
-} from '../../shared/dashboard';
+import type { AdminTool, Page, toolInputSchema, toolsQuerySchema } from '../../shared/dashboard';
 import type { AppContext } from '../context';
 import { tools } from '../db/schema';
 import { notFound } from '../http/errors';
-import { invalidateCatalogue } from '../shop/catalogue';
+import type { ToolRow } from '../shop/catalogue';
+import * as catalogue from '../shop/tools';
 import { type Actor, recordAudit } from './audit';
-
-type ToolRow = typeof tools.$inferSelect;
 
 export const toAdminTool = (tool: ToolRow): AdminTool => ({
   id: tool.id,
@@ -28,6 +20,7 @@ export const toAdminTool = (tool: ToolRow): AdminTool => ({
   comingSoon: tool.comingSoon,
   active: tool.active,
   delivery: tool.delivery,
+  activationLimit: tool.activationLimit,
   file:
     tool.fileName && tool.fileSha256 && tool.fileSize !== null
       ? { name: tool.fileName, size: tool.fileSize, sha256: tool.fileSha256 }
@@ -67,7 +60,7 @@ export async function adminTool(ctx: AppContext, id: string): Promise<AdminTool>
   return toAdminTool(tool);
 }
 
-// ── Changes (each audited in its own transaction) ───────────────────────────────────────────────────────────
+// ── Changes: the catalogue service's, each with its audit entry in the change's transaction ───────────────
 
 export type ToolChange = z.output<typeof toolInputSchema>;
 
@@ -80,36 +73,19 @@ const toColumns = (input: ToolChange) => ({
   comingSoon: input.comingSoon,
   active: input.active,
   delivery: input.delivery,
+  activationLimit: input.activationLimit,
 });
 
 /** Whether saving `input` changes what the tool costs (which needs a fresh authenticator code). */
-export async function changesPrices(ctx: AppContext, id: string | null, input: ToolChange): Promise<boolean> {
-  if (id === null) return true;
+export async function changesPrices(ctx: AppContext, id: string, input: ToolChange): Promise<boolean> {
   const before = await adminTool(ctx, id);
   return before.priceINR !== input.priceINR || before.priceUSD !== input.priceUSD;
 }
 
 export async function createTool(ctx: AppContext, input: ToolChange, actor: Actor): Promise<AdminTool> {
-  const created = await ctx.db.transaction(async (tx) => {
-    const [last] = await tx.select({ value: max(tools.sortOrder) }).from(tools);
-    const [row] = await tx
-      .insert(tools)
-      .values({
-        ...toColumns(input),
-        sortOrder: (last?.value ?? 0) + 1,
-        createdAt: ctx.clock.now(),
-        updatedAt: ctx.clock.now(),
-      })
-      .returning();
-    if (!row) throw new Error('tool insert returned no row');
-    await recordAudit(tx, actor, {
-      action: 'tool.create',
-      target: `tool:${row.id}`,
-      after: toAdminTool(row),
-    });
-    return row;
-  });
-  invalidateCatalogue(ctx);
+  const created = await catalogue.createTool(ctx, toColumns(input), (tx, { after }) =>
+    recordAudit(tx, actor, { action: 'tool.create', target: `tool:${after.id}`, after: toAdminTool(after) }),
+  );
   return toAdminTool(created);
 }
 
@@ -120,25 +96,17 @@ export async function updateTool(
   actor: Actor,
 ): Promise<AdminTool> {
   await adminTool(ctx, id);
-  const updated = await ctx.db.transaction(async (tx) => {
-    const [before] = await tx.select().from(tools).where(eq(tools.id, id)).for('update').limit(1);
-    if (!before) throw notFound('No such tool.');
-    const [after] = await tx
-      .update(tools)
-      .set({ ...toColumns(input), updatedAt: ctx.clock.now() })
-      .where(eq(tools.id, id))
-      .returning();
-    if (!after) throw new Error('tool update returned no row');
-    await recordAudit(tx, actor, {
+  const { after } = await catalogue.updateTool(ctx, id, toColumns(input), (tx, change) => {
+    const before = toAdminTool(change.before ?? change.after);
+    const now = toAdminTool(change.after);
+    return recordAudit(tx, actor, {
       action: 'tool.update',
       target: `tool:${id}`,
-      before: changedFields(toAdminTool(before), toAdminTool(after), 'before'),
-      after: changedFields(toAdminTool(before), toAdminTool(after), 'after'),
+      before: changedFields(before, now, 'before'),
+      after: changedFields(before, now, 'after'),
     });
-    return after;
   });
-  invalidateCatalogue(ctx);
-  return toAdminTool(updated);
+  return toAdminTool(after);
 }
 
 /** Only the fields that changed, so the activity log reads as the change itself. */
@@ -156,17 +124,7 @@ function changedFields(
   return changed;
 }
 
-const keyPart = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^[^a-z0-9]+/, '')
-    .slice(0, 80) || 'file';
-
-/**
- * Streams a new download file into storage (at most TOOL_FILE_MAX_BYTES, hashed on the way), then points the
- * tool at it; the previous file is removed once nothing refers to it. Download links already sent serve the new file.
- */
+/** Streams a new download file through the catalogue service (the command line's upload), audited. */
 export async function attachToolFile(
   ctx: AppContext,
   id: string,
@@ -174,41 +132,14 @@ export async function attachToolFile(
   actor: Actor,
 ): Promise<AdminTool> {
   await adminTool(ctx, id);
-  const fileName = path.basename(upload.fileName).slice(0, 200) || 'download';
-  const key = `tools/${id}/${Date.now().toString(36)}${randomBytes(3).toString('hex')}-${keyPart(fileName)}`;
-  const stored = await ctx.storage.putStream(key, upload.stream, TOOL_FILE_MAX_BYTES);
-  let before: ToolRow;
-  let after: ToolRow;
-  try {
-    ({ before, after } = await ctx.db.transaction(async (tx) => {
-      const [old] = await tx.select().from(tools).where(eq(tools.id, id)).for('update').limit(1);
-      if (!old) throw notFound('No such tool.');
-      const [row] = await tx
-        .update(tools)
-        .set({
-          fileKey: stored.key,
-          fileName,
-          fileSha256: stored.sha256,
-          fileSize: stored.size,
-          updatedAt: ctx.clock.now(),
-        })
-        .where(eq(tools.id, id))
-        .returning();
-      if (!row) throw new Error('tool update returned no row');
-      await recordAudit(tx, actor, {
-        action: 'tool.upload',
-        target: `tool:${id}`,
-        before: toAdminTool(old).file,
-        after: toAdminTool(row).file,
-      });
-      return { before: old, after: row };
-    }));
-  } catch (error) {
-    await ctx.storage.remove(stored.key).catch(() => {});
-    throw error;
-  }
-  if (before.fileKey && before.fileKey !== stored.key)
-    await ctx.storage.remove(before.fileKey).catch(() => {});
-  invalidateCatalogue(ctx);
+  const name = path.basename(upload.fileName).slice(0, 200) || 'download';
+  const { after } = await catalogue.attachToolFile(ctx, id, { name, stream: upload.stream }, (tx, change) =>
+    recordAudit(tx, actor, {
+      action: 'tool.upload',
+      target: `tool:${id}`,
+      before: change.before ? toAdminTool(change.before).file : null,
+      after: toAdminTool(change.after).file,
+    }),
+  );
   return toAdminTool(after);
 }

@@ -1,10 +1,10 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { CustomerRow } from '../../../shared/dashboard';
 import { adminApi } from './api';
-import { type Column, DataTable, Pager } from './DataTable';
+import { type Column, DataTable, PagedTable } from './DataTable';
 import { ORDER_COLUMNS } from './OrdersScreen';
-import { Button, Card, ErrorText, formatDateTime, ScreenTitle, useScreenTitle } from './ui';
+import { Card, ErrorText, formatDateTime, ScreenTitle, SearchBox, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
 type Sort = 'createdAt' | 'email' | 'name';
@@ -44,55 +44,31 @@ export function CustomersScreen() {
     dir: 'desc' as 'asc' | 'desc',
     q: '',
   });
-  const [search, setSearch] = useState('');
   const { data, error } = useAdminData(
     () => adminApi.customers({ ...query, q: query.q || undefined }),
     JSON.stringify(query),
   );
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setQuery((current) => ({ ...current, page: 1, q: search.trim() }));
-  };
   return (
     <>
       <ScreenTitle title="Customers">
-        <search className="w-full sm:w-auto">
-          <form onSubmit={submit} className="flex w-full gap-2">
-            <label htmlFor="customers-search" className="sr-only">
-              Search customers
-            </label>
-            <input
-              id="customers-search"
-              type="search"
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-              placeholder="Email, name or phone"
-              className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm sm:w-64"
-            />
-            <Button type="submit">Search</Button>
-          </form>
-        </search>
+        <SearchBox
+          id="customers-search"
+          label="Search customers"
+          placeholder="Email, name or phone"
+          onSearch={(q) => setQuery((current) => ({ ...current, page: 1, q }))}
+        />
       </ScreenTitle>
       <ErrorText message={error} />
       {data && (
-        <>
-          <DataTable
-            caption="Customers"
-            columns={COLUMNS}
-            rows={data.items}
-            rowKey={(customer) => customer.id}
-            sort={query.sort}
-            dir={query.dir}
-            onSort={(sort, dir) => setQuery((current) => ({ ...current, sort, dir, page: 1 }))}
-            empty="No customers match."
-          />
-          <Pager
-            page={data.page}
-            pageSize={data.pageSize}
-            total={data.total}
-            onPage={(page) => setQuery((current) => ({ ...current, page }))}
-          />
-        </>
+        <PagedTable
+          data={data}
+          query={query}
+          setQuery={setQuery}
+          caption="Customers"
+          columns={COLUMNS}
+          rowKey={(customer) => customer.id}
+          empty="No customers match."
+        />
       )}
     </>
   );

@@ -1,5 +1,6 @@
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from 'lucide-react';
-import type { ReactNode } from 'react';
+import type { Dispatch, ReactNode, SetStateAction } from 'react';
+import type { Page } from '../../../shared/dashboard';
 import { Button } from './ui';
 
 export type Column<Row, Sort extends string> = {
@@ -136,5 +137,37 @@ export function Pager({
         </Button>
       </div>
     </nav>
+  );
+}
+
+type TableQuery<Sort extends string> = { page: number; sort: Sort; dir: 'asc' | 'desc' };
+
+/** One page of a server-paged, server-sorted table with its pager, both driving the screen's query. */
+export function PagedTable<Row, Sort extends string, Query extends TableQuery<Sort>>({
+  data,
+  query,
+  setQuery,
+  ...table
+}: Omit<Props<Row, Sort>, 'rows' | 'sort' | 'dir' | 'onSort'> & {
+  data: Page<Row>;
+  query: Query;
+  setQuery: Dispatch<SetStateAction<Query>>;
+}) {
+  return (
+    <>
+      <DataTable
+        {...table}
+        rows={data.items}
+        sort={query.sort}
+        dir={query.dir}
+        onSort={(sort, dir) => setQuery((current) => ({ ...current, sort, dir, page: 1 }))}
+      />
+      <Pager
+        page={data.page}
+        pageSize={data.pageSize}
+        total={data.total}
+        onPage={(page) => setQuery((current) => ({ ...current, page }))}
+      />
+    </>
   );
 }

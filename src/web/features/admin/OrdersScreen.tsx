@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
-import { ORDER_STATUSES, type OrderRow, type OrderStatus } from '../../../shared/dashboard';
+import type { OrderRow } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
+import { ORDER_STATUSES, type OrderStatus } from '../../../shared/orders';
 import { adminApi } from './api';
-import { type Column, DataTable, Pager } from './DataTable';
+import { type Column, PagedTable } from './DataTable';
 import { Button, ErrorText, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
@@ -146,24 +147,15 @@ export function OrdersScreen() {
       </search>
       <ErrorText message={error} />
       {data && (
-        <>
-          <DataTable
-            caption="Orders"
-            columns={ORDER_COLUMNS}
-            rows={data.items}
-            rowKey={(order) => order.id}
-            sort={query.sort}
-            dir={query.dir}
-            onSort={(sort, dir) => setQuery((current) => ({ ...current, sort, dir, page: 1 }))}
-            empty="No orders match."
-          />
-          <Pager
-            page={data.page}
-            pageSize={data.pageSize}
-            total={data.total}
-            onPage={(page) => setQuery((current) => ({ ...current, page }))}
-          />
-        </>
+        <PagedTable
+          data={data}
+          query={query}
+          setQuery={setQuery}
+          caption="Orders"
+          columns={ORDER_COLUMNS}
+          rowKey={(order) => order.id}
+          empty="No orders match."
+        />
       )}
     </>
   );

@@ -1,7 +1,15 @@
 import { ArrowLeft } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { type AdminTool, TOOL_FILE_MAX_BYTES, type ToolInput } from '../../../shared/dashboard';
+import type { AdminTool, ToolInput } from '../../../shared/dashboard';
+import { DEFAULT_ACTIVATION_LIMIT } from '../../../shared/licenses';
+import {
+  ACTIVATION_LIMIT_RANGE,
+  asSentence,
+  FILE_TOO_LARGE,
+  TOOL_FILE_MAX_BYTES,
+  TOOL_TEXT_MAX,
+} from '../../../shared/tool-rules';
 import { ApiError } from '../../lib/api';
 import { adminApi, problem } from './api';
 import { Button, Card, ErrorText, Field, ScreenTitle, useScreenTitle } from './ui';
@@ -18,6 +26,7 @@ const EMPTY: FormState = {
   comingSoon: false,
   active: true,
   delivery: 'license_key',
+  activationLimit: String(DEFAULT_ACTIVATION_LIMIT),
 };
 
 const typedPrice = (subunits: number | null) => (subunits === null ? '' : (subunits / 100).toFixed(2));
@@ -32,6 +41,7 @@ function formOf(tool: AdminTool): FormState {
     comingSoon: tool.comingSoon,
     active: tool.active,
     delivery: tool.delivery,
+    activationLimit: String(tool.activationLimit),
   };
 }
 
@@ -46,8 +56,7 @@ function UploadPanel({ tool, onUploaded }: { tool: AdminTool; onUploaded: (tool:
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!file) return setError('Choose the file to upload.');
-    if (file.size > TOOL_FILE_MAX_BYTES)
-      return setError(`The file is larger than ${megabytes(TOOL_FILE_MAX_BYTES)}.`);
+    if (file.size > TOOL_FILE_MAX_BYTES) return setError(asSentence(FILE_TOO_LARGE));
     setBusy(true);
     setError(null);
     try {
@@ -81,7 +90,7 @@ function UploadPanel({ tool, onUploaded }: { tool: AdminTool; onUploaded: (tool:
       <form onSubmit={submit} className="space-y-3">
         <div>
           <label htmlFor="tool-file" className="mb-1.5 block text-sm font-medium text-slate-800">
-            File (at most {megabytes(TOOL_FILE_MAX_BYTES)})
+            File (at most 2 GB)
           </label>
           <input
             id="tool-file"
@@ -153,7 +162,7 @@ export function ToolEditScreen() {
       } else {
         setTool(saved);
         setForm(formOf(saved));
-        setNotice('Saved. The site shows the change within 10 seconds.');
+        setNotice('Saved. The site shows the change now.');
       }
     } catch (failure) {
       if (failure instanceof ApiError && failure.body?.fieldErrors) setErrors(failure.body.fieldErrors);
@@ -190,7 +199,7 @@ export function ToolEditScreen() {
                 value={form.name}
                 onValueChange={(v) => set('name', v)}
                 error={errors.name}
-                maxLength={200}
+                maxLength={TOOL_TEXT_MAX.name}
               />
               <div className="sm:col-span-2">
                 <label htmlFor="tool-description" className="mb-1.5 block text-sm font-medium text-slate-800">
@@ -254,6 +263,16 @@ export function ToolEditScreen() {
                 error={errors.priceUSD}
                 hint="Empty: USD buyers pay the INR price / 75"
               />
+              <Field
+                id="tool-activation-limit"
+                label="Activation limit"
+                inputMode="numeric"
+                value={form.activationLimit}
+                onValueChange={(v) => set('activationLimit', v)}
+                error={errors.activationLimit}
+                hint={`Machines one license may run on at a time (${ACTIVATION_LIMIT_RANGE.min} to ${ACTIVATION_LIMIT_RANGE.max})`}
+              />
+              <div aria-hidden="true" className="hidden sm:block" />
               <label className="flex items-center gap-2 text-sm text-slate-800">
                 <input
                   type="checkbox"

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { AdminTool } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { adminApi } from './api';
-import { type Column, DataTable, Pager } from './DataTable';
+import { type Column, PagedTable } from './DataTable';
 import { ErrorText, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
@@ -68,24 +68,15 @@ export function ToolsScreen() {
       </ScreenTitle>
       <ErrorText message={error} />
       {data && (
-        <>
-          <DataTable
-            caption="Tools"
-            columns={COLUMNS}
-            rows={data.items}
-            rowKey={(tool) => tool.id}
-            sort={query.sort}
-            dir={query.dir}
-            onSort={(sort, dir) => setQuery((current) => ({ ...current, sort, dir, page: 1 }))}
-            empty="No tools yet."
-          />
-          <Pager
-            page={data.page}
-            pageSize={data.pageSize}
-            total={data.total}
-            onPage={(page) => setQuery((current) => ({ ...current, page }))}
-          />
-        </>
+        <PagedTable
+          data={data}
+          query={query}
+          setQuery={setQuery}
+          caption="Tools"
+          columns={COLUMNS}
+          rowKey={(tool) => tool.id}
+          empty="No tools yet."
+        />
       )}
     </>
   );

@@ -1,5 +1,11 @@
 import { CircleAlert, LoaderCircle } from 'lucide-react';
-import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, useEffect } from 'react';
+import {
+  type ButtonHTMLAttributes,
+  type InputHTMLAttributes,
+  type ReactNode,
+  useEffect,
+  useState,
+} from 'react';
 import { SITE } from '../../../shared/site';
 
 /** Small building blocks of the dashboard's screens: one look for buttons, fields, cards and titles. */
@@ -155,5 +161,44 @@ export function StatusBadge({ status }: { status: string }) {
     >
       {status}
     </span>
+  );
+}
+
+/** A screen's search box: a labelled search field and its button; `onSearch` gets the trimmed text. */
+export function SearchBox({
+  id,
+  label,
+  placeholder,
+  onSearch,
+}: {
+  id: string;
+  label: string;
+  placeholder: string;
+  onSearch: (text: string) => void;
+}) {
+  const [text, setText] = useState('');
+  return (
+    <search className="w-full sm:w-auto">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSearch(text.trim());
+        }}
+        className="flex w-full gap-2"
+      >
+        <label htmlFor={id} className="sr-only">
+          {label}
+        </label>
+        <input
+          id={id}
+          type="search"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          placeholder={placeholder}
+          className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm sm:w-64"
+        />
+        <Button type="submit">Search</Button>
+      </form>
+    </search>
   );
 }
