@@ -8,10 +8,9 @@ import type { TestClient } from '../test-support/client';
 import { fingerprint } from '../test-support/license-fixtures';
 import {
   addTool,
-  createOrder,
+  buyThroughEmulator,
   createShopTestApp,
   newBuyer,
-  orderRow,
   type ShopTestApp,
 } from '../test-support/shop-fixtures';
 import { totpAt, verifiedOperator } from './test-helpers';
@@ -165,16 +164,7 @@ describe('orders', () => {
     const buyer = await newBuyer(t);
     // The catalogue already has the tool made above, so the default one is not seeded: buy a tool of our own.
     const tool = await addTool(t, { device: 'Windows' });
-    // Paid through the emulator's checkout, so the emulator knows the payment it is later asked to refund.
-    const created = (await createOrder(buyer.client, tool.id, 'INR')).json<{ order_id: string }>();
-    const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${created.order_id}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-    });
-    expect((await buyer.client.post('/api/verify-payment/', await paid.json())).statusCode).toBe(200);
-    await t.emulator?.settled();
-    const id = (await orderRow(t, created.order_id)).id;
+    const { id } = await buyThroughEmulator(t, buyer.client, tool.id);
 
     const resent = await client.post(`/api/admin/orders/${id}/resend`, {});
     expect(resent.statusCode).toBe(200);
@@ -217,15 +207,7 @@ describe('licenses and tax documents', () => {
   it('shows an order’s masked license, devices, invoice and credit note; frees a device and resets the allowance, audited', async () => {
     const buyer = await newBuyer(t);
     const tool = await addTool(t, { device: 'Windows', activationLimit: 2 });
-    const created = (await createOrder(buyer.client, tool.id, 'INR')).json<{ order_id: string }>();
-    const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${created.order_id}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-    });
-    expect((await buyer.client.post('/api/verify-payment/', await paid.json())).statusCode).toBe(200);
-    await t.emulator?.settled();
-    const id = (await orderRow(t, created.order_id)).id;
+    const { id } = await buyThroughEmulator(t, buyer.client, tool.id);
     const [license] = await t.ctx.db
       .select()
       .from(licenses)

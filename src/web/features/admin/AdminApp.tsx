@@ -8,6 +8,7 @@ import { adminApi } from './api';
 import { CustomerScreen, CustomersScreen } from './CustomersScreen';
 import { EnrolScreen } from './EnrolScreen';
 import { GateShell } from './GateShell';
+import { InvoicesScreen } from './InvoicesScreen';
 import { MailScreen } from './MailScreen';
 import { MessagesScreen } from './MessagesScreen';
 import { NoAccessScreen } from './NoAccessScreen';
@@ -82,6 +83,7 @@ export function AdminApp() {
               <Route path="tools/:id" element={<ToolEditScreen />} />
               <Route path="messages" element={<MessagesScreen />} />
               <Route path="mail" element={<MailScreen />} />
+              <Route path="invoices" element={<InvoicesScreen />} />
               <Route path="activity" element={<ActivityScreen />} />
               <Route path="*" element={<UnknownScreen />} />
             </Routes>

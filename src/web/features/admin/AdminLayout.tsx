@@ -12,6 +12,7 @@ export const SCREENS = [
   { to: '/admin/tools', label: 'Tools', end: false },
   { to: '/admin/messages', label: 'Messages', end: false },
   { to: '/admin/mail', label: 'Mail', end: false },
+  { to: '/admin/invoices', label: 'Invoices', end: false },
   { to: '/admin/activity', label: 'Activity', end: false },
 ] as const;
 

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import type { CustomerRow } from '../../../shared/dashboard';
 import { adminApi } from './api';
 import { type Column, DataTable, PagedTable } from './DataTable';
+import { LicensesPanel } from './LicensesPanel';
 import { ORDER_COLUMNS } from './OrdersScreen';
 import { Card, ErrorText, formatDateTime, ScreenTitle, SearchBox, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
@@ -78,7 +79,8 @@ export function CustomersScreen() {
 export function CustomerScreen() {
   const { id = '' } = useParams();
   useScreenTitle('Customer');
-  const { data, error } = useAdminData(() => adminApi.customer(id), id);
+  const { data, error, reload } = useAdminData(() => adminApi.customer(id), id);
+  const [notice, setNotice] = useState<string | null>(null);
   return (
     <>
       <Link
@@ -89,6 +91,11 @@ export function CustomerScreen() {
       </Link>
       <ScreenTitle title={data ? data.name : 'Customer'} />
       <ErrorText message={error} />
+      {notice && (
+        <p role="status" className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">
+          {notice}
+        </p>
+      )}
       {data && (
         <div className="space-y-4">
           <Card title="Account">
@@ -114,6 +121,13 @@ export function CustomerScreen() {
             rows={data.orderList}
             rowKey={(order) => order.id}
             empty="No orders yet."
+          />
+          <LicensesPanel
+            licenses={data.licenses}
+            onChanged={(message) => {
+              setNotice(message);
+              reload();
+            }}
           />
         </div>
       )}

@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { REFUND_REASON_MAX } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { adminApi, problem } from './api';
+import { LicensesPanel } from './LicensesPanel';
 import {
   Button,
   Card,
@@ -194,6 +195,47 @@ export function OrderScreen() {
               </div>
             )}
             <ErrorText message={actionError} />
+          </Card>
+          <LicensesPanel
+            licenses={order.licenses}
+            onChanged={(message) => {
+              setNotice(message);
+              reload();
+            }}
+          />
+          <Card title="Tax documents">
+            {order.invoice || order.creditNote ? (
+              <dl>
+                {order.invoice && (
+                  <Detail label="Invoice">
+                    <a
+                      href={order.invoice.pdfUrl}
+                      target="_blank"
+                      rel="noreferrer"
+                      className="font-medium text-brand-700 underline underline-offset-2"
+                    >
+                      {order.invoice.number} (PDF)
+                    </a>{' '}
+                    · {formatDateTime(order.invoice.issuedAt)}
+                  </Detail>
+                )}
+                {order.creditNote && (
+                  <Detail label="Credit note">
+                    <a
+                      href={order.creditNote.pdfUrl}
+                      target="_blank"
+                      rel="noreferrer"
+                      className="font-medium text-brand-700 underline underline-offset-2"
+                    >
+                      {order.creditNote.number} (PDF)
+                    </a>{' '}
+                    · {formatDateTime(order.creditNote.issuedAt)}
+                  </Detail>
+                )}
+              </dl>
+            ) : (
+              <p className="text-sm text-slate-600">No invoice: the order was not paid.</p>
+            )}
           </Card>
           <Card title="Billing">
             <dl>

@@ -9,6 +9,8 @@ import type {
   DashboardStatus,
   EnrolmentDone,
   EnrolmentStart,
+  InvoicePeriod,
+  InvoiceReport,
   MailStatus,
   MessageRow,
   MessagesQuery,
@@ -69,6 +71,17 @@ export const adminApi = {
     api.post<{ message: string }>(`/api/admin/messages/${encodeURIComponent(id)}/handled`, {}),
   mail: () => api.get<MailStatus>('/api/admin/mail'),
   retryMail: (id: number) => api.post<{ message: string }>(`/api/admin/mail/${id}/retry`, {}),
+  deactivateDevice: (licenseId: string, deviceId: string) =>
+    api.post<{ message: string }>(
+      `/api/admin/licenses/${encodeURIComponent(licenseId)}/devices/${encodeURIComponent(deviceId)}/deactivate`,
+      {},
+    ),
+  resetDeactivations: (licenseId: string) =>
+    api.post<{ message: string }>(
+      `/api/admin/licenses/${encodeURIComponent(licenseId)}/reset-deactivations`,
+      {},
+    ),
+  invoices: (period: InvoicePeriod) => api.get<InvoiceReport>(`/api/admin/invoices${queryString(period)}`),
   activity: (query: ActivityQuery) =>
     api.get<Page<ActivityEntry>>(`/api/admin/activity${queryString(query)}`),
 };

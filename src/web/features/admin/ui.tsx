@@ -152,6 +152,8 @@ const STATUS_STYLES: Record<string, string> = {
   active: 'bg-green-100 text-green-800',
   hidden: 'bg-slate-200 text-slate-800',
   'coming soon': 'bg-blue-100 text-blue-900',
+  suspended: 'bg-amber-100 text-amber-900',
+  revoked: 'bg-red-100 text-red-800',
 };
 
 export function StatusBadge({ status }: { status: string }) {
