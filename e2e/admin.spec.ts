@@ -26,6 +26,13 @@ const operator = {
   password: 'Sunrise over Amer 7',
 };
 
+const buyer = {
+  name: 'Arjun Buyer',
+  email: 'arjun.buyer@example.in',
+  phone: '9812345671',
+  password: 'Monsoon-kite-5521',
+};
+
 let smtp: TestSmtpServer;
 let dataDir: string;
 let server: RunningServer;
@@ -98,6 +105,9 @@ async function checkScreen(name: string) {
 }
 
 const codeNow = () => generate({ secret: setupKey });
+
+/** The buyer shops in a browser context of their own, with its own cookies. */
+let browserForBuyer: () => Promise<BrowserContext>;
 let lastStep = 0;
 
 test.beforeAll(async ({ browser }) => {
@@ -120,6 +130,7 @@ test.beforeAll(async ({ browser }) => {
   expect(listed.stdout).toMatch(new RegExp(`${operator.email}.*not yet`));
   await startSite();
 
+  browserForBuyer = () => browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
   context = await browser.newContext({ timezoneId: 'Asia/Kolkata' });
   page = await context.newPage();
   page.on('console', (message) => {
@@ -264,7 +275,7 @@ test('the operator adds a tool with its file, and the shop lists it', async () =
 
   const shop = await context.newPage();
   await shop.goto(`${server.url}/utility-tools`);
-  await expect(shop.getByRole('article', { name: 'Ledger Lens', exact: true })).toBeVisible({
+  await expect(shop.getByRole('article', { name: 'Ledger Lens (Windows)', exact: true })).toBeVisible({
     timeout: 20_000,
   });
   await shop.close();
@@ -273,6 +284,103 @@ test('the operator adds a tool with its file, and the shop lists it', async () =
   const rows = page.getByRole('table', { name: 'Operator actions' }).locator('tbody tr');
   await expect(rows.nth(0)).toContainText('tool.upload');
   await expect(rows.nth(1)).toContainText('tool.create');
+});
+
+test('a buyer buys the new tool with the emulator; the operator finds the order and refunds it', async () => {
+  test.setTimeout(300_000);
+  const shopper = await browserForBuyer();
+  const shop = await shopper.newPage();
+  await shop.goto(`${server.url}/utility-tools`);
+  await shop.getByRole('button', { name: 'Sign Up' }).click();
+  const signup = shop.getByRole('dialog', { name: 'Create an Account' });
+  await signup.getByLabel('Full Name').fill(buyer.name);
+  await signup.getByLabel('Email').fill(buyer.email);
+  await signup.getByLabel('Phone', { exact: true }).fill(buyer.phone);
+  await signup.getByLabel('Password', { exact: true }).fill(buyer.password);
+  await signup.getByLabel('Confirm Password', { exact: true }).fill(buyer.password);
+  await signup.getByRole('button', { name: 'Verify Email' }).click();
+  const codeMail = await smtp.waitFor((mail) => mail.to.includes(buyer.email) && /\b\d{4}\b/.test(mail.text));
+  const verify = shop.getByRole('dialog', { name: 'Verify Your Email' });
+  await verify.getByLabel('Verification Code').fill(/\b(\d{4})\b/.exec(codeMail.text)?.[1] ?? '');
+  await verify.getByRole('button', { name: 'Complete Signup' }).click();
+  await expect(shop.getByRole('button', { name: buyer.name })).toBeVisible({ timeout: 30_000 });
+  await shop.getByRole('button', { name: 'INR' }).click();
+  const card = shop.getByRole('article', { name: 'Ledger Lens (Windows)', exact: true });
+  await card.getByRole('button', { name: 'Windows - ₹1,499.00' }).click();
+  const billing = shop.getByRole('dialog', { name: 'Billing Information', exact: true });
+  await billing.getByLabel('Address').fill('7 MI Road, Jaipur');
+  await billing.getByLabel('State').selectOption('Rajasthan');
+  await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await shop
+    .getByRole('dialog', { name: 'Razorpay Test Checkout' })
+    .getByRole('button', { name: 'Simulate success' })
+    .click();
+  await shop.waitForURL(`${server.url}/my-tools`, { timeout: 30_000 });
+  const delivery = await smtp.waitFor((m) => m.to.includes(buyer.email) && /license key$/.test(m.subject));
+  const licenseKey = /Your license key\s*\n\s*(\S+)/.exec(delivery.text)?.[1] ?? '';
+  expect(licenseKey).toMatch(/^[A-Z0-9]{5}(-[A-Z0-9]{5}){3}$/);
+  const owned = (await (await shop.request.get(`${server.url}/api/my-tools/`)).json()) as Array<{
+    _id: string;
+  }>;
+  const toolId = owned[0]?._id ?? '';
+  await shopper.close();
+  const license = (path: string) =>
+    fetch(`${server.url}/api/licenses/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        licenseKey,
+        toolId,
+        fingerprint: 'ledger-lens-office-pc-01',
+        name: 'Office PC',
+      }),
+    }).then((response) => response.json() as Promise<{ code: string }>);
+  expect((await license('activate')).code).toBe('VALID');
+
+  // The operator finds the order by the buyer's email, with its license (key masked) and invoice.
+  await page.goto(`${server.url}/admin/orders`);
+  await page.getByLabel('Email, order_…, pay_… or invoice number').fill(buyer.email);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const orderRows = page.getByRole('table', { name: 'Orders' }).locator('tbody tr');
+  await expect(orderRows).toHaveCount(1);
+  await expect(orderRows.nth(0)).toContainText('Ledger Lens');
+  await orderRows.nth(0).getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1, name: /^Order pay_/ })).toBeVisible();
+  await expect(page.getByText(new RegExp(`^[•-]+${licenseKey.slice(-4)}$`))).toBeVisible();
+  await expect(page.getByText(licenseKey)).toHaveCount(0);
+  await expect(page.getByText('Office PC')).toBeVisible();
+  await expect(page.getByRole('link', { name: /\(PDF\)$/ })).toHaveCount(1);
+  await checkScreen('order');
+
+  await page.getByRole('button', { name: 'Refund…' }).click();
+  await page.getByLabel('Reason (for the records)').fill('Bought the wrong edition');
+  await page.getByLabel('Code from your authenticator app').fill(await nextCode());
+  await page.getByRole('button', { name: 'Refund ₹1,499.00' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Refunded ₹1,499.00/ })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByRole('link', { name: /\(PDF\)$/ })).toHaveCount(2);
+
+  expect((await license('validate')).code).toBe('REVOKED');
+  const refundMail = await smtp.waitFor(
+    (m) => m.to.includes(buyer.email) && m.attachments.some((file) => /credit/i.test(file.filename ?? '')),
+  );
+  expect(refundMail.attachments.find((file) => /credit/i.test(file.filename ?? ''))?.mimeType).toBe(
+    'application/pdf',
+  );
+
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Activity' }).click();
+  const activity = page.getByRole('table', { name: 'Operator actions' }).locator('tbody tr');
+  await expect(activity.nth(0)).toContainText('order.refund');
+  await expect(activity.filter({ hasText: 'tool.create' })).toHaveCount(1);
+  await expect(activity.filter({ hasText: 'tool.upload' })).toHaveCount(1);
+
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Invoices' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Invoices' })).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: /^Invoices and credit notes/ }).locator('tbody tr'),
+  ).toHaveCount(1);
+  await checkScreen('invoices');
 });
 
 test('a new sign-in asks for the second factor again; a recovery code works once', async () => {

@@ -41,7 +41,6 @@ export const emptyRequestSchema = z.strictObject({});
 export const freshCodeSchema = z.object({ code: totpCodeSchema });
 
 export const confirmEnrolmentRequestSchema = z.strictObject({ code: totpCodeSchema });
-export type ConfirmEnrolmentRequest = z.input<typeof confirmEnrolmentRequestSchema>;
 
 /** Sign-in with the second factor: a TOTP code or one of the recovery codes. */
 export const verifySecondFactorRequestSchema = z.strictObject({
@@ -57,7 +56,6 @@ export const verifySecondFactorRequestSchema = z.strictObject({
         ),
     ),
 });
-export type VerifySecondFactorRequest = z.input<typeof verifySecondFactorRequestSchema>;
 
 /**
  * Where the visitor stands with the dashboard. Answered with 200 in every case (like /api/auth/check/), so the
@@ -132,7 +130,7 @@ const isoDay = z
 
 export const ordersQuerySchema = pageQuerySchema.extend({
   sort: z.enum(['createdAt', 'amount', 'status']).default('createdAt'),
-  /** An email (or part of one), order_…, pay_… or the start of the order's id. */
+  /** An email (or part of one), order_…, pay_…, an invoice or credit-note number, or the start of the order's id. */
   q: z.string().trim().max(200).optional(),
   status: z.enum(ORDER_STATUSES).optional(),
   /** Calendar days in India, inclusive. */

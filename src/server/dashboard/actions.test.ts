@@ -229,6 +229,10 @@ describe('licenses and tax documents', () => {
     expect(shown).toMatchObject({ status: 'active', activationLimit: 2, devices: [{ name: 'Office PC' }] });
     expect(detail.invoice?.number).toMatch(/\S/);
     expect(detail.creditNote).toBeNull();
+    const byNumber = await client.get(
+      `/api/admin/orders?q=${encodeURIComponent(detail.invoice?.number.toLowerCase() ?? '')}`,
+    );
+    expect(byNumber.json().items.map((order: { id: string }) => order.id)).toEqual([id]);
     const invoicePdf = await client.get(detail.invoice?.pdfUrl ?? '');
     expect(invoicePdf.headers['content-type']).toBe('application/pdf');
     expect(invoicePdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');

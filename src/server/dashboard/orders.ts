@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'dr
 import type { z } from 'zod';
 import type { OrderDetail, OrderRow, ordersQuerySchema, Page } from '../../shared/dashboard';
 import type { AppContext } from '../context';
-import { orderEvents, orders, outbox, tools, users } from '../db/schema';
+import { creditNotes, invoices, orderEvents, orders, outbox, tools, users } from '../db/schema';
 import { notFound } from '../http/errors';
 import { adminLicensesOf, orderTaxDocuments } from './licenses';
 
@@ -13,13 +13,22 @@ const istMidnight = (day: string) => new Date(`${day}T00:00:00+05:30`);
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 const SORT_COLUMNS = { createdAt: orders.createdAt, amount: orders.amount, status: orders.status };
 
-/** What the operator typed: a Razorpay order or payment id, the start of our id, or (part of) an email. */
+/**
+ * What the operator typed: a Razorpay order or payment id, an invoice or credit-note number, the start of our id,
+ * or (part of) an email.
+ */
 function searchCondition(q: string): SQL | undefined {
   if (/^order_\w+$/.test(q)) return eq(orders.razorpayOrderId, q);
   if (/^pay_\w+$/.test(q)) return eq(orders.razorpayPaymentId, q);
+  const number = q.toUpperCase();
+  const taxDocument = or(
+    sql`exists (select 1 from ${invoices} where ${invoices.orderId} = ${orders.id} and ${invoices.number} = ${number})`,
+    sql`exists (select 1 from ${creditNotes} where ${creditNotes.orderId} = ${orders.id} and ${creditNotes.number} = ${number})`,
+  );
   const email = ilike(users.email, likePattern(q));
-  if (/^[0-9a-f-]{4,36}$/i.test(q)) return or(email, sql`${orders.id}::text like ${`${q.toLowerCase()}%`}`);
-  return email;
+  if (/^[0-9a-f-]{4,36}$/i.test(q))
+    return or(email, taxDocument, sql`${orders.id}::text like ${`${q.toLowerCase()}%`}`);
+  return or(email, taxDocument);
 }
 
 const rowColumns = {

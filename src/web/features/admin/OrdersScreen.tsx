@@ -90,7 +90,7 @@ export function OrdersScreen() {
         >
           <div>
             <label htmlFor="orders-q" className="mb-1 block text-sm font-medium text-slate-800">
-              Email, order_…, pay_… or id
+              Email, order_…, pay_… or invoice number
             </label>
             <input
               id="orders-q"
