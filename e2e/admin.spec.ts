@@ -324,18 +324,14 @@ test('a buyer buys the new tool with the emulator; the operator finds the order 
   }>;
   const toolId = owned[0]?._id ?? '';
   await shopper.close();
-  const license = (path: string) =>
+  const machine = { licenseKey, toolId, fingerprint: 'ledger-lens-office-pc-01' };
+  const license = (path: string, body: Record<string, string>) =>
     fetch(`${server.url}/api/licenses/${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        licenseKey,
-        toolId,
-        fingerprint: 'ledger-lens-office-pc-01',
-        name: 'Office PC',
-      }),
+      body: JSON.stringify(body),
     }).then((response) => response.json() as Promise<{ code: string }>);
-  expect((await license('activate')).code).toBe('VALID');
+  expect((await license('activate', { ...machine, name: 'Office PC' })).code).toBe('VALID');
 
   // The operator finds the order by the buyer's email, with its license (key masked) and invoice.
   await page.goto(`${server.url}/admin/orders`);
@@ -361,7 +357,7 @@ test('a buyer buys the new tool with the emulator; the operator finds the order 
   });
   await expect(page.getByRole('link', { name: /\(PDF\)$/ })).toHaveCount(2);
 
-  expect((await license('validate')).code).toBe('REVOKED');
+  expect((await license('validate', machine)).code).toBe('REVOKED');
   const refundMail = await smtp.waitFor(
     (m) => m.to.includes(buyer.email) && m.attachments.some((file) => /credit/i.test(file.filename ?? '')),
   );

@@ -1,9 +1,8 @@
-import { useState } from 'react';
 import type { ActivityEntry } from '../../../shared/dashboard';
 import { adminApi } from './api';
-import { type Column, PagedTable } from './DataTable';
-import { ErrorText, formatDateTime, ScreenTitle, SearchBox, useScreenTitle } from './ui';
-import { useAdminData } from './useAdminData';
+import type { Column } from './DataTable';
+import { SearchableTableScreen } from './SearchableTableScreen';
+import { formatDateTime } from './ui';
 
 type Sort = 'createdAt' | 'actor' | 'action';
 
@@ -52,40 +51,16 @@ const COLUMNS: Array<Column<ActivityEntry, Sort>> = [
 
 /** The audit log: every operator action, read-only, searchable, newest first. */
 export function ActivityScreen() {
-  useScreenTitle('Activity');
-  const [query, setQuery] = useState({
-    page: 1,
-    sort: 'createdAt' as Sort,
-    dir: 'desc' as 'asc' | 'desc',
-    q: '',
-  });
-  const { data, error } = useAdminData(
-    () => adminApi.activity({ ...query, q: query.q || undefined }),
-    JSON.stringify(query),
-  );
-
   return (
-    <>
-      <ScreenTitle title="Activity">
-        <SearchBox
-          id="activity-search"
-          label="Search activity"
-          placeholder="Who, what or on what"
-          onSearch={(q) => setQuery((current) => ({ ...current, page: 1, q }))}
-        />
-      </ScreenTitle>
-      <ErrorText message={error} />
-      {data && (
-        <PagedTable
-          data={data}
-          query={query}
-          setQuery={setQuery}
-          caption="Operator actions"
-          columns={COLUMNS}
-          rowKey={(entry) => entry.id}
-          empty={query.q ? 'Nothing matches this search.' : 'No operator actions yet.'}
-        />
-      )}
-    </>
+    <SearchableTableScreen
+      title="Activity"
+      search={{ id: 'activity-search', label: 'Search activity', placeholder: 'Who, what or on what' }}
+      initialSort="createdAt"
+      load={adminApi.activity}
+      caption="Operator actions"
+      columns={COLUMNS}
+      rowKey={(entry) => entry.id}
+      empty={(searching) => (searching ? 'Nothing matches this search.' : 'No operator actions yet.')}
+    />
   );
 }

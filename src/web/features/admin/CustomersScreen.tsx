@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { CustomerRow } from '../../../shared/dashboard';
 import { adminApi } from './api';
-import { type Column, DataTable, PagedTable } from './DataTable';
+import { type Column, DataTable } from './DataTable';
 import { LicensesPanel } from './LicensesPanel';
 import { ORDER_COLUMNS } from './OrdersScreen';
-import { Card, ErrorText, formatDateTime, ScreenTitle, SearchBox, useScreenTitle } from './ui';
+import { SearchableTableScreen } from './SearchableTableScreen';
+import { Card, ErrorText, formatDateTime, ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
 type Sort = 'createdAt' | 'email' | 'name';
@@ -38,40 +39,17 @@ const COLUMNS: Array<Column<CustomerRow, Sort>> = [
 
 /** Customers: search by email, name or phone; server-side paging and sorting. */
 export function CustomersScreen() {
-  useScreenTitle('Customers');
-  const [query, setQuery] = useState({
-    page: 1,
-    sort: 'createdAt' as Sort,
-    dir: 'desc' as 'asc' | 'desc',
-    q: '',
-  });
-  const { data, error } = useAdminData(
-    () => adminApi.customers({ ...query, q: query.q || undefined }),
-    JSON.stringify(query),
-  );
   return (
-    <>
-      <ScreenTitle title="Customers">
-        <SearchBox
-          id="customers-search"
-          label="Search customers"
-          placeholder="Email, name or phone"
-          onSearch={(q) => setQuery((current) => ({ ...current, page: 1, q }))}
-        />
-      </ScreenTitle>
-      <ErrorText message={error} />
-      {data && (
-        <PagedTable
-          data={data}
-          query={query}
-          setQuery={setQuery}
-          caption="Customers"
-          columns={COLUMNS}
-          rowKey={(customer) => customer.id}
-          empty="No customers match."
-        />
-      )}
-    </>
+    <SearchableTableScreen
+      title="Customers"
+      search={{ id: 'customers-search', label: 'Search customers', placeholder: 'Email, name or phone' }}
+      initialSort="createdAt"
+      load={adminApi.customers}
+      caption="Customers"
+      columns={COLUMNS}
+      rowKey={(customer) => customer.id}
+      empty={() => 'No customers match.'}
+    />
   );
 }
 
