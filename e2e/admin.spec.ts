@@ -380,6 +380,8 @@ test('a buyer buys the new tool with the emulator; the operator finds the order 
 });
 
 test('a new sign-in asks for the second factor again; a recovery code works once', async () => {
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Activity' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Sign in to the dashboard' })).toBeVisible();
   await page.getByLabel('Email').fill(operator.email);

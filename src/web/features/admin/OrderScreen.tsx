@@ -135,7 +135,7 @@ export function OrderScreen() {
         </p>
       )}
       {order && (
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
           <Card title="Summary">
             <dl>
               <Detail label="Status">
@@ -251,7 +251,7 @@ export function OrderScreen() {
               {order.events.map((event) => (
                 <li key={event.id}>
                   <p className="font-medium text-slate-900">{event.kind}</p>
-                  <p className="text-slate-600">
+                  <p className="text-slate-600 wrap-anywhere">
                     <time dateTime={event.createdAt}>{formatDateTime(event.createdAt)}</time>
                     {event.detail ? ` · ${JSON.stringify(event.detail)}` : ''}
                   </p>
