@@ -56,7 +56,10 @@ function fontPreloads(): string[] {
 }
 
 function headFor(route: PageRoute, preloads: string[]): string {
-  const url = route.path === '*' ? publicUrl : `${publicUrl}${route.path === '/' ? '/' : route.path}`;
+  const url =
+    route.path === '*'
+      ? publicUrl
+      : `${publicUrl}${route.path === '/' ? '/' : route.path.replace(/\/\*$/, '')}`;
   const tags = [
     `<title>${escapeAttr(route.title)}</title>`,
     `<meta name="description" content="${escapeAttr(route.description)}" />`,
@@ -142,12 +145,15 @@ async function main() {
   const ssr = (await import(pathToFileURL(path.join(ssrDir, 'entry-prerender.js')).href)) as {
     PAGE_ROUTES: PageRoute[];
     NOT_FOUND_ROUTE: PageRoute;
+    ADMIN_ROUTE: PageRoute;
     renderRoute(url: string): Promise<string>;
   };
 
   const pages: SiteManifest['pages'] = {};
-  for (const route of [...ssr.PAGE_ROUTES, ssr.NOT_FOUND_ROUTE]) {
-    const url = route.path === '*' ? '/__not-found__' : route.path;
+  for (const route of [...ssr.PAGE_ROUTES, ssr.ADMIN_ROUTE, ssr.NOT_FOUND_ROUTE]) {
+    // The dashboard's shell answers /admin and every address under it.
+    const url = route.path === '*' ? '/__not-found__' : route.path.replace(/\/\*$/, '');
+    if (route === ssr.ADMIN_ROUTE) pages[url] = route.file;
     const appHtml = await ssr.renderRoute(url);
     const html = inlineStylesheets(template)
       .replace('<!--head-->', headFor(route, pagePreloads(manifest, route)))
@@ -167,7 +173,7 @@ async function main() {
   );
   writeFileSync(
     path.join(clientDir, 'robots.txt'),
-    `User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /dev/\n\nSitemap: ${publicUrl}/sitemap.xml\n`,
+    `User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /dev/\nDisallow: /admin\n\nSitemap: ${publicUrl}/sitemap.xml\n`,
   );
 
   for (const file of walk(clientDir)) {

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/routes';
 import { contactRoutes } from './contact/routes';
 import type { AppContext } from './context';
+import { dashboardRoutes } from './dashboard/routes';
 import { databaseUnavailable, healthRoutes, registerDatabaseGuard } from './health/routes';
 import { registerCsrf } from './http/csrf';
 import { registerErrorHandler, sendJsonNotFound } from './http/errors';
@@ -33,6 +34,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   ctx: AppContext;
   /** The Razorpay emulator this app mounted (development and tests without Razorpay keys). */
   emulator?: RazorpayEmulator;
+  /** Every route registered, as Fastify recorded it: what the access tests walk so none is missed. */
+  routes: ReadonlyArray<{ method: string; url: string }>;
 }> {
   const { ctx } = options;
   const { config } = ctx;
@@ -42,6 +45,10 @@ export async function buildApp(options: BuildAppOptions): Promise<{
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+  });
+  const routes: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
 
   const { dbHealth } = ctx;
@@ -63,9 +70,10 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   await orderRoutes(app, ctx);
   const emulator = await paymentsRoutes(app, ctx);
   await licenseRoutes(app, ctx);
+  await dashboardRoutes(app, ctx);
   if (!config.isProduction) await devMailboxRoutes(app, ctx);
   if (options.siteDir) await registerStaticSite(app, options.siteDir);
   else app.setNotFoundHandler((_request, reply) => sendJsonNotFound(reply));
 
-  return { app, ctx, emulator };
+  return { app, ctx, emulator, routes };
 }

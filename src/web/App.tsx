@@ -1,9 +1,12 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { ToastHost } from './components/ToastHost';
-import { NOT_FOUND_ROUTE, PAGE_ROUTES, routeFor } from './routes';
+import { ADMIN_ROUTE, NOT_FOUND_ROUTE, PAGE_ROUTES, routeFor } from './routes';
 
-const pages = [...PAGE_ROUTES, NOT_FOUND_ROUTE].map((route) => ({ route, Page: lazy(route.load) }));
+const pages = [...PAGE_ROUTES, ADMIN_ROUTE, NOT_FOUND_ROUTE].map((route) => ({
+  route,
+  Page: lazy(route.load),
+}));
 
 /** Keeps the document title and description right after client-side navigation. */
 function RouteMeta() {

@@ -3,7 +3,7 @@ import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { App } from './App';
 
-export { NOT_FOUND_ROUTE, PAGE_ROUTES } from './routes';
+export { ADMIN_ROUTE, NOT_FOUND_ROUTE, PAGE_ROUTES } from './routes';
 
 /** Renders one route to HTML at build time; Suspense (lazy pages) is awaited, so the HTML is complete. */
 export async function renderRoute(url: string): Promise<string> {

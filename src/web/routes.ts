@@ -127,6 +127,22 @@ export const NOT_FOUND_ROUTE: PageRoute = {
   load: () => import('./pages/NotFoundPage'),
 };
 
+/**
+ * The operator's dashboard (docs/product.md §12): its own code-split part under /admin, prerendered only as an
+ * empty shell, noindex and outside the sitemap. Its screens are routed inside the part.
+ */
+export const ADMIN_ROUTE: PageRoute = {
+  path: '/admin/*',
+  file: 'admin.html',
+  title: `Dashboard — ${SITE.name}`,
+  description: `The operator's dashboard of ${SITE.name}.`,
+  indexable: false,
+  noindex: true,
+  page: 'AdminPage',
+  load: () => import('./pages/AdminPage'),
+};
+
 export function routeFor(pathname: string): PageRoute {
+  if (pathname === '/admin' || pathname.startsWith('/admin/')) return ADMIN_ROUTE;
   return PAGE_ROUTES.find((route) => route.path === pathname) ?? NOT_FOUND_ROUTE;
 }

@@ -8,8 +8,10 @@ import { backupCommands } from './backup';
 import { toJson } from './format';
 import { type AdminContext, CommandError, type Group, parseCommandLine, UsageError } from './framework';
 import { invoiceCommands } from './invoices';
+import { licenseCommands } from './licenses';
 import { mailCommands } from './mail';
 import { messageCommands } from './messages';
+import { operatorCommands } from './operators';
 import { orderCommands, reconcileCommands } from './orders';
 import { type AdminRuntime, openRuntime } from './runtime';
 import { toolCommands } from './tools';
@@ -22,9 +24,11 @@ const GROUPS: Group[] = [
   { name: 'messages', summary: 'Contact-form messages: list, show, mark handled, export as CSV' },
   { name: 'mail', summary: 'The mail outbox: counts, failures and why, retry' },
   { name: 'users', summary: 'Accounts and what they bought' },
+  { name: 'licenses', summary: 'Licenses: reset a buyer’s self-service device allowance' },
   { name: 'invoices', summary: 'Tax invoices and credit notes of a period, split for GSTR-1; CSV export' },
   { name: 'backup', summary: 'Snapshot the embedded database now (the server does it daily)' },
   { name: 'restore', summary: 'Restore an embedded-database snapshot into a fresh DATA_DIR' },
+  { name: 'operators', summary: 'Who may use the /admin dashboard: add, remove, list' },
 ];
 
 const COMMANDS = [
@@ -34,8 +38,10 @@ const COMMANDS = [
   ...messageCommands,
   ...mailCommands,
   ...userCommands,
+  ...licenseCommands,
   ...invoiceCommands,
   ...backupCommands,
+  ...operatorCommands,
 ];
 
 function write(stream: NodeJS.WriteStream, text: string): Promise<void> {

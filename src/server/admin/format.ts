@@ -95,20 +95,7 @@ export function formatBytes(bytes: number | null | undefined): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
-/**
- * One CSV field (RFC 4180). Text that a spreadsheet would run as a formula (= + - @, tab, carriage return at the
- * start) gets a leading apostrophe: these cells hold what visitors typed into the contact form.
- */
-export function csvField(value: unknown): string {
-  let text =
-    value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-export function csv(headers: string[], rows: unknown[][]): string {
-  return [headers, ...rows].map((row) => `${row.map(csvField).join(',')}\r\n`).join('');
-}
+export { csv, csvField } from '../csv';
 
 /** JSON for --json: dates as ISO strings, pretty enough to read, stable enough to parse. */
 export const toJson = (data: unknown) => JSON.stringify(data, null, 2);

@@ -1,6 +1,6 @@
 import { formatSubunits } from '../../shared/money';
-import { GSTR1_CSV_HEADERS, type Gstr1Report, gstr1CsvRows, gstr1Report } from '../invoices/gstr1';
-import { csv, sections, table } from './format';
+import { type Gstr1Report, gstr1Csv, gstr1Report } from '../invoices/gstr1';
+import { sections, table } from './format';
 import { CommandError, defineCommand } from './framework';
 
 const PERIOD = {
@@ -113,7 +113,7 @@ const exportCommand = defineCommand({
     const report = await gstr1Report(ctx, period);
     return {
       data: report,
-      text: csv(GSTR1_CSV_HEADERS, gstr1CsvRows(report)),
+      text: gstr1Csv(report),
       exitCode: report.unconverted.length > 0 ? 1 : 0,
     };
   },

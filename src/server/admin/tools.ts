@@ -1,7 +1,15 @@
-import { readFile, stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { access, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { formatSubunits, usdCentsFromInrPaise } from '../../shared/money';
 import type { Device } from '../../shared/shop';
+import {
+  ACTIVATION_LIMIT_PROBLEM,
+  FILE_TOO_LARGE,
+  parseActivationLimitText,
+  TOOL_FILE_MAX_BYTES,
+  TOOL_TEXT_MAX,
+} from '../../shared/tool-rules';
 import { type ToolRow, toApiTool } from '../shop/catalogue';
 import { attachToolFile, createTool, listTools, type ToolChanges, updateTool } from '../shop/tools';
 import { details, formatBytes, formatTime, shortId, table } from './format';
@@ -16,11 +24,9 @@ import {
 } from './framework';
 import { assertPayableInUsd, parsePrice, parseUsdPrice } from './prices';
 
-const NAME_MAX = 120;
-const DESCRIPTION_MAX = 5000;
-const ICON_MAX = 300;
-/** The size column is a 32-bit integer; installers are far smaller. */
-const FILE_MAX_BYTES = 2 ** 31 - 1;
+const NAME_MAX = TOOL_TEXT_MAX.name;
+const DESCRIPTION_MAX = TOOL_TEXT_MAX.description;
+const ICON_MAX = TOOL_TEXT_MAX.icon;
 
 type Delivery = ToolRow['delivery'];
 
@@ -106,11 +112,9 @@ function parseDelivery(typed: string): Delivery {
 
 /** How many machines one license may be activated on at a time: at least 1, and no runaway values. */
 function parseActivationLimit(typed: string): number {
-  const text = typed.trim();
-  const value = Number(text);
-  if (!/^\d{1,3}$/.test(text) || value < 1 || value > 100) {
-    throw new CommandError(`--activation-limit must be a whole number from 1 to 100, got "${typed}".`);
-  }
+  const value = parseActivationLimitText(typed);
+  if (value === undefined)
+    throw new CommandError(`--activation-limit must be ${ACTIVATION_LIMIT_PROBLEM}, got "${typed}".`);
   return value;
 }
 
@@ -129,22 +133,24 @@ async function readDescription(
     throw new CommandError('Give --description or --description-file, not both.');
   }
   if (options['description-file'] !== undefined) {
-    const text = await readUserFile(env, options['description-file']);
-    return parseText(text.toString('utf8'), '--description-file', DESCRIPTION_MAX);
+    const file = await userFile(env, options['description-file']);
+    return parseText(await readFile(file, 'utf8'), '--description-file', DESCRIPTION_MAX);
   }
   return options.description === undefined
     ? undefined
     : parseText(options.description, '--description', DESCRIPTION_MAX);
 }
 
-async function readUserFile(env: AdminEnv, typed: string): Promise<Buffer> {
+/** The full path of a file the operator named, once it is known to be a readable, non-empty file of a size we take. */
+async function userFile(env: AdminEnv, typed: string): Promise<string> {
   const file = path.resolve(env.cwd, typed);
   try {
     const info = await stat(file);
     if (!info.isFile()) throw new CommandError(`${typed} is not a file.`);
     if (info.size === 0) throw new CommandError(`${typed} is empty.`);
-    if (info.size > FILE_MAX_BYTES) throw new CommandError(`${typed} is larger than 2 GB.`);
-    return await readFile(file);
+    if (info.size > TOOL_FILE_MAX_BYTES) throw new CommandError(`${typed}: ${FILE_TOO_LARGE}.`);
+    await access(file, constants.R_OK);
+    return file;
   } catch (error) {
     if (error instanceof CommandError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
@@ -377,12 +383,12 @@ const upload = defineCommand({
     'sent serve the new file from now on.',
   async run(env, input) {
     const typedFile = argument(input, 1);
-    const data = await readUserFile(env, typedFile);
+    const file = await userFile(env, typedFile);
     const fileName = path.basename(typedFile).slice(0, 200);
     const ctx = await env.open();
     const { before, after, stored, removeProblem } = await attachToolFile(ctx, argument(input, 0), {
       name: fileName,
-      data,
+      stream: createReadStream(file),
     });
     const note = removeProblem
       ? ` The previous file ${before.fileKey} could not be removed: ${removeProblem}`

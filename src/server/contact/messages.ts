@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, isNull, type SQL } from 'drizzle-orm';
 import type { ContactRequest } from '../../shared/contact';
 import { SITE } from '../../shared/site';
 import type { AppContext } from '../context';
-import type { DbOrTx } from '../db';
+import type { DbOrTx, Tx } from '../db';
 import { contactMessages } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
 import { enqueueMail } from '../mail/outbox';
@@ -92,17 +92,26 @@ export function allMessages(ctx: AppContext, filter: MessageFilter): Promise<Mes
     .orderBy(asc(contactMessages.createdAt), asc(contactMessages.id));
 }
 
-/** Marks a message handled once; a message already handled keeps its first date. */
+/**
+ * Marks a message handled once; a message already handled keeps its first date. `alsoInTransaction` (the
+ * dashboard's audit entry) runs only when something changed, in the same transaction.
+ */
 export async function markMessageHandled(
   ctx: AppContext,
   typed: string,
+  alsoInTransaction?: (tx: Tx, message: MessageRow) => Promise<void>,
 ): Promise<{ message: MessageRow; alreadyHandled: boolean }> {
   const row = await findMessage(ctx.db, typed);
   if (row.handledAt) return { message: row, alreadyHandled: true };
-  const [updated] = await ctx.db
-    .update(contactMessages)
-    .set({ handledAt: ctx.clock.now() })
-    .where(and(eq(contactMessages.id, row.id), isNull(contactMessages.handledAt)))
-    .returning();
-  return { message: updated ?? row, alreadyHandled: false };
+  return ctx.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(contactMessages)
+      .set({ handledAt: ctx.clock.now() })
+      .where(and(eq(contactMessages.id, row.id), isNull(contactMessages.handledAt)))
+      .returning();
+    // Someone else marked it in between: theirs is the first date, and theirs the change.
+    if (!updated) return { message: row, alreadyHandled: true };
+    await alsoInTransaction?.(tx, updated);
+    return { message: updated, alreadyHandled: false };
+  });
 }

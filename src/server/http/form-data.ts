@@ -11,7 +11,8 @@ export const payloadTooLarge = () => new AppError(413, 'payload_too_large', 'Req
 /**
  * A body whose declared length is over the route's limit (forms: FORM_BODY_LIMIT) is a 413 before anything else
  * is looked at, whatever its content type: the answer to "too big" does not depend on whether the route would
- * have understood the body.
+ * have understood the body. A route that takes a file names its own limit (`config: { uploadLimit }`) and
+ * streams the file under it.
  */
 export function registerDeclaredSizeLimit(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
@@ -20,8 +21,17 @@ export function registerDeclaredSizeLimit(app: FastifyInstance): void {
     const type = request.headers['content-type'] ?? '';
     const routeLimit = request.routeOptions.bodyLimit ?? Number.POSITIVE_INFINITY;
     const isForm = /^(multipart\/form-data|application\/x-www-form-urlencoded)/i.test(type);
-    if (declared > (isForm ? Math.min(routeLimit, FORM_BODY_LIMIT) : routeLimit)) throw payloadTooLarge();
+    const { uploadLimit } = request.routeOptions.config;
+    const limit = uploadLimit ?? (isForm ? Math.min(routeLimit, FORM_BODY_LIMIT) : routeLimit);
+    if (declared > limit) throw payloadTooLarge();
   });
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A file upload route's limit: the most its whole request may declare. */
+    uploadLimit?: number;
+  }
 }
 
 /**

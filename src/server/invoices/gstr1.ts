@@ -1,5 +1,6 @@
 import { and, asc, gte, lt } from 'drizzle-orm';
 import type { AppContext } from '../context';
+import { csv } from '../csv';
 import { creditNotes, invoices } from '../db/schema';
 import type { TaxDocument } from './document';
 import type { SupplyType } from './tax';
@@ -217,3 +218,6 @@ export function gstr1CsvRows(report: Gstr1Report): unknown[][] {
     ...report.creditNotes.map((row) => documentLine('cdn', row)),
   ];
 }
+
+/** The report as the accountant's CSV: the command line's `invoices export` and the dashboard's download. */
+export const gstr1Csv = (report: Gstr1Report): string => csv(GSTR1_CSV_HEADERS, gstr1CsvRows(report));

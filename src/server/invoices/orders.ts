@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { fromSubunits } from '../../shared/money';
 import { type OrderSummary, type TaxDocumentKind, taxDocumentPath } from '../../shared/order-history';
 import type { AppContext } from '../context';
@@ -41,17 +41,50 @@ export async function listOwnOrders(ctx: Pick<AppContext, 'db'>, userId: string)
 }
 
 /** A tax document of an order, only when `userId` owns it: anyone else learns nothing, not even that it exists. */
-export async function findOwnTaxDocument(
+export function findOwnTaxDocument(
   ctx: Pick<AppContext, 'db'>,
   input: { userId: string; orderId: string; kind: TaxDocumentKind },
 ): Promise<{ number: string; document: TaxDocument } | undefined> {
-  const table = input.kind === 'invoice' ? invoices : creditNotes;
+  return orderTaxDocument(ctx, input.kind, (table) =>
+    and(eq(table.orderId, input.orderId), eq(table.userId, input.userId)),
+  );
+}
+
+/** A tax document of any order: for the operator, who sees every order. */
+export function findOrderTaxDocument(
+  ctx: Pick<AppContext, 'db'>,
+  input: { orderId: string; kind: TaxDocumentKind },
+): Promise<{ number: string; document: TaxDocument } | undefined> {
+  return orderTaxDocument(ctx, input.kind, (table) => eq(table.orderId, input.orderId));
+}
+
+async function orderTaxDocument(
+  ctx: Pick<AppContext, 'db'>,
+  kind: TaxDocumentKind,
+  where: (table: typeof invoices | typeof creditNotes) => SQL | undefined,
+): Promise<{ number: string; document: TaxDocument } | undefined> {
+  const table = kind === 'invoice' ? invoices : creditNotes;
   const [row] = await ctx.db
     .select({ number: table.number, document: table.document })
     .from(table)
-    .where(and(eq(table.orderId, input.orderId), eq(table.userId, input.userId)))
+    .where(where(table))
     .limit(1);
   return row ? { number: row.number, document: row.document as TaxDocument } : undefined;
+}
+
+/** The numbers and dates of an order's invoice and credit note, where they exist. */
+export async function taxDocumentsOfOrder(ctx: Pick<AppContext, 'db'>, orderId: string) {
+  const [invoice] = await ctx.db
+    .select({ number: invoices.number, issuedAt: invoices.issuedAt })
+    .from(invoices)
+    .where(eq(invoices.orderId, orderId))
+    .limit(1);
+  const [creditNote] = await ctx.db
+    .select({ number: creditNotes.number, issuedAt: creditNotes.issuedAt })
+    .from(creditNotes)
+    .where(eq(creditNotes.orderId, orderId))
+    .limit(1);
+  return { invoice: invoice ?? null, creditNote: creditNote ?? null };
 }
 
 /** A tax document by its id, for the mail worker attaching it to an email. */

@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db';
+import { auditLog, licenses } from '../db/schema';
 import { createTestDatabase, testDriver } from '../test-support/database';
 import { licensedPurchase } from '../test-support/license-fixtures';
 
@@ -13,6 +15,7 @@ let dataDir: string;
 let databaseUrl = '';
 let dropDatabase: (() => Promise<void>) | undefined;
 let toolId: string;
+let licenseKey: string;
 
 function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -49,7 +52,9 @@ beforeAll(async () => {
   }
   const database = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite') });
   await database.migrate();
-  toolId = (await licensedPurchase(database.db)).toolId;
+  const purchase = await licensedPurchase(database.db);
+  toolId = purchase.toolId;
+  licenseKey = purchase.licenseKey ?? '';
   await database.close();
 }, 120_000);
 afterAll(async () => {
@@ -73,5 +78,35 @@ describe('tools edit --activation-limit', () => {
     const listed = await admin('tools', 'list', '--json');
     const tools = JSON.parse(listed.stdout) as Array<{ _id: string; activationLimit: number }>;
     expect(tools.find((tool) => tool._id === toolId)?.activationLimit).toBe(3);
+  });
+});
+
+describe('licenses reset-deactivations', () => {
+  it('resets the buyer’s self-service allowance, audited, and refuses an unknown key', {
+    timeout: 180_000,
+  }, async () => {
+    const done = await admin('licenses', 'reset-deactivations', licenseKey.toLowerCase(), '--json');
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ licenseKey });
+
+    const unknown = await admin('licenses', 'reset-deactivations', 'NOPE-NOPE-NOPE-NOPE');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No license with that key.');
+
+    const database = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite') });
+    try {
+      const [license] = await database.db.select().from(licenses).where(eq(licenses.licenseKey, licenseKey));
+      expect(license?.selfDeactivationsResetAt).toBeInstanceOf(Date);
+      const entries = await database.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, 'license.reset_deactivations'));
+      expect(entries).toEqual([
+        expect.objectContaining({ actor: 'command line', target: `license:${license?.id}` }),
+      ]);
+    } finally {
+      await database.close();
+    }
   });
 });

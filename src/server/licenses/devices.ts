@@ -15,12 +15,12 @@ import { effectiveStatus, forgetLicenses } from './service';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Self-service deactivations count from the later of 30 days ago and the operator's last reset. */
-function windowStart(now: Date, resetAt: Date | null): Date {
+export function windowStart(now: Date, resetAt: Date | null): Date {
   const rolling = new Date(now.getTime() - SELF_DEACTIVATION_WINDOW_DAYS * DAY_MS);
   return resetAt && resetAt > rolling ? resetAt : rolling;
 }
 
-async function selfDeactivationsSince(db: DbOrTx, licenseId: string, since: Date): Promise<number> {
+export async function selfDeactivationsSince(db: DbOrTx, licenseId: string, since: Date): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(licenseActivations)

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gt, isNotNull, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../context';
+import type { Tx } from '../db';
 import { outbox } from '../db/schema';
 import { DomainError } from '../domain-error';
 import { formatOperatorTime } from '../operator-time';
@@ -54,11 +55,13 @@ export async function outboxStatus(ctx: AppContext) {
 
 /**
  * Queues one failed message again with a fresh set of retries. Refuses mail that was sent or is still queued:
- * retrying those would send twice or reset the worker's back-off.
+ * retrying those would send twice or reset the worker's back-off. `alsoInTransaction` (the dashboard's audit
+ * entry) commits with the change.
  */
 export async function retryMail(
   ctx: AppContext,
   id: number,
+  alsoInTransaction?: (tx: Tx, change: { before: MailSummary; after: MailSummary }) => Promise<void>,
 ): Promise<{ before: MailSummary; after: MailSummary }> {
   const [row] = await ctx.db.select(summaryColumns).from(outbox).where(eq(outbox.id, id));
   if (!row) throw new DomainError('not_found', `No mail with id ${id}.`);
@@ -76,14 +79,19 @@ export async function retryMail(
         : `Mail ${id} to ${row.to} is still queued and being retried (${row.attempts} of ${MAX_ATTEMPTS} tries, next ${formatOperatorTime(row.nextAttemptAt)}); "mail retry" is for failed mail.`,
     );
   }
-  const [updated] = await ctx.db
-    .update(outbox)
-    .set({ status: 'pending', attempts: 0, nextAttemptAt: ctx.clock.now() })
-    .where(and(eq(outbox.id, id), eq(outbox.status, 'failed')))
-    .returning(summaryColumns);
-  if (!updated)
-    throw new DomainError('refused', `Mail ${id} changed while retrying; run "mail status" and try again.`);
-  return { before: row, after: updated };
+  const after = await ctx.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(outbox)
+      .set({ status: 'pending', attempts: 0, nextAttemptAt: ctx.clock.now() })
+      .where(and(eq(outbox.id, id), eq(outbox.status, 'failed')))
+      .returning(summaryColumns);
+    if (!updated)
+      throw new DomainError('refused', `Mail ${id} changed while retrying; run "mail status" and try again.`);
+    await alsoInTransaction?.(tx, { before: row, after: updated });
+    return updated;
+  });
+  ctx.mailQueued.notify();
+  return { before: row, after };
 }
 
 /** Queues every failed message again; returns their ids, lowest first. */

@@ -26,6 +26,8 @@ export type RefundRequest = {
    * recorded, and the gateway is not asked.
    */
   madeByRazorpay?: { refundId: string | null; amount: number };
+  /** Runs inside the refund's transaction (the dashboard's audit entry), so it commits with the refund or not at all. */
+  alsoInTransaction?: (tx: Tx, result: RefundResult) => Promise<void>;
 };
 
 export type RefundResult = {
@@ -242,9 +244,16 @@ export async function refundOrder(ctx: AppContext, request: RefundRequest): Prom
     ? { ...request.madeByRazorpay, refundedEarlier: true }
     : await refundAtGateway(ctx, order, request.reason);
   try {
-    const result = await ctx.db.transaction((tx) =>
-      recordRefund(ctx, tx, { order, source: request.source, reason: request.reason, refund }),
-    );
+    const result = await ctx.db.transaction(async (tx) => {
+      const recorded = await recordRefund(ctx, tx, {
+        order,
+        source: request.source,
+        reason: request.reason,
+        refund,
+      });
+      await request.alsoInTransaction?.(tx, recorded);
+      return recorded;
+    });
     forgetOwnedTools(ctx, order.userId);
     forgetLicenses(ctx);
     return result;

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import {
 } from '../test-support/shop-fixtures';
 import { activeCatalogue, invalidateCatalogue } from './catalogue';
 import { seedDefaultCatalogue } from './seed';
+import { attachToolFile, createTool, updateTool } from './tools';
 
 let t: ShopTestApp;
 beforeAll(async () => {
@@ -95,6 +97,31 @@ describe('GET /api/alltools/', () => {
     invalidateCatalogue(t.ctx);
     const after = (await client.get('/api/alltools/')).json<Tool[]>().map((tool) => tool._id);
     expect(after).not.toContain(shown.id);
+  });
+
+  it('shows every change made through the tools service at once, whichever front end calls it', async () => {
+    const client = await t.client();
+    const ids = async () => (await client.get('/api/alltools/')).json<Tool[]>().map((tool) => tool._id);
+    await ids(); // the cache is warm: a write that forgot it would stay unseen for the TTL
+    const added = await createTool(t.ctx, {
+      name: 'Cache check',
+      description: 'Appears without waiting.',
+      device: 'Windows',
+      priceInrPaise: 49_900,
+      priceUsdCents: 799,
+      delivery: 'license_key',
+      icon: null,
+      comingSoon: false,
+      active: true,
+    });
+    expect(await ids()).toContain(added.id);
+    await updateTool(t.ctx, added.id, { active: false });
+    expect(await ids()).not.toContain(added.id);
+    await updateTool(t.ctx, added.id, { active: true });
+    const stream = Readable.from([Buffer.from('PK new installer')]);
+    const { stored } = await attachToolFile(t.ctx, added.id, { name: 'cache-check.zip', stream });
+    expect(stored.sha256).toBe(sha256Hex(Buffer.from('PK new installer')));
+    expect(await ids()).toContain(added.id);
   });
 
   it('marks the tools the logged-in user owns, and only theirs', async () => {

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { formatSubunits } from '../../shared/money';
 import type { AppContext } from '../context';
-import type { DbOrTx } from '../db';
+import type { DbOrTx, Tx } from '../db';
 import { licenses, orders, purchases, tools, users } from '../db/schema';
 import { enqueueMail } from '../mail/outbox';
 import { recordOrderEvent } from '../payments/order-events';
@@ -80,7 +80,9 @@ export type ResendOutcome =
 export async function resendDelivery(
   ctx: AppContext,
   target: ResendTarget,
-  source: 'web' | 'admin',
+  source: 'web' | 'admin' | 'dashboard',
+  /** Runs inside the resend's transaction once the email is queued (the dashboard's audit entry). */
+  alsoInTransaction?: (tx: Tx, orderId: string) => Promise<void>,
 ): Promise<ResendOutcome> {
   const which =
     'orderId' in target
@@ -114,6 +116,7 @@ export async function resendDelivery(
       license: owned.license,
     });
     await recordOrderEvent(tx, owned.order.id, 'resent', { source, outboxId }, now);
+    await alsoInTransaction?.(tx, owned.order.id);
     return {
       result: 'sent',
       orderId: owned.order.id,

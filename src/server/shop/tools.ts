@@ -1,38 +1,31 @@
 import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { asc, eq, max } from 'drizzle-orm';
-import { usdCentsFromInrPaise } from '../../shared/money';
+import { TOOL_FILE_MAX_BYTES, usdPriceProblem } from '../../shared/tool-rules';
 import type { AppContext } from '../context';
-import type { DbOrTx } from '../db';
+import type { DbOrTx, Tx } from '../db';
 import { tools } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
 import { DomainError } from '../domain-error';
 import type { StoredFile } from '../storage';
-import type { ToolRow } from './catalogue';
+import { invalidateCatalogue, type ToolRow } from './catalogue';
 import { ensureDefaultCatalogue } from './seed';
 
 /**
- * The operator's catalogue: listing, adding and changing tools and attaching their download files. Every change
- * runs in one transaction with the row locked; the site's catalogue cache picks it up within its short TTL.
+ * The operator's catalogue: listing, adding and changing tools and attaching their download files, for the
+ * command line and the dashboard alike. Every change runs in one transaction with the row locked, runs the
+ * caller's `alsoInTransaction` (the dashboard's audit entry) inside it, and clears this instance's catalogue
+ * cache once committed, so the change shows on /utility-tools at once (other instances and a separate command
+ * line process see it within the cache's short TTL).
  */
+
+/** Work a caller adds to a change's transaction, given the tool before (null for a new one) and after. */
+export type ToolHook = (tx: Tx, change: { before: ToolRow | null; after: ToolRow }) => Promise<void>;
 
 export type ToolChanges = Partial<typeof tools.$inferInsert>;
 export type NewTool = Omit<typeof tools.$inferInsert, 'id' | 'sortOrder' | 'createdAt' | 'updatedAt'> & {
   sortOrder?: number;
 };
-
-/** Razorpay's smallest payment is 100 subunits (₹1.00, $1.00); a cheaper tool could never be bought. */
-export const MIN_PRICE_SUBUNITS = 100;
-
-/** Why a tool without its own USD price could not be bought in USD, or undefined when it can. */
-export function usdPriceProblem(prices: {
-  priceInrPaise: number;
-  priceUsdCents: number | null;
-}): string | undefined {
-  if (prices.priceUsdCents !== null) return undefined;
-  const derived = usdCentsFromInrPaise(prices.priceInrPaise);
-  if (derived >= MIN_PRICE_SUBUNITS) return undefined;
-  return `Without --price-usd, USD buyers pay the INR price / 75 = $${(derived / 100).toFixed(2)}, below Razorpay's 1.00 minimum; give --price-usd.`;
-}
 
 function assertPayable(prices: { priceInrPaise: number; priceUsdCents: number | null }): void {
   const problem = usdPriceProblem(prices);
@@ -64,10 +57,14 @@ export async function listTools(ctx: AppContext, options: { activeOnly?: boolean
 }
 
 /** Adds a tool; without a position it goes after the last one. */
-export async function createTool(ctx: AppContext, values: NewTool): Promise<ToolRow> {
+export async function createTool(
+  ctx: AppContext,
+  values: NewTool,
+  alsoInTransaction?: ToolHook,
+): Promise<ToolRow> {
   assertPayable(values as { priceInrPaise: number; priceUsdCents: number | null });
   await ensureDefaultCatalogue(ctx);
-  return ctx.db.transaction(async (tx) => {
+  const created = await ctx.db.transaction(async (tx) => {
     const [last] = await tx.select({ sortOrder: max(tools.sortOrder) }).from(tools);
     const now = ctx.clock.now();
     const [inserted] = await tx
@@ -80,8 +77,11 @@ export async function createTool(ctx: AppContext, values: NewTool): Promise<Tool
       })
       .returning();
     if (!inserted) throw new Error('tool insert returned no row');
+    await alsoInTransaction?.(tx, { before: null, after: inserted });
     return inserted;
   });
+  invalidateCatalogue(ctx);
+  return created;
 }
 
 /** Applies changes to one tool and checks that the result is still payable in both currencies. */
@@ -89,9 +89,10 @@ export async function updateTool(
   ctx: AppContext,
   typed: string,
   changes: ToolChanges,
+  alsoInTransaction?: ToolHook,
 ): Promise<{ before: ToolRow; after: ToolRow }> {
   await ensureDefaultCatalogue(ctx);
-  return ctx.db.transaction(async (tx) => {
+  const result = await ctx.db.transaction(async (tx) => {
     const before = await findTool(tx, typed, true);
     assertPayable({ ...before, ...changes });
     const [after] = await tx
@@ -100,8 +101,11 @@ export async function updateTool(
       .where(eq(tools.id, before.id))
       .returning();
     if (!after) throw new Error('tool update returned no row');
+    await alsoInTransaction?.(tx, { before, after });
     return { before, after };
   });
+  invalidateCatalogue(ctx);
+  return result;
 }
 
 /** A storage key part from a file name: the storage accepts letters, digits, dot, dash and underscore. */
@@ -111,19 +115,22 @@ function keyPart(fileName: string): string {
 }
 
 /**
- * Attaches or replaces a tool's download file. A new key for every upload: the old file stays intact until the
- * database points at the new one, and is removed after. `removeProblem` says why the old file could not be.
+ * Attaches or replaces a tool's download file, streamed into storage (hashed on the way, at most
+ * TOOL_FILE_MAX_BYTES: more fails with FileTooLargeError and stores nothing). A new key for every upload: the old
+ * file stays intact until the database points at the new one, and is removed after; download links already sent
+ * serve the new file. `removeProblem` says why the old file could not be removed.
  */
 export async function attachToolFile(
   ctx: AppContext,
   typed: string,
-  file: { name: string; data: Buffer },
+  file: { name: string; stream: Readable },
+  alsoInTransaction?: ToolHook,
 ): Promise<{ before: ToolRow; after: ToolRow; stored: StoredFile; removeProblem?: string }> {
   await ensureDefaultCatalogue(ctx);
   const { storage } = ctx;
   const tool = await findTool(ctx.db, typed);
   const key = `tools/${tool.id}/${Date.now().toString(36)}${randomBytes(3).toString('hex')}-${keyPart(file.name)}`;
-  const stored = await storage.put(key, file.data);
+  const stored = await storage.putStream(key, file.stream, TOOL_FILE_MAX_BYTES);
   let result: { before: ToolRow; after: ToolRow };
   try {
     result = await ctx.db.transaction(async (tx) => {
@@ -140,12 +147,14 @@ export async function attachToolFile(
         .where(eq(tools.id, before.id))
         .returning();
       if (!after) throw new Error('tool update returned no row');
+      await alsoInTransaction?.(tx, { before, after });
       return { before, after };
     });
   } catch (error) {
     await storage.remove(stored.key).catch(() => {});
     throw error;
   }
+  invalidateCatalogue(ctx);
   const { before, after } = result;
   let removeProblem: string | undefined;
   if (before.fileKey && before.fileKey !== stored.key) {

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { createHash, type Hash } from 'node:crypto';
+import { type Readable, Transform } from 'node:stream';
 
 /** What the catalogue records about a stored file. */
 export type StoredFile = { key: string; size: number; sha256: string };
@@ -11,6 +11,11 @@ export type StoredFile = { key: string; size: number; sha256: string };
 export type FileStorage = {
   /** Stores the bytes under `key`, replacing any earlier file, and reports their size and SHA-256. */
   put(key: string, data: Uint8Array): Promise<StoredFile>;
+  /**
+   * Stores a stream under `key` without holding it in memory, hashing as it goes; more than `maxBytes` stops it
+   * with a FileTooLargeError and leaves nothing behind.
+   */
+  putStream(key: string, data: Readable, maxBytes: number): Promise<StoredFile>;
   /** A stream of the file with its size, or null when there is no such file. */
   open(key: string): Promise<{ size: number; stream: Readable } | null>;
   read(key: string): Promise<Buffer | null>;
@@ -27,3 +32,31 @@ export function assertValidKey(key: string): void {
 }
 
 export const sha256Hex = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+export class FileTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`The file is larger than ${maxBytes} bytes.`);
+    this.name = 'FileTooLargeError';
+  }
+}
+
+/**
+ * A pass-through that counts and hashes what flows to storage, failing with FileTooLargeError past `maxBytes`;
+ * `result()` is the size and SHA-256 once the stream has ended. Both storages put streams through it.
+ */
+export function measuringStream(maxBytes: number): {
+  through: Transform;
+  result: () => { size: number; sha256: string };
+} {
+  const hash: Hash = createHash('sha256');
+  let size = 0;
+  const through = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > maxBytes) return done(new FileTooLargeError(maxBytes));
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  return { through, result: () => ({ size, sha256: hash.digest('hex') }) };
+}

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { assertValidKey, type FileStorage, sha256Hex } from './file-storage';
+import { pipeline } from 'node:stream/promises';
+import { assertValidKey, type FileStorage, measuringStream, sha256Hex } from './file-storage';
 import { parseS3Url, type S3Location } from './s3-url';
 
-export { type FileStorage, type StoredFile, sha256Hex } from './file-storage';
+export { type FileStorage, FileTooLargeError, type StoredFile, sha256Hex } from './file-storage';
 
 /** Files under `root`; writes land in a temporary file first and are renamed into place, so readers never see half a file. */
 export function createLocalStorage(root: string): FileStorage {
@@ -22,6 +23,20 @@ export function createLocalStorage(root: string): FileStorage {
       await writeFile(temporary, data);
       await rename(temporary, target);
       return { key, size: data.byteLength, sha256: sha256Hex(data) };
+    },
+    async putStream(key, data, maxBytes) {
+      const target = fullPath(key);
+      await mkdir(path.dirname(target), { recursive: true });
+      const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+      const measure = measuringStream(maxBytes);
+      try {
+        await pipeline(data, measure.through, createWriteStream(temporary));
+        await rename(temporary, target);
+      } catch (error) {
+        await rm(temporary, { force: true });
+        throw error;
+      }
+      return { key, ...measure.result() };
     },
     async open(key) {
       const file = fullPath(key);
@@ -57,6 +72,7 @@ function lazyS3Storage(location: S3Location): FileStorage {
   };
   return {
     put: async (key, data) => (await storage()).put(key, data),
+    putStream: async (key, data, maxBytes) => (await storage()).putStream(key, data, maxBytes),
     open: async (key) => (await storage()).open(key),
     read: async (key) => (await storage()).read(key),
     remove: async (key) => (await storage()).remove(key),

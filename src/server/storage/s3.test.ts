@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import {
   effectsOf,
   newBuyer,
 } from '../test-support/shop-fixtures';
+import { createLocalStorage, type FileStorage, FileTooLargeError, sha256Hex } from '.';
 import { createS3Storage } from './s3';
 import { parseS3Url } from './s3-url';
 
@@ -110,4 +113,35 @@ describe('files in an S3-compatible bucket', () => {
       await t.close();
     }
   }, 120_000);
+});
+
+/** Chunks of a buffer as a stream, the way an upload arrives. */
+const chunked = (data: Buffer) =>
+  Readable.from(
+    (function* () {
+      for (let at = 0; at < data.length; at += 64 * 1024) yield data.subarray(at, at + 64 * 1024);
+    })(),
+  );
+
+describe.each([
+  ['a local directory', () => createLocalStorage(mkdtempSync(path.join(os.tmpdir(), 'files-')))],
+  ['an S3-compatible bucket', () => createS3Storage(parseS3Url(storageUrl('/streamed')))],
+])('a streamed upload into %s', (_name, make: () => FileStorage) => {
+  it('stores a file larger than one S3 part with its size and SHA-256', async () => {
+    const storage = make();
+    const data = randomBytes(6 * 1024 * 1024 + 123);
+    const stored = await storage.putStream('tools/big.zip', chunked(data), 8 * 1024 * 1024);
+    expect(stored).toEqual({ key: 'tools/big.zip', size: data.length, sha256: sha256Hex(data) });
+    expect((await storage.read('tools/big.zip'))?.equals(data)).toBe(true);
+    await storage.remove('tools/big.zip');
+  }, 60_000);
+
+  it('refuses a stream past the limit and leaves nothing behind', async () => {
+    const storage = make();
+    const data = randomBytes(300 * 1024);
+    await expect(storage.putStream('tools/too-big.zip', chunked(data), 200 * 1024)).rejects.toBeInstanceOf(
+      FileTooLargeError,
+    );
+    expect(await storage.open('tools/too-big.zip')).toBeNull();
+  }, 60_000);
 });

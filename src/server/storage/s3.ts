@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -7,7 +7,8 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { assertValidKey, type FileStorage, sha256Hex } from './file-storage';
+import { Upload } from '@aws-sdk/lib-storage';
+import { assertValidKey, type FileStorage, measuringStream, sha256Hex } from './file-storage';
 import type { S3Location } from './s3-url';
 
 const isMissing = (error: unknown) =>
@@ -53,6 +54,17 @@ export function createS3Storage(location: S3Location, client?: S3Client): FileSt
         }),
       );
       return { key, size: data.byteLength, sha256: sha256Hex(data) };
+    },
+    async putStream(key, data, maxBytes) {
+      // A multipart upload of unknown length, part by part: S3 publishes the object only when it completes and
+      // the upload is aborted (its parts deleted) when the stream fails or grows past the limit.
+      const measure = measuringStream(maxBytes);
+      const body = pipeline(data, measure.through, () => {});
+      await new Upload({
+        client: s3,
+        params: { Bucket: location.bucket, Key: objectKey(key), Body: body },
+      }).done();
+      return { key, ...measure.result() };
     },
     async open(key) {
       const object = await get(key);

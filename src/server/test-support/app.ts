@@ -18,6 +18,8 @@ export type TestApp = {
   clock: ManualClock;
   /** The Razorpay emulator the app mounted, when it runs without Razorpay keys. */
   emulator: RazorpayEmulator | undefined;
+  /** Every route the app registered (method and URL pattern). */
+  routes: ReadonlyArray<{ method: string; url: string }>;
   /** A new browser-like client with its own cookie jar (csrftoken already fetched). */
   client(options?: { ip?: string }): Promise<TestClient>;
   close(): Promise<void>;
@@ -65,7 +67,7 @@ export async function openTestApp(options: { env: Record<string, string>; now?: 
 }
 
 async function appOn(database: DatabaseHandle, config: Config, clock: ManualClock): Promise<TestApp> {
-  const { app, ctx, emulator } = await buildApp({
+  const { app, ctx, emulator, routes } = await buildApp({
     ctx: createAppContext({ config, db: database.db, clock }),
   });
   await app.ready();
@@ -76,6 +78,7 @@ async function appOn(database: DatabaseHandle, config: Config, clock: ManualCloc
     database,
     clock,
     emulator,
+    routes,
     async client(clientOptions = {}) {
       const client = new TestClient(app, clientOptions.ip);
       await client.get('/api/csrf-token/');

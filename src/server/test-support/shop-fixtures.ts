@@ -286,3 +286,22 @@ export async function buyTool(
     order: await orderRow(t, razorpayOrderId),
   };
 }
+
+/**
+ * Buys a tool through the emulator's own checkout, so the emulator knows the payment (a refund then reaches it),
+ * and waits for its webhooks. Returns the local order.
+ */
+export async function buyThroughEmulator(t: ShopTestApp, client: TestClient, toolId: string) {
+  const created = await createOrder(client, toolId, 'INR');
+  if (created.statusCode !== 200) throw new Error(`create-payment failed: ${created.body}`);
+  const razorpayOrderId = created.json<{ order_id: string }>().order_id;
+  const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
+  });
+  const verified = await client.post('/api/verify-payment/', await paid.json());
+  if (verified.statusCode !== 200) throw new Error(`verify-payment failed: ${verified.body}`);
+  await t.emulator?.settled();
+  return orderRow(t, razorpayOrderId);
+}

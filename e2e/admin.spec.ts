@@ -1,0 +1,407 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { generate } from 'otplib';
+import { TestSmtpServer } from '../src/server/test-support/smtp';
+import { type RunningServer, startServer } from './support/server';
+
+/**
+ * The operator's dashboard from the operator's side, on the default embedded database: the role granted with
+ * `npm run admin -- operators add` (the server stopped for it, as PGlite takes one process at a time), sign in,
+ * enrol an authenticator app with codes computed from the key the page shows, use the screens, sign in again with a
+ * recovery code, and find every step in Activity. Each screen is checked with axe at phone and desktop widths.
+ */
+
+test.describe.configure({ mode: 'serial' });
+
+const root = path.resolve(import.meta.dirname, '..');
+const operator = {
+  name: 'Meera Operator',
+  email: 'meera.ops@example.in',
+  phone: '+919812345678',
+  password: 'Sunrise over Amer 7',
+};
+
+const buyer = {
+  name: 'Arjun Buyer',
+  email: 'arjun.buyer@example.in',
+  phone: '9812345671',
+  password: 'Monsoon-kite-5521',
+};
+
+let smtp: TestSmtpServer;
+let dataDir: string;
+let server: RunningServer;
+let context: BrowserContext;
+let page: Page;
+let consoleErrors: string[] = [];
+let setupKey = '';
+let recoveryCodes: string[] = [];
+
+async function startSite() {
+  server = await startServer(
+    { SMTP_URL: smtp.url, DATA_DIR: dataDir },
+    { dataDir: mkdtempSync(path.join(tmpdir(), 'admin-e2e-unused-')) },
+  );
+}
+
+/** Signs up through the API as the sign-up dialog does, with the code read from the email. */
+async function signUpByApi(person: typeof operator) {
+  const cookies = new Map<string, string>();
+  const call = async (url: string, body?: URLSearchParams) => {
+    const response = await fetch(`${server.url}${url}`, {
+      method: body ? 'POST' : 'GET',
+      headers: {
+        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        'x-csrftoken': cookies.get('csrftoken') ?? '',
+        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      body,
+    });
+    for (const header of response.headers.getSetCookie()) {
+      const [pair] = header.split(';');
+      const [name, ...value] = (pair ?? '').split('=');
+      if (name) cookies.set(name.trim(), value.join('='));
+    }
+    expect(response.status, `${url}: ${await response.clone().text()}`).toBe(200);
+  };
+  await call('/api/csrf-token/');
+  await call('/api/auth/send-otp/', new URLSearchParams({ name: person.name, email: person.email }));
+  const mail = await smtp.waitFor((m) => m.to.includes(person.email) && /\b\d{4}\b/.test(m.text));
+  const otp = /\b(\d{4})\b/.exec(mail.text)?.[1] as string;
+  await call('/api/auth/initiate-signup/', new URLSearchParams({ ...person, otp }));
+}
+
+function adminCli(...args: string[]) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/admin/cli.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
+}
+
+/** axe at 390 and 1440 px, and screenshots of both when SHOTS_DIR is set. */
+async function checkScreen(name: string) {
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(
+      results.violations.map(
+        (v) => `${v.id} at ${width}px: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      ),
+    ).toEqual([]);
+    if (process.env.SHOTS_DIR) {
+      mkdirSync(process.env.SHOTS_DIR, { recursive: true });
+      await page.screenshot({
+        path: path.join(process.env.SHOTS_DIR, `admin-${name}-${width}.png`),
+        fullPage: true,
+      });
+    }
+  }
+}
+
+const codeNow = () => generate({ secret: setupKey });
+
+/** The buyer shops in a browser context of their own, with its own cookies. */
+let browserForBuyer: () => Promise<BrowserContext>;
+let lastStep = 0;
+
+test.beforeAll(async ({ browser }) => {
+  // Two server starts and three command-line runs, each opening the embedded database.
+  test.setTimeout(300_000);
+  smtp = await new TestSmtpServer().start();
+  dataDir = mkdtempSync(path.join(tmpdir(), 'admin-e2e-'));
+  await startSite();
+  await signUpByApi(operator);
+  // The embedded database serves one process: the command line runs while the site is stopped.
+  await server.stop();
+  const refused = adminCli('operators', 'add', 'nobody@example.in');
+  expect(refused.status).toBe(1);
+  expect(refused.stderr).toContain('No account with the email nobody@example.in.');
+  const granted = adminCli('operators', 'add', operator.email.toUpperCase());
+  expect(granted.stderr).toBe('');
+  expect(granted.status).toBe(0);
+  expect(granted.stdout).toContain(`${operator.email} is now an operator.`);
+  const listed = adminCli('operators', 'list');
+  expect(listed.stdout).toMatch(new RegExp(`${operator.email}.*not yet`));
+  await startSite();
+
+  browserForBuyer = () => browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
+  context = await browser.newContext({ timezoneId: 'Asia/Kolkata' });
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+  await smtp?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+test.afterEach(() => {
+  expect(consoleErrors, 'no console errors').toEqual([]);
+  consoleErrors = [];
+});
+
+test('/admin is a noindex shell outside the sitemap', async () => {
+  const response = await page.goto(`${server.url}/admin`);
+  expect(response?.status()).toBe(200);
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+  const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
+  expect(sitemap).not.toContain('/admin');
+  const robots = await (await fetch(`${server.url}/robots.txt`)).text();
+  expect(robots).toContain('Disallow: /admin');
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to the dashboard' })).toBeVisible();
+  await checkScreen('sign-in');
+});
+
+test('the operator signs in and enrols an authenticator app', async () => {
+  await page.getByLabel('Email').fill(operator.email);
+  await page.getByLabel('Password').fill(operator.password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  // Password hashing is deliberately slow (scrypt), more so on a busy machine.
+  await expect(page.getByRole('heading', { level: 1, name: 'Set up two-step verification' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.getByRole('button', { name: 'Show the setup code' }).click();
+  await expect(page.getByRole('img', { name: /QR code/ })).toBeVisible();
+  setupKey = ((await page.getByTestId('setup-key').textContent()) ?? '').replace(/\s+/g, '');
+  expect(setupKey).toMatch(/^[A-Z2-7]{16,}$/);
+  await checkScreen('enrol');
+
+  await page.getByLabel('The 6-digit code the app now shows').fill(await nextCode());
+  await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
+  const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  recoveryCodes = await codes.allTextContents();
+  await checkScreen('recovery-codes');
+  await page.getByRole('button', { name: /open the dashboard/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+});
+
+test('the overview shows sales, the chart and open items', async () => {
+  await expect(page.getByRole('heading', { name: 'Last 30 days', exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Open items' })).toBeVisible();
+  await expect(page.locator('.uplot canvas')).toBeVisible();
+  await expect(page).toHaveTitle(/^Overview — Dashboard/);
+  await checkScreen('overview');
+});
+
+test('Activity lists the grant and the enrolment, sorted and searched on the server', async () => {
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Activity' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
+  const rows = page.getByRole('table', { name: 'Operator actions' }).locator('tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText('second_factor.enrol');
+  await expect(rows.nth(1)).toContainText('operator.grant');
+  await expect(rows.nth(1)).toContainText('command line');
+  await checkScreen('activity');
+
+  const byAction = page.getByRole('button', { name: 'What' });
+  await byAction.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('columnheader', { name: 'What' })).toHaveAttribute('aria-sort', 'descending');
+  await expect(rows.nth(0)).toContainText('second_factor.enrol');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('columnheader', { name: 'What' })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(rows.nth(0)).toContainText('operator.grant');
+
+  await page.getByRole('searchbox', { name: 'Search activity' }).fill('enrol');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.nth(0)).toContainText('second_factor.enrol');
+});
+
+test('every screen reads well at phone and desktop widths', async () => {
+  test.setTimeout(300_000);
+  const nav = page.getByRole('navigation', { name: 'Dashboard' });
+  for (const screen of ['Orders', 'Customers', 'Tools', 'Messages', 'Mail']) {
+    await nav.getByRole('link', { name: screen }).click();
+    await expect(page.getByRole('heading', { level: 1, name: screen })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await checkScreen(screen.toLowerCase());
+  }
+  await nav.getByRole('link', { name: 'Customers' }).click();
+  await page.getByRole('link', { name: operator.email }).click();
+  await expect(page.getByRole('heading', { level: 1, name: operator.name })).toBeVisible();
+  await checkScreen('customer');
+  await nav.getByRole('link', { name: 'Tools' }).click();
+  await page.getByRole('link', { name: 'Add a tool' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Add a tool' })).toBeVisible();
+  await checkScreen('tool-new');
+});
+
+/** A code from a time step not used yet: each code is accepted once. */
+async function nextCode() {
+  const step = Math.floor(Date.now() / 30_000);
+  if (step === lastStep)
+    await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 500));
+  lastStep = Math.floor(Date.now() / 30_000);
+  return codeNow();
+}
+
+test('the operator adds a tool with its file, and the shop lists it', async () => {
+  test.setTimeout(300_000);
+  await page.goto(`${server.url}/admin/tools/new`);
+  await page.getByLabel('Name').fill('Ledger Lens');
+  await page.getByLabel('Description').fill('Reads Tally exports offline and flags GST mismatches.');
+  await page.getByLabel('Price in INR').fill('1499');
+  await page.getByLabel('Price in USD').fill('19.99');
+  await page.getByLabel(/Code from your authenticator app/).fill(await nextCode());
+  await page.getByRole('button', { name: 'Add the tool' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Ledger Lens' })).toBeVisible({ timeout: 20_000 });
+  await checkScreen('tool-edit');
+
+  const content = Buffer.from('MZ Ledger Lens installer '.repeat(2000));
+  await page
+    .getByLabel(/^File/)
+    .setInputFiles({ name: 'ledger-lens-setup.exe', mimeType: 'application/octet-stream', buffer: content });
+  await page.locator('#upload-code').fill(await nextCode());
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await expect(page.getByTestId('file-sha256')).toHaveText(
+    createHash('sha256').update(content).digest('hex'),
+    {
+      timeout: 20_000,
+    },
+  );
+
+  const shop = await context.newPage();
+  await shop.goto(`${server.url}/utility-tools`);
+  await expect(shop.getByRole('article', { name: 'Ledger Lens (Windows)', exact: true })).toBeVisible({
+    timeout: 20_000,
+  });
+  await shop.close();
+
+  await page.goto(`${server.url}/admin/activity`);
+  const rows = page.getByRole('table', { name: 'Operator actions' }).locator('tbody tr');
+  await expect(rows.nth(0)).toContainText('tool.upload');
+  await expect(rows.nth(1)).toContainText('tool.create');
+});
+
+test('a buyer buys the new tool with the emulator; the operator finds the order and refunds it', async () => {
+  test.setTimeout(300_000);
+  const shopper = await browserForBuyer();
+  const shop = await shopper.newPage();
+  await shop.goto(`${server.url}/utility-tools`);
+  await shop.getByRole('button', { name: 'Sign Up' }).click();
+  const signup = shop.getByRole('dialog', { name: 'Create an Account' });
+  await signup.getByLabel('Full Name').fill(buyer.name);
+  await signup.getByLabel('Email').fill(buyer.email);
+  await signup.getByLabel('Phone', { exact: true }).fill(buyer.phone);
+  await signup.getByLabel('Password', { exact: true }).fill(buyer.password);
+  await signup.getByLabel('Confirm Password', { exact: true }).fill(buyer.password);
+  await signup.getByRole('button', { name: 'Verify Email' }).click();
+  const codeMail = await smtp.waitFor((mail) => mail.to.includes(buyer.email) && /\b\d{4}\b/.test(mail.text));
+  const verify = shop.getByRole('dialog', { name: 'Verify Your Email' });
+  await verify.getByLabel('Verification Code').fill(/\b(\d{4})\b/.exec(codeMail.text)?.[1] ?? '');
+  await verify.getByRole('button', { name: 'Complete Signup' }).click();
+  await expect(shop.getByRole('button', { name: buyer.name })).toBeVisible({ timeout: 30_000 });
+  await shop.getByRole('button', { name: 'INR' }).click();
+  const card = shop.getByRole('article', { name: 'Ledger Lens (Windows)', exact: true });
+  await card.getByRole('button', { name: 'Windows - ₹1,499.00' }).click();
+  const billing = shop.getByRole('dialog', { name: 'Billing Information', exact: true });
+  await billing.getByLabel('Address').fill('7 MI Road, Jaipur');
+  await billing.getByLabel('State').selectOption('Rajasthan');
+  await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await shop
+    .getByRole('dialog', { name: 'Razorpay Test Checkout' })
+    .getByRole('button', { name: 'Simulate success' })
+    .click();
+  await shop.waitForURL(`${server.url}/my-tools`, { timeout: 30_000 });
+  const delivery = await smtp.waitFor((m) => m.to.includes(buyer.email) && /license key$/.test(m.subject));
+  const licenseKey = /Your license key\s*\n\s*(\S+)/.exec(delivery.text)?.[1] ?? '';
+  expect(licenseKey).toMatch(/^[A-Z0-9]{5}(-[A-Z0-9]{5}){3}$/);
+  const owned = (await (await shop.request.get(`${server.url}/api/my-tools/`)).json()) as Array<{
+    _id: string;
+  }>;
+  const toolId = owned[0]?._id ?? '';
+  await shopper.close();
+  const machine = { licenseKey, toolId, fingerprint: 'ledger-lens-office-pc-01' };
+  const license = (path: string, body: Record<string, string>) =>
+    fetch(`${server.url}/api/licenses/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((response) => response.json() as Promise<{ code: string }>);
+  expect((await license('activate', { ...machine, name: 'Office PC' })).code).toBe('VALID');
+
+  // The operator finds the order by the buyer's email, with its license (key masked) and invoice.
+  await page.goto(`${server.url}/admin/orders`);
+  await page.getByLabel('Email, order_…, pay_… or invoice number').fill(buyer.email);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const orderRows = page.getByRole('table', { name: 'Orders' }).locator('tbody tr');
+  await expect(orderRows).toHaveCount(1);
+  await expect(orderRows.nth(0)).toContainText('Ledger Lens');
+  await orderRows.nth(0).getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1, name: /^Order pay_/ })).toBeVisible();
+  await expect(page.getByText(new RegExp(`^[•-]+${licenseKey.slice(-4)}$`))).toBeVisible();
+  await expect(page.getByText(licenseKey)).toHaveCount(0);
+  await expect(page.getByText('Office PC')).toBeVisible();
+  await expect(page.getByRole('link', { name: /\(PDF\)$/ })).toHaveCount(1);
+  await checkScreen('order');
+
+  await page.getByRole('button', { name: 'Refund…' }).click();
+  await page.getByLabel('Reason (for the records)').fill('Bought the wrong edition');
+  await page.getByLabel('Code from your authenticator app').fill(await nextCode());
+  await page.getByRole('button', { name: 'Refund ₹1,499.00' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Refunded ₹1,499.00/ })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByRole('link', { name: /\(PDF\)$/ })).toHaveCount(2);
+
+  expect((await license('validate', machine)).code).toBe('REVOKED');
+  const refundMail = await smtp.waitFor(
+    (m) => m.to.includes(buyer.email) && m.attachments.some((file) => /credit/i.test(file.filename ?? '')),
+  );
+  expect(refundMail.attachments.find((file) => /credit/i.test(file.filename ?? ''))?.mimeType).toBe(
+    'application/pdf',
+  );
+
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Activity' }).click();
+  const activity = page.getByRole('table', { name: 'Operator actions' }).locator('tbody tr');
+  await expect(activity.nth(0)).toContainText('order.refund');
+  await expect(activity.filter({ hasText: 'tool.create' })).toHaveCount(1);
+  await expect(activity.filter({ hasText: 'tool.upload' })).toHaveCount(1);
+
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Invoices' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Invoices' })).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: /^Invoices and credit notes/ }).locator('tbody tr'),
+  ).toHaveCount(1);
+  await checkScreen('invoices');
+});
+
+test('a new sign-in asks for the second factor again; a recovery code works once', async () => {
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Activity' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to the dashboard' })).toBeVisible();
+  await page.getByLabel('Email').fill(operator.email);
+  await page.getByLabel('Password').fill(operator.password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Two-step verification' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await checkScreen('verify');
+  await page.getByLabel('Code').fill(recoveryCodes[0] as string);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  // Back on the screen the operator left, with the new sign-in at the top of the log.
+  await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
+  const rows = page.getByRole('table', { name: 'Operator actions' }).locator('tbody tr');
+  await expect(rows.nth(0)).toContainText('dashboard.sign_in');
+  await expect(rows.nth(0)).toContainText('method: recovery_code');
+});
+
+test('an unknown dashboard address says so inside the dashboard', async () => {
+  await page.goto(`${server.url}/admin/no-such-screen`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
+  await checkScreen('not-found');
+});

@@ -1,0 +1,337 @@
+import { createHash } from 'node:crypto';
+import { desc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminTool, CustomerDetail, InvoiceReport, OrderDetail } from '../../shared/dashboard';
+import { auditLog, contactMessages, licenses, orders, outbox, purchases, tools } from '../db/schema';
+import { activateLicense } from '../licenses/service';
+import type { TestClient } from '../test-support/client';
+import { fingerprint } from '../test-support/license-fixtures';
+import {
+  addTool,
+  buyThroughEmulator,
+  createShopTestApp,
+  newBuyer,
+  type ShopTestApp,
+} from '../test-support/shop-fixtures';
+import { totpAt, verifiedOperator } from './test-helpers';
+
+/** Every dashboard action changes what it says, asks for a fresh code where it must, and is audited with it. */
+
+let t: ShopTestApp;
+let operator: Awaited<ReturnType<typeof verifiedOperator>>;
+let client: TestClient;
+
+beforeAll(async () => {
+  t = await createShopTestApp();
+  operator = await verifiedOperator(t);
+  client = operator.client;
+});
+afterAll(() => t.close());
+
+/** A code from the next time step: the one used at sign-in cannot be used again. */
+async function freshCode() {
+  t.clock.advance(30_000);
+  return totpAt(t, operator.secret);
+}
+
+const lastAudit = async () => (await t.ctx.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1))[0];
+
+const toolInput = {
+  name: 'Ledger Lens',
+  description: 'Reads Tally exports offline.',
+  device: 'Windows',
+  priceINR: '1499',
+  priceUSD: '19.99',
+  comingSoon: false,
+  active: true,
+  delivery: 'license_key',
+  activationLimit: '3',
+};
+
+describe('tools', () => {
+  let created: AdminTool;
+
+  it('refuses a new tool without a fresh code, or with bad fields, and creates nothing', async () => {
+    const before = (await t.ctx.db.select().from(tools)).length;
+    const noCode = await client.post('/api/admin/tools', toolInput);
+    expect(noCode.statusCode).toBe(400);
+    expect(noCode.json().fieldErrors).toHaveProperty('code');
+    const bad = await client.post('/api/admin/tools', {
+      ...toolInput,
+      priceINR: '12.345',
+      priceUSD: '',
+      name: ' ',
+      activationLimit: '0',
+      code: await freshCode(),
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fieldErrors).toMatchObject({
+      priceINR: 'At most two decimals (paise or cents).',
+      name: 'Give the tool a name.',
+      activationLimit: 'A whole number from 1 to 100.',
+    });
+    const cheap = await client.post('/api/admin/tools', {
+      ...toolInput,
+      priceINR: '50',
+      priceUSD: '',
+      code: await freshCode(),
+    });
+    expect(cheap.json().fieldErrors.priceUSD).toMatch(/below Razorpay's 1.00 minimum/);
+    expect((await t.ctx.db.select().from(tools)).length).toBe(before);
+  });
+
+  it('creates a tool the site then lists, audited', async () => {
+    const response = await client.post('/api/admin/tools', { ...toolInput, code: await freshCode() });
+    expect(response.statusCode).toBe(200);
+    created = response.json() as AdminTool;
+    expect(created).toMatchObject({
+      name: 'Ledger Lens',
+      priceINR: 149_900,
+      priceUSD: 1999,
+      activationLimit: 3,
+      file: null,
+    });
+    const site = await (await t.client()).get('/api/alltools/');
+    expect(site.json().map((tool: { name: string }) => tool.name)).toContain('Ledger Lens');
+    expect(await lastAudit()).toMatchObject({
+      actor: operator.email,
+      action: 'tool.create',
+      target: `tool:${created.id}`,
+    });
+  });
+
+  it('edits without a code unless the prices change', async () => {
+    const renamed = await client.post(`/api/admin/tools/${created.id}`, {
+      ...toolInput,
+      name: 'Ledger Lens Pro',
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect(await lastAudit()).toMatchObject({
+      action: 'tool.update',
+      before: { name: 'Ledger Lens' },
+      after: { name: 'Ledger Lens Pro' },
+    });
+    const repriced = await client.post(`/api/admin/tools/${created.id}`, { ...toolInput, priceINR: '999' });
+    expect(repriced.statusCode).toBe(400);
+    const [row] = await t.ctx.db.select().from(tools).where(eq(tools.id, created.id));
+    expect(row?.priceInrPaise).toBe(149_900);
+    const done = await client.post(`/api/admin/tools/${created.id}`, {
+      ...toolInput,
+      priceINR: '999',
+      code: await freshCode(),
+    });
+    expect(done.json().priceINR).toBe(99_900);
+  });
+
+  it('takes a download file streamed with a fresh code and shows its SHA-256', async () => {
+    const content = Buffer.from('MZ fake installer bytes '.repeat(1000));
+    const upload = async (code: string) => {
+      const form = new FormData();
+      form.set('code', code);
+      form.set('file', new Blob([content]), 'ledger-lens-setup.exe');
+      return fetch(`${t.baseUrl}/api/admin/tools/${created.id}/file`, {
+        method: 'POST',
+        body: form,
+        headers: {
+          cookie: [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+          'x-csrftoken': client.csrfToken ?? '',
+          origin: t.baseUrl,
+        },
+      });
+    };
+    const refused = await upload('000000');
+    expect(refused.status).toBe(400);
+    expect((await t.ctx.db.select().from(tools).where(eq(tools.id, created.id)))[0]?.fileKey).toBeNull();
+    const stored = await upload(await freshCode());
+    expect(stored.status).toBe(200);
+    const tool = (await stored.json()) as AdminTool;
+    expect(tool.file).toEqual({
+      name: 'ledger-lens-setup.exe',
+      size: content.length,
+      sha256: createHash('sha256').update(content).digest('hex'),
+    });
+    const [row] = await t.ctx.db.select().from(tools).where(eq(tools.id, created.id));
+    expect((await t.ctx.storage.read(row?.fileKey ?? ''))?.equals(content)).toBe(true);
+    expect(await lastAudit()).toMatchObject({
+      action: 'tool.upload',
+      after: { name: 'ledger-lens-setup.exe' },
+    });
+  });
+});
+
+describe('orders', () => {
+  it('resends the delivery email and refunds with a reason and a fresh code, each audited', async () => {
+    const buyer = await newBuyer(t);
+    // The catalogue already has the tool made above, so the default one is not seeded: buy a tool of our own.
+    const tool = await addTool(t, { device: 'Windows' });
+    const { id } = await buyThroughEmulator(t, buyer.client, tool.id);
+
+    const resent = await client.post(`/api/admin/orders/${id}/resend`, {});
+    expect(resent.statusCode).toBe(200);
+    expect(await lastAudit()).toMatchObject({ action: 'order.resend', target: `order:${id}` });
+
+    const noReason = await client.post(`/api/admin/orders/${id}/refund`, { reason: '', code: '123456' });
+    expect(noReason.statusCode).toBe(400);
+    const wrongCode = await client.post(`/api/admin/orders/${id}/refund`, {
+      reason: 'Bought by mistake',
+      code: '000000',
+    });
+    expect(wrongCode.statusCode).toBe(400);
+    expect((await t.ctx.db.select().from(orders).where(eq(orders.id, id)))[0]?.status).toBe('paid');
+
+    const refunded = await client.post(`/api/admin/orders/${id}/refund`, {
+      reason: 'Bought by mistake',
+      code: await freshCode(),
+    });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect((await t.ctx.db.select().from(orders).where(eq(orders.id, id)))[0]?.status).toBe('refunded');
+    expect(await lastAudit()).toMatchObject({
+      action: 'order.refund',
+      actor: operator.email,
+      after: { status: 'refunded', reason: 'Bought by mistake' },
+    });
+    const mails = await t.ctx.db.select().from(outbox).where(eq(outbox.to, buyer.user.email));
+    expect(mails.some((mail) => /refund/i.test(mail.subject))).toBe(true);
+    const again = await client.post(`/api/admin/orders/${id}/refund`, {
+      reason: 'Twice',
+      code: await freshCode(),
+    });
+    expect(again.statusCode).toBe(409);
+    expect(
+      (await client.post('/api/admin/orders/00000000-0000-0000-0000-000000000000/resend', {})).statusCode,
+    ).toBe(404);
+  });
+});
+
+describe('licenses and tax documents', () => {
+  it('shows an order’s masked license, devices, invoice and credit note; frees a device and resets the allowance, audited', async () => {
+    const buyer = await newBuyer(t);
+    const tool = await addTool(t, { device: 'Windows', activationLimit: 2 });
+    const { id } = await buyThroughEmulator(t, buyer.client, tool.id);
+    const [license] = await t.ctx.db
+      .select()
+      .from(licenses)
+      .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+      .where(eq(purchases.orderId, id));
+    const key = license?.licenses.licenseKey ?? '';
+    const answer = await activateLicense(t.ctx, {
+      licenseKey: key,
+      toolId: tool.id,
+      fingerprint: fingerprint('office-pc'),
+      name: 'Office PC',
+    });
+    expect(answer.valid).toBe(true);
+
+    const detail = (await client.get(`/api/admin/orders/${id}`)).json() as OrderDetail;
+    const [shown] = detail.licenses;
+    expect(shown?.maskedKey).toMatch(new RegExp(`^[•-]+${key.slice(-4)}$`));
+    expect(JSON.stringify(detail)).not.toContain(key.slice(0, 9));
+    expect(shown).toMatchObject({ status: 'active', activationLimit: 2, devices: [{ name: 'Office PC' }] });
+    expect(detail.invoice?.number).toMatch(/\S/);
+    expect(detail.creditNote).toBeNull();
+    const byNumber = await client.get(
+      `/api/admin/orders?q=${encodeURIComponent(detail.invoice?.number.toLowerCase() ?? '')}`,
+    );
+    expect(byNumber.json().items.map((order: { id: string }) => order.id)).toEqual([id]);
+    const invoicePdf = await client.get(detail.invoice?.pdfUrl ?? '');
+    expect(invoicePdf.headers['content-type']).toBe('application/pdf');
+    expect(invoicePdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await client.get(`/api/admin/orders/${id}/credit-note.pdf`)).statusCode).toBe(404);
+
+    const deviceId = shown?.devices[0]?.id;
+    const freed = await client.post(`/api/admin/licenses/${shown?.id}/devices/${deviceId}/deactivate`, {});
+    expect(freed.statusCode, freed.body).toBe(200);
+    expect(await lastAudit()).toMatchObject({
+      action: 'license.deactivate_device',
+      actor: operator.email,
+      after: { device: deviceId, active: false },
+    });
+    const again = await client.post(`/api/admin/licenses/${shown?.id}/devices/${deviceId}/deactivate`, {});
+    expect(again.statusCode).toBe(404);
+    const customer = (await client.get(`/api/admin/customers/${buyer.user.id}`)).json() as CustomerDetail;
+    expect(customer.licenses.map((each) => each.devices.length)).toEqual([0]);
+    expect(customer.orderList.map((order) => order.id)).toContain(id);
+
+    const reset = await client.post(`/api/admin/licenses/${shown?.id}/reset-deactivations`, {});
+    expect(reset.statusCode).toBe(200);
+    const [after] = await t.ctx.db
+      .select()
+      .from(licenses)
+      .where(eq(licenses.id, shown?.id ?? ''));
+    expect(after?.selfDeactivationsResetAt).toEqual(t.clock.now());
+    expect(await lastAudit()).toMatchObject({
+      action: 'license.reset_deactivations',
+      before: { resetAt: null },
+    });
+
+    const refunded = await client.post(`/api/admin/orders/${id}/refund`, {
+      reason: 'Wrong edition',
+      code: await freshCode(),
+    });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    const afterRefund = (await client.get(`/api/admin/orders/${id}`)).json() as OrderDetail;
+    expect(afterRefund.licenses[0]?.status).toBe('revoked');
+    expect(afterRefund.creditNote?.number).toMatch(/\S/);
+    expect((await client.get(afterRefund.creditNote?.pdfUrl ?? '')).statusCode).toBe(200);
+
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(t.clock.now());
+    const report = (await client.get(`/api/admin/invoices?from=${day}&to=${day}`)).json() as InvoiceReport;
+    expect(report.documents).toContainEqual(
+      expect.objectContaining({ section: 'cdn', number: afterRefund.creditNote?.number }),
+    );
+    expect(report.b2c.reduce((sum, row) => sum + row.documents, 0)).toBeGreaterThan(0);
+    const exported = await client.get(`/api/admin/invoices/export?from=${day}&to=${day}`);
+    expect(exported.headers['content-type']).toMatch(/^text\/csv/);
+    expect(exported.body.split('\r\n')[0]).toMatch(/^section,/);
+    expect(exported.body).toContain(afterRefund.creditNote?.number ?? 'missing');
+    const backwards = await client.get(`/api/admin/invoices?from=${day}&to=2020-01-01`);
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json().fieldErrors).toHaveProperty('to');
+  });
+});
+
+describe('messages and mail', () => {
+  it('marks a message handled once, audited', async () => {
+    const [message] = await t.ctx.db
+      .insert(contactMessages)
+      .values({ name: 'Ravi', email: 'ravi@example.com', relatedTo: 'Products', description: 'Hi' })
+      .returning();
+    const url = `/api/admin/messages/${message?.id}/handled`;
+    expect((await client.post(url, {})).json().message).toMatch(/marked handled/);
+    expect(await lastAudit()).toMatchObject({ action: 'message.handled', target: `message:${message?.id}` });
+    expect((await client.post(url, {})).json().message).toBe('It was already marked handled.');
+    expect((await client.post(url, { extra: true })).statusCode).toBe(400);
+  });
+
+  it('retries a failed email, audited; a sent one is refused', async () => {
+    const [mail] = await t.ctx.db
+      .insert(outbox)
+      .values({
+        to: 'x@example.com',
+        subject: 'S',
+        html: 'h',
+        text: 't',
+        kind: 'test',
+        status: 'failed',
+        attempts: 8,
+        lastError: 'boom',
+      })
+      .returning();
+    expect((await client.post(`/api/admin/mail/${mail?.id}/retry`, {})).statusCode).toBe(200);
+    const [after] = await t.ctx.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.id, mail?.id ?? 0));
+    expect(after).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await lastAudit()).toMatchObject({
+      action: 'mail.retry',
+      before: { status: 'failed', attempts: 8 },
+    });
+    await t.ctx.db
+      .update(outbox)
+      .set({ status: 'sent' })
+      .where(eq(outbox.id, mail?.id ?? 0));
+    expect((await client.post(`/api/admin/mail/${mail?.id}/retry`, {})).statusCode).toBe(409);
+    expect((await client.post('/api/admin/mail/999999/retry', {})).statusCode).toBe(404);
+  });
+});

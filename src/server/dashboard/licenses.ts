@@ -1,0 +1,49 @@
+import { type AdminLicense, maskLicenseKey, type TaxDocumentRef } from '../../shared/dashboard';
+import type { TaxDocumentKind } from '../../shared/order-history';
+import type { AppContext } from '../context';
+import { taxDocumentsOfOrder } from '../invoices/orders';
+import { licensesOf, type OperatorLicense } from '../licenses/operator';
+
+/** The license and tax-document panels of an order and a customer, shaped for the dashboard. */
+
+export const toAdminLicense = (license: OperatorLicense): AdminLicense => ({
+  id: license.id,
+  orderId: license.orderId,
+  toolName: license.toolName,
+  maskedKey: license.licenseKey === null ? null : maskLicenseKey(license.licenseKey),
+  username: license.username,
+  status: license.status,
+  activationLimit: license.activationLimit,
+  selfDeactivationsLeft: license.selfDeactivationsLeft,
+  devices: license.devices.map((device) => ({
+    id: device.id,
+    name: device.name,
+    activatedAt: device.activatedAt.toISOString(),
+    lastSeenAt: device.lastSeenAt.toISOString(),
+  })),
+});
+
+export async function adminLicensesOf(
+  ctx: AppContext,
+  of: { orderId: string } | { userId: string },
+): Promise<AdminLicense[]> {
+  return (await licensesOf(ctx, of)).map(toAdminLicense);
+}
+
+/** Where the operator opens an order's invoice or credit note. */
+export const adminTaxDocumentPath = (orderId: string, kind: TaxDocumentKind) =>
+  `/api/admin/orders/${orderId}/${kind}.pdf`;
+
+export async function orderTaxDocuments(
+  ctx: AppContext,
+  orderId: string,
+): Promise<{ invoice: TaxDocumentRef | null; creditNote: TaxDocumentRef | null }> {
+  const { invoice, creditNote } = await taxDocumentsOfOrder(ctx, orderId);
+  const ref = (found: { number: string; issuedAt: Date } | null, kind: TaxDocumentKind) =>
+    found && {
+      number: found.number,
+      issuedAt: found.issuedAt.toISOString(),
+      pdfUrl: adminTaxDocumentPath(orderId, kind),
+    };
+  return { invoice: ref(invoice, 'invoice'), creditNote: ref(creditNote, 'credit-note') };
+}

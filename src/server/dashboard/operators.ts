@@ -1,0 +1,95 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../context';
+import { adminSessions, operators, users } from '../db/schema';
+import { type Actor, recordAudit } from './audit';
+
+/** Operator role management: only the command line calls these (docs/product.md §12). */
+
+export class OperatorError extends Error {
+  constructor(
+    readonly code: 'unknown_user' | 'already_operator' | 'not_operator',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OperatorError';
+  }
+}
+
+async function userByEmail(ctx: AppContext, email: string) {
+  const [user] = await ctx.db
+    .select({ id: users.id, email: users.email, name: users.name })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
+    .limit(1);
+  if (!user) throw new OperatorError('unknown_user', `No account with the email ${email.trim()}.`);
+  return user;
+}
+
+/** Gives an existing account the operator role; it must still enrol a second factor before seeing anything. */
+export async function grantOperator(
+  ctx: AppContext,
+  email: string,
+  actor: Actor,
+): Promise<{ email: string }> {
+  const user = await userByEmail(ctx, email);
+  await ctx.db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(operators)
+      .values({ userId: user.id, grantedAt: ctx.clock.now() })
+      .onConflictDoNothing()
+      .returning({ userId: operators.userId });
+    if (inserted.length === 0) {
+      throw new OperatorError('already_operator', `${user.email} is already an operator.`);
+    }
+    await recordAudit(tx, actor, {
+      action: 'operator.grant',
+      target: `user:${user.email}`,
+      before: { operator: false },
+      after: { operator: true },
+    });
+  });
+  return { email: user.email };
+}
+
+/**
+ * Takes the role away, together with the second factor and every dashboard session: granting it again means
+ * enrolling afresh.
+ */
+export async function revokeOperator(
+  ctx: AppContext,
+  email: string,
+  actor: Actor,
+): Promise<{ email: string }> {
+  const user = await userByEmail(ctx, email);
+  await ctx.db.transaction(async (tx) => {
+    await tx.delete(adminSessions).where(eq(adminSessions.userId, user.id));
+    const removed = await tx
+      .delete(operators)
+      .where(eq(operators.userId, user.id))
+      .returning({ userId: operators.userId });
+    if (removed.length === 0) throw new OperatorError('not_operator', `${user.email} is not an operator.`);
+    await recordAudit(tx, actor, {
+      action: 'operator.revoke',
+      target: `user:${user.email}`,
+      before: { operator: true },
+      after: { operator: false },
+    });
+  });
+  return { email: user.email };
+}
+
+export type OperatorSummary = { email: string; name: string; grantedAt: Date; enrolled: boolean };
+
+export async function listOperators(ctx: AppContext): Promise<OperatorSummary[]> {
+  const rows = await ctx.db
+    .select({
+      email: users.email,
+      name: users.name,
+      grantedAt: operators.grantedAt,
+      enrolledAt: operators.totpEnrolledAt,
+    })
+    .from(operators)
+    .innerJoin(users, eq(users.id, operators.userId))
+    .orderBy(asc(users.email));
+  return rows.map(({ enrolledAt, ...row }) => ({ ...row, enrolled: enrolledAt !== null }));
+}

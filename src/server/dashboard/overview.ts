@@ -1,0 +1,70 @@
+import { and, count, eq, gt, gte, isNull, sql } from 'drizzle-orm';
+import type { MoneyTotals, OverviewResponse, PeriodFigures } from '../../shared/dashboard';
+import type { AppContext } from '../context';
+import { contactMessages, orders, outbox } from '../db/schema';
+
+/** The firm works in India: "today" and the chart's days are calendar days in Asia/Kolkata (UTC+5:30, no DST). */
+const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const CHART_DAYS = 30;
+
+const istDay = (instant: number) => new Date(instant + IST_OFFSET_MS).toISOString().slice(0, 10);
+const istMidnight = (day: string) => Date.parse(`${day}T00:00:00+05:30`);
+
+/** Revenue and order counts of paid orders (refunded ones no longer count), the daily chart and open items. */
+export async function overview(ctx: AppContext): Promise<OverviewResponse> {
+  const now = ctx.clock.now().getTime();
+  const today = istDay(now);
+  const days = Array.from({ length: CHART_DAYS }, (_, i) =>
+    istDay(istMidnight(today) - (CHART_DAYS - 1 - i) * DAY_MS),
+  );
+  const since = new Date(istMidnight(days[0] ?? today));
+  const dayOfPayment = sql<string>`to_char(${orders.paidAt} at time zone 'Asia/Kolkata', 'YYYY-MM-DD')`;
+
+  const [sales, [messages], [failed], [retrying]] = await Promise.all([
+    ctx.db
+      .select({
+        day: dayOfPayment,
+        currency: orders.currency,
+        orders: count(),
+        amount: sql<string>`sum(${orders.amount})`,
+      })
+      .from(orders)
+      .where(and(eq(orders.status, 'paid'), gte(orders.paidAt, since)))
+      .groupBy(dayOfPayment, orders.currency),
+    ctx.db.select({ n: count() }).from(contactMessages).where(isNull(contactMessages.handledAt)),
+    ctx.db.select({ n: count() }).from(outbox).where(eq(outbox.status, 'failed')),
+    ctx.db
+      .select({ n: count() })
+      .from(outbox)
+      .where(and(eq(outbox.status, 'pending'), gt(outbox.attempts, 0))),
+  ]);
+
+  const daily = days.map((day) => ({ day, orders: 0, revenue: { INR: 0, USD: 0 } as MoneyTotals }));
+  const byDay = new Map(daily.map((entry) => [entry.day, entry]));
+  for (const row of sales) {
+    const entry = byDay.get(row.day);
+    if (!entry) continue;
+    entry.orders += Number(row.orders);
+    entry.revenue[row.currency] += Number(row.amount);
+  }
+  const period = (lastDays: number): PeriodFigures => {
+    const slice = daily.slice(-lastDays);
+    return {
+      orders: slice.reduce((sum, entry) => sum + entry.orders, 0),
+      revenue: {
+        INR: slice.reduce((sum, entry) => sum + entry.revenue.INR, 0),
+        USD: slice.reduce((sum, entry) => sum + entry.revenue.USD, 0),
+      },
+    };
+  };
+  return {
+    periods: { today: period(1), last7Days: period(7), last30Days: period(30) },
+    daily,
+    openItems: {
+      unhandledMessages: Number(messages?.n ?? 0),
+      failedMail: Number(failed?.n ?? 0),
+      retryingMail: Number(retrying?.n ?? 0),
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { generate } from 'otplib';
+import { signUp, uniqueEmail, uniqueIp } from '../auth/test-helpers';
+import type { TestApp } from '../test-support/app';
+import type { TestClient } from '../test-support/client';
+import { CLI_ACTOR } from './audit';
+import { grantOperator } from './operators';
+
+/** Helpers for the dashboard tests: real sign-ups, the role granted as the command line does, real TOTP codes. */
+
+export async function signedInBuyer(
+  t: TestApp,
+  label = 'buyer',
+): Promise<{ client: TestClient; email: string }> {
+  const client = await t.client({ ip: uniqueIp() });
+  const email = uniqueEmail(label);
+  const response = await signUp(t, client, { email });
+  if (response.statusCode !== 200) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
+  return { client, email };
+}
+
+export async function signedInOperator(t: TestApp) {
+  const buyer = await signedInBuyer(t, 'operator');
+  await grantOperator(t.ctx, buyer.email, CLI_ACTOR);
+  return buyer;
+}
+
+/** The code an authenticator app shows for `secret` at the test clock's time, `stepOffset` steps away. */
+export function totpAt(t: TestApp, secret: string, stepOffset = 0): Promise<string> {
+  return generate({ secret, epoch: Math.floor(t.clock.now().getTime() / 1000) + stepOffset * 30 });
+}
+
+/** Enrols the operator's authenticator and returns its secret and recovery codes; the session is then verified. */
+export async function enrol(t: TestApp, client: TestClient) {
+  const started = await client.post('/api/admin/auth/enrol', {});
+  if (started.statusCode !== 200) throw new Error(`enrol failed: ${started.statusCode} ${started.body}`);
+  const { secret } = started.json() as { secret: string };
+  const confirmed = await client.post('/api/admin/auth/enrol/confirm', { code: await totpAt(t, secret) });
+  if (confirmed.statusCode !== 200)
+    throw new Error(`confirm failed: ${confirmed.statusCode} ${confirmed.body}`);
+  const { recoveryCodes } = confirmed.json() as { recoveryCodes: string[] };
+  return { secret, recoveryCodes };
+}
+
+/** An operator with the second factor passed in this session. */
+export async function verifiedOperator(t: TestApp) {
+  const operator = await signedInOperator(t);
+  const factor = await enrol(t, operator.client);
+  return { ...operator, ...factor };
+}

@@ -1,0 +1,144 @@
+import { and, asc, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import { type LicenseStatus, SELF_DEACTIVATION_LIMIT } from '../../shared/licenses';
+import type { AppContext } from '../context';
+import type { Tx } from '../db';
+import { licenseActivations, licenses, purchases, tools } from '../db/schema';
+import { DomainError } from '../domain-error';
+import { selfDeactivationsSince, windowStart } from './devices';
+import { effectiveStatus } from './service';
+
+/**
+ * The operator's side of licenses (dashboard and command line): what a license of an order or a customer looks
+ * like with its machines, freeing a machine, and resetting the buyer's self-service allowance. Each change runs
+ * the caller's `alsoInTransaction` (the audit entry) in its transaction.
+ */
+
+export type OperatorLicense = {
+  id: string;
+  orderId: string;
+  toolName: string;
+  licenseKey: string | null;
+  username: string | null;
+  status: LicenseStatus;
+  activationLimit: number;
+  selfDeactivationsLeft: number;
+  selfDeactivationsResetAt: Date | null;
+  devices: Array<{ id: string; name: string | null; activatedAt: Date; lastSeenAt: Date }>;
+};
+
+/** The licenses of one order or of one customer (their purchases, refunded ones too), newest first. */
+export async function licensesOf(
+  ctx: AppContext,
+  of: { orderId: string } | { userId: string },
+): Promise<OperatorLicense[]> {
+  const where: SQL = 'orderId' in of ? eq(purchases.orderId, of.orderId) : eq(purchases.userId, of.userId);
+  const rows = await ctx.db
+    .select({
+      id: licenses.id,
+      orderId: purchases.orderId,
+      toolName: tools.name,
+      licenseKey: licenses.licenseKey,
+      username: licenses.username,
+      status: licenses.status,
+      refundedAt: purchases.refundedAt,
+      resetAt: licenses.selfDeactivationsResetAt,
+      activationLimit: tools.activationLimit,
+    })
+    .from(purchases)
+    .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
+    .innerJoin(tools, eq(tools.id, purchases.toolId))
+    .where(where)
+    .orderBy(desc(purchases.createdAt));
+  const now = ctx.clock.now();
+  return Promise.all(
+    rows.map(async (row) => {
+      const devices = await ctx.db
+        .select({
+          id: licenseActivations.id,
+          name: licenseActivations.name,
+          activatedAt: licenseActivations.activatedAt,
+          lastSeenAt: licenseActivations.lastSeenAt,
+        })
+        .from(licenseActivations)
+        .where(and(eq(licenseActivations.licenseId, row.id), isNull(licenseActivations.deactivatedAt)))
+        .orderBy(asc(licenseActivations.activatedAt));
+      const used = await selfDeactivationsSince(ctx.db, row.id, windowStart(now, row.resetAt));
+      return {
+        id: row.id,
+        orderId: row.orderId,
+        toolName: row.toolName,
+        licenseKey: row.licenseKey,
+        username: row.username,
+        status: effectiveStatus(row),
+        activationLimit: row.activationLimit,
+        selfDeactivationsLeft: Math.max(0, SELF_DEACTIVATION_LIMIT - used),
+        selfDeactivationsResetAt: row.resetAt,
+        devices,
+      };
+    }),
+  );
+}
+
+type LicenseRef = { licenseId: string } | { licenseKey: string };
+
+const NO_LICENSE = 'No license with that key.';
+
+async function lockedLicense(tx: Tx, ref: LicenseRef) {
+  const where =
+    'licenseId' in ref
+      ? eq(licenses.id, ref.licenseId)
+      : eq(licenses.licenseKey, ref.licenseKey.toUpperCase());
+  const [license] = await tx.select().from(licenses).where(where).for('update').limit(1);
+  if (!license) throw new DomainError('not_found', NO_LICENSE);
+  return license;
+}
+
+/**
+ * Lets the buyer free devices again from My Tools at once: self-service deactivations before now stop counting
+ * against the 30-day allowance. The buyer's history of devices stays as it was.
+ */
+export async function resetSelfDeactivations(
+  ctx: AppContext,
+  ref: LicenseRef,
+  alsoInTransaction?: (
+    tx: Tx,
+    change: { licenseId: string; before: Date | null; after: Date },
+  ) => Promise<void>,
+): Promise<{ licenseId: string; licenseKey: string | null; resetAt: Date }> {
+  return ctx.db.transaction(async (tx) => {
+    const license = await lockedLicense(tx, ref);
+    const now = ctx.clock.now();
+    await tx.update(licenses).set({ selfDeactivationsResetAt: now }).where(eq(licenses.id, license.id));
+    await alsoInTransaction?.(tx, {
+      licenseId: license.id,
+      before: license.selfDeactivationsResetAt,
+      after: now,
+    });
+    return { licenseId: license.id, licenseKey: license.licenseKey, resetAt: now };
+  });
+}
+
+/** Frees one machine of a license for the buyer; it does not count against their self-service allowance. */
+export async function deactivateDeviceAsOperator(
+  ctx: AppContext,
+  input: { licenseId: string; activationId: string },
+  alsoInTransaction?: (tx: Tx, device: { id: string; name: string | null }) => Promise<void>,
+): Promise<{ name: string | null }> {
+  return ctx.db.transaction(async (tx) => {
+    await lockedLicense(tx, { licenseId: input.licenseId });
+    const [freed] = await tx
+      .update(licenseActivations)
+      .set({ deactivatedAt: ctx.clock.now(), deactivatedBy: 'operator' })
+      .where(
+        and(
+          eq(licenseActivations.id, input.activationId),
+          eq(licenseActivations.licenseId, input.licenseId),
+          isNull(licenseActivations.deactivatedAt),
+        ),
+      )
+      .returning({ id: licenseActivations.id, name: licenseActivations.name });
+    if (!freed) throw new DomainError('not_found', 'This device is not active on this license.');
+    await alsoInTransaction?.(tx, freed);
+    return { name: freed.name };
+  });
+}

@@ -1,0 +1,366 @@
+import { z } from 'zod';
+import { ORDER_STATUSES, type OrderStatus } from './orders';
+import {
+  ACTIVATION_LIMIT_PROBLEM,
+  asSentence,
+  parseActivationLimitText,
+  parsePriceText,
+  TOOL_TEXT_MAX,
+  usdPriceProblem,
+} from './tool-rules';
+
+/**
+ * The operator's dashboard (docs/product.md §12): request and response shapes of /api/admin/…, shared by the
+ * server, which validates with them, and the dashboard screens, which type their calls with them.
+ */
+
+export const DASHBOARD_MESSAGES = {
+  notOperator: 'This account has no access to the dashboard.',
+  secondFactorRequired: 'Enter the code from your authenticator app to open the dashboard.',
+  notEnrolled: 'Set up your authenticator app first.',
+  alreadyEnrolled: 'An authenticator app is already set up for this account.',
+  wrongCode: 'That code is not right, or it has been used already. Try the next one.',
+  tooManyCodes: 'Too many wrong codes. Wait 15 minutes and try again.',
+  codeFormat: 'Enter the 6-digit code from your authenticator app, or a recovery code.',
+  totpFormat: 'Enter the 6-digit code from your authenticator app.',
+} as const;
+
+/** A 6-digit TOTP code; spaces a person types for readability are ignored. */
+export const totpCodeSchema = z
+  .string({ error: DASHBOARD_MESSAGES.totpFormat })
+  .transform((value) => value.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, DASHBOARD_MESSAGES.totpFormat));
+
+/** A recovery code as shown at enrolment: 10 letters/digits in two groups, e.g. "K7WQ2-M9XPA". */
+export const RECOVERY_CODE_PATTERN = /^[A-Z2-9]{5}-?[A-Z2-9]{5}$/;
+
+/** Actions that carry no fields still get a body check: anything sent is refused. */
+export const emptyRequestSchema = z.strictObject({});
+
+/** A fresh authenticator code for a sensitive action (refund, file upload, price change). */
+export const freshCodeSchema = z.object({ code: totpCodeSchema });
+
+export const confirmEnrolmentRequestSchema = z.strictObject({ code: totpCodeSchema });
+
+/** Sign-in with the second factor: a TOTP code or one of the recovery codes. */
+export const verifySecondFactorRequestSchema = z.strictObject({
+  code: z
+    .string({ error: DASHBOARD_MESSAGES.codeFormat })
+    .transform((value) => value.replace(/\s+/g, '').toUpperCase())
+    .pipe(
+      z
+        .string()
+        .refine(
+          (value) => /^\d{6}$/.test(value) || RECOVERY_CODE_PATTERN.test(value),
+          DASHBOARD_MESSAGES.codeFormat,
+        ),
+    ),
+});
+
+/**
+ * Where the visitor stands with the dashboard. Answered with 200 in every case (like /api/auth/check/), so the
+ * dashboard can pick its screen without the browser logging a failed request.
+ */
+export type DashboardStatus =
+  | { state: 'signed_out' }
+  | { state: 'not_operator'; email: string }
+  /** An operator who has not set up an authenticator app yet. */
+  | { state: 'enrol'; email: string; name: string }
+  /** Enrolled, but the second factor has not been passed in this session (or the dashboard session ran out). */
+  | { state: 'verify'; email: string; name: string }
+  | { state: 'ready'; email: string; name: string };
+
+export type EnrolmentStart = {
+  secret: string;
+  otpauthUrl: string;
+  /** The otpauth URL as an SVG QR code. */
+  qrSvg: string;
+};
+
+export type EnrolmentDone = { recoveryCodes: string[] };
+
+// ── Overview ────────────────────────────────────────────────────────────────────────────────────────────────
+
+export type MoneyTotals = { INR: number; USD: number };
+export type PeriodFigures = { orders: number; revenue: MoneyTotals };
+
+export type OverviewResponse = {
+  /** Amounts in subunits (paise, cents); days are calendar days in India (Asia/Kolkata). */
+  periods: { today: PeriodFigures; last7Days: PeriodFigures; last30Days: PeriodFigures };
+  /** One entry per day of the last 30, oldest first, ending today. */
+  daily: Array<{ day: string; orders: number; revenue: MoneyTotals }>;
+  openItems: { unhandledMessages: number; failedMail: number; retryingMail: number };
+};
+
+// ── Tables ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+export const PAGE_SIZE_DEFAULT = 25;
+
+/** Query of a server-side paged and sorted table. */
+export const pageQuerySchema = z.strictObject({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(PAGE_SIZE_DEFAULT),
+  dir: z.enum(['asc', 'desc']).default('desc'),
+});
+
+export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
+
+export const activityQuerySchema = pageQuerySchema.extend({
+  sort: z.enum(['createdAt', 'actor', 'action']).default('createdAt'),
+  q: z.string().trim().max(200).optional(),
+});
+export type ActivityQuery = z.input<typeof activityQuerySchema>;
+
+export type ActivityEntry = {
+  id: number;
+  actor: string;
+  action: string;
+  target: string | null;
+  before: unknown;
+  after: unknown;
+  createdAt: string;
+};
+
+// ── Orders ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-24.')
+  .optional();
+
+export const ordersQuerySchema = pageQuerySchema.extend({
+  sort: z.enum(['createdAt', 'amount', 'status']).default('createdAt'),
+  /** An email (or part of one), order_…, pay_…, an invoice or credit-note number, or the start of the order's id. */
+  q: z.string().trim().max(200).optional(),
+  status: z.enum(ORDER_STATUSES).optional(),
+  /** Calendar days in India, inclusive. */
+  from: isoDay,
+  to: isoDay,
+});
+export type OrdersQuery = z.input<typeof ordersQuerySchema>;
+
+export type OrderRow = {
+  id: string;
+  createdAt: string;
+  email: string;
+  customerName: string;
+  tool: string;
+  /** Subunits (paise, cents). */
+  amount: number;
+  currency: 'INR' | 'USD';
+  status: OrderStatus;
+  razorpayOrderId: string;
+  razorpayPaymentId: string | null;
+};
+
+/** A license as the operator sees it: the key masked but for its last 4 characters. */
+export type AdminLicense = {
+  id: string;
+  orderId: string;
+  toolName: string;
+  maskedKey: string | null;
+  username: string | null;
+  status: 'active' | 'suspended' | 'revoked';
+  activationLimit: number;
+  selfDeactivationsLeft: number;
+  devices: Array<{ id: string; name: string | null; activatedAt: string; lastSeenAt: string }>;
+};
+
+/** "••••-••••-••••-AB12": enough to match what a buyer reads out, too little to use. */
+export function maskLicenseKey(key: string): string {
+  return key.replace(/[A-Za-z0-9](?=(?:[^A-Za-z0-9]*[A-Za-z0-9]){4})/g, '•');
+}
+
+/** An order's tax document, with where the operator opens its PDF. */
+export type TaxDocumentRef = { number: string; issuedAt: string; pdfUrl: string };
+
+export type OrderDetail = OrderRow & {
+  licenses: AdminLicense[];
+  invoice: TaxDocumentRef | null;
+  creditNote: TaxDocumentRef | null;
+  paidAt: string | null;
+  failureReason: string | null;
+  billing: Record<string, unknown>;
+  events: Array<{ id: number; kind: string; detail: unknown; createdAt: string }>;
+  emails: Array<{
+    id: number;
+    subject: string;
+    kind: string;
+    status: string;
+    createdAt: string;
+    sentAt: string | null;
+    lastError: string | null;
+  }>;
+};
+
+export const REFUND_REASON_MAX = 500;
+export const refundRequestSchema = z.strictObject({
+  reason: z
+    .string({ error: 'Give the reason for the refund.' })
+    .trim()
+    .min(3, 'Give the reason for the refund.')
+    .max(REFUND_REASON_MAX, `At most ${REFUND_REASON_MAX} characters.`),
+  code: totpCodeSchema,
+});
+export type RefundRequest = z.input<typeof refundRequestSchema>;
+
+// ── Customers ───────────────────────────────────────────────────────────────────────────────────────────────
+
+export const customersQuerySchema = pageQuerySchema.extend({
+  sort: z.enum(['createdAt', 'email', 'name']).default('createdAt'),
+  q: z.string().trim().max(200).optional(),
+});
+export type CustomersQuery = z.input<typeof customersQuerySchema>;
+
+export type CustomerRow = {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  createdAt: string;
+  orders: number;
+  tools: number;
+};
+export type CustomerDetail = CustomerRow & { orderList: OrderRow[]; licenses: AdminLicense[] };
+
+// ── Messages and mail ───────────────────────────────────────────────────────────────────────────────────────
+
+export const messagesQuerySchema = pageQuerySchema.extend({
+  sort: z.enum(['createdAt']).default('createdAt'),
+  show: z.enum(['unhandled', 'all']).default('unhandled'),
+});
+export type MessagesQuery = z.input<typeof messagesQuerySchema>;
+
+export type MessageRow = {
+  id: string;
+  name: string;
+  organisation: string | null;
+  email: string;
+  relatedTo: string;
+  description: string;
+  createdAt: string;
+  handledAt: string | null;
+};
+
+export type MailStatus = {
+  counts: { pending: number; retrying: number; sent: number; failed: number };
+  /** Failed mail and mail waiting for another attempt, with why the last attempt failed. */
+  problems: Array<{
+    id: number;
+    to: string;
+    subject: string;
+    kind: string;
+    status: 'pending' | 'failed';
+    attempts: number;
+    lastError: string | null;
+    nextAttemptAt: string;
+    createdAt: string;
+  }>;
+};
+
+// ── Tools ───────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** A price as the operator types it (499, 7.99), by the catalogue's one price rule, into subunits. */
+const priceSchema = z.string({ error: 'Enter a price like 499 or 7.99.' }).transform((text, issue) => {
+  const parsed = parsePriceText(text);
+  if ('subunits' in parsed) return parsed.subunits;
+  issue.addIssue({ code: 'custom', message: asSentence(parsed.problem) });
+  return z.NEVER;
+});
+
+export const toolInputSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .trim()
+      .min(1, 'Give the tool a name.')
+      .max(TOOL_TEXT_MAX.name, `At most ${TOOL_TEXT_MAX.name} characters.`),
+    description: z
+      .string()
+      .trim()
+      .min(1, 'Describe the tool.')
+      .max(TOOL_TEXT_MAX.description, `At most ${TOOL_TEXT_MAX.description} characters.`),
+    device: z.enum(['Windows', 'macOS', 'none']),
+    priceINR: priceSchema,
+    /** Empty: USD buyers pay the INR price / 75. */
+    priceUSD: z.union([z.literal('').transform(() => null), priceSchema]),
+    comingSoon: z.boolean(),
+    active: z.boolean(),
+    delivery: z.enum(['license_key', 'credentials']),
+    activationLimit: z.string({ error: asSentence(ACTIVATION_LIMIT_PROBLEM) }).transform((text, issue) => {
+      const value = parseActivationLimitText(text);
+      if (value !== undefined) return value;
+      issue.addIssue({ code: 'custom', message: asSentence(ACTIVATION_LIMIT_PROBLEM) });
+      return z.NEVER;
+    }),
+    /** A fresh authenticator code, needed when the prices are set or changed. */
+    code: z.string().optional(),
+  })
+  .superRefine((tool, issue) => {
+    const problem = usdPriceProblem({ priceInrPaise: tool.priceINR, priceUsdCents: tool.priceUSD });
+    if (problem) issue.addIssue({ code: 'custom', path: ['priceUSD'], message: problem });
+  });
+export type ToolInput = z.input<typeof toolInputSchema>;
+
+export type AdminTool = {
+  id: string;
+  name: string;
+  description: string;
+  device: 'Windows' | 'macOS' | null;
+  /** Subunits. */
+  priceINR: number;
+  priceUSD: number | null;
+  comingSoon: boolean;
+  active: boolean;
+  delivery: 'license_key' | 'credentials';
+  activationLimit: number;
+  file: { name: string; size: number; sha256: string } | null;
+  updatedAt: string;
+};
+
+export const toolsQuerySchema = pageQuerySchema.extend({
+  sort: z.enum(['name', 'updatedAt', 'priceINR']).default('name'),
+  dir: z.enum(['asc', 'desc']).default('asc'),
+});
+export type ToolsQuery = z.input<typeof toolsQuerySchema>;
+
+// ── Invoices ────────────────────────────────────────────────────────────────────────────────────────────────
+
+const calendarDay = (label: string) =>
+  z
+    .string({ error: `Give the ${label} date.` })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-04-01.')
+    .refine((day) => new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day, 'No such date.');
+
+/** A period of the accountant's GSTR-1 split: calendar days in India, both included. */
+export const invoicePeriodSchema = z
+  .strictObject({ from: calendarDay('first'), to: calendarDay('last') })
+  .refine((period) => period.from <= period.to, {
+    path: ['to'],
+    message: 'The last day is before the first.',
+  });
+export type InvoicePeriod = z.input<typeof invoicePeriodSchema>;
+
+/** Rupee figures in paise, as the accountant files them. */
+type TaxFigures = { taxableValue: number; igst: number; cgst: number; sgst: number; total: number };
+
+export type InvoiceReport = {
+  from: string;
+  to: string;
+  /** B2B invoices, exports and credit notes one by one. */
+  documents: Array<
+    TaxFigures & {
+      section: 'b2b' | 'exp' | 'cdn';
+      number: string;
+      date: string;
+      buyerName: string;
+      buyerGstin: string | null;
+      placeOfSupply: string;
+      originalNumber: string | null;
+    }
+  >;
+  /** B2C invoices summed by place of supply and rate. */
+  b2c: Array<TaxFigures & { placeOfSupply: string; ratePercent: number; documents: number }>;
+  /** USD documents without a settled rupee value, left out of the figures. */
+  unconverted: string[];
+};

@@ -1,0 +1,84 @@
+import { LogOut, ShieldCheck } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { NavLink } from 'react-router';
+import { SITE } from '../../../shared/site';
+import { adminApi } from './api';
+
+/** The dashboard's screens, in the order of the navigation. */
+export const SCREENS = [
+  { to: '/admin', label: 'Overview', end: true },
+  { to: '/admin/orders', label: 'Orders', end: false },
+  { to: '/admin/customers', label: 'Customers', end: false },
+  { to: '/admin/tools', label: 'Tools', end: false },
+  { to: '/admin/messages', label: 'Messages', end: false },
+  { to: '/admin/mail', label: 'Mail', end: false },
+  { to: '/admin/invoices', label: 'Invoices', end: false },
+  { to: '/admin/activity', label: 'Activity', end: false },
+] as const;
+
+/**
+ * The dashboard's frame: a bar with the firm, the operator and sign-out, the screens as tabs (a scrolling row on a
+ * phone), then the screen.
+ */
+export function AdminLayout({
+  email,
+  onSignedOut,
+  children,
+}: {
+  email: string;
+  onSignedOut: () => void;
+  children: ReactNode;
+}) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="min-h-screen bg-slate-100">
+      <header className="bg-brand-900 text-white">
+        <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-3 sm:px-6">
+          <p className="flex min-w-0 items-center gap-2 font-semibold">
+            <ShieldCheck className="size-5 shrink-0" aria-hidden="true" />
+            <span className="truncate">{SITE.name}</span>
+            <span className="hidden font-normal text-brand-100 sm:inline">· Dashboard</span>
+          </p>
+          <div className="flex items-center gap-3 text-sm">
+            <span className="hidden text-brand-100 md:inline">{email}</span>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={async () => {
+                setBusy(true);
+                await adminApi.logout().catch(() => undefined);
+                onSignedOut();
+              }}
+              className="inline-flex min-h-10 items-center gap-1.5 rounded-lg px-3 py-1.5 font-medium text-white hover:bg-white/10"
+            >
+              <LogOut className="size-4" aria-hidden="true" />
+              Sign out
+            </button>
+          </div>
+        </div>
+        <nav aria-label="Dashboard" className="mx-auto max-w-7xl overflow-x-auto px-2 sm:px-4">
+          <ul className="flex gap-1">
+            {SCREENS.map((screen) => (
+              <li key={screen.to}>
+                <NavLink
+                  to={screen.to}
+                  end={screen.end}
+                  className={({ isActive }) =>
+                    `block whitespace-nowrap border-b-4 px-3 py-2.5 text-sm font-medium ${
+                      isActive
+                        ? 'border-white text-white'
+                        : 'border-transparent text-brand-100 hover:text-white'
+                    }`
+                  }
+                >
+                  {screen.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </header>
+      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6 sm:py-8">{children}</main>
+    </div>
+  );
+}

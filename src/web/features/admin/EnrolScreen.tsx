@@ -1,0 +1,122 @@
+import { type FormEvent, useState } from 'react';
+import type { EnrolmentStart } from '../../../shared/dashboard';
+import { adminApi, problem } from './api';
+import { GateShell } from './GateShell';
+import { Button, ErrorText, Field, useScreenTitle } from './ui';
+
+/** The secret in groups of four, as authenticator apps show it for typing. */
+const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+
+/**
+ * First dashboard visit of a new operator: set up an authenticator app (QR code or the secret typed in), prove it
+ * with one code, then keep the 10 recovery codes, shown only this once.
+ */
+export function EnrolScreen({ email, onDone }: { email: string; onDone: () => void }) {
+  useScreenTitle('Set up two-step verification');
+  const [setup, setSetup] = useState<EnrolmentStart | null>(null);
+  const [code, setCode] = useState('');
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const start = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setSetup(await adminApi.startEnrolment());
+    } catch (failure) {
+      setError(problem(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const confirm = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      setRecoveryCodes((await adminApi.confirmEnrolment(code)).recoveryCodes);
+    } catch (failure) {
+      setError(problem(failure));
+      setCode('');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (recoveryCodes) {
+    return (
+      <GateShell title="Save your recovery codes">
+        <p className="text-slate-700">
+          Each code signs you in once if your phone is lost. Keep them somewhere safe, away from the phone:
+          they are not shown again.
+        </p>
+        <ol
+          aria-label="Recovery codes"
+          className="my-5 grid grid-cols-2 gap-2 font-mono text-base text-slate-900"
+        >
+          {recoveryCodes.map((value) => (
+            <li key={value} className="rounded-md bg-slate-100 px-3 py-1.5 text-center">
+              {value}
+            </li>
+          ))}
+        </ol>
+        <Button className="w-full" onClick={onDone}>
+          I have saved them — open the dashboard
+        </Button>
+      </GateShell>
+    );
+  }
+
+  return (
+    <GateShell title="Set up two-step verification">
+      <p className="text-slate-700">
+        The dashboard asks for a code from an authenticator app (Google Authenticator, Microsoft
+        Authenticator, 1Password and the like) every time <strong>{email}</strong> signs in.
+      </p>
+      {!setup ? (
+        <>
+          <ErrorText message={error} />
+          <Button className="mt-5 w-full" busy={busy} onClick={start}>
+            Show the setup code
+          </Button>
+        </>
+      ) : (
+        <form onSubmit={confirm} noValidate className="mt-5 space-y-4">
+          <p className="text-slate-700">Scan this QR code with the app, or type the key below into it.</p>
+          <img
+            src={`data:image/svg+xml;utf8,${encodeURIComponent(setup.qrSvg)}`}
+            alt="QR code to add this account to your authenticator app"
+            width={200}
+            height={200}
+            className="mx-auto size-48 rounded-md border border-slate-200 bg-white p-1"
+          />
+          <p className="text-sm text-slate-700">
+            Key:
+            <code
+              data-testid="setup-key"
+              className="mt-1 block rounded bg-slate-100 px-2 py-1 font-mono text-base text-slate-900"
+            >
+              {grouped(setup.secret)}
+            </code>
+          </p>
+          <Field
+            id="admin-enrol-code"
+            label="The 6-digit code the app now shows"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            maxLength={7}
+            value={code}
+            onValueChange={setCode}
+            error={error}
+          />
+          <Button type="submit" busy={busy} className="w-full">
+            Turn on two-step verification
+          </Button>
+        </form>
+      )}
+    </GateShell>
+  );
+}

@@ -1,0 +1,56 @@
+import { type FormEvent, useState } from 'react';
+import { adminApi, problem } from './api';
+import { GateShell } from './GateShell';
+import { Button, ErrorText, Field, useScreenTitle } from './ui';
+
+/** Step 1: the site account's email and password (the same sign-in as the shop). */
+export function SignInScreen({ onSignedIn }: { onSignedIn: () => void }) {
+  useScreenTitle('Sign in');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await adminApi.login(email, password);
+      onSignedIn();
+    } catch (failure) {
+      setError(problem(failure, 'Could not sign in. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <GateShell title="Sign in to the dashboard">
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <Field
+          id="admin-email"
+          label="Email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onValueChange={setEmail}
+        />
+        <Field
+          id="admin-password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValueChange={setPassword}
+        />
+        <ErrorText message={error} />
+        <Button type="submit" busy={busy} className="w-full">
+          Continue
+        </Button>
+      </form>
+    </GateShell>
+  );
+}

@@ -1,0 +1,100 @@
+import type { LoginResponse } from '../../../shared/auth';
+import type {
+  ActivityEntry,
+  ActivityQuery,
+  AdminTool,
+  CustomerDetail,
+  CustomerRow,
+  CustomersQuery,
+  DashboardStatus,
+  EnrolmentDone,
+  EnrolmentStart,
+  InvoicePeriod,
+  InvoiceReport,
+  MailStatus,
+  MessageRow,
+  MessagesQuery,
+  OrderDetail,
+  OrderRow,
+  OrdersQuery,
+  OverviewResponse,
+  Page,
+  RefundRequest,
+  ToolInput,
+  ToolsQuery,
+} from '../../../shared/dashboard';
+import { ApiError, api } from '../../lib/api';
+
+/** Query string of a table request, leaving out empty values. */
+export function queryString(query: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if ((typeof value === 'string' && value !== '') || typeof value === 'number')
+      params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export const adminApi = {
+  status: () => api.get<DashboardStatus>('/api/admin/auth/status'),
+  login: (email: string, password: string) =>
+    api.post<LoginResponse>('/api/auth/login/', new URLSearchParams({ email, password })),
+  logout: () => api.post<{ message: string }>('/api/auth/logout/'),
+  startEnrolment: () => api.post<EnrolmentStart>('/api/admin/auth/enrol', {}),
+  confirmEnrolment: (code: string) => api.post<EnrolmentDone>('/api/admin/auth/enrol/confirm', { code }),
+  verify: (code: string) => api.post<DashboardStatus>('/api/admin/auth/verify', { code }),
+  signOut: () => api.post<{ message: string }>('/api/admin/auth/sign-out', {}),
+  overview: () => api.get<OverviewResponse>('/api/admin/overview'),
+  tools: (query: ToolsQuery) => api.get<Page<AdminTool>>(`/api/admin/tools${queryString(query)}`),
+  tool: (id: string) => api.get<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}`),
+  createTool: (input: ToolInput) => api.post<AdminTool>('/api/admin/tools', input),
+  updateTool: (id: string, input: ToolInput) =>
+    api.post<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}`, input),
+  uploadToolFile: (id: string, file: File, code: string) => {
+    const body = new FormData();
+    body.set('code', code);
+    body.set('file', file);
+    return api.post<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}/file`, body);
+  },
+  orders: (query: OrdersQuery) => api.get<Page<OrderRow>>(`/api/admin/orders${queryString(query)}`),
+  order: (id: string) => api.get<OrderDetail>(`/api/admin/orders/${encodeURIComponent(id)}`),
+  resend: (id: string) =>
+    api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/resend`, {}),
+  refund: (id: string, body: RefundRequest) =>
+    api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/refund`, body),
+  customers: (query: CustomersQuery) =>
+    api.get<Page<CustomerRow>>(`/api/admin/customers${queryString(query)}`),
+  customer: (id: string) => api.get<CustomerDetail>(`/api/admin/customers/${encodeURIComponent(id)}`),
+  messages: (query: MessagesQuery) => api.get<Page<MessageRow>>(`/api/admin/messages${queryString(query)}`),
+  markHandled: (id: string) =>
+    api.post<{ message: string }>(`/api/admin/messages/${encodeURIComponent(id)}/handled`, {}),
+  mail: () => api.get<MailStatus>('/api/admin/mail'),
+  retryMail: (id: number) => api.post<{ message: string }>(`/api/admin/mail/${id}/retry`, {}),
+  deactivateDevice: (licenseId: string, deviceId: string) =>
+    api.post<{ message: string }>(
+      `/api/admin/licenses/${encodeURIComponent(licenseId)}/devices/${encodeURIComponent(deviceId)}/deactivate`,
+      {},
+    ),
+  resetDeactivations: (licenseId: string) =>
+    api.post<{ message: string }>(
+      `/api/admin/licenses/${encodeURIComponent(licenseId)}/reset-deactivations`,
+      {},
+    ),
+  invoices: (period: InvoicePeriod) => api.get<InvoiceReport>(`/api/admin/invoices${queryString(period)}`),
+  activity: (query: ActivityQuery) =>
+    api.get<Page<ActivityEntry>>(`/api/admin/activity${queryString(query)}`),
+};
+
+/** The server's message for a failed call, else the fallback. */
+export function problem(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
+  return (error instanceof ApiError && error.serverMessage) || fallback;
+}
+
+/** The dashboard session ran out (idle or 12 hours) or the site session ended: back to the sign-in steps. */
+export function lostSession(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    (error.status === 401 || (error.status === 403 && error.body?.code === 'second_factor_required'))
+  );
+}
