@@ -5,7 +5,7 @@ import type { Tx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { DomainError } from '../domain-error';
 import { selfDeactivationsSince, windowStart } from './devices';
-import { effectiveStatus } from './service';
+import { effectiveStatus, forgetLicenses } from './service';
 
 /**
  * The operator's side of licenses (dashboard and command line): what a license of an order or a customer looks
@@ -124,7 +124,7 @@ export async function deactivateDeviceAsOperator(
   input: { licenseId: string; activationId: string },
   alsoInTransaction?: (tx: Tx, device: { id: string; name: string | null }) => Promise<void>,
 ): Promise<{ name: string | null }> {
-  return ctx.db.transaction(async (tx) => {
+  const freed = await ctx.db.transaction(async (tx) => {
     await lockedLicense(tx, { licenseId: input.licenseId });
     const [freed] = await tx
       .update(licenseActivations)
@@ -141,4 +141,7 @@ export async function deactivateDeviceAsOperator(
     await alsoInTransaction?.(tx, freed);
     return { name: freed.name };
   });
+  // This instance answers validate from memory (decision 016): the freed machine must read NOT_ACTIVATED at once.
+  forgetLicenses(ctx, input.licenseId);
+  return freed;
 }
