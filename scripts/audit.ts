@@ -42,7 +42,8 @@ const PAGES = [
   { path: '/shipping-policy', loggedIn: false },
   { path: '/utility-tools', loggedIn: false },
   { path: '/my-tools', loggedIn: true },
-  { path: '/utility-tools/invalid-link', loggedIn: false },
+  // Asks search engines not to index it (routes.ts), so Lighthouse's "is crawlable" audit fails by design.
+  { path: '/utility-tools/invalid-link', loggedIn: false, noindex: true },
 ];
 
 /** Issue 15 (docs/decisions/015-page-weight.md); the timing budgets are checked only outside --ci. */
@@ -65,6 +66,9 @@ const RUNS = ciMode ? 1 : 3;
 
 type PageReport = {
   path: string;
+  noindex: boolean;
+  /** SEO audits that failed in the median run. */
+  seoFailures: string[];
   scores: { performance: number; accessibility: number; bestPractices: number; seo: number };
   lcpMs: number;
   cls: number;
@@ -89,6 +93,9 @@ function gzipSizeOf(urls: string[]): number {
   }
   return total;
 }
+
+/** A noindex page's SEO score is below 100 only because of its noindex tag. */
+const onlyNotCrawlable = (report: PageReport) => report.seoFailures.every((id) => id === 'is-crawlable');
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -225,6 +232,10 @@ async function main() {
         .map((audit) => audit.id);
       reports.push({
         path: target.path,
+        noindex: 'noindex' in target && target.noindex === true,
+        seoFailures: (lhr.categories.seo?.auditRefs ?? [])
+          .map((ref) => ref.id)
+          .filter((id) => (lhr.audits[id]?.score ?? 1) < 1),
         scores: {
           performance: score('performance'),
           accessibility: score('accessibility'),
@@ -283,7 +294,9 @@ async function main() {
       ['best practices', r.scores.bestPractices],
       ['SEO', r.scores.seo],
     ] as const) {
-      if (value < BUDGET.others) misses.push(`${r.path}: ${name} ${value}`);
+      if (value < BUDGET.others && !(name === 'SEO' && r.noindex && onlyNotCrawlable(r))) {
+        misses.push(`${r.path}: ${name} ${value}`);
+      }
     }
     if (r.cls > BUDGET.cls) misses.push(`${r.path}: CLS ${r.cls}`);
     for (const violation of r.axeViolations) misses.push(`${r.path}: axe ${violation}`);
