@@ -2,13 +2,10 @@
  * Builds the site: the client bundle, then every public route prerendered to static HTML with its own title,
  * description, Open Graph tags and JSON-LD, then sitemap.xml and robots.txt, then .br/.gz copies of text files.
  */
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import Beasties from 'beasties';
-import postcss from 'postcss';
 import { build } from 'vite';
 import type { SiteManifest } from '../src/server/site/static';
 import { SITE } from '../src/shared/site';
@@ -58,7 +55,7 @@ function fontPreloads(): string[] {
     .map((name) => `<link rel="preload" as="font" type="font/woff2" crossorigin href="/assets/${name}" />`);
 }
 
-function headFor(route: PageRoute, boot: string): string {
+function headFor(route: PageRoute, preloads: string[]): string {
   const url =
     route.path === '*'
       ? publicUrl
@@ -78,7 +75,7 @@ function headFor(route: PageRoute, boot: string): string {
     `<meta property="og:locale" content="en_IN" />`,
     `<meta name="twitter:card" content="summary_large_image" />`,
     ...fontPreloads(),
-    `<script defer src="${escapeAttr(boot)}"></script>`,
+    ...preloads.map((href) => `<link rel="modulepreload" crossorigin href="${escapeAttr(href)}" />`),
     `<script type="application/ld+json">${organizationJsonLd()}</script>`,
   ];
   return tags.join('\n    ');
@@ -86,7 +83,7 @@ function headFor(route: PageRoute, boot: string): string {
 
 type ViteManifest = Record<
   string,
-  { file: string; imports?: string[]; css?: string[]; isEntry?: boolean; isDynamicEntry?: boolean }
+  { file: string; imports?: string[]; isEntry?: boolean; isDynamicEntry?: boolean }
 >;
 
 /** The route's page chunk and the chunks it imports, minus what the entry already loads. */
@@ -106,159 +103,17 @@ function pagePreloads(manifest: ViteManifest, route: PageRoute): string[] {
 }
 
 /**
- * The page's scripts are started by a small classic `defer` script, which the browser fetches at low priority and
- * runs once the document is parsed: the entry, the chunks it imports and the page's own chunks are then requested by
- * script (as module preloads and one `import()`), so they do not compete with the page's first paint and do not
- * count as render-blocking. No timer waits for the paint: the browser journeys run on a fake clock. One file per
- * page, hashed, cached for good like every asset; CSP allows it as a same-origin script.
+ * The site's one stylesheet goes inline into every page: it is small (about 12 KB compressed), and a first visit
+ * then paints without waiting for a second request. CSP allows inline styles, never inline scripts.
  */
-function writeBootScript(manifest: ViteManifest, route: PageRoute): string {
-  const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
-  if (!entry) throw new Error('the build has no entry chunk');
-  const entryImports = (entry.imports ?? []).flatMap((key) => {
-    const file = manifest[key]?.file;
-    return file ? [`/${file}`] : [];
-  });
-  const modules = [...entryImports, ...pagePreloads(manifest, route)];
-  const source = `for(const href of ${JSON.stringify(modules)}){const link=document.createElement('link');link.rel='modulepreload';link.href=href;document.head.append(link)}
-import(${JSON.stringify(`/${entry.file}`)});
-`;
-  const hash = createHash('sha256').update(source).digest('base64url').slice(0, 10);
-  const file = `assets/boot-${route.page}-${hash}.js`;
-  writeFileSync(path.join(clientDir, file), source);
-  return `/${file}`;
-}
-
-/** The entry script tag Vite writes into the template; the boot script loads the entry instead. */
-function withoutEntryScript(template: string): string {
-  const withoutEntry = template.replace(
-    /\s*<script type="module" crossorigin src="\/assets\/[^"]+"><\/script>/,
-    '',
+function inlineStylesheets(html: string): string {
+  return html.replace(
+    /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g,
+    (_tag, file: string) => {
+      const css = readFileSync(path.join(clientDir, file), 'utf8');
+      return `<style>${css}</style>`;
+    },
   );
-  if (withoutEntry === template) throw new Error('the entry script tag was not found in the template');
-  return withoutEntry.replace(/\s*<link rel="modulepreload" crossorigin href="\/assets\/[^"]+">/g, '');
-}
-
-type SelectorNormaliser = { normalizeCssSelector(selector: string): string };
-
-/**
- * Beasties cannot match Tailwind's zero-specificity wrappers (`:where(.space-y-2>:not(:last-child))`) and would leave
- * those rules out; it is given what is inside instead, which it can match.
- */
-class TailwindBeasties extends Beasties {
-  normalizeCssSelector(selector: string): string {
-    const inner = /^:where\((.*)\)$/.exec(selector)?.[1] ?? selector;
-    return (Beasties.prototype as unknown as SelectorNormaliser).normalizeCssSelector.call(this, inner);
-  }
-}
-
-const CLASS_IN_SELECTOR = /\.((?:\\.|[\w-])+)/g;
-const unescapeCss = (name: string) => name.replace(/\\(.)/g, '$1');
-const decodeHtml = (text: string) =>
-  text.replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
-
-/**
- * Selectors whose every class is on the page. Beasties cannot evaluate some of Tailwind's arbitrary variants
- * (`xl:[&:nth-child(4)]:col-start-2`); these are kept whenever their classes are used.
- */
-function selectorsOfUsedClasses(fullCss: string, html: string): string[] {
-  const used = new Set(
-    [...html.matchAll(/class="([^"]*)"/g)].flatMap((match) => decodeHtml(match[1] ?? '').split(/\s+/)),
-  );
-  const selectors: string[] = [];
-  postcss.parse(fullCss).walkRules((rule) => {
-    for (const selector of rule.selectors) {
-      const classes = [...selector.matchAll(CLASS_IN_SELECTOR)].map((match) => unescapeCss(match[1] ?? ''));
-      if (classes.length > 0 && classes.every((name) => used.has(name))) selectors.push(selector);
-    }
-  });
-  return selectors;
-}
-
-const FONT_FACE = /@font-face\{[^}]*\}/g;
-
-/**
- * Rules that only matter once the visitor interacts (hover, focus, press). They are left out of the inline CSS: the
- * full stylesheet, which has them, is in place before the page is hydrated and can react to anything.
- */
-const INTERACTIVE_STATE = /:(hover|focus|focus-visible|focus-within|active)\b/;
-
-/**
- * Only the CSS a page's prerendered HTML uses goes inline (Beasties matches every selector against the page), so the
- * first paint has nothing to wait for and little to parse. The full stylesheet is linked with `media="print"` (fetched
- * at low priority, not render-blocking) and switched on by the entry script before it hydrates (src/web/main.tsx):
- * CSP allows inline styles, never inline scripts, so no `onload` handler. A `<noscript>` link serves visitors
- * without JavaScript. The `@font-face` rule always stays inline: the font is preloaded for the first paint.
- */
-async function criticalStyles(html: string, fullCss: string): Promise<string> {
-  const beasties = new TailwindBeasties({
-    path: clientDir,
-    publicPath: '/',
-    preload: 'media-script',
-    reduceInlineStyles: false,
-    compress: true,
-    logLevel: 'warn',
-    allowRules: selectorsOfUsedClasses(fullCss, html),
-  });
-  const processed = await beasties.process(html);
-  const fontFaces = (fullCss.match(FONT_FACE) ?? []).join('');
-  return processed.replace(/<style>([\s\S]*?)<\/style>/, (_tag, css: string) => {
-    const root = postcss.parse(css);
-    root.walkRules((rule) => {
-      const kept = rule.selectors.filter((selector) => !INTERACTIVE_STATE.test(selector));
-      if (kept.length === 0) rule.remove();
-      else rule.selectors = kept;
-    });
-    dropUnreadCustomProperties(root, processed);
-    return `<style>${fontFaces}${root.toString()}</style>`;
-  });
-}
-
-/**
- * Tailwind declares every theme value and `--tw-*` property the whole site uses; a page's inline CSS keeps only those
- * its own rules or markup read. Unread ones change nothing on the page, and the full stylesheet brings them all back.
- */
-function dropUnreadCustomProperties(root: postcss.Root, html: string) {
-  const markup = html.replace(/<style>[\s\S]*?<\/style>/g, '');
-  for (let changed = true; changed; ) {
-    changed = false;
-    const read = new Set(
-      [...root.toString().matchAll(/var\((--[\w-]+)/g), ...markup.matchAll(/(--[\w-]+)/g)].map((m) => m[1]),
-    );
-    root.walkDecls(/^--/, (decl) => {
-      if (!read.has(decl.prop)) {
-        decl.remove();
-        changed = true;
-      }
-    });
-    root.walkAtRules('property', (atRule) => {
-      if (!read.has(atRule.params)) {
-        atRule.remove();
-        changed = true;
-      }
-    });
-    // Removing declarations can empty a rule, its @media or @supports, then its @layer.
-    root.walk((node) => {
-      if ((node.type === 'rule' || node.type === 'atrule') && node.nodes?.length === 0) {
-        node.remove();
-        changed = true;
-      }
-    });
-  }
-}
-
-/**
- * Beasties switches the deferred stylesheet on with an inline script, which CSP blocks; the entry script does it
- * instead (the link keeps its `data-beasties-media` attribute for it).
- */
-function deferredStylesheetWithoutScript(html: string): string {
-  const withoutScript = html.replace(
-    /<script>document\.querySelectorAll\('link\[data-beasties-media\]'\)[^<]*<\/script>/,
-    '',
-  );
-  if (/<script>/.test(withoutScript))
-    throw new Error('an inline script is left in the page; CSP would block it');
-  return withoutScript;
 }
 
 function walk(dir: string): string[] {
@@ -294,23 +149,15 @@ async function main() {
     renderRoute(url: string): Promise<string>;
   };
 
-  const stylesheet = manifest['index.html']?.css?.[0];
-  if (!stylesheet) throw new Error('the build has no stylesheet');
-  const fullCss = readFileSync(path.join(clientDir, stylesheet), 'utf8');
-  // The @font-face rule lives only in each page's inline CSS. A second copy in the deferred stylesheet would be a new
-  // font face: loaded from the cache when the sheet is switched on, it would replace the fallback face on a page that
-  // painted without Inter — the very swap `font-display: optional` is there to prevent.
-  writeFileSync(path.join(clientDir, stylesheet), fullCss.replace(FONT_FACE, ''));
   const pages: SiteManifest['pages'] = {};
   for (const route of [...ssr.PAGE_ROUTES, ssr.ADMIN_ROUTE, ssr.NOT_FOUND_ROUTE]) {
     // The dashboard's shell answers /admin and every address under it.
     const url = route.path === '*' ? '/__not-found__' : route.path.replace(/\/\*$/, '');
     if (route === ssr.ADMIN_ROUTE) pages[url] = route.file;
     const appHtml = await ssr.renderRoute(url);
-    const page = withoutEntryScript(template)
-      .replace('<!--head-->', headFor(route, writeBootScript(manifest, route)))
+    const html = inlineStylesheets(template)
+      .replace('<!--head-->', headFor(route, pagePreloads(manifest, route)))
       .replace('<!--app-->', appHtml);
-    const html = deferredStylesheetWithoutScript(await criticalStyles(page, fullCss));
     writeFileSync(path.join(clientDir, route.file), html);
     if (route.path !== '*') pages[route.path] = route.file;
   }
