@@ -23,10 +23,12 @@ export function ContactDetails() {
       aria-labelledby="contact-details-heading"
       className="relative overflow-hidden rounded-2xl bg-brand-800 p-6 text-white shadow-lg shadow-brand-900/10 sm:p-8"
     >
+      {/* Hung from the top corner: the panel's height settles late on a slow phone, and a decoration anchored to the
+          bottom moved with it (CLS 0.059 in the audit). */}
       <svg
         aria-hidden="true"
         viewBox="0 0 200 200"
-        className="pointer-events-none absolute -right-16 -bottom-16 size-64 text-white/5"
+        className="pointer-events-none absolute -top-16 -right-16 size-64 text-white/5"
       >
         <circle cx="100" cy="100" r="98" fill="none" stroke="currentColor" strokeWidth="2" />
         <circle cx="100" cy="100" r="70" fill="none" stroke="currentColor" strokeWidth="2" />
