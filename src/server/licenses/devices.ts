@@ -34,6 +34,22 @@ export async function selfDeactivationsSince(db: DbOrTx, licenseId: string, sinc
   return row?.n ?? 0;
 }
 
+/** A license's machines in use, oldest first, and how many self-service deactivations its buyer has left. */
+export async function seatsOf(db: DbOrTx, license: { id: string; resetAt: Date | null }, now: Date) {
+  const devices = await db
+    .select({
+      id: licenseActivations.id,
+      name: licenseActivations.name,
+      activatedAt: licenseActivations.activatedAt,
+      lastSeenAt: licenseActivations.lastSeenAt,
+    })
+    .from(licenseActivations)
+    .where(and(eq(licenseActivations.licenseId, license.id), isNull(licenseActivations.deactivatedAt)))
+    .orderBy(asc(licenseActivations.activatedAt));
+  const used = await selfDeactivationsSince(db, license.id, windowStart(now, license.resetAt));
+  return { devices, selfDeactivationsLeft: Math.max(0, SELF_DEACTIVATION_LIMIT - used) };
+}
+
 /** The buyer's live licenses (refunded purchases are gone from My Tools) with the machines they run on. */
 export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLicense[]> {
   const now = ctx.clock.now();
@@ -54,12 +70,7 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
     .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt)));
   return Promise.all(
     owned.map(async (license) => {
-      const devices = await ctx.db
-        .select()
-        .from(licenseActivations)
-        .where(and(eq(licenseActivations.licenseId, license.id), isNull(licenseActivations.deactivatedAt)))
-        .orderBy(asc(licenseActivations.activatedAt));
-      const used = await selfDeactivationsSince(ctx.db, license.id, windowStart(now, license.resetAt));
+      const { devices, selfDeactivationsLeft } = await seatsOf(ctx.db, license, now);
       return {
         toolId: license.toolId,
         licenseKey: license.licenseKey,
@@ -72,7 +83,7 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
           activatedAt: device.activatedAt.toISOString(),
           lastSeenAt: device.lastSeenAt.toISOString(),
         })),
-        selfDeactivationsLeft: Math.max(0, SELF_DEACTIVATION_LIMIT - used),
+        selfDeactivationsLeft,
       };
     }),
   );

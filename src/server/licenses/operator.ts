@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, isNull, type SQL } from 'drizzle-orm';
-import { type LicenseStatus, SELF_DEACTIVATION_LIMIT } from '../../shared/licenses';
+import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import type { LicenseStatus } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { DomainError } from '../domain-error';
-import { selfDeactivationsSince, windowStart } from './devices';
+import { seatsOf } from './devices';
 import { effectiveStatus, forgetLicenses } from './service';
 
 /**
@@ -52,17 +52,7 @@ export async function licensesOf(
   const now = ctx.clock.now();
   return Promise.all(
     rows.map(async (row) => {
-      const devices = await ctx.db
-        .select({
-          id: licenseActivations.id,
-          name: licenseActivations.name,
-          activatedAt: licenseActivations.activatedAt,
-          lastSeenAt: licenseActivations.lastSeenAt,
-        })
-        .from(licenseActivations)
-        .where(and(eq(licenseActivations.licenseId, row.id), isNull(licenseActivations.deactivatedAt)))
-        .orderBy(asc(licenseActivations.activatedAt));
-      const used = await selfDeactivationsSince(ctx.db, row.id, windowStart(now, row.resetAt));
+      const { devices, selfDeactivationsLeft } = await seatsOf(ctx.db, row, now);
       return {
         id: row.id,
         orderId: row.orderId,
@@ -71,7 +61,7 @@ export async function licensesOf(
         username: row.username,
         status: effectiveStatus(row),
         activationLimit: row.activationLimit,
-        selfDeactivationsLeft: Math.max(0, SELF_DEACTIVATION_LIMIT - used),
+        selfDeactivationsLeft,
         selfDeactivationsResetAt: row.resetAt,
         devices,
       };
