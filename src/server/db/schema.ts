@@ -14,7 +14,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { CONTACT_TOPICS, CURRENCIES } from '../../shared/constants';
-import { DEFAULT_ACTIVATION_LIMIT, LICENSE_STATUSES } from '../../shared/licenses';
+import { LICENSE_STATUSES } from '../../shared/licenses';
+import { DEFAULT_ACTIVATION_LIMIT } from '../../shared/tool-rules';
 import { ORDER_EVENT_KINDS, ORDER_STATUSES } from '../../shared/orders';
 import type { BillingDetails } from '../../shared/shop';
 

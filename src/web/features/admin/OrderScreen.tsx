@@ -1,9 +1,9 @@
-import { ArrowLeft } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import { REFUND_REASON_MAX } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { adminApi, problem } from './api';
+import { ArrowLeft } from './icons';
 import { LicensesPanel } from './LicensesPanel';
 import {
   Button,
@@ -15,7 +15,7 @@ import {
   StatusBadge,
   useScreenTitle,
 } from './ui';
-import { useAdminData } from './useAdminData';
+import { useAdminData, useRecordId } from './useAdminData';
 
 function Detail({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -111,7 +111,7 @@ function RefundPanel({
 
 /** One order: buyer, billing, amount, the events timeline, the emails it caused, and its actions. */
 export function OrderScreen() {
-  const { id = '' } = useParams();
+  const id = useRecordId();
   useScreenTitle('Order');
   const { data: order, error, reload } = useAdminData(() => adminApi.order(id), id);
   const [notice, setNotice] = useState<string | null>(null);
