@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -532,6 +533,12 @@ describe('npm run admin', () => {
           stderr: 'admin: The request was not understood.\n',
           exitCode: 2,
         });
+        const oversized = JSON.stringify({ argv: ['tools', 'list', 'x'.repeat(300_000)], cwd: root });
+        expect(JSON.parse(await rawExchange(`${oversized}\n`))).toEqual({
+          stdout: '',
+          stderr: 'admin: The command line is too long.\n',
+          exitCode: 2,
+        });
 
         // A server that crashed leaves its socket behind; nobody answers on it.
         await server.crash();
@@ -557,6 +564,23 @@ describe('npm run admin', () => {
     120_000,
   );
 });
+
+/**
+ * Sends `text` as it is over the admin socket and returns everything the server answers. The server may answer and
+ * close before it has read all of it (EPIPE here): the answer is what counts.
+ */
+function rawExchange(text: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = createConnection(adminSocketPath(dataDir));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString();
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(answer));
+    socket.write(text);
+  });
+}
 
 /** The server opens its admin socket right after it starts listening for HTTP; this waits for it. */
 async function waitForSocket(): Promise<void> {

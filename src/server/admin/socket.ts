@@ -106,7 +106,7 @@ export async function startAdminSocket(options: {
     if (!lstatSync(file).isSocket()) return unavailable('a file that is not a socket is in the way');
     rmSync(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return unavailable((error as Error).message);
   }
 
   const server = net.createServer((socket) => {
@@ -128,17 +128,18 @@ export async function startAdminSocket(options: {
     })();
   });
 
-  // The socket is created with mode 0600 from the start (no moment where others could connect), then checked.
+  // The socket is created with mode 0600 (binding is synchronous, so no moment exists where others could connect);
+  // it is set again once listening, for platforms that do not apply the umask to sockets.
   const umask = process.umask(0o177);
   try {
     server.listen(file);
   } finally {
     process.umask(umask);
   }
-  const [error] = await Promise.race([
-    once(server, 'listening').then(() => [undefined]),
-    once(server, 'error') as Promise<[Error]>,
-  ]);
+  const error = await new Promise<Error | undefined>((resolve) => {
+    server.once('listening', () => resolve(undefined));
+    server.once('error', resolve);
+  });
   if (error) return unavailable(error.message);
   chmodSync(file, 0o600);
 
