@@ -11,7 +11,7 @@ import { type RunningServer, startServer } from './support/server';
 
 /**
  * The operator's dashboard from the operator's side, on the default embedded database: the role granted with
- * `npm run admin -- operators add` (the server stopped for it, as PGlite takes one process at a time), sign in,
+ * `npm run admin -- operators add` while the site is serving (the server runs it for the command line), sign in,
  * enrol an authenticator app with codes computed from the key the page shows, use the screens, sign in again with a
  * recovery code, and find every step in Activity. Each screen is checked with axe at phone and desktop widths.
  */
@@ -111,14 +111,13 @@ let browserForBuyer: () => Promise<BrowserContext>;
 let lastStep = 0;
 
 test.beforeAll(async ({ browser }) => {
-  // Two server starts and three command-line runs, each opening the embedded database.
+  // A server start and three command-line runs.
   test.setTimeout(300_000);
   smtp = await new TestSmtpServer().start();
   dataDir = mkdtempSync(path.join(tmpdir(), 'admin-e2e-'));
   await startSite();
   await signUpByApi(operator);
-  // The embedded database serves one process: the command line runs while the site is stopped.
-  await server.stop();
+  // The embedded database serves one process, the site's: the command line has the server run its commands.
   const refused = adminCli('operators', 'add', 'nobody@example.in');
   expect(refused.status).toBe(1);
   expect(refused.stderr).toContain('No account with the email nobody@example.in.');
@@ -128,7 +127,6 @@ test.beforeAll(async ({ browser }) => {
   expect(granted.stdout).toContain(`${operator.email} is now an operator.`);
   const listed = adminCli('operators', 'list');
   expect(listed.stdout).toMatch(new RegExp(`${operator.email}.*not yet`));
-  await startSite();
 
   browserForBuyer = () => browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
   context = await browser.newContext({ timezoneId: 'Asia/Kolkata' });

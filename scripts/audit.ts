@@ -40,9 +40,9 @@ const PAGES = [
   { path: '/my-tools', loggedIn: true },
 ];
 
-// Home JavaScript: 99.8 KB gzip before the dashboard; its route entry and the icon helper now shared with the
-// dashboard's chunk add 0.4 KB (100.2). The gate stops growth beyond that; issue 15 aims at 80 KB.
-const BUDGET = { performance: 95, others: 100, cls: 0.02, tbtMs: 100, homeJsGzipKb: 100.5 };
+// Home JavaScript: 99.8 KB gzip, as before the dashboard (docs/performance.md says how it stays out of the public
+// pages' chunks). The gate stops growth beyond that; issue 15 aims at 80 KB.
+const BUDGET = { performance: 95, others: 100, cls: 0.02, tbtMs: 100, homeJsGzipKb: 100 };
 
 type PageReport = {
   path: string;

@@ -55,6 +55,17 @@ function fontPreloads(): string[] {
     .map((name) => `<link rel="preload" as="font" type="font/woff2" crossorigin href="/assets/${name}" />`);
 }
 
+/**
+ * Where a route's prerendered HTML is written, named after its path so the browser's route table need not carry
+ * it: / → index.html, /utility-tools/invalid-link → utility-tools-invalid-link.html, /admin/* → admin.html,
+ * the not-found route (*) → 404.html.
+ */
+function htmlFileOf(routePath: string): string {
+  if (routePath === '/') return 'index.html';
+  if (routePath === '*') return '404.html';
+  return `${routePath.replace(/\/\*$/, '').slice(1).replaceAll('/', '-')}.html`;
+}
+
 function headFor(route: PageRoute, preloads: string[]): string {
   const url =
     route.path === '*'
@@ -63,7 +74,7 @@ function headFor(route: PageRoute, preloads: string[]): string {
   const tags = [
     `<title>${escapeAttr(route.title)}</title>`,
     `<meta name="description" content="${escapeAttr(route.description)}" />`,
-    route.noindex
+    route.search === 'noindex'
       ? '<meta name="robots" content="noindex" />'
       : `<link rel="canonical" href="${escapeAttr(url)}" />`,
     `<meta property="og:type" content="website" />`,
@@ -87,8 +98,8 @@ type ViteManifest = Record<
 >;
 
 /** The route's page chunk and the chunks it imports, minus what the entry already loads. */
-function pagePreloads(manifest: ViteManifest, route: PageRoute): string[] {
-  const key = `src/web/pages/${route.page}.tsx`;
+function pagePreloads(manifest: ViteManifest, key: string): string[] {
+  if (!manifest[key]) throw new Error(`${key} is not in the Vite manifest`);
   const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
   const entryImports = new Set([entry?.file, ...(entry?.imports ?? []).map((k) => manifest[k]?.file)]);
   const files = new Set<string>();
@@ -147,24 +158,26 @@ async function main() {
     NOT_FOUND_ROUTE: PageRoute;
     ADMIN_ROUTE: PageRoute;
     renderRoute(url: string): Promise<string>;
+    pageModuleOf(route: PageRoute): Promise<string>;
   };
 
   const pages: SiteManifest['pages'] = {};
   for (const route of [...ssr.PAGE_ROUTES, ssr.ADMIN_ROUTE, ssr.NOT_FOUND_ROUTE]) {
     // The dashboard's shell answers /admin and every address under it.
     const url = route.path === '*' ? '/__not-found__' : route.path.replace(/\/\*$/, '');
-    if (route === ssr.ADMIN_ROUTE) pages[url] = route.file;
+    const file = htmlFileOf(route.path);
+    if (route === ssr.ADMIN_ROUTE) pages[url] = file;
     const appHtml = await ssr.renderRoute(url);
     const html = inlineStylesheets(template)
-      .replace('<!--head-->', headFor(route, pagePreloads(manifest, route)))
+      .replace('<!--head-->', headFor(route, pagePreloads(manifest, await ssr.pageModuleOf(route))))
       .replace('<!--app-->', appHtml);
-    writeFileSync(path.join(clientDir, route.file), html);
-    if (route.path !== '*') pages[route.path] = route.file;
+    writeFileSync(path.join(clientDir, file), html);
+    if (route.path !== '*') pages[route.path] = file;
   }
-  const siteManifest: SiteManifest = { pages, notFound: ssr.NOT_FOUND_ROUTE.file };
+  const siteManifest: SiteManifest = { pages, notFound: htmlFileOf(ssr.NOT_FOUND_ROUTE.path) };
   writeFileSync(path.join(clientDir, 'site-manifest.json'), JSON.stringify(siteManifest, null, 2));
 
-  const sitemap = ssr.PAGE_ROUTES.filter((route) => route.indexable)
+  const sitemap = ssr.PAGE_ROUTES.filter((route) => route.search === undefined)
     .map((route) => `  <url><loc>${publicUrl}${route.path}</loc></url>`)
     .join('\n');
   writeFileSync(

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type AdminSocket, startAdminSocket } from './admin/socket';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createAppContext } from './context';
@@ -42,12 +43,14 @@ async function main(): Promise<void> {
     ctx.dbHealth,
   );
 
+  let adminSocket: AdminSocket | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
     await jobs.stop();
+    await adminSocket?.close();
     await app.close();
     await database.close();
     process.exit(0);
@@ -56,6 +59,14 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  // The embedded database admits this process only: `npm run admin` asks it to run commands (decision 017).
+  if (database.driver === 'pglite') {
+    adminSocket = await startAdminSocket({
+      dataDir: config.dataDir,
+      env: { open: async () => ctx, snapshot: async () => database.snapshot },
+      log: app.log,
+    });
+  }
   app.log.info(
     {
       url: config.publicUrl,

@@ -23,7 +23,6 @@ export const LICENSE_FILE_LIFETIME_DAYS = 30;
 /** Self-service deactivations from My Tools: at most this many per license in the rolling window. */
 export const SELF_DEACTIVATION_LIMIT = 3;
 export const SELF_DEACTIVATION_WINDOW_DAYS = 30;
-export const DEFAULT_ACTIVATION_LIMIT = 2;
 
 export const LICENSE_MESSAGES = {
   selfDeactivationLimit: `You have freed ${SELF_DEACTIVATION_LIMIT} devices of this license in the last ${SELF_DEACTIVATION_WINDOW_DAYS} days, the most allowed. Please contact support to free another one.`,

@@ -1,4 +1,5 @@
 import { type Currency, USD_TO_INR_FALLBACK_RATE } from './constants';
+import type { BillingValues } from './shop';
 
 /**
  * Money rules shared by the server and the browser. The database and Razorpay work in integer subunits
@@ -102,3 +103,17 @@ export function normaliseGstin(value: string): string {
 export function isValidGstin(gstin: string): boolean {
   return GSTIN_PATTERN.test(gstin) && gstinCheckCharacter(gstin.slice(0, 14)) === gstin.charAt(14);
 }
+
+// ── Billing details ─────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The billing fields as the checkout's form names them, in its order; the dashboard shows an order's billing with
+ * them. Here rather than in shop.ts, which the dashboard does not load (its country and state lists are large).
+ */
+export const BILLING_FIELD_LABELS = {
+  currency: 'Currency',
+  address: 'Address',
+  state: 'State',
+  country: 'Country',
+  gstin: 'GSTIN',
+} as const satisfies Record<keyof BillingValues, string>;

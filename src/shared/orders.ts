@@ -1,3 +1,6 @@
+import type { Currency } from './constants';
+import { formatSubunits } from './money';
+
 /**
  * An order's life (docs/product.md §7): the statuses it passes through and the kinds of event its history records.
  * The database columns, the services and the operator's command line all take their names from here.
@@ -35,3 +38,95 @@ export const ORDER_EVENT_KINDS = [
   'dispute-lost',
 ] as const;
 export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
+
+/** Each kind of event as the operator reads it on an order's history. */
+export const ORDER_EVENT_LABELS: Record<OrderEventKind, string> = {
+  created: 'Order created',
+  'gateway-error': 'Razorpay could not open the order',
+  'payment-failed': 'Payment failed',
+  'amount-mismatch': 'Paid amount differs from the order',
+  paid: 'Paid; license and delivery email issued',
+  'duplicate-payment': 'Paid again for a tool already owned',
+  refunded: 'Refunded',
+  'refund-failed': 'Razorpay refused the refund',
+  resent: 'Delivery email sent again',
+  abandoned: 'Closed: never reached Razorpay',
+  'dispute-created': 'Chargeback opened; license suspended',
+  'dispute-won': 'Chargeback won; license works again',
+  'dispute-lost': 'Chargeback lost; license revoked',
+};
+
+/** The facts events record (their `detail`), named for people; in the order they are shown. */
+export const ORDER_EVENT_DETAIL_LABELS: Record<string, string> = {
+  source: 'By',
+  amount: 'Amount',
+  paid: 'Paid',
+  reason: 'Reason',
+  message: 'Message',
+  code: 'Code',
+  description: 'Description',
+  paymentId: 'Payment',
+  refundId: 'Refund',
+  disputeId: 'Dispute',
+  licenseStatus: 'License',
+  refundedEarlier: 'Already refunded at Razorpay',
+  downloadLinksRevoked: 'Download links revoked',
+  outboxId: 'Email',
+  purchaseId: 'Purchase',
+  existingPurchaseId: 'Earlier purchase',
+};
+
+/** Who or what caused an event (its detail's `source`). */
+export const ORDER_EVENT_SOURCES: Record<string, string> = {
+  verify: 'the buyer’s checkout',
+  webhook: 'Razorpay webhook',
+  reconciler: 'the reconciler',
+  web: 'the buyer (Get Credentials)',
+  admin: 'the command line',
+  dashboard: 'the dashboard',
+  razorpay: 'the Razorpay Dashboard',
+  'duplicate-payment': 'automatic refund of a duplicate payment',
+};
+
+const isCurrency = (value: unknown): value is Currency => value === 'INR' || value === 'USD';
+
+/** `someKey` → "Some key", for a fact no label names yet. */
+const asWords = (key: string) => {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
+};
+
+function factValue(key: string, value: unknown, currency: Currency): string | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  if (key === 'source' && typeof value === 'string') return ORDER_EVENT_SOURCES[value] ?? value;
+  if (key === 'amount' && typeof value === 'number') return formatSubunits(value, currency);
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'object') {
+    const money = value as { amount?: unknown; currency?: unknown };
+    if (typeof money.amount === 'number' && isCurrency(money.currency))
+      return formatSubunits(money.amount, money.currency);
+    return JSON.stringify(value);
+  }
+  return String(value);
+}
+
+/**
+ * An event's detail as labelled facts for people: known facts first in ORDER_EVENT_DETAIL_LABELS' order, amounts
+ * in the event's currency (else the order's), empty ones left out.
+ */
+export function orderEventFacts(
+  detail: unknown,
+  orderCurrency: Currency,
+): Array<{ label: string; value: string }> {
+  if (!detail || typeof detail !== 'object' || Array.isArray(detail)) return [];
+  const facts = detail as Record<string, unknown>;
+  const currency = isCurrency(facts.currency) ? facts.currency : orderCurrency;
+  const known = Object.keys(ORDER_EVENT_DETAIL_LABELS).filter((key) => key in facts);
+  const others = Object.keys(facts).filter(
+    (key) => !(key in ORDER_EVENT_DETAIL_LABELS) && key !== 'currency',
+  );
+  return [...known, ...others].flatMap((key) => {
+    const value = factValue(key, facts[key], currency);
+    return value === undefined ? [] : [{ label: ORDER_EVENT_DETAIL_LABELS[key] ?? asWords(key), value }];
+  });
+}

@@ -8,8 +8,9 @@ import { usdCentsFromInrPaise } from './money';
 
 export const TOOL_TEXT_MAX = { name: 120, description: 5000, icon: 300 } as const;
 
-/** How many machines one license may be activated on at a time. */
+/** How many machines one license may be activated on at a time, and the limit a new tool gets. */
 export const ACTIVATION_LIMIT_RANGE = { min: 1, max: 100 } as const;
+export const DEFAULT_ACTIVATION_LIMIT = 2;
 
 /** Razorpay's smallest payment is 100 subunits (₹1.00, $1.00); a cheaper tool could never be bought. */
 export const MIN_PRICE_SUBUNITS = 100;

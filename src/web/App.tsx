@@ -13,6 +13,8 @@ function RouteMeta() {
   const { pathname } = useLocation();
   useEffect(() => {
     const route = routeFor(pathname);
+    // The dashboard titles its screens itself.
+    if (!('title' in route)) return;
     document.title = route.title;
     document.querySelector('meta[name="description"]')?.setAttribute('content', route.description);
   }, [pathname]);

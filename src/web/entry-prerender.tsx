@@ -1,9 +1,18 @@
-import { StrictMode } from 'react';
+import { type ComponentType, StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { App } from './App';
+import { ADMIN_META } from './features/admin/meta';
+import { ADMIN_ROUTE as ADMIN_PART, type PageRoute } from './routes';
 
-export { ADMIN_ROUTE, NOT_FOUND_ROUTE, PAGE_ROUTES } from './routes';
+export { NOT_FOUND_ROUTE, PAGE_ROUTES } from './routes';
+
+/** The dashboard's prerendered shell: noindex, outside the sitemap, and answering every address under /admin. */
+export const ADMIN_ROUTE: PageRoute = {
+  ...ADMIN_PART,
+  ...ADMIN_META,
+  search: 'noindex',
+};
 
 /** Renders one route to HTML at build time; Suspense (lazy pages) is awaited, so the HTML is complete. */
 export async function renderRoute(url: string): Promise<string> {
@@ -15,4 +24,18 @@ export async function renderRoute(url: string): Promise<string> {
     </StrictMode>,
   );
   return new Response(prelude).text();
+}
+
+const PAGE_MODULES = import.meta.glob<{ default: ComponentType }>('./pages/*.tsx');
+
+/**
+ * The module a route loads, as the Vite manifest names it (src/web/pages/HomePage.tsx), found by loading both: a
+ * module is loaded once, so the route's and the page's are the same object.
+ */
+export async function pageModuleOf(route: Pick<PageRoute, 'load'>): Promise<string> {
+  const loaded = await route.load();
+  for (const [file, load] of Object.entries(PAGE_MODULES)) {
+    if ((await load()) === loaded) return `src/web/pages/${file.slice('./pages/'.length)}`;
+  }
+  throw new Error('a route loads a module outside src/web/pages');
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
-import { DatabaseInUseError, openDatabase } from '../db';
+import { DatabaseInUseError } from '../db';
 import { listBackups, pgliteDirOf, RestoreRefusedError, restoreBackup, writeBackup } from '../db/backup';
 import { argument, CommandError, defineCommand } from './framework';
 
@@ -25,35 +25,22 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 const backup = defineCommand({
   path: ['backup'],
-  summary: 'Write a snapshot of the embedded database into DATA_DIR/backups now (the server must be stopped)',
+  summary: 'Write a snapshot of the embedded database into DATA_DIR/backups now',
   example: 'backup',
   details:
     'The running server writes one every day by itself and keeps seven. This command is for a copy on demand, ' +
-    'e.g. before an upgrade; it refuses while a server holds the database.',
-  async run() {
+    'e.g. before an upgrade; while the server runs, it takes the snapshot.',
+  async run(env) {
     const { dataDir, databaseUrl } = config();
     embeddedOnly(databaseUrl);
-    let database: Awaited<ReturnType<typeof openDatabase>>;
-    try {
-      database = await openDatabase({ pgliteDir: pgliteDirOf(dataDir) });
-    } catch (error) {
-      if (error instanceof DatabaseInUseError)
-        throw new CommandError(
-          `The database is in use by a running server (pid ${error.pid}); it backs itself up daily into ${path.join(dataDir, 'backups')}. Stop it to take a copy now.`,
-        );
-      throw error;
-    }
-    try {
-      if (!database.snapshot) throw new CommandError('This database cannot be snapshotted.');
-      const written = await writeBackup(database.snapshot, dataDir);
-      const kept = await listBackups(dataDir);
-      return {
-        data: { file: written.file, bytes: written.size, kept: kept.map((entry) => entry.file) },
-        text: `Wrote ${written.file} (${megabytes(written.size)}). ${kept.length} snapshot(s) kept.`,
-      };
-    } finally {
-      await database.close();
-    }
+    const snapshot = await env.snapshot();
+    if (!snapshot) throw new CommandError('This database cannot be snapshotted.');
+    const written = await writeBackup(snapshot, dataDir);
+    const kept = await listBackups(dataDir);
+    return {
+      data: { file: written.file, bytes: written.size, kept: kept.map((entry) => entry.file) },
+      text: `Wrote ${written.file} (${megabytes(written.size)}). ${kept.length} snapshot(s) kept.`,
+    };
   },
 });
 
@@ -65,6 +52,8 @@ const restore = defineCommand({
   details:
     'Never overwrites a database: point DATA_DIR at an empty folder, or stop the server and move DATA_DIR/pglite ' +
     'aside first. Then start the server on that DATA_DIR.',
+  notInServer:
+    'restore cannot run inside the running server: it writes a fresh DATA_DIR, which no server may have open. Run it with DATA_DIR set to an empty folder.',
   async run(env, input) {
     const file = path.resolve(env.cwd, argument(input, 0));
     const { dataDir, databaseUrl } = config();

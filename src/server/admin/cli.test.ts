@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { and, eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +16,7 @@ import { enqueueMail } from '../mail/outbox';
 import { type RazorpayEmulator, registerRazorpayEmulator } from '../payments/emulator';
 import { openTestApp, type TestApp } from '../test-support/app';
 import { createTestDatabase, testDriver } from '../test-support/database';
+import { ServerProcess } from '../test-support/processes';
 import {
   buyTool,
   catalogueRows,
@@ -23,6 +27,7 @@ import {
   newBuyer,
   orderRow,
 } from '../test-support/shop-fixtures';
+import { adminSocketPath, askServer } from './socket';
 
 /**
  * The admin command line as the operator runs it: a separate process on a migrated database (PGlite files in a
@@ -32,6 +37,9 @@ import {
 
 const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 const root = path.resolve(import.meta.dirname, '../../..');
+// Absolute, so that the command line also starts from a working directory outside the repository.
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const cliScript = path.join(root, 'src/server/admin/cli.ts');
 const KEY_ID = 'rzp_test_emulator';
 
 let dataDir: string;
@@ -54,9 +62,14 @@ let unverifiedOrderId: string;
 type Run = { code: number; stdout: string; stderr: string };
 
 function admin(...args: string[]): Promise<Run> {
+  return adminIn(root, ...args);
+}
+
+/** `npm run admin` started in the working directory `cwd`. */
+function adminIn(cwd: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/admin/cli.ts', ...args], {
-      cwd: root,
+    const child = spawn(process.execPath, ['--import', tsxLoader, cliScript, ...args], {
+      cwd,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -448,18 +461,132 @@ describe('npm run admin', () => {
     expect(user.purchases[0]?.refundedAt).not.toBeNull();
   }, 30_000);
 
-  // Only the embedded database has a data directory to hold; on PostgreSQL the case does not exist.
+  // Only the embedded database has a data directory to hold; on PostgreSQL the command line opens it itself.
   (testDriver() === 'pglite' ? it : () => undefined)(
-    'refuses to open a PGlite data directory that a running server holds',
+    'runs through the server that holds the PGlite data directory, with the same answers and exit codes',
     async () => {
-      await withApp(async () => {
-        expectRefusal(
-          await admin('tools', 'list'),
-          1,
-          /^admin: The database in .+ is in use by a running server \(pid \d+\); stop it or set DATABASE_URL to use PostgreSQL\.$/,
+      const server = new ServerProcess({ ...env, SITE_DIR: path.join(dataDir, 'no-site') });
+      try {
+        await server.start();
+        await waitForSocket();
+        // Only the data's owner may connect: the socket is as private as DATA_DIR's files.
+        expect(statSync(adminSocketPath(dataDir)).mode & 0o777).toBe(0o600);
+
+        const granted = await admin('operators', 'add', buyer.email.toUpperCase());
+        expect(granted.stderr).toBe('');
+        expect(granted.code).toBe(0);
+        expect(granted.stdout).toBe(
+          `${buyer.email} is now an operator. At the first sign-in on /admin they set up an authenticator app.\n`,
         );
-      });
+        const operators = await adminJson<Array<{ email: string; enrolled: boolean }>>('operators', 'list');
+        expect(operators).toEqual([expect.objectContaining({ email: buyer.email, enrolled: false })]);
+
+        const tools = await adminJson<Tool[]>('tools', 'list');
+        expect(tools.map((tool) => tool._id)).toContain(windowsToolId);
+
+        // The server's own catalogue cache is cleared by the change: the site shows the new price at once.
+        await adminJson('tools', 'set-price', windowsToolId.slice(0, 8), '--price-inr', '549');
+        const catalogue = (await (await fetch(`${server.url}/api/alltools/`)).json()) as Tool[];
+        expect(catalogue.find((tool) => tool._id === windowsToolId)?.priceINR).toBe(549);
+
+        // A relative path is the operator's, not the server's: it starts from the command line's directory.
+        const workDir = path.join(dataDir, 'operator-work');
+        mkdirSync(workDir, { recursive: true });
+        const bytes = randomBytes(3000);
+        writeFileSync(path.join(workDir, 'toolkit-2.1.zip'), bytes);
+        const uploaded = await adminIn(
+          workDir,
+          'tools',
+          'upload',
+          windowsToolId.slice(0, 8),
+          'toolkit-2.1.zip',
+        );
+        expect(uploaded.stderr).toBe('');
+        expect(uploaded.code).toBe(0);
+        expect(uploaded.stdout).toContain(createHash('sha256').update(bytes).digest('hex'));
+
+        // Refusals keep their exit code and their one stderr line, from the server as from a local run.
+        expectRefusal(
+          await admin('orders', 'refund', '00000000-0000-4000-8000-000000000000'),
+          1,
+          /^admin: No order with id/,
+        );
+        expectRefusal(
+          await admin('operators', 'add', 'nobody@example.com'),
+          1,
+          /^admin: No account with the email nobody@example\.com\.$/,
+        );
+        expectRefusal(await admin('tools', 'frobnicate'), 2, /^admin: Unknown command "tools frobnicate"/);
+        // The same, asked of the server directly: its dispatcher maps errors as the command line does.
+        expect(await askServer(dataDir, { argv: ['tools', 'frobnicate'], cwd: root })).toEqual({
+          stdout: '',
+          stderr: expect.stringMatching(/^admin: Unknown command "tools frobnicate".*\n$/),
+          exitCode: 2,
+        });
+        expect(await askServer(dataDir, { argv: ['restore', 'snapshot.tar.gz'], cwd: root })).toEqual({
+          stdout: '',
+          stderr: expect.stringMatching(/^admin: restore cannot run inside the running server/),
+          exitCode: 1,
+        });
+        expect(await askServer(dataDir, { argv: ['tools', 'list'], cwd: 'relative/dir' })).toEqual({
+          stdout: '',
+          stderr: 'admin: The request was not understood.\n',
+          exitCode: 2,
+        });
+        const oversized = JSON.stringify({ argv: ['tools', 'list', 'x'.repeat(300_000)], cwd: root });
+        expect(JSON.parse(await rawExchange(`${oversized}\n`))).toEqual({
+          stdout: '',
+          stderr: 'admin: The command line is too long.\n',
+          exitCode: 2,
+        });
+
+        // A server that crashed leaves its socket behind; nobody answers on it.
+        await server.crash();
+        expect(existsSync(adminSocketPath(dataDir))).toBe(true);
+        await withApp(async () => {
+          expectRefusal(
+            await admin('tools', 'list'),
+            1,
+            /^admin: The database in .+ is in use by a running server \(pid \d+\); stop it or set DATABASE_URL to use PostgreSQL\.$/,
+          );
+        });
+
+        // The next server replaces the stale socket, and removes its own when it stops.
+        await server.start();
+        await waitForSocket();
+        const again = await adminJson<Array<{ email: string }>>('operators', 'list');
+        expect(again.map((operator) => operator.email)).toEqual([buyer.email]);
+      } finally {
+        await server.stop();
+      }
+      expect(existsSync(adminSocketPath(dataDir))).toBe(false);
     },
-    30_000,
+    120_000,
   );
 });
+
+/**
+ * Sends `text` as it is over the admin socket and returns everything the server answers. The server may answer and
+ * close before it has read all of it (EPIPE here): the answer is what counts.
+ */
+function rawExchange(text: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = createConnection(adminSocketPath(dataDir));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString();
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(answer));
+    socket.write(text);
+  });
+}
+
+/** The server opens its admin socket right after it starts listening for HTTP; this waits for it. */
+async function waitForSocket(): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await askServer(dataDir, { argv: ['--help'], cwd: root })) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the server did not open its admin socket');
+}

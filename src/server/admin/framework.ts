@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { AppContext } from '../context';
+import type { Snapshot } from '../db/backup';
 
 /**
  * The admin command line's skeleton: commands declare their words, arguments and options once, and get argument
@@ -70,9 +71,13 @@ export type AdminContext = AppContext;
  * is reported as such even while a running server holds the embedded database.
  */
 export type AdminEnv = {
-  /** Where relative file paths start. */
+  /** Where relative file paths start: the operator's working directory, also when the server runs the command. */
   cwd: string;
   open(): Promise<AdminContext>;
+  /** The open embedded database's snapshot (opening it like `open`); undefined on PostgreSQL. */
+  snapshot(): Promise<Snapshot | undefined>;
+  /** The serving process runs the command for a command line on its admin socket (see socket.ts). */
+  inServer?: boolean;
 };
 
 export type Command = {
@@ -85,6 +90,8 @@ export type Command = {
   example: string;
   /** Extra paragraphs for --help. */
   details?: string;
+  /** Why the running server cannot run this command for the command line (it needs the server stopped). */
+  notInServer?: string;
   run(env: AdminEnv, input: CommandInput<Record<string, OptionSpec>>): Promise<CommandOutput>;
 };
 
@@ -95,6 +102,7 @@ export function defineCommand<O extends Record<string, OptionSpec>>(spec: {
   options?: O;
   example: string;
   details?: string;
+  notInServer?: string;
   run(env: AdminEnv, input: CommandInput<O>): Promise<CommandOutput>;
 }): Command {
   return {
@@ -104,6 +112,7 @@ export function defineCommand<O extends Record<string, OptionSpec>>(spec: {
     options: spec.options ?? {},
     example: spec.example,
     details: spec.details,
+    notInServer: spec.notInServer,
     run: spec.run as Command['run'],
   };
 }

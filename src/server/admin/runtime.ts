@@ -10,6 +10,22 @@ export type AdminRuntime = {
   close(): Promise<void>;
 };
 
+/**
+ * A running server holds the embedded database. The command line then asks that server to run the command
+ * (socket.ts); this is its answer when the server cannot be asked.
+ */
+export class DatabaseHeldError extends CommandError {
+  constructor(
+    readonly dataDir: string,
+    pid: number,
+  ) {
+    super(
+      `The database in ${displayDir(dataDir)} is in use by a running server (pid ${pid}); stop it or set DATABASE_URL to use PostgreSQL.`,
+    );
+    this.name = 'DatabaseHeldError';
+  }
+}
+
 /** `./data` rather than an absolute path when the folder is under the current directory. */
 function displayDir(dir: string): string {
   const relative = path.relative(process.cwd(), dir);
@@ -53,9 +69,7 @@ export async function openRuntime(): Promise<AdminRuntime> {
   } catch (error) {
     await database?.close().catch(() => {});
     if (error instanceof DatabaseInUseError) {
-      throw new CommandError(
-        `The database in ${displayDir(config.dataDir)} is in use by a running server (pid ${error.pid}); stop it or set DATABASE_URL to use PostgreSQL.`,
-      );
+      throw new DatabaseHeldError(config.dataDir, error.pid);
     }
     const problem = config.databaseUrl ? connectionProblem(error, config.databaseUrl) : undefined;
     if (problem) throw new CommandError(problem);

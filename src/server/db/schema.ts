@@ -14,9 +14,10 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { CONTACT_TOPICS, CURRENCIES } from '../../shared/constants';
-import { DEFAULT_ACTIVATION_LIMIT, LICENSE_STATUSES } from '../../shared/licenses';
+import { LICENSE_STATUSES } from '../../shared/licenses';
 import { ORDER_EVENT_KINDS, ORDER_STATUSES } from '../../shared/orders';
 import type { BillingDetails } from '../../shared/shop';
+import { DEFAULT_ACTIVATION_LIMIT } from '../../shared/tool-rules';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });

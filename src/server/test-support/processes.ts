@@ -45,6 +45,7 @@ export class ServerProcess {
 
   async start(timeoutMs = 60_000): Promise<this> {
     if (this.port === 0) this.port = await freePort();
+    this.exitCode = null; // a restart after stop() or crash()
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
       cwd: repoRoot,
       env: {
@@ -82,6 +83,15 @@ export class ServerProcess {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     throw new Error(`server did not answer /api/health within ${timeoutMs} ms:\n${this.output}`);
+  }
+
+  /** Ends the process as a crash or a power cut would, leaving its lock and socket files behind. */
+  async crash(): Promise<void> {
+    const child = this.child;
+    if (!child || !this.alive) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
   }
 
   async stop(): Promise<void> {

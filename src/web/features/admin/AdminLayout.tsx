@@ -1,8 +1,8 @@
-import { LogOut, ShieldCheck } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { NavLink } from 'react-router';
 import { SITE } from '../../../shared/site';
 import { adminApi } from './api';
+import { LogOut, ShieldCheck } from './icons';
 
 /** The dashboard's screens, in the order of the navigation. */
 export const SCREENS = [

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
 import type { CustomerRow } from '../../../shared/dashboard';
 import { adminApi } from './api';
 import { type Column, DataTable } from './DataTable';
@@ -7,7 +7,7 @@ import { LicensesPanel } from './LicensesPanel';
 import { ORDER_COLUMNS } from './OrdersScreen';
 import { SearchableTableScreen } from './SearchableTableScreen';
 import { Card, ErrorText, formatDateTime, ScreenTitle, useScreenTitle } from './ui';
-import { useAdminData } from './useAdminData';
+import { useAdminData, useRecordId } from './useAdminData';
 
 type Sort = 'createdAt' | 'email' | 'name';
 
@@ -55,7 +55,7 @@ export function CustomersScreen() {
 
 /** One customer and their orders (licenses and devices join here when licensing lands). */
 export function CustomerScreen() {
-  const { id = '' } = useParams();
+  const id = useRecordId();
   useScreenTitle('Customer');
   const { data, error, reload } = useAdminData(() => adminApi.customer(id), id);
   const [notice, setNotice] = useState<string | null>(null);

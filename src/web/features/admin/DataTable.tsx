@@ -1,6 +1,6 @@
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from 'lucide-react';
 import type { Dispatch, ReactNode, SetStateAction } from 'react';
 import type { Page } from '../../../shared/dashboard';
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from './icons';
 import { Button } from './ui';
 
 export type Column<Row, Sort extends string> = {

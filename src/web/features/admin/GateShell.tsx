@@ -1,6 +1,6 @@
-import { ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { SITE } from '../../../shared/site';
+import { ShieldCheck } from './icons';
 
 /** The frame of the steps before the dashboard (sign in, enrol, second factor): one narrow card, centred. */
 export function GateShell({ title, children }: { title: string; children: ReactNode }) {

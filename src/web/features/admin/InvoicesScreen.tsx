@@ -1,9 +1,9 @@
-import { Download } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import type { InvoicePeriod, InvoiceReport } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { adminApi, queryString } from './api';
 import { type Column, DataTable } from './DataTable';
+import { Download } from './icons';
 import { Button, ErrorText, ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 

@@ -1,9 +1,9 @@
-import { Check, Reply } from 'lucide-react';
 import { useState } from 'react';
 import type { MessageRow } from '../../../shared/dashboard';
 import { SITE } from '../../../shared/site';
 import { adminApi, problem } from './api';
 import { Pager } from './DataTable';
+import { Check, Reply } from './icons';
 import { Button, ErrorText, formatDateTime, ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 

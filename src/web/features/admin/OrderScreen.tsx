@@ -1,9 +1,11 @@
-import { ArrowLeft } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link } from 'react-router';
+import type { Currency } from '../../../shared/constants';
 import { REFUND_REASON_MAX } from '../../../shared/dashboard';
-import { formatSubunits } from '../../../shared/money';
+import { BILLING_FIELD_LABELS, formatSubunits } from '../../../shared/money';
+import { ORDER_EVENT_LABELS, type OrderEventKind, orderEventFacts } from '../../../shared/orders';
 import { adminApi, problem } from './api';
+import { ArrowLeft } from './icons';
 import { LicensesPanel } from './LicensesPanel';
 import {
   Button,
@@ -15,7 +17,7 @@ import {
   StatusBadge,
   useScreenTitle,
 } from './ui';
-import { useAdminData } from './useAdminData';
+import { useAdminData, useRecordId } from './useAdminData';
 
 function Detail({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -23,6 +25,22 @@ function Detail({ label, children }: { label: string; children: React.ReactNode 
       <dt className="text-slate-600">{label}</dt>
       <dd className="min-w-0 break-words text-slate-900">{children}</dd>
     </div>
+  );
+}
+
+/** What an event recorded, labelled for people (the raw detail is in `orders show --json`). */
+function EventFacts({ detail, currency }: { detail: unknown; currency: Currency }) {
+  const facts = orderEventFacts(detail, currency);
+  if (facts.length === 0) return null;
+  return (
+    <dl className="mt-1 space-y-0.5 text-slate-700">
+      {facts.map((fact) => (
+        <div key={fact.label} className="flex flex-wrap gap-x-1.5">
+          <dt className="text-slate-600">{fact.label}:</dt>
+          <dd className="min-w-0 wrap-anywhere">{fact.value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 
@@ -111,7 +129,7 @@ function RefundPanel({
 
 /** One order: buyer, billing, amount, the events timeline, the emails it caused, and its actions. */
 export function OrderScreen() {
-  const { id = '' } = useParams();
+  const id = useRecordId();
   useScreenTitle('Order');
   const { data: order, error, reload } = useAdminData(() => adminApi.order(id), id);
   const [notice, setNotice] = useState<string | null>(null);
@@ -239,9 +257,9 @@ export function OrderScreen() {
           </Card>
           <Card title="Billing">
             <dl>
-              {Object.entries(order.billing).map(([key, value]) => (
-                <Detail key={key} label={key}>
-                  {String(value ?? '—')}
+              {Object.entries(BILLING_FIELD_LABELS).map(([field, label]) => (
+                <Detail key={field} label={label}>
+                  {String(order.billing[field] ?? '') || '—'}
                 </Detail>
               ))}
             </dl>
@@ -250,11 +268,13 @@ export function OrderScreen() {
             <ol className="space-y-2 border-l-2 border-slate-200 pl-4 text-sm">
               {order.events.map((event) => (
                 <li key={event.id}>
-                  <p className="font-medium text-slate-900">{event.kind}</p>
-                  <p className="text-slate-600 wrap-anywhere">
-                    <time dateTime={event.createdAt}>{formatDateTime(event.createdAt)}</time>
-                    {event.detail ? ` · ${JSON.stringify(event.detail)}` : ''}
+                  <p className="font-medium text-slate-900">
+                    {ORDER_EVENT_LABELS[event.kind as OrderEventKind] ?? event.kind}
                   </p>
+                  <p className="text-slate-600">
+                    <time dateTime={event.createdAt}>{formatDateTime(event.createdAt)}</time>
+                  </p>
+                  <EventFacts detail={event.detail} currency={order.currency} />
                 </li>
               ))}
             </ol>

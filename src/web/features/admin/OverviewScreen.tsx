@@ -1,8 +1,8 @@
-import { Inbox, MailWarning, RotateCw } from 'lucide-react';
 import { Link } from 'react-router';
 import type { OverviewResponse, PeriodFigures } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { adminApi } from './api';
+import { Inbox, MailWarning, RotateCw } from './icons';
 import { SalesChart } from './SalesChart';
 import { Card, ErrorText, ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';

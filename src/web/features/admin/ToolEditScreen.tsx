@@ -1,19 +1,19 @@
-import { ArrowLeft } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { AdminTool, ToolInput } from '../../../shared/dashboard';
-import { DEFAULT_ACTIVATION_LIMIT } from '../../../shared/licenses';
 import {
   ACTIVATION_LIMIT_RANGE,
   asSentence,
+  DEFAULT_ACTIVATION_LIMIT,
   FILE_TOO_LARGE,
   TOOL_FILE_MAX_BYTES,
   TOOL_TEXT_MAX,
 } from '../../../shared/tool-rules';
 import { ApiError } from '../../lib/api';
 import { adminApi, problem } from './api';
+import { ArrowLeft } from './icons';
 import { Button, Card, ErrorText, Field, ScreenTitle, useScreenTitle } from './ui';
-import { useAdminData } from './useAdminData';
+import { useAdminData, useRecordId } from './useAdminData';
 
 type FormState = Omit<ToolInput, 'code'>;
 
@@ -119,7 +119,8 @@ function UploadPanel({ tool, onUploaded }: { tool: AdminTool; onUploaded: (tool:
 
 /** Create or edit a tool, with the command line's rules; price changes ask for a fresh authenticator code. */
 export function ToolEditScreen() {
-  const { id } = useParams();
+  const recordId = useRecordId();
+  const id = recordId === 'new' ? undefined : recordId;
   const creating = id === undefined;
   useScreenTitle(creating ? 'Add a tool' : 'Edit tool');
   const navigate = useNavigate();

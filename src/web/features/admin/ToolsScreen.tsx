@@ -1,10 +1,10 @@
-import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AdminTool } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { adminApi } from './api';
 import { type Column, PagedTable } from './DataTable';
+import { Plus } from './icons';
 import { ErrorText, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 

@@ -1,4 +1,3 @@
-import { CircleAlert, LoaderCircle } from 'lucide-react';
 import {
   type ButtonHTMLAttributes,
   type InputHTMLAttributes,
@@ -6,13 +5,14 @@ import {
   useEffect,
   useState,
 } from 'react';
-import { SITE } from '../../../shared/site';
+import { CircleAlert, LoaderCircle } from './icons';
+import { ADMIN_META } from './meta';
 
 /** Small building blocks of the dashboard's screens: one look for buttons, fields, cards and titles. */
 
 export function useScreenTitle(title: string): void {
   useEffect(() => {
-    document.title = `${title} — Dashboard — ${SITE.name}`;
+    document.title = `${title} — ${ADMIN_META.title}`;
   }, [title]);
 }
 

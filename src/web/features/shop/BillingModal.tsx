@@ -3,6 +3,7 @@ import type { Currency } from '../../../shared/constants';
 import { COUNTRIES } from '../../../shared/countries';
 import { INDIAN_STATE_NAMES } from '../../../shared/indian-states';
 import { MAX_LENGTH } from '../../../shared/limits';
+import { BILLING_FIELD_LABELS } from '../../../shared/money';
 import {
   BILLING_COUNTRY_INDIA,
   type BillingDetails,
@@ -122,7 +123,7 @@ function BillingForm({
 
       {domestic ? (
         <>
-          <Field id={ids.address} label="Address" required error={errors.address}>
+          <Field id={ids.address} label={BILLING_FIELD_LABELS.address} required error={errors.address}>
             <textarea
               {...controlProps(ids.address, errors.address)}
               required
@@ -135,7 +136,7 @@ function BillingForm({
             />
           </Field>
           <div className="grid gap-5 sm:grid-cols-2">
-            <Field id={ids.state} label="State" required error={errors.state}>
+            <Field id={ids.state} label={BILLING_FIELD_LABELS.state} required error={errors.state}>
               <Select
                 id={ids.state}
                 required
@@ -147,7 +148,7 @@ function BillingForm({
                 error={errors.state}
               />
             </Field>
-            <Field id={ids.country} label="Country">
+            <Field id={ids.country} label={BILLING_FIELD_LABELS.country}>
               <input
                 id={ids.country}
                 value={BILLING_COUNTRY_INDIA}
@@ -164,7 +165,7 @@ function BillingForm({
           />
         </>
       ) : (
-        <Field id={ids.country} label="Country" required error={errors.country}>
+        <Field id={ids.country} label={BILLING_FIELD_LABELS.country} required error={errors.country}>
           <Select
             id={ids.country}
             required

@@ -1,4 +1,5 @@
 import { MAX_LENGTH } from '../../../shared/limits';
+import { BILLING_FIELD_LABELS } from '../../../shared/money';
 import { controlProps, Field, inputClass } from '../../components/form';
 
 /**
@@ -20,7 +21,13 @@ export function GstinField({
   onValueChange: (value: string) => void;
 }) {
   return (
-    <Field id={id} label="GSTIN" optional hint="For a GST invoice in your business's name." error={error}>
+    <Field
+      id={id}
+      label={BILLING_FIELD_LABELS.gstin}
+      optional
+      hint="For a GST invoice in your business's name."
+      error={error}
+    >
       <input
         {...controlProps(id, error, true)}
         value={value}
