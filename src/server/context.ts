@@ -9,6 +9,7 @@ import {
   type LocalRateLimiter,
   type RateLimiter,
 } from './http/rate-limit';
+import type { LicenseChangeFeed } from './licenses/change-feed';
 import {
   createLicenseLoaders,
   type KnownLicense,
@@ -70,6 +71,8 @@ export type AppContext = {
   mailQueued: MailQueuedHint;
   /** The Ed25519 key that signs offline license files, and the public keys that still verify them. */
   licenseSigning: SigningKeys;
+  /** Whether this instance hears license changes as they commit (set by `followLicenseChanges` in main.ts). */
+  licenseChanges: LicenseChangeFeed;
 };
 
 export type AppContextOptions = {
@@ -103,5 +106,6 @@ export function createAppContext(options: AppContextOptions): AppContext {
     seed: {},
     mailQueued: createMailQueuedHint(),
     licenseSigning: createSigningKeys(config),
+    licenseChanges: {},
   };
 }

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config';
 import { createAppContext } from './context';
 import { openDatabase } from './db';
 import { backgroundJobs, pgliteBackupJob, startJobs } from './jobs';
+import { followLicenseChanges } from './licenses/change-feed';
 
 const rootDir = path.resolve(import.meta.dirname, '../..');
 
@@ -43,6 +44,10 @@ async function main(): Promise<void> {
     ctx.dbHealth,
   );
 
+  const licenseChanges = await followLicenseChanges(ctx, database, (err) =>
+    app.log.warn({ err }, 'license change feed interrupted; validate answers from memory for 1 s only'),
+  );
+
   let adminSocket: AdminSocket | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -51,6 +56,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     await jobs.stop();
     await adminSocket?.close();
+    await licenseChanges.close();
     await app.close();
     await database.close();
     process.exit(0);

@@ -7,6 +7,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { lockDataDir } from './lock';
+import { type ChannelFollower, type ChannelHandlers, followPglite, followPostgres } from './notifications';
 import * as schema from './schema';
 
 export { DatabaseInUseError } from './lock';
@@ -29,6 +30,12 @@ export type DatabaseHandle = {
    * rolled back when it is opened. PostgreSQL is backed up with pg_dump instead.
    */
   snapshot?: () => Promise<Blob>;
+  /** Follows NOTIFY on a channel for as long as the instance runs (db/notifications.ts). */
+  follow(
+    channel: string,
+    handlers: ChannelHandlers,
+    onProblem?: (error: Error) => void,
+  ): Promise<ChannelFollower>;
 };
 
 const migrationsFolder = path.resolve(import.meta.dirname, '../../../drizzle');
@@ -58,6 +65,8 @@ export async function openDatabase(options: {
       db,
       driver: 'postgres',
       migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+      follow: async (channel, handlers, onProblem) =>
+        followPostgres(options.databaseUrl as string, channel, handlers, onProblem),
       close: () => pool.end(),
     };
   }
@@ -76,6 +85,7 @@ export async function openDatabase(options: {
     db: pgliteDb as unknown as Database,
     driver: 'pglite',
     migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
+    follow: (channel, handlers) => followPglite(client, channel, handlers),
     snapshot: async () => {
       await client.exec('checkpoint');
       return client.dumpDataDir('gzip');

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock';
 import type { Database } from '../db';
 import { rateLimitHits } from '../db/schema';
+import { makeRoom } from '../ttl-cache';
 import { tooManyRequests } from './errors';
 
 export type Limit = { key: string; limit: number; windowMs: number; message?: string };
@@ -76,25 +77,31 @@ export type LocalRateLimiter = {
 /**
  * Fixed-window counters in this instance's memory, for limits checked on calls too frequent to pay a database
  * write each (the license API, decision 016). Each instance counts what it serves, so behind N instances a key
- * may make up to N times the limit. At most `maxKeys` counters are held: a key first seen when the map is full
- * pushes out the counter touched longest ago, which an expired window almost always is.
+ * may make up to N times the limit.
+ *
+ * One map of plain counts per window length, replaced whole when its window ends: a hit allocates nothing and
+ * nothing is swept key by key (every caller's address is a new key, so this runs with tens of thousands of them).
+ * At most `maxKeys` counters are held per window: a key first seen when the map is full pushes out the tenth
+ * counted longest ago.
  */
 export function createLocalRateLimiter(clock: Clock, maxKeys: number): LocalRateLimiter {
-  const counters = new Map<string, { windowStart: number; count: number }>();
+  const windows = new Map<number, { start: number; counts: Map<string, number> }>();
   return {
     consume({ key, limit, windowMs, message }) {
       const now = clock.now().getTime();
-      const windowStart = Math.floor(now / windowMs) * windowMs;
-      const counter = counters.get(key);
-      // Deleted and set again, so the map's order stays "least recently counted first" for eviction.
-      counters.delete(key);
-      const count = counter?.windowStart === windowStart ? counter.count + 1 : 1;
-      if (!counter && counters.size >= maxKeys) {
-        const oldest = counters.keys().next();
-        if (!oldest.done) counters.delete(oldest.value);
+      const start = Math.floor(now / windowMs) * windowMs;
+      let window = windows.get(windowMs);
+      if (window?.start !== start) {
+        window = { start, counts: new Map() };
+        windows.set(windowMs, window);
       }
-      counters.set(key, { windowStart, count });
-      if (count > limit) throw tooManyRequests(Math.ceil((windowStart + windowMs - now) / 1000), message);
+      const count = (window.counts.get(key) ?? 0) + 1;
+      // Deleted and set again, so the map's order stays "least recently counted first" for eviction: a key
+      // being hammered is the last to go when a flood of new keys fills the map.
+      if (count === 1) makeRoom(window.counts, maxKeys);
+      else window.counts.delete(key);
+      window.counts.set(key, count);
+      if (count > limit) throw tooManyRequests(Math.ceil((start + windowMs - now) / 1000), message);
     },
   };
 }

@@ -490,8 +490,9 @@ describe('what an instance remembers for validate', () => {
       );
       expect(answers.every((answer) => answer.code === 'INVALID_KEY')).toBe(true);
     }
-    // Full, not beyond: the oldest bad keys were pushed out, and nothing the other cache holds.
-    expect(t.ctx.caches.unknownLicenses.size).toBe(UNKNOWN_LICENSE_CACHE_MAX_ENTRIES);
+    // Full, not beyond (a tenth is pushed out at a time): the oldest bad keys went, and nothing the other cache holds.
+    expect(t.ctx.caches.unknownLicenses.size).toBeLessThanOrEqual(UNKNOWN_LICENSE_CACHE_MAX_ENTRIES);
+    expect(t.ctx.caches.unknownLicenses.size).toBeGreaterThanOrEqual(UNKNOWN_LICENSE_CACHE_MAX_ENTRIES * 0.9);
     expect(t.ctx.caches.licenses.size).toBe(known);
   });
 

@@ -20,11 +20,17 @@ import { issueLicenseFile } from './files';
  */
 const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
 /**
- * How long one instance answers validate from memory. A change made on another instance (a refund, a dispute, a
- * device freed) shows here after at most this long; the issue's "refund → REVOKED within 2 s" needs it below 2 s.
+ * How long one instance answers validate from memory when it cannot hear changes as they commit (starting up, or
+ * its listening connection lost). A change made elsewhere (a refund, a dispute, a device freed) then shows here
+ * after at most this long; "refund → REVOKED within 2 s" needs it below 2 s.
  */
 export const LICENSE_CACHE_TTL_MS = 1000;
-export const LICENSE_CACHE_MAX_ENTRIES = 10_000;
+/**
+ * How long while it hears every change (change-feed.ts): a change drops the entry at once, so this only bounds how
+ * old the license file handed out from memory is — its `refreshBefore` is at most this much short of 30 days.
+ */
+const LICENSE_CACHE_FOLLOWED_TTL_MS = 5 * 60 * 1000;
+export const LICENSE_CACHE_MAX_ENTRIES = 20_000;
 /** Unknown credentials are remembered more briefly, and in fewer entries, than known ones. */
 export const UNKNOWN_LICENSE_CACHE_TTL_MS = 500;
 export const UNKNOWN_LICENSE_CACHE_MAX_ENTRIES = 1000;
@@ -207,7 +213,10 @@ async function lookUpRemembered(ctx: AppContext, request: LicenseRequest): Promi
   const credential = credentialOf(request);
   if (unknown.get(credential)) return undefined;
   const key = `${credential}\n${request.fingerprint}`;
-  let entry = known.get(key);
+  let entry = known.get(
+    key,
+    ctx.licenseChanges.follower?.healthy() ? LICENSE_CACHE_FOLLOWED_TTL_MS : LICENSE_CACHE_TTL_MS,
+  );
   if (!entry) {
     const generation = known.generation;
     const unknownGeneration = unknown.generation;
