@@ -1,5 +1,7 @@
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-support/app';
+import { createTestApp, type TestApp, testConfig } from '../test-support/app';
+import { registerSecurityHeaders } from './security-headers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -45,5 +47,21 @@ describe('CSRF protection', () => {
     expect(response.headers['content-security-policy']).not.toContain("script-src 'self' 'unsafe-inline'");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(response.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('gives JSON answers a policy that loads nothing, and other responses the site’s policy', async () => {
+    const app = Fastify();
+    registerSecurityHeaders(app, testConfig());
+    app.get('/json', async () => ({ ok: true }));
+    app.get('/page', async (_request, reply) => reply.type('text/html; charset=utf-8').send('<p>Hi</p>'));
+    const json = await app.inject({ method: 'GET', url: '/json' });
+    expect(json.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(json.headers['x-content-type-options']).toBe('nosniff');
+    expect(json.headers['permissions-policy']).toBeUndefined();
+    const page = await app.inject({ method: 'GET', url: '/page' });
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(page.headers['permissions-policy']).toContain('camera=()');
+    await app.close();
   });
 });
