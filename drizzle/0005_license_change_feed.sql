@@ -31,7 +31,10 @@ CREATE TRIGGER "license_activations_announce_change"
   FOR EACH ROW EXECUTE FUNCTION "announce_license_change"();--> statement-breakpoint
 CREATE TRIGGER "purchases_announce_change"
   AFTER UPDATE OF "refunded_at" ON "purchases"
-  FOR EACH ROW EXECUTE FUNCTION "announce_license_change"();--> statement-breakpoint
+  FOR EACH ROW WHEN (OLD."refunded_at" IS DISTINCT FROM NEW."refunded_at")
+  EXECUTE FUNCTION "announce_license_change"();--> statement-breakpoint
+-- A tool edit writes every column; only a new name or limit concerns its licenses (a price change does not).
 CREATE TRIGGER "tools_announce_change"
   AFTER UPDATE OF "name", "activation_limit" ON "tools"
-  FOR EACH ROW EXECUTE FUNCTION "announce_license_change"();
+  FOR EACH ROW WHEN (OLD."name" IS DISTINCT FROM NEW."name" OR OLD."activation_limit" IS DISTINCT FROM NEW."activation_limit")
+  EXECUTE FUNCTION "announce_license_change"();

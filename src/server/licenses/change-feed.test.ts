@@ -128,6 +128,25 @@ describe('validate while this instance hears license changes', () => {
       .toBe('Renamed tool');
   });
 
+  it('does not treat a price change, or a refund date written again, as a change', async () => {
+    const { purchase, request } = await activated();
+    await sleep(200);
+    const first = await validateLicense(t.ctx, request);
+    // Written the way an edit form saves: every field, the unchanged name and limit included.
+    await other.db
+      .update(tools)
+      .set({
+        name: sql`${tools.name}`,
+        activationLimit: sql`${tools.activationLimit}`,
+        priceInrPaise: 299_900,
+      })
+      .where(eq(tools.id, purchase.toolId));
+    await other.db.update(purchases).set({ refundedAt: null }).where(eq(purchases.id, purchase.purchaseId));
+    await sleep(200);
+    t.clock.advance(60_000);
+    expect((await validateLicense(t.ctx, request)).licenseFile).toBe(first.licenseFile);
+  });
+
   it('does not treat a "last seen" write as a change', async () => {
     const { request } = await activated();
     await sleep(200);
