@@ -10,6 +10,7 @@ import { build } from 'vite';
 import type { SiteManifest } from '../src/server/site/static';
 import { SITE } from '../src/shared/site';
 import type { PageRoute } from '../src/web/routes';
+import { pageCss } from './support/page-css';
 
 const root = path.resolve(import.meta.dirname, '..');
 const clientDir = path.resolve(root, process.env.SITE_OUT_DIR ?? 'dist/client');
@@ -46,16 +47,6 @@ function organizationJsonLd(): string {
 }
 
 /**
- * The Latin Inter file, preloaded so it is there for the first paint: it is `font-display: optional`, so a font that
- * arrives later is not swapped in (no layout shift) and the page keeps the fallback face.
- */
-function fontPreloads(): string[] {
-  return readdirSync(path.join(clientDir, 'assets'))
-    .filter((name) => /^inter-latin-wght-normal-[\w-]+\.woff2$/.test(name))
-    .map((name) => `<link rel="preload" as="font" type="font/woff2" crossorigin href="/assets/${name}" />`);
-}
-
-/**
  * Where a route's prerendered HTML is written, named after its path so the browser's route table need not carry
  * it: / → index.html, /utility-tools/invalid-link → utility-tools-invalid-link.html, /admin/* → admin.html,
  * the not-found route (*) → 404.html.
@@ -85,7 +76,6 @@ function headFor(route: PageRoute, preloads: string[]): string {
     `<meta property="og:image" content="${escapeAttr(`${publicUrl}/og-image.png`)}" />`,
     `<meta property="og:locale" content="en_IN" />`,
     `<meta name="twitter:card" content="summary_large_image" />`,
-    ...fontPreloads(),
     ...preloads.map((href) => `<link rel="modulepreload" crossorigin href="${escapeAttr(href)}" />`),
     `<script type="application/ld+json">${organizationJsonLd()}</script>`,
   ];
@@ -94,37 +84,65 @@ function headFor(route: PageRoute, preloads: string[]): string {
 
 type ViteManifest = Record<
   string,
-  { file: string; imports?: string[]; isEntry?: boolean; isDynamicEntry?: boolean }
+  { file: string; imports?: string[]; dynamicImports?: string[]; isEntry?: boolean; isDynamicEntry?: boolean }
 >;
+
+/**
+ * The files a chunk brings: itself and, transitively, its static imports; with `onDemand`, also the code it loads
+ * later (dialogs, toasts), other pages excepted.
+ */
+function chunkFiles(
+  manifest: ViteManifest,
+  key: string,
+  onDemand: boolean,
+  files = new Set<string>(),
+): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk) throw new Error(`${key} is not in the Vite manifest`);
+  if (files.has(chunk.file)) return files;
+  files.add(chunk.file);
+  for (const child of chunk.imports ?? []) chunkFiles(manifest, child, onDemand, files);
+  if (!onDemand) return files;
+  for (const child of chunk.dynamicImports ?? []) {
+    if (!child.startsWith('src/web/pages/')) chunkFiles(manifest, child, onDemand, files);
+  }
+  return files;
+}
+
+const entryKey = (manifest: ViteManifest) => {
+  const key = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
+  if (!key) throw new Error('the Vite manifest has no entry');
+  return key;
+};
 
 /** The route's page chunk and the chunks it imports, minus what the entry already loads. */
 function pagePreloads(manifest: ViteManifest, key: string): string[] {
-  if (!manifest[key]) throw new Error(`${key} is not in the Vite manifest`);
-  const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
-  const entryImports = new Set([entry?.file, ...(entry?.imports ?? []).map((k) => manifest[k]?.file)]);
-  const files = new Set<string>();
-  const visit = (k: string) => {
-    const chunk = manifest[k];
-    if (!chunk || files.has(chunk.file) || entryImports.has(chunk.file)) return;
-    files.add(chunk.file);
-    for (const child of chunk.imports ?? []) visit(child);
-  };
-  visit(key);
-  return [...files].map((file) => `/${file}`);
+  const entryFiles = chunkFiles(manifest, entryKey(manifest), false);
+  return [...chunkFiles(manifest, key, false)]
+    .filter((file) => !entryFiles.has(file))
+    .map((file) => `/${file}`);
 }
 
 /**
- * The site's one stylesheet goes inline into every page: it is small (about 12 KB compressed), and a first visit
- * then paints without waiting for a second request. CSP allows inline styles, never inline scripts.
+ * Each page inlines the part of the site's stylesheet that its HTML and its code (dialogs and toasts included) can
+ * use (scripts/support/page-css.ts): a first visit paints without a second request and without styling rules the page
+ * never uses. The whole sheet's address goes with it, for the browser to load when it shows another page
+ * (src/web/lib/stylesheet.ts). CSP allows inline styles, never inline scripts.
  */
-function inlineStylesheets(html: string): string {
-  return html.replace(
-    /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g,
-    (_tag, file: string) => {
-      const css = readFileSync(path.join(clientDir, file), 'utf8');
-      return `<style>${css}</style>`;
-    },
-  );
+async function inlinePageCss(
+  template: string,
+  manifest: ViteManifest,
+  pageKey: string,
+  appHtml: string,
+): Promise<string> {
+  const link = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/;
+  const file = link.exec(template)?.[1];
+  if (!file) throw new Error('the built index.html links no stylesheet');
+  const scripts = [...chunkFiles(manifest, entryKey(manifest), true), ...chunkFiles(manifest, pageKey, true)]
+    .filter((name) => name.endsWith('.js'))
+    .map((name) => readFileSync(path.join(clientDir, name), 'utf8'));
+  const css = await pageCss(readFileSync(path.join(clientDir, file), 'utf8'), [appHtml, ...scripts]);
+  return template.replace(link, () => `<style data-stylesheet="/${file}">${css}</style>`);
 }
 
 function walk(dir: string): string[] {
@@ -168,9 +186,10 @@ async function main() {
     const file = htmlFileOf(route.path);
     if (route === ssr.ADMIN_ROUTE) pages[url] = file;
     const appHtml = await ssr.renderRoute(url);
-    const html = inlineStylesheets(template)
-      .replace('<!--head-->', headFor(route, pagePreloads(manifest, await ssr.pageModuleOf(route))))
-      .replace('<!--app-->', appHtml);
+    const pageKey = await ssr.pageModuleOf(route);
+    const html = (await inlinePageCss(template, manifest, pageKey, appHtml))
+      .replace('<!--head-->', headFor(route, pagePreloads(manifest, pageKey)))
+      .replace('<!--app-->', () => appHtml);
     writeFileSync(path.join(clientDir, file), html);
     if (route.path !== '*') pages[route.path] = file;
   }

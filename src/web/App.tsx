@@ -1,11 +1,15 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { ToastHost } from './components/ToastHost';
+import { withSiteStylesheet } from './lib/stylesheet';
 import { ADMIN_ROUTE, NOT_FOUND_ROUTE, PAGE_ROUTES, routeFor } from './routes';
+
+/** The page the document was prerendered for has its styles inline; any other needs the whole sheet. */
+const firstRoute = typeof window === 'undefined' ? undefined : routeFor(window.location.pathname);
 
 const pages = [...PAGE_ROUTES, ADMIN_ROUTE, NOT_FOUND_ROUTE].map((route) => ({
   route,
-  Page: lazy(route.load),
+  Page: lazy(() => (route === firstRoute ? route.load() : withSiteStylesheet(route.load()))),
 }));
 
 /** Keeps the document title and description right after client-side navigation. */

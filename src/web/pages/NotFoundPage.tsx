@@ -31,7 +31,7 @@ function LostArt() {
         x="120"
         y="96"
         textAnchor="middle"
-        fontFamily="Inter Variable, system-ui, sans-serif"
+        fontFamily="system-ui, sans-serif"
         fontSize="104"
         fontWeight="800"
         fill="#dde8f3"
