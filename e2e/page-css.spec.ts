@@ -69,7 +69,8 @@ test('showing another page in the browser first brings the whole stylesheet', as
     (window as { notReloaded?: boolean }).notReloaded = true;
   });
   await page.getByRole('link', { name: 'Get Started' }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toContainText('Contact');
+  await expect(page).toHaveURL(/\/Contact$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Get in Touch');
   await expect(wholeSheet).toHaveCount(1);
   expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
 });
