@@ -34,24 +34,48 @@ const PAGES = [
   { path: '/', loggedIn: false },
   { path: '/Contact', loggedIn: false },
   { path: '/OurTeam', loggedIn: false },
+  { path: '/PrivacyPolicy', loggedIn: false },
+  { path: '/TermsAndConditions', loggedIn: false },
   { path: '/refund-policy', loggedIn: false },
   { path: '/shipping-policy', loggedIn: false },
   { path: '/utility-tools', loggedIn: false },
   { path: '/my-tools', loggedIn: true },
+  { path: '/utility-tools/invalid-link', loggedIn: false },
 ];
 
-// Home JavaScript: 99.8 KB gzip, as before the dashboard (docs/performance.md says how it stays out of the public
-// pages' chunks). The gate stops growth beyond that; issue 15 aims at 80 KB.
-const BUDGET = { performance: 95, others: 100, cls: 0.02, tbtMs: 100, homeJsGzipKb: 100 };
+/**
+ * Lighthouse mobile (simulated slow 4G, 4× CPU), median of 3 runs a page; first contentful paint measured without
+ * throttling in headless Chromium (median of 5). `--ci` checks only what does not depend on timing: the scores for
+ * accessibility, best practices and SEO, axe, CLS, the inline CSS and the home page's JavaScript.
+ */
+const BUDGET = {
+  performance: 99,
+  lcpMs: 1500,
+  tbtMs: 50,
+  cls: 0.01,
+  others: 100,
+  fcpUnthrottledMs: 200,
+  inlineCssKb: 30,
+  homeJsGzipKb: 80,
+};
+/**
+ * What `--ci` holds the home page's JavaScript to until it reaches the 80 KB budget: its size today, so it cannot
+ * grow back (docs/performance.md).
+ */
+const CI_HOME_JS_CEILING_KB = 100;
+const LIGHTHOUSE_RUNS = ciMode ? 1 : 3;
 
 type PageReport = {
   path: string;
   scores: { performance: number; accessibility: number; bestPractices: number; seo: number };
+  fcpMs: number;
   lcpMs: number;
   cls: number;
   tbtMs: number;
   jsTransferKb: number;
   jsGzipKb: number;
+  inlineCssKb: number;
+  fcpUnthrottledMs: number;
   totalTransferKb: number;
   axeViolations: string[];
   failedAudits: string[];
@@ -122,6 +146,55 @@ async function axeViolations(url: string, cookie: string | undefined, width: num
   }
 }
 
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+/** First contentful paint in a fresh headless Chromium at a phone's size, no throttling: the median of 5 loads. */
+async function unthrottledFcp(url: string, cookie: string | undefined): Promise<number> {
+  const browser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS });
+  try {
+    const paints: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      if (cookie) {
+        const [name, value] = cookie.split('=') as [string, string];
+        await context.addCookies([{ name, value, url }]);
+      }
+      const page = await context.newPage();
+      await page.goto(url, { waitUntil: 'load' });
+      paints.push(
+        await page.evaluate(
+          () =>
+            new Promise<number>((resolve) => {
+              new PerformanceObserver((list, observer) => {
+                const entry = list.getEntriesByName('first-contentful-paint')[0];
+                if (!entry) return;
+                observer.disconnect();
+                resolve(entry.startTime);
+              }).observe({ type: 'paint', buffered: true });
+            }),
+        ),
+      );
+      await context.close();
+    }
+    return Math.round(median(paints));
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The CSS a page carries inline, in KB, as served. */
+async function inlineCssKb(url: string): Promise<number> {
+  const html = await (await fetch(url)).text();
+  const css = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].reduce(
+    (sum, match) => sum + Buffer.byteLength(match[1] ?? ''),
+    0,
+  );
+  return kb(css);
+}
+
 async function main() {
   ensureBuilt();
   const server = await startProductionServer();
@@ -131,7 +204,12 @@ async function main() {
     for (const target of PAGES) {
       const url = `${server.url}${target.path}`;
       const cookie = target.loggedIn ? server.sessionCookie : undefined;
-      const lhr = await lighthousePage(chrome.port, url, cookie);
+      const runs: Awaited<ReturnType<typeof lighthousePage>>[] = [];
+      for (let run = 0; run < LIGHTHOUSE_RUNS; run++)
+        runs.push(await lighthousePage(chrome.port, url, cookie));
+      const byPerformance = (run: (typeof runs)[number]) => run.categories.performance?.score ?? 0;
+      const lhr = runs.sort((a, b) => byPerformance(a) - byPerformance(b))[Math.floor(runs.length / 2)];
+      if (!lhr) throw new Error(`no Lighthouse run for ${url}`);
       mkdirSync(path.join(root, 'reports/lighthouse'), { recursive: true });
       writeFileSync(
         path.join(root, 'reports/lighthouse', `${target.path.replace(/\W+/g, '_') || 'home'}.json`),
@@ -155,11 +233,14 @@ async function main() {
           bestPractices: score('best-practices'),
           seo: score('seo'),
         },
+        fcpMs: Math.round(numeric('first-contentful-paint')),
         lcpMs: Math.round(numeric('largest-contentful-paint')),
         cls: Math.round(numeric('cumulative-layout-shift') * 1000) / 1000,
         tbtMs: Math.round(numeric('total-blocking-time')),
         jsTransferKb: kb(scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0)),
         jsGzipKb: kb(gzipSizeOf(scripts.map((item) => item.url))),
+        inlineCssKb: await inlineCssKb(url),
+        fcpUnthrottledMs: ciMode ? Number.NaN : await unthrottledFcp(url, cookie),
         totalTransferKb: kb(numeric('total-byte-weight')),
         axeViolations: [
           ...(await axeViolations(url, cookie, 390)),
@@ -180,11 +261,14 @@ async function main() {
       a11y: r.scores.accessibility,
       'best pr.': r.scores.bestPractices,
       seo: r.scores.seo,
+      'FCP ms': r.fcpMs,
       'LCP ms': r.lcpMs,
       CLS: r.cls,
       'TBT ms': r.tbtMs,
       'JS KB (br)': r.jsTransferKb,
       'JS KB gzip': r.jsGzipKb,
+      'CSS KB inline': r.inlineCssKb,
+      'FCP ms unthrottled': r.fcpUnthrottledMs,
       'total KB': r.totalTransferKb,
       axe: r.axeViolations.length,
     })),
@@ -194,7 +278,11 @@ async function main() {
   for (const r of reports) {
     if (!ciMode && r.scores.performance < BUDGET.performance)
       misses.push(`${r.path}: performance ${r.scores.performance}`);
+    if (!ciMode && r.lcpMs > BUDGET.lcpMs) misses.push(`${r.path}: LCP ${r.lcpMs} ms`);
     if (!ciMode && r.tbtMs > BUDGET.tbtMs) misses.push(`${r.path}: TBT ${r.tbtMs} ms`);
+    if (!ciMode && r.fcpUnthrottledMs > BUDGET.fcpUnthrottledMs)
+      misses.push(`${r.path}: unthrottled FCP ${r.fcpUnthrottledMs} ms`);
+    if (r.inlineCssKb > BUDGET.inlineCssKb) misses.push(`${r.path}: inline CSS ${r.inlineCssKb} KB`);
     for (const [name, value] of [
       ['accessibility', r.scores.accessibility],
       ['best practices', r.scores.bestPractices],
@@ -212,7 +300,8 @@ async function main() {
     }
   }
   const home = reports.find((r) => r.path === '/');
-  if (home && home.jsGzipKb > BUDGET.homeJsGzipKb) misses.push(`/: JavaScript ${home.jsGzipKb} KB gzip`);
+  const homeJsBudget = ciMode ? CI_HOME_JS_CEILING_KB : BUDGET.homeJsGzipKb;
+  if (home && home.jsGzipKb > homeJsBudget) misses.push(`/: JavaScript ${home.jsGzipKb} KB gzip`);
 
   mkdirSync(path.join(root, 'reports'), { recursive: true });
   writeFileSync(
