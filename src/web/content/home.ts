@@ -72,7 +72,7 @@ export const SECTION_INTROS: Record<'about' | 'services' | 'products', SectionIn
   },
 };
 
-/** `image` is the URL of the card's picture, a 320×220 SVG file (files, not inline markup: see the decision record). */
+/** `image`: URL of the card's 320×220 picture, an SVG file (docs/decisions/019-illustrations-as-files.md). */
 export type AboutCard = { id: string; title: string; text: string; image: string };
 
 export const ABOUT_CARDS: readonly AboutCard[] = [
