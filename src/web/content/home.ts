@@ -14,18 +14,19 @@ import {
   Shrink,
   TrendingUp,
 } from 'lucide-react';
-import type { ComponentType } from 'react';
 import { CLAIMS, type SCROLL_OFFSETS } from '../../shared/constants';
 import { SITE } from '../../shared/site';
-import { ApproachArt, ExperienceArt, FinanceArt, TeamArt, WhyArt } from '../features/home/art/AboutArt';
-import { BiDashboardArt, PdfToolsArt } from '../features/home/art/ProductArt';
-import type { ArtProps } from '../features/home/art/palette';
-import {
-  BusinessAccountingArt,
-  FundAccountingArt,
-  PlanningArt,
-  WebDevelopmentArt,
-} from '../features/home/art/ServiceArt';
+import aboutApproach from '../features/home/art/about-approach.svg?no-inline';
+import aboutExperience from '../features/home/art/about-experience.svg?no-inline';
+import aboutFinance from '../features/home/art/about-finance.svg?no-inline';
+import aboutTeam from '../features/home/art/about-team.svg?no-inline';
+import aboutWhy from '../features/home/art/about-why.svg?no-inline';
+import productBiDashboard from '../features/home/art/product-bi-dashboard.svg?no-inline';
+import productPdfTools from '../features/home/art/product-pdf-tools.svg?no-inline';
+import serviceBusinessAccounting from '../features/home/art/service-business-accounting.svg?no-inline';
+import serviceFundAccounting from '../features/home/art/service-fund-accounting.svg?no-inline';
+import servicePlanning from '../features/home/art/service-planning.svg?no-inline';
+import serviceWebDevelopment from '../features/home/art/service-web-development.svg?no-inline';
 
 export type SectionId = keyof typeof SCROLL_OFFSETS;
 
@@ -71,38 +72,39 @@ export const SECTION_INTROS: Record<'about' | 'services' | 'products', SectionIn
   },
 };
 
-export type AboutCard = { id: string; title: string; text: string; Art: ComponentType<ArtProps> };
+/** `image`: URL of the card's 320×220 picture, an SVG file (docs/decisions/019-illustrations-as-files.md). */
+export type AboutCard = { id: string; title: string; text: string; image: string };
 
 export const ABOUT_CARDS: readonly AboutCard[] = [
   {
     id: 'team',
     title: 'The Team',
     text: `Chartered accountants, finance professionals and web developers working together from our office on MI Road, ${SITE.address.city}. Every client gets one dedicated point of contact who knows their books, their deadlines and their goals — never a ticket number.`,
-    Art: TeamArt,
+    image: aboutTeam,
   },
   {
     id: 'accounting-finance',
     title: 'Accounting & Finance Stuff',
     text: 'From daily bookkeeping and GST returns to fund accounting for SPVs and family offices, we keep your numbers accurate, reconciled and audit-ready. Monthly reports arrive on time and in plain language, so every decision rests on facts.',
-    Art: FinanceArt,
+    image: aboutFinance,
   },
   {
     id: 'experience',
     title: 'Our Experience',
     text: `${CLAIMS.combinedExperience} years of combined experience: our founder brings ${CLAIMS.founderExperience} years in accounting, tax and business advisory, and our team ${CLAIMS.teamExperience} years across Indian and US compliance, fund administration and software delivery. Most problems you bring us, we have solved before.`,
-    Art: ExperienceArt,
+    image: aboutExperience,
   },
   {
     id: 'approach',
     title: 'Our Approach',
     text: 'We first learn how your business earns and spends, then fix the processes behind the numbers. Clear scope, agreed timelines and a short weekly update: you always know what we are doing, what it costs and what comes next.',
-    Art: ApproachArt,
+    image: aboutApproach,
   },
   {
     id: 'why-us',
     title: 'Why Choose Us?',
     text: `A ${CLAIMS.clientSuccessRate} client success rate, transparent fees and one partner for accounting, tax, planning and technology. Your data stays confidential, your filings stay on time, and we judge our work by the costs we cut and the profit you keep.`,
-    Art: WhyArt,
+    image: aboutWhy,
   },
 ];
 
@@ -114,7 +116,8 @@ export type ServiceCard = {
   icon: LucideIcon;
   /** Classes for the icon badge: each service has its own colour. */
   colorClasses: string;
-  Image: ComponentType<ArtProps>;
+  /** URL of the card's 480×320 background picture. */
+  image: string;
 };
 
 /** Spec §3: the four services, titles and bullets exactly as specified. */
@@ -133,7 +136,7 @@ export const SERVICE_CARDS: readonly ServiceCard[] = [
     ],
     icon: ChartPie,
     colorClasses: 'bg-accent-400 text-brand-900',
-    Image: FundAccountingArt,
+    image: serviceFundAccounting,
   },
   {
     id: 'business-accounting',
@@ -148,7 +151,7 @@ export const SERVICE_CARDS: readonly ServiceCard[] = [
     ],
     icon: Calculator,
     colorClasses: 'bg-sky-300 text-brand-900',
-    Image: BusinessAccountingArt,
+    image: serviceBusinessAccounting,
   },
   {
     id: 'business-financial-planning',
@@ -163,7 +166,7 @@ export const SERVICE_CARDS: readonly ServiceCard[] = [
     ],
     icon: TrendingUp,
     colorClasses: 'bg-amber-300 text-brand-900',
-    Image: PlanningArt,
+    image: servicePlanning,
   },
   {
     id: 'web-development',
@@ -179,7 +182,7 @@ export const SERVICE_CARDS: readonly ServiceCard[] = [
     ],
     icon: CodeXml,
     colorClasses: 'bg-teal-300 text-brand-900',
-    Image: WebDevelopmentArt,
+    image: serviceWebDevelopment,
   },
 ];
 
@@ -191,7 +194,8 @@ export type ProductCard = {
   description: string;
   icon: LucideIcon;
   colorClasses: string;
-  Image: ComponentType<ArtProps>;
+  /** URL of the card's 480×300 picture. */
+  image: string;
   link: string;
   isComingSoon: boolean;
 };
@@ -206,7 +210,7 @@ export const PRODUCT_CARDS: readonly ProductCard[] = [
       'A business intelligence dashboard platform that connects to your accounting and sales data and turns it into live dashboards: cash flow, receivables, margins by product and branch, and budget against actuals. Share read-only views with partners and investors, get alerts when a number moves, and stop rebuilding the same spreadsheet every month.',
     icon: LayoutDashboard,
     colorClasses: 'bg-brand-100 text-brand-800',
-    Image: BiDashboardArt,
+    image: productBiDashboard,
     link: SITE.dashboardProductUrl,
     isComingSoon: false,
   },
@@ -218,7 +222,7 @@ export const PRODUCT_CARDS: readonly ProductCard[] = [
       'Licensed desktop tools for Windows and macOS that handle everyday PDF work — merging, splitting, compressing and converting — on your own computer, so your documents are never uploaded anywhere. Pay once for lifetime validity, activate with the license key we email you, and download again whenever you need to.',
     icon: FileStack,
     colorClasses: 'bg-accent-100 text-accent-700',
-    Image: PdfToolsArt,
+    image: productPdfTools,
     link: '/utility-tools',
     isComingSoon: false,
   },

@@ -4,9 +4,11 @@ import { ChatButton } from '../components/ChatButton';
 import { PageHeader } from '../components/PageHeader';
 import { SiteFooter } from '../components/SiteFooter';
 import { CORE_VALUES, PROFESSIONALS, TEAM_CTA, TEAM_HERO, TEAM_STATS, VISION } from '../content/team';
-import { BrowserArt, LedgerArt, TeamHeroArt } from '../features/team/Illustrations';
+import browserArt from '../features/team/art/browser.svg?no-inline';
+import ledgerArt from '../features/team/art/ledger.svg?no-inline';
+import teamHeroArt from '../features/team/art/team-hero.svg?no-inline';
 
-const GROUP_ART = { accounting: LedgerArt, web: BrowserArt } as const;
+const GROUP_ART = { accounting: ledgerArt, web: browserArt } as const;
 
 export default function OurTeamPage() {
   return (
@@ -45,7 +47,15 @@ export default function OurTeamPage() {
                 </a>
               </div>
             </div>
-            <TeamHeroArt className="mx-auto w-full max-w-md" />
+            {/* In the first screen at every width, so loaded at once, never lazily. */}
+            <img
+              src={teamHeroArt}
+              alt=""
+              width={480}
+              height={400}
+              decoding="async"
+              className="mx-auto w-full max-w-md"
+            />
           </div>
         </section>
 
@@ -100,14 +110,21 @@ export default function OurTeamPage() {
             <p className="mt-4 max-w-2xl text-lg leading-relaxed text-slate-700">{PROFESSIONALS.lead}</p>
             <div className="mt-10 grid gap-6 md:grid-cols-2">
               {PROFESSIONALS.groups.map((group) => {
-                const Art = GROUP_ART[group.id];
                 return (
                   <article
                     key={group.id}
                     aria-labelledby={`team-${group.id}`}
                     className="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8"
                   >
-                    <Art className="h-24 w-32" />
+                    <img
+                      src={GROUP_ART[group.id]}
+                      alt=""
+                      width={160}
+                      height={120}
+                      loading="lazy"
+                      decoding="async"
+                      className="h-24 w-32"
+                    />
                     <h3 id={`team-${group.id}`} className="mt-5 text-xl font-semibold text-brand-900">
                       {group.name}
                     </h3>

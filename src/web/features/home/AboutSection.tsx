@@ -67,7 +67,6 @@ export function AboutSection() {
 }
 
 function AboutFlipCard({ card, showText }: { card: AboutCard; showText: boolean }) {
-  const { Art } = card;
   const titleId = `about-card-${card.id}`;
   const turned = showText ? 'rotate-y-180' : 'group-hover:rotate-y-180 group-focus:rotate-y-180';
   return (
@@ -83,7 +82,15 @@ function AboutFlipCard({ card, showText }: { card: AboutCard; showText: boolean 
           aria-hidden="true"
           className="absolute inset-0 flex flex-col overflow-hidden rounded-2xl border border-brand-100 bg-brand-50 backface-hidden"
         >
-          <Art className="min-h-0 w-full flex-1 p-6" />
+          <img
+            src={card.image}
+            alt=""
+            width={320}
+            height={220}
+            loading="lazy"
+            decoding="async"
+            className="min-h-0 w-full flex-1 p-6"
+          />
           <div className="flex items-center justify-between gap-3 border-t border-brand-100 bg-white px-6 py-4">
             <span className="text-lg font-semibold text-brand-900">{card.title}</span>
           </div>

@@ -2,7 +2,7 @@ import { ArrowRight, Check } from 'lucide-react';
 import { Link } from 'react-router';
 import { HERO_ARROW_OFFSET } from '../../../shared/constants';
 import { HERO } from '../../content/home';
-import { HeroArt } from './art/HeroArt';
+import heroArt from './art/hero.svg?no-inline';
 import { ScrollArrow } from './ScrollArrow';
 import { SectionLink } from './SectionLink';
 
@@ -56,7 +56,15 @@ export function HeroSection() {
           </dl>
         </div>
         <div className="mx-auto w-full max-w-xl">
-          <HeroArt className="aspect-[14/11] h-auto w-full" />
+          {/* In the first screen at every width, so loaded at once, never lazily. */}
+          <img
+            src={heroArt}
+            alt=""
+            width={560}
+            height={440}
+            decoding="async"
+            className="aspect-[14/11] h-auto w-full"
+          />
         </div>
       </div>
       <div className="flex justify-center pt-6 pb-10">

@@ -40,7 +40,7 @@ export function ProductsSection() {
 type ProductCardViewProps = { product: ProductCard; expanded: boolean; onToggle: () => void };
 
 export function ProductCardView({ product, expanded, onToggle }: ProductCardViewProps) {
-  const { Image, icon: Icon } = product;
+  const { icon: Icon } = product;
   const titleId = `product-${product.id}`;
   const descriptionId = `product-${product.id}-description`;
   const overlayId = `product-${product.id}-overlay`;
@@ -80,7 +80,15 @@ export function ProductCardView({ product, expanded, onToggle }: ProductCardView
       onBlur={onBlur}
       className="group relative overflow-hidden rounded-3xl border border-slate-200 bg-white shadow-sm transition-shadow hover:shadow-xl hover:shadow-brand-900/10"
     >
-      <Image className="aspect-[8/5] h-auto w-full" />
+      <img
+        src={product.image}
+        alt=""
+        width={480}
+        height={300}
+        loading="lazy"
+        decoding="async"
+        className="aspect-[8/5] h-auto w-full"
+      />
       <div className="flex items-center gap-4 p-6">
         <span
           className={`inline-flex size-12 shrink-0 items-center justify-center rounded-xl ${product.colorClasses}`}

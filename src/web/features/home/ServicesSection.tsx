@@ -78,7 +78,7 @@ type ServiceCardViewProps = {
 };
 
 function ServiceCardView({ card, span, expanded, onActivate, onDeactivate }: ServiceCardViewProps) {
-  const { Image, icon: Icon } = card;
+  const { icon: Icon } = card;
   const titleId = `service-${card.id}`;
   const onBlur = (event: FocusEvent<HTMLElement>) => {
     if (!event.currentTarget.contains(event.relatedTarget as Node | null)) onDeactivate();
@@ -96,7 +96,14 @@ function ServiceCardView({ card, span, expanded, onActivate, onDeactivate }: Ser
       style={{ flexGrow: span, minHeight: SERVICE_CARD_MIN_HEIGHT_PX }}
       className={`relative isolate flex flex-col justify-end overflow-hidden rounded-2xl text-white shadow-lg shadow-brand-900/10 transition-[flex-grow,transform] duration-500 ease-out md:h-[29rem] md:basis-0 lg:h-96 ${expanded ? 'z-10 max-md:scale-105' : ''}`}
     >
-      <Image
+      {/* The picture covers the card whatever its shape: the file itself says "slice". */}
+      <img
+        src={card.image}
+        alt=""
+        width={480}
+        height={320}
+        loading="lazy"
+        decoding="async"
         className={`absolute inset-0 -z-20 size-full transition-transform duration-700 ease-out ${expanded ? 'scale-110' : 'scale-100'}`}
       />
       <div

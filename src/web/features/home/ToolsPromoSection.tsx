@@ -2,7 +2,7 @@ import { ArrowRight, Check } from 'lucide-react';
 import { Link } from 'react-router';
 import { TOOLS_PROMO } from '../../content/home';
 import { DesktopMark, LaptopMark } from './art/PlatformMarks';
-import { ToolsShopArt } from './art/ProductArt';
+import toolsShopArt from './art/tools-shop.svg?no-inline';
 
 const PLATFORM_MARKS = { Windows: DesktopMark, macOS: LaptopMark } as const;
 
@@ -75,7 +75,15 @@ export function ToolsPromoSection() {
         </div>
         <div className="relative">
           <div className="absolute -inset-8 rounded-full bg-brand-600/40 blur-3xl" aria-hidden="true" />
-          <ToolsShopArt className="relative aspect-[28/19] h-auto w-full" />
+          <img
+            src={toolsShopArt}
+            alt=""
+            width={560}
+            height={380}
+            loading="lazy"
+            decoding="async"
+            className="relative aspect-[28/19] h-auto w-full"
+          />
         </div>
       </div>
     </section>

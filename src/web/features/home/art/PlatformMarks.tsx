@@ -1,11 +1,13 @@
-import type { ArtProps } from './palette';
-
 /**
  * Our own marks for the two desktop platforms: a monitor with a taskbar and a laptop with a menu bar. They are
  * deliberately generic drawings, not the vendors' trademarked logos, and always appear next to the platform's name.
+ * Unlike the illustrations they stay inline: each is a few hundred bytes and takes its colour from the text
+ * (`currentColor`), which a picture loaded as an image cannot.
  */
 
-export function DesktopMark({ className }: ArtProps) {
+type MarkProps = { className?: string };
+
+export function DesktopMark({ className }: MarkProps) {
   return (
     <svg
       viewBox="0 0 40 40"
@@ -25,7 +27,7 @@ export function DesktopMark({ className }: ArtProps) {
   );
 }
 
-export function LaptopMark({ className }: ArtProps) {
+export function LaptopMark({ className }: MarkProps) {
   return (
     <svg
       viewBox="0 0 40 40"
