@@ -1,16 +1,36 @@
-import { lazy, Suspense, useEffect } from 'react';
-import { Route, Routes, useLocation } from 'react-router';
+import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
+import { useLocation } from 'wouter';
+import { useLocationProperty } from 'wouter/use-browser-location';
 import { ToastHost } from './components/ToastHost';
 import { ADMIN_ROUTE, NOT_FOUND_ROUTE, PAGE_ROUTES, routeFor } from './routes';
 
-const pages = [...PAGE_ROUTES, ADMIN_ROUTE, NOT_FOUND_ROUTE].map((route) => ({
-  route,
-  Page: lazy(route.load),
-}));
+type Route = ReturnType<typeof routeFor>;
+
+const lazyPages = new Map(
+  [...PAGE_ROUTES, ADMIN_ROUTE, NOT_FOUND_ROUTE].map((route) => [route, lazy(route.load)]),
+);
+const loaded = new Map<Route, ComponentType>();
+
+/**
+ * A route's page: rendered directly once its code is here (`loadPage`), otherwise lazily. Navigation loads the code
+ * first, so the current page stays on screen until the next one can replace it (a lazy page would suspend and
+ * blank the screen meanwhile); the prerender and a Back to a page not yet loaded still go through `lazy`.
+ */
+function RoutePage({ route }: { route: Route }) {
+  // Chosen once: swapping one for the other later would remount the page and lose its state.
+  const [Page] = useState(() => loaded.get(route) ?? lazyPages.get(route));
+  return Page ? <Page /> : null;
+}
+
+/** Loads the code of the page at `pathname`, so it renders without suspending (before hydrating, before navigating). */
+export async function loadPage(pathname: string): Promise<void> {
+  const route = routeFor(pathname);
+  if (!loaded.has(route)) loaded.set(route, (await route.load()).default);
+}
 
 /** Keeps the document title and description right after client-side navigation. */
 function RouteMeta() {
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   useEffect(() => {
     const route = routeFor(pathname);
     // The dashboard titles its screens itself.
@@ -21,13 +41,26 @@ function RouteMeta() {
   return null;
 }
 
+const currentHash = () => location.hash;
+
 function ScrollToTop() {
-  const { pathname, hash } = useLocation();
+  const [pathname] = useLocation();
+  const hash = useLocationProperty(currentHash, () => '');
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new pathname is exactly when to scroll to the top.
   useEffect(() => {
     if (!hash) window.scrollTo(0, 0);
   }, [pathname, hash]);
   return null;
+}
+
+/**
+ * The page for the address, found by `routeFor` as the entry finds the code to load before hydrating: by the exact
+ * path, as the server finds the prerendered file, so the three always agree.
+ */
+function CurrentPage() {
+  const [pathname] = useLocation();
+  const route = routeFor(pathname);
+  return <RoutePage key={route.path} route={route} />;
 }
 
 export function App() {
@@ -36,11 +69,7 @@ export function App() {
       <RouteMeta />
       <ScrollToTop />
       <Suspense fallback={null}>
-        <Routes>
-          {pages.map(({ route, Page }) => (
-            <Route key={route.path} path={route.path} element={<Page />} />
-          ))}
-        </Routes>
+        <CurrentPage />
       </Suspense>
       <ToastHost />
     </>
