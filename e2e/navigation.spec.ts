@@ -108,3 +108,14 @@ test('an address that differs from a page only in case gets the not-found page, 
   // The document's own 404 is reported on the console; anything else is a problem.
   expect(problems.filter((problem) => !problem.includes('404'))).toEqual([]);
 });
+
+test('a page opened at a section stays at that section once it hydrates', async ({ page }) => {
+  const problems = collectProblems(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${server.url}/PrivacyPolicy#cookies-and-tracking`);
+  await page.waitForLoadState('networkidle');
+  const section = page.locator('#cookies-and-tracking');
+  await expect(section).toBeInViewport();
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+  expect(problems).toEqual([]);
+});

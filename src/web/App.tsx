@@ -1,6 +1,5 @@
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
-import { useLocationProperty } from 'wouter/use-browser-location';
 import { ToastHost } from './components/ToastHost';
 import { ADMIN_ROUTE, NOT_FOUND_ROUTE, PAGE_ROUTES, routeFor } from './routes';
 
@@ -41,15 +40,13 @@ function RouteMeta() {
   return null;
 }
 
-const currentHash = () => location.hash;
-
 function ScrollToTop() {
   const [pathname] = useLocation();
-  const hash = useLocationProperty(currentHash, () => '');
+  // A new page starts at the top, unless the address names a section in it (read here: wouter tracks no hash).
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new pathname is exactly when to scroll to the top.
   useEffect(() => {
-    if (!hash) window.scrollTo(0, 0);
-  }, [pathname, hash]);
+    if (!window.location.hash) window.scrollTo(0, 0);
+  }, [pathname]);
   return null;
 }
 
