@@ -1,20 +1,40 @@
-import { lazy, Suspense, useEffect } from 'react';
-import { Route, Routes, useLocation } from 'react-router';
+import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
+import { useLocation } from 'wouter';
 import { ToastHost } from './components/ToastHost';
 import { withSiteStylesheet } from './lib/stylesheet';
 import { ADMIN_ROUTE, NOT_FOUND_ROUTE, PAGE_ROUTES, routeFor } from './routes';
 
+type Route = ReturnType<typeof routeFor>;
+
 /** The page the document was prerendered for has its styles inline; any other needs the whole sheet. */
 const firstRoute = typeof window === 'undefined' ? undefined : routeFor(window.location.pathname);
+const loadRoute = (route: Route) => (route === firstRoute ? route.load() : withSiteStylesheet(route.load()));
 
-const pages = [...PAGE_ROUTES, ADMIN_ROUTE, NOT_FOUND_ROUTE].map((route) => ({
-  route,
-  Page: lazy(() => (route === firstRoute ? route.load() : withSiteStylesheet(route.load()))),
-}));
+const lazyPages = new Map(
+  [...PAGE_ROUTES, ADMIN_ROUTE, NOT_FOUND_ROUTE].map((route) => [route, lazy(() => loadRoute(route))]),
+);
+const loaded = new Map<Route, ComponentType>();
+
+/**
+ * A route's page: rendered directly once its code is here (`loadPage`), otherwise lazily. Navigation loads the code
+ * first, so the current page stays on screen until the next one can replace it (a lazy page would suspend and
+ * blank the screen meanwhile); the prerender and a Back to a page not yet loaded still go through `lazy`.
+ */
+function RoutePage({ route }: { route: Route }) {
+  // Chosen once: swapping one for the other later would remount the page and lose its state.
+  const [Page] = useState(() => loaded.get(route) ?? lazyPages.get(route));
+  return Page ? <Page /> : null;
+}
+
+/** Loads the code of the page at `pathname`, so it renders without suspending (before hydrating, before navigating). */
+export async function loadPage(pathname: string): Promise<void> {
+  const route = routeFor(pathname);
+  if (!loaded.has(route)) loaded.set(route, (await loadRoute(route)).default);
+}
 
 /** Keeps the document title and description right after client-side navigation. */
 function RouteMeta() {
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   useEffect(() => {
     const route = routeFor(pathname);
     // The dashboard titles its screens itself.
@@ -26,12 +46,23 @@ function RouteMeta() {
 }
 
 function ScrollToTop() {
-  const { pathname, hash } = useLocation();
+  const [pathname] = useLocation();
+  // A new page starts at the top, unless the address names a section in it (read here: wouter tracks no hash).
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new pathname is exactly when to scroll to the top.
   useEffect(() => {
-    if (!hash) window.scrollTo(0, 0);
-  }, [pathname, hash]);
+    if (!window.location.hash) window.scrollTo(0, 0);
+  }, [pathname]);
   return null;
+}
+
+/**
+ * The page for the address, found by `routeFor` as the entry finds the code to load before hydrating: by the exact
+ * path, as the server finds the prerendered file, so the three always agree.
+ */
+function CurrentPage() {
+  const [pathname] = useLocation();
+  const route = routeFor(pathname);
+  return <RoutePage key={route.path} route={route} />;
 }
 
 export function App() {
@@ -40,11 +71,7 @@ export function App() {
       <RouteMeta />
       <ScrollToTop />
       <Suspense fallback={null}>
-        <Routes>
-          {pages.map(({ route, Page }) => (
-            <Route key={route.path} path={route.path} element={<Page />} />
-          ))}
-        </Routes>
+        <CurrentPage />
       </Suspense>
       <ToastHost />
     </>

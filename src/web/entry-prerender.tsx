@@ -1,6 +1,6 @@
 import { type ComponentType, StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
-import { StaticRouter } from 'react-router';
+import { Router } from 'wouter';
 import { App } from './App';
 import { ADMIN_META } from './features/admin/meta';
 import { ADMIN_ROUTE as ADMIN_PART, type PageRoute } from './routes';
@@ -18,9 +18,9 @@ export const ADMIN_ROUTE: PageRoute = {
 export async function renderRoute(url: string): Promise<string> {
   const { prelude } = await prerender(
     <StrictMode>
-      <StaticRouter location={url}>
+      <Router ssrPath={url}>
         <App />
-      </StaticRouter>
+      </Router>
     </StrictMode>,
   );
   return new Response(prelude).text();

@@ -1,7 +1,8 @@
 import { Menu, X } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link, NavLink, useLocation } from 'react-router';
+import { Link, useLocation } from 'wouter';
 import { SITE } from '../../shared/site';
+import { NavLink } from '../lib/NavLink';
 import { BrandLogo } from './BrandLogo';
 
 const HEADER_LINKS = [
@@ -25,7 +26,7 @@ const linkClass =
 export function PageHeader() {
   const [open, setOpen] = useState(false);
   const menuId = useId();
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   const toggleRef = useRef<HTMLButtonElement>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new pathname is exactly when the menu must close.

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { COPYRIGHT_YEAR } from '../../shared/constants';
 import { SITE } from '../../shared/site';
 import { BrandLogo } from './BrandLogo';

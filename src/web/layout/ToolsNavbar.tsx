@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { SITE } from '../../shared/site';
 import { BrandLogo } from '../components/BrandLogo';
 import { useHydrated } from '../lib/prerendered-form';

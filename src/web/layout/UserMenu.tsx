@@ -1,6 +1,6 @@
 import { ChevronDown, LayoutDashboard, LogOut, Package, UserRound } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { useAuth } from '../session/AuthContext';
 import { navButtonClass } from './navButton';
 

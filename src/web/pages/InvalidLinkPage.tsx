@@ -1,5 +1,5 @@
 import { Link2Off, Mail } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { DOWNLOAD_LINK_VALID_HOURS } from '../../shared/constants';
 import { SITE } from '../../shared/site';
 import { ToolsLayout } from '../layout/ToolsLayout';

@@ -1,5 +1,5 @@
 import { ArrowRight, House, Mail, Wrench } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { PageHeader } from '../components/PageHeader';
 import { SiteFooter } from '../components/SiteFooter';
 

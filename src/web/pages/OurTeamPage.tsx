@@ -1,5 +1,5 @@
 import { ArrowRight, Check } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { ChatButton } from '../components/ChatButton';
 import { PageHeader } from '../components/PageHeader';
 import { SiteFooter } from '../components/SiteFooter';

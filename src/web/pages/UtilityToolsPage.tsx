@@ -1,5 +1,5 @@
 import { Info, ShieldCheck } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { SITE } from '../../shared/site';
 import { ToolCatalogue } from '../features/shop/ToolCatalogue';
 import { ToolsLayout } from '../layout/ToolsLayout';

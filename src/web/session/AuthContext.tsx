@@ -10,7 +10,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation } from 'wouter';
 import type { AuthUser } from '../../shared/auth';
 import { AUTH_POLL_INTERVAL_MS } from '../../shared/constants';
 import { sessionApi } from './api';
@@ -55,8 +55,7 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
   const [dialog, setDialog] = useState<AuthDialogName | null>(null);
   /** The dialogs stay mounted once loaded, so the native <dialog> can return focus when it closes. */
   const [dialogsWanted, setDialogsWanted] = useState(false);
-  const { pathname } = useLocation();
-  const navigate = useNavigate();
+  const [pathname, navigate] = useLocation();
   const onMyTools = pathname.replace(/\/+$/, '') === MY_TOOLS_PATH;
   const onMyToolsRef = useRef(onMyTools);
   onMyToolsRef.current = onMyTools;

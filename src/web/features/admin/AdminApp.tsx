@@ -1,6 +1,6 @@
 import './admin.css';
 import { useCallback, useEffect, useState } from 'react';
-import { Link, Route, Routes } from 'react-router';
+import { Link, Route, Switch } from 'wouter';
 import type { DashboardStatus } from '../../../shared/dashboard';
 import { ActivityScreen } from './ActivityScreen';
 import { AdminLayout } from './AdminLayout';
@@ -72,21 +72,21 @@ export function AdminApp() {
       return (
         <SessionLostContext.Provider value={refresh}>
           <AdminLayout email={status.email} onSignedOut={refresh}>
-            <Routes>
-              <Route index element={<OverviewScreen />} />
-              <Route path="orders" element={<OrdersScreen />} />
-              <Route path="orders/:id" element={<OrderScreen />} />
-              <Route path="customers" element={<CustomersScreen />} />
-              <Route path="customers/:id" element={<CustomerScreen />} />
-              <Route path="tools" element={<ToolsScreen />} />
-              <Route path="tools/new" element={<ToolEditScreen />} />
-              <Route path="tools/:id" element={<ToolEditScreen />} />
-              <Route path="messages" element={<MessagesScreen />} />
-              <Route path="mail" element={<MailScreen />} />
-              <Route path="invoices" element={<InvoicesScreen />} />
-              <Route path="activity" element={<ActivityScreen />} />
-              <Route path="*" element={<UnknownScreen />} />
-            </Routes>
+            <Switch>
+              <Route path="/admin" component={OverviewScreen} />
+              <Route path="/admin/orders" component={OrdersScreen} />
+              <Route path="/admin/orders/:id" component={OrderScreen} />
+              <Route path="/admin/customers" component={CustomersScreen} />
+              <Route path="/admin/customers/:id" component={CustomerScreen} />
+              <Route path="/admin/tools" component={ToolsScreen} />
+              <Route path="/admin/tools/new" component={ToolEditScreen} />
+              <Route path="/admin/tools/:id" component={ToolEditScreen} />
+              <Route path="/admin/messages" component={MessagesScreen} />
+              <Route path="/admin/mail" component={MailScreen} />
+              <Route path="/admin/invoices" component={InvoicesScreen} />
+              <Route path="/admin/activity" component={ActivityScreen} />
+              <Route component={UnknownScreen} />
+            </Switch>
           </AdminLayout>
         </SessionLostContext.Provider>
       );

@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react';
-import { NavLink } from 'react-router';
 import { SITE } from '../../../shared/site';
+import { NavLink } from '../../lib/NavLink';
 import { adminApi } from './api';
 import { LogOut, ShieldCheck } from './icons';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import type { CustomerRow } from '../../../shared/dashboard';
 import { adminApi } from './api';
 import { type Column, DataTable } from './DataTable';

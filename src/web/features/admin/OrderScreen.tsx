@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import type { Currency } from '../../../shared/constants';
 import { REFUND_REASON_MAX } from '../../../shared/dashboard';
 import { BILLING_FIELD_LABELS, formatSubunits } from '../../../shared/money';

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import type { OrderRow } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { ORDER_STATUSES, type OrderStatus } from '../../../shared/orders';

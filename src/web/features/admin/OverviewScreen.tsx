@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import type { OverviewResponse, PeriodFigures } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { adminApi } from './api';

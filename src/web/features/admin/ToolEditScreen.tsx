@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation } from 'wouter';
 import type { AdminTool, ToolInput } from '../../../shared/dashboard';
 import {
   ACTIVATION_LIMIT_RANGE,
@@ -119,11 +119,10 @@ function UploadPanel({ tool, onUploaded }: { tool: AdminTool; onUploaded: (tool:
 
 /** Create or edit a tool, with the command line's rules; price changes ask for a fresh authenticator code. */
 export function ToolEditScreen() {
-  const recordId = useRecordId();
-  const id = recordId === 'new' ? undefined : recordId;
+  const id = useRecordId() || undefined;
   const creating = id === undefined;
   useScreenTitle(creating ? 'Add a tool' : 'Edit tool');
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const existing = useAdminData(() => (creating ? Promise.resolve(null) : adminApi.tool(id)), id ?? 'new');
   const [tool, setTool] = useState<AdminTool | null>(null);
   const [form, setForm] = useState<FormState>(EMPTY);

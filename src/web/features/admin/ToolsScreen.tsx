@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import type { AdminTool } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { adminApi } from './api';

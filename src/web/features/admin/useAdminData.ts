@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useParams } from 'wouter';
 import { lostSession, problem } from './api';
 
 /** Told when a call finds the dashboard session gone, so the app goes back to the sign-in steps. */
@@ -42,12 +42,7 @@ export function useAdminData<T>(load: () => Promise<T>, key: string): AdminData<
   return { data, error, loading, reload };
 }
 
-/**
- * The id in the address of a screen that shows one record (`/admin/orders/:id`, `/admin/tools/new`). React
- * Router's useParams would do the same, but its code would then join every public page's entry chunk, which the
- * dashboard must leave as it was (docs/performance.md); useLocation is there already.
- */
+/** The id in the address of a screen that shows one record (`/admin/orders/:id`); empty on `/admin/tools/new`. */
 export function useRecordId(): string {
-  const [, , , id = ''] = useLocation().pathname.split('/');
-  return decodeURIComponent(id);
+  return decodeURIComponent(useParams().id ?? '');
 }

@@ -1,5 +1,5 @@
 import { ArrowRight, Check } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { HERO_ARROW_OFFSET } from '../../../shared/constants';
 import { HERO } from '../../content/home';
 import heroArt from './art/hero.svg?no-inline';

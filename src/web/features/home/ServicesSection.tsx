@@ -1,6 +1,6 @@
 import { ArrowRight, Check } from 'lucide-react';
 import { type FocusEvent, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import {
   BULLET_STAGGER_S,
   SERVICE_CARD_MIN_HEIGHT_PX,

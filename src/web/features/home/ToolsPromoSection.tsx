@@ -1,5 +1,5 @@
 import { ArrowRight, Check } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { TOOLS_PROMO } from '../../content/home';
 import { DesktopMark, LaptopMark } from './art/PlatformMarks';
 import toolsShopArt from './art/tools-shop.svg?no-inline';

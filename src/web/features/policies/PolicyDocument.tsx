@@ -1,6 +1,6 @@
 import { ArrowLeft } from 'lucide-react';
 import { Fragment } from 'react';
-import { Link } from 'react-router';
+import { Link } from 'wouter';
 import { POLICY_LAST_UPDATED } from '../../../shared/constants';
 import { ChatButton } from '../../components/ChatButton';
 import { PageHeader } from '../../components/PageHeader';

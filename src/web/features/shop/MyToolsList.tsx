@@ -1,6 +1,6 @@
 import { PackageOpen, SearchX, TriangleAlert } from 'lucide-react';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation } from 'wouter';
 import { type PurchasedTool, SHOP_MESSAGES } from '../../../shared/shop';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../session/AuthContext';
@@ -18,7 +18,7 @@ const MY_TOOLS_MESSAGES = SHOP_MESSAGES.myTools;
  * AuthProvider once its check says so, or here if the session ends between the check and the list (401).
  */
 export function MyToolsList() {
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const [tools, setTools] = useState<PurchasedTool[] | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const [query, setQuery] = useState('');

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation } from 'wouter';
 import { type Currency, REDIRECT_AFTER_PAYMENT_MS } from '../../../shared/constants';
 import { displayPrice } from '../../../shared/money';
 import { type BillingDetails, SHOP_MESSAGES, type Tool } from '../../../shared/shop';
@@ -28,7 +28,7 @@ export function usePurchase({
   purchase: (tool: Tool, currency: Currency, billing: BillingDetails) => void;
 } {
   const [processingId, setProcessingId] = useState<string | null>(null);
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
 
   const purchase = useCallback(
     (tool: Tool, currency: Currency, billing: BillingDetails) => {
