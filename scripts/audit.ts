@@ -40,7 +40,8 @@ const PAGES = [
   { path: '/shipping-policy', loggedIn: false },
   { path: '/utility-tools', loggedIn: false },
   { path: '/my-tools', loggedIn: true },
-  { path: '/utility-tools/invalid-link', loggedIn: false },
+  // An error page, deliberately `noindex`: Lighthouse's "page is blocked from indexing" is expected there.
+  { path: '/utility-tools/invalid-link', loggedIn: false, noindex: true },
 ];
 
 /**
@@ -62,7 +63,7 @@ const BUDGET = {
  * What `--ci` holds the home page's JavaScript to until it reaches the 80 KB budget: its size today, so it cannot
  * grow back (docs/performance.md).
  */
-const CI_HOME_JS_CEILING_KB = 100;
+const CI_HOME_JS_CEILING_KB = 87;
 const LIGHTHOUSE_RUNS = ciMode ? 1 : 3;
 
 type PageReport = {
@@ -79,6 +80,8 @@ type PageReport = {
   totalTransferKb: number;
   axeViolations: string[];
   failedAudits: string[];
+  /** Failing SEO audits that count: a `noindex` page's own "blocked from indexing" does not. */
+  seoFailures: string[];
 };
 
 const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
@@ -247,6 +250,10 @@ async function main() {
           ...(await axeViolations(url, cookie, 1440)),
         ],
         failedAudits,
+        seoFailures: (lhr.categories.seo?.auditRefs ?? [])
+          .map((ref) => ref.id)
+          .filter((id) => failedAudits.includes(id))
+          .filter((id) => !(target.noindex && id === 'is-crawlable')),
       });
     }
   } finally {
@@ -268,7 +275,7 @@ async function main() {
       'JS KB (br)': r.jsTransferKb,
       'JS KB gzip': r.jsGzipKb,
       'CSS KB inline': r.inlineCssKb,
-      'FCP ms unthrottled': r.fcpUnthrottledMs,
+      'FCP ms unthrottled': Number.isNaN(r.fcpUnthrottledMs) ? 'n/a' : r.fcpUnthrottledMs,
       'total KB': r.totalTransferKb,
       axe: r.axeViolations.length,
     })),
@@ -286,10 +293,12 @@ async function main() {
     for (const [name, value] of [
       ['accessibility', r.scores.accessibility],
       ['best practices', r.scores.bestPractices],
-      ['SEO', r.scores.seo],
     ] as const) {
       if (value < BUDGET.others) misses.push(`${r.path}: ${name} ${value}`);
     }
+    const noindex = PAGES.some((page) => page.path === r.path && page.noindex);
+    if (noindex ? r.seoFailures.length > 0 : r.scores.seo < BUDGET.others)
+      misses.push(`${r.path}: SEO ${r.scores.seo} (${r.seoFailures.join(', ')})`);
     if (r.cls > BUDGET.cls) misses.push(`${r.path}: CLS ${r.cls}`);
     for (const violation of r.axeViolations) misses.push(`${r.path}: axe ${violation}`);
     if (
