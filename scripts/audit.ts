@@ -61,9 +61,10 @@ const BUDGET = {
 };
 /**
  * What `--ci` holds the home page's JavaScript to until it reaches the 80 KB budget: its size today, so it cannot
- * grow back (docs/performance.md).
+ * grow back (docs/performance.md). 88 since the shared chunks were grouped (decision 022): 1 KB more in 4 files
+ * instead of 12.
  */
-const CI_HOME_JS_CEILING_KB = 87;
+const CI_HOME_JS_CEILING_KB = 88;
 const LIGHTHOUSE_RUNS = ciMode ? 1 : 3;
 
 type PageReport = {
