@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { deviceIdSchema, LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
+import { deviceIdSchema } from '../../shared/license-schemas';
+import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { parseInput } from '../http/errors';

@@ -1,10 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  activateLicenseSchema,
-  type LicenseAnswer,
-  licenseMachineSchema,
-  type PublicKeysResponse,
-} from '../../shared/licenses';
+import { activateLicenseSchema, licenseMachineSchema } from '../../shared/license-schemas';
+import type { LicenseAnswer, PublicKeysResponse } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import { AppError, parseInput } from '../http/errors';
 import { myLicensesRoutes } from './my-licenses-routes';

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/** Request schemas of the license API (docs/license-api.md) and of My Tools' device routes. */
+
+/** Printable text only: no control characters, no lone surrogates (a `u` regex sees those as \p{Cs}). */
+const PRINTABLE = /^[^\p{C}]*$/u;
+
+const fingerprint = z
+  .string({ error: 'fingerprint is required and must be a string' })
+  .regex(/^[A-Za-z0-9._:-]{16,128}$/, {
+    error: 'fingerprint must be 16 to 128 characters of letters, digits, ".", "_", ":" or "-"',
+  });
+const licenseKey = z
+  .string({ error: 'licenseKey must be a string' })
+  .regex(/^[A-Za-z0-9-]{1,64}$/, { error: 'licenseKey must be up to 64 letters, digits or "-"' })
+  .transform((value) => value.toUpperCase());
+const username = z
+  .string({ error: 'username must be a string' })
+  .regex(/^[\x21-\x7e]{1,128}$/, { error: 'username must be 1 to 128 printable ASCII characters' });
+const password = z
+  .string({ error: 'password must be a string' })
+  .regex(/^[\x20-\x7e]{1,128}$/, { error: 'password must be 1 to 128 printable ASCII characters' });
+const deviceName = z
+  .string({ error: 'name must be a string' })
+  .max(64, { error: 'name must be at most 64 characters' })
+  .regex(PRINTABLE, { error: 'name must contain printable characters only' })
+  .transform((value) => value.trim() || undefined);
+
+const authFields = {
+  licenseKey: licenseKey.optional(),
+  username: username.optional(),
+  password: password.optional(),
+  toolId: z.uuid({ error: 'toolId must be the tool id (a UUID)' }),
+  fingerprint,
+};
+
+/** Exactly one way to prove the purchase: a license key, or the username and password of a credentials tool. */
+function requireOneCredential(
+  body: { licenseKey?: string; username?: string; password?: string },
+  check: z.RefinementCtx,
+) {
+  const hasKey = body.licenseKey !== undefined;
+  const hasAccount = body.username !== undefined || body.password !== undefined;
+  if (hasKey && hasAccount) {
+    check.addIssue({
+      code: 'custom',
+      path: ['licenseKey'],
+      message: 'Send a licenseKey or a username and password, not both',
+    });
+  } else if (!hasKey && !hasAccount) {
+    check.addIssue({ code: 'custom', path: ['licenseKey'], message: 'licenseKey is required' });
+  } else if (hasAccount) {
+    if (body.username === undefined)
+      check.addIssue({ code: 'custom', path: ['username'], message: 'username is required' });
+    if (body.password === undefined)
+      check.addIssue({ code: 'custom', path: ['password'], message: 'password is required' });
+  }
+}
+
+export const activateLicenseSchema = z
+  .strictObject({ ...authFields, name: deviceName.optional() })
+  .superRefine(requireOneCredential);
+/** Validate and deactivate take the same fields: the credential, the tool and the machine. */
+export const licenseMachineSchema = z.strictObject(authFields).superRefine(requireOneCredential);
+
+export const deviceIdSchema = z.strictObject({ activationId: z.uuid({ error: 'Unknown device' }) });
