@@ -1,6 +1,6 @@
 import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { CONTACT_MESSAGES, validateContact } from '../../../shared/contact';
-import { toast } from '../../components/Toasts';
+import { toast } from '../../components/ToastHost';
 import { ApiError } from '../../lib/api';
 import { useKeepTypedBeforeHydration } from '../../lib/prerendered-form';
 import { type ContactSubmission, sendContactMessage } from './api';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { MyLicense } from '../../../shared/licenses';
-import { toast } from '../../components/Toasts';
+import { toast } from '../../components/ToastHost';
 import { ApiError } from '../../lib/api';
 import { licenseApi } from './licenseApi';
 

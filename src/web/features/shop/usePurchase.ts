@@ -4,7 +4,7 @@ import { type Currency, REDIRECT_AFTER_PAYMENT_MS } from '../../../shared/consta
 import { displayPrice } from '../../../shared/money';
 import { type BillingDetails, SHOP_MESSAGES, type Tool } from '../../../shared/shop';
 import { SITE } from '../../../shared/site';
-import { toast } from '../../components/Toasts';
+import { toast } from '../../components/ToastHost';
 import { shopApi } from './api';
 import type { RazorpayConstructor } from './checkout';
 

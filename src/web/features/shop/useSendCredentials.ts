@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { SHOP_MESSAGES } from '../../../shared/shop';
-import { toast } from '../../components/Toasts';
+import { toast } from '../../components/ToastHost';
 import { ApiError } from '../../lib/api';
 import { shopApi } from './api';
 
