@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { validateBilling } from './billing';
 import { INDIAN_STATES } from './indian-states';
 import {
   displayPrice,
@@ -9,7 +10,7 @@ import {
   orderAmountSubunits,
   usdCentsFromInrPaise,
 } from './money';
-import { SHOP_MESSAGES, validateBilling } from './shop';
+import { SHOP_MESSAGES } from './shop';
 
 const BILLING_MESSAGES = SHOP_MESSAGES.billing;
 

@@ -1,5 +1,5 @@
+import type { BillingValues } from './billing';
 import { type Currency, USD_TO_INR_FALLBACK_RATE } from './constants';
-import type { BillingValues } from './shop';
 
 /**
  * Money rules shared by the server and the browser. The database and Razorpay work in integer subunits

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { normaliseBilling, validateBilling } from './billing';
 import { CURRENCIES } from './constants';
 import { multiLineText, singleLineText } from './input-policy';
 import { MAX_LENGTH } from './limits';
-import { normaliseBilling, validateBilling } from './shop';
 
 /**
  * The zod schemas of the shop's API bodies, used by the server. Kept apart from shop.ts so the browser's shop pages,

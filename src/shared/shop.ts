@@ -1,7 +1,4 @@
 import type { Currency } from './constants';
-import { isKnownCountry } from './countries';
-import { findIndianState } from './indian-states';
-import { isValidGstin, normaliseGstin } from './money';
 
 /**
  * The shop's API contract (docs/product.md §3, §7), shared by the server and the browser.
@@ -94,61 +91,6 @@ export const SHOP_MESSAGES = {
     duplicate: 'You already own this tool, so this payment is being refunded.',
   },
 } as const;
-
-const BILLING_MESSAGES = SHOP_MESSAGES.billing;
-
-export const BILLING_COUNTRY_INDIA = 'India';
-
-export type BillingValues = {
-  address?: string;
-  state?: string;
-  country?: string;
-  gstin?: string;
-  currency: Currency;
-};
-export type BillingFieldErrors = Partial<Record<'address' | 'state' | 'country' | 'gstin', string>>;
-
-/**
- * The billing rule (docs/product.md §5), one message per field (empty result: valid). INR orders need an address
- * and a state from the official list (the country is India); other currencies need a country from the form's list
- * and ask no address or state.
- * A GSTIN is optional; when given it must be well formed with the right check character, and for an INR order
- * its state code must be the chosen state's.
- */
-export function validateBilling(values: BillingValues): BillingFieldErrors {
-  const errors: BillingFieldErrors = {};
-  const gstin = normaliseGstin(values.gstin ?? '');
-  if (values.currency === 'INR') {
-    const stateName = (values.state ?? '').trim();
-    if (!(values.address ?? '').trim()) errors.address = BILLING_MESSAGES.addressRequired;
-    if (!stateName) errors.state = BILLING_MESSAGES.stateRequired;
-    else if (!findIndianState(stateName)) errors.state = BILLING_MESSAGES.stateUnknown;
-    if (gstin && !isValidGstin(gstin)) errors.gstin = BILLING_MESSAGES.gstinInvalid;
-    else if (gstin && !errors.state && findIndianState(stateName)?.gstCode !== gstin.slice(0, 2))
-      errors.gstin = BILLING_MESSAGES.gstinStateMismatch;
-  } else {
-    const country = (values.country ?? '').trim();
-    if (!country) errors.country = BILLING_MESSAGES.countryRequired;
-    else if (!isKnownCountry(country)) errors.country = BILLING_MESSAGES.countryUnknown;
-    if (gstin && !isValidGstin(gstin)) errors.gstin = BILLING_MESSAGES.gstinInvalid;
-  }
-  return errors;
-}
-
-/** The billing details as an order stores them: trimmed, India for INR, no address or state otherwise. */
-export function normaliseBilling(values: BillingValues): Required<BillingValues> {
-  const gstin = normaliseGstin(values.gstin ?? '');
-  if (values.currency === 'INR') {
-    return {
-      address: (values.address ?? '').trim(),
-      state: (values.state ?? '').trim(),
-      country: BILLING_COUNTRY_INDIA,
-      gstin,
-      currency: values.currency,
-    };
-  }
-  return { address: '', state: '', country: (values.country ?? '').trim(), gstin, currency: values.currency };
-}
 
 export type { BillingDetails, CreatePaymentRequest, VerifyPaymentRequest } from './shop-schemas';
 

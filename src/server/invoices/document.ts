@@ -1,6 +1,6 @@
+import { BILLING_COUNTRY_INDIA } from '../../shared/billing';
 import type { Currency } from '../../shared/constants';
 import { findIndianState } from '../../shared/indian-states';
-import { BILLING_COUNTRY_INDIA } from '../../shared/shop';
 import type { FirmIdentity } from './firm';
 import { indiaDate } from './numbering';
 import { type SupplyType, splitTax, supplyTypeFor, type TaxLine } from './tax';

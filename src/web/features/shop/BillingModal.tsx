@@ -1,16 +1,16 @@
 import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import {
+  BILLING_COUNTRY_INDIA,
+  type BillingFieldErrors,
+  normaliseBilling,
+  validateBilling,
+} from '../../../shared/billing';
 import type { Currency } from '../../../shared/constants';
 import { COUNTRIES } from '../../../shared/countries';
 import { INDIAN_STATE_NAMES } from '../../../shared/indian-states';
 import { MAX_LENGTH } from '../../../shared/limits';
 import { BILLING_FIELD_LABELS } from '../../../shared/money';
-import {
-  BILLING_COUNTRY_INDIA,
-  type BillingDetails,
-  type BillingFieldErrors,
-  normaliseBilling,
-  validateBilling,
-} from '../../../shared/shop';
+import type { BillingDetails } from '../../../shared/shop';
 import {
   controlProps,
   Field,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { validateBilling } from '../../../shared/billing';
 import { findIndianState } from '../../../shared/indian-states';
 import { isValidGstin } from '../../../shared/money';
-import { validateBilling } from '../../../shared/shop';
 import { GSTIN_EXAMPLE } from './GstinField';
 
 describe('the GSTIN example in the billing dialog', () => {
