@@ -1,9 +1,8 @@
 import { FlaskConical, PackageOpen, SearchX, TriangleAlert } from 'lucide-react';
-import { type ReactNode, useMemo, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { displayPrice, formatPrice } from '../../../shared/money';
 import { type BillingDetails, SHOP_MESSAGES, type Tool } from '../../../shared/shop';
 import { useAuth } from '../../session/AuthContext';
-import { BillingModal } from './BillingModal';
 import { CurrencyToggle } from './CurrencyToggle';
 import { useCheckout } from './checkout';
 import { matchesSearch, SearchBox } from './SearchBox';
@@ -12,6 +11,14 @@ import { ToolCard, toolTitle } from './ToolCard';
 import { useCatalogue } from './useCatalogue';
 import { usePurchase } from './usePurchase';
 import { useSendCredentials } from './useSendCredentials';
+
+/**
+ * The billing form, with the country and state lists, loads after the page has painted and hydrated: no one needs
+ * it for the first frame, and it is there well before a buyer can choose Buy Now (decision 022).
+ */
+const BillingModal = lazy(() =>
+  import('./BillingModal').then((module) => ({ default: module.BillingModal })),
+);
 
 const CATALOGUE_MESSAGES = SHOP_MESSAGES.catalogue;
 
@@ -112,24 +119,26 @@ export function ToolCatalogue() {
         {body}
       </div>
 
-      <BillingModal
-        open={billingFor !== null && currency !== null}
-        currency={currency ?? 'INR'}
-        defaultCountry={countryName}
-        summary={
-          billingFor &&
-          currency && (
-            <div className="flex items-baseline justify-between gap-4">
-              <span className="font-medium text-brand-900">{toolTitle(billingFor)}</span>
-              <span className="shrink-0 font-semibold text-brand-900">
-                {formatPrice(displayPrice(billingFor, currency), currency)}
-              </span>
-            </div>
-          )
-        }
-        onCancel={() => setBillingFor(null)}
-        onSubmit={proceed}
-      />
+      <Suspense fallback={null}>
+        <BillingModal
+          open={billingFor !== null && currency !== null}
+          currency={currency ?? 'INR'}
+          defaultCountry={countryName}
+          summary={
+            billingFor &&
+            currency && (
+              <div className="flex items-baseline justify-between gap-4">
+                <span className="font-medium text-brand-900">{toolTitle(billingFor)}</span>
+                <span className="shrink-0 font-semibold text-brand-900">
+                  {formatPrice(displayPrice(billingFor, currency), currency)}
+                </span>
+              </div>
+            )
+          }
+          onCancel={() => setBillingFor(null)}
+          onSubmit={proceed}
+        />
+      </Suspense>
     </>
   );
 }
