@@ -66,6 +66,11 @@ const BUDGET = {
  */
 const CI_HOME_JS_CEILING_KB = 88;
 const LIGHTHOUSE_RUNS = ciMode ? 1 : 3;
+/** `--pages=/,/Contact` measures only those pages (a quick check while working on one). */
+const onlyPages = process.argv
+  .find((arg) => arg.startsWith('--pages='))
+  ?.slice('--pages='.length)
+  .split(',');
 
 type PageReport = {
   path: string;
@@ -205,7 +210,7 @@ async function main() {
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
   const reports: PageReport[] = [];
   try {
-    for (const target of PAGES) {
+    for (const target of PAGES.filter((page) => !onlyPages || onlyPages.includes(page.path))) {
       const url = `${server.url}${target.path}`;
       const cookie = target.loggedIn ? server.sessionCookie : undefined;
       const runs: Awaited<ReturnType<typeof lighthousePage>>[] = [];
