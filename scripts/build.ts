@@ -57,7 +57,7 @@ function htmlFileOf(routePath: string): string {
   return `${routePath.replace(/\/\*$/, '').slice(1).replaceAll('/', '-')}.html`;
 }
 
-function headFor(route: PageRoute, preloads: string[]): string {
+function headFor(route: PageRoute, bootScript: string): string {
   const url =
     route.path === '*'
       ? publicUrl
@@ -76,7 +76,7 @@ function headFor(route: PageRoute, preloads: string[]): string {
     `<meta property="og:image" content="${escapeAttr(`${publicUrl}/og-image.png`)}" />`,
     `<meta property="og:locale" content="en_IN" />`,
     `<meta name="twitter:card" content="summary_large_image" />`,
-    ...preloads.map((href) => `<link rel="modulepreload" crossorigin href="${escapeAttr(href)}" />`),
+    bootScript,
     `<script type="application/ld+json">${organizationJsonLd()}</script>`,
   ];
   return tags.join('\n    ');
@@ -109,18 +109,29 @@ function chunkFiles(
   return files;
 }
 
-const entryKey = (manifest: ViteManifest) => {
-  const key = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
-  if (!key) throw new Error('the Vite manifest has no entry');
-  return key;
-};
+/** index.html's entry: the application, which the boot script loads after the first paint. */
+const ENTRY_KEY = 'index.html';
+/** The one script a page requests before its first paint (src/web/boot.ts, decision 023). */
+const BOOT_KEY = 'src/web/boot.ts';
 
-/** The route's page chunk and the chunks it imports, minus what the entry already loads. */
-function pagePreloads(manifest: ViteManifest, key: string): string[] {
-  const entryFiles = chunkFiles(manifest, entryKey(manifest), false);
-  return [...chunkFiles(manifest, key, false)]
-    .filter((file) => !entryFiles.has(file))
-    .map((file) => `/${file}`);
+/**
+ * The page's script tag: the boot script, told to load the entry and the chunks the entry and this page import
+ * (they are preloaded, so they arrive with the entry rather than after it). It is requested at low priority: the
+ * page paints without it.
+ */
+function bootScriptFor(manifest: ViteManifest, pageKey: string): string {
+  const boot = manifest[BOOT_KEY]?.file;
+  if (!boot) throw new Error(`${BOOT_KEY} is not in the Vite manifest`);
+  const files = new Set([...chunkFiles(manifest, ENTRY_KEY, false), ...chunkFiles(manifest, pageKey, false)]);
+  const app = [...files].map((file) => `/${file}`).join(' ');
+  return `<script type="module" fetchpriority="low" src="/${boot}" data-app="${escapeAttr(app)}"></script>`;
+}
+
+/** Vite's own script and preload tags for the entry: the boot script replaces them. */
+function withoutEntryTags(template: string): string {
+  const entry = /\s*<script type="module" crossorigin src="[^"]+"><\/script>/;
+  if (!entry.test(template)) throw new Error('the built index.html has no entry script');
+  return template.replace(entry, '').replace(/\s*<link rel="modulepreload" crossorigin href="[^"]+">/g, '');
 }
 
 /**
@@ -138,7 +149,7 @@ async function inlinePageCss(
   const link = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/;
   const file = link.exec(template)?.[1];
   if (!file) throw new Error('the built index.html links no stylesheet');
-  const scripts = [...chunkFiles(manifest, entryKey(manifest), true), ...chunkFiles(manifest, pageKey, true)]
+  const scripts = [...chunkFiles(manifest, ENTRY_KEY, true), ...chunkFiles(manifest, pageKey, true)]
     .filter((name) => name.endsWith('.js'))
     .map((name) => readFileSync(path.join(clientDir, name), 'utf8'));
   const css = await pageCss(readFileSync(path.join(clientDir, file), 'utf8'), [appHtml, ...scripts]);
@@ -167,7 +178,7 @@ async function main() {
     },
   });
 
-  const template = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
+  const template = withoutEntryTags(readFileSync(path.join(clientDir, 'index.html'), 'utf8'));
   const manifest = JSON.parse(
     readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8'),
   ) as ViteManifest;
@@ -188,7 +199,7 @@ async function main() {
     const appHtml = await ssr.renderRoute(url);
     const pageKey = await ssr.pageModuleOf(route);
     const html = (await inlinePageCss(template, manifest, pageKey, appHtml))
-      .replace('<!--head-->', headFor(route, pagePreloads(manifest, pageKey)))
+      .replace('<!--head-->', headFor(route, bootScriptFor(manifest, pageKey)))
       .replace('<!--app-->', () => appHtml);
     writeFileSync(path.join(clientDir, file), html);
     if (route.path !== '*') pages[route.path] = file;

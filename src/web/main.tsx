@@ -1,6 +1,6 @@
 import './lib/zod-without-eval';
 import './styles.css';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { type AroundNavHandler, Router } from 'wouter';
 import { App, loadPage } from './App';
@@ -27,14 +27,20 @@ const aroundNav: AroundNavHandler = (navigate, to, options) => {
 };
 
 void ensureCsrfToken();
-// Load this page's code before hydrating, so the prerendered HTML is adopted rather than replaced.
-void loadPage(window.location.pathname).then(() =>
-  hydrateRoot(
-    root,
-    <StrictMode>
-      <Router aroundNav={aroundNav}>
-        <App />
-      </Router>
-    </StrictMode>,
-  ),
-);
+// Load this page's code before hydrating, so the prerendered HTML is adopted rather than replaced. Hydrating as a
+// transition lets React yield to the browser every few milliseconds instead of holding the main thread for the
+// whole page; a click meanwhile hydrates its own part first.
+// The boot script then clicks again what the visitor tapped before the code arrived (src/web/boot.ts).
+void loadPage(window.location.pathname).then(() => {
+  startTransition(() => {
+    hydrateRoot(
+      root,
+      <StrictMode>
+        <Router aroundNav={aroundNav}>
+          <App />
+        </Router>
+      </StrictMode>,
+    );
+  });
+  window.dispatchEvent(new Event('app:hydrating'));
+});

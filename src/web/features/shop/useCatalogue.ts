@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import type { Currency } from '../../../shared/constants';
 import { COUNTRIES } from '../../../shared/countries';
 import { detectCurrency } from '../../../shared/currency';
@@ -21,8 +21,11 @@ export function useCatalogue() {
     () =>
       shopApi.tools().then(
         (list) => {
-          setTools(list);
-          setLoadFailed(false);
+          // Drawing the whole catalogue can take a slow phone a while: as a transition, React yields meanwhile.
+          startTransition(() => {
+            setTools(list);
+            setLoadFailed(false);
+          });
         },
         (error: unknown) => {
           console.error('Failed to load tools', error);

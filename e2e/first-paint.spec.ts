@@ -1,0 +1,95 @@
+import { expect, type Page, test } from '@playwright/test';
+import { type RunningServer, startServer } from './support/server';
+
+/**
+ * A built page requests one small script before it paints; the application's code comes after the first paint
+ * (src/web/boot.ts, decision 023), and the page still becomes interactive.
+ */
+let server: RunningServer;
+test.beforeAll(async () => {
+  server = await startServer();
+});
+test.afterAll(async () => {
+  await server.stop();
+});
+
+type Timings = { firstPaint: number; scripts: { name: string; startTime: number }[] };
+
+/** When the page first painted, and when each of its scripts was requested (ms since navigation). */
+function timings(page: Page): Promise<Timings> {
+  return page.evaluate(
+    () =>
+      new Promise<Timings>((resolve) => {
+        new PerformanceObserver((list, observer) => {
+          const paint = list.getEntriesByName('first-contentful-paint')[0];
+          if (!paint) return;
+          observer.disconnect();
+          const scripts = performance
+            .getEntriesByType('resource')
+            .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+            .map((entry) => ({ name: new URL(entry.name).pathname, startTime: entry.startTime }));
+          resolve({ firstPaint: paint.startTime, scripts });
+        }).observe({ type: 'paint', buffered: true });
+      }),
+  );
+}
+
+test('the HTML names one script, the boot script, and preloads nothing', async () => {
+  for (const path of ['/', '/Contact', '/utility-tools', '/my-tools']) {
+    const html = await (await fetch(`${server.url}${path}`)).text();
+    const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1]);
+    expect(scripts, path).toEqual([expect.stringMatching(/^\/assets\/boot-[\w-]+\.js$/)]);
+    expect(html, path).not.toContain('modulepreload');
+    const app = /<script\b[^>]*\bdata-app="([^"]+)"/.exec(html)?.[1]?.split(' ') ?? [];
+    expect(app[0], path).toMatch(/^\/assets\/index-[\w-]+\.js$/);
+  }
+});
+
+test('Contact paints before its code is requested, then becomes usable', async ({ page }) => {
+  await page.goto(`${server.url}/Contact`);
+  const send = page.getByRole('button', { name: 'Send Message' });
+  await expect(send).toBeEnabled();
+  const { firstPaint, scripts } = await timings(page);
+  const app = scripts.filter((script) => !script.name.startsWith('/assets/boot-'));
+  expect(app.length).toBeGreaterThan(0);
+  for (const script of app) expect(script.startTime, script.name).toBeGreaterThanOrEqual(firstPaint);
+});
+
+test('Utility Tools paints first, hydrates, and its on-demand code does not restyle the page', async ({
+  page,
+}) => {
+  await page.goto(`${server.url}/utility-tools`, { waitUntil: 'networkidle' });
+  await expect(page.getByRole('button', { name: 'Login' })).toBeEnabled();
+  const { firstPaint, scripts } = await timings(page);
+  for (const script of scripts.filter((s) => !s.name.startsWith('/assets/boot-')))
+    expect(script.startTime, script.name).toBeGreaterThanOrEqual(firstPaint);
+  // The billing form's code has loaded by now; the page's own CSS already styles it.
+  expect(scripts.some((script) => script.name.startsWith('/assets/BillingModal-'))).toBe(true);
+  const sheet = await page.locator('style[data-stylesheet]').getAttribute('data-stylesheet');
+  await expect(page.locator(`link[rel="stylesheet"][href="${sheet}"]`)).toHaveCount(0);
+});
+
+test('a tap before the code has arrived is not lost: the currency chosen early is the one shown', async ({
+  page,
+}) => {
+  // The boot script runs; the application's entry is held back until the tap has happened.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/assets/index-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${server.url}/utility-tools`);
+  const login = page.getByRole('button', { name: 'Login' });
+  await expect(login).toBeDisabled();
+  // This machine's address is detected as outside India: left alone, the page would settle on USD.
+  const currency = page.getByRole('group', { name: 'Currency' });
+  await expect(currency.getByRole('button', { pressed: true })).toHaveCount(0);
+  await currency.getByRole('button', { name: 'INR' }).click();
+  release();
+  await expect(login).toBeEnabled();
+  await expect(currency.getByRole('button', { name: 'INR' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(currency.getByRole('button', { name: 'USD' })).toHaveAttribute('aria-pressed', 'false');
+});
