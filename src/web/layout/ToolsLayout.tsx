@@ -1,13 +1,11 @@
 import type { ReactNode } from 'react';
 import { ChatButton } from '../components/ChatButton';
 import { SiteFooter } from '../components/SiteFooter';
-import { useToasts } from '../components/ToastHost';
 import { AuthProvider } from '../session/AuthContext';
 import { ToolsNavbar } from './ToolsNavbar';
 
 /** The frame of the three tools pages: the tools navbar with sign-in, the page, the footer and the chat button. */
 export function ToolsLayout({ poll = false, children }: { poll?: boolean; children: ReactNode }) {
-  useToasts();
   return (
     <AuthProvider poll={poll}>
       <div className="flex min-h-screen flex-col bg-white">

@@ -1,12 +1,10 @@
 import { ChatButton } from '../components/ChatButton';
 import { PageHeader } from '../components/PageHeader';
 import { SiteFooter } from '../components/SiteFooter';
-import { useToasts } from '../components/ToastHost';
 import { ContactDetails } from '../features/contact/ContactDetails';
 import { ContactForm } from '../features/contact/ContactForm';
 
 export default function ContactPage() {
-  useToasts();
   return (
     <>
       <PageHeader />
