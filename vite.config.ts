@@ -70,9 +70,18 @@ export default defineConfig(({ isSsrBuild }) => ({
             codeSplitting: {
               groups: [
                 {
+                  // lucide-react's runtime and the icons of the home page's frame; the other shared icons go
+                  // in `icons`, which the home page does not load.
                   name: 'site',
                   minShareCount: 2,
-                  test: /lucide-react|src[\\/]web[\\/]components[\\/](SiteFooter|ChatButton)|src[\\/]shared[\\/](constants|text)\./,
+                  priority: 2,
+                  test: /lucide-react[\\/]dist[\\/]esm[\\/]([^\\/]+\.mjs$|shared[\\/]|icons[\\/](message-circle|menu|x|arrow-right|check|chevron-down|layout-dashboard)\.)|src[\\/]web[\\/]components[\\/](SiteFooter|ChatButton)|src[\\/]shared[\\/](constants|text)\./,
+                },
+                {
+                  name: 'icons',
+                  minShareCount: 2,
+                  priority: 1,
+                  test: /lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/,
                 },
                 {
                   name: 'page-header',

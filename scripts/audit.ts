@@ -61,10 +61,9 @@ const BUDGET = {
 };
 /**
  * What `--ci` holds the home page's JavaScript to until it reaches the 80 KB budget: its size today, so it cannot
- * grow back (docs/performance.md). 88 since the shared chunks were grouped (decision 022): 1 KB more in 4 files
- * instead of 12.
+ * grow back (docs/performance.md). 86 since the icons only other pages share left the `site` chunk (decision 023).
  */
-const CI_HOME_JS_CEILING_KB = 88;
+const CI_HOME_JS_CEILING_KB = 86;
 const LIGHTHOUSE_RUNS = ciMode ? 1 : 3;
 /** `--pages=/,/Contact` measures only those pages (a quick check while working on one). */
 const onlyPages = process.argv
