@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { openBeforeHydration } from './support/before-hydration';
 import { type RunningServer, startServer } from './support/server';
 
 /**
@@ -73,15 +74,10 @@ test('a tap before the code has arrived is not lost: the currency chosen early i
   page,
 }) => {
   // The boot script runs; the application's entry is held back until the tap has happened.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
+  const release = await openBeforeHydration(page, `${server.url}/utility-tools`, {
+    hold: '**/assets/index-*.js',
   });
-  await page.route('**/assets/index-*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
-  await page.goto(`${server.url}/utility-tools`);
+  await page.waitForLoadState('load');
   const login = page.getByRole('button', { name: 'Login' });
   await expect(login).toBeDisabled();
   // This machine's address is detected as outside India: left alone, the page would settle on USD.
