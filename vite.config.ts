@@ -10,15 +10,19 @@ import { defineConfig, type Plugin } from 'vite';
  * (src/web/lib/stylesheet.ts). This takes the sheet out of those preload lists, after Vite has written them.
  */
 function siteSheetNotPreloaded(): Plugin {
-  const isSiteSheet = (file: string) => /^assets\/index-[\w-]+\.css$/.test(file);
   return {
     name: 'site-sheet-not-preloaded',
     apply: 'build',
     generateBundle: {
       order: 'post',
       handler(_options, bundle) {
-        for (const file of Object.values(bundle)) {
-          if (file.type !== 'chunk' || !file.code.includes('__vite__mapDeps')) continue;
+        // The site's sheet is the stylesheet of index.html's entry.
+        const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+        const entry = chunks.find((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith('index.html'));
+        const siteSheets = entry?.viteMetadata?.importedCss ?? new Set<string>();
+        const isSiteSheet = (file: string) => siteSheets.has(file);
+        for (const file of chunks) {
+          if (!file.code.includes('__vite__mapDeps')) continue;
           // Vite writes a chunk's preload files once, `m.f=[...]`, and each import names its own by index,
           // `__vite__mapDeps([0,2])`: drop the sheet from the list and renumber what follows it.
           const list = /m\.f=(\[[^\]]*\])/.exec(file.code);

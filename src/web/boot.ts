@@ -1,6 +1,6 @@
 /**
  * The only script a built page requests before it has painted. The page is prerendered and complete without
- * JavaScript (its links are links; its buttons stay disabled until hydrated), so the application's code is requested
+ * JavaScript (its links are links; taps on its buttons are kept, below), so the application's code is requested
  * once the window has loaded, the first paint is on screen and two more frames have run: a phone on a slow network
  * spends its first round trips on the page and its images, not on the code that will take them over. Decision 023.
  *
