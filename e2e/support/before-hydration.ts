@@ -11,14 +11,20 @@ export async function openBeforeHydration(
   url: string,
   { hold = '**/assets/*.js' }: { hold?: string } = {},
 ): Promise<() => void> {
+  const release = await holdRequests(page, hold);
+  await page.goto(url, { waitUntil: 'commit' });
+  return release;
+}
+
+/** Holds the page's requests for `pattern` until the returned function is called. */
+export async function holdRequests(page: Page, pattern: string): Promise<() => void> {
   let release = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route(hold, async (route) => {
+  await page.route(pattern, async (route) => {
     await held;
     await route.continue();
   });
-  await page.goto(url, { waitUntil: 'commit' });
   return release;
 }

@@ -26,10 +26,15 @@ function RoutePage({ route }: { route: Route }) {
   return Page ? <Page /> : null;
 }
 
-/** Loads the code of the page at `pathname`, so it renders without suspending (before hydrating, before navigating). */
-export async function loadPage(pathname: string): Promise<void> {
+/**
+ * Loads the code of the page at `pathname`, so it renders without suspending: before hydrating, where the parts the
+ * page hydrates when seen wait, and before navigating, where they load too.
+ */
+export async function loadPage(pathname: string, { hydrating = false } = {}): Promise<void> {
   const route = routeFor(pathname);
-  if (!loaded.has(route)) loaded.set(route, (await loadRoute(route)).default);
+  const module = await loadRoute(route);
+  loaded.set(route, module.default);
+  if (!hydrating) await module.preload?.();
 }
 
 /** Keeps the document title and description right after client-side navigation. */

@@ -22,6 +22,9 @@ export async function renderRoute(url: string): Promise<string> {
         <App />
       </Router>
     </StrictMode>,
+    // The whole page is written at once, so no Suspense boundary is worth sending later with a script to move it
+    // into place (React does that to boundaries past its first 12.8 KB); the page's scripts allow no inline code.
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
   return new Response(prelude).text();
 }

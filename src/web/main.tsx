@@ -31,7 +31,7 @@ void ensureCsrfToken();
 // transition lets React yield to the browser every few milliseconds instead of holding the main thread for the
 // whole page; a click meanwhile hydrates its own part first.
 // The boot script then clicks again what the visitor tapped before the code arrived (src/web/boot.ts).
-void loadPage(window.location.pathname).then(() => {
+void loadPage(window.location.pathname, { hydrating: true }).then(() => {
   startTransition(() => {
     hydrateRoot(
       root,

@@ -1,6 +1,12 @@
 import type { ComponentType } from 'react';
 import { SITE } from '../shared/site';
 
+export type PageModule = {
+  default: ComponentType;
+  /** Fetches the code of the parts the page hydrates only when seen (lib/hydrate-when-seen.tsx), before it shows. */
+  preload?: () => Promise<unknown>;
+};
+
 export type PageRoute = {
   /** Also names the prerendered HTML file: /refund-policy → refund-policy.html (scripts/build.ts). */
   path: string;
@@ -12,7 +18,7 @@ export type PageRoute = {
    */
   search?: 'unlisted' | 'noindex';
   /** The page's module under src/web/pages (the build finds it from this, to preload its chunk). */
-  load: () => Promise<{ default: ComponentType }>;
+  load: () => Promise<PageModule>;
 };
 
 /**

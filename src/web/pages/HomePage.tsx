@@ -1,16 +1,25 @@
 import { SITE } from '../../shared/site';
 import { ChatButton } from '../components/ChatButton';
 import { SiteFooter } from '../components/SiteFooter';
-import { AboutSection } from '../features/home/AboutSection';
 import { HeroSection } from '../features/home/HeroSection';
 import { HomeHeader } from '../features/home/HomeHeader';
-import { ProductsSection } from '../features/home/ProductsSection';
-import { ServicesSection } from '../features/home/ServicesSection';
-import { ToolsPromoSection } from '../features/home/ToolsPromoSection';
+import { partWhenSeen, WhenSeen } from '../lib/hydrate-when-seen';
+
+const belowTheFold = () => import('../features/home/below-the-fold');
+const ABOUT = partWhenSeen('#about', () => belowTheFold().then((module) => module.AboutSection));
+const SERVICES = partWhenSeen('#services', () => belowTheFold().then((module) => module.ServicesSection));
+const PRODUCTS = partWhenSeen('#products', () => belowTheFold().then((module) => module.ProductsSection));
+const TOOLS_PROMO = partWhenSeen('#tools-promo', () =>
+  belowTheFold().then((module) => module.ToolsPromoSection),
+);
+
+/** Fetches the sections' code before the router shows this page (src/web/App.tsx). */
+export const preload = () =>
+  Promise.all([ABOUT, SERVICES, PRODUCTS, TOOLS_PROMO].map((part) => part.preload()));
 
 /**
  * Home (docs/product.md §2): hero, about, services, products and the tools shop teaser, with the home chat
- * greeting.
+ * greeting. The sections below the hero hydrate when the visitor comes near them (decision 024).
  */
 export default function HomePage() {
   return (
@@ -24,10 +33,10 @@ export default function HomePage() {
       <HomeHeader />
       <main id="main" tabIndex={-1} className="pt-16 outline-none md:pt-0">
         <HeroSection />
-        <AboutSection />
-        <ServicesSection />
-        <ProductsSection />
-        <ToolsPromoSection />
+        <WhenSeen part={ABOUT} />
+        <WhenSeen part={SERVICES} />
+        <WhenSeen part={PRODUCTS} />
+        <WhenSeen part={TOOLS_PROMO} />
       </main>
       <SiteFooter />
       {/* A landmark of its own, so the floating button is not content outside every region. */}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ABOUT_ARROW_OFFSET, ABOUT_FLIP_INTERVAL_MS } from '../../../shared/constants';
-import { ABOUT_CARDS, type AboutCard, SECTION_INTROS } from '../../content/home';
+import { ABOUT_CARDS, type AboutCard, SECTION_INTROS } from '../../content/home-sections';
 import { ScrollArrow } from './ScrollArrow';
 import { SectionIntro } from './SectionIntro';
 import { usePrefersReducedMotion } from './scroll';

@@ -2,7 +2,7 @@ import { ArrowRight } from 'lucide-react';
 import { type FocusEvent, type KeyboardEvent, type MouseEvent, useRef, useState } from 'react';
 import { TRUNCATE_WORDS } from '../../../shared/constants';
 import { truncateWords } from '../../../shared/text';
-import { PRODUCT_CARDS, type ProductCard, SECTION_INTROS } from '../../content/home';
+import { PRODUCT_CARDS, type ProductCard, SECTION_INTROS } from '../../content/home-sections';
 import { SectionIntro } from './SectionIntro';
 
 /**

@@ -6,7 +6,7 @@ import {
   SERVICE_CARD_MIN_HEIGHT_PX,
   SERVICES_ARROW_OFFSET,
 } from '../../../shared/constants';
-import { SECTION_INTROS, SERVICE_CARDS, type ServiceCard } from '../../content/home';
+import { SECTION_INTROS, SERVICE_CARDS, type ServiceCard } from '../../content/home-sections';
 import { ScrollArrow } from './ScrollArrow';
 import { SectionIntro } from './SectionIntro';
 

@@ -1,6 +1,6 @@
 import { ArrowRight, Check } from 'lucide-react';
 import { Link } from 'wouter';
-import { TOOLS_PROMO } from '../../content/home';
+import { TOOLS_PROMO } from '../../content/home-sections';
 import { DesktopMark, LaptopMark } from './art/PlatformMarks';
 import toolsShopArt from './art/tools-shop.svg?no-inline';
 
@@ -13,6 +13,7 @@ const PLATFORM_MARKS = { Windows: DesktopMark, macOS: LaptopMark } as const;
 export function ToolsPromoSection() {
   return (
     <section
+      id="tools-promo"
       aria-labelledby="tools-promo-title"
       className="overflow-hidden bg-brand-800 py-20 text-white md:py-28"
     >

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { prerender } from 'react-dom/static';
 import { describe, expect, it } from 'vitest';
-import { PRODUCT_CARDS, type ProductCard, SERVICE_CARDS } from '../../content/home';
+import { PRODUCT_CARDS, type ProductCard, SERVICE_CARDS } from '../../content/home-sections';
 import { ProductCardView } from './ProductsSection';
 import { serviceSpan } from './ServicesSection';
 
