@@ -74,18 +74,18 @@ export default defineConfig(({ isSsrBuild }) => ({
             codeSplitting: {
               groups: [
                 {
-                  // lucide-react's runtime and the icons of the home page's frame; the other shared icons go
-                  // in `icons`, which the home page does not load.
+                  // The icons of the home page's frame (Lucide's data, drawn by components/Icon); the other
+                  // shared icons go in `icons`, which the home page does not load.
                   name: 'site',
                   minShareCount: 2,
                   priority: 2,
-                  test: /lucide-react[\\/]dist[\\/]esm[\\/]([^\\/]+\.mjs$|shared[\\/]|icons[\\/](message-circle|menu|x|arrow-right|check|chevron-down|layout-dashboard)\.)|src[\\/]web[\\/]components[\\/](SiteFooter|ChatButton)|src[\\/]shared[\\/](constants|text)\./,
+                  test: /lucide[\\/]dist[\\/]esm[\\/]icons[\\/](message-circle|menu|x|arrow-right|check|chevron-down|layout-dashboard)\.|src[\\/]web[\\/]components[\\/](Icon|SiteFooter|ChatButton)\.|src[\\/]shared[\\/](constants|text)\./,
                 },
                 {
                   name: 'icons',
                   minShareCount: 2,
                   priority: 1,
-                  test: /lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/,
+                  test: /lucide[\\/]dist[\\/]esm[\\/]icons[\\/]/,
                 },
                 {
                   name: 'page-header',

@@ -1,5 +1,6 @@
-import { MessageCircle } from 'lucide-react';
+import { MessageCircle } from 'lucide';
 import { chatLink, SITE } from '../../shared/site';
+import { Icon } from './Icon';
 
 /**
  * Floating chat button (docs/product.md §1): opens WhatsApp in a new tab with a prefilled, URL-encoded
@@ -14,7 +15,7 @@ export function ChatButton({ message = SITE.chat.defaultMessage }: { message?: s
       aria-label="Chat with us on WhatsApp (opens in a new tab)"
       className="fixed right-5 bottom-5 z-40 inline-flex size-14 items-center justify-center rounded-full bg-[#128c4b] text-white shadow-lg shadow-slate-900/20 transition hover:scale-105 hover:bg-[#0f7a41] focus-visible:outline-offset-4"
     >
-      <MessageCircle className="size-7" aria-hidden="true" />
+      <Icon node={MessageCircle} className="size-7" />
     </a>
   );
 }

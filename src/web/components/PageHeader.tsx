@@ -1,9 +1,10 @@
-import { Menu, X } from 'lucide-react';
+import { Menu, X } from 'lucide';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { SITE } from '../../shared/site';
 import { NavLink } from '../lib/NavLink';
 import { BrandLogo } from './BrandLogo';
+import { Icon } from './Icon';
 
 const HEADER_LINKS = [
   { to: '/', label: 'Home' },
@@ -77,11 +78,7 @@ export function PageHeader() {
           aria-label={open ? 'Close menu' : 'Open menu'}
           onClick={() => setOpen((value) => !value)}
         >
-          {open ? (
-            <X className="size-6" aria-hidden="true" />
-          ) : (
-            <Menu className="size-6" aria-hidden="true" />
-          )}
+          {open ? <Icon node={X} className="size-6" /> : <Icon node={Menu} className="size-6" />}
         </button>
       </div>
       <nav

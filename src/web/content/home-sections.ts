@@ -7,13 +7,13 @@ import {
   ChartPie,
   CodeXml,
   FileStack,
+  type IconNode,
   LayoutDashboard,
-  type LucideIcon,
   RefreshCw,
   Scissors,
   Shrink,
   TrendingUp,
-} from 'lucide-react';
+} from 'lucide';
 import { CLAIMS } from '../../shared/constants';
 import { SITE } from '../../shared/site';
 import aboutApproach from '../features/home/art/about-approach.svg?no-inline';
@@ -90,7 +90,7 @@ export type ServiceCard = {
   title: string;
   summary: string;
   bullets: readonly string[];
-  icon: LucideIcon;
+  icon: IconNode;
   /** Classes for the icon badge: each service has its own colour. */
   colorClasses: string;
   /** URL of the card's 480×320 background picture. */
@@ -169,7 +169,7 @@ export type ProductCard = {
   /** A few words shown on the card before it is hovered. */
   tagline: string;
   description: string;
-  icon: LucideIcon;
+  icon: IconNode;
   colorClasses: string;
   /** URL of the card's 480×300 picture. */
   image: string;

@@ -1,5 +1,4 @@
-import type { LucideIcon } from 'lucide-react';
-import { Gauge, Handshake, Lightbulb, ShieldCheck } from 'lucide-react';
+import { Gauge, Handshake, type IconNode, Lightbulb, ShieldCheck } from 'lucide';
 import { CLAIMS } from '../../shared/constants';
 import { SITE } from '../../shared/site';
 
@@ -15,7 +14,7 @@ export type TeamGroup = {
   summary: string;
   focus: string[];
 };
-export type CoreValue = { title: string; text: string; icon: LucideIcon };
+export type CoreValue = { title: string; text: string; icon: IconNode };
 
 export const TEAM_HERO = {
   eyebrow: `The people of ${SITE.name}`,

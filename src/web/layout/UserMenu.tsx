@@ -1,6 +1,7 @@
-import { ChevronDown, LayoutDashboard, LogOut, Package, UserRound } from 'lucide-react';
+import { ChevronDown, LayoutDashboard, LogOut, Package, UserRound } from 'lucide';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
+import { Icon } from '../components/Icon';
 import { useAuth } from '../session/AuthContext';
 import { navButtonClass } from './navButton';
 
@@ -82,11 +83,11 @@ export function UserMenu({ name }: { name: string }) {
         onKeyDown={onButtonKeyDown}
         className={`${navButtonClass} max-w-[13rem] border sm:max-w-xs border-slate-200 bg-white text-brand-900 hover:border-slate-300 hover:bg-slate-50`}
       >
-        <UserRound className="size-4 shrink-0 text-brand-700" aria-hidden="true" />
+        <Icon node={UserRound} className="size-4 shrink-0 text-brand-700" />
         <span className="truncate">{name}</span>
-        <ChevronDown
+        <Icon
+          node={ChevronDown}
           className={`size-4 shrink-0 text-slate-500 transition-transform ${open ? 'rotate-180' : ''}`}
-          aria-hidden="true"
         />
       </button>
       {open && (
@@ -106,7 +107,7 @@ export function UserMenu({ name }: { name: string }) {
             className={itemClass}
             onClick={() => close(false)}
           >
-            <LayoutDashboard className="size-4 text-brand-700" aria-hidden="true" />
+            <Icon node={LayoutDashboard} className="size-4 text-brand-700" />
             Dashboard
           </Link>
           <Link
@@ -116,7 +117,7 @@ export function UserMenu({ name }: { name: string }) {
             className={itemClass}
             onClick={() => close(false)}
           >
-            <Package className="size-4 text-brand-700" aria-hidden="true" />
+            <Icon node={Package} className="size-4 text-brand-700" />
             My Tools
           </Link>
           <hr className="my-1 border-slate-100" />
@@ -131,7 +132,7 @@ export function UserMenu({ name }: { name: string }) {
               void logout();
             }}
           >
-            <LogOut className="size-4 text-brand-700" aria-hidden="true" />
+            <Icon node={LogOut} className="size-4 text-brand-700" />
             Sign Out
           </button>
         </div>

@@ -1,7 +1,8 @@
-import { Link2Off, Mail } from 'lucide-react';
+import { Link2Off, Mail } from 'lucide';
 import { Link } from 'wouter';
 import { DOWNLOAD_LINK_VALID_HOURS } from '../../shared/constants';
 import { SITE } from '../../shared/site';
+import { Icon } from '../components/Icon';
 import { ToolsLayout } from '../layout/ToolsLayout';
 
 const primary =
@@ -16,7 +17,7 @@ export default function InvalidLinkPage() {
       <div className="bg-gradient-to-b from-brand-50 to-white">
         <div className="mx-auto flex max-w-2xl flex-col items-center px-5 py-16 text-center sm:px-6 md:py-24">
           <span className="inline-flex size-16 items-center justify-center rounded-2xl bg-accent-100 text-accent-700">
-            <Link2Off className="size-8" aria-hidden="true" />
+            <Icon node={Link2Off} className="size-8" />
           </span>
           <h1 className="mt-6 text-3xl font-bold tracking-tight text-brand-900 sm:text-4xl">
             Invalid or Expired Link
@@ -36,7 +37,7 @@ export default function InvalidLinkPage() {
               Browse All Tools
             </Link>
             <a href={`mailto:${SITE.supportEmail}`} className={secondary}>
-              <Mail className="size-4" aria-hidden="true" />
+              <Icon node={Mail} className="size-4" />
               Contact Support
             </a>
           </div>

@@ -1,5 +1,6 @@
-import { ArrowRight, House, Mail, Wrench } from 'lucide-react';
+import { ArrowRight, House, Mail, Wrench } from 'lucide';
 import { Link } from 'wouter';
+import { Icon } from '../components/Icon';
 import { PageHeader } from '../components/PageHeader';
 import { SiteFooter } from '../components/SiteFooter';
 
@@ -63,20 +64,20 @@ export default function NotFoundPage() {
             a typo. These pages might help instead:
           </p>
           <ul className="mt-10 grid gap-4 text-left sm:grid-cols-3">
-            {DESTINATIONS.map(({ to, label, text, icon: Icon }) => (
+            {DESTINATIONS.map(({ to, label, text, icon }) => (
               <li key={to}>
                 <Link
                   to={to}
                   className="group flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-300 hover:shadow-md"
                 >
                   <span className="flex size-10 items-center justify-center rounded-lg bg-brand-50 text-brand-700">
-                    <Icon className="size-5" aria-hidden="true" />
+                    <Icon node={icon} className="size-5" />
                   </span>
                   <span className="mt-4 flex items-center gap-1.5 font-semibold text-brand-900">
                     {label}
-                    <ArrowRight
+                    <Icon
+                      node={ArrowRight}
                       className="size-4 transition-transform group-hover:translate-x-0.5"
-                      aria-hidden="true"
                     />
                   </span>
                   <span className="mt-1.5 text-sm leading-relaxed text-slate-600">{text}</span>

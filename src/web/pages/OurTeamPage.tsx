@@ -1,6 +1,7 @@
-import { ArrowRight, Check } from 'lucide-react';
+import { ArrowRight, Check } from 'lucide';
 import { Link } from 'wouter';
 import { ChatButton } from '../components/ChatButton';
+import { Icon } from '../components/Icon';
 import { PageHeader } from '../components/PageHeader';
 import { SiteFooter } from '../components/SiteFooter';
 import { CORE_VALUES, PROFESSIONALS, TEAM_CTA, TEAM_HERO, TEAM_STATS, VISION } from '../content/team';
@@ -37,7 +38,7 @@ export default function OurTeamPage() {
                   className="inline-flex items-center gap-2 rounded-lg bg-brand-800 px-5 py-3 font-semibold text-white shadow-sm transition-colors hover:bg-brand-900"
                 >
                   Talk to our team
-                  <ArrowRight className="size-4" aria-hidden="true" />
+                  <Icon node={ArrowRight} className="size-4" />
                 </Link>
                 <a
                   href="#professionals"
@@ -88,7 +89,7 @@ export default function OurTeamPage() {
                 {VISION.principles.map((principle) => (
                   <li key={principle} className="flex gap-3 text-slate-800">
                     <span className="mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full bg-brand-800 text-white">
-                      <Check className="size-4" aria-hidden="true" />
+                      <Icon node={Check} className="size-4" />
                     </span>
                     {principle}
                   </li>
@@ -132,7 +133,7 @@ export default function OurTeamPage() {
                     <ul className="mt-5 space-y-2.5 border-t border-slate-100 pt-5">
                       {group.focus.map((item) => (
                         <li key={item} className="flex gap-3 text-slate-700">
-                          <Check className="mt-1 size-4 shrink-0 text-accent-600" aria-hidden="true" />
+                          <Icon node={Check} className="mt-1 size-4 shrink-0 text-accent-600" />
                           {item}
                         </li>
                       ))}
@@ -150,10 +151,10 @@ export default function OurTeamPage() {
           </h2>
           <p className="mt-4 max-w-2xl text-lg leading-relaxed text-slate-700">{CORE_VALUES.lead}</p>
           <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {CORE_VALUES.values.map(({ title, text, icon: Icon }) => (
+            {CORE_VALUES.values.map(({ title, text, icon }) => (
               <li key={title} className="rounded-2xl border border-slate-200 p-6">
                 <span className="flex size-12 items-center justify-center rounded-xl bg-accent-50 text-accent-700">
-                  <Icon className="size-6" aria-hidden="true" />
+                  <Icon node={icon} className="size-6" />
                 </span>
                 <h3 className="mt-5 text-lg font-semibold text-brand-900">{title}</h3>
                 <p className="mt-2 leading-relaxed text-slate-700">{text}</p>
@@ -175,7 +176,7 @@ export default function OurTeamPage() {
               className="inline-flex shrink-0 items-center gap-2 rounded-lg bg-white px-6 py-3 font-semibold text-brand-900 shadow-sm transition-colors hover:bg-brand-50"
             >
               {TEAM_CTA.button}
-              <ArrowRight className="size-4" aria-hidden="true" />
+              <Icon node={ArrowRight} className="size-4" />
             </Link>
           </div>
         </section>

@@ -1,6 +1,7 @@
-import { Info, ShieldCheck } from 'lucide-react';
+import { Info, ShieldCheck } from 'lucide';
 import { Link } from 'wouter';
 import { SITE } from '../../shared/site';
+import { Icon } from '../components/Icon';
 import { ToolCatalogue } from '../features/shop/ToolCatalogue';
 import { ToolsLayout } from '../layout/ToolsLayout';
 
@@ -30,23 +31,23 @@ export default function UtilityToolsPage() {
               id="important-notice-heading"
               className="flex items-center gap-2 text-base font-semibold text-amber-900"
             >
-              <Info className="size-5 shrink-0" aria-hidden="true" />
+              <Icon node={Info} className="size-5 shrink-0" />
               Important notice
             </h2>
             <ul className="mt-3 space-y-2 text-sm leading-relaxed text-amber-950">
               <li className="flex gap-2.5">
-                <ShieldCheck className="mt-0.5 size-4 shrink-0 text-amber-800" aria-hidden="true" />
+                <Icon node={ShieldCheck} className="mt-0.5 size-4 shrink-0 text-amber-800" />
                 <span>
                   Download our tools only from this official website or the link in your purchase email —
                   copies from anywhere else are not genuine and may be unsafe.
                 </span>
               </li>
               <li className="flex gap-2.5">
-                <ShieldCheck className="mt-0.5 size-4 shrink-0 text-amber-800" aria-hidden="true" />
+                <Icon node={ShieldCheck} className="mt-0.5 size-4 shrink-0 text-amber-800" />
                 <span>Activate the tool with the license key we email you after purchase.</span>
               </li>
               <li className="flex gap-2.5">
-                <ShieldCheck className="mt-0.5 size-4 shrink-0 text-amber-800" aria-hidden="true" />
+                <Icon node={ShieldCheck} className="mt-0.5 size-4 shrink-0 text-amber-800" />
                 <span>
                   Some antivirus programs may warn about a newly released tool. The files are safe when
                   downloaded from {SITE.name}; if in doubt, write to{' '}

@@ -1,5 +1,6 @@
-import { Eye, EyeOff } from 'lucide-react';
+import { Eye, EyeOff } from 'lucide';
 import { useState } from 'react';
+import { Icon } from '../Icon';
 import { controlProps, Field, inputClass, type TextFieldProps } from './field';
 
 /** A password input with a show/hide toggle, so people on phones can check what they typed. */
@@ -27,11 +28,7 @@ export function PasswordField(props: Omit<TextFieldProps, 'type' | 'inputClassNa
           aria-pressed={visible}
           className="absolute inset-y-0 right-0 flex w-11 items-center justify-center rounded-r-lg text-slate-500 hover:text-brand-800"
         >
-          {visible ? (
-            <EyeOff className="size-5" aria-hidden="true" />
-          ) : (
-            <Eye className="size-5" aria-hidden="true" />
-          )}
+          {visible ? <Icon node={EyeOff} className="size-5" /> : <Icon node={Eye} className="size-5" />}
         </button>
       </div>
     </Field>

@@ -1,5 +1,6 @@
-import { ChevronDown } from 'lucide-react';
+import { ChevronDown } from 'lucide';
 import type { SelectHTMLAttributes } from 'react';
+import { Icon } from '../Icon';
 import { controlProps, inputClass } from './field';
 
 type Option = string | { value: string; label: string };
@@ -41,9 +42,9 @@ export function Select({
           );
         })}
       </select>
-      <ChevronDown
+      <Icon
+        node={ChevronDown}
         className="pointer-events-none absolute top-1/2 right-3 size-5 -translate-y-1/2 text-slate-500"
-        aria-hidden="true"
       />
     </div>
   );

@@ -1,5 +1,6 @@
-import { ArrowLeft, LoaderCircle, X } from 'lucide-react';
+import { ArrowLeft, LoaderCircle, X } from 'lucide';
 import type { ReactNode } from 'react';
+import { Icon } from '../Icon';
 
 const primary =
   'inline-flex items-center justify-center gap-2 rounded-lg bg-brand-800 font-semibold text-white shadow-sm transition-colors disabled:cursor-not-allowed';
@@ -42,7 +43,7 @@ export function PrimaryButton({
       aria-disabled={busy || disabled ? true : undefined}
       className={`${primary} ${sizes[size]}`}
     >
-      {busy ? <LoaderCircle className={`${spinner} animate-spin`} aria-hidden="true" /> : icon}
+      {busy ? <Icon node={LoaderCircle} className={`${spinner} animate-spin`} /> : icon}
       {busy && busyLabel ? busyLabel : children}
     </button>
   );
@@ -81,7 +82,7 @@ export function BackButton({
       disabled={disabled}
       className={`${linkButtonClass} inline-flex items-center gap-1.5 text-sm`}
     >
-      <ArrowLeft className="size-4" aria-hidden="true" />
+      <Icon node={ArrowLeft} className="size-4" />
       {children}
     </button>
   );
@@ -96,7 +97,7 @@ export function CloseButton({ onClose }: { onClose: () => void }) {
       aria-label="Close"
       className="absolute top-4 right-4 flex size-9 items-center justify-center rounded-full text-slate-500 transition-colors hover:bg-slate-100 hover:text-slate-800"
     >
-      <X className="size-5" aria-hidden="true" />
+      <Icon node={X} className="size-5" />
     </button>
   );
 }

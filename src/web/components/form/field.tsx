@@ -1,5 +1,6 @@
-import { CircleAlert } from 'lucide-react';
+import { CircleAlert } from 'lucide';
 import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
+import { Icon } from '../Icon';
 
 /**
  * The one look of a text input, select or textarea in every form on the site: red when it holds an error
@@ -33,7 +34,7 @@ function FieldError({ id, message }: { id: string; message?: string | null }) {
   if (!message) return null;
   return (
     <p id={errorId(id)} className="mt-1.5 flex items-start gap-1.5 text-sm text-red-700">
-      <CircleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      <Icon node={CircleAlert} className="mt-0.5 size-4 shrink-0" />
       {message}
     </p>
   );

@@ -8,7 +8,6 @@ import {
   ChevronRight as chevronRight,
   CircleAlert as circleAlert,
   Download as download,
-  type IconNode,
   Inbox as inbox,
   LoaderCircle as loaderCircle,
   LogOut as logOut,
@@ -18,39 +17,12 @@ import {
   RotateCw as rotateCw,
   ShieldCheck as shieldCheck,
 } from 'lucide';
-import { createElement, type SVGProps } from 'react';
+import type { SVGProps } from 'react';
+import { Icon } from '../../components/Icon';
 
 type IconProps = Omit<SVGProps<SVGSVGElement>, 'aria-hidden'>;
 
-/**
- * The dashboard's icons: Lucide's drawings (the `lucide` package's data) rendered here. The public pages draw theirs
- * with lucide-react; were the dashboard to import lucide-react too, the bundler would split lucide-react's runtime
- * and the icons both use out of the public pages' chunks into chunks of their own, and every public page would load
- * more, smaller files (docs/performance.md).
- */
-// Every icon of the dashboard sits beside a text that says what it means.
-function Icon({ node, ...props }: IconProps & { node: IconNode }) {
-  return (
-    <svg
-      aria-hidden="true"
-      xmlns="http://www.w3.org/2000/svg"
-      width={24}
-      height={24}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      {...props}
-    >
-      {node.map(([tag, attributes]) =>
-        createElement(tag, { key: JSON.stringify(attributes), ...attributes }),
-      )}
-    </svg>
-  );
-}
-
+/** The dashboard's icons, drawn by the site's `Icon` from Lucide's data; each sits beside a text that says what it means. */
 export const ArrowDown = (props: IconProps) => <Icon node={arrowDown} {...props} />;
 export const ArrowLeft = (props: IconProps) => <Icon node={arrowLeft} {...props} />;
 export const ArrowUp = (props: IconProps) => <Icon node={arrowUp} {...props} />;

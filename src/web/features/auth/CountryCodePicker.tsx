@@ -1,6 +1,7 @@
-import { Check, ChevronDown, Search } from 'lucide-react';
+import { Check, ChevronDown, Search } from 'lucide';
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { type CountryCode, searchCountryCodes } from '../../../shared/country-codes';
+import { Icon } from '../../components/Icon';
 
 /** Flags are emoji; name the colour-emoji fonts first so systems that have one use it for the regional letters. */
 const FLAG_CLASS =
@@ -110,14 +111,14 @@ export function CountryCodePicker({
           {value.flag}
         </span>
         <span className="tabular-nums">{value.code}</span>
-        <ChevronDown className="size-4 text-slate-500" aria-hidden="true" />
+        <Icon node={ChevronDown} className="size-4 text-slate-500" />
       </button>
       {open && (
         <div className="absolute inset-x-0 top-full z-50 mt-1.5 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-xl">
           <div className="relative border-b border-slate-100 p-2">
-            <Search
+            <Icon
+              node={Search}
               className="pointer-events-none absolute top-1/2 left-4.5 size-4 -translate-y-1/2 text-slate-500"
-              aria-hidden="true"
             />
             <label htmlFor={`${id}-search`} className="sr-only">
               Search country or dial code
@@ -174,10 +175,7 @@ export function CountryCodePicker({
                   </span>
                   <span className="flex-1">{entry.country}</span>
                   <span className="tabular-nums text-slate-600">{entry.code}</span>
-                  <Check
-                    className={`size-4 text-brand-700 ${selected ? '' : 'invisible'}`}
-                    aria-hidden="true"
-                  />
+                  <Icon node={Check} className={`size-4 text-brand-700 ${selected ? '' : 'invisible'}`} />
                 </div>
               );
             })}

@@ -1,4 +1,4 @@
-import { MailCheck } from 'lucide-react';
+import { MailCheck } from 'lucide';
 import { SIGNUP_CODE_LENGTH } from '../../../shared/constants';
 import {
   BackButton,
@@ -8,6 +8,7 @@ import {
   PrimaryButton,
   TextField,
 } from '../../components/form';
+import { Icon } from '../../components/Icon';
 import { formatCountdown } from './useCountdown';
 import type { SignupFlow } from './useSignupFlow';
 
@@ -25,7 +26,7 @@ export function SignupVerifyStep({
   return (
     <form onSubmit={flow.onComplete} noValidate className="space-y-4">
       <div className="-mt-1 flex items-start gap-3 rounded-lg bg-slate-50 px-3.5 py-3 text-sm text-slate-700">
-        <MailCheck className="mt-0.5 size-5 shrink-0 text-brand-700" aria-hidden="true" />
+        <Icon node={MailCheck} className="mt-0.5 size-5 shrink-0 text-brand-700" />
         <p>
           Enter the {SIGNUP_CODE_LENGTH}-digit code we sent to{' '}
           <strong className="font-semibold break-words text-slate-900">{flow.details.email.trim()}</strong>.

@@ -1,6 +1,7 @@
-import { Mail, MapPin, MessageCircle, Phone } from 'lucide-react';
+import { Mail, MapPin, MessageCircle, Phone } from 'lucide';
 import type { ReactNode } from 'react';
 import { chatLink, formatAddress, SITE } from '../../../shared/site';
+import { Icon } from '../../components/Icon';
 
 function DetailRow({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
@@ -41,17 +42,17 @@ export function ContactDetails() {
         Call or write to us directly — we are glad to talk through your books, taxes or next website.
       </p>
       <ul className="relative mt-8 space-y-6">
-        <DetailRow icon={<Phone className="size-5" aria-hidden="true" />} label="Phone">
+        <DetailRow icon={<Icon node={Phone} className="size-5" />} label="Phone">
           <a href={SITE.phoneHref} className="font-medium underline-offset-4 hover:underline">
             {SITE.phone}
           </a>
         </DetailRow>
-        <DetailRow icon={<Mail className="size-5" aria-hidden="true" />} label="Email">
+        <DetailRow icon={<Icon node={Mail} className="size-5" />} label="Email">
           <a href={`mailto:${SITE.email}`} className="font-medium underline-offset-4 hover:underline">
             {SITE.email}
           </a>
         </DetailRow>
-        <DetailRow icon={<MapPin className="size-5" aria-hidden="true" />} label="Registered office">
+        <DetailRow icon={<Icon node={MapPin} className="size-5" />} label="Registered office">
           <address className="not-italic leading-relaxed">
             {[SITE.legalName, ...formatAddress('\n').split('\n')].map((line) => (
               <span key={line} className="block">
@@ -67,7 +68,7 @@ export function ContactDetails() {
         rel="noopener noreferrer"
         className="relative mt-8 inline-flex items-center gap-2 rounded-lg bg-white px-4 py-2.5 text-sm font-semibold text-brand-900 transition-colors hover:bg-brand-50"
       >
-        <MessageCircle className="size-4" aria-hidden="true" />
+        <Icon node={MessageCircle} className="size-4" />
         Chat on WhatsApp
         <span className="sr-only">(opens in a new tab)</span>
       </a>

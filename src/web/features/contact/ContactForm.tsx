@@ -1,8 +1,9 @@
-import { Send } from 'lucide-react';
+import { Send } from 'lucide';
 import { useRef } from 'react';
 import { CONTACT_TOPICS } from '../../../shared/constants';
 import { MAX_LENGTH } from '../../../shared/limits';
 import { controlProps, Field, inputClass, PrimaryButton, Select } from '../../components/form';
+import { Icon } from '../../components/Icon';
 import { useHydrated } from '../../lib/prerendered-form';
 import { ContactResult } from './ContactResult';
 import { type ContactField, useContactForm } from './useContactForm';
@@ -115,7 +116,7 @@ export function ContactForm() {
           busy={form.submitting}
           busyLabel="Sending..."
           disabled={!hydrated}
-          icon={<Send className="size-5" aria-hidden="true" />}
+          icon={<Icon node={Send} className="size-5" />}
         >
           Send Message
         </PrimaryButton>

@@ -1,5 +1,6 @@
-import { CircleAlert, CircleCheck } from 'lucide-react';
+import { CircleAlert, CircleCheck } from 'lucide';
 import type { Ref } from 'react';
+import { Icon } from '../../components/Icon';
 import type { ContactResultInfo } from './useContactForm';
 
 /** The box that replaces the form after a send: green for success, red for an error (docs/product.md §2). */
@@ -26,9 +27,9 @@ export function ContactResult({
     >
       <div className="flex items-start gap-3">
         {success ? (
-          <CircleCheck className="mt-0.5 size-6 shrink-0 text-green-700" aria-hidden="true" />
+          <Icon node={CircleCheck} className="mt-0.5 size-6 shrink-0 text-green-700" />
         ) : (
-          <CircleAlert className="mt-0.5 size-6 shrink-0 text-red-700" aria-hidden="true" />
+          <Icon node={CircleAlert} className="mt-0.5 size-6 shrink-0 text-red-700" />
         )}
         <div className="space-y-2">
           <p className="text-lg font-semibold">

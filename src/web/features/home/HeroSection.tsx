@@ -1,6 +1,7 @@
-import { ArrowRight, Check } from 'lucide-react';
+import { ArrowRight, Check } from 'lucide';
 import { Link } from 'wouter';
 import { HERO_ARROW_OFFSET } from '../../../shared/constants';
+import { Icon } from '../../components/Icon';
 import { HERO } from '../../content/home';
 import heroArt from './art/hero.svg?no-inline';
 import { ScrollArrow } from './ScrollArrow';
@@ -21,7 +22,7 @@ export function HeroSection() {
       <div className="mx-auto grid max-w-7xl items-center gap-10 px-5 pt-10 md:px-8 md:pt-16 lg:grid-cols-[1.05fr_1fr] lg:gap-16 lg:pt-20">
         <div>
           <p className="inline-flex items-center gap-2 rounded-full bg-accent-100 px-4 py-1.5 text-sm font-semibold text-accent-800">
-            <Check className="size-4.5" strokeWidth={3} aria-hidden="true" />
+            <Icon node={Check} className="size-4.5" strokeWidth={3} />
             {HERO.successClaim}
           </p>
           <h1
@@ -37,7 +38,7 @@ export function HeroSection() {
               className="inline-flex items-center gap-2 rounded-full bg-brand-800 px-6 py-3 font-semibold text-white shadow-sm transition-colors hover:bg-brand-900"
             >
               Get Started
-              <ArrowRight className="size-4.5" aria-hidden="true" />
+              <Icon node={ArrowRight} className="size-4.5" />
             </Link>
             <SectionLink
               section="about"

@@ -1,8 +1,9 @@
-import { Menu, X } from 'lucide-react';
+import { Menu, X } from 'lucide';
 import { type KeyboardEvent, type MouseEvent, useEffect, useId, useRef, useState } from 'react';
 import { COPYRIGHT_YEAR, DRAWER_TRANSITION_MS, SCROLL_OFFSETS } from '../../../shared/constants';
 import { SITE } from '../../../shared/site';
 import { BrandLogo } from '../../components/BrandLogo';
+import { Icon } from '../../components/Icon';
 import { HOME_NAV, type SectionId } from '../../content/home';
 import { SectionLink } from './SectionLink';
 import { scrollToSection } from './scroll';
@@ -108,7 +109,7 @@ export function HomeHeader() {
             onClick={() => setOpen((value) => !value)}
             className="-mr-2 inline-flex size-11 cursor-pointer items-center justify-center rounded-full text-brand-800 hover:bg-brand-50 md:hidden"
           >
-            <Menu className="size-6" aria-hidden="true" />
+            <Icon node={Menu} className="size-6" />
           </button>
         </div>
       </header>
@@ -146,7 +147,7 @@ export function HomeHeader() {
               onClick={dismiss}
               className="-mr-2 inline-flex size-11 cursor-pointer items-center justify-center rounded-full text-brand-800 hover:bg-brand-50"
             >
-              <X className="size-6" aria-hidden="true" />
+              <Icon node={X} className="size-6" />
             </button>
           </div>
           <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-6">

@@ -1,7 +1,8 @@
-import { ArrowRight } from 'lucide-react';
+import { ArrowRight } from 'lucide';
 import { type FocusEvent, type KeyboardEvent, type MouseEvent, useRef, useState } from 'react';
 import { TRUNCATE_WORDS } from '../../../shared/constants';
 import { truncateWords } from '../../../shared/text';
+import { Icon } from '../../components/Icon';
 import { PRODUCT_CARDS, type ProductCard, SECTION_INTROS } from '../../content/home-sections';
 import { SectionIntro } from './SectionIntro';
 
@@ -40,7 +41,6 @@ export function ProductsSection() {
 type ProductCardViewProps = { product: ProductCard; expanded: boolean; onToggle: () => void };
 
 export function ProductCardView({ product, expanded, onToggle }: ProductCardViewProps) {
-  const { icon: Icon } = product;
   const titleId = `product-${product.id}`;
   const descriptionId = `product-${product.id}-description`;
   const overlayId = `product-${product.id}-overlay`;
@@ -93,7 +93,7 @@ export function ProductCardView({ product, expanded, onToggle }: ProductCardView
         <span
           className={`inline-flex size-12 shrink-0 items-center justify-center rounded-xl ${product.colorClasses}`}
         >
-          <Icon className="size-6" aria-hidden="true" />
+          <Icon node={product.icon} className="size-6" />
         </span>
         <div>
           <h3 id={titleId} className="text-xl font-semibold text-brand-900">
@@ -165,7 +165,7 @@ export function ProductCardView({ product, expanded, onToggle }: ProductCardView
               >
                 Learn more
                 <span className="sr-only">{` about ${product.title} (opens in a new tab)`}</span>
-                <ArrowRight className="size-4 -rotate-45" aria-hidden="true" />
+                <Icon node={ArrowRight} className="size-4 -rotate-45" />
               </a>
             )}
           </div>

@@ -1,4 +1,5 @@
-import { ChevronDown } from 'lucide-react';
+import { ChevronDown } from 'lucide';
+import { Icon } from '../../components/Icon';
 import { scrollToSection } from './scroll';
 
 type ScrollArrowProps = {
@@ -28,7 +29,7 @@ export function ScrollArrow({ target, offset, label, tone = 'light' }: ScrollArr
       onClick={() => scrollToSection(target, offset)}
       className={`inline-flex size-12 cursor-pointer items-center justify-center rounded-full border transition-colors motion-safe:animate-bounce motion-safe:[animation-iteration-count:4] ${colours}`}
     >
-      <ChevronDown className="size-6" aria-hidden="true" />
+      <Icon node={ChevronDown} className="size-6" />
     </button>
   );
 }

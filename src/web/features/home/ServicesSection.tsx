@@ -1,4 +1,4 @@
-import { ArrowRight, Check } from 'lucide-react';
+import { ArrowRight, Check } from 'lucide';
 import { type FocusEvent, useState } from 'react';
 import { Link } from 'wouter';
 import {
@@ -6,6 +6,7 @@ import {
   SERVICE_CARD_MIN_HEIGHT_PX,
   SERVICES_ARROW_OFFSET,
 } from '../../../shared/constants';
+import { Icon } from '../../components/Icon';
 import { SECTION_INTROS, SERVICE_CARDS, type ServiceCard } from '../../content/home-sections';
 import { ScrollArrow } from './ScrollArrow';
 import { SectionIntro } from './SectionIntro';
@@ -78,7 +79,6 @@ type ServiceCardViewProps = {
 };
 
 function ServiceCardView({ card, span, expanded, onActivate, onDeactivate }: ServiceCardViewProps) {
-  const { icon: Icon } = card;
   const titleId = `service-${card.id}`;
   const onBlur = (event: FocusEvent<HTMLElement>) => {
     if (!event.currentTarget.contains(event.relatedTarget as Node | null)) onDeactivate();
@@ -115,7 +115,7 @@ function ServiceCardView({ card, span, expanded, onActivate, onDeactivate }: Ser
 
       <div className="p-6 md:p-8">
         <span className={`inline-flex size-11 items-center justify-center rounded-xl ${card.colorClasses}`}>
-          <Icon className="size-5.5" aria-hidden="true" />
+          <Icon node={card.icon} className="size-5.5" />
         </span>
         <h3 id={titleId} className="mt-4 text-2xl font-semibold tracking-tight">
           {card.title}
@@ -132,7 +132,7 @@ function ServiceCardView({ card, span, expanded, onActivate, onDeactivate }: Ser
                 style={{ transitionDelay: expanded ? `${i * BULLET_STAGGER_S}s` : '0s' }}
                 className={`flex items-start gap-2 py-1 transition duration-300 ${expanded ? 'md:translate-y-0 md:opacity-100' : 'md:translate-y-2 md:opacity-0'}`}
               >
-                <Check className="mt-1 size-4 shrink-0 text-accent-300" aria-hidden="true" />
+                <Icon node={Check} className="mt-1 size-4 shrink-0 text-accent-300" />
                 <span>{bullet}</span>
               </li>
             ))}
@@ -144,7 +144,7 @@ function ServiceCardView({ card, span, expanded, onActivate, onDeactivate }: Ser
           className="mt-5 inline-flex items-center gap-1.5 text-sm font-semibold text-white underline-offset-4 hover:underline"
         >
           Enquire now<span className="sr-only"> about {card.title}</span>
-          <ArrowRight className="size-4" aria-hidden="true" />
+          <Icon node={ArrowRight} className="size-4" />
         </Link>
       </div>
     </article>

@@ -1,5 +1,6 @@
-import { ArrowRight, Check } from 'lucide-react';
+import { ArrowRight, Check } from 'lucide';
 import { Link } from 'wouter';
+import { Icon } from '../../components/Icon';
 import { TOOLS_PROMO } from '../../content/home-sections';
 import { DesktopMark, LaptopMark } from './art/PlatformMarks';
 import toolsShopArt from './art/tools-shop.svg?no-inline';
@@ -28,13 +29,13 @@ export function ToolsPromoSection() {
           <p className="mt-4 text-lg leading-relaxed text-brand-100">{TOOLS_PROMO.text}</p>
 
           <ul className="mt-8 flex flex-wrap gap-3" aria-label="What the tools do">
-            {TOOLS_PROMO.tools.map(({ label, icon: Icon, colorClasses }) => (
+            {TOOLS_PROMO.tools.map(({ label, icon, colorClasses }) => (
               <li
                 key={label}
                 className="inline-flex items-center gap-2.5 rounded-xl bg-white/5 py-2 pr-4 pl-2 ring-1 ring-white/10"
               >
                 <span className={`inline-flex size-9 items-center justify-center rounded-lg ${colorClasses}`}>
-                  <Icon className="size-4.5" aria-hidden="true" />
+                  <Icon node={icon} className="size-4.5" />
                 </span>
                 <span className="text-sm font-medium">{label}</span>
               </li>
@@ -44,7 +45,7 @@ export function ToolsPromoSection() {
           <ul className="mt-8 space-y-3">
             {TOOLS_PROMO.points.map((point) => (
               <li key={point} className="flex items-start gap-3 text-brand-100">
-                <Check className="mt-1 size-4.5 shrink-0 text-accent-300" aria-hidden="true" />
+                <Icon node={Check} className="mt-1 size-4.5 shrink-0 text-accent-300" />
                 {point}
               </li>
             ))}
@@ -56,7 +57,7 @@ export function ToolsPromoSection() {
               className="inline-flex items-center gap-2 rounded-full bg-white px-6 py-3 font-semibold text-brand-900 transition-colors hover:bg-accent-100"
             >
               {TOOLS_PROMO.cta}
-              <ArrowRight className="size-4.5" aria-hidden="true" />
+              <Icon node={ArrowRight} className="size-4.5" />
             </Link>
             <ul className="flex items-center gap-5" aria-label="Available for">
               {TOOLS_PROMO.platforms.map((platform) => {

@@ -1,8 +1,9 @@
-import { ArrowLeft } from 'lucide-react';
+import { ArrowLeft } from 'lucide';
 import { Fragment } from 'react';
 import { Link } from 'wouter';
 import { POLICY_LAST_UPDATED } from '../../../shared/constants';
 import { ChatButton } from '../../components/ChatButton';
+import { Icon } from '../../components/Icon';
 import { PageHeader } from '../../components/PageHeader';
 import { SiteFooter } from '../../components/SiteFooter';
 import {
@@ -159,7 +160,7 @@ export function PolicyDocument({ content }: { content: PolicyDocumentContent }) 
                 to="/"
                 className="inline-flex items-center gap-2 rounded-lg border border-slate-300 px-4 py-2.5 text-base font-semibold text-brand-900 transition-colors hover:border-brand-300 hover:bg-brand-50"
               >
-                <ArrowLeft className="size-4" aria-hidden="true" />
+                <Icon node={ArrowLeft} className="size-4" />
                 Back to Home
               </Link>
             </div>

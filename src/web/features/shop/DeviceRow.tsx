@@ -1,7 +1,8 @@
-import { FileDown, LoaderCircle, MonitorX } from 'lucide-react';
+import { FileDown, LoaderCircle, MonitorX } from 'lucide';
 import { useState } from 'react';
 import { LICENSE_MESSAGES, type MyDevice } from '../../../shared/licenses';
 import { SecondaryButton } from '../../components/form';
+import { Icon } from '../../components/Icon';
 import { licenseApi } from './licenseApi';
 
 const dateFormat = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric' });
@@ -47,7 +48,7 @@ export function DeviceRow({
             aria-label={`Download license file for ${name}`}
             className={`${smallButton} border-slate-300 bg-white text-brand-800 hover:bg-slate-50`}
           >
-            <FileDown className="size-4" aria-hidden="true" />
+            <Icon node={FileDown} className="size-4" />
             Download license file
           </a>
         )}
@@ -60,9 +61,9 @@ export function DeviceRow({
             className={`${smallButton} border-red-200 bg-white text-red-700 hover:bg-red-50`}
           >
             {deactivating ? (
-              <LoaderCircle className="size-4 animate-spin motion-reduce:animate-none" aria-hidden="true" />
+              <Icon node={LoaderCircle} className="size-4 animate-spin motion-reduce:animate-none" />
             ) : (
-              <MonitorX className="size-4" aria-hidden="true" />
+              <Icon node={MonitorX} className="size-4" />
             )}
             {deactivating ? 'Deactivating...' : 'Deactivate'}
           </button>

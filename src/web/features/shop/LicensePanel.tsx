@@ -1,7 +1,8 @@
-import { Check, Copy } from 'lucide-react';
+import { Check, Copy } from 'lucide';
 import { useEffect, useId, useState } from 'react';
 import { LICENSE_MESSAGES, type MyLicense } from '../../../shared/licenses';
 import { Notice } from '../../components/form';
+import { Icon } from '../../components/Icon';
 import { DeviceRow } from './DeviceRow';
 import type { LicensesState } from './useLicenses';
 
@@ -20,11 +21,7 @@ function CopyButton({ value, label }: { value: string; label: string }) {
       onClick={() => navigator.clipboard.writeText(value).then(() => setCopied(true))}
       className="inline-flex size-10 shrink-0 items-center justify-center rounded-lg border border-slate-300 bg-white text-brand-800 transition-colors hover:bg-slate-100"
     >
-      {copied ? (
-        <Check className="size-4" aria-hidden="true" />
-      ) : (
-        <Copy className="size-4" aria-hidden="true" />
-      )}
+      {copied ? <Icon node={Check} className="size-4" /> : <Icon node={Copy} className="size-4" />}
     </button>
   );
 }

@@ -1,7 +1,8 @@
-import { PackageOpen, SearchX, TriangleAlert } from 'lucide-react';
+import { PackageOpen, SearchX, TriangleAlert } from 'lucide';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { type PurchasedTool, SHOP_MESSAGES } from '../../../shared/shop';
+import { Icon } from '../../components/Icon';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../session/AuthContext';
 import { shopApi } from './api';
@@ -62,7 +63,7 @@ export function MyToolsList() {
         role="alert"
         className="flex min-h-72 flex-col items-center justify-center gap-3 rounded-2xl border border-dashed border-red-200 bg-red-50 px-6 py-12 text-center"
       >
-        <TriangleAlert className="size-7 text-red-700" aria-hidden="true" />
+        <Icon node={TriangleAlert} className="size-7 text-red-700" />
         <p className="text-base text-red-800">{MY_TOOLS_MESSAGES.loadFailed}</p>
       </div>
     );
@@ -71,7 +72,7 @@ export function MyToolsList() {
   } else if (tools.length === 0) {
     body = (
       <div className="flex min-h-72 flex-col items-center justify-center gap-4 rounded-2xl border border-dashed border-slate-300 bg-slate-50 px-6 py-12 text-center">
-        <PackageOpen className="size-8 text-slate-500" aria-hidden="true" />
+        <Icon node={PackageOpen} className="size-8 text-slate-500" />
         <p className="text-base text-slate-700">{MY_TOOLS_MESSAGES.empty}</p>
         <Link
           to="/utility-tools"
@@ -84,7 +85,7 @@ export function MyToolsList() {
   } else if (visible.length === 0) {
     body = (
       <div className="flex min-h-72 flex-col items-center justify-center gap-3 rounded-2xl border border-dashed border-slate-300 bg-slate-50 px-6 py-12 text-center">
-        <SearchX className="size-7 text-slate-500" aria-hidden="true" />
+        <Icon node={SearchX} className="size-7 text-slate-500" />
         <p className="text-base text-slate-700">{MY_TOOLS_MESSAGES.noMatch}</p>
       </div>
     );

@@ -1,7 +1,8 @@
-import { FileText, ReceiptText, TriangleAlert } from 'lucide-react';
+import { FileText, ReceiptText, TriangleAlert } from 'lucide';
 import { type ReactNode, useEffect, useState } from 'react';
 import { formatPrice } from '../../../shared/money';
 import type { OrderSummary } from '../../../shared/order-history';
+import { Icon } from '../../components/Icon';
 import { useAuth } from '../../session/AuthContext';
 import { shopApi } from './api';
 import { Spinner } from './Spinner';
@@ -41,7 +42,7 @@ function DocumentLinks({ order }: { order: OrderSummary }) {
             download
             className="inline-flex min-h-6 items-center gap-1.5 text-sm font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900"
           >
-            <FileText className="size-4 shrink-0" aria-hidden="true" />
+            <Icon node={FileText} className="size-4 shrink-0" />
             {link.label} {link.number}
           </a>
         </li>
@@ -145,7 +146,7 @@ export function OrderHistory() {
   if (loadFailed) {
     body = (
       <p role="alert" className="inline-flex items-center gap-2 text-red-800">
-        <TriangleAlert className="size-5" aria-hidden="true" />
+        <Icon node={TriangleAlert} className="size-5" />
         {ORDER_HISTORY_MESSAGES.loadFailed}
       </p>
     );
@@ -163,7 +164,7 @@ export function OrderHistory() {
         id="order-history-heading"
         className="inline-flex items-center gap-2 text-xl font-semibold text-brand-900"
       >
-        <ReceiptText className="size-5 text-brand-700" aria-hidden="true" />
+        <Icon node={ReceiptText} className="size-5 text-brand-700" />
         Order history
       </h2>
       <p className="mt-1 text-sm text-slate-600">

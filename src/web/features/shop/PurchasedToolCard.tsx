@@ -1,7 +1,8 @@
-import { CalendarDays, KeyRound, LoaderCircle } from 'lucide-react';
+import { CalendarDays, KeyRound, LoaderCircle } from 'lucide';
 import { TRUNCATE_WORDS } from '../../../shared/constants';
 import type { MyLicense } from '../../../shared/licenses';
 import type { PurchasedTool } from '../../../shared/shop';
+import { Icon } from '../../components/Icon';
 import { LicensePanel } from './LicensePanel';
 import { toolTitle } from './ToolCard';
 import { ToolIcon } from './ToolIcon';
@@ -46,7 +47,7 @@ export function PurchasedToolCard({
         <div className="min-w-0">
           <h3 className="text-lg leading-snug font-semibold text-brand-900">{toolTitle(tool)}</h3>
           <p className="mt-1 inline-flex items-center gap-1.5 text-sm text-slate-600">
-            <CalendarDays className="size-4" aria-hidden="true" />
+            <Icon node={CalendarDays} className="size-4" />
             {purchasedLabel(tool.purchaseDate)}
           </p>
         </div>
@@ -60,9 +61,9 @@ export function PurchasedToolCard({
         className="mt-auto inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-lg bg-brand-800 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 disabled:cursor-wait disabled:opacity-80"
       >
         {sending ? (
-          <LoaderCircle className="size-4 animate-spin motion-reduce:animate-none" aria-hidden="true" />
+          <Icon node={LoaderCircle} className="size-4 animate-spin motion-reduce:animate-none" />
         ) : (
-          <KeyRound className="size-4" aria-hidden="true" />
+          <Icon node={KeyRound} className="size-4" />
         )}
         {sending ? 'Sending...' : 'Get Credentials'}
       </button>

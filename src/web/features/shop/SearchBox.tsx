@@ -1,5 +1,6 @@
-import { Search } from 'lucide-react';
+import { Search } from 'lucide';
 import { useId, useRef } from 'react';
+import { Icon } from '../../components/Icon';
 import { useKeepTypedBeforeHydration } from '../../lib/prerendered-form';
 
 /** A labelled search field; the label is for screen readers, the placeholder is the documented text. */
@@ -24,9 +25,9 @@ export function SearchBox({
       <label htmlFor={id} className="sr-only">
         {label}
       </label>
-      <Search
+      <Icon
+        node={Search}
         className="pointer-events-none absolute top-1/2 left-3.5 size-4.5 -translate-y-1/2 text-slate-400"
-        aria-hidden="true"
       />
       <input
         ref={inputRef}

@@ -1,13 +1,11 @@
-import { LoaderCircle } from 'lucide-react';
+import { LoaderCircle } from 'lucide';
+import { Icon } from '../../components/Icon';
 
 /** A loading indicator announced to screen readers; `label` is read out, not shown. */
 export function Spinner({ label, className = '' }: { label: string; className?: string }) {
   return (
     <div role="status" className={`flex items-center justify-center ${className}`}>
-      <LoaderCircle
-        className="size-9 animate-spin text-brand-500 motion-reduce:animate-none"
-        aria-hidden="true"
-      />
+      <Icon node={LoaderCircle} className="size-9 animate-spin text-brand-500 motion-reduce:animate-none" />
       <span className="sr-only">{label}</span>
     </div>
   );

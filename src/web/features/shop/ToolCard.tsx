@@ -1,8 +1,9 @@
-import { BadgeCheck, Clock, Infinity as InfinityIcon, KeyRound, LoaderCircle } from 'lucide-react';
+import { BadgeCheck, Clock, Infinity as InfinityIcon, KeyRound, LoaderCircle } from 'lucide';
 import type { Currency } from '../../../shared/constants';
 import { TRUNCATE_WORDS } from '../../../shared/constants';
 import { displayPrice, formatPrice } from '../../../shared/money';
 import type { Tool } from '../../../shared/shop';
+import { Icon } from '../../components/Icon';
 import { ToolIcon } from './ToolIcon';
 import { TruncatedText } from './TruncatedText';
 
@@ -49,13 +50,13 @@ export function ToolCard({ tool, currency, processing, sending, onBuy, onGetCred
         <div className="flex flex-wrap justify-end gap-2">
           {tool.purchased && (
             <span className="inline-flex items-center gap-1 rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-semibold text-emerald-800 ring-1 ring-emerald-200">
-              <BadgeCheck className="size-3.5" aria-hidden="true" />
+              <Icon node={BadgeCheck} className="size-3.5" />
               Purchased
             </span>
           )}
           {!tool.purchased && tool.comingSoon && (
             <span className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2.5 py-1 text-xs font-semibold text-amber-900 ring-1 ring-amber-200">
-              <Clock className="size-3.5" aria-hidden="true" />
+              <Icon node={Clock} className="size-3.5" />
               Coming Soon
             </span>
           )}
@@ -66,7 +67,7 @@ export function ToolCard({ tool, currency, processing, sending, onBuy, onGetCred
       {!tool.comingSoon && (
         <p className="mt-2">
           <span className="inline-flex items-center gap-1 rounded-full bg-brand-50 px-2.5 py-1 text-xs font-semibold text-brand-700">
-            <InfinityIcon className="size-3.5" aria-hidden="true" />
+            <Icon node={InfinityIcon} className="size-3.5" />
             Lifetime Validity
           </span>
         </p>
@@ -106,7 +107,7 @@ function ToolAction({ tool, currency, processing, sending, onBuy, onGetCredentia
         disabled
         className={`${buttonBase} cursor-wait bg-brand-700 text-white opacity-80`}
       >
-        <LoaderCircle className="size-4 animate-spin motion-reduce:animate-none" aria-hidden="true" />
+        <Icon node={LoaderCircle} className="size-4 animate-spin motion-reduce:animate-none" />
         Processing...
       </button>
     );
@@ -120,9 +121,9 @@ function ToolAction({ tool, currency, processing, sending, onBuy, onGetCredentia
         className={`${buttonBase} border border-brand-300 bg-white text-brand-800 hover:border-brand-500 hover:bg-brand-50 disabled:cursor-wait disabled:opacity-70`}
       >
         {sending ? (
-          <LoaderCircle className="size-4 animate-spin motion-reduce:animate-none" aria-hidden="true" />
+          <Icon node={LoaderCircle} className="size-4 animate-spin motion-reduce:animate-none" />
         ) : (
-          <KeyRound className="size-4" aria-hidden="true" />
+          <Icon node={KeyRound} className="size-4" />
         )}
         {sending ? 'Sending...' : 'Get Credentials'}
       </button>

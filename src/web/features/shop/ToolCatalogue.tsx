@@ -1,7 +1,8 @@
-import { FlaskConical, PackageOpen, SearchX, TriangleAlert } from 'lucide-react';
+import { FlaskConical, PackageOpen, SearchX, TriangleAlert } from 'lucide';
 import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { displayPrice, formatPrice } from '../../../shared/money';
 import { type BillingDetails, SHOP_MESSAGES, type Tool } from '../../../shared/shop';
+import { Icon } from '../../components/Icon';
 import { useAuth } from '../../session/AuthContext';
 import { CurrencyToggle } from './CurrencyToggle';
 import { useCheckout } from './checkout';
@@ -60,7 +61,7 @@ export function ToolCatalogue() {
   let body: ReactNode;
   if (loadFailed && !tools) {
     body = (
-      <EmptyState icon={<TriangleAlert className="size-7 text-red-700" aria-hidden="true" />} role="alert">
+      <EmptyState icon={<Icon node={TriangleAlert} className="size-7 text-red-700" />} role="alert">
         {CATALOGUE_MESSAGES.loadFailed}
       </EmptyState>
     );
@@ -68,13 +69,13 @@ export function ToolCatalogue() {
     body = <Spinner label="Loading tools" className="min-h-72" />;
   } else if (tools.length === 0) {
     body = (
-      <EmptyState icon={<PackageOpen className="size-7 text-slate-500" aria-hidden="true" />}>
+      <EmptyState icon={<Icon node={PackageOpen} className="size-7 text-slate-500" />}>
         {CATALOGUE_MESSAGES.empty}
       </EmptyState>
     );
   } else if (visible.length === 0) {
     body = (
-      <EmptyState icon={<SearchX className="size-7 text-slate-500" aria-hidden="true" />}>
+      <EmptyState icon={<Icon node={SearchX} className="size-7 text-slate-500" />}>
         {CATALOGUE_MESSAGES.noMatch}
       </EmptyState>
     );
@@ -83,7 +84,7 @@ export function ToolCatalogue() {
       <>
         {checkout.testMode && (
           <p className="mb-6 flex items-start gap-2.5 rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-950 ring-1 ring-amber-200">
-            <FlaskConical className="mt-0.5 size-4 shrink-0 text-amber-800" aria-hidden="true" />
+            <Icon node={FlaskConical} className="mt-0.5 size-4 shrink-0 text-amber-800" />
             <span>
               <strong className="font-semibold">Test mode — payments are simulated.</strong> The checkout is a
               local stand-in and no real money moves.

@@ -1,5 +1,6 @@
-import { FileText, Laptop, Monitor } from 'lucide-react';
+import { FileText, Laptop, Monitor } from 'lucide';
 import type { Device } from '../../../shared/shop';
+import { Icon } from '../../components/Icon';
 
 /**
  * A tool's picture: its own image when the catalogue gives a same-site path, else a device icon.
@@ -18,8 +19,7 @@ export function ToolIcon({
     return <img src={icon} alt="" width={24} height={24} className={className} />;
   }
   const hint = `${device ?? ''} ${icon ?? ''}`.toLowerCase();
-  if (hint.includes('windows')) return <Monitor className={className} aria-hidden="true" />;
-  if (hint.includes('mac') || hint.includes('apple'))
-    return <Laptop className={className} aria-hidden="true" />;
-  return <FileText className={className} aria-hidden="true" />;
+  if (hint.includes('windows')) return <Icon node={Monitor} className={className} />;
+  if (hint.includes('mac') || hint.includes('apple')) return <Icon node={Laptop} className={className} />;
+  return <Icon node={FileText} className={className} />;
 }
