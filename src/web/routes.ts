@@ -87,7 +87,9 @@ export const PAGE_ROUTES: PageRoute[] = [
     path: '/utility-tools/invalid-link',
     title: `Invalid or Expired Link — ${SITE.name}`,
     description: 'This download link is invalid or has expired. Download links are valid for 3 hours.',
-    search: 'noindex',
+    // Reached only through the redirect of an expired download link, which no crawler follows: unlisted rather
+    // than noindex, which protected nothing and cost the page its Lighthouse SEO score (issue 15).
+    search: 'unlisted',
     load: () => import('./pages/InvalidLinkPage'),
   },
 ];
