@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { openBeforeHydration } from './support/before-hydration';
+import { firstContentfulPaint } from './support/paint';
 import { type RunningServer, startServer } from './support/server';
 
 /**
@@ -17,22 +18,15 @@ test.afterAll(async () => {
 type Timings = { firstPaint: number; scripts: { name: string; startTime: number }[] };
 
 /** When the page first painted, and when each of its scripts was requested (ms since navigation). */
-function timings(page: Page): Promise<Timings> {
-  return page.evaluate(
-    () =>
-      new Promise<Timings>((resolve) => {
-        new PerformanceObserver((list, observer) => {
-          const paint = list.getEntriesByName('first-contentful-paint')[0];
-          if (!paint) return;
-          observer.disconnect();
-          const scripts = performance
-            .getEntriesByType('resource')
-            .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
-            .map((entry) => ({ name: new URL(entry.name).pathname, startTime: entry.startTime }));
-          resolve({ firstPaint: paint.startTime, scripts });
-        }).observe({ type: 'paint', buffered: true });
-      }),
+async function timings(page: Page): Promise<Timings> {
+  const firstPaint = await firstContentfulPaint(page);
+  const scripts = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+      .map((entry) => ({ name: new URL(entry.name).pathname, startTime: entry.startTime })),
   );
+  return { firstPaint, scripts };
 }
 
 test('the HTML names one script, the boot script, and preloads nothing', async () => {

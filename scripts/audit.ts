@@ -14,6 +14,7 @@ import AxeBuilder from '@axe-core/playwright';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
+import { firstContentfulPaint } from '../e2e/support/paint';
 import { ensureBuilt, startProductionServer } from './support/prod-server';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -166,19 +167,7 @@ async function unthrottledFcp(url: string, cookie: string | undefined): Promise<
       }
       const page = await context.newPage();
       await page.goto(url, { waitUntil: 'load' });
-      paints.push(
-        await page.evaluate(
-          () =>
-            new Promise<number>((resolve) => {
-              new PerformanceObserver((list, observer) => {
-                const entry = list.getEntriesByName('first-contentful-paint')[0];
-                if (!entry) return;
-                observer.disconnect();
-                resolve(entry.startTime);
-              }).observe({ type: 'paint', buffered: true });
-            }),
-        ),
-      );
+      paints.push(await firstContentfulPaint(page));
       await context.close();
     }
     return Math.round(median(paints));

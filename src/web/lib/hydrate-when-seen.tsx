@@ -39,7 +39,8 @@ function gateFor(selector: string): Gate {
   observer.observe(element);
 
   // On the document, capturing: React stops the events that reach a part it cannot hydrate yet at its root. It
-  // replays the pointer and focus that arrived meanwhile itself, but not a click.
+  // replays the pointer and focus that arrived meanwhile itself, but not a click. (src/web/boot.ts keeps taps the
+  // same way until the entry hydrates; it cannot share this code without a second request before the paint.)
   let ready = false;
   const taps: HTMLButtonElement[] = [];
   const onEvent = (event: Event) => {

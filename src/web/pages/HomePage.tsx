@@ -5,13 +5,14 @@ import { HeroSection } from '../features/home/HeroSection';
 import { HomeHeader } from '../features/home/HomeHeader';
 import { partWhenSeen, WhenSeen } from '../lib/hydrate-when-seen';
 
-const belowTheFold = () => import('../features/home/below-the-fold');
-const ABOUT = partWhenSeen('#about', () => belowTheFold().then((module) => module.AboutSection));
-const SERVICES = partWhenSeen('#services', () => belowTheFold().then((module) => module.ServicesSection));
-const PRODUCTS = partWhenSeen('#products', () => belowTheFold().then((module) => module.ProductsSection));
-const TOOLS_PROMO = partWhenSeen('#tools-promo', () =>
-  belowTheFold().then((module) => module.ToolsPromoSection),
-);
+type Section = keyof typeof import('../features/home/below-the-fold');
+/** One of the sections below the hero, from their shared chunk, hydrated when seen. */
+const belowTheFold = (selector: string, section: Section) =>
+  partWhenSeen(selector, () => import('../features/home/below-the-fold').then((module) => module[section]));
+const ABOUT = belowTheFold('#about', 'AboutSection');
+const SERVICES = belowTheFold('#services', 'ServicesSection');
+const PRODUCTS = belowTheFold('#products', 'ProductsSection');
+const TOOLS_PROMO = belowTheFold('#tools-promo', 'ToolsPromoSection');
 
 /** Fetches the sections' code before the router shows this page (src/web/App.tsx). */
 export const preload = () =>
