@@ -1,23 +1,25 @@
 /**
  * `npm run bench`: API throughput on this machine, reported (never asserted in tests).
- * Starts the production server and a bare Node http server answering a small JSON, loads each endpoint in turn on
- * loopback with 50 connections for a bounded time, and prints req/s, p99 and the ratio to the bare server.
- * Runs on PGlite, and again on PostgreSQL when DATABASE_URL is set. Writes reports/bench.json.
+ * Starts the production server and, each in a process of its own, a bare Node http server answering a small JSON
+ * and a one-route Fastify server (scripts/support/reference-server.ts); loads each endpoint in turn on loopback with
+ * 50 connections for a bounded time, and prints req/s, p99, the server's CPU time per answer and the ratio to the
+ * bare server. Runs on PGlite, and again on PostgreSQL when DATABASE_URL is set. Writes reports/bench.json.
  *
  * The machine may be shared, so a ratio compares figures taken under the same load: each database's run measures
  * the bare server again (after its own warm-up, with the same connections and duration), right before the license
- * API, whose budget is the tightest, and both get a warm-up before they are measured. The bare server is also sent
- * validate's own requests (POST bodies, a new forwarded address each): the load generator's share of the cost, which
- * the report shows next to the budgeted ratio (to plain GETs).
+ * API, whose budget is the tightest, and both get a warm-up before they are measured. The bare server and the
+ * Fastify route are also sent validate's own requests (POST bodies, each from its machine's address): what the
+ * requests themselves cost, and what any Fastify route costs, shown next to the budgeted ratio (to plain GETs).
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { ensureBuilt, startProductionServer } from './support/prod-server';
 
+/** getconf CLK_TCK: the unit of /proc/PID/stat's CPU times on Linux. */
+const CLOCK_TICKS_PER_SECOND = 100;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const WARM_UP_S = 2;
 const CONNECTIONS = 50;
@@ -33,12 +35,22 @@ type Row = {
   p99: number;
   non2xx: number;
   errors: number;
+  /** The server's CPU time (all its threads) per answer, in µs. */
+  cpuUs: number;
   ratio?: number;
   /** Validate only: the ratio to the bare server sent the same requests. */
   ratioToSameRequests?: number;
 };
 
-async function load(name: string, options: autocannon.Options): Promise<Row> {
+/** CPU time a process has used so far (user and system, all threads), in µs. */
+function cpuTimeUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND;
+}
+
+async function load(name: string, pid: number, options: autocannon.Options): Promise<Row> {
+  const cpuBefore = cpuTimeUs(pid);
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
   return {
     name,
@@ -46,24 +58,27 @@ async function load(name: string, options: autocannon.Options): Promise<Row> {
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    cpuUs: Math.round((cpuTimeUs(pid) - cpuBefore) / Math.max(1, result.requests.total)),
   };
 }
 
-async function bareServer(): Promise<{ url: string; close(): void }> {
-  const body = JSON.stringify([{ _id: 'x', name: 'PDF Utility Toolkit', priceINR: 1499 }]);
-  // Reads the request body before answering, as any server taking a POST must.
-  const server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      response.writeHead(200, {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-      });
-      response.end(body);
+/** A reference server (scripts/support/reference-server.ts) in a process of its own, as the app runs. */
+async function referenceServer(
+  kind: 'bare' | 'fastify',
+): Promise<{ url: string; pid: number; close(): void }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'scripts/support/reference-server.ts'), kind],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the ${kind} reference server exited (${code})`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      const match = /listening (\d+)/.exec(chunk.toString());
+      if (match) resolve(Number(match[1]));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+  return { url: `http://127.0.0.1:${port}/`, pid: child.pid ?? 0, close: () => child.kill() };
 }
 
 function rssMb(pid: number): number {
@@ -72,14 +87,18 @@ function rssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
-/** The bare server, loaded with plain GETs or, given `request`, with the same requests an endpoint gets. */
-async function measureBare(name: string, request: Omit<autocannon.Options, 'url'> = {}): Promise<Row> {
-  const bare = await bareServer();
+/** A reference server, loaded with plain GETs or, given `request`, with the same requests an endpoint gets. */
+async function measureReference(
+  kind: 'bare' | 'fastify',
+  name: string,
+  request: Omit<autocannon.Options, 'url'> = {},
+): Promise<Row> {
+  const reference = await referenceServer(kind);
   try {
-    await load('bare warm-up', { ...request, url: bare.url, duration: WARM_UP_S });
-    return await load(name, { ...request, url: bare.url });
+    await load(`${kind} warm-up`, reference.pid, { ...request, url: reference.url, duration: WARM_UP_S });
+    return await load(name, reference.pid, { ...request, url: reference.url });
   } finally {
-    bare.close();
+    reference.close();
   }
 }
 
@@ -96,8 +115,8 @@ async function benchDriver(databaseUrl: string | undefined) {
       description: 'Measuring the contact endpoint.',
     });
     let visitor = 0;
-    let validation = 0;
-    const bare = await measureBare('bare node:http JSON');
+    let connection = 0;
+    const bare = await measureReference('bare', 'bare node:http JSON');
     // As many licenses as keep every key under its limit if the server answered as fast as the bare server just
     // did, with headroom: the traffic of many tools, each starting up often. Fewer would be refused with 429,
     // more would make every call one the instance has not seen within a second (docs/performance.md).
@@ -107,53 +126,65 @@ async function benchDriver(databaseUrl: string | undefined) {
         ((bare.reqPerSec * (WARM_UP_S + DURATION_S)) / LICENSE_KEY_LIMIT_PER_MINUTE) * LICENSE_HEADROOM,
       ),
     );
-    // Built once: the load generator shares the machine's two cores with the server, so it does no per-request
-    // work it need not.
-    const licenseBodies = server.licenses.slice(0, hotLicenses).map((license) => JSON.stringify(license));
+    // Each connection is one slice of the fleet: its own licenses, each asking from its machine's own address
+    // (the API also allows 120 requests a minute per address). The requests are built into bytes once, before the
+    // run: rebuilding one per request cost the load generator, which shares the machine's two cores with the
+    // server, a third of the bare server's rate (docs/performance.md).
+    const perConnection = Math.max(1, Math.floor(hotLicenses / CONNECTIONS));
+    const validateRequestsOf = (slice: number): autocannon.Request[] =>
+      server.licenses.slice(slice * perConnection, (slice + 1) * perConnection).map((license, offset) => {
+        const machine = slice * perConnection + offset;
+        return {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-forwarded-for': `10.${(machine >> 16) & 255}.${(machine >> 8) & 255}.${machine & 255}`,
+          },
+          body: JSON.stringify(license),
+        };
+      });
     const validateRequests: Omit<autocannon.Options, 'url'> = {
       method: 'POST',
-      // Every start of every copy of a tool calls this. The API allows 60 a minute per key and 120 per address,
-      // so each request names the next of many activated licenses and comes from the next address.
+      // Every start of every copy of a tool calls this.
       setupClient: (client) => {
-        const nextValidation = () => {
-          validation += 1;
-          client.setHeadersAndBody(
-            {
-              'content-type': 'application/json',
-              'x-forwarded-for': `10.${(validation >> 16) & 255}.${(validation >> 8) & 255}.${validation & 255}`,
-            },
-            licenseBodies[validation % hotLicenses],
-          );
-        };
-        nextValidation();
-        client.on('response', nextValidation);
+        client.setRequests(validateRequestsOf(connection % CONNECTIONS));
+        connection += 1;
       },
     };
     const validate: autocannon.Options = { ...validateRequests, url: `${base}/api/licenses/validate` };
     // The same requests to the bare server: what the load generator and a bare POST cost on this machine, so the
     // report can say how much of validate's figure is the server's own work.
-    const bareValidate = await measureBare(
+    const bareValidate = await measureReference(
+      'bare',
       'bare node:http JSON, sent the validate requests',
       validateRequests,
     );
+    const fastifyValidate = await measureReference(
+      'fastify',
+      'one Fastify route, sent the validate requests',
+      validateRequests,
+    );
     // Warm-up: first hits fill caches and JIT.
-    await load('warm-up', { url: `${base}/api/alltools/`, duration: WARM_UP_S });
+    await load('warm-up', server.pid, { url: `${base}/api/alltools/`, duration: WARM_UP_S });
     // Every machine of the fleet has started once before the measured run: validate is measured as tools that
     // start again find it, not as the first call after a deploy (each instance then looks every license up once).
     await autocannon({ ...validate, connections: CONNECTIONS, amount: hotLicenses });
     const rows: Row[] = [
-      await load('POST /api/licenses/validate', validate),
-      await load('GET /api/alltools/ (anonymous)', { url: `${base}/api/alltools/` }),
-      await load('GET /api/alltools/ (logged in)', {
+      await load('POST /api/licenses/validate', server.pid, validate),
+      await load('GET /api/alltools/ (anonymous)', server.pid, { url: `${base}/api/alltools/` }),
+      await load('GET /api/alltools/ (logged in)', server.pid, {
         url: `${base}/api/alltools/`,
         headers: { cookie: server.sessionCookie },
       }),
-      await load('GET / (prerendered HTML)', { url: `${base}/`, headers: { 'accept-encoding': 'br' } }),
-      await load('GET /api/auth/check/', {
+      await load('GET / (prerendered HTML)', server.pid, {
+        url: `${base}/`,
+        headers: { 'accept-encoding': 'br' },
+      }),
+      await load('GET /api/auth/check/', server.pid, {
         url: `${base}/api/auth/check/`,
         headers: { cookie: server.sessionCookie },
       }),
-      await load('POST /api/contact', {
+      await load('POST /api/contact', server.pid, {
         url: `${base}/api/contact`,
         method: 'POST',
         body: contactBody,
@@ -179,7 +210,15 @@ async function benchDriver(databaseUrl: string | undefined) {
     if (validateRow) {
       validateRow.ratioToSameRequests = Number((validateRow.reqPerSec / bareValidate.reqPerSec).toFixed(2));
     }
-    return { driver: server.driver, bare, bareValidate, hotLicenses, rows, rssMb: rssMb(server.pid) };
+    return {
+      driver: server.driver,
+      bare,
+      bareValidate,
+      fastifyValidate,
+      hotLicenses,
+      rows,
+      rssMb: rssMb(server.pid),
+    };
   } finally {
     await server.stop();
   }
@@ -192,19 +231,15 @@ async function main() {
 
   for (const result of results) {
     console.log(`── ${result.driver} (${CONNECTIONS} connections, ${DURATION_S} s each) ──`);
-    console.log(
-      `bare Node http server in this run: ${result.bare.reqPerSec} req/s, p99 ${result.bare.p99} ms`,
-    );
-    console.log(
-      `bare server sent the validate requests (POST, same bodies and headers): ${result.bareValidate.reqPerSec} req/s, p99 ${result.bareValidate.p99} ms`,
-    );
     console.log(`licenses validated in turn: ${result.hotLicenses}`);
+    const references = [result.bare, result.bareValidate, result.fastifyValidate];
     console.table(
-      result.rows.map((row) => ({
+      [...references, ...result.rows].map((row) => ({
         endpoint: row.name,
         'req/s': row.reqPerSec,
         'p99 ms': row.p99,
-        'ratio to bare': row.ratio,
+        'server CPU µs/answer': row.cpuUs,
+        'ratio to bare': Number((row.reqPerSec / result.bare.reqPerSec).toFixed(2)),
         'to bare, same requests': row.ratioToSameRequests ?? '',
         'non-2xx': row.non2xx,
         errors: row.errors,
