@@ -205,7 +205,9 @@ async function benchDriver(databaseUrl: string | undefined) {
         },
       }),
     ];
-    for (const row of rows) row.ratio = Number((row.reqPerSec / bare.reqPerSec).toFixed(2));
+    for (const row of [bare, bareValidate, fastifyValidate, ...rows]) {
+      row.ratio = Number((row.reqPerSec / bare.reqPerSec).toFixed(2));
+    }
     const validateRow = rows[0];
     if (validateRow) {
       validateRow.ratioToSameRequests = Number((validateRow.reqPerSec / bareValidate.reqPerSec).toFixed(2));
@@ -239,7 +241,7 @@ async function main() {
         'req/s': row.reqPerSec,
         'p99 ms': row.p99,
         'server CPU µs/answer': row.cpuUs,
-        'ratio to bare': Number((row.reqPerSec / result.bare.reqPerSec).toFixed(2)),
+        'ratio to bare': row.ratio,
         'to bare, same requests': row.ratioToSameRequests ?? '',
         'non-2xx': row.non2xx,
         errors: row.errors,
