@@ -30,16 +30,18 @@ describe('the in-memory rate limiter', () => {
     expect(refusal(hit)).toBeUndefined();
   });
 
-  it('holds at most its number of counters, pushing out the one counted longest ago', () => {
+  it('holds at most its number of counters, pushing out the oldest but never one at its limit', () => {
     const clock = new ManualClock(new Date('2026-06-01T10:00:00Z'));
     const limiter = createLocalRateLimiter(clock, 2);
-    const hit = (key: string) => refusal(() => limiter.consume({ key, limit: 1, windowMs: MINUTE }));
+    const hit = (key: string) => refusal(() => limiter.consume({ key, limit: 2, windowMs: MINUTE }));
     expect(hit('a')).toBeUndefined();
     expect(hit('b')).toBeUndefined();
-    expect(hit('a')?.statusCode).toBe(429); // "a" is now the most recently counted
-    expect(hit('c')).toBeUndefined(); // pushes out "b"
+    expect(hit('a')).toBeUndefined(); // "a" has reached its limit
+    expect(hit('c')).toBeUndefined(); // pushes out "b", the oldest below its limit
     expect(hit('a')?.statusCode).toBe(429);
     expect(hit('b')).toBeUndefined(); // counted afresh: its counter was gone; pushes out "c"
-    expect(hit('c')).toBeUndefined();
+    expect(hit('b')).toBeUndefined();
+    expect(hit('c')).toBeUndefined(); // every counter at its limit: the oldest, "a", goes after all
+    expect(hit('a')).toBeUndefined();
   });
 });

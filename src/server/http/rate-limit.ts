@@ -79,29 +79,46 @@ export type LocalRateLimiter = {
  * write each (the license API, decision 016). Each instance counts what it serves, so behind N instances a key
  * may make up to N times the limit.
  *
- * One map of plain counts per window length, replaced whole when its window ends: a hit allocates nothing and
- * nothing is swept key by key (every caller's address is a new key, so this runs with tens of thousands of them).
- * At most `maxKeys` counters are held per window: a key first seen when the map is full pushes out the tenth
- * counted longest ago.
+ * One map of counters per window length, replaced whole when its window ends: nothing is swept key by key (every
+ * caller's address is a new key, so this runs with tens of thousands of them), and a repeat hit only adds one to
+ * its counter. At most `maxKeys` counters are held per window: a key first seen when the map is full pushes out the
+ * tenth counted first, sparing those already at their limit, so a flood of new keys cannot reopen a key being
+ * refused.
  */
 export function createLocalRateLimiter(clock: Clock, maxKeys: number): LocalRateLimiter {
-  const windows = new Map<number, { start: number; counts: Map<string, number> }>();
+  type Counter = { count: number; limit: number };
+  const windows = new Map<number, { start: number; counters: Map<string, Counter> }>();
+
+  const makeRoomSparingRefused = (counters: Map<string, Counter>) => {
+    if (counters.size < maxKeys) return;
+    let excess = counters.size - maxKeys + Math.max(1, Math.floor(maxKeys / 10));
+    for (const [key, counter] of counters) {
+      if (excess <= 0) return;
+      if (counter.count >= counter.limit) continue;
+      counters.delete(key);
+      excess--;
+    }
+    // Every counter is at its limit: the oldest go after all.
+    makeRoom(counters, maxKeys);
+  };
+
   return {
     consume({ key, limit, windowMs, message }) {
       const now = clock.now().getTime();
-      const start = Math.floor(now / windowMs) * windowMs;
+      const start = now - (now % windowMs);
       let window = windows.get(windowMs);
       if (window?.start !== start) {
-        window = { start, counts: new Map() };
+        window = { start, counters: new Map() };
         windows.set(windowMs, window);
       }
-      const count = (window.counts.get(key) ?? 0) + 1;
-      // Deleted and set again, so the map's order stays "least recently counted first" for eviction: a key
-      // being hammered is the last to go when a flood of new keys fills the map.
-      if (count === 1) makeRoom(window.counts, maxKeys);
-      else window.counts.delete(key);
-      window.counts.set(key, count);
-      if (count > limit) throw tooManyRequests(Math.ceil((start + windowMs - now) / 1000), message);
+      let counter = window.counters.get(key);
+      if (!counter) {
+        makeRoomSparingRefused(window.counters);
+        counter = { count: 0, limit };
+        window.counters.set(key, counter);
+      }
+      counter.count += 1;
+      if (counter.count > limit) throw tooManyRequests(Math.ceil((start + windowMs - now) / 1000), message);
     },
   };
 }
