@@ -4,6 +4,21 @@ import type { Config } from '../config';
 const HSTS = 'max-age=63072000; includeSubDomains';
 const RAZORPAY_HOSTS = ['https://checkout.razorpay.com', 'https://api.razorpay.com'];
 
+/**
+ * The headers every JSON answer carries. A JSON answer is never a document: nothing in it may load, run or be
+ * framed, and the document-only policies (opener, permissions) have nothing to apply to. A tenth of what the license
+ * API's hottest call costs is headers.
+ */
+export function jsonSecurityHeaders(config: Config): Record<string, string> {
+  return {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    ...(config.isProduction ? { 'strict-transport-security': HSTS } : {}),
+  };
+}
+
 /** Content-Security-Policy and friends on every response: the site's policy on pages, a closed one on JSON. */
 export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
   const razorpay = config.razorpay.emulated ? [] : RAZORPAY_HOSTS;
@@ -30,15 +45,7 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
     'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(self)',
     ...(config.isProduction ? { 'strict-transport-security': HSTS } : {}),
   };
-  // A JSON answer is never a document: nothing in it may load, run or be framed, and the document-only policies
-  // (opener, permissions) have nothing to apply to. A tenth of what the license API's hottest call costs is headers.
-  const jsonHeaders: Record<string, string> = {
-    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-    'referrer-policy': 'strict-origin-when-cross-origin',
-    ...(config.isProduction ? { 'strict-transport-security': HSTS } : {}),
-  };
+  const jsonHeaders = jsonSecurityHeaders(config);
 
   app.addHook('onSend', async (_request, reply) => {
     const type = reply.getHeader('content-type');

@@ -3,15 +3,15 @@ import { activateLicenseSchema, licenseMachineSchema } from '../../shared/licens
 import type { LicenseAnswer, PublicKeysResponse } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import { AppError, parseInput } from '../http/errors';
+import { replayedBody, VALIDATE_PATH } from './fast-lane';
+import { consumeLicenseLimits, LICENSE_API_BODY_LIMIT, licenseErrorBody, limitKeyOf } from './limits';
 import { myLicensesRoutes } from './my-licenses-routes';
 import { activateLicense, deactivateLicense, type LicenseRequest, validateLicense } from './service';
 
-const MINUTE = 60 * 1000;
-const PER_KEY = { limit: 60, windowMs: MINUTE };
-const PER_ADDRESS = { limit: 120, windowMs: MINUTE };
-const BODY_LIMIT = 4 * 1024;
-
 type ParsedCredentials = { licenseKey?: string; username?: string; password?: string };
+
+/** Each license API request's body as it arrived, before parsing. */
+const receivedBodies = new WeakMap<FastifyRequest, string>();
 
 function asRequest(body: ParsedCredentials & { toolId: string; fingerprint: string }): LicenseRequest {
   const { toolId, fingerprint } = body;
@@ -25,29 +25,26 @@ function asRequest(body: ParsedCredentials & { toolId: string; fingerprint: stri
  * forces a preflight that fails). Every answer, errors included, carries `valid`.
  */
 export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  // Counted in this instance's memory, not the database: validate must stay cheap (decision 016).
-  const limit = (request: FastifyRequest, body: ParsedCredentials) => {
-    ctx.licenseLimiter.consume({ key: `address:${request.ip}`, ...PER_ADDRESS });
-    const credential = body.licenseKey ? `key:${body.licenseKey}` : `user:${body.username?.toLowerCase()}`;
-    ctx.licenseLimiter.consume({ key: credential, ...PER_KEY });
-  };
+  const limit = (request: FastifyRequest, body: ParsedCredentials) =>
+    consumeLicenseLimits(ctx.licenseLimiter, request.ip, limitKeyOf(body));
 
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
+    const parseJson = scope.getDefaultJsonParser('error', 'error');
     scope.addContentTypeParser(
       'application/json',
-      { parseAs: 'string', bodyLimit: BODY_LIMIT },
-      scope.getDefaultJsonParser('error', 'error'),
+      { parseAs: 'string', bodyLimit: LICENSE_API_BODY_LIMIT },
+      (request, text, done) => {
+        // Validate remembers its VALID answers by the body as received (fast-lane.ts).
+        const received = typeof text === 'string' ? text : text.toString('utf8');
+        receivedBodies.set(request, received);
+        parseJson(request, received, done);
+      },
     );
     scope.setErrorHandler((error: FastifyError | AppError, _request, reply) => {
       if (error instanceof AppError) {
         if (error.headers) reply.headers(error.headers);
-        return reply.status(error.statusCode).send({
-          valid: false,
-          code: error.code,
-          message: error.message,
-          ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
-        });
+        return reply.status(error.statusCode).send(licenseErrorBody(error));
       }
       const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
       if (status >= 500) throw error;
@@ -60,23 +57,30 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       return reply.status(status).send({ valid: false, code, message });
     });
 
-    const options = { config: { csrf: false }, bodyLimit: BODY_LIMIT };
+    const options = { config: { csrf: false }, bodyLimit: LICENSE_API_BODY_LIMIT };
     scope.post('/api/licenses/activate', options, async (request, reply): Promise<LicenseAnswer> => {
+      reply.header('cache-control', 'no-store');
       const body = parseInput(activateLicenseSchema, request.body);
       limit(request, body);
-      reply.header('cache-control', 'no-store');
       return activateLicense(ctx, { ...asRequest(body), name: body.name });
     });
-    scope.post('/api/licenses/validate', options, async (request, reply): Promise<LicenseAnswer> => {
-      const body = parseInput(licenseMachineSchema, request.body);
-      limit(request, body);
-      reply.header('cache-control', 'no-store');
-      return validateLicense(ctx, asRequest(body));
-    });
+    scope.post(
+      VALIDATE_PATH,
+      // A body the fast lane has already read (and could not answer from memory) is parsed from what it read.
+      { ...options, preParsing: async (request, _reply, payload) => replayedBody(request.raw) ?? payload },
+      async (request, reply): Promise<LicenseAnswer> => {
+        reply.header('cache-control', 'no-store');
+        const body = parseInput(licenseMachineSchema, request.body);
+        const limitKey = limitKeyOf(body);
+        consumeLicenseLimits(ctx.licenseLimiter, request.ip, limitKey);
+        const received = receivedBodies.get(request);
+        return validateLicense(ctx, asRequest(body), received ? { body: received, limitKey } : undefined);
+      },
+    );
     scope.post('/api/licenses/deactivate', options, async (request, reply): Promise<LicenseAnswer> => {
+      reply.header('cache-control', 'no-store');
       const body = parseInput(licenseMachineSchema, request.body);
       limit(request, body);
-      reply.header('cache-control', 'no-store');
       return deactivateLicense(ctx, asRequest(body));
     });
   });

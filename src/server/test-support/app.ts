@@ -44,11 +44,16 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 /** The real app on a fresh migrated database, with a clock the test controls. Nothing listens on a port. */
 export async function createTestApp(
-  options: { env?: Record<string, string>; now?: Date } = {},
+  options: {
+    env?: Record<string, string>;
+    now?: Date;
+    /** Called before the app is ready: a test may add its own hooks to watch what the app does. */
+    prepare?: (app: FastifyInstance) => void;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock = new ManualClock(options.now ?? new Date('2026-06-01T10:00:00Z'));
-  return appOn(database, testConfig(options.env), clock);
+  return appOn(database, testConfig(options.env), clock, options.prepare);
 }
 
 /**
@@ -66,10 +71,16 @@ export async function openTestApp(options: { env: Record<string, string>; now?: 
   return appOn(database, config, new ManualClock(options.now ?? new Date()));
 }
 
-async function appOn(database: DatabaseHandle, config: Config, clock: ManualClock): Promise<TestApp> {
+async function appOn(
+  database: DatabaseHandle,
+  config: Config,
+  clock: ManualClock,
+  prepare?: (app: FastifyInstance) => void,
+): Promise<TestApp> {
   const { app, ctx, emulator, routes } = await buildApp({
     ctx: createAppContext({ config, db: database.db, clock }),
   });
+  prepare?.(app);
   await app.ready();
   return {
     app,
