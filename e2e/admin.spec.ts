@@ -330,6 +330,9 @@ test('a buyer buys the new tool with the emulator; the operator finds the order 
       body: JSON.stringify(body),
     }).then((response) => response.json() as Promise<{ code: string }>);
   expect((await license('activate', { ...machine, name: 'Office PC' })).code).toBe('VALID');
+  // Validated twice: the second answer comes from the server's memory of the first (decision 027).
+  expect((await license('validate', machine)).code).toBe('VALID');
+  expect((await license('validate', machine)).code).toBe('VALID');
 
   // The operator finds the order by the buyer's email, with its license (key masked) and invoice.
   await page.goto(`${server.url}/admin/orders`);

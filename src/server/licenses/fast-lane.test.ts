@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { licenseActivations } from '../db/schema';
+import { licenseActivations, licenses } from '../db/schema';
 import { createTestApp, type TestApp } from '../test-support/app';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../test-support/license-fixtures';
 import { VALIDATE_PATH } from './fast-lane';
@@ -135,6 +135,17 @@ describe('the license API fast lane', () => {
     expect(after.reached).toBe(1);
     expect(JSON.parse(after.result.text)).toMatchObject({ valid: false, code: 'NOT_ACTIVATED' });
     expect(purchase.licenseKey).toBeTruthy();
+  });
+
+  it('stops answering from memory within 2 seconds of a change made elsewhere (here, plain SQL)', async () => {
+    const { purchase, body } = await activated();
+    await post(body);
+    expect((await throughFastify(() => post(body))).reached).toBe(0);
+    await t.ctx.db.update(licenses).set({ status: 'revoked' }).where(eq(licenses.id, purchase.licenseId));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const after = await throughFastify(() => post(body));
+    expect(after.reached).toBe(1);
+    expect(JSON.parse(after.result.text)).toEqual({ valid: false, code: 'REVOKED' });
   });
 
   it('counts its answers against the same per-key limit as the route, and refuses the 61st call alike', async () => {
