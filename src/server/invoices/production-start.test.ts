@@ -3,6 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { SERVER_NODE_FLAGS } from '../node-flags';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -23,7 +24,10 @@ describe('starting in production without the firm tax identity', () => {
         .toString(),
       DATA_DIR: path.join(root, '.tmp/never-created'),
     };
-    const started = run(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: root, env });
+    const started = run(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/main.ts'], {
+      cwd: root,
+      env,
+    });
     const failure = (await started.then(
       () => undefined,
       (error: unknown) => error,
