@@ -25,8 +25,12 @@ function asRequest(body: ParsedCredentials & { toolId: string; fingerprint: stri
  * forces a preflight that fails). Every answer, errors included, carries `valid`.
  */
 export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const limit = (request: FastifyRequest, body: ParsedCredentials) =>
-    consumeLicenseLimits(ctx.licenseLimiter, request.ip, limitKeyOf(body));
+  /** Counts the call against the caller's limits; returns the credential's key in them. */
+  const limit = (request: FastifyRequest, body: ParsedCredentials): string => {
+    const limitKey = limitKeyOf(body);
+    consumeLicenseLimits(ctx.licenseLimiter, request.ip, limitKey);
+    return limitKey;
+  };
 
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -71,8 +75,7 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       async (request, reply): Promise<LicenseAnswer> => {
         reply.header('cache-control', 'no-store');
         const body = parseInput(licenseMachineSchema, request.body);
-        const limitKey = limitKeyOf(body);
-        consumeLicenseLimits(ctx.licenseLimiter, request.ip, limitKey);
+        const limitKey = limit(request, body);
         const received = receivedBodies.get(request);
         return validateLicense(ctx, asRequest(body), received ? { body: received, limitKey } : undefined);
       },
