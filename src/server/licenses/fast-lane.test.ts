@@ -199,6 +199,9 @@ describe('the license API fast lane', () => {
       code: 'bad_request',
       message: 'The request body is not valid JSON.',
     });
+    const hostile = await post(JSON.stringify({ ...JSON.parse(body), name: 'PC\u0000' }));
+    expect(hostile.status).toBe(400);
+    expect(JSON.parse(hostile.text)).toMatchObject({ valid: false });
     const badField = await throughFastify(() =>
       post(JSON.stringify({ ...JSON.parse(body), fingerprint: 'x' })),
     );
