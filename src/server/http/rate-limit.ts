@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock';
 import type { Database } from '../db';
 import { rateLimitHits } from '../db/schema';
-import { makeRoom } from '../ttl-cache';
 import { tooManyRequests } from './errors';
 
 export type Limit = { key: string; limit: number; windowMs: number; message?: string };
@@ -68,10 +67,32 @@ export function createRateLimiter(db: Database, clock: Clock): RateLimiter {
   };
 }
 
+/** One window of a `LocalRateLimiter`: the counters of the keys hit in it. */
+type LocalWindow = {
+  readonly start: number;
+  readonly windowMs: number;
+  readonly counters: Map<string, LocalCounter>;
+};
+
+/** One key's count in one window of a `LocalRateLimiter`. */
+export type LocalCounter = {
+  readonly window: LocalWindow;
+  readonly limit: number;
+  readonly message: string | undefined;
+  count: number;
+  /** Pushed out of its window to make room: no longer the key's count. */
+  dropped: boolean;
+};
+
 /** Fixed-window counters kept in one instance's memory: the same windows and answers as `RateLimiter.consume`. */
 export type LocalRateLimiter = {
-  /** Counts one hit; throws 429 with Retry-After when the window's limit is already reached. */
-  consume(limit: Limit): void;
+  /** Counts one hit; throws 429 with Retry-After when the window's limit is already reached. Returns the counter. */
+  consume(limit: Limit): LocalCounter;
+  /**
+   * Counts one hit on a counter `consume` returned, without looking its key up, while it is still that key's count
+   * in the current window (throwing 429 as `consume` would). False when it is not: the caller `consume`s instead.
+   */
+  consumeOn(counter: LocalCounter): boolean;
 };
 
 /**
@@ -83,42 +104,65 @@ export type LocalRateLimiter = {
  * caller's address is a new key, so this runs with tens of thousands of them), and a repeat hit only adds one to
  * its counter. At most `maxKeys` counters are held per window: a key first seen when the map is full pushes out the
  * tenth counted first, sparing those already at their limit, so a flood of new keys cannot reopen a key being
- * refused.
+ * refused. A caller that keeps the counter it was given counts its next hit without a look-up (`consumeOn`).
  */
 export function createLocalRateLimiter(clock: Clock, maxKeys: number): LocalRateLimiter {
-  type Counter = { count: number; limit: number };
-  const windows = new Map<number, { start: number; counters: Map<string, Counter> }>();
+  const windows = new Map<number, LocalWindow>();
 
-  const makeRoomSparingRefused = (counters: Map<string, Counter>) => {
+  const windowAt = (now: number, windowMs: number): LocalWindow => {
+    const start = now - (now % windowMs);
+    let window = windows.get(windowMs);
+    if (window?.start !== start) {
+      window = { start, windowMs, counters: new Map() };
+      windows.set(windowMs, window);
+    }
+    return window;
+  };
+
+  const makeRoomSparingRefused = (counters: Map<string, LocalCounter>) => {
     if (counters.size < maxKeys) return;
     let excess = counters.size - maxKeys + Math.max(1, Math.floor(maxKeys / 10));
-    for (const [key, counter] of counters) {
-      if (excess <= 0) return;
-      if (counter.count >= counter.limit) continue;
+    const drop = (key: string, counter: LocalCounter) => {
+      counter.dropped = true;
       counters.delete(key);
       excess--;
+    };
+    for (const [key, counter] of counters) {
+      if (excess <= 0) return;
+      if (counter.count < counter.limit) drop(key, counter);
     }
     // Every counter is at its limit: the oldest go after all.
-    makeRoom(counters, maxKeys);
+    for (const [key, counter] of counters) {
+      if (excess <= 0) return;
+      drop(key, counter);
+    }
+  };
+
+  const count = (counter: LocalCounter, limit: number, message: string | undefined, now: number) => {
+    counter.count += 1;
+    if (counter.count <= limit) return;
+    const { start, windowMs } = counter.window;
+    throw tooManyRequests(Math.ceil((start + windowMs - now) / 1000), message);
   };
 
   return {
     consume({ key, limit, windowMs, message }) {
       const now = clock.now().getTime();
-      const start = now - (now % windowMs);
-      let window = windows.get(windowMs);
-      if (window?.start !== start) {
-        window = { start, counters: new Map() };
-        windows.set(windowMs, window);
-      }
+      const window = windowAt(now, windowMs);
       let counter = window.counters.get(key);
       if (!counter) {
         makeRoomSparingRefused(window.counters);
-        counter = { count: 0, limit };
+        counter = { window, limit, message, count: 0, dropped: false };
         window.counters.set(key, counter);
       }
-      counter.count += 1;
-      if (counter.count > limit) throw tooManyRequests(Math.ceil((start + windowMs - now) / 1000), message);
+      count(counter, limit, message, now);
+      return counter;
+    },
+    consumeOn(counter) {
+      const now = clock.now().getTime();
+      if (counter.window !== windowAt(now, counter.window.windowMs) || counter.dropped) return false;
+      count(counter, counter.limit, counter.message, now);
+      return true;
     },
   };
 }

@@ -90,7 +90,7 @@ export function createLicenseFastLane(
         return handler(request, response);
       }
       try {
-        consumeLicenseLimits(ctx.licenseLimiter, addressOf(request), answer.limitKey);
+        consumeLicenseLimits(ctx.licenseLimiter, addressOf(request), answer.limitKey, answer.counters);
         send(response, 200, answer.text, answer.bytes);
       } catch (error) {
         if (error instanceof AppError) {

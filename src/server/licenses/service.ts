@@ -13,6 +13,7 @@ import type { AppContext } from '../context';
 import type { Database, DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { issueLicenseFile } from './files';
+import type { KeptCounters } from './limits';
 
 /**
  * A "last seen" older than this is written again; fresher ones are left alone, so a tool that starts many times a
@@ -72,6 +73,8 @@ export type RememberedAnswer = {
   bytes: number;
   /** Epoch ms from which "last seen" is due: the full path answers from then on, and writes it. */
   seenUntil: number;
+  /** The limits' counters of the last call answered with it. */
+  counters: KeptCounters;
 };
 
 /** A refunded purchase revokes its license even if nothing else changed the license row. */
@@ -431,6 +434,7 @@ export async function validateLicense(
       text,
       bytes: Buffer.byteLength(text),
       seenUntil: (found.lastSeenAt ?? now).getTime() + LAST_SEEN_RESOLUTION_MS,
+      counters: {},
     };
     ctx.caches.validAnswers.set(rememberAs.body, remembered, generation);
   }
