@@ -6,8 +6,8 @@
  * bare server. Runs on PGlite, and again on PostgreSQL when DATABASE_URL is set. Writes reports/bench.json.
  *
  * The machine may be shared, so a ratio compares figures taken under the same load: each database's run measures
- * the bare server again (after its own warm-up, with the same connections and duration), right before the license
- * API, whose budget is the tightest, and both get a warm-up before they are measured. The bare server and the
+ * the bare server again (after its own warm-up, with the same connections and duration), and the license API, whose
+ * budget is the tightest, in turns with it (`measureInTurns`), both warmed up first. The bare server and the
  * Fastify route are also sent validate's own requests (POST bodies, each from its machine's address): what the
  * requests themselves cost, and what any Fastify route costs, shown next to the budgeted ratio (to plain GETs).
  */
@@ -50,17 +50,44 @@ function cpuTimeUs(pid: number): number {
   return (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND;
 }
 
-async function load(name: string, pid: number, options: autocannon.Options): Promise<Row> {
+/** One stretch of load on one process: what autocannon counted, and the CPU time the process used meanwhile. */
+type Sample = {
+  requests: number;
+  seconds: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  cpuUs: number;
+};
+
+async function sample(pid: number, options: autocannon.Options): Promise<Sample> {
   const cpuBefore = cpuTimeUs(pid);
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
   return {
-    name,
-    reqPerSec: Math.round(result.requests.average),
+    requests: result.requests.total,
+    seconds: result.duration,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
-    cpuUs: Math.round((cpuTimeUs(pid) - cpuBefore) / Math.max(1, result.requests.total)),
+    cpuUs: cpuTimeUs(pid) - cpuBefore,
   };
+}
+
+/** A row from one or more samples of the same load: their rate overall, and the worst of their p99s. */
+function rowOf(name: string, samples: Sample[]): Row {
+  const sum = (field: keyof Sample) => samples.reduce((total, each) => total + each[field], 0);
+  return {
+    name,
+    reqPerSec: Math.round(sum('requests') / sum('seconds')),
+    p99: Math.max(...samples.map((each) => each.p99)),
+    non2xx: sum('non2xx'),
+    errors: sum('errors'),
+    cpuUs: Math.round(sum('cpuUs') / Math.max(1, sum('requests'))),
+  };
+}
+
+async function load(name: string, pid: number, options: autocannon.Options): Promise<Row> {
+  return rowOf(name, [await sample(pid, options)]);
 }
 
 /** A reference server (scripts/support/reference-server.ts) in a process of its own, as the app runs. */
@@ -89,19 +116,54 @@ function rssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
+/** A reference server, started and warmed up with `request` (plain GETs if none), for as long as `use` runs. */
+async function withWarmReference<T>(
+  kind: 'bare' | 'fastify',
+  request: Omit<autocannon.Options, 'url'>,
+  use: (reference: { url: string; pid: number }) => Promise<T>,
+): Promise<T> {
+  const reference = await referenceServer(kind);
+  try {
+    await load(`${kind} warm-up`, reference.pid, { ...request, url: reference.url, duration: WARM_UP_S });
+    return await use(reference);
+  } finally {
+    reference.close();
+  }
+}
+
 /** A reference server, loaded with plain GETs or, given `request`, with the same requests an endpoint gets. */
-async function measureReference(
+function measureReference(
   kind: 'bare' | 'fastify',
   name: string,
   request: Omit<autocannon.Options, 'url'> = {},
 ): Promise<Row> {
-  const reference = await referenceServer(kind);
-  try {
-    await load(`${kind} warm-up`, reference.pid, { ...request, url: reference.url, duration: WARM_UP_S });
-    return await load(name, reference.pid, { ...request, url: reference.url });
-  } finally {
-    reference.close();
+  return withWarmReference(kind, request, (reference) =>
+    load(name, reference.pid, { ...request, url: reference.url }),
+  );
+}
+
+/** Turns taken by the paired measurement: the bare server and the measured endpoint alternate, each this often. */
+const TURNS = 4;
+
+/**
+ * An endpoint measured in turns with the bare server (both already warm): `TURNS` alternating stretches of a
+ * `TURNS`th of the duration each, so both see the machine as it is in the same seconds. A machine shared with
+ * others can be 10% slower for a while; measured half a minute apart, the ratio moved with it (docs/performance.md).
+ */
+async function measureInTurns(
+  name: string,
+  pid: number,
+  options: autocannon.Options,
+  bare: { url: string; pid: number },
+): Promise<{ row: Row; bare: Row }> {
+  const duration = DURATION_S / TURNS;
+  const endpoint: Sample[] = [];
+  const reference: Sample[] = [];
+  for (let turn = 0; turn < TURNS; turn += 1) {
+    reference.push(await sample(bare.pid, { url: bare.url, duration }));
+    endpoint.push(await sample(pid, { ...options, duration }));
   }
+  return { row: rowOf(name, endpoint), bare: rowOf(`bare node:http JSON, in turns with ${name}`, reference) };
 }
 
 async function benchDriver(databaseUrl: string | undefined) {
@@ -174,8 +236,12 @@ async function benchDriver(databaseUrl: string | undefined) {
     // Then a warm-up of the calls that follow (a tool starting again), as the reference servers get one: the
     // licenses allow it (hotLicenses counts a warm-up's worth of calls).
     await load('validate warm-up', server.pid, { ...validate, duration: WARM_UP_S });
+    // Measured in turns with the bare server, whose rate in the same seconds is its budget's measure.
+    const inTurns = await withWarmReference('bare', {}, (reference) =>
+      measureInTurns('POST /api/licenses/validate', server.pid, validate, reference),
+    );
     const rows: Row[] = [
-      await load('POST /api/licenses/validate', server.pid, validate),
+      inTurns.row,
       await load('GET /api/alltools/ (anonymous)', server.pid, { url: `${base}/api/alltools/` }),
       await load('GET /api/alltools/ (logged in)', server.pid, {
         url: `${base}/api/alltools/`,
@@ -210,18 +276,17 @@ async function benchDriver(databaseUrl: string | undefined) {
         },
       }),
     ];
-    for (const row of [bare, bareValidate, fastifyValidate, ...rows]) {
-      row.ratio = Number((row.reqPerSec / bare.reqPerSec).toFixed(2));
-    }
-    const validateRow = rows[0];
-    if (validateRow) {
-      validateRow.ratioToSameRequests = Number((validateRow.reqPerSec / bareValidate.reqPerSec).toFixed(2));
-    }
+    const ratio = (row: Row, to: Row) => Number((row.reqPerSec / to.reqPerSec).toFixed(2));
+    for (const row of [bare, bareValidate, fastifyValidate, ...rows]) row.ratio = ratio(row, bare);
+    inTurns.bare.ratio = ratio(inTurns.bare, bare);
+    inTurns.row.ratio = ratio(inTurns.row, inTurns.bare);
+    inTurns.row.ratioToSameRequests = ratio(inTurns.row, bareValidate);
     return {
       driver: server.driver,
       bare,
       bareValidate,
       fastifyValidate,
+      bareInTurns: inTurns.bare,
       hotLicenses,
       rows,
       rssMb: rssMb(server.pid),
@@ -239,7 +304,7 @@ async function main() {
   for (const result of results) {
     console.log(`── ${result.driver} (${CONNECTIONS} connections, ${DURATION_S} s each) ──`);
     console.log(`licenses validated in turn: ${result.hotLicenses}`);
-    const references = [result.bare, result.bareValidate, result.fastifyValidate];
+    const references = [result.bare, result.bareValidate, result.fastifyValidate, result.bareInTurns];
     console.table(
       [...references, ...result.rows].map((row) => ({
         endpoint: row.name,
@@ -259,13 +324,21 @@ async function main() {
   const validations = results.map((result) => ({
     driver: result.driver,
     row: result.rows.find((row) => row.name === 'POST /api/licenses/validate'),
+    bare: result.bareInTurns,
   }));
   const budgets = [
-    ...validations.flatMap(({ driver, row }) => [
-      { name: `POST /api/licenses/validate ≥ 0.5 of bare (${driver})`, ok: (row?.ratio ?? 0) >= 0.5 },
+    // Unrounded: 0.496 is not 0.5.
+    ...validations.flatMap(({ driver, row, bare }) => [
+      {
+        name: `POST /api/licenses/validate ≥ 0.5 of bare, in turns (${driver}): ${((row?.reqPerSec ?? 0) / bare.reqPerSec).toFixed(3)}`,
+        ok: (row?.reqPerSec ?? 0) >= 0.5 * bare.reqPerSec,
+      },
       { name: `POST /api/licenses/validate p99 ≤ 10 ms (${driver})`, ok: (row?.p99 ?? Infinity) <= 10 },
     ]),
-    { name: 'GET /api/alltools/ ≥ 0.25 of bare (PGlite)', ok: (catalogue?.ratio ?? 0) >= 0.25 },
+    {
+      name: 'GET /api/alltools/ ≥ 0.25 of bare (PGlite)',
+      ok: (catalogue?.reqPerSec ?? 0) >= 0.25 * (results[0]?.bare.reqPerSec ?? Infinity),
+    },
     { name: 'GET /api/alltools/ p99 ≤ 25 ms (PGlite)', ok: (catalogue?.p99 ?? Infinity) <= 25 },
     {
       name: 'no errors or non-2xx responses',
