@@ -138,11 +138,11 @@ export function createLocalRateLimiter(clock: Clock, maxKeys: number): LocalRate
     }
   };
 
-  const count = (counter: LocalCounter, limit: number, message: string | undefined, now: number) => {
+  const count = (counter: LocalCounter, now: number) => {
     counter.count += 1;
-    if (counter.count <= limit) return;
+    if (counter.count <= counter.limit) return;
     const { start, windowMs } = counter.window;
-    throw tooManyRequests(Math.ceil((start + windowMs - now) / 1000), message);
+    throw tooManyRequests(Math.ceil((start + windowMs - now) / 1000), counter.message);
   };
 
   return {
@@ -155,13 +155,13 @@ export function createLocalRateLimiter(clock: Clock, maxKeys: number): LocalRate
         counter = { window, limit, message, count: 0, dropped: false };
         window.counters.set(key, counter);
       }
-      count(counter, limit, message, now);
+      count(counter, now);
       return counter;
     },
     consumeOn(counter) {
       const now = clock.now().getTime();
       if (counter.window !== windowAt(now, counter.window.windowMs) || counter.dropped) return false;
-      count(counter, counter.limit, counter.message, now);
+      count(counter, now);
       return true;
     },
   };
