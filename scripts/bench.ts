@@ -16,7 +16,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { SERVER_NODE_FLAGS } from '../src/server/node-flags';
 import { ensureBuilt, startProductionServer } from './support/prod-server';
 
 /** getconf CLK_TCK: the unit of /proc/PID/stat's CPU times on Linux. */
@@ -96,8 +95,7 @@ async function referenceServer(
 ): Promise<{ url: string; pid: number; close(): void }> {
   const child = spawn(
     process.execPath,
-    // With the server's own Node flags: the references run as the app does.
-    [...SERVER_NODE_FLAGS, '--import', 'tsx', path.join(root, 'scripts/support/reference-server.ts'), kind],
+    ['--import', 'tsx', path.join(root, 'scripts/support/reference-server.ts'), kind],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const port = await new Promise<number>((resolve, reject) => {

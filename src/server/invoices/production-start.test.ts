@@ -3,7 +3,6 @@ import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { SERVER_NODE_FLAGS } from '../node-flags';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -24,7 +23,7 @@ describe('starting in production without the firm tax identity', () => {
         .toString(),
       DATA_DIR: path.join(root, '.tmp/never-created'),
     };
-    const started = run(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/main.ts'], {
+    const started = run(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
       cwd: root,
       env,
     });

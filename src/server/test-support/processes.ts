@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SERVER_NODE_FLAGS } from '../node-flags';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -47,7 +46,7 @@ export class ServerProcess {
   async start(timeoutMs = 60_000): Promise<this> {
     if (this.port === 0) this.port = await freePort();
     this.exitCode = null; // a restart after stop() or crash()
-    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', 'src/server/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
       cwd: repoRoot,
       env: {
         PATH: process.env.PATH ?? '',
