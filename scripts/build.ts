@@ -1,6 +1,7 @@
 /**
- * Builds the site: the client bundle, then every public route prerendered to static HTML with its own title,
- * description, Open Graph tags and JSON-LD, then sitemap.xml and robots.txt, then .br/.gz copies of text files.
+ * Builds the server to JavaScript (scripts/support/server-build.ts), then the site: the client bundle, then every
+ * public route prerendered to static HTML with its own title, description, Open Graph tags and JSON-LD, then
+ * sitemap.xml and robots.txt, then .br/.gz copies of text files.
  */
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import type { SiteManifest } from '../src/server/site/static';
 import { SITE } from '../src/shared/site';
 import type { PageRoute } from '../src/web/routes';
 import { pageCss } from './support/page-css';
+import { buildServer } from './support/server-build';
 
 const root = path.resolve(import.meta.dirname, '..');
 const clientDir = path.resolve(root, process.env.SITE_OUT_DIR ?? 'dist/client');
@@ -165,6 +167,7 @@ function walk(dir: string): string[] {
 
 async function main() {
   const started = Date.now();
+  await buildServer(root);
   await build({ root, logLevel: 'warn', build: { outDir: clientDir } });
   await build({
     root,
@@ -231,7 +234,7 @@ async function main() {
   rmSync(ssrDir, { recursive: true, force: true });
   if (!process.env.SITE_OUT_DIR) writeFileSync(path.join(root, 'dist/build-stamp'), publicUrl);
   console.log(
-    `built the site in ${((Date.now() - started) / 1000).toFixed(1)} s (${Object.keys(pages).length} pages)`,
+    `built the server and the site in ${((Date.now() - started) / 1000).toFixed(1)} s (${Object.keys(pages).length} pages)`,
   );
 }
 
