@@ -29,17 +29,19 @@ export type RunningServer = {
 
 /**
  * Starts the real production entry point (src/server/main.ts) on a free port with its own data directory,
- * serving the already-built site. `env` adds settings such as SMTP_URL.
+ * serving the already-built site. `env` adds settings such as SMTP_URL; `options.built` runs the built JavaScript
+ * (dist/server/main.js) instead of the sources, as production does.
  */
 export async function startServer(
   env: Record<string, string> = {},
-  options: { dataDir?: string } = {},
+  options: { dataDir?: string; built?: boolean } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'site-e2e-'));
   const url = `http://localhost:${port}`;
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const entry = options.built ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, entry, {
     cwd: root,
     env: {
       ...process.env,

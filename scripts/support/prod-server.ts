@@ -18,9 +18,10 @@ import { generateLicenseKey } from '../../src/server/shop/license';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-/** Builds the site once if there is no build yet. */
+/** Builds the server and the site once if there is no build yet. */
 export function ensureBuilt(): void {
-  if (existsSync(path.join(root, 'dist/client/site-manifest.json'))) return;
+  const built = ['dist/client/site-manifest.json', 'dist/server/main.js'];
+  if (built.every((file) => existsSync(path.join(root, file)))) return;
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], {
     cwd: root,
     stdio: 'inherit',
@@ -130,8 +131,8 @@ async function activatedLicenses(db: Database, count: number): Promise<Activated
 }
 
 /**
- * Starts the server as production runs it (NODE_ENV=production: no emulator, no dev mailbox, HSTS, secure cookies)
- * on the embedded database, or on DATABASE_URL when given. A customer account with a live session is prepared
+ * Starts the server as production runs it (the built JavaScript, NODE_ENV=production: no emulator, no dev mailbox,
+ * HSTS, secure cookies) on the embedded database, or on DATABASE_URL when given. A customer account with a live session is prepared
  * beforehand, so logged-in pages and APIs can be measured.
  */
 export async function startProductionServer(databaseUrl?: string): Promise<ProductionServer> {
@@ -173,7 +174,7 @@ export async function startProductionServer(databaseUrl?: string): Promise<Produ
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl ?? '',
     },
-    { dataDir },
+    { dataDir, built: true },
   );
   return {
     ...server,
