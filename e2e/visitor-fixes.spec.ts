@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { type ReceivedMail, TestSmtpServer } from '../src/server/test-support/smtp';
+import { BILLING_MESSAGES } from '../src/shared/billing';
 import { SHOP_MESSAGES } from '../src/shared/shop';
 import { PAGE_ROUTES } from '../src/web/routes';
 import { type RunningServer, startServer } from './support/server';
@@ -187,7 +188,7 @@ for (const { name, options } of WIDTHS) {
       expect(example).toMatch(/^\d{2}[A-Z0-9]{13}$/);
       await gstin.fill(example);
       await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
-      await expect(billing.getByText(SHOP_MESSAGES.billing.gstinInvalid)).toHaveCount(0);
+      await expect(billing.getByText(BILLING_MESSAGES.gstinInvalid)).toHaveCount(0);
 
       // 6: the payment window says which edition is being bought.
       const checkout = page.getByRole('dialog', { name: 'Razorpay Test Checkout' });

@@ -1,8 +1,7 @@
 import type { Currency } from './constants';
 import { isKnownCountry } from './countries';
+import { isValidGstin, normaliseGstin } from './gstin';
 import { findIndianState } from './indian-states';
-import { isValidGstin, normaliseGstin } from './money';
-import { SHOP_MESSAGES } from './shop';
 
 /**
  * The buyer's billing details (docs/product.md §5): the rule the form and the server both apply, and the form in
@@ -10,7 +9,16 @@ import { SHOP_MESSAGES } from './shop';
  * state lists.
  */
 
-const BILLING_MESSAGES = SHOP_MESSAGES.billing;
+/** The billing form's messages (docs/product.md §5), for the form and the server's field errors alike. */
+export const BILLING_MESSAGES = {
+  addressRequired: 'Address is required',
+  stateRequired: 'State is required',
+  stateUnknown: 'Please choose a state from the list',
+  countryRequired: 'Country is required',
+  countryUnknown: 'Please choose a country from the list',
+  gstinInvalid: 'Please enter a valid 15-character GSTIN',
+  gstinStateMismatch: 'This GSTIN is registered in a different state',
+} as const;
 
 export const BILLING_COUNTRY_INDIA = 'India';
 

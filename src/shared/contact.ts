@@ -14,8 +14,6 @@ export const CONTACT_MESSAGES = {
 /** The product document's "looks like an email" check: something@something.something, no spaces. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export type { ContactInput, ContactRequest } from './contact-schema';
-
 export type ContactResponse = { status: 'success' | 'partial_success'; message: string };
 
 export type ContactFieldErrors = Partial<Record<'name' | 'email' | 'relatedTo' | 'description', string>>;

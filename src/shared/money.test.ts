@@ -1,19 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { validateBilling } from './billing';
+import { BILLING_MESSAGES, validateBilling } from './billing';
+import { gstinCheckCharacter, isValidGstin } from './gstin';
 import { INDIAN_STATES } from './indian-states';
 import {
   displayPrice,
   formatPrice,
   formatSubunits,
-  gstinCheckCharacter,
-  isValidGstin,
   orderAmountSubunits,
   usdCentsFromInrPaise,
 } from './money';
-import { SHOP_MESSAGES } from './shop';
-
-const BILLING_MESSAGES = SHOP_MESSAGES.billing;
-
 import { billingDetailsSchema } from './shop-schemas';
 
 describe('formatPrice', () => {

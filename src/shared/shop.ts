@@ -36,19 +36,10 @@ export type PurchasedTool = {
 };
 
 /**
- * Every message of the shop (docs/product.md §5, §8), for both sides: the billing form and the server's field
- * errors, the catalogue and My Tools pages, the purchase flow, "Get Credentials", and the payment endpoints.
+ * Every message of the shop (docs/product.md §5, §8) but the billing form's (billing.ts), for both sides: the
+ * catalogue and My Tools pages, the purchase flow, "Get Credentials", and the payment endpoints.
  */
 export const SHOP_MESSAGES = {
-  billing: {
-    addressRequired: 'Address is required',
-    stateRequired: 'State is required',
-    stateUnknown: 'Please choose a state from the list',
-    countryRequired: 'Country is required',
-    countryUnknown: 'Please choose a country from the list',
-    gstinInvalid: 'Please enter a valid 15-character GSTIN',
-    gstinStateMismatch: 'This GSTIN is registered in a different state',
-  },
   catalogue: {
     loadFailed: 'Failed to load tools. Please try again later.',
     empty: 'No tools are currently available.',

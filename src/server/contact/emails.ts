@@ -1,4 +1,4 @@
-import type { ContactRequest } from '../../shared/contact';
+import type { ContactRequest } from '../../shared/contact-schema';
 import { SITE } from '../../shared/site';
 import { type RenderedEmail, renderEmail } from '../mail/layout';
 

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, isNull, type SQL } from 'drizzle-orm';
-import type { ContactRequest } from '../../shared/contact';
+import type { ContactRequest } from '../../shared/contact-schema';
 import { SITE } from '../../shared/site';
 import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';

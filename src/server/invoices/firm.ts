@@ -1,5 +1,5 @@
+import { gstinCheckCharacter, isValidGstin, normaliseGstin } from '../../shared/gstin';
 import { findIndianState, INDIAN_STATES, type IndianState } from '../../shared/indian-states';
-import { gstinCheckCharacter, isValidGstin, normaliseGstin } from '../../shared/money';
 import { formatAddress, SITE } from '../../shared/site';
 
 /** The supplier on every tax invoice and credit note (rule 46 (a)): who issues it, from where, under which GSTIN. */

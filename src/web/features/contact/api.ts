@@ -1,4 +1,5 @@
-import type { ContactInput, ContactResponse } from '../../../shared/contact';
+import type { ContactResponse } from '../../../shared/contact';
+import type { ContactInput } from '../../../shared/contact-schema';
 import { api } from '../../lib/api';
 
 /**

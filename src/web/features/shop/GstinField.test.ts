@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateBilling } from '../../../shared/billing';
+import { isValidGstin } from '../../../shared/gstin';
 import { findIndianState } from '../../../shared/indian-states';
-import { isValidGstin } from '../../../shared/money';
 import { GSTIN_EXAMPLE } from './GstinField';
 
 describe('the GSTIN example in the billing dialog', () => {
