@@ -207,7 +207,7 @@ async function benchDatabase(databaseUrl: string | undefined) {
   const floor = await startFloor();
   try {
     const routes = routesOf(server);
-    const results: RouteResult[] = routes.map((route) => ({ ...route, rounds: [] }));
+    const results: RouteResult[] = routes.map(({ name, budgeted }) => ({ name, budgeted, rounds: [] }));
     for (const route of routes) {
       // First hits fill caches and compile the paths, on both sides.
       await sample(floor, { ...route.load(0), url: floor.url, duration: WARM_UP_S });
@@ -243,6 +243,7 @@ function summary(result: RouteResult) {
     answersPerSec: of((round) => round.route.answersPerSec),
     floorPerSec: of((round) => round.floor.answersPerSec),
     p99: of((round) => round.route.p99),
+    floorP99: of((round) => round.floor.p99),
     cpuUs: of((round) => round.route.cpuUs),
     floorCpuUs: of((round) => round.floor.cpuUs),
     failures: result.rounds.reduce((total, round) => total + round.route.non2xx + round.route.errors, 0),
@@ -269,6 +270,7 @@ async function main() {
           'floor answers/s': each.floorPerSec,
           'share of floor': Number(each.share.toFixed(3)),
           'p99 ms': each.p99,
+          'floor p99 ms': each.floorP99,
           'server CPU µs/answer': each.cpuUs,
           'floor CPU µs/answer': each.floorCpuUs,
           'non-2xx + errors': each.failures,
