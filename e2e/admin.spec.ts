@@ -77,7 +77,7 @@ async function signUpByApi(person: typeof operator) {
 }
 
 function adminCli(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/admin/cli.ts', ...args], {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli/cli.ts', ...args], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
     encoding: 'utf8',

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type AdminSocket, startAdminSocket } from './admin/socket';
+import { type AdminSocket, startAdminSocket } from './cli/socket';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createAppContext } from './context';

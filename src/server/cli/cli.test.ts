@@ -39,7 +39,7 @@ const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 const root = path.resolve(import.meta.dirname, '../../..');
 // Absolute, so that the command line also starts from a working directory outside the repository.
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const cliScript = path.join(root, 'src/server/admin/cli.ts');
+const cliScript = path.join(root, 'src/server/cli/cli.ts');
 const KEY_ID = 'rzp_test_emulator';
 
 let dataDir: string;
