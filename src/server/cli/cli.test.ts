@@ -518,22 +518,32 @@ describe('npm run admin', () => {
         );
         expectRefusal(await admin('tools', 'frobnicate'), 2, /^admin: Unknown command "tools frobnicate"/);
         // The same, asked of the server directly: its dispatcher maps errors as the command line does.
-        expect(await askServer(dataDir, { argv: ['tools', 'frobnicate'], cwd: root })).toEqual({
+        expect(
+          await askServer(dataDir, { argv: ['tools', 'frobnicate'], cwd: root, osUser: 'tester' }),
+        ).toEqual({
           stdout: '',
           stderr: expect.stringMatching(/^admin: Unknown command "tools frobnicate".*\n$/),
           exitCode: 2,
         });
-        expect(await askServer(dataDir, { argv: ['restore', 'snapshot.tar.gz'], cwd: root })).toEqual({
+        expect(
+          await askServer(dataDir, { argv: ['restore', 'snapshot.tar.gz'], cwd: root, osUser: 'tester' }),
+        ).toEqual({
           stdout: '',
           stderr: expect.stringMatching(/^admin: restore cannot run inside the running server/),
           exitCode: 1,
         });
-        expect(await askServer(dataDir, { argv: ['tools', 'list'], cwd: 'relative/dir' })).toEqual({
+        expect(
+          await askServer(dataDir, { argv: ['tools', 'list'], cwd: 'relative/dir', osUser: 'tester' }),
+        ).toEqual({
           stdout: '',
           stderr: 'admin: The request was not understood.\n',
           exitCode: 2,
         });
-        const oversized = JSON.stringify({ argv: ['tools', 'list', 'x'.repeat(300_000)], cwd: root });
+        const oversized = JSON.stringify({
+          argv: ['tools', 'list', 'x'.repeat(300_000)],
+          cwd: root,
+          osUser: 'tester',
+        });
         expect(JSON.parse(await rawExchange(`${oversized}\n`))).toEqual({
           stdout: '',
           stderr: 'admin: The command line is too long.\n',
@@ -585,7 +595,7 @@ function rawExchange(text: string): Promise<string> {
 /** The server opens its admin socket right after it starts listening for HTTP; this waits for it. */
 async function waitForSocket(): Promise<void> {
   for (let i = 0; i < 100; i++) {
-    if (await askServer(dataDir, { argv: ['--help'], cwd: root })) return;
+    if (await askServer(dataDir, { argv: ['--help'], cwd: root, osUser: 'tester' })) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error('the server did not open its admin socket');

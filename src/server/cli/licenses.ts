@@ -1,5 +1,4 @@
 import { SELF_DEACTIVATION_LIMIT, SELF_DEACTIVATION_WINDOW_DAYS } from '../../shared/licenses';
-import { CLI_ACTOR, recordAudit } from '../dashboard/audit';
 import { resetSelfDeactivations } from '../licenses/operator';
 import { formatTime } from './format';
 import { argument, defineCommand } from './framework';
@@ -13,14 +12,7 @@ const resetDeactivations = defineCommand({
   async run(env, input) {
     const key = argument(input, 0).trim();
     const ctx = await env.open();
-    const done = await resetSelfDeactivations(ctx, { licenseKey: key }, (tx, change) =>
-      recordAudit(tx, CLI_ACTOR, {
-        action: 'license.reset_deactivations',
-        target: `license:${change.licenseId}`,
-        before: { resetAt: change.before },
-        after: { resetAt: change.after },
-      }),
-    );
+    const done = await resetSelfDeactivations(ctx, { licenseKey: key }, env.actor);
     return {
       data: { licenseKey: done.licenseKey, selfDeactivationsResetAt: done.resetAt },
       text: `The buyer of ${done.licenseKey} may free ${SELF_DEACTIVATION_LIMIT} devices from My Tools again (reset ${formatTime(done.resetAt)}).`,

@@ -166,7 +166,7 @@ const resend = defineCommand({
   async run(env, input) {
     const ctx = await env.open();
     const order = await findOrder(ctx.db, argument(input, 0));
-    const outcome = await resendDelivery(ctx, { orderId: order.id }, 'admin');
+    const outcome = await resendDelivery(ctx, { orderId: order.id }, 'admin', env.actor);
     if (outcome.result === 'no-purchase') {
       throw new DomainError(
         'refused',
@@ -221,7 +221,7 @@ const refund = defineCommand({
       throw new CommandError('--reason is too long (at most 500 characters).');
     const ctx = await env.open();
     const order = await findOrder(ctx.db, argument(input, 0));
-    const result = await refundOrder(ctx, { orderId: order.id, source: 'admin', reason });
+    const result = await refundOrder(ctx, { orderId: order.id, source: 'admin', reason, actor: env.actor });
     const how = result.refundedEarlier
       ? 'Razorpay already showed the payment refunded; recorded it'
       : `Razorpay refund ${result.refundId}`;

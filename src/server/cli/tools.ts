@@ -215,7 +215,7 @@ async function fieldChanges(env: AdminEnv, options: FieldOptions) {
 /** Applies changes through the catalogue service, once the command's input was checked. */
 async function changeTool(env: AdminEnv, typed: string, changes: ToolChanges) {
   const ctx = await env.open();
-  return updateTool(ctx, typed, changes);
+  return updateTool(ctx, typed, changes, env.actor);
 }
 
 // ── Commands ────────────────────────────────────────────────────────────────────────────────────────────────
@@ -285,7 +285,7 @@ const add = defineCommand({
     assertPayableInUsd(values);
 
     const ctx = await env.open();
-    const row = await createTool(ctx, { ...values, sortOrder: fields.sortOrder });
+    const row = await createTool(ctx, { ...values, sortOrder: fields.sortOrder }, env.actor);
     const next = row.fileKey ? '' : ` Attach its download with "tools upload ${shortId(row.id)} <file>".`;
     return toolOutput(row, `Added ${row.name} (${shortId(row.id)}).${next}`);
   },
@@ -386,10 +386,15 @@ const upload = defineCommand({
     const file = await userFile(env, typedFile);
     const fileName = path.basename(typedFile).slice(0, 200);
     const ctx = await env.open();
-    const { before, after, stored, removeProblem } = await attachToolFile(ctx, argument(input, 0), {
-      name: fileName,
-      stream: createReadStream(file),
-    });
+    const { before, after, stored, removeProblem } = await attachToolFile(
+      ctx,
+      argument(input, 0),
+      {
+        name: fileName,
+        stream: createReadStream(file),
+      },
+      env.actor,
+    );
     const note = removeProblem
       ? ` The previous file ${before.fileKey} could not be removed: ${removeProblem}`
       : '';

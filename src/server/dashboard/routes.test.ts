@@ -14,6 +14,8 @@ import {
   tools,
 } from '../db/schema';
 import { activateLicense } from '../licenses/service';
+import { cliActor } from '../operator/audit';
+import { revokeOperator } from '../operator/roles';
 import type { TestClient } from '../test-support/client';
 import { fingerprint } from '../test-support/license-fixtures';
 import {
@@ -24,8 +26,6 @@ import {
   newBuyer,
   type ShopTestApp,
 } from '../test-support/shop-fixtures';
-import { CLI_ACTOR } from './audit';
-import { revokeOperator } from './operators';
 import { DASHBOARD_IDLE_MS, DASHBOARD_MAX_MS } from './session';
 import { enrol, signedInBuyer, signedInOperator, totpAt, verifiedOperator } from './test-helpers';
 
@@ -441,7 +441,7 @@ describe('second factor at sign-in', { timeout: 120_000 }, () => {
 
   it('loses every door when the role is removed', async () => {
     const operator = await verifiedOperator(t);
-    await revokeOperator(t.ctx, operator.email, CLI_ACTOR);
+    await revokeOperator(t.ctx, operator.email, cliActor('tester'));
     expect((await operator.client.get('/api/admin/overview')).json().code).toBe('not_operator');
   });
 });
@@ -455,7 +455,7 @@ describe('audit log', () => {
     const page = response.json() as { items: Array<{ action: string; actor: string }>; total: number };
     expect(page.items.map((entry) => [entry.actor, entry.action])).toEqual([
       [operator.email, 'second_factor.enrol'],
-      ['command line', 'operator.grant'],
+      ['cli:tester', 'operator.grant'],
     ]);
     expect(page.total).toBe(2);
   });

@@ -4,13 +4,14 @@ import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { DomainError } from '../domain-error';
+import { type Actor, recordAudit } from '../operator/audit';
 import { seatsOf } from './devices';
 import { effectiveStatus, forgetLicenses } from './service';
 
 /**
  * The operator's side of licenses (dashboard and command line): what a license of an order or a customer looks
- * like with its machines, freeing a machine, and resetting the buyer's self-service allowance. Each change runs
- * the caller's `alsoInTransaction` (the audit entry) in its transaction.
+ * like with its machines, freeing a machine, and resetting the buyer's self-service allowance. Each change writes
+ * its audit entry in its transaction.
  */
 
 export type OperatorLicense = {
@@ -90,19 +91,17 @@ async function lockedLicense(tx: Tx, ref: LicenseRef) {
 export async function resetSelfDeactivations(
   ctx: AppContext,
   ref: LicenseRef,
-  alsoInTransaction?: (
-    tx: Tx,
-    change: { licenseId: string; before: Date | null; after: Date },
-  ) => Promise<void>,
+  actor: Actor,
 ): Promise<{ licenseId: string; licenseKey: string | null; resetAt: Date }> {
   return ctx.db.transaction(async (tx) => {
     const license = await lockedLicense(tx, ref);
     const now = ctx.clock.now();
     await tx.update(licenses).set({ selfDeactivationsResetAt: now }).where(eq(licenses.id, license.id));
-    await alsoInTransaction?.(tx, {
-      licenseId: license.id,
-      before: license.selfDeactivationsResetAt,
-      after: now,
+    await recordAudit(tx, actor, {
+      action: 'license.reset_deactivations',
+      target: `license:${license.id}`,
+      before: { resetAt: license.selfDeactivationsResetAt },
+      after: { resetAt: now },
     });
     return { licenseId: license.id, licenseKey: license.licenseKey, resetAt: now };
   });
@@ -112,7 +111,7 @@ export async function resetSelfDeactivations(
 export async function deactivateDeviceAsOperator(
   ctx: AppContext,
   input: { licenseId: string; activationId: string },
-  alsoInTransaction?: (tx: Tx, device: { id: string; name: string | null }) => Promise<void>,
+  actor: Actor,
 ): Promise<{ name: string | null }> {
   const freed = await ctx.db.transaction(async (tx) => {
     await lockedLicense(tx, { licenseId: input.licenseId });
@@ -128,7 +127,12 @@ export async function deactivateDeviceAsOperator(
       )
       .returning({ id: licenseActivations.id, name: licenseActivations.name });
     if (!freed) throw new DomainError('not_found', 'This device is not active on this license.');
-    await alsoInTransaction?.(tx, freed);
+    await recordAudit(tx, actor, {
+      action: 'license.deactivate_device',
+      target: `license:${input.licenseId}`,
+      before: { device: freed.id, name: freed.name, active: true },
+      after: { device: freed.id, name: freed.name, active: false },
+    });
     return { name: freed.name };
   });
   // This instance answers validate from memory (decision 016): the freed machine must read NOT_ACTIVATED at once.
