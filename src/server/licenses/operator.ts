@@ -3,6 +3,7 @@ import type { LicenseStatus } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
+import { findByTypedId } from '../db/typed-id';
 import { DomainError } from '../domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
 import { seatsOf } from './devices';
@@ -27,12 +28,17 @@ export type OperatorLicense = {
   devices: Array<{ id: string; name: string | null; activatedAt: Date; lastSeenAt: Date }>;
 };
 
-/** The licenses of one order or of one customer (their purchases, refunded ones too), newest first. */
+/** The licenses of one order, of one customer (their purchases, refunded ones too) or one key, newest first. */
 export async function licensesOf(
   ctx: AppContext,
-  of: { orderId: string } | { userId: string },
+  of: { orderId: string } | { userId: string } | { licenseKey: string },
 ): Promise<OperatorLicense[]> {
-  const where: SQL = 'orderId' in of ? eq(purchases.orderId, of.orderId) : eq(purchases.userId, of.userId);
+  const where: SQL =
+    'orderId' in of
+      ? eq(purchases.orderId, of.orderId)
+      : 'userId' in of
+        ? eq(purchases.userId, of.userId)
+        : eq(licenses.licenseKey, of.licenseKey.trim().toUpperCase());
   const rows = await ctx.db
     .select({
       id: licenses.id,
@@ -107,35 +113,53 @@ export async function resetSelfDeactivations(
   });
 }
 
+const NOT_ACTIVE = 'This device is not active on this license.';
+
+/** An active machine of the license by its id (or, from the command line, the start of it). */
+async function activeDevice(tx: Tx, licenseId: string, typed: string) {
+  const found = await findByTypedId({
+    idColumn: licenseActivations.id,
+    typed,
+    noun: 'device',
+    listCommand: 'licenses show',
+    select: (where) =>
+      tx
+        .select({ id: licenseActivations.id, name: licenseActivations.name })
+        .from(licenseActivations)
+        .where(
+          and(where, eq(licenseActivations.licenseId, licenseId), isNull(licenseActivations.deactivatedAt)),
+        )
+        .limit(2),
+  }).catch((error: unknown) => {
+    throw error instanceof DomainError && error.code === 'not_found'
+      ? new DomainError('not_found', NOT_ACTIVE)
+      : error;
+  });
+  return found;
+}
+
 /** Frees one machine of a license for the buyer; it does not count against their self-service allowance. */
 export async function deactivateDeviceAsOperator(
   ctx: AppContext,
-  input: { licenseId: string; activationId: string },
+  input: { license: LicenseRef; device: string },
   actor: Actor,
-): Promise<{ name: string | null }> {
+): Promise<{ licenseId: string; id: string; name: string | null }> {
   const freed = await ctx.db.transaction(async (tx) => {
-    await lockedLicense(tx, { licenseId: input.licenseId });
-    const [freed] = await tx
+    const license = await lockedLicense(tx, input.license);
+    const device = await activeDevice(tx, license.id, input.device);
+    await tx
       .update(licenseActivations)
       .set({ deactivatedAt: ctx.clock.now(), deactivatedBy: 'operator' })
-      .where(
-        and(
-          eq(licenseActivations.id, input.activationId),
-          eq(licenseActivations.licenseId, input.licenseId),
-          isNull(licenseActivations.deactivatedAt),
-        ),
-      )
-      .returning({ id: licenseActivations.id, name: licenseActivations.name });
-    if (!freed) throw new DomainError('not_found', 'This device is not active on this license.');
+      .where(eq(licenseActivations.id, device.id));
     await recordAudit(tx, actor, {
       action: 'license.deactivate_device',
-      target: `license:${input.licenseId}`,
-      before: { device: freed.id, name: freed.name, active: true },
-      after: { device: freed.id, name: freed.name, active: false },
+      target: `license:${license.id}`,
+      before: { device: device.id, name: device.name, active: true },
+      after: { device: device.id, name: device.name, active: false },
     });
-    return { name: freed.name };
+    return { licenseId: license.id, ...device };
   });
   // This instance answers validate from memory (decision 016): the freed machine must read NOT_ACTIVATED at once.
-  forgetLicenses(ctx, input.licenseId);
+  forgetLicenses(ctx, freed.licenseId);
   return freed;
 }

@@ -20,7 +20,7 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
     parseInput(emptyRequestSchema, request.body);
     const { name } = await deactivateDeviceAsOperator(
       ctx,
-      { licenseId: id, activationId: deviceId },
+      { license: { licenseId: id }, device: deviceId },
       operatorOf(request).actor,
     );
     return { message: `${name ?? 'The device'} is deactivated; the license can be activated elsewhere.` };
