@@ -41,14 +41,17 @@ const list = defineCommand({
       }
       status = wanted as OrderStatus;
     }
-    const filter = {
+    const query = {
       status,
       email: options.email?.trim(),
       since: options.since === undefined ? undefined : parseSince(options.since, new Date()),
-      limit: parseLimit(options.limit, 50),
-    };
+      sort: 'createdAt',
+      dir: 'desc',
+      page: 1,
+      pageSize: parseLimit(options.limit, 50),
+    } as const;
     const ctx = await env.open();
-    const rows = await listOrders(ctx, filter);
+    const { rows } = await listOrders(ctx, query);
     return {
       data: rows,
       text: table(

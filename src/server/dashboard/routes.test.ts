@@ -266,7 +266,10 @@ describe('who reaches /api/admin/', () => {
 
   it('checks who is asking before reading a body or an id: strangers get 401/403, never the schema', async () => {
     const malformedId = '-'.repeat(36);
-    const routes = [...Object.keys(ENDPOINTS), ...SIGN_IN_ROUTES.filter((route) => !route.endsWith('/status'))];
+    const routes = [
+      ...Object.keys(ENDPOINTS),
+      ...SIGN_IN_ROUTES.filter((route) => !route.endsWith('/status')),
+    ];
     for (const route of routes) {
       const [method, pattern] = route.split(' ') as ['GET' | 'POST', string];
       const url = pattern.replace(/:\w+/g, (name) => (name === ':file' ? 'invoice.pdf' : malformedId));
