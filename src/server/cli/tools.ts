@@ -11,6 +11,7 @@ import {
   TOOL_TEXT_MAX,
 } from '../../shared/tool-rules';
 import { type ToolRow, toApiTool } from '../shop/catalogue';
+import { ensureDefaultCatalogue } from '../shop/seed';
 import { attachToolFile, createTool, listTools, type ToolChanges, updateTool } from '../shop/tools';
 import { details, formatBytes, formatTime, shortId, table } from './format';
 import {
@@ -229,7 +230,12 @@ const list = defineCommand({
   example: 'tools list',
   async run(env, { options }) {
     const ctx = await env.open();
-    const rows = await listTools(ctx, { activeOnly: options.active === true });
+    await ensureDefaultCatalogue(ctx);
+    const { rows } = await listTools(ctx, {
+      activeOnly: options.active === true,
+      sort: 'catalogue',
+      dir: 'asc',
+    });
     return {
       data: rows.map(adminTool),
       text: table(

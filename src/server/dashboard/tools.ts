@@ -1,36 +1,22 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { asc, count, desc } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AdminTool, Page, toolInputSchema, toolsQuerySchema } from '../../shared/dashboard';
 import type { AppContext } from '../context';
-import { tools } from '../db/schema';
 import type { Actor } from '../operator/audit';
 import * as catalogue from '../shop/tools';
-
-const SORT_COLUMNS = { name: tools.name, updatedAt: tools.updatedAt, priceINR: tools.priceInrPaise };
 
 /** Every tool, hidden ones too, a page at a time in the operator's order. */
 export async function listAdminTools(
   ctx: AppContext,
   query: z.output<typeof toolsQuerySchema>,
 ): Promise<Page<AdminTool>> {
-  const order = query.dir === 'asc' ? asc : desc;
-  const [rows, [total]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(tools)
-      .orderBy(order(SORT_COLUMNS[query.sort]), order(tools.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    ctx.db.select({ n: count() }).from(tools),
-  ]);
-  return {
-    items: rows.map(catalogue.toAdminTool),
-    total: Number(total?.n ?? 0),
-    page: query.page,
-    pageSize: query.pageSize,
-  };
+  const { rows, total } = await catalogue.listTools(ctx, {
+    sort: query.sort,
+    dir: query.dir,
+    page: { number: query.page, size: query.pageSize },
+  });
+  return { items: rows.map(catalogue.toAdminTool), total, page: query.page, pageSize: query.pageSize };
 }
 
 export async function adminTool(ctx: AppContext, id: string): Promise<AdminTool> {

@@ -104,14 +104,40 @@ export function findTool(db: DbOrTx, typed: string, forUpdate = false): Promise<
   });
 }
 
-/** Every tool (or only the active ones) in catalogue order, with the default catalogue in place first. */
-export async function listTools(ctx: AppContext, options: { activeOnly?: boolean } = {}): Promise<ToolRow[]> {
-  await ensureDefaultCatalogue(ctx);
-  return ctx.db
+const TOOL_ORDERS = {
+  catalogue: [tools.sortOrder, tools.name],
+  name: [tools.name],
+  updatedAt: [tools.updatedAt],
+  priceINR: [tools.priceInrPaise],
+};
+
+/** Which tools, in which order: the catalogue's order for the command line, the table's for the dashboard. */
+export type ToolQuery = {
+  activeOnly?: boolean;
+  sort: keyof typeof TOOL_ORDERS;
+  dir: 'asc' | 'desc';
+  /** A page of the list; without it, every tool. */
+  page?: { number: number; size: number };
+};
+
+/** THE operator's list of tools, hidden ones too unless asked (and how many there are), for both adapters. */
+export async function listTools(
+  ctx: AppContext,
+  query: ToolQuery,
+): Promise<{ rows: ToolRow[]; total: number }> {
+  const order = query.dir === 'asc' ? asc : desc;
+  const where = query.activeOnly ? eq(tools.active, true) : undefined;
+  const rows = ctx.db
     .select()
     .from(tools)
-    .where(options.activeOnly ? eq(tools.active, true) : undefined)
-    .orderBy(asc(tools.sortOrder), asc(tools.name), asc(tools.id));
+    .where(where)
+    .orderBy(...TOOL_ORDERS[query.sort].map((column) => order(column)), order(tools.id))
+    .$dynamic();
+  const [page, [total]] = await Promise.all([
+    query.page ? rows.limit(query.page.size).offset((query.page.number - 1) * query.page.size) : rows,
+    ctx.db.select({ n: count() }).from(tools).where(where),
+  ]);
+  return { rows: page, total: Number(total?.n ?? 0) };
 }
 
 /** Adds a tool; without a position it goes after the last one. */
