@@ -623,12 +623,13 @@ describe('npm run admin', () => {
       }
       await adminJson('orders', 'resend', bought.orderId);
       await adminJson('tools', 'set-price', windowsToolId, '--price-inr', '579');
-      const [license] = await adminJson<Array<{ devices: Array<{ id: string }> }>>(
+      const license = await adminJson<{ devices: Array<{ id: string }> }>(
         'licenses',
         'show',
         bought.licenseKey,
       );
-      const device = license?.devices[0]?.id ?? '';
+      expect(license.devices).toHaveLength(1);
+      const device = license.devices[0]?.id ?? '';
       await adminJson('licenses', 'deactivate', bought.licenseKey, device.slice(0, 8));
       await adminJson('orders', 'refund', bought.orderId, '--reason', 'Audit trail check');
 
