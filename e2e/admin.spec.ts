@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
@@ -77,7 +77,7 @@ async function signUpByApi(person: typeof operator) {
 }
 
 function adminCli(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/admin/cli.ts', ...args], {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli/cli.ts', ...args], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
     encoding: 'utf8',
@@ -200,7 +200,7 @@ test('Activity lists the grant and the enrolment, sorted and searched on the ser
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toContainText('second_factor.enrol');
   await expect(rows.nth(1)).toContainText('operator.grant');
-  await expect(rows.nth(1)).toContainText('command line');
+  await expect(rows.nth(1)).toContainText(`cli:${userInfo().username}`);
   await checkScreen('activity');
 
   const byAction = page.getByRole('button', { name: 'What' });

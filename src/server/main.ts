@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { type AdminSocket, startAdminSocket } from './admin/socket';
 import { buildApp } from './app';
+import { type AdminSocket, startAdminSocket } from './cli/socket';
 import { ConfigError, loadConfig } from './config';
 import { createAppContext } from './context';
 import { openDatabase } from './db';

@@ -123,9 +123,16 @@ export type ActivityEntry = {
 
 // ── Orders ──────────────────────────────────────────────────────────────────────────────────────────────────
 
+/** A day that exists in the calendar (2026-13-01 and 2026-02-30 do not). */
+const isRealDay = (day: string) => {
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
+};
+
 const isoDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-24.')
+  .refine(isRealDay, 'No such date.')
   .optional();
 
 export const ordersQuerySchema = pageQuerySchema.extend({
@@ -330,7 +337,7 @@ const calendarDay = (label: string) =>
   z
     .string({ error: `Give the ${label} date.` })
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-04-01.')
-    .refine((day) => new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day, 'No such date.');
+    .refine(isRealDay, 'No such date.');
 
 /** A period of the accountant's GSTR-1 split: calendar days in India, both included. */
 export const invoicePeriodSchema = z

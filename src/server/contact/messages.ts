@@ -2,10 +2,11 @@ import { and, asc, desc, eq, gte, isNull, type SQL } from 'drizzle-orm';
 import type { ContactRequest } from '../../shared/contact-schema';
 import { SITE } from '../../shared/site';
 import type { AppContext } from '../context';
-import type { DbOrTx, Tx } from '../db';
+import type { DbOrTx } from '../db';
 import { contactMessages } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
 import { enqueueMail } from '../mail/outbox';
+import { type Actor, recordAudit } from '../operator/audit';
 import { type ContactMessage, contactAcknowledgementEmail, contactNotificationEmail } from './emails';
 
 /**
@@ -93,13 +94,13 @@ export function allMessages(ctx: AppContext, filter: MessageFilter): Promise<Mes
 }
 
 /**
- * Marks a message handled once; a message already handled keeps its first date. `alsoInTransaction` (the
- * dashboard's audit entry) runs only when something changed, in the same transaction.
+ * Marks a message handled once; a message already handled keeps its first date. The audit entry is written only
+ * when something changed, in the same transaction.
  */
 export async function markMessageHandled(
   ctx: AppContext,
   typed: string,
-  alsoInTransaction?: (tx: Tx, message: MessageRow) => Promise<void>,
+  actor: Actor,
 ): Promise<{ message: MessageRow; alreadyHandled: boolean }> {
   const row = await findMessage(ctx.db, typed);
   if (row.handledAt) return { message: row, alreadyHandled: true };
@@ -111,7 +112,12 @@ export async function markMessageHandled(
       .returning();
     // Someone else marked it in between: theirs is the first date, and theirs the change.
     if (!updated) return { message: row, alreadyHandled: true };
-    await alsoInTransaction?.(tx, updated);
+    await recordAudit(tx, actor, {
+      action: 'message.handled',
+      target: `message:${updated.id}`,
+      before: { handled: false },
+      after: { handled: true },
+    });
     return { message: updated, alreadyHandled: false };
   });
 }

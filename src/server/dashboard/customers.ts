@@ -4,8 +4,9 @@ import type { CustomerDetail, CustomerRow, customersQuerySchema, Page } from '..
 import type { AppContext } from '../context';
 import { orders, purchases, users } from '../db/schema';
 import { notFound } from '../http/errors';
+import { orderRowsQuery } from '../payments/orders-admin';
 import { adminLicensesOf } from './licenses';
-import { orderRowsQuery, toOrderRow } from './orders';
+import { toOrderRow } from './orders';
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 const SORT_COLUMNS = {
@@ -81,7 +82,7 @@ export async function customerDetail(ctx: AppContext, id: string): Promise<Custo
   const [account] = await ctx.db.select().from(users).where(eq(users.id, id)).limit(1);
   if (!account) throw notFound('No such customer.');
   const [row] = await withCounts(ctx, [account]);
-  const orderList = await orderRowsQuery(ctx).where(eq(orders.userId, id)).orderBy(desc(orders.createdAt));
+  const orderList = await orderRowsQuery(ctx.db).where(eq(orders.userId, id)).orderBy(desc(orders.createdAt));
   if (!row) throw notFound('No such customer.');
   return {
     ...row,

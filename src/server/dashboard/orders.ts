@@ -1,123 +1,44 @@
-import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { OrderDetail, OrderRow, ordersQuerySchema, Page } from '../../shared/dashboard';
 import type { AppContext } from '../context';
-import { creditNotes, invoices, orderEvents, orders, outbox, tools, users } from '../db/schema';
+import { orderEvents, orders, outbox } from '../db/schema';
 import { notFound } from '../http/errors';
+import { type OrderListRow, listOrders as orderList, orderRowsQuery } from '../payments/orders-admin';
 import { adminLicensesOf, orderTaxDocuments } from './licenses';
 
-/** The dashboard's read side of orders: search, filters, server-side paging and sorting, and one order in full. */
+/** The dashboard's read side of orders: the operator's one order list as a table page, and one order in full. */
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const istMidnight = (day: string) => new Date(`${day}T00:00:00+05:30`);
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-const SORT_COLUMNS = { createdAt: orders.createdAt, amount: orders.amount, status: orders.status };
-
-/**
- * What the operator typed: a Razorpay order or payment id, an invoice or credit-note number, the start of our id,
- * or (part of) an email.
- */
-function searchCondition(q: string): SQL | undefined {
-  if (/^order_\w+$/.test(q)) return eq(orders.razorpayOrderId, q);
-  if (/^pay_\w+$/.test(q)) return eq(orders.razorpayPaymentId, q);
-  const number = q.toUpperCase();
-  const taxDocument = or(
-    sql`exists (select 1 from ${invoices} where ${invoices.orderId} = ${orders.id} and ${invoices.number} = ${number})`,
-    sql`exists (select 1 from ${creditNotes} where ${creditNotes.orderId} = ${orders.id} and ${creditNotes.number} = ${number})`,
-  );
-  const email = ilike(users.email, likePattern(q));
-  if (/^[0-9a-f-]{4,36}$/i.test(q))
-    return or(email, taxDocument, sql`${orders.id}::text like ${`${q.toLowerCase()}%`}`);
-  return or(email, taxDocument);
-}
-
-const rowColumns = {
-  id: orders.id,
-  createdAt: orders.createdAt,
-  email: users.email,
-  customerName: users.name,
-  tool: tools.name,
-  device: tools.device,
-  amount: orders.amount,
-  currency: orders.currency,
-  status: orders.status,
-  razorpayOrderId: orders.razorpayOrderId,
-  razorpayPaymentId: orders.razorpayPaymentId,
-};
-
-type RawRow = {
-  id: string;
-  createdAt: Date;
-  email: string;
-  customerName: string;
-  tool: string;
-  device: string | null;
-  amount: number;
-  currency: 'INR' | 'USD';
-  status: OrderRow['status'];
-  razorpayOrderId: string;
-  razorpayPaymentId: string | null;
-};
-
-export const toOrderRow = ({ device, createdAt, ...row }: RawRow): OrderRow => ({
-  ...row,
-  tool: device ? `${row.tool} (${device})` : row.tool,
-  createdAt: createdAt.toISOString(),
+export const toOrderRow = (row: OrderListRow): OrderRow => ({
+  id: row.id,
+  createdAt: row.createdAt.toISOString(),
+  email: row.customerEmail,
+  customerName: row.customerName,
+  tool: row.device ? `${row.toolName} (${row.device})` : row.toolName,
+  amount: row.amount,
+  currency: row.currency,
+  status: row.status,
+  razorpayOrderId: row.razorpayOrderId,
+  razorpayPaymentId: row.razorpayPaymentId,
 });
-
-export function orderRowsQuery(ctx: AppContext) {
-  return ctx.db
-    .select(rowColumns)
-    .from(orders)
-    .innerJoin(users, eq(users.id, orders.userId))
-    .innerJoin(tools, eq(tools.id, orders.toolId));
-}
 
 export async function listOrders(
   ctx: AppContext,
   query: z.output<typeof ordersQuerySchema>,
 ): Promise<Page<OrderRow>> {
-  const conditions: SQL[] = [];
-  if (query.q) {
-    const condition = searchCondition(query.q);
-    if (condition) conditions.push(condition);
-  }
-  if (query.status) conditions.push(eq(orders.status, query.status));
-  if (query.from) conditions.push(gte(orders.createdAt, istMidnight(query.from)));
-  if (query.to) conditions.push(lt(orders.createdAt, new Date(istMidnight(query.to).getTime() + DAY_MS)));
-  const where = conditions.length > 0 ? and(...conditions) : undefined;
-  const order = query.dir === 'asc' ? asc : desc;
-  const [rows, [total]] = await Promise.all([
-    orderRowsQuery(ctx)
-      .where(where)
-      .orderBy(order(SORT_COLUMNS[query.sort]), order(orders.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    ctx.db.select({ n: count() }).from(orders).innerJoin(users, eq(users.id, orders.userId)).where(where),
-  ]);
-  return {
-    items: rows.map(toOrderRow),
-    total: Number(total?.n ?? 0),
-    page: query.page,
-    pageSize: query.pageSize,
-  };
+  const { rows, total } = await orderList(ctx, query);
+  return { items: rows.map(toOrderRow), total, page: query.page, pageSize: query.pageSize };
 }
 
 export async function orderDetail(ctx: AppContext, id: string): Promise<OrderDetail> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound('No such order.');
-  const [row] = await ctx.db
-    .select({
-      ...rowColumns,
-      paidAt: orders.paidAt,
-      failureReason: orders.failureReason,
-      billing: orders.billing,
-    })
-    .from(orders)
-    .innerJoin(users, eq(users.id, orders.userId))
-    .innerJoin(tools, eq(tools.id, orders.toolId))
-    .where(eq(orders.id, id))
-    .limit(1);
-  if (!row) throw notFound('No such order.');
+  const [[row], [extra]] = await Promise.all([
+    orderRowsQuery(ctx.db).where(eq(orders.id, id)).limit(1),
+    ctx.db
+      .select({ failureReason: orders.failureReason, billing: orders.billing })
+      .from(orders)
+      .where(eq(orders.id, id)),
+  ]);
+  if (!row || !extra) throw notFound('No such order.');
   const [events, emails, licenses, documents] = await Promise.all([
     ctx.db
       .select({
@@ -145,12 +66,11 @@ export async function orderDetail(ctx: AppContext, id: string): Promise<OrderDet
     adminLicensesOf(ctx, { orderId: id }),
     orderTaxDocuments(ctx, id),
   ]);
-  const { paidAt, failureReason, billing, ...base } = row;
   return {
-    ...toOrderRow(base),
-    paidAt: paidAt?.toISOString() ?? null,
-    failureReason,
-    billing: (billing ?? {}) as Record<string, unknown>,
+    ...toOrderRow(row),
+    paidAt: row.paidAt?.toISOString() ?? null,
+    failureReason: extra.failureReason,
+    billing: (extra.billing ?? {}) as Record<string, unknown>,
     licenses,
     ...documents,
     events: events.map((event) => ({ ...event, createdAt: event.createdAt.toISOString() })),

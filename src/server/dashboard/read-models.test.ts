@@ -74,7 +74,7 @@ describe('orders', () => {
     expect(Object.keys(bad.json().fieldErrors).sort()).toEqual(['_', 'from', 'page', 'status'].sort());
   });
 
-  it('shows one order with its events and emails; an unknown id is 404', async () => {
+  it('shows one order with its events and emails; an unknown id is 404, a malformed one 400', async () => {
     const response = await operator.get(`/api/admin/orders/${bought.order.id}`);
     expect(response.statusCode).toBe(200);
     const order = response.json() as OrderDetail;
@@ -85,7 +85,11 @@ describe('orders', () => {
     expect((await operator.get('/api/admin/orders/00000000-0000-0000-0000-000000000000')).statusCode).toBe(
       404,
     );
-    expect((await operator.get('/api/admin/orders/not-an-id')).statusCode).toBe(404);
+    for (const malformed of ['not-an-id', '-'.repeat(36)]) {
+      const refused = await operator.get(`/api/admin/orders/${malformed}`);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ fieldErrors: { id: 'Not an id.' } });
+    }
   });
 });
 

@@ -14,6 +14,8 @@ import {
   tools,
 } from '../db/schema';
 import { activateLicense } from '../licenses/service';
+import { cliActor } from '../operator/audit';
+import { revokeOperator } from '../operator/roles';
 import type { TestClient } from '../test-support/client';
 import { fingerprint } from '../test-support/license-fixtures';
 import {
@@ -24,8 +26,6 @@ import {
   newBuyer,
   type ShopTestApp,
 } from '../test-support/shop-fixtures';
-import { CLI_ACTOR } from './audit';
-import { revokeOperator } from './operators';
 import { DASHBOARD_IDLE_MS, DASHBOARD_MAX_MS } from './session';
 import { enrol, signedInBuyer, signedInOperator, totpAt, verifiedOperator } from './test-helpers';
 
@@ -264,6 +264,74 @@ describe('who reaches /api/admin/', () => {
     });
   }
 
+  it('checks who is asking before reading a body or an id: strangers get 401/403, never the schema', async () => {
+    const malformedId = '-'.repeat(36);
+    const routes = [
+      ...Object.keys(ENDPOINTS),
+      ...SIGN_IN_ROUTES.filter((route) => !route.endsWith('/status')),
+    ];
+    for (const route of routes) {
+      const [method, pattern] = route.split(' ') as ['GET' | 'POST', string];
+      const url = pattern.replace(/:\w+/g, (name) => (name === ':file' ? 'invoice.pdf' : malformedId));
+      for (const body of [{ bogus: 1, code: 'x'.repeat(500) }, '{"not json', undefined]) {
+        const request: Call = { method, url: `${url}?from=2026-13-01&page=-1`, body };
+        if (typeof body === 'string') request.headers = { 'content-type': 'application/json' };
+        const anonymous = await call(signedOut, request);
+        expect(anonymous.statusCode, `${route} signed out: ${anonymous.body}`).toBe(401);
+        const asBuyer = await call(buyer, request);
+        expect(asBuyer.statusCode, `${route} as a buyer: ${asBuyer.body}`).toBe(403);
+        expect(asBuyer.body).not.toContain('fieldErrors');
+      }
+    }
+  });
+
+  it('answers a malformed id or an impossible date with 400 and field errors, not 500', async () => {
+    const malformedId = '-'.repeat(36);
+    for (const route of Object.keys(ENDPOINTS).filter((name) => name.includes(':id'))) {
+      const [method, pattern] = route.split(' ') as ['GET' | 'POST', string];
+      const url = pattern.replace(/:\w+/g, (name) => (name === ':file' ? 'invoice.pdf' : malformedId));
+      const response = await call(verified, { method, url, body: method === 'POST' ? {} : undefined });
+      expect(response.statusCode, `${route}: ${response.body}`).toBe(400);
+      expect(Object.keys(response.json().fieldErrors ?? {}), route).toContain('id');
+    }
+    for (const url of [
+      '/api/admin/orders?from=2026-13-01',
+      '/api/admin/orders?to=2026-02-30',
+      '/api/admin/invoices?from=2026-13-01&to=2026-12-31',
+    ]) {
+      const response = await verified.get(url);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json().fieldErrors).toBeDefined();
+    }
+  });
+
+  it('refuses an upload named with a NUL or another control character, and stores nothing', async () => {
+    const before = await verified.get(`/api/admin/tools/${fixtures.toolId}`);
+    for (const name of ['setup%00.exe', 'set\u0001up.exe']) {
+      const code = await fixtures.freshCode();
+      const boundary = 'control-name-boundary';
+      const body = [
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="code"',
+        '',
+        code,
+        `--${boundary}`,
+        `Content-Disposition: form-data; name="file"; filename*=UTF-8''${encodeURIComponent(name).replace(/%2500/g, '%00')}`,
+        'Content-Type: application/octet-stream',
+        '',
+        'MZ installer',
+        `--${boundary}--`,
+        '',
+      ].join('\r\n');
+      const response = await verified.request('POST', `/api/admin/tools/${fixtures.toolId}/file`, body, {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      });
+      expect(response.statusCode, response.body).toBe(400);
+    }
+    const after = await verified.get(`/api/admin/tools/${fixtures.toolId}`);
+    expect(after.json().file).toEqual(before.json().file);
+  });
+
   it('tells each caller where it stands, always with 200', async () => {
     const status = async (client: TestClient) => {
       const response = await client.get('/api/admin/auth/status');
@@ -394,6 +462,24 @@ describe('second factor at sign-in', { timeout: 120_000 }, () => {
     expect(
       (await client.post('/api/admin/auth/verify', { code: await totpAt(t, operator.secret) })).statusCode,
     ).toBe(200);
+
+    // Each wrong code and each refusal past the lock is in the audit log, without the code that was tried.
+    const entries = await t.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.target, `user:${operator.email}`))
+      .orderBy(auditLog.id);
+    const actions = entries.map((entry) => entry.action);
+    expect(actions.filter((action) => action === 'second_factor.wrong_code')).toHaveLength(5);
+    expect(actions.filter((action) => action === 'second_factor.locked_out')).toHaveLength(2);
+    for (const entry of entries.filter((row) => row.action.startsWith('second_factor.'))) {
+      expect(entry.actor).toBe(operator.email);
+      if (entry.action !== 'second_factor.enrol') expect(entry.after).toEqual({ purpose: 'sign_in' });
+      expect(JSON.stringify(entry)).not.toContain(wrong);
+      expect(JSON.stringify(entry)).not.toContain(right);
+    }
+    const activity = await client.get('/api/admin/activity?q=second_factor.locked_out');
+    expect(activity.json().total).toBeGreaterThanOrEqual(2);
   });
 
   it('takes each recovery code once', async () => {
@@ -441,7 +527,7 @@ describe('second factor at sign-in', { timeout: 120_000 }, () => {
 
   it('loses every door when the role is removed', async () => {
     const operator = await verifiedOperator(t);
-    await revokeOperator(t.ctx, operator.email, CLI_ACTOR);
+    await revokeOperator(t.ctx, operator.email, cliActor('tester'));
     expect((await operator.client.get('/api/admin/overview')).json().code).toBe('not_operator');
   });
 });
@@ -455,7 +541,7 @@ describe('audit log', () => {
     const page = response.json() as { items: Array<{ action: string; actor: string }>; total: number };
     expect(page.items.map((entry) => [entry.actor, entry.action])).toEqual([
       [operator.email, 'second_factor.enrol'],
-      ['command line', 'operator.grant'],
+      ['cli:tester', 'operator.grant'],
     ]);
     expect(page.total).toBe(2);
   });

@@ -15,7 +15,7 @@ import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { operatorRecoveryCodes, operators } from '../db/schema';
 import { AppError, conflict } from '../http/errors';
-import { type Actor, recordAudit } from './audit';
+import { type Actor, recordAudit } from '../operator/audit';
 import { startDashboardSession } from './session';
 
 /**
@@ -29,6 +29,9 @@ export const RECOVERY_CODE_COUNT = 10;
 export const WRONG_CODES_ALLOWED = 5;
 export const WRONG_CODE_WINDOW_MS = 15 * 60 * 1000;
 const RECOVERY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** What a code was for, in the audit entry of a wrong one (never the code itself). */
+type CodePurpose = 'enrol' | 'sign_in' | 'fresh_code';
 
 const wrongCodeLimit = (userId: string) => ({
   key: `admin-2fa-wrong:${userId}`,
@@ -117,7 +120,7 @@ export async function confirmEnrolment(
   const row = await operatorRow(ctx.db, operator.userId);
   if (row.totpEnrolledAt) throw conflict(DASHBOARD_MESSAGES.alreadyEnrolled);
   if (!row.totpSecret) throw new AppError(400, 'not_enrolled', DASHBOARD_MESSAGES.notEnrolled);
-  await checkTotp(ctx, row, code);
+  await checkTotp(ctx, operator, 'enrol', row, code);
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, makeRecoveryCode);
   const userId = operator.userId;
   await ctx.db.transaction(async (tx) => {
@@ -144,8 +147,14 @@ export async function confirmEnrolment(
  * of the wrong-code budget before it is judged (so concurrent guesses cannot all slip under it) and a right code
  * gives it back: from the sixth wrong code in the window on, every attempt is 429, right codes too.
  */
-async function checkTotp(ctx: AppContext, row: OperatorRow, code: string): Promise<void> {
-  await judgeCode(ctx, row.userId, async () => {
+async function checkTotp(
+  ctx: AppContext,
+  operator: OperatorIdentity,
+  purpose: CodePurpose,
+  row: OperatorRow,
+  code: string,
+): Promise<void> {
+  await judgeCode(ctx, operator, purpose, async () => {
     const accepted = await matchingStep(ctx, row, code);
     if (accepted === null) return false;
     // Conditional on the stored step, so two requests racing with one code cannot both pass.
@@ -175,9 +184,25 @@ async function matchingStep(ctx: AppContext, row: OperatorRow, code: string): Pr
   return result.valid && 'timeStep' in result ? result.timeStep : null;
 }
 
-async function judgeCode(ctx: AppContext, userId: string, isRight: () => Promise<boolean>): Promise<void> {
-  const attempt = await ctx.limiter.reserve({ ...wrongCodeLimit(userId), limit: WRONG_CODES_ALLOWED });
-  if (!(await isRight())) throw wrongCode();
+/** Wrong codes and refusals past the lock are audited, so an operator sees someone guessing at their factor. */
+async function judgeCode(
+  ctx: AppContext,
+  operator: OperatorIdentity,
+  purpose: CodePurpose,
+  isRight: () => Promise<boolean>,
+): Promise<void> {
+  const audit = (action: string) =>
+    recordAudit(ctx.db, actorOf(operator), { action, target: `user:${operator.email}`, after: { purpose } });
+  const attempt = await ctx.limiter
+    .reserve({ ...wrongCodeLimit(operator.userId), limit: WRONG_CODES_ALLOWED })
+    .catch(async (error: unknown) => {
+      await audit('second_factor.locked_out');
+      throw error;
+    });
+  if (!(await isRight())) {
+    await audit('second_factor.wrong_code');
+    throw wrongCode();
+  }
   await attempt.refund();
 }
 
@@ -197,10 +222,10 @@ export async function verifySecondFactor(
   if (!row.totpEnrolledAt) throw new AppError(403, 'not_enrolled', DASHBOARD_MESSAGES.notEnrolled);
   let method: 'totp' | 'recovery_code' = 'totp';
   if (/^\d{6}$/.test(code)) {
-    await checkTotp(ctx, row, code);
+    await checkTotp(ctx, operator, 'sign_in', row, code);
   } else {
     method = 'recovery_code';
-    await judgeCode(ctx, userId, async () => {
+    await judgeCode(ctx, operator, 'sign_in', async () => {
       const spent = await ctx.db
         .update(operatorRecoveryCodes)
         .set({ usedAt: ctx.clock.now() })
@@ -226,8 +251,12 @@ export async function verifySecondFactor(
 }
 
 /** A fresh TOTP code for a sensitive action (refund, file upload, price change); recovery codes do not count. */
-export async function requireFreshCode(ctx: AppContext, userId: string, code: string): Promise<void> {
-  const row = await operatorRow(ctx.db, userId);
+export async function requireFreshCode(
+  ctx: AppContext,
+  operator: OperatorIdentity,
+  code: string,
+): Promise<void> {
+  const row = await operatorRow(ctx.db, operator.userId);
   if (!row.totpEnrolledAt) throw new AppError(403, 'not_enrolled', DASHBOARD_MESSAGES.notEnrolled);
-  await checkTotp(ctx, row, code);
+  await checkTotp(ctx, operator, 'fresh_code', row, code);
 }

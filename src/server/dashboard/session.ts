@@ -6,7 +6,7 @@ import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { adminSessions, operators } from '../db/schema';
 import { AppError, unauthorized } from '../http/errors';
-import type { Actor } from './audit';
+import type { Actor } from '../operator/audit';
 
 /**
  * A dashboard session sits on top of one site session (its row goes when the site session does: logout, a new

@@ -1,9 +1,9 @@
 import { generate } from 'otplib';
 import { signUp, uniqueEmail, uniqueIp } from '../auth/test-helpers';
+import { cliActor } from '../operator/audit';
+import { grantOperator } from '../operator/roles';
 import type { TestApp } from '../test-support/app';
 import type { TestClient } from '../test-support/client';
-import { CLI_ACTOR } from './audit';
-import { grantOperator } from './operators';
 
 /** Helpers for the dashboard tests: real sign-ups, the role granted as the command line does, real TOTP codes. */
 
@@ -20,7 +20,7 @@ export async function signedInBuyer(
 
 export async function signedInOperator(t: TestApp) {
   const buyer = await signedInBuyer(t, 'operator');
-  await grantOperator(t.ctx, buyer.email, CLI_ACTOR);
+  await grantOperator(t.ctx, buyer.email, cliActor('tester'));
   return buyer;
 }
 

@@ -26,7 +26,7 @@ function admin(
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/admin/cli.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/cli.ts', ...args], {
       cwd: root,
       env: {
         PATH: process.env.PATH ?? '',

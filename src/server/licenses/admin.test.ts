@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ let licenseKey: string;
 
 function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/admin/cli.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/cli.ts', ...args], {
       cwd: root,
       env: {
         ...process.env,
@@ -103,7 +103,7 @@ describe('licenses reset-deactivations', () => {
         .from(auditLog)
         .where(eq(auditLog.action, 'license.reset_deactivations'));
       expect(entries).toEqual([
-        expect.objectContaining({ actor: 'command line', target: `license:${license?.id}` }),
+        expect.objectContaining({ actor: `cli:${userInfo().username}`, target: `license:${license?.id}` }),
       ]);
     } finally {
       await database.close();

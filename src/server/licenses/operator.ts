@@ -3,14 +3,16 @@ import type { LicenseStatus } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
+import { findByTypedId } from '../db/typed-id';
 import { DomainError } from '../domain-error';
+import { type Actor, recordAudit } from '../operator/audit';
 import { seatsOf } from './devices';
 import { effectiveStatus, forgetLicenses } from './service';
 
 /**
  * The operator's side of licenses (dashboard and command line): what a license of an order or a customer looks
- * like with its machines, freeing a machine, and resetting the buyer's self-service allowance. Each change runs
- * the caller's `alsoInTransaction` (the audit entry) in its transaction.
+ * like with its machines, freeing a machine, and resetting the buyer's self-service allowance. Each change writes
+ * its audit entry in its transaction.
  */
 
 export type OperatorLicense = {
@@ -26,12 +28,17 @@ export type OperatorLicense = {
   devices: Array<{ id: string; name: string | null; activatedAt: Date; lastSeenAt: Date }>;
 };
 
-/** The licenses of one order or of one customer (their purchases, refunded ones too), newest first. */
+/** The licenses of one order, of one customer (their purchases, refunded ones too) or one key, newest first. */
 export async function licensesOf(
   ctx: AppContext,
-  of: { orderId: string } | { userId: string },
+  of: { orderId: string } | { userId: string } | { licenseKey: string },
 ): Promise<OperatorLicense[]> {
-  const where: SQL = 'orderId' in of ? eq(purchases.orderId, of.orderId) : eq(purchases.userId, of.userId);
+  const where: SQL =
+    'orderId' in of
+      ? eq(purchases.orderId, of.orderId)
+      : 'userId' in of
+        ? eq(purchases.userId, of.userId)
+        : eq(licenses.licenseKey, of.licenseKey.trim().toUpperCase());
   const rows = await ctx.db
     .select({
       id: licenses.id,
@@ -90,48 +97,69 @@ async function lockedLicense(tx: Tx, ref: LicenseRef) {
 export async function resetSelfDeactivations(
   ctx: AppContext,
   ref: LicenseRef,
-  alsoInTransaction?: (
-    tx: Tx,
-    change: { licenseId: string; before: Date | null; after: Date },
-  ) => Promise<void>,
+  actor: Actor,
 ): Promise<{ licenseId: string; licenseKey: string | null; resetAt: Date }> {
   return ctx.db.transaction(async (tx) => {
     const license = await lockedLicense(tx, ref);
     const now = ctx.clock.now();
     await tx.update(licenses).set({ selfDeactivationsResetAt: now }).where(eq(licenses.id, license.id));
-    await alsoInTransaction?.(tx, {
-      licenseId: license.id,
-      before: license.selfDeactivationsResetAt,
-      after: now,
+    await recordAudit(tx, actor, {
+      action: 'license.reset_deactivations',
+      target: `license:${license.id}`,
+      before: { resetAt: license.selfDeactivationsResetAt },
+      after: { resetAt: now },
     });
     return { licenseId: license.id, licenseKey: license.licenseKey, resetAt: now };
   });
 }
 
+const NOT_ACTIVE = 'This device is not active on this license.';
+
+/** An active machine of the license by its id (or, from the command line, the start of it). */
+async function activeDevice(tx: Tx, licenseId: string, typed: string) {
+  const found = await findByTypedId({
+    idColumn: licenseActivations.id,
+    typed,
+    noun: 'device',
+    listCommand: 'licenses show',
+    select: (where) =>
+      tx
+        .select({ id: licenseActivations.id, name: licenseActivations.name })
+        .from(licenseActivations)
+        .where(
+          and(where, eq(licenseActivations.licenseId, licenseId), isNull(licenseActivations.deactivatedAt)),
+        )
+        .limit(2),
+  }).catch((error: unknown) => {
+    throw error instanceof DomainError && error.code === 'not_found'
+      ? new DomainError('not_found', NOT_ACTIVE)
+      : error;
+  });
+  return found;
+}
+
 /** Frees one machine of a license for the buyer; it does not count against their self-service allowance. */
 export async function deactivateDeviceAsOperator(
   ctx: AppContext,
-  input: { licenseId: string; activationId: string },
-  alsoInTransaction?: (tx: Tx, device: { id: string; name: string | null }) => Promise<void>,
-): Promise<{ name: string | null }> {
+  input: { license: LicenseRef; device: string },
+  actor: Actor,
+): Promise<{ licenseId: string; id: string; name: string | null }> {
   const freed = await ctx.db.transaction(async (tx) => {
-    await lockedLicense(tx, { licenseId: input.licenseId });
-    const [freed] = await tx
+    const license = await lockedLicense(tx, input.license);
+    const device = await activeDevice(tx, license.id, input.device);
+    await tx
       .update(licenseActivations)
       .set({ deactivatedAt: ctx.clock.now(), deactivatedBy: 'operator' })
-      .where(
-        and(
-          eq(licenseActivations.id, input.activationId),
-          eq(licenseActivations.licenseId, input.licenseId),
-          isNull(licenseActivations.deactivatedAt),
-        ),
-      )
-      .returning({ id: licenseActivations.id, name: licenseActivations.name });
-    if (!freed) throw new DomainError('not_found', 'This device is not active on this license.');
-    await alsoInTransaction?.(tx, freed);
-    return { name: freed.name };
+      .where(eq(licenseActivations.id, device.id));
+    await recordAudit(tx, actor, {
+      action: 'license.deactivate_device',
+      target: `license:${license.id}`,
+      before: { device: device.id, name: device.name, active: true },
+      after: { device: device.id, name: device.name, active: false },
+    });
+    return { licenseId: license.id, ...device };
   });
   // This instance answers validate from memory (decision 016): the freed machine must read NOT_ACTIVATED at once.
-  forgetLicenses(ctx, input.licenseId);
+  forgetLicenses(ctx, freed.licenseId);
   return freed;
 }

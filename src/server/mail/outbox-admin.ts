@@ -1,8 +1,8 @@
 import { and, count, desc, eq, gt, isNotNull, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import type { Tx } from '../db';
 import { outbox } from '../db/schema';
 import { DomainError } from '../domain-error';
+import { type Actor, recordAudit } from '../operator/audit';
 import { formatOperatorTime } from '../operator-time';
 import { MAX_ATTEMPTS } from './worker';
 
@@ -55,13 +55,12 @@ export async function outboxStatus(ctx: AppContext) {
 
 /**
  * Queues one failed message again with a fresh set of retries. Refuses mail that was sent or is still queued:
- * retrying those would send twice or reset the worker's back-off. `alsoInTransaction` (the dashboard's audit
- * entry) commits with the change.
+ * retrying those would send twice or reset the worker's back-off. Its audit entry commits with the change.
  */
 export async function retryMail(
   ctx: AppContext,
   id: number,
-  alsoInTransaction?: (tx: Tx, change: { before: MailSummary; after: MailSummary }) => Promise<void>,
+  actor: Actor,
 ): Promise<{ before: MailSummary; after: MailSummary }> {
   const [row] = await ctx.db.select(summaryColumns).from(outbox).where(eq(outbox.id, id));
   if (!row) throw new DomainError('not_found', `No mail with id ${id}.`);
@@ -87,19 +86,34 @@ export async function retryMail(
       .returning(summaryColumns);
     if (!updated)
       throw new DomainError('refused', `Mail ${id} changed while retrying; run "mail status" and try again.`);
-    await alsoInTransaction?.(tx, { before: row, after: updated });
+    await recordAudit(tx, actor, {
+      action: 'mail.retry',
+      target: `mail:${id}`,
+      before: { status: row.status, attempts: row.attempts },
+      after: { status: updated.status, attempts: updated.attempts },
+    });
     return updated;
   });
   ctx.mailQueued.notify();
   return { before: row, after };
 }
 
-/** Queues every failed message again; returns their ids, lowest first. */
-export async function retryFailedMail(ctx: AppContext): Promise<number[]> {
-  const requeued = await ctx.db
-    .update(outbox)
-    .set({ status: 'pending', attempts: 0, nextAttemptAt: ctx.clock.now() })
-    .where(eq(outbox.status, 'failed'))
-    .returning({ id: outbox.id });
-  return requeued.map((row) => row.id).sort((a, b) => a - b);
+/** Queues every failed message again, one audit entry naming them all; returns their ids, lowest first. */
+export async function retryFailedMail(ctx: AppContext, actor: Actor): Promise<number[]> {
+  return ctx.db.transaction(async (tx) => {
+    const requeued = await tx
+      .update(outbox)
+      .set({ status: 'pending', attempts: 0, nextAttemptAt: ctx.clock.now() })
+      .where(eq(outbox.status, 'failed'))
+      .returning({ id: outbox.id });
+    const ids = requeued.map((row) => row.id).sort((a, b) => a - b);
+    if (ids.length > 0) {
+      await recordAudit(tx, actor, {
+        action: 'mail.retry_failed',
+        before: { status: 'failed', ids },
+        after: { status: 'pending', ids },
+      });
+    }
+    return ids;
+  });
 }

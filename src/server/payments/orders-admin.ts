@@ -1,8 +1,19 @@
-import { and, asc, desc, eq, gt, gte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/orders';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
-import { downloadTokens, licenses, orderEvents, orders, outbox, purchases, tools, users } from '../db/schema';
+import {
+  creditNotes,
+  downloadTokens,
+  invoices,
+  licenses,
+  orderEvents,
+  orders,
+  outbox,
+  purchases,
+  tools,
+  users,
+} from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
 
 /** The operator's view of orders: finding one however it is named, lists, and everything support needs. */
@@ -27,21 +38,61 @@ export function findOrder(db: DbOrTx, typed: string): Promise<OrderRow> {
   });
 }
 
-export type OrderFilter = {
+const DAY_MS = 24 * 60 * 60 * 1000;
+const istMidnight = (day: string) => new Date(`${day}T00:00:00+05:30`);
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+const SORT_COLUMNS = { createdAt: orders.createdAt, amount: orders.amount, status: orders.status };
+
+/** Which orders, in which order: the dashboard's table and the command line's `orders list` alike. */
+export type OrderQuery = {
+  /** What the operator typed in the dashboard's search box (see `searchCondition`). */
+  q?: string;
   status?: OrderStatus;
   /** The customer's email, any letter case. */
   email?: string;
+  /** Calendar days in India, both included. */
+  from?: string;
+  to?: string;
   since?: Date;
-  limit: number;
+  sort: keyof typeof SORT_COLUMNS;
+  dir: 'asc' | 'desc';
+  page: number;
+  pageSize: number;
 };
 
-/** Orders, newest first, with their customer and tool. */
-export async function listOrders(ctx: AppContext, filter: OrderFilter) {
-  const conditions: SQL[] = [];
-  if (filter.status !== undefined) conditions.push(eq(orders.status, filter.status));
-  if (filter.email !== undefined) conditions.push(sql`lower(${users.email}) = lower(${filter.email})`);
-  if (filter.since !== undefined) conditions.push(gte(orders.createdAt, filter.since));
-  return ctx.db
+/**
+ * What the operator typed: a Razorpay order or payment id, an invoice or credit-note number, the start of our id,
+ * or (part of) an email.
+ */
+function searchCondition(q: string): SQL | undefined {
+  if (/^order_\w+$/.test(q)) return eq(orders.razorpayOrderId, q);
+  if (/^pay_\w+$/.test(q)) return eq(orders.razorpayPaymentId, q);
+  const number = q.toUpperCase();
+  const taxDocument = or(
+    sql`exists (select 1 from ${invoices} where ${invoices.orderId} = ${orders.id} and ${invoices.number} = ${number})`,
+    sql`exists (select 1 from ${creditNotes} where ${creditNotes.orderId} = ${orders.id} and ${creditNotes.number} = ${number})`,
+  );
+  const email = ilike(users.email, likePattern(q));
+  if (/^[0-9a-f-]{4,36}$/i.test(q))
+    return or(email, taxDocument, sql`${orders.id}::text like ${`${q.toLowerCase()}%`}`);
+  return or(email, taxDocument);
+}
+
+function orderConditions(query: OrderQuery): SQL | undefined {
+  const conditions: Array<SQL | undefined> = [
+    query.q ? searchCondition(query.q) : undefined,
+    query.status ? eq(orders.status, query.status) : undefined,
+    query.email ? sql`lower(${users.email}) = lower(${query.email})` : undefined,
+    query.from ? gte(orders.createdAt, istMidnight(query.from)) : undefined,
+    query.to ? lt(orders.createdAt, new Date(istMidnight(query.to).getTime() + DAY_MS)) : undefined,
+    query.since ? gte(orders.createdAt, query.since) : undefined,
+  ];
+  return and(...conditions);
+}
+
+/** Orders with their customer and tool, as every operator list shows them. */
+export function orderRowsQuery(db: DbOrTx) {
+  return db
     .select({
       id: orders.id,
       createdAt: orders.createdAt,
@@ -59,10 +110,27 @@ export async function listOrders(ctx: AppContext, filter: OrderFilter) {
     })
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
-    .innerJoin(tools, eq(tools.id, orders.toolId))
-    .where(conditions.length > 0 ? and(...conditions) : undefined)
-    .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(filter.limit);
+    .innerJoin(tools, eq(tools.id, orders.toolId));
+}
+
+export type OrderListRow = Awaited<ReturnType<typeof orderRowsQuery>>[number];
+
+/** THE list of orders (one page of it, and how many match), for the dashboard and the command line. */
+export async function listOrders(
+  ctx: AppContext,
+  query: OrderQuery,
+): Promise<{ rows: OrderListRow[]; total: number }> {
+  const where = orderConditions(query);
+  const order = query.dir === 'asc' ? asc : desc;
+  const [rows, [total]] = await Promise.all([
+    orderRowsQuery(ctx.db)
+      .where(where)
+      .orderBy(order(SORT_COLUMNS[query.sort]), order(orders.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    ctx.db.select({ n: count() }).from(orders).innerJoin(users, eq(users.id, orders.userId)).where(where),
+  ]);
+  return { rows, total: Number(total?.n ?? 0) };
 }
 
 /** Everything about one order that support needs, read in one go. */

@@ -8,6 +8,7 @@ import { issueCreditNote } from '../invoices/issue';
 import { forgetLicenses } from '../licenses/service';
 import { changeLicenseOfPurchase } from '../licenses/status';
 import { enqueueMail } from '../mail/outbox';
+import { type Actor, recordAudit } from '../operator/audit';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { EMULATOR_PREFIX, GatewayError } from './gateway';
 import { recordOrderEvent } from './order-events';
@@ -26,8 +27,8 @@ export type RefundRequest = {
    * recorded, and the gateway is not asked.
    */
   madeByRazorpay?: { refundId: string | null; amount: number };
-  /** Runs inside the refund's transaction (the dashboard's audit entry), so it commits with the refund or not at all. */
-  alsoInTransaction?: (tx: Tx, result: RefundResult) => Promise<void>;
+  /** The operator who asked (dashboard or command line): the audit entry commits with the refund or not at all. */
+  actor?: Actor;
 };
 
 export type RefundResult = {
@@ -251,7 +252,19 @@ export async function refundOrder(ctx: AppContext, request: RefundRequest): Prom
         reason: request.reason,
         refund,
       });
-      await request.alsoInTransaction?.(tx, recorded);
+      if (request.actor) {
+        await recordAudit(tx, request.actor, {
+          action: 'order.refund',
+          target: `order:${recorded.orderId}`,
+          before: { status: 'paid' },
+          after: {
+            status: 'refunded',
+            amount: recorded.amount,
+            currency: recorded.currency,
+            reason: request.reason,
+          },
+        });
+      }
       return recorded;
     });
     forgetOwnedTools(ctx, order.userId);

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PurchasedTool, Tool } from '../../shared/shop';
 import { tools } from '../db/schema';
+import { cliActor } from '../operator/audit';
 import { sha256Hex } from '../storage';
 import { createTestApp, type TestApp } from '../test-support/app';
 import {
@@ -103,23 +104,28 @@ describe('GET /api/alltools/', () => {
     const client = await t.client();
     const ids = async () => (await client.get('/api/alltools/')).json<Tool[]>().map((tool) => tool._id);
     await ids(); // the cache is warm: a write that forgot it would stay unseen for the TTL
-    const added = await createTool(t.ctx, {
-      name: 'Cache check',
-      description: 'Appears without waiting.',
-      device: 'Windows',
-      priceInrPaise: 49_900,
-      priceUsdCents: 799,
-      delivery: 'license_key',
-      icon: null,
-      comingSoon: false,
-      active: true,
-    });
+    const actor = cliActor('tester');
+    const added = await createTool(
+      t.ctx,
+      {
+        name: 'Cache check',
+        description: 'Appears without waiting.',
+        device: 'Windows',
+        priceInrPaise: 49_900,
+        priceUsdCents: 799,
+        delivery: 'license_key',
+        icon: null,
+        comingSoon: false,
+        active: true,
+      },
+      actor,
+    );
     expect(await ids()).toContain(added.id);
-    await updateTool(t.ctx, added.id, { active: false });
+    await updateTool(t.ctx, added.id, { active: false }, actor);
     expect(await ids()).not.toContain(added.id);
-    await updateTool(t.ctx, added.id, { active: true });
+    await updateTool(t.ctx, added.id, { active: true }, actor);
     const stream = Readable.from([Buffer.from('PK new installer')]);
-    const { stored } = await attachToolFile(t.ctx, added.id, { name: 'cache-check.zip', stream });
+    const { stored } = await attachToolFile(t.ctx, added.id, { name: 'cache-check.zip', stream }, actor);
     expect(stored.sha256).toBe(sha256Hex(Buffer.from('PK new installer')));
     expect(await ids()).toContain(added.id);
   });

@@ -1,9 +1,10 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { formatSubunits } from '../../shared/money';
 import type { AppContext } from '../context';
-import type { DbOrTx, Tx } from '../db';
+import type { DbOrTx } from '../db';
 import { licenses, orders, purchases, tools, users } from '../db/schema';
 import { enqueueMail } from '../mail/outbox';
+import { type Actor, recordAudit } from '../operator/audit';
 import { recordOrderEvent } from '../payments/order-events';
 import { type DeliveredSecret, renderDeliveryEmail } from './delivery-email';
 import { createDownloadToken } from './downloads';
@@ -81,8 +82,8 @@ export async function resendDelivery(
   ctx: AppContext,
   target: ResendTarget,
   source: 'web' | 'admin' | 'dashboard',
-  /** Runs inside the resend's transaction once the email is queued (the dashboard's audit entry). */
-  alsoInTransaction?: (tx: Tx, orderId: string) => Promise<void>,
+  /** The operator who asked (dashboard or command line): the audit entry commits with the resend. */
+  actor?: Actor,
 ): Promise<ResendOutcome> {
   const which =
     'orderId' in target
@@ -116,7 +117,7 @@ export async function resendDelivery(
       license: owned.license,
     });
     await recordOrderEvent(tx, owned.order.id, 'resent', { source, outboxId }, now);
-    await alsoInTransaction?.(tx, owned.order.id);
+    if (actor) await recordAudit(tx, actor, { action: 'order.resend', target: `order:${owned.order.id}` });
     return {
       result: 'sent',
       orderId: owned.order.id,

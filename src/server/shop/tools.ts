@@ -1,26 +1,84 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { asc, eq, max } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, max } from 'drizzle-orm';
+import type { AdminTool } from '../../shared/dashboard';
 import { TOOL_FILE_MAX_BYTES, usdPriceProblem } from '../../shared/tool-rules';
 import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
-import { tools } from '../db/schema';
+import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
 import { DomainError } from '../domain-error';
+import { type Actor, recordAudit } from '../operator/audit';
 import type { StoredFile } from '../storage';
 import { invalidateCatalogue, type ToolRow } from './catalogue';
 import { ensureDefaultCatalogue } from './seed';
 
 /**
  * The operator's catalogue: listing, adding and changing tools and attaching their download files, for the
- * command line and the dashboard alike. Every change runs in one transaction with the row locked, runs the
- * caller's `alsoInTransaction` (the dashboard's audit entry) inside it, and clears this instance's catalogue
- * cache once committed, so the change shows on /utility-tools at once (other instances and a separate command
- * line process see it within the cache's short TTL).
+ * command line and the dashboard alike. Every change runs in one transaction with the row locked, writes its
+ * audit entry in it (whoever asked), and clears this instance's catalogue cache once committed, so the change
+ * shows on /utility-tools at once (other instances and a separate command line process see it within the
+ * cache's short TTL).
  */
 
-/** Work a caller adds to a change's transaction, given the tool before (null for a new one) and after. */
-export type ToolHook = (tx: Tx, change: { before: ToolRow | null; after: ToolRow }) => Promise<void>;
+/** A tool as the operator sees it: the dashboard's shape, and what the audit log records. */
+export const toAdminTool = (tool: ToolRow): AdminTool => ({
+  id: tool.id,
+  name: tool.name,
+  description: tool.description,
+  device: tool.device,
+  priceINR: tool.priceInrPaise,
+  priceUSD: tool.priceUsdCents,
+  comingSoon: tool.comingSoon,
+  active: tool.active,
+  delivery: tool.delivery,
+  activationLimit: tool.activationLimit,
+  file:
+    tool.fileName && tool.fileSha256 && tool.fileSize !== null
+      ? { name: tool.fileName, size: tool.fileSize, sha256: tool.fileSha256 }
+      : null,
+  updatedAt: tool.updatedAt.toISOString(),
+});
+
+/** Only the fields that changed, on each side, so the activity log reads as the change itself. */
+function changedFields(before: ToolRow, after: ToolRow) {
+  const was = toAdminTool(before);
+  const now = toAdminTool(after);
+  const changed = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
+  for (const key of Object.keys(now) as Array<keyof AdminTool>) {
+    if (key === 'updatedAt' || key === 'file' || JSON.stringify(was[key]) === JSON.stringify(now[key]))
+      continue;
+    changed.before[key] = was[key];
+    changed.after[key] = now[key];
+  }
+  return changed;
+}
+
+/** The most machines active at once on any one live license of the tool. */
+async function mostActiveDevices(tx: Tx, toolId: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(licenseActivations)
+    .innerJoin(licenses, eq(licenses.id, licenseActivations.licenseId))
+    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .where(and(eq(purchases.toolId, toolId), isNull(licenseActivations.deactivatedAt)))
+    .groupBy(licenseActivations.licenseId)
+    .orderBy(desc(count()))
+    .limit(1);
+  return row?.n ?? 0;
+}
+
+/** A lower activation limit may not strand machines that are running the tool now without saying so. */
+async function assertLimitFitsDevices(tx: Tx, before: ToolRow, limit: number | undefined): Promise<void> {
+  if (limit === undefined || limit >= before.activationLimit) return;
+  const active = await mostActiveDevices(tx, before.id);
+  if (active > limit) {
+    throw new DomainError(
+      'refused',
+      `${active} devices are active on one of ${before.name}'s licenses, more than a limit of ${limit}: free devices on that license first, or keep the limit at ${active} or more.`,
+    );
+  }
+}
 
 export type ToolChanges = Partial<typeof tools.$inferInsert>;
 export type NewTool = Omit<typeof tools.$inferInsert, 'id' | 'sortOrder' | 'createdAt' | 'updatedAt'> & {
@@ -46,22 +104,44 @@ export function findTool(db: DbOrTx, typed: string, forUpdate = false): Promise<
   });
 }
 
-/** Every tool (or only the active ones) in catalogue order, with the default catalogue in place first. */
-export async function listTools(ctx: AppContext, options: { activeOnly?: boolean } = {}): Promise<ToolRow[]> {
-  await ensureDefaultCatalogue(ctx);
-  return ctx.db
+const TOOL_ORDERS = {
+  catalogue: [tools.sortOrder, tools.name],
+  name: [tools.name],
+  updatedAt: [tools.updatedAt],
+  priceINR: [tools.priceInrPaise],
+};
+
+/** Which tools, in which order: the catalogue's order for the command line, the table's for the dashboard. */
+export type ToolQuery = {
+  activeOnly?: boolean;
+  sort: keyof typeof TOOL_ORDERS;
+  dir: 'asc' | 'desc';
+  /** A page of the list; without it, every tool. */
+  page?: { number: number; size: number };
+};
+
+/** THE operator's list of tools, hidden ones too unless asked (and how many there are), for both adapters. */
+export async function listTools(
+  ctx: AppContext,
+  query: ToolQuery,
+): Promise<{ rows: ToolRow[]; total: number }> {
+  const order = query.dir === 'asc' ? asc : desc;
+  const where = query.activeOnly ? eq(tools.active, true) : undefined;
+  const rows = ctx.db
     .select()
     .from(tools)
-    .where(options.activeOnly ? eq(tools.active, true) : undefined)
-    .orderBy(asc(tools.sortOrder), asc(tools.name), asc(tools.id));
+    .where(where)
+    .orderBy(...TOOL_ORDERS[query.sort].map((column) => order(column)), order(tools.id))
+    .$dynamic();
+  const [page, [total]] = await Promise.all([
+    query.page ? rows.limit(query.page.size).offset((query.page.number - 1) * query.page.size) : rows,
+    ctx.db.select({ n: count() }).from(tools).where(where),
+  ]);
+  return { rows: page, total: Number(total?.n ?? 0) };
 }
 
 /** Adds a tool; without a position it goes after the last one. */
-export async function createTool(
-  ctx: AppContext,
-  values: NewTool,
-  alsoInTransaction?: ToolHook,
-): Promise<ToolRow> {
+export async function createTool(ctx: AppContext, values: NewTool, actor: Actor): Promise<ToolRow> {
   assertPayable(values as { priceInrPaise: number; priceUsdCents: number | null });
   await ensureDefaultCatalogue(ctx);
   const created = await ctx.db.transaction(async (tx) => {
@@ -77,7 +157,11 @@ export async function createTool(
       })
       .returning();
     if (!inserted) throw new Error('tool insert returned no row');
-    await alsoInTransaction?.(tx, { before: null, after: inserted });
+    await recordAudit(tx, actor, {
+      action: 'tool.create',
+      target: `tool:${inserted.id}`,
+      after: toAdminTool(inserted),
+    });
     return inserted;
   });
   invalidateCatalogue(ctx);
@@ -89,24 +173,32 @@ export async function updateTool(
   ctx: AppContext,
   typed: string,
   changes: ToolChanges,
-  alsoInTransaction?: ToolHook,
+  actor: Actor,
 ): Promise<{ before: ToolRow; after: ToolRow }> {
   await ensureDefaultCatalogue(ctx);
   const result = await ctx.db.transaction(async (tx) => {
     const before = await findTool(tx, typed, true);
     assertPayable({ ...before, ...changes });
+    await assertLimitFitsDevices(tx, before, changes.activationLimit);
     const [after] = await tx
       .update(tools)
       .set({ ...changes, updatedAt: ctx.clock.now() })
       .where(eq(tools.id, before.id))
       .returning();
     if (!after) throw new Error('tool update returned no row');
-    await alsoInTransaction?.(tx, { before, after });
+    await recordAudit(tx, actor, {
+      action: 'tool.update',
+      target: `tool:${after.id}`,
+      ...changedFields(before, after),
+    });
     return { before, after };
   });
   invalidateCatalogue(ctx);
   return result;
 }
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** A storage key part from a file name: the storage accepts letters, digits, dot, dash and underscore. */
 function keyPart(fileName: string): string {
@@ -124,8 +216,15 @@ export async function attachToolFile(
   ctx: AppContext,
   typed: string,
   file: { name: string; stream: Readable },
-  alsoInTransaction?: ToolHook,
+  actor: Actor,
 ): Promise<{ before: ToolRow; after: ToolRow; stored: StoredFile; removeProblem?: string }> {
+  // Buyers get this name in Content-Disposition, and PostgreSQL refuses a NUL in text: refused before storing.
+  if (CONTROL_CHARACTER.test(file.name)) {
+    throw new DomainError(
+      'invalid',
+      'The file name has control characters; rename the file and upload it again.',
+    );
+  }
   await ensureDefaultCatalogue(ctx);
   const { storage } = ctx;
   const tool = await findTool(ctx.db, typed);
@@ -147,7 +246,12 @@ export async function attachToolFile(
         .where(eq(tools.id, before.id))
         .returning();
       if (!after) throw new Error('tool update returned no row');
-      await alsoInTransaction?.(tx, { before, after });
+      await recordAudit(tx, actor, {
+        action: 'tool.upload',
+        target: `tool:${after.id}`,
+        before: toAdminTool(before).file,
+        after: toAdminTool(after).file,
+      });
       return { before, after };
     });
   } catch (error) {

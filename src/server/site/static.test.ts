@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerStaticSite, SITE_MANIFEST, type SiteManifest } from './static';
 
-/** A built site of three pages, served the way the app serves it (its router ignores a trailing slash). */
+/** A built site of four pages (the dashboard's shell answering every /admin address), served the way the app serves it (its router ignores a trailing slash). */
 let siteDir: string;
 let app: FastifyInstance;
 
@@ -16,6 +16,8 @@ beforeAll(async () => {
       '/': 'index.html',
       '/Contact': 'Contact.html',
       '/utility-tools/invalid-link': 'invalid-link.html',
+      '/admin': 'admin.html',
+      '/admin/*': 'admin.html',
     },
     notFound: '404.html',
   };
@@ -24,6 +26,7 @@ beforeAll(async () => {
     ['index.html', 'Home'],
     ['Contact.html', 'Contact'],
     ['invalid-link.html', 'Invalid or Expired Link'],
+    ['admin.html', 'Dashboard'],
     ['404.html', 'Page not found'],
   ]) {
     writeFileSync(path.join(siteDir, name as string), `<title>${title}</title>`);
@@ -43,11 +46,30 @@ describe('addresses with a trailing slash', () => {
       ['/Contact/', '/Contact'],
       ['/Contact/?ref=mail&x=1', '/Contact?ref=mail&x=1'],
       ['/utility-tools/invalid-link/', '/utility-tools/invalid-link'],
+      ['/admin/', '/admin'],
     ]) {
       const response = await app.inject({ method: 'GET', url: asked });
       expect(response.statusCode, asked).toBe(301);
       expect(response.headers.location).toBe(canonical);
     }
+  });
+
+  it('keep the real path of a deep link under a wildcard route, never the route’s pattern', async () => {
+    for (const [asked, canonical] of [
+      ['/admin/orders/', '/admin/orders'],
+      [
+        '/admin/customers/4f0c2a9e-1b2c-4d3e-8f40-5a6b7c8d9e0f/?tab=licenses',
+        '/admin/customers/4f0c2a9e-1b2c-4d3e-8f40-5a6b7c8d9e0f?tab=licenses',
+      ],
+      ['/admin/tools//', '/admin/tools'],
+    ]) {
+      const response = await app.inject({ method: 'GET', url: asked });
+      expect(response.statusCode, asked).toBe(301);
+      expect(response.headers.location).toBe(canonical);
+    }
+    const deepLink = await app.inject({ method: 'GET', url: '/admin/orders' });
+    expect(deepLink.statusCode).toBe(200);
+    expect(deepLink.body).toContain('<title>Dashboard</title>');
   });
 
   it('leave the canonical paths, the home page and unknown addresses as they were', async () => {

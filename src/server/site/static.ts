@@ -112,11 +112,13 @@ export async function registerStaticSite(app: FastifyInstance, siteDir: string):
   for (const [route, page] of pages) {
     app.get(route, (request, reply) => {
       // The router also matches "/Contact/"; the browser's router would then not know the page (its title
-      // would read "Page not found"), so send such an address on to the one true path, keeping its query.
+      // would read "Page not found"), so send such an address on to the one true path, keeping its query. The
+      // path is the address asked for without its trailing slashes, never the route: "/admin/*" is a pattern.
       const queryAt = request.url.indexOf('?');
       const pathname = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
       if (route !== '/' && pathname.endsWith('/')) {
-        return reply.redirect(`${route}${queryAt === -1 ? '' : request.url.slice(queryAt)}`, 301);
+        const query = queryAt === -1 ? '' : request.url.slice(queryAt);
+        return reply.redirect(`${pathname.replace(/\/+$/, '')}${query}`, 301);
       }
       return send(request, reply, page);
     });

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { AppContext } from '../context';
 import type { Snapshot } from '../db/backup';
+import type { Actor } from '../operator/audit';
 
 /**
  * The admin command line's skeleton: commands declare their words, arguments and options once, and get argument
@@ -76,6 +77,8 @@ export type AdminEnv = {
   open(): Promise<AdminContext>;
   /** The open embedded database's snapshot (opening it like `open`); undefined on PostgreSQL. */
   snapshot(): Promise<Snapshot | undefined>;
+  /** Who runs the command (`cli:<OS user>` in the audit log), also when the server runs it for them. */
+  actor: Actor;
   /** The serving process runs the command for a command line on its admin socket (see socket.ts). */
   inServer?: boolean;
 };

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createConnection } from 'node:net';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { and, eq } from 'drizzle-orm';
@@ -11,7 +11,16 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tool } from '../../shared/shop';
 import { SHOP_MESSAGES } from '../../shared/shop';
-import { contactMessages, downloadTokens, orderEvents, orders, outbox, purchases } from '../db/schema';
+import { verifiedOperator } from '../dashboard/test-helpers';
+import {
+  contactMessages,
+  downloadTokens,
+  licenses,
+  orderEvents,
+  orders,
+  outbox,
+  purchases,
+} from '../db/schema';
 import { enqueueMail } from '../mail/outbox';
 import { type RazorpayEmulator, registerRazorpayEmulator } from '../payments/emulator';
 import { openTestApp, type TestApp } from '../test-support/app';
@@ -39,7 +48,7 @@ const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 const root = path.resolve(import.meta.dirname, '../../..');
 // Absolute, so that the command line also starts from a working directory outside the repository.
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const cliScript = path.join(root, 'src/server/admin/cli.ts');
+const cliScript = path.join(root, 'src/server/cli/cli.ts');
 const KEY_ID = 'rzp_test_emulator';
 
 let dataDir: string;
@@ -518,22 +527,32 @@ describe('npm run admin', () => {
         );
         expectRefusal(await admin('tools', 'frobnicate'), 2, /^admin: Unknown command "tools frobnicate"/);
         // The same, asked of the server directly: its dispatcher maps errors as the command line does.
-        expect(await askServer(dataDir, { argv: ['tools', 'frobnicate'], cwd: root })).toEqual({
+        expect(
+          await askServer(dataDir, { argv: ['tools', 'frobnicate'], cwd: root, osUser: 'tester' }),
+        ).toEqual({
           stdout: '',
           stderr: expect.stringMatching(/^admin: Unknown command "tools frobnicate".*\n$/),
           exitCode: 2,
         });
-        expect(await askServer(dataDir, { argv: ['restore', 'snapshot.tar.gz'], cwd: root })).toEqual({
+        expect(
+          await askServer(dataDir, { argv: ['restore', 'snapshot.tar.gz'], cwd: root, osUser: 'tester' }),
+        ).toEqual({
           stdout: '',
           stderr: expect.stringMatching(/^admin: restore cannot run inside the running server/),
           exitCode: 1,
         });
-        expect(await askServer(dataDir, { argv: ['tools', 'list'], cwd: 'relative/dir' })).toEqual({
+        expect(
+          await askServer(dataDir, { argv: ['tools', 'list'], cwd: 'relative/dir', osUser: 'tester' }),
+        ).toEqual({
           stdout: '',
           stderr: 'admin: The request was not understood.\n',
           exitCode: 2,
         });
-        const oversized = JSON.stringify({ argv: ['tools', 'list', 'x'.repeat(300_000)], cwd: root });
+        const oversized = JSON.stringify({
+          argv: ['tools', 'list', 'x'.repeat(300_000)],
+          cwd: root,
+          osUser: 'tester',
+        });
         expect(JSON.parse(await rawExchange(`${oversized}\n`))).toEqual({
           stdout: '',
           stderr: 'admin: The command line is too long.\n',
@@ -563,6 +582,103 @@ describe('npm run admin', () => {
     },
     120_000,
   );
+
+  it('audits a refund, a resend, a price change and a device freed here: activity --json and the dashboard show them', async () => {
+    // A purchase paid on the emulator (so it can be refunded) with one machine activated through the license API.
+    const bought = await withApp(async (t) => {
+      const { client } = await newBuyer(t);
+      const created = await createOrder(client, windowsToolId);
+      const paid = await payOnEmulator(created.json<{ order_id: string }>().order_id);
+      expect((await client.post('/api/verify-payment/', paid)).statusCode).toBe(200);
+      const orderId = (await orderRow(t, paid.razorpay_order_id)).id;
+      const [license] = await t.ctx.db
+        .select({ key: licenses.licenseKey })
+        .from(licenses)
+        .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+        .where(eq(purchases.orderId, orderId));
+      const activated = await t.app.inject({
+        method: 'POST',
+        url: '/api/licenses/activate',
+        payload: {
+          licenseKey: license?.key,
+          toolId: windowsToolId,
+          fingerprint: 'audit-test-machine',
+          name: 'Audit PC',
+        },
+      });
+      expect(activated.statusCode, activated.body).toBe(200);
+      return { orderId, licenseKey: license?.key ?? '' };
+    });
+
+    // On the embedded database the running server runs each command for this process (its OS user travels along).
+    const server =
+      testDriver() === 'pglite'
+        ? new ServerProcess({ ...env, SITE_DIR: path.join(dataDir, 'no-site') })
+        : undefined;
+    const startedAt = new Date();
+    try {
+      if (server) {
+        await server.start();
+        await waitForSocket();
+      }
+      await adminJson('orders', 'resend', bought.orderId);
+      await adminJson('tools', 'set-price', windowsToolId, '--price-inr', '579');
+      const license = await adminJson<{ devices: Array<{ id: string }> }>(
+        'licenses',
+        'show',
+        bought.licenseKey,
+      );
+      expect(license.devices).toHaveLength(1);
+      const device = license.devices[0]?.id ?? '';
+      await adminJson('licenses', 'deactivate', bought.licenseKey, device.slice(0, 8));
+      await adminJson('orders', 'refund', bought.orderId, '--reason', 'Audit trail check');
+
+      const actor = `cli:${userInfo().username}`;
+      const expected = [
+        expect.objectContaining({
+          actor,
+          action: 'order.refund',
+          target: `order:${bought.orderId}`,
+          after: expect.objectContaining({ status: 'refunded', reason: 'Audit trail check' }),
+        }),
+        expect.objectContaining({
+          actor,
+          action: 'license.deactivate_device',
+          before: expect.objectContaining({ device, active: true }),
+          after: expect.objectContaining({ device, active: false }),
+        }),
+        expect.objectContaining({
+          actor,
+          action: 'tool.update',
+          target: `tool:${windowsToolId}`,
+          after: { priceINR: 57_900 },
+        }),
+        expect.objectContaining({ actor, action: 'order.resend', target: `order:${bought.orderId}` }),
+      ];
+      const since = `${startedAt.getFullYear()}-${String(startedAt.getMonth() + 1).padStart(2, '0')}-${String(startedAt.getDate()).padStart(2, '0')}`;
+      const logged = await adminJson<Array<{ actor: string; action: string; createdAt: string }>>(
+        'activity',
+        '--since',
+        since,
+      );
+      expect(logged.slice(0, 4)).toEqual(expected);
+      expect((await admin('activity', '--since', '1d')).stdout).toMatch(/order\.refund/);
+      expectRefusal(await admin('activity', '--since', 'yesterday'), 1, /--since: "yesterday" is not a date/);
+
+      await server?.stop();
+      await withApp(async (t) => {
+        const operator = await verifiedOperator(t);
+        const shown = await operator.client.get('/api/admin/activity?pageSize=10');
+        expect(shown.statusCode).toBe(200);
+        const items = shown
+          .json<{ items: unknown[] }>()
+          .items.filter((item) => (item as { actor: string }).actor === actor);
+        expect(items.slice(0, 4)).toEqual(expected);
+      });
+    } finally {
+      await server?.stop();
+    }
+  }, 180_000);
 });
 
 /**
@@ -585,7 +701,7 @@ function rawExchange(text: string): Promise<string> {
 /** The server opens its admin socket right after it starts listening for HTTP; this waits for it. */
 async function waitForSocket(): Promise<void> {
   for (let i = 0; i < 100; i++) {
-    if (await askServer(dataDir, { argv: ['--help'], cwd: root })) return;
+    if (await askServer(dataDir, { argv: ['--help'], cwd: root, osUser: 'tester' })) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error('the server did not open its admin socket');

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInBuyer, verifiedOperator } from '../dashboard/test-helpers';
 import { adminSessions, auditLog, operatorRecoveryCodes, operators, users } from '../db/schema';
 import { createTestApp, type TestApp } from '../test-support/app';
-import { CLI_ACTOR } from './audit';
-import { grantOperator, listOperators, OperatorError, revokeOperator } from './operators';
-import { signedInBuyer, verifiedOperator } from './test-helpers';
+import { cliActor } from './audit';
+import { grantOperator, listOperators, OperatorError, revokeOperator } from './roles';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -22,19 +22,23 @@ const auditFor = (email: string) =>
 describe('operator role', () => {
   it('is granted to an existing account by email in any letter case, once, and audited', async () => {
     const { email } = await signedInBuyer(t);
-    await expect(grantOperator(t.ctx, ` ${email.toUpperCase()} `, CLI_ACTOR)).resolves.toEqual({ email });
-    await expect(grantOperator(t.ctx, email, CLI_ACTOR)).rejects.toThrow(`${email} is already an operator.`);
+    await expect(grantOperator(t.ctx, ` ${email.toUpperCase()} `, cliActor('tester'))).resolves.toEqual({
+      email,
+    });
+    await expect(grantOperator(t.ctx, email, cliActor('tester'))).rejects.toThrow(
+      `${email} is already an operator.`,
+    );
     const listed = (await listOperators(t.ctx)).find((row) => row.email === email);
     expect(listed).toMatchObject({ email, enrolled: false });
     const entries = await auditFor(email);
     expect(entries.map((entry) => [entry.actor, entry.action, entry.before, entry.after])).toEqual([
-      ['command line', 'operator.grant', { operator: false }, { operator: true }],
+      ['cli:tester', 'operator.grant', { operator: false }, { operator: true }],
     ]);
   });
 
   it('refuses an unknown email and writes nothing', async () => {
     const before = (await t.ctx.db.select().from(auditLog)).length;
-    const refusal = grantOperator(t.ctx, 'nobody@example.com', CLI_ACTOR);
+    const refusal = grantOperator(t.ctx, 'nobody@example.com', cliActor('tester'));
     await expect(refusal).rejects.toBeInstanceOf(OperatorError);
     await expect(refusal).rejects.toThrow('No account with the email nobody@example.com.');
     expect((await t.ctx.db.select().from(auditLog)).length).toBe(before);
@@ -49,12 +53,12 @@ describe('operator role', () => {
     const sessionsOf = () => t.ctx.db.select().from(adminSessions).where(eq(adminSessions.userId, userId));
     expect(await codesOf()).toHaveLength(10);
     expect(await sessionsOf()).toHaveLength(1);
-    await revokeOperator(t.ctx, operator.email, CLI_ACTOR);
+    await revokeOperator(t.ctx, operator.email, cliActor('tester'));
     expect((await listOperators(t.ctx)).some((entry) => entry.email === operator.email)).toBe(false);
     expect(await t.ctx.db.select().from(operators).where(eq(operators.userId, userId))).toEqual([]);
     expect(await codesOf()).toEqual([]);
     expect(await sessionsOf()).toEqual([]);
-    await expect(revokeOperator(t.ctx, operator.email, CLI_ACTOR)).rejects.toThrow(
+    await expect(revokeOperator(t.ctx, operator.email, cliActor('tester'))).rejects.toThrow(
       `${operator.email} is not an operator.`,
     );
     expect((await auditFor(operator.email)).map((entry) => entry.action)).toEqual([
@@ -63,7 +67,7 @@ describe('operator role', () => {
       'operator.revoke',
     ]);
     // Granted again, the account starts over: no authenticator, so the dashboard asks for enrolment.
-    await grantOperator(t.ctx, operator.email, CLI_ACTOR);
+    await grantOperator(t.ctx, operator.email, cliActor('tester'));
     expect((await operator.client.get('/api/admin/auth/status')).json().state).toBe('enrol');
   });
 });

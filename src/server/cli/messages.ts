@@ -97,7 +97,7 @@ const handled = defineCommand({
   example: 'messages handled 5e6f7a8b',
   async run(env, input) {
     const ctx = await env.open();
-    const { message: row, alreadyHandled } = await markMessageHandled(ctx, argument(input, 0));
+    const { message: row, alreadyHandled } = await markMessageHandled(ctx, argument(input, 0), env.actor);
     return {
       data: messageJson(row),
       text: alreadyHandled

@@ -41,14 +41,17 @@ const list = defineCommand({
       }
       status = wanted as OrderStatus;
     }
-    const filter = {
+    const query = {
       status,
       email: options.email?.trim(),
       since: options.since === undefined ? undefined : parseSince(options.since, new Date()),
-      limit: parseLimit(options.limit, 50),
-    };
+      sort: 'createdAt',
+      dir: 'desc',
+      page: 1,
+      pageSize: parseLimit(options.limit, 50),
+    } as const;
     const ctx = await env.open();
-    const rows = await listOrders(ctx, filter);
+    const { rows } = await listOrders(ctx, query);
     return {
       data: rows,
       text: table(
@@ -166,7 +169,7 @@ const resend = defineCommand({
   async run(env, input) {
     const ctx = await env.open();
     const order = await findOrder(ctx.db, argument(input, 0));
-    const outcome = await resendDelivery(ctx, { orderId: order.id }, 'admin');
+    const outcome = await resendDelivery(ctx, { orderId: order.id }, 'admin', env.actor);
     if (outcome.result === 'no-purchase') {
       throw new DomainError(
         'refused',
@@ -221,7 +224,7 @@ const refund = defineCommand({
       throw new CommandError('--reason is too long (at most 500 characters).');
     const ctx = await env.open();
     const order = await findOrder(ctx.db, argument(input, 0));
-    const result = await refundOrder(ctx, { orderId: order.id, source: 'admin', reason });
+    const result = await refundOrder(ctx, { orderId: order.id, source: 'admin', reason, actor: env.actor });
     const how = result.refundedEarlier
       ? 'Razorpay already showed the payment refunded; recorded it'
       : `Razorpay refund ${result.refundId}`;

@@ -4,6 +4,8 @@
  * embedded database, the command is run by that server instead (socket.ts), and its answer printed here.
  */
 
+import { userInfo } from 'node:os';
+import { cliActor } from '../operator/audit';
 import { type CommandLineResult, runCommandLine } from './command-line';
 import { type AdminRuntime, DatabaseHeldError, openRuntime } from './runtime';
 import { askServer } from './socket';
@@ -16,7 +18,12 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const request = { argv, cwd: process.cwd(), debug: Boolean(process.env.ADMIN_DEBUG) };
+  const request = {
+    argv,
+    cwd: process.cwd(),
+    osUser: userInfo().username,
+    debug: Boolean(process.env.ADMIN_DEBUG),
+  };
   const opened: { runtime?: AdminRuntime; held?: DatabaseHeldError } = {};
   const runtime = async () => {
     try {
@@ -35,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
     result = await runCommandLine(argv, {
       cwd: request.cwd,
       debug: request.debug,
+      actor: cliActor(request.osUser),
       open: async () => (await runtime()).ctx,
       snapshot: async () => (await runtime()).database.snapshot,
     });

@@ -3,13 +3,14 @@ import { chmodSync, lstatSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { cliActor } from '../operator/audit';
 import { type CommandLineEnv, type CommandLineResult, refusal, runCommandLine } from './command-line';
 
 /**
  * The running server's door for `npm run admin` on the embedded database, which only the server's process may
  * open (see docs/decisions/017-admin-commands-through-the-server.md). A Unix domain socket in DATA_DIR, mode 0600:
  * only the OS user who owns the data may connect, the same trust as reading DATA_DIR. One request per connection,
- * one JSON line each way: `{argv, cwd}` in, `{stdout, stderr, exitCode}` out.
+ * one JSON line each way: `{argv, cwd, osUser}` in, `{stdout, stderr, exitCode}` out.
  */
 
 export const adminSocketPath = (dataDir: string) => path.join(dataDir, 'admin.sock');
@@ -25,6 +26,8 @@ const requestSchema = z
   .object({
     argv: z.array(z.string()).max(500),
     cwd: z.string().refine((value) => path.isAbsolute(value), 'an absolute path'),
+    /** The OS user who ran the command line, for the audit log (only that user can reach the socket). */
+    osUser: z.string().min(1).max(256),
     debug: z.boolean().optional(),
   })
   .strict();
@@ -118,6 +121,7 @@ export async function startAdminSocket(options: {
         ...options.env,
         cwd: request.cwd,
         debug: request.debug,
+        actor: cliActor(request.osUser),
         inServer: true,
       });
       options.log.info(

@@ -1,5 +1,4 @@
-import { CLI_ACTOR } from '../dashboard/audit';
-import { grantOperator, listOperators, OperatorError, revokeOperator } from '../dashboard/operators';
+import { grantOperator, listOperators, OperatorError, revokeOperator } from '../operator/roles';
 import { formatTime, table } from './format';
 import { argument, CommandError, defineCommand } from './framework';
 
@@ -30,7 +29,7 @@ const add = defineCommand({
   async run(env, input) {
     const email = emailOf(input);
     const ctx = await env.open();
-    const done = await refusedAsCommandError(() => grantOperator(ctx, email, CLI_ACTOR));
+    const done = await refusedAsCommandError(() => grantOperator(ctx, email, env.actor));
     return {
       data: { email: done.email, operator: true },
       text: `${done.email} is now an operator. At the first sign-in on /admin they set up an authenticator app.`,
@@ -46,7 +45,7 @@ const remove = defineCommand({
   async run(env, input) {
     const email = emailOf(input);
     const ctx = await env.open();
-    const done = await refusedAsCommandError(() => revokeOperator(ctx, email, CLI_ACTOR));
+    const done = await refusedAsCommandError(() => revokeOperator(ctx, email, env.actor));
     return { data: { email: done.email, operator: false }, text: `${done.email} is no longer an operator.` };
   },
 });

@@ -1,4 +1,5 @@
 import { DomainError } from '../domain-error';
+import { activityCommands } from './activity';
 import { backupCommands } from './backup';
 import { toJson } from './format';
 import { type AdminEnv, CommandError, type Group, parseCommandLine, UsageError } from './framework';
@@ -24,11 +25,12 @@ const GROUPS: Group[] = [
   { name: 'messages', summary: 'Contact-form messages: list, show, mark handled, export as CSV' },
   { name: 'mail', summary: 'The mail outbox: counts, failures and why, retry' },
   { name: 'users', summary: 'Accounts and what they bought' },
-  { name: 'licenses', summary: 'Licenses: reset a buyer’s self-service device allowance' },
+  { name: 'licenses', summary: 'Licenses: their devices, free one, reset a buyer’s self-service allowance' },
   { name: 'invoices', summary: 'Tax invoices and credit notes of a period, split for GSTR-1; CSV export' },
   { name: 'backup', summary: 'Snapshot the embedded database now (the server does it daily)' },
   { name: 'restore', summary: 'Restore an embedded-database snapshot into a fresh DATA_DIR' },
   { name: 'operators', summary: 'Who may use the /admin dashboard: add, remove, list' },
+  { name: 'activity', summary: 'The audit log of operator actions, as the dashboard’s Activity shows it' },
 ];
 
 const COMMANDS = [
@@ -42,6 +44,7 @@ const COMMANDS = [
   ...invoiceCommands,
   ...backupCommands,
   ...operatorCommands,
+  ...activityCommands,
 ];
 
 export type CommandLineEnv = AdminEnv & {

@@ -11,6 +11,7 @@ import {
   TOOL_TEXT_MAX,
 } from '../../shared/tool-rules';
 import { type ToolRow, toApiTool } from '../shop/catalogue';
+import { ensureDefaultCatalogue } from '../shop/seed';
 import { attachToolFile, createTool, listTools, type ToolChanges, updateTool } from '../shop/tools';
 import { details, formatBytes, formatTime, shortId, table } from './format';
 import {
@@ -215,7 +216,7 @@ async function fieldChanges(env: AdminEnv, options: FieldOptions) {
 /** Applies changes through the catalogue service, once the command's input was checked. */
 async function changeTool(env: AdminEnv, typed: string, changes: ToolChanges) {
   const ctx = await env.open();
-  return updateTool(ctx, typed, changes);
+  return updateTool(ctx, typed, changes, env.actor);
 }
 
 // ── Commands ────────────────────────────────────────────────────────────────────────────────────────────────
@@ -229,7 +230,12 @@ const list = defineCommand({
   example: 'tools list',
   async run(env, { options }) {
     const ctx = await env.open();
-    const rows = await listTools(ctx, { activeOnly: options.active === true });
+    await ensureDefaultCatalogue(ctx);
+    const { rows } = await listTools(ctx, {
+      activeOnly: options.active === true,
+      sort: 'catalogue',
+      dir: 'asc',
+    });
     return {
       data: rows.map(adminTool),
       text: table(
@@ -285,7 +291,7 @@ const add = defineCommand({
     assertPayableInUsd(values);
 
     const ctx = await env.open();
-    const row = await createTool(ctx, { ...values, sortOrder: fields.sortOrder });
+    const row = await createTool(ctx, { ...values, sortOrder: fields.sortOrder }, env.actor);
     const next = row.fileKey ? '' : ` Attach its download with "tools upload ${shortId(row.id)} <file>".`;
     return toolOutput(row, `Added ${row.name} (${shortId(row.id)}).${next}`);
   },
@@ -386,10 +392,15 @@ const upload = defineCommand({
     const file = await userFile(env, typedFile);
     const fileName = path.basename(typedFile).slice(0, 200);
     const ctx = await env.open();
-    const { before, after, stored, removeProblem } = await attachToolFile(ctx, argument(input, 0), {
-      name: fileName,
-      stream: createReadStream(file),
-    });
+    const { before, after, stored, removeProblem } = await attachToolFile(
+      ctx,
+      argument(input, 0),
+      {
+        name: fileName,
+        stream: createReadStream(file),
+      },
+      env.actor,
+    );
     const note = removeProblem
       ? ` The previous file ${before.fileKey} could not be removed: ${removeProblem}`
       : '';

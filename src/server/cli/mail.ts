@@ -83,7 +83,7 @@ const retry = defineCommand({
   async run(env, input) {
     const id = parseMailId(argument(input, 0));
     const ctx = await env.open();
-    const { before: row, after: updated } = await retryMail(ctx, id);
+    const { before: row, after: updated } = await retryMail(ctx, id, env.actor);
     return {
       data: mailJson(updated),
       text: `Mail ${id} (${row.kind}) to ${row.to} is queued again. Last error was: ${row.lastError ?? '—'}`,
@@ -98,7 +98,7 @@ const retryFailed = defineCommand({
   details: 'Fix the cause first (SMTP_URL, the mail server); "mail status" shows each message’s last error.',
   async run(env) {
     const ctx = await env.open();
-    const ids = await retryFailedMail(ctx);
+    const ids = await retryFailedMail(ctx, env.actor);
     return {
       data: { requeued: ids },
       text:

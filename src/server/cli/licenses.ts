@@ -1,0 +1,87 @@
+import { SELF_DEACTIVATION_LIMIT, SELF_DEACTIVATION_WINDOW_DAYS } from '../../shared/licenses';
+import { DomainError } from '../domain-error';
+import { deactivateDeviceAsOperator, licensesOf, resetSelfDeactivations } from '../licenses/operator';
+import { details, formatTime, sections, shortId, table } from './format';
+import { argument, defineCommand } from './framework';
+
+const KEY_ARG = { name: 'license-key', description: 'the license key as the buyer received it' };
+
+const show = defineCommand({
+  path: ['licenses', 'show'],
+  summary: 'Show a license: its tool, state, activation limit and the devices it is active on',
+  args: [KEY_ARG],
+  example: 'licenses show ABCD-EFGH-IJKL-MNOP',
+  async run(env, input) {
+    const ctx = await env.open();
+    const [license] = await licensesOf(ctx, { licenseKey: argument(input, 0) });
+    if (!license) throw new DomainError('not_found', 'No license with that key.');
+    return {
+      data: license,
+      text: sections([
+        [
+          null,
+          details([
+            ['License', license.licenseKey],
+            ['Tool', license.toolName],
+            ['Order', license.orderId],
+            ['Status', license.status],
+            ['Devices', `${license.devices.length} of ${license.activationLimit}`],
+            ['Buyer may free', `${license.selfDeactivationsLeft} more from My Tools`],
+          ]),
+        ],
+        [
+          'Active devices ("licenses deactivate <key> <device>" frees one):',
+          table(
+            ['DEVICE', 'NAME', 'ACTIVATED', 'LAST SEEN'],
+            license.devices.map((device) => [
+              shortId(device.id),
+              device.name,
+              formatTime(device.activatedAt),
+              formatTime(device.lastSeenAt),
+            ]),
+            'None.',
+          ),
+        ],
+      ]),
+    };
+  },
+});
+
+const deactivate = defineCommand({
+  path: ['licenses', 'deactivate'],
+  summary: 'Free one device of a license, so the buyer can activate another machine',
+  args: [KEY_ARG, { name: 'device', description: 'the device, as "licenses show" lists it' }],
+  example: 'licenses deactivate ABCD-EFGH-IJKL-MNOP 1a2b3c4d',
+  details: 'It does not count against the buyer’s own allowance of devices freed from My Tools.',
+  async run(env, input) {
+    const ctx = await env.open();
+    const freed = await deactivateDeviceAsOperator(
+      ctx,
+      { license: { licenseKey: argument(input, 0).trim() }, device: argument(input, 1) },
+      env.actor,
+    );
+    return {
+      data: freed,
+      text: `${freed.name ?? 'The device'} (${shortId(freed.id)}) is deactivated; the license can be activated elsewhere.`,
+    };
+  },
+});
+
+const resetDeactivations = defineCommand({
+  path: ['licenses', 'reset-deactivations'],
+  summary: 'Let a buyer free devices from My Tools again (resets the self-service allowance)',
+  args: [KEY_ARG],
+  example: 'licenses reset-deactivations ABCD-EFGH-IJKL-MNOP',
+  details: `A buyer may free ${SELF_DEACTIVATION_LIMIT} devices in ${SELF_DEACTIVATION_WINDOW_DAYS} days; from now on the earlier ones no longer count.`,
+  async run(env, input) {
+    const key = argument(input, 0).trim();
+    const ctx = await env.open();
+    const done = await resetSelfDeactivations(ctx, { licenseKey: key }, env.actor);
+    return {
+      data: { licenseKey: done.licenseKey, selfDeactivationsResetAt: done.resetAt },
+      text: `The buyer of ${done.licenseKey} may free ${SELF_DEACTIVATION_LIMIT} devices from My Tools again (reset ${formatTime(done.resetAt)}).`,
+    };
+  },
+});
+
+export const licenseCommands = [show, deactivate, resetDeactivations];

@@ -1,0 +1,52 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../context';
+import { parseInput } from '../http/errors';
+import { type DashboardOperator, operatorState, requireDashboard } from './session';
+
+/** Dashboard requests per operator per minute: generous for a person, a wall for a script gone wrong. */
+const DASHBOARD_REQUESTS_PER_MINUTE = 300;
+
+export const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
+
+const signedInOperators = new WeakMap<FastifyRequest, DashboardOperator>();
+
+/** The operator the scope's guard let in (only callable inside a guarded scope). */
+export function operatorOf(request: FastifyRequest): DashboardOperator {
+  const operator = signedInOperators.get(request);
+  if (!operator) throw new Error('dashboard route outside the guarded scope');
+  return operator;
+}
+
+/**
+ * The one check of every dashboard data route, as a scope's onRequest hook: it runs before the body is read, so a
+ * caller who is not a verified operator gets 401/403 and never learns a route's schema from a 400.
+ */
+export function guardDashboard(scope: FastifyInstance, ctx: AppContext): void {
+  scope.addHook('onRequest', async (request, reply) => {
+    const operator = await requireDashboard(ctx, request);
+    await ctx.limiter.consume({
+      key: `admin-requests:${operator.user.id}`,
+      limit: DASHBOARD_REQUESTS_PER_MINUTE,
+      windowMs: 60 * 1000,
+    });
+    noStore(reply);
+    signedInOperators.set(request, operator);
+  });
+}
+
+/** The second factor's routes need a signed-in operator (enrolled or not) before their body is read. */
+export function guardOperatorAccount(scope: FastifyInstance, ctx: AppContext): void {
+  scope.addHook('onRequest', async (request, reply) => {
+    await operatorState(ctx, request);
+    noStore(reply);
+  });
+}
+
+const id = z.guid('Not an id.');
+
+/** `:id` of a dashboard route: a UUID, or 400 with the field's error before the database is asked. */
+export const idParams = (request: FastifyRequest) => parseInput(z.object({ id }), request.params).id;
+
+export const licenseDeviceParams = (request: FastifyRequest) =>
+  parseInput(z.object({ id, deviceId: id }), request.params);

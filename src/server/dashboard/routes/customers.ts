@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { customersQuerySchema, emptyRequestSchema } from '../../../shared/dashboard';
+import { SELF_DEACTIVATION_LIMIT } from '../../../shared/licenses';
+import type { AppContext } from '../../context';
+import { parseInput } from '../../http/errors';
+import { deactivateDeviceAsOperator, resetSelfDeactivations } from '../../licenses/operator';
+import { customerDetail, listCustomers } from '../customers';
+import { idParams, licenseDeviceParams, operatorOf } from '../guard';
+
+/** /api/admin/customers and the licenses shown on them: freeing a device, resetting the buyer's allowance. */
+export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/api/admin/customers', async (request) =>
+    listCustomers(ctx, parseInput(customersQuerySchema, request.query)),
+  );
+
+  app.get('/api/admin/customers/:id', async (request) => customerDetail(ctx, idParams(request)));
+
+  app.post('/api/admin/licenses/:id/devices/:deviceId/deactivate', async (request) => {
+    const { id, deviceId } = licenseDeviceParams(request);
+    parseInput(emptyRequestSchema, request.body);
+    const { name } = await deactivateDeviceAsOperator(
+      ctx,
+      { license: { licenseId: id }, device: deviceId },
+      operatorOf(request).actor,
+    );
+    return { message: `${name ?? 'The device'} is deactivated; the license can be activated elsewhere.` };
+  });
+
+  app.post('/api/admin/licenses/:id/reset-deactivations', async (request) => {
+    const licenseId = idParams(request);
+    parseInput(emptyRequestSchema, request.body);
+    await resetSelfDeactivations(ctx, { licenseId }, operatorOf(request).actor);
+    return { message: `The buyer may free ${SELF_DEACTIVATION_LIMIT} devices from My Tools again.` };
+  });
+}

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import { activityQuerySchema, invoicePeriodSchema } from '../../../shared/dashboard';
+import type { AppContext } from '../../context';
+import { parseInput } from '../../http/errors';
+import { gstr1Csv, gstr1Report } from '../../invoices/gstr1';
+import { listActivity } from '../../operator/activity';
+import { invoiceReport } from '../invoices';
+import { overview } from '../overview';
+
+/** What the operator reads: the overview, the invoices of a period (and their GSTR-1 CSV), the activity log. */
+export function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/api/admin/overview', async () => overview(ctx));
+
+  app.get('/api/admin/invoices', async (request) =>
+    invoiceReport(ctx, parseInput(invoicePeriodSchema, request.query)),
+  );
+
+  app.get('/api/admin/invoices/export', async (request, reply) => {
+    const period = parseInput(invoicePeriodSchema, request.query);
+    const report = await gstr1Report(ctx, period);
+    return reply
+      .header('content-disposition', `attachment; filename="gstr1-${period.from}-to-${period.to}.csv"`)
+      .type('text/csv; charset=utf-8')
+      .send(gstr1Csv(report));
+  });
+
+  app.get('/api/admin/activity', async (request) =>
+    listActivity(ctx, parseInput(activityQuerySchema, request.query)),
+  );
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  confirmEnrolmentRequestSchema,
+  type DashboardStatus,
+  type EnrolmentDone,
+  type EnrolmentStart,
+  emptyRequestSchema,
+  verifySecondFactorRequestSchema,
+} from '../../../shared/dashboard';
+import { currentUser } from '../../auth/session';
+import type { AppContext } from '../../context';
+import { AppError, parseInput } from '../../http/errors';
+import { guardOperatorAccount, noStore } from '../guard';
+import { confirmEnrolment, startEnrolment, verifySecondFactor } from '../second-factor';
+import { endDashboardSession, operatorState } from '../session';
+
+/** Second-factor attempts per network address per minute, on top of the per-account wrong-code lock. */
+const SECOND_FACTOR_ATTEMPTS_PER_MINUTE = 20;
+
+/** Where the signed-in visitor stands with the dashboard; answers everyone (the web app asks it first). */
+async function dashboardStatus(ctx: AppContext, request: FastifyRequest): Promise<DashboardStatus> {
+  const user = await currentUser(ctx, request);
+  if (!user) return { state: 'signed_out' };
+  try {
+    const state = await operatorState(ctx, request);
+    const who = { email: state.user.email, name: state.user.name };
+    if (!state.enrolled) return { state: 'enrol', ...who };
+    return { state: state.verified ? 'ready' : 'verify', ...who };
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'not_operator')
+      return { state: 'not_operator', email: user.email };
+    throw error;
+  }
+}
+
+/** /api/admin/auth/…: how an operator passes the second factor (every route but status needs an operator). */
+export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get('/api/admin/auth/status', async (request, reply) => {
+    noStore(reply);
+    return dashboardStatus(ctx, request);
+  });
+
+  await app.register(async (scope) => {
+    guardOperatorAccount(scope, ctx);
+    const attempt = async (request: FastifyRequest) => {
+      await ctx.limiter.consume({
+        key: `admin-2fa-ip:${request.ip}`,
+        limit: SECOND_FACTOR_ATTEMPTS_PER_MINUTE,
+        windowMs: 60 * 1000,
+      });
+      const state = await operatorState(ctx, request);
+      return { ...state, operator: { userId: state.user.id, email: state.user.email } };
+    };
+
+    scope.post('/api/admin/auth/enrol', async (request): Promise<EnrolmentStart> => {
+      parseInput(emptyRequestSchema, request.body);
+      return startEnrolment(ctx, (await attempt(request)).user);
+    });
+
+    scope.post('/api/admin/auth/enrol/confirm', async (request): Promise<EnrolmentDone> => {
+      const { code } = parseInput(confirmEnrolmentRequestSchema, request.body);
+      const state = await attempt(request);
+      return { recoveryCodes: await confirmEnrolment(ctx, state.operator, state.sessionIdHash, code) };
+    });
+
+    scope.post('/api/admin/auth/verify', async (request): Promise<DashboardStatus> => {
+      const { code } = parseInput(verifySecondFactorRequestSchema, request.body);
+      const state = await attempt(request);
+      await verifySecondFactor(ctx, state.operator, state.sessionIdHash, code);
+      return { state: 'ready', email: state.user.email, name: state.user.name };
+    });
+
+    scope.post('/api/admin/auth/sign-out', async (request) => {
+      parseInput(emptyRequestSchema, request.body);
+      const state = await operatorState(ctx, request);
+      await endDashboardSession(ctx, state.sessionIdHash);
+      return { message: 'Signed out of the dashboard.' };
+    });
+  });
+}

@@ -1,0 +1,75 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { freshCodeSchema, toolInputSchema, toolsQuerySchema } from '../../../shared/dashboard';
+import { asSentence, FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES } from '../../../shared/tool-rules';
+import type { AppContext } from '../../context';
+import { AppError, badRequest, parseInput } from '../../http/errors';
+import { FileTooLargeError } from '../../storage';
+import { idParams, operatorOf } from '../guard';
+import { requireFreshCode } from '../second-factor';
+import { adminTool, attachToolFile, changesPrices, createTool, listAdminTools, updateTool } from '../tools';
+
+const MULTIPART_LIMITS = {
+  fields: 1,
+  fieldSize: 64,
+  files: 1,
+  parts: 2,
+  fileSize: TOOL_FILE_MAX_BYTES + 1,
+  headerPairs: 100,
+};
+
+/** /api/admin/tools: the catalogue as the operator manages it; prices and files need a fresh code. */
+export async function toolRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get('/api/admin/tools', async (request) =>
+    listAdminTools(ctx, parseInput(toolsQuerySchema, request.query)),
+  );
+
+  app.get('/api/admin/tools/:id', async (request) => adminTool(ctx, idParams(request)));
+
+  app.post('/api/admin/tools', async (request) => {
+    const input = parseInput(toolInputSchema, request.body);
+    const { actor } = operatorOf(request);
+    await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code: input.code }).code);
+    return createTool(ctx, input, actor);
+  });
+
+  app.post('/api/admin/tools/:id', async (request) => {
+    const id = idParams(request);
+    const input = parseInput(toolInputSchema, request.body);
+    const { actor } = operatorOf(request);
+    if (await changesPrices(ctx, id, input)) {
+      await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code: input.code }).code);
+    }
+    return updateTool(ctx, id, input, actor);
+  });
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: MULTIPART_LIMITS });
+    // The file plus the form's few small parts; the file itself is held to its limit as it streams.
+    const config = { uploadLimit: TOOL_FILE_MAX_BYTES + 64 * 1024 };
+    scope.post('/api/admin/tools/:id/file', { config }, async (request) => {
+      try {
+        return await uploadToolFile(ctx, request);
+      } catch (error) {
+        if (error instanceof FileTooLargeError) {
+          throw new AppError(413, 'payload_too_large', asSentence(FILE_TOO_LARGE));
+        }
+        throw error;
+      }
+    });
+  });
+}
+
+/** The form sends the code before the file, so it is checked before a byte of the file is stored. */
+async function uploadToolFile(ctx: AppContext, request: FastifyRequest) {
+  const id = idParams(request);
+  const { actor } = operatorOf(request);
+  if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data.');
+  const part = await request.file();
+  if (!part) throw badRequest('Choose the file to upload.', { file: 'Choose the file to upload.' });
+  const codeField = part.fields.code;
+  const typed = codeField && 'value' in codeField ? codeField.value : undefined;
+  const { code } = parseInput(freshCodeSchema, { code: typed });
+  await requireFreshCode(ctx, actor, code);
+  return attachToolFile(ctx, id, { fileName: part.filename, stream: part.file }, actor);
+}

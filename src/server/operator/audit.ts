@@ -1,0 +1,32 @@
+import type { DbOrTx } from '../db';
+import { auditLog } from '../db/schema';
+
+/**
+ * Who did something: a signed-in operator on the dashboard, or the command line run by an OS user (the server's
+ * own rights; the user is who ran `npm run admin`, also when the running server runs it for them).
+ */
+export type Actor = { kind: 'operator'; userId: string; email: string } | { kind: 'cli'; osUser: string };
+
+export const cliActor = (osUser: string): Actor => ({ kind: 'cli', osUser });
+
+/** How the audit log names an actor: the operator's email, or `cli:<OS user>`. */
+export const actorName = (actor: Actor) => (actor.kind === 'operator' ? actor.email : `cli:${actor.osUser}`);
+
+/**
+ * Records one operator action. Every operator operation calls it with the transaction that makes its change, so
+ * the entry and the change commit or roll back together whoever asked (dashboard or command line).
+ */
+export async function recordAudit(
+  db: DbOrTx,
+  actor: Actor,
+  entry: { action: string; target?: string; before?: unknown; after?: unknown },
+): Promise<void> {
+  await db.insert(auditLog).values({
+    actorId: actor.kind === 'operator' ? actor.userId : null,
+    actor: actorName(actor),
+    action: entry.action,
+    target: entry.target ?? null,
+    before: entry.before ?? null,
+    after: entry.after ?? null,
+  });
+}
