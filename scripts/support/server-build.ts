@@ -8,8 +8,8 @@ import { cpSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'vite';
 
-/** The operator command line, built beside the server (`node dist/server/admin/cli.js`). */
-export const CLI_ENTRY = 'src/server/admin/cli.ts';
+/** The operator command line, built beside the server (`node dist/server/cli/cli.js`). */
+export const CLI_ENTRY = 'src/server/cli/cli.ts';
 export const SERVER_ENTRY = 'src/server/main.ts';
 const SERVER_SOURCES = 'src/server';
 
