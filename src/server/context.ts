@@ -16,7 +16,6 @@ import {
   LICENSE_CACHE_MAX_ENTRIES,
   LICENSE_CACHE_TTL_MS,
   type LicenseLoaders,
-  type RememberedAnswer,
   UNKNOWN_LICENSE_CACHE_MAX_ENTRIES,
   UNKNOWN_LICENSE_CACHE_TTL_MS,
 } from './licenses/service';
@@ -43,8 +42,6 @@ export type AppCaches = {
   catalogue: CatalogueCache;
   /** For `POST /api/licenses/validate`: a license as one machine sees it, by credential and fingerprint. */
   licenses: TtlCache<string, KnownLicense>;
-  /** For the license API's fast lane: VALID answers as sent, by the exact request body that earned them. */
-  validAnswers: TtlCache<string, RememberedAnswer>;
   /** Credentials that named no license, kept apart and briefly so bad keys cannot push out good entries. */
   unknownLicenses: TtlCache<string, true>;
 };
@@ -104,7 +101,6 @@ export function createAppContext(options: AppContextOptions): AppContext {
       ownedTools: new TtlCache(SESSION_CACHE_TTL_MS, SESSION_CACHE_MAX_ENTRIES),
       catalogue: {},
       licenses: new TtlCache(LICENSE_CACHE_TTL_MS, LICENSE_CACHE_MAX_ENTRIES),
-      validAnswers: new TtlCache(LICENSE_CACHE_TTL_MS, LICENSE_CACHE_MAX_ENTRIES),
       unknownLicenses: new TtlCache(UNKNOWN_LICENSE_CACHE_TTL_MS, UNKNOWN_LICENSE_CACHE_MAX_ENTRIES),
     },
     seed: {},

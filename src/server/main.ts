@@ -6,13 +6,10 @@ import { createAppContext } from './context';
 import { openDatabase } from './db';
 import { backgroundJobs, pgliteBackupJob, startJobs } from './jobs';
 import { followLicenseChanges } from './licenses/change-feed';
-import { keepNextTickShape } from './tick-shape';
 
 const rootDir = path.resolve(import.meta.dirname, '../..');
 
 async function main(): Promise<void> {
-  // First, before the database's start-up and backup collect garbage while the server is idle.
-  keepNextTickShape();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();

@@ -3,7 +3,7 @@
  * answer about a license carries `valid` and one of these codes. The request schemas are in `license-schemas.ts`,
  * so that the pages that show licenses do not load zod.
  */
-const LICENSE_CODES = [
+export const LICENSE_CODES = [
   'VALID',
   'NOT_ACTIVATED',
   'LIMIT_REACHED',

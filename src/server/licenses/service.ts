@@ -13,7 +13,6 @@ import type { AppContext } from '../context';
 import type { Database, DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { issueLicenseFile } from './files';
-import type { KeptCounters } from './limits';
 
 /**
  * A "last seen" older than this is written again; fresher ones are left alone, so a tool that starts many times a
@@ -57,25 +56,6 @@ type LicenseRow = {
 
 /** What an instance remembers for validate: the row, and the license file it last signed for this machine. */
 export type KnownLicense = { row: LicenseRow; licenseFile?: string };
-
-/**
- * A VALID answer as it was sent, remembered under the exact request body that earned it (license keys only), so
- * the fast lane (fast-lane.ts) can answer a tool that sends the same bytes again without parsing or looking up
- * anything. It is forgotten with its license (`forgetLicenses`), lives no longer than the license row would be
- * remembered, and stops serving once this machine's "last seen" is due to be written again.
- */
-export type RememberedAnswer = {
-  licenseId: string;
-  /** The credential's key in the license API's limits (limits.ts). */
-  limitKey: string;
-  text: string;
-  /** The text's length in UTF-8 bytes. */
-  bytes: number;
-  /** Epoch ms from which "last seen" is due: the full path answers from then on, and writes it. */
-  seenUntil: number;
-  /** The limits' counters of the last call answered with it. */
-  counters: KeptCounters;
-};
 
 /** A refunded purchase revokes its license even if nothing else changed the license row. */
 export function effectiveStatus(license: { status: LicenseStatus; refundedAt: Date | null }): LicenseStatus {
@@ -229,12 +209,6 @@ function rememberedFor(ctx: AppContext): number {
   return ctx.licenseChanges.follower?.healthy() ? LICENSE_CACHE_FOLLOWED_TTL_MS : LICENSE_CACHE_TTL_MS;
 }
 
-/** The VALID answer remembered for exactly this request body, while it may still be sent as it is. */
-export function rememberedAnswer(ctx: AppContext, body: string): RememberedAnswer | undefined {
-  const answer = ctx.caches.validAnswers.get(body, rememberedFor(ctx));
-  return answer && ctx.clock.now().getTime() < answer.seenUntil ? answer : undefined;
-}
-
 /**
  * Validate's look-up through this instance's caches (docs/license-api.md, decision 016). Only the credential's
  * existence and the row are remembered; the password is checked on every call.
@@ -267,14 +241,9 @@ async function lookUpRemembered(ctx: AppContext, request: LicenseRequest): Promi
  * refund, a dispute). Call it after the change has committed, so no look-up can store the state before it.
  */
 export function forgetLicenses(ctx: AppContext, licenseId?: string): void {
-  const { licenses: known, validAnswers, unknownLicenses } = ctx.caches;
-  if (licenseId) {
-    known.deleteWhere((entry) => entry.row.id === licenseId);
-    validAnswers.deleteWhere((answer) => answer.licenseId === licenseId);
-  } else {
-    known.clear();
-    validAnswers.clear();
-  }
+  const { licenses: known, unknownLicenses } = ctx.caches;
+  if (licenseId) known.deleteWhere((entry) => entry.row.id === licenseId);
+  else known.clear();
   unknownLicenses.clear();
 }
 
@@ -405,13 +374,7 @@ export async function activateLicense(
  * `LAST_SEEN_RESOLUTION_MS`. A VALID answer carries a license file signed within that same second: the tool's
  * offline refresh.
  */
-export async function validateLicense(
-  ctx: AppContext,
-  request: LicenseRequest,
-  /** The request's body as received and its key in the limits: a VALID answer is remembered under it. */
-  rememberAs?: { body: string; limitKey: string },
-): Promise<LicenseAnswer> {
-  const generation = ctx.caches.validAnswers.generation;
+export async function validateLicense(ctx: AppContext, request: LicenseRequest): Promise<LicenseAnswer> {
   const entry = await lookUpRemembered(ctx, request);
   const found = entry?.row;
   const refused = refusal(found, request.toolId);
@@ -425,20 +388,7 @@ export async function validateLicense(
     await ctx.licenseLoaders.lastSeen.load({ activationId: found.activationId, at: now });
   }
   entry.licenseFile ??= fileFor(ctx, found, { id: found.activationId, fingerprint: request.fingerprint });
-  const answer: LicenseAnswer = { valid: true, code: 'VALID', licenseFile: entry.licenseFile };
-  if (rememberAs && 'licenseKey' in request) {
-    const text = JSON.stringify(answer);
-    const remembered: RememberedAnswer = {
-      licenseId: found.id,
-      limitKey: rememberAs.limitKey,
-      text,
-      bytes: Buffer.byteLength(text),
-      seenUntil: (found.lastSeenAt ?? now).getTime() + LAST_SEEN_RESOLUTION_MS,
-      counters: {},
-    };
-    ctx.caches.validAnswers.set(rememberAs.body, remembered, generation);
-  }
-  return answer;
+  return { valid: true, code: 'VALID', licenseFile: entry.licenseFile };
 }
 
 /**
