@@ -3,7 +3,7 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminTool, CustomerDetail, InvoiceReport, OrderDetail } from '../../shared/dashboard';
 import { auditLog, contactMessages, licenses, orders, outbox, purchases, tools } from '../db/schema';
-import { activateLicense } from '../licenses/service';
+import { activateLicense } from '../licenses/activate';
 import type { TestClient } from '../test-support/client';
 import { fingerprint } from '../test-support/license-fixtures';
 import {

@@ -13,7 +13,7 @@ import {
   purchases,
   tools,
 } from '../db/schema';
-import { activateLicense } from '../licenses/service';
+import { activateLicense } from '../licenses/activate';
 import type { TestClient } from '../test-support/client';
 import { fingerprint } from '../test-support/license-fixtures';
 import {

@@ -11,8 +11,9 @@ import { licenseActivations, licenses, purchases, rateLimitHits } from '../db/sc
 import { createTestApp, type TestApp, testConfig } from '../test-support/app';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../test-support/license-fixtures';
 import { issueLicenseFile } from './files';
-import { forgetLicenses, UNKNOWN_LICENSE_CACHE_MAX_ENTRIES, validateLicense } from './service';
+import { forgetLicenses, UNKNOWN_LICENSE_CACHE_MAX_ENTRIES } from './memory';
 import { createSigningKeys } from './signing';
+import { validateLicense } from './validate';
 
 let t: TestApp;
 let addressCounter = 0;

@@ -5,7 +5,7 @@ import { licenseActivations, licenses, purchases } from '../db/schema';
 import { createTestApp, type TestApp } from '../test-support/app';
 import { fingerprint, licensedPurchase } from '../test-support/license-fixtures';
 import { loginAs } from '../test-support/shop-fixtures';
-import { activateLicense } from './service';
+import { activateLicense } from './activate';
 
 let t: TestApp;
 beforeAll(async () => {

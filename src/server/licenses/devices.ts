@@ -10,7 +10,8 @@ import type { DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { DomainError } from '../domain-error';
 import { issueLicenseFile } from './files';
-import { effectiveStatus, forgetLicenses } from './service';
+import { effectiveStatus } from './lookup';
+import { forgetLicenses } from './memory';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

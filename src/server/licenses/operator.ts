@@ -5,7 +5,8 @@ import type { Tx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { DomainError } from '../domain-error';
 import { seatsOf } from './devices';
-import { effectiveStatus, forgetLicenses } from './service';
+import { effectiveStatus } from './lookup';
+import { forgetLicenses } from './memory';
 
 /**
  * The operator's side of licenses (dashboard and command line): what a license of an order or a customer looks

@@ -3,10 +3,13 @@ import { activateLicenseSchema, licenseMachineSchema } from '../../shared/licens
 import type { LicenseAnswer, PublicKeysResponse } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import { AppError, parseInput } from '../http/errors';
+import { activateLicense } from './activate';
 import { licenseAnswerResponse } from './answer-schema';
+import { deactivateLicense } from './deactivate';
 import { consumeLicenseLimits, LICENSE_API_BODY_LIMIT, licenseErrorBody, limitKeyOf } from './limits';
+import type { LicenseRequest } from './lookup';
 import { myLicensesRoutes } from './my-licenses-routes';
-import { activateLicense, deactivateLicense, type LicenseRequest, validateLicense } from './service';
+import { validateLicense } from './validate';
 
 type ParsedCredentials = { licenseKey?: string; username?: string; password?: string };
 
