@@ -1,6 +1,7 @@
 import { createSessionCache, type SessionCache } from './auth/session-cache';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
+import { createDataSecrets, type DataSecrets } from './data-secrets';
 import type { Database } from './db';
 import { createDatabaseHealth, type DatabaseHealth } from './db/health';
 import {
@@ -54,6 +55,8 @@ export type AppContext = {
   licenseSigning: SigningKeys;
   /** Whether this instance hears license changes as they commit (set by `followLicenseChanges` in main.ts). */
   licenseChanges: LicenseChangeFeed;
+  /** Hashes and seals secrets kept in the database (license keys, credential passwords): decision 031. */
+  dataSecrets: DataSecrets;
 };
 
 export type AppContextOptions = {
@@ -67,6 +70,7 @@ export type AppContextOptions = {
 export function createAppContext(options: AppContextOptions): AppContext {
   const { config, db } = options;
   const clock = options.clock ?? systemClock;
+  const dataSecrets = createDataSecrets(config);
   return {
     config,
     db,
@@ -74,7 +78,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     clock,
     limiter: createRateLimiter(db, clock),
     licenseLimiter: createLocalRateLimiter(clock, LOCAL_LIMITER_MAX_KEYS),
-    licenseLoaders: createLicenseLoaders(db),
+    licenseLoaders: createLicenseLoaders(db, dataSecrets),
     gateway: createGateway(config),
     storage: options.storage ?? storageFor(config),
     caches: { sessions: createSessionCache(), ...createShopCaches(), ...createLicenseMemory() },
@@ -82,5 +86,6 @@ export function createAppContext(options: AppContextOptions): AppContext {
     mailQueued: createMailQueuedHint(),
     licenseSigning: createSigningKeys(config),
     licenseChanges: {},
+    dataSecrets,
   };
 }

@@ -14,7 +14,7 @@ export async function activateLicense(
   ctx: AppContext,
   request: LicenseRequest & { name?: string },
 ): Promise<LicenseAnswer> {
-  const found = await lookUp(ctx.db, request);
+  const found = await lookUp(ctx, request);
   const refused = refusal(found, request.toolId);
   if (refused || !found) {
     const license =

@@ -41,7 +41,7 @@ async function activated(): Promise<{
   purchase: LicensedPurchase;
   request: Parameters<typeof validateLicense>[1];
 }> {
-  const purchase = await licensedPurchase(t.ctx.db);
+  const purchase = await licensedPurchase(t.ctx);
   const request = {
     licenseKey: purchase.licenseKey ?? '',
     toolId: purchase.toolId,

@@ -32,7 +32,7 @@ async function freeMachine(ctx: AppContext, found: LicenseRow): Promise<boolean 
  * revoked / suspended, or still activated because the allowance is spent (`DEACTIVATION_LIMIT`).
  */
 export async function deactivateLicense(ctx: AppContext, request: LicenseRequest): Promise<LicenseAnswer> {
-  const found = await lookUp(ctx.db, request);
+  const found = await lookUp(ctx, request);
   if (!found) return { valid: false, code: 'INVALID_KEY' };
   if (found.toolId !== request.toolId) return { valid: false, code: 'WRONG_TOOL' };
 

@@ -37,7 +37,7 @@ async function operatorReset(purchase: LicensedPurchase) {
 
 describe('the allowance for freeing machines', () => {
   it('lets a tool free 3 machines in 30 days through the API, and refuses the 4th with DEACTIVATION_LIMIT', async () => {
-    const purchase = await licensedPurchase(t.ctx.db, { activationLimit: 2 });
+    const purchase = await licensedPurchase(t.ctx, { activationLimit: 2 });
     const machines = Array.from({ length: 4 }, (_, index) => fingerprint(`cycle${index}`));
     for (const machine of machines.slice(0, 3)) {
       expect(await call('activate', purchase, machine)).toMatchObject({ valid: true, code: 'VALID' });
@@ -75,7 +75,7 @@ describe('the allowance for freeing machines', () => {
   });
 
   it('counts My Tools and the license API together, whichever comes first', async () => {
-    const purchase = await licensedPurchase(t.ctx.db, { activationLimit: 5 });
+    const purchase = await licensedPurchase(t.ctx, { activationLimit: 5 });
     const owner = await loginAs(t, { id: purchase.userId });
     const machines = Array.from({ length: 4 }, (_, index) => fingerprint(`shared${index}`));
     for (const machine of machines) await call('activate', purchase, machine);

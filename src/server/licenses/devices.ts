@@ -8,6 +8,7 @@ import { deactivationsLeft, lockDeactivationsLeft } from './allowance';
 import { issueLicenseFile } from './files';
 import { effectiveStatus } from './lookup';
 import { forgetLicenses } from './memory';
+import { revealLicenseKey } from './secrets-at-rest';
 
 /** A license's machines in use, oldest first, and how many self-service deactivations its buyer has left. */
 export async function seatsOf(db: DbOrTx, license: { id: string; resetAt: Date | null }, now: Date) {
@@ -31,7 +32,7 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
     .select({
       id: licenses.id,
       toolId: purchases.toolId,
-      licenseKey: licenses.licenseKey,
+      licenseKeySealed: licenses.licenseKeySealed,
       username: licenses.username,
       status: licenses.status,
       refundedAt: purchases.refundedAt,
@@ -47,7 +48,7 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
       const { devices, selfDeactivationsLeft } = await seatsOf(ctx.db, license, now);
       return {
         toolId: license.toolId,
-        licenseKey: license.licenseKey,
+        licenseKey: revealLicenseKey(ctx.dataSecrets, license),
         username: license.username,
         status: effectiveStatus(license),
         activationLimit: license.activationLimit,
@@ -133,7 +134,7 @@ export async function licenseFileForOwnDevice(
   const text = issueLicenseFile(
     ctx.licenseSigning,
     {
-      licenseKey: device.license.licenseKey,
+      licenseKey: revealLicenseKey(ctx.dataSecrets, device.license),
       username: device.license.username,
       toolId: device.toolId,
       toolName: device.toolName,

@@ -1,19 +1,25 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import DataLoader from 'dataloader';
 import { and, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { LicenseCredentials, LicenseStatus } from '../../shared/licenses';
+import type { DataSecrets } from '../data-secrets';
 import type { Database, DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
+import { licenseKeyHashes, passwordMatches } from './secrets-at-rest';
 
 /** Look-ups of licenses in the database: one request's, many keys' at once (batched), and the credential check. */
 
 export type LicenseRequest = LicenseCredentials & { toolId: string; fingerprint: string };
 
+/** Where licenses are looked up: the database, and the key their secrets are hashed with. */
+type LicenseStore = { db: DbOrTx; dataSecrets: DataSecrets };
+
 export type LicenseRow = {
   id: string;
+  /** The key the request proved the license with (the database holds only its hash); null for credentials. */
   licenseKey: string | null;
+  licenseKeyHash: string | null;
   username: string | null;
-  password: string | null;
+  passwordHash: string | null;
   status: LicenseStatus;
   refundedAt: Date | null;
   toolId: string;
@@ -31,19 +37,14 @@ export function effectiveStatus(license: { status: LicenseStatus; refundedAt: Da
   return license.refundedAt ? 'revoked' : license.status;
 }
 
-function sameSecret(stored: string, given: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(stored), digest(given));
-}
-
 /** Licenses with their purchase and tool, and the live activation of the machines `activationOn` picks. */
 function selectLicenses(db: DbOrTx, activationOn: SQL) {
   return db
     .select({
       id: licenses.id,
-      licenseKey: licenses.licenseKey,
+      licenseKeyHash: licenses.licenseKeyHash,
       username: licenses.username,
-      password: licenses.password,
+      passwordHash: licenses.passwordHash,
       status: licenses.status,
       refundedAt: purchases.refundedAt,
       toolId: tools.id,
@@ -72,15 +73,18 @@ function selectLicenses(db: DbOrTx, activationOn: SQL) {
  * The license a request names, with this machine's live activation if any. A key is looked up by itself; a
  * credentials tool by its username, and then the password must match (`withCredential`).
  */
-export async function findLicense(db: DbOrTx, request: LicenseRequest): Promise<LicenseRow | undefined> {
+export async function findLicense(
+  store: LicenseStore,
+  request: LicenseRequest,
+): Promise<LicenseRow | undefined> {
   const byCredential: SQL =
     'licenseKey' in request
-      ? eq(licenses.licenseKey, request.licenseKey)
+      ? inArray(licenses.licenseKeyHash, licenseKeyHashes(store.dataSecrets, request.licenseKey))
       : eq(licenses.username, request.username);
-  const [row] = await selectLicenses(db, eq(licenseActivations.fingerprint, request.fingerprint))
+  const [row] = await selectLicenses(store.db, eq(licenseActivations.fingerprint, request.fingerprint))
     .where(byCredential)
     .limit(1);
-  return row;
+  return row && { ...row, licenseKey: 'licenseKey' in request ? request.licenseKey : null };
 }
 
 type KeyLookup = { licenseKey: string; fingerprint: string };
@@ -90,21 +94,26 @@ type KeyLookup = { licenseKey: string; fingerprint: string };
  * the machines, then each look-up picks its own license and its own machine's activation (or none).
  */
 async function findLicensesByKey(
-  db: DbOrTx,
+  store: LicenseStore,
   lookups: readonly KeyLookup[],
 ): Promise<(LicenseRow | undefined)[]> {
+  const hashesOf = new Map(
+    lookups.map(({ licenseKey }) => [licenseKey, licenseKeyHashes(store.dataSecrets, licenseKey)]),
+  );
   const rows = await selectLicenses(
-    db,
+    store.db,
     inArray(licenseActivations.fingerprint, [...new Set(lookups.map((lookup) => lookup.fingerprint))]),
-  ).where(inArray(licenses.licenseKey, [...new Set(lookups.map((lookup) => lookup.licenseKey))]));
+  ).where(inArray(licenses.licenseKeyHash, [...hashesOf.values()].flat()));
   return lookups.map(({ licenseKey, fingerprint }) => {
-    const ofKey = rows.filter((row) => row.licenseKey === licenseKey);
+    const hashes = hashesOf.get(licenseKey) ?? [];
+    const ofKey = rows.filter((row) => row.licenseKeyHash !== null && hashes.includes(row.licenseKeyHash));
     const activated = ofKey.find((row) => row.activationFingerprint === fingerprint);
-    if (activated) return { ...activated };
+    if (activated) return { ...activated, licenseKey };
     const [license] = ofKey;
     if (!license) return undefined;
     return {
       ...license,
+      licenseKey,
       activationId: null,
       activationFingerprint: null,
       activationName: null,
@@ -126,7 +135,7 @@ export type LicenseLoaders = {
 
 const LOADER_BATCH = 100;
 
-export function createLicenseLoaders(db: Database): LicenseLoaders {
+export function createLicenseLoaders(db: Database, dataSecrets: DataSecrets): LicenseLoaders {
   const options = {
     cache: false,
     maxBatchSize: LOADER_BATCH,
@@ -134,7 +143,7 @@ export function createLicenseLoaders(db: Database): LicenseLoaders {
     batchScheduleFn: (callback: () => void) => setImmediate(callback),
   };
   return {
-    byKey: new DataLoader((lookups) => findLicensesByKey(db, lookups), {
+    byKey: new DataLoader((lookups) => findLicensesByKey({ db, dataSecrets }, lookups), {
       ...options,
       cacheKeyFn: (lookup) => `${lookup.licenseKey}\n${lookup.fingerprint}`,
     }),
@@ -159,15 +168,22 @@ export function createLicenseLoaders(db: Database): LicenseLoaders {
 }
 
 /** The row, if the request proves it: unknown and wrong are the same answer. */
-export function withCredential(row: LicenseRow | undefined, request: LicenseRequest): LicenseRow | undefined {
+export function withCredential(
+  secrets: DataSecrets,
+  row: LicenseRow | undefined,
+  request: LicenseRequest,
+): LicenseRow | undefined {
   if (!row) return undefined;
-  if ('password' in request && !(row.password && sameSecret(row.password, request.password)))
+  if (
+    'password' in request &&
+    !(row.passwordHash && passwordMatches(secrets, row.passwordHash, request.password))
+  )
     return undefined;
   return row;
 }
 
-export async function lookUp(db: DbOrTx, request: LicenseRequest): Promise<LicenseRow | undefined> {
-  return withCredential(await findLicense(db, request), request);
+export async function lookUp(store: LicenseStore, request: LicenseRequest): Promise<LicenseRow | undefined> {
+  return withCredential(store.dataSecrets, await findLicense(store, request), request);
 }
 
 export const credentialOf = (request: LicenseRequest) =>

@@ -1,12 +1,14 @@
-import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { LicenseStatus } from '../../shared/licenses';
 import type { AppContext } from '../context';
+import type { DataSecrets } from '../data-secrets';
 import type { Tx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { DomainError } from '../domain-error';
 import { seatsOf } from './devices';
 import { effectiveStatus } from './lookup';
 import { forgetLicenses } from './memory';
+import { licenseKeyHashes, revealLicenseKey } from './secrets-at-rest';
 
 /**
  * The operator's side of licenses (dashboard and command line): what a license of an order or a customer looks
@@ -38,7 +40,7 @@ export async function licensesOf(
       id: licenses.id,
       orderId: purchases.orderId,
       toolName: tools.name,
-      licenseKey: licenses.licenseKey,
+      licenseKeySealed: licenses.licenseKeySealed,
       username: licenses.username,
       status: licenses.status,
       refundedAt: purchases.refundedAt,
@@ -58,7 +60,7 @@ export async function licensesOf(
         id: row.id,
         orderId: row.orderId,
         toolName: row.toolName,
-        licenseKey: row.licenseKey,
+        licenseKey: revealLicenseKey(ctx.dataSecrets, row),
         username: row.username,
         status: effectiveStatus(row),
         activationLimit: row.activationLimit,
@@ -74,11 +76,11 @@ type LicenseRef = { licenseId: string } | { licenseKey: string };
 
 const NO_LICENSE = 'No license with that key.';
 
-async function lockedLicense(tx: Tx, ref: LicenseRef) {
+async function lockedLicense(tx: Tx, secrets: DataSecrets, ref: LicenseRef) {
   const where =
     'licenseId' in ref
       ? eq(licenses.id, ref.licenseId)
-      : eq(licenses.licenseKey, ref.licenseKey.toUpperCase());
+      : inArray(licenses.licenseKeyHash, licenseKeyHashes(secrets, ref.licenseKey.toUpperCase()));
   const [license] = await tx.select().from(licenses).where(where).for('update').limit(1);
   if (!license) throw new DomainError('not_found', NO_LICENSE);
   return license;
@@ -97,7 +99,7 @@ export async function resetSelfDeactivations(
   ) => Promise<void>,
 ): Promise<{ licenseId: string; licenseKey: string | null; resetAt: Date }> {
   return ctx.db.transaction(async (tx) => {
-    const license = await lockedLicense(tx, ref);
+    const license = await lockedLicense(tx, ctx.dataSecrets, ref);
     const now = ctx.clock.now();
     await tx.update(licenses).set({ selfDeactivationsResetAt: now }).where(eq(licenses.id, license.id));
     await alsoInTransaction?.(tx, {
@@ -105,7 +107,7 @@ export async function resetSelfDeactivations(
       before: license.selfDeactivationsResetAt,
       after: now,
     });
-    return { licenseId: license.id, licenseKey: license.licenseKey, resetAt: now };
+    return { licenseId: license.id, licenseKey: revealLicenseKey(ctx.dataSecrets, license), resetAt: now };
   });
 }
 
@@ -116,7 +118,7 @@ export async function deactivateDeviceAsOperator(
   alsoInTransaction?: (tx: Tx, device: { id: string; name: string | null }) => Promise<void>,
 ): Promise<{ name: string | null }> {
   const freed = await ctx.db.transaction(async (tx) => {
-    await lockedLicense(tx, { licenseId: input.licenseId });
+    await lockedLicense(tx, ctx.dataSecrets, { licenseId: input.licenseId });
     const [freed] = await tx
       .update(licenseActivations)
       .set({ deactivatedAt: ctx.clock.now(), deactivatedBy: 'operator' })

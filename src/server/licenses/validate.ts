@@ -26,7 +26,7 @@ async function lookUpRemembered(ctx: AppContext, request: LicenseRequest): Promi
     const row =
       'licenseKey' in request
         ? await ctx.licenseLoaders.byKey.load(request)
-        : await findLicense(ctx.db, request);
+        : await findLicense(ctx, request);
     if (!row) {
       unknown.set(credential, true, unknownGeneration);
       return undefined;
@@ -34,7 +34,7 @@ async function lookUpRemembered(ctx: AppContext, request: LicenseRequest): Promi
     entry = { row };
     known.set(key, entry, generation);
   }
-  return withCredential(entry.row, request) ? entry : undefined;
+  return withCredential(ctx.dataSecrets, entry.row, request) ? entry : undefined;
 }
 
 /**

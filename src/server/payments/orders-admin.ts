@@ -1,9 +1,11 @@
 import { and, asc, desc, eq, gt, gte, type SQL, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/orders';
 import type { AppContext } from '../context';
+import type { DataSecrets } from '../data-secrets';
 import type { DbOrTx } from '../db';
 import { downloadTokens, licenses, orderEvents, orders, outbox, purchases, tools, users } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
+import { revealLicenseKey, revealPassword } from '../licenses/secrets-at-rest';
 
 /** The operator's view of orders: finding one however it is named, lists, and everything support needs. */
 
@@ -66,7 +68,7 @@ export async function listOrders(ctx: AppContext, filter: OrderFilter) {
 }
 
 /** Everything about one order that support needs, read in one go. */
-export async function orderDossier(db: DbOrTx, order: OrderRow, now: Date) {
+export async function orderDossier(db: DbOrTx, order: OrderRow, now: Date, secrets: DataSecrets) {
   const [customer] = await db
     .select({ id: users.id, name: users.name, email: users.email, phone: users.phone })
     .from(users)
@@ -128,9 +130,9 @@ export async function orderDossier(db: DbOrTx, order: OrderRow, now: Date) {
           liveDownloadLinks: links?.n ?? 0,
           license: owned.license
             ? {
-                licenseKey: owned.license.licenseKey,
+                licenseKey: revealLicenseKey(secrets, owned.license),
                 username: owned.license.username,
-                password: owned.license.password,
+                password: revealPassword(secrets, owned.license),
               }
             : null,
         }
