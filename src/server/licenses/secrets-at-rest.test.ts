@@ -33,7 +33,8 @@ const PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';
  */
 async function dumpWithoutMailBodies(): Promise<string> {
   const url = (t.database as { url?: string }).url;
-  if (testDriver() === 'postgres' && url) {
+  if (testDriver() === 'postgres') {
+    if (!url) throw new Error('the PostgreSQL test database has no URL to dump');
     const { stdout } = await promisify(execFile)(
       PG_DUMP,
       ['--data-only', '--exclude-table-data=outbox', '--dbname', url],
