@@ -1,7 +1,6 @@
-import { createServer } from 'node:http';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/routes';
 import { contactRoutes } from './contact/routes';
 import type { AppContext } from './context';
@@ -13,7 +12,6 @@ import { FORM_BODY_LIMIT, registerDeclaredSizeLimit } from './http/form-data';
 import { registerInputPolicy } from './http/input-policy';
 import { registerSecurityHeaders } from './http/security-headers';
 import { orderRoutes } from './invoices/routes';
-import { createLicenseFastLane } from './licenses/fast-lane';
 import { licenseRoutes } from './licenses/routes';
 import { locationRoutes } from './location/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox';
@@ -42,27 +40,12 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   const { ctx } = options;
   const { config } = ctx;
 
-  let log: FastifyBaseLogger | undefined;
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
-    // The HTTP server Fastify would make, with the license API's fast lane in front of it (decision 027).
-    serverFactory: (handler, options) => {
-      const server = createServer(
-        createLicenseFastLane(ctx, (error) => log?.error({ err: error }, 'license fast lane failed'))(
-          handler,
-        ),
-      );
-      const setting = (value: unknown, otherwise: number) => (typeof value === 'number' ? value : otherwise);
-      server.keepAliveTimeout = setting(options.keepAliveTimeout, server.keepAliveTimeout);
-      server.requestTimeout = setting(options.requestTimeout, server.requestTimeout);
-      server.setTimeout(setting(options.connectionTimeout, 0));
-      return server;
-    },
   });
-  log = app.log;
   const routes: Array<{ method: string; url: string }> = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });

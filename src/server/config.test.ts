@@ -12,6 +12,8 @@ const signingKeys = generateKeyPairSync('ed25519');
 const SIGNING_KEY = signingKeys.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 const PUBLIC_KEY = signingKeys.publicKey.export({ format: 'pem', type: 'spki' }).toString();
 
+const DATA_KEY = 'ab'.repeat(32);
+
 const production = {
   NODE_ENV: 'production',
   PUBLIC_URL: 'https://pinkcityadvisors.in',
@@ -21,6 +23,7 @@ const production = {
   RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
   SESSION_SECRET: SECRET,
   LICENSE_SIGNING_KEY: SIGNING_KEY,
+  DATA_SECRET_KEY: DATA_KEY,
   FIRM_LEGAL_NAME: 'Pinkcity Advisors LLP',
   FIRM_ADDRESS: '3rd Floor, Ganpati Plaza, MI Road, Jaipur, Rajasthan 302001',
   FIRM_GSTIN: '08AAPFP1234A1ZK',
@@ -111,6 +114,7 @@ describe('loadConfig', () => {
       'RAZORPAY_WEBHOOK_SECRET: required in production',
       'SESSION_SECRET: required in production (at least 32 characters)',
       'LICENSE_SIGNING_KEY: required in production (an Ed25519 private key, PKCS#8 PEM)',
+      'DATA_SECRET_KEY: required in production (32 bytes as 64 hex digits or base64, e.g. from `openssl rand -hex 32`)',
       'FIRM_LEGAL_NAME: required in production',
       'FIRM_ADDRESS: required in production',
       'FIRM_GSTIN: required in production',
@@ -213,6 +217,23 @@ describe('loadConfig', () => {
     ).toEqual([other.export({ format: 'pem', type: 'spki' }).toString(), expect.any(String)]);
     expect(problemsOf({ ...production, LICENSE_PREVIOUS_PUBLIC_KEYS: 'AAAA' })).toEqual([
       'LICENSE_PREVIOUS_PUBLIC_KEYS: must list Ed25519 public keys in SPKI PEM (or base64 DER)',
+    ]);
+  });
+
+  it('takes the data secret key as 64 hex digits or base64, and previous keys for a rotation', () => {
+    const base64Key = Buffer.alloc(32, 7).toString('base64');
+    const config = loadConfig({
+      ...production,
+      DATA_SECRET_KEY: base64Key,
+      DATA_PREVIOUS_SECRET_KEYS: `${DATA_KEY}, ${base64Key}`,
+    });
+    expect(config.dataSecret.key).toEqual(Buffer.alloc(32, 7));
+    expect(config.dataSecret.previousKeys).toEqual([Buffer.from(DATA_KEY, 'hex'), Buffer.alloc(32, 7)]);
+    expect(problemsOf({ ...production, DATA_SECRET_KEY: 'too-short' })).toEqual([
+      'DATA_SECRET_KEY: must be 32 bytes as 64 hex digits or base64, e.g. from `openssl rand -hex 32`',
+    ]);
+    expect(problemsOf({ ...production, DATA_PREVIOUS_SECRET_KEYS: `${DATA_KEY},nope` })).toEqual([
+      'DATA_PREVIOUS_SECRET_KEYS: each must be 32 bytes as 64 hex digits or base64, e.g. from `openssl rand -hex 32`, separated by commas',
     ]);
   });
 });

@@ -28,6 +28,8 @@ const envSchema = z.object({
   SESSION_SECRET: optionalString.pipe(z.string().min(32).optional()),
   LICENSE_SIGNING_KEY: optionalString,
   LICENSE_PREVIOUS_PUBLIC_KEYS: optionalString,
+  DATA_SECRET_KEY: optionalString,
+  DATA_PREVIOUS_SECRET_KEYS: optionalString,
   TRUST_PROXY: z
     .enum(['', '0', '1', 'true', 'false'])
     .default('')
@@ -87,6 +89,12 @@ export type Config = {
     /** SPKI PEMs of earlier signing keys: files they signed still verify until they expire. */
     previousPublicKeyPems: string[];
   };
+  /**
+   * The key that hashes and seals secrets at rest (license keys, credential passwords), and the keys it replaced:
+   * values sealed or hashed under those are re-done under the current key at start (data-secrets.ts). Unset
+   * outside production: one is generated into DATA_DIR on first use, like the license signing key.
+   */
+  dataSecret: { key: Buffer | undefined; previousKeys: Buffer[] };
   trustProxy: boolean;
   logLevel: string;
   /** Supplier identity on tax invoices and credit notes; a specimen outside production. */
@@ -124,7 +132,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push('SESSION_SECRET: required in production (at least 32 characters)');
     if (!raw('LICENSE_SIGNING_KEY'))
       problems.push('LICENSE_SIGNING_KEY: required in production (an Ed25519 private key, PKCS#8 PEM)');
+    if (!raw('DATA_SECRET_KEY')) problems.push(`DATA_SECRET_KEY: required in production (${DATA_KEY_SHAPE})`);
   }
+  const dataKeyText = raw('DATA_SECRET_KEY');
+  const dataKey = dataKeyText === undefined ? undefined : dataSecretKey(dataKeyText);
+  if (dataKeyText !== undefined && !dataKey) problems.push(`DATA_SECRET_KEY: must be ${DATA_KEY_SHAPE}`);
+  const previousDataKeys = (raw('DATA_PREVIOUS_SECRET_KEYS') ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(dataSecretKey);
+  if (previousDataKeys.some((key) => !key))
+    problems.push(`DATA_PREVIOUS_SECRET_KEYS: each must be ${DATA_KEY_SHAPE}, separated by commas`);
   const signingKey = raw('LICENSE_SIGNING_KEY');
   const signingKeyPem = signingKey === undefined ? undefined : ed25519PrivateKeyPem(signingKey);
   if (signingKey !== undefined && !signingKeyPem)
@@ -165,6 +183,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       privateKeyPem: signingKeyPem,
       previousPublicKeyPems: previousKeys ?? [],
     },
+    dataSecret: {
+      key: dataKey,
+      previousKeys: previousDataKeys.filter((key) => key !== undefined),
+    },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     firm: firm.identity,
@@ -181,6 +203,14 @@ function developmentSecret(dataDir: string): string {
     writeFileSync(file, secret, { mode: 0o600 });
     return secret;
   }
+}
+
+const DATA_KEY_SHAPE = '32 bytes as 64 hex digits or base64, e.g. from `openssl rand -hex 32`';
+
+/** A 32-byte key given as 64 hex digits or as base64; undefined for anything else. */
+function dataSecretKey(value: string): Buffer | undefined {
+  if (/^[0-9a-f]{64}$/i.test(value)) return Buffer.from(value, 'hex');
+  return /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : undefined;
 }
 
 /** Environment values cannot hold newlines everywhere: accept "\n" escapes and a bare base64 body too. */

@@ -1,6 +1,7 @@
-import { type KnownSession, SESSION_CACHE_TTL_MS } from './auth/session';
+import { createSessionCache, type SessionCache } from './auth/session-cache';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
+import { createDataSecrets, type DataSecrets } from './data-secrets';
 import type { Database } from './db';
 import { createDatabaseHealth, type DatabaseHealth } from './db/health';
 import {
@@ -9,45 +10,23 @@ import {
   type LocalRateLimiter,
   type RateLimiter,
 } from './http/rate-limit';
-import type { LicenseChangeFeed } from './licenses/change-feed';
-import {
-  createLicenseLoaders,
-  type KnownLicense,
-  LICENSE_CACHE_MAX_ENTRIES,
-  LICENSE_CACHE_TTL_MS,
-  type LicenseLoaders,
-  type RememberedAnswer,
-  UNKNOWN_LICENSE_CACHE_MAX_ENTRIES,
-  UNKNOWN_LICENSE_CACHE_TTL_MS,
-} from './licenses/service';
+import { createLicenseLoaders, type LicenseLoaders } from './licenses/lookup';
+import { createLicenseMemory, type LicenseChangeFeed, type LicenseMemory } from './licenses/memory';
 import { createSigningKeys, type SigningKeys } from './licenses/signing';
 import { createMailQueuedHint, type MailQueuedHint } from './mail/outbox';
 import { createGateway, type RazorpayGateway } from './payments/gateway';
-import type { CatalogueCache } from './shop/catalogue';
+import { createShopCaches, type ShopCaches } from './shop/catalogue-cache';
 import { type FileStorage, storageFor } from './storage';
-import { TtlCache } from './ttl-cache';
 
-const SESSION_CACHE_MAX_ENTRIES = 10_000;
 /** Counters of the license API's per-key and per-address limits held by one instance. */
 const LOCAL_LIMITER_MAX_KEYS = 100_000;
 
 /**
- * What this instance remembers of rows that live in the database. Each context has its own, so two app instances
- * in one process (tests) never see each other's entries.
+ * What this instance remembers of rows that live in the database, as each feature makes it: sessions (auth), the
+ * catalogue and owned tools (shop), licenses (licenses). Each context has its own, so two app instances in one
+ * process (tests) never see each other's entries.
  */
-export type AppCaches = {
-  sessions: TtlCache<string, KnownSession>;
-  /** For the catalogue's `purchased` flags only; paying, downloading and re-sending check the database. */
-  ownedTools: TtlCache<string, Set<string>>;
-  /** Replaced by a fresh object to invalidate, so a load that started before never stores what it read. */
-  catalogue: CatalogueCache;
-  /** For `POST /api/licenses/validate`: a license as one machine sees it, by credential and fingerprint. */
-  licenses: TtlCache<string, KnownLicense>;
-  /** For the license API's fast lane: VALID answers as sent, by the exact request body that earned them. */
-  validAnswers: TtlCache<string, RememberedAnswer>;
-  /** Credentials that named no license, kept apart and briefly so bad keys cannot push out good entries. */
-  unknownLicenses: TtlCache<string, true>;
-};
+export type AppCaches = { sessions: SessionCache } & ShopCaches & LicenseMemory;
 
 /**
  * Everything a feature service works with: configuration, the database (and what this instance knows of its
@@ -76,6 +55,8 @@ export type AppContext = {
   licenseSigning: SigningKeys;
   /** Whether this instance hears license changes as they commit (set by `followLicenseChanges` in main.ts). */
   licenseChanges: LicenseChangeFeed;
+  /** Hashes and seals secrets kept in the database (license keys, credential passwords): decision 032. */
+  dataSecrets: DataSecrets;
 };
 
 export type AppContextOptions = {
@@ -89,6 +70,7 @@ export type AppContextOptions = {
 export function createAppContext(options: AppContextOptions): AppContext {
   const { config, db } = options;
   const clock = options.clock ?? systemClock;
+  const dataSecrets = createDataSecrets(config);
   return {
     config,
     db,
@@ -96,20 +78,14 @@ export function createAppContext(options: AppContextOptions): AppContext {
     clock,
     limiter: createRateLimiter(db, clock),
     licenseLimiter: createLocalRateLimiter(clock, LOCAL_LIMITER_MAX_KEYS),
-    licenseLoaders: createLicenseLoaders(db),
+    licenseLoaders: createLicenseLoaders(db, dataSecrets),
     gateway: createGateway(config),
     storage: options.storage ?? storageFor(config),
-    caches: {
-      sessions: new TtlCache(SESSION_CACHE_TTL_MS, SESSION_CACHE_MAX_ENTRIES),
-      ownedTools: new TtlCache(SESSION_CACHE_TTL_MS, SESSION_CACHE_MAX_ENTRIES),
-      catalogue: {},
-      licenses: new TtlCache(LICENSE_CACHE_TTL_MS, LICENSE_CACHE_MAX_ENTRIES),
-      validAnswers: new TtlCache(LICENSE_CACHE_TTL_MS, LICENSE_CACHE_MAX_ENTRIES),
-      unknownLicenses: new TtlCache(UNKNOWN_LICENSE_CACHE_TTL_MS, UNKNOWN_LICENSE_CACHE_MAX_ENTRIES),
-    },
+    caches: { sessions: createSessionCache(), ...createShopCaches(), ...createLicenseMemory() },
     seed: {},
     mailQueued: createMailQueuedHint(),
     licenseSigning: createSigningKeys(config),
     licenseChanges: {},
+    dataSecrets,
   };
 }

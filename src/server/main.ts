@@ -6,13 +6,11 @@ import { createAppContext } from './context';
 import { openDatabase } from './db';
 import { backgroundJobs, pgliteBackupJob, startJobs } from './jobs';
 import { followLicenseChanges } from './licenses/change-feed';
-import { keepNextTickShape } from './tick-shape';
+import { sealLicenseSecrets } from './licenses/secrets-at-rest';
 
 const rootDir = path.resolve(import.meta.dirname, '../..');
 
 async function main(): Promise<void> {
-  // First, before the database's start-up and backup collect garbage while the server is idle.
-  keepNextTickShape();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -38,6 +36,10 @@ async function main(): Promise<void> {
     logger: { level: config.logLevel },
   });
   log = app.log;
+  // Rows from before secrets were sealed (decision 032), or sealed under a key being rotated out, before serving.
+  const sealed = await sealLicenseSecrets(ctx.db, ctx.dataSecrets);
+  if (sealed > 0)
+    app.log.info({ licenses: sealed }, 'license secrets hashed and sealed under the current key');
   const jobs = startJobs(
     [
       ...backgroundJobs(ctx, app.log),

@@ -3,10 +3,11 @@
  * answer about a license carries `valid` and one of these codes. The request schemas are in `license-schemas.ts`,
  * so that the pages that show licenses do not load zod.
  */
-const LICENSE_CODES = [
+export const LICENSE_CODES = [
   'VALID',
   'NOT_ACTIVATED',
   'LIMIT_REACHED',
+  'DEACTIVATION_LIMIT',
   'SUSPENDED',
   'REVOKED',
   'WRONG_TOOL',
@@ -19,7 +20,10 @@ export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
 
 /** How long an offline license file lets a tool start without asking the server. */
 export const LICENSE_FILE_LIFETIME_DAYS = 30;
-/** Self-service deactivations from My Tools: at most this many per license in the rolling window. */
+/**
+ * Machines a buyer may free, from My Tools and through the license API together: at most this many per license in
+ * the rolling window, unless the operator resets the count.
+ */
 export const SELF_DEACTIVATION_LIMIT = 3;
 export const SELF_DEACTIVATION_WINDOW_DAYS = 30;
 
@@ -64,6 +68,8 @@ export type LicenseFilePayload = {
 export type LicenseAnswer = {
   valid: boolean;
   code: LicenseCode;
+  /** A sentence to show the user, where the code alone does not say what to do (DEACTIVATION_LIMIT). */
+  message?: string;
   license?: LicenseSummary;
   activation?: ActivationSummary;
   /** The license file's JSON text: on a successful activate, and on a VALID validate (the tool's refresh). */

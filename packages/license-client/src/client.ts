@@ -4,6 +4,7 @@ export type LicenseCode =
   | 'VALID'
   | 'NOT_ACTIVATED'
   | 'LIMIT_REACHED'
+  | 'DEACTIVATION_LIMIT'
   | 'SUSPENDED'
   | 'REVOKED'
   | 'WRONG_TOOL'
@@ -15,6 +16,8 @@ export type Credentials = { licenseKey: string } | { username: string; password:
 export type LicenseAnswer = {
   valid: boolean;
   code: LicenseCode;
+  /** A sentence to show the user, where the code alone does not say what to do (DEACTIVATION_LIMIT). */
+  message?: string;
   license?: {
     toolId: string;
     toolName: string;

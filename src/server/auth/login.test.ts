@@ -6,7 +6,8 @@ import { sessions } from '../db/schema';
 import { createTestApp, type TestApp } from '../test-support/app';
 import type { TestClient } from '../test-support/client';
 import { LOGIN_FAILURES_PER_ACCOUNT } from './routes';
-import { hashSessionId, SESSION_CACHE_TTL_MS, SESSION_COOKIE } from './session';
+import { hashSessionId, SESSION_COOKIE } from './session';
+import { SESSION_CACHE_TTL_MS } from './session-cache';
 import { DEFAULT_PASSWORD, form, signUp, uniqueEmail, uniqueIp } from './test-helpers';
 
 let t: TestApp;

@@ -5,11 +5,10 @@ import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { sessions, users } from '../db/schema';
 import { unauthorized } from '../http/errors';
+import type { SessionUser } from './session-cache';
 
 export const SESSION_COOKIE = 'sessionid';
 export const SESSION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
-
-export type SessionUser = { id: string; name: string; email: string; phone: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,15 +16,6 @@ declare module 'fastify' {
     sessionUser?: SessionUser | null;
   }
 }
-
-/**
- * How long this instance trusts a session it has looked up, so signed-in reads do not each cost a query. Logout,
- * login and password reset on this instance drop the entry at once; the TTL bounds how long a logout or reset
- * on another instance takes to reach this one (with PGlite there is only ever one instance).
- */
-export const SESSION_CACHE_TTL_MS = 2_000;
-
-export type KnownSession = { user: SessionUser; expiresAt: number };
 
 export const hashSessionId = (id: string) => createHash('sha256').update(id).digest('hex');
 

@@ -21,6 +21,7 @@ import {
   outbox,
   purchases,
 } from '../db/schema';
+import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';
 import { type RazorpayEmulator, registerRazorpayEmulator } from '../payments/emulator';
 import { openTestApp, type TestApp } from '../test-support/app';
@@ -592,22 +593,23 @@ describe('npm run admin', () => {
       expect((await client.post('/api/verify-payment/', paid)).statusCode).toBe(200);
       const orderId = (await orderRow(t, paid.razorpay_order_id)).id;
       const [license] = await t.ctx.db
-        .select({ key: licenses.licenseKey })
+        .select({ licenseKeySealed: licenses.licenseKeySealed })
         .from(licenses)
         .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
         .where(eq(purchases.orderId, orderId));
+      const key = license ? revealLicenseKey(t.ctx.dataSecrets, license) : null;
       const activated = await t.app.inject({
         method: 'POST',
         url: '/api/licenses/activate',
         payload: {
-          licenseKey: license?.key,
+          licenseKey: key,
           toolId: windowsToolId,
           fingerprint: 'audit-test-machine',
           name: 'Audit PC',
         },
       });
       expect(activated.statusCode, activated.body).toBe(200);
-      return { orderId, licenseKey: license?.key ?? '' };
+      return { orderId, licenseKey: key ?? '' };
     });
 
     // On the embedded database the running server runs each command for this process (its OS user travels along).

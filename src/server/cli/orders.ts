@@ -155,7 +155,7 @@ const show = defineCommand({
   async run(env, input) {
     const ctx = await env.open();
     const order = await findOrder(ctx.db, argument(input, 0));
-    const dossier = await orderDossier(ctx.db, order, ctx.clock.now());
+    const dossier = await orderDossier(ctx.db, order, ctx.clock.now(), ctx.dataSecrets);
     return { data: dossier, text: dossierText(dossier) };
   },
 });

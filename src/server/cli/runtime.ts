@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { createAppContext } from '../context';
 import { type DatabaseHandle, DatabaseInUseError, openDatabase } from '../db';
+import { sealLicenseSecrets } from '../licenses/secrets-at-rest';
 import { type AdminContext, CommandError } from './framework';
 
 export type AdminRuntime = {
@@ -77,5 +78,7 @@ export async function openRuntime(): Promise<AdminRuntime> {
   }
 
   const ctx: AdminContext = createAppContext({ config, db: database.db });
+  // As the server does at start: rows from before secrets were sealed, or under a rotated key, are brought up to date.
+  await sealLicenseSecrets(ctx.db, ctx.dataSecrets);
   return { ctx, database, close: () => database.close() };
 }

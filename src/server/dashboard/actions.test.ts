@@ -3,7 +3,8 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminTool, CustomerDetail, InvoiceReport, OrderDetail } from '../../shared/dashboard';
 import { auditLog, contactMessages, licenses, orders, outbox, purchases, tools } from '../db/schema';
-import { activateLicense } from '../licenses/service';
+import { activateLicense } from '../licenses/activate';
+import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import type { TestClient } from '../test-support/client';
 import { fingerprint } from '../test-support/license-fixtures';
 import {
@@ -213,7 +214,7 @@ describe('licenses and tax documents', () => {
       .from(licenses)
       .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
       .where(eq(purchases.orderId, id));
-    const key = license?.licenses.licenseKey ?? '';
+    const key = (license && revealLicenseKey(t.ctx.dataSecrets, license.licenses)) ?? '';
     const answer = await activateLicense(t.ctx, {
       licenseKey: key,
       toolId: tool.id,

@@ -13,7 +13,8 @@ import {
   purchases,
   tools,
 } from '../db/schema';
-import { activateLicense } from '../licenses/service';
+import { activateLicense } from '../licenses/activate';
+import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { cliActor } from '../operator/audit';
 import { revokeOperator } from '../operator/roles';
 import type { TestClient } from '../test-support/client';
@@ -198,12 +199,12 @@ describe('who reaches /api/admin/', () => {
     const tool = await addTool(t, { device: 'Windows' });
     const order = await buyThroughEmulator(t, customer.client, tool.id);
     const [license] = await t.ctx.db
-      .select({ id: licenses.id, key: licenses.licenseKey })
+      .select({ id: licenses.id, licenseKeySealed: licenses.licenseKeySealed })
       .from(licenses)
       .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
       .where(eq(purchases.orderId, order.id));
     await activateLicense(t.ctx, {
-      licenseKey: license?.key ?? '',
+      licenseKey: (license && revealLicenseKey(t.ctx.dataSecrets, license)) ?? '',
       toolId: tool.id,
       fingerprint: fingerprint(),
       name: 'Route table PC',

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
-import { currentUser, hashSessionId, SESSION_COOKIE, type SessionUser } from '../auth/session';
+import { currentUser, hashSessionId, SESSION_COOKIE } from '../auth/session';
+import type { SessionUser } from '../auth/session-cache';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { adminSessions, operators } from '../db/schema';

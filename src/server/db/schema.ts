@@ -241,9 +241,21 @@ export const licenses = pgTable(
     purchaseId: uuid('purchase_id')
       .notNull()
       .references(() => purchases.id, { onDelete: 'cascade' }),
-    licenseKey: text('license_key'),
+    /** The license key's keyed hash, what it is looked up by (data-secrets.ts). */
+    licenseKeyHash: text('license_key_hash'),
+    /** The license key sealed, for My Tools, the delivery email and the operator. */
+    licenseKeySealed: text('license_key_sealed'),
+    /** A credentials tool's username: an account name, stored as it is. */
     username: text('username'),
-    password: text('password'),
+    /** The credentials' password: its keyed hash to check it, and sealed for "Get Credentials". */
+    passwordHash: text('password_hash'),
+    passwordSealed: text('password_sealed'),
+    /**
+     * Rows written before secrets were kept hashed and sealed held them here in clear; the server converts them at
+     * start and nulls these (licenses/secrets-at-rest.ts). Nothing writes them any more.
+     */
+    plainLicenseKey: text('license_key'),
+    plainPassword: text('password'),
     /** active; suspended while a payment dispute is open; revoked after a refund or a lost dispute. */
     status: text('status', { enum: LICENSE_STATUSES }).notNull().default('active'),
     statusChangedAt: ts('status_changed_at'),
@@ -253,7 +265,8 @@ export const licenses = pgTable(
   },
   (t) => [
     uniqueIndex('licenses_purchase_id_key').on(t.purchaseId),
-    uniqueIndex('licenses_license_key_key').on(t.licenseKey),
+    uniqueIndex('licenses_license_key_key').on(t.plainLicenseKey),
+    uniqueIndex('licenses_license_key_hash_key').on(t.licenseKeyHash),
     uniqueIndex('licenses_username_key').on(t.username),
   ],
 );

@@ -44,26 +44,4 @@ describe('the in-memory rate limiter', () => {
     expect(hit('c')).toBeUndefined(); // every counter at its limit: the oldest, "a", goes after all
     expect(hit('a')).toBeUndefined();
   });
-
-  it('counts a hit on a kept counter as on its key, and stops when the window ends or the counter is pushed out', () => {
-    const clock = new ManualClock(new Date('2026-06-01T10:00:50Z'));
-    const limiter = createLocalRateLimiter(clock, 2);
-    const limit = { key: 'key:A', limit: 3, windowMs: MINUTE };
-    const counter = limiter.consume(limit);
-    expect(limiter.consumeOn(counter)).toBe(true);
-    expect(refusal(() => limiter.consume(limit))).toBeUndefined(); // the third: the kept hit was counted on "A"
-    const refused = refusal(() => limiter.consumeOn(counter));
-    expect(refused?.statusCode).toBe(429);
-    expect(refused?.headers?.['retry-after']).toBe('10');
-    expect(refusal(() => limiter.consume(limit))?.statusCode).toBe(429);
-
-    clock.advance(10_000); // a new window: the kept counter is last minute's
-    expect(limiter.consumeOn(counter)).toBe(false);
-    const fresh = limiter.consume(limit);
-    expect(fresh.count).toBe(1);
-    limiter.consume({ key: 'key:B', limit: 3, windowMs: MINUTE });
-    limiter.consume({ key: 'key:C', limit: 3, windowMs: MINUTE }); // the map is full: "A", counted first, goes
-    expect(limiter.consumeOn(fresh)).toBe(false);
-    expect(limiter.consume(limit).count).toBe(1);
-  });
 });

@@ -80,19 +80,12 @@ export type LocalCounter = {
   readonly limit: number;
   readonly message: string | undefined;
   count: number;
-  /** Pushed out of its window to make room: no longer the key's count. */
-  dropped: boolean;
 };
 
 /** Fixed-window counters kept in one instance's memory: the same windows and answers as `RateLimiter.consume`. */
 export type LocalRateLimiter = {
   /** Counts one hit; throws 429 with Retry-After when the window's limit is already reached. Returns the counter. */
   consume(limit: Limit): LocalCounter;
-  /**
-   * Counts one hit on a counter `consume` returned, without looking its key up, while it is still that key's count
-   * in the current window (throwing 429 as `consume` would). False when it is not: the caller `consume`s instead.
-   */
-  consumeOn(counter: LocalCounter): boolean;
 };
 
 /**
@@ -104,7 +97,7 @@ export type LocalRateLimiter = {
  * caller's address is a new key, so this runs with tens of thousands of them), and a repeat hit only adds one to
  * its counter. At most `maxKeys` counters are held per window: a key first seen when the map is full pushes out the
  * tenth counted first, sparing those already at their limit, so a flood of new keys cannot reopen a key being
- * refused. A caller that keeps the counter it was given counts its next hit without a look-up (`consumeOn`).
+ * refused.
  */
 export function createLocalRateLimiter(clock: Clock, maxKeys: number): LocalRateLimiter {
   const windows = new Map<number, LocalWindow>();
@@ -122,19 +115,18 @@ export function createLocalRateLimiter(clock: Clock, maxKeys: number): LocalRate
   const makeRoomSparingRefused = (counters: Map<string, LocalCounter>) => {
     if (counters.size < maxKeys) return;
     let excess = counters.size - maxKeys + Math.max(1, Math.floor(maxKeys / 10));
-    const drop = (key: string, counter: LocalCounter) => {
-      counter.dropped = true;
+    const drop = (key: string) => {
       counters.delete(key);
       excess--;
     };
     for (const [key, counter] of counters) {
       if (excess <= 0) return;
-      if (counter.count < counter.limit) drop(key, counter);
+      if (counter.count < counter.limit) drop(key);
     }
     // Every counter is at its limit: the oldest go after all.
-    for (const [key, counter] of counters) {
+    for (const key of counters.keys()) {
       if (excess <= 0) return;
-      drop(key, counter);
+      drop(key);
     }
   };
 
@@ -152,17 +144,11 @@ export function createLocalRateLimiter(clock: Clock, maxKeys: number): LocalRate
       let counter = window.counters.get(key);
       if (!counter) {
         makeRoomSparingRefused(window.counters);
-        counter = { window, limit, message, count: 0, dropped: false };
+        counter = { window, limit, message, count: 0 };
         window.counters.set(key, counter);
       }
       count(counter, now);
       return counter;
-    },
-    consumeOn(counter) {
-      const now = clock.now().getTime();
-      if (counter.window !== windowAt(now, counter.window.windowMs) || counter.dropped) return false;
-      count(counter, now);
-      return true;
     },
   };
 }

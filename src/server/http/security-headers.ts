@@ -9,7 +9,7 @@ const RAZORPAY_HOSTS = ['https://checkout.razorpay.com', 'https://api.razorpay.c
  * framed, and the document-only policies (opener, permissions) have nothing to apply to. A tenth of what the license
  * API's hottest call costs is headers.
  */
-export function jsonSecurityHeaders(config: Config): Record<string, string> {
+function jsonSecurityHeaders(config: Config): Record<string, string> {
   return {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
     'x-content-type-options': 'nosniff',

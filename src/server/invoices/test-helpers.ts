@@ -51,6 +51,7 @@ export function productionFirm(options: { lutArn?: string } = {}): FirmIdentity 
     RAZORPAY_KEY_SECRET: 'key-secret',
     RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
     SESSION_SECRET: 'a-session-secret-that-is-long-enough-0123456789',
+    DATA_SECRET_KEY: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
     LICENSE_SIGNING_KEY: generateKeyPairSync('ed25519')
       .privateKey.export({ type: 'pkcs8', format: 'pem' })
       .toString(),

@@ -16,6 +16,7 @@ let databaseUrl = '';
 let dropDatabase: (() => Promise<void>) | undefined;
 let toolId: string;
 let licenseKey: string;
+let licenseId: string;
 
 function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -55,6 +56,7 @@ beforeAll(async () => {
   const purchase = await licensedPurchase(database.db);
   toolId = purchase.toolId;
   licenseKey = purchase.licenseKey ?? '';
+  licenseId = purchase.licenseId;
   await database.close();
 }, 120_000);
 afterAll(async () => {
@@ -96,7 +98,7 @@ describe('licenses reset-deactivations', () => {
 
     const database = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite') });
     try {
-      const [license] = await database.db.select().from(licenses).where(eq(licenses.licenseKey, licenseKey));
+      const [license] = await database.db.select().from(licenses).where(eq(licenses.id, licenseId));
       expect(license?.selfDeactivationsResetAt).toBeInstanceOf(Date);
       const entries = await database.db
         .select()

@@ -11,8 +11,9 @@ import { licenseActivations, licenses, purchases, rateLimitHits } from '../db/sc
 import { createTestApp, type TestApp, testConfig } from '../test-support/app';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../test-support/license-fixtures';
 import { issueLicenseFile } from './files';
-import { forgetLicenses, UNKNOWN_LICENSE_CACHE_MAX_ENTRIES, validateLicense } from './service';
+import { forgetLicenses, UNKNOWN_LICENSE_CACHE_MAX_ENTRIES } from './memory';
 import { createSigningKeys } from './signing';
+import { validateLicense } from './validate';
 
 let t: TestApp;
 let addressCounter = 0;
@@ -52,7 +53,7 @@ async function seatsUsed(licenseId: string) {
 
 describe('activation seats', () => {
   it('activates two machines, refuses a third, and gives a repeated machine its own activation back', async () => {
-    const purchase = await licensedPurchase(t.ctx.db);
+    const purchase = await licensedPurchase(t.ctx);
     const [a, b, c] = [fingerprint('a'), fingerprint('b'), fingerprint('c')];
 
     const first = await call('activate', { ...keyOf(purchase), fingerprint: a, name: 'Office PC' });
@@ -100,7 +101,7 @@ describe('activation seats', () => {
   });
 
   it('never lets concurrent activations exceed the limit', async () => {
-    const purchase = await licensedPurchase(t.ctx.db, { activationLimit: 2 });
+    const purchase = await licensedPurchase(t.ctx, { activationLimit: 2 });
     const machines = Array.from({ length: 8 }, (_, index) => fingerprint(`m${index}`));
     const answers = await Promise.all(
       [...machines, ...machines].map((machine) =>
@@ -114,7 +115,7 @@ describe('activation seats', () => {
   });
 
   it('honours the activation limit the operator set for the tool', async () => {
-    const purchase = await licensedPurchase(t.ctx.db, { activationLimit: 1 });
+    const purchase = await licensedPurchase(t.ctx, { activationLimit: 1 });
     expect((await call('activate', { ...keyOf(purchase), fingerprint: fingerprint() })).answer.code).toBe(
       'VALID',
     );
@@ -126,8 +127,8 @@ describe('activation seats', () => {
 
 describe('answer codes', () => {
   it('tells a key for another tool, a random key, a refund and a dispute apart', async () => {
-    const purchase = await licensedPurchase(t.ctx.db);
-    const other = await licensedPurchase(t.ctx.db);
+    const purchase = await licensedPurchase(t.ctx);
+    const other = await licensedPurchase(t.ctx);
     const machine = fingerprint();
     await call('activate', { ...keyOf(purchase), fingerprint: machine });
 
@@ -181,7 +182,7 @@ describe('answer codes', () => {
   });
 
   it('answers a change made elsewhere within 2 seconds, and one made through this instance at once', async () => {
-    const purchase = await licensedPurchase(t.ctx.db);
+    const purchase = await licensedPurchase(t.ctx);
     const machine = fingerprint();
     const body = { ...keyOf(purchase), fingerprint: machine };
     await call('activate', body);
@@ -199,7 +200,7 @@ describe('answer codes', () => {
     expect(performance.now() - changedAt).toBeLessThan(2000);
 
     // Freed through this instance's own API: the machine is told at once.
-    const other = await licensedPurchase(t.ctx.db);
+    const other = await licensedPurchase(t.ctx);
     const otherBody = { ...keyOf(other), fingerprint: machine };
     await call('activate', otherBody);
     expect((await call('validate', otherBody)).answer.code).toBe('VALID');
@@ -210,7 +211,7 @@ describe('answer codes', () => {
   });
 
   it('records when a machine was last seen: on its first validate, then at most every 5 minutes', async () => {
-    const purchase = await licensedPurchase(t.ctx.db);
+    const purchase = await licensedPurchase(t.ctx);
     const machine = fingerprint();
     // Activated yesterday and not seen since: the first validate records it.
     const yesterday = new Date(t.clock.now().getTime() - 24 * 60 * 60_000);
@@ -240,7 +241,7 @@ describe('answer codes', () => {
   });
 
   it('lets a credentials tool authenticate with the emailed username and password', async () => {
-    const purchase = await licensedPurchase(t.ctx.db, { delivery: 'credentials' });
+    const purchase = await licensedPurchase(t.ctx, { delivery: 'credentials' });
     const account = { username: purchase.username, password: purchase.password, toolId: purchase.toolId };
     const machine = fingerprint();
     expect((await call('activate', { ...account, fingerprint: machine })).answer).toMatchObject({
@@ -265,7 +266,7 @@ describe('answer codes', () => {
 
 describe('offline license files', () => {
   it('are signed with a published key, bound to the machine, and any changed byte breaks them', async () => {
-    const purchase = await licensedPurchase(t.ctx.db);
+    const purchase = await licensedPurchase(t.ctx);
     const machine = fingerprint();
     const { answer } = await call('activate', { ...keyOf(purchase), fingerprint: machine });
     const file = JSON.parse(answer.licenseFile ?? '') as LicenseFile;
@@ -431,7 +432,7 @@ describe('bad input', () => {
 
 describe('rate limits', () => {
   it('answers the 61st request a minute for one key with 429 and Retry-After', async () => {
-    const purchase = await licensedPurchase(t.ctx.db);
+    const purchase = await licensedPurchase(t.ctx);
     const body = { ...keyOf(purchase), fingerprint: fingerprint() };
     for (let i = 0; i < 60; i++) {
       expect((await call('validate', body)).response.statusCode).toBe(200);
@@ -441,7 +442,7 @@ describe('rate limits', () => {
     expect(Number(limited.response.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.answer).toMatchObject({ valid: false, code: 'rate_limited' });
     // Another key from the same moment is not affected.
-    const other = await licensedPurchase(t.ctx.db);
+    const other = await licensedPurchase(t.ctx);
     expect(
       (await call('validate', { ...keyOf(other), fingerprint: fingerprint() })).response.statusCode,
     ).toBe(200);
@@ -473,7 +474,7 @@ describe('rate limits', () => {
 
 describe('what an instance remembers for validate', () => {
   it('keeps unknown keys apart and bounded, so a flood of bad keys pushes out no known license', async () => {
-    const purchase = await licensedPurchase(t.ctx.db);
+    const purchase = await licensedPurchase(t.ctx);
     const machine = fingerprint();
     await call('activate', { ...keyOf(purchase), fingerprint: machine });
     const request = { licenseKey: purchase.licenseKey ?? '', toolId: purchase.toolId, fingerprint: machine };
@@ -497,8 +498,8 @@ describe('what an instance remembers for validate', () => {
   });
 
   it('gives each of many simultaneous calls its own answer, though they share one database query', async () => {
-    const one = await licensedPurchase(t.ctx.db);
-    const two = await licensedPurchase(t.ctx.db);
+    const one = await licensedPurchase(t.ctx);
+    const two = await licensedPurchase(t.ctx);
     const [a, b, c] = [fingerprint('a'), fingerprint('b'), fingerprint('c')];
     await call('activate', { ...keyOf(one), fingerprint: a });
     await call('activate', { ...keyOf(one), fingerprint: b });
@@ -531,7 +532,7 @@ describe('what an instance remembers for validate', () => {
   });
 
   it('hands out the license file it signed while it remembers the license, and a fresh one afterwards', async () => {
-    const purchase = await licensedPurchase(t.ctx.db);
+    const purchase = await licensedPurchase(t.ctx);
     const machine = fingerprint();
     await call('activate', { ...keyOf(purchase), fingerprint: machine });
     const request = { licenseKey: purchase.licenseKey ?? '', toolId: purchase.toolId, fingerprint: machine };

@@ -8,8 +8,10 @@ import { licenses, purchases, tools } from '../db/schema';
 import { createTestApp, type TestApp } from '../test-support/app';
 import { testDriver } from '../test-support/database';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../test-support/license-fixtures';
+import { activateLicense } from './activate';
 import { followLicenseChanges } from './change-feed';
-import { activateLicense, LICENSE_CACHE_TTL_MS, validateLicense } from './service';
+import { LICENSE_CACHE_TTL_MS } from './memory';
+import { validateLicense } from './validate';
 
 /**
  * An instance that hears license changes as they commit answers validate from memory for minutes, and still shows
@@ -39,7 +41,7 @@ async function activated(): Promise<{
   purchase: LicensedPurchase;
   request: Parameters<typeof validateLicense>[1];
 }> {
-  const purchase = await licensedPurchase(t.ctx.db);
+  const purchase = await licensedPurchase(t.ctx);
   const request = {
     licenseKey: purchase.licenseKey ?? '',
     toolId: purchase.toolId,

@@ -1,20 +1,17 @@
 import type { AppContext } from '../context';
 import type { DatabaseHandle } from '../db';
 import type { ChannelFollower } from '../db/notifications';
-import { forgetLicenses } from './service';
+import { forgetLicenses } from './memory';
 
 /** The channel the database's triggers announce license changes on (migration 0005, decision 018). */
 export const LICENSE_CHANGES_CHANNEL = 'license_changes';
 /** The payload of a change that concerns every license (a tool renamed, its activation limit changed). */
 const EVERY_LICENSE = '*';
 
-/** Whether this instance hears every license change as it commits; until it is told so, it does not. */
-export type LicenseChangeFeed = { follower?: Pick<ChannelFollower, 'healthy'> };
-
 /**
  * Makes this instance drop what it remembers of a license as soon as a change to it commits, on any instance, in
  * the command line or in plain SQL: while that holds, validate may answer from memory for much longer than the
- * two seconds a change may take to show (service.ts). Listening again after a lost connection forgets everything,
+ * two seconds a change may take to show (memory.ts). Listening again after a lost connection forgets everything,
  * since what was announced meanwhile is unknown.
  */
 export async function followLicenseChanges(

@@ -5,7 +5,7 @@ import { licenseActivations, licenses, purchases } from '../db/schema';
 import { createTestApp, type TestApp } from '../test-support/app';
 import { fingerprint, licensedPurchase } from '../test-support/license-fixtures';
 import { loginAs } from '../test-support/shop-fixtures';
-import { activateLicense } from './service';
+import { activateLicense } from './activate';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function ownerWithDevices(machines: number, activationLimit = 10) {
-  const purchase = await licensedPurchase(t.ctx.db, { activationLimit });
+  const purchase = await licensedPurchase(t.ctx, { activationLimit });
   const client = await loginAs(t, { id: purchase.userId });
   const fingerprints = Array.from({ length: machines }, (_, index) => fingerprint(`pc${index}`));
   for (const [index, machine] of fingerprints.entries()) {
@@ -89,7 +89,7 @@ describe('My Tools devices', () => {
   it('needs the CSRF token, and another user cannot see or touch a device', async () => {
     const { client, list } = await ownerWithDevices(1);
     const device = (await list())[0]?.devices[0];
-    const stranger = await loginAs(t, { id: (await licensedPurchase(t.ctx.db)).userId });
+    const stranger = await loginAs(t, { id: (await licensedPurchase(t.ctx)).userId });
     const theirs = await stranger.post(`/api/my-licenses/devices/${device?.id}/deactivate`);
     expect(theirs.statusCode).toBe(404);
     expect((await stranger.get(`/api/my-licenses/devices/${device?.id}/license-file`)).statusCode).toBe(404);

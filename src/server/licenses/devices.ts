@@ -1,38 +1,14 @@
-import { and, asc, count, eq, gt, isNull } from 'drizzle-orm';
-import {
-  LICENSE_MESSAGES,
-  type MyLicense,
-  SELF_DEACTIVATION_LIMIT,
-  SELF_DEACTIVATION_WINDOW_DAYS,
-} from '../../shared/licenses';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { DomainError } from '../domain-error';
+import { deactivationsLeft, lockDeactivationsLeft } from './allowance';
 import { issueLicenseFile } from './files';
-import { effectiveStatus, forgetLicenses } from './service';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Self-service deactivations count from the later of 30 days ago and the operator's last reset. */
-export function windowStart(now: Date, resetAt: Date | null): Date {
-  const rolling = new Date(now.getTime() - SELF_DEACTIVATION_WINDOW_DAYS * DAY_MS);
-  return resetAt && resetAt > rolling ? resetAt : rolling;
-}
-
-export async function selfDeactivationsSince(db: DbOrTx, licenseId: string, since: Date): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(licenseActivations)
-    .where(
-      and(
-        eq(licenseActivations.licenseId, licenseId),
-        eq(licenseActivations.deactivatedBy, 'owner'),
-        gt(licenseActivations.deactivatedAt, since),
-      ),
-    );
-  return row?.n ?? 0;
-}
+import { effectiveStatus } from './lookup';
+import { forgetLicenses } from './memory';
+import { revealLicenseKey } from './secrets-at-rest';
 
 /** A license's machines in use, oldest first, and how many self-service deactivations its buyer has left. */
 export async function seatsOf(db: DbOrTx, license: { id: string; resetAt: Date | null }, now: Date) {
@@ -46,8 +22,7 @@ export async function seatsOf(db: DbOrTx, license: { id: string; resetAt: Date |
     .from(licenseActivations)
     .where(and(eq(licenseActivations.licenseId, license.id), isNull(licenseActivations.deactivatedAt)))
     .orderBy(asc(licenseActivations.activatedAt));
-  const used = await selfDeactivationsSince(db, license.id, windowStart(now, license.resetAt));
-  return { devices, selfDeactivationsLeft: Math.max(0, SELF_DEACTIVATION_LIMIT - used) };
+  return { devices, selfDeactivationsLeft: await deactivationsLeft(db, license, now) };
 }
 
 /** The buyer's live licenses (refunded purchases are gone from My Tools) with the machines they run on. */
@@ -57,7 +32,7 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
     .select({
       id: licenses.id,
       toolId: purchases.toolId,
-      licenseKey: licenses.licenseKey,
+      licenseKeySealed: licenses.licenseKeySealed,
       username: licenses.username,
       status: licenses.status,
       refundedAt: purchases.refundedAt,
@@ -73,7 +48,7 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
       const { devices, selfDeactivationsLeft } = await seatsOf(ctx.db, license, now);
       return {
         toolId: license.toolId,
-        licenseKey: license.licenseKey,
+        licenseKey: revealLicenseKey(ctx.dataSecrets, license),
         username: license.username,
         status: effectiveStatus(license),
         activationLimit: license.activationLimit,
@@ -116,8 +91,8 @@ async function ownDevice(db: DbOrTx, userId: string, activationId: string) {
 }
 
 /**
- * Frees a device from My Tools. At most 3 per license in 30 days: enough to replace a broken or sold computer,
- * too few to pass one license around. Counted under the license row's lock, so parallel clicks cannot exceed it.
+ * Frees a device from My Tools. At most 3 per license in 30 days, shared with the tool's own deactivations
+ * (allowance.ts): enough to replace a broken or sold computer, too few to pass one license around.
  */
 export async function deactivateOwnDevice(
   ctx: AppContext,
@@ -126,27 +101,16 @@ export async function deactivateOwnDevice(
 ): Promise<{ selfDeactivationsLeft: number }> {
   const freed = await ctx.db.transaction(async (tx) => {
     const device = await ownDevice(tx, userId, activationId);
-    const [license] = await tx
-      .select({ resetAt: licenses.selfDeactivationsResetAt })
-      .from(licenses)
-      .where(eq(licenses.id, device.license.id))
-      .for('update');
     const now = ctx.clock.now();
-    const used = await selfDeactivationsSince(
-      tx,
-      device.license.id,
-      windowStart(now, license?.resetAt ?? null),
-    );
-    if (used >= SELF_DEACTIVATION_LIMIT) {
-      throw new DomainError('refused', LICENSE_MESSAGES.selfDeactivationLimit);
-    }
+    const left = await lockDeactivationsLeft(tx, device.license.id, now);
+    if (left <= 0) throw new DomainError('refused', LICENSE_MESSAGES.selfDeactivationLimit);
     const freed = await tx
       .update(licenseActivations)
       .set({ deactivatedAt: now, deactivatedBy: 'owner' })
       .where(and(eq(licenseActivations.id, activationId), isNull(licenseActivations.deactivatedAt)))
       .returning({ id: licenseActivations.id });
     if (freed.length === 0) throw new DomainError('not_found', LICENSE_MESSAGES.deviceNotFound);
-    return { licenseId: device.license.id, selfDeactivationsLeft: SELF_DEACTIVATION_LIMIT - used - 1 };
+    return { licenseId: device.license.id, selfDeactivationsLeft: left - 1 };
   });
   // The freed machine must hear NOT_ACTIVATED from this instance at once.
   forgetLicenses(ctx, freed.licenseId);
@@ -170,7 +134,7 @@ export async function licenseFileForOwnDevice(
   const text = issueLicenseFile(
     ctx.licenseSigning,
     {
-      licenseKey: device.license.licenseKey,
+      licenseKey: revealLicenseKey(ctx.dataSecrets, device.license),
       username: device.license.username,
       toolId: device.toolId,
       toolName: device.toolName,

@@ -1,13 +1,16 @@
-import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { LicenseStatus } from '../../shared/licenses';
 import type { AppContext } from '../context';
+import type { DataSecrets } from '../data-secrets';
 import type { Tx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
 import { DomainError } from '../domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
 import { seatsOf } from './devices';
-import { effectiveStatus, forgetLicenses } from './service';
+import { effectiveStatus } from './lookup';
+import { forgetLicenses } from './memory';
+import { licenseKeyHashes, revealLicenseKey } from './secrets-at-rest';
 
 /**
  * The operator's side of licenses (dashboard and command line): what a license of an order or a customer looks
@@ -38,13 +41,16 @@ export async function licensesOf(
       ? eq(purchases.orderId, of.orderId)
       : 'userId' in of
         ? eq(purchases.userId, of.userId)
-        : eq(licenses.licenseKey, of.licenseKey.trim().toUpperCase());
+        : inArray(
+            licenses.licenseKeyHash,
+            licenseKeyHashes(ctx.dataSecrets, of.licenseKey.trim().toUpperCase()),
+          );
   const rows = await ctx.db
     .select({
       id: licenses.id,
       orderId: purchases.orderId,
       toolName: tools.name,
-      licenseKey: licenses.licenseKey,
+      licenseKeySealed: licenses.licenseKeySealed,
       username: licenses.username,
       status: licenses.status,
       refundedAt: purchases.refundedAt,
@@ -64,7 +70,7 @@ export async function licensesOf(
         id: row.id,
         orderId: row.orderId,
         toolName: row.toolName,
-        licenseKey: row.licenseKey,
+        licenseKey: revealLicenseKey(ctx.dataSecrets, row),
         username: row.username,
         status: effectiveStatus(row),
         activationLimit: row.activationLimit,
@@ -80,11 +86,11 @@ type LicenseRef = { licenseId: string } | { licenseKey: string };
 
 const NO_LICENSE = 'No license with that key.';
 
-async function lockedLicense(tx: Tx, ref: LicenseRef) {
+async function lockedLicense(tx: Tx, secrets: DataSecrets, ref: LicenseRef) {
   const where =
     'licenseId' in ref
       ? eq(licenses.id, ref.licenseId)
-      : eq(licenses.licenseKey, ref.licenseKey.toUpperCase());
+      : inArray(licenses.licenseKeyHash, licenseKeyHashes(secrets, ref.licenseKey.toUpperCase()));
   const [license] = await tx.select().from(licenses).where(where).for('update').limit(1);
   if (!license) throw new DomainError('not_found', NO_LICENSE);
   return license;
@@ -100,7 +106,7 @@ export async function resetSelfDeactivations(
   actor: Actor,
 ): Promise<{ licenseId: string; licenseKey: string | null; resetAt: Date }> {
   return ctx.db.transaction(async (tx) => {
-    const license = await lockedLicense(tx, ref);
+    const license = await lockedLicense(tx, ctx.dataSecrets, ref);
     const now = ctx.clock.now();
     await tx.update(licenses).set({ selfDeactivationsResetAt: now }).where(eq(licenses.id, license.id));
     await recordAudit(tx, actor, {
@@ -109,7 +115,7 @@ export async function resetSelfDeactivations(
       before: { resetAt: license.selfDeactivationsResetAt },
       after: { resetAt: now },
     });
-    return { licenseId: license.id, licenseKey: license.licenseKey, resetAt: now };
+    return { licenseId: license.id, licenseKey: revealLicenseKey(ctx.dataSecrets, license), resetAt: now };
   });
 }
 
@@ -145,7 +151,7 @@ export async function deactivateDeviceAsOperator(
   actor: Actor,
 ): Promise<{ licenseId: string; id: string; name: string | null }> {
   const freed = await ctx.db.transaction(async (tx) => {
-    const license = await lockedLicense(tx, input.license);
+    const license = await lockedLicense(tx, ctx.dataSecrets, input.license);
     const device = await activeDevice(tx, license.id, input.device);
     await tx
       .update(licenseActivations)

@@ -16,6 +16,7 @@ import {
   orderRow,
   type ShopTestApp,
 } from '../test-support/shop-fixtures';
+import { revealLicenseKey } from './secrets-at-rest';
 
 /**
  * What Razorpay does without the shop asking (a bank's chargeback, a late UPI capture, a refund idempotency
@@ -60,18 +61,19 @@ async function buyOnEmulator() {
     return row.status === 'paid' ? row : undefined;
   });
   const [license] = await t.ctx.db
-    .select({ id: licenses.id, licenseKey: licenses.licenseKey, status: licenses.status })
+    .select({ id: licenses.id, licenseKeySealed: licenses.licenseKeySealed, status: licenses.status })
     .from(licenses)
     .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
     .where(eq(purchases.orderId, order.id));
-  if (!license?.licenseKey) throw new Error('no license for the order');
+  const licenseKey = license && revealLicenseKey(t.ctx.dataSecrets, license);
+  if (!license || !licenseKey) throw new Error('no license for the order');
   const delivery = (await effectsOf(t, order.id)).deliveries[0];
   return {
     client,
     user,
     order,
     paymentId,
-    licenseKey: license.licenseKey,
+    licenseKey,
     licenseId: license.id,
     downloadLink: downloadLinkIn(delivery?.text ?? ''),
   };

@@ -3,15 +3,15 @@ import { activateLicenseSchema, licenseMachineSchema } from '../../shared/licens
 import type { LicenseAnswer, PublicKeysResponse } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import { AppError, parseInput } from '../http/errors';
-import { replayedBody, VALIDATE_PATH } from './fast-lane';
+import { activateLicense } from './activate';
+import { licenseAnswerResponse } from './answer-schema';
+import { deactivateLicense } from './deactivate';
 import { consumeLicenseLimits, LICENSE_API_BODY_LIMIT, licenseErrorBody, limitKeyOf } from './limits';
+import type { LicenseRequest } from './lookup';
 import { myLicensesRoutes } from './my-licenses-routes';
-import { activateLicense, deactivateLicense, type LicenseRequest, validateLicense } from './service';
+import { validateLicense } from './validate';
 
 type ParsedCredentials = { licenseKey?: string; username?: string; password?: string };
-
-/** Each license API request's body as it arrived, before parsing. */
-const receivedBodies = new WeakMap<FastifyRequest, string>();
 
 function asRequest(body: ParsedCredentials & { toolId: string; fingerprint: string }): LicenseRequest {
   const { toolId, fingerprint } = body;
@@ -25,12 +25,9 @@ function asRequest(body: ParsedCredentials & { toolId: string; fingerprint: stri
  * forces a preflight that fails). Every answer, errors included, carries `valid`.
  */
 export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  /** Counts the call against the caller's limits; returns the credential's key in them. */
-  const limit = (request: FastifyRequest, body: ParsedCredentials): string => {
-    const limitKey = limitKeyOf(body);
-    consumeLicenseLimits(ctx.licenseLimiter, request.ip, limitKey);
-    return limitKey;
-  };
+  /** Counts the call against the caller's limits. */
+  const limit = (request: FastifyRequest, body: ParsedCredentials): void =>
+    consumeLicenseLimits(ctx.licenseLimiter, request.ip, limitKeyOf(body));
 
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -38,12 +35,7 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
     scope.addContentTypeParser(
       'application/json',
       { parseAs: 'string', bodyLimit: LICENSE_API_BODY_LIMIT },
-      (request, text, done) => {
-        // Validate remembers its VALID answers by the body as received (fast-lane.ts).
-        const received = typeof text === 'string' ? text : text.toString('utf8');
-        receivedBodies.set(request, received);
-        parseJson(request, received, done);
-      },
+      parseJson,
     );
     scope.setErrorHandler((error: FastifyError | AppError, _request, reply) => {
       if (error instanceof AppError) {
@@ -61,25 +53,23 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       return reply.status(status).send({ valid: false, code, message });
     });
 
-    const options = { config: { csrf: false }, bodyLimit: LICENSE_API_BODY_LIMIT };
+    const options = {
+      config: { csrf: false },
+      bodyLimit: LICENSE_API_BODY_LIMIT,
+      schema: { response: licenseAnswerResponse },
+    };
     scope.post('/api/licenses/activate', options, async (request, reply): Promise<LicenseAnswer> => {
       reply.header('cache-control', 'no-store');
       const body = parseInput(activateLicenseSchema, request.body);
       limit(request, body);
       return activateLicense(ctx, { ...asRequest(body), name: body.name });
     });
-    scope.post(
-      VALIDATE_PATH,
-      // A body the fast lane has already read (and could not answer from memory) is parsed from what it read.
-      { ...options, preParsing: async (request, _reply, payload) => replayedBody(request.raw) ?? payload },
-      async (request, reply): Promise<LicenseAnswer> => {
-        reply.header('cache-control', 'no-store');
-        const body = parseInput(licenseMachineSchema, request.body);
-        const limitKey = limit(request, body);
-        const received = receivedBodies.get(request);
-        return validateLicense(ctx, asRequest(body), received ? { body: received, limitKey } : undefined);
-      },
-    );
+    scope.post('/api/licenses/validate', options, async (request, reply): Promise<LicenseAnswer> => {
+      reply.header('cache-control', 'no-store');
+      const body = parseInput(licenseMachineSchema, request.body);
+      limit(request, body);
+      return validateLicense(ctx, asRequest(body));
+    });
     scope.post('/api/licenses/deactivate', options, async (request, reply): Promise<LicenseAnswer> => {
       reply.header('cache-control', 'no-store');
       const body = parseInput(licenseMachineSchema, request.body);

@@ -18,7 +18,7 @@ const statusOf = async (licenseId: string) =>
 
 describe('license status changes', () => {
   it('suspends only an active license, restores only a suspended one, and never undoes a revocation', async () => {
-    const purchase = await licensedPurchase(t.ctx.db);
+    const purchase = await licensedPurchase(t.ctx);
     const change = (kind: 'suspend' | 'restore' | 'revoke') =>
       changeLicenseOfPurchase(t.ctx.db, purchase.purchaseId, kind, t.clock.now());
 
@@ -35,7 +35,7 @@ describe('license status changes', () => {
   });
 
   it('follows a dispute on the payment and records each step on the order', async () => {
-    const purchase = await licensedPurchase(t.ctx.db);
+    const purchase = await licensedPurchase(t.ctx);
     const [order] = await t.ctx.db.select().from(orders).where(eq(orders.id, purchase.orderId));
     const paymentId = order?.razorpayPaymentId ?? '';
     const dispute = (outcome: 'created' | 'won' | 'lost') =>

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { verifiedOperator } from '../dashboard/test-helpers';
 import { auditLog, contactMessages, licenseActivations, licenses, purchases, tools } from '../db/schema';
+import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import type { TestClient } from '../test-support/client';
 import {
   addTool,
@@ -63,16 +64,17 @@ async function licenseOnMachines(toolId: string, machines: number) {
   const buyer = await newBuyer(t);
   const order = await buyThroughEmulator(t, buyer.client, toolId);
   const [license] = await t.ctx.db
-    .select({ id: licenses.id, key: licenses.licenseKey })
+    .select({ id: licenses.id, licenseKeySealed: licenses.licenseKeySealed })
     .from(licenses)
     .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
     .where(eq(purchases.orderId, order.id));
-  if (!license?.key) throw new Error('no license key');
+  const key = license ? revealLicenseKey(t.ctx.dataSecrets, license) : null;
+  if (!license || !key) throw new Error('no license key');
   for (let machine = 1; machine <= machines; machine++) {
     const activated = await t.app.inject({
       method: 'POST',
       url: '/api/licenses/activate',
-      payload: { licenseKey: license.key, toolId, fingerprint: `machine-${license.id}-${machine}` },
+      payload: { licenseKey: key, toolId, fingerprint: `machine-${license.id}-${machine}` },
       remoteAddress: `10.9.${machine}.${Math.floor(Math.random() * 250) + 1}`,
     });
     expect(activated.statusCode, activated.body).toBe(200);

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { orderAmountSubunits } from '../../shared/money';
 import { type CreatePaymentResponse, SHOP_MESSAGES } from '../../shared/shop';
 import type { createPaymentSchema } from '../../shared/shop-schemas';
-import type { SessionUser } from '../auth/session';
+import type { SessionUser } from '../auth/session-cache';
 import type { AppContext } from '../context';
 import { orders } from '../db/schema';
 import { AppError, conflict, notFound } from '../http/errors';

@@ -1,9 +1,11 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import type { LicenseCredentials } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { licenses, orders, purchases, tools, users } from '../db/schema';
 import { issueInvoice } from '../invoices/issue';
 import { settledInrFor } from '../invoices/settlement';
+import { storedSecret } from '../licenses/secrets-at-rest';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { queueDeliveryEmail } from '../shop/delivery';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
@@ -68,13 +70,18 @@ async function createPurchase(tx: Tx, order: OrderRow, now: Date): Promise<{ id:
 }
 
 /** The license of a new purchase: a key, or sign-in credentials for tools delivered that way. */
-async function issueLicense(tx: Tx, purchaseId: string, tool: ToolRow, now: Date) {
-  const license =
-    tool.delivery === 'credentials'
-      ? { licenseKey: null, ...generateCredentials() }
-      : { licenseKey: generateLicenseKey(), username: null, password: null };
-  await tx.insert(licenses).values({ purchaseId, ...license, createdAt: now });
-  return license;
+async function issueLicense(
+  ctx: AppContext,
+  tx: Tx,
+  purchaseId: string,
+  tool: ToolRow,
+  now: Date,
+): Promise<LicenseCredentials> {
+  const secret: LicenseCredentials =
+    tool.delivery === 'credentials' ? generateCredentials() : { licenseKey: generateLicenseKey() };
+  // Kept hashed and sealed (decision 032): the clear text lives only in this call and the delivery email.
+  await tx.insert(licenses).values({ purchaseId, ...storedSecret(ctx.dataSecrets, secret), createdAt: now });
+  return secret;
 }
 
 /**
@@ -140,7 +147,7 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: FulfilInput):
   if (!user || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
 
   const purchase = await createPurchase(tx, order, now);
-  const license = await issueLicense(tx, purchase.id, tool, now);
+  const secret = await issueLicense(ctx, tx, purchase.id, tool, now);
   const invoice = await issueInvoice(ctx, tx, {
     orderId: order.id,
     razorpayPaymentId: input.razorpayPaymentId,
@@ -159,7 +166,7 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: FulfilInput):
     purchaseId: purchase.id,
     order: { ...order, razorpayPaymentId: input.razorpayPaymentId },
     tool,
-    license,
+    secret,
     invoice,
   });
   return { result: 'fulfilled', orderId: order.id, purchaseId: purchase.id, userId: order.userId };

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/orders';
 import type { AppContext } from '../context';
+import type { DataSecrets } from '../data-secrets';
 import type { DbOrTx } from '../db';
 import {
   creditNotes,
@@ -15,6 +16,7 @@ import {
   users,
 } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
+import { revealLicenseKey, revealPassword } from '../licenses/secrets-at-rest';
 
 /** The operator's view of orders: finding one however it is named, lists, and everything support needs. */
 
@@ -134,7 +136,7 @@ export async function listOrders(
 }
 
 /** Everything about one order that support needs, read in one go. */
-export async function orderDossier(db: DbOrTx, order: OrderRow, now: Date) {
+export async function orderDossier(db: DbOrTx, order: OrderRow, now: Date, secrets: DataSecrets) {
   const [customer] = await db
     .select({ id: users.id, name: users.name, email: users.email, phone: users.phone })
     .from(users)
@@ -196,9 +198,9 @@ export async function orderDossier(db: DbOrTx, order: OrderRow, now: Date) {
           liveDownloadLinks: links?.n ?? 0,
           license: owned.license
             ? {
-                licenseKey: owned.license.licenseKey,
+                licenseKey: revealLicenseKey(secrets, owned.license),
                 username: owned.license.username,
-                password: owned.license.password,
+                password: revealPassword(secrets, owned.license),
               }
             : null,
         }

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { licenses, orderEvents, orders, outbox, purchases, webhookEvents } from '../db/schema';
+import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { LICENSE_KEY_PATTERN } from '../shop/license';
 import {
   addTool,
@@ -320,12 +321,13 @@ describe('POST /api/razorpay/webhook/', () => {
     expect(effects).toMatchObject({ purchases: 1, licenses: 1 });
     expect(effects.deliveries).toHaveLength(1);
     const [license] = await t.ctx.db
-      .select({ key: licenses.licenseKey })
+      .select({ licenseKeySealed: licenses.licenseKeySealed })
       .from(licenses)
       .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
       .where(eq(purchases.orderId, order.id));
-    expect(license?.key).toMatch(LICENSE_KEY_PATTERN);
-    expect(effects.deliveries[0]?.text).toContain(license?.key);
+    const key = license && revealLicenseKey(t.ctx.dataSecrets, license);
+    expect(key).toMatch(LICENSE_KEY_PATTERN);
+    expect(effects.deliveries[0]?.text).toContain(key);
   });
 
   it('rejects a bad signature and a re-serialised body with 400, changing nothing', async () => {

@@ -5,7 +5,7 @@ import type { Tx } from '../db';
 import { downloadTokens, orders, purchases, tools, users } from '../db/schema';
 import { DomainError } from '../domain-error';
 import { issueCreditNote } from '../invoices/issue';
-import { forgetLicenses } from '../licenses/service';
+import { forgetLicenses } from '../licenses/memory';
 import { changeLicenseOfPurchase } from '../licenses/status';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';

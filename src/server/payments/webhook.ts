@@ -6,7 +6,7 @@ import type { AppContext } from '../context';
 import { webhookEvents } from '../db/schema';
 import { AppError } from '../http/errors';
 import { applyDispute, type DisputeOutcome, type DisputeResult } from '../licenses/disputes';
-import { forgetLicenses } from '../licenses/service';
+import { forgetLicenses } from '../licenses/memory';
 import { forgetOwnedTools } from '../shop/catalogue';
 import {
   afterFulfilment,

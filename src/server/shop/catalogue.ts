@@ -3,6 +3,7 @@ import type { PurchasedTool, Tool } from '../../shared/shop';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { purchases, tools } from '../db/schema';
+import type { CachedCatalogue } from './catalogue-cache';
 import { ensureDefaultCatalogue } from './seed';
 
 export type ToolRow = typeof tools.$inferSelect;
@@ -12,16 +13,6 @@ export type ToolRow = typeof tools.$inferSelect;
  * is what makes edits by another instance or the admin CLI appear.
  */
 const CACHE_TTL_MS = 10_000;
-
-type CachedCatalogue = {
-  tools: Tool[];
-  /** The anonymous answer, serialised once: the hot path sends these bytes as they are. */
-  anonymousJson: string;
-  loadedAt: number;
-};
-
-/** This instance's copy of the active catalogue, kept on the context (see AppCaches). */
-export type CatalogueCache = { value?: CachedCatalogue; loading?: Promise<CachedCatalogue> };
 
 export function toApiTool(row: ToolRow, purchased: boolean): Tool {
   return {

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { licenses, orderEvents, outbox, purchases } from '../db/schema';
+import { revealPassword } from '../licenses/secrets-at-rest';
 import { deliverDueMail } from '../mail/worker';
 import {
   addTool,
@@ -162,14 +163,15 @@ describe('credentials delivery', () => {
       .from(licenses)
       .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
       .where(eq(purchases.orderId, order.id));
-    expect(license?.licenses.licenseKey).toBeNull();
+    expect(license?.licenses.licenseKeySealed).toBeNull();
     expect(license?.licenses.username).toMatch(/^pca-[a-z2-9]{8}$/);
-    expect(license?.licenses.password).toHaveLength(16);
+    const password = license && revealPassword(t.ctx.dataSecrets, license.licenses);
+    expect(password).toHaveLength(16);
 
     const mail = (await effectsOf(t, order.id)).deliveries[0];
     expect(mail?.subject).toBe('Your Online Ledger sign-in details');
     expect(mail?.text).toContain(license?.licenses.username);
-    expect(mail?.text).toContain(license?.licenses.password);
+    expect(mail?.text).toContain(password);
     expect(mail?.text).toContain('₹2,500.00');
     // No file to download, so no link.
     expect(mail?.text).not.toContain('/api/downloads/');

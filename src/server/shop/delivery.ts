@@ -1,12 +1,14 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import type { LicenseCredentials } from '../../shared/licenses';
 import { formatSubunits } from '../../shared/money';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { licenses, orders, purchases, tools, users } from '../db/schema';
+import { revealSecret } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
 import { recordOrderEvent } from '../payments/order-events';
-import { type DeliveredSecret, renderDeliveryEmail } from './delivery-email';
+import { renderDeliveryEmail } from './delivery-email';
 import { createDownloadToken } from './downloads';
 
 export type DeliveryParts = {
@@ -15,16 +17,11 @@ export type DeliveryParts = {
   purchaseId: string;
   order: Pick<typeof orders.$inferSelect, 'id' | 'amount' | 'currency' | 'razorpayPaymentId'>;
   tool: Pick<typeof tools.$inferSelect, 'id' | 'name' | 'device' | 'fileKey'>;
-  license: Pick<typeof licenses.$inferSelect, 'licenseKey' | 'username' | 'password'>;
+  /** The key or credentials, in clear only on their way into the email. */
+  secret: LicenseCredentials;
   /** The purchase's tax invoice, attached to the first delivery. */
   invoice?: { id: string; number: string };
 };
-
-export function secretOf(license: DeliveryParts['license']): DeliveredSecret {
-  if (license.licenseKey) return { licenseKey: license.licenseKey };
-  if (license.username && license.password) return { username: license.username, password: license.password };
-  throw new Error('license row has neither a key nor credentials');
-}
 
 /**
  * Queues the email with the key or credentials, the amount paid and a fresh 3-hour download link, in the caller's
@@ -45,7 +42,7 @@ export async function queueDeliveryEmail(ctx: AppContext, tx: DbOrTx, parts: Del
     device: parts.tool.device,
     amountPaid: formatSubunits(parts.order.amount, parts.order.currency),
     razorpayPaymentId: parts.order.razorpayPaymentId,
-    secret: secretOf(parts.license),
+    secret: parts.secret,
     downloadUrl: link?.url,
     invoiceNumber: parts.invoice?.number,
   });
@@ -114,7 +111,7 @@ export async function resendDelivery(
       purchaseId: owned.purchase.id,
       order: owned.order,
       tool: owned.tool,
-      license: owned.license,
+      secret: revealSecret(ctx.dataSecrets, owned.license),
     });
     await recordOrderEvent(tx, owned.order.id, 'resent', { source, outboxId }, now);
     if (actor) await recordAudit(tx, actor, { action: 'order.resend', target: `order:${owned.order.id}` });

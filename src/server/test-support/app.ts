@@ -38,6 +38,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     PUBLIC_URL: 'http://localhost:3000',
     LOG_LEVEL: 'silent',
     LICENSE_SIGNING_KEY: TEST_LICENSE_SIGNING_KEY,
+    DATA_SECRET_KEY: 'a5'.repeat(32),
     ...env,
   });
 }

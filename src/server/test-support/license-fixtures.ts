@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import type { DataSecrets } from '../data-secrets';
 import type { Database } from '../db';
 import { licenses, orders, purchases, tools, users } from '../db/schema';
+import { storedSecret } from '../licenses/secrets-at-rest';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
 
 export type LicensedPurchase = {
@@ -17,10 +19,12 @@ export type LicensedPurchase = {
 
 /**
  * A paid purchase with its license, written straight into the database (buying through the emulator has its own
- * tests). Works on any handle, so a test can prepare the database a separate server process will open.
+ * tests). Given an app context, the license's secrets are stored hashed and sealed as the app stores them; given
+ * a bare database (one a separate server process will open), they are stored in clear, as before decision 032,
+ * and that server seals them when it starts.
  */
 export async function licensedPurchase(
-  db: Database,
+  target: Database | { db: Database; dataSecrets: DataSecrets },
   options: {
     delivery?: 'license_key' | 'credentials';
     activationLimit?: number;
@@ -28,6 +32,7 @@ export async function licensedPurchase(
     toolId?: string;
   } = {},
 ): Promise<LicensedPurchase> {
+  const db = 'dataSecrets' in target ? target.db : target;
   const tag = randomBytes(4).toString('hex');
   const userId =
     options.userId ??
@@ -89,9 +94,19 @@ export async function licensedPurchase(
     tool?.delivery === 'credentials'
       ? { licenseKey: null, ...generateCredentials() }
       : { licenseKey: generateLicenseKey(), username: null, password: null };
+  const stored =
+    'dataSecrets' in target
+      ? storedSecret(
+          target.dataSecrets,
+          secret.licenseKey === null
+            ? { username: secret.username, password: secret.password }
+            : { licenseKey: secret.licenseKey },
+        )
+      : // As a database from before decision 032 held it: the server seals it when it starts.
+        { plainLicenseKey: secret.licenseKey, username: secret.username, plainPassword: secret.password };
   const [license] = await db
     .insert(licenses)
-    .values({ purchaseId: purchase.id, ...secret })
+    .values({ purchaseId: purchase.id, ...stored })
     .returning({ id: licenses.id });
   if (!license) throw new Error('license insert returned no row');
   return { userId, toolId, orderId: order.id, purchaseId: purchase.id, licenseId: license.id, ...secret };

@@ -1,0 +1,84 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { ActivationSummary, LicenseAnswer } from '../../shared/licenses';
+import type { AppContext } from '../context';
+import { licenseActivations, licenses } from '../db/schema';
+import { activationsUsed, fileFor, refusal, summaryOf } from './answers';
+import { type LicenseRequest, lookUp } from './lookup';
+import { forgetLicenses } from './memory';
+
+/**
+ * Activates this machine. The license row is locked while seats are counted, so concurrent activations can never
+ * exceed the limit; a machine already activated gets its own activation back and uses no second seat.
+ */
+export async function activateLicense(
+  ctx: AppContext,
+  request: LicenseRequest & { name?: string },
+): Promise<LicenseAnswer> {
+  const found = await lookUp(ctx, request);
+  const refused = refusal(found, request.toolId);
+  if (refused || !found) {
+    const license =
+      found && refused !== 'WRONG_TOOL'
+        ? summaryOf(found, await activationsUsed(ctx.db, found.id))
+        : undefined;
+    return { valid: false, code: refused ?? 'INVALID_KEY', ...(license ? { license } : {}) };
+  }
+
+  const answer = await ctx.db.transaction(async (tx): Promise<LicenseAnswer> => {
+    const now = ctx.clock.now();
+    const [locked] = await tx
+      .select({ status: licenses.status })
+      .from(licenses)
+      .where(eq(licenses.id, found.id))
+      .for('update');
+    const row = { ...found, status: locked?.status ?? found.status };
+    const lockedRefusal = refusal(row, request.toolId);
+    if (lockedRefusal) return { valid: false, code: lockedRefusal };
+
+    const live = await tx
+      .select()
+      .from(licenseActivations)
+      .where(and(eq(licenseActivations.licenseId, found.id), isNull(licenseActivations.deactivatedAt)));
+    let activation = live.find((candidate) => candidate.fingerprint === request.fingerprint);
+    if (activation) {
+      await tx
+        .update(licenseActivations)
+        .set({ lastSeenAt: now, ...(request.name ? { name: request.name } : {}) })
+        .where(eq(licenseActivations.id, activation.id));
+      activation = { ...activation, name: request.name ?? activation.name };
+    } else {
+      if (live.length >= row.activationLimit) {
+        return { valid: false, code: 'LIMIT_REACHED', license: summaryOf(row, live.length) };
+      }
+      const [inserted] = await tx
+        .insert(licenseActivations)
+        .values({
+          licenseId: found.id,
+          fingerprint: request.fingerprint,
+          name: request.name ?? null,
+          activatedAt: now,
+          lastSeenAt: now,
+        })
+        .returning();
+      if (!inserted) throw new Error('activation insert returned no row');
+      activation = inserted;
+      live.push(inserted);
+    }
+    const summary: ActivationSummary = {
+      id: activation.id,
+      fingerprint: activation.fingerprint,
+      name: activation.name,
+      activatedAt: activation.activatedAt.toISOString(),
+    };
+    return {
+      valid: true,
+      code: 'VALID',
+      license: summaryOf(row, live.length),
+      activation: summary,
+      licenseFile: fileFor(ctx, row, activation),
+    };
+  });
+  // This machine may have been remembered as not activated.
+  if (answer.valid) forgetLicenses(ctx, found.id);
+  return answer;
+}

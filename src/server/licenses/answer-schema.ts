@@ -1,0 +1,45 @@
+import { LICENSE_CODES, LICENSE_STATUSES } from '../../shared/licenses';
+
+const licenseSummary = {
+  type: 'object',
+  required: ['toolId', 'toolName', 'status', 'activationLimit', 'activationsUsed'],
+  properties: {
+    toolId: { type: 'string' },
+    toolName: { type: 'string' },
+    status: { type: 'string', enum: LICENSE_STATUSES },
+    activationLimit: { type: 'integer' },
+    activationsUsed: { type: 'integer' },
+  },
+} as const;
+
+const activationSummary = {
+  type: 'object',
+  required: ['id', 'fingerprint', 'name', 'activatedAt'],
+  properties: {
+    id: { type: 'string' },
+    fingerprint: { type: 'string' },
+    name: { type: ['string', 'null'] },
+    activatedAt: { type: 'string' },
+  },
+} as const;
+
+/**
+ * The license API's `200` answer (`LicenseAnswer`) as a route response schema: Fastify compiles it into a serialiser
+ * (fast-json-stringify), so no answer pays for a generic `JSON.stringify`, and nothing beyond these fields can leak
+ * into one. Refusals with another status (400, 413, 429) go through the scope's error handler instead.
+ */
+export const licenseAnswerResponse = {
+  200: {
+    type: 'object',
+    required: ['valid', 'code'],
+    properties: {
+      valid: { type: 'boolean' },
+      code: { type: 'string', enum: LICENSE_CODES },
+      message: { type: 'string' },
+      license: licenseSummary,
+      activation: activationSummary,
+      licenseFile: { type: 'string' },
+      deactivated: { type: 'boolean' },
+    },
+  },
+} as const;

@@ -1,0 +1,57 @@
+import { and, count, eq, isNull } from 'drizzle-orm';
+import type { LicenseCode, LicenseSummary } from '../../shared/licenses';
+import type { AppContext } from '../context';
+import type { DbOrTx } from '../db';
+import { licenseActivations } from '../db/schema';
+import { issueLicenseFile } from './files';
+import { effectiveStatus, type LicenseRow } from './lookup';
+
+/** What activate, validate and deactivate answer alike. */
+
+/** The first answer every call shares: unknown key, another tool's key, a revoked or suspended license. */
+export function refusal(row: LicenseRow | undefined, toolId: string): LicenseCode | undefined {
+  if (!row) return 'INVALID_KEY';
+  if (row.toolId !== toolId) return 'WRONG_TOOL';
+  const status = effectiveStatus(row);
+  if (status === 'revoked') return 'REVOKED';
+  if (status === 'suspended') return 'SUSPENDED';
+  return undefined;
+}
+
+export async function activationsUsed(db: DbOrTx, licenseId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(licenseActivations)
+    .where(and(eq(licenseActivations.licenseId, licenseId), isNull(licenseActivations.deactivatedAt)));
+  return row?.n ?? 0;
+}
+
+export function summaryOf(row: LicenseRow, used: number): LicenseSummary {
+  return {
+    toolId: row.toolId,
+    toolName: row.toolName,
+    status: effectiveStatus(row),
+    activationLimit: row.activationLimit,
+    activationsUsed: used,
+  };
+}
+
+export function fileFor(
+  ctx: AppContext,
+  row: LicenseRow,
+  activation: { id: string; fingerprint: string },
+): string {
+  return issueLicenseFile(
+    ctx.licenseSigning,
+    {
+      licenseKey: row.licenseKey,
+      username: row.username,
+      toolId: row.toolId,
+      toolName: row.toolName,
+      fingerprint: activation.fingerprint,
+      activationId: activation.id,
+      status: effectiveStatus(row),
+    },
+    ctx.clock.now(),
+  );
+}

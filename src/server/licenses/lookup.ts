@@ -1,0 +1,190 @@
+import DataLoader from 'dataloader';
+import { and, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import type { LicenseCredentials, LicenseStatus } from '../../shared/licenses';
+import type { DataSecrets } from '../data-secrets';
+import type { Database, DbOrTx } from '../db';
+import { licenseActivations, licenses, purchases, tools } from '../db/schema';
+import { licenseKeyHashes, passwordMatches } from './secrets-at-rest';
+
+/** Look-ups of licenses in the database: one request's, many keys' at once (batched), and the credential check. */
+
+export type LicenseRequest = LicenseCredentials & { toolId: string; fingerprint: string };
+
+/** Where licenses are looked up: the database, and the key their secrets are hashed with. */
+type LicenseStore = { db: DbOrTx; dataSecrets: DataSecrets };
+
+export type LicenseRow = {
+  id: string;
+  /** The key the request proved the license with (the database holds only its hash); null for credentials. */
+  licenseKey: string | null;
+  licenseKeyHash: string | null;
+  username: string | null;
+  passwordHash: string | null;
+  status: LicenseStatus;
+  refundedAt: Date | null;
+  toolId: string;
+  toolName: string;
+  activationLimit: number;
+  activationId: string | null;
+  activationFingerprint: string | null;
+  activationName: string | null;
+  activatedAt: Date | null;
+  lastSeenAt: Date | null;
+};
+
+/** A refunded purchase revokes its license even if nothing else changed the license row. */
+export function effectiveStatus(license: { status: LicenseStatus; refundedAt: Date | null }): LicenseStatus {
+  return license.refundedAt ? 'revoked' : license.status;
+}
+
+/** Licenses with their purchase and tool, and the live activation of the machines `activationOn` picks. */
+function selectLicenses(db: DbOrTx, activationOn: SQL) {
+  return db
+    .select({
+      id: licenses.id,
+      licenseKeyHash: licenses.licenseKeyHash,
+      username: licenses.username,
+      passwordHash: licenses.passwordHash,
+      status: licenses.status,
+      refundedAt: purchases.refundedAt,
+      toolId: tools.id,
+      toolName: tools.name,
+      activationLimit: tools.activationLimit,
+      activationId: licenseActivations.id,
+      activationFingerprint: licenseActivations.fingerprint,
+      activationName: licenseActivations.name,
+      activatedAt: licenseActivations.activatedAt,
+      lastSeenAt: licenseActivations.lastSeenAt,
+    })
+    .from(licenses)
+    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .innerJoin(tools, eq(tools.id, purchases.toolId))
+    .leftJoin(
+      licenseActivations,
+      and(
+        eq(licenseActivations.licenseId, licenses.id),
+        activationOn,
+        isNull(licenseActivations.deactivatedAt),
+      ),
+    );
+}
+
+/**
+ * The license a request names, with this machine's live activation if any. A key is looked up by itself; a
+ * credentials tool by its username, and then the password must match (`withCredential`).
+ */
+export async function findLicense(
+  store: LicenseStore,
+  request: LicenseRequest,
+): Promise<LicenseRow | undefined> {
+  const byCredential: SQL =
+    'licenseKey' in request
+      ? inArray(licenses.licenseKeyHash, licenseKeyHashes(store.dataSecrets, request.licenseKey))
+      : eq(licenses.username, request.username);
+  const [row] = await selectLicenses(store.db, eq(licenseActivations.fingerprint, request.fingerprint))
+    .where(byCredential)
+    .limit(1);
+  return row && { ...row, licenseKey: 'licenseKey' in request ? request.licenseKey : null };
+}
+
+type KeyLookup = { licenseKey: string; fingerprint: string };
+
+/**
+ * `findLicense` for many keys in one query: the licenses of all the keys, joined to the live activations of all
+ * the machines, then each look-up picks its own license and its own machine's activation (or none).
+ */
+async function findLicensesByKey(
+  store: LicenseStore,
+  lookups: readonly KeyLookup[],
+): Promise<(LicenseRow | undefined)[]> {
+  const hashesOf = new Map(
+    lookups.map(({ licenseKey }) => [licenseKey, licenseKeyHashes(store.dataSecrets, licenseKey)]),
+  );
+  const rows = await selectLicenses(
+    store.db,
+    inArray(licenseActivations.fingerprint, [...new Set(lookups.map((lookup) => lookup.fingerprint))]),
+  ).where(inArray(licenses.licenseKeyHash, [...hashesOf.values()].flat()));
+  return lookups.map(({ licenseKey, fingerprint }) => {
+    const hashes = hashesOf.get(licenseKey) ?? [];
+    const ofKey = rows.filter((row) => row.licenseKeyHash !== null && hashes.includes(row.licenseKeyHash));
+    const activated = ofKey.find((row) => row.activationFingerprint === fingerprint);
+    if (activated) return { ...activated, licenseKey };
+    const [license] = ofKey;
+    if (!license) return undefined;
+    return {
+      ...license,
+      licenseKey,
+      activationId: null,
+      activationFingerprint: null,
+      activationName: null,
+      activatedAt: null,
+      lastSeenAt: null,
+    };
+  });
+}
+
+/**
+ * Validate's database work, batched: the look-ups and "last seen" writes of all the calls that arrive in one turn
+ * of the event loop go to the database as one query each (up to `LOADER_BATCH` at a time). Nothing is cached here;
+ * the caches decide what is looked up at all.
+ */
+export type LicenseLoaders = {
+  byKey: DataLoader<KeyLookup, LicenseRow | undefined, string>;
+  lastSeen: DataLoader<{ activationId: string; at: Date }, void, string>;
+};
+
+const LOADER_BATCH = 100;
+
+export function createLicenseLoaders(db: Database, dataSecrets: DataSecrets): LicenseLoaders {
+  const options = {
+    cache: false,
+    maxBatchSize: LOADER_BATCH,
+    // After this turn's I/O callbacks, not after this request's own microtasks: that is what gathers calls.
+    batchScheduleFn: (callback: () => void) => setImmediate(callback),
+  };
+  return {
+    byKey: new DataLoader((lookups) => findLicensesByKey({ db, dataSecrets }, lookups), {
+      ...options,
+      cacheKeyFn: (lookup) => `${lookup.licenseKey}\n${lookup.fingerprint}`,
+    }),
+    lastSeen: new DataLoader(
+      async (seen) => {
+        // One timestamp for the batch: its calls arrived within the same few milliseconds.
+        const at = new Date(Math.max(...seen.map((entry) => entry.at.getTime())));
+        await db
+          .update(licenseActivations)
+          .set({ lastSeenAt: at })
+          .where(
+            inArray(
+              licenseActivations.id,
+              seen.map((entry) => entry.activationId),
+            ),
+          );
+        return seen.map(() => undefined);
+      },
+      { ...options, cacheKeyFn: (entry) => entry.activationId },
+    ),
+  };
+}
+
+/** The row, if the request proves it: unknown and wrong are the same answer. */
+export function withCredential(
+  secrets: DataSecrets,
+  row: LicenseRow | undefined,
+  request: LicenseRequest,
+): LicenseRow | undefined {
+  if (!row) return undefined;
+  if (
+    'password' in request &&
+    !(row.passwordHash && passwordMatches(secrets, row.passwordHash, request.password))
+  )
+    return undefined;
+  return row;
+}
+
+export async function lookUp(store: LicenseStore, request: LicenseRequest): Promise<LicenseRow | undefined> {
+  return withCredential(store.dataSecrets, await findLicense(store, request), request);
+}
+
+export const credentialOf = (request: LicenseRequest) =>
+  'licenseKey' in request ? `key:${request.licenseKey}` : `user:${request.username}`;

@@ -1,0 +1,61 @@
+import type { LicenseAnswer } from '../../shared/licenses';
+import type { AppContext } from '../context';
+import { fileFor, refusal } from './answers';
+import { credentialOf, findLicense, type LicenseRequest, withCredential } from './lookup';
+import { type KnownLicense, rememberedFor } from './memory';
+
+/**
+ * A "last seen" older than this is written again; fresher ones are left alone, so a tool that starts many times a
+ * day costs one write per activation every five minutes at most (docs/license-api.md).
+ */
+const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
+
+/**
+ * Validate's look-up through this instance's caches (docs/license-api.md, decision 016). Only the credential's
+ * existence and the row are remembered; the password is checked on every call.
+ */
+async function lookUpRemembered(ctx: AppContext, request: LicenseRequest): Promise<KnownLicense | undefined> {
+  const { licenses: known, unknownLicenses: unknown } = ctx.caches;
+  const credential = credentialOf(request);
+  if (unknown.get(credential)) return undefined;
+  const key = `${credential}\n${request.fingerprint}`;
+  let entry = known.get(key, rememberedFor(ctx.licenseChanges));
+  if (!entry) {
+    const generation = known.generation;
+    const unknownGeneration = unknown.generation;
+    const row =
+      'licenseKey' in request
+        ? await ctx.licenseLoaders.byKey.load(request)
+        : await findLicense(ctx, request);
+    if (!row) {
+      unknown.set(credential, true, unknownGeneration);
+      return undefined;
+    }
+    entry = { row };
+    known.set(key, entry, generation);
+  }
+  return withCredential(ctx.dataSecrets, entry.row, request) ? entry : undefined;
+}
+
+/**
+ * Checks this machine's license; every start of every copy of a tool calls it, so it is answered from this
+ * instance's memory when it can (at most `LICENSE_CACHE_TTL_MS` old), and writes "last seen" at most once per
+ * `LAST_SEEN_RESOLUTION_MS`. A VALID answer carries a license file signed within that same second: the tool's
+ * offline refresh.
+ */
+export async function validateLicense(ctx: AppContext, request: LicenseRequest): Promise<LicenseAnswer> {
+  const entry = await lookUpRemembered(ctx, request);
+  const found = entry?.row;
+  const refused = refusal(found, request.toolId);
+  if (refused || !entry || !found) return { valid: false, code: refused ?? 'INVALID_KEY' };
+  if (!found.activationId) return { valid: false, code: 'NOT_ACTIVATED' };
+
+  const now = ctx.clock.now();
+  if (!found.lastSeenAt || now.getTime() - found.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
+    // Noted on the remembered row first, so concurrent calls for this machine write once.
+    found.lastSeenAt = now;
+    await ctx.licenseLoaders.lastSeen.load({ activationId: found.activationId, at: now });
+  }
+  entry.licenseFile ??= fileFor(ctx, found, { id: found.activationId, fingerprint: request.fingerprint });
+  return { valid: true, code: 'VALID', licenseFile: entry.licenseFile };
+}

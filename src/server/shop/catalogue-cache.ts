@@ -1,0 +1,28 @@
+import type { Tool } from '../../shared/shop';
+import { TtlCache } from '../ttl-cache';
+
+export type CachedCatalogue = {
+  tools: Tool[];
+  /** The anonymous answer, serialised once: the hot path sends these bytes as they are. */
+  anonymousJson: string;
+  loadedAt: number;
+};
+
+/** This instance's copy of the active catalogue, and the load under way if any. */
+type CatalogueCache = { value?: CachedCatalogue; loading?: Promise<CachedCatalogue> };
+
+/** As short-lived as the session cache: a purchase made on another instance shows as owned within 2 s. */
+const OWNED_TOOLS_TTL_MS = 2_000;
+const OWNED_TOOLS_MAX_ENTRIES = 10_000;
+
+/** What this instance remembers of the shop (catalogue.ts). Each app context has its own. */
+export type ShopCaches = {
+  /** Replaced by a fresh object to invalidate, so a load that started before never stores what it read. */
+  catalogue: CatalogueCache;
+  /** For the catalogue's `purchased` flags only; paying, downloading and re-sending check the database. */
+  ownedTools: TtlCache<string, Set<string>>;
+};
+
+export function createShopCaches(): ShopCaches {
+  return { catalogue: {}, ownedTools: new TtlCache(OWNED_TOOLS_TTL_MS, OWNED_TOOLS_MAX_ENTRIES) };
+}
