@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type RunningServer, startServer } from '../../e2e/support/server';
+import { createDataSecrets, type DataSecrets } from '../../src/server/data-secrets';
 import { type Database, openDatabase } from '../../src/server/db';
 import {
   licenseActivations,
@@ -14,6 +15,7 @@ import {
   tools,
   users,
 } from '../../src/server/db/schema';
+import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { generateLicenseKey } from '../../src/server/shop/license';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -51,7 +53,11 @@ const INSERT_BATCH = 500;
  * is (so validate has no "last seen" to write for 5 minutes). Inserted in batches: one purchase at a time would
  * take minutes.
  */
-async function activatedLicenses(db: Database, count: number): Promise<ActivatedLicense[]> {
+async function activatedLicenses(
+  db: Database,
+  secrets: DataSecrets,
+  count: number,
+): Promise<ActivatedLicense[]> {
   const tag = randomBytes(4).toString('hex');
   const [tool] = await db
     .insert(tools)
@@ -115,11 +121,13 @@ async function activatedLicenses(db: Database, count: number): Promise<Activated
         orderId: row.orderId,
       })),
     );
-    await db
-      .insert(licenseRows)
-      .values(
-        batch.map((row) => ({ id: row.licenseId, purchaseId: row.purchaseId, licenseKey: row.licenseKey })),
-      );
+    await db.insert(licenseRows).values(
+      batch.map((row) => ({
+        id: row.licenseId,
+        purchaseId: row.purchaseId,
+        ...storedSecret(secrets, { licenseKey: row.licenseKey }),
+      })),
+    );
     await db
       .insert(licenseActivations)
       .values(batch.map((row) => ({ licenseId: row.licenseId, fingerprint: row.fingerprint })));
@@ -151,7 +159,13 @@ export async function startProductionServer(databaseUrl?: string): Promise<Produ
     userId: user.id,
     expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
   });
-  const licenses = await activatedLicenses(database.db, MEASURED_LICENSES);
+  // Sealed with the key the server is given, as fulfilment seals them (decision 032).
+  const dataSecretKey = randomBytes(32).toString('hex');
+  const secrets = createDataSecrets({
+    dataSecret: { key: Buffer.from(dataSecretKey, 'hex'), previousKeys: [] },
+    dataDir,
+  });
+  const licenses = await activatedLicenses(database.db, secrets, MEASURED_LICENSES);
   await database.close();
 
   const server = await startServer(
@@ -167,6 +181,7 @@ export async function startProductionServer(databaseUrl?: string): Promise<Produ
       RAZORPAY_WEBHOOK_SECRET: 'measure_webhook_secret',
       RAZORPAY_API_URL: 'http://127.0.0.1:9',
       SESSION_SECRET: randomBytes(32).toString('hex'),
+      DATA_SECRET_KEY: dataSecretKey,
       LICENSE_SIGNING_KEY: generateKeyPairSync('ed25519')
         .privateKey.export({ format: 'pem', type: 'pkcs8' })
         .toString(),
