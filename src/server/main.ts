@@ -3,6 +3,7 @@ import { type AdminSocket, startAdminSocket } from './admin/socket';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createAppContext } from './context';
+import { createOwnerOnlyFiles, repairDataDirModes, reportDataDirRepair } from './data-dir';
 import { openDatabase } from './db';
 import { backgroundJobs, pgliteBackupJob, startJobs } from './jobs';
 import { followLicenseChanges } from './licenses/change-feed';
@@ -13,6 +14,7 @@ const rootDir = path.resolve(import.meta.dirname, '../..');
 async function main(): Promise<void> {
   // First, before the database's start-up and backup collect garbage while the server is idle.
   keepNextTickShape();
+  createOwnerOnlyFiles();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -23,6 +25,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const dataDirRepair = repairDataDirModes(config.dataDir);
 
   let log: { warn(obj: object, msg: string): void } | undefined;
   const database = await openDatabase({
@@ -38,6 +41,7 @@ async function main(): Promise<void> {
     logger: { level: config.logLevel },
   });
   log = app.log;
+  reportDataDirRepair(app.log, dataDirRepair);
   const jobs = startJobs(
     [
       ...backgroundJobs(ctx, app.log),

@@ -6,6 +6,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { repairDataDirModes } from '../data-dir';
 import { tagDriverErrors } from './driver-errors';
 import { lockDataDir } from './lock';
 import { type ChannelFollower, type ChannelHandlers, followPglite, followPostgres } from './notifications';
@@ -78,6 +79,8 @@ export async function openDatabase(options: {
   let client: PGlite;
   try {
     client = await PGlite.create(options.pgliteDir);
+    // A new database's first files are unpacked with explicit 0666 modes that ignore the umask: owner-only again.
+    if (onDisk) repairDataDirModes(options.pgliteDir);
   } catch (error) {
     await release();
     throw error;
