@@ -292,4 +292,20 @@ describe('hostile input into every field of every endpoint', () => {
       expect(response.json().fieldErrors, endpoint.url).toHaveProperty('toolId');
     }
   });
+
+  it('refuses a billing address holding U+0085 (or another layout control) with a field error, and stores nothing', async () => {
+    const [buyer] = buyers as [TestClient];
+    const before = await tableCounts();
+    for (const control of ['\u0085', '\u2028', '\u202e']) {
+      t.clock.advance(61_000);
+      const order = ENDPOINTS.find((endpoint) => endpoint.url === '/api/create-payment/')?.body() ?? {};
+      const billingDetails = { ...INR_BILLING, address: `12 Civil Lines${control}Jaipur 302006` };
+      const response = await buyer.post('/api/create-payment/', { ...order, billingDetails });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().fieldErrors).toEqual({
+        'billingDetails.address': 'Must not contain control characters',
+      });
+    }
+    expect(await tableCounts()).toEqual(before);
+  });
 });
