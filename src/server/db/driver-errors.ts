@@ -31,8 +31,9 @@ const TAGGED = new Set(['query', 'exec', 'connect', 'transaction']);
  */
 export function tagDriverErrors<T extends object>(driver: T): T {
   return new Proxy(driver, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
+    get(target, property) {
+      // Read on the object itself: PGlite's getters touch private fields, which a proxy receiver cannot.
+      const value = Reflect.get(target, property);
       if (typeof value !== 'function' || typeof property !== 'string' || !TAGGED.has(property)) {
         // PGlite keeps private fields: its methods must run on the object itself, not on this proxy.
         return typeof value === 'function' && property !== 'constructor' ? value.bind(target) : value;

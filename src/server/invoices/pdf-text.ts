@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { isLayoutControl } from '../../shared/input-policy';
 
 /**
@@ -82,13 +83,25 @@ export function printable(text: string, options: { multiline: boolean }): string
 const require = createRequire(import.meta.url);
 const WEIGHTS: Record<Weight, 400 | 700> = { regular: 400, bold: 700 };
 
+/** Each script's Noto Sans package, named in full so that the dependency check sees them in use. */
+const PACKAGE_JSON: Record<IndicScript, string> = {
+  Devanagari: require.resolve('@fontsource/noto-sans-devanagari/package.json'),
+  Bengali: require.resolve('@fontsource/noto-sans-bengali/package.json'),
+  Gujarati: require.resolve('@fontsource/noto-sans-gujarati/package.json'),
+  Gurmukhi: require.resolve('@fontsource/noto-sans-gurmukhi/package.json'),
+  Tamil: require.resolve('@fontsource/noto-sans-tamil/package.json'),
+  Telugu: require.resolve('@fontsource/noto-sans-telugu/package.json'),
+  Kannada: require.resolve('@fontsource/noto-sans-kannada/package.json'),
+  Malayalam: require.resolve('@fontsource/noto-sans-malayalam/package.json'),
+  Oriya: require.resolve('@fontsource/noto-sans-oriya/package.json'),
+};
+
 function fontFile(face: Face, weight: Weight): string {
   if (face === 'latin' || face === 'latin-ext')
     return require.resolve(`@fontsource/noto-sans/files/noto-sans-${face}-${WEIGHTS[weight]}-normal.woff`);
   const script = face.toLowerCase();
-  return require.resolve(
-    `@fontsource/noto-sans-${script}/files/noto-sans-${script}-${script}-${WEIGHTS[weight]}-normal.woff`,
-  );
+  const file = `noto-sans-${script}-${script}-${WEIGHTS[weight]}-normal.woff`;
+  return path.join(path.dirname(PACKAGE_JSON[face]), 'files', file);
 }
 
 /** The first four keep the names they have always had, so a Latin-only document draws exactly as before. */
