@@ -8,10 +8,10 @@ import type { FastifyRequest } from 'fastify';
  */
 const SECRET_PATH_SEGMENT = /^(\/api\/(?:downloads|updates)\/)[^/?#]+/;
 const SECRET_QUERY_VALUE = /([?&](?:token|key|code)=)[^&#]*/gi;
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** The URL as the log shows it: the token segment of download and update-feed URLs, and token-like query values, replaced. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   return url.replace(SECRET_PATH_SEGMENT, `$1${REDACTED}`).replace(SECRET_QUERY_VALUE, `$1${REDACTED}`);
 }
 

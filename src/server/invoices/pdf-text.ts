@@ -111,8 +111,7 @@ const LATIN_NAMES: Record<string, string> = {
   'latin-ext regular': 'symbol',
   'latin-ext bold': 'symbolBold',
 };
-export const fontName = (face: Face, weight: Weight) =>
-  LATIN_NAMES[`${face} ${weight}`] ?? `${face}-${weight}`;
+const fontName = (face: Face, weight: Weight) => LATIN_NAMES[`${face} ${weight}`] ?? `${face}-${weight}`;
 
 /** Font files read once, when a document first needs them (most invoices use only the Latin ones). */
 const loaded = new Map<string, Buffer>();
