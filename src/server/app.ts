@@ -10,6 +10,7 @@ import { registerCsrf } from './http/csrf';
 import { registerErrorHandler, sendJsonNotFound } from './http/errors';
 import { FORM_BODY_LIMIT, registerDeclaredSizeLimit } from './http/form-data';
 import { registerInputPolicy } from './http/input-policy';
+import { withLogRedaction } from './http/logging';
 import { registerSecurityHeaders } from './http/security-headers';
 import { orderRoutes } from './invoices/routes';
 import { licenseRoutes } from './licenses/routes';
@@ -41,7 +42,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   const { config } = ctx;
 
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: withLogRedaction(options.logger),
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },

@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { type AdminSocket, startAdminSocket } from './cli/socket';
 import { ConfigError, loadConfig } from './config';
 import { createAppContext } from './context';
+import { createOwnerOnlyFiles, repairDataDirModes, reportDataDirRepair } from './data-dir';
 import { openDatabase } from './db';
 import { backgroundJobs, pgliteBackupJob, startJobs } from './jobs';
 import { followLicenseChanges } from './licenses/change-feed';
@@ -11,6 +12,7 @@ import { sealLicenseSecrets } from './licenses/secrets-at-rest';
 const rootDir = path.resolve(import.meta.dirname, '../..');
 
 async function main(): Promise<void> {
+  createOwnerOnlyFiles();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -21,6 +23,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const dataDirRepair = repairDataDirModes(config.dataDir);
 
   let log: { warn(obj: object, msg: string): void } | undefined;
   const database = await openDatabase({
@@ -36,6 +39,7 @@ async function main(): Promise<void> {
     logger: { level: config.logLevel },
   });
   log = app.log;
+  reportDataDirRepair(app.log, dataDirRepair);
   // Rows from before secrets were sealed (decision 032), or sealed under a key being rotated out, before serving.
   const sealed = await sealLicenseSecrets(ctx.db, ctx.dataSecrets);
   if (sealed > 0)

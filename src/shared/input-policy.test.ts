@@ -28,6 +28,27 @@ describe('the text policy', () => {
     expect(textProblem('Asha Verma')).toBeNull();
   });
 
+  it('refuses C1 controls, line and paragraph separators and bidi overrides, even in multi-line fields', () => {
+    for (const control of [
+      '\u0085',
+      '\u0080',
+      '\u009f',
+      '\u2028',
+      '\u2029',
+      '\u202e',
+      '\u202a',
+      '\u2066',
+      '\u2069',
+    ]) {
+      expect(textProblem(`12 MI Road${control}Jaipur`, { multiline: true }), control).toBe(
+        INPUT_MESSAGES.controlCharacter,
+      );
+    }
+    // Joiners shape Indic conjuncts; they are text, not controls.
+    expect(textProblem('क्\u200dष', { multiline: true })).toBeNull();
+    expect(textProblem('राम निवास, जयपुर')).toBeNull();
+  });
+
   it('refuses lone surrogates and the replacement character of invalid UTF-8, but takes emoji', () => {
     expect(textProblem('\ud800')).toBe(INPUT_MESSAGES.invalidText);
     expect(textProblem('x\udc00y')).toBe(INPUT_MESSAGES.invalidText);

@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * One policy for every piece of text the site accepts (docs/decisions/012-input-policy.md): no NUL or other C0
- * control characters (line breaks and tabs only where a field is meant to hold several lines), no lone UTF-16
+ * control characters (line breaks and tabs only where a field is meant to hold several lines), no C1 controls,
+ * Unicode line or paragraph separators or bidi overrides (they reflow or reorder text), no lone UTF-16
  * surrogates (they cannot be stored or mailed as UTF-8) nor the U+FFFD that invalid UTF-8 decodes to, single-line
  * fields never hold CR or LF (no header or subject injection), and every length limit holds in UTF-8 bytes as well
  * as in characters.
@@ -20,11 +21,24 @@ export const INPUT_MESSAGES = {
 /** Tab, line feed and carriage return: the only control characters a multi-line field may hold. */
 const MULTILINE_CONTROLS = new Set([0x09, 0x0a, 0x0d]);
 
-/** True when `value` holds a C0 control character or DEL that the field's shape does not allow. */
+/**
+ * Invisible characters that change how text after them is laid out wherever it is shown (a tax invoice, an email,
+ * the dashboard): C1 controls (U+0085 NEL breaks a line), the Unicode line and paragraph separators, and the bidi
+ * embeddings, overrides and isolates that can reorder what a reader sees ("Trojan Source").
+ */
+export const isLayoutControl = (unit: number) =>
+  (unit >= 0x80 && unit <= 0x9f) ||
+  unit === 0x2028 ||
+  unit === 0x2029 ||
+  (unit >= 0x202a && unit <= 0x202e) ||
+  (unit >= 0x2066 && unit <= 0x2069);
+
+/** True when `value` holds a control character (C0, DEL, C1, or a layout control) the field's shape does not allow. */
 function hasForbiddenControl(value: string, multiline: boolean): boolean {
   for (let i = 0; i < value.length; i++) {
     const unit = value.charCodeAt(i);
     if ((unit < 0x20 || unit === 0x7f) && !(multiline && MULTILINE_CONTROLS.has(unit))) return true;
+    if (isLayoutControl(unit)) return true;
   }
   return false;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { createAppContext } from '../context';
+import { createOwnerOnlyFiles } from '../data-dir';
 import { type DatabaseHandle, DatabaseInUseError, openDatabase } from '../db';
 import { sealLicenseSecrets } from '../licenses/secrets-at-rest';
 import { type AdminContext, CommandError } from './framework';
@@ -51,6 +52,7 @@ function connectionProblem(error: unknown, databaseUrl: string): string | undefi
  * modules on this context.
  */
 export async function openRuntime(): Promise<AdminRuntime> {
+  createOwnerOnlyFiles();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();

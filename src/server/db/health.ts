@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { isDriverError } from './driver-errors';
 import type { Database } from './index';
 
 /** How long a client is told to wait before retrying while the database is unreachable. */
@@ -45,8 +46,9 @@ export type DatabaseHealth = {
   /** False from the first "unreachable" error until a probe gets an answer again. */
   readonly available: boolean;
   /**
-   * Looks at an error a query raised: when it means the database is unreachable, the instance marks it down and
-   * starts probing. Returns whether it did.
+   * Looks at an error a query raised: when the database driver raised it and it means the database is unreachable,
+   * the instance marks it down and starts probing. Returns whether it did. Anything else (a client resetting its
+   * own request says ECONNRESET too) is not the database's and never counts.
    */
   observe(error: unknown): boolean;
   /** One round trip now: the answer behind GET /api/ready. */
@@ -101,7 +103,7 @@ export function createDatabaseHealth(db: Database, initialLog?: HealthLog): Data
       return available;
     },
     observe(error) {
-      if (!isDatabaseUnavailable(error)) return false;
+      if (!isDriverError(error) || !isDatabaseUnavailable(error)) return false;
       if (available) {
         available = false;
         log?.warn({ err: error }, 'database unreachable: answering 503 until it is back');

@@ -6,6 +6,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { repairDataDirModes } from '../data-dir';
+import { tagDriverErrors } from './driver-errors';
 import { lockDataDir } from './lock';
 import { type ChannelFollower, type ChannelHandlers, followPglite, followPostgres } from './notifications';
 import * as schema from './schema';
@@ -60,7 +62,8 @@ export async function openDatabase(options: {
     // Without a listener, an idle connection closed by the server is an unhandled 'error' event that ends the
     // process; the pool has already discarded that connection, and the next query opens a new one.
     pool.on('error', (error) => options.onConnectionError?.(error));
-    const db = drizzlePg(pool, { schema }) as unknown as Database;
+    // Errors the pool raises are marked as the database's, so the health observer can tell them from any other.
+    const db = drizzlePg(tagDriverErrors(pool), { schema }) as unknown as Database;
     return {
       db,
       driver: 'postgres',
@@ -76,11 +79,13 @@ export async function openDatabase(options: {
   let client: PGlite;
   try {
     client = await PGlite.create(options.pgliteDir);
+    // A new database's first files are unpacked with explicit 0666 modes that ignore the umask: owner-only again.
+    if (onDisk) repairDataDirModes(options.pgliteDir);
   } catch (error) {
     await release();
     throw error;
   }
-  const pgliteDb = drizzlePglite(client, { schema });
+  const pgliteDb = drizzlePglite(tagDriverErrors(client), { schema });
   return {
     db: pgliteDb as unknown as Database,
     driver: 'pglite',

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDriverError } from '../db/driver-errors';
 import { isDatabaseUnavailable } from '../db/health';
 import { createTestApp, type TestApp } from '../test-support/app';
 
@@ -31,5 +33,16 @@ describe('health and readiness', () => {
     const uniqueViolation = Object.assign(new Error('duplicate key'), { code: '23505' });
     expect(isDatabaseUnavailable(new Error('Failed query', { cause: uniqueViolation }))).toBe(false);
     expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);
+  });
+
+  it('counts only errors the database driver raised: a client resetting its request is not an outage', async () => {
+    const clientReset = Object.assign(new Error('aborted'), { code: 'ECONNRESET', statusCode: 400 });
+    expect(t.ctx.dbHealth.observe(clientReset)).toBe(false);
+    expect(t.ctx.dbHealth.available).toBe(true);
+    // A real query error from the driver is recognised as the driver's (a syntax error, so not an outage).
+    const failed = await t.ctx.db.execute(sql`select from nowhere_at_all`).catch((error: unknown) => error);
+    expect(isDriverError(failed)).toBe(true);
+    expect(t.ctx.dbHealth.observe(failed)).toBe(false);
+    expect((await t.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
   });
 });

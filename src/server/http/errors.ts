@@ -57,8 +57,11 @@ export function registerErrorHandler(
   translate?: (error: unknown) => AppError | undefined,
 ): void {
   app.setErrorHandler((raised: FastifyError | AppError | DomainError, request, reply) => {
+    // A 4xx (a client that reset its own request is one) is the client's doing: never the database's.
     const error =
-      raised instanceof AppError || raised instanceof DomainError ? raised : (translate?.(raised) ?? raised);
+      raised instanceof AppError || raised instanceof DomainError || isClientError(raised)
+        ? raised
+        : (translate?.(raised) ?? raised);
     if (error instanceof AppError) {
       if (error.headers) reply.headers(error.headers);
       const body: ErrorBody = { code: error.code, message: error.message };
@@ -87,6 +90,10 @@ export function registerErrorHandler(
     const message = 'Something went wrong. Please try again later.';
     return reply.status(500).send({ code: 'internal_error', message, error: message, status: 'error' });
   });
+}
+
+function isClientError(error: { statusCode?: unknown }): boolean {
+  return typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
 }
 
 export function sendJsonNotFound(reply: FastifyReply) {

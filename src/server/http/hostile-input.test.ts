@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -232,5 +233,79 @@ describe('hostile input into every field of every endpoint', () => {
     }
     const response = await client.get('/api/downloads/abc%00def', { accept: 'application/json' });
     expect(response.statusCode).toBe(400);
+  });
+
+  it('refuses an id that is not one (36 characters but not a UUID, or holding %00) with a 4xx on every route', async () => {
+    const [buyer] = buyers as [TestClient];
+    const notIds = [
+      '-'.repeat(36),
+      'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz',
+      `${'a'.repeat(17)}%00${'b'.repeat(16)}`,
+    ];
+    // Operator routes (/api/admin/) have their own walk in the dashboard's tests.
+    const withIds = t.routes.filter(
+      (route) => route.url.includes('/:') && !route.url.startsWith('/api/admin/') && route.method !== 'HEAD',
+    );
+    expect(withIds.map((route) => route.url)).toEqual(
+      expect.arrayContaining([
+        '/api/orders/:orderId/:file',
+        '/api/my-licenses/devices/:activationId/deactivate',
+      ]),
+    );
+    const failures: string[] = [];
+    // One parameter at a time is hostile; the others hold values the route would accept.
+    const plausible = (name: string) => (name === 'file' ? 'invoice.pdf' : randomUUID());
+    const urls = (pattern: string) =>
+      (pattern.match(/:\w+/g) ?? []).flatMap((hostile) =>
+        notIds.map((notId) =>
+          pattern.replace(/:\w+/g, (param) => (param === hostile ? notId : plausible(param.slice(1)))),
+        ),
+      );
+    for (const route of withIds) {
+      for (const url of urls(route.url)) {
+        t.clock.advance(61_000);
+        const response = await t.app.inject({
+          method: route.method as 'GET' | 'POST',
+          url,
+          headers: {
+            accept: 'application/json',
+            cookie: [...buyer.cookies].map(([name, v]) => `${name}=${v}`).join('; '),
+            'x-csrftoken': buyer.csrfToken ?? '',
+            ...(route.method === 'GET' ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(route.method === 'GET' ? {} : { payload: '{}' }),
+          remoteAddress: nextIp(),
+        });
+        if (response.statusCode < 400 || response.statusCode >= 500)
+          failures.push(`${route.method} ${url}: ${response.statusCode} ${response.body.slice(0, 100)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses a tool id in a body that is 36 characters but not a UUID with a field error', async () => {
+    for (const endpoint of ENDPOINTS.filter((candidate) => 'toolId' in candidate.body())) {
+      t.clock.advance(61_000);
+      const [buyer] = buyers as [TestClient];
+      const response = await buyer.post(endpoint.url, { ...endpoint.body(), toolId: '-'.repeat(36) });
+      expect(response.statusCode, endpoint.url).toBe(400);
+      expect(response.json().fieldErrors, endpoint.url).toHaveProperty('toolId');
+    }
+  });
+
+  it('refuses a billing address holding U+0085 (or another layout control) with a field error, and stores nothing', async () => {
+    const [buyer] = buyers as [TestClient];
+    const before = await tableCounts();
+    for (const control of ['\u0085', '\u2028', '\u202e']) {
+      t.clock.advance(61_000);
+      const order = ENDPOINTS.find((endpoint) => endpoint.url === '/api/create-payment/')?.body() ?? {};
+      const billingDetails = { ...INR_BILLING, address: `12 Civil Lines${control}Jaipur 302006` };
+      const response = await buyer.post('/api/create-payment/', { ...order, billingDetails });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().fieldErrors).toEqual({
+        'billingDetails.address': 'Must not contain control characters',
+      });
+    }
+    expect(await tableCounts()).toEqual(before);
   });
 });

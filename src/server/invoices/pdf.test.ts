@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import { describe, expect, it } from 'vitest';
+import { isLayoutControl } from '../../shared/input-policy';
 import { buildCreditNoteDocument, buildInvoiceDocument, type InvoiceInput } from './document';
 import { REVERSE_CHARGE_NOTICE, renderTaxDocumentPdf, SPECIMEN_NOTICE } from './pdf';
 import { EXPORT_ENDORSEMENT } from './tax';
-import { pdfInfo, pdfText, productionFirm } from './test-helpers';
+import { pdfFonts, pdfInfo, pdfText, productionFirm } from './test-helpers';
 
 const firm = productionFirm({ lutArn: 'AD080423000123X' });
 const base = {
@@ -167,5 +168,73 @@ describe('tax invoice PDF', () => {
     const file = require.resolve('@fontsource/noto-sans/files/noto-sans-latin-ext-400-normal.woff');
     const font = fontkit.create(readFileSync(file)) as fontkit.Font;
     expect(font.hasGlyphForCodePoint('₹'.codePointAt(0) ?? 0)).toBe(true);
+  });
+});
+
+/** An invoice for a buyer who wrote their name and address in an Indian script. */
+const inScript = (name: string, address: string) =>
+  buildInvoiceDocument({
+    ...base,
+    number: 'PCA/26-27/00009',
+    buyer: {
+      name,
+      email: 'kshama@example.com',
+      billing: { address, state: 'Rajasthan', country: 'India', gstin: '' },
+    },
+    currency: 'INR',
+    total: 1499_00,
+  });
+
+describe('tax documents in the scripts of Indian addresses', () => {
+  it('prints a Devanagari name and address as text, set in Noto Sans Devanagari', async () => {
+    const pdf = await renderTaxDocumentPdf(inScript('श्रीमती क्षमा', 'प्लॉट १२, गोपालपुरा बाईपास\nजयपुर ३०२०१८'));
+    const text = await pdfText(pdf);
+    for (const expected of ['श्रीमती क्षमा', 'प्लॉट १२, गोपालपुरा बाईपास', 'जयपुर ३०२०१८'])
+      expect(text).toContain(expected);
+    expect(await pdfFonts(pdf)).toEqual(
+      expect.arrayContaining(['NotoSansDevanagari-Bold', 'NotoSansDevanagari-Regular', 'NotoSans-Regular']),
+    );
+    expect((await pdfInfo(pdf)).Pages).toBe('1');
+  });
+
+  it('sets each script of an address in its own Noto file, Gurmukhi marks included', async () => {
+    const address = ['কলকাতা · અમદાવાદ · ਅੰਮ੍ਰਿਤਸਰ · தமிழ்நாடு', 'హైదరాబాద్ · ಬೆಂಗಳೂರು · തിരുവനന്തപുരം · ଓଡ଼ିଶା'].join('\n');
+    const pdf = await renderTaxDocumentPdf(inScript('Kshama Tripathi', address));
+    const fonts = await pdfFonts(pdf);
+    for (const script of [
+      'Bengali',
+      'Gujarati',
+      'Gurmukhi',
+      'Tamil',
+      'Telugu',
+      'Kannada',
+      'Malayalam',
+      'Oriya',
+    ])
+      expect(fonts).toContain(`NotoSans${script}-Regular`);
+    const text = await pdfText(pdf);
+    // Words whose glyphs read back in logical order and composed (a vowel sign drawn before its consonant reads
+    // back reordered, Telugu's ై decomposed): what a buyer sees is checked in the fonts above and by eye.
+    for (const word of ['কলকাতা', 'અમદાવાદ', 'ಬೆಂಗಳೂರು', 'തിരുവനന്തപുരം']) expect(text).toContain(word);
+  });
+
+  it('replaces control characters that older stored text still holds', async () => {
+    const pdf = await renderTaxDocumentPdf(
+      inScript('Asha\u0007 Meena\u202e', '12 Civil Lines\u0085Jaipur\u2028302006 \u202eevil\u202c'),
+    );
+    const text = await pdfText(pdf);
+    expect(text).toContain('Asha Meena');
+    expect(text).toContain('12 Civil Lines Jaipur 302006 evil');
+    // pdftotext itself ends lines with LF and the page with a form feed; nothing else may be a control.
+    const controls = [...text].filter(
+      (char) => (char < ' ' && char !== '\n' && char !== '\f') || isLayoutControl(char.charCodeAt(0)),
+    );
+    expect(controls).toEqual([]);
+  });
+
+  it('renders the same bytes every time in any script', async () => {
+    const document = inScript('श्रीमती क्षमा', 'ਅੰਮ੍ਰਿਤਸਰ · சென்னை');
+    const first = await renderTaxDocumentPdf(document);
+    expect(first.equals(await renderTaxDocumentPdf(structuredClone(document)))).toBe(true);
   });
 });

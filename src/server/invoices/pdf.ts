@@ -1,30 +1,19 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { BRAND_MARK } from '../../shared/brand-mark';
 import { formatSubunits } from '../../shared/money';
 import type { TaxDocument } from './document';
+import { printable, runsOf, setFont, shapingFor, type Weight } from './pdf-text';
 import { EXPORT_ENDORSEMENT } from './tax';
 
 /**
  * Draws a tax invoice or credit note as an A4 PDF with real, searchable text. Noto Sans comes from npm at run
- * time; its Latin file lacks the rupee sign, so "₹" is set in the Latin Extended file of the same face. The output
+ * time, one file per script: each run of text is set in the file that has its glyphs (pdf-text.ts). The output
  * depends on the document alone (creation date and file id come from its date and number), so every download of
  * the same document is the same bytes.
  */
 
 export const SPECIMEN_NOTICE = 'SPECIMEN — not a tax invoice';
 export const REVERSE_CHARGE_NOTICE = 'Tax is not payable on reverse charge';
-
-const require = createRequire(import.meta.url);
-const fontFile = (subset: 'latin' | 'latin-ext', weight: 400 | 700) =>
-  readFileSync(require.resolve(`@fontsource/noto-sans/files/noto-sans-${subset}-${weight}-normal.woff`));
-const FONTS = {
-  regular: fontFile('latin', 400),
-  bold: fontFile('latin', 700),
-  symbol: fontFile('latin-ext', 400),
-  symbolBold: fontFile('latin-ext', 700),
-};
 
 const INK = '#1f2937';
 const MUTED = '#4b5563';
@@ -35,7 +24,6 @@ const A4_WIDTH = 595.28;
 const CONTENT_WIDTH = A4_WIDTH - 2 * MARGIN;
 
 type Doc = PDFKit.PDFDocument;
-type Weight = 'regular' | 'bold';
 type LineOptions = {
   size?: number;
   weight?: Weight;
@@ -44,24 +32,30 @@ type LineOptions = {
   width?: number;
 };
 
-/** One line of text that may hold a "₹": each run is drawn in the file that has its glyphs. */
+/** One line of text: each run of a script (the rupee sign included) is drawn in the file that has its glyphs. */
 function line(doc: Doc, text: string, x: number, y: number, options: LineOptions = {}): void {
   const size = options.size ?? 9;
   const weight = options.weight ?? 'regular';
-  const runs = text.split(/(₹)/).filter(Boolean);
-  const fontOf = (run: string) =>
-    run === '₹' ? (weight === 'bold' ? 'symbolBold' : 'symbol') : weight === 'bold' ? 'bold' : 'regular';
-  const widthOf = (run: string) => doc.font(fontOf(run)).fontSize(size).widthOfString(run);
-  const total = runs.reduce((sum, run) => sum + widthOf(run), 0);
+  const runs = runsOf(printable(text, { multiline: false }));
+  const shaping = shapingFor(doc, runs, weight);
+  const drawn = runs.map((run) => ({
+    ...run,
+    width: setFont(doc, run.face, weight).fontSize(size).widthOfString(run.text, shaping),
+  }));
+  const total = drawn.reduce((sum, run) => sum + run.width, 0);
   let cursor = options.align === 'right' && options.width ? x + options.width - total : x;
   doc.fillColor(options.colour ?? INK);
-  for (const run of runs) {
-    doc.font(fontOf(run)).fontSize(size).text(run, cursor, y, { lineBreak: false });
-    cursor += widthOf(run);
+  for (const run of drawn) {
+    setFont(doc, run.face, weight).fontSize(size);
+    doc.text(run.text, cursor, y, { ...shaping, lineBreak: false });
+    cursor += run.width;
   }
 }
 
-/** Wrapped text without currency signs (addresses, words); returns the y below it. */
+/**
+ * Wrapped text (names, addresses, words); returns the y below it. Text of one font is one call, as it always was;
+ * text of several scripts is a chain of runs per line, since pdfkit loses line breaks between chained runs.
+ */
 function paragraph(
   doc: Doc,
   text: string,
@@ -70,12 +64,28 @@ function paragraph(
   width: number,
   options: LineOptions = {},
 ): number {
-  doc
-    .font(options.weight === 'bold' ? 'bold' : 'regular')
-    .fontSize(options.size ?? 9)
-    .fillColor(options.colour ?? INK)
-    .text(text, x, y, { width, lineGap: 1.5 });
-  return doc.y;
+  const weight = options.weight ?? 'regular';
+  const clean = printable(text, { multiline: true });
+  const runs = runsOf(clean);
+  doc.fontSize(options.size ?? 9).fillColor(options.colour ?? INK);
+  if (runs.length <= 1) {
+    setFont(doc, runs[0]?.face ?? 'latin', weight).text(clean, x, y, { width, lineGap: 1.5 });
+    return doc.y;
+  }
+  let top = y;
+  for (const textLine of clean.split('\n')) {
+    const lineRuns = runsOf(textLine);
+    const shaping = shapingFor(doc, lineRuns, weight);
+    if (lineRuns.length === 0) lineRuns.push({ text: '', face: 'latin' });
+    lineRuns.forEach((run, index) => {
+      const settings = { ...shaping, width, lineGap: 1.5, continued: index < lineRuns.length - 1 };
+      setFont(doc, run.face, weight);
+      if (index === 0) doc.text(run.text, x, top, settings);
+      else doc.text(run.text, settings);
+    });
+    top = doc.y;
+  }
+  return top;
 }
 
 function drawMark(doc: Doc, x: number, y: number, size: number): void {
@@ -257,13 +267,12 @@ export async function renderTaxDocumentPdf(d: TaxDocument): Promise<Buffer> {
     info: {
       Title: `${d.specimen ? `${SPECIMEN_NOTICE}: ` : ''}${title(d)} ${d.number}`,
       Author: d.supplier.legalName,
-      Subject: `${title(d)} ${d.number} for ${d.buyer.name}`,
+      Subject: `${title(d)} ${d.number} for ${printable(d.buyer.name, { multiline: false })}`,
       Creator: d.supplier.legalName,
       CreationDate: issued,
       ModDate: issued,
     },
   });
-  for (const [name, bytes] of Object.entries(FONTS)) doc.registerFont(name, bytes);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const finished = new Promise<void>((resolve, reject) => {

@@ -41,6 +41,23 @@ export async function pdfInfo(pdf: Buffer): Promise<Record<string, string>> {
   }
 }
 
+/** The names of the fonts a PDF embeds, from poppler's pdffonts (subset tags removed). */
+export async function pdfFonts(pdf: Buffer): Promise<string[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pdf-fonts-'));
+  try {
+    const file = path.join(dir, 'document.pdf');
+    await writeFile(file, pdf);
+    const { stdout } = await run('pdffonts', [file]);
+    return stdout
+      .split('\n')
+      .slice(2)
+      .map((row) => row.split(/\s+/)[0]?.replace(/^[A-Z]{6}\+/, '') ?? '')
+      .filter(Boolean);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** A firm identity as production would load it (not a specimen), with or without a letter of undertaking. */
 export function productionFirm(options: { lutArn?: string } = {}): FirmIdentity {
   return loadConfig({
