@@ -1,10 +1,10 @@
-import { pruneCodes } from './auth/codes';
 import type { AppContext } from './context';
 import { backupIsFresh, type Snapshot, writeBackup } from './db/backup';
 import type { DatabaseHealth } from './db/health';
 import { createMailTransport } from './mail/transport';
 import { createOutboxWorker, type OutboxLog } from './mail/worker';
 import { RECONCILE_INTERVAL_MS, reconcileOnce } from './payments/reconciler';
+import { pruneExpiredRows } from './retention';
 
 export type BackgroundJob = {
   name: string;
@@ -52,8 +52,8 @@ function outboxJob(ctx: AppContext, log: JobLog): BackgroundJob {
  */
 export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
   return [
-    { name: 'rate-limit-prune', intervalMs: 60 * 60 * 1000, run: () => ctx.limiter.prune() },
-    { name: 'verification-code-prune', intervalMs: 60 * 60 * 1000, run: () => pruneCodes(ctx) },
+    // Each table's rule takes an advisory lock per batch, so several instances never prune the same rows twice.
+    { name: 'retention', intervalMs: 60 * 60 * 1000, run: () => pruneExpiredRows(ctx.db, ctx.clock) },
     outboxJob(ctx, log),
     {
       name: 'payments-reconcile',

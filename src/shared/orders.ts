@@ -36,6 +36,8 @@ export const ORDER_EVENT_KINDS = [
   'dispute-won',
   /** The chargeback was decided for the buyer: the license is revoked. */
   'dispute-lost',
+  /** An email about the order was sent; its text was removed after the retention period (server/retention.ts). */
+  'email-archived',
 ] as const;
 export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
 
@@ -54,6 +56,7 @@ export const ORDER_EVENT_LABELS: Record<OrderEventKind, string> = {
   'dispute-created': 'Chargeback opened; license suspended',
   'dispute-won': 'Chargeback won; license works again',
   'dispute-lost': 'Chargeback lost; license revoked',
+  'email-archived': 'Email sent (its text removed after 90 days)',
 };
 
 /** The facts events record (their `detail`), named for people; in the order they are shown. */
@@ -72,6 +75,7 @@ export const ORDER_EVENT_DETAIL_LABELS: Record<string, string> = {
   refundedEarlier: 'Already refunded at Razorpay',
   downloadLinksRevoked: 'Download links revoked',
   outboxId: 'Email',
+  subject: 'Subject',
   purchaseId: 'Purchase',
   existingPurchaseId: 'Earlier purchase',
 };

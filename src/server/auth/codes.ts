@@ -170,8 +170,3 @@ export async function consumeCode(tx: Tx, ctx: AppContext, matched: MatchedCode)
     .returning({ id: verificationCodes.id });
   return deleted.length === 1;
 }
-
-/** Deletes codes that can no longer be used; run from the maintenance jobs. */
-export async function pruneCodes(ctx: AppContext): Promise<void> {
-  await ctx.db.delete(verificationCodes).where(lt(verificationCodes.expiresAt, ctx.clock.now()));
-}

@@ -2,8 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MESSAGES } from '../../shared/auth';
 import { users, verificationCodes } from '../db/schema';
+import { pruneExpiredRows } from '../retention';
 import { createTestApp, type TestApp } from '../test-support/app';
-import { pruneCodes, SEND_GAP_MS, storeCode } from './codes';
+import { SEND_GAP_MS, storeCode } from './codes';
 import { SESSION_COOKIE } from './session';
 import { DEFAULT_PASSWORD, form, latestCode, mailsTo, signUp, uniqueEmail, uniqueIp } from './test-helpers';
 
@@ -197,7 +198,7 @@ describe('maintenance', () => {
     await storeCode(t.ctx.db, t.ctx, { email: stale, purpose: 'reset', code: '111111' });
     t.clock.advance(10 * 60 * 1000 + 1);
     await storeCode(t.ctx.db, t.ctx, { email: live, purpose: 'reset', code: '222222' });
-    await pruneCodes(t.ctx);
+    await pruneExpiredRows(t.ctx.db, t.clock);
     const emails = (await t.ctx.db.select().from(verificationCodes)).map((row) => row.email);
     expect(emails).toContain(live);
     expect(emails).not.toContain(stale);

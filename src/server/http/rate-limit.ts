@@ -15,8 +15,6 @@ export type RateLimiter = {
    * `refund` when the attempt turned out not to be a failure (a correct password).
    */
   reserve(limit: Limit): Promise<{ refund(): Promise<void> }>;
-  /** Removes windows older than a day: called from a maintenance timer. */
-  prune(): Promise<void>;
 };
 
 /**
@@ -59,10 +57,6 @@ export function createRateLimiter(db: Database, clock: Clock): RateLimiter {
             .where(sql`${rateLimitHits.key} = ${key} and ${rateLimitHits.windowStart} = ${window.start}`);
         },
       };
-    },
-    async prune() {
-      const cutoff = new Date(clock.now().getTime() - 2 * 24 * 60 * 60 * 1000);
-      await db.delete(rateLimitHits).where(sql`${rateLimitHits.windowStart} < ${cutoff}`);
     },
   };
 }

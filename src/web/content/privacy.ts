@@ -1,4 +1,5 @@
 import { DOWNLOAD_LINK_VALID_HOURS } from '../../shared/constants';
+import { RETENTION_DAYS } from '../../shared/retention';
 import { formatAddress, SITE } from '../../shared/site';
 import type { PolicyDocumentContent } from '../features/policies/types';
 
@@ -177,7 +178,11 @@ export const PRIVACY_POLICY: PolicyDocumentContent = {
             ],
             [
               { strong: 'Verification codes and download links: ' },
-              `stored only in hashed form and valid for a short time — download links expire after ${DOWNLOAD_LINK_VALID_HOURS} hours.`,
+              `stored only in hashed form and valid for a short time — download links expire after ${DOWNLOAD_LINK_VALID_HOURS} hours — and deleted once they expire, as are sign-in sessions.`,
+            ],
+            [
+              { strong: 'Emails we send you: ' },
+              `the text of an email is deleted ${RETENTION_DAYS.sentMail} days after it was sent; for an order we keep only the fact that it was sent, its subject and date.`,
             ],
           ],
         },

@@ -1,0 +1,133 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What the scrape reads from elsewhere at the moment it is taken. */
+export type MetricsSources = {
+  /** Outbox rows by state (pending, sent, failed). */
+  outboxDepth(): Promise<Array<{ status: string; count: number }>>;
+  /** The PostgreSQL pool's connections; absent on the embedded database, which has no pool. */
+  pool?(): { total: number; idle: number; waiting: number };
+};
+
+/** This instance's Prometheus figures. Each app instance has its own registry, so two apps in a test never mix. */
+export type Metrics = {
+  registry: Registry;
+  /** Seconds from request to response, per route pattern (never the raw URL) and status. */
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  /** The license API's answers: activate, validate, deactivate, by code (VALID, REVOKED, …). */
+  licenseAnswers: Counter<'operation' | 'code'>;
+  /** Orders fulfilled and refunded, by currency. */
+  orders: Counter<'event' | 'currency'>;
+  /** Background job runs, by job and outcome (ok, failed). */
+  jobRuns: Counter<'job' | 'outcome'>;
+};
+
+/**
+ * The registry and the figures the app counts. Process figures (memory, CPU, event-loop delay, garbage
+ * collection) are collected only when `withProcessMetrics`, since collecting them keeps a monitor running.
+ */
+export function createMetrics(options: { withProcessMetrics: boolean }): Metrics {
+  const registry = new Registry();
+  if (options.withProcessMetrics) collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from request to response, by route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    licenseAnswers: new Counter({
+      name: 'license_api_answers_total',
+      help: 'License API answers by operation and code',
+      labelNames: ['operation', 'code'],
+      registers: [registry],
+    }),
+    orders: new Counter({
+      name: 'shop_orders_total',
+      help: 'Orders fulfilled (paid) and refunded, by currency',
+      labelNames: ['event', 'currency'],
+      registers: [registry],
+    }),
+    jobRuns: new Counter({
+      name: 'background_job_runs_total',
+      help: 'Background job runs by job and outcome',
+      labelNames: ['job', 'outcome'],
+      registers: [registry],
+    }),
+  };
+}
+
+/** Figures read when Prometheus scrapes: the outbox's depth and the database pool's use. */
+function registerScrapeGauges(metrics: Metrics, sources: MetricsSources): void {
+  new Gauge({
+    name: 'mail_outbox_messages',
+    help: 'Outbox messages by state',
+    labelNames: ['status'],
+    registers: [metrics.registry],
+    async collect() {
+      // While the database is unreachable the scrape still answers, without this gauge's figures.
+      const depth = await sources.outboxDepth().catch(() => []);
+      this.reset();
+      for (const { status, count } of depth) this.set({ status }, count);
+    },
+  });
+  const pool = sources.pool;
+  if (!pool) return;
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'PostgreSQL pool connections by state',
+    labelNames: ['state'],
+    registers: [metrics.registry],
+    collect() {
+      const { total, idle, waiting } = pool();
+      this.set({ state: 'total' }, total);
+      this.set({ state: 'idle' }, idle);
+      this.set({ state: 'waiting' }, waiting);
+    },
+  });
+}
+
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header ?? '');
+  const expected = Buffer.from(`Bearer ${token}`);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * Times every request, and serves `GET /metrics` in Prometheus' text format to a scraper that sends
+ * `Authorization: Bearer <METRICS_TOKEN>`; without a token configured the route does not exist. Register it
+ * before the routes, so its hook times all of them.
+ */
+export async function metricsRoutes(
+  app: FastifyInstance,
+  metrics: Metrics,
+  options: { token: string | undefined; sources: MetricsSources },
+): Promise<void> {
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpDuration.observe(
+      {
+        method: request.method,
+        // The pattern (`/api/orders/:id/invoice.pdf`), so ids and tokens never become labels.
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+  const { token } = options;
+  if (!token) return;
+  registerScrapeGauges(metrics, options.sources);
+  app.get('/metrics', async (request, reply) => {
+    if (!bearerMatches(request.headers.authorization, token)) {
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer')
+        .send({ code: 'unauthorized', message: 'A valid metrics token is required.' });
+    }
+    const body = await metrics.registry.metrics();
+    return reply.type(metrics.registry.contentType).header('cache-control', 'no-store').send(body);
+  });
+}
