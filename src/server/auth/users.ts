@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { orders, purchases, tools, users } from '../db/schema';
 import { DomainError } from '../domain-error';
@@ -8,50 +8,85 @@ import { DomainError } from '../domain-error';
 /** `%` and `_` typed by the operator are matched literally. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
-/** Accounts, newest first, with how many tools each owns (not refunded) and how many orders it made. */
-export async function listAccounts(ctx: AppContext, options: { search?: string; limit: number }) {
-  const { search, limit } = options;
-  const where: SQL | undefined = search
-    ? or(
-        ilike(users.email, likePattern(search)),
-        ilike(users.name, likePattern(search)),
-        ilike(users.phone, likePattern(search)),
-      )
-    : undefined;
-  const accounts = await ctx.db
-    .select({
-      id: users.id,
-      name: users.name,
-      email: users.email,
-      phone: users.phone,
-      createdAt: users.createdAt,
-    })
-    .from(users)
-    .where(where)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(limit);
+const ACCOUNT_ORDERS = {
+  createdAt: users.createdAt,
+  email: sql`lower(${users.email})`,
+  name: sql`lower(${users.name})`,
+};
+
+/** Which accounts, in which order: the dashboard's Customers table and the command line's `users list`. */
+export type AccountQuery = {
+  /** Part of the email, name or phone. */
+  search?: string;
+  sort: keyof typeof ACCOUNT_ORDERS;
+  dir: 'asc' | 'desc';
+  page: number;
+  pageSize: number;
+};
+
+const accountColumns = {
+  id: users.id,
+  name: users.name,
+  email: users.email,
+  phone: users.phone,
+  createdAt: users.createdAt,
+};
+
+type Account = { id: string; name: string; email: string; phone: string; createdAt: Date };
+
+/** The accounts with how many tools each owns (not refunded) and how many orders it made. */
+async function withCounts(ctx: AppContext, accounts: Account[]) {
   const ids = accounts.map((account) => account.id);
-  const owned = ids.length
-    ? await ctx.db
-        .select({ userId: purchases.userId, n: count() })
-        .from(purchases)
-        .where(and(inArray(purchases.userId, ids), isNull(purchases.refundedAt)))
-        .groupBy(purchases.userId)
-    : [];
-  const ordered = ids.length
-    ? await ctx.db
-        .select({ userId: orders.userId, n: count() })
-        .from(orders)
-        .where(inArray(orders.userId, ids))
-        .groupBy(orders.userId)
-    : [];
+  const [owned, ordered] = ids.length
+    ? await Promise.all([
+        ctx.db
+          .select({ userId: purchases.userId, n: count() })
+          .from(purchases)
+          .where(and(inArray(purchases.userId, ids), isNull(purchases.refundedAt)))
+          .groupBy(purchases.userId),
+        ctx.db
+          .select({ userId: orders.userId, n: count() })
+          .from(orders)
+          .where(inArray(orders.userId, ids))
+          .groupBy(orders.userId),
+      ])
+    : [[], []];
   const countOf = (list: Array<{ userId: string; n: number }>, id: string) =>
-    list.find((entry) => entry.userId === id)?.n ?? 0;
+    Number(list.find((entry) => entry.userId === id)?.n ?? 0);
   return accounts.map((account) => ({
     ...account,
     tools: countOf(owned, account.id),
     orders: countOf(ordered, account.id),
   }));
+}
+
+/** THE list of accounts (one page, and how many match), for both adapters. */
+export async function listAccounts(ctx: AppContext, query: AccountQuery) {
+  const where: SQL | undefined = query.search
+    ? or(
+        ilike(users.email, likePattern(query.search)),
+        ilike(users.name, likePattern(query.search)),
+        ilike(users.phone, likePattern(query.search)),
+      )
+    : undefined;
+  const order = query.dir === 'asc' ? asc : desc;
+  const [accounts, [total]] = await Promise.all([
+    ctx.db
+      .select(accountColumns)
+      .from(users)
+      .where(where)
+      .orderBy(order(ACCOUNT_ORDERS[query.sort]), order(users.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    ctx.db.select({ n: count() }).from(users).where(where),
+  ]);
+  return { rows: await withCounts(ctx, accounts), total: Number(total?.n ?? 0) };
+}
+
+/** One account by its id, with its counts. */
+export async function accountById(ctx: AppContext, id: string) {
+  const [account] = await ctx.db.select(accountColumns).from(users).where(eq(users.id, id)).limit(1);
+  return account ? (await withCounts(ctx, [account]))[0] : undefined;
 }
 
 /** One account by its email (any letter case) with its orders, newest first, and their purchases. */

@@ -45,7 +45,7 @@ const activity = defineCommand({
           change(entry.before),
           change(entry.after),
         ]),
-        'No operator actions in that period.',
+        since ? 'No operator actions in that period.' : 'No operator actions yet.',
       ),
     };
   },

@@ -20,7 +20,8 @@ const list = defineCommand({
     const limit = parseLimit(options.limit, 50);
     const search = options.search?.trim();
     const ctx = await env.open();
-    const rows = await listAccounts(ctx, { search, limit });
+    const query = { search, sort: 'createdAt', dir: 'desc', page: 1, pageSize: limit } as const;
+    const { rows } = await listAccounts(ctx, query);
     return {
       data: rows,
       text: table(
