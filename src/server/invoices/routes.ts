@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type OrderSummary, type TaxDocumentKind, taxDocumentFileName } from '../../shared/order-history';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
+import { contentDisposition } from '../http/content-disposition';
 import { notFound } from '../http/errors';
 import { findOwnTaxDocument, listOwnOrders } from './orders';
 import { renderTaxDocumentPdf } from './pdf';
@@ -29,7 +30,7 @@ export async function orderRoutes(app: FastifyInstance, ctx: AppContext): Promis
       const pdf = await renderTaxDocumentPdf(found.document);
       return reply
         .header('cache-control', 'private, no-store')
-        .header('content-disposition', `inline; filename="${taxDocumentFileName(kind, found.number)}"`)
+        .header('content-disposition', contentDisposition(taxDocumentFileName(kind, found.number), 'inline'))
         .type('application/pdf')
         .send(pdf);
     },

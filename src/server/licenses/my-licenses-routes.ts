@@ -3,8 +3,8 @@ import { deviceIdSchema } from '../../shared/license-schemas';
 import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
+import { contentDisposition } from '../http/content-disposition';
 import { parseInput } from '../http/errors';
-import { attachmentDisposition } from '../shop/downloads';
 import { deactivateOwnDevice, licenseFileForOwnDevice, myLicenses } from './devices';
 
 /** The buyer's side of licenses, on My Tools: session cookie and CSRF token like the rest of the site. */
@@ -28,7 +28,7 @@ export async function myLicensesRoutes(app: FastifyInstance, ctx: AppContext): P
     const file = await licenseFileForOwnDevice(ctx, user.id, activationId);
     return reply
       .header('cache-control', 'no-store')
-      .header('content-disposition', attachmentDisposition(file.fileName))
+      .header('content-disposition', contentDisposition(file.fileName))
       .type('application/json; charset=utf-8')
       .send(file.text);
   });

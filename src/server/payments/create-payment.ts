@@ -9,8 +9,8 @@ import type { AppContext } from '../context';
 import { orders } from '../db/schema';
 import { AppError, conflict, notFound } from '../http/errors';
 import { findActiveTool, ownedToolIds } from '../shop/catalogue';
+import { recordOrderEvent } from '../shop/order-events';
 import { GatewayError } from './gateway';
-import { recordOrderEvent } from './order-events';
 
 type CreatePaymentBody = z.output<typeof createPaymentSchema>;
 

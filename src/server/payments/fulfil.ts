@@ -9,7 +9,7 @@ import { storedSecret } from '../licenses/secrets-at-rest';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { queueDeliveryEmail } from '../shop/delivery';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
-import { recordOrderEvent } from './order-events';
+import { recordOrderEvent } from '../shop/order-events';
 import { refundOrder } from './refund';
 
 const DUPLICATE_PAYMENT_REASON = 'Duplicate purchase of an owned tool';

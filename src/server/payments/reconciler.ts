@@ -1,9 +1,9 @@
 import { and, asc, eq, gt, like, lt, not } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { orders } from '../db/schema';
+import { recordOrderEvent } from '../shop/order-events';
 import { PENDING_ORDER_PREFIX } from './create-payment';
 import { fulfilOrder } from './fulfil';
-import { recordOrderEvent } from './order-events';
 
 /** Give the browser and the webhook a head start before asking Razorpay ourselves. */
 export const RECONCILE_MIN_AGE_MS = 2 * 60 * 1000;

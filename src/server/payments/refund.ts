@@ -10,8 +10,8 @@ import { changeLicenseOfPurchase } from '../licenses/status';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
 import { forgetOwnedTools } from '../shop/catalogue';
+import { recordOrderEvent } from '../shop/order-events';
 import { EMULATOR_PREFIX, GatewayError } from './gateway';
-import { recordOrderEvent } from './order-events';
 import { renderRefundEmail } from './refund-email';
 
 /** Who asked for the refund; recorded on the order's history. */

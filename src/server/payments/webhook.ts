@@ -5,9 +5,9 @@ import { findHostileText, multiLineText, singleLineText } from '../../shared/inp
 import type { AppContext } from '../context';
 import { webhookEvents } from '../db/schema';
 import { AppError } from '../http/errors';
-import { applyDispute, type DisputeOutcome, type DisputeResult } from '../licenses/disputes';
 import { forgetLicenses } from '../licenses/memory';
 import { forgetOwnedTools } from '../shop/catalogue';
+import { applyDispute, type DisputeOutcome, type DisputeResult } from './disputes';
 import {
   afterFulfilment,
   applyPayment,

@@ -7,9 +7,9 @@ import { licenses, orders, purchases, tools, users } from '../db/schema';
 import { revealSecret } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
-import { recordOrderEvent } from '../payments/order-events';
 import { renderDeliveryEmail } from './delivery-email';
 import { createDownloadToken } from './downloads';
+import { recordOrderEvent } from './order-events';
 
 export type DeliveryParts = {
   occasion: 'purchase' | 'resend';

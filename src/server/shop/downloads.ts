@@ -6,6 +6,7 @@ import { currentUser } from '../auth/session';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { downloadTokens, licenses, purchases, tools } from '../db/schema';
+import { contentDisposition } from '../http/content-disposition';
 
 export const INVALID_LINK_PATH = '/utility-tools/invalid-link';
 const TOKEN_PATTERN = /^[\w-]{43}$/;
@@ -48,12 +49,6 @@ const CONTENT_TYPES: Record<string, string> = {
 function contentTypeOf(fileName: string): string {
   const dot = fileName.lastIndexOf('.');
   return (dot >= 0 && CONTENT_TYPES[fileName.slice(dot).toLowerCase()]) || 'application/octet-stream';
-}
-
-/** RFC 6266: a plain ASCII fallback plus the exact UTF-8 name. */
-export function attachmentDisposition(fileName: string): string {
-  const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
 /**
@@ -112,7 +107,7 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
     return reply
       .header('content-type', contentTypeOf(link.fileName))
       .header('content-length', String(file.size))
-      .header('content-disposition', attachmentDisposition(link.fileName))
+      .header('content-disposition', contentDisposition(link.fileName))
       .header('cache-control', 'private, no-store')
       .send(file.stream);
   });

@@ -3,6 +3,7 @@ import { emptyRequestSchema, ordersQuerySchema, refundRequestSchema } from '../.
 import { formatSubunits } from '../../../shared/money';
 import { type TaxDocumentKind, taxDocumentFileName } from '../../../shared/order-history';
 import type { AppContext } from '../../context';
+import { contentDisposition } from '../../http/content-disposition';
 import { AppError, notFound, parseInput } from '../../http/errors';
 import { findOrderTaxDocument } from '../../invoices/orders';
 import { renderTaxDocumentPdf } from '../../invoices/pdf';
@@ -57,7 +58,7 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
     const found = kind && (await findOrderTaxDocument(ctx, { orderId: id, kind }));
     if (!kind || !found) throw notFound();
     return reply
-      .header('content-disposition', `inline; filename="${taxDocumentFileName(kind, found.number)}"`)
+      .header('content-disposition', contentDisposition(taxDocumentFileName(kind, found.number), 'inline'))
       .type('application/pdf')
       .send(await renderTaxDocumentPdf(found.document));
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { activityQuerySchema, invoicePeriodSchema } from '../../../shared/dashboard';
 import type { AppContext } from '../../context';
+import { contentDisposition } from '../../http/content-disposition';
 import { parseInput } from '../../http/errors';
 import { gstr1Csv, gstr1Report } from '../../invoices/gstr1';
 import { listActivity } from '../../operator/activity';
@@ -19,7 +20,7 @@ export function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
     const period = parseInput(invoicePeriodSchema, request.query);
     const report = await gstr1Report(ctx, period);
     return reply
-      .header('content-disposition', `attachment; filename="gstr1-${period.from}-to-${period.to}.csv"`)
+      .header('content-disposition', contentDisposition(`gstr1-${period.from}-to-${period.to}.csv`))
       .type('text/csv; charset=utf-8')
       .send(gstr1Csv(report));
   });

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import type { Tx } from '../db';
-import { recordOrderEvent } from '../payments/order-events';
-import { changeLicenseOfPayment, type LicenseChange } from './status';
+import { changeLicenseOfPayment, type LicenseChange } from '../licenses/status';
+import { recordOrderEvent } from '../shop/order-events';
 
 export type DisputeOutcome = 'created' | 'won' | 'lost';
 
