@@ -16,6 +16,7 @@ import { orderRoutes } from './invoices/routes';
 import { licenseRoutes } from './licenses/routes';
 import { locationRoutes } from './location/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox';
+import { metricsRoutes, outboxDepth } from './metrics';
 import type { RazorpayEmulator } from './payments/emulator';
 import { paymentsRoutes } from './payments/routes';
 import { shopRoutes } from './shop/routes';
@@ -62,6 +63,11 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   registerErrorHandler(app, (error) => (dbHealth.observe(error) ? databaseUnavailable() : undefined));
   registerSecurityHeaders(app, config);
   registerCsrf(app, config);
+  // Before the routes, so its hook times every one of them.
+  await metricsRoutes(app, ctx.metrics, {
+    token: config.metricsToken,
+    sources: { outboxDepth: () => outboxDepth(ctx.db), pool: ctx.poolStats },
+  });
 
   await healthRoutes(app, ctx);
   await locationRoutes(app, ctx);

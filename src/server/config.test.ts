@@ -177,6 +177,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ SESSION_SECRET: SECRET, TRUST_PROXY: '0' }).trustProxy).toBe(false);
   });
 
+  it('takes a metrics token of at least 16 characters, and none when unset or blank', () => {
+    const token = 'a-metrics-token-16';
+    expect(loadConfig({ SESSION_SECRET: SECRET, METRICS_TOKEN: token }).metricsToken).toBe(token);
+    expect(loadConfig({ SESSION_SECRET: SECRET }).metricsToken).toBeUndefined();
+    expect(loadConfig({ SESSION_SECRET: SECRET, METRICS_TOKEN: ' ' }).metricsToken).toBeUndefined();
+    expect(problemsOf({ SESSION_SECRET: SECRET, METRICS_TOKEN: 'short' })).toEqual([
+      'METRICS_TOKEN: must be at least 16 characters',
+    ]);
+  });
+
   it('generates a development session secret once and keeps it in DATA_DIR', async () => {
     tempDir = await mkdtemp(path.join(tmpdir(), 'config-'));
     const first = loadConfig({ DATA_DIR: tempDir }).sessionSecret;

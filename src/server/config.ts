@@ -47,6 +47,7 @@ const envSchema = z.object({
       }, 'must be s3://BUCKET[/PREFIX]?endpoint=https://…&region=… (unset: files in DATA_DIR/files)')
       .optional(),
   ),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // The firm's tax identity is checked as a whole by parseFirmIdentity (cross-field: GSTIN against FIRM_STATE).
   FIRM_LEGAL_NAME: optionalString,
@@ -96,6 +97,8 @@ export type Config = {
    */
   dataSecret: { key: Buffer | undefined; previousKeys: Buffer[] };
   trustProxy: boolean;
+  /** The bearer token Prometheus sends for `GET /metrics`; undefined: no metrics route at all. */
+  metricsToken: string | undefined;
   logLevel: string;
   /** Supplier identity on tax invoices and credit notes; a specimen outside production. */
   firm: FirmIdentity;
@@ -188,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       previousKeys: previousDataKeys.filter((key) => key !== undefined),
     },
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     firm: firm.identity,
   };

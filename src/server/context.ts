@@ -2,7 +2,7 @@ import { createSessionCache, type SessionCache } from './auth/session-cache';
 import { type Clock, systemClock } from './clock';
 import type { Config } from './config';
 import { createDataSecrets, type DataSecrets } from './data-secrets';
-import type { Database } from './db';
+import type { Database, PoolStats } from './db';
 import { createDatabaseHealth, type DatabaseHealth } from './db/health';
 import {
   createLocalRateLimiter,
@@ -14,6 +14,7 @@ import { createLicenseLoaders, type LicenseLoaders } from './licenses/lookup';
 import { createLicenseMemory, type LicenseChangeFeed, type LicenseMemory } from './licenses/memory';
 import { createSigningKeys, type SigningKeys } from './licenses/signing';
 import { createMailQueuedHint, type MailQueuedHint } from './mail/outbox';
+import { createMetrics, type Metrics } from './metrics';
 import { createGateway, type RazorpayGateway } from './payments/gateway';
 import { createShopCaches, type ShopCaches } from './shop/catalogue-cache';
 import { type FileStorage, storageFor } from './storage';
@@ -57,6 +58,10 @@ export type AppContext = {
   licenseChanges: LicenseChangeFeed;
   /** Hashes and seals secrets kept in the database (license keys, credential passwords): decision 032. */
   dataSecrets: DataSecrets;
+  /** This instance's Prometheus figures (metrics/index.ts), counted by the features and served on `/metrics`. */
+  metrics: Metrics;
+  /** The PostgreSQL pool's connections, read when Prometheus scrapes; undefined on PGlite, which has no pool. */
+  poolStats: (() => PoolStats) | undefined;
 };
 
 export type AppContextOptions = {
@@ -65,6 +70,8 @@ export type AppContextOptions = {
   clock?: Clock;
   /** Where uploaded tool files live; DATA_DIR/files unless a test or another host supplies its own. */
   storage?: FileStorage;
+  /** From the database handle (`DatabaseHandle.poolStats`) where the database has a pool. */
+  poolStats?: () => PoolStats;
 };
 
 export function createAppContext(options: AppContextOptions): AppContext {
@@ -87,5 +94,8 @@ export function createAppContext(options: AppContextOptions): AppContext {
     licenseSigning: createSigningKeys(config),
     licenseChanges: {},
     dataSecrets,
+    // Process figures (memory, event-loop delay) only where they are served: one monitor per real server.
+    metrics: createMetrics({ withProcessMetrics: config.metricsToken !== undefined }),
+    poolStats: options.poolStats,
   };
 }

@@ -3,6 +3,7 @@ import { backupIsFresh, type Snapshot, writeBackup } from './db/backup';
 import type { DatabaseHealth } from './db/health';
 import { createMailTransport } from './mail/transport';
 import { createOutboxWorker, type OutboxLog } from './mail/worker';
+import type { Metrics } from './metrics';
 import { RECONCILE_INTERVAL_MS, reconcileOnce } from './payments/reconciler';
 import { pruneExpiredRows } from './retention';
 
@@ -100,6 +101,7 @@ export function startJobs(
   jobs: BackgroundJob[],
   log: { error(obj: object, msg: string): void },
   health?: Pick<DatabaseHealth, 'available' | 'observe'>,
+  metrics?: Pick<Metrics, 'jobRuns'>,
 ): { stop(): Promise<void> } {
   const running = new Set<Promise<unknown>>();
   let stopped = false;
@@ -114,10 +116,12 @@ export function startJobs(
       const run = job
         .run()
         .then(() => {
+          metrics?.jobRuns.inc({ job: job.name, outcome: 'ok' });
           failures = 0;
           notBefore = 0;
         })
         .catch((err: unknown) => {
+          metrics?.jobRuns.inc({ job: job.name, outcome: 'failed' });
           // An unreachable database is reported once by the health tracker, which also holds every job back.
           if (health?.observe(err)) return;
           failures += 1;

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   await database.migrate();
 
   const { app, ctx } = await buildApp({
-    ctx: createAppContext({ config, db: database.db }),
+    ctx: createAppContext({ config, db: database.db, poolStats: database.poolStats }),
     siteDir: path.resolve(rootDir, process.env.SITE_DIR ?? 'dist/client'),
     logger: { level: config.logLevel },
   });
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     ],
     app.log,
     ctx.dbHealth,
+    ctx.metrics,
   );
 
   const licenseChanges = await followLicenseChanges(ctx, database, (err) =>

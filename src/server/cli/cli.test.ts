@@ -166,6 +166,8 @@ beforeAll(async () => {
     RAZORPAY_KEY_SECRET: '',
     SMTP_URL: '',
     SESSION_SECRET: 'admin-cli-test-session-secret-0123456789abcdef',
+    // The key testConfig gives the apps the test opens on this database: all of them seal with the same one.
+    DATA_SECRET_KEY: 'a5'.repeat(32),
     LOG_LEVEL: 'silent',
   };
 

@@ -7,6 +7,7 @@ import { invoiceCommands } from './invoices';
 import { licenseCommands } from './licenses';
 import { mailCommands } from './mail';
 import { messageCommands } from './messages';
+import { moveCommands } from './move';
 import { operatorCommands } from './operators';
 import { orderCommands, reconcileCommands } from './orders';
 import { toolCommands } from './tools';
@@ -29,6 +30,7 @@ const GROUPS: Group[] = [
   { name: 'invoices', summary: 'Tax invoices and credit notes of a period, split for GSTR-1; CSV export' },
   { name: 'backup', summary: 'Snapshot the embedded database now (the server does it daily)' },
   { name: 'restore', summary: 'Restore an embedded-database snapshot into a fresh DATA_DIR' },
+  { name: 'move-to-postgres', summary: 'Copy the embedded database into an empty PostgreSQL database' },
   { name: 'operators', summary: 'Who may use the /admin dashboard: add, remove, list' },
   { name: 'activity', summary: 'The audit log of operator actions, as the dashboard’s Activity shows it' },
 ];
@@ -43,6 +45,7 @@ const COMMANDS = [
   ...licenseCommands,
   ...invoiceCommands,
   ...backupCommands,
+  ...moveCommands,
   ...operatorCommands,
   ...activityCommands,
 ];

@@ -32,6 +32,8 @@ export type DatabaseHandle = {
    * rolled back when it is opened. PostgreSQL is backed up with pg_dump instead.
    */
   snapshot?: () => Promise<Blob>;
+  /** PostgreSQL only: the pool's connections right now, for the metrics scrape. PGlite has no pool. */
+  poolStats?: () => PoolStats;
   /** Follows NOTIFY on a channel for as long as the instance runs (db/notifications.ts). */
   follow(
     channel: string,
@@ -39,6 +41,8 @@ export type DatabaseHandle = {
     onProblem?: (error: Error) => void,
   ): Promise<ChannelFollower>;
 };
+
+export type PoolStats = { total: number; idle: number; waiting: number };
 
 const migrationsFolder = path.resolve(import.meta.dirname, '../../../drizzle');
 
@@ -70,6 +74,7 @@ export async function openDatabase(options: {
       migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
       follow: async (channel, handlers, onProblem) =>
         followPostgres(options.databaseUrl as string, channel, handlers, onProblem),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => pool.end(),
     };
   }

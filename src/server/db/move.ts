@@ -67,6 +67,18 @@ async function nonEmptyTables(db: Database): Promise<string[]> {
   return found;
 }
 
+/** When the last migration applied to `db` was written (Drizzle's journal), or undefined when none was. */
+async function latestMigration(db: Database): Promise<string | undefined> {
+  try {
+    const [row] = rowsOf<{ at: string | null }>(
+      await db.execute(sql`select max(created_at)::text as at from drizzle.__drizzle_migrations`),
+    );
+    return row?.at ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Copies every row of the embedded database into an empty PostgreSQL database: the same migrations first, then
  * each table in dependency order inside one transaction on the target, serial sequences set past the copied
@@ -83,6 +95,12 @@ export async function moveToPostgres(
   if (occupied.length > 0)
     throw new MoveRefused(`The target database is not empty (${occupied.slice(0, 5).join(', ')} hold rows).`);
   await target.migrate();
+  // Rows of an older schema would land in the new one with NULL where a migration would have filled a column.
+  const [from, to] = [await latestMigration(source.db), await latestMigration(target.db)];
+  if (from !== to)
+    throw new MoveRefused(
+      "The embedded database is not at this version's schema: start the server on it once (it upgrades the database at start), stop it, then move.",
+    );
   const tables = tablesInDependencyOrder();
 
   return source.db.transaction(

@@ -25,6 +25,11 @@ function asRequest(body: ParsedCredentials & { toolId: string; fingerprint: stri
  * forces a preflight that fails). Every answer, errors included, carries `valid`.
  */
 export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  /** Counts an answer for the metrics, by operation (activate, validate, deactivate) and code. */
+  const counted = <A extends { code: string }>(operation: string, answer: A): A => {
+    ctx.metrics.licenseAnswers.inc({ operation, code: answer.code });
+    return answer;
+  };
   /** Counts the call against the caller's limits. */
   const limit = (request: FastifyRequest, body: ParsedCredentials): void =>
     consumeLicenseLimits(ctx.licenseLimiter, request.ip, limitKeyOf(body));
@@ -37,10 +42,11 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       { parseAs: 'string', bodyLimit: LICENSE_API_BODY_LIMIT },
       parseJson,
     );
-    scope.setErrorHandler((error: FastifyError | AppError, _request, reply) => {
+    scope.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+      const operation = request.routeOptions.url?.split('/').at(-1) ?? 'unknown';
       if (error instanceof AppError) {
         if (error.headers) reply.headers(error.headers);
-        return reply.status(error.statusCode).send(licenseErrorBody(error));
+        return reply.status(error.statusCode).send(counted(operation, licenseErrorBody(error)));
       }
       const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
       if (status >= 500) throw error;
@@ -50,7 +56,7 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
           : status === 415
             ? ['unsupported_media_type', 'Send the request as application/json.']
             : ['bad_request', 'The request body is not valid JSON.'];
-      return reply.status(status).send({ valid: false, code, message });
+      return reply.status(status).send(counted(operation, { valid: false, code, message }));
     });
 
     const options = {
@@ -62,19 +68,19 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       reply.header('cache-control', 'no-store');
       const body = parseInput(activateLicenseSchema, request.body);
       limit(request, body);
-      return activateLicense(ctx, { ...asRequest(body), name: body.name });
+      return counted('activate', await activateLicense(ctx, { ...asRequest(body), name: body.name }));
     });
     scope.post('/api/licenses/validate', options, async (request, reply): Promise<LicenseAnswer> => {
       reply.header('cache-control', 'no-store');
       const body = parseInput(licenseMachineSchema, request.body);
       limit(request, body);
-      return validateLicense(ctx, asRequest(body));
+      return counted('validate', await validateLicense(ctx, asRequest(body)));
     });
     scope.post('/api/licenses/deactivate', options, async (request, reply): Promise<LicenseAnswer> => {
       reply.header('cache-control', 'no-store');
       const body = parseInput(licenseMachineSchema, request.body);
       limit(request, body);
-      return deactivateLicense(ctx, asRequest(body));
+      return counted('deactivate', await deactivateLicense(ctx, asRequest(body)));
     });
   });
 

@@ -1,6 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
+import { count } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Database } from '../db';
+import { outbox } from '../db/schema';
 
 /** What the scrape reads from elsewhere at the moment it is taken. */
 export type MetricsSources = {
@@ -60,8 +63,18 @@ export function createMetrics(options: { withProcessMetrics: boolean }): Metrics
   };
 }
 
+/** Every state an outbox message can be in: each is reported, at 0 when empty, so a graph has no gaps. */
+const OUTBOX_STATES = ['pending', 'sent', 'failed'] as const;
+
+/** The outbox's messages by state, one grouped count (the outbox is indexed on its state). */
+export async function outboxDepth(db: Database): Promise<Array<{ status: string; count: number }>> {
+  return db.select({ status: outbox.status, count: count() }).from(outbox).groupBy(outbox.status);
+}
+
 /** Figures read when Prometheus scrapes: the outbox's depth and the database pool's use. */
 function registerScrapeGauges(metrics: Metrics, sources: MetricsSources): void {
+  // One set per registry, also when a test builds a second app on the same context.
+  if (metrics.registry.getSingleMetric('mail_outbox_messages')) return;
   new Gauge({
     name: 'mail_outbox_messages',
     help: 'Outbox messages by state',
@@ -69,8 +82,10 @@ function registerScrapeGauges(metrics: Metrics, sources: MetricsSources): void {
     registers: [metrics.registry],
     async collect() {
       // While the database is unreachable the scrape still answers, without this gauge's figures.
-      const depth = await sources.outboxDepth().catch(() => []);
+      const depth = await sources.outboxDepth().catch(() => undefined);
       this.reset();
+      if (!depth) return;
+      for (const status of OUTBOX_STATES) this.set({ status }, 0);
       for (const { status, count } of depth) this.set({ status }, count);
     },
   });

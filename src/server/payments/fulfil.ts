@@ -27,7 +27,7 @@ export type FulfilInput = {
 };
 
 export type FulfilOutcome =
-  | { result: 'fulfilled'; orderId: string; purchaseId: string; userId: string }
+  | { result: 'fulfilled'; orderId: string; purchaseId: string; userId: string; currency: string }
   | { result: 'already-paid'; orderId: string }
   | { result: 'unknown-order' }
   | { result: 'amount-mismatch'; orderId: string }
@@ -169,7 +169,13 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: FulfilInput):
     secret,
     invoice,
   });
-  return { result: 'fulfilled', orderId: order.id, purchaseId: purchase.id, userId: order.userId };
+  return {
+    result: 'fulfilled',
+    orderId: order.id,
+    purchaseId: purchase.id,
+    userId: order.userId,
+    currency: order.currency,
+  };
 }
 
 /**
@@ -205,7 +211,10 @@ export async function afterFulfilment(
   outcome: FulfilOutcome,
   razorpayPaymentId: string,
 ): Promise<FulfilOutcome> {
-  if (outcome.result === 'fulfilled') forgetOwnedTools(ctx, outcome.userId);
+  if (outcome.result === 'fulfilled') {
+    forgetOwnedTools(ctx, outcome.userId);
+    ctx.metrics.orders.inc({ event: 'paid', currency: outcome.currency });
+  }
   if (outcome.result !== 'duplicate-payment') return outcome;
   return { ...outcome, refunded: await refundDuplicatePayment(ctx, outcome.orderId, razorpayPaymentId) };
 }

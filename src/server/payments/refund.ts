@@ -269,6 +269,7 @@ export async function refundOrder(ctx: AppContext, request: RefundRequest): Prom
     });
     forgetOwnedTools(ctx, order.userId);
     forgetLicenses(ctx);
+    ctx.metrics.orders.inc({ event: 'refunded', currency: result.currency });
     return result;
   } catch (error) {
     // Lost a race with another refund of the same order: Razorpay's idempotency key made it the same refund.
@@ -282,7 +283,7 @@ export async function refundOrder(ctx: AppContext, request: RefundRequest): Prom
 }
 
 export type RazorpayRefundOutcome =
-  | { result: 'recorded'; orderId: string; userId: string }
+  | { result: 'recorded'; orderId: string; userId: string; currency: string }
   | { result: 'already-refunded' | 'unknown-payment' | 'not-paid' | 'partial' };
 
 /**
@@ -312,5 +313,5 @@ export async function recordRazorpayRefund(
     reason: 'Refunded through Razorpay',
     refund: { refundId: input.refundId, amount: input.amount, refundedEarlier: true },
   });
-  return { result: 'recorded', orderId: order.id, userId: order.userId };
+  return { result: 'recorded', orderId: order.id, userId: order.userId, currency: order.currency };
 }

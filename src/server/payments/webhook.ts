@@ -187,6 +187,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
         if (handled.kind === 'refund' && handled.outcome.result === 'recorded') {
           forgetOwnedTools(ctx, handled.outcome.userId);
           forgetLicenses(ctx);
+          ctx.metrics.orders.inc({ event: 'refunded', currency: handled.outcome.currency });
         }
         if (handled.kind === 'dispute' && handled.result.result === 'recorded') forgetLicenses(ctx);
         if (handled.kind === 'payment') {

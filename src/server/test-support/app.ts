@@ -79,7 +79,7 @@ async function appOn(
   prepare?: (app: FastifyInstance) => void,
 ): Promise<TestApp> {
   const { app, ctx, emulator, routes } = await buildApp({
-    ctx: createAppContext({ config, db: database.db, clock }),
+    ctx: createAppContext({ config, db: database.db, clock, poolStats: database.poolStats }),
   });
   prepare?.(app);
   await app.ready();

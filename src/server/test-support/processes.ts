@@ -56,6 +56,8 @@ export class ServerProcess {
         PUBLIC_URL: `http://127.0.0.1:${this.port}`,
         DATA_DIR: this.dataDir,
         SESSION_SECRET: 'two-instance-session-secret-0123456789abcdef',
+        // The key testConfig's apps seal with: instances sharing one database must share it (each has its own DATA_DIR).
+        DATA_SECRET_KEY: 'a5'.repeat(32),
         LOG_LEVEL: 'warn',
         SITE_DIR: path.join(this.dataDir, 'no-site'),
         ...this.env,
