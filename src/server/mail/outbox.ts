@@ -1,3 +1,4 @@
+import type { DataSecrets } from '../data-secrets';
 import type { DbOrTx } from '../db';
 import { outbox, outboxAttachments } from '../db/schema';
 
@@ -40,13 +41,39 @@ export function createMailQueuedHint(): MailQueuedHint {
   };
 }
 
+/** The purposes (AES-GCM associated data) the two bodies are sealed under: a body copied into the other column does not open. */
+const HTML_PURPOSE = 'mail-html';
+const TEXT_PURPOSE = 'mail-text';
+
+/** `v1:<key id>:<base64url>`, as `DataSecrets.seal` writes it: no space or line break, which every real body has. */
+const SEALED = /^v1:[0-9a-f]{8}:[\w-]+$/;
+
+export type MailBody = { html: string; text: string };
+
+/**
+ * A rendered email holds what it delivers (a license key, credentials, a sign-in code, a download link), so the
+ * outbox stores both bodies sealed (decision 032): a database dump or backup without DATA_SECRET_KEY shows none.
+ */
+export function sealMailBody(secrets: DataSecrets, body: MailBody): MailBody {
+  return { html: secrets.seal(HTML_PURPOSE, body.html), text: secrets.seal(TEXT_PURPOSE, body.text) };
+}
+
+/**
+ * The bodies as they were rendered, under the current key or a previous one. Rows queued before bodies were sealed
+ * hold them in clear and must still be sent: a body that is not in the sealed format is that clear text.
+ */
+export function openMailBody(secrets: DataSecrets, stored: MailBody): MailBody {
+  const open = (purpose: string, value: string) => (SEALED.test(value) ? secrets.open(purpose, value) : value);
+  return { html: open(HTML_PURPOSE, stored.html), text: open(TEXT_PURPOSE, stored.text) };
+}
+
 /**
  * Queues an email. Call it with the transaction that makes the change the email reports, so the email exists
  * exactly when the change does; the outbox worker delivers it later, with retries. A new message is due at
  * once. Pass `at` (ctx.clock.now()) to stamp it with the app's clock rather than the database's.
  */
 export async function enqueueMail(
-  ctx: { mailQueued: MailQueuedHint },
+  ctx: { mailQueued: MailQueuedHint; dataSecrets: DataSecrets },
   db: DbOrTx,
   message: MailMessage,
   at?: Date,
@@ -54,7 +81,12 @@ export async function enqueueMail(
   const { attachments = [], ...fields } = message;
   const [row] = await db
     .insert(outbox)
-    .values({ ...fields, ref: fields.ref ?? null, ...(at ? { createdAt: at, nextAttemptAt: at } : {}) })
+    .values({
+      ...fields,
+      ...sealMailBody(ctx.dataSecrets, fields),
+      ref: fields.ref ?? null,
+      ...(at ? { createdAt: at, nextAttemptAt: at } : {}),
+    })
     .returning({ id: outbox.id });
   if (!row) throw new Error('outbox insert returned no row');
   if (attachments.length > 0) {
