@@ -26,6 +26,7 @@ import { enqueueMail } from '../mail/outbox';
 import { type RazorpayEmulator, registerRazorpayEmulator } from '../payments/emulator';
 import { openTestApp, type TestApp } from '../test-support/app';
 import { createTestDatabase, testDriver } from '../test-support/database';
+import { openedMails } from '../test-support/mail';
 import { ServerProcess } from '../test-support/processes';
 import {
   buyTool,
@@ -332,10 +333,13 @@ describe('npm run admin', () => {
     expect(resent.to).toBe(buyer.email);
 
     liveLink = await withApp(async (t) => {
-      const mails = await t.ctx.db
-        .select()
-        .from(outbox)
-        .where(and(eq(outbox.ref, `order:${paidOrderId}`), eq(outbox.kind, 'license-resend')));
+      const mails = openedMails(
+        t.ctx,
+        await t.ctx.db
+          .select()
+          .from(outbox)
+          .where(and(eq(outbox.ref, `order:${paidOrderId}`), eq(outbox.kind, 'license-resend'))),
+      );
       expect(mails.map((mail) => mail.id)).toEqual([resent.outboxId]);
       const [mail] = mails;
       expect(mail?.to).toBe(buyer.email);
@@ -387,7 +391,10 @@ describe('npm run admin', () => {
         .from(downloadTokens)
         .where(eq(downloadTokens.purchaseId, purchase?.id ?? ''));
       expect(links).toEqual([]);
-      const [notice] = await t.ctx.db.select().from(outbox).where(eq(outbox.id, refunded.outboxId));
+      const [notice] = openedMails(
+        t.ctx,
+        await t.ctx.db.select().from(outbox).where(eq(outbox.id, refunded.outboxId)),
+      );
       expect(notice).toMatchObject({ kind: 'refund-notice', to: buyer.email, ref: `order:${paidOrderId}` });
       expect(notice?.text).toContain('Bought the wrong edition');
       expect(notice?.text).toContain(refunded.refundId);

@@ -63,7 +63,8 @@ export function sealMailBody(secrets: DataSecrets, body: MailBody): MailBody {
  * hold them in clear and must still be sent: a body that is not in the sealed format is that clear text.
  */
 export function openMailBody(secrets: DataSecrets, stored: MailBody): MailBody {
-  const open = (purpose: string, value: string) => (SEALED.test(value) ? secrets.open(purpose, value) : value);
+  const open = (purpose: string, value: string) =>
+    SEALED.test(value) ? secrets.open(purpose, value) : value;
   return { html: open(HTML_PURPOSE, stored.html), text: open(TEXT_PURPOSE, stored.text) };
 }
 

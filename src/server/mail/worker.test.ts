@@ -12,13 +12,7 @@ import { TestSmtpServer } from '../test-support/smtp';
 import { renderEmail } from './layout';
 import { enqueueMail } from './outbox';
 import { createMailTransport, type MailTransport } from './transport';
-import {
-  CLAIM_LEASE_MS,
-  createOutboxWorker,
-  MAX_ATTEMPTS,
-  type OutboxLog,
-  RETRY_DELAYS_MS,
-} from './worker';
+import { CLAIM_LEASE_MS, createOutboxWorker, MAX_ATTEMPTS, type OutboxLog, RETRY_DELAYS_MS } from './worker';
 
 type LogEntry = { level: 'warn' | 'error'; obj: object; msg: string };
 
@@ -162,7 +156,11 @@ describe('outbox worker over SMTP', () => {
   });
 
   it('still sends a message queued in clear before bodies were sealed', async () => {
-    const email = renderEmail({ subject: 'Old', heading: 'Old', blocks: [{ kind: 'paragraph', text: 'Queued long ago' }] });
+    const email = renderEmail({
+      subject: 'Old',
+      heading: 'Old',
+      blocks: [{ kind: 'paragraph', text: 'Queued long ago' }],
+    });
     await t.ctx.db.insert(outbox).values({ to: 'old@example.com', kind: 'test', ...email });
     expect(await deliverDueMail(t.ctx)).toMatchObject({ sent: 1 });
     expect(smtp.messages[0]?.text).toContain('Queued long ago');
@@ -172,7 +170,10 @@ describe('outbox worker over SMTP', () => {
   it('opens a body sealed under a key since rotated out, and retries one sealed under a key it no longer has', async () => {
     const oldKey = t.config.dataSecret.key ?? Buffer.alloc(32);
     const keys = (previousKeys: Buffer[]) =>
-      createDataSecrets({ dataDir: t.config.dataDir, dataSecret: { key: Buffer.alloc(32, 7), previousKeys } });
+      createDataSecrets({
+        dataDir: t.config.dataDir,
+        dataSecret: { key: Buffer.alloc(32, 7), previousKeys },
+      });
     const worker = (dataSecrets: ReturnType<typeof keys>) =>
       createOutboxWorker({
         ...fixed(t),

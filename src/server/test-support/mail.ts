@@ -11,7 +11,10 @@ import { createOutboxWorker, type OutboxLog, type OutboxRunResult } from '../mai
  * Outbox rows with their bodies opened, as the worker sends them (the outbox stores them sealed): every test reads
  * mail content through this, so it asserts what the recipient gets.
  */
-export function openedMails<Row extends MailBody>(ctx: { dataSecrets: DataSecrets }, rows: readonly Row[]): Row[] {
+export function openedMails<Row extends MailBody>(
+  ctx: { dataSecrets: DataSecrets },
+  rows: readonly Row[],
+): Row[] {
   return rows.map((row) => ({ ...row, ...openMailBody(ctx.dataSecrets, row) }));
 }
 
