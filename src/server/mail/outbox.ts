@@ -1,5 +1,6 @@
+import { and, eq, gt, not, or, sql } from 'drizzle-orm';
 import type { DataSecrets } from '../data-secrets';
-import type { DbOrTx } from '../db';
+import type { Database, DbOrTx } from '../db';
 import { outbox, outboxAttachments } from '../db/schema';
 
 /** A tax document to attach, by reference: the worker renders it when it sends. */
@@ -66,6 +67,38 @@ export function openMailBody(secrets: DataSecrets, stored: MailBody): MailBody {
   const open = (purpose: string, value: string) =>
     SEALED.test(value) ? secrets.open(purpose, value) : value;
   return { html: open(HTML_PURPOSE, stored.html), text: open(TEXT_PURPOSE, stored.text) };
+}
+
+const RESEAL_BATCH = 200;
+
+/**
+ * Brings every stored body under the current key, at start like the license secrets (decision 032): bodies queued
+ * in clear by a version before this one, and bodies sealed under a key being rotated out, so the old key can go once
+ * this has run. Idempotent; a body that cannot be opened throws, as a license that cannot be opened does.
+ */
+export async function sealMailBodies(db: Database, secrets: DataSecrets): Promise<number> {
+  const current = `${secrets.currentPrefix}%`;
+  const stale = or(not(sql`${outbox.html} like ${current}`), not(sql`${outbox.text} like ${current}`));
+  let changed = 0;
+  // By id, so each row is looked at once even while new mail is queued.
+  for (let after = 0; ; ) {
+    const rows = await db
+      .select({ id: outbox.id, html: outbox.html, text: outbox.text })
+      .from(outbox)
+      .where(and(stale, gt(outbox.id, after)))
+      .orderBy(outbox.id)
+      .limit(RESEAL_BATCH);
+    for (const row of rows) {
+      await db
+        .update(outbox)
+        .set(sealMailBody(secrets, openMailBody(secrets, row)))
+        .where(and(eq(outbox.id, row.id), stale));
+    }
+    changed += rows.length;
+    const last = rows.at(-1);
+    if (!last || rows.length < RESEAL_BATCH) return changed;
+    after = last.id;
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../test-support/app';
 import { deliverDueMail, openedMails } from '../test-support/mail';
 import { TestSmtpServer } from '../test-support/smtp';
 import { renderEmail } from './layout';
-import { enqueueMail } from './outbox';
+import { enqueueMail, sealMailBodies } from './outbox';
 import { createMailTransport, type MailTransport } from './transport';
 import { CLAIM_LEASE_MS, createOutboxWorker, MAX_ATTEMPTS, type OutboxLog, RETRY_DELAYS_MS } from './worker';
 
@@ -242,5 +242,35 @@ describe('outbox worker without SMTP', () => {
     expect(eml).toContain('To: reader@example.com');
     expect(eml).toMatch(/Message-ID: <outbox-\d+\.\d+@localhost>/);
     expect(await rowOf(t, id)).toMatchObject({ status: 'sent' });
+  });
+
+  it('at start seals bodies queued in clear and re-seals those under a rotated-out key, once', async () => {
+    const sealed = await queue(t, 'sealed@example.com');
+    const email = renderEmail({
+      subject: 'Old',
+      heading: 'Old',
+      blocks: [{ kind: 'paragraph', text: 'In clear' }],
+    });
+    await t.ctx.db.insert(outbox).values({ to: 'old@example.com', kind: 'test', ...email });
+    const newKey = Buffer.alloc(32, 7);
+    const rotated = createDataSecrets({
+      dataDir: t.config.dataDir,
+      dataSecret: { key: newKey, previousKeys: [t.config.dataSecret.key ?? Buffer.alloc(32)] },
+    });
+
+    expect(await sealMailBodies(t.ctx.db, rotated)).toBe(2);
+    expect(await sealMailBodies(t.ctx.db, rotated)).toBe(0);
+    const rows = await t.ctx.db.select().from(outbox).orderBy(outbox.id);
+    expect(
+      rows.flatMap((row) => [row.html, row.text]).every((body) => body.startsWith(rotated.currentPrefix)),
+    ).toBe(true);
+    // The old key is no longer needed to open any of them.
+    const newOnly = createDataSecrets({
+      dataDir: t.config.dataDir,
+      dataSecret: { key: newKey, previousKeys: [] },
+    });
+    const [first, second] = openedMails({ dataSecrets: newOnly }, rows);
+    expect(first).toMatchObject({ id: sealed, text: expect.stringContaining('Body') });
+    expect(second).toMatchObject({ html: email.html, text: email.text });
   });
 });
