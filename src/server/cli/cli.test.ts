@@ -24,7 +24,7 @@ import {
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';
 import { type RazorpayEmulator, registerRazorpayEmulator } from '../payments/emulator';
-import { openTestApp, type TestApp } from '../test-support/app';
+import { openTestApp, TEST_DATA_SECRET_KEY, type TestApp } from '../test-support/app';
 import { createTestDatabase, testDriver } from '../test-support/database';
 import { openedMails } from '../test-support/mail';
 import { ServerProcess } from '../test-support/processes';
@@ -167,6 +167,8 @@ beforeAll(async () => {
     RAZORPAY_KEY_SECRET: '',
     SMTP_URL: '',
     SESSION_SECRET: 'admin-cli-test-session-secret-0123456789abcdef',
+    // One installation: the command line opens the mail the test app sealed.
+    DATA_SECRET_KEY: TEST_DATA_SECRET_KEY,
     LOG_LEVEL: 'silent',
   };
 
