@@ -1,6 +1,7 @@
 import type { AppContext } from './context';
 import { backupIsFresh, type Snapshot, writeBackup } from './db/backup';
 import type { DatabaseHealth } from './db/health';
+import { resolveAttachments } from './invoices/attachments';
 import { createMailTransport } from './mail/transport';
 import { createOutboxWorker, type OutboxLog } from './mail/worker';
 import type { Metrics } from './metrics';
@@ -26,6 +27,8 @@ function outboxJob(ctx: AppContext, log: JobLog): BackgroundJob {
     clock: ctx.clock,
     transport: createMailTransport(ctx.config),
     log,
+    dataSecrets: ctx.dataSecrets,
+    resolveAttachments: (outboxId) => resolveAttachments(ctx, outboxId),
   });
   return {
     name: 'outbox',

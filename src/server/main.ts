@@ -8,6 +8,7 @@ import { openDatabase } from './db';
 import { backgroundJobs, pgliteBackupJob, startJobs } from './jobs';
 import { followLicenseChanges } from './licenses/change-feed';
 import { sealLicenseSecrets } from './licenses/secrets-at-rest';
+import { sealMailBodies } from './mail/outbox';
 
 const rootDir = path.resolve(import.meta.dirname, '../..');
 
@@ -44,6 +45,9 @@ async function main(): Promise<void> {
   const sealed = await sealLicenseSecrets(ctx.db, ctx.dataSecrets);
   if (sealed > 0)
     app.log.info({ licenses: sealed }, 'license secrets hashed and sealed under the current key');
+  const sealedMail = await sealMailBodies(ctx.db, ctx.dataSecrets);
+  if (sealedMail > 0)
+    app.log.info({ emails: sealedMail }, 'queued email bodies sealed under the current key');
   const jobs = startJobs(
     [
       ...backgroundJobs(ctx, app.log),

@@ -5,7 +5,7 @@ import { hashPassword } from './auth/passwords';
 import { orders, outbox, purchases, users } from './db/schema';
 import { EMULATOR_PREFIX } from './payments/gateway';
 import { webhookSignature } from './payments/signatures';
-import { openTestApp, type TestApp } from './test-support/app';
+import { openTestApp, TEST_DATA_SECRET_KEY, type TestApp } from './test-support/app';
 import { createTestDatabase } from './test-support/database';
 import { freePort, HttpClient, ServerProcess } from './test-support/processes';
 import {
@@ -43,7 +43,13 @@ beforeAll(async () => {
   smtp = await new TestSmtpServer().start();
   const [razorpayPort, portA, portB] = [await freePort(), await freePort(), await freePort()];
   const apiUrl = `http://127.0.0.1:${razorpayPort}${EMULATOR_PREFIX}`;
-  const shared = { DATABASE_URL: database.url, SMTP_URL: smtp.url, RAZORPAY_API_URL: apiUrl };
+  // One installation: every instance opens the mail and licenses the others sealed.
+  const shared = {
+    DATABASE_URL: database.url,
+    SMTP_URL: smtp.url,
+    RAZORPAY_API_URL: apiUrl,
+    DATA_SECRET_KEY: TEST_DATA_SECRET_KEY,
+  };
 
   razorpay = await openTestApp({
     env: { ...shared, PUBLIC_URL: `http://127.0.0.1:${portB}` },

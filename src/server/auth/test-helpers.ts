@@ -2,6 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { outbox, users } from '../db/schema';
 import type { TestApp } from '../test-support/app';
 import type { TestClient } from '../test-support/client';
+import { openedMails } from '../test-support/mail';
 
 /** Helpers for the auth tests: read codes back from the outbox, as a person reads them from their inbox. */
 
@@ -15,11 +16,12 @@ export const uniqueIp = () =>
   `10.${(counter >> 8) & 255}.${counter++ & 255}.${Math.floor(Math.random() * 250) + 1}`;
 
 export async function mailsTo(t: TestApp, to: string, kind?: string) {
-  return t.ctx.db
+  const rows = await t.ctx.db
     .select()
     .from(outbox)
     .where(kind ? and(eq(outbox.to, to), eq(outbox.kind, kind)) : eq(outbox.to, to))
     .orderBy(desc(outbox.id));
+  return openedMails(t.ctx, rows);
 }
 
 /** The code in the newest email of `kind` to `to`. */

@@ -24,8 +24,9 @@ import {
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';
 import { type RazorpayEmulator, registerRazorpayEmulator } from '../payments/emulator';
-import { openTestApp, type TestApp } from '../test-support/app';
+import { openTestApp, TEST_DATA_SECRET_KEY, type TestApp } from '../test-support/app';
 import { createTestDatabase, testDriver } from '../test-support/database';
+import { openedMails } from '../test-support/mail';
 import { ServerProcess } from '../test-support/processes';
 import {
   buyTool,
@@ -166,8 +167,8 @@ beforeAll(async () => {
     RAZORPAY_KEY_SECRET: '',
     SMTP_URL: '',
     SESSION_SECRET: 'admin-cli-test-session-secret-0123456789abcdef',
-    // The key testConfig gives the apps the test opens on this database: all of them seal with the same one.
-    DATA_SECRET_KEY: 'a5'.repeat(32),
+    // One installation: the command line opens the mail the test app sealed.
+    DATA_SECRET_KEY: TEST_DATA_SECRET_KEY,
     LOG_LEVEL: 'silent',
   };
 
@@ -334,10 +335,13 @@ describe('npm run admin', () => {
     expect(resent.to).toBe(buyer.email);
 
     liveLink = await withApp(async (t) => {
-      const mails = await t.ctx.db
-        .select()
-        .from(outbox)
-        .where(and(eq(outbox.ref, `order:${paidOrderId}`), eq(outbox.kind, 'license-resend')));
+      const mails = openedMails(
+        t.ctx,
+        await t.ctx.db
+          .select()
+          .from(outbox)
+          .where(and(eq(outbox.ref, `order:${paidOrderId}`), eq(outbox.kind, 'license-resend'))),
+      );
       expect(mails.map((mail) => mail.id)).toEqual([resent.outboxId]);
       const [mail] = mails;
       expect(mail?.to).toBe(buyer.email);
@@ -389,7 +393,10 @@ describe('npm run admin', () => {
         .from(downloadTokens)
         .where(eq(downloadTokens.purchaseId, purchase?.id ?? ''));
       expect(links).toEqual([]);
-      const [notice] = await t.ctx.db.select().from(outbox).where(eq(outbox.id, refunded.outboxId));
+      const [notice] = openedMails(
+        t.ctx,
+        await t.ctx.db.select().from(outbox).where(eq(outbox.id, refunded.outboxId)),
+      );
       expect(notice).toMatchObject({ kind: 'refund-notice', to: buyer.email, ref: `order:${paidOrderId}` });
       expect(notice?.text).toContain('Bought the wrong edition');
       expect(notice?.text).toContain(refunded.refundId);

@@ -4,6 +4,7 @@ import { createAppContext } from '../context';
 import { createOwnerOnlyFiles } from '../data-dir';
 import { type DatabaseHandle, DatabaseInUseError, openDatabase } from '../db';
 import { sealLicenseSecrets } from '../licenses/secrets-at-rest';
+import { sealMailBodies } from '../mail/outbox';
 import { type AdminContext, CommandError } from './framework';
 
 export type AdminRuntime = {
@@ -82,5 +83,6 @@ export async function openRuntime(): Promise<AdminRuntime> {
   const ctx: AdminContext = createAppContext({ config, db: database.db });
   // As the server does at start: rows from before secrets were sealed, or under a rotated key, are brought up to date.
   await sealLicenseSecrets(ctx.db, ctx.dataSecrets);
+  await sealMailBodies(ctx.db, ctx.dataSecrets);
   return { ctx, database, close: () => database.close() };
 }

@@ -3,8 +3,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CONTACT_MESSAGES } from '../../shared/contact';
 import { SITE } from '../../shared/site';
 import { contactMessages, outbox } from '../db/schema';
-import { deliverDueMail, RETRY_DELAYS_MS } from '../mail/worker';
+import { RETRY_DELAYS_MS } from '../mail/worker';
 import { createTestApp, type TestApp } from '../test-support/app';
+import { deliverDueMail, openedMails } from '../test-support/mail';
 import { TestSmtpServer } from '../test-support/smtp';
 import { CONTACT_LIMIT } from './routes';
 
@@ -66,7 +67,7 @@ describe('POST /api/contact', () => {
       createdAt: t.clock.now(),
     });
 
-    const mails = await t.ctx.db.select().from(outbox).orderBy(outbox.id);
+    const mails = openedMails(t.ctx, await t.ctx.db.select().from(outbox).orderBy(outbox.id));
     expect(mails.map((m) => [m.kind, m.to, m.status, m.ref])).toEqual([
       ['contact-notification', SITE.email, 'pending', `contact:${stored?.id}`],
       ['contact-acknowledgement', 'asha@example.in', 'pending', `contact:${stored?.id}`],
@@ -95,10 +96,10 @@ describe('POST /api/contact', () => {
       description: '<script>alert("x")</script> & <b>bold</b>',
     });
     expect(response.statusCode).toBe(200);
-    const [notification] = await t.ctx.db
-      .select()
-      .from(outbox)
-      .where(eq(outbox.kind, 'contact-notification'));
+    const [notification] = openedMails(
+      t.ctx,
+      await t.ctx.db.select().from(outbox).where(eq(outbox.kind, 'contact-notification')),
+    );
     expect(notification?.html).not.toMatch(/<script|<img|<b>/);
     expect(notification?.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &lt;b&gt;');
     expect(notification?.text).toContain('<script>alert("x")</script> & <b>bold</b>');

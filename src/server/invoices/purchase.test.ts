@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderSummary } from '../../shared/order-history';
 import { invoices } from '../db/schema';
-import { deliverDueMail } from '../mail/worker';
 import { refundOrder } from '../payments/refund';
 import type { TestClient } from '../test-support/client';
+import { deliverDueMail } from '../test-support/mail';
 import {
   addTool,
   createShopTestApp,

@@ -6,6 +6,7 @@ import type { AppContext } from '../context';
 import { outbox } from '../db/schema';
 import { notFound, parseInput } from '../http/errors';
 import { escapeHtml } from './layout';
+import { openMailBody } from './outbox';
 
 /**
  * Development-only view of every email the app queued, delivered or not: a page listing them, a page per
@@ -108,7 +109,7 @@ export async function devMailboxRoutes(app: FastifyInstance, ctx: AppContext): P
       lastError: row.lastError,
       createdAt: row.createdAt.toISOString(),
       sentAt: row.sentAt?.toISOString() ?? null,
-      text: row.text,
+      text: openMailBody(ctx.dataSecrets, row).text,
     }));
   };
 
@@ -146,8 +147,9 @@ export async function devMailboxRoutes(app: FastifyInstance, ctx: AppContext): P
 
   app.get('/dev/mailbox/:id', async (request, reply) => {
     const { id } = parseInput(messageParams, request.params);
-    const [message] = await ctx.db.select().from(outbox).where(eq(outbox.id, id)).limit(1);
-    if (!message) throw notFound('No such email');
+    const [stored] = await ctx.db.select().from(outbox).where(eq(outbox.id, id)).limit(1);
+    if (!stored) throw notFound('No such email');
+    const message = { ...stored, ...openMailBody(ctx.dataSecrets, stored) };
     const details: Array<[string, string]> = [
       ['To', escapeHtml(message.to)],
       ['Kind', escapeHtml(message.kind)],

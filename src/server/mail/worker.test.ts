@@ -3,21 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDataSecrets } from '../data-secrets';
 import { outbox } from '../db/schema';
 import { backgroundJobs, startJobs } from '../jobs';
 import { createTestApp, type TestApp } from '../test-support/app';
+import { deliverDueMail, openedMails } from '../test-support/mail';
 import { TestSmtpServer } from '../test-support/smtp';
 import { renderEmail } from './layout';
-import { enqueueMail } from './outbox';
+import { enqueueMail, sealMailBodies } from './outbox';
 import { createMailTransport, type MailTransport } from './transport';
-import {
-  CLAIM_LEASE_MS,
-  createOutboxWorker,
-  deliverDueMail,
-  MAX_ATTEMPTS,
-  type OutboxLog,
-  RETRY_DELAYS_MS,
-} from './worker';
+import { CLAIM_LEASE_MS, createOutboxWorker, MAX_ATTEMPTS, type OutboxLog, RETRY_DELAYS_MS } from './worker';
 
 type LogEntry = { level: 'warn' | 'error'; obj: object; msg: string };
 
@@ -34,6 +29,14 @@ async function queue(t: TestApp, to: string, subject = `Hello ${to}`) {
   const email = renderEmail({ subject, heading: subject, blocks: [{ kind: 'paragraph', text: 'Body' }] });
   return enqueueMail(t.ctx, t.ctx.db, { to, kind: 'test', ...email }, t.clock.now());
 }
+
+/** The worker's collaborators these tests do not vary: the app's keys, and no attachments (none are queued here). */
+const fixed = (t: TestApp) => ({
+  db: t.ctx.db,
+  clock: t.clock,
+  dataSecrets: t.ctx.dataSecrets,
+  resolveAttachments: async () => [],
+});
 
 const rowOf = async (t: TestApp, id: number) => {
   const [row] = await t.ctx.db.select().from(outbox).where(eq(outbox.id, id));
@@ -59,7 +62,7 @@ describe('outbox worker over SMTP', () => {
     await smtp.stop();
     const log = recordingLog();
     const transport = createMailTransport(t.config);
-    const worker = createOutboxWorker({ db: t.ctx.db, clock: t.clock, transport, log });
+    const worker = createOutboxWorker({ ...fixed(t), transport, log });
     const id = await queue(t, 'nobody@example.com');
 
     for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
@@ -94,8 +97,7 @@ describe('outbox worker over SMTP', () => {
     for (let i = 0; i < 25; i++) ids.push(await queue(t, `reader${i}@example.com`));
     const workers = [1, 2].map(() =>
       createOutboxWorker({
-        db: t.ctx.db,
-        clock: t.clock,
+        ...fixed(t),
         transport: createMailTransport(t.config),
         log: recordingLog(),
         batchSize: 4,
@@ -112,13 +114,12 @@ describe('outbox worker over SMTP', () => {
   it('picks a message up again once the lease of a worker that died mid-send runs out', async () => {
     const id = await queue(t, 'patient@example.com');
     const stuck: MailTransport = { name: 'smtp', send: () => new Promise<void>(() => {}), close() {} };
-    const dying = createOutboxWorker({ db: t.ctx.db, clock: t.clock, transport: stuck, log: recordingLog() });
+    const dying = createOutboxWorker({ ...fixed(t), transport: stuck, log: recordingLog() });
     void dying.runOnce();
     await expect.poll(async () => (await rowOf(t, id)).attempts).toBe(1);
 
     const healthy = createOutboxWorker({
-      db: t.ctx.db,
-      clock: t.clock,
+      ...fixed(t),
       transport: createMailTransport(t.config),
       log: recordingLog(),
     });
@@ -136,6 +137,57 @@ describe('outbox worker over SMTP', () => {
     expect(smtp.messages.map((mail) => mail.to)).toEqual([['"first,second"@example.com']]);
     expect(await rowOf(t, quoted)).toMatchObject({ status: 'sent' });
     expect(await rowOf(t, bogus)).toMatchObject({ status: 'pending', attempts: 1 });
+  });
+
+  it('keeps both bodies sealed in the outbox and opens them only to send', async () => {
+    const id = await queue(t, 'reader@example.com');
+    const stored = await rowOf(t, id);
+    for (const body of [stored.html, stored.text]) {
+      expect(body.startsWith(t.ctx.dataSecrets.currentPrefix)).toBe(true);
+      expect(body).not.toContain('Body');
+    }
+    // Each body is bound to its column: the text part does not open as the HTML part.
+    expect(() => t.ctx.dataSecrets.open('mail-html', stored.text)).toThrow();
+    expect(openedMails(t.ctx, [stored])[0]?.text).toContain('Body');
+
+    expect(await deliverDueMail(t.ctx)).toMatchObject({ sent: 1 });
+    expect(smtp.messages[0]?.text).toContain('Body');
+    expect(smtp.messages[0]?.html).toContain('<!doctype html>');
+  });
+
+  it('still sends a message queued in clear before bodies were sealed', async () => {
+    const email = renderEmail({
+      subject: 'Old',
+      heading: 'Old',
+      blocks: [{ kind: 'paragraph', text: 'Queued long ago' }],
+    });
+    await t.ctx.db.insert(outbox).values({ to: 'old@example.com', kind: 'test', ...email });
+    expect(await deliverDueMail(t.ctx)).toMatchObject({ sent: 1 });
+    expect(smtp.messages[0]?.text).toContain('Queued long ago');
+    expect(smtp.messages[0]?.html).toContain('Queued long ago');
+  });
+
+  it('opens a body sealed under a key since rotated out, and retries one sealed under a key it no longer has', async () => {
+    const oldKey = t.config.dataSecret.key ?? Buffer.alloc(32);
+    const keys = (previousKeys: Buffer[]) =>
+      createDataSecrets({
+        dataDir: t.config.dataDir,
+        dataSecret: { key: Buffer.alloc(32, 7), previousKeys },
+      });
+    const worker = (dataSecrets: ReturnType<typeof keys>) =>
+      createOutboxWorker({
+        ...fixed(t),
+        dataSecrets,
+        transport: createMailTransport(t.config),
+        log: recordingLog(),
+      });
+    const id = await queue(t, 'rotated@example.com');
+
+    expect(await worker(keys([])).runOnce()).toMatchObject({ claimed: 1, sent: 0, retried: 1 });
+    expect((await rowOf(t, id)).lastError).toMatch(/unknown key/);
+    t.clock.advance(RETRY_DELAYS_MS[0] ?? 0);
+    expect(await worker(keys([oldKey])).runOnce()).toMatchObject({ claimed: 1, sent: 1 });
+    expect(smtp.messages.map((mail) => mail.text)).toEqual([expect.stringContaining('Body')]);
   });
 
   it('sends mail queued while the server runs within moments, without waiting for the next tick', async () => {
@@ -190,5 +242,35 @@ describe('outbox worker without SMTP', () => {
     expect(eml).toContain('To: reader@example.com');
     expect(eml).toMatch(/Message-ID: <outbox-\d+\.\d+@localhost>/);
     expect(await rowOf(t, id)).toMatchObject({ status: 'sent' });
+  });
+
+  it('at start seals bodies queued in clear and re-seals those under a rotated-out key, once', async () => {
+    const sealed = await queue(t, 'sealed@example.com');
+    const email = renderEmail({
+      subject: 'Old',
+      heading: 'Old',
+      blocks: [{ kind: 'paragraph', text: 'In clear' }],
+    });
+    await t.ctx.db.insert(outbox).values({ to: 'old@example.com', kind: 'test', ...email });
+    const newKey = Buffer.alloc(32, 7);
+    const rotated = createDataSecrets({
+      dataDir: t.config.dataDir,
+      dataSecret: { key: newKey, previousKeys: [t.config.dataSecret.key ?? Buffer.alloc(32)] },
+    });
+
+    expect(await sealMailBodies(t.ctx.db, rotated)).toBe(2);
+    expect(await sealMailBodies(t.ctx.db, rotated)).toBe(0);
+    const rows = await t.ctx.db.select().from(outbox).orderBy(outbox.id);
+    expect(
+      rows.flatMap((row) => [row.html, row.text]).every((body) => body.startsWith(rotated.currentPrefix)),
+    ).toBe(true);
+    // The old key is no longer needed to open any of them.
+    const newOnly = createDataSecrets({
+      dataDir: t.config.dataDir,
+      dataSecret: { key: newKey, previousKeys: [] },
+    });
+    const [first, second] = openedMails({ dataSecrets: newOnly }, rows);
+    expect(first).toMatchObject({ id: sealed, text: expect.stringContaining('Body') });
+    expect(second).toMatchObject({ html: email.html, text: email.text });
   });
 });

@@ -1,10 +1,10 @@
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Clock } from '../clock';
-import type { Config } from '../config';
+import type { DataSecrets } from '../data-secrets';
 import type { Database } from '../db';
 import { outbox } from '../db/schema';
-import { resolveAttachments } from '../invoices/attachments';
-import { createMailTransport, type MailTransport } from './transport';
+import { openMailBody } from './outbox';
+import type { MailAttachment, MailTransport } from './transport';
 
 /**
  * Wait after the n-th failed attempt (n = 1..7); the 8th failure is final. Together about 22 hours, so an SMTP
@@ -25,6 +25,12 @@ export type OutboxLog = {
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 };
+
+/**
+ * The files of one outbox email, rendered when it is sent. Given by the caller (the invoices' resolver in a
+ * running server), so mail knows nothing of the documents it carries. Throws to have the email retried.
+ */
+export type AttachmentResolver = (outboxId: number) => Promise<MailAttachment[]>;
 
 export type OutboxRunResult = { claimed: number; sent: number; retried: number; failed: number };
 
@@ -52,9 +58,11 @@ export function createOutboxWorker(options: {
   clock: Clock;
   transport: MailTransport;
   log: OutboxLog;
+  dataSecrets: DataSecrets;
+  resolveAttachments: AttachmentResolver;
   batchSize?: number;
 }): OutboxWorker {
-  const { db, clock, transport, log } = options;
+  const { db, clock, transport, log, dataSecrets, resolveAttachments } = options;
   const batchSize = options.batchSize ?? BATCH_SIZE;
 
   const claim = async () => {
@@ -90,8 +98,13 @@ export function createOutboxWorker(options: {
     const result: OutboxRunResult = { claimed: claimed.length, sent: 0, retried: 0, failed: 0 };
     for (const message of claimed) {
       try {
-        // Rendered at send time from the stored document, so the email carries what a download gives.
-        await transport.send({ ...message, attachments: await resolveAttachments({ db }, message.id) });
+        // Bodies are opened only here, for the send; attachments are rendered now from the stored document, so the
+        // email carries what a download gives.
+        await transport.send({
+          ...message,
+          ...openMailBody(dataSecrets, message),
+          attachments: await resolveAttachments(message.id),
+        });
       } catch (error) {
         const lastError = describeError(error);
         const context = { outboxId: message.id, kind: message.kind, attempts: message.attempts, lastError };
@@ -137,27 +150,4 @@ export function createOutboxWorker(options: {
       }
     },
   };
-}
-
-const silentLog: OutboxLog = { warn() {}, error() {} };
-
-/**
- * Delivers every message that is due now, through the configured transport (SMTP or files), and reports what
- * happened. For tests and scripts; a running server does this from its background job.
- */
-export async function deliverDueMail(
-  ctx: { db: Database; clock: Clock; config: Config },
-  options: { transport?: MailTransport; log?: OutboxLog } = {},
-): Promise<OutboxRunResult> {
-  const transport = options.transport ?? createMailTransport(ctx.config);
-  try {
-    return await createOutboxWorker({
-      db: ctx.db,
-      clock: ctx.clock,
-      transport,
-      log: options.log ?? silentLog,
-    }).drain();
-  } finally {
-    if (!options.transport) transport.close();
-  }
 }

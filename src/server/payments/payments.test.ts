@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { licenses, orderEvents, orders, outbox, purchases, webhookEvents } from '../db/schema';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { LICENSE_KEY_PATTERN } from '../shop/license';
+import { openedMails } from '../test-support/mail';
 import {
   addTool,
   buyTool,
@@ -298,10 +299,13 @@ describe('POST /api/verify-payment/', () => {
     const refunds = events.filter((event) => event.kind === 'refunded');
     expect(refunds).toHaveLength(1);
     expect(refunds[0]?.detail).toMatchObject({ source: 'duplicate-payment', purchaseId: null });
-    const notices = await t.ctx.db
-      .select()
-      .from(outbox)
-      .where(and(eq(outbox.ref, `order:${secondOrder.id}`), eq(outbox.kind, 'refund-notice')));
+    const notices = openedMails(
+      t.ctx,
+      await t.ctx.db
+        .select()
+        .from(outbox)
+        .where(and(eq(outbox.ref, `order:${secondOrder.id}`), eq(outbox.kind, 'refund-notice'))),
+    );
     expect(notices).toHaveLength(1);
     expect(notices[0]?.text).not.toContain('no longer work');
   });

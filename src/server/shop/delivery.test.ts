@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { licenses, orderEvents, outbox, purchases } from '../db/schema';
 import { revealPassword } from '../licenses/secrets-at-rest';
-import { deliverDueMail } from '../mail/worker';
+import { deliverDueMail } from '../test-support/mail';
 import {
   addTool,
   buyTool,

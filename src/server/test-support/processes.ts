@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { TEST_DATA_SECRET_KEY } from './app';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -57,7 +58,7 @@ export class ServerProcess {
         DATA_DIR: this.dataDir,
         SESSION_SECRET: 'two-instance-session-secret-0123456789abcdef',
         // The key testConfig's apps seal with: instances sharing one database must share it (each has its own DATA_DIR).
-        DATA_SECRET_KEY: 'a5'.repeat(32),
+        DATA_SECRET_KEY: TEST_DATA_SECRET_KEY,
         LOG_LEVEL: 'warn',
         SITE_DIR: path.join(this.dataDir, 'no-site'),
         ...this.env,

@@ -10,6 +10,7 @@ import { checkoutSignature, webhookSignature } from '../payments/signatures';
 import { activeCatalogue, invalidateCatalogue } from '../shop/catalogue';
 import { createTestApp, type TestApp } from './app';
 import type { TestClient } from './client';
+import { openedMails } from './mail';
 
 export type ShopTestApp = TestApp & {
   /** Where the app listens: the gateway, the emulator and its webhooks talk over real HTTP. */
@@ -234,10 +235,13 @@ export async function effectsOf(t: TestApp, orderId: string) {
     .from(licenses)
     .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
     .where(eq(purchases.orderId, orderId));
-  const mails = await t.ctx.db
-    .select()
-    .from(outbox)
-    .where(eq(outbox.ref, `order:${orderId}`));
+  const mails = openedMails(
+    t.ctx,
+    await t.ctx.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.ref, `order:${orderId}`)),
+  );
   return {
     purchases: purchaseCount?.n ?? 0,
     licenses: licenseCount?.n ?? 0,

@@ -1,0 +1,44 @@
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { DataSecrets } from '../data-secrets';
+import type { Database } from '../db';
+import { resolveAttachments } from '../invoices/attachments';
+import { type MailBody, openMailBody } from '../mail/outbox';
+import { createMailTransport, type MailTransport } from '../mail/transport';
+import { createOutboxWorker, type OutboxLog, type OutboxRunResult } from '../mail/worker';
+
+/**
+ * Outbox rows with their bodies opened, as the worker sends them (the outbox stores them sealed): every test reads
+ * mail content through this, so it asserts what the recipient gets.
+ */
+export function openedMails<Row extends MailBody>(
+  ctx: { dataSecrets: DataSecrets },
+  rows: readonly Row[],
+): Row[] {
+  return rows.map((row) => ({ ...row, ...openMailBody(ctx.dataSecrets, row) }));
+}
+
+const silentLog: OutboxLog = { warn() {}, error() {} };
+
+/**
+ * Delivers every message that is due now, through the configured transport (SMTP or files), with the server's own
+ * attachment resolver, and reports what happened. A running server does this from its background job.
+ */
+export async function deliverDueMail(
+  ctx: { db: Database; clock: Clock; config: Config; dataSecrets: DataSecrets },
+  options: { transport?: MailTransport; log?: OutboxLog } = {},
+): Promise<OutboxRunResult> {
+  const transport = options.transport ?? createMailTransport(ctx.config);
+  try {
+    return await createOutboxWorker({
+      db: ctx.db,
+      clock: ctx.clock,
+      transport,
+      log: options.log ?? silentLog,
+      dataSecrets: ctx.dataSecrets,
+      resolveAttachments: (outboxId) => resolveAttachments(ctx, outboxId),
+    }).drain();
+  } finally {
+    if (!options.transport) transport.close();
+  }
+}
