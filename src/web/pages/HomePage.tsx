@@ -1,6 +1,7 @@
 import { SITE } from '../../shared/site';
 import { ChatButton } from '../components/ChatButton';
 import { SiteFooter } from '../components/SiteFooter';
+import { SkipLink } from '../components/SkipLink';
 import { HeroSection } from '../features/home/HeroSection';
 import { HomeHeader } from '../features/home/HomeHeader';
 import { partWhenSeen, WhenSeen } from '../lib/hydrate-when-seen';
@@ -25,12 +26,7 @@ export const preload = () =>
 export default function HomePage() {
   return (
     <>
-      <a
-        href="#main"
-        className="sr-only z-50 rounded-full bg-white px-4 py-2 font-semibold text-brand-900 shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
-      >
-        Skip to content
-      </a>
+      <SkipLink />
       <HomeHeader />
       <main id="main" tabIndex={-1} className="pt-16 outline-none md:pt-0">
         <HeroSection />
