@@ -1,5 +1,6 @@
 import { FlaskConical, PackageOpen, SearchX, TriangleAlert } from 'lucide';
-import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { displayPrice, formatPrice } from '../../../shared/money';
 import { type BillingDetails, SHOP_MESSAGES, type Tool } from '../../../shared/shop';
 import { Icon } from '../../components/Icon';
@@ -8,7 +9,7 @@ import { useAuth } from '../../session/AuthContext';
 import type { BillingDraft } from './BillingModal';
 import { CurrencyToggle } from './CurrencyToggle';
 import { useCheckout } from './checkout';
-import { forgetPurchase, rememberPurchase, takePurchase } from './intent';
+import { rememberPurchase, usePurchaseIntent } from './intent';
 import { matchesSearch, SearchBox } from './SearchBox';
 import { Spinner } from './Spinner';
 import { ToolCard, toolTitle } from './ToolCard';
@@ -35,7 +36,7 @@ const toolAction = (toolId: string) =>
  * Tools and the starting currency load on the client; the prerendered page shows the spinner in their place.
  */
 export function ToolCatalogue() {
-  const { loggedIn, openLogin, signingIn } = useAuth();
+  const { loggedIn, openLogin } = useAuth();
   const { tools, loadFailed, currency, setCurrency, countryName, markPurchased } = useCatalogue();
   const [query, setQuery] = useState('');
   const [billingFor, setBillingFor] = useState<Tool | null>(null);
@@ -54,22 +55,7 @@ export function ToolCatalogue() {
       }),
   });
 
-  // A buyer who closes the Login or Signup dialog without signing in has given up that purchase.
-  const wasSigningIn = useRef(false);
-  useEffect(() => {
-    if (wasSigningIn.current && !signingIn && !loggedIn) forgetPurchase();
-    wasSigningIn.current = signingIn;
-  }, [signingIn, loggedIn]);
-
-  // Signing up or in reloads the page (docs/product.md §4): a purchase started signed out carries on after it.
-  useEffect(() => {
-    if (!loggedIn || !tools || !currency) return;
-    const intent = takePurchase();
-    const tool = intent && tools.find((candidate) => candidate._id === intent.toolId);
-    if (!intent || !tool || tool.purchased || tool.comingSoon) return;
-    setCurrency(intent.currency);
-    setBillingFor(tool);
-  }, [loggedIn, tools, currency, setCurrency]);
+  usePurchaseIntent({ tools, currency, setCurrency, openBilling: setBillingFor });
 
   const visible = useMemo(
     () => tools?.filter((tool) => matchesSearch(query, tool.name, tool.description, tool.device)) ?? [],
@@ -82,12 +68,14 @@ export function ToolCatalogue() {
     if (currency) rememberPurchase(tool._id, currency);
   };
 
-  /** The billing form stays open (busy) until the checkout opens, so a refusal shows on its fields. */
+  /**
+   * The billing form stays open (busy) until the order exists, so a refusal shows on its fields; it closes before
+   * the checkout window opens, which a dialog still open would hide and keep out of reach.
+   */
   const proceed = async (billing: BillingDetails, draft: BillingDraft) => {
     setBillingDraft(draft);
     if (!billingFor || !currency) return;
-    await purchase(billingFor, currency, billing);
-    setBillingFor(null);
+    await purchase(billingFor, currency, billing, () => flushSync(() => setBillingFor(null)));
   };
 
   // The grid appears in one step, with the test-mode notice, so nothing moves once it is there.

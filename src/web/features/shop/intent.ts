@@ -1,4 +1,7 @@
+import { useEffect, useRef } from 'react';
 import { CURRENCIES, type Currency } from '../../../shared/constants';
+import type { Tool } from '../../../shared/shop';
+import { useAuth } from '../../session/AuthContext';
 
 /**
  * What a buyer was doing, kept for this tab across the page loads that signing up or in causes (docs/product.md §4:
@@ -51,4 +54,39 @@ export function takePurchase(): { toolId: string; currency: Currency } | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Carries on with a purchase started signed out, on the page load after signing up or in: the same tool's billing
+ * form, in the currency chosen then. Only a page that loads signed in does it (signing up shows its success for 2 s
+ * before the reload), and closing the Login or Signup dialog without signing in gives the purchase up.
+ */
+export function usePurchaseIntent({
+  tools,
+  currency,
+  setCurrency,
+  openBilling,
+}: {
+  tools: Tool[] | null;
+  currency: Currency | null;
+  setCurrency: (currency: Currency) => void;
+  openBilling: (tool: Tool) => void;
+}): void {
+  const { loggedIn, checked, signingIn } = useAuth();
+  const wasSigningIn = useRef(false);
+  useEffect(() => {
+    if (wasSigningIn.current && !signingIn && !loggedIn) forgetPurchase();
+    wasSigningIn.current = signingIn;
+  }, [signingIn, loggedIn]);
+
+  const signedInAtLoad = useRef<boolean | null>(null);
+  useEffect(() => {
+    if (checked && signedInAtLoad.current === null) signedInAtLoad.current = loggedIn;
+    if (!signedInAtLoad.current || !tools || !currency) return;
+    const intent = takePurchase();
+    const tool = intent && tools.find((candidate) => candidate._id === intent.toolId);
+    if (!intent || !tool || tool.purchased || tool.comingSoon) return;
+    setCurrency(intent.currency);
+    openBilling(tool);
+  }, [checked, loggedIn, tools, currency, setCurrency, openBilling]);
 }

@@ -29,13 +29,19 @@ export function usePurchase({
   onCheckoutClosed: (toolId: string) => void;
 }): {
   processingId: string | null;
-  purchase: (tool: Tool, currency: Currency, billing: BillingDetails) => Promise<void>;
+  /** `beforeCheckout` runs once the order exists, just before the checkout window opens. */
+  purchase: (
+    tool: Tool,
+    currency: Currency,
+    billing: BillingDetails,
+    beforeCheckout?: () => void,
+  ) => Promise<void>;
 } {
   const [processingId, setProcessingId] = useState<string | null>(null);
   const [, navigate] = useLocation();
 
   const purchase = useCallback(
-    (tool: Tool, currency: Currency, billing: BillingDetails) => {
+    (tool: Tool, currency: Currency, billing: BillingDetails, beforeCheckout?: () => void) => {
       setProcessingId(tool._id);
       const failToStart = (error: unknown) => {
         console.error('Failed to create payment', error);
@@ -100,6 +106,7 @@ export function usePurchase({
             setProcessingId(null);
             onCheckoutClosed(tool._id);
           });
+          beforeCheckout?.();
           checkout.open();
         })
         .catch(failToStart);
