@@ -39,7 +39,12 @@ async function main(): Promise<void> {
     logger: {
       level: config.logLevel,
       ...(!config.isProduction && process.stdout.isTTY
-        ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
+        ? {
+            transport: {
+              target: 'pino-pretty',
+              options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true },
+            },
+          }
         : {}),
     },
   });

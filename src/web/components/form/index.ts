@@ -1,7 +1,6 @@
 export {
   BackButton,
   Button,
-  busyButtonProps,
   CloseButton,
   linkButtonClass,
   PrimaryButton,
