@@ -402,3 +402,18 @@ test('the buyer signs out through the account menu, whose items show where focus
   // Still in INR: the currency the buyer chose outlives paying and signing out.
   await expect(page.getByRole('button', { name: 'INR', pressed: true })).toBeVisible();
 });
+
+test('at a phone’s width the chat button has room of its own below the page, so it covers nothing', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const address of ['/utility-tools', '/utility-tools/invalid-link']) {
+    await page.goto(`${server.url}${address}`);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const overlap = await page.evaluate(() => {
+      const chat = document.querySelector('a[aria-label^="Chat with us"]')?.getBoundingClientRect();
+      const footer = document.querySelector('footer')?.getBoundingClientRect();
+      return chat && footer ? footer.bottom - chat.top : Number.NaN;
+    });
+    expect(overlap, `${address}: the page ends above the chat button`).toBeLessThanOrEqual(0);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+});

@@ -8,7 +8,7 @@ export function PasswordField(props: Omit<TextFieldProps, 'type' | 'inputClassNa
   const { id, label, value, onValueChange, error, hint, inputRef, ...rest } = props;
   const [visible, setVisible] = useState(false);
   return (
-    <Field id={id} label={label} hint={hint} error={error} required={rest.required}>
+    <Field id={id} label={label} hint={hint} error={error}>
       <div className="relative">
         <input
           {...rest}

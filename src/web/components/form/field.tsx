@@ -122,7 +122,7 @@ export function TextField({
   ...rest
 }: TextFieldProps) {
   return (
-    <Field id={id} label={label} hint={hint} error={error} required={rest.required} className={className}>
+    <Field id={id} label={label} hint={hint} error={error} className={className}>
       <input
         {...rest}
         {...controlProps(id, error, hint)}
@@ -155,7 +155,7 @@ export function TextAreaField({
   className?: string;
 }) {
   return (
-    <Field id={id} label={label} hint={hint} error={error} required={rest.required} className={className}>
+    <Field id={id} label={label} hint={hint} error={error} className={className}>
       <textarea
         {...rest}
         {...controlProps(id, error, hint)}

@@ -55,7 +55,7 @@ export function SignupDetailsStep({
         error={flow.errorFor('email')}
         maxLength={MAX_LENGTH.email}
       />
-      <Field id={phoneId} label="Phone" required error={phoneError}>
+      <Field id={phoneId} label="Phone" error={phoneError}>
         <div className="relative flex">
           <CountryCodePicker
             value={flow.country}
