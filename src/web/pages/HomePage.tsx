@@ -1,7 +1,6 @@
 import { SITE } from '../../shared/site';
 import { ChatButton } from '../components/ChatButton';
 import { SiteFooter } from '../components/SiteFooter';
-import { SkipLink } from '../components/SkipLink';
 import { HeroSection } from '../features/home/HeroSection';
 import { HomeHeader } from '../features/home/HomeHeader';
 import { partWhenSeen, WhenSeen } from '../lib/hydrate-when-seen';
@@ -26,7 +25,14 @@ export const preload = () =>
 export default function HomePage() {
   return (
     <>
-      <SkipLink />
+      {/* The same link as components/SkipLink, written out: importing it would pull the pages' header chunk in. */}
+      <a
+        href="#main"
+        data-skip-link
+        className="sr-only z-50 rounded-full bg-white px-4 py-2 font-semibold text-brand-900 shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to content
+      </a>
       <HomeHeader />
       <main id="main" tabIndex={-1} className="pt-16 outline-none md:pt-0">
         <HeroSection />
