@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Unit and API tests. Server tests run once on embedded PGlite and, when TEST_DATABASE_URL names a throwaway
  * PostgreSQL server, once more on PostgreSQL; `*.postgres.test.ts` (several processes on one PostgreSQL, the
- * database restarting under the server) run on PostgreSQL only, `*.pglite.test.ts` on PGlite only. Browser journeys live in e2e/ and run under
- * Playwright.
+ * database restarting under the server) run on PostgreSQL only, `*.pglite.test.ts` on PGlite only. Web components
+ * (`*.test.tsx`) run in happy-dom. Browser journeys live in e2e/ and run under Playwright.
  */
 const postgres = process.env.TEST_DATABASE_URL;
 
@@ -21,6 +21,15 @@ export default defineConfig({
           env: { TEST_DB: 'pglite' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          // Components as a person uses them: rendered into happy-dom, driven through Testing Library.
+          name: 'web',
+          include: ['src/web/**/*.test.tsx'],
+          environment: 'happy-dom',
+          testTimeout: 15_000,
         },
       },
       ...(postgres

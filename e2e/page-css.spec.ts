@@ -74,3 +74,35 @@ test('showing another page in the browser first brings the whole stylesheet', as
   await expect(wholeSheet).toHaveCount(1);
   expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
 });
+
+test('every page’s own CSS keeps the focus ring, so the first Tab on a freshly loaded page shows where it is', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    for (const path of PAGES) {
+      const html = await (await page.request.get(`${server.url}${path}`)).text();
+      const inlined = PAGE_CSS.exec(html)?.[0] ?? '';
+      expect(inlined, path).toMatch(/(^|[;{}])\s*:focus-visible\s*\{[^}]*outline-width:\s*2px/);
+
+      // The dashboard's shell has nothing to focus before its script runs.
+      if (path === '/admin') continue;
+      await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
+      await page.keyboard.press('Tab');
+      const ring = await page.evaluate(() => {
+        const focused = document.activeElement as HTMLElement;
+        const style = getComputedStyle(focused);
+        return {
+          tag: focused.tagName,
+          width: style.outlineWidth,
+          style: style.outlineStyle,
+          color: style.outlineColor,
+        };
+      });
+      expect(ring, path).toEqual({ tag: 'A', width: '2px', style: 'solid', color: 'rgb(214, 95, 53)' });
+    }
+  } finally {
+    await context.close();
+  }
+});

@@ -333,6 +333,8 @@ test('a payment that cannot be started says so and leaves the tool ready to buy'
   // The connection drops on the way to the server (nothing of ours is replaced: the request never arrives).
   await page.route('**/api/create-payment/', (route) => route.abort('connectionreset'));
   expectedErrors = [/Failed to create payment/, /ERR_CONNECTION_RESET/];
+  // The INR chosen for the first purchase is remembered in this tab: back to USD for the international orders.
+  await page.getByRole('button', { name: 'USD' }).click();
   await toolCard(MACOS_TOOL).getByRole('button', { name: 'macOS - $19.99' }).click();
   const billing = page.getByRole('dialog', { name: 'Billing Information (International Order)' });
   await billing.getByLabel('Country').selectOption('Germany');

@@ -42,12 +42,19 @@ function tidy(css: string): string {
   return root.toString();
 }
 
+/**
+ * Rules whose selector is a pseudo-class alone: PurgeCSS finds no class, id or tag of them in any page and drops
+ * them, but every page needs them (the focus ring shows from the first Tab on a freshly loaded page).
+ */
+const ALWAYS_KEPT = [':focus-visible'];
+
 /** The part of `stylesheet` the given sources (a page's HTML and the scripts it loads) can use. */
 export async function pageCss(stylesheet: string, sources: string[]): Promise<string> {
   const [result] = await new PurgeCSS().purge({
     content: sources.map((raw) => ({ raw, extension: 'html' })),
     css: [{ raw: stylesheet }],
     defaultExtractor: candidatesOf,
+    safelist: { standard: ALWAYS_KEPT },
     variables: true,
     keyframes: true,
     fontFace: true,

@@ -37,7 +37,18 @@ async function main(): Promise<void> {
   const { app, ctx } = await buildApp({
     ctx: createAppContext({ config, db: database.db, poolStats: database.poolStats }),
     siteDir: path.resolve(rootDir, process.env.SITE_DIR ?? 'dist/client'),
-    logger: { level: config.logLevel },
+    // A person at a terminal in development reads lines; production, and anything reading the output, gets JSON.
+    logger: {
+      level: config.logLevel,
+      ...(!config.isProduction && process.stdout.isTTY
+        ? {
+            transport: {
+              target: 'pino-pretty',
+              options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true },
+            },
+          }
+        : {}),
+    },
   });
   log = app.log;
   reportDataDirRepair(app.log, dataDirRepair);

@@ -309,14 +309,26 @@ export const toolInputSchema = z
   });
 export type ToolInput = z.input<typeof toolInputSchema>;
 
+/** The tool form's messages by field, as the server would answer them (empty: the server will accept it). */
+export function toolInputProblems(input: ToolInput): Partial<Record<keyof ToolInput, string>> {
+  const result = toolInputSchema.safeParse(input);
+  const problems: Partial<Record<keyof ToolInput, string>> = {};
+  for (const issue of result.error?.issues ?? []) {
+    const field = issue.path[0] as keyof ToolInput | undefined;
+    if (field) problems[field] ??= issue.message;
+  }
+  return problems;
+}
+
 export type AdminTool = {
   id: string;
   name: string;
   description: string;
   device: 'Windows' | 'macOS' | null;
-  /** Subunits. */
-  priceINR: number;
-  priceUSD: number | null;
+  /** The INR price in paise. */
+  pricePaise: number;
+  /** The USD price in cents; null: USD buyers pay the INR price / 75. */
+  priceCents: number | null;
   comingSoon: boolean;
   active: boolean;
   delivery: 'license_key' | 'credentials';

@@ -1,6 +1,7 @@
-import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { ToastHost } from './components/ToastHost';
+import { ANNOUNCER_ID, announce, focusLost } from './lib/announce';
 import { withSiteStylesheet } from './lib/stylesheet';
 import { ADMIN_ROUTE, NOT_FOUND_ROUTE, PAGE_ROUTES, routeFor } from './routes';
 
@@ -50,6 +51,25 @@ function RouteMeta() {
   return null;
 }
 
+/**
+ * After a client-side move to another page: the live region says which page it is (its title), and focus, which
+ * the link or menu that led here took with it, starts again at the new page's skip link.
+ */
+function RouteAnnouncer() {
+  const [pathname] = useLocation();
+  const route = routeFor(pathname);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if ('title' in route) announce(route.title);
+    if (focusLost()) document.querySelector<HTMLElement>('[data-skip-link]')?.focus();
+  }, [route]);
+  return <div id={ANNOUNCER_ID} role="status" aria-live="polite" aria-atomic="true" className="sr-only" />;
+}
+
 function ScrollToTop() {
   const [pathname] = useLocation();
   // A new page starts at the top, unless the address names a section in it (read here: wouter tracks no hash).
@@ -75,6 +95,7 @@ export function App() {
     <>
       <RouteMeta />
       <ScrollToTop />
+      <RouteAnnouncer />
       <Suspense fallback={null}>
         <CurrentPage />
       </Suspense>

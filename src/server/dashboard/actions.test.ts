@@ -87,8 +87,8 @@ describe('tools', () => {
     created = response.json() as AdminTool;
     expect(created).toMatchObject({
       name: 'Ledger Lens',
-      priceINR: 149_900,
-      priceUSD: 1999,
+      pricePaise: 149_900,
+      priceCents: 1999,
       activationLimit: 3,
       file: null,
     });
@@ -121,7 +121,7 @@ describe('tools', () => {
       priceINR: '999',
       code: await freshCode(),
     });
-    expect(done.json().priceINR).toBe(99_900);
+    expect(done.json().pricePaise).toBe(99_900);
   });
 
   it('takes a download file streamed with a fresh code and shows its SHA-256', async () => {

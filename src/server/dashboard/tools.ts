@@ -42,7 +42,7 @@ const toColumns = (input: ToolChange) => ({
 /** Whether saving `input` changes what the tool costs (which needs a fresh authenticator code). */
 export async function changesPrices(ctx: AppContext, id: string, input: ToolChange): Promise<boolean> {
   const before = await adminTool(ctx, id);
-  return before.priceINR !== input.priceINR || before.priceUSD !== input.priceUSD;
+  return before.pricePaise !== input.priceINR || before.priceCents !== input.priceUSD;
 }
 
 export async function createTool(ctx: AppContext, input: ToolChange, actor: Actor): Promise<AdminTool> {

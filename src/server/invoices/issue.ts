@@ -42,7 +42,8 @@ export async function issueInvoice(
     number,
     issuedAt,
     buyer: { name: user.name, email: user.email, billing: order.billing },
-    itemDescription: `${toolLabel(tool.name, tool.device)} — license for one user, delivered electronically`,
+    // The license runs on as many machines at a time as the tool's activation limit says.
+    itemDescription: `${toolLabel(tool.name, tool.device)} — license for up to ${tool.activationLimit} ${tool.activationLimit === 1 ? 'device' : 'devices'}, delivered electronically`,
     currency: order.currency,
     total: order.amount,
     settledInr: input.settledInr ?? null,

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { focusLost, focusOrFallback } from '../lib/announce';
 
 type ModalProps = {
   open: boolean;
@@ -8,13 +9,28 @@ type ModalProps = {
   children: ReactNode;
   /** Extra classes for the panel (width, padding). */
   className?: string;
+  /** Where focus goes on close when what opened the dialog is gone (the dialog was opened by the page itself). */
+  returnFocus?: () => HTMLElement | null;
 };
 
 /**
- * An accessible modal on the native <dialog> element: focus moves in and is returned on close, Escape and a click
- * that starts and ends on the backdrop close it, and the rest of the page is inert while it is open.
+ * What opened each open dialog. A dialog opened from inside another (Login's "Sign up" link) inherits the first
+ * one's opener, since the link goes with the dialog it was in.
  */
-export function Modal({ open, onClose, title, children, className = 'max-w-md' }: ModalProps) {
+const openers = new WeakMap<HTMLDialogElement, Element | null>();
+
+function rememberOpener(dialog: HTMLDialogElement) {
+  const active = document.activeElement;
+  const outer = active?.closest('dialog');
+  openers.set(dialog, outer && openers.has(outer) ? (openers.get(outer) ?? null) : active);
+}
+
+/**
+ * The site's one dialog, on the native <dialog> element: focus moves in and goes back to what opened it on close
+ * (or to `returnFocus` when that is gone), Escape and a click that starts and ends on the backdrop close it, and the
+ * rest of the page is inert while it is open.
+ */
+export function Modal({ open, onClose, title, children, className = 'max-w-md', returnFocus }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const closeRef = useRef(onClose);
@@ -22,11 +38,23 @@ export function Modal({ open, onClose, title, children, className = 'max-w-md' }
   /** Whether the press that led to this click began on the backdrop (not in a field whose text was selected). */
   const pressedOnBackdrop = useRef(false);
 
+  const returnFocusRef = useRef(returnFocus);
+  returnFocusRef.current = returnFocus;
+
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
+    if (open && !dialog.open) {
+      rememberOpener(dialog);
+      dialog.showModal();
+    }
+    if (!open && dialog.open) {
+      // Focus that has already moved on (to the payment window this dialog led to) stays where it is.
+      const hadFocus = focusLost() || dialog.contains(document.activeElement);
+      dialog.close();
+      const opener = openers.get(dialog);
+      if (hadFocus) focusOrFallback(opener as HTMLElement | null, () => returnFocusRef.current?.() ?? null);
+    }
   }, [open]);
 
   useEffect(() => {

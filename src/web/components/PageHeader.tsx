@@ -5,6 +5,7 @@ import { SITE } from '../../shared/site';
 import { NavLink } from '../lib/NavLink';
 import { BrandLogo } from './BrandLogo';
 import { Icon } from './Icon';
+import { SkipLink } from './SkipLink';
 
 const HEADER_LINKS = [
   { to: '/', label: 'Home' },
@@ -48,12 +49,7 @@ export function PageHeader() {
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
-      <a
-        href="#main"
-        className="sr-only z-50 rounded-full bg-white px-4 py-2 font-semibold text-brand-900 shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
-      >
-        Skip to content
-      </a>
+      <SkipLink />
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-5 sm:px-6">
         <Link to="/" aria-label={`${SITE.name} home`} className="rounded-md">
           <BrandLogo />

@@ -1,16 +1,21 @@
 import type { ReactNode } from 'react';
 import { ChatButton } from '../components/ChatButton';
 import { SiteFooter } from '../components/SiteFooter';
+import { SkipLink } from '../components/SkipLink';
 import { AuthProvider } from '../session/AuthContext';
 import { ToolsNavbar } from './ToolsNavbar';
 
-/** The frame of the three tools pages: the tools navbar with sign-in, the page, the footer and the chat button. */
+/**
+ * The frame of the three tools pages: a skip link, the tools navbar with sign-in, the page, the footer and the chat
+ * button, with room below the footer on phones so the button covers nothing when scrolled to the end.
+ */
 export function ToolsLayout({ poll = false, children }: { poll?: boolean; children: ReactNode }) {
   return (
     <AuthProvider poll={poll}>
-      <div className="flex min-h-screen flex-col bg-white">
+      <div className="tools-frame flex min-h-screen flex-col bg-white max-md:pb-20">
+        <SkipLink />
         <ToolsNavbar />
-        <main id="main" className="flex-1">
+        <main id="main" tabIndex={-1} className="flex-1 outline-none">
           {children}
           <ChatButton />
         </main>

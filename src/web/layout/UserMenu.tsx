@@ -66,7 +66,7 @@ export function UserMenu({ name }: { name: string }) {
   };
 
   const itemClass =
-    'flex w-full items-center gap-2.5 rounded-md px-3 py-2 text-left text-sm text-slate-700 outline-none hover:bg-brand-50 hover:text-brand-900 focus-visible:bg-brand-50 focus-visible:text-brand-900 focus-visible:outline-2 focus-visible:outline-offset-0';
+    'flex w-full items-center gap-2.5 rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-brand-50 hover:text-brand-900 focus-visible:bg-brand-50 focus-visible:text-brand-900 focus-visible:outline-offset-[-2px]';
 
   return (
     <div ref={wrapperRef} className="relative">

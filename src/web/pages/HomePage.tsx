@@ -25,8 +25,10 @@ export const preload = () =>
 export default function HomePage() {
   return (
     <>
+      {/* The same link as components/SkipLink, written out: importing it would pull the pages' header chunk in. */}
       <a
         href="#main"
+        data-skip-link
         className="sr-only z-50 rounded-full bg-white px-4 py-2 font-semibold text-brand-900 shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
       >
         Skip to content

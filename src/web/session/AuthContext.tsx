@@ -24,6 +24,8 @@ export type AuthState = {
   loggedIn: boolean;
   /** False until the first GET /api/auth/check/ has answered (and always during prerender). */
   checked: boolean;
+  /** Whether the Login or Signup dialog is open. */
+  signingIn: boolean;
   openLogin(): void;
   openSignup(): void;
   logout(): Promise<void>;
@@ -116,12 +118,13 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
       user,
       loggedIn: user !== null,
       checked,
+      signingIn: dialog !== null,
       openLogin: () => open('login'),
       openSignup: () => open('signup'),
       logout,
       refresh,
     }),
-    [user, checked, open, logout, refresh],
+    [user, checked, dialog, open, logout, refresh],
   );
 
   return (

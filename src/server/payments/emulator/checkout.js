@@ -211,6 +211,9 @@
       backdrop.append(dialog);
       document.body.append(backdrop);
       this.root = backdrop;
+      // As a modal should: the page behind is out of reach of the keyboard and of assistive technology.
+      this.inerted = [...document.body.children].filter((node) => node !== backdrop && !node.inert);
+      for (const node of this.inerted) node.inert = true;
       this.previousOverflow = document.body.style.overflow;
       document.body.style.overflow = 'hidden';
 
@@ -299,8 +302,12 @@
       document.removeEventListener('keydown', this.onKeyDown, true);
       this.root.remove();
       this.root = null;
+      for (const node of this.inerted || []) node.inert = false;
+      this.inerted = [];
       document.body.style.overflow = this.previousOverflow || '';
-      if (this.returnFocus && typeof this.returnFocus.focus === 'function') this.returnFocus.focus();
+      // Only to an opener still on the page; when it went (the billing form), the page chooses where focus goes.
+      if (this.returnFocus?.isConnected && typeof this.returnFocus.focus === 'function')
+        this.returnFocus.focus();
     }
   }
 

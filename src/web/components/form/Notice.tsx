@@ -21,3 +21,8 @@ export function Notice({ tone, children }: { tone: keyof typeof TONES; children:
     </div>
   );
 }
+
+/** A form's message as a whole (not tied to one field), shown only when there is one. */
+export function FormError({ message }: { message?: string | null }) {
+  return message ? <Notice tone="error">{message}</Notice> : null;
+}

@@ -5,7 +5,7 @@ import { controlProps, inputClass } from './field';
 
 type Option = string | { value: string; label: string };
 
-/** A native select in the kit's look, with a chevron; the first, empty option is the prompt. */
+/** A native select in the kit's look, with a chevron; a `placeholder` is a first, empty option that prompts. */
 export function Select({
   id,
   value,
@@ -19,7 +19,7 @@ export function Select({
   value: string;
   onValueChange: (value: string) => void;
   options: readonly Option[];
-  placeholder: string;
+  placeholder?: string;
   error?: string | null;
 }) {
   return (
@@ -31,7 +31,7 @@ export function Select({
         onChange={(event) => onValueChange(event.target.value)}
         className={`${inputClass(Boolean(error))} appearance-none pr-10`}
       >
-        <option value="">{placeholder}</option>
+        {placeholder !== undefined && <option value="">{placeholder}</option>}
         {options.map((option) => {
           const { value: optionValue, label } =
             typeof option === 'string' ? { value: option, label: option } : option;

@@ -1,9 +1,23 @@
 import { ArrowLeft, LoaderCircle, X } from 'lucide';
-import type { ReactNode } from 'react';
+import type { ButtonHTMLAttributes, MouseEvent, ReactNode } from 'react';
 import { Icon } from '../Icon';
 
+/**
+ * A busy button says so (aria-disabled) and ignores presses, but keeps focus: a `disabled` button drops the focus
+ * of the keyboard user who just pressed it to the page body.
+ */
+export function busyButtonProps(busy: boolean | undefined, onClick?: () => void) {
+  return {
+    'aria-disabled': busy ? true : undefined,
+    onClick: (event: MouseEvent) => {
+      if (busy) event.preventDefault();
+      else onClick?.();
+    },
+  } as const;
+}
+
 const primary =
-  'inline-flex items-center justify-center gap-2 rounded-lg bg-brand-800 font-semibold text-white shadow-sm transition-colors disabled:cursor-not-allowed';
+  'inline-flex items-center justify-center gap-2 rounded-lg bg-brand-800 font-semibold text-white shadow-sm transition-colors disabled:cursor-not-allowed aria-disabled:cursor-wait';
 
 /**
  * The form's main action. `busy` shows a spinner and the busy label and disables it; `size="wide"` is the dialogs'
@@ -30,17 +44,16 @@ export function PrimaryButton({
   onClick?: () => void;
 }) {
   const sizes = {
-    wide: 'h-11 w-full px-4 text-sm hover:bg-brand-700 disabled:bg-brand-800/70',
-    large: 'px-6 py-3 hover:bg-brand-900 disabled:opacity-80',
-    inline: 'min-h-11 px-5 text-sm hover:bg-brand-700 disabled:bg-brand-800/70',
+    wide: 'h-11 w-full px-4 text-sm hover:bg-brand-700 disabled:bg-brand-800/70 aria-disabled:bg-brand-800/70',
+    large: 'px-6 py-3 hover:bg-brand-900 disabled:opacity-80 aria-disabled:opacity-80',
+    inline: 'min-h-11 px-5 text-sm hover:bg-brand-700 disabled:bg-brand-800/70 aria-disabled:bg-brand-800/70',
   };
   const spinner = size === 'large' ? 'size-5' : 'size-4';
   return (
     <button
       type={type}
-      onClick={onClick}
-      disabled={busy || disabled}
-      aria-disabled={busy || disabled ? true : undefined}
+      {...busyButtonProps(busy, onClick)}
+      disabled={disabled}
       className={`${primary} ${sizes[size]}`}
     >
       {busy ? <Icon node={LoaderCircle} className={`${spinner} animate-spin`} /> : icon}
@@ -49,11 +62,55 @@ export function PrimaryButton({
   );
 }
 
-/** A secondary action beside the primary one (Cancel). */
-export function SecondaryButton({ children, onClick }: { children: ReactNode; onClick: () => void }) {
+const VARIANTS = {
+  primary: 'bg-brand-800 text-white hover:bg-brand-900 disabled:bg-slate-400',
+  secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-500',
+  danger: 'bg-red-700 text-white hover:bg-red-800 disabled:bg-slate-400',
+};
+
+/**
+ * A compact button for screens with many actions (the dashboard's tables and panels): `busy` shows a spinner and
+ * disables it.
+ */
+export function Button({
+  variant = 'primary',
+  busy = false,
+  children,
+  className = '',
+  onClick,
+  ...props
+}: Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'onClick'> & {
+  variant?: keyof typeof VARIANTS;
+  busy?: boolean;
+  onClick?: () => void;
+}) {
   return (
     <button
       type="button"
+      {...props}
+      {...busyButtonProps(busy, onClick)}
+      className={`inline-flex min-h-10 items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold transition-colors disabled:cursor-not-allowed aria-disabled:cursor-wait aria-disabled:opacity-70 ${VARIANTS[variant]} ${className}`}
+    >
+      {busy && <Icon node={LoaderCircle} className="size-4 animate-spin" />}
+      {children}
+    </button>
+  );
+}
+
+/** A secondary action beside the primary one; `cancel` marks the way out, where a confirmation puts focus first. */
+export function SecondaryButton({
+  children,
+  onClick,
+  cancel,
+}: {
+  children: ReactNode;
+  onClick: () => void;
+  cancel?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      data-cancel={cancel || undefined}
       onClick={onClick}
       className="inline-flex min-h-11 items-center justify-center rounded-lg border border-slate-300 bg-white px-5 text-sm font-semibold text-slate-700 hover:bg-slate-50"
     >

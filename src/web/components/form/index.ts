@@ -1,5 +1,14 @@
-export { BackButton, CloseButton, linkButtonClass, PrimaryButton, SecondaryButton } from './buttons';
-export { controlProps, Field, inputClass, TextField } from './field';
-export { Notice } from './Notice';
+export {
+  BackButton,
+  Button,
+  CloseButton,
+  linkButtonClass,
+  PrimaryButton,
+  SecondaryButton,
+} from './buttons';
+export { Checkbox, controlProps, Field, inputClass, TextAreaField, TextField } from './field';
+export { FormError, Notice } from './Notice';
 export { PasswordField } from './PasswordField';
+export { SearchForm } from './SearchForm';
 export { Select } from './Select';
+export { useForm } from './useForm';

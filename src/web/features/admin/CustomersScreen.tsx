@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { CustomerRow } from '../../../shared/dashboard';
+import { FormError } from '../../components/form';
 import { adminApi } from './api';
 import { type Column, DataTable } from './DataTable';
 import { LicensesPanel } from './LicensesPanel';
 import { ORDER_COLUMNS } from './OrdersScreen';
 import { SearchableTableScreen } from './SearchableTableScreen';
-import { Card, ErrorText, formatDateTime, ScreenTitle, useScreenTitle } from './ui';
+import { Card, formatDateTime, ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData, useRecordId } from './useAdminData';
 
 type Sort = 'createdAt' | 'email' | 'name';
@@ -68,7 +69,7 @@ export function CustomerScreen() {
         ← Customers
       </Link>
       <ScreenTitle title={data ? data.name : 'Customer'} />
-      <ErrorText message={error} />
+      <FormError message={error} />
       {notice && (
         <p role="status" className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">
           {notice}

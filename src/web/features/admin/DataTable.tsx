@@ -1,7 +1,7 @@
 import type { Dispatch, ReactNode, SetStateAction } from 'react';
 import type { Page } from '../../../shared/dashboard';
+import { Button } from '../../components/form';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight } from './icons';
-import { Button } from './ui';
 
 export type Column<Row, Sort extends string> = {
   key: string;

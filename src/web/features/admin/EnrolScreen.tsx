@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import type { EnrolmentStart } from '../../../shared/dashboard';
+import { Button, FormError, TextField } from '../../components/form';
 import { adminApi, problem } from './api';
 import { GateShell } from './GateShell';
-import { Button, ErrorText, Field, useScreenTitle } from './ui';
+import { useScreenTitle } from './ui';
 
 /** The secret in groups of four, as authenticator apps show it for typing. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
@@ -77,7 +78,7 @@ export function EnrolScreen({ email, onDone }: { email: string; onDone: () => vo
       </p>
       {!setup ? (
         <>
-          <ErrorText message={error} />
+          <FormError message={error} />
           <Button className="mt-5 w-full" busy={busy} onClick={start}>
             Show the setup code
           </Button>
@@ -101,7 +102,7 @@ export function EnrolScreen({ email, onDone }: { email: string; onDone: () => vo
               {grouped(setup.secret)}
             </code>
           </p>
-          <Field
+          <TextField
             id="admin-enrol-code"
             label="The 6-digit code the app now shows"
             inputMode="numeric"

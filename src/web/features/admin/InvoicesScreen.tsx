@@ -1,10 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import type { InvoicePeriod, InvoiceReport } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
+import { Button, FormError } from '../../components/form';
 import { adminApi, queryString } from './api';
 import { type Column, DataTable } from './DataTable';
 import { Download } from './icons';
-import { Button, ErrorText, ScreenTitle, useScreenTitle } from './ui';
+import { ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
 const inr = (paise: number) => formatSubunits(paise, 'INR');
@@ -110,7 +111,7 @@ export function InvoicesScreen() {
           <Button type="submit">Show</Button>
         </form>
       </search>
-      <ErrorText message={error} />
+      <FormError message={error} />
       {data && (
         <div className="space-y-4">
           <h2 className="text-lg font-semibold text-slate-900">B2B invoices, exports and credit notes</h2>

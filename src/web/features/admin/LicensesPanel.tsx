@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { AdminLicense } from '../../../shared/dashboard';
+import { Button, FormError } from '../../components/form';
 import { adminApi, problem } from './api';
-import { Button, Card, ErrorText, formatDateTime, StatusBadge } from './ui';
+import { Card, formatDateTime, StatusBadge } from './ui';
 
 /**
  * Licenses with the machines they run on (key masked but for its last 4 characters): free one machine, or give the
@@ -88,7 +89,7 @@ export function LicensesPanel({
           ))}
         </ul>
       )}
-      <ErrorText message={error} />
+      <FormError message={error} />
     </Card>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
+import { Button, FormError } from '../../components/form';
 import { adminApi, problem } from './api';
-import { Button, Card, ErrorText, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
+import { Card, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
 const COUNTS = [
@@ -19,7 +20,7 @@ export function MailScreen() {
   return (
     <>
       <ScreenTitle title="Mail" />
-      <ErrorText message={error ?? actionError} />
+      <FormError message={error ?? actionError} />
       {data && (
         <div className="space-y-4">
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import type { MessageRow } from '../../../shared/dashboard';
 import { SITE } from '../../../shared/site';
+import { Button, FormError } from '../../components/form';
 import { adminApi, problem } from './api';
 import { Pager } from './DataTable';
 import { Check, Reply } from './icons';
-import { Button, ErrorText, formatDateTime, ScreenTitle, useScreenTitle } from './ui';
+import { formatDateTime, ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
 const replyLink = (message: MessageRow) =>
@@ -59,7 +60,7 @@ function MessageCard({ message, onHandled }: { message: MessageRow; onHandled: (
           </Button>
         )}
       </div>
-      <ErrorText message={error} />
+      <FormError message={error} />
     </li>
   );
 }
@@ -87,7 +88,7 @@ export function MessagesScreen() {
           ))}
         </fieldset>
       </ScreenTitle>
-      <ErrorText message={error} />
+      <FormError message={error} />
       {data && (
         <>
           {data.items.length === 0 ? (

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { DASHBOARD_MESSAGES } from '../../../shared/dashboard';
+import { Button } from '../../components/form';
 import { adminApi } from './api';
 import { GateShell } from './GateShell';
-import { Button, useScreenTitle } from './ui';
+import { useScreenTitle } from './ui';
 
 /** A signed-in account without the operator role: nothing to see, a way out. */
 export function NoAccessScreen({ email, onSignedOut }: { email: string; onSignedOut: () => void }) {

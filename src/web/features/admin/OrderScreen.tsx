@@ -1,131 +1,14 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
-import type { Currency } from '../../../shared/constants';
-import { REFUND_REASON_MAX } from '../../../shared/dashboard';
-import { BILLING_FIELD_LABELS, formatSubunits } from '../../../shared/money';
-import { ORDER_EVENT_LABELS, type OrderEventKind, orderEventFacts } from '../../../shared/orders';
+import { formatSubunits } from '../../../shared/money';
+import { Button, FormError } from '../../components/form';
 import { adminApi, problem } from './api';
 import { ArrowLeft } from './icons';
 import { LicensesPanel } from './LicensesPanel';
-import {
-  Button,
-  Card,
-  ErrorText,
-  Field,
-  formatDateTime,
-  ScreenTitle,
-  StatusBadge,
-  useScreenTitle,
-} from './ui';
+import { Detail, OrderRecords } from './OrderRecords';
+import { RefundPanel } from './RefundPanel';
+import { Card, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useAdminData, useRecordId } from './useAdminData';
-
-function Detail({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="grid grid-cols-[8rem_1fr] gap-2 py-1 text-sm">
-      <dt className="text-slate-600">{label}</dt>
-      <dd className="min-w-0 break-words text-slate-900">{children}</dd>
-    </div>
-  );
-}
-
-/** What an event recorded, labelled for people (the raw detail is in `orders show --json`). */
-function EventFacts({ detail, currency }: { detail: unknown; currency: Currency }) {
-  const facts = orderEventFacts(detail, currency);
-  if (facts.length === 0) return null;
-  return (
-    <dl className="mt-1 space-y-0.5 text-slate-700">
-      {facts.map((fact) => (
-        <div key={fact.label} className="flex flex-wrap gap-x-1.5">
-          <dt className="text-slate-600">{fact.label}:</dt>
-          <dd className="min-w-0 wrap-anywhere">{fact.value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
-/** Refund: a reason, a fresh code from the authenticator app, and a second, explicit click. */
-function RefundPanel({
-  orderId,
-  amount,
-  onDone,
-}: {
-  orderId: string;
-  amount: string;
-  onDone: (message: string) => void;
-}) {
-  const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  if (!open) {
-    return (
-      <Button variant="danger" onClick={() => setOpen(true)}>
-        Refund…
-      </Button>
-    );
-  }
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onDone((await adminApi.refund(orderId, { reason, code })).message);
-    } catch (failure) {
-      setError(problem(failure));
-      setCode('');
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <form
-      onSubmit={submit}
-      className="w-full space-y-3 rounded-lg border border-red-200 bg-red-50 p-4"
-      aria-label="Refund this order"
-    >
-      <p className="text-sm text-red-900">
-        The buyer gets {amount} back through Razorpay, loses the tool and is told by email. This cannot be
-        undone.
-      </p>
-      <div>
-        <label htmlFor="refund-reason" className="mb-1.5 block text-sm font-medium text-slate-800">
-          Reason (for the records)
-        </label>
-        <textarea
-          id="refund-reason"
-          required
-          maxLength={REFUND_REASON_MAX}
-          rows={3}
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base"
-        />
-      </div>
-      <Field
-        id="refund-code"
-        label="Code from your authenticator app"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={7}
-        required
-        value={code}
-        onValueChange={setCode}
-      />
-      <ErrorText message={error} />
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" variant="danger" busy={busy}>
-          Refund {amount}
-        </Button>
-        <Button variant="secondary" onClick={() => setOpen(false)}>
-          Cancel
-        </Button>
-      </div>
-    </form>
-  );
-}
 
 /** One order: buyer, billing, amount, the events timeline, the emails it caused, and its actions. */
 export function OrderScreen() {
@@ -135,6 +18,7 @@ export function OrderScreen() {
   const [notice, setNotice] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
+  const [refunding, setRefunding] = useState(false);
 
   return (
     <>
@@ -146,7 +30,7 @@ export function OrderScreen() {
         Orders
       </Link>
       <ScreenTitle title={order ? `Order ${order.razorpayPaymentId ?? order.razorpayOrderId}` : 'Order'} />
-      <ErrorText message={error} />
+      <FormError message={error} />
       {notice && (
         <p role="status" className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">
           {notice}
@@ -202,17 +86,25 @@ export function OrderScreen() {
                 >
                   Resend delivery email
                 </Button>
-                <RefundPanel
-                  orderId={order.id}
-                  amount={formatSubunits(order.amount, order.currency)}
-                  onDone={(message) => {
-                    setNotice(message);
-                    reload();
-                  }}
-                />
+                {refunding ? (
+                  <RefundPanel
+                    orderId={order.id}
+                    amount={formatSubunits(order.amount, order.currency)}
+                    onCancel={() => setRefunding(false)}
+                    onDone={(message) => {
+                      setRefunding(false);
+                      setNotice(message);
+                      reload();
+                    }}
+                  />
+                ) : (
+                  <Button variant="danger" onClick={() => setRefunding(true)}>
+                    Refund…
+                  </Button>
+                )}
               </div>
             )}
-            <ErrorText message={actionError} />
+            <FormError message={actionError} />
           </Card>
           <LicensesPanel
             licenses={order.licenses}
@@ -221,80 +113,7 @@ export function OrderScreen() {
               reload();
             }}
           />
-          <Card title="Tax documents">
-            {order.invoice || order.creditNote ? (
-              <dl>
-                {order.invoice && (
-                  <Detail label="Invoice">
-                    <a
-                      href={order.invoice.pdfUrl}
-                      target="_blank"
-                      rel="noreferrer"
-                      className="font-medium text-brand-700 underline underline-offset-2"
-                    >
-                      {order.invoice.number} (PDF)
-                    </a>{' '}
-                    · {formatDateTime(order.invoice.issuedAt)}
-                  </Detail>
-                )}
-                {order.creditNote && (
-                  <Detail label="Credit note">
-                    <a
-                      href={order.creditNote.pdfUrl}
-                      target="_blank"
-                      rel="noreferrer"
-                      className="font-medium text-brand-700 underline underline-offset-2"
-                    >
-                      {order.creditNote.number} (PDF)
-                    </a>{' '}
-                    · {formatDateTime(order.creditNote.issuedAt)}
-                  </Detail>
-                )}
-              </dl>
-            ) : (
-              <p className="text-sm text-slate-600">No invoice: the order was not paid.</p>
-            )}
-          </Card>
-          <Card title="Billing">
-            <dl>
-              {Object.entries(BILLING_FIELD_LABELS).map(([field, label]) => (
-                <Detail key={field} label={label}>
-                  {String(order.billing[field] ?? '') || '—'}
-                </Detail>
-              ))}
-            </dl>
-          </Card>
-          <Card title="Events">
-            <ol className="space-y-2 border-l-2 border-slate-200 pl-4 text-sm">
-              {order.events.map((event) => (
-                <li key={event.id}>
-                  <p className="font-medium text-slate-900">
-                    {ORDER_EVENT_LABELS[event.kind as OrderEventKind] ?? event.kind}
-                  </p>
-                  <p className="text-slate-600">
-                    <time dateTime={event.createdAt}>{formatDateTime(event.createdAt)}</time>
-                  </p>
-                  <EventFacts detail={event.detail} currency={order.currency} />
-                </li>
-              ))}
-            </ol>
-          </Card>
-          <Card title="Emails">
-            {order.emails.length === 0 ? (
-              <p className="text-sm text-slate-600">No emails for this order.</p>
-            ) : (
-              <ul className="space-y-2 text-sm">
-                {order.emails.map((mail) => (
-                  <li key={mail.id} className="flex flex-wrap items-baseline gap-2">
-                    <StatusBadge status={mail.status} />
-                    <span className="font-medium text-slate-900">{mail.subject}</span>
-                    <span className="text-slate-600">{formatDateTime(mail.sentAt ?? mail.createdAt)}</span>
-                    {mail.lastError && <span className="w-full text-red-700">{mail.lastError}</span>}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </Card>
+          <OrderRecords order={order} />
         </div>
       )}
     </>

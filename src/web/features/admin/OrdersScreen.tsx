@@ -3,9 +3,10 @@ import { Link } from 'wouter';
 import type { OrderRow } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { ORDER_STATUSES, type OrderStatus } from '../../../shared/orders';
+import { Button, FormError } from '../../components/form';
 import { adminApi } from './api';
 import { type Column, PagedTable } from './DataTable';
-import { Button, ErrorText, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
+import { formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
 type Sort = 'createdAt' | 'amount' | 'status';
@@ -145,7 +146,7 @@ export function OrdersScreen() {
           <Button type="submit">Search</Button>
         </form>
       </search>
-      <ErrorText message={error} />
+      <FormError message={error} />
       {data && (
         <PagedTable
           data={data}

@@ -1,10 +1,11 @@
 import { Link } from 'wouter';
 import type { OverviewResponse, PeriodFigures } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
+import { FormError } from '../../components/form';
 import { adminApi } from './api';
 import { Inbox, MailWarning, RotateCw } from './icons';
 import { SalesChart } from './SalesChart';
-import { Card, ErrorText, ScreenTitle, useScreenTitle } from './ui';
+import { Card, ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
 const PERIODS: Array<{ key: keyof OverviewResponse['periods']; label: string }> = [
@@ -45,7 +46,7 @@ export function OverviewScreen() {
   return (
     <>
       <ScreenTitle title="Overview" />
-      <ErrorText message={error} />
+      <FormError message={error} />
       {data && (
         <div className="space-y-5">
           <div className="grid gap-4 lg:grid-cols-3">

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { Page } from '../../../shared/dashboard';
+import { FormError, SearchForm } from '../../components/form';
 import { type Column, PagedTable } from './DataTable';
-import { ErrorText, ScreenTitle, SearchBox, useScreenTitle } from './ui';
+import { ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
 type SearchQuery<Sort extends string> = { page: number; sort: Sort; dir: 'asc' | 'desc'; q: string };
@@ -39,9 +40,9 @@ export function SearchableTableScreen<Row, Sort extends string>({
   return (
     <>
       <ScreenTitle title={title}>
-        <SearchBox {...search} onSearch={(q) => setQuery((current) => ({ ...current, page: 1, q }))} />
+        <SearchForm {...search} onSearch={(q) => setQuery((current) => ({ ...current, page: 1, q }))} />
       </ScreenTitle>
-      <ErrorText message={error} />
+      <FormError message={error} />
       {data && (
         <PagedTable
           data={data}

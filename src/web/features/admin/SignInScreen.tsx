@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
+import { Button, FormError, TextField } from '../../components/form';
 import { adminApi, problem } from './api';
 import { GateShell } from './GateShell';
-import { Button, ErrorText, Field, useScreenTitle } from './ui';
+import { useScreenTitle } from './ui';
 
 /** Step 1: the site account's email and password (the same sign-in as the shop). */
 export function SignInScreen({ onSignedIn }: { onSignedIn: () => void }) {
@@ -28,7 +29,7 @@ export function SignInScreen({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <GateShell title="Sign in to the dashboard">
       <form onSubmit={submit} noValidate className="space-y-4">
-        <Field
+        <TextField
           id="admin-email"
           label="Email"
           type="email"
@@ -37,7 +38,7 @@ export function SignInScreen({ onSignedIn }: { onSignedIn: () => void }) {
           value={email}
           onValueChange={setEmail}
         />
-        <Field
+        <TextField
           id="admin-password"
           label="Password"
           type="password"
@@ -46,7 +47,7 @@ export function SignInScreen({ onSignedIn }: { onSignedIn: () => void }) {
           value={password}
           onValueChange={setPassword}
         />
-        <ErrorText message={error} />
+        <FormError message={error} />
         <Button type="submit" busy={busy} className="w-full">
           Continue
         </Button>

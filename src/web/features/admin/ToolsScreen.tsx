@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import type { AdminTool } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
+import { FormError } from '../../components/form';
 import { adminApi } from './api';
 import { type Column, PagedTable } from './DataTable';
 import { Plus } from './icons';
-import { ErrorText, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
+import { formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
 type Sort = 'name' | 'updatedAt' | 'priceINR';
@@ -31,8 +32,8 @@ const COLUMNS: Array<Column<AdminTool, Sort>> = [
     sort: 'priceINR',
     render: (tool) => (
       <span className="tabular-nums">
-        {formatSubunits(tool.priceINR, 'INR')} ·{' '}
-        {tool.priceUSD === null ? 'USD from INR' : formatSubunits(tool.priceUSD, 'USD')}
+        {formatSubunits(tool.pricePaise, 'INR')} ·{' '}
+        {tool.priceCents === null ? 'USD from INR' : formatSubunits(tool.priceCents, 'USD')}
       </span>
     ),
   },
@@ -66,7 +67,7 @@ export function ToolsScreen() {
           Add a tool
         </Link>
       </ScreenTitle>
-      <ErrorText message={error} />
+      <FormError message={error} />
       {data && (
         <PagedTable
           data={data}

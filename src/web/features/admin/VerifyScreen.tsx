@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
+import { Button, TextField } from '../../components/form';
 import { adminApi, problem } from './api';
 import { GateShell } from './GateShell';
-import { Button, Field, useScreenTitle } from './ui';
+import { useScreenTitle } from './ui';
 
 /** Step 2 of every dashboard sign-in: the authenticator app's code, or one recovery code. */
 export function VerifyScreen({
@@ -40,7 +41,7 @@ export function VerifyScreen({
         phone? Use one of your recovery codes instead.
       </p>
       <form onSubmit={submit} noValidate className="space-y-4">
-        <Field
+        <TextField
           id="admin-code"
           label="Code"
           autoComplete="one-time-code"

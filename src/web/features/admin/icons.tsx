@@ -6,10 +6,8 @@ import {
   Check as check,
   ChevronLeft as chevronLeft,
   ChevronRight as chevronRight,
-  CircleAlert as circleAlert,
   Download as download,
   Inbox as inbox,
-  LoaderCircle as loaderCircle,
   LogOut as logOut,
   MailWarning as mailWarning,
   Plus as plus,
@@ -30,10 +28,8 @@ export const ArrowUpDown = (props: IconProps) => <Icon node={arrowUpDown} {...pr
 export const Check = (props: IconProps) => <Icon node={check} {...props} />;
 export const ChevronLeft = (props: IconProps) => <Icon node={chevronLeft} {...props} />;
 export const ChevronRight = (props: IconProps) => <Icon node={chevronRight} {...props} />;
-export const CircleAlert = (props: IconProps) => <Icon node={circleAlert} {...props} />;
 export const Download = (props: IconProps) => <Icon node={download} {...props} />;
 export const Inbox = (props: IconProps) => <Icon node={inbox} {...props} />;
-export const LoaderCircle = (props: IconProps) => <Icon node={loaderCircle} {...props} />;
 export const LogOut = (props: IconProps) => <Icon node={logOut} {...props} />;
 export const MailWarning = (props: IconProps) => <Icon node={mailWarning} {...props} />;
 export const Plus = (props: IconProps) => <Icon node={plus} {...props} />;

@@ -140,7 +140,7 @@ export function CountryCodePicker({
                 setActive(0);
               }}
               onKeyDown={onSearchKeyDown}
-              className="block w-full rounded-lg border border-slate-300 py-2 pr-3 pl-9 text-base placeholder:text-slate-500 focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600/30"
+              className="block w-full rounded-lg border border-slate-300 py-2 pr-3 pl-9 text-base placeholder:text-slate-500 focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600"
             />
           </div>
           <div

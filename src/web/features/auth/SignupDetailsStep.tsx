@@ -37,6 +37,7 @@ export function SignupDetailsStep({
       <TextField
         id={fieldId('name')}
         label="Full Name"
+        required
         autoComplete="name"
         value={flow.details.name}
         onValueChange={flow.set('name')}
@@ -46,6 +47,7 @@ export function SignupDetailsStep({
       <TextField
         id={fieldId('email')}
         label="Email"
+        required
         type="email"
         autoComplete="email"
         value={flow.details.email}
@@ -63,6 +65,7 @@ export function SignupDetailsStep({
           <input
             {...controlProps(phoneId, phoneError)}
             type="tel"
+            required
             inputMode="numeric"
             autoComplete="tel-national"
             value={flow.details.phone}
@@ -75,6 +78,7 @@ export function SignupDetailsStep({
       <PasswordField
         id={fieldId('password')}
         label="Password"
+        required
         autoComplete="new-password"
         value={flow.details.password}
         onValueChange={flow.set('password')}
@@ -83,6 +87,7 @@ export function SignupDetailsStep({
       <PasswordField
         id={fieldId('confirmPassword')}
         label="Confirm Password"
+        required
         autoComplete="new-password"
         value={flow.details.confirmPassword}
         onValueChange={flow.set('confirmPassword')}

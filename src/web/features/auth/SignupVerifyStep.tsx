@@ -36,6 +36,7 @@ export function SignupVerifyStep({
       <TextField
         id={fieldId('otp')}
         label="Verification Code"
+        required
         inputMode="numeric"
         autoComplete="one-time-code"
         maxLength={SIGNUP_CODE_LENGTH}

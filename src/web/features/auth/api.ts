@@ -30,10 +30,3 @@ export const authApi = {
 export function errorText(error: unknown, fallback: string): string {
   return (error instanceof ApiError && error.serverMessage) || fallback;
 }
-
-/** The field a 400 names, for putting its message next to that field. */
-export function errorField(error: unknown): string | undefined {
-  if (!(error instanceof ApiError)) return undefined;
-  const fields = error.body?.fieldErrors;
-  return fields ? Object.keys(fields)[0] : undefined;
-}

@@ -1,11 +1,19 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { AUTH_MESSAGES, type AuthUser, validateNewPassword } from '../../../shared/auth';
 import { RESET_SUCCESS_BACK_TO_LOGIN_MS } from '../../../shared/constants';
+import { useForm } from '../../components/form';
 import { authApi, errorText } from './api';
 
 export type LoginView = 'login' | 'forgot' | 'verify' | 'reset';
 export type Message = { tone: 'error' | 'success'; text: string } | null;
-type ResetField = 'password' | 'confirmPassword';
+type LoginValues = {
+  email: string;
+  password: string;
+  code: string;
+  newPassword: string;
+  confirmPassword: string;
+};
+const FIELDS = ['email', 'password', 'code', 'newPassword', 'confirmPassword'] as const;
 
 /**
  * The state behind the Login dialog (docs/product.md §4, §8): signing in, and the three-step reset — send the code,
@@ -22,14 +30,14 @@ export function useLoginFlow({
   onClose: () => void;
   onLoggedIn: (user: AuthUser) => void;
 }) {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const [fieldError, setFieldError] = useState<{ field: ResetField; message: string } | null>(null);
+  // The reset step's new password has the login step's id: one of the two is on screen at a time.
+  const form = useForm<LoginValues, (typeof FIELDS)[number]>({
+    initial: { email: '', password: '', code: '', newPassword: '', confirmPassword: '' },
+    fields: FIELDS,
+    idOf: (field) => `${idPrefix}-${field === 'newPassword' ? 'password' : field}`,
+  });
+  const { email, password, code, newPassword, confirmPassword } = form.values;
   const [message, setMessage] = useState<Message>(null);
-  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
   const backTimer = useRef<number | undefined>(undefined);
   const firstFieldRef = useRef<HTMLInputElement>(null);
@@ -48,81 +56,95 @@ export function useLoginFlow({
   const go = (next: LoginView, nextMessage: Message = null) => {
     setView(next);
     setMessage(nextMessage);
-    setFieldError(null);
+    form.setErrors({});
     focusFirstField.current = true;
   };
 
-  const run = (event: FormEvent, action: () => Promise<void>) => {
+  /** One step's request: the dialog's message is cleared, then shows the step's failure. */
+  const run = (event: FormEvent, action: () => Promise<void>, fallback: string) => {
     event.preventDefault();
-    if (busy) return;
-    setBusy(true);
     setMessage(null);
-    void action().finally(() => setBusy(false));
+    void form.run({
+      send: action,
+      explain: (error) => {
+        setMessage({ tone: 'error', text: errorText(error, fallback) });
+        return null;
+      },
+    });
   };
 
-  const fail = (fallback: string) => (error: unknown) =>
-    setMessage({ tone: 'error', text: errorText(error, fallback) });
-
   const onLogin = (event: FormEvent) =>
-    run(event, () =>
-      authApi.login({ email: email.trim(), password }).then((result) => {
-        onLoggedIn(result.user);
-        onClose();
-        window.location.reload();
-      }, fail(AUTH_MESSAGES.loginFailed)),
+    run(
+      event,
+      () =>
+        authApi.login({ email: email.trim(), password }).then((result) => {
+          onLoggedIn(result.user);
+          onClose();
+          window.location.reload();
+        }),
+      AUTH_MESSAGES.loginFailed,
     );
 
   const onForgot = (event: FormEvent) =>
-    run(event, () =>
-      authApi.forgotPassword({ email: email.trim() }).then((result) => {
-        setCode('');
-        go('verify', { tone: 'success', text: result?.message || AUTH_MESSAGES.forgotSent });
-      }, fail(AUTH_MESSAGES.forgotFailed)),
+    run(
+      event,
+      () =>
+        authApi.forgotPassword({ email: email.trim() }).then((result) => {
+          form.set('code', '');
+          go('verify', { tone: 'success', text: result?.message || AUTH_MESSAGES.forgotSent });
+        }),
+      AUTH_MESSAGES.forgotFailed,
     );
 
   const onVerify = (event: FormEvent) =>
-    run(event, () =>
-      authApi.verifyResetCode({ email: email.trim(), otp: code }).then((result) => {
-        setNewPassword('');
-        setConfirmPassword('');
-        go('reset', { tone: 'success', text: result?.message || AUTH_MESSAGES.verifySuccess });
-      }, fail(AUTH_MESSAGES.verifyFailed)),
+    run(
+      event,
+      () =>
+        authApi.verifyResetCode({ email: email.trim(), otp: code }).then((result) => {
+          form.set('newPassword', '');
+          form.set('confirmPassword', '');
+          go('reset', { tone: 'success', text: result?.message || AUTH_MESSAGES.verifySuccess });
+        }),
+      AUTH_MESSAGES.verifyFailed,
     );
 
   const onReset = (event: FormEvent) => {
     event.preventDefault();
     const issue = validateNewPassword(newPassword, confirmPassword);
-    setFieldError(issue);
     if (issue) {
-      document.getElementById(`${idPrefix}-${issue.field}`)?.focus();
+      form.setErrors({ [issue.field === 'password' ? 'newPassword' : issue.field]: issue.message });
       return;
     }
-    run(event, () =>
-      authApi.resetPassword({ email: email.trim(), otp: code, password: newPassword }).then((result) => {
-        setDone(true);
-        setPassword('');
-        setMessage({ tone: 'success', text: result?.message || AUTH_MESSAGES.resetSuccess });
-        backTimer.current = window.setTimeout(() => {
-          setDone(false);
-          go('login');
-        }, RESET_SUCCESS_BACK_TO_LOGIN_MS);
-      }, fail(AUTH_MESSAGES.resetFailed)),
+    run(
+      event,
+      () =>
+        authApi.resetPassword({ email: email.trim(), otp: code, password: newPassword }).then((result) => {
+          setDone(true);
+          form.set('password', '');
+          setMessage({ tone: 'success', text: result?.message || AUTH_MESSAGES.resetSuccess });
+          backTimer.current = window.setTimeout(() => {
+            setDone(false);
+            go('login');
+          }, RESET_SUCCESS_BACK_TO_LOGIN_MS);
+        }),
+      AUTH_MESSAGES.resetFailed,
     );
   };
 
-  const resetError = (field: ResetField) => (fieldError?.field === field ? fieldError.message : null);
+  const resetError = (field: 'password' | 'confirmPassword') =>
+    form.errorFor(field === 'password' ? 'newPassword' : field);
 
   return {
-    values: { email, password, code, newPassword, confirmPassword },
+    values: form.values,
     set: {
-      email: setEmail,
-      password: setPassword,
-      code: setCode,
-      newPassword: setNewPassword,
-      confirmPassword: setConfirmPassword,
+      email: form.change('email'),
+      password: form.change('password'),
+      code: form.change('code'),
+      newPassword: form.change('newPassword'),
+      confirmPassword: form.change('confirmPassword'),
     },
     message,
-    busy,
+    busy: form.busy !== null,
     done,
     firstFieldRef,
     resetError,

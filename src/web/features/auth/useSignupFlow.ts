@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   AUTH_MESSAGES,
   type AuthUser,
@@ -10,13 +10,26 @@ import {
 } from '../../../shared/auth';
 import { NOTICE_HIDE_MS, RESEND_COUNTDOWN_S, SIGNUP_SUCCESS_RELOAD_MS } from '../../../shared/constants';
 import { type CountryCode, DEFAULT_COUNTRY } from '../../../shared/country-codes';
-import { authApi, errorField, errorText } from './api';
+import { useForm } from '../../components/form';
+import { ApiError } from '../../lib/api';
+import { authApi, errorText } from './api';
 import { useCountdown } from './useCountdown';
 
 export type SignupStep = 'details' | 'verify';
-type Issue = { field: SignupField | 'otp' | 'form'; message: string } | null;
+type SignupValues = Omit<SignupDetails, 'dialCode'> & { otp: string };
 
-const STEP_FIELDS: readonly SignupField[] = ['name', 'email', 'phone', 'password', 'confirmPassword'];
+const STEP_FIELDS = [
+  'name',
+  'email',
+  'phone',
+  'password',
+  'confirmPassword',
+] as const satisfies SignupField[];
+const FIELDS = [...STEP_FIELDS, 'otp'] as const;
+
+/** Whether the server refused one of step 1's details (say, a common password): it is fixed on step 1. */
+const refusesDetail = (error: unknown) =>
+  error instanceof ApiError && STEP_FIELDS.some((field) => error.body?.fieldErrors?.[field]);
 
 /**
  * The state behind the Signup dialog (docs/product.md §4, §5, §8): the details checked in the §5 order, the emailed
@@ -31,19 +44,15 @@ export function useSignupFlow({
   setStep: (step: SignupStep) => void;
   onLoggedIn: (user: AuthUser) => void;
 }) {
-  const [details, setDetails] = useState<Omit<SignupDetails, 'dialCode'>>({
-    name: '',
-    email: '',
-    phone: '',
-    password: '',
-    confirmPassword: '',
+  const form = useForm<SignupValues, (typeof FIELDS)[number], 'send' | 'resend' | 'complete'>({
+    initial: { name: '', email: '', phone: '', password: '', confirmPassword: '', otp: '' },
+    fields: FIELDS,
+    idOf: fieldId,
   });
+  const { values } = form;
   const [country, setCountry] = useState<CountryCode>(DEFAULT_COUNTRY);
-  const [code, setCode] = useState('');
-  const [issue, setIssue] = useState<Issue>(null);
   const [sentNotice, setSentNotice] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'send' | 'resend' | 'complete' | null>(null);
   const countdown = useCountdown();
   const noticeTimer = useRef<number | undefined>(undefined);
   const reloadTimer = useRef<number | undefined>(undefined);
@@ -56,136 +65,90 @@ export function useSignupFlow({
     [],
   );
 
-  // Focus moves after React has rendered the field asked for (it may belong to the step being switched to).
-  const pendingFocus = useRef<string | null>(null);
-  useEffect(() => {
-    if (!pendingFocus.current) return;
-    document.getElementById(pendingFocus.current)?.focus();
-    pendingFocus.current = null;
-  });
-  const focusField = (field: string) => {
-    pendingFocus.current = fieldId(field);
-  };
-
-  const clearIssue = (field: SignupField | 'otp') => {
-    if (issue?.field === field) setIssue(null);
-  };
-  const set = (field: keyof typeof details) => (value: string) => {
-    setDetails((current) => ({ ...current, [field]: value }));
-    clearIssue(field);
-  };
   const chooseCountry = (entry: CountryCode) => {
     setCountry(entry);
-    clearIssue('phone');
-  };
-  const typeCode = (value: string) => {
-    setCode(value);
-    clearIssue('otp');
+    form.setErrors({});
   };
 
   const codeSent = () => {
     countdown.start(RESEND_COUNTDOWN_S);
-    setSentNotice(AUTH_MESSAGES.signupCodeSentTo(details.email.trim()));
+    setSentNotice(AUTH_MESSAGES.signupCodeSentTo(values.email.trim()));
     window.clearTimeout(noticeTimer.current);
     noticeTimer.current = window.setTimeout(() => setSentNotice(null), NOTICE_HIDE_MS);
   };
 
-  const sendCode = async (kind: 'send' | 'resend') => {
-    setBusy(kind);
-    setIssue(null);
-    try {
-      await authApi.sendSignupCode({ name: details.name.trim(), email: details.email.trim() });
-      codeSent();
-      return true;
-    } catch (error) {
-      const fallback = kind === 'send' ? AUTH_MESSAGES.signupSendFailed : AUTH_MESSAGES.signupResendFailed;
-      const known = STEP_FIELDS.find((candidate) => candidate === errorField(error));
-      setIssue({ field: kind === 'send' && known ? known : 'form', message: errorText(error, fallback) });
-      if (kind === 'send' && known) focusField(known);
-      return false;
-    } finally {
-      setBusy(null);
-    }
-  };
+  const sendCode = () =>
+    authApi.sendSignupCode({ name: values.name.trim(), email: values.email.trim() }).then(codeSent);
 
-  const onDetails = (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    const problem = validateSignupDetails({ ...details, dialCode: country.code });
-    if (problem) {
-      setIssue(problem);
-      focusField(problem.field);
-      return;
-    }
-    void sendCode('send').then((sent) => {
-      if (!sent) return;
-      setCode('');
+  const onDetails = form.submit({
+    kind: 'send',
+    validate: (typed) => {
+      const problem = validateSignupDetails({ ...typed, dialCode: country.code });
+      return problem ? { [problem.field]: problem.message } : {};
+    },
+    send: async () => {
+      await sendCode();
+      form.set('otp', '');
       setStep('verify');
-      focusField('otp');
-    });
-  };
+      form.focus('otp');
+    },
+    explain: (error, onFields) => (onFields ? null : errorText(error, AUTH_MESSAGES.signupSendFailed)),
+  });
 
-  const onComplete = (event: FormEvent) => {
-    event.preventDefault();
-    if (busy || success) return;
-    const problem = validateSignupCode(code);
-    if (problem) {
-      setIssue({ field: 'otp', message: problem });
-      document.getElementById(fieldId('otp'))?.focus();
-      return;
-    }
-    setBusy('complete');
-    setIssue(null);
-    authApi
-      .completeSignup({
-        name: details.name.trim(),
-        email: details.email.trim(),
-        phone: `${country.code}${phoneDigits(details.phone)}`,
-        password: details.password,
-        otp: code,
-      })
-      .then((result) => {
-        setSuccess(AUTH_MESSAGES.signupSuccess);
-        onLoggedIn(result.user);
-        reloadTimer.current = window.setTimeout(() => window.location.reload(), SIGNUP_SUCCESS_RELOAD_MS);
-      })
-      .catch((error: unknown) => {
-        const message = errorText(error, AUTH_MESSAGES.signupFailed);
-        const field = STEP_FIELDS.find((candidate) => candidate === errorField(error));
-        if (field) {
-          // A detail the server refused (say, a common password): fix it on step 1; the code stays valid.
-          setStep('details');
-          setIssue({ field, message });
-          focusField(field);
-        } else {
-          setIssue({ field: errorField(error) === 'otp' ? 'otp' : 'form', message });
-        }
-      })
-      .finally(() => setBusy(null));
-  };
+  const onComplete = form.submit({
+    kind: 'complete',
+    validate: (typed) => {
+      const problem = success ? null : validateSignupCode(typed.otp);
+      return problem ? { otp: problem } : {};
+    },
+    send: async (typed) => {
+      if (success) return;
+      const result = await authApi.completeSignup({
+        name: typed.name.trim(),
+        email: typed.email.trim(),
+        phone: `${country.code}${phoneDigits(typed.phone)}`,
+        password: typed.password,
+        otp: typed.otp,
+      });
+      setSuccess(AUTH_MESSAGES.signupSuccess);
+      onLoggedIn(result.user);
+      reloadTimer.current = window.setTimeout(() => window.location.reload(), SIGNUP_SUCCESS_RELOAD_MS);
+    },
+    explain: (error, onFields) => {
+      // A detail the server refused: fix it on step 1 (its message is on the field); the code stays valid.
+      if (refusesDetail(error)) setStep('details');
+      return onFields ? null : errorText(error, AUTH_MESSAGES.signupFailed);
+    },
+  });
 
   const backToDetails = () => {
-    setIssue(null);
+    form.setErrors({});
+    form.setFormError(null);
     setStep('details');
-    focusField('name');
+    form.focus('name');
   };
 
   return {
-    details,
-    set,
+    details: values,
+    set: (field: keyof SignupValues) => form.change(field),
     country,
     chooseCountry,
-    code,
-    typeCode,
+    code: values.otp,
+    typeCode: form.change('otp'),
     sentNotice,
     success,
-    busy,
+    busy: form.busy,
     secondsLeft: countdown.secondsLeft,
-    errorFor: (field: SignupField | 'otp') => (issue?.field === field ? issue.message : null),
-    formError: issue?.field === 'form' ? issue.message : null,
+    errorFor: form.errorFor,
+    formError: form.formError,
     onDetails,
     onComplete,
-    resend: () => void sendCode('resend'),
+    resend: () =>
+      void form.run({
+        kind: 'resend',
+        send: () => sendCode(),
+        explain: (error) => errorText(error, AUTH_MESSAGES.signupResendFailed),
+      }),
     backToDetails,
   };
 }

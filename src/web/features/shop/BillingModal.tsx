@@ -1,28 +1,23 @@
-import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
-import {
-  BILLING_COUNTRY_INDIA,
-  type BillingFieldErrors,
-  normaliseBilling,
-  validateBilling,
-} from '../../../shared/billing';
+import { type ReactNode, useId } from 'react';
+import { BILLING_COUNTRY_INDIA, normaliseBilling, validateBilling } from '../../../shared/billing';
 import type { Currency } from '../../../shared/constants';
 import { COUNTRIES } from '../../../shared/countries';
 import { INDIAN_STATE_NAMES } from '../../../shared/indian-states';
 import { MAX_LENGTH } from '../../../shared/limits';
 import { BILLING_FIELD_LABELS } from '../../../shared/money';
-import type { BillingDetails } from '../../../shared/shop';
+import { type BillingDetails, SHOP_MESSAGES } from '../../../shared/shop';
 import {
   controlProps,
   Field,
+  FormError,
   inputClass,
   PrimaryButton,
   SecondaryButton,
   Select,
+  useForm,
 } from '../../components/form';
 import { Modal } from '../../components/Modal';
 import { GstinField } from './GstinField';
-
-type BillingField = keyof BillingFieldErrors;
 
 const COUNTRY_OPTIONS = COUNTRIES.map((country) => country.name);
 
@@ -38,24 +33,41 @@ export function BillingModal({
   open,
   currency,
   summary,
+  draft,
   defaultCountry,
   onCancel,
   onSubmit,
+  returnFocus,
 }: {
   open: boolean;
+  /** Where focus goes on close when the page opened the dialog itself (a purchase carried on after signing in). */
+  returnFocus?: () => HTMLElement | null;
   currency: Currency;
   /** What is being bought and for how much, shown above the form. */
   summary: ReactNode;
+  /** What the buyer typed last time (a checkout they closed), to start from. */
+  draft?: BillingDraft;
   /** Preselected for an international order (the detected country), when known. */
   defaultCountry?: string;
   onCancel: () => void;
-  onSubmit: (billing: BillingDetails) => void;
+  /**
+   * The details as the order takes them, and as typed (to start from next time); settles once the payment has
+   * started, or fails with the server's answer.
+   */
+  onSubmit: (billing: BillingDetails, draft: BillingDraft) => Promise<void>;
 }) {
   return (
-    <Modal open={open} onClose={onCancel} title={billingTitle(currency)} className="max-w-lg">
+    <Modal
+      open={open}
+      onClose={onCancel}
+      title={billingTitle(currency)}
+      className="max-w-lg"
+      returnFocus={returnFocus}
+    >
       <BillingForm
         currency={currency}
         summary={summary}
+        draft={draft}
         defaultCountry={defaultCountry}
         onCancel={onCancel}
         onSubmit={onSubmit}
@@ -64,93 +76,96 @@ export function BillingModal({
   );
 }
 
+/** What the buyer typed in the form, kept by the page so a second attempt starts from it. */
+export type BillingDraft = { address: string; state: string; country: string; gstin: string };
+
+const FIELDS = ['address', 'state', 'country', 'gstin'] as const;
+
 function BillingForm({
   currency,
   summary,
+  draft,
   defaultCountry,
   onCancel,
   onSubmit,
 }: {
   currency: Currency;
   summary: ReactNode;
+  draft?: BillingDraft;
   defaultCountry?: string;
   onCancel: () => void;
-  onSubmit: (billing: BillingDetails) => void;
+  onSubmit: (billing: BillingDetails, draft: BillingDraft) => Promise<void>;
 }) {
   const domestic = currency === 'INR';
-  const [values, setValues] = useState({
-    address: '',
-    state: '',
-    country: defaultCountry && COUNTRY_OPTIONS.includes(defaultCountry) ? defaultCountry : '',
-    gstin: '',
+  const prefix = useId();
+  const idOf = (field: string) => `${prefix}-${field}`;
+  const form = useForm({
+    initial: draft ?? {
+      address: '',
+      state: '',
+      country: defaultCountry && COUNTRY_OPTIONS.includes(defaultCountry) ? defaultCountry : '',
+      gstin: '',
+    },
+    fields: FIELDS,
+    idOf,
+    serverPath: 'billingDetails',
   });
-  const [errors, setErrors] = useState<BillingFieldErrors>({});
-  const formRef = useRef<HTMLFormElement>(null);
-  const ids = { address: useId(), state: useId(), country: useId(), gstin: useId() };
-
-  const change = (field: BillingField) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    // Typing in a field clears its message, as on the contact form.
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const input = domestic
+  const { values, errors } = form;
+  const input = (typed: BillingDraft) =>
+    domestic
       ? {
-          address: values.address,
-          state: values.state,
+          address: typed.address,
+          state: typed.state,
           country: BILLING_COUNTRY_INDIA,
-          gstin: values.gstin,
+          gstin: typed.gstin,
           currency,
         }
-      : { country: values.country, currency };
-    const found = validateBilling(input);
-    setErrors(found);
-    const firstInvalid = (['address', 'state', 'country', 'gstin'] as const).find((field) => found[field]);
-    if (firstInvalid) {
-      formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(ids[firstInvalid])}`)?.focus();
-      return;
-    }
-    onSubmit(normaliseBilling(input));
-  };
+      : { country: typed.country, currency };
+
+  const submit = form.submit({
+    validate: (typed) => validateBilling(input(typed)),
+    send: (typed) => onSubmit(normaliseBilling(input(typed)), typed),
+    explain: (_failure, onFields) => (onFields ? null : SHOP_MESSAGES.purchase.createFailed),
+  });
 
   return (
-    <form ref={formRef} noValidate onSubmit={submit} className="space-y-5">
+    <form noValidate onSubmit={submit} className="space-y-5">
       <div className="rounded-xl bg-slate-50 px-4 py-3 text-sm text-slate-700 ring-1 ring-slate-200">
         {summary}
+        {domestic && <p className="mt-1 text-slate-600">Prices include GST.</p>}
       </div>
 
       {domestic ? (
         <>
-          <Field id={ids.address} label={BILLING_FIELD_LABELS.address} required error={errors.address}>
+          <Field id={idOf('address')} label={BILLING_FIELD_LABELS.address} required error={errors.address}>
             <textarea
-              {...controlProps(ids.address, errors.address)}
+              {...controlProps(idOf('address'), errors.address)}
               required
               rows={2}
               value={values.address}
-              onChange={(event) => change('address')(event.target.value)}
+              onChange={(event) => form.set('address', event.target.value)}
               autoComplete="street-address"
               maxLength={MAX_LENGTH.billingAddress}
               className={`${inputClass(Boolean(errors.address))} resize-none`}
             />
           </Field>
           <div className="grid gap-5 sm:grid-cols-2">
-            <Field id={ids.state} label={BILLING_FIELD_LABELS.state} required error={errors.state}>
+            <Field id={idOf('state')} label={BILLING_FIELD_LABELS.state} required error={errors.state}>
+              {/* aria-required, not required: an empty required select is reported invalid before anyone touches it. */}
               <Select
-                id={ids.state}
-                required
+                id={idOf('state')}
+                aria-required="true"
                 value={values.state}
-                onValueChange={change('state')}
+                onValueChange={form.change('state')}
                 autoComplete="address-level1"
                 options={INDIAN_STATE_NAMES}
                 placeholder="Select a state"
                 error={errors.state}
               />
             </Field>
-            <Field id={ids.country} label={BILLING_FIELD_LABELS.country}>
+            <Field id={idOf('country')} label={BILLING_FIELD_LABELS.country}>
               <input
-                id={ids.country}
+                id={idOf('country')}
                 value={BILLING_COUNTRY_INDIA}
                 readOnly
                 className={inputClass(false, true)}
@@ -158,19 +173,19 @@ function BillingForm({
             </Field>
           </div>
           <GstinField
-            id={ids.gstin}
+            id={idOf('gstin')}
             value={values.gstin}
             error={errors.gstin}
-            onValueChange={change('gstin')}
+            onValueChange={form.change('gstin')}
           />
         </>
       ) : (
-        <Field id={ids.country} label={BILLING_FIELD_LABELS.country} required error={errors.country}>
+        <Field id={idOf('country')} label={BILLING_FIELD_LABELS.country} required error={errors.country}>
           <Select
-            id={ids.country}
-            required
+            id={idOf('country')}
+            aria-required="true"
             value={values.country}
-            onValueChange={change('country')}
+            onValueChange={form.change('country')}
             autoComplete="country-name"
             options={COUNTRY_OPTIONS}
             placeholder="Select a country"
@@ -179,9 +194,12 @@ function BillingForm({
         </Field>
       )}
 
+      <FormError message={form.formError} />
       <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
         <SecondaryButton onClick={onCancel}>Cancel</SecondaryButton>
-        <PrimaryButton size="inline">Proceed to Payment</PrimaryButton>
+        <PrimaryButton size="inline" busy={form.busy !== null}>
+          Proceed to Payment
+        </PrimaryButton>
       </div>
     </form>
   );

@@ -1,7 +1,7 @@
 import { FileDown, LoaderCircle, MonitorX } from 'lucide';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { LICENSE_MESSAGES, type MyDevice } from '../../../shared/licenses';
-import { SecondaryButton } from '../../components/form';
+import { busyButtonProps, SecondaryButton } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
 import { licenseApi } from './licenseApi';
 
@@ -15,7 +15,7 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-IN', {
 });
 
 const smallButton =
-  'inline-flex min-h-10 items-center justify-center gap-1.5 rounded-lg border px-3 text-sm font-semibold transition-colors disabled:cursor-wait disabled:opacity-70';
+  'inline-flex min-h-10 items-center justify-center gap-1.5 rounded-lg border px-3 text-sm font-semibold transition-colors aria-disabled:cursor-wait aria-disabled:opacity-70';
 
 /** One machine a license runs on: when it was activated and last seen, its license file, and Deactivate. */
 export function DeviceRow({
@@ -33,6 +33,16 @@ export function DeviceRow({
 }) {
   const [confirming, setConfirming] = useState(false);
   const name = device.name ?? 'Unnamed device';
+  const deactivateRef = useRef<HTMLButtonElement>(null);
+  const confirmRef = useRef<HTMLFieldSetElement>(null);
+  // The confirmation takes the place of Deactivate: focus goes into it (to Cancel, the safe choice), and back to
+  // Deactivate when it goes.
+  const wasConfirming = useRef(false);
+  useEffect(() => {
+    if (confirming) confirmRef.current?.querySelector<HTMLElement>('[data-cancel]')?.focus();
+    else if (wasConfirming.current) deactivateRef.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming]);
   return (
     <li className="py-3 first:pt-0 last:pb-0">
       <p className="truncate text-sm font-semibold text-slate-900">{name}</p>
@@ -54,10 +64,10 @@ export function DeviceRow({
         )}
         {!confirming && (
           <button
+            ref={deactivateRef}
             type="button"
             aria-label={`Deactivate ${name}`}
-            disabled={deactivating}
-            onClick={() => setConfirming(true)}
+            {...busyButtonProps(deactivating, () => setConfirming(true))}
             className={`${smallButton} border-red-200 bg-white text-red-700 hover:bg-red-50`}
           >
             {deactivating ? (
@@ -70,7 +80,15 @@ export function DeviceRow({
         )}
       </div>
       {confirming && (
-        <fieldset className="mt-3 min-w-0 rounded-lg border border-red-200 bg-red-50 p-3">
+        <fieldset
+          ref={confirmRef}
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            event.preventDefault();
+            setConfirming(false);
+          }}
+          className="mt-3 min-w-0 rounded-lg border border-red-200 bg-red-50 p-3"
+        >
           <legend className="sr-only">Deactivate {name}?</legend>
           {deactivationsLeft > 0 ? (
             <>
@@ -90,14 +108,18 @@ export function DeviceRow({
                 >
                   Yes, deactivate
                 </button>
-                <SecondaryButton onClick={() => setConfirming(false)}>Cancel</SecondaryButton>
+                <SecondaryButton cancel onClick={() => setConfirming(false)}>
+                  Cancel
+                </SecondaryButton>
               </div>
             </>
           ) : (
             <>
               <p className="text-sm text-red-900">{LICENSE_MESSAGES.selfDeactivationLimit}</p>
               <div className="mt-3">
-                <SecondaryButton onClick={() => setConfirming(false)}>Close</SecondaryButton>
+                <SecondaryButton cancel onClick={() => setConfirming(false)}>
+                  Close
+                </SecondaryButton>
               </div>
             </>
           )}

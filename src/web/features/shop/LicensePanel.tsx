@@ -1,8 +1,9 @@
 import { Check, Copy } from 'lucide';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { LICENSE_MESSAGES, type MyLicense } from '../../../shared/licenses';
 import { Notice } from '../../components/form';
 import { Icon } from '../../components/Icon';
+import { focusLost } from '../../lib/announce';
 import { DeviceRow } from './DeviceRow';
 import type { LicensesState } from './useLicenses';
 
@@ -30,8 +31,20 @@ function CopyButton({ value, label }: { value: string; label: string }) {
 export function LicensePanel({ license, state }: { license: MyLicense; state: LicensesState }) {
   const devicesId = useId();
   const secret = license.licenseKey ?? license.username;
+  const panelRef = useRef<HTMLElement>(null);
+  // A deactivated device's row goes, and its focused button with it: focus stays in this license's panel.
+  const deviceCount = useRef(license.devices.length);
+  useEffect(() => {
+    const fewer = license.devices.length < deviceCount.current;
+    deviceCount.current = license.devices.length;
+    if (fewer && focusLost()) panelRef.current?.querySelector<HTMLElement>('button, a[href]')?.focus();
+  }, [license.devices.length]);
   return (
-    <section aria-label="License" className="mb-6 rounded-xl border border-slate-200 bg-slate-50 p-4">
+    <section
+      ref={panelRef}
+      aria-label="License"
+      className="mb-6 rounded-xl border border-slate-200 bg-slate-50 p-4"
+    >
       {secret && (
         <>
           <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">

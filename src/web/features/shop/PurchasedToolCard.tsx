@@ -2,6 +2,7 @@ import { CalendarDays, KeyRound, LoaderCircle } from 'lucide';
 import { TRUNCATE_WORDS } from '../../../shared/constants';
 import type { MyLicense } from '../../../shared/licenses';
 import type { PurchasedTool } from '../../../shared/shop';
+import { busyButtonProps } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
 import { LicensePanel } from './LicensePanel';
 import { toolTitle } from './ToolCard';
@@ -56,9 +57,8 @@ export function PurchasedToolCard({
       {license && <LicensePanel license={license} state={licenses} />}
       <button
         type="button"
-        disabled={sending}
-        onClick={onGetCredentials}
-        className="mt-auto inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-lg bg-brand-800 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 disabled:cursor-wait disabled:opacity-80"
+        {...busyButtonProps(sending, onGetCredentials)}
+        className="mt-auto inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-lg bg-brand-800 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 aria-disabled:cursor-wait aria-disabled:opacity-80"
       >
         {sending ? (
           <Icon node={LoaderCircle} className="size-4 animate-spin motion-reduce:animate-none" />

@@ -37,7 +37,7 @@ export function SearchBox({
         onChange={(event) => onChange(event.target.value)}
         placeholder={placeholder}
         autoComplete="off"
-        className="h-11 w-full rounded-lg border border-slate-300 bg-white pr-3 pl-10 text-base sm:text-sm text-slate-800 shadow-xs placeholder:text-slate-500 focus:border-brand-500 focus:ring-2 focus:ring-brand-200 focus:outline-none"
+        className="h-11 w-full rounded-lg border border-slate-300 bg-white pr-3 pl-10 text-base sm:text-sm text-slate-800 shadow-xs placeholder:text-slate-500 focus:border-brand-600 focus:outline-2 focus:outline-offset-0 focus:outline-brand-600"
       />
     </div>
   );

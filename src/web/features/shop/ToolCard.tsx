@@ -3,6 +3,7 @@ import type { Currency } from '../../../shared/constants';
 import { TRUNCATE_WORDS } from '../../../shared/constants';
 import { displayPrice, formatPrice } from '../../../shared/money';
 import type { Tool } from '../../../shared/shop';
+import { busyButtonProps } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
 import { ToolIcon } from './ToolIcon';
 import { TruncatedText } from './TruncatedText';
@@ -104,7 +105,8 @@ function ToolAction({ tool, currency, processing, sending, onBuy, onGetCredentia
     return (
       <button
         type="button"
-        disabled
+        data-tool-action={tool._id}
+        {...busyButtonProps(true)}
         className={`${buttonBase} cursor-wait bg-brand-700 text-white opacity-80`}
       >
         <Icon node={LoaderCircle} className="size-4 animate-spin motion-reduce:animate-none" />
@@ -116,9 +118,9 @@ function ToolAction({ tool, currency, processing, sending, onBuy, onGetCredentia
     return (
       <button
         type="button"
-        disabled={sending}
-        onClick={() => onGetCredentials(tool)}
-        className={`${buttonBase} border border-brand-300 bg-white text-brand-800 hover:border-brand-500 hover:bg-brand-50 disabled:cursor-wait disabled:opacity-70`}
+        data-tool-action={tool._id}
+        {...busyButtonProps(sending, () => onGetCredentials(tool))}
+        className={`${buttonBase} border border-brand-300 bg-white text-brand-800 hover:border-brand-500 hover:bg-brand-50 aria-disabled:cursor-wait aria-disabled:opacity-70`}
       >
         {sending ? (
           <Icon node={LoaderCircle} className="size-4 animate-spin motion-reduce:animate-none" />
@@ -132,6 +134,7 @@ function ToolAction({ tool, currency, processing, sending, onBuy, onGetCredentia
   return (
     <button
       type="button"
+      data-tool-action={tool._id}
       onClick={() => onBuy(tool)}
       className={`${buttonBase} bg-brand-800 text-white shadow-sm hover:bg-brand-700`}
     >

@@ -1,11 +1,15 @@
 import { FlaskConical, PackageOpen, SearchX, TriangleAlert } from 'lucide';
 import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { displayPrice, formatPrice } from '../../../shared/money';
 import { type BillingDetails, SHOP_MESSAGES, type Tool } from '../../../shared/shop';
 import { Icon } from '../../components/Icon';
+import { focusLost } from '../../lib/announce';
 import { useAuth } from '../../session/AuthContext';
+import type { BillingDraft } from './BillingModal';
 import { CurrencyToggle } from './CurrencyToggle';
 import { useCheckout } from './checkout';
+import { rememberPurchase, usePurchaseIntent } from './intent';
 import { matchesSearch, SearchBox } from './SearchBox';
 import { Spinner } from './Spinner';
 import { ToolCard, toolTitle } from './ToolCard';
@@ -23,6 +27,10 @@ const BillingModal = lazy(() =>
 
 const CATALOGUE_MESSAGES = SHOP_MESSAGES.catalogue;
 
+/** A tool card's action button (Buy, Processing..., Get Credentials): one element whatever it says. */
+const toolAction = (toolId: string) =>
+  document.querySelector<HTMLElement>(`[data-tool-action="${CSS.escape(toolId)}"]`);
+
 /**
  * The Dashboard of /utility-tools (docs/product.md §2, §4): search, currency, the tool grid and the purchase flow.
  * Tools and the starting currency load on the client; the prerendered page shows the spinner in their place.
@@ -32,13 +40,22 @@ export function ToolCatalogue() {
   const { tools, loadFailed, currency, setCurrency, countryName, markPurchased } = useCatalogue();
   const [query, setQuery] = useState('');
   const [billingFor, setBillingFor] = useState<Tool | null>(null);
+  // What the buyer typed in the billing form: a buyer who closes the checkout and buys again starts from it.
+  const [billingDraft, setBillingDraft] = useState<BillingDraft>();
   const checkout = useCheckout();
   const credentials = useSendCredentials();
 
   const { processingId, purchase } = usePurchase({
     loadCheckout: checkout.ready,
     onPurchased: markPurchased,
+    // The checkout closed (dismissed, failed or paid) and took focus with it: back to the tool's button.
+    onCheckoutClosed: (toolId) =>
+      window.setTimeout(() => {
+        if (focusLost()) toolAction(toolId)?.focus();
+      }),
   });
+
+  usePurchaseIntent({ tools, currency, setCurrency, openBilling: setBillingFor });
 
   const visible = useMemo(
     () => tools?.filter((tool) => matchesSearch(query, tool.name, tool.description, tool.device)) ?? [],
@@ -46,14 +63,19 @@ export function ToolCatalogue() {
   );
 
   const buy = (tool: Tool) => {
-    if (!loggedIn) openLogin();
-    else setBillingFor(tool);
+    if (loggedIn) return setBillingFor(tool);
+    openLogin();
+    if (currency) rememberPurchase(tool._id, currency);
   };
 
-  const proceed = (billing: BillingDetails) => {
-    const tool = billingFor;
-    setBillingFor(null);
-    if (tool && currency) purchase(tool, currency, billing);
+  /**
+   * The billing form stays open (busy) until the order exists, so a refusal shows on its fields; it closes before
+   * the checkout window opens, which a dialog still open would hide and keep out of reach.
+   */
+  const proceed = async (billing: BillingDetails, draft: BillingDraft) => {
+    setBillingDraft(draft);
+    if (!billingFor || !currency) return;
+    await purchase(billingFor, currency, billing, () => flushSync(() => setBillingFor(null)));
   };
 
   // The grid appears in one step, with the test-mode notice, so nothing moves once it is there.
@@ -124,6 +146,7 @@ export function ToolCatalogue() {
         <BillingModal
           open={billingFor !== null && currency !== null}
           currency={currency ?? 'INR'}
+          draft={billingDraft}
           defaultCountry={countryName}
           summary={
             billingFor &&
@@ -138,6 +161,7 @@ export function ToolCatalogue() {
           }
           onCancel={() => setBillingFor(null)}
           onSubmit={proceed}
+          returnFocus={() => (billingFor ? toolAction(billingFor._id) : null)}
         />
       </Suspense>
     </>

@@ -5,6 +5,7 @@ import { detectCurrency } from '../../../shared/currency';
 import type { Tool } from '../../../shared/shop';
 import { useAuth } from '../../session/AuthContext';
 import { shopApi } from './api';
+import { chosenCurrency, rememberCurrency } from './intent';
 
 /**
  * The catalogue's data (docs/product.md §4): the tool list, loaded again when the signed-in visitor changes, and
@@ -43,8 +44,8 @@ export function useCatalogue() {
     let active = true;
     void detectCurrency(shopApi.location).then((location) => {
       if (!active) return;
-      // A choice the visitor made while detection was running wins over the detected one.
-      setCurrency((current) => current ?? location.currency);
+      // A choice the visitor made (on this page, or before signing up or in reloaded it) wins over the detected one.
+      setCurrency((current) => current ?? chosenCurrency() ?? location.currency);
       setCountryName(COUNTRIES.find((country) => country.code === location.country)?.name);
     });
     return () => {
@@ -66,5 +67,9 @@ export function useCatalogue() {
       (list) => list?.map((tool) => (tool._id === toolId ? { ...tool, purchased: true } : tool)) ?? null,
     );
   }, []);
-  return { tools, loadFailed, currency, setCurrency, countryName, markPurchased };
+  const chooseCurrency = useCallback((next: Currency) => {
+    rememberCurrency(next);
+    setCurrency(next);
+  }, []);
+  return { tools, loadFailed, currency, setCurrency: chooseCurrency, countryName, markPurchased };
 }

@@ -15,31 +15,42 @@ const CHECKOUT_THEME_COLOR = '#17324d';
 
 /**
  * The purchase flow (docs/product.md §4): create the order, open the checkout, verify the payment, then go to
- * My Tools. `processingId` is the tool whose card shows 'Processing...'.
+ * My Tools. `processingId` is the tool whose card shows 'Processing...'. `purchase` settles once the checkout is
+ * open, or fails (after the toast) with the server's error, so the billing form can show it on its fields.
  */
 export function usePurchase({
   loadCheckout,
   onPurchased,
+  onCheckoutClosed,
 }: {
   loadCheckout: () => Promise<RazorpayConstructor>;
   onPurchased: (toolId: string) => void;
+  /** The checkout window went away, however it ended. */
+  onCheckoutClosed: (toolId: string) => void;
 }): {
   processingId: string | null;
-  purchase: (tool: Tool, currency: Currency, billing: BillingDetails) => void;
+  /** `beforeCheckout` runs once the order exists, just before the checkout window opens. */
+  purchase: (
+    tool: Tool,
+    currency: Currency,
+    billing: BillingDetails,
+    beforeCheckout?: () => void,
+  ) => Promise<void>;
 } {
   const [processingId, setProcessingId] = useState<string | null>(null);
   const [, navigate] = useLocation();
 
   const purchase = useCallback(
-    (tool: Tool, currency: Currency, billing: BillingDetails) => {
+    (tool: Tool, currency: Currency, billing: BillingDetails, beforeCheckout?: () => void) => {
       setProcessingId(tool._id);
       const failToStart = (error: unknown) => {
         console.error('Failed to create payment', error);
         toast.error(PURCHASE_MESSAGES.createFailed);
         setProcessingId(null);
+        throw error;
       };
 
-      Promise.all([
+      return Promise.all([
         shopApi.createPayment({
           toolId: tool._id,
           toolName: tool.name,
@@ -62,6 +73,7 @@ export function usePurchase({
             prefill: { name: order.name, email: order.email, contact: order.phone },
             theme: { color: CHECKOUT_THEME_COLOR },
             handler: (response) => {
+              onCheckoutClosed(tool._id);
               shopApi
                 .verifyPayment({ ...response, toolId: tool._id, currency })
                 .then((result) => {
@@ -80,19 +92,26 @@ export function usePurchase({
                   window.setTimeout(() => navigate('/my-tools'), REDIRECT_AFTER_PAYMENT_MS);
                 });
             },
-            modal: { ondismiss: () => setProcessingId(null) },
+            modal: {
+              ondismiss: () => {
+                setProcessingId(null);
+                onCheckoutClosed(tool._id);
+              },
+            },
           });
           checkout.on('payment.failed', (response) => {
             toast.error(PURCHASE_MESSAGES.paymentFailed(response.error.description));
             // Razorpay keeps its window open for another try (whose success still reaches the handler); the card
             // stops saying 'Processing...' so a checkout that closes on failure leaves no stuck button behind.
             setProcessingId(null);
+            onCheckoutClosed(tool._id);
           });
+          beforeCheckout?.();
           checkout.open();
         })
         .catch(failToStart);
     },
-    [loadCheckout, navigate, onPurchased],
+    [loadCheckout, navigate, onPurchased, onCheckoutClosed],
   );
 
   return { processingId, purchase };

@@ -1,0 +1,41 @@
+import { useState } from 'react';
+import { Button } from './buttons';
+
+/** A search field with its button, for lists searched on the server; `onSearch` gets the trimmed text. */
+export function SearchForm({
+  id,
+  label,
+  placeholder,
+  onSearch,
+}: {
+  id: string;
+  label: string;
+  placeholder: string;
+  onSearch: (text: string) => void;
+}) {
+  const [text, setText] = useState('');
+  return (
+    <search className="w-full sm:w-auto">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSearch(text.trim());
+        }}
+        className="flex w-full gap-2"
+      >
+        <label htmlFor={id} className="sr-only">
+          {label}
+        </label>
+        <input
+          id={id}
+          type="search"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          placeholder={placeholder}
+          className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm sm:w-64"
+        />
+        <Button type="submit">Search</Button>
+      </form>
+    </search>
+  );
+}

@@ -1,0 +1,179 @@
+import { type AdminTool, type ToolInput, toolInputProblems } from '../../../shared/dashboard';
+import { ACTIVATION_LIMIT_RANGE, DEFAULT_ACTIVATION_LIMIT, TOOL_TEXT_MAX } from '../../../shared/tool-rules';
+import {
+  Button,
+  Checkbox,
+  Field,
+  FormError,
+  Select,
+  TextAreaField,
+  TextField,
+  useForm,
+} from '../../components/form';
+import { problem } from './api';
+
+type ToolValues = Omit<ToolInput, 'code'> & { code: string };
+
+const FIELDS = [
+  'name',
+  'description',
+  'device',
+  'delivery',
+  'priceINR',
+  'priceUSD',
+  'activationLimit',
+  'code',
+] as const satisfies ReadonlyArray<keyof ToolValues>;
+const fieldId = (field: string) => `tool-${field}`;
+
+const DEVICES = [
+  { value: 'Windows', label: 'Windows' },
+  { value: 'macOS', label: 'macOS' },
+  { value: 'none', label: 'No device' },
+];
+const DELIVERIES = [
+  { value: 'license_key', label: 'License key' },
+  { value: 'credentials', label: 'Username and password' },
+];
+
+/** A price in subunits as the operator types it (rupees or dollars with two decimals). */
+const typedPrice = (subunits: number | null) => (subunits === null ? '' : (subunits / 100).toFixed(2));
+
+function valuesOf(tool: AdminTool | null): ToolValues {
+  if (!tool) {
+    return {
+      name: '',
+      description: '',
+      device: 'Windows',
+      priceINR: '',
+      priceUSD: '',
+      comingSoon: false,
+      active: true,
+      delivery: 'license_key',
+      activationLimit: String(DEFAULT_ACTIVATION_LIMIT),
+      code: '',
+    };
+  }
+  return {
+    name: tool.name,
+    description: tool.description,
+    device: tool.device ?? 'none',
+    priceINR: typedPrice(tool.pricePaise),
+    priceUSD: typedPrice(tool.priceCents),
+    comingSoon: tool.comingSoon,
+    active: tool.active,
+    delivery: tool.delivery,
+    activationLimit: String(tool.activationLimit),
+    code: '',
+  };
+}
+
+/**
+ * A tool's fields, checked with the server's own rules before sending (toolInputProblems) and showing the server's
+ * field errors where it still refuses. A price change asks for a fresh authenticator code.
+ */
+export function ToolForm({
+  tool,
+  onSave,
+}: {
+  /** null: a new tool. */
+  tool: AdminTool | null;
+  /** Sends the input and answers the tool as stored (null: nothing to show, e.g. leaving the screen); a refusal is thrown as the API's error. */
+  onSave: (input: ToolInput) => Promise<AdminTool | null>;
+}) {
+  const form = useForm({ initial: valuesOf(tool), fields: FIELDS, idOf: fieldId });
+  const { values } = form;
+  const pricesChanged =
+    !tool ||
+    values.priceINR !== typedPrice(tool.pricePaise) ||
+    values.priceUSD !== typedPrice(tool.priceCents);
+  const input = ({ code, ...rest }: ToolValues): ToolInput => (pricesChanged ? { ...rest, code } : rest);
+
+  const submit = form.submit({
+    validate: (current) => toolInputProblems(input(current)),
+    send: async (current) => {
+      const saved = await onSave(input(current));
+      // The form goes on from what the server stored (prices as it rounded them), without the used code.
+      if (saved) form.setValues(valuesOf(saved));
+    },
+    explain: (failure) => problem(failure),
+  });
+
+  const text = (field: 'name' | 'priceINR' | 'priceUSD' | 'activationLimit' | 'code') => ({
+    id: fieldId(field),
+    value: values[field],
+    onValueChange: form.change(field),
+    error: form.errorFor(field),
+  });
+
+  return (
+    <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2">
+      <TextField {...text('name')} label="Name" className="sm:col-span-2" maxLength={TOOL_TEXT_MAX.name} />
+      <TextAreaField
+        id={fieldId('description')}
+        label="Description"
+        className="sm:col-span-2"
+        rows={4}
+        value={values.description}
+        onValueChange={form.change('description')}
+        error={form.errorFor('description')}
+      />
+      <Field id={fieldId('device')} label="Device">
+        <Select
+          id={fieldId('device')}
+          value={values.device}
+          onValueChange={(value) => form.set('device', value as ToolValues['device'])}
+          options={DEVICES}
+        />
+      </Field>
+      <Field id={fieldId('delivery')} label="Delivery">
+        <Select
+          id={fieldId('delivery')}
+          value={values.delivery}
+          onValueChange={(value) => form.set('delivery', value as ToolValues['delivery'])}
+          options={DELIVERIES}
+        />
+      </Field>
+      <TextField {...text('priceINR')} label="Price in INR" inputMode="decimal" hint="Like 499 or 1499.50" />
+      <TextField
+        {...text('priceUSD')}
+        label="Price in USD"
+        inputMode="decimal"
+        hint="Empty: USD buyers pay the INR price / 75"
+      />
+      <TextField
+        {...text('activationLimit')}
+        label="Activation limit"
+        inputMode="numeric"
+        hint={`Machines one license may run on at a time (${ACTIVATION_LIMIT_RANGE.min} to ${ACTIVATION_LIMIT_RANGE.max})`}
+      />
+      <div aria-hidden="true" className="hidden sm:block" />
+      <Checkbox
+        label="Coming soon (shown, cannot be bought)"
+        checked={values.comingSoon}
+        onCheckedChange={(checked) => form.set('comingSoon', checked)}
+      />
+      <Checkbox
+        label="Shown on the site"
+        checked={values.active}
+        onCheckedChange={(checked) => form.set('active', checked)}
+      />
+      {pricesChanged && (
+        <TextField
+          {...text('code')}
+          label="Code from your authenticator app (prices are changing)"
+          className="sm:col-span-2"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={7}
+        />
+      )}
+      <div className="space-y-2 sm:col-span-2">
+        <FormError message={form.formError} />
+        <Button type="submit" busy={form.busy === 'submit'}>
+          {tool ? 'Save changes' : 'Add the tool'}
+        </Button>
+      </div>
+    </form>
+  );
+}

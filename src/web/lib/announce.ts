@@ -1,0 +1,31 @@
+/**
+ * The one place that tells assistive technology what changed without moving focus there: a polite live region
+ * (rendered once by App) for route changes and the results of actions done where focus already was (a wrong code
+ * submitted with Enter). Errors that take focus to their field need no announcement: the field's description
+ * is read with it.
+ */
+export const ANNOUNCER_ID = 'announcer';
+
+export function announce(message: string): void {
+  const region = typeof document === 'undefined' ? null : document.getElementById(ANNOUNCER_ID);
+  if (!region) return;
+  // Emptied first, so the same message said twice in a row is read twice.
+  region.textContent = '';
+  window.setTimeout(() => {
+    region.textContent = message;
+  }, 100);
+}
+
+/**
+ * Focus that was on a control which is gone (a step replaced, a menu closed by navigating) or that can no longer
+ * take it goes to `fallback`: the next sensible control, never the page body.
+ */
+export function focusOrFallback(target: HTMLElement | null | undefined, fallback?: () => HTMLElement | null) {
+  const usable = (element: HTMLElement | null | undefined): element is HTMLElement =>
+    Boolean(element?.isConnected) && !(element as HTMLButtonElement).disabled;
+  const next = usable(target) ? target : fallback?.();
+  if (usable(next)) next.focus();
+}
+
+/** Whether focus has fallen to the page itself (its control went away). */
+export const focusLost = () => !document.activeElement || document.activeElement === document.body;
