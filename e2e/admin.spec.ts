@@ -6,7 +6,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
-import { TestSmtpServer } from '../src/server/test-support/smtp';
+import { TestSmtpServer } from '../test/support/smtp';
 import { type RunningServer, startServer } from './support/server';
 
 /**

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { type ReceivedMail, TestSmtpServer } from '../src/server/test-support/smtp';
 import { AUTH_MESSAGES } from '../src/shared/auth';
+import { type ReceivedMail, TestSmtpServer } from '../test/support/smtp';
 import { type RunningServer, startServer } from './support/server';
 
 /**

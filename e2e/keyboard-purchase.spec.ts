@@ -3,8 +3,8 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { LicenseClient } from '../packages/license-client/src/index';
-import { TestSmtpServer } from '../src/server/test-support/smtp';
 import { LICENSE_MESSAGES } from '../src/shared/licenses';
+import { TestSmtpServer } from '../test/support/smtp';
 import { expectVisibleFocus, readFocus } from './support/focus';
 import { type RunningServer, startServer } from './support/server';
 

@@ -5,7 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { sql } from 'drizzle-orm';
 import { openDatabase, schema } from '../src/server/db';
-import { type ReceivedMail, TestSmtpServer } from '../src/server/test-support/smtp';
+import { type ReceivedMail, TestSmtpServer } from '../test/support/smtp';
 import { openBeforeHydration } from './support/before-hydration';
 import { type RunningServer, startServer } from './support/server';
 

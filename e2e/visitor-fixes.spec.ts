@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { type ReceivedMail, TestSmtpServer } from '../src/server/test-support/smtp';
 import { BILLING_MESSAGES } from '../src/shared/billing';
 import { SHOP_MESSAGES } from '../src/shared/shop';
 import { PAGE_ROUTES } from '../src/web/routes';
+import { type ReceivedMail, TestSmtpServer } from '../test/support/smtp';
 import { type RunningServer, startServer } from './support/server';
 
 /**

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../test/support/app';
+import { createTestDatabase } from '../../test/support/database';
 import { createAppContext } from './context';
 import type { DatabaseHandle } from './db';
-import { testConfig } from './test-support/app';
-import { createTestDatabase } from './test-support/database';
 
 describe('createAppContext', () => {
   let database: DatabaseHandle;

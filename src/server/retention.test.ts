@@ -1,7 +1,5 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refundOrder } from './payments/refund';
-import { pruneExpiredRows } from './retention';
 import {
   addTool,
   buyThroughEmulator,
@@ -9,7 +7,9 @@ import {
   loginAs,
   newBuyer,
   type ShopTestApp,
-} from './test-support/shop-fixtures';
+} from '../../test/support/shop-fixtures';
+import { refundOrder } from './payments/refund';
+import { pruneExpiredRows } from './retention';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Rows of each kind seeded past their retention, and rows seeded within it. */

@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from './auth/passwords';
-import { orders, outbox, purchases, users } from './db/schema';
-import { EMULATOR_PREFIX } from './payments/gateway';
-import { webhookSignature } from './payments/signatures';
-import { openTestApp, TEST_DATA_SECRET_KEY, type TestApp } from './test-support/app';
-import { createTestDatabase } from './test-support/database';
-import { freePort, HttpClient, ServerProcess } from './test-support/processes';
+import { openTestApp, TEST_DATA_SECRET_KEY, type TestApp } from '../../test/support/app';
+import { createTestDatabase } from '../../test/support/database';
+import { freePort, HttpClient, ServerProcess } from '../../test/support/processes';
 import {
   catalogueRows,
   createUser,
@@ -16,8 +12,12 @@ import {
   loginAs,
   orderRow,
   paymentEvent,
-} from './test-support/shop-fixtures';
-import { TestSmtpServer } from './test-support/smtp';
+} from '../../test/support/shop-fixtures';
+import { TestSmtpServer } from '../../test/support/smtp';
+import { hashPassword } from './auth/passwords';
+import { orders, outbox, purchases, users } from './db/schema';
+import { EMULATOR_PREFIX } from './payments/gateway';
+import { webhookSignature } from './payments/signatures';
 
 /**
  * Two app processes on one PostgreSQL database, as behind a load balancer (docs/product.md §1, §10.4): sessions,

@@ -4,12 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type RunningServer, startServer } from '../../../e2e/support/server';
 import { openDatabase } from '../../../src/server/db';
-import {
-  fingerprint,
-  type LicensedPurchase,
-  licensedPurchase,
-} from '../../../src/server/test-support/license-fixtures';
 import type { LicenseAnswer as ServerAnswer } from '../../../src/shared/licenses';
+import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
 import {
   checkLicenseAtStart,
   type LicenseAnswer,

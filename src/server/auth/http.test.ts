@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-support/app';
+import { createTestApp, type TestApp } from '../../../test/support/app';
+import {
+  DEFAULT_PASSWORD,
+  form,
+  mailsTo,
+  signUp,
+  uniqueEmail,
+  uniqueIp,
+} from '../../../test/support/auth-helpers';
 import { SESSION_COOKIE } from './session';
-import { DEFAULT_PASSWORD, form, mailsTo, signUp, uniqueEmail, uniqueIp } from './test-helpers';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app';
+import { DEFAULT_PASSWORD, form, signUp, uniqueEmail, uniqueIp } from '../../../test/support/auth-helpers';
+import type { TestClient } from '../../../test/support/client';
 import { AUTH_MESSAGES } from '../../shared/auth';
 import { sessions } from '../db/schema';
-import { createTestApp, type TestApp } from '../test-support/app';
-import type { TestClient } from '../test-support/client';
 import { LOGIN_FAILURES_PER_ACCOUNT } from './routes';
 import { hashSessionId, SESSION_COOKIE } from './session';
 import { SESSION_CACHE_TTL_MS } from './session-cache';
-import { DEFAULT_PASSWORD, form, signUp, uniqueEmail, uniqueIp } from './test-helpers';
 
 let t: TestApp;
 let email: string;

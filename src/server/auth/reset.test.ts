@@ -1,12 +1,20 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app';
+import {
+  DEFAULT_PASSWORD,
+  form,
+  latestCode,
+  mailsTo,
+  signUp,
+  uniqueEmail,
+  uniqueIp,
+} from '../../../test/support/auth-helpers';
 import { AUTH_MESSAGES } from '../../shared/auth';
 import { users, verificationCodes } from '../db/schema';
 import { pruneExpiredRows } from '../retention';
-import { createTestApp, type TestApp } from '../test-support/app';
 import { SEND_GAP_MS, storeCode } from './codes';
 import { SESSION_COOKIE } from './session';
-import { DEFAULT_PASSWORD, form, latestCode, mailsTo, signUp, uniqueEmail, uniqueIp } from './test-helpers';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,9 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_MESSAGES } from '../../shared/auth';
-import { users, verificationCodes } from '../db/schema';
-import { createTestApp, type TestApp } from '../test-support/app';
-import { SEND_GAP_MS } from './codes';
+import { createTestApp, type TestApp } from '../../../test/support/app';
 import {
   DEFAULT_PASSWORD,
   form,
@@ -13,7 +10,10 @@ import {
   uniqueEmail,
   uniqueIp,
   userCount,
-} from './test-helpers';
+} from '../../../test/support/auth-helpers';
+import { AUTH_MESSAGES } from '../../shared/auth';
+import { users, verificationCodes } from '../db/schema';
+import { SEND_GAP_MS } from './codes';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -9,9 +9,23 @@ import { pathToFileURL } from 'node:url';
 import { and, eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestApp, TEST_DATA_SECRET_KEY, type TestApp } from '../../../test/support/app';
+import { verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { createTestDatabase, testDriver } from '../../../test/support/database';
+import { openedMails } from '../../../test/support/mail';
+import { ServerProcess } from '../../../test/support/processes';
+import {
+  buyTool,
+  catalogueRows,
+  createOrder,
+  downloadLinkIn,
+  type FixtureUser,
+  loginAs,
+  newBuyer,
+  orderRow,
+} from '../../../test/support/shop-fixtures';
 import type { Tool } from '../../shared/shop';
 import { SHOP_MESSAGES } from '../../shared/shop';
-import { verifiedOperator } from '../dashboard/test-helpers';
 import {
   contactMessages,
   downloadTokens,
@@ -24,20 +38,6 @@ import {
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';
 import { type RazorpayEmulator, registerRazorpayEmulator } from '../payments/emulator';
-import { openTestApp, TEST_DATA_SECRET_KEY, type TestApp } from '../test-support/app';
-import { createTestDatabase, testDriver } from '../test-support/database';
-import { openedMails } from '../test-support/mail';
-import { ServerProcess } from '../test-support/processes';
-import {
-  buyTool,
-  catalogueRows,
-  createOrder,
-  downloadLinkIn,
-  type FixtureUser,
-  loginAs,
-  newBuyer,
-  orderRow,
-} from '../test-support/shop-fixtures';
 import { adminSocketPath, askServer } from './socket';
 
 /**

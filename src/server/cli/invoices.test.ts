@@ -4,12 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestApp } from '../../../test/support/app';
+import { createTestDatabase, testDriver } from '../../../test/support/database';
+import { addTool, createUser } from '../../../test/support/shop-fixtures';
 import { orders } from '../db/schema';
 import type { Gstr1Report } from '../invoices/gstr1';
 import { issueCreditNote, issueInvoice } from '../invoices/issue';
-import { openTestApp } from '../test-support/app';
-import { createTestDatabase, testDriver } from '../test-support/database';
-import { addTool, createUser } from '../test-support/shop-fixtures';
 
 /** `invoices list|export` as the accountant's operator runs it: a separate process on a migrated database. */
 

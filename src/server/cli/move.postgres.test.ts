@@ -6,10 +6,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestApp } from '../../../test/support/app';
+import { ServerProcess } from '../../../test/support/processes';
+import { addTool, buyTool, freePort, newBuyer } from '../../../test/support/shop-fixtures';
 import type { MyLicense } from '../../shared/licenses';
-import { openTestApp } from '../test-support/app';
-import { ServerProcess } from '../test-support/processes';
-import { addTool, buyTool, freePort, newBuyer } from '../test-support/shop-fixtures';
 
 /**
  * `npm run admin -- move-to-postgres` as the operator runs it: a process of its own, from a seeded embedded

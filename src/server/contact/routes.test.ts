@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app';
+import { deliverDueMail, openedMails } from '../../../test/support/mail';
+import { TestSmtpServer } from '../../../test/support/smtp';
 import { CONTACT_MESSAGES } from '../../shared/contact';
 import { SITE } from '../../shared/site';
 import { contactMessages, outbox } from '../db/schema';
 import { RETRY_DELAYS_MS } from '../mail/worker';
-import { createTestApp, type TestApp } from '../test-support/app';
-import { deliverDueMail, openedMails } from '../test-support/mail';
-import { TestSmtpServer } from '../test-support/smtp';
 import { CONTACT_LIMIT } from './routes';
 
 const valid = {

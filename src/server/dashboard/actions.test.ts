@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminTool, CustomerDetail, InvoiceReport, OrderDetail } from '../../shared/dashboard';
-import { auditLog, contactMessages, licenses, orders, outbox, purchases, tools } from '../db/schema';
-import { activateLicense } from '../licenses/activate';
-import { revealLicenseKey } from '../licenses/secrets-at-rest';
-import type { TestClient } from '../test-support/client';
-import { fingerprint } from '../test-support/license-fixtures';
+import type { TestClient } from '../../../test/support/client';
+import { totpAt, verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { fingerprint } from '../../../test/support/license-fixtures';
 import {
   addTool,
   buyThroughEmulator,
   createShopTestApp,
   newBuyer,
   type ShopTestApp,
-} from '../test-support/shop-fixtures';
-import { totpAt, verifiedOperator } from './test-helpers';
+} from '../../../test/support/shop-fixtures';
+import type { AdminTool, CustomerDetail, InvoiceReport, OrderDetail } from '../../shared/dashboard';
+import { auditLog, contactMessages, licenses, orders, outbox, purchases, tools } from '../db/schema';
+import { activateLicense } from '../licenses/activate';
+import { revealLicenseKey } from '../licenses/secrets-at-rest';
 
 /** Every dashboard action changes what it says, asks for a fresh code where it must, and is audited with it. */
 

@@ -1,5 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestClient } from '../../../test/support/client';
+import { verifiedOperator } from '../../../test/support/dashboard-helpers';
+import {
+  buyTool,
+  catalogueRows,
+  createShopTestApp,
+  newBuyer,
+  type ShopTestApp,
+} from '../../../test/support/shop-fixtures';
 import type {
   CustomerDetail,
   MailStatus,
@@ -9,15 +18,6 @@ import type {
   Page,
 } from '../../shared/dashboard';
 import { contactMessages, outbox } from '../db/schema';
-import type { TestClient } from '../test-support/client';
-import {
-  buyTool,
-  catalogueRows,
-  createShopTestApp,
-  newBuyer,
-  type ShopTestApp,
-} from '../test-support/shop-fixtures';
-import { verifiedOperator } from './test-helpers';
 
 /** What the dashboard's screens read: real purchases through the emulator, real messages and outbox rows. */
 

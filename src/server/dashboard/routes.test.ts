@@ -1,5 +1,22 @@
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestClient } from '../../../test/support/client';
+import {
+  enrol,
+  signedInBuyer,
+  signedInOperator,
+  totpAt,
+  verifiedOperator,
+} from '../../../test/support/dashboard-helpers';
+import { fingerprint } from '../../../test/support/license-fixtures';
+import {
+  addTool,
+  buyThroughEmulator,
+  createShopTestApp,
+  INR_BILLING,
+  newBuyer,
+  type ShopTestApp,
+} from '../../../test/support/shop-fixtures';
 import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import {
   adminSessions,
@@ -17,18 +34,7 @@ import { activateLicense } from '../licenses/activate';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { cliActor } from '../operator/audit';
 import { revokeOperator } from '../operator/roles';
-import type { TestClient } from '../test-support/client';
-import { fingerprint } from '../test-support/license-fixtures';
-import {
-  addTool,
-  buyThroughEmulator,
-  createShopTestApp,
-  INR_BILLING,
-  newBuyer,
-  type ShopTestApp,
-} from '../test-support/shop-fixtures';
 import { DASHBOARD_IDLE_MS, DASHBOARD_MAX_MS } from './session';
-import { enrol, signedInBuyer, signedInOperator, totpAt, verifiedOperator } from './test-helpers';
 
 type Call = {
   method: 'GET' | 'POST';

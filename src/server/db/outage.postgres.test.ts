@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ThrowawayPostgres } from '../../../test/support/postgres-server';
+import { HttpClient, ServerProcess } from '../../../test/support/processes';
 import { hashPassword } from '../auth/passwords';
-import { ThrowawayPostgres } from '../test-support/postgres-server';
-import { HttpClient, ServerProcess } from '../test-support/processes';
 
 /**
  * The database restarting under a running server (PostgreSQL only: PGlite lives inside the process). The server

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app';
 import { isDriverError } from '../db/driver-errors';
 import { isDatabaseUnavailable } from '../db/health';
-import { createTestApp, type TestApp } from '../test-support/app';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient } from '../test-support/processes';
-import { createShopTestApp, type ShopTestApp } from '../test-support/shop-fixtures';
+import { HttpClient } from '../../../test/support/processes';
+import { createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
 
 /**
  * A client that sends part of a body and then resets or closes its connection raises ECONNRESET ("aborted") in the

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, testConfig } from '../test-support/app';
+import { createTestApp, type TestApp, testConfig } from '../../../test/support/app';
 import { registerSecurityHeaders } from './security-headers';
 
 let t: TestApp;

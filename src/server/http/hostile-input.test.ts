@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app';
+import type { TestClient } from '../../../test/support/client';
+import { multipartBody } from '../../../test/support/forms';
+import { catalogueRows, createUser, INR_BILLING, loginAs } from '../../../test/support/shop-fixtures';
 import {
   contactMessages,
   orders,
@@ -11,10 +15,6 @@ import {
   verificationCodes,
   webhookEvents,
 } from '../db/schema';
-import { createTestApp, type TestApp } from '../test-support/app';
-import type { TestClient } from '../test-support/client';
-import { multipartBody } from '../test-support/forms';
-import { catalogueRows, createUser, INR_BILLING, loginAs } from '../test-support/shop-fixtures';
 
 /**
  * Every field of every endpoint that takes input, fed hostile values in JSON, urlencoded and multipart bodies:

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app';
+import { multipartBody } from '../../../test/support/forms';
 import { INPUT_MESSAGES } from '../../shared/input-policy';
 import { contactMessages, webhookEvents } from '../db/schema';
 import { webhookSignature } from '../payments/signatures';
 import { WEBHOOK_PATH } from '../payments/webhook';
-import { createTestApp, type TestApp } from '../test-support/app';
-import { multipartBody } from '../test-support/forms';
 import { FORM_BODY_LIMIT } from './form-data';
 
 let t: TestApp;

@@ -3,11 +3,11 @@ import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../../test/support/app';
+import { createTestDatabase } from '../../../test/support/database';
 import { buildApp } from '../app';
 import { createAppContext } from '../context';
 import { type DatabaseHandle, schema } from '../db';
-import { testConfig } from '../test-support/app';
-import { createTestDatabase } from '../test-support/database';
 
 /**
  * The request log as production writes it (JSON lines at info): it must never hold a download or update-feed

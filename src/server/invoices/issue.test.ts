@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app';
+import { addTool, createUser } from '../../../test/support/shop-fixtures';
 import { creditNotes, invoices, orders } from '../db/schema';
-import { createTestApp, type TestApp } from '../test-support/app';
-import { addTool, createUser } from '../test-support/shop-fixtures';
 import type { TaxDocument } from './document';
 import { issueCreditNote, issueInvoice } from './issue';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../../test/support/database';
 import type { DatabaseHandle } from '../db';
-import { createTestDatabase } from '../test-support/database';
 import { financialYearOf, formatDocumentNumber, indiaDate, nextDocumentNumber } from './numbering';
 
 describe('financial year and dates in India time', () => {

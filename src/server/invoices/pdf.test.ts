@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import { describe, expect, it } from 'vitest';
+import { pdfFonts, pdfInfo, pdfText, productionFirm } from '../../../test/support/invoices-helpers';
 import { isLayoutControl } from '../../shared/input-policy';
 import { buildCreditNoteDocument, buildInvoiceDocument, type InvoiceInput } from './document';
 import { REVERSE_CHARGE_NOTICE, renderTaxDocumentPdf, SPECIMEN_NOTICE } from './pdf';
 import { EXPORT_ENDORSEMENT } from './tax';
-import { pdfFonts, pdfInfo, pdfText, productionFirm } from './test-helpers';
 
 const firm = productionFirm({ lutArn: 'AD080423000123X' });
 const base = {

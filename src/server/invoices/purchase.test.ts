@@ -1,21 +1,21 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrderSummary } from '../../shared/order-history';
-import { invoices } from '../db/schema';
-import { refundOrder } from '../payments/refund';
-import type { TestClient } from '../test-support/client';
-import { deliverDueMail } from '../test-support/mail';
+import type { TestClient } from '../../../test/support/client';
+import { pdfText } from '../../../test/support/invoices-helpers';
+import { deliverDueMail } from '../../../test/support/mail';
 import {
   addTool,
   createShopTestApp,
   newBuyer,
   orderRow,
   type ShopTestApp,
-} from '../test-support/shop-fixtures';
-import { TestSmtpServer } from '../test-support/smtp';
+} from '../../../test/support/shop-fixtures';
+import { TestSmtpServer } from '../../../test/support/smtp';
+import type { OrderSummary } from '../../shared/order-history';
+import { invoices } from '../db/schema';
+import { refundOrder } from '../payments/refund';
 import type { TaxDocument } from './document';
 import { EXPORT_ENDORSEMENT } from './tax';
-import { pdfText } from './test-helpers';
 
 const LUT_ARN = 'AD080423000123X';
 let t: ShopTestApp;

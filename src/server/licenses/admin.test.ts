@@ -4,10 +4,10 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDriver } from '../../../test/support/database';
+import { licensedPurchase } from '../../../test/support/license-fixtures';
 import { openDatabase } from '../db';
 import { auditLog, licenses } from '../db/schema';
-import { createTestDatabase, testDriver } from '../test-support/database';
-import { licensedPurchase } from '../test-support/license-fixtures';
 
 /** The operator sets a tool's activation limit from the command line, which the license API then applies. */
 const root = path.resolve(import.meta.dirname, '../../..');

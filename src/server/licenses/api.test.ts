@@ -1,6 +1,8 @@
 import { createPublicKey, generateKeyPairSync, type KeyObject, verify } from 'node:crypto';
 import { count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, testConfig } from '../../../test/support/app';
+import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
 import type {
   LicenseAnswer,
   LicenseFile,
@@ -8,8 +10,6 @@ import type {
   PublicKeysResponse,
 } from '../../shared/licenses';
 import { licenseActivations, licenses, purchases, rateLimitHits } from '../db/schema';
-import { createTestApp, type TestApp, testConfig } from '../test-support/app';
-import { fingerprint, type LicensedPurchase, licensedPurchase } from '../test-support/license-fixtures';
 import { issueLicenseFile } from './files';
 import { forgetLicenses, UNKNOWN_LICENSE_CACHE_MAX_ENTRIES } from './memory';
 import { createSigningKeys } from './signing';

@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app';
+import { testDriver } from '../../../test/support/database';
+import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
 import type { LicenseAnswer, LicenseFile, LicenseFilePayload } from '../../shared/licenses';
 import { type Database, openDatabase } from '../db';
 import type { ChannelFollower } from '../db/notifications';
 import { licenses, purchases, tools } from '../db/schema';
-import { createTestApp, type TestApp } from '../test-support/app';
-import { testDriver } from '../test-support/database';
-import { fingerprint, type LicensedPurchase, licensedPurchase } from '../test-support/license-fixtures';
 import { activateLicense } from './activate';
 import { followLicenseChanges } from './change-feed';
 import { LICENSE_CACHE_TTL_MS } from './memory';

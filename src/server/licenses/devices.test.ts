@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app';
+import { fingerprint, licensedPurchase } from '../../../test/support/license-fixtures';
+import { loginAs } from '../../../test/support/shop-fixtures';
 import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
 import { licenseActivations, licenses, purchases } from '../db/schema';
-import { createTestApp, type TestApp } from '../test-support/app';
-import { fingerprint, licensedPurchase } from '../test-support/license-fixtures';
-import { loginAs } from '../test-support/shop-fixtures';
 import { activateLicense } from './activate';
 
 let t: TestApp;

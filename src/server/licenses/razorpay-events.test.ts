@@ -1,10 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LICENSE_MESSAGES, type LicenseAnswer } from '../../shared/licenses';
-import { creditNotes, licenses, orderEvents, outbox, purchases } from '../db/schema';
-import { DomainError } from '../domain-error';
-import { refundOrder } from '../payments/refund';
-import { fingerprint } from '../test-support/license-fixtures';
+import { fingerprint } from '../../../test/support/license-fixtures';
 import {
   catalogueRows,
   createOrder,
@@ -15,7 +11,11 @@ import {
   newBuyer,
   orderRow,
   type ShopTestApp,
-} from '../test-support/shop-fixtures';
+} from '../../../test/support/shop-fixtures';
+import { LICENSE_MESSAGES, type LicenseAnswer } from '../../shared/licenses';
+import { creditNotes, licenses, orderEvents, outbox, purchases } from '../db/schema';
+import { DomainError } from '../domain-error';
+import { refundOrder } from '../payments/refund';
 import { revealLicenseKey } from './secrets-at-rest';
 
 /**

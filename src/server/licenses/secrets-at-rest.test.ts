@@ -2,11 +2,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LicenseAnswer } from '../../shared/licenses';
-import { createDataSecrets } from '../data-secrets';
-import { licenses } from '../db/schema';
-import { testDriver } from '../test-support/database';
-import { fingerprint, licensedPurchase } from '../test-support/license-fixtures';
+import { testDriver } from '../../../test/support/database';
+import { fingerprint, licensedPurchase } from '../../../test/support/license-fixtures';
 import {
   addTool,
   buyTool,
@@ -14,7 +11,10 @@ import {
   effectsOf,
   newBuyer,
   type ShopTestApp,
-} from '../test-support/shop-fixtures';
+} from '../../../test/support/shop-fixtures';
+import type { LicenseAnswer } from '../../shared/licenses';
+import { createDataSecrets } from '../data-secrets';
+import { licenses } from '../db/schema';
 import { revealSecret, sealLicenseSecrets } from './secrets-at-rest';
 
 /** License keys and credential passwords at rest (decision 032): hashed to be found, sealed to be shown. */

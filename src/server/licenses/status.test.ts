@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app';
+import { licensedPurchase } from '../../../test/support/license-fixtures';
 import { licenses, orderEvents, orders } from '../db/schema';
 import { applyDispute } from '../payments/disputes';
-import { createTestApp, type TestApp } from '../test-support/app';
-import { licensedPurchase } from '../test-support/license-fixtures';
 import { changeLicenseOfPurchase } from './status';
 
 let t: TestApp;

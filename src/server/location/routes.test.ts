@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-support/app';
+import { createTestApp, type TestApp } from '../../../test/support/app';
 
 /** Addresses the bundled geoip-country data maps to India and the United States (checked against it). */
 const INDIAN_IP = '49.44.32.1';

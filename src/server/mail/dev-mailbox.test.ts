@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-support/app';
+import { createTestApp, type TestApp } from '../../../test/support/app';
 import { renderEmail } from './layout';
 import { enqueueMail } from './outbox';
 

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MyLicense } from '../../shared/licenses';
-import { startJobs } from '../jobs';
 import {
   addTool,
   buyThroughEmulator,
@@ -8,7 +6,9 @@ import {
   eventually,
   newBuyer,
   type ShopTestApp,
-} from '../test-support/shop-fixtures';
+} from '../../../test/support/shop-fixtures';
+import type { MyLicense } from '../../shared/licenses';
+import { startJobs } from '../jobs';
 
 /**
  * `GET /metrics` on a real listening app, scraped over HTTP as Prometheus does: only with the token, and the

@@ -1,17 +1,17 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
-import { verifiedOperator } from '../dashboard/test-helpers';
-import { auditLog, contactMessages, licenseActivations, licenses, purchases, tools } from '../db/schema';
-import { revealLicenseKey } from '../licenses/secrets-at-rest';
-import type { TestClient } from '../test-support/client';
+import type { TestClient } from '../../../test/support/client';
+import { verifiedOperator } from '../../../test/support/dashboard-helpers';
 import {
   addTool,
   buyThroughEmulator,
   createShopTestApp,
   newBuyer,
   type ShopTestApp,
-} from '../test-support/shop-fixtures';
+} from '../../../test/support/shop-fixtures';
+import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
+import { auditLog, contactMessages, licenseActivations, licenses, purchases, tools } from '../db/schema';
+import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { cliActor } from './audit';
 
 /**

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInBuyer, verifiedOperator } from '../dashboard/test-helpers';
+import { createTestApp, type TestApp } from '../../../test/support/app';
+import { signedInBuyer, verifiedOperator } from '../../../test/support/dashboard-helpers';
 import { adminSessions, auditLog, operatorRecoveryCodes, operators, users } from '../db/schema';
-import { createTestApp, type TestApp } from '../test-support/app';
 import { cliActor } from './audit';
 import { grantOperator, listOperators, OperatorError, revokeOperator } from './roles';
 

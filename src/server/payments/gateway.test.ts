@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderEvents, orders } from '../db/schema';
 import {
   catalogueRows,
   createOrder,
@@ -12,7 +11,8 @@ import {
   newBuyer,
   orderRow,
   type ShopTestApp,
-} from '../test-support/shop-fixtures';
+} from '../../../test/support/shop-fixtures';
+import { orderEvents, orders } from '../db/schema';
 import { type RazorpayEmulator, registerRazorpayEmulator } from './emulator';
 import { GatewayError, RazorpayGateway } from './gateway';
 import { reconcileOnce } from './reconciler';

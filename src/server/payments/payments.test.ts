@@ -1,9 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { licenses, orderEvents, orders, outbox, purchases, webhookEvents } from '../db/schema';
-import { revealLicenseKey } from '../licenses/secrets-at-rest';
-import { LICENSE_KEY_PATTERN } from '../shop/license';
-import { openedMails } from '../test-support/mail';
+import { openedMails } from '../../../test/support/mail';
 import {
   addTool,
   buyTool,
@@ -19,7 +16,10 @@ import {
   postWebhook,
   type ShopTestApp,
   signedCheckout,
-} from '../test-support/shop-fixtures';
+} from '../../../test/support/shop-fixtures';
+import { licenses, orderEvents, orders, outbox, purchases, webhookEvents } from '../db/schema';
+import { revealLicenseKey } from '../licenses/secrets-at-rest';
+import { LICENSE_KEY_PATTERN } from '../shop/license';
 import { EMULATOR_DECLINE_DESCRIPTION } from './emulator';
 import { webhookSignature } from './signatures';
 

@@ -2,11 +2,7 @@ import { Readable } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PurchasedTool, Tool } from '../../shared/shop';
-import { tools } from '../db/schema';
-import { cliActor } from '../operator/audit';
-import { sha256Hex } from '../storage';
-import { createTestApp, type TestApp } from '../test-support/app';
+import { createTestApp, type TestApp } from '../../../test/support/app';
 import {
   addTool,
   buyTool,
@@ -14,7 +10,11 @@ import {
   createShopTestApp,
   newBuyer,
   type ShopTestApp,
-} from '../test-support/shop-fixtures';
+} from '../../../test/support/shop-fixtures';
+import type { PurchasedTool, Tool } from '../../shared/shop';
+import { tools } from '../db/schema';
+import { cliActor } from '../operator/audit';
+import { sha256Hex } from '../storage';
 import { activeCatalogue, invalidateCatalogue } from './catalogue';
 import { seedDefaultCatalogue } from './seed';
 import { attachToolFile, createTool, updateTool } from './tools';

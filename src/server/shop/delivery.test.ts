@@ -1,9 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
-import { licenses, orderEvents, outbox, purchases } from '../db/schema';
-import { revealPassword } from '../licenses/secrets-at-rest';
-import { deliverDueMail } from '../test-support/mail';
+import { deliverDueMail } from '../../../test/support/mail';
 import {
   addTool,
   buyTool,
@@ -13,8 +10,11 @@ import {
   effectsOf,
   newBuyer,
   type ShopTestApp,
-} from '../test-support/shop-fixtures';
-import { TestSmtpServer } from '../test-support/smtp';
+} from '../../../test/support/shop-fixtures';
+import { TestSmtpServer } from '../../../test/support/smtp';
+import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
+import { licenses, orderEvents, outbox, purchases } from '../db/schema';
+import { revealPassword } from '../licenses/secrets-at-rest';
 import { LICENSE_KEY_PATTERN } from './license';
 
 let t: ShopTestApp;

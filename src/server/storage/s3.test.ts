@@ -6,7 +6,6 @@ import { Readable } from 'node:stream';
 import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config';
 import {
   buyTool,
   catalogueRows,
@@ -14,7 +13,8 @@ import {
   downloadLinkIn,
   effectsOf,
   newBuyer,
-} from '../test-support/shop-fixtures';
+} from '../../../test/support/shop-fixtures';
+import { loadConfig } from '../config';
 import { createLocalStorage, type FileStorage, FileTooLargeError, sha256Hex } from '.';
 import { createS3Storage } from './s3';
 import { parseS3Url } from './s3-url';

@@ -1,11 +1,11 @@
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import type { DataSecrets } from '../data-secrets';
-import type { Database } from '../db';
-import { resolveAttachments } from '../invoices/attachments';
-import { type MailBody, openMailBody } from '../mail/outbox';
-import { createMailTransport, type MailTransport } from '../mail/transport';
-import { createOutboxWorker, type OutboxLog, type OutboxRunResult } from '../mail/worker';
+import type { Clock } from '../../src/server/clock';
+import type { Config } from '../../src/server/config';
+import type { DataSecrets } from '../../src/server/data-secrets';
+import type { Database } from '../../src/server/db/index';
+import { resolveAttachments } from '../../src/server/invoices/attachments';
+import { type MailBody, openMailBody } from '../../src/server/mail/outbox';
+import { createMailTransport, type MailTransport } from '../../src/server/mail/transport';
+import { createOutboxWorker, type OutboxLog, type OutboxRunResult } from '../../src/server/mail/worker';
 
 /**
  * Outbox rows with their bodies opened, as the worker sends them (the outbox stores them sealed): every test reads

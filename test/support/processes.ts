@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TEST_DATA_SECRET_KEY } from './app';
 
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 /** A TCP port nobody is listening on right now. */
 export function freePort(): Promise<number> {

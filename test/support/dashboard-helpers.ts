@@ -1,9 +1,9 @@
 import { generate } from 'otplib';
-import { signUp, uniqueEmail, uniqueIp } from '../auth/test-helpers';
-import { cliActor } from '../operator/audit';
-import { grantOperator } from '../operator/roles';
-import type { TestApp } from '../test-support/app';
-import type { TestClient } from '../test-support/client';
+import { cliActor } from '../../src/server/operator/audit';
+import { grantOperator } from '../../src/server/operator/roles';
+import type { TestApp } from './app';
+import { signUp, uniqueEmail, uniqueIp } from './auth-helpers';
+import type { TestClient } from './client';
 
 /** Helpers for the dashboard tests: real sign-ups, the role granted as the command line does, real TOTP codes. */
 

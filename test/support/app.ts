@@ -1,12 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app';
-import { ManualClock } from '../clock';
-import { type Config, loadConfig } from '../config';
-import { type AppContext, createAppContext } from '../context';
-import { type DatabaseHandle, openDatabase } from '../db';
-import type { RazorpayEmulator } from '../payments/emulator';
+import { buildApp } from '../../src/server/app';
+import { ManualClock } from '../../src/server/clock';
+import { type Config, loadConfig } from '../../src/server/config';
+import { type AppContext, createAppContext } from '../../src/server/context';
+import { type DatabaseHandle, openDatabase } from '../../src/server/db/index';
+import type { RazorpayEmulator } from '../../src/server/payments/emulator/index';
 import { TestClient } from './client';
 import { createTestDatabase } from './database';
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { DataSecrets } from '../data-secrets';
-import type { Database } from '../db';
-import { licenses, orders, purchases, tools, users } from '../db/schema';
-import { storedSecret } from '../licenses/secrets-at-rest';
-import { generateCredentials, generateLicenseKey } from '../shop/license';
+import type { DataSecrets } from '../../src/server/data-secrets';
+import type { Database } from '../../src/server/db/index';
+import { licenses, orders, purchases, tools, users } from '../../src/server/db/schema';
+import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
+import { generateCredentials, generateLicenseKey } from '../../src/server/shop/license';
 
 export type LicensedPurchase = {
   userId: string;

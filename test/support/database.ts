@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type DatabaseHandle, openDatabase } from '../db';
+import { type DatabaseHandle, openDatabase } from '../../src/server/db/index';
 
 /** Which database the server tests run on: the vitest project sets TEST_DB (pglite or postgres). */
 export const testDriver = (): 'pglite' | 'postgres' =>

@@ -1,8 +1,8 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { outbox, users } from '../db/schema';
-import type { TestApp } from '../test-support/app';
-import type { TestClient } from '../test-support/client';
-import { openedMails } from '../test-support/mail';
+import { outbox, users } from '../../src/server/db/schema';
+import type { TestApp } from './app';
+import type { TestClient } from './client';
+import { openedMails } from './mail';
 
 /** Helpers for the auth tests: read codes back from the outbox, as a person reads them from their inbox. */
 
