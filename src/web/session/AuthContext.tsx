@@ -17,7 +17,7 @@ import { sessionApi } from './api';
 
 export type { AuthUser } from '../../shared/auth';
 
-export type AuthDialogName = 'login' | 'signup';
+import type { AuthDialogName } from './auth-dialog';
 
 export type AuthState = {
   user: AuthUser | null;

@@ -1,5 +1,5 @@
 import type { AuthUser } from '../../../shared/auth';
-import type { AuthDialogName } from '../../session/AuthContext';
+import type { AuthDialogName } from '../../session/auth-dialog';
 import { LoginDialog } from './LoginDialog';
 import { SignupDialog } from './SignupDialog';
 
