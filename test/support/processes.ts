@@ -21,12 +21,14 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * The real server (`src/server/main.ts`) in a process of its own, as production runs it: config from the
- * environment, migrations at start, background jobs, its own port. Output is kept for the test to inspect.
+ * The real server (`src/server/main.ts`, or the built `dist/server/main.js` as production runs it) in a process of
+ * its own: config from the environment, migrations at start, background jobs, its own port and DATA_DIR. The one
+ * launcher of every test that needs a whole server: API tests, the browser journeys (e2e/support/server.ts), the
+ * reference client's tests, the bench. Output is kept for the test to inspect.
  */
 export class ServerProcess {
   private child: ChildProcess | undefined;
-  private readonly dataDir = mkdtempSync(path.join(os.tmpdir(), 'app-instance-'));
+  readonly dataDir: string;
   output = '';
   exitCode: number | null = null;
 
@@ -34,10 +36,17 @@ export class ServerProcess {
   constructor(
     private readonly env: Record<string, string>,
     public port = 0,
-  ) {}
+    private readonly options: { dataDir?: string; built?: boolean } = {},
+  ) {
+    this.dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'app-instance-'));
+  }
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number {
+    return this.child?.pid ?? 0;
   }
 
   get alive(): boolean {
@@ -47,7 +56,8 @@ export class ServerProcess {
   async start(timeoutMs = 60_000): Promise<this> {
     if (this.port === 0) this.port = await freePort();
     this.exitCode = null; // a restart after stop() or crash()
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    const entry = this.options.built ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];
+    const child = spawn(process.execPath, entry, {
       cwd: repoRoot,
       env: {
         PATH: process.env.PATH ?? '',
@@ -85,6 +95,8 @@ export class ServerProcess {
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    // Not left running: a server still starting would slow down every test after this one.
+    child.kill('SIGKILL');
     throw new Error(`server did not answer /api/health within ${timeoutMs} ms:\n${this.output}`);
   }
 

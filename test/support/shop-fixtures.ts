@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
@@ -11,24 +10,13 @@ import { activeCatalogue, invalidateCatalogue } from '../../src/server/shop/cata
 import { createTestApp, type TestApp } from './app';
 import type { TestClient } from './client';
 import { openedMails } from './mail';
+import { freePort } from './processes';
 
 export type ShopTestApp = TestApp & {
   /** Where the app listens: the gateway, the emulator and its webhooks talk over real HTTP. */
   baseUrl: string;
   dataDir: string;
 };
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 /**
  * The real app on a fresh database, listening on a loopback port that PUBLIC_URL names, with its own DATA_DIR

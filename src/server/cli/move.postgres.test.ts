@@ -7,8 +7,8 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp } from '../../../test/support/app';
-import { ServerProcess } from '../../../test/support/processes';
-import { addTool, buyTool, freePort, newBuyer } from '../../../test/support/shop-fixtures';
+import { freePort, ServerProcess } from '../../../test/support/processes';
+import { addTool, buyTool, newBuyer } from '../../../test/support/shop-fixtures';
 import type { MyLicense } from '../../shared/licenses';
 
 /**

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/support/processes';
 import {
   catalogueRows,
   createOrder,
   createShopTestApp,
   effectsOf,
-  freePort,
   INR_BILLING,
   newBuyer,
   orderRow,
