@@ -662,7 +662,7 @@ describe('npm run admin', () => {
           actor,
           action: 'tool.update',
           target: `tool:${windowsToolId}`,
-          after: { priceINR: 57_900 },
+          after: { pricePaise: 57_900 },
         }),
         expect.objectContaining({ actor, action: 'order.resend', target: `order:${bought.orderId}` }),
       ];
