@@ -103,7 +103,11 @@ describe('an operation and its audit row commit together or not at all', () => {
       .select()
       .from(auditLog)
       .where(eq(auditLog.target, `tool:${tool.id}`));
-    expect(entry).toMatchObject({ actor: 'cli:tester', action: 'tool.update', after: { pricePaise: 77_700 } });
+    expect(entry).toMatchObject({
+      actor: 'cli:tester',
+      action: 'tool.update',
+      after: { pricePaise: 77_700 },
+    });
   });
 
   it('from the dashboard: a refused commit leaves the message unhandled and the device active, with no audit row', async () => {
