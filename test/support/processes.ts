@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { TEST_DATA_SECRET_KEY } from './app';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -172,4 +174,34 @@ export class HttpClient {
   postJson(url: string, json: unknown) {
     return this.request('POST', url, undefined, json);
   }
+}
+
+export type CliRun = { code: number; stdout: string; stderr: string };
+
+/** Node's import hook for tsx as a file URL, so the command line runs from any working directory. */
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+/**
+ * The operator command line (`npm run admin`'s script) in a process of its own, as an operator runs it from `cwd`
+ * with exactly `env`: its exit code and what it printed.
+ */
+export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string }): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const script = path.join(repoRoot, 'src/server/cli/cli.ts');
+    const child = spawn(process.execPath, ['--import', tsxLoader, script, ...args], {
+      cwd: options.cwd ?? repoRoot,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
 }

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,7 +12,7 @@ import { openTestApp, TEST_DATA_SECRET_KEY, type TestApp } from '../../../test/s
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
 import { createTestDatabase, testDriver } from '../../../test/support/database';
 import { openedMails } from '../../../test/support/mail';
-import { ServerProcess } from '../../../test/support/processes';
+import { runCli, ServerProcess } from '../../../test/support/processes';
 import {
   buyTool,
   catalogueRows,
@@ -49,8 +48,8 @@ import { adminSocketPath, askServer } from './socket';
 const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 const root = path.resolve(import.meta.dirname, '../../..');
 // Absolute, so that the command line also starts from a working directory outside the repository.
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const cliScript = path.join(root, 'src/server/cli/cli.ts');
+const _tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const _cliScript = path.join(root, 'src/server/cli/cli.ts');
 const KEY_ID = 'rzp_test_emulator';
 
 let dataDir: string;
@@ -78,23 +77,7 @@ function admin(...args: string[]): Promise<Run> {
 
 /** `npm run admin` started in the working directory `cwd`. */
 function adminIn(cwd: string, ...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', tsxLoader, cliScript, ...args], {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runCli(args, { cwd, env: { ...process.env, ...env } });
 }
 
 /** Runs a command that must succeed with --json and returns its parsed output. */

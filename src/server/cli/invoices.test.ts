@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp } from '../../../test/support/app';
 import { createTestDatabase, testDriver } from '../../../test/support/database';
+import { runCli } from '../../../test/support/processes';
 import { addTool, createUser } from '../../../test/support/shop-fixtures';
 import { orders } from '../db/schema';
 import type { Gstr1Report } from '../invoices/gstr1';
@@ -13,7 +13,7 @@ import { issueCreditNote, issueInvoice } from '../invoices/issue';
 
 /** `invoices list|export` as the accountant's operator runs it: a separate process on a migrated database. */
 
-const root = path.resolve(import.meta.dirname, '../../..');
+const _root = path.resolve(import.meta.dirname, '../../..');
 let dataDir: string;
 let env: Record<string, string>;
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -21,23 +21,7 @@ let dropDatabase: (() => Promise<void>) | undefined;
 type Run = { code: number; stdout: string; stderr: string };
 
 function admin(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/cli.ts', ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runCli(args, { env: { ...process.env, ...env } });
 }
 
 beforeAll(async () => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir, userInfo } from 'node:os';
@@ -7,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp } from '../../../test/support/app';
-import { freePort, ServerProcess } from '../../../test/support/processes';
+import { freePort, runCli, ServerProcess } from '../../../test/support/processes';
 import { addTool, buyTool, newBuyer } from '../../../test/support/shop-fixtures';
 import type { MyLicense } from '../../shared/licenses';
 
@@ -18,30 +17,16 @@ import type { MyLicense } from '../../shared/licenses';
  */
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const cliScript = path.join(root, 'src/server/cli/cli.ts');
+const _tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const _cliScript = path.join(root, 'src/server/cli/cli.ts');
 const DATA_SECRET_KEY = 'a5'.repeat(32);
 
 type Run = { code: number; stdout: string; stderr: string };
 
 function admin(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', tsxLoader, cliScript, ...args], {
-      cwd: root,
-      // Only what the operator's shell would set: no DATABASE_URL leaks in from the test's environment.
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_SECRET_KEY, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  // Only what the operator's shell would set: no DATABASE_URL leaks in from the test's environment.
+  return runCli(args, {
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_SECRET_KEY, ...env },
   });
 }
 

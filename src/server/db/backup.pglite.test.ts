@@ -1,16 +1,16 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openTestApp } from '../../../test/support/app';
+import { type CliRun, runCli } from '../../../test/support/processes';
 import { catalogueRows, createUser, INR_BILLING } from '../../../test/support/shop-fixtures';
 import { pgliteBackupJob } from '../jobs';
 import { BACKUPS_KEPT, backupIsFresh, listBackups, writeBackup } from './backup';
 import { openDatabase } from './index';
 import { orders } from './schema';
 
-const root = path.resolve(import.meta.dirname, '../../..');
+const _root = path.resolve(import.meta.dirname, '../../..');
 const dirs: string[] = [];
 const freshDir = () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'backup-test-'));
@@ -21,31 +21,14 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-function admin(
-  dataDir: string,
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/cli.ts', ...args], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'test',
-        DATA_DIR: dataDir,
-        SESSION_SECRET: 'backup-test-session-secret-0123456789abcdef',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+function admin(dataDir: string, ...args: string[]): Promise<CliRun> {
+  return runCli(args, {
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      SESSION_SECRET: 'backup-test-session-secret-0123456789abcdef',
+    },
   });
 }
 

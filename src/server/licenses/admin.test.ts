@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
@@ -6,11 +5,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDriver } from '../../../test/support/database';
 import { licensedPurchase } from '../../../test/support/license-fixtures';
+import { type CliRun, runCli } from '../../../test/support/processes';
 import { openDatabase } from '../db';
 import { auditLog, licenses } from '../db/schema';
 
 /** The operator sets a tool's activation limit from the command line, which the license API then applies. */
-const root = path.resolve(import.meta.dirname, '../../..');
+const _root = path.resolve(import.meta.dirname, '../../..');
 let dataDir: string;
 let databaseUrl = '';
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -18,29 +18,15 @@ let toolId: string;
 let licenseKey: string;
 let licenseId: string;
 
-function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/cli.ts', ...args], {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        DATA_DIR: dataDir,
-        DATABASE_URL: databaseUrl,
-        LOG_LEVEL: 'silent',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+function admin(...args: string[]): Promise<CliRun> {
+  return runCli(args, {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'silent',
+    },
   });
 }
 
