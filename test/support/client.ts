@@ -33,7 +33,7 @@ export class TestClient {
   }
 
   async request(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     body?: Body,
     extraHeaders: Record<string, string> = {},

@@ -37,6 +37,9 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     createdAt: createdAt(),
     passwordChangedAt: ts('password_changed_at'),
+    /** Email preferences (account/email-preferences.ts): optional mail the buyer can turn off; transactional mail is always sent. */
+    releaseEmails: boolean('release_emails').notNull().default(true),
+    trialEmails: boolean('trial_emails').notNull().default(true),
   },
   (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`)],
 );
@@ -119,6 +122,8 @@ export const outbox = pgTable(
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     lastError: text('last_error'),
+    /** One-click unsubscribe URL of optional mail (RFC 8058): sent as List-Unsubscribe with List-Unsubscribe-Post. */
+    listUnsubscribe: text('list_unsubscribe'),
     createdAt: createdAt(),
     sentAt: ts('sent_at'),
   },

@@ -17,6 +17,8 @@ export type MailMessage = {
   /** What caused it, e.g. "order:<uuid>". */
   ref?: string;
   attachments?: readonly AttachmentRef[];
+  /** Optional mail only: its one-click unsubscribe URL (account/email-preferences.ts `unsubscribeUrl`). */
+  listUnsubscribe?: string;
 };
 
 /**

@@ -12,6 +12,8 @@ export type OutgoingMail = {
   text: string;
   kind: string;
   createdAt: Date;
+  /** Optional mail: the one-click unsubscribe URL (RFC 8058). */
+  listUnsubscribe?: string | null;
   /** Files rendered for this send (tax documents). */
   attachments?: readonly MailAttachment[];
 };
@@ -45,7 +47,16 @@ function mailOptions(mail: OutgoingMail, config: TransportConfig): SendMailOptio
     text: mail.text,
     html: mail.html,
     messageId: `<outbox-${mail.id}.${mail.createdAt.getTime()}@${host}>`,
-    headers: { 'Auto-Submitted': 'auto-generated', 'X-Mail-Kind': mail.kind },
+    headers: {
+      'Auto-Submitted': 'auto-generated',
+      'X-Mail-Kind': mail.kind,
+      ...(mail.listUnsubscribe
+        ? {
+            'List-Unsubscribe': `<${mail.listUnsubscribe}>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          }
+        : {}),
+    },
     attachments: mail.attachments?.map((file) => ({ ...file })),
   };
 }

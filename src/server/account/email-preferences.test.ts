@@ -1,0 +1,97 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/app';
+import { signedInBuyer } from '../../../test/support/dashboard-helpers';
+import { users } from '../db/schema';
+import { unsubscribeToken, unsubscribeUrls } from './email-preferences';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+async function buyerWithToken(topic: 'releases' | 'trials') {
+  const buyer = await signedInBuyer(t);
+  const [user] = await t.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, buyer.email));
+  const userId = user?.id ?? '';
+  return { ...buyer, userId, token: unsubscribeToken(t.ctx.dataSecrets, userId, topic) };
+}
+
+describe('email preferences', () => {
+  it('are on by default and change only for the signed-in account, with the CSRF token', async () => {
+    const buyer = await signedInBuyer(t);
+    expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
+      releases: true,
+      trials: true,
+    });
+
+    buyer.client.sendCsrfHeader = false;
+    const forged = await buyer.client.request('PATCH', '/api/account/email-preferences', { trials: false });
+    expect(forged.statusCode).toBe(403);
+    buyer.client.sendCsrfHeader = true;
+
+    const changed = await buyer.client.request('PATCH', '/api/account/email-preferences', { trials: false });
+    expect(changed.json()).toEqual({ releases: true, trials: false });
+    const bad = await buyer.client.request('PATCH', '/api/account/email-preferences', { trials: 'no' });
+    expect(bad.statusCode).toBe(400);
+    expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
+      releases: true,
+      trials: false,
+    });
+
+    const stranger = await t.client();
+    expect((await stranger.get('/api/account/email-preferences')).statusCode).toBe(401);
+  });
+
+  it('one-click unsubscribe works signed out, without a CSRF token, for that topic only (RFC 8058)', async () => {
+    const buyer = await buyerWithToken('releases');
+    const urls = unsubscribeUrls(t.ctx, buyer.userId, 'releases');
+    expect(urls.oneClick).toContain('/api/account/unsubscribe?token=');
+
+    const mailProvider = await t.client();
+    mailProvider.sendCsrfHeader = false;
+    const described = await mailProvider.get(
+      `/api/account/unsubscribe?token=${encodeURIComponent(buyer.token)}`,
+    );
+    expect(described.json()).toEqual({ topic: 'releases' });
+    expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
+      releases: true,
+      trials: true,
+    });
+
+    const response = await mailProvider.post(
+      `/api/account/unsubscribe?token=${encodeURIComponent(buyer.token)}`,
+      'List-Unsubscribe=One-Click',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    );
+    expect(response.statusCode).toBe(200);
+    expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
+      releases: false,
+      trials: true,
+    });
+  });
+
+  it('refuses a forged or altered token and changes nothing', async () => {
+    const buyer = await buyerWithToken('trials');
+    const other = await buyerWithToken('trials');
+    const swapped = buyer.token.replace(buyer.userId, other.userId);
+    const otherTopic = buyer.token.replace('.trials.', '.releases.');
+    for (const token of [swapped, otherTopic, 'x', `${buyer.token}.extra`]) {
+      const response = await (await t.client()).post(
+        `/api/account/unsubscribe?token=${encodeURIComponent(token)}`,
+        {},
+      );
+      expect(response.statusCode, token).toBe(400);
+      expect(response.json()).toMatchObject({ message: 'This unsubscribe link is not valid.' });
+    }
+    expect((await other.client.get('/api/account/email-preferences')).json()).toEqual({
+      releases: true,
+      trials: true,
+    });
+    expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
+      releases: true,
+      trials: true,
+    });
+  });
+});

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { EMAIL_TOPICS } from '../../shared/account';
+import { requireUser } from '../auth/session';
+import type { AppContext } from '../context';
+import { AppError, parseInput } from '../http/errors';
+import { emailPreferences, readUnsubscribeToken, setEmailPreferences } from './email-preferences';
+
+const tokenQuery = z.object({ token: z.string().min(1).max(200) });
+const preferencesBody = z.object(
+  Object.fromEntries(EMAIL_TOPICS.map((topic) => [topic, z.boolean().optional()])),
+);
+
+const invalidLink = () => new AppError(400, 'invalid_link', 'This unsubscribe link is not valid.');
+
+export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get('/api/account/email-preferences', async (request, reply) => {
+    const user = await requireUser(ctx, request);
+    reply.header('cache-control', 'no-store');
+    return emailPreferences(ctx.db, user.id);
+  });
+
+  app.patch('/api/account/email-preferences', async (request) => {
+    const user = await requireUser(ctx, request);
+    const changes = parseInput(preferencesBody, request.body);
+    return setEmailPreferences(ctx.db, user.id, changes);
+  });
+
+  /** What an unsubscribe link turns off, for the signed-out page at /unsubscribe. Changes nothing. */
+  app.get('/api/account/unsubscribe', async (request, reply) => {
+    const { token } = parseInput(tokenQuery, request.query);
+    const target = readUnsubscribeToken(ctx.dataSecrets, token);
+    if (!target || !(await emailPreferences(ctx.db, target.userId))) throw invalidLink();
+    reply.header('cache-control', 'no-store');
+    return { topic: target.topic };
+  });
+
+  /**
+   * One-click unsubscribe (RFC 8058): mail providers POST here from the List-Unsubscribe header, without cookies
+   * or a CSRF token; the keyed token is the authority, and it can only turn one topic off for one account.
+   */
+  app.post('/api/account/unsubscribe', { config: { csrf: false } }, async (request) => {
+    const { token } = parseInput(tokenQuery, request.query);
+    const target = readUnsubscribeToken(ctx.dataSecrets, token);
+    if (!target || !(await setEmailPreferences(ctx.db, target.userId, { [target.topic]: false }))) {
+      throw invalidLink();
+    }
+    return { topic: target.topic, subscribed: false };
+  });
+}
