@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { accountRoutes } from './account/routes';
 import { authRoutes } from './auth/routes';
 import { contactRoutes } from './contact/routes';
+import { couponRoutes } from './coupons/routes';
 import type { AppContext } from './context';
 import { dashboardRoutes } from './dashboard/routes';
 import { databaseUnavailable, healthRoutes, registerDatabaseGuard } from './health/routes';
@@ -77,6 +78,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   await accountRoutes(app, ctx);
   await shopRoutes(app, ctx);
   await orderRoutes(app, ctx);
+  await couponRoutes(app, ctx);
   const emulator = await paymentsRoutes(app, ctx);
   await licenseRoutes(app, ctx);
   await dashboardRoutes(app, ctx);

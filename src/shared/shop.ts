@@ -96,6 +96,11 @@ export type CreatePaymentResponse = {
   email: string;
   phone: string;
   message: string;
+  /**
+   * A 100 % coupon: the order is already fulfilled without a payment (no Razorpay order; `amount` is 0), so the
+   * browser skips the checkout and shows the success state.
+   */
+  free?: true;
 };
 
 /** GET /api/payments/config/: which checkout script the tools page loads (Razorpay's, or the local emulator's). */
