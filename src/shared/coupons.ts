@@ -80,9 +80,13 @@ const majorAmount = z
   .number({ error: 'Enter an amount' })
   .positive({ error: 'The amount must be more than 0' })
   .max(10_000_000, { error: 'The amount is too large' })
-  .refine((value) => Number.isInteger(Math.round(value * 100)) && Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, {
-    error: 'At most two decimals',
-  });
+  .refine(
+    (value) =>
+      Number.isInteger(Math.round(value * 100)) && Math.abs(value * 100 - Math.round(value * 100)) < 1e-6,
+    {
+      error: 'At most two decimals',
+    },
+  );
 
 /**
  * A new coupon as the dashboard's form and the command line give it: amounts in rupees / dollars, dates as
@@ -106,7 +110,10 @@ export const newCouponSchema = z
       .default(null),
     amountInr: majorAmount.nullable().default(null),
     amountUsd: majorAmount.nullable().default(null),
-    toolIds: z.array(z.uuid({ error: 'Unknown tool' })).max(200).default([]),
+    toolIds: z
+      .array(z.uuid({ error: 'Unknown tool' }))
+      .max(200)
+      .default([]),
     startsAt: isoDate.nullable().default(null),
     endsAt: isoDate.nullable().default(null),
     maxUses: z

@@ -1,6 +1,6 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { COUPON_MESSAGES, couponDiscount } from '../../shared/coupons';
 import type { Currency } from '../../shared/constants';
+import { COUPON_MESSAGES, couponDiscount } from '../../shared/coupons';
 import type { DbOrTx, Tx } from '../db';
 import { couponRedemptions, coupons, orders } from '../db/schema';
 import { AppError } from '../http/errors';
@@ -37,9 +37,10 @@ export async function countUses(
   const [row] = await db
     .select({
       live: sql<number>`count(*) filter (where ${counts})`.mapWith(Number),
-      buyer: sql<number>`count(*) filter (where ${counts} and ${couponRedemptions.userId} = ${input.userId})`.mapWith(
-        Number,
-      ),
+      buyer:
+        sql<number>`count(*) filter (where ${counts} and ${couponRedemptions.userId} = ${input.userId})`.mapWith(
+          Number,
+        ),
     })
     .from(couponRedemptions)
     .innerJoin(orders, eq(orders.id, couponRedemptions.orderId))
@@ -90,7 +91,9 @@ export async function reserveCoupon(
     const superseded = tx
       .select({ id: orders.id })
       .from(orders)
-      .where(and(eq(orders.userId, input.userId), eq(orders.toolId, input.toolId), eq(orders.status, 'created')));
+      .where(
+        and(eq(orders.userId, input.userId), eq(orders.toolId, input.toolId), eq(orders.status, 'created')),
+      );
     await tx
       .update(couponRedemptions)
       .set({ state: 'released' })
@@ -130,7 +133,7 @@ export async function recordReservation(
  * Counts the order's coupon use, inside the fulfilment transaction. A payment that arrives after its reservation
  * was released (over 7 days late) is still honoured: the buyer paid the discounted price Razorpay was told.
  */
-export async function useCouponOf(tx: Tx, orderId: string, now: Date): Promise<void> {
+export async function markCouponUsed(tx: Tx, orderId: string, now: Date): Promise<void> {
   await tx
     .update(couponRedemptions)
     .set({ state: 'used', usedAt: now })

@@ -6,8 +6,8 @@ import { type CreatePaymentResponse, SHOP_MESSAGES } from '../../shared/shop';
 import type { createPaymentSchema } from '../../shared/shop-schemas';
 import type { SessionUser } from '../auth/session-cache';
 import type { AppContext } from '../context';
-import { orders } from '../db/schema';
 import { type CouponPrice, recordReservation, releaseCouponOf, reserveCoupon } from '../coupons/redemptions';
+import { orders } from '../db/schema';
 import { AppError, conflict, notFound } from '../http/errors';
 import { findActiveTool, ownedToolIds } from '../shop/catalogue';
 import { recordOrderEvent } from '../shop/order-events';
@@ -66,8 +66,11 @@ export async function createPayment(
       createdAt: now,
       updatedAt: now,
     });
-    if (coupon) await recordReservation(tx, { priced: coupon, orderId, userId: user.id, currency: body.currency, now });
-    const detail = coupon ? { amount, currency: body.currency, couponCode: coupon.coupon.code, discount: coupon.discount } : { amount, currency: body.currency };
+    if (coupon)
+      await recordReservation(tx, { priced: coupon, orderId, userId: user.id, currency: body.currency, now });
+    const detail = coupon
+      ? { amount, currency: body.currency, couponCode: coupon.coupon.code, discount: coupon.discount }
+      : { amount, currency: body.currency };
     await recordOrderEvent(tx, orderId, 'created', detail, now);
     return { amount };
   });

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { LicenseCredentials } from '../../shared/licenses';
 import type { AppContext } from '../context';
-import { releaseCouponOf, useCouponOf } from '../coupons/redemptions';
+import { releaseCouponOf, markCouponUsed } from '../coupons/redemptions';
 import type { DbOrTx, Tx } from '../db';
 import { licenses, orders, purchases, tools, users } from '../db/schema';
 import { issueInvoice } from '../invoices/issue';
@@ -165,7 +165,7 @@ export async function applyPayment(
   if (!user || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
 
   const purchase = await createPurchase(tx, order, now);
-  await useCouponOf(tx, order.id, now);
+  await markCouponUsed(tx, order.id, now);
   const secret = await issueLicense(ctx, tx, purchase.id, tool, now);
   const invoice = await issueInvoice(ctx, tx, {
     orderId: order.id,
