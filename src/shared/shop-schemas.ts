@@ -37,7 +37,10 @@ export const createPaymentSchema = z
     currency: currencySchema,
     billingDetails: billingDetailsSchema,
     /** Optional; the server judges and applies it (an empty field is no code). */
-    couponCode: z.preprocess((value) => (value === '' || value === null ? undefined : value), couponCodeSchema.optional()),
+    couponCode: z.preprocess(
+      (value) => (value === '' || value === null ? undefined : value),
+      couponCodeSchema.optional(),
+    ),
   })
   .refine((body) => body.billingDetails.currency === body.currency, {
     path: ['billingDetails', 'currency'],

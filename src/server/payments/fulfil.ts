@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { LicenseCredentials } from '../../shared/licenses';
 import type { AppContext } from '../context';
-import { releaseCouponOf, markCouponUsed } from '../coupons/redemptions';
+import { markCouponUsed, releaseCouponOf } from '../coupons/redemptions';
 import type { DbOrTx, Tx } from '../db';
 import { licenses, orders, purchases, tools, users } from '../db/schema';
 import { issueInvoice } from '../invoices/issue';
