@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Currency } from './constants';
 import { CURRENCIES } from './constants';
-import { usdCentsFromInrPaise } from './money';
+import { formatPrice, formatSubunits, toSubunits, usdCentsFromInrPaise } from './money';
 
 /**
  * Coupon codes (docs/decisions/036-coupons.md): what a code may look like, the reasons a code is refused, and the
@@ -66,6 +66,21 @@ export function couponDiscount(listPrice: number, coupon: CouponValue, currency:
   else discount = coupon.amountUsdCents ?? usdCentsFromInrPaise(coupon.amountInrPaise ?? 0);
   const floor = Math.min(listPrice, MINIMUM_PAID_SUBUNITS);
   return Math.max(0, Math.min(discount, listPrice - floor));
+}
+
+/** "20 % off", "₹100.00 off (USD $1.33)": a coupon's terms in words, for the operator's lists. */
+export function describeCouponValue(coupon: {
+  percent: number | null;
+  amountInr: number | null;
+  amountUsd: number | null;
+}): string {
+  if (coupon.percent !== null) return coupon.percent === 100 ? '100 % off (free)' : `${coupon.percent} % off`;
+  const inr = formatPrice(coupon.amountInr ?? 0, 'INR');
+  const usd =
+    coupon.amountUsd !== null
+      ? formatPrice(coupon.amountUsd, 'USD')
+      : formatSubunits(usdCentsFromInrPaise(toSubunits(coupon.amountInr ?? 0)), 'USD');
+  return `${inr} off (${usd} in USD)`;
 }
 
 // ── The operator's side ─────────────────────────────────────────────────────────────────────────────────────

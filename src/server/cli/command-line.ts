@@ -1,6 +1,7 @@
 import { DomainError } from '../domain-error';
 import { activityCommands } from './activity';
 import { backupCommands } from './backup';
+import { couponCommands } from './coupons';
 import { toJson } from './format';
 import { type AdminEnv, CommandError, type Group, parseCommandLine, UsageError } from './framework';
 import { invoiceCommands } from './invoices';
@@ -28,6 +29,7 @@ const GROUPS: Group[] = [
   { name: 'users', summary: 'Accounts and what they bought' },
   { name: 'licenses', summary: 'Licenses: their devices, free one, reset a buyer’s self-service allowance' },
   { name: 'invoices', summary: 'Tax invoices and credit notes of a period, split for GSTR-1; CSV export' },
+  { name: 'coupons', summary: 'Coupon codes: add, list, show (uses and revenue), disable' },
   { name: 'backup', summary: 'Snapshot the embedded database now (the server does it daily)' },
   { name: 'restore', summary: 'Restore an embedded-database snapshot into a fresh DATA_DIR' },
   { name: 'move-to-postgres', summary: 'Copy the embedded database into an empty PostgreSQL database' },
@@ -44,6 +46,7 @@ const COMMANDS = [
   ...userCommands,
   ...licenseCommands,
   ...invoiceCommands,
+  ...couponCommands,
   ...backupCommands,
   ...moveCommands,
   ...operatorCommands,
