@@ -202,3 +202,14 @@ export type CouponDetail = CouponSummary & {
   /** What its used orders brought in (amounts paid, subunits), and the discount they were given, per currency. */
   revenue: Array<{ currency: Currency; orders: number; paid: number; discount: number }>;
 };
+
+/** The form's messages per field, by the server's own rules (the dashboard checks before sending). */
+export function couponInputProblems(input: NewCouponInput): Partial<Record<keyof NewCouponInput, string>> {
+  const result = newCouponSchema.safeParse(input);
+  const problems: Partial<Record<keyof NewCouponInput, string>> = {};
+  for (const issue of result.error?.issues ?? []) {
+    const field = issue.path[0] as keyof NewCouponInput | undefined;
+    if (field) problems[field] ??= issue.message;
+  }
+  return problems;
+}

@@ -90,6 +90,8 @@ export type OverviewResponse = {
   /** One entry per day of the last 30, oldest first, ending today. */
   daily: Array<{ day: string; orders: number; revenue: MoneyTotals }>;
   openItems: { unhandledMessages: number; failedMail: number; retryingMail: number };
+  /** Paid orders of the last 30 days priced with a coupon, and the discount they were given (subunits). */
+  coupons: { orders: number; discount: MoneyTotals };
 };
 
 // ── Tables ──────────────────────────────────────────────────────────────────────────────────────────────────
@@ -158,6 +160,9 @@ export type OrderRow = {
   status: OrderStatus;
   razorpayOrderId: string;
   razorpayPaymentId: string | null;
+  /** The coupon the order was priced with, and what it took off (subunits); null without one. */
+  couponCode: string | null;
+  discount: number | null;
 };
 
 /** A license as the operator sees it: the key masked but for its last 4 characters. */

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, gte, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, gt, gte, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { MoneyTotals, OverviewResponse, PeriodFigures } from '../../shared/dashboard';
 import type { AppContext } from '../context';
 import { contactMessages, orders, outbox } from '../db/schema';
@@ -21,7 +21,7 @@ export async function overview(ctx: AppContext): Promise<OverviewResponse> {
   const since = new Date(istMidnight(days[0] ?? today));
   const dayOfPayment = sql<string>`to_char(${orders.paidAt} at time zone 'Asia/Kolkata', 'YYYY-MM-DD')`;
 
-  const [sales, [messages], [failed], [retrying]] = await Promise.all([
+  const [sales, [messages], [failed], [retrying], discounted] = await Promise.all([
     ctx.db
       .select({
         day: dayOfPayment,
@@ -38,6 +38,11 @@ export async function overview(ctx: AppContext): Promise<OverviewResponse> {
       .select({ n: count() })
       .from(outbox)
       .where(and(eq(outbox.status, 'pending'), gt(outbox.attempts, 0))),
+    ctx.db
+      .select({ currency: orders.currency, orders: count(), discount: sql<string>`sum(${orders.discount})` })
+      .from(orders)
+      .where(and(eq(orders.status, 'paid'), gte(orders.paidAt, since), isNotNull(orders.couponCode)))
+      .groupBy(orders.currency),
   ]);
 
   const daily = days.map((day) => ({ day, orders: 0, revenue: { INR: 0, USD: 0 } as MoneyTotals }));
@@ -65,6 +70,13 @@ export async function overview(ctx: AppContext): Promise<OverviewResponse> {
       unhandledMessages: Number(messages?.n ?? 0),
       failedMail: Number(failed?.n ?? 0),
       retryingMail: Number(retrying?.n ?? 0),
+    },
+    coupons: {
+      orders: discounted.reduce((sum, row) => sum + Number(row.orders), 0),
+      discount: {
+        INR: Number(discounted.find((row) => row.currency === 'INR')?.discount ?? 0),
+        USD: Number(discounted.find((row) => row.currency === 'USD')?.discount ?? 0),
+      },
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { guardDashboard } from './guard';
+import { couponRoutes } from './routes/coupons';
 import { customerRoutes } from './routes/customers';
 import { inboxRoutes } from './routes/inbox';
 import { orderRoutes } from './routes/orders';
@@ -21,6 +22,7 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
     customerRoutes(scope, ctx);
     inboxRoutes(scope, ctx);
     reportRoutes(scope, ctx);
+    couponRoutes(scope, ctx);
     await toolRoutes(scope, ctx);
   });
 }

@@ -3,6 +3,7 @@ import type { OverviewResponse, PeriodFigures } from '../../../shared/dashboard'
 import { formatSubunits } from '../../../shared/money';
 import { FormError } from '../../components/form';
 import { adminApi } from './api';
+import { CouponsOverviewCard } from './CouponsScreen';
 import { Inbox, MailWarning, RotateCw } from './icons';
 import { SalesChart } from './SalesChart';
 import { Card, ScreenTitle, useScreenTitle } from './ui';
@@ -84,6 +85,7 @@ export function OverviewScreen() {
               </ul>
             </Card>
           </div>
+          <CouponsOverviewCard figures={data.coupons} />
         </div>
       )}
     </>

@@ -1,4 +1,5 @@
 import type { LoginResponse } from '../../../shared/auth';
+import type { CouponDetail, CouponSummary, NewCouponInput } from '../../../shared/coupons';
 import type {
   ActivityEntry,
   ActivityQuery,
@@ -82,6 +83,11 @@ export const adminApi = {
       {},
     ),
   invoices: (period: InvoicePeriod) => api.get<InvoiceReport>(`/api/admin/invoices${queryString(period)}`),
+  coupons: () => api.get<CouponSummary[]>('/api/admin/coupons'),
+  coupon: (code: string) => api.get<CouponDetail>(`/api/admin/coupons/${encodeURIComponent(code)}`),
+  createCoupon: (input: NewCouponInput) => api.post<CouponSummary>('/api/admin/coupons', input),
+  disableCoupon: (code: string) =>
+    api.post<CouponSummary>(`/api/admin/coupons/${encodeURIComponent(code)}/disable`, {}),
   activity: (query: ActivityQuery) =>
     api.get<Page<ActivityEntry>>(`/api/admin/activity${queryString(query)}`),
 };
