@@ -115,6 +115,18 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
     url: `/api/admin/tools/${fx.toolId}/file`,
     ...(await uploadForm(await fx.freshCode())),
   }),
+  'GET /api/admin/coupons': () => ({ method: 'GET', url: '/api/admin/coupons' }),
+  'POST /api/admin/coupons': () => ({
+    method: 'POST',
+    url: '/api/admin/coupons',
+    body: { code: 'ROUTES-10', percent: 10 },
+  }),
+  'GET /api/admin/coupons/:code': () => ({ method: 'GET', url: '/api/admin/coupons/routes-10' }),
+  'POST /api/admin/coupons/:code/disable': () => ({
+    method: 'POST',
+    url: '/api/admin/coupons/ROUTES-10/disable',
+    body: {},
+  }),
   'GET /api/admin/messages': () => ({ method: 'GET', url: '/api/admin/messages?show=all' }),
   'POST /api/admin/messages/:id/handled': (fx) => ({
     method: 'POST',
