@@ -124,10 +124,6 @@ test.afterEach(() => {
   consoleErrors = [];
 });
 
-function toolCard(name: string) {
-  return page.getByRole('article', { name, exact: true });
-}
-
 async function openBilling(buyButton: string) {
   await page.getByRole('button', { name: 'INR' }).click();
   await page.getByRole('button', { name: buyButton }).click();
@@ -142,7 +138,7 @@ test('a buyer applies a coupon in the billing dialog and pays the discounted pri
   await page.getByRole('button', { name: 'Login' }).click();
   const login = page.getByRole('dialog', { name: 'Welcome Back' });
   await login.getByLabel('Email').fill(buyer.email);
-  await login.getByLabel('Password').fill(buyer.password);
+  await login.getByLabel('Password', { exact: true }).fill(buyer.password);
   await login.getByRole('button', { name: 'Sign In' }).click();
   await expect(page.getByRole('button', { name: buyer.name })).toBeVisible({ timeout: 30_000 });
 

@@ -151,7 +151,6 @@ export const newCouponSchema = z
     if (value.startsAt && value.endsAt && couponEnd(value.endsAt) <= couponStart(value.startsAt))
       check.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start' });
   });
-export type NewCoupon = z.output<typeof newCouponSchema>;
 export type NewCouponInput = z.input<typeof newCouponSchema>;
 
 const hasTime = (value: string) => value.includes('T');
