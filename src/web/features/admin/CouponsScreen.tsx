@@ -55,9 +55,7 @@ export function CouponsScreen() {
   const [notice, setNotice] = useState<string | null>(null);
   const create = async (input: Parameters<typeof adminApi.createCoupon>[0]) => {
     const created = await adminApi.createCoupon(input);
-    const message = `Coupon ${created.code} created.`;
-    setNotice(message);
-    announce(message);
+    setNotice(`Coupon ${created.code} created.`);
     list.reload();
     return created;
   };
