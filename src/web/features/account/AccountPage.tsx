@@ -1,10 +1,23 @@
 import type { ComponentType } from 'react';
+import { EmailPreferencesSection } from './EmailPreferencesSection';
+import { EmailSection } from './EmailSection';
+import { PasskeysSection } from './PasskeysSection';
+import { PasswordSection } from './PasswordSection';
+import { ProfileSection } from './ProfileSection';
+import { SessionsSection } from './SessionsSection';
 
 /**
  * The sections of /account, in the order the page shows them (issue 33). Each is a component that renders one
  * <AccountSection>; settings come first, then the data rights.
  */
-const SECTIONS: ComponentType[] = [];
+const SECTIONS: ComponentType[] = [
+  ProfileSection,
+  PasswordSection,
+  EmailSection,
+  PasskeysSection,
+  SessionsSection,
+  EmailPreferencesSection,
+];
 
 /** The settings of the signed-in buyer, one section after another. */
 export function AccountPage() {
