@@ -43,7 +43,7 @@ export function PasskeyRow({ passkey, onChanged }: { passkey: AccountPasskey; on
       ) : (
         <div className="flex flex-wrap items-start gap-x-4 gap-y-2">
           <Icon node={KeyRound} className="mt-0.5 size-5 shrink-0 text-brand-700" />
-          <div className="min-w-0 flex-1">
+          <div className="min-w-0 flex-1 basis-56">
             <p className="font-semibold break-words text-slate-900">{passkey.name}</p>
             <p className="mt-1 text-sm text-slate-600">
               Added {formatWhen(passkey.createdAt)} ·{' '}

@@ -94,7 +94,7 @@ function SessionRow({
   return (
     <li className="flex flex-wrap items-start gap-x-4 gap-y-2 p-4">
       <Icon node={Monitor} className="mt-0.5 size-5 shrink-0 text-brand-700" />
-      <div className="min-w-0 flex-1">
+      <div className="min-w-0 flex-1 basis-56">
         <p className="font-semibold text-slate-900">
           {session.browser} on {session.os}
           {session.current && (
