@@ -12,6 +12,7 @@ type State =
   | { step: 'ask'; topic: EmailTopic; busy: boolean; error: string | null }
   | { step: 'done'; topic: EmailTopic };
 
+const INVALID = 'This unsubscribe link is not valid.';
 const tokenOf = () => new URLSearchParams(window.location.search).get('token') ?? '';
 const path = (token: string) => `/api/account/unsubscribe?token=${encodeURIComponent(token)}`;
 
@@ -24,6 +25,11 @@ export function UnsubscribePanel() {
 
   useEffect(() => {
     const token = tokenOf();
+    // An address without a token (typed, or cut short by a mail program) is answered here, without a 400.
+    if (!token) {
+      setState({ step: 'invalid', message: INVALID });
+      return;
+    }
     api.get<{ topic: EmailTopic }>(path(token)).then(
       ({ topic }) => setState({ step: 'ask', topic, busy: false, error: null }),
       (failure: unknown) =>
