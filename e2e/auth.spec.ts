@@ -108,9 +108,10 @@ test('sign up with the emailed code, sign out, log in, reset the password, log i
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await menuButton.click();
   const menu = page.getByRole('menu');
-  await expect(menu.getByRole('menuitem')).toHaveText(['Dashboard', 'My Tools', 'Sign Out']);
+  await expect(menu.getByRole('menuitem')).toHaveText(['Dashboard', 'My Tools', 'Account', 'Sign Out']);
   await expect(menu.getByRole('menuitem', { name: 'Dashboard' })).toHaveAttribute('href', '/utility-tools');
   await expect(menu.getByRole('menuitem', { name: 'My Tools' })).toHaveAttribute('href', '/my-tools');
+  await expect(menu.getByRole('menuitem', { name: 'Account' })).toHaveAttribute('href', '/account');
   await menu.getByRole('menuitem', { name: 'Sign Out' }).click();
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
   expect((await (await page.request.get(`${server.url}/api/auth/check/`)).json()).loggedin).toBe(false);
