@@ -1,10 +1,12 @@
 import type { ComponentType } from 'react';
+import { DeleteAccountSection } from './DeleteAccountSection';
+import { YourDataSection } from './YourDataSection';
 
 /**
  * The sections of /account, in the order the page shows them (issue 33). Each is a component that renders one
  * <AccountSection>; settings come first, then the data rights.
  */
-const SECTIONS: ComponentType[] = [];
+const SECTIONS: ComponentType[] = [YourDataSection, DeleteAccountSection];
 
 /** The settings of the signed-in buyer, one section after another. */
 export function AccountPage() {
