@@ -9,9 +9,8 @@ import {
 import { Button, FormError, PasswordField, SecondaryButton, TextField, useForm } from '../../components/form';
 import { Icon } from '../../components/Icon';
 import { toast } from '../../components/ToastHost';
-import { announce } from '../../lib/announce';
 import { ApiError, api } from '../../lib/api';
-import { type AuthUser, useAuth } from '../../session/AuthContext';
+import type { AuthUser } from '../../session/AuthContext';
 import { AccountSection } from './AccountSection';
 
 const FIELDS = ['password', 'email'] as const;
@@ -43,7 +42,6 @@ function DeleteAccountForm({ user }: { user: AuthUser }) {
   const form = useForm({ initial: { password: '', email: '' }, fields: FIELDS, idOf });
   const [confirming, setConfirming] = useState(false);
   const confirmRef = useRef<HTMLDivElement>(null);
-  const { refresh } = useAuth();
   const [, navigate] = useLocation();
 
   const askToConfirm = form.submit({
@@ -63,10 +61,11 @@ function DeleteAccountForm({ user }: { user: AuthUser }) {
           setConfirming(false);
           throw failure;
         }
+        // The toast (role alert) outlasts the move to the home page, where it is the announcement.
         toast.success(DATA_RIGHTS_MESSAGES.erased);
-        announce(DATA_RIGHTS_MESSAGES.erased);
-        navigate('/');
-        await refresh();
+        // The home page starts without a session of its own; asking this page's provider again first would send
+        // the visitor to /utility-tools, as any signed-in-only page does once the session is gone.
+        navigate('/', { replace: true });
       },
       explain,
     });
