@@ -18,6 +18,7 @@ import {
   orderEvents,
   orders,
   outbox,
+  passkeys,
   purchases,
   sessions,
   tools,
@@ -39,10 +40,30 @@ async function profileOf(ctx: ExportContext, userId: string): Promise<Profile | 
 
 function signIns(ctx: ExportContext, userId: string) {
   return ctx.db
-    .select({ signedInAt: sessions.createdAt, expiresAt: sessions.expiresAt })
+    .select({
+      signedInAt: sessions.createdAt,
+      lastUsedAt: sessions.lastUsedAt,
+      expiresAt: sessions.expiresAt,
+      browser: sessions.userAgent,
+      country: sessions.country,
+    })
     .from(sessions)
     .where(eq(sessions.userId, userId))
     .orderBy(asc(sessions.createdAt));
+}
+
+function passkeysOf(ctx: ExportContext, userId: string) {
+  return ctx.db
+    .select({
+      name: passkeys.name,
+      createdAt: passkeys.createdAt,
+      lastUsedAt: passkeys.lastUsedAt,
+      deviceType: passkeys.deviceType,
+      backedUp: passkeys.backedUp,
+    })
+    .from(passkeys)
+    .where(eq(passkeys.userId, userId))
+    .orderBy(asc(passkeys.createdAt));
 }
 
 async function ordersOf(ctx: ExportContext, userId: string) {
@@ -235,15 +256,17 @@ const dates = <T extends Record<string, unknown>>(row: T) =>
 async function exportBody(ctx: ExportContext, userId: string) {
   const user = await profileOf(ctx, userId);
   if (!user) return undefined;
-  const [sessionRows, orderRows, documents, licenseRows, messages, emails, consentRows] = await Promise.all([
-    signIns(ctx, userId),
-    ordersOf(ctx, userId),
-    taxDocumentsOf(ctx, userId),
-    licensesOf(ctx, userId),
-    contactMessagesFrom(ctx, user.email),
-    emailsTo(ctx, user.email),
-    consentHistory(ctx.db, userId),
-  ]);
+  const [sessionRows, passkeyRows, orderRows, documents, licenseRows, messages, emails, consentRows] =
+    await Promise.all([
+      signIns(ctx, userId),
+      passkeysOf(ctx, userId),
+      ordersOf(ctx, userId),
+      taxDocumentsOf(ctx, userId),
+      licensesOf(ctx, userId),
+      contactMessagesFrom(ctx, user.email),
+      emailsTo(ctx, user.email),
+      consentHistory(ctx.db, userId),
+    ]);
   return {
     exportedAt: iso(ctx.clock.now()),
     profile: {
@@ -256,6 +279,7 @@ async function exportBody(ctx: ExportContext, userId: string) {
       emailPreferences: { releases: user.releaseEmails, trials: user.trialEmails },
     },
     signIns: sessionRows.map(dates),
+    passkeys: passkeyRows.map(dates),
     orders: orderRows,
     invoices: documents.invoices,
     creditNotes: documents.creditNotes,
@@ -285,7 +309,7 @@ function exportSummary(data: ExportBody): string {
     `Personal data held by the shop for the account ${profile.email}, as of ${data.exportedAt}.`,
     `Profile: ${profile.name || '(erased)'}, ${profile.email}, ${profile.phone || 'no phone'}; account created ${profile.createdAt}.`,
     `Optional emails: new versions ${profile.emailPreferences.releases ? 'on' : 'off'}, trial reminders ${profile.emailPreferences.trials ? 'on' : 'off'}.`,
-    `${plural(data.signIns.length, 'signed-in session')} kept (each ends after 14 days at the latest).`,
+    `${plural(data.signIns.length, 'signed-in session')} kept (each ends after 14 days at the latest); ${plural(data.passkeys.length, 'passkey')}.`,
     `${plural(data.orders.length, 'order')}, ${plural(data.invoices.length, 'tax invoice')}, ${plural(data.creditNotes.length, 'credit note')}.`,
     `${plural(data.licenses.length, 'license')} with ${plural(
       data.licenses.reduce((sum, license) => sum + license.devices.length, 0),

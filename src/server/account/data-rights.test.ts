@@ -16,7 +16,7 @@ import {
 import type { LicenseAnswer, MyLicense } from '../../shared/licenses';
 import type { OrderSummary } from '../../shared/order-history';
 import { POLICY_CONSENT, PRIVACY_POLICY_VERSION } from '../../shared/privacy';
-import { auditLog, consents, orders, outbox, users } from '../db/schema';
+import { auditLog, consents, orders, outbox, passkeys, users } from '../db/schema';
 import { gstr1Csv, gstr1Report } from '../invoices/gstr1';
 import { refundOrder } from '../payments/refund';
 import type { AccountExport } from './data-export';
@@ -304,6 +304,14 @@ describe('Delete my account', () => {
       .from(users)
       .where(eq(users.id, buyer.id));
     const passwordHash = passwordRow?.hash ?? '';
+    // A passkey named after its owner, as people name them: it must go with the account.
+    await t.ctx.db.insert(passkeys).values({
+      userId: buyer.id,
+      credentialId: randomBytes(16).toString('base64url'),
+      publicKey: randomBytes(32).toString('base64url'),
+      deviceType: 'multiDevice',
+      name: `${buyer.name}'s phone`,
+    });
     const ownOrders = (await buyer.client.get('/api/orders/')).json<OrderSummary[]>();
     const gstr1Before = await gstr1();
 
@@ -341,6 +349,7 @@ describe('Delete my account', () => {
     await deliverDueMail(t.ctx);
     expect(await t.ctx.db.select().from(outbox).where(eq(outbox.kind, 'account-erased'))).toHaveLength(0);
 
+    expect(await t.ctx.db.select().from(passkeys).where(eq(passkeys.userId, buyer.id))).toEqual([]);
     expect(await whereFound(buyer.email)).toEqual([]);
     expect(await whereFound(buyer.phone)).toEqual([]);
     expect(await whereFound(passwordHash)).toEqual([]);

@@ -2,8 +2,9 @@
  * "Delete my account" (DPDP Act s. 12(3)): one transaction that erases the account's personal data and keeps what
  * the law keeps. The users row stays, emptied, so orders, invoices and credit notes keep their numbers, totals and
  * links; tax documents keep the name and address they were issued to for 72 months (CGST Act s. 36), without the
- * email address. Licenses are revoked, so every tool stops; the address gets one confirmation, whose outbox row is
- * deleted as soon as it is sent. Signing up again later with the same address makes a new, empty account.
+ * email address. Sessions, passkeys, codes, devices, messages and mail go; licenses are revoked, so every tool
+ * stops; the address gets one confirmation, whose outbox row is deleted as soon as it is sent. Signing up again
+ * later with the same address makes a new, empty account.
  */
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { normaliseEmail } from '../../shared/auth';
@@ -18,9 +19,11 @@ import {
   licenseActivations,
   licenses,
   operators,
+  passkeys,
   purchases,
   users,
   verificationCodes,
+  webauthnChallenges,
 } from '../db/schema';
 import { DomainError } from '../domain-error';
 import { forgetLicenses } from '../licenses/memory';
@@ -121,6 +124,8 @@ export async function eraseAccount(ctx: AppContext, userId: string, actor: Actor
     );
     await tx.delete(verificationCodes).where(sql`lower(${verificationCodes.email}) = ${email}`);
     await endAllSessions(tx, userId);
+    await tx.delete(passkeys).where(eq(passkeys.userId, userId));
+    await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, userId));
     const revoked = await revokeLicenses(tx, userId, now);
     await eraseTraces(tx, userId, email, replacement);
     await withdrawAllConsents(tx, userId, now);

@@ -59,8 +59,60 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     expiresAt: ts('expires_at').notNull(),
+    /** What the account page names a session by: never the id or its hash, which sign the browser in. */
+    publicId: uuid('public_id').notNull().defaultRandom(),
+    /** The browser's User-Agent at sign-in (cut to 512 characters), parsed for the account page. */
+    userAgent: text('user_agent'),
+    /** ISO country of the address it signed in from (offline database), or null when unknown. */
+    country: text('country'),
+    /** Last request seen, written at most once a minute per session (auth/session.ts). */
+    lastUsedAt: ts('last_used_at'),
   },
-  (t) => [index('sessions_user_id_idx').on(t.userId)],
+  (t) => [index('sessions_user_id_idx').on(t.userId), uniqueIndex('sessions_public_id_key').on(t.publicId)],
+);
+
+/** A passkey (WebAuthn discoverable credential) that signs its account in without a password. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential id as base64url, as the browser reports it. */
+    credentialId: text('credential_id').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** The authenticator's signature counter; an assertion that does not raise it (when it counts) is refused. */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array().notNull().default(sql`'{}'::text[]`),
+    deviceType: text('device_type', { enum: ['singleDevice', 'multiDevice'] }).notNull(),
+    backedUp: boolean('backed_up').notNull().default(false),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [
+    uniqueIndex('passkeys_credential_id_key').on(t.credentialId),
+    index('passkeys_user_id_idx').on(t.userId),
+  ],
+);
+
+/**
+ * The challenge of one passkey ceremony, kept on the server for a few minutes and used once: a registration is
+ * bound to the account and the session that asked; a sign-in to nobody until a passkey answers it.
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'login'] }).notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    sessionIdHash: text('session_id_hash'),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webauthn_challenges_expires_at_idx').on(t.expiresAt)],
 );
 
 /** One table for every emailed code (signup, password reset): at most one live code per email and purpose. */
@@ -69,7 +121,7 @@ export const verificationCodes = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     email: text('email').notNull(),
-    purpose: text('purpose', { enum: ['signup', 'reset'] }).notNull(),
+    purpose: text('purpose', { enum: ['signup', 'reset', 'email-change'] }).notNull(),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: ts('expires_at').notNull(),

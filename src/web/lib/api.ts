@@ -75,4 +75,6 @@ async function request<T>(method: string, path: string, body?: Body): Promise<T>
 export const api = {
   get: <T>(path: string) => request<T>('GET', path),
   post: <T>(path: string, body?: Body) => request<T>('POST', path, body),
+  patch: <T>(path: string, body?: Body) => request<T>('PATCH', path, body),
+  delete: <T>(path: string) => request<T>('DELETE', path),
 };

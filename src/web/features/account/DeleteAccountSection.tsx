@@ -29,7 +29,7 @@ function Consequences() {
     <ul className="list-disc space-y-1.5 pl-5 text-sm leading-relaxed text-slate-700">
       <li>You are signed out in every browser.</li>
       <li>Your licenses are revoked, so the tools you bought stop working on every device.</li>
-      <li>Your name, email address, phone number, password, devices and messages are erased.</li>
+      <li>Your name, email address, phone number, password, passkeys, devices and messages are erased.</li>
       <li>
         The tax invoices and credit notes issued to you are kept for {TAX_RECORD_RETENTION_MONTHS} months, as
         the GST law requires (CGST Act section 36), with the name and address they were issued to.
