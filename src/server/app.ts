@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { dataRightsRoutes } from './account/data-rights-routes';
 import { accountRoutes } from './account/routes';
 import { authRoutes } from './auth/routes';
 import { contactRoutes } from './contact/routes';
@@ -76,6 +77,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   await contactRoutes(app, ctx);
   await authRoutes(app, ctx);
   await accountRoutes(app, ctx);
+  await dataRightsRoutes(app, ctx);
   await shopRoutes(app, ctx);
   await orderRoutes(app, ctx);
   await couponRoutes(app, ctx);

@@ -230,6 +230,8 @@ export type CustomerRow = {
   email: string;
   phone: string;
   createdAt: string;
+  /** When the buyer deleted the account (its name, email and phone are then empty or placeholders). */
+  erasedAt: string | null;
   orders: number;
   tools: number;
 };

@@ -28,7 +28,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
   app.patch('/api/account/email-preferences', async (request) => {
     const user = await requireUser(ctx, request);
     const changes = parseInput(preferencesBody, request.body);
-    return setEmailPreferences(ctx.db, user.id, changes);
+    return setEmailPreferences(ctx.db, user.id, changes, ctx.clock.now());
   });
 
   /** What an unsubscribe link turns off, for the signed-out page at /unsubscribe. Changes nothing. */
@@ -47,7 +47,10 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
   app.post('/api/account/unsubscribe', { config: { csrf: false } }, async (request) => {
     const { token } = parseInput(tokenQuery, request.query);
     const target = readUnsubscribeToken(ctx.dataSecrets, token);
-    if (!target || !(await setEmailPreferences(ctx.db, target.userId, { [target.topic]: false }))) {
+    if (
+      !target ||
+      !(await setEmailPreferences(ctx.db, target.userId, { [target.topic]: false }, ctx.clock.now()))
+    ) {
       throw invalidLink();
     }
     return { topic: target.topic, subscribed: false };

@@ -98,6 +98,10 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
   }),
   'GET /api/admin/customers': () => ({ method: 'GET', url: '/api/admin/customers?q=example&sort=email' }),
   'GET /api/admin/customers/:id': (fx) => ({ method: 'GET', url: `/api/admin/customers/${fx.customerId}` }),
+  'GET /api/admin/customers/:id/export': (fx) => ({
+    method: 'GET',
+    url: `/api/admin/customers/${fx.customerId}/export`,
+  }),
   'GET /api/admin/tools': () => ({ method: 'GET', url: '/api/admin/tools' }),
   'GET /api/admin/tools/:id': (fx) => ({ method: 'GET', url: `/api/admin/tools/${fx.toolId}` }),
   'POST /api/admin/tools': async (fx) => ({

@@ -40,6 +40,11 @@ export const users = pgTable(
     /** Email preferences (account/email-preferences.ts): optional mail the buyer can turn off; transactional mail is always sent. */
     releaseEmails: boolean('release_emails').notNull().default(true),
     trialEmails: boolean('trial_emails').notNull().default(true),
+    /**
+     * When the buyer deleted the account (account/erasure.ts): the row stays, emptied of personal data, so orders
+     * and tax documents keep their numbers and totals.
+     */
+    erasedAt: ts('erased_at'),
   },
   (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`)],
 );
@@ -125,6 +130,27 @@ export const verificationCodes = pgTable(
   (t) => [uniqueIndex('verification_codes_email_purpose_key').on(t.email, t.purpose)],
 );
 
+/**
+ * Consents given and withdrawn (DPDP Act s. 6): the Privacy Policy at signup, and each optional email topic. A
+ * withdrawal closes the open row of its kind; giving again opens a new one, so the history stays.
+ */
+export const consents = pgTable(
+  'consents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 'privacy-policy', 'email:releases', 'email:trials' (shared/privacy.ts). */
+    kind: text('kind').notNull(),
+    /** The Privacy Policy's version in force when it was given. */
+    version: text('version').notNull(),
+    givenAt: ts('given_at').notNull().defaultNow(),
+    withdrawnAt: ts('withdrawn_at'),
+  },
+  (t) => [index('consents_user_id_idx').on(t.userId, t.kind)],
+);
+
 /** Fixed-window counters shared by every app instance (rate limits, send quotas). */
 export const rateLimitHits = pgTable(
   'rate_limit_hits',
@@ -176,6 +202,8 @@ export const outbox = pgTable(
     lastError: text('last_error'),
     /** One-click unsubscribe URL of optional mail (RFC 8058): sent as List-Unsubscribe with List-Unsubscribe-Post. */
     listUnsubscribe: text('list_unsubscribe'),
+    /** The row is deleted once sent instead of kept 90 days: the confirmation to an address just erased. */
+    deleteWhenSent: boolean('delete_when_sent').notNull().default(false),
     createdAt: createdAt(),
     sentAt: ts('sent_at'),
   },

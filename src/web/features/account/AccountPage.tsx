@@ -1,10 +1,12 @@
 import type { ComponentType } from 'react';
+import { DeleteAccountSection } from './DeleteAccountSection';
 import { EmailPreferencesSection } from './EmailPreferencesSection';
 import { EmailSection } from './EmailSection';
 import { PasskeysSection } from './PasskeysSection';
 import { PasswordSection } from './PasswordSection';
 import { ProfileSection } from './ProfileSection';
 import { SessionsSection } from './SessionsSection';
+import { YourDataSection } from './YourDataSection';
 
 /**
  * The sections of /account, in the order the page shows them (issue 33). Each is a component that renders one
@@ -17,6 +19,8 @@ const SECTIONS: ComponentType[] = [
   PasskeysSection,
   SessionsSection,
   EmailPreferencesSection,
+  YourDataSection,
+  DeleteAccountSection,
 ];
 
 /** The settings of the signed-in buyer, one section after another. */
