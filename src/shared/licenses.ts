@@ -76,7 +76,12 @@ export type LicenseAnswer = {
   licenseFile?: string;
   /** Deactivate only: whether a seat was freed by this call. */
   deactivated?: boolean;
+  /** Activate only: this machine's update feeds (docs/updates.md), alive while the activation and license are. */
+  updates?: UpdateUrls;
 };
+
+/** An activation's update feeds: a Sparkle / WinSparkle appcast, and the folder Velopack's UpdateManager reads. */
+export type UpdateUrls = { appcastUrl: string; velopackUrl: string };
 
 export type PublicKeysResponse = { keys: Array<{ kid: string; publicKey: string }> };
 

@@ -1,0 +1,2 @@
+ALTER TABLE "license_activations" ADD COLUMN "update_token_hash" text;--> statement-breakpoint
+ALTER TABLE "license_activations" ADD CONSTRAINT "license_activations_update_token_hash_unique" UNIQUE("update_token_hash");
