@@ -1,0 +1,42 @@
+/**
+ * Releases of a tool (issue 31): the words both the server and the dashboard use. A release has a semantic
+ * version, a channel and a state; its artifacts are the files an updater or a buyer downloads.
+ */
+export const RELEASE_CHANNELS = ['stable', 'beta'] as const;
+export type ReleaseChannel = (typeof RELEASE_CHANNELS)[number];
+
+/** draft → published → yanked; a published release never changes its files, a yanked one is in no feed. */
+export const RELEASE_STATES = ['draft', 'published', 'yanked'] as const;
+export type ReleaseState = (typeof RELEASE_STATES)[number];
+
+export const ARTIFACT_PLATFORMS = ['windows', 'macos'] as const;
+export type ArtifactPlatform = (typeof ARTIFACT_PLATFORMS)[number];
+
+export const ARTIFACT_ARCHES = ['x64', 'arm64', 'universal'] as const;
+export type ArtifactArch = (typeof ARTIFACT_ARCHES)[number];
+
+/**
+ * installer: what a buyer downloads from My Tools; sparkle: the archive Sparkle or WinSparkle installs;
+ * velopack: a `.nupkg` made by Velopack's `vpk pack`, full or delta.
+ */
+export const ARTIFACT_KINDS = ['installer', 'sparkle', 'velopack'] as const;
+export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
+
+export const VELOPACK_TYPES = ['Full', 'Delta'] as const;
+export type VelopackType = (typeof VELOPACK_TYPES)[number];
+
+/** A Velopack package id: what `vpk pack --packId` accepts, letters, digits, dots, dashes and underscores. */
+export const PACKAGE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/**
+ * The package id a tool has when the operator set none: the letters and digits of each word of its name, each
+ * word capitalised ("PDF Toolkit" → "PDFToolkit", "gst return filer" → "GstReturnFiler").
+ */
+export function defaultPackageId(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const id = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  return id === '' ? 'Tool' : id;
+}
+
+export const packageIdOf = (tool: { name: string; packageId: string | null }): string =>
+  tool.packageId ?? defaultPackageId(tool.name);
