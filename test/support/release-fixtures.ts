@@ -1,0 +1,138 @@
+import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { Database } from '../../src/server/db/index';
+import { releaseArtifacts, releases } from '../../src/server/db/schema';
+import { buildZip } from '../../src/server/shop/zip';
+import type { FileStorage } from '../../src/server/storage';
+import type {
+  ArtifactArch,
+  ArtifactKind,
+  ArtifactPlatform,
+  ReleaseChannel,
+  ReleaseState,
+  VelopackType,
+} from '../../src/shared/releases';
+
+export type ArtifactSpec = {
+  platform: ArtifactPlatform;
+  arch?: ArtifactArch;
+  kind: ArtifactKind;
+  fileName: string;
+  /** The file's bytes, or a path on disk for files too large to hold (streamed into storage, left unsigned). */
+  content: Buffer | { path: string };
+  velopackType?: VelopackType;
+};
+
+export type ReleaseSpec = {
+  toolId: string;
+  version: string;
+  channel?: ReleaseChannel;
+  state?: ReleaseState;
+  notesMarkdown?: string;
+  critical?: boolean;
+  minimumOsVersion?: string;
+  publishedAt?: Date;
+  artifacts?: ArtifactSpec[];
+};
+
+/** A release signing key of the fixtures' own, until a test signs with the server's (`signer`). */
+export const fixtureReleaseKey = generateKeyPairSync('ed25519');
+
+export type ReleaseSigner = { kid: string; privateKey: KeyObject };
+
+async function digestsOf(
+  content: ArtifactSpec['content'],
+): Promise<{ size: number; sha1: string; sha256: string }> {
+  const sha1 = createHash('sha1');
+  const sha256 = createHash('sha256');
+  let size = 0;
+  const chunks: Iterable<Buffer> | AsyncIterable<Buffer> = Buffer.isBuffer(content)
+    ? [content]
+    : createReadStream(content.path);
+  for await (const chunk of chunks) {
+    size += chunk.length;
+    sha1.update(chunk);
+    sha256.update(chunk);
+  }
+  return { size, sha1: sha1.digest('hex'), sha256: sha256.digest('hex') };
+}
+
+/**
+ * A release with its artifacts, written straight into the database and storage (the operator's upload and
+ * publish have their own tests), with real digests and a real Ed25519 signature over each in-memory file.
+ */
+export async function addRelease(
+  target: { db: Database; storage: FileStorage },
+  spec: ReleaseSpec,
+  signer: ReleaseSigner = { kid: 'fixture', privateKey: fixtureReleaseKey.privateKey },
+) {
+  const state = spec.state ?? 'published';
+  const [release] = await target.db
+    .insert(releases)
+    .values({
+      toolId: spec.toolId,
+      version: spec.version,
+      channel: spec.channel ?? 'stable',
+      state,
+      notesMarkdown: spec.notesMarkdown ?? `Version ${spec.version}.`,
+      critical: spec.critical ?? false,
+      minimumOsVersion: spec.minimumOsVersion ?? null,
+      publishedAt: state === 'draft' ? null : (spec.publishedAt ?? new Date()),
+      yankedAt: state === 'yanked' ? new Date() : null,
+    })
+    .returning();
+  if (!release) throw new Error('release insert returned no row');
+  const artifacts = [];
+  for (const file of spec.artifacts ?? []) {
+    const storageKey = `releases/${release.id}/${randomUUID()}`;
+    if (Buffer.isBuffer(file.content)) await target.storage.put(storageKey, file.content);
+    else
+      await target.storage.putStream(
+        storageKey,
+        createReadStream(file.content.path),
+        Number.MAX_SAFE_INTEGER,
+      );
+    const digests = await digestsOf(file.content);
+    const signature = Buffer.isBuffer(file.content)
+      ? sign(null, file.content, signer.privateKey).toString('base64')
+      : '';
+    const [artifact] = await target.db
+      .insert(releaseArtifacts)
+      .values({
+        releaseId: release.id,
+        platform: file.platform,
+        arch: file.arch ?? 'x64',
+        kind: file.kind,
+        fileName: file.fileName,
+        storageKey,
+        ...digests,
+        signature,
+        kid: signer.kid,
+        velopackType: file.kind === 'velopack' ? (file.velopackType ?? 'Full') : null,
+      })
+      .returning();
+    if (!artifact) throw new Error('artifact insert returned no row');
+    artifacts.push(artifact);
+  }
+  return { release, artifacts };
+}
+
+/** A minimal real Velopack package: a zip with `<id>.nuspec` naming the package id and version, and a payload. */
+export function buildNupkg(packageId: string, version: string, channel = 'win'): Buffer {
+  const nuspec = `<?xml version="1.0" encoding="utf-8"?>
+<package xmlns="http://schemas.microsoft.com/packaging/2010/07/nuspec.xsd">
+  <metadata>
+    <id>${packageId}</id>
+    <version>${version}</version>
+    <title>${packageId}</title>
+    <authors>Pinkcity Advisors</authors>
+    <description>${packageId} ${version}</description>
+    <channel>${channel}</channel>
+    <mainExe>${packageId}.exe</mainExe>
+  </metadata>
+</package>`;
+  return buildZip([
+    { name: `${packageId}.nuspec`, content: nuspec },
+    { name: `lib/app/${packageId}.exe`, content: `MZ fixture executable of ${packageId} ${version}` },
+  ]);
+}
