@@ -20,6 +20,7 @@ import { devMailboxRoutes } from './mail/dev-mailbox';
 import { metricsRoutes, outboxDepth } from './metrics';
 import type { RazorpayEmulator } from './payments/emulator';
 import { paymentsRoutes } from './payments/routes';
+import { releaseRoutes } from './releases/routes';
 import { shopRoutes } from './shop/routes';
 import { registerStaticSite } from './site/static';
 
@@ -79,6 +80,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   await orderRoutes(app, ctx);
   const emulator = await paymentsRoutes(app, ctx);
   await licenseRoutes(app, ctx);
+  await releaseRoutes(app, ctx);
   await dashboardRoutes(app, ctx);
   if (!config.isProduction) await devMailboxRoutes(app, ctx);
   if (options.siteDir) await registerStaticSite(app, options.siteDir);
