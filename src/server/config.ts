@@ -156,8 +156,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .map(dataSecretKey);
   if (previousDataKeys.some((key) => !key))
     problems.push(`DATA_PREVIOUS_SECRET_KEYS: each must be ${DATA_KEY_SHAPE}, separated by commas`);
-  const licenseSigning = signingSettings(raw, 'LICENSE_SIGNING_KEY', 'LICENSE_PREVIOUS_PUBLIC_KEYS', problems);
-  const releaseSigning = signingSettings(raw, 'RELEASE_SIGNING_KEY', 'RELEASE_PREVIOUS_PUBLIC_KEYS', problems);
+  const licenseSigning = signingSettings(
+    raw,
+    'LICENSE_SIGNING_KEY',
+    'LICENSE_PREVIOUS_PUBLIC_KEYS',
+    problems,
+  );
+  const releaseSigning = signingSettings(
+    raw,
+    'RELEASE_SIGNING_KEY',
+    'RELEASE_PREVIOUS_PUBLIC_KEYS',
+    problems,
+  );
   const firm = parseFirmIdentity(raw, isProduction);
   problems.push(...firm.problems);
   const partialKeys = [raw('RAZORPAY_KEY_ID'), raw('RAZORPAY_KEY_SECRET')].filter(Boolean).length === 1;

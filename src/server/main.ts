@@ -62,7 +62,8 @@ async function main(): Promise<void> {
     app.log.info({ emails: sealedMail }, 'queued email bodies sealed under the current key');
   // Tool files from before releases became release 1.0.0 without a SHA-1 or signature (decision 034).
   const migrated = await signMigratedArtifacts(ctx);
-  if (migrated.signed > 0) app.log.info({ artifacts: migrated.signed }, 'release 1.0.0 files hashed and signed');
+  if (migrated.signed > 0)
+    app.log.info({ artifacts: migrated.signed }, 'release 1.0.0 files hashed and signed');
   if (migrated.missing > 0)
     app.log.warn({ artifacts: migrated.missing }, 'release files missing from storage: cannot sign them');
   const jobs = startJobs(
