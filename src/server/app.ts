@@ -21,6 +21,7 @@ import { metricsRoutes, outboxDepth } from './metrics';
 import type { RazorpayEmulator } from './payments/emulator';
 import { paymentsRoutes } from './payments/routes';
 import { updateFeedRoutes } from './releases/feed-routes';
+import { releaseRoutes } from './releases/routes';
 import { shopRoutes } from './shop/routes';
 import { registerStaticSite } from './site/static';
 
@@ -80,6 +81,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   await orderRoutes(app, ctx);
   const emulator = await paymentsRoutes(app, ctx);
   await licenseRoutes(app, ctx);
+  await releaseRoutes(app, ctx);
   await updateFeedRoutes(app, ctx);
   await dashboardRoutes(app, ctx);
   if (!config.isProduction) await devMailboxRoutes(app, ctx);

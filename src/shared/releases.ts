@@ -40,3 +40,13 @@ export function defaultPackageId(name: string): string {
 
 export const packageIdOf = (tool: { name: string; packageId: string | null }): string =>
   tool.packageId ?? defaultPackageId(tool.name);
+
+/** `GET /api/updates/public-key`: the key that verifies release files, and the earlier keys still honoured. */
+export type ReleasePublicKeyResponse = {
+  kid: string;
+  /** SPKI PEM. */
+  publicKey: string;
+  /** Base64 of the raw 32-byte Ed25519 key: Sparkle's SUPublicEDKey, WinSparkle's EdDSA public key. */
+  sparklePublicEdKey: string;
+  previous: Array<{ kid: string; publicKey: string; sparklePublicEdKey: string }>;
+};

@@ -364,7 +364,7 @@ export const licenseActivations = pgTable(
     /** tool: the machine freed itself over the API; owner: from My Tools (counted); operator: from the CLI. */
     deactivatedBy: text('deactivated_by', { enum: ['tool', 'owner', 'operator'] }),
     /**
-     * Keyed hash of this activation's update-feed token (releases/update-tokens.ts): a feed request finds its
+     * Keyed hash of this activation's update-feed token (licenses/update-tokens.ts): a feed request finds its
      * activation by it. The token itself is derived from the activation id, so it is never stored.
      */
     updateTokenHash: text('update_token_hash').unique(),

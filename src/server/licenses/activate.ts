@@ -3,10 +3,10 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { ActivationSummary, LicenseAnswer } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import { licenseActivations, licenses } from '../db/schema';
-import { updateTokenHash, updateTokenOf, updateUrlsOf } from '../releases/update-tokens';
 import { activationsUsed, fileFor, refusal, summaryOf } from './answers';
 import { type LicenseRequest, lookUp } from './lookup';
 import { forgetLicenses } from './memory';
+import { updateTokenHash, updateTokenOf, updateUrlsOf } from './update-tokens';
 
 /**
  * Activates this machine. The license row is locked while seats are counted, so concurrent activations can never

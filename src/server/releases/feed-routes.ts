@@ -7,10 +7,10 @@ import {
 } from '../../shared/releases';
 import type { AppContext } from '../context';
 import { sendJsonNotFound } from '../http/errors';
+import { type FeedOwner, liveFeedOwner } from '../licenses/update-tokens';
 import { buildAppcast } from './appcast';
 import { sendArtifact } from './artifact-download';
 import { type ArtifactRow, findArtifact, findRelease, publishedArtifacts } from './store';
-import { type FeedOwner, liveFeedOwner } from './update-tokens';
 import { squirrelReleases, velopackChannel, velopackFeed } from './velopack-feed';
 
 const MINUTE = 60 * 1000;

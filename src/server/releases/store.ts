@@ -102,3 +102,13 @@ export async function openArtifactStream(
 ): Promise<{ size: number; stream: Readable } | null> {
   return ctx.storage.open(artifact.storageKey, range);
 }
+
+/** Whether any release's artifact is the file stored under `storageKey` (then nothing else may remove it). */
+export async function isReleaseFile(db: DbOrTx, storageKey: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: releaseArtifacts.id })
+    .from(releaseArtifacts)
+    .where(eq(releaseArtifacts.storageKey, storageKey))
+    .limit(1);
+  return row !== undefined;
+}

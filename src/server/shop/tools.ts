@@ -9,6 +9,7 @@ import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
 import { DomainError } from '../domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
+import { isReleaseFile } from '../releases/store';
 import type { StoredFile } from '../storage';
 import { invalidateCatalogue, type ToolRow } from './catalogue';
 import { ensureDefaultCatalogue } from './seed';
@@ -261,7 +262,9 @@ export async function attachToolFile(
   invalidateCatalogue(ctx);
   const { before, after } = result;
   let removeProblem: string | undefined;
-  if (before.fileKey && before.fileKey !== stored.key) {
+  // The file may also be a release's installer (release 1.0.0 made from it by the releases migration): a published
+  // release never changes its files, so it stays in storage for that release.
+  if (before.fileKey && before.fileKey !== stored.key && !(await isReleaseFile(ctx.db, before.fileKey))) {
     await storage.remove(before.fileKey).catch((error: unknown) => {
       removeProblem = (error as Error).message;
     });
