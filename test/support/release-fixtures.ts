@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Database } from '../../src/server/db/index';
 import { releaseArtifacts, releases } from '../../src/server/db/schema';
@@ -35,10 +35,15 @@ export type ReleaseSpec = {
   artifacts?: ArtifactSpec[];
 };
 
-/** A release signing key of the fixtures' own, until a test signs with the server's (`signer`). */
-export const fixtureReleaseKey = generateKeyPairSync('ed25519');
+/** A release signing key of the fixtures' own, for a database no app context signs for (a server process's). */
+const fixtureReleaseKey = generateKeyPairSync('ed25519').privateKey;
 
-export type ReleaseSigner = { kid: string; privateKey: KeyObject };
+/** What signs a fixture's files: the server's own signer (releases/signing.ts) has this shape. */
+type FixtureSigner = { kid: string; sign(bytes: Uint8Array): string };
+const fixtureSigner: FixtureSigner = {
+  kid: 'fixture',
+  sign: (bytes) => sign(null, bytes, fixtureReleaseKey).toString('base64'),
+};
 
 async function digestsOf(
   content: ArtifactSpec['content'],
@@ -64,7 +69,7 @@ async function digestsOf(
 export async function addRelease(
   target: { db: Database; storage: FileStorage },
   spec: ReleaseSpec,
-  signer: ReleaseSigner = { kid: 'fixture', privateKey: fixtureReleaseKey.privateKey },
+  signer: FixtureSigner = fixtureSigner,
 ) {
   const state = spec.state ?? 'published';
   const [release] = await target.db
@@ -93,9 +98,7 @@ export async function addRelease(
         Number.MAX_SAFE_INTEGER,
       );
     const digests = await digestsOf(file.content);
-    const signature = Buffer.isBuffer(file.content)
-      ? sign(null, file.content, signer.privateKey).toString('base64')
-      : '';
+    const signature = Buffer.isBuffer(file.content) ? signer.sign(file.content) : '';
     const [artifact] = await target.db
       .insert(releaseArtifacts)
       .values({

@@ -9,11 +9,12 @@ import { XMLParser } from 'fast-xml-parser';
 import type { UpdateManager as VelopackUpdateManager } from 'velopack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
-import { addRelease, buildNupkg, fixtureReleaseKey } from '../../../test/support/release-fixtures';
+import { addRelease, buildNupkg } from '../../../test/support/release-fixtures';
 import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
 import type { LicenseAnswer } from '../../shared/licenses';
 import { licenses } from '../db/schema';
 import { refundOrder } from '../payments/refund';
+import { releaseSigner } from './signing';
 
 const require = createRequire(import.meta.url);
 const { UpdateManager, setVelopackLogger } = require('velopack') as {
@@ -204,28 +205,41 @@ describe('appcast', () => {
       fileName: `Scanner-${version}-${platform}.zip`,
       content: Buffer.from(`archive of ${version} for ${platform} ${'x'.repeat(200)}`),
     });
-    await addRelease(t.ctx, {
-      toolId: purchase.toolId,
-      version: '1.0.0',
-      publishedAt: new Date('2026-10-01T10:00:00Z'),
-      artifacts: [archive('macos', '1.0.0'), archive('windows', '1.0.0')],
-    });
-    await addRelease(t.ctx, {
-      toolId: purchase.toolId,
-      version: '1.1.0',
-      critical: true,
-      minimumOsVersion: '12.0',
-      publishedAt: new Date('2026-11-25T10:00:00Z'),
-      notesMarkdown:
-        '## Faster <b>merging</b>\n\n<script>alert(1)</script><img src=x onerror="alert(1)">\n\n[click](javascript:alert(1)) ]]> done',
-      artifacts: [archive('macos', '1.1.0')],
-    });
-    await addRelease(t.ctx, {
-      toolId: purchase.toolId,
-      version: '1.2.0-beta.1',
-      channel: 'beta',
-      artifacts: [archive('macos', '1.2.0-beta.1')],
-    });
+    const signer = releaseSigner(t.ctx);
+    await addRelease(
+      t.ctx,
+      {
+        toolId: purchase.toolId,
+        version: '1.0.0',
+        publishedAt: new Date('2026-10-01T10:00:00Z'),
+        artifacts: [archive('macos', '1.0.0'), archive('windows', '1.0.0')],
+      },
+      signer,
+    );
+    await addRelease(
+      t.ctx,
+      {
+        toolId: purchase.toolId,
+        version: '1.1.0',
+        critical: true,
+        minimumOsVersion: '12.0',
+        publishedAt: new Date('2026-11-25T10:00:00Z'),
+        notesMarkdown:
+          '## Faster <b>merging</b>\n\n<script>alert(1)</script><img src=x onerror="alert(1)">\n\n[click](javascript:alert(1)) ]]> done',
+        artifacts: [archive('macos', '1.1.0')],
+      },
+      signer,
+    );
+    await addRelease(
+      t.ctx,
+      {
+        toolId: purchase.toolId,
+        version: '1.2.0-beta.1',
+        channel: 'beta',
+        artifacts: [archive('macos', '1.2.0-beta.1')],
+      },
+      signer,
+    );
     await addRelease(t.ctx, {
       toolId: purchase.toolId,
       version: '1.3.0',
@@ -274,10 +288,12 @@ describe('appcast', () => {
     expect(notes).toContain(']]&gt; done');
     expect(notes).not.toMatch(/<script|onerror|href="javascript|<img/);
 
-    const publicKey = fixtureReleaseKey.publicKey
-      .export({ format: 'der', type: 'spki' })
-      .subarray(12)
-      .toString('base64');
+    // The key a Mac app puts in SUPublicEDKey, as the server publishes it.
+    const { sparklePublicEdKey: publicKey } = (await (
+      await fetch(`${t.baseUrl}/api/updates/public-key`)
+    ).json()) as {
+      sparklePublicEdKey: string;
+    };
     for (const item of items) {
       const { url, length, type } = item.enclosure;
       expect(url?.startsWith(appcastUrl.replace('appcast.xml', 'files/'))).toBe(true);
