@@ -22,6 +22,7 @@ import type { RazorpayEmulator } from './payments/emulator';
 import { paymentsRoutes } from './payments/routes';
 import { updateFeedRoutes } from './releases/feed-routes';
 import { releaseRoutes } from './releases/routes';
+import { updateCheckRoutes } from './releases/update-check';
 import { shopRoutes } from './shop/routes';
 import { registerStaticSite } from './site/static';
 
@@ -83,6 +84,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   await licenseRoutes(app, ctx);
   await releaseRoutes(app, ctx);
   await updateFeedRoutes(app, ctx);
+  await updateCheckRoutes(app, ctx);
   await dashboardRoutes(app, ctx);
   if (!config.isProduction) await devMailboxRoutes(app, ctx);
   if (options.siteDir) await registerStaticSite(app, options.siteDir);

@@ -80,6 +80,19 @@ export type LicenseAnswer = {
   updates?: UpdateUrls;
 };
 
+/** The newest published release a tool may update to, from `POST /api/licenses/update-check`. */
+export type AvailableUpdate = {
+  version: string;
+  channel: 'stable' | 'beta';
+  notesHtml: string;
+  publishedAt: string;
+  critical: boolean;
+  artifact: { url: string; fileName: string; size: number; sha256: string; signature: string; kid: string };
+};
+
+/** The update check's answer: validate's code, and an update only for a valid license. */
+export type UpdateCheckAnswer = { valid: boolean; code: LicenseCode; update: AvailableUpdate | null };
+
 /** An activation's update feeds: a Sparkle / WinSparkle appcast, and the folder Velopack's UpdateManager reads. */
 export type UpdateUrls = { appcastUrl: string; velopackUrl: string };
 

@@ -63,3 +63,20 @@ export async function liveFeedOwner(ctx: AppContext, token: string): Promise<Fee
     }
   );
 }
+
+/**
+ * This activation's token, its hash written if the activation has none yet (activated before update feeds
+ * existed), so a URL handed out by the update check works without the tool activating again.
+ */
+export async function updateTokenFor(ctx: AppContext, activationId: string): Promise<string> {
+  const token = updateTokenOf(ctx.dataSecrets, activationId);
+  await ctx.db
+    .update(licenseActivations)
+    .set({ updateTokenHash: updateTokenHash(ctx.dataSecrets, token) })
+    .where(and(eq(licenseActivations.id, activationId), isNull(licenseActivations.updateTokenHash)));
+  return token;
+}
+
+/** Where a file of a release is downloaded under a token: the appcast's enclosures and the update check use it. */
+export const artifactUrlOf = (publicUrl: string, token: string, artifact: { id: string; fileName: string }) =>
+  `${updateUrlsOf(publicUrl, token).velopackUrl}files/${artifact.id}/${encodeURIComponent(artifact.fileName)}`;

@@ -7,7 +7,7 @@ import {
 } from '../../shared/releases';
 import type { AppContext } from '../context';
 import { sendJsonNotFound } from '../http/errors';
-import { type FeedOwner, liveFeedOwner } from '../licenses/update-tokens';
+import { artifactUrlOf, type FeedOwner, liveFeedOwner } from '../licenses/update-tokens';
 import { buildAppcast } from './appcast';
 import { sendArtifact } from './artifact-download';
 import { type ArtifactRow, findArtifact, findRelease, publishedArtifacts } from './store';
@@ -29,8 +29,6 @@ type TokenParams = { token: string };
  * token is answered as any unknown address is, so nothing tells whether it ever existed.
  */
 export async function updateFeedRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const baseOf = (token: string) => `${ctx.config.publicUrl}/api/updates/${token}/`;
-
   /** The token's tool, counted against the limits; undefined when the token is not alive (the caller sends 404). */
   async function ownerOf(request: FastifyRequest<{ Params: TokenParams }>): Promise<FeedOwner | undefined> {
     ctx.licenseLimiter.consume({ key: `address:${request.ip}`, limit: PER_ADDRESS, windowMs: MINUTE });
@@ -62,7 +60,7 @@ export async function updateFeedRoutes(app: FastifyInstance, ctx: AppContext): P
       ({ artifact }) => !arch || artifact.arch === arch || artifact.arch === ('universal' as ArtifactArch),
     );
     const fileUrl = (artifact: ArtifactRow) =>
-      `${baseOf(request.params.token)}files/${artifact.id}/${encodeURIComponent(artifact.fileName)}`;
+      artifactUrlOf(ctx.config.publicUrl, request.params.token, artifact);
     return feedHeaders(reply)
       .type('application/rss+xml; charset=utf-8')
       .send(buildAppcast(owner.toolName, entries, fileUrl));

@@ -9,10 +9,11 @@ import { XMLParser } from 'fast-xml-parser';
 import type { UpdateManager as VelopackUpdateManager } from 'velopack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
-import { addRelease, buildNupkg } from '../../../test/support/release-fixtures';
+import { addRelease, buildNupkg, type ReleaseSpec } from '../../../test/support/release-fixtures';
 import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
-import type { LicenseAnswer } from '../../shared/licenses';
+import type { LicenseAnswer, UpdateCheckAnswer } from '../../shared/licenses';
 import { licenses } from '../db/schema';
+import { forgetLicenses } from '../licenses/memory';
 import { refundOrder } from '../payments/refund';
 import { releaseSigner } from './signing';
 
@@ -341,5 +342,103 @@ describe('appcast', () => {
     const freed = await fetch(appcastUrl);
     expect(freed.status).toBe(404);
     expect(await freed.text()).toBe(await notFoundBody());
+  });
+});
+
+describe('update check', () => {
+  async function updateCheck(body: Record<string, unknown>) {
+    const response = await fetch(`${t.baseUrl}/api/licenses/update-check`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, answer: (await response.json()) as UpdateCheckAnswer };
+  }
+
+  it('offers the newest published installer above the running version, stable unless beta is asked for', async () => {
+    const purchase = await licensedTool('Invoicer');
+    const installer = (version: string, platform: 'windows' | 'macos' = 'windows') => ({
+      platform,
+      arch: platform === 'macos' ? ('universal' as const) : ('x64' as const),
+      kind: 'installer' as const,
+      fileName: `Invoicer-${version}-${platform}.exe`,
+      content: Buffer.from(`installer ${version} ${platform}`),
+    });
+    const signer = releaseSigner(t.ctx);
+    const release = (version: string, extra: Partial<ReleaseSpec> = {}) =>
+      addRelease(
+        t.ctx,
+        { toolId: purchase.toolId, version, artifacts: [installer(version)], ...extra },
+        signer,
+      );
+    await release('1.0.0');
+    await release('1.1.0', {
+      critical: true,
+      notesMarkdown: 'Fixes <script>alert(1)</script>',
+      artifacts: [
+        installer('1.1.0'),
+        installer('1.1.0', 'macos'),
+        { ...installer('1.1.0'), kind: 'sparkle', fileName: 'Invoicer-1.1.0.zip' },
+      ],
+    });
+    await release('1.2.0-beta.1', { channel: 'beta' });
+    await release('1.3.0', { state: 'draft' });
+    await release('1.4.0', { state: 'yanked' });
+    const { machine } = await activate(purchase);
+    const ask = { licenseKey: purchase.licenseKey, toolId: purchase.toolId, fingerprint: machine };
+
+    const stable = await updateCheck({ ...ask, platform: 'windows', arch: 'x64', version: '1.0.0' });
+    expect(stable.status).toBe(200);
+    expect(stable.answer).toMatchObject({
+      valid: true,
+      code: 'VALID',
+      update: {
+        version: '1.1.0',
+        channel: 'stable',
+        critical: true,
+        artifact: { fileName: 'Invoicer-1.1.0-windows.exe', kid: signer.kid },
+      },
+    });
+    expect(stable.answer.update?.notesHtml).toBe('<p>Fixes </p>');
+    const artifact = stable.answer.update?.artifact;
+    const bytes = Buffer.from(await (await fetch(artifact?.url ?? '')).arrayBuffer());
+    expect(bytes.length).toBe(artifact?.size);
+    expect(sha256(bytes)).toBe(artifact?.sha256);
+    expect(signer.verify(signer.kid, bytes, artifact?.signature ?? '')).toBe(true);
+
+    const beta = await updateCheck({
+      ...ask,
+      platform: 'windows',
+      arch: 'x64',
+      version: '1.0.0',
+      channel: 'beta',
+    });
+    expect(beta.answer.update).toMatchObject({ version: '1.2.0-beta.1', channel: 'beta' });
+    const mac = await updateCheck({ ...ask, platform: 'macos', arch: 'arm64', version: '1.0.0' });
+    expect(mac.answer.update?.artifact.fileName).toBe('Invoicer-1.1.0-macos.exe');
+    expect(
+      (await updateCheck({ ...ask, platform: 'windows', arch: 'x64', version: '1.1.0' })).answer,
+    ).toEqual({ valid: true, code: 'VALID', update: null });
+
+    // The license checks are validate's: a machine not activated, a suspended license, a bad request.
+    expect(
+      (
+        await updateCheck({
+          ...ask,
+          fingerprint: fingerprint(),
+          platform: 'windows',
+          arch: 'x64',
+          version: '1.0.0',
+        })
+      ).answer,
+    ).toEqual({ valid: false, code: 'NOT_ACTIVATED', update: null });
+    await t.ctx.db.update(licenses).set({ status: 'suspended' }).where(eq(licenses.id, purchase.licenseId));
+    forgetLicenses(t.ctx, purchase.licenseId); // what the change feed does when the dispute commits
+    expect(
+      (await updateCheck({ ...ask, platform: 'windows', arch: 'x64', version: '1.0.0' })).answer,
+    ).toEqual({ valid: false, code: 'SUSPENDED', update: null });
+    const bad = await updateCheck({ ...ask, platform: 'linux', arch: 'x64', version: 'one' });
+    expect(bad.status).toBe(400);
+    expect(bad.answer).toMatchObject({ valid: false, code: 'validation_error' });
   });
 });
