@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { and, asc, count, desc, eq, isNull, max } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, max, sql } from 'drizzle-orm';
 import type { AdminTool } from '../../shared/dashboard';
 import { TOOL_FILE_MAX_BYTES, usdPriceProblem } from '../../shared/tool-rules';
 import type { AppContext } from '../context';
@@ -103,6 +103,37 @@ export function findTool(db: DbOrTx, typed: string, forUpdate = false): Promise<
       return forUpdate ? query.for('update') : query;
     },
   });
+}
+
+/**
+ * A tool by its exact name (case aside) or the id the operator typed (or its start): how the release commands
+ * take TOOL. A name shared by several tools asks for the id.
+ */
+export async function findToolByIdOrName(db: DbOrTx, typed: string, forUpdate = false): Promise<ToolRow> {
+  const query = db
+    .select()
+    .from(tools)
+    .where(sql`lower(${tools.name}) = ${typed.trim().toLowerCase()}`)
+    .limit(2);
+  const named = forUpdate ? await query.for('update') : await query;
+  if (named.length > 1) {
+    throw new DomainError(
+      'invalid',
+      `Several tools are named "${typed.trim()}"; give the id ("tools list" shows it).`,
+    );
+  }
+  if (named[0]) return named[0];
+  try {
+    return await findTool(db, typed, forUpdate);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'invalid' && !/several/.test(error.message)) {
+      throw new DomainError(
+        'not_found',
+        `No tool is named "${typed.trim()}" and it is not a tool id; see "tools list".`,
+      );
+    }
+    throw error;
+  }
 }
 
 const TOOL_ORDERS = {
