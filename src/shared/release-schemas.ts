@@ -6,7 +6,6 @@ import {
   ARTIFACT_KINDS,
   ARTIFACT_PLATFORMS,
   MINIMUM_OS_PATTERN,
-  PACKAGE_ID_PATTERN,
   RELEASE_CHANNELS,
   RELEASE_NOTES_MAX,
 } from './releases';
@@ -73,12 +72,3 @@ export type ArtifactFields = z.output<typeof artifactFieldsSchema>;
 
 /** Publishing and yanking change what every buyer's updater sees: a fresh authenticator code each time. */
 export const releaseActionSchema = z.strictObject({ code: totpCodeSchema });
-
-export const packageIdSchema = z
-  .string()
-  .trim()
-  .refine(
-    (text) => text === '' || PACKAGE_ID_PATTERN.test(text),
-    'A package id is letters, digits, dots, dashes and underscores, e.g. PdfToolkit.',
-  )
-  .transform((text) => (text === '' ? null : text));

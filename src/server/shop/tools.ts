@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, asc, count, desc, eq, isNull, max, sql } from 'drizzle-orm';
 import type { AdminTool } from '../../shared/dashboard';
+import { defaultPackageId } from '../../shared/releases';
 import { TOOL_FILE_MAX_BYTES, usdPriceProblem } from '../../shared/tool-rules';
 import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
@@ -38,6 +39,8 @@ export const toAdminTool = (tool: ToolRow): AdminTool => ({
     tool.fileName && tool.fileSha256 && tool.fileSize !== null
       ? { name: tool.fileName, size: tool.fileSize, sha256: tool.fileSha256 }
       : null,
+  packageId: tool.packageId,
+  defaultPackageId: defaultPackageId(tool.name),
   updatedAt: tool.updatedAt.toISOString(),
 });
 
@@ -47,7 +50,7 @@ function changedFields(before: ToolRow, after: ToolRow) {
   const now = toAdminTool(after);
   const changed = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
   for (const key of Object.keys(now) as Array<keyof AdminTool>) {
-    if (key === 'updatedAt' || key === 'file' || JSON.stringify(was[key]) === JSON.stringify(now[key]))
+    if (key === 'updatedAt' || key === 'file' || key === 'defaultPackageId' || JSON.stringify(was[key]) === JSON.stringify(now[key]))
       continue;
     changed.before[key] = was[key];
     changed.after[key] = now[key];
