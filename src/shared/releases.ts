@@ -50,3 +50,51 @@ export type ReleasePublicKeyResponse = {
   sparklePublicEdKey: string;
   previous: Array<{ kid: string; publicKey: string; sparklePublicEdKey: string }>;
 };
+
+export const RELEASE_NOTES_MAX = 20_000;
+/** A minimum OS version as Sparkle's minimumSystemVersion takes it: numbers and dots, e.g. 12.0 or 10.0.17763. */
+export const MINIMUM_OS_PATTERN = /^\d{1,5}(\.\d{1,5}){0,3}$/;
+/** What one release file may weigh: it is read into memory once to be signed (decision 034). */
+export const RELEASE_FILE_MAX_BYTES = 1024 ** 3;
+export const RELEASE_FILE_TOO_LARGE = 'the file is larger than 1 GB';
+
+export const RELEASE_MESSAGES = {
+  publishedFilesFixed: 'A published release never changes its files.',
+  yankedFilesFixed: 'A yanked release never changes its files.',
+  noArtifacts: 'Upload at least one file before publishing the release.',
+  channelFixed: 'The channel can be changed only while the release is a draft.',
+} as const;
+
+/** A release's file as the operator sees it (dashboard and `releases list --json`). */
+export type AdminArtifact = {
+  id: string;
+  platform: ArtifactPlatform;
+  arch: ArtifactArch;
+  kind: ArtifactKind;
+  fileName: string;
+  size: number;
+  sha1: string;
+  sha256: string;
+  /** Base64 Ed25519 signature over the file's bytes, by the release key `kid`. */
+  signature: string;
+  kid: string;
+  velopackType: VelopackType | null;
+  createdAt: string;
+};
+
+export type AdminRelease = {
+  id: string;
+  toolId: string;
+  version: string;
+  channel: ReleaseChannel;
+  state: ReleaseState;
+  notesMarkdown: string;
+  /** The notes rendered and sanitised, exactly as buyers and updaters get them. */
+  notesHtml: string;
+  minimumOsVersion: string | null;
+  critical: boolean;
+  createdAt: string;
+  publishedAt: string | null;
+  yankedAt: string | null;
+  artifacts: AdminArtifact[];
+};

@@ -1,5 +1,6 @@
-import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import type { Database } from '../../src/server/db/index';
 import { releaseArtifacts, releases } from '../../src/server/db/schema';
 import { buildZip } from '../../src/server/shop/zip';
@@ -120,22 +121,30 @@ export async function addRelease(
   return { release, artifacts };
 }
 
-/** A minimal real Velopack package: a zip with `<id>.nuspec` naming the package id and version, and a payload. */
-export function buildNupkg(packageId: string, version: string, channel = 'win'): Buffer {
-  const nuspec = `<?xml version="1.0" encoding="utf-8"?>
-<package xmlns="http://schemas.microsoft.com/packaging/2010/07/nuspec.xsd">
-  <metadata>
-    <id>${packageId}</id>
-    <version>${version}</version>
-    <title>${packageId}</title>
-    <authors>Pinkcity Advisors</authors>
-    <description>${packageId} ${version}</description>
-    <channel>${channel}</channel>
-    <mainExe>${packageId}.exe</mainExe>
-  </metadata>
-</package>`;
+/**
+ * A small but real Velopack package: a zip with `<id>.nuspec` at its root naming the id and version, as
+ * `vpk pack` writes it, and a stand-in for the app's files (random, so each package's hashes differ).
+ */
+export function nupkg(id: string, version: string, options: { channel?: string } = {}): Buffer {
+  const nuspec = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<package xmlns="http://schemas.microsoft.com/packaging/2013/05/nuspec.xsd">',
+    '  <metadata>',
+    `    <id>${id}</id>`,
+    `    <title>${id}</title>`,
+    `    <version>${version}</version>`,
+    '    <authors>Pinkcity Advisors</authors>',
+    '    <description>A test package</description>',
+    `    <channel>${options.channel ?? 'win'}</channel>`,
+    '    <mainExe>App.exe</mainExe>',
+    '  </metadata>',
+    '</package>',
+  ].join('\n');
   return buildZip([
-    { name: `${packageId}.nuspec`, content: nuspec },
-    { name: `lib/app/${packageId}.exe`, content: `MZ fixture executable of ${packageId} ${version}` },
+    { name: `${id}.nuspec`, content: nuspec },
+    { name: 'lib/app/App.exe', content: randomBytes(2048) },
   ]);
 }
+
+/** Bytes as the stream an upload arrives as. */
+export const streamOf = (bytes: Uint8Array) => Readable.from([Buffer.from(bytes)]);

@@ -4,6 +4,7 @@ import { guardDashboard } from './guard';
 import { customerRoutes } from './routes/customers';
 import { inboxRoutes } from './routes/inbox';
 import { orderRoutes } from './routes/orders';
+import { releaseRoutes } from './routes/releases';
 import { reportRoutes } from './routes/reports';
 import { secondFactorRoutes } from './routes/second-factor';
 import { toolRoutes } from './routes/tools';
@@ -22,5 +23,6 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
     inboxRoutes(scope, ctx);
     reportRoutes(scope, ctx);
     await toolRoutes(scope, ctx);
+    await releaseRoutes(scope, ctx);
   });
 }

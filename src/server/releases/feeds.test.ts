@@ -9,7 +9,7 @@ import { XMLParser } from 'fast-xml-parser';
 import type { UpdateManager as VelopackUpdateManager } from 'velopack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
-import { addRelease, buildNupkg, type ReleaseSpec } from '../../../test/support/release-fixtures';
+import { addRelease, nupkg, type ReleaseSpec } from '../../../test/support/release-fixtures';
 import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
 import type { LicenseAnswer, UpdateCheckAnswer } from '../../shared/licenses';
 import { licenses } from '../db/schema';
@@ -57,36 +57,40 @@ const notFoundBody = async () => (await fetch(`${t.baseUrl}/api/no-such-route`))
 describe('Velopack feed', () => {
   it('a real Velopack client finds 1.1.0 on the win feed, downloads the package the feed describes, and the URL dies with a refund', async () => {
     const purchase = await licensedTool('PdfToolkit');
-    const nupkg = (version: string) => ({
+    const velopackPackage = (version: string) => ({
       platform: 'windows' as const,
       kind: 'velopack' as const,
       fileName: `PdfToolkit-${version}-full.nupkg`,
-      content: buildNupkg('PdfToolkit', version),
+      content: nupkg('PdfToolkit', version),
     });
-    await addRelease(t.ctx, { toolId: purchase.toolId, version: '1.0.0', artifacts: [nupkg('1.0.0')] });
+    await addRelease(t.ctx, {
+      toolId: purchase.toolId,
+      version: '1.0.0',
+      artifacts: [velopackPackage('1.0.0')],
+    });
     const current = await addRelease(t.ctx, {
       toolId: purchase.toolId,
       version: '1.1.0',
       notesMarkdown: '## Faster merging\n\n<script>alert(1)</script>[x](javascript:alert(1))',
-      artifacts: [nupkg('1.1.0')],
+      artifacts: [velopackPackage('1.1.0')],
     });
     await addRelease(t.ctx, {
       toolId: purchase.toolId,
       version: '1.2.0',
       state: 'draft',
-      artifacts: [nupkg('1.2.0')],
+      artifacts: [velopackPackage('1.2.0')],
     });
     await addRelease(t.ctx, {
       toolId: purchase.toolId,
       version: '1.3.0',
       state: 'yanked',
-      artifacts: [nupkg('1.3.0')],
+      artifacts: [velopackPackage('1.3.0')],
     });
     await addRelease(t.ctx, {
       toolId: purchase.toolId,
       version: '1.4.0-beta.1',
       channel: 'beta',
-      artifacts: [nupkg('1.4.0-beta.1')],
+      artifacts: [velopackPackage('1.4.0-beta.1')],
     });
     const { velopackUrl } = await activate(purchase);
 

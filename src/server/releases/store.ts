@@ -7,8 +7,9 @@ import type { DbOrTx } from '../db';
 import { releaseArtifacts, releases } from '../db/schema';
 import type { ByteRange } from '../storage';
 
-/** Ids arrive in URLs: anything else is simply not found, never a database error. */
+/** Ids arrive in URLs: anything but a UUID is simply not found, never a database error. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isId = (text: string) => UUID.test(text);
 
 export type ReleaseRow = typeof releases.$inferSelect;
 export type ArtifactRow = typeof releaseArtifacts.$inferSelect;
@@ -39,7 +40,7 @@ export async function listReleases(db: DbOrTx, toolId: string): Promise<ReleaseW
 
 /** One release with its artifacts, or null. */
 export async function findRelease(db: DbOrTx, releaseId: string): Promise<ReleaseWithArtifacts | null> {
-  if (!UUID.test(releaseId)) return null;
+  if (!isId(releaseId)) return null;
   const [row] = await db.select().from(releases).where(eq(releases.id, releaseId));
   if (!row) return null;
   const artifacts = await db
@@ -86,7 +87,7 @@ export async function publishedArtifacts(
 
 /** An artifact by id, whatever its release's state (callers decide what a state allows). */
 export async function findArtifact(db: DbOrTx, artifactId: string): Promise<ArtifactRow | null> {
-  if (!UUID.test(artifactId)) return null;
+  if (!isId(artifactId)) return null;
   const [row] = await db.select().from(releaseArtifacts).where(eq(releaseArtifacts.id, artifactId));
   return row ?? null;
 }

@@ -20,6 +20,8 @@ const STORED: AdminTool = {
   delivery: 'license_key',
   activationLimit: 3,
   file: null,
+  packageId: null,
+  defaultPackageId: 'LedgerLens',
   updatedAt: '2026-11-20T10:00:00.000Z',
 };
 
