@@ -391,6 +391,8 @@ export const downloadTokens = pgTable(
     toolId: uuid('tool_id')
       .notNull()
       .references(() => tools.id),
+    /** A release's installer chosen on My Tools; null: the tool's own download (emailed links). */
+    artifactId: uuid('artifact_id').references(() => releaseArtifacts.id, { onDelete: 'cascade' }),
     expiresAt: ts('expires_at').notNull(),
     createdAt: createdAt(),
   },

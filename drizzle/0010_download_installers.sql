@@ -1,0 +1,2 @@
+ALTER TABLE "download_tokens" ADD COLUMN "artifact_id" uuid;--> statement-breakpoint
+ALTER TABLE "download_tokens" ADD CONSTRAINT "download_tokens_artifact_id_release_artifacts_id_fk" FOREIGN KEY ("artifact_id") REFERENCES "public"."release_artifacts"("id") ON DELETE cascade ON UPDATE no action;
