@@ -71,7 +71,7 @@ function refuse(request: FastifyRequest, reply: FastifyReply) {
 async function publishedInstaller(ctx: AppContext, artifactId: string) {
   const artifact = await findArtifact(ctx.db, artifactId);
   const release = artifact && (await findRelease(ctx.db, artifact.releaseId));
-  if (!artifact || artifact.kind !== 'installer' || release?.state !== 'published') return undefined;
+  if (artifact?.kind !== 'installer' || release?.state !== 'published') return undefined;
   return { artifact, toolId: release.toolId };
 }
 
