@@ -10,9 +10,9 @@ import { enqueueMail } from '../mail/outbox';
 import { renderNotes } from './notes';
 
 /** Emails queued per transaction: a release of a popular tool is announced over several short transactions. */
-export const ANNOUNCEMENT_BATCH = 200;
+const ANNOUNCEMENT_BATCH = 200;
 
-export const announcementRef = (releaseId: string, userId: string) => `release:${releaseId}:${userId}`;
+const announcementRef = (releaseId: string, userId: string) => `release:${releaseId}:${userId}`;
 
 type Announced = Pick<typeof releases.$inferSelect, 'id' | 'version' | 'notesMarkdown'> & {
   toolName: string;
