@@ -50,7 +50,12 @@ function changedFields(before: ToolRow, after: ToolRow) {
   const now = toAdminTool(after);
   const changed = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
   for (const key of Object.keys(now) as Array<keyof AdminTool>) {
-    if (key === 'updatedAt' || key === 'file' || key === 'defaultPackageId' || JSON.stringify(was[key]) === JSON.stringify(now[key]))
+    if (
+      key === 'updatedAt' ||
+      key === 'file' ||
+      key === 'defaultPackageId' ||
+      JSON.stringify(was[key]) === JSON.stringify(now[key])
+    )
       continue;
     changed.before[key] = was[key];
     changed.after[key] = now[key];
