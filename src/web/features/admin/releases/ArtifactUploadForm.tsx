@@ -30,6 +30,8 @@ export function ArtifactUploadForm({
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** A new file input after each upload: a browser keeps showing the chosen file's name otherwise. */
+  const [inputKey, setInputKey] = useState(0);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (progress !== null) return;
@@ -40,6 +42,7 @@ export function ArtifactUploadForm({
     try {
       onUploaded(await adminApi.uploadArtifact(release.id, fields, file, setProgress));
       setFile(null);
+      setInputKey((key) => key + 1);
     } catch (failure) {
       setError(problem(failure));
     } finally {
@@ -82,6 +85,7 @@ export function ArtifactUploadForm({
           File (at most 1 GB)
         </label>
         <input
+          key={inputKey}
           id={idOf('file')}
           type="file"
           onChange={(event) => setFile(event.target.files?.[0] ?? null)}

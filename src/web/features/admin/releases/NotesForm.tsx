@@ -36,7 +36,6 @@ export function NotesForm({
         id={idOf('notesMarkdown')}
         label="Release notes (Markdown)"
         rows={8}
-        className="font-mono"
         value={values.notesMarkdown}
         onValueChange={form.change('notesMarkdown')}
         error={form.errorFor('notesMarkdown')}
