@@ -68,7 +68,6 @@ export const artifactFieldsSchema = z.strictObject({
   arch: z.enum(ARTIFACT_ARCHES, { error: 'Choose the architecture: x64, arm64 or universal.' }),
   kind: z.enum(ARTIFACT_KINDS, { error: 'Choose the kind: installer, sparkle or velopack.' }),
 });
-export type ArtifactFields = z.output<typeof artifactFieldsSchema>;
 
 /** Publishing and yanking change what every buyer's updater sees: a fresh authenticator code each time. */
 export const releaseActionSchema = z.strictObject({ code: totpCodeSchema });

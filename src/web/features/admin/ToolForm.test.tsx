@@ -105,6 +105,7 @@ describe('the tool editor', () => {
         active: true,
         delivery: 'credentials',
         activationLimit: '3',
+        packageId: '',
         code: '123456',
       },
     ]);
