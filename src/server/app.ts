@@ -22,6 +22,9 @@ import { devMailboxRoutes } from './mail/dev-mailbox';
 import { metricsRoutes, outboxDepth } from './metrics';
 import type { RazorpayEmulator } from './payments/emulator';
 import { paymentsRoutes } from './payments/routes';
+import { updateFeedRoutes } from './releases/feed-routes';
+import { releaseRoutes } from './releases/routes';
+import { updateCheckRoutes } from './releases/update-check';
 import { shopRoutes } from './shop/routes';
 import { registerStaticSite } from './site/static';
 
@@ -83,6 +86,9 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   await couponRoutes(app, ctx);
   const emulator = await paymentsRoutes(app, ctx);
   await licenseRoutes(app, ctx);
+  await releaseRoutes(app, ctx);
+  await updateFeedRoutes(app, ctx);
+  await updateCheckRoutes(app, ctx);
   await dashboardRoutes(app, ctx);
   if (!config.isProduction) await devMailboxRoutes(app, ctx);
   if (options.siteDir) await registerStaticSite(app, options.siteDir);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ORDER_STATUSES, type OrderStatus } from './orders';
+import { PACKAGE_ID_PATTERN } from './releases';
 import {
   ACTIVATION_LIMIT_PROBLEM,
   asSentence,
@@ -282,6 +283,16 @@ const priceSchema = z.string({ error: 'Enter a price like 499 or 7.99.' }).trans
   return z.NEVER;
 });
 
+/** A Velopack package id; empty means the default made from the tool's name. */
+export const packageIdSchema = z
+  .string()
+  .trim()
+  .refine(
+    (text) => text === '' || PACKAGE_ID_PATTERN.test(text),
+    'A package id is letters, digits, dots, dashes and underscores, e.g. PdfToolkit.',
+  )
+  .transform((text) => (text === '' ? null : text));
+
 export const toolInputSchema = z
   .strictObject({
     name: z
@@ -307,6 +318,8 @@ export const toolInputSchema = z
       issue.addIssue({ code: 'custom', message: asSentence(ACTIVATION_LIMIT_PROBLEM) });
       return z.NEVER;
     }),
+    /** Velopack's package id; absent leaves it as it is, empty returns to the default from the name. */
+    packageId: packageIdSchema.optional(),
     /** A fresh authenticator code, needed when the prices are set or changed. */
     code: z.string().optional(),
   })
@@ -341,6 +354,10 @@ export type AdminTool = {
   delivery: 'license_key' | 'credentials';
   activationLimit: number;
   file: { name: string; size: number; sha256: string } | null;
+  /** The Velopack package id the operator set, or null for the default. */
+  packageId: string | null;
+  /** What the package id is when none is set: made from the name. */
+  defaultPackageId: string;
   updatedAt: string;
 };
 

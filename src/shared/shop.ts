@@ -33,6 +33,22 @@ export type PurchasedTool = {
   device: Device | null;
   /** ISO timestamp, or null when unknown (shown as N/A). */
   purchaseDate: string | null;
+  /** The newest published stable release with an installer, its notes as sanitised HTML; null before the first. */
+  currentVersion: (ToolVersion & { notesHtml: string }) | null;
+  /** The older published stable releases with installers, newest first; yanked ones are never listed. */
+  earlierVersions: ToolVersion[];
+};
+
+/** A release as My Tools lists it: its version and one installer per platform and architecture. */
+export type ToolVersion = { version: string; publishedAt: string | null; installers: ToolInstaller[] };
+
+/** Downloaded through `GET /api/my-tools/installers/<artifactId>`, which hands out a fresh 3-hour link. */
+export type ToolInstaller = {
+  artifactId: string;
+  platform: 'windows' | 'macos';
+  arch: 'x64' | 'arm64' | 'universal';
+  fileName: string;
+  size: number;
 };
 
 /**

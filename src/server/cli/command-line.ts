@@ -11,6 +11,7 @@ import { messageCommands } from './messages';
 import { moveCommands } from './move';
 import { operatorCommands } from './operators';
 import { orderCommands, reconcileCommands } from './orders';
+import { releaseCommands } from './releases';
 import { toolCommands } from './tools';
 import { userCommands } from './users';
 
@@ -22,6 +23,7 @@ import { userCommands } from './users';
 
 const GROUPS: Group[] = [
   { name: 'tools', summary: 'The catalogue: list, add, edit, price, show or hide tools, upload their files' },
+  { name: 'releases', summary: 'A tool’s releases: add, upload signed files, publish, yank, list' },
   { name: 'orders', summary: 'Orders: list, show, resend the delivery email, refund' },
   { name: 'reconcile', summary: 'Ask Razorpay about open orders once and fulfil the paid ones' },
   { name: 'messages', summary: 'Contact-form messages: list, show, mark handled, export as CSV' },
@@ -39,6 +41,7 @@ const GROUPS: Group[] = [
 
 const COMMANDS = [
   ...toolCommands,
+  ...releaseCommands,
   ...orderCommands,
   ...reconcileCommands,
   ...messageCommands,

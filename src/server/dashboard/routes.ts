@@ -5,6 +5,7 @@ import { couponRoutes } from './routes/coupons';
 import { customerRoutes } from './routes/customers';
 import { inboxRoutes } from './routes/inbox';
 import { orderRoutes } from './routes/orders';
+import { releaseRoutes } from './routes/releases';
 import { reportRoutes } from './routes/reports';
 import { secondFactorRoutes } from './routes/second-factor';
 import { toolRoutes } from './routes/tools';
@@ -24,5 +25,6 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
     reportRoutes(scope, ctx);
     couponRoutes(scope, ctx);
     await toolRoutes(scope, ctx);
+    await releaseRoutes(scope, ctx);
   });
 }

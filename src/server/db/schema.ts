@@ -16,6 +16,14 @@ import {
 import { CONTACT_TOPICS, CURRENCIES } from '../../shared/constants';
 import { LICENSE_STATUSES } from '../../shared/licenses';
 import { ORDER_EVENT_KINDS, ORDER_STATUSES } from '../../shared/orders';
+import {
+  ARTIFACT_ARCHES,
+  ARTIFACT_KINDS,
+  ARTIFACT_PLATFORMS,
+  RELEASE_CHANNELS,
+  RELEASE_STATES,
+  VELOPACK_TYPES,
+} from '../../shared/releases';
 import type { BillingDetails } from '../../shared/shop';
 import { DEFAULT_ACTIVATION_LIMIT } from '../../shared/tool-rules';
 
@@ -244,6 +252,8 @@ export const tools = pgTable('tools', {
   fileName: text('file_name'),
   fileSha256: text('file_sha256'),
   fileSize: integer('file_size'),
+  /** Velopack package id; null means the default made from the name (shared/releases.ts, packageIdOf). */
+  packageId: text('package_id'),
   icon: text('icon'),
   /** How many machines one license of this tool may be activated on at a time (docs/license-api.md). */
   activationLimit: integer('activation_limit').notNull().default(DEFAULT_ACTIVATION_LIMIT),
@@ -252,6 +262,65 @@ export const tools = pgTable('tools', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * A version of a tool (issue 31, decision 034). The version is a normalised semantic version, compared as such in
+ * code (semver), never as text. A published release never changes its files; a yanked one is in no feed.
+ */
+export const releases = pgTable(
+  'releases',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    toolId: uuid('tool_id')
+      .notNull()
+      .references(() => tools.id, { onDelete: 'restrict' }),
+    version: text('version').notNull(),
+    channel: text('channel', { enum: RELEASE_CHANNELS }).notNull().default('stable'),
+    state: text('state', { enum: RELEASE_STATES }).notNull().default('draft'),
+    notesMarkdown: text('notes_markdown').notNull().default(''),
+    minimumOsVersion: text('minimum_os_version'),
+    critical: boolean('critical').notNull().default(false),
+    createdAt: createdAt(),
+    publishedAt: ts('published_at'),
+    yankedAt: ts('yanked_at'),
+    /** When the owners were emailed about it (never twice). */
+    announcedAt: ts('announced_at'),
+  },
+  (t) => [
+    uniqueIndex('releases_tool_id_version_key').on(t.toolId, t.version),
+    index('releases_tool_id_state_idx').on(t.toolId, t.state),
+  ],
+);
+
+/**
+ * A file of a release, with what an updater checks it by: size, SHA-1 (Squirrel's RELEASES), SHA-256 and an
+ * Ed25519 signature over the file's bytes by the release signing key `kid`.
+ */
+export const releaseArtifacts = pgTable(
+  'release_artifacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    releaseId: uuid('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    platform: text('platform', { enum: ARTIFACT_PLATFORMS }).notNull(),
+    arch: text('arch', { enum: ARTIFACT_ARCHES }).notNull(),
+    kind: text('kind', { enum: ARTIFACT_KINDS }).notNull(),
+    fileName: text('file_name').notNull(),
+    storageKey: text('storage_key').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    /** Hex digests; '' only for a file moved from the old tools.file_* columns until the server fills them at start. */
+    sha1: text('sha1').notNull(),
+    sha256: text('sha256').notNull(),
+    /** Base64 Ed25519 signature over the file's bytes; '' like sha1 until filled at start. */
+    signature: text('signature').notNull(),
+    kid: text('kid').notNull(),
+    /** Velopack packages only: a full package or a delta from the previous version. */
+    velopackType: text('velopack_type', { enum: VELOPACK_TYPES }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('release_artifacts_file_key').on(t.releaseId, t.kind, t.platform, t.arch, t.fileName)],
+);
 
 export const orders = pgTable(
   'orders',
@@ -433,6 +502,11 @@ export const licenseActivations = pgTable(
     deactivatedAt: ts('deactivated_at'),
     /** tool: the machine freed itself over the API; owner: from My Tools (counted); operator: from the CLI. */
     deactivatedBy: text('deactivated_by', { enum: ['tool', 'owner', 'operator'] }),
+    /**
+     * Keyed hash of this activation's update-feed token (licenses/update-tokens.ts): a feed request finds its
+     * activation by it. The token itself is derived from the activation id, so it is never stored.
+     */
+    updateTokenHash: text('update_token_hash').unique(),
   },
   (t) => [
     uniqueIndex('license_activations_live_key')
@@ -456,6 +530,8 @@ export const downloadTokens = pgTable(
     toolId: uuid('tool_id')
       .notNull()
       .references(() => tools.id),
+    /** A release's installer chosen on My Tools; null: the tool's own download (emailed links). */
+    artifactId: uuid('artifact_id').references(() => releaseArtifacts.id, { onDelete: 'cascade' }),
     expiresAt: ts('expires_at').notNull(),
     createdAt: createdAt(),
   },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { ActivationSummary, LicenseAnswer } from '../../shared/licenses';
 import type { AppContext } from '../context';
@@ -5,6 +6,7 @@ import { licenseActivations, licenses } from '../db/schema';
 import { activationsUsed, fileFor, refusal, summaryOf } from './answers';
 import { type LicenseRequest, lookUp } from './lookup';
 import { forgetLicenses } from './memory';
+import { updateTokenHash, updateTokenOf, updateUrlsOf } from './update-tokens';
 
 /**
  * Activates this machine. The license row is locked while seats are counted, so concurrent activations can never
@@ -41,18 +43,26 @@ export async function activateLicense(
       .where(and(eq(licenseActivations.licenseId, found.id), isNull(licenseActivations.deactivatedAt)));
     let activation = live.find((candidate) => candidate.fingerprint === request.fingerprint);
     if (activation) {
+      // The hash is written again: activations made before update feeds existed, or before a key rotation, get one.
       await tx
         .update(licenseActivations)
-        .set({ lastSeenAt: now, ...(request.name ? { name: request.name } : {}) })
+        .set({
+          lastSeenAt: now,
+          updateTokenHash: updateTokenHash(ctx.dataSecrets, updateTokenOf(ctx.dataSecrets, activation.id)),
+          ...(request.name ? { name: request.name } : {}),
+        })
         .where(eq(licenseActivations.id, activation.id));
       activation = { ...activation, name: request.name ?? activation.name };
     } else {
       if (live.length >= row.activationLimit) {
         return { valid: false, code: 'LIMIT_REACHED', license: summaryOf(row, live.length) };
       }
+      const id = randomUUID();
       const [inserted] = await tx
         .insert(licenseActivations)
         .values({
+          id,
+          updateTokenHash: updateTokenHash(ctx.dataSecrets, updateTokenOf(ctx.dataSecrets, id)),
           licenseId: found.id,
           fingerprint: request.fingerprint,
           name: request.name ?? null,
@@ -76,6 +86,7 @@ export async function activateLicense(
       license: summaryOf(row, live.length),
       activation: summary,
       licenseFile: fileFor(ctx, row, activation),
+      updates: updateUrlsOf(ctx.config.publicUrl, updateTokenOf(ctx.dataSecrets, activation.id)),
     };
   });
   // This machine may have been remembered as not activated.

@@ -40,6 +40,11 @@ export const licenseAnswerResponse = {
       activation: activationSummary,
       licenseFile: { type: 'string' },
       deactivated: { type: 'boolean' },
+      updates: {
+        type: 'object',
+        required: ['appcastUrl', 'velopackUrl'],
+        properties: { appcastUrl: { type: 'string' }, velopackUrl: { type: 'string' } },
+      },
     },
   },
 } as const;

@@ -1,8 +1,10 @@
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
-import type { PurchasedTool, Tool } from '../../shared/shop';
+import type { PurchasedTool, Tool, ToolInstaller } from '../../shared/shop';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { purchases, tools } from '../db/schema';
+import { renderNotes } from '../releases/notes';
+import { publishedArtifacts, type ReleaseRow } from '../releases/store';
 import type { CachedCatalogue } from './catalogue-cache';
 import { ensureDefaultCatalogue } from './seed';
 
@@ -116,12 +118,55 @@ export async function purchasedTools(ctx: AppContext, userId: string): Promise<P
     .innerJoin(tools, eq(tools.id, purchases.toolId))
     .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt)))
     .orderBy(desc(purchases.createdAt));
-  return rows.map((row) => ({
-    _id: row.id,
-    name: row.name,
-    description: row.description,
-    device: row.device ?? null,
-    icon: row.icon,
-    purchaseDate: row.purchasedAt.toISOString(),
+  return Promise.all(
+    rows.map(async (row) => ({
+      _id: row.id,
+      name: row.name,
+      description: row.description,
+      device: row.device ?? null,
+      icon: row.icon,
+      purchaseDate: row.purchasedAt.toISOString(),
+      ...(await versionsOf(ctx, row.id)),
+    })),
+  );
+}
+
+/**
+ * A tool's published stable releases that have installers, newest first: the current one with its notes, and the
+ * earlier ones. Betas are for the tools' own updaters, not for buyers browsing My Tools.
+ */
+async function versionsOf(
+  ctx: AppContext,
+  toolId: string,
+): Promise<Pick<PurchasedTool, 'currentVersion' | 'earlierVersions'>> {
+  const byRelease = new Map<string, { release: ReleaseRow; installers: ToolInstaller[] }>();
+  for (const { release, artifact } of await publishedArtifacts(ctx.db, toolId, {
+    kind: 'installer',
+    includeBeta: false,
+  })) {
+    const entry = byRelease.get(release.id) ?? { release, installers: [] };
+    entry.installers.push({
+      artifactId: artifact.id,
+      platform: artifact.platform,
+      arch: artifact.arch,
+      fileName: artifact.fileName,
+      size: artifact.size,
+    });
+    byRelease.set(release.id, entry);
+  }
+  const versions = [...byRelease.values()].map(({ release, installers }) => ({
+    release,
+    version: {
+      version: release.version,
+      publishedAt: release.publishedAt?.toISOString() ?? null,
+      installers,
+    },
   }));
+  const [current, ...earlier] = versions;
+  return {
+    currentVersion: current
+      ? { ...current.version, notesHtml: renderNotes(current.release.notesMarkdown) }
+      : null,
+    earlierVersions: earlier.map((entry) => entry.version),
+  };
 }

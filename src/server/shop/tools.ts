@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { and, asc, count, desc, eq, isNull, max } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, max, sql } from 'drizzle-orm';
 import type { AdminTool } from '../../shared/dashboard';
+import { defaultPackageId } from '../../shared/releases';
 import { TOOL_FILE_MAX_BYTES, usdPriceProblem } from '../../shared/tool-rules';
 import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
@@ -9,6 +10,7 @@ import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
 import { DomainError } from '../domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
+import { isReleaseFile } from '../releases/store';
 import type { StoredFile } from '../storage';
 import { invalidateCatalogue, type ToolRow } from './catalogue';
 import { ensureDefaultCatalogue } from './seed';
@@ -37,6 +39,8 @@ export const toAdminTool = (tool: ToolRow): AdminTool => ({
     tool.fileName && tool.fileSha256 && tool.fileSize !== null
       ? { name: tool.fileName, size: tool.fileSize, sha256: tool.fileSha256 }
       : null,
+  packageId: tool.packageId,
+  defaultPackageId: defaultPackageId(tool.name),
   updatedAt: tool.updatedAt.toISOString(),
 });
 
@@ -46,7 +50,12 @@ function changedFields(before: ToolRow, after: ToolRow) {
   const now = toAdminTool(after);
   const changed = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
   for (const key of Object.keys(now) as Array<keyof AdminTool>) {
-    if (key === 'updatedAt' || key === 'file' || JSON.stringify(was[key]) === JSON.stringify(now[key]))
+    if (
+      key === 'updatedAt' ||
+      key === 'file' ||
+      key === 'defaultPackageId' ||
+      JSON.stringify(was[key]) === JSON.stringify(now[key])
+    )
       continue;
     changed.before[key] = was[key];
     changed.after[key] = now[key];
@@ -102,6 +111,37 @@ export function findTool(db: DbOrTx, typed: string, forUpdate = false): Promise<
       return forUpdate ? query.for('update') : query;
     },
   });
+}
+
+/**
+ * A tool by its exact name (case aside) or the id the operator typed (or its start): how the release commands
+ * take TOOL. A name shared by several tools asks for the id.
+ */
+export async function findToolByIdOrName(db: DbOrTx, typed: string, forUpdate = false): Promise<ToolRow> {
+  const query = db
+    .select()
+    .from(tools)
+    .where(sql`lower(${tools.name}) = ${typed.trim().toLowerCase()}`)
+    .limit(2);
+  const named = forUpdate ? await query.for('update') : await query;
+  if (named.length > 1) {
+    throw new DomainError(
+      'invalid',
+      `Several tools are named "${typed.trim()}"; give the id ("tools list" shows it).`,
+    );
+  }
+  if (named[0]) return named[0];
+  try {
+    return await findTool(db, typed, forUpdate);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'invalid' && !/several/.test(error.message)) {
+      throw new DomainError(
+        'not_found',
+        `No tool is named "${typed.trim()}" and it is not a tool id; see "tools list".`,
+      );
+    }
+    throw error;
+  }
 }
 
 const TOOL_ORDERS = {
@@ -261,7 +301,9 @@ export async function attachToolFile(
   invalidateCatalogue(ctx);
   const { before, after } = result;
   let removeProblem: string | undefined;
-  if (before.fileKey && before.fileKey !== stored.key) {
+  // The file may also be a release's installer (release 1.0.0 made from it by the releases migration): a published
+  // release never changes its files, so it stays in storage for that release.
+  if (before.fileKey && before.fileKey !== stored.key && !(await isReleaseFile(ctx.db, before.fileKey))) {
     await storage.remove(before.fileKey).catch((error: unknown) => {
       removeProblem = (error as Error).message;
     });

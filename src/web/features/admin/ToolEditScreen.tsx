@@ -4,6 +4,7 @@ import type { AdminTool, ToolInput } from '../../../shared/dashboard';
 import { FormError } from '../../components/form';
 import { adminApi } from './api';
 import { ArrowLeft } from './icons';
+import { ReleasesPanel } from './releases/ReleasesPanel';
 import { ToolForm } from './ToolForm';
 import { UploadPanel } from './UploadPanel';
 import { Card, ScreenTitle, useScreenTitle } from './ui';
@@ -56,6 +57,7 @@ export function ToolEditScreen() {
           {tool && <UploadPanel tool={tool} onUploaded={setSaved} />}
         </div>
       )}
+      {tool && <ReleasesPanel tool={tool} />}
     </>
   );
 }

@@ -20,6 +20,8 @@ const STORED: AdminTool = {
   delivery: 'license_key',
   activationLimit: 3,
   file: null,
+  packageId: null,
+  defaultPackageId: 'LedgerLens',
   updatedAt: '2026-11-20T10:00:00.000Z',
 };
 
@@ -103,6 +105,7 @@ describe('the tool editor', () => {
         active: true,
         delivery: 'credentials',
         activationLimit: '3',
+        packageId: '',
         code: '123456',
       },
     ]);

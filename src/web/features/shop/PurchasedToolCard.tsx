@@ -9,6 +9,7 @@ import { toolTitle } from './ToolCard';
 import { ToolIcon } from './ToolIcon';
 import { TruncatedText } from './TruncatedText';
 import type { LicensesState } from './useLicenses';
+import { VersionPanel } from './VersionPanel';
 
 const purchaseDateFormat = new Intl.DateTimeFormat('en-IN', {
   day: 'numeric',
@@ -54,6 +55,7 @@ export function PurchasedToolCard({
         </div>
       </div>
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
+      <VersionPanel tool={tool} />
       {license && <LicensePanel license={license} state={licenses} />}
       <button
         type="button"
