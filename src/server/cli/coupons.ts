@@ -1,6 +1,6 @@
 import { type CouponSummary, describeCouponValue, type NewCouponInput } from '../../shared/coupons';
 import { couponDetail, createCoupon, disableCoupon, listCoupons } from '../coupons/operations';
-import { findTool } from '../shop/tools';
+import { findTool } from '../operator/tool-lookup';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
 import { argument, CommandError, defineCommand } from './framework';
 

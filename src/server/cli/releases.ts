@@ -10,6 +10,7 @@ import {
   RELEASE_FILE_MAX_BYTES,
   RELEASE_FILE_TOO_LARGE,
 } from '../../shared/releases';
+import { findToolByIdOrName } from '../operator/tool-lookup';
 import {
   addArtifact,
   createRelease,
@@ -19,7 +20,6 @@ import {
   yankRelease,
 } from '../releases/operations';
 import { listReleases } from '../releases/store';
-import { findToolByIdOrName } from '../shop/tools';
 import { details, formatBytes, formatTime, table } from './format';
 import {
   type AdminEnv,

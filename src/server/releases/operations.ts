@@ -18,7 +18,7 @@ import type { DbOrTx, Tx } from '../db';
 import { releaseArtifacts, releases, tools } from '../db/schema';
 import { DomainError } from '../domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
-import { findToolByIdOrName } from '../shop/tools';
+import { findToolByIdOrName } from '../operator/tool-lookup';
 import { renderNotes } from './notes';
 import { NotAPackageError, nuspecIdentity, velopackTypeOf } from './nupkg';
 import { releaseSigner } from './signing';

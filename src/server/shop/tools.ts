@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { and, asc, count, desc, eq, isNull, max, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, max } from 'drizzle-orm';
 import type { AdminTool } from '../../shared/dashboard';
 import { defaultPackageId } from '../../shared/releases';
 import { TOOL_FILE_MAX_BYTES, usdPriceProblem } from '../../shared/tool-rules';
 import type { AppContext } from '../context';
-import type { DbOrTx, Tx } from '../db';
+import type { Tx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
-import { findByTypedId } from '../db/typed-id';
 import { DomainError } from '../domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
+import { findTool } from '../operator/tool-lookup';
 import { isReleaseFile } from '../releases/store';
 import type { StoredFile } from '../storage';
 import { invalidateCatalogue, type ToolRow } from './catalogue';
@@ -97,51 +97,6 @@ export type NewTool = Omit<typeof tools.$inferInsert, 'id' | 'sortOrder' | 'crea
 function assertPayable(prices: { priceInrPaise: number; priceUsdCents: number | null }): void {
   const problem = usdPriceProblem(prices);
   if (problem) throw new DomainError('refused', problem);
-}
-
-/** A tool by the id the operator typed (or its start); `forUpdate` locks the row for the transaction. */
-export function findTool(db: DbOrTx, typed: string, forUpdate = false): Promise<ToolRow> {
-  return findByTypedId({
-    idColumn: tools.id,
-    typed,
-    noun: 'tool',
-    listCommand: 'tools list',
-    select: (where) => {
-      const query = db.select().from(tools).where(where).limit(2);
-      return forUpdate ? query.for('update') : query;
-    },
-  });
-}
-
-/**
- * A tool by its exact name (case aside) or the id the operator typed (or its start): how the release commands
- * take TOOL. A name shared by several tools asks for the id.
- */
-export async function findToolByIdOrName(db: DbOrTx, typed: string, forUpdate = false): Promise<ToolRow> {
-  const query = db
-    .select()
-    .from(tools)
-    .where(sql`lower(${tools.name}) = ${typed.trim().toLowerCase()}`)
-    .limit(2);
-  const named = forUpdate ? await query.for('update') : await query;
-  if (named.length > 1) {
-    throw new DomainError(
-      'invalid',
-      `Several tools are named "${typed.trim()}"; give the id ("tools list" shows it).`,
-    );
-  }
-  if (named[0]) return named[0];
-  try {
-    return await findTool(db, typed, forUpdate);
-  } catch (error) {
-    if (error instanceof DomainError && error.code === 'invalid' && !/several/.test(error.message)) {
-      throw new DomainError(
-        'not_found',
-        `No tool is named "${typed.trim()}" and it is not a tool id; see "tools list".`,
-      );
-    }
-    throw error;
-  }
 }
 
 const TOOL_ORDERS = {

@@ -11,6 +11,7 @@ import { type AdminRelease, RELEASE_FILE_MAX_BYTES, RELEASE_FILE_TOO_LARGE } fro
 import { asSentence } from '../../../shared/tool-rules';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, parseInput } from '../../http/errors';
+import { findTool } from '../../operator/tool-lookup';
 import {
   addArtifact,
   createRelease,
@@ -21,7 +22,6 @@ import {
   yankRelease,
 } from '../../releases/operations';
 import { listReleases } from '../../releases/store';
-import { findTool } from '../../shop/tools';
 import { FileTooLargeError } from '../../storage';
 import { idParams, operatorOf } from '../guard';
 import { requireFreshCode } from '../second-factor';
