@@ -18,6 +18,7 @@ import type {
   OrderRow,
   OrdersQuery,
   OverviewResponse,
+  CursorPage,
   Page,
   RefundRequest,
   ToolInput,
@@ -57,14 +58,14 @@ export const adminApi = {
     body.set('file', file);
     return api.post<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}/file`, body);
   },
-  orders: (query: OrdersQuery) => api.get<Page<OrderRow>>(`/api/admin/orders${queryString(query)}`),
+  orders: (query: OrdersQuery) => api.get<CursorPage<OrderRow>>(`/api/admin/orders${queryString(query)}`),
   order: (id: string) => api.get<OrderDetail>(`/api/admin/orders/${encodeURIComponent(id)}`),
   resend: (id: string) =>
     api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/resend`, {}),
   refund: (id: string, body: RefundRequest) =>
     api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/refund`, body),
   customers: (query: CustomersQuery) =>
-    api.get<Page<CustomerRow>>(`/api/admin/customers${queryString(query)}`),
+    api.get<CursorPage<CustomerRow>>(`/api/admin/customers${queryString(query)}`),
   customer: (id: string) => api.get<CustomerDetail>(`/api/admin/customers/${encodeURIComponent(id)}`),
   messages: (query: MessagesQuery) => api.get<Page<MessageRow>>(`/api/admin/messages${queryString(query)}`),
   markHandled: (id: string) =>
@@ -83,7 +84,7 @@ export const adminApi = {
     ),
   invoices: (period: InvoicePeriod) => api.get<InvoiceReport>(`/api/admin/invoices${queryString(period)}`),
   activity: (query: ActivityQuery) =>
-    api.get<Page<ActivityEntry>>(`/api/admin/activity${queryString(query)}`),
+    api.get<CursorPage<ActivityEntry>>(`/api/admin/activity${queryString(query)}`),
 };
 
 /** The server's message for a failed call, else the fallback. */
