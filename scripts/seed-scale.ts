@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/server/config';
 import { createAppContext } from '../src/server/context';
 import { openDatabase } from '../src/server/db';
-import { seedScale } from './support/scale-shop';
+import { seedScale } from '../test/support/scale-shop';
 
 const { values } = parseArgs({
   options: {
@@ -35,11 +35,15 @@ const started = performance.now();
 try {
   await database.migrate();
   const ctx = createAppContext({ config, db: database.db });
-  console.log(`Seeding ${options.buyers} buyers and ${options.orders} orders (seed ${options.seed}) into ${config.databaseUrl ? 'PostgreSQL' : config.dataDir}:`);
+  console.log(
+    `Seeding ${options.buyers} buyers and ${options.orders} orders (seed ${options.seed}) into ${config.databaseUrl ? 'PostgreSQL' : config.dataDir}:`,
+  );
   const manifest = await seedScale(ctx, options);
   const file = path.join(config.dataDir, 'seed-scale.json');
   writeFileSync(file, JSON.stringify(manifest, null, 2), { mode: 0o600 });
-  console.log(`Done in ${((performance.now() - started) / 1000).toFixed(1)} s; what a benchmark needs: ${file}`);
+  console.log(
+    `Done in ${((performance.now() - started) / 1000).toFixed(1)} s; what a benchmark needs: ${file}`,
+  );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;

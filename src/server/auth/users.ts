@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import { orders, purchases, tools, users } from '../db/schema';
 import { cappedCount, keysetPage } from '../db/keyset';
+import { orders, purchases, tools, users } from '../db/schema';
 import { DomainError } from '../domain-error';
 
 /** The operator's view of accounts: who signed up, and what each ordered and owns. */

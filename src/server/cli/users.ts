@@ -11,7 +11,8 @@ const list = defineCommand({
     search: {
       type: 'string',
       value: '<text>',
-      description: 'Only accounts whose email starts or ends with it, whose name starts with it, or whose phone ends with it',
+      description:
+        'Only accounts whose email starts or ends with it, whose name starts with it, or whose phone ends with it',
     },
     limit: { type: 'string', value: '<n>', description: 'At most this many (default 50)' },
   },

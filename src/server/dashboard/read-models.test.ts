@@ -10,12 +10,12 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type {
+  CursorPage,
   CustomerDetail,
+  CustomerRow,
   MailStatus,
   MessageRow,
   OrderDetail,
-  CursorPage,
-  CustomerRow,
   OrderRow,
   Page,
 } from '../../shared/dashboard';
@@ -131,7 +131,11 @@ describe('keyset pages', () => {
   it('walk Activity forward and back, rows with the same time included once each', async () => {
     const at = new Date('2026-05-01T10:00:00.123456Z');
     await t.ctx.db.insert(auditLog).values(
-      Array.from({ length: 23 }, (_, i) => ({ actor: 'paging-test', action: `paging.${i}`, createdAt: at })),
+      Array.from({ length: 23 }, (_, i) => ({
+        actor: 'paging-test',
+        action: `paging.${i}`,
+        createdAt: at,
+      })),
     );
     const { forward, backward, total } = await walk<{ id: number }>(
       '/api/admin/activity?q=paging-test&pageSize=5',

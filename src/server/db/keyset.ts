@@ -25,7 +25,11 @@ export type KeysetOptions = {
 export type KeysetPage<Row> = { rows: Row[]; next: string | null; previous: string | null };
 
 /** The condition and order of the page's query: rows past the cursor, in the order the page is read. */
-export function keysetQuery(options: KeysetOptions): { where: SQL | undefined; orderBy: SQL[]; limit: number } {
+export function keysetQuery(options: KeysetOptions): {
+  where: SQL | undefined;
+  orderBy: SQL[];
+  limit: number;
+} {
   const backwards = options.before !== undefined && options.after === undefined;
   const dir = backwards ? (options.dir === 'asc' ? 'desc' : 'asc') : options.dir;
   const cursor = options.after ?? options.before;
@@ -56,7 +60,10 @@ export async function keysetPage<Row extends { id: string | number }>(
 }
 
 /** How many rows a list's query matches, counting no further than COUNT_LIMIT + 1. */
-export async function cappedCount(db: DbOrTx, matching: PgSelect): Promise<{ total: number; totalCapped: boolean }> {
+export async function cappedCount(
+  db: DbOrTx,
+  matching: PgSelect,
+): Promise<{ total: number; totalCapped: boolean }> {
   const [row] = await db.select({ n: count() }).from(matching.limit(COUNT_LIMIT + 1).as('matching'));
   const n = Number(row?.n ?? 0);
   return { total: Math.min(n, COUNT_LIMIT), totalCapped: n > COUNT_LIMIT };

@@ -2,7 +2,7 @@ import { and, gte, ilike, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ActivityEntry, activityQuerySchema, CursorPage } from '../../shared/dashboard';
 import type { AppContext } from '../context';
-import { keysetPage, cappedCount } from '../db/keyset';
+import { cappedCount, keysetPage } from '../db/keyset';
 import { auditLog } from '../db/schema';
 
 const SORT_COLUMNS = { createdAt: auditLog.createdAt, actor: auditLog.actor, action: auditLog.action };

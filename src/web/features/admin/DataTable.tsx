@@ -201,7 +201,9 @@ export function CursorPager({
         <Button
           variant="secondary"
           disabled={data.previous === null}
-          onClick={() => onMove({ before: data.previous ?? undefined, pageNumber: Math.max(1, pageNumber - 1) })}
+          onClick={() =>
+            onMove({ before: data.previous ?? undefined, pageNumber: Math.max(1, pageNumber - 1) })
+          }
         >
           <ChevronLeft className="size-4" aria-hidden="true" />
           Previous

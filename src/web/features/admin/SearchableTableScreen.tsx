@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { CursorPage } from '../../../shared/dashboard';
 import { FormError, SearchForm } from '../../components/form';
-import { type Column, CursorTable, type CursorPosition, FIRST_PAGE } from './DataTable';
+import { type Column, type CursorPosition, CursorTable, FIRST_PAGE } from './DataTable';
 import { ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
@@ -46,13 +46,24 @@ export function SearchableTableScreen<Row, Sort extends string>({
   });
   const { data, error } = useAdminData(
     () =>
-      load({ after: query.after, before: query.before, sort: query.sort, dir: query.dir, q: query.q || undefined }),
+      load({
+        after: query.after,
+        before: query.before,
+        sort: query.sort,
+        dir: query.dir,
+        q: query.q || undefined,
+      }),
     JSON.stringify(query),
   );
   return (
     <>
       <ScreenTitle title={title}>
-        <SearchForm {...search} onSearch={(q) => setQuery((current) => ({ ...current, after: undefined, before: undefined, ...FIRST_PAGE, q }))} />
+        <SearchForm
+          {...search}
+          onSearch={(q) =>
+            setQuery((current) => ({ ...current, after: undefined, before: undefined, ...FIRST_PAGE, q }))
+          }
+        />
       </ScreenTitle>
       <FormError message={error} />
       {data && (

@@ -15,10 +15,6 @@
  */
 import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { CONTACT_TOPICS } from '../../src/shared/constants';
-import type { LicenseCredentials } from '../../src/shared/licenses';
-import { INDIAN_STATES } from '../../src/shared/indian-states';
-import { orderAmountSubunits } from '../../src/shared/money';
 import { hashPassword } from '../../src/server/auth/passwords';
 import type { AppContext } from '../../src/server/context';
 import {
@@ -36,11 +32,19 @@ import {
   tools,
   users,
 } from '../../src/server/db/schema';
-import { buildCreditNoteDocument, buildInvoiceDocument, type TaxDocument } from '../../src/server/invoices/document';
+import {
+  buildCreditNoteDocument,
+  buildInvoiceDocument,
+  type TaxDocument,
+} from '../../src/server/invoices/document';
 import { financialYearOf, formatDocumentNumber } from '../../src/server/invoices/numbering';
-import { sealMailBody } from '../../src/server/mail/outbox';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
+import { sealMailBody } from '../../src/server/mail/outbox';
 import { seedDefaultCatalogue } from '../../src/server/shop/seed';
+import { CONTACT_TOPICS } from '../../src/shared/constants';
+import { INDIAN_STATES } from '../../src/shared/indian-states';
+import type { LicenseCredentials } from '../../src/shared/licenses';
+import { orderAmountSubunits } from '../../src/shared/money';
 
 export type ScaleOptions = { buyers: number; orders: number; seed: number };
 
@@ -68,7 +72,20 @@ const MAIL_KEPT_MS = 90 * DAY_MS;
 const FIRST_DAY = Date.parse('2024-04-01T00:00:00+05:30');
 const USD_SETTLED_PAISE_PER_CENT = 84.2;
 const COUNTRIES = ['United States', 'United Kingdom', 'Singapore', 'Germany', 'Canada', 'Australia', 'Nepal'];
-const FIRST = ['Asha', 'Ravi', 'Meera', 'Arjun', 'Priya', 'Vikram', 'Neha', 'Karan', 'Sara', 'John', 'Li', 'Ana'];
+const FIRST = [
+  'Asha',
+  'Ravi',
+  'Meera',
+  'Arjun',
+  'Priya',
+  'Vikram',
+  'Neha',
+  'Karan',
+  'Sara',
+  'John',
+  'Li',
+  'Ana',
+];
 const LAST = ['Sharma', 'Gupta', 'Iyer', 'Khan', 'Patel', 'Singh', 'Das', 'Mehta', 'Smith', 'Chen', 'Rossi'];
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
@@ -116,7 +133,11 @@ type Random = ReturnType<typeof prng>;
 function csvValue(value: unknown): string {
   if (value === null || value === undefined) return '';
   const text =
-    value instanceof Date ? value.toISOString() : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    value instanceof Date
+      ? value.toISOString()
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value);
   return `"${text.replaceAll('"', '""')}"`;
 }
 
@@ -181,7 +202,8 @@ function billingFor(random: Random, currency: 'INR' | 'USD') {
     return { address: '', state: '', country: random.pick(COUNTRIES), gstin: '', currency };
   const state = random.next() < 0.3 ? 'Rajasthan' : random.pick(INDIAN_STATES).name;
   const code = INDIAN_STATES.find((entry) => entry.name === state)?.gstCode ?? '08';
-  const gstin = random.next() < 0.1 ? `${code}AAACP${random.text('0123456789', 4)}K1Z${random.text(ALNUM, 1)}` : '';
+  const gstin =
+    random.next() < 0.1 ? `${code}AAACP${random.text('0123456789', 4)}K1Z${random.text(ALNUM, 1)}` : '';
   return { address: `${1 + random.int(400)}, MG Road`, state, country: 'India', gstin, currency };
 }
 
@@ -193,18 +215,21 @@ function makeOrders(random: Random, buyers: Buyer[], forSale: Tool[], count: num
   times.sort((a, b) => a - b);
   const special: Array<{ buyer: number; tool: number; status: 'paid' | 'refunded' }> = [];
   for (let t = 0; t < 50; t++) special.push({ buyer: 0, tool: t, status: 'paid' });
-  for (let t = 0; t < 50; t++) special.push({ buyer: 1, tool: t, status: 'refunded' }, { buyer: 1, tool: t, status: 'paid' });
+  for (let t = 0; t < 50; t++)
+    special.push({ buyer: 1, tool: t, status: 'refunded' }, { buyer: 1, tool: t, status: 'paid' });
   const specialAt = new Set(special.map((_, i) => Math.floor(((i + 0.5) * count) / special.length)));
   let nextSpecial = 0;
   for (let i = 0; i < count; i++) {
     const createdAt = new Date(times[i] as number);
     const forced = specialAt.has(i) ? special[nextSpecial++] : undefined;
     const buyer = forced ? (buyers[forced.buyer] as Buyer) : random.pick(buyers);
-    let tool = forced ? (forced && (forSale[forced.tool] as Tool)) : random.pick(forSale);
+    let tool = forced ? forced && (forSale[forced.tool] as Tool) : random.pick(forSale);
     const roll = random.next();
-    let status: Order['status'] = forced?.status ?? (roll < 0.84 ? 'paid' : roll < 0.9 ? 'refunded' : roll < 0.97 ? 'failed' : 'created');
+    let status: Order['status'] =
+      forced?.status ?? (roll < 0.84 ? 'paid' : roll < 0.9 ? 'refunded' : roll < 0.97 ? 'failed' : 'created');
     if (status === 'paid') {
-      for (let tries = 0; owned.has(`${buyer.id}:${tool.id}`) && tries < 5; tries++) tool = random.pick(forSale);
+      for (let tries = 0; owned.has(`${buyer.id}:${tool.id}`) && tries < 5; tries++)
+        tool = random.pick(forSale);
       if (owned.has(`${buyer.id}:${tool.id}`)) status = 'failed';
       else owned.add(`${buyer.id}:${tool.id}`);
     }
@@ -264,7 +289,8 @@ export async function seedScale(
   log: (line: string) => void = console.log,
 ): Promise<ScaleManifest> {
   const [existing] = await ctx.db.select({ id: users.id }).from(users).limit(1);
-  if (existing) throw new Error('The database already holds accounts; seed:scale writes only into an empty one.');
+  if (existing)
+    throw new Error('The database already holds accounts; seed:scale writes only into an empty one.');
   const random = prng(options.seed);
   const now = ctx.clock.now().getTime();
   const firm = ctx.config.firm;
@@ -294,7 +320,11 @@ export async function seedScale(
   const orderList = makeOrders(random, buyers, forSale, options.orders, now);
 
   await timed(`users (${buyers.length})`, log, () =>
-    insertAll(ctx, users, buyers.map((buyer) => ({ ...buyer, passwordHash }))),
+    insertAll(
+      ctx,
+      users,
+      buyers.map((buyer) => ({ ...buyer, passwordHash })),
+    ),
   );
   await timed(`orders (${orderList.length})`, log, () =>
     insertAll(
@@ -385,7 +415,10 @@ export async function seedScale(
     const tool = toolById.get(purchase.toolId) as Tool;
     const secret: LicenseCredentials =
       tool.delivery === 'credentials'
-        ? { username: `pca-${random.text('23456789abcdefghjkmnpqrstuvwxyz', 12)}`, password: random.text(ALNUM, 16) }
+        ? {
+            username: `pca-${random.text('23456789abcdefghjkmnpqrstuvwxyz', 12)}`,
+            password: random.text(ALNUM, 16),
+          }
         : { licenseKey: Array.from({ length: 4 }, () => random.text(KEY_ALPHABET, 5)).join('-') };
     const revoked = purchase.refundedAt !== null;
     if ('licenseKey' in secret && !revoked && sampleLicenses.length < 2000 && random.next() < 0.05)
@@ -428,10 +461,20 @@ export async function seedScale(
 
   const eventRows = orderList.flatMap((order) => {
     const events: Array<typeof orderEvents.$inferInsert> = [
-      { orderId: order.id, kind: 'created', detail: { currency: order.currency }, createdAt: order.createdAt },
+      {
+        orderId: order.id,
+        kind: 'created',
+        detail: { currency: order.currency },
+        createdAt: order.createdAt,
+      },
     ];
     if (order.status === 'failed')
-      events.push({ orderId: order.id, kind: 'payment-failed', detail: { source: 'webhook' }, createdAt: order.updatedAt });
+      events.push({
+        orderId: order.id,
+        kind: 'payment-failed',
+        detail: { source: 'webhook' },
+        createdAt: order.updatedAt,
+      });
     if (order.paidAt)
       events.push({
         orderId: order.id,
@@ -440,7 +483,12 @@ export async function seedScale(
         createdAt: order.paidAt,
       });
     if (order.refundedAt)
-      events.push({ orderId: order.id, kind: 'refunded', detail: { source: 'cli' }, createdAt: order.refundedAt });
+      events.push({
+        orderId: order.id,
+        kind: 'refunded',
+        detail: { source: 'cli' },
+        createdAt: order.refundedAt,
+      });
     return events;
   });
   await timed(`order events (${eventRows.length})`, log, () => insertAll(ctx, orderEvents, eventRows));
@@ -452,7 +500,18 @@ export async function seedScale(
     const add = (kind: string, subject: string, at: Date) => {
       if (now - at.getTime() > MAIL_KEPT_MS) return;
       const body = sealMailBody(ctx.dataSecrets, { html: `<p>${subject}</p>`, text: subject });
-      mails.push({ to: buyer.email, subject, ...body, kind, ref: `order:${order.id}`, status: 'sent', attempts: 1, nextAttemptAt: at, createdAt: at, sentAt: at });
+      mails.push({
+        to: buyer.email,
+        subject,
+        ...body,
+        kind,
+        ref: `order:${order.id}`,
+        status: 'sent',
+        attempts: 1,
+        nextAttemptAt: at,
+        createdAt: at,
+        sentAt: at,
+      });
     };
     add('license-delivery', 'Your license', order.paidAt as Date);
     if (order.refundedAt) add('refund-notice', 'Your refund', order.refundedAt);
@@ -472,7 +531,9 @@ export async function seedScale(
       handledAt: random.next() < 0.9 ? new Date(createdAt.getTime() + DAY_MS) : null,
     };
   });
-  await timed(`contact messages (${messageRows.length})`, log, () => insertAll(ctx, contactMessages, messageRows));
+  await timed(`contact messages (${messageRows.length})`, log, () =>
+    insertAll(ctx, contactMessages, messageRows),
+  );
 
   const auditRows = [
     ...refunds.map((order) => ({
@@ -480,7 +541,12 @@ export async function seedScale(
       action: 'order.refund',
       target: `order:${order.id}`,
       before: { status: 'paid' },
-      after: { status: 'refunded', amount: order.amount, currency: order.currency, reason: 'Bought the wrong edition' },
+      after: {
+        status: 'refunded',
+        amount: order.amount,
+        currency: order.currency,
+        reason: 'Bought the wrong edition',
+      },
       createdAt: order.refundedAt as Date,
     })),
     ...Array.from({ length: Math.ceil(options.orders / 50) }, () => ({
