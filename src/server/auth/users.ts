@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { cappedCount, keysetPage } from '../db/keyset';
 import { orders, purchases, tools, users } from '../db/schema';
