@@ -211,6 +211,8 @@ export const orders = pgTable(
     // Keyset pages of the Orders list, and a customer's orders newest first.
     index('orders_created_at_id_idx').on(t.createdAt, t.id),
     index('orders_user_id_created_at_idx').on(t.userId, t.createdAt),
+    // The Overview's last 30 days of sales.
+    index('orders_paid_at_idx').on(t.paidAt).where(sql`${t.status} = 'paid'`),
   ],
 );
 
