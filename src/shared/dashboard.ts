@@ -117,8 +117,8 @@ const cursorQuerySchema = <Id extends z.ZodType>(id: Id) =>
     before: id.optional(),
   });
 
-/** Counting stops here: a table answers "10,000+ entries" rather than count every row on each page. */
-export const COUNT_LIMIT = 10_000;
+/** Counting stops here: a table says "more than 1,000 entries" rather than count every matching row on each page. */
+export const COUNT_LIMIT = 1000;
 
 /** One page of a keyset-paged table: `next` / `previous` are the cursors of the pages beside it (null at an end). */
 export type CursorPage<T> = {

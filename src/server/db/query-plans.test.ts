@@ -52,7 +52,7 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(() => t.close());
 
-/** The plans of the queries `work` sends, counting queries (capped at 10,001 rows) left out. */
+/** The plans of the queries `work` sends, counting queries (capped at COUNT_LIMIT + 1 rows) left out. */
 async function plansOf(work: (ctx: TestApp['ctx']) => Promise<unknown>): Promise<string[]> {
   caught.length = 0;
   await work({ ...t.ctx, db: logged });
