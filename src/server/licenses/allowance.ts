@@ -35,7 +35,7 @@ async function deactivationsSince(db: DbOrTx, licenseId: string, since: Date): P
 }
 
 /** How many more machines the buyer may free now. */
-export async function deactivationsLeft(
+async function deactivationsLeft(
   db: DbOrTx,
   license: { id: string; resetAt: Date | null },
   now: Date,

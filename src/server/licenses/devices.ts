@@ -4,25 +4,54 @@ import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { DomainError } from '../domain-error';
-import { deactivationsLeft, deactivationsLeftOfAll, lockDeactivationsLeft } from './allowance';
+import { deactivationsLeftOfAll, lockDeactivationsLeft } from './allowance';
 import { issueLicenseFile } from './files';
 import { effectiveStatus } from './lookup';
 import { forgetLicenses } from './memory';
 import { revealLicenseKey } from './secrets-at-rest';
 
-/** A license's machines in use, oldest first, and how many self-service deactivations its buyer has left. */
-export async function seatsOf(db: DbOrTx, license: { id: string; resetAt: Date | null }, now: Date) {
-  const devices = await db
-    .select({
-      id: licenseActivations.id,
-      name: licenseActivations.name,
-      activatedAt: licenseActivations.activatedAt,
-      lastSeenAt: licenseActivations.lastSeenAt,
-    })
-    .from(licenseActivations)
-    .where(and(eq(licenseActivations.licenseId, license.id), isNull(licenseActivations.deactivatedAt)))
-    .orderBy(asc(licenseActivations.activatedAt));
-  return { devices, selfDeactivationsLeft: await deactivationsLeft(db, license, now) };
+type Seat = { id: string; name: string | null; activatedAt: Date; lastSeenAt: Date };
+
+/**
+ * The machines in use of each license, oldest first, and how many self-service deactivations its buyer has left:
+ * two queries however many licenses there are (a firm may own fifty tools; a customer's page lists them all).
+ */
+export async function seatsOfAll(
+  db: DbOrTx,
+  owned: readonly { id: string; resetAt: Date | null }[],
+  now: Date,
+): Promise<Map<string, { devices: Seat[]; selfDeactivationsLeft: number }>> {
+  if (owned.length === 0) return new Map();
+  const [live, allowances] = await Promise.all([
+    db
+      .select({
+        licenseId: licenseActivations.licenseId,
+        id: licenseActivations.id,
+        name: licenseActivations.name,
+        activatedAt: licenseActivations.activatedAt,
+        lastSeenAt: licenseActivations.lastSeenAt,
+      })
+      .from(licenseActivations)
+      .where(
+        and(
+          inArray(
+            licenseActivations.licenseId,
+            owned.map((license) => license.id),
+          ),
+          isNull(licenseActivations.deactivatedAt),
+        ),
+      )
+      .orderBy(asc(licenseActivations.activatedAt)),
+    deactivationsLeftOfAll(db, owned, now),
+  ]);
+  const seats = new Map(
+    owned.map((license) => [
+      license.id,
+      { devices: [] as Seat[], selfDeactivationsLeft: allowances.get(license.id) ?? 0 },
+    ]),
+  );
+  for (const { licenseId, ...device } of live) seats.get(licenseId)?.devices.push(device);
+  return seats;
 }
 
 /** The buyer's live licenses (refunded purchases are gone from My Tools) with the machines they run on. */
@@ -43,34 +72,12 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
     .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
     .innerJoin(tools, eq(tools.id, purchases.toolId))
     .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt)));
-  // Two queries for all the buyer's licenses, however many they own (a firm may own fifty tools).
-  const [live, allowances] = await Promise.all([
-    owned.length
-      ? ctx.db
-          .select({
-            licenseId: licenseActivations.licenseId,
-            id: licenseActivations.id,
-            name: licenseActivations.name,
-            activatedAt: licenseActivations.activatedAt,
-            lastSeenAt: licenseActivations.lastSeenAt,
-          })
-          .from(licenseActivations)
-          .where(
-            and(
-              inArray(
-                licenseActivations.licenseId,
-                owned.map((license) => license.id),
-              ),
-              isNull(licenseActivations.deactivatedAt),
-            ),
-          )
-          .orderBy(asc(licenseActivations.activatedAt))
-      : [],
-    deactivationsLeftOfAll(ctx.db, owned, now),
-  ]);
+  const seats = await seatsOfAll(ctx.db, owned, now);
   return owned.map((license) => {
-    const devices = live.filter((device) => device.licenseId === license.id);
-    const selfDeactivationsLeft = allowances.get(license.id) ?? 0;
+    const { devices, selfDeactivationsLeft } = seats.get(license.id) ?? {
+      devices: [],
+      selfDeactivationsLeft: 0,
+    };
     return {
       toolId: license.toolId,
       licenseKey: revealLicenseKey(ctx.dataSecrets, license),

@@ -7,7 +7,7 @@ import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
 import { DomainError } from '../domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
-import { seatsOf } from './devices';
+import { seatsOfAll } from './devices';
 import { effectiveStatus } from './lookup';
 import { forgetLicenses } from './memory';
 import { licenseKeyHashes, revealLicenseKey } from './secrets-at-rest';
@@ -63,23 +63,22 @@ export async function licensesOf(
     .where(where)
     .orderBy(desc(purchases.createdAt));
   const now = ctx.clock.now();
-  return Promise.all(
-    rows.map(async (row) => {
-      const { devices, selfDeactivationsLeft } = await seatsOf(ctx.db, row, now);
-      return {
-        id: row.id,
-        orderId: row.orderId,
-        toolName: row.toolName,
-        licenseKey: revealLicenseKey(ctx.dataSecrets, row),
-        username: row.username,
-        status: effectiveStatus(row),
-        activationLimit: row.activationLimit,
-        selfDeactivationsLeft,
-        selfDeactivationsResetAt: row.resetAt,
-        devices,
-      };
-    }),
-  );
+  const seats = await seatsOfAll(ctx.db, rows, now);
+  return rows.map((row) => {
+    const { devices, selfDeactivationsLeft } = seats.get(row.id) ?? { devices: [], selfDeactivationsLeft: 0 };
+    return {
+      id: row.id,
+      orderId: row.orderId,
+      toolName: row.toolName,
+      licenseKey: revealLicenseKey(ctx.dataSecrets, row),
+      username: row.username,
+      status: effectiveStatus(row),
+      activationLimit: row.activationLimit,
+      selfDeactivationsLeft,
+      selfDeactivationsResetAt: row.resetAt,
+      devices,
+    };
+  });
 }
 
 type LicenseRef = { licenseId: string } | { licenseKey: string };
