@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES, type OrderStatus } from './orders';
+import type { LicenseStatus } from './licenses';
+import { parseTrialDaysText, TRIAL_DAYS_PROBLEM } from './trials';
 import {
   ACTIVATION_LIMIT_PROBLEM,
   asSentence,
@@ -167,7 +169,7 @@ export type AdminLicense = {
   toolName: string;
   maskedKey: string | null;
   username: string | null;
-  status: 'active' | 'suspended' | 'revoked';
+  status: LicenseStatus;
   activationLimit: number;
   selfDeactivationsLeft: number;
   devices: Array<{ id: string; name: string | null; activatedAt: string; lastSeenAt: string }>;
@@ -300,6 +302,17 @@ export const toolInputSchema = z
       issue.addIssue({ code: 'custom', message: asSentence(ACTIVATION_LIMIT_PROBLEM) });
       return z.NEVER;
     }),
+    /** Length of the free trial; absent: unchanged (0 for a new tool). */
+    trialDays: z
+      .string({ error: asSentence(TRIAL_DAYS_PROBLEM) })
+      .optional()
+      .transform((text, issue) => {
+        if (text === undefined) return undefined;
+        const value = parseTrialDaysText(text);
+        if (value !== undefined) return value;
+        issue.addIssue({ code: 'custom', message: asSentence(TRIAL_DAYS_PROBLEM) });
+        return z.NEVER;
+      }),
     /** A fresh authenticator code, needed when the prices are set or changed. */
     code: z.string().optional(),
   })
@@ -333,6 +346,8 @@ export type AdminTool = {
   active: boolean;
   delivery: 'license_key' | 'credentials';
   activationLimit: number;
+  /** Length of the free trial; 0: none. */
+  trialDays: number;
   file: { name: string; size: number; sha256: string } | null;
   updatedAt: string;
 };

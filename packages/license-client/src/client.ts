@@ -2,6 +2,12 @@ import type { PublicKey } from './license-file';
 
 export type LicenseCode =
   | 'VALID'
+  /** A free trial, running until `expiresAt` (by the server's clock). */
+  | 'TRIAL'
+  /** The trial has ended: offer to buy the tool. */
+  | 'EXPIRED'
+  /** This machine already had a trial of the tool under another account. */
+  | 'TRIAL_USED'
   | 'NOT_ACTIVATED'
   | 'LIMIT_REACHED'
   | 'DEACTIVATION_LIMIT'
@@ -21,13 +27,15 @@ export type LicenseAnswer = {
   license?: {
     toolId: string;
     toolName: string;
-    status: 'active' | 'suspended' | 'revoked';
+    status: 'active' | 'trial' | 'suspended' | 'revoked';
     activationLimit: number;
     activationsUsed: number;
   };
   activation?: { id: string; fingerprint: string; name: string | null; activatedAt: string };
   licenseFile?: string;
   deactivated?: boolean;
+  /** A trial's end (code TRIAL). */
+  expiresAt?: string;
 };
 
 /** The server answered, but not with a license answer: bad input (400), rate limit (429), or a server fault. */

@@ -37,6 +37,7 @@ const toColumns = (input: ToolChange) => ({
   active: input.active,
   delivery: input.delivery,
   activationLimit: input.activationLimit,
+  ...(input.trialDays === undefined ? {} : { trialDays: input.trialDays }),
 });
 
 /** Whether saving `input` changes what the tool costs (which needs a fresh authenticator code). */

@@ -1,6 +1,6 @@
 import type { LicenseAnswer } from '../../shared/licenses';
 import type { AppContext } from '../context';
-import { fileFor, refusal } from './answers';
+import { fileFor, granted, refusal } from './answers';
 import { credentialOf, findLicense, type LicenseRequest, withCredential } from './lookup';
 import { type KnownLicense, rememberedFor } from './memory';
 
@@ -46,16 +46,17 @@ async function lookUpRemembered(ctx: AppContext, request: LicenseRequest): Promi
 export async function validateLicense(ctx: AppContext, request: LicenseRequest): Promise<LicenseAnswer> {
   const entry = await lookUpRemembered(ctx, request);
   const found = entry?.row;
-  const refused = refusal(found, request.toolId);
+  const now = ctx.clock.now();
+  // Evaluated now, not when the row was remembered: a trial ends on time even when answered from memory.
+  const refused = refusal(found, request.toolId, now);
   if (refused || !entry || !found) return { valid: false, code: refused ?? 'INVALID_KEY' };
   if (!found.activationId) return { valid: false, code: 'NOT_ACTIVATED' };
 
-  const now = ctx.clock.now();
   if (!found.lastSeenAt || now.getTime() - found.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
     // Noted on the remembered row first, so concurrent calls for this machine write once.
     found.lastSeenAt = now;
     await ctx.licenseLoaders.lastSeen.load({ activationId: found.activationId, at: now });
   }
   entry.licenseFile ??= fileFor(ctx, found, { id: found.activationId, fingerprint: request.fingerprint });
-  return { valid: true, code: 'VALID', licenseFile: entry.licenseFile };
+  return { valid: true, ...granted(found), licenseFile: entry.licenseFile };
 }

@@ -19,6 +19,7 @@ const STORED: AdminTool = {
   active: true,
   delivery: 'license_key',
   activationLimit: 3,
+  trialDays: 0,
   file: null,
   updatedAt: '2026-11-20T10:00:00.000Z',
 };
