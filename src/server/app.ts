@@ -22,6 +22,7 @@ import type { RazorpayEmulator } from './payments/emulator';
 import { paymentsRoutes } from './payments/routes';
 import { shopRoutes } from './shop/routes';
 import { registerStaticSite } from './site/static';
+import { trialRoutes } from './trials/routes';
 
 export type BuildAppOptions = {
   /** From `createAppContext`: the app serves this context's services. */
@@ -79,6 +80,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   await orderRoutes(app, ctx);
   const emulator = await paymentsRoutes(app, ctx);
   await licenseRoutes(app, ctx);
+  await trialRoutes(app, ctx);
   await dashboardRoutes(app, ctx);
   if (!config.isProduction) await devMailboxRoutes(app, ctx);
   if (options.siteDir) await registerStaticSite(app, options.siteDir);

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { ORDER_STATUSES, type OrderStatus } from './orders';
 import type { LicenseStatus } from './licenses';
-import { parseTrialDaysText, TRIAL_DAYS_PROBLEM } from './trials';
+import { ORDER_STATUSES, type OrderStatus } from './orders';
 import {
   ACTIVATION_LIMIT_PROBLEM,
   asSentence,
@@ -10,6 +9,7 @@ import {
   TOOL_TEXT_MAX,
   usdPriceProblem,
 } from './tool-rules';
+import { parseTrialDaysText, TRIAL_DAYS_PROBLEM } from './trials';
 
 /**
  * The operator's dashboard (docs/product.md §12): request and response shapes of /api/admin/…, shared by the

@@ -123,7 +123,8 @@ function parseActivationLimit(typed: string): number {
 
 function parseTrialDays(typed: string): number {
   const value = parseTrialDaysText(typed);
-  if (value === undefined) throw new CommandError(`--trial-days must be ${TRIAL_DAYS_PROBLEM}, got "${typed}".`);
+  if (value === undefined)
+    throw new CommandError(`--trial-days must be ${TRIAL_DAYS_PROBLEM}, got "${typed}".`);
   return value;
 }
 

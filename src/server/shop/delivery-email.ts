@@ -5,8 +5,8 @@ import { type EmailBlock, type RenderedEmail, renderEmail } from '../mail/layout
 export type DeliveredSecret = { licenseKey: string } | { username: string; password: string };
 
 export type DeliveryEmailInput = {
-  /** First delivery after payment, or a copy the owner asked for from My Tools. */
-  occasion: 'purchase' | 'resend';
+  /** First delivery after payment, a copy the owner asked for from My Tools, or the start of a free trial. */
+  occasion: 'purchase' | 'resend' | 'trial';
   customerName: string;
   toolName: string;
   device: string | null;
@@ -18,6 +18,8 @@ export type DeliveryEmailInput = {
   downloadUrl?: string;
   /** The tax invoice attached to the email, if any. */
   invoiceNumber?: string;
+  /** A trial's end, already formatted (India time), and where to buy the tool. */
+  trial?: { endsAt: string; buyUrl: string };
 };
 
 export const toolLabel = (name: string, device: string | null) => (device ? `${name} (${device})` : name);
@@ -26,6 +28,7 @@ export const toolLabel = (name: string, device: string | null) => (device ? `${n
 export function renderDeliveryEmail(input: DeliveryEmailInput): RenderedEmail {
   const label = toolLabel(input.toolName, input.device);
   const isKey = 'licenseKey' in input.secret;
+  if (input.trial) return renderTrialEmail(input, input.trial, label, isKey);
   const blocks: EmailBlock[] = [
     {
       kind: 'paragraph',
@@ -49,14 +52,7 @@ export function renderDeliveryEmail(input: DeliveryEmailInput): RenderedEmail {
       ],
     },
   ];
-  if ('licenseKey' in input.secret) {
-    blocks.push({ kind: 'code', label: 'Your license key', text: input.secret.licenseKey });
-  } else {
-    blocks.push(
-      { kind: 'code', label: 'Username', text: input.secret.username },
-      { kind: 'code', label: 'Password', text: input.secret.password },
-    );
-  }
+  blocks.push(...secretBlocks(input.secret));
   if (input.downloadUrl) {
     blocks.push(
       { kind: 'button', href: input.downloadUrl, label: `Download ${label}` },
@@ -79,12 +75,65 @@ export function renderDeliveryEmail(input: DeliveryEmailInput): RenderedEmail {
     },
   );
   const subject =
-    input.occasion === 'purchase'
+    input.occasion !== 'resend'
       ? `Your ${label} ${isKey ? 'license key' : 'sign-in details'}`
       : `Your ${label} ${isKey ? 'license key' : 'sign-in details'} (requested copy)`;
   return renderEmail({
     subject,
-    heading: input.occasion === 'purchase' ? 'Your purchase is ready' : 'Your tool details',
+    heading: input.occasion !== 'resend' ? 'Your purchase is ready' : 'Your tool details',
+    blocks,
+  });
+}
+
+function secretBlocks(secret: DeliveredSecret): EmailBlock[] {
+  if ('licenseKey' in secret) return [{ kind: 'code', label: 'Your license key', text: secret.licenseKey }];
+  return [
+    { kind: 'code', label: 'Username', text: secret.username },
+    { kind: 'code', label: 'Password', text: secret.password },
+  ];
+}
+
+/** The delivery email of a free trial: the same key or credentials, when the trial ends, and where to buy. */
+function renderTrialEmail(
+  input: DeliveryEmailInput,
+  trial: { endsAt: string; buyUrl: string },
+  label: string,
+  isKey: boolean,
+): RenderedEmail {
+  const blocks: EmailBlock[] = [
+    {
+      kind: 'paragraph',
+      text: `Hello ${input.customerName}, your free trial of ${label} has started. It ends on ${trial.endsAt} (India time); buy the tool before then and it keeps running with the same ${isKey ? 'license key' : 'sign-in details'}.`,
+    },
+    {
+      kind: 'details',
+      rows: [
+        ['Tool', label],
+        ['Trial ends', trial.endsAt],
+      ],
+    },
+    ...secretBlocks(input.secret),
+  ];
+  if (input.downloadUrl) {
+    blocks.push(
+      { kind: 'button', href: input.downloadUrl, label: `Download ${label}` },
+      {
+        kind: 'paragraph',
+        text: `This download link is valid for ${DOWNLOAD_LINK_VALID_HOURS} hours.`,
+      },
+    );
+  }
+  blocks.push(
+    {
+      kind: 'paragraph',
+      text: 'The trial runs on one computer. Reinstalling or updating the tool does not change when it ends.',
+    },
+    { kind: 'button', href: trial.buyUrl, label: `Buy ${label}` },
+    { kind: 'paragraph', text: `Questions? Write to ${SITE.supportEmail} or call ${SITE.phone}.` },
+  );
+  return renderEmail({
+    subject: `Your free trial of ${label}: ${isKey ? 'license key' : 'sign-in details'}`,
+    heading: 'Your free trial has started',
     blocks,
   });
 }

@@ -1,0 +1,254 @@
+import { and, count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fingerprint } from '../../../test/support/license-fixtures';
+import { openedMails } from '../../../test/support/mail';
+import {
+  addTool,
+  buyTool,
+  createShopTestApp,
+  loginAs,
+  newBuyer,
+  type ShopTestApp,
+} from '../../../test/support/shop-fixtures';
+import { auditLog, invoices, licenseActivations, licenses, outbox, trials, users } from '../db/schema';
+import { cliActor } from '../operator/audit';
+import { endTrial, extendTrial } from './operator';
+import { sendTrialEmails } from './reminders';
+import { DAY_MS } from './trials';
+
+let t: ShopTestApp;
+beforeAll(async () => {
+  t = await createShopTestApp();
+});
+afterAll(() => t.close());
+
+const licenseApi = (operation: 'activate' | 'validate', body: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: `/api/licenses/${operation}`, payload: body });
+
+/** The key of the newest trial delivery email to `email`. */
+async function trialKeyOf(email: string): Promise<string> {
+  const rows = openedMails(
+    t.ctx,
+    await t.ctx.db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.to, email), eq(outbox.kind, 'trial-delivery'))),
+  );
+  const key = /[23456789A-Z]{5}(-[23456789A-Z]{5}){3}/.exec(rows.at(-1)?.text ?? '')?.[0];
+  if (!key) throw new Error('no trial key emailed');
+  return key;
+}
+
+async function startedTrial(trialDays = 14) {
+  const tool = await addTool(t, { trialDays, device: 'Windows' });
+  const buyer = await newBuyer(t);
+  const started = await buyer.client.post('/api/trials/', { toolId: tool.id });
+  expect(started.statusCode).toBe(200);
+  return { tool, ...buyer, key: await trialKeyOf(buyer.user.email), answer: started.json() };
+}
+
+describe('starting a trial', () => {
+  it('creates a trial license ending trialDays from now and emails its key with the end date', async () => {
+    const { tool, user, answer } = await startedTrial(14);
+    expect(answer.expiresAt).toBe(new Date(t.clock.now().getTime() + 14 * DAY_MS).toISOString());
+    const [mail] = openedMails(t.ctx, await t.ctx.db.select().from(outbox).where(eq(outbox.to, user.email)));
+    expect(mail?.subject).toContain('free trial');
+    expect(mail?.text).toMatch(/ends on/);
+    expect(mail?.text).toContain(`${t.baseUrl}/utility-tools`);
+    const tools = (await (await newBuyer(t)).client.get('/api/alltools/')).json();
+    expect(tools.find((row: { _id: string }) => row._id === tool.id)).toMatchObject({ trialDays: 14 });
+  });
+
+  it('answers 409 for a second trial of the same tool, and 404 or 400 when there is no trial to start', async () => {
+    const { tool, client } = await startedTrial();
+    const again = await client.post('/api/trials/', { toolId: tool.id });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('You have already had a free trial of this tool.');
+    const noTrial = await addTool(t, { trialDays: 0 });
+    expect((await client.post('/api/trials/', { toolId: noTrial.id })).statusCode).toBe(404);
+    const soon = await addTool(t, { trialDays: 7, comingSoon: true });
+    expect((await client.post('/api/trials/', { toolId: soon.id })).statusCode).toBe(400);
+    const anonymous = await t.client();
+    expect((await anonymous.post('/api/trials/', { toolId: tool.id })).statusCode).toBe(401);
+  });
+
+  it('shows on My Tools with its end and on the catalogue as started', async () => {
+    const { tool, client, answer } = await startedTrial(14);
+    const mine = (await client.get('/api/my-tools/')).json();
+    expect(mine).toEqual([expect.objectContaining({ _id: tool.id, trialEndsAt: answer.expiresAt })]);
+    const catalogue = (await client.get('/api/alltools/')).json();
+    expect(catalogue.find((row: { _id: string }) => row._id === tool.id)).toMatchObject({
+      purchased: false,
+      trialStarted: true,
+    });
+  });
+});
+
+describe('a trial through the license API', () => {
+  it('answers TRIAL with expiresAt on one machine, then EXPIRED once the server clock passes the end', async () => {
+    const { tool, key, answer } = await startedTrial(14);
+    const machine = fingerprint();
+    const activated = await licenseApi('activate', {
+      licenseKey: key,
+      toolId: tool.id,
+      fingerprint: machine,
+    });
+    expect(activated.json()).toMatchObject({ valid: true, code: 'TRIAL', expiresAt: answer.expiresAt });
+    const payload = JSON.parse(
+      Buffer.from(JSON.parse(activated.json().licenseFile).payload, 'base64').toString('utf8'),
+    );
+    expect(payload).toMatchObject({ status: 'trial', expiresAt: answer.expiresAt });
+    expect(Date.parse(payload.refreshBefore)).toBeLessThanOrEqual(Date.parse(answer.expiresAt));
+    const second = await licenseApi('activate', {
+      licenseKey: key,
+      toolId: tool.id,
+      fingerprint: fingerprint(),
+    });
+    expect(second.json().code).toBe('LIMIT_REACHED');
+    const validated = await licenseApi('validate', {
+      licenseKey: key,
+      toolId: tool.id,
+      fingerprint: machine,
+    });
+    expect(validated.json()).toMatchObject({ valid: true, code: 'TRIAL', expiresAt: answer.expiresAt });
+
+    t.clock.advance(15 * DAY_MS);
+    // Straight after a TRIAL answer: the remembered row must not answer past the end.
+    expect(
+      (await licenseApi('validate', { licenseKey: key, toolId: tool.id, fingerprint: machine })).json(),
+    ).toEqual({ valid: false, code: 'EXPIRED' });
+    expect(
+      (await licenseApi('activate', { licenseKey: key, toolId: tool.id, fingerprint: machine })).json(),
+    ).toMatchObject({ valid: false, code: 'EXPIRED' });
+  });
+
+  it('refuses a second account’s trial on a machine that already had one: TRIAL_USED', async () => {
+    const first = await startedTrial();
+    const machine = fingerprint();
+    await licenseApi('activate', { licenseKey: first.key, toolId: first.tool.id, fingerprint: machine });
+    const other = await newBuyer(t);
+    expect((await other.client.post('/api/trials/', { toolId: first.tool.id })).statusCode).toBe(200);
+    const otherKey = await trialKeyOf(other.user.email);
+    const refused = await licenseApi('activate', {
+      licenseKey: otherKey,
+      toolId: first.tool.id,
+      fingerprint: machine,
+    });
+    expect(refused.json()).toEqual({ valid: false, code: 'TRIAL_USED' });
+    // The first account's own trial comes back to its machine (a reinstall) as before.
+    expect(
+      (
+        await licenseApi('activate', { licenseKey: first.key, toolId: first.tool.id, fingerprint: machine })
+      ).json().code,
+    ).toBe('TRIAL');
+  });
+
+  it('buying turns the trial into the paid license: same key, same activation, VALID, one invoice', async () => {
+    const { tool, user, key } = await startedTrial(14);
+    const machine = fingerprint();
+    const activated = await licenseApi('activate', {
+      licenseKey: key,
+      toolId: tool.id,
+      fingerprint: machine,
+    });
+    t.clock.advance(15 * DAY_MS);
+    // Bought after the trial ended (the session of 14 days ago has lapsed: signed in again).
+    const { order } = await buyTool(t, await loginAs(t, user), tool.id);
+    const validated = await licenseApi('validate', {
+      licenseKey: key,
+      toolId: tool.id,
+      fingerprint: machine,
+    });
+    expect(validated.json()).toMatchObject({ valid: true, code: 'VALID' });
+    const payload = JSON.parse(
+      Buffer.from(JSON.parse(validated.json().licenseFile).payload, 'base64').toString('utf8'),
+    );
+    expect(payload.status).toBe('active');
+    expect(payload.expiresAt).toBeUndefined();
+    const [activations] = await t.ctx.db
+      .select({ n: count() })
+      .from(licenseActivations)
+      .where(eq(licenseActivations.id, activated.json().activation.id));
+    expect(activations?.n).toBe(1);
+    const [invoiceCount] = await t.ctx.db
+      .select({ n: count() })
+      .from(invoices)
+      .where(eq(invoices.orderId, order.id));
+    expect(invoiceCount?.n).toBe(1);
+    const owned = await t.ctx.db
+      .select()
+      .from(licenses)
+      .innerJoin(trials, eq(trials.licenseId, licenses.id))
+      .where(eq(trials.userId, user.id));
+    expect(owned).toHaveLength(1);
+    expect(owned[0]?.licenses).toMatchObject({ status: 'active', expiresAt: null });
+    expect(owned[0]?.trials.convertedAt).not.toBeNull();
+    const delivery = openedMails(
+      t.ctx,
+      await t.ctx.db
+        .select()
+        .from(outbox)
+        .where(eq(outbox.ref, `order:${order.id}`)),
+    );
+    expect(delivery.find((mail) => mail.kind === 'license-delivery')?.text).toContain(key);
+  });
+});
+
+describe('trial emails', () => {
+  it('reminds three days before the end and at the end, each once, and not when the buyer opted out', async () => {
+    const { user } = await startedTrial(10);
+    const quiet = await startedTrial(10);
+    await t.ctx.db.update(users).set({ trialEmails: false }).where(eq(users.id, quiet.user.id));
+    const mailsTo = async (email: string, kind: string) =>
+      (
+        await t.ctx.db
+          .select()
+          .from(outbox)
+          .where(and(eq(outbox.to, email), eq(outbox.kind, kind)))
+      ).length;
+
+    await sendTrialEmails(t.ctx);
+    expect(await mailsTo(user.email, 'trial-reminder')).toBe(0);
+    t.clock.advance(7 * DAY_MS + 60_000);
+    await sendTrialEmails(t.ctx);
+    await sendTrialEmails(t.ctx);
+    expect(await mailsTo(user.email, 'trial-reminder')).toBe(1);
+    const [reminder] = await t.ctx.db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.to, user.email), eq(outbox.kind, 'trial-reminder')));
+    expect(reminder?.listUnsubscribe).toContain('/api/account/unsubscribe?token=');
+    expect(await mailsTo(user.email, 'trial-ended')).toBe(0);
+    t.clock.advance(3 * DAY_MS);
+    await sendTrialEmails(t.ctx);
+    await sendTrialEmails(t.ctx);
+    expect(await mailsTo(user.email, 'trial-ended')).toBe(1);
+    expect(await mailsTo(quiet.user.email, 'trial-reminder')).toBe(0);
+    expect(await mailsTo(quiet.user.email, 'trial-ended')).toBe(0);
+  });
+});
+
+describe('the operator', () => {
+  it('extends and ends a trial, each audited in the same change', async () => {
+    const { tool, key, answer } = await startedTrial(14);
+    const machine = fingerprint();
+    await licenseApi('activate', { licenseKey: key, toolId: tool.id, fingerprint: machine });
+    const extended = await extendTrial(t.ctx, key, 5, cliActor('asha'));
+    expect(extended.expiresAt.toISOString()).toBe(
+      new Date(Date.parse(answer.expiresAt) + 5 * DAY_MS).toISOString(),
+    );
+    expect(
+      (await licenseApi('validate', { licenseKey: key, toolId: tool.id, fingerprint: machine })).json(),
+    ).toMatchObject({ code: 'TRIAL', expiresAt: extended.expiresAt.toISOString() });
+    await endTrial(t.ctx, extended.trialId, cliActor('asha'));
+    expect(
+      (await licenseApi('validate', { licenseKey: key, toolId: tool.id, fingerprint: machine })).json(),
+    ).toEqual({ valid: false, code: 'EXPIRED' });
+    const audit = await t.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.target, `trial:${extended.trialId}`));
+    expect(audit.map((row) => row.action)).toEqual(['trial.extend', 'trial.end']);
+    expect(audit[0]).toMatchObject({ actor: 'cli:asha' });
+  });
+});
