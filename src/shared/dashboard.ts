@@ -9,7 +9,7 @@ import {
   TOOL_TEXT_MAX,
   usdPriceProblem,
 } from './tool-rules';
-import { parseTrialDaysText, TRIAL_DAYS_PROBLEM } from './trials';
+import { parseTrialDaysText, TRIAL_DAYS_PROBLEM, TRIAL_EXTEND_DAYS_RANGE, type TrialFigures } from './trials';
 
 /**
  * The operator's dashboard (docs/product.md §12): request and response shapes of /api/admin/…, shared by the
@@ -92,7 +92,32 @@ export type OverviewResponse = {
   /** One entry per day of the last 30, oldest first, ending today. */
   daily: Array<{ day: string; orders: number; revenue: MoneyTotals }>;
   openItems: { unhandledMessages: number; failedMail: number; retryingMail: number };
+  /** Free trials of every tool (docs/decisions/035-trials.md). */
+  trials: TrialFigures;
 };
+
+// ── Trials ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** One trial on a tool's page. */
+export type AdminTrial = {
+  id: string;
+  customerEmail: string;
+  startedAt: string;
+  expiresAt: string | null;
+  state: 'running' | 'ended' | 'bought';
+};
+
+/** GET /api/admin/tools/:id/trials */
+export type AdminToolTrials = { figures: TrialFigures; trials: AdminTrial[] };
+
+/** POST /api/admin/trials/:id/extend */
+export const extendTrialSchema = z.strictObject({
+  days: z.coerce
+    .number({ error: 'Give a number of days.' })
+    .int('Give a whole number of days.')
+    .min(TRIAL_EXTEND_DAYS_RANGE.min, `At least ${TRIAL_EXTEND_DAYS_RANGE.min} day.`)
+    .max(TRIAL_EXTEND_DAYS_RANGE.max, `At most ${TRIAL_EXTEND_DAYS_RANGE.max} days.`),
+});
 
 // ── Tables ──────────────────────────────────────────────────────────────────────────────────────────────────
 

@@ -34,6 +34,7 @@ import { activateLicense } from '../licenses/activate';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { cliActor } from '../operator/audit';
 import { revokeOperator } from '../operator/roles';
+import { startTrial } from '../trials/trials';
 import { DASHBOARD_IDLE_MS, DASHBOARD_MAX_MS } from './session';
 
 type Call = {
@@ -52,6 +53,7 @@ type Fixtures = {
   deviceId: string;
   messageId: string;
   mailId: number;
+  trialId: string;
   /** A TOTP code not used yet, for the actions that ask for one. */
   freshCode(): Promise<string>;
 };
@@ -114,6 +116,17 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
     method: 'POST',
     url: `/api/admin/tools/${fx.toolId}/file`,
     ...(await uploadForm(await fx.freshCode())),
+  }),
+  'GET /api/admin/tools/:id/trials': (fx) => ({ method: 'GET', url: `/api/admin/tools/${fx.toolId}/trials` }),
+  'POST /api/admin/trials/:id/extend': (fx) => ({
+    method: 'POST',
+    url: `/api/admin/trials/${fx.trialId}/extend`,
+    body: { days: 3 },
+  }),
+  'POST /api/admin/trials/:id/end': (fx) => ({
+    method: 'POST',
+    url: `/api/admin/trials/${fx.trialId}/end`,
+    body: {},
   }),
   'GET /api/admin/messages': () => ({ method: 'GET', url: '/api/admin/messages?show=all' }),
   'POST /api/admin/messages/:id/handled': (fx) => ({
@@ -227,6 +240,8 @@ describe('who reaches /api/admin/', () => {
       .insert(outbox)
       .values({ to: 'x@example.com', subject: 'S', html: 'h', text: 't', kind: 'test', status: 'failed' })
       .returning({ id: outbox.id });
+    const trialTool = await addTool(t, { trialDays: 14 });
+    const trial = await startTrial(t.ctx, customer.user.id, trialTool.id);
     if (!license || !device || !message || !mail) throw new Error('fixtures');
     fixtures = {
       orderId: order.id,
@@ -236,6 +251,7 @@ describe('who reaches /api/admin/', () => {
       deviceId: device.id,
       messageId: message.id,
       mailId: mail.id,
+      trialId: trial.trialId,
       async freshCode() {
         t.clock.advance(30_000);
         return totpAt(t, enrolled.secret);

@@ -7,6 +7,7 @@ import { orderRoutes } from './routes/orders';
 import { reportRoutes } from './routes/reports';
 import { secondFactorRoutes } from './routes/second-factor';
 import { toolRoutes } from './routes/tools';
+import { trialRoutes } from './routes/trials';
 
 /**
  * /api/admin/…: the operator's dashboard (docs/product.md §12), one plugin per resource. /api/admin/auth/ is how
@@ -22,5 +23,6 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
     inboxRoutes(scope, ctx);
     reportRoutes(scope, ctx);
     await toolRoutes(scope, ctx);
+    await trialRoutes(scope, ctx);
   });
 }

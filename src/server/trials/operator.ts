@@ -1,8 +1,9 @@
-import { and, count, eq, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { AdminToolTrials } from '../../shared/dashboard';
 import { TRIAL_EXTEND_DAYS_RANGE, type TrialFigures } from '../../shared/trials';
 import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
-import { licenses, trials } from '../db/schema';
+import { licenses, trials, users } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
 import { DomainError } from '../domain-error';
 import { forgetLicenses } from '../licenses/memory';
@@ -135,5 +136,43 @@ export async function trialFigures(db: DbOrTx, now: Date, toolId?: string): Prom
     running: Number(row?.running ?? 0),
     converted,
     conversionRate: started === 0 ? null : converted / started,
+  };
+}
+
+const TOOL_PAGE_TRIALS = 50;
+
+/** A tool's trial figures and its newest trials, for the operator's tool page. */
+export async function trialsOfTool(ctx: AppContext, toolId: string): Promise<AdminToolTrials> {
+  const now = ctx.clock.now();
+  const [figures, rows] = await Promise.all([
+    trialFigures(ctx.db, now, toolId),
+    ctx.db
+      .select({
+        id: trials.id,
+        email: users.email,
+        startedAt: trials.startedAt,
+        convertedAt: trials.convertedAt,
+        expiresAt: licenses.expiresAt,
+      })
+      .from(trials)
+      .innerJoin(licenses, eq(licenses.id, trials.licenseId))
+      .innerJoin(users, eq(users.id, trials.userId))
+      .where(eq(trials.toolId, toolId))
+      .orderBy(desc(trials.startedAt))
+      .limit(TOOL_PAGE_TRIALS),
+  ]);
+  return {
+    figures,
+    trials: rows.map((row) => ({
+      id: row.id,
+      customerEmail: row.email,
+      startedAt: row.startedAt.toISOString(),
+      expiresAt: row.expiresAt?.toISOString() ?? null,
+      state: row.convertedAt
+        ? 'bought'
+        : row.expiresAt && row.expiresAt.getTime() > now.getTime()
+          ? 'running'
+          : 'ended',
+    })),
   };
 }

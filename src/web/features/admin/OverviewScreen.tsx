@@ -5,6 +5,7 @@ import { FormError } from '../../components/form';
 import { adminApi } from './api';
 import { Inbox, MailWarning, RotateCw } from './icons';
 import { SalesChart } from './SalesChart';
+import { TrialFiguresList } from './TrialsPanel';
 import { Card, ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
@@ -84,6 +85,9 @@ export function OverviewScreen() {
               </ul>
             </Card>
           </div>
+          <Card title="Free trials, every tool">
+            <TrialFiguresList figures={data.trials} />
+          </Card>
         </div>
       )}
     </>

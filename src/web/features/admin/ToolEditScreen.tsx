@@ -5,6 +5,7 @@ import { FormError } from '../../components/form';
 import { adminApi } from './api';
 import { ArrowLeft } from './icons';
 import { ToolForm } from './ToolForm';
+import { TrialsPanel } from './TrialsPanel';
 import { UploadPanel } from './UploadPanel';
 import { Card, ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData, useRecordId } from './useAdminData';
@@ -54,6 +55,11 @@ export function ToolEditScreen() {
             <ToolForm key={tool?.id ?? 'new'} tool={tool ?? null} onSave={save} />
           </Card>
           {tool && <UploadPanel tool={tool} onUploaded={setSaved} />}
+          {tool && (
+            <div className="lg:col-span-2">
+              <TrialsPanel toolId={tool.id} />
+            </div>
+          )}
         </div>
       )}
     </>

@@ -104,6 +104,7 @@ describe('the tool editor', () => {
         active: true,
         delivery: 'credentials',
         activationLimit: '3',
+        trialDays: '0',
         code: '123456',
       },
     ]);

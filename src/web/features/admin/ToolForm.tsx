@@ -1,5 +1,6 @@
 import { type AdminTool, type ToolInput, toolInputProblems } from '../../../shared/dashboard';
 import { ACTIVATION_LIMIT_RANGE, DEFAULT_ACTIVATION_LIMIT, TOOL_TEXT_MAX } from '../../../shared/tool-rules';
+import { TRIAL_DAYS_RANGE } from '../../../shared/trials';
 import {
   Button,
   Checkbox,
@@ -12,7 +13,7 @@ import {
 } from '../../components/form';
 import { problem } from './api';
 
-type ToolValues = Omit<ToolInput, 'code'> & { code: string };
+type ToolValues = Omit<ToolInput, 'code' | 'trialDays'> & { code: string; trialDays: string };
 
 const FIELDS = [
   'name',
@@ -22,6 +23,7 @@ const FIELDS = [
   'priceINR',
   'priceUSD',
   'activationLimit',
+  'trialDays',
   'code',
 ] as const satisfies ReadonlyArray<keyof ToolValues>;
 const fieldId = (field: string) => `tool-${field}`;
@@ -51,6 +53,7 @@ function valuesOf(tool: AdminTool | null): ToolValues {
       active: true,
       delivery: 'license_key',
       activationLimit: String(DEFAULT_ACTIVATION_LIMIT),
+      trialDays: '0',
       code: '',
     };
   }
@@ -64,6 +67,7 @@ function valuesOf(tool: AdminTool | null): ToolValues {
     active: tool.active,
     delivery: tool.delivery,
     activationLimit: String(tool.activationLimit),
+    trialDays: String(tool.trialDays),
     code: '',
   };
 }
@@ -99,7 +103,7 @@ export function ToolForm({
     explain: (failure) => problem(failure),
   });
 
-  const text = (field: 'name' | 'priceINR' | 'priceUSD' | 'activationLimit' | 'code') => ({
+  const text = (field: 'name' | 'priceINR' | 'priceUSD' | 'activationLimit' | 'trialDays' | 'code') => ({
     id: fieldId(field),
     value: values[field],
     onValueChange: form.change(field),
@@ -147,7 +151,12 @@ export function ToolForm({
         inputMode="numeric"
         hint={`Machines one license may run on at a time (${ACTIVATION_LIMIT_RANGE.min} to ${ACTIVATION_LIMIT_RANGE.max})`}
       />
-      <div aria-hidden="true" className="hidden sm:block" />
+      <TextField
+        {...text('trialDays')}
+        label="Trial days"
+        inputMode="numeric"
+        hint={`Length of the free trial a signed-in visitor may start (0: no trial, up to ${TRIAL_DAYS_RANGE.max})`}
+      />
       <Checkbox
         label="Coming soon (shown, cannot be bought)"
         checked={values.comingSoon}
