@@ -11,6 +11,7 @@ import { moveCommands } from './move';
 import { operatorCommands } from './operators';
 import { orderCommands, reconcileCommands } from './orders';
 import { toolCommands } from './tools';
+import { trialCommands } from './trials';
 import { userCommands } from './users';
 
 /**
@@ -32,6 +33,7 @@ const GROUPS: Group[] = [
   { name: 'restore', summary: 'Restore an embedded-database snapshot into a fresh DATA_DIR' },
   { name: 'move-to-postgres', summary: 'Copy the embedded database into an empty PostgreSQL database' },
   { name: 'operators', summary: 'Who may use the /admin dashboard: add, remove, list' },
+  { name: 'trials', summary: 'Free trials: extend one, or end it now' },
   { name: 'activity', summary: 'The audit log of operator actions, as the dashboard’s Activity shows it' },
 ];
 
@@ -43,6 +45,7 @@ const COMMANDS = [
   ...mailCommands,
   ...userCommands,
   ...licenseCommands,
+  ...trialCommands,
   ...invoiceCommands,
   ...backupCommands,
   ...moveCommands,

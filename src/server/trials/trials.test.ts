@@ -10,6 +10,7 @@ import {
   newBuyer,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
+import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { auditLog, invoices, licenseActivations, licenses, outbox, trials, users } from '../db/schema';
 import { cliActor } from '../operator/audit';
 import { endTrial, extendTrial } from './operator';
@@ -250,5 +251,38 @@ describe('the operator', () => {
       .where(eq(auditLog.target, `trial:${extended.trialId}`));
     expect(audit.map((row) => row.action)).toEqual(['trial.extend', 'trial.end']);
     expect(audit[0]).toMatchObject({ actor: 'cli:asha' });
+  });
+});
+
+describe('the command line', () => {
+  const cli = (): CommandLineEnv => ({
+    cwd: process.cwd(),
+    actor: cliActor('asha'),
+    open: async () => t.ctx,
+    snapshot: async () => undefined,
+  });
+
+  it('sets a tool’s trial days, and refuses a number out of range without changing anything', async () => {
+    const tool = await addTool(t);
+    const set = await runCommandLine(['tools', 'edit', tool.id, '--trial-days', '14'], cli());
+    expect(set.exitCode, set.stderr).toBe(0);
+    const shown = await runCommandLine(['tools', 'list', '--json'], cli());
+    expect(JSON.parse(shown.stdout).find((row: { _id: string }) => row._id === tool.id)).toMatchObject({
+      trialDays: 14,
+    });
+    const refused = await runCommandLine(['tools', 'edit', tool.id, '--trial-days', '-1'], cli());
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain('--trial-days must be');
+  });
+
+  it('extends a trial by its key and ends it, in the audit log as the command line', async () => {
+    const { key } = await startedTrial(14);
+    const extended = await runCommandLine(['trials', 'extend', key, '--days', '3'], cli());
+    expect(extended.exitCode, extended.stderr).toBe(0);
+    expect(extended.stdout).toContain('The trial now ends');
+    const ended = await runCommandLine(['trials', 'end', key], cli());
+    expect(ended.exitCode, ended.stderr).toBe(0);
+    expect((await runCommandLine(['trials', 'end', key], cli())).exitCode).toBe(1);
+    expect((await runCommandLine(['trials', 'extend', key], cli())).exitCode).toBe(2);
   });
 });
