@@ -19,7 +19,9 @@ CREATE TABLE "trials" (
 	"end_notice_sent_at" timestamp with time zone
 );
 --> statement-breakpoint
+ALTER TABLE "download_tokens" ALTER COLUMN "purchase_id" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "licenses" ALTER COLUMN "purchase_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "download_tokens" ADD COLUMN "trial_id" uuid;--> statement-breakpoint
 ALTER TABLE "licenses" ADD COLUMN "expires_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "tools" ADD COLUMN "trial_days" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "trial_machines" ADD CONSTRAINT "trial_machines_tool_id_tools_id_fk" FOREIGN KEY ("tool_id") REFERENCES "public"."tools"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -30,6 +32,8 @@ ALTER TABLE "trials" ADD CONSTRAINT "trials_license_id_licenses_id_fk" FOREIGN K
 CREATE UNIQUE INDEX "trials_user_tool_key" ON "trials" USING btree ("user_id","tool_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "trials_license_id_key" ON "trials" USING btree ("license_id");--> statement-breakpoint
 CREATE INDEX "trials_tool_id_idx" ON "trials" USING btree ("tool_id");--> statement-breakpoint
+ALTER TABLE "download_tokens" ADD CONSTRAINT "download_tokens_trial_id_trials_id_fk" FOREIGN KEY ("trial_id") REFERENCES "public"."trials"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "download_tokens" ADD CONSTRAINT "download_tokens_purchase_or_trial" CHECK ("download_tokens"."purchase_id" is not null or "download_tokens"."trial_id" is not null);--> statement-breakpoint
 ALTER TABLE "licenses" ADD CONSTRAINT "licenses_purchase_or_trial" CHECK ("licenses"."purchase_id" is not null or "licenses"."status" = 'trial');--> statement-breakpoint
 ALTER TABLE "licenses" ADD CONSTRAINT "licenses_trial_ends" CHECK ("licenses"."status" <> 'trial' or ("licenses"."expires_at" is not null and "licenses"."purchase_id" is null));--> statement-breakpoint
 -- custom (hand-written):

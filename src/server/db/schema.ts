@@ -374,9 +374,9 @@ export const downloadTokens = pgTable(
   {
     /** SHA-256 of the 256-bit token in the emailed link. */
     tokenHash: text('token_hash').primaryKey(),
-    purchaseId: uuid('purchase_id')
-      .notNull()
-      .references(() => purchases.id, { onDelete: 'cascade' }),
+    /** The purchase the link downloads for, or (a free trial's link) the trial. */
+    purchaseId: uuid('purchase_id').references(() => purchases.id, { onDelete: 'cascade' }),
+    trialId: uuid('trial_id').references(() => trials.id, { onDelete: 'cascade' }),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id),
@@ -386,7 +386,10 @@ export const downloadTokens = pgTable(
     expiresAt: ts('expires_at').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('download_tokens_purchase_id_idx').on(t.purchaseId)],
+  (t) => [
+    index('download_tokens_purchase_id_idx').on(t.purchaseId),
+    check('download_tokens_purchase_or_trial', sql`${t.purchaseId} is not null or ${t.trialId} is not null`),
+  ],
 );
 
 /** Razorpay webhook event ids already handled: a redelivery has no second effect. */

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { currentUser } from '../auth/session';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
-import { downloadTokens, licenses, purchases, tools } from '../db/schema';
+import { downloadTokens, licenses, purchases, tools, trials } from '../db/schema';
 import { contentDisposition } from '../http/content-disposition';
 
 export const INVALID_LINK_PATH = '/utility-tools/invalid-link';
@@ -23,7 +23,8 @@ export const downloadUrl = (ctx: AppContext, token: string) =>
 export async function createDownloadToken(
   ctx: AppContext,
   db: DbOrTx,
-  owner: { purchaseId: string; userId: string; toolId: string },
+  /** A purchase's link, or a free trial's. */
+  owner: ({ purchaseId: string } | { trialId: string }) & { userId: string; toolId: string },
 ): Promise<{ token: string; url: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
@@ -79,16 +80,21 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
         fileName: tools.fileName,
       })
       .from(downloadTokens)
-      .innerJoin(purchases, eq(purchases.id, downloadTokens.purchaseId))
-      .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
+      .leftJoin(purchases, eq(purchases.id, downloadTokens.purchaseId))
+      .leftJoin(trials, eq(trials.id, downloadTokens.trialId))
+      .innerJoin(licenses, or(eq(licenses.purchaseId, purchases.id), eq(licenses.id, trials.licenseId)))
       .innerJoin(tools, eq(tools.id, downloadTokens.toolId))
       .where(
         and(
           eq(downloadTokens.tokenHash, hashDownloadToken(token)),
           gt(downloadTokens.expiresAt, ctx.clock.now()),
           isNull(purchases.refundedAt),
-          // A disputed (suspended) or revoked license downloads nothing until the dispute is won.
-          eq(licenses.status, 'active'),
+          // A disputed (suspended) or revoked license downloads nothing until the dispute is won; a trial's link
+          // works while the trial runs (and after it was bought).
+          or(
+            eq(licenses.status, 'active'),
+            and(eq(licenses.status, 'trial'), gt(licenses.expiresAt, ctx.clock.now())),
+          ),
         ),
       )
       .limit(1);

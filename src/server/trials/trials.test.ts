@@ -5,14 +5,17 @@ import { openedMails } from '../../../test/support/mail';
 import {
   addTool,
   buyTool,
+  catalogueRows,
   createShopTestApp,
+  downloadLinkIn,
   loginAs,
   newBuyer,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
-import { auditLog, invoices, licenseActivations, licenses, outbox, trials, users } from '../db/schema';
+import { auditLog, invoices, licenseActivations, licenses, outbox, tools, trials, users } from '../db/schema';
 import { cliActor } from '../operator/audit';
+import { invalidateCatalogue } from '../shop/catalogue';
 import { endTrial, extendTrial } from './operator';
 import { sendTrialEmails } from './reminders';
 import { DAY_MS } from './trials';
@@ -20,6 +23,8 @@ import { DAY_MS } from './trials';
 let t: ShopTestApp;
 beforeAll(async () => {
   t = await createShopTestApp();
+  // The default catalogue (its Windows tool has a download file) is seeded only into an empty tools table.
+  await catalogueRows(t);
 });
 afterAll(() => t.close());
 
@@ -58,6 +63,32 @@ describe('starting a trial', () => {
     expect(mail?.text).toContain(`${t.baseUrl}/utility-tools`);
     const tools = (await (await newBuyer(t)).client.get('/api/alltools/')).json();
     expect(tools.find((row: { _id: string }) => row._id === tool.id)).toMatchObject({ trialDays: 14 });
+  });
+
+  it('emails a download link that works while the trial runs, and not after it ended', async () => {
+    const { windows } = await catalogueRows(t);
+    await t.ctx.db.update(tools).set({ trialDays: 7 }).where(eq(tools.id, windows.id));
+    invalidateCatalogue(t.ctx);
+    const { user, client } = await newBuyer(t);
+    expect((await client.post('/api/trials/', { toolId: windows.id })).statusCode).toBe(200);
+    const [mail] = openedMails(
+      t.ctx,
+      await t.ctx.db
+        .select()
+        .from(outbox)
+        .where(and(eq(outbox.to, user.email), eq(outbox.kind, 'trial-delivery'))),
+    );
+    const link = downloadLinkIn(mail?.text ?? '').replace(t.baseUrl, '');
+    const json = { accept: 'application/json' };
+    const download = await t.app.inject({ method: 'GET', url: link, headers: json });
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload).toEqual(await t.ctx.storage.read(windows.fileKey ?? ''));
+    await t.ctx.db.update(tools).set({ trialDays: 0 }).where(eq(tools.id, windows.id));
+    invalidateCatalogue(t.ctx);
+    t.clock.advance(2 * 60 * 60 * 1000);
+    const [trial] = await t.ctx.db.select().from(trials).where(eq(trials.userId, user.id));
+    await endTrial(t.ctx, trial?.id ?? '', cliActor('asha'));
+    expect((await t.app.inject({ method: 'GET', url: link, headers: json })).statusCode).toBe(404);
   });
 
   it('answers 409 for a second trial of the same tool, and 404 or 400 when there is no trial to start', async () => {

@@ -10,6 +10,7 @@ import { revealSecret, storedSecret } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';
 import { findActiveTool, forgetOwnedTools, type ToolRow } from '../shop/catalogue';
 import { renderDeliveryEmail } from '../shop/delivery-email';
+import { createDownloadToken } from '../shop/downloads';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
 
 /**
@@ -112,6 +113,13 @@ async function queueTrialDelivery(
     .from(users)
     .where(eq(users.id, parts.userId));
   if (!user) throw new Error(`trial for a missing user ${parts.userId}`);
+  const link = parts.tool.fileKey
+    ? await createDownloadToken(ctx, tx, {
+        trialId: parts.trialId,
+        userId: parts.userId,
+        toolId: parts.tool.id,
+      })
+    : undefined;
   const email = renderDeliveryEmail({
     occasion: 'trial',
     customerName: user.name,
@@ -120,6 +128,7 @@ async function queueTrialDelivery(
     amountPaid: '',
     razorpayPaymentId: null,
     secret: parts.secret,
+    downloadUrl: link?.url,
     trial: { endsAt: indiaTime(parts.expiresAt), buyUrl: buyUrl(ctx) },
   });
   await enqueueMail(
