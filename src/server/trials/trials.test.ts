@@ -104,6 +104,16 @@ describe('starting a trial', () => {
     expect((await anonymous.post('/api/trials/', { toolId: tool.id })).statusCode).toBe(401);
   });
 
+  it('starts one trial when the same account asks five times at once; the others get 409', async () => {
+    const tool = await addTool(t, { trialDays: 14 });
+    const { user, client } = await newBuyer(t);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => client.post('/api/trials/', { toolId: tool.id })),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+    expect(await t.ctx.db.select().from(trials).where(eq(trials.userId, user.id))).toHaveLength(1);
+  });
+
   it('shows on My Tools with its end and on the catalogue as started', async () => {
     const { tool, client, answer } = await startedTrial(14);
     const mine = (await client.get('/api/my-tools/')).json();
@@ -173,6 +183,22 @@ describe('a trial through the license API', () => {
         await licenseApi('activate', { licenseKey: first.key, toolId: first.tool.id, fingerprint: machine })
       ).json().code,
     ).toBe('TRIAL');
+  });
+
+  it('gives a machine to one of two accounts activating their trials on it at once', async () => {
+    const first = await startedTrial();
+    const other = await newBuyer(t);
+    await other.client.post('/api/trials/', { toolId: first.tool.id });
+    const otherKey = await trialKeyOf(other.user.email);
+    const machine = fingerprint();
+    const answers = await Promise.all(
+      [first.key, otherKey].map(
+        async (licenseKey) =>
+          (await licenseApi('activate', { licenseKey, toolId: first.tool.id, fingerprint: machine })).json()
+            .code,
+      ),
+    );
+    expect(answers.sort()).toEqual(['TRIAL', 'TRIAL_USED']);
   });
 
   it('buying turns the trial into the paid license: same key, same activation, VALID, one invoice', async () => {
