@@ -5,8 +5,8 @@ import { type EmailBlock, type RenderedEmail, renderEmail } from '../mail/layout
 export type DeliveredSecret = { licenseKey: string } | { username: string; password: string };
 
 export type DeliveryEmailInput = {
-  /** First delivery after payment, a copy the owner asked for from My Tools, or the start of a free trial. */
-  occasion: 'purchase' | 'resend' | 'trial';
+  /** First delivery after payment, or a copy the owner asked for from My Tools. */
+  occasion: 'purchase' | 'resend';
   customerName: string;
   toolName: string;
   device: string | null;
@@ -18,8 +18,6 @@ export type DeliveryEmailInput = {
   downloadUrl?: string;
   /** The tax invoice attached to the email, if any. */
   invoiceNumber?: string;
-  /** A trial's end, already formatted (India time), and where to buy the tool. */
-  trial?: { endsAt: string; buyUrl: string };
 };
 
 export const toolLabel = (name: string, device: string | null) => (device ? `${name} (${device})` : name);
@@ -28,7 +26,6 @@ export const toolLabel = (name: string, device: string | null) => (device ? `${n
 export function renderDeliveryEmail(input: DeliveryEmailInput): RenderedEmail {
   const label = toolLabel(input.toolName, input.device);
   const isKey = 'licenseKey' in input.secret;
-  if (input.trial) return renderTrialEmail(input, input.trial, label, isKey);
   const blocks: EmailBlock[] = [
     {
       kind: 'paragraph',
@@ -75,12 +72,12 @@ export function renderDeliveryEmail(input: DeliveryEmailInput): RenderedEmail {
     },
   );
   const subject =
-    input.occasion !== 'resend'
+    input.occasion === 'purchase'
       ? `Your ${label} ${isKey ? 'license key' : 'sign-in details'}`
       : `Your ${label} ${isKey ? 'license key' : 'sign-in details'} (requested copy)`;
   return renderEmail({
     subject,
-    heading: input.occasion !== 'resend' ? 'Your purchase is ready' : 'Your tool details',
+    heading: input.occasion === 'purchase' ? 'Your purchase is ready' : 'Your tool details',
     blocks,
   });
 }
@@ -93,13 +90,22 @@ function secretBlocks(secret: DeliveredSecret): EmailBlock[] {
   ];
 }
 
-/** The delivery email of a free trial: the same key or credentials, when the trial ends, and where to buy. */
-function renderTrialEmail(
-  input: DeliveryEmailInput,
-  trial: { endsAt: string; buyUrl: string },
-  label: string,
-  isKey: boolean,
-): RenderedEmail {
+type TrialDeliveryEmailInput = Pick<
+  DeliveryEmailInput,
+  'customerName' | 'toolName' | 'device' | 'secret' | 'downloadUrl'
+> & {
+  /** The trial's end, already formatted (India time), and where to buy the tool. */
+  trial: { endsAt: string; buyUrl: string };
+};
+
+/**
+ * The delivery email of a free trial, built from the purchase's blocks: the key or credentials and a download
+ * link, plus when the trial ends and where to buy.
+ */
+export function renderTrialDeliveryEmail(input: TrialDeliveryEmailInput): RenderedEmail {
+  const { trial } = input;
+  const label = toolLabel(input.toolName, input.device);
+  const isKey = 'licenseKey' in input.secret;
   const blocks: EmailBlock[] = [
     {
       kind: 'paragraph',

@@ -9,7 +9,7 @@ import { DomainError } from '../domain-error';
 import { revealSecret, storedSecret } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';
 import { findActiveTool, forgetOwnedTools, type ToolRow } from '../shop/catalogue';
-import { renderDeliveryEmail } from '../shop/delivery-email';
+import { renderTrialDeliveryEmail } from '../shop/delivery-email';
 import { createDownloadToken } from '../shop/downloads';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
 
@@ -120,13 +120,10 @@ async function queueTrialDelivery(
         toolId: parts.tool.id,
       })
     : undefined;
-  const email = renderDeliveryEmail({
-    occasion: 'trial',
+  const email = renderTrialDeliveryEmail({
     customerName: user.name,
     toolName: parts.tool.name,
     device: parts.tool.device,
-    amountPaid: '',
-    razorpayPaymentId: null,
     secret: parts.secret,
     downloadUrl: link?.url,
     trial: { endsAt: indiaTime(parts.expiresAt), buyUrl: buyUrl(ctx) },
