@@ -74,7 +74,7 @@ async function logIn(page: Page, email: string, password: string) {
   const login = dialog(page, 'Welcome Back');
   await login.getByLabel('Email').fill(email);
   await login.getByRole('textbox', { name: 'Password' }).fill(password);
-  await login.getByRole('button', { name: 'Sign In' }).click();
+  await login.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
 test('sign up with the emailed code, sign out, log in, reset the password, log in with the new one', async ({
@@ -108,9 +108,10 @@ test('sign up with the emailed code, sign out, log in, reset the password, log i
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await menuButton.click();
   const menu = page.getByRole('menu');
-  await expect(menu.getByRole('menuitem')).toHaveText(['Dashboard', 'My Tools', 'Sign Out']);
+  await expect(menu.getByRole('menuitem')).toHaveText(['Dashboard', 'My Tools', 'Account', 'Sign Out']);
   await expect(menu.getByRole('menuitem', { name: 'Dashboard' })).toHaveAttribute('href', '/utility-tools');
   await expect(menu.getByRole('menuitem', { name: 'My Tools' })).toHaveAttribute('href', '/my-tools');
+  await expect(menu.getByRole('menuitem', { name: 'Account' })).toHaveAttribute('href', '/account');
   await menu.getByRole('menuitem', { name: 'Sign Out' }).click();
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
   expect((await (await page.request.get(`${server.url}/api/auth/check/`)).json()).loggedin).toBe(false);
@@ -161,10 +162,10 @@ test('sign up with the emailed code, sign out, log in, reset the password, log i
   await expect(login).toBeVisible({ timeout: 6_000 });
   await login.getByLabel('Email').fill(person.email);
   await login.getByRole('textbox', { name: 'Password' }).fill(person.password);
-  await login.getByRole('button', { name: 'Sign In' }).click();
+  await login.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(login.getByRole('alert')).toHaveText(AUTH_MESSAGES.loginFailed);
   await login.getByRole('textbox', { name: 'Password' }).fill(newPassword);
-  await login.getByRole('button', { name: 'Sign In' }).click();
+  await login.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByRole('button', { name: person.name })).toBeVisible();
 
   // The emails carried the codes; the page never saw them in any API answer.

@@ -393,6 +393,8 @@ test('the buyer signs out through the account menu, whose items show where focus
   await page.keyboard.press('ArrowDown');
   await expectVisibleFocus(page, 'menu item', 'My Tools');
   await page.keyboard.press('ArrowDown');
+  await expectVisibleFocus(page, 'menu item', 'Account');
+  await page.keyboard.press('ArrowDown');
   await expectVisibleFocus(page, 'menu item', 'Sign Out');
   await page.keyboard.press('Enter');
   await page.waitForURL(`${server.url}/utility-tools`);

@@ -40,6 +40,9 @@ const env = {
   LICENSE_SIGNING_KEY: generateKeyPairSync('ed25519')
     .privateKey.export({ format: 'pem', type: 'pkcs8' })
     .toString(),
+  RELEASE_SIGNING_KEY: generateKeyPairSync('ed25519')
+    .privateKey.export({ format: 'pem', type: 'pkcs8' })
+    .toString(),
   FIRM_LEGAL_NAME: 'Pinkcity Advisors LLP',
   FIRM_ADDRESS: 'MI Road, Jaipur, Rajasthan 302001',
   FIRM_GSTIN: '08AAPFP1234A1ZK',

@@ -185,6 +185,9 @@ export async function startProductionServer(databaseUrl?: string): Promise<Produ
       LICENSE_SIGNING_KEY: generateKeyPairSync('ed25519')
         .privateKey.export({ format: 'pem', type: 'pkcs8' })
         .toString(),
+      RELEASE_SIGNING_KEY: generateKeyPairSync('ed25519')
+        .privateKey.export({ format: 'pem', type: 'pkcs8' })
+        .toString(),
       TRUST_PROXY: '1',
       LOG_LEVEL: 'warn',
       DATABASE_URL: databaseUrl ?? '',

@@ -23,6 +23,7 @@ const production = {
   RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
   SESSION_SECRET: SECRET,
   LICENSE_SIGNING_KEY: SIGNING_KEY,
+  RELEASE_SIGNING_KEY: SIGNING_KEY,
   DATA_SECRET_KEY: DATA_KEY,
   FIRM_LEGAL_NAME: 'Pinkcity Advisors LLP',
   FIRM_ADDRESS: '3rd Floor, Ganpati Plaza, MI Road, Jaipur, Rajasthan 302001',
@@ -114,6 +115,7 @@ describe('loadConfig', () => {
       'RAZORPAY_WEBHOOK_SECRET: required in production',
       'SESSION_SECRET: required in production (at least 32 characters)',
       'LICENSE_SIGNING_KEY: required in production (an Ed25519 private key, PKCS#8 PEM)',
+      'RELEASE_SIGNING_KEY: required in production (an Ed25519 private key, PKCS#8 PEM)',
       'DATA_SECRET_KEY: required in production (32 bytes as 64 hex digits or base64, e.g. from `openssl rand -hex 32`)',
       'FIRM_LEGAL_NAME: required in production',
       'FIRM_ADDRESS: required in production',
@@ -211,6 +213,24 @@ describe('loadConfig', () => {
         'LICENSE_SIGNING_KEY: must be an Ed25519 private key in PKCS#8 PEM (or its base64 body)',
       ]);
     }
+  });
+
+  it('takes the release signing key and its previous public keys the same way, apart from the license key', () => {
+    const releaseKeys = generateKeyPairSync('ed25519');
+    const releasePem = releaseKeys.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const config = loadConfig({
+      ...production,
+      RELEASE_SIGNING_KEY: releasePem.replace(/\n/g, '\\n'),
+      RELEASE_PREVIOUS_PUBLIC_KEYS: PUBLIC_KEY,
+    });
+    expect(config.releaseSigning).toEqual({ privateKeyPem: releasePem, previousPublicKeyPems: [PUBLIC_KEY] });
+    expect(config.licenseSigning.privateKeyPem).toBe(SIGNING_KEY);
+    expect(
+      problemsOf({ ...production, RELEASE_SIGNING_KEY: 'not a key', RELEASE_PREVIOUS_PUBLIC_KEYS: 'AAAA' }),
+    ).toEqual([
+      'RELEASE_SIGNING_KEY: must be an Ed25519 private key in PKCS#8 PEM (or its base64 body)',
+      'RELEASE_PREVIOUS_PUBLIC_KEYS: must list Ed25519 public keys in SPKI PEM (or base64 DER)',
+    ]);
   });
 
   it('lists the previous public keys that still verify old license files', () => {

@@ -28,6 +28,8 @@ const envSchema = z.object({
   SESSION_SECRET: optionalString.pipe(z.string().min(32).optional()),
   LICENSE_SIGNING_KEY: optionalString,
   LICENSE_PREVIOUS_PUBLIC_KEYS: optionalString,
+  RELEASE_SIGNING_KEY: optionalString,
+  RELEASE_PREVIOUS_PUBLIC_KEYS: optionalString,
   DATA_SECRET_KEY: optionalString,
   DATA_PREVIOUS_SECRET_KEYS: optionalString,
   TRUST_PROXY: z
@@ -91,6 +93,12 @@ export type Config = {
     previousPublicKeyPems: string[];
   };
   /**
+   * The Ed25519 key that signs release files (Sparkle's edSignature, the update check's signature) and the public
+   * keys of earlier ones; its own key, apart from license files', so either can be rotated alone. Unset outside
+   * production: generated into DATA_DIR on first use.
+   */
+  releaseSigning: { privateKeyPem: string | undefined; previousPublicKeyPems: string[] };
+  /**
    * The key that hashes and seals secrets at rest (license keys, credential passwords), and the keys it replaced:
    * values sealed or hashed under those are re-done under the current key at start (data-secrets.ts). Unset
    * outside production: one is generated into DATA_DIR on first use, like the license signing key.
@@ -135,6 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push('SESSION_SECRET: required in production (at least 32 characters)');
     if (!raw('LICENSE_SIGNING_KEY'))
       problems.push('LICENSE_SIGNING_KEY: required in production (an Ed25519 private key, PKCS#8 PEM)');
+    if (!raw('RELEASE_SIGNING_KEY'))
+      problems.push('RELEASE_SIGNING_KEY: required in production (an Ed25519 private key, PKCS#8 PEM)');
     if (!raw('DATA_SECRET_KEY')) problems.push(`DATA_SECRET_KEY: required in production (${DATA_KEY_SHAPE})`);
   }
   const dataKeyText = raw('DATA_SECRET_KEY');
@@ -146,13 +156,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .map(dataSecretKey);
   if (previousDataKeys.some((key) => !key))
     problems.push(`DATA_PREVIOUS_SECRET_KEYS: each must be ${DATA_KEY_SHAPE}, separated by commas`);
-  const signingKey = raw('LICENSE_SIGNING_KEY');
-  const signingKeyPem = signingKey === undefined ? undefined : ed25519PrivateKeyPem(signingKey);
-  if (signingKey !== undefined && !signingKeyPem)
-    problems.push('LICENSE_SIGNING_KEY: must be an Ed25519 private key in PKCS#8 PEM (or its base64 body)');
-  const previousKeys = publicKeyPems(raw('LICENSE_PREVIOUS_PUBLIC_KEYS') ?? '');
-  if (!previousKeys)
-    problems.push('LICENSE_PREVIOUS_PUBLIC_KEYS: must list Ed25519 public keys in SPKI PEM (or base64 DER)');
+  const licenseSigning = signingSettings(
+    raw,
+    'LICENSE_SIGNING_KEY',
+    'LICENSE_PREVIOUS_PUBLIC_KEYS',
+    problems,
+  );
+  const releaseSigning = signingSettings(
+    raw,
+    'RELEASE_SIGNING_KEY',
+    'RELEASE_PREVIOUS_PUBLIC_KEYS',
+    problems,
+  );
   const firm = parseFirmIdentity(raw, isProduction);
   problems.push(...firm.problems);
   const partialKeys = [raw('RAZORPAY_KEY_ID'), raw('RAZORPAY_KEY_SECRET')].filter(Boolean).length === 1;
@@ -182,10 +197,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       emulated,
     },
     sessionSecret: e.SESSION_SECRET ?? developmentSecret(dataDir),
-    licenseSigning: {
-      privateKeyPem: signingKeyPem,
-      previousPublicKeyPems: previousKeys ?? [],
-    },
+    licenseSigning,
+    releaseSigning,
     dataSecret: {
       key: dataKey,
       previousKeys: previousDataKeys.filter((key) => key !== undefined),
@@ -215,6 +228,22 @@ const DATA_KEY_SHAPE = '32 bytes as 64 hex digits or base64, e.g. from `openssl 
 function dataSecretKey(value: string): Buffer | undefined {
   if (/^[0-9a-f]{64}$/i.test(value)) return Buffer.from(value, 'hex');
   return /^[A-Za-z0-9+/_-]{43}=?$/.test(value) ? Buffer.from(value, 'base64') : undefined;
+}
+
+/** A signing key and the public keys of the ones it replaced, from two variables; what is wrong goes to `problems`. */
+function signingSettings(
+  raw: (name: string) => string | undefined,
+  keyName: string,
+  previousName: string,
+  problems: string[],
+): { privateKeyPem: string | undefined; previousPublicKeyPems: string[] } {
+  const key = raw(keyName);
+  const privateKeyPem = key === undefined ? undefined : ed25519PrivateKeyPem(key);
+  if (key !== undefined && !privateKeyPem)
+    problems.push(`${keyName}: must be an Ed25519 private key in PKCS#8 PEM (or its base64 body)`);
+  const previous = publicKeyPems(raw(previousName) ?? '');
+  if (!previous) problems.push(`${previousName}: must list Ed25519 public keys in SPKI PEM (or base64 DER)`);
+  return { privateKeyPem, previousPublicKeyPems: previous ?? [] };
 }
 
 /** Environment values cannot hold newlines everywhere: accept "\n" escapes and a bare base64 body too. */

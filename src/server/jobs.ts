@@ -6,6 +6,7 @@ import { createMailTransport } from './mail/transport';
 import { createOutboxWorker, type OutboxLog } from './mail/worker';
 import type { Metrics } from './metrics';
 import { RECONCILE_INTERVAL_MS, reconcileOnce } from './payments/reconciler';
+import { announceReleases } from './releases/announcements';
 import { pruneExpiredRows } from './retention';
 import { sendTrialEmails, TRIAL_EMAILS_INTERVAL_MS } from './trials/reminders';
 
@@ -60,6 +61,8 @@ export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
     // Each table's rule takes an advisory lock per batch, so several instances never prune the same rows twice.
     { name: 'retention', intervalMs: 60 * 60 * 1000, run: () => pruneExpiredRows(ctx.db, ctx.clock) },
     outboxJob(ctx, log),
+    // Emails owners about each newly published stable release, in batches, each owner once.
+    { name: 'release-announcements', intervalMs: 60 * 1000, run: () => announceReleases(ctx) },
     {
       name: 'payments-reconcile',
       intervalMs: RECONCILE_INTERVAL_MS,

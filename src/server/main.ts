@@ -9,6 +9,7 @@ import { backgroundJobs, pgliteBackupJob, startJobs } from './jobs';
 import { followLicenseChanges } from './licenses/change-feed';
 import { sealLicenseSecrets } from './licenses/secrets-at-rest';
 import { sealMailBodies } from './mail/outbox';
+import { signMigratedArtifacts } from './releases/backfill';
 
 const rootDir = path.resolve(import.meta.dirname, '../..');
 
@@ -59,6 +60,12 @@ async function main(): Promise<void> {
   const sealedMail = await sealMailBodies(ctx.db, ctx.dataSecrets);
   if (sealedMail > 0)
     app.log.info({ emails: sealedMail }, 'queued email bodies sealed under the current key');
+  // Tool files from before releases became release 1.0.0 without a SHA-1 or signature (decision 034).
+  const migrated = await signMigratedArtifacts(ctx);
+  if (migrated.signed > 0)
+    app.log.info({ artifacts: migrated.signed }, 'release 1.0.0 files hashed and signed');
+  if (migrated.missing > 0)
+    app.log.warn({ artifacts: migrated.missing }, 'release files missing from storage: cannot sign them');
   const jobs = startJobs(
     [
       ...backgroundJobs(ctx, app.log),

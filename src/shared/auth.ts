@@ -91,6 +91,19 @@ export function newPasswordProblem(password: string): string | null {
   return null;
 }
 
+/** The signup rules for a phone number (docs/product.md §5), for the signup form and the account's profile. */
+export function phoneProblem(dialCode: string, phone: string): string | null {
+  const digits = phoneDigits(phone);
+  if (!digits) return AUTH_MESSAGES.phoneRequired;
+  if (dialCode === DEFAULT_DIAL_CODE) {
+    return new RegExp(`^\\d{${INDIA_PHONE_DIGITS}}$`).test(digits) ? null : AUTH_MESSAGES.phoneIndia;
+  }
+  const known = COUNTRY_CODES.some((entry) => entry.code === dialCode);
+  return known && new RegExp(`^\\d{${PHONE_MIN_DIGITS},${PHONE_MAX_DIGITS}}$`).test(digits)
+    ? null
+    : AUTH_MESSAGES.phoneInvalid;
+}
+
 export type SignupDetails = {
   name: string;
   email: string;
@@ -112,17 +125,8 @@ export function validateSignupDetails(details: SignupDetails): FieldIssue<Signup
   const m = AUTH_MESSAGES;
   if (!details.name.trim()) return { field: 'name', message: m.nameRequired };
   if (!isValidEmail(details.email)) return { field: 'email', message: m.emailInvalid };
-  const digits = phoneDigits(details.phone);
-  if (!digits) return { field: 'phone', message: m.phoneRequired };
-  if (details.dialCode === DEFAULT_DIAL_CODE) {
-    if (!new RegExp(`^\\d{${INDIA_PHONE_DIGITS}}$`).test(digits))
-      return { field: 'phone', message: m.phoneIndia };
-  } else if (
-    !COUNTRY_CODES.some((entry) => entry.code === details.dialCode) ||
-    !new RegExp(`^\\d{${PHONE_MIN_DIGITS},${PHONE_MAX_DIGITS}}$`).test(digits)
-  ) {
-    return { field: 'phone', message: m.phoneInvalid };
-  }
+  const phone = phoneProblem(details.dialCode, details.phone);
+  if (phone) return { field: 'phone', message: phone };
   if (!details.password) return { field: 'password', message: m.passwordRequired };
   if (passwordLength(details.password) < PASSWORD_MIN_LENGTH)
     return { field: 'password', message: m.passwordTooShort };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { LicenseStatus } from './licenses';
 import { ORDER_STATUSES, type OrderStatus } from './orders';
+import { PACKAGE_ID_PATTERN } from './releases';
 import {
   ACTIVATION_LIMIT_PROBLEM,
   asSentence,
@@ -94,6 +95,8 @@ export type OverviewResponse = {
   openItems: { unhandledMessages: number; failedMail: number; retryingMail: number };
   /** Free trials of every tool (docs/decisions/035-trials.md). */
   trials: TrialFigures;
+  /** Paid orders of the last 30 days priced with a coupon, and the discount they were given (subunits). */
+  coupons: { orders: number; discount: MoneyTotals };
 };
 
 // ── Trials ──────────────────────────────────────────────────────────────────────────────────────────────────
@@ -185,6 +188,9 @@ export type OrderRow = {
   status: OrderStatus;
   razorpayOrderId: string;
   razorpayPaymentId: string | null;
+  /** The coupon the order was priced with, and what it took off (subunits); null without one. */
+  couponCode: string | null;
+  discount: number | null;
 };
 
 /** A license as the operator sees it: the key masked but for its last 4 characters. */
@@ -252,6 +258,8 @@ export type CustomerRow = {
   email: string;
   phone: string;
   createdAt: string;
+  /** When the buyer deleted the account (its name, email and phone are then empty or placeholders). */
+  erasedAt: string | null;
   orders: number;
   tools: number;
 };
@@ -302,6 +310,16 @@ const priceSchema = z.string({ error: 'Enter a price like 499 or 7.99.' }).trans
   return z.NEVER;
 });
 
+/** A Velopack package id; empty means the default made from the tool's name. */
+export const packageIdSchema = z
+  .string()
+  .trim()
+  .refine(
+    (text) => text === '' || PACKAGE_ID_PATTERN.test(text),
+    'A package id is letters, digits, dots, dashes and underscores, e.g. PdfToolkit.',
+  )
+  .transform((text) => (text === '' ? null : text));
+
 export const toolInputSchema = z
   .strictObject({
     name: z
@@ -338,6 +356,8 @@ export const toolInputSchema = z
         issue.addIssue({ code: 'custom', message: asSentence(TRIAL_DAYS_PROBLEM) });
         return z.NEVER;
       }),
+    /** Velopack's package id; absent leaves it as it is, empty returns to the default from the name. */
+    packageId: packageIdSchema.optional(),
     /** A fresh authenticator code, needed when the prices are set or changed. */
     code: z.string().optional(),
   })
@@ -374,6 +394,10 @@ export type AdminTool = {
   /** Length of the free trial; 0: none. */
   trialDays: number;
   file: { name: string; size: number; sha256: string } | null;
+  /** The Velopack package id the operator set, or null for the default. */
+  packageId: string | null;
+  /** What the package id is when none is set: made from the name. */
+  defaultPackageId: string;
   updatedAt: string;
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ARTIFACT_ARCHES, ARTIFACT_PLATFORMS, RELEASE_CHANNELS } from './releases';
 
 /** Request schemas of the license API (docs/license-api.md) and of My Tools' device routes. */
 
@@ -64,3 +65,23 @@ export const activateLicenseSchema = z
 export const licenseMachineSchema = z.strictObject(authFields).superRefine(requireOneCredential);
 
 export const deviceIdSchema = z.strictObject({ activationId: z.uuid({ error: 'Unknown device' }) });
+
+/** A semantic version as tools report theirs: 1.2.3, 1.2.3-beta.1, with optional build metadata. */
+const SEMVER =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
+
+/** `POST /api/licenses/update-check`: validate's fields plus what the tool runs on and which version it is. */
+export const updateCheckSchema = z
+  .strictObject({
+    ...authFields,
+    platform: z.enum(ARTIFACT_PLATFORMS, {
+      error: `platform must be one of ${ARTIFACT_PLATFORMS.join(', ')}`,
+    }),
+    arch: z.enum(ARTIFACT_ARCHES, { error: `arch must be one of ${ARTIFACT_ARCHES.join(', ')}` }),
+    version: z
+      .string({ error: 'version is required and must be a string' })
+      .max(64, { error: 'version must be at most 64 characters' })
+      .regex(SEMVER, { error: 'version must be a semantic version such as 1.2.0' }),
+    channel: z.enum(RELEASE_CHANNELS, { error: 'channel must be stable or beta' }).optional(),
+  })
+  .superRefine(requireOneCredential);

@@ -84,7 +84,25 @@ export type LicenseAnswer = {
   deactivated?: boolean;
   /** A trial's end (code TRIAL): the tool stops at this moment of the server's clock. */
   expiresAt?: string;
+  /** Activate only: this machine's update feeds (docs/updates.md), alive while the activation and license are. */
+  updates?: UpdateUrls;
 };
+
+/** The newest published release a tool may update to, from `POST /api/licenses/update-check`. */
+export type AvailableUpdate = {
+  version: string;
+  channel: 'stable' | 'beta';
+  notesHtml: string;
+  publishedAt: string;
+  critical: boolean;
+  artifact: { url: string; fileName: string; size: number; sha256: string; signature: string; kid: string };
+};
+
+/** The update check's answer: validate's code, and an update only for a valid license. */
+export type UpdateCheckAnswer = { valid: boolean; code: LicenseCode; update: AvailableUpdate | null };
+
+/** An activation's update feeds: a Sparkle / WinSparkle appcast, and the folder Velopack's UpdateManager reads. */
+export type UpdateUrls = { appcastUrl: string; velopackUrl: string };
 
 export type PublicKeysResponse = { keys: Array<{ kid: string; publicKey: string }> };
 

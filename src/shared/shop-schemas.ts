@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { normaliseBilling, validateBilling } from './billing';
 import { CURRENCIES } from './constants';
+import { couponCodeSchema } from './coupons';
 import { multiLineText, singleLineText } from './input-policy';
 import { MAX_LENGTH } from './limits';
 
@@ -35,6 +36,11 @@ export const createPaymentSchema = z
     price: z.number().optional(),
     currency: currencySchema,
     billingDetails: billingDetailsSchema,
+    /** Optional; the server judges and applies it (an empty field is no code). */
+    couponCode: z.preprocess(
+      (value) => (value === '' || value === null ? undefined : value),
+      couponCodeSchema.optional(),
+    ),
   })
   .refine((body) => body.billingDetails.currency === body.currency, {
     path: ['billingDetails', 'currency'],

@@ -39,6 +39,22 @@ export type PurchasedTool = {
   purchaseDate: string | null;
   /** A free trial not bought (yet): when it ends or ended. Absent for a bought tool. */
   trialEndsAt?: string;
+  /** The newest published stable release with an installer, its notes as sanitised HTML; null before the first. */
+  currentVersion: (ToolVersion & { notesHtml: string }) | null;
+  /** The older published stable releases with installers, newest first; yanked ones are never listed. */
+  earlierVersions: ToolVersion[];
+};
+
+/** A release as My Tools lists it: its version and one installer per platform and architecture. */
+export type ToolVersion = { version: string; publishedAt: string | null; installers: ToolInstaller[] };
+
+/** Downloaded through `GET /api/my-tools/installers/<artifactId>`, which hands out a fresh 3-hour link. */
+export type ToolInstaller = {
+  artifactId: string;
+  platform: 'windows' | 'macos';
+  arch: 'x64' | 'arm64' | 'universal';
+  fileName: string;
+  size: number;
 };
 
 /**
@@ -102,6 +118,11 @@ export type CreatePaymentResponse = {
   email: string;
   phone: string;
   message: string;
+  /**
+   * A 100 % coupon: the order is already fulfilled without a payment (no Razorpay order; `amount` is 0), so the
+   * browser skips the checkout and shows the success state.
+   */
+  free?: true;
 };
 
 /** GET /api/payments/config/: which checkout script the tools page loads (Razorpay's, or the local emulator's). */

@@ -84,6 +84,22 @@ export const PAGE_ROUTES: PageRoute[] = [
     load: () => import('./pages/MyToolsPage'),
   },
   {
+    path: '/account',
+    title: `Account — ${SITE.name}`,
+    description: 'Your profile, password, sign-in email, passkeys, signed-in browsers and email preferences.',
+    // A page behind sign-in with nothing for a search engine (issue 33).
+    search: 'noindex',
+    load: () => import('./pages/AccountPage'),
+  },
+  {
+    path: '/unsubscribe',
+    title: `Unsubscribe — ${SITE.name}`,
+    description: 'Turn off one kind of optional email from your account.',
+    // Reached only from a personal link in an email.
+    search: 'noindex',
+    load: () => import('./pages/UnsubscribePage'),
+  },
+  {
     path: '/utility-tools/invalid-link',
     title: `Invalid or Expired Link — ${SITE.name}`,
     description: 'This download link is invalid or has expired. Download links are valid for 3 hours.',

@@ -30,6 +30,11 @@ const TEST_LICENSE_SIGNING_KEY = generateKeyPairSync('ed25519')
   .privateKey.export({ format: 'pem', type: 'pkcs8' })
   .toString();
 
+/** The release signing key of every test app; a process a test starts on the same database must be given it too. */
+export const TEST_RELEASE_SIGNING_KEY = generateKeyPairSync('ed25519')
+  .privateKey.export({ format: 'pem', type: 'pkcs8' })
+  .toString();
+
 /** The data key of every test app; a process a test starts on the same database must be given it too. */
 export const TEST_DATA_SECRET_KEY = 'a5'.repeat(32);
 
@@ -41,6 +46,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     PUBLIC_URL: 'http://localhost:3000',
     LOG_LEVEL: 'silent',
     LICENSE_SIGNING_KEY: TEST_LICENSE_SIGNING_KEY,
+    RELEASE_SIGNING_KEY: TEST_RELEASE_SIGNING_KEY,
     DATA_SECRET_KEY: TEST_DATA_SECRET_KEY,
     ...env,
   });

@@ -72,6 +72,9 @@ export function productionFirm(options: { lutArn?: string } = {}): FirmIdentity 
     LICENSE_SIGNING_KEY: generateKeyPairSync('ed25519')
       .privateKey.export({ type: 'pkcs8', format: 'pem' })
       .toString(),
+    RELEASE_SIGNING_KEY: generateKeyPairSync('ed25519')
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString(),
     FIRM_LEGAL_NAME: 'Pinkcity Advisors LLP',
     FIRM_ADDRESS: '3rd Floor, Ganpati Plaza, MI Road\\nJaipur, Rajasthan 302001',
     FIRM_GSTIN: '08AAPFP1234A1ZK',

@@ -283,8 +283,13 @@ export async function buyTool(
  * Buys a tool through the emulator's own checkout, so the emulator knows the payment (a refund then reaches it),
  * and waits for its webhooks. Returns the local order.
  */
-export async function buyThroughEmulator(t: ShopTestApp, client: TestClient, toolId: string) {
-  const created = await createOrder(client, toolId, 'INR');
+export async function buyThroughEmulator(
+  t: ShopTestApp,
+  client: TestClient,
+  toolId: string,
+  extra: Record<string, unknown> = {},
+) {
+  const created = await createOrder(client, toolId, 'INR', extra);
   if (created.statusCode !== 200) throw new Error(`create-payment failed: ${created.body}`);
   const razorpayOrderId = created.json<{ order_id: string }>().order_id;
   const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {

@@ -10,6 +10,8 @@ export type ReceivedMail = {
   text: string;
   html: string;
   attachments: ReceivedAttachment[];
+  /** Every header by its lower-case name (the last one when repeated). */
+  headers: Record<string, string>;
 };
 
 /**
@@ -47,6 +49,7 @@ export class TestSmtpServer {
               mimeType: file.mimeType,
               content: Buffer.from(file.content as ArrayBuffer),
             })),
+            headers: Object.fromEntries(parsed.headers.map((header) => [header.key, header.value])),
           });
           for (const wake of this.waiters.splice(0)) wake();
           callback();

@@ -1,4 +1,5 @@
 import type { PublicKey } from './license-file';
+import { type AvailableUpdate, downloadVerified, type ReleaseKey, type UpdateArtifact } from './updates';
 
 export type LicenseCode =
   | 'VALID'
@@ -36,6 +37,20 @@ export type LicenseAnswer = {
   deactivated?: boolean;
   /** A trial's end (code TRIAL). */
   expiresAt?: string;
+  /** Activate only: this machine's Sparkle / WinSparkle appcast and Velopack feed (docs/updates.md). */
+  updates?: { appcastUrl: string; velopackUrl: string };
+};
+
+/** The update check's answer: validate's code, and the update to install, if there is one. */
+export type UpdateCheckAnswer = { valid: boolean; code: LicenseCode; update: AvailableUpdate | null };
+
+export type UpdateTarget = {
+  platform: 'windows' | 'macos';
+  arch: 'x64' | 'arm64' | 'universal';
+  /** The running tool's own version (semantic versioning). */
+  version: string;
+  /** 'beta' also sees stable releases; default 'stable'. */
+  channel?: 'stable' | 'beta';
 };
 
 /** The server answered, but not with a license answer: bad input (400), rate limit (429), or a server fault. */
@@ -92,6 +107,47 @@ export class LicenseClient {
   /** Frees this machine's seat (for "Move license to another computer" in the tool). */
   deactivate(credentials: Credentials, fingerprint: string): Promise<LicenseAnswer> {
     return this.post('deactivate', { ...credentials, toolId: this.toolId, fingerprint });
+  }
+
+  /**
+   * Asks whether a newer release exists for this platform; the license is checked as validate checks it, so a
+   * revoked or suspended license gets its code and no update.
+   */
+  async checkForUpdate(
+    credentials: Credentials,
+    fingerprint: string,
+    target: UpdateTarget,
+  ): Promise<UpdateCheckAnswer> {
+    return (await this.request('POST', '/api/licenses/update-check', {
+      ...credentials,
+      toolId: this.toolId,
+      fingerprint,
+      ...target,
+    })) as UpdateCheckAnswer;
+  }
+
+  /**
+   * Downloads an update's file to `destination`, keeping it only if its size, SHA-256 and Ed25519 signature match
+   * (`releaseKeys`: shipped with the tool, from `releasePublicKeys()`); otherwise throws UpdateVerificationError
+   * and leaves nothing behind.
+   */
+  downloadUpdate(
+    artifact: UpdateArtifact,
+    destination: string,
+    releaseKeys: readonly ReleaseKey[],
+  ): Promise<string> {
+    return downloadVerified(artifact, destination, releaseKeys);
+  }
+
+  /** The keys that sign release files: the current one and those it replaced. Ship them inside the tool. */
+  async releasePublicKeys(): Promise<ReleaseKey[]> {
+    const body = (await this.request('GET', '/api/updates/public-key')) as ReleaseKey & {
+      previous: ReleaseKey[];
+    };
+    return [
+      { kid: body.kid, publicKey: body.publicKey },
+      ...body.previous.map(({ kid, publicKey }) => ({ kid, publicKey })),
+    ];
   }
 
   /** The keys that verify license files; fetch them when building the tool and ship them inside it. */

@@ -6,6 +6,8 @@ export {
   type LicenseClientOptions,
   type LicenseCode,
   LicenseServerUnreachableError,
+  type UpdateCheckAnswer,
+  type UpdateTarget,
 } from './client';
 export {
   type LicenseFileCheck,
@@ -14,3 +16,9 @@ export {
   verifyLicenseFile,
 } from './license-file';
 export { checkLicenseAtStart, type StartCheckOptions, type StartDecision } from './start-check';
+export {
+  type AvailableUpdate,
+  type ReleaseKey,
+  type UpdateArtifact,
+  UpdateVerificationError,
+} from './updates';

@@ -7,8 +7,9 @@
  * cannot be forged for another account, and survives a rotation of DATA_SECRET_KEY (previous keys verify).
  */
 import { timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { EMAIL_TOPICS, type EmailPreferences, type EmailTopic } from '../../shared/account';
+import { recordEmailConsent } from '../auth/consents';
 import type { AppContext } from '../context';
 import type { DataSecrets } from '../data-secrets';
 import type { DbOrTx } from '../db';
@@ -59,15 +60,19 @@ export async function emailPreferences(db: DbOrTx, userId: string): Promise<Emai
   const [row] = await db
     .select({ releases: users.releaseEmails, trials: users.trialEmails })
     .from(users)
-    .where(eq(users.id, userId));
+    .where(and(eq(users.id, userId), isNull(users.erasedAt)));
   return row ?? null;
 }
 
-/** Sets some preferences; returns them all, or null when the account does not exist (erased). */
+/**
+ * Sets some preferences, recording each one that changes as a consent given or withdrawn in the same transaction;
+ * returns them all, or null when the account does not exist or was erased.
+ */
 export async function setEmailPreferences(
   db: DbOrTx,
   userId: string,
   changes: Partial<EmailPreferences>,
+  at: Date,
 ): Promise<EmailPreferences | null> {
   const values: Partial<Record<(typeof FIELD)[EmailTopic], boolean>> = {};
   for (const topic of EMAIL_TOPICS) {
@@ -75,12 +80,24 @@ export async function setEmailPreferences(
     if (value !== undefined) values[FIELD[topic]] = value;
   }
   if (Object.keys(values).length === 0) return emailPreferences(db, userId);
-  const [row] = await db
-    .update(users)
-    .set(values)
-    .where(eq(users.id, userId))
-    .returning({ releases: users.releaseEmails, trials: users.trialEmails });
-  return row ?? null;
+  return db.transaction(async (tx) => {
+    const before = await tx
+      .select({ releases: users.releaseEmails, trials: users.trialEmails })
+      .from(users)
+      .where(and(eq(users.id, userId), isNull(users.erasedAt)))
+      .for('update');
+    if (!before[0]) return null;
+    const [row] = await tx
+      .update(users)
+      .set(values)
+      .where(eq(users.id, userId))
+      .returning({ releases: users.releaseEmails, trials: users.trialEmails });
+    if (!row) return null;
+    for (const topic of EMAIL_TOPICS) {
+      if (row[topic] !== before[0][topic]) await recordEmailConsent(tx, userId, topic, row[topic], at);
+    }
+    return row;
+  });
 }
 
 /** For senders of optional mail: the column to filter recipients by (`where(eq(wantsTopic('releases'), true))`). */

@@ -5,6 +5,8 @@ import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { AppError, parseInput } from '../http/errors';
 import { emailPreferences, readUnsubscribeToken, setEmailPreferences } from './email-preferences';
+import { passkeyRoutes } from './passkey-routes';
+import { settingsRoutes } from './settings-routes';
 
 const tokenQuery = z.object({ token: z.string().min(1).max(200) });
 const preferencesBody = z.object(
@@ -14,6 +16,9 @@ const preferencesBody = z.object(
 const invalidLink = () => new AppError(400, 'invalid_link', 'This unsubscribe link is not valid.');
 
 export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  settingsRoutes(app, ctx);
+  passkeyRoutes(app, ctx);
+
   app.get('/api/account/email-preferences', async (request, reply) => {
     const user = await requireUser(ctx, request);
     reply.header('cache-control', 'no-store');
@@ -23,7 +28,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
   app.patch('/api/account/email-preferences', async (request) => {
     const user = await requireUser(ctx, request);
     const changes = parseInput(preferencesBody, request.body);
-    return setEmailPreferences(ctx.db, user.id, changes);
+    return setEmailPreferences(ctx.db, user.id, changes, ctx.clock.now());
   });
 
   /** What an unsubscribe link turns off, for the signed-out page at /unsubscribe. Changes nothing. */
@@ -42,7 +47,10 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
   app.post('/api/account/unsubscribe', { config: { csrf: false } }, async (request) => {
     const { token } = parseInput(tokenQuery, request.query);
     const target = readUnsubscribeToken(ctx.dataSecrets, token);
-    if (!target || !(await setEmailPreferences(ctx.db, target.userId, { [target.topic]: false }))) {
+    if (
+      !target ||
+      !(await setEmailPreferences(ctx.db, target.userId, { [target.topic]: false }, ctx.clock.now()))
+    ) {
       throw invalidLink();
     }
     return { topic: target.topic, subscribed: false };

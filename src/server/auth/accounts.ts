@@ -12,6 +12,7 @@ import {
   reserveSend,
   storeCode,
 } from './codes';
+import { recordSignupConsents } from './consents';
 import { accountExistsEmail, passwordChangedEmail, resetCodeEmail, signupCodeEmail } from './emails';
 import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPassword } from './passwords';
 import { endAllSessions } from './session';
@@ -134,6 +135,7 @@ export async function createAccount(
       })
       .returning();
     if (!created) throw new Error('user insert returned no row');
+    await recordSignupConsents(tx, created.id, created.createdAt);
     await input.startSession(tx, created.id);
     return created;
   });

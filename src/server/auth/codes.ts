@@ -12,12 +12,21 @@ import { tooManyRequests } from '../http/errors';
  * valid 10 minutes, single use, replaced by a resend, dead after 5 wrong tries. Sends are limited per email (60 s
  * apart per purpose, 3 an hour and 10 a day across purposes) and per network address (20 an hour).
  */
-export type CodePurpose = 'signup' | 'reset';
+export type CodePurpose = 'signup' | 'reset' | 'email-change';
 
 export const CODE_LENGTH: Record<CodePurpose, number> = {
   signup: SIGNUP_CODE_LENGTH,
   reset: RESET_CODE_LENGTH,
+  // A new sign-in address is confirmed like a password reset (issue 33).
+  'email-change': RESET_CODE_LENGTH,
 };
+const PURPOSES = Object.keys(CODE_LENGTH) as CodePurpose[];
+
+/**
+ * Who a code is for: the address it was sent to, and for a change of address also the account that asked, so a
+ * code sent for one account's change is wrong for every other account.
+ */
+export type CodeTarget = { email: string; purpose: CodePurpose; userId?: string };
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const CODE_MAX_WRONG_ATTEMPTS = 5;
 export const SEND_GAP_MS = 60 * 1000;
@@ -33,8 +42,9 @@ export function generateCode(purpose: CodePurpose): string {
   return String(randomInt(0, 10 ** length)).padStart(length, '0');
 }
 
-function codeHash(secret: string, purpose: CodePurpose, email: string, code: string): string {
-  return createHmac('sha256', secret).update(`${purpose}\n${email}\n${code}`).digest('hex');
+function codeHash(secret: string, target: CodeTarget, code: string): string {
+  const bound = target.userId ? `${target.userId}\n${target.email}` : target.email;
+  return createHmac('sha256', secret).update(`${target.purpose}\n${bound}\n${code}`).digest('hex');
 }
 
 const sendKey = (purpose: CodePurpose, email: string) => `code-send:${purpose}:${email}`;
@@ -68,7 +78,10 @@ export async function reserveSend(
     .from(rateLimitHits)
     .where(
       and(
-        inArray(rateLimitHits.key, [sendKey('signup', email), sendKey('reset', email)]),
+        inArray(
+          rateLimitHits.key,
+          PURPOSES.map((each) => sendKey(each, email)),
+        ),
         gt(rateLimitHits.windowStart, new Date(now - DAY_MS)),
       ),
     );
@@ -105,11 +118,11 @@ export async function reserveSend(
 export async function storeCode(
   tx: DbOrTx,
   ctx: AppContext,
-  input: { email: string; purpose: CodePurpose; code: string },
+  input: CodeTarget & { code: string },
 ): Promise<void> {
   const now = ctx.clock.now();
   const values = {
-    codeHash: codeHash(ctx.config.sessionSecret, input.purpose, input.email, input.code),
+    codeHash: codeHash(ctx.config.sessionSecret, input, input.code),
     attempts: 0,
     expiresAt: new Date(now.getTime() + CODE_TTL_MS),
     createdAt: now,
@@ -130,9 +143,9 @@ export type MatchedCode = { id: string; codeHash: string };
  */
 export async function checkCode(
   ctx: AppContext,
-  input: { email: string; purpose: CodePurpose; code: string },
+  input: CodeTarget & { code: string },
 ): Promise<MatchedCode | null> {
-  const submitted = Buffer.from(codeHash(ctx.config.sessionSecret, input.purpose, input.email, input.code));
+  const submitted = Buffer.from(codeHash(ctx.config.sessionSecret, input, input.code));
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .select()

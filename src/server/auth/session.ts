@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, or } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { sessions, users } from '../db/schema';
 import { unauthorized } from '../http/errors';
+import { countryOf } from '../location/routes';
 import type { SessionUser } from './session-cache';
 
 export const SESSION_COOKIE = 'sessionid';
@@ -17,20 +18,42 @@ declare module 'fastify' {
   }
 }
 
+/** How stale a session's last_used_at may get: one write a minute at most, never one per request. */
+export const LAST_USED_PRECISION_MS = 60 * 1000;
+const USER_AGENT_MAX_LENGTH = 512;
+
 export const hashSessionId = (id: string) => createHash('sha256').update(id).digest('hex');
 
-/** Creates a session row and sets the cookie. The raw id exists only in the cookie; the row holds its hash. */
-export async function startSession(
+/** The hash of the session the request carries, if it carries one that could be a session id. */
+export function sessionIdHashOf(request: FastifyRequest): string | null {
+  const id = request.cookies[SESSION_COOKIE];
+  return id && id.length <= 100 ? hashSessionId(id) : null;
+}
+
+/**
+ * Creates a session row and sets the cookie. The raw id exists only in the cookie; the row holds its hash, and
+ * the browser and country it signed in from, for the account page's list of sessions.
+ */
+async function startSession(
   ctx: AppContext,
   db: DbOrTx,
+  request: FastifyRequest,
   reply: FastifyReply,
   userId: string,
 ): Promise<void> {
   const id = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(ctx.clock.now().getTime() + SESSION_TTL_MS);
-  await db
-    .insert(sessions)
-    .values({ idHash: hashSessionId(id), userId, expiresAt, createdAt: ctx.clock.now() });
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+  const userAgent = request.headers['user-agent']?.slice(0, USER_AGENT_MAX_LENGTH) ?? null;
+  await db.insert(sessions).values({
+    idHash: hashSessionId(id),
+    userId,
+    expiresAt,
+    createdAt: now,
+    lastUsedAt: now,
+    userAgent,
+    country: countryOf(request, ctx.config),
+  });
   reply.setCookie(SESSION_COOKIE, id, {
     path: '/',
     httpOnly: true,
@@ -83,12 +106,21 @@ export async function rotateSession(
     ctx.caches.sessions.delete(idHash);
   }
   request.sessionUser = undefined;
-  await startSession(ctx, db, reply, userId);
+  await startSession(ctx, db, request, reply, userId);
 }
 
 /** Deletes every session of the user; call `forgetSessionsOf` once the transaction has committed. */
 export async function endAllSessions(db: DbOrTx, userId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+/** Deletes every session of the user but the one `keepIdHash` names (the browser asking); returns how many. */
+export async function endOtherSessions(db: DbOrTx, userId: string, keepIdHash: string): Promise<number> {
+  const ended = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.idHash, keepIdHash)))
+    .returning({ idHash: sessions.idHash });
+  return ended.length;
 }
 
 /** Drops this instance's memory of the user's sessions, after they were deleted or the user changed. */
@@ -120,6 +152,7 @@ export async function currentUser(ctx: AppContext, request: FastifyRequest): Pro
       email: users.email,
       phone: users.phone,
       expiresAt: sessions.expiresAt,
+      lastUsedAt: sessions.lastUsedAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -129,10 +162,27 @@ export async function currentUser(ctx: AppContext, request: FastifyRequest): Pro
     request.sessionUser = null;
     return null;
   }
-  const { expiresAt, ...user } = row;
+  const { expiresAt, lastUsedAt, ...user } = row;
+  if (!lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) {
+    await markUsed(ctx, idHash, now);
+  }
   cache.set(idHash, { user, expiresAt: expiresAt.getTime() }, generation);
   request.sessionUser = user;
   return user;
+}
+
+/**
+ * Stamps the session's last use. Only a request that found it a minute stale gets here (cached look-ups never do),
+ * and the condition keeps two such requests at once to one write.
+ */
+async function markUsed(ctx: AppContext, idHash: string, now: Date): Promise<void> {
+  const staleBefore = new Date(now.getTime() - LAST_USED_PRECISION_MS);
+  await ctx.db
+    .update(sessions)
+    .set({ lastUsedAt: now })
+    .where(
+      and(eq(sessions.idHash, idHash), or(isNull(sessions.lastUsedAt), lt(sessions.lastUsedAt, staleBefore))),
+    );
 }
 
 /** The logged-in user, or a 401. */

@@ -30,9 +30,17 @@ const accountColumns = {
   email: users.email,
   phone: users.phone,
   createdAt: users.createdAt,
+  erasedAt: users.erasedAt,
 };
 
-type Account = { id: string; name: string; email: string; phone: string; createdAt: Date };
+type Account = {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  createdAt: Date;
+  erasedAt: Date | null;
+};
 
 /** The accounts with how many tools each owns (not refunded) and how many orders it made. */
 async function withCounts(ctx: AppContext, accounts: Account[]) {

@@ -465,6 +465,24 @@ describe('npm run admin', () => {
     expect(user.purchases[0]?.refundedAt).not.toBeNull();
   }, 30_000);
 
+  it('exports everything held about an account as JSON for a data request, and audits it', async () => {
+    const data = await adminJson<{
+      profile: { email: string };
+      orders: Array<{ status: string }>;
+      summary: string;
+    }>('users', 'export', buyer.email.toUpperCase());
+    expect(data.profile.email).toBe(buyer.email);
+    expect(data.orders.length).toBeGreaterThan(0);
+    expect(data.summary).toContain(buyer.email);
+    const activity = await adminJson<Array<{ action: string; actor: string; target: string }>>(
+      'activity',
+      '--search',
+      'customer.export',
+    );
+    expect(activity[0]).toMatchObject({ action: 'customer.export', target: expect.stringMatching(/^user:/) });
+    expectRefusal(await admin('users', 'export', 'nobody@example.com'), 1, /No account/);
+  }, 30_000);
+
   // Only the embedded database has a data directory to hold; on PostgreSQL the command line opens it itself.
   (testDriver() === 'pglite' ? it : () => undefined)(
     'runs through the server that holds the PGlite data directory, with the same answers and exit codes',

@@ -1,6 +1,7 @@
 import { DomainError } from '../domain-error';
 import { activityCommands } from './activity';
 import { backupCommands } from './backup';
+import { couponCommands } from './coupons';
 import { toJson } from './format';
 import { type AdminEnv, CommandError, type Group, parseCommandLine, UsageError } from './framework';
 import { invoiceCommands } from './invoices';
@@ -10,6 +11,7 @@ import { messageCommands } from './messages';
 import { moveCommands } from './move';
 import { operatorCommands } from './operators';
 import { orderCommands, reconcileCommands } from './orders';
+import { releaseCommands } from './releases';
 import { toolCommands } from './tools';
 import { trialCommands } from './trials';
 import { userCommands } from './users';
@@ -22,6 +24,7 @@ import { userCommands } from './users';
 
 const GROUPS: Group[] = [
   { name: 'tools', summary: 'The catalogue: list, add, edit, price, show or hide tools, upload their files' },
+  { name: 'releases', summary: 'A tool’s releases: add, upload signed files, publish, yank, list' },
   { name: 'orders', summary: 'Orders: list, show, resend the delivery email, refund' },
   { name: 'reconcile', summary: 'Ask Razorpay about open orders once and fulfil the paid ones' },
   { name: 'messages', summary: 'Contact-form messages: list, show, mark handled, export as CSV' },
@@ -29,6 +32,7 @@ const GROUPS: Group[] = [
   { name: 'users', summary: 'Accounts and what they bought' },
   { name: 'licenses', summary: 'Licenses: their devices, free one, reset a buyer’s self-service allowance' },
   { name: 'invoices', summary: 'Tax invoices and credit notes of a period, split for GSTR-1; CSV export' },
+  { name: 'coupons', summary: 'Coupon codes: add, list, show (uses and revenue), disable' },
   { name: 'backup', summary: 'Snapshot the embedded database now (the server does it daily)' },
   { name: 'restore', summary: 'Restore an embedded-database snapshot into a fresh DATA_DIR' },
   { name: 'move-to-postgres', summary: 'Copy the embedded database into an empty PostgreSQL database' },
@@ -39,6 +43,7 @@ const GROUPS: Group[] = [
 
 const COMMANDS = [
   ...toolCommands,
+  ...releaseCommands,
   ...orderCommands,
   ...reconcileCommands,
   ...messageCommands,
@@ -47,6 +52,7 @@ const COMMANDS = [
   ...licenseCommands,
   ...trialCommands,
   ...invoiceCommands,
+  ...couponCommands,
   ...backupCommands,
   ...moveCommands,
   ...operatorCommands,

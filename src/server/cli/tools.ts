@@ -2,6 +2,7 @@ import { constants, createReadStream } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { formatSubunits, usdCentsFromInrPaise } from '../../shared/money';
+import { defaultPackageId, PACKAGE_ID_PATTERN, packageIdOf } from '../../shared/releases';
 import type { Device } from '../../shared/shop';
 import {
   ACTIVATION_LIMIT_PROBLEM,
@@ -41,6 +42,7 @@ export function adminTool(row: ToolRow) {
     activationLimit: row.activationLimit,
     active: row.active,
     sortOrder: row.sortOrder,
+    packageId: packageIdOf(row),
     file: row.fileKey
       ? { name: row.fileName, size: row.fileSize, sha256: row.fileSha256, key: row.fileKey }
       : null,
@@ -74,6 +76,7 @@ function toolDetails(row: ToolRow): string {
     ['Status', status(row)],
     ['Sort order', row.sortOrder],
     ['Icon', row.icon],
+    ['Package id', row.packageId ?? `${defaultPackageId(row.name)} (from the name)`],
     [
       'File',
       row.fileKey ? `${row.fileName} (${formatBytes(row.fileSize)}, sha256 ${row.fileSha256})` : 'none',
@@ -128,6 +131,17 @@ function parseTrialDays(typed: string): number {
   return value;
 }
 
+function parsePackageId(typed: string): string | null {
+  const text = typed.trim();
+  if (text === '' || text.toLowerCase() === 'none') return null;
+  if (!PACKAGE_ID_PATTERN.test(text)) {
+    throw new CommandError(
+      `--package-id must be letters, digits, dots, dashes and underscores (e.g. PdfToolkit), got "${typed}".`,
+    );
+  }
+  return text;
+}
+
 function parseSortOrder(typed: string): number {
   if (!/^-?\d{1,6}$/.test(typed.trim())) {
     throw new CommandError(`--sort-order must be a whole number, got "${typed}".`);
@@ -152,13 +166,17 @@ async function readDescription(
 }
 
 /** The full path of a file the operator named, once it is known to be a readable, non-empty file of a size we take. */
-async function userFile(env: AdminEnv, typed: string): Promise<string> {
+export async function userFile(
+  env: AdminEnv,
+  typed: string,
+  limit = { bytes: TOOL_FILE_MAX_BYTES, problem: FILE_TOO_LARGE },
+): Promise<string> {
   const file = path.resolve(env.cwd, typed);
   try {
     const info = await stat(file);
     if (!info.isFile()) throw new CommandError(`${typed} is not a file.`);
     if (info.size === 0) throw new CommandError(`${typed} is empty.`);
-    if (info.size > TOOL_FILE_MAX_BYTES) throw new CommandError(`${typed}: ${FILE_TOO_LARGE}.`);
+    if (info.size > limit.bytes) throw new CommandError(`${typed}: ${limit.problem}.`);
     await access(file, constants.R_OK);
     return file;
   } catch (error) {
@@ -202,6 +220,11 @@ const FIELD_OPTIONS = {
     value: '<n>',
     description: 'Length of the free trial a signed-in visitor may start (0: no trial, the default)',
   },
+  'package-id': {
+    type: 'string',
+    value: '<id|none>',
+    description: 'Velopack package id (vpk pack --packId); none: made from the name',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 type FieldOptions = { [K in keyof typeof FIELD_OPTIONS]?: string };
@@ -225,6 +248,7 @@ async function fieldChanges(env: AdminEnv, options: FieldOptions) {
     changes.activationLimit = parseActivationLimit(options['activation-limit']);
   }
   if (options['trial-days'] !== undefined) changes.trialDays = parseTrialDays(options['trial-days']);
+  if (options['package-id'] !== undefined) changes.packageId = parsePackageId(options['package-id']);
   return changes;
 }
 
@@ -314,7 +338,7 @@ const add = defineCommand({
 
 const edit = defineCommand({
   path: ['tools', 'edit'],
-  summary: 'Change a tool’s name, description, device, prices, delivery, icon or position',
+  summary: 'Change a tool’s name, description, device, prices, delivery, icon, position or package id',
   args: [{ name: 'id', description: 'the tool (its id or the start of it, as "tools list" shows)' }],
   options: FIELD_OPTIONS,
   example: 'tools edit 1a2b3c4d --name "PDF Toolkit Pro" --device macOS',

@@ -1,3 +1,5 @@
+import { exportAccountAsOperator } from '../account/data-export';
+import { findUserByEmail } from '../auth/accounts';
 import { accountHistory, listAccounts } from '../auth/users';
 import { toolLabel } from '../shop/delivery-email';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
@@ -107,4 +109,20 @@ const show = defineCommand({
   },
 });
 
-export const userCommands = [list, show];
+const exportData = defineCommand({
+  path: ['users', 'export'],
+  summary: 'Write everything the shop holds about an account as JSON (a data request by email or post)',
+  args: [{ name: 'email', description: 'the account’s email address (any letter case)' }],
+  example: 'users export asha@example.com > asha-data.json',
+  async run(env, input) {
+    const email = argument(input, 0).trim();
+    if (!email.includes('@')) throw new CommandError(`"${email}" is not an email address.`);
+    const ctx = await env.open();
+    const user = await findUserByEmail(ctx.db, email);
+    if (!user) throw new CommandError(`No account with email ${email}.`);
+    const data = await exportAccountAsOperator(ctx, user.id, env.actor);
+    return { data, text: JSON.stringify(data, null, 2) };
+  },
+});
+
+export const userCommands = [list, show, exportData];

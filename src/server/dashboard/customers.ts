@@ -11,9 +11,10 @@ import { toOrderRow } from './orders';
 
 type Account = NonNullable<Awaited<ReturnType<typeof accountById>>>;
 
-const toCustomerRow = ({ createdAt, ...account }: Account): CustomerRow => ({
+const toCustomerRow = ({ createdAt, erasedAt, ...account }: Account): CustomerRow => ({
   ...account,
   createdAt: createdAt.toISOString(),
+  erasedAt: erasedAt?.toISOString() ?? null,
 });
 
 /** The operator's one list of accounts as the Customers table's page. */

@@ -20,6 +20,8 @@ export const toOrderRow = (row: OrderListRow): OrderRow => ({
   status: row.status,
   razorpayOrderId: row.razorpayOrderId,
   razorpayPaymentId: row.razorpayPaymentId,
+  couponCode: row.couponCode,
+  discount: row.couponCode ? row.discount : null,
 });
 
 export async function listOrders(

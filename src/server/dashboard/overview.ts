@@ -1,4 +1,4 @@
-import { and, count, eq, gt, gte, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, gt, gte, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { MoneyTotals, OverviewResponse, PeriodFigures } from '../../shared/dashboard';
 import type { AppContext } from '../context';
 import { contactMessages, orders, outbox } from '../db/schema';
@@ -22,7 +22,7 @@ export async function overview(ctx: AppContext): Promise<OverviewResponse> {
   const since = new Date(istMidnight(days[0] ?? today));
   const dayOfPayment = sql<string>`to_char(${orders.paidAt} at time zone 'Asia/Kolkata', 'YYYY-MM-DD')`;
 
-  const [sales, [messages], [failed], [retrying], trials] = await Promise.all([
+  const [sales, [messages], [failed], [retrying], discounted, trials] = await Promise.all([
     ctx.db
       .select({
         day: dayOfPayment,
@@ -39,6 +39,11 @@ export async function overview(ctx: AppContext): Promise<OverviewResponse> {
       .select({ n: count() })
       .from(outbox)
       .where(and(eq(outbox.status, 'pending'), gt(outbox.attempts, 0))),
+    ctx.db
+      .select({ currency: orders.currency, orders: count(), discount: sql<string>`sum(${orders.discount})` })
+      .from(orders)
+      .where(and(eq(orders.status, 'paid'), gte(orders.paidAt, since), isNotNull(orders.couponCode)))
+      .groupBy(orders.currency),
     trialFigures(ctx.db, new Date(now)),
   ]);
 
@@ -69,5 +74,12 @@ export async function overview(ctx: AppContext): Promise<OverviewResponse> {
       retryingMail: Number(retrying?.n ?? 0),
     },
     trials,
+    coupons: {
+      orders: discounted.reduce((sum, row) => sum + Number(row.orders), 0),
+      discount: {
+        INR: Number(discounted.find((row) => row.currency === 'INR')?.discount ?? 0),
+        USD: Number(discounted.find((row) => row.currency === 'USD')?.discount ?? 0),
+      },
+    },
   };
 }

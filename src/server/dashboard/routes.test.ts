@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
@@ -18,6 +19,7 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
+import { createReleaseSchema } from '../../shared/release-schemas';
 import {
   adminSessions,
   auditLog,
@@ -34,11 +36,12 @@ import { activateLicense } from '../licenses/activate';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { cliActor } from '../operator/audit';
 import { revokeOperator } from '../operator/roles';
+import { addArtifact, createRelease } from '../releases/operations';
 import { startTrial } from '../trials/trials';
 import { DASHBOARD_IDLE_MS, DASHBOARD_MAX_MS } from './session';
 
 type Call = {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   body?: Record<string, unknown> | string;
   headers?: Record<string, string>;
@@ -54,6 +57,9 @@ type Fixtures = {
   messageId: string;
   mailId: number;
   trialId: string;
+  /** A draft release of the tool with one file. */
+  releaseId: string;
+  artifactId: string;
   /** A TOTP code not used yet, for the actions that ask for one. */
   freshCode(): Promise<string>;
 };
@@ -100,6 +106,10 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
   }),
   'GET /api/admin/customers': () => ({ method: 'GET', url: '/api/admin/customers?q=example&sort=email' }),
   'GET /api/admin/customers/:id': (fx) => ({ method: 'GET', url: `/api/admin/customers/${fx.customerId}` }),
+  'GET /api/admin/customers/:id/export': (fx) => ({
+    method: 'GET',
+    url: `/api/admin/customers/${fx.customerId}/export`,
+  }),
   'GET /api/admin/tools': () => ({ method: 'GET', url: '/api/admin/tools' }),
   'GET /api/admin/tools/:id': (fx) => ({ method: 'GET', url: `/api/admin/tools/${fx.toolId}` }),
   'POST /api/admin/tools': async (fx) => ({
@@ -126,6 +136,18 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
   'POST /api/admin/trials/:id/end': (fx) => ({
     method: 'POST',
     url: `/api/admin/trials/${fx.trialId}/end`,
+    body: {},
+  }),
+  'GET /api/admin/coupons': () => ({ method: 'GET', url: '/api/admin/coupons' }),
+  'POST /api/admin/coupons': () => ({
+    method: 'POST',
+    url: '/api/admin/coupons',
+    body: { code: 'ROUTES-10', percent: 10 },
+  }),
+  'GET /api/admin/coupons/:code': () => ({ method: 'GET', url: '/api/admin/coupons/routes-10' }),
+  'POST /api/admin/coupons/:code/disable': () => ({
+    method: 'POST',
+    url: '/api/admin/coupons/ROUTES-10/disable',
     body: {},
   }),
   'GET /api/admin/messages': () => ({ method: 'GET', url: '/api/admin/messages?show=all' }),
@@ -167,6 +189,47 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
     method: 'POST',
     url: `/api/admin/orders/${fx.orderId}/refund`,
     body: { reason: 'Route table check', code: await fx.freshCode() },
+  }),
+  'GET /api/admin/tools/:id/releases': (fx) => ({
+    method: 'GET',
+    url: `/api/admin/tools/${fx.toolId}/releases`,
+  }),
+  'POST /api/admin/tools/:id/releases': (fx) => ({
+    method: 'POST',
+    url: `/api/admin/tools/${fx.toolId}/releases`,
+    body: { version: '2.0.0', channel: 'beta', notesMarkdown: '', critical: false },
+  }),
+  'PATCH /api/admin/releases/:id': (fx) => ({
+    method: 'PATCH',
+    url: `/api/admin/releases/${fx.releaseId}`,
+    body: { notesMarkdown: '## Route table' },
+  }),
+  'POST /api/admin/releases/:id/artifacts': async (fx) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ platform: 'macos', arch: 'arm64', kind: 'installer' }))
+      form.set(name, value);
+    form.set('file', new Blob(['a small disk image']), 'Tool.dmg');
+    const encoded = new Response(form);
+    return {
+      method: 'POST',
+      url: `/api/admin/releases/${fx.releaseId}/artifacts`,
+      body: Buffer.from(await encoded.arrayBuffer()).toString('latin1'),
+      headers: { 'content-type': encoded.headers.get('content-type') ?? '' },
+    };
+  },
+  'DELETE /api/admin/releases/:id/artifacts/:artifactId': (fx) => ({
+    method: 'DELETE',
+    url: `/api/admin/releases/${fx.releaseId}/artifacts/${fx.artifactId}`,
+  }),
+  'POST /api/admin/releases/:id/publish': async (fx) => ({
+    method: 'POST',
+    url: `/api/admin/releases/${fx.releaseId}/publish`,
+    body: { code: await fx.freshCode() },
+  }),
+  'POST /api/admin/releases/:id/yank': async (fx) => ({
+    method: 'POST',
+    url: `/api/admin/releases/${fx.releaseId}/yank`,
+    body: { code: await fx.freshCode() },
   }),
   'GET /api/admin/activity': () => ({
     method: 'GET',
@@ -243,7 +306,27 @@ describe('who reaches /api/admin/', () => {
     const trialTool = await addTool(t, { trialDays: 14 });
     const trial = await startTrial(t.ctx, customer.user.id, trialTool.id);
     if (!license || !device || !message || !mail) throw new Error('fixtures');
+    const release = await createRelease(
+      t.ctx,
+      tool.id,
+      createReleaseSchema.parse({ version: '1.1.0' }),
+      cliActor('tester'),
+    );
+    const { artifact } = await addArtifact(
+      t.ctx,
+      release.id,
+      {
+        platform: 'windows',
+        arch: 'x64',
+        kind: 'installer',
+        fileName: 'Setup.exe',
+        stream: Readable.from([Buffer.from('MZ')]),
+      },
+      cliActor('tester'),
+    );
     fixtures = {
+      releaseId: release.id,
+      artifactId: artifact.id,
       orderId: order.id,
       customerId: customer.user.id,
       toolId: tool.id,
@@ -294,7 +377,7 @@ describe('who reaches /api/admin/', () => {
       ...SIGN_IN_ROUTES.filter((route) => !route.endsWith('/status')),
     ];
     for (const route of routes) {
-      const [method, pattern] = route.split(' ') as ['GET' | 'POST', string];
+      const [method, pattern] = route.split(' ') as [Call['method'], string];
       const url = pattern.replace(/:\w+/g, (name) => (name === ':file' ? 'invoice.pdf' : malformedId));
       for (const body of [{ bogus: 1, code: 'x'.repeat(500) }, '{"not json', undefined]) {
         const request: Call = { method, url: `${url}?from=2026-13-01&page=-1`, body };
@@ -311,7 +394,7 @@ describe('who reaches /api/admin/', () => {
   it('answers a malformed id or an impossible date with 400 and field errors, not 500', async () => {
     const malformedId = '-'.repeat(36);
     for (const route of Object.keys(ENDPOINTS).filter((name) => name.includes(':id'))) {
-      const [method, pattern] = route.split(' ') as ['GET' | 'POST', string];
+      const [method, pattern] = route.split(' ') as [Call['method'], string];
       const url = pattern.replace(/:\w+/g, (name) => (name === ':file' ? 'invoice.pdf' : malformedId));
       const response = await call(verified, { method, url, body: method === 'POST' ? {} : undefined });
       expect(response.statusCode, `${route}: ${response.body}`).toBe(400);

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { guardDashboard } from './guard';
+import { couponRoutes } from './routes/coupons';
 import { customerRoutes } from './routes/customers';
 import { inboxRoutes } from './routes/inbox';
 import { orderRoutes } from './routes/orders';
+import { releaseRoutes } from './routes/releases';
 import { reportRoutes } from './routes/reports';
 import { secondFactorRoutes } from './routes/second-factor';
 import { toolRoutes } from './routes/tools';
@@ -22,7 +24,9 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
     customerRoutes(scope, ctx);
     inboxRoutes(scope, ctx);
     reportRoutes(scope, ctx);
+    couponRoutes(scope, ctx);
     await toolRoutes(scope, ctx);
     await trialRoutes(scope, ctx);
+    await releaseRoutes(scope, ctx);
   });
 }

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { AdminTool, Page, toolInputSchema, toolsQuerySchema } from '../../shared/dashboard';
 import type { AppContext } from '../context';
 import type { Actor } from '../operator/audit';
+import { findTool } from '../operator/tool-lookup';
 import * as catalogue from '../shop/tools';
 
 /** Every tool, hidden ones too, a page at a time in the operator's order. */
@@ -20,7 +21,7 @@ export async function listAdminTools(
 }
 
 export async function adminTool(ctx: AppContext, id: string): Promise<AdminTool> {
-  return catalogue.toAdminTool(await catalogue.findTool(ctx.db, id));
+  return catalogue.toAdminTool(await findTool(ctx.db, id));
 }
 
 // ── The editor's form, as the catalogue's operations take it ───────────────────────────────────────────────
@@ -38,6 +39,7 @@ const toColumns = (input: ToolChange) => ({
   delivery: input.delivery,
   activationLimit: input.activationLimit,
   ...(input.trialDays === undefined ? {} : { trialDays: input.trialDays }),
+  packageId: input.packageId,
 });
 
 /** Whether saving `input` changes what the tool costs (which needs a fresh authenticator code). */

@@ -17,6 +17,14 @@ import {
 import { CONTACT_TOPICS, CURRENCIES } from '../../shared/constants';
 import { LICENSE_STATUSES } from '../../shared/licenses';
 import { ORDER_EVENT_KINDS, ORDER_STATUSES } from '../../shared/orders';
+import {
+  ARTIFACT_ARCHES,
+  ARTIFACT_KINDS,
+  ARTIFACT_PLATFORMS,
+  RELEASE_CHANNELS,
+  RELEASE_STATES,
+  VELOPACK_TYPES,
+} from '../../shared/releases';
 import type { BillingDetails } from '../../shared/shop';
 import { DEFAULT_ACTIVATION_LIMIT } from '../../shared/tool-rules';
 
@@ -41,6 +49,11 @@ export const users = pgTable(
     /** Email preferences (account/email-preferences.ts): optional mail the buyer can turn off; transactional mail is always sent. */
     releaseEmails: boolean('release_emails').notNull().default(true),
     trialEmails: boolean('trial_emails').notNull().default(true),
+    /**
+     * When the buyer deleted the account (account/erasure.ts): the row stays, emptied of personal data, so orders
+     * and tax documents keep their numbers and totals.
+     */
+    erasedAt: ts('erased_at'),
   },
   (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`)],
 );
@@ -55,8 +68,60 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     expiresAt: ts('expires_at').notNull(),
+    /** What the account page names a session by: never the id or its hash, which sign the browser in. */
+    publicId: uuid('public_id').notNull().defaultRandom(),
+    /** The browser's User-Agent at sign-in (cut to 512 characters), parsed for the account page. */
+    userAgent: text('user_agent'),
+    /** ISO country of the address it signed in from (offline database), or null when unknown. */
+    country: text('country'),
+    /** Last request seen, written at most once a minute per session (auth/session.ts). */
+    lastUsedAt: ts('last_used_at'),
   },
-  (t) => [index('sessions_user_id_idx').on(t.userId)],
+  (t) => [index('sessions_user_id_idx').on(t.userId), uniqueIndex('sessions_public_id_key').on(t.publicId)],
+);
+
+/** A passkey (WebAuthn discoverable credential) that signs its account in without a password. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential id as base64url, as the browser reports it. */
+    credentialId: text('credential_id').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** The authenticator's signature counter; an assertion that does not raise it (when it counts) is refused. */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array().notNull().default(sql`'{}'::text[]`),
+    deviceType: text('device_type', { enum: ['singleDevice', 'multiDevice'] }).notNull(),
+    backedUp: boolean('backed_up').notNull().default(false),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [
+    uniqueIndex('passkeys_credential_id_key').on(t.credentialId),
+    index('passkeys_user_id_idx').on(t.userId),
+  ],
+);
+
+/**
+ * The challenge of one passkey ceremony, kept on the server for a few minutes and used once: a registration is
+ * bound to the account and the session that asked; a sign-in to nobody until a passkey answers it.
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'login'] }).notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    sessionIdHash: text('session_id_hash'),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webauthn_challenges_expires_at_idx').on(t.expiresAt)],
 );
 
 /** One table for every emailed code (signup, password reset): at most one live code per email and purpose. */
@@ -65,13 +130,34 @@ export const verificationCodes = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     email: text('email').notNull(),
-    purpose: text('purpose', { enum: ['signup', 'reset'] }).notNull(),
+    purpose: text('purpose', { enum: ['signup', 'reset', 'email-change'] }).notNull(),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: ts('expires_at').notNull(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('verification_codes_email_purpose_key').on(t.email, t.purpose)],
+);
+
+/**
+ * Consents given and withdrawn (DPDP Act s. 6): the Privacy Policy at signup, and each optional email topic. A
+ * withdrawal closes the open row of its kind; giving again opens a new one, so the history stays.
+ */
+export const consents = pgTable(
+  'consents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 'privacy-policy', 'email:releases', 'email:trials' (shared/privacy.ts). */
+    kind: text('kind').notNull(),
+    /** The Privacy Policy's version in force when it was given. */
+    version: text('version').notNull(),
+    givenAt: ts('given_at').notNull().defaultNow(),
+    withdrawnAt: ts('withdrawn_at'),
+  },
+  (t) => [index('consents_user_id_idx').on(t.userId, t.kind)],
 );
 
 /** Fixed-window counters shared by every app instance (rate limits, send quotas). */
@@ -125,6 +211,8 @@ export const outbox = pgTable(
     lastError: text('last_error'),
     /** One-click unsubscribe URL of optional mail (RFC 8058): sent as List-Unsubscribe with List-Unsubscribe-Post. */
     listUnsubscribe: text('list_unsubscribe'),
+    /** The row is deleted once sent instead of kept 90 days: the confirmation to an address just erased. */
+    deleteWhenSent: boolean('delete_when_sent').notNull().default(false),
     createdAt: createdAt(),
     sentAt: ts('sent_at'),
   },
@@ -165,6 +253,8 @@ export const tools = pgTable('tools', {
   fileName: text('file_name'),
   fileSha256: text('file_sha256'),
   fileSize: integer('file_size'),
+  /** Velopack package id; null means the default made from the name (shared/releases.ts, packageIdOf). */
+  packageId: text('package_id'),
   icon: text('icon'),
   /** How many machines one license of this tool may be activated on at a time (docs/license-api.md). */
   activationLimit: integer('activation_limit').notNull().default(DEFAULT_ACTIVATION_LIMIT),
@@ -175,6 +265,65 @@ export const tools = pgTable('tools', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * A version of a tool (issue 31, decision 034). The version is a normalised semantic version, compared as such in
+ * code (semver), never as text. A published release never changes its files; a yanked one is in no feed.
+ */
+export const releases = pgTable(
+  'releases',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    toolId: uuid('tool_id')
+      .notNull()
+      .references(() => tools.id, { onDelete: 'restrict' }),
+    version: text('version').notNull(),
+    channel: text('channel', { enum: RELEASE_CHANNELS }).notNull().default('stable'),
+    state: text('state', { enum: RELEASE_STATES }).notNull().default('draft'),
+    notesMarkdown: text('notes_markdown').notNull().default(''),
+    minimumOsVersion: text('minimum_os_version'),
+    critical: boolean('critical').notNull().default(false),
+    createdAt: createdAt(),
+    publishedAt: ts('published_at'),
+    yankedAt: ts('yanked_at'),
+    /** When the owners were emailed about it (never twice). */
+    announcedAt: ts('announced_at'),
+  },
+  (t) => [
+    uniqueIndex('releases_tool_id_version_key').on(t.toolId, t.version),
+    index('releases_tool_id_state_idx').on(t.toolId, t.state),
+  ],
+);
+
+/**
+ * A file of a release, with what an updater checks it by: size, SHA-1 (Squirrel's RELEASES), SHA-256 and an
+ * Ed25519 signature over the file's bytes by the release signing key `kid`.
+ */
+export const releaseArtifacts = pgTable(
+  'release_artifacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    releaseId: uuid('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    platform: text('platform', { enum: ARTIFACT_PLATFORMS }).notNull(),
+    arch: text('arch', { enum: ARTIFACT_ARCHES }).notNull(),
+    kind: text('kind', { enum: ARTIFACT_KINDS }).notNull(),
+    fileName: text('file_name').notNull(),
+    storageKey: text('storage_key').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    /** Hex digests; '' only for a file moved from the old tools.file_* columns until the server fills them at start. */
+    sha1: text('sha1').notNull(),
+    sha256: text('sha256').notNull(),
+    /** Base64 Ed25519 signature over the file's bytes; '' like sha1 until filled at start. */
+    signature: text('signature').notNull(),
+    kid: text('kid').notNull(),
+    /** Velopack packages only: a full package or a delta from the previous version. */
+    velopackType: text('velopack_type', { enum: VELOPACK_TYPES }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('release_artifacts_file_key').on(t.releaseId, t.kind, t.platform, t.arch, t.fileName)],
+);
 
 export const orders = pgTable(
   'orders',
@@ -193,6 +342,10 @@ export const orders = pgTable(
     billing: jsonb('billing').$type<BillingDetails>().notNull(),
     status: text('status', { enum: ORDER_STATUSES }).notNull().default('created'),
     failureReason: text('failure_reason'),
+    /** The coupon the order was priced with (upper case), its catalogue price and the discount, in subunits. */
+    couponCode: text('coupon_code'),
+    listPrice: integer('list_price'),
+    discount: integer('discount'),
     createdAt: createdAt(),
     paidAt: ts('paid_at'),
     updatedAt: updatedAt(),
@@ -202,6 +355,61 @@ export const orders = pgTable(
     uniqueIndex('orders_razorpay_payment_id_key').on(t.razorpayPaymentId),
     index('orders_user_id_idx').on(t.userId),
     index('orders_status_created_idx').on(t.status, t.createdAt),
+  ],
+);
+
+/**
+ * Discount codes (coupons/): a percentage or fixed INR / USD amounts, for all tools (tool_ids null) or some, between
+ * optional dates, with an optional total number of uses; one use per buyer unless reusable.
+ */
+export const coupons = pgTable(
+  'coupons',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Stored upper case; looked up by the upper-cased code the buyer typed. */
+    code: text('code').notNull(),
+    percent: integer('percent'),
+    amountInrPaise: integer('amount_inr_paise'),
+    amountUsdCents: integer('amount_usd_cents'),
+    toolIds: uuid('tool_ids').array(),
+    startsAt: ts('starts_at'),
+    endsAt: ts('ends_at'),
+    maxUses: integer('max_uses'),
+    reusable: boolean('reusable').notNull().default(false),
+    disabledAt: ts('disabled_at'),
+    createdAt: createdAt(),
+    /** Who created it, as the audit log names them. */
+    createdBy: text('created_by').notNull(),
+  },
+  (t) => [uniqueIndex('coupons_code_key').on(t.code)],
+);
+
+/**
+ * One use of a coupon per order: reserved when the order is created, used when it is fulfilled, released when the
+ * order can no longer be paid (docs/decisions/036-coupons.md).
+ */
+export const couponRedemptions = pgTable(
+  'coupon_redemptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    couponId: uuid('coupon_id')
+      .notNull()
+      .references(() => coupons.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    state: text('state', { enum: ['reserved', 'used', 'released'] }).notNull(),
+    discount: integer('discount').notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    createdAt: createdAt(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [
+    uniqueIndex('coupon_redemptions_order_id_key').on(t.orderId),
+    index('coupon_redemptions_coupon_state_idx').on(t.couponId, t.state),
   ],
 );
 
@@ -360,6 +568,11 @@ export const licenseActivations = pgTable(
     deactivatedAt: ts('deactivated_at'),
     /** tool: the machine freed itself over the API; owner: from My Tools (counted); operator: from the CLI. */
     deactivatedBy: text('deactivated_by', { enum: ['tool', 'owner', 'operator'] }),
+    /**
+     * Keyed hash of this activation's update-feed token (licenses/update-tokens.ts): a feed request finds its
+     * activation by it. The token itself is derived from the activation id, so it is never stored.
+     */
+    updateTokenHash: text('update_token_hash').unique(),
   },
   (t) => [
     uniqueIndex('license_activations_live_key')
@@ -383,6 +596,8 @@ export const downloadTokens = pgTable(
     toolId: uuid('tool_id')
       .notNull()
       .references(() => tools.id),
+    /** A release's installer chosen on My Tools; null: the tool's own download (emailed links). */
+    artifactId: uuid('artifact_id').references(() => releaseArtifacts.id, { onDelete: 'cascade' }),
     expiresAt: ts('expires_at').notNull(),
     createdAt: createdAt(),
   },

@@ -45,8 +45,39 @@ export type TaxDocument = {
   payment: { razorpayOrderId: string; razorpayPaymentId: string | null };
   /** The invoice a credit note corrects. */
   original: { number: string; date: string } | null;
+  /** A coupon's discount, when the order had one (absent on documents issued before coupons existed). */
+  discount?: DocumentDiscount | null;
   reason: string | null;
 };
+
+/**
+ * Prices are tax-inclusive, so a discount is too: the buyer sees list price − discount = total, and the tax lines
+ * are worked out of that total (GST is due on the value net of a discount shown on the invoice). The taxable
+ * parts are the same subtraction before tax: listTaxableValue − taxableDiscount = taxableValue, to the subunit.
+ */
+export type DocumentDiscount = {
+  code: string;
+  listPrice: number;
+  amount: number;
+  listTaxableValue: number;
+  taxableDiscount: number;
+};
+
+/** The discount block of a document whose tax split is `split`, for a list price and a coupon code. */
+function documentDiscount(
+  coupon: { code: string; listPrice: number } | null,
+  split: { taxableValue: number; total: number; supplyType: SupplyType },
+): DocumentDiscount | null {
+  if (!coupon) return null;
+  const listTaxableValue = splitTax(coupon.listPrice, split.supplyType).taxableValue;
+  return {
+    code: coupon.code,
+    listPrice: coupon.listPrice,
+    amount: coupon.listPrice - split.total,
+    listTaxableValue,
+    taxableDiscount: listTaxableValue - split.taxableValue,
+  };
+}
 
 export type Billing = { address?: string; state?: string; country?: string; gstin?: string };
 
@@ -60,6 +91,8 @@ export type InvoiceInput = {
   total: number;
   settledInr: number | null;
   payment: { razorpayOrderId: string; razorpayPaymentId: string | null };
+  /** The coupon the order was priced with and its list price; `total` is the price after it. */
+  coupon?: { code: string; listPrice: number } | null;
 };
 
 /** Builds the snapshot of a tax invoice for a paid order. */
@@ -118,6 +151,7 @@ export function buildInvoiceDocument(input: InvoiceInput): TaxDocument {
     payment: input.payment,
     original: null,
     reason: null,
+    discount: documentDiscount(input.coupon ?? null, split),
   };
 }
 
@@ -152,5 +186,7 @@ export function buildCreditNoteDocument(input: {
     settledInr,
     original: { number: invoice.number, date: invoice.date },
     reason: input.reason,
+    // A full refund reverses the discounted supply as invoiced; a partial one is just an amount.
+    discount: invoice.discount && input.amount === invoice.total ? invoice.discount : null,
   };
 }

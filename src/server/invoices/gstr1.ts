@@ -46,7 +46,8 @@ const IST_MIDNIGHT = 'T00:00:00+05:30';
 
 /** Rupee (paise) value of an amount on a document, or null when a USD document has no settled value. */
 function inPaise(document: TaxDocument, amount: number): number | null {
-  if (document.currency === 'INR') return amount;
+  // A free order's invoice (a 100 % coupon) is worth nothing in any currency.
+  if (document.currency === 'INR' || document.total === 0) return amount;
   if (document.settledInr === null || document.total === 0) return null;
   return Math.round((amount * document.settledInr) / document.total);
 }

@@ -15,7 +15,7 @@ export type IssuedDocument = { id: string; number: string; document: TaxDocument
 export async function issueInvoice(
   ctx: Pick<AppContext, 'config' | 'clock'>,
   tx: Tx,
-  input: { orderId: string; razorpayPaymentId: string; settledInr?: number | null },
+  input: { orderId: string; razorpayPaymentId: string | null; settledInr?: number | null },
 ): Promise<IssuedDocument> {
   const [existing] = await tx.select().from(invoices).where(eq(invoices.orderId, input.orderId)).limit(1);
   if (existing)
@@ -48,6 +48,10 @@ export async function issueInvoice(
     total: order.amount,
     settledInr: input.settledInr ?? null,
     payment: { razorpayOrderId: order.razorpayOrderId, razorpayPaymentId: input.razorpayPaymentId },
+    coupon:
+      order.couponCode && order.listPrice !== null
+        ? { code: order.couponCode, listPrice: order.listPrice }
+        : null,
   });
   const [invoice] = await tx
     .insert(invoices)

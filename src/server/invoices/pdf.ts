@@ -166,14 +166,20 @@ function drawLines(doc: Doc, d: TaxDocument, top: number): number {
   line(doc, 'Description of service', columns.description, top + 6, head);
   line(doc, 'SAC', columns.sac, top + 6, head);
   line(doc, 'Qty', columns.quantity, top + 6, head);
-  line(doc, 'Taxable value', columns.value, top + 6, { ...head, align: 'right', width: valueWidth });
+  // With a discount the row shows the value before it; the totals take the discount off.
+  const value = d.discount ? d.discount.listTaxableValue : d.taxableValue;
+  line(doc, d.discount ? 'Value' : 'Taxable value', columns.value, top + 6, {
+    ...head,
+    align: 'right',
+    width: valueWidth,
+  });
 
   const rowTop = top + 28;
   const below = paragraph(doc, d.item.description, columns.description, rowTop, 280, { weight: 'bold' });
   const after = paragraph(doc, d.item.sacDescription, columns.description, below + 1, 280, { colour: MUTED });
   line(doc, d.item.sac, columns.sac, rowTop);
   line(doc, String(d.item.quantity), columns.quantity, rowTop);
-  line(doc, money(d, d.taxableValue), columns.value, rowTop, { align: 'right', width: valueWidth });
+  line(doc, money(d, value), columns.value, rowTop, { align: 'right', width: valueWidth });
   const bottom = after + 6;
   doc
     .moveTo(MARGIN, bottom)
@@ -191,6 +197,12 @@ function drawTotals(doc: Doc, d: TaxDocument, top: number): number {
     line(doc, value, x, y, { weight, align: 'right', width: width - 6 });
   };
   let y = top;
+  if (d.discount) {
+    row('Value before discount', money(d, d.discount.listTaxableValue), y);
+    y += 14;
+    row(`Less discount (coupon ${d.discount.code})`, `-${money(d, d.discount.taxableDiscount)}`, y);
+    y += 14;
+  }
   row('Taxable value', money(d, d.taxableValue), y);
   for (const tax of d.taxes) {
     y += 14;
@@ -205,6 +217,11 @@ function drawTotals(doc: Doc, d: TaxDocument, top: number): number {
     y += 14;
   }
   y = paragraph(doc, `Amount in words: ${d.totalInWords}`, MARGIN, y + 4, CONTENT_WIDTH, { weight: 'bold' });
+  if (d.discount) {
+    const { listPrice, amount, code } = d.discount;
+    const text = `List price ${money(d, listPrice)} (incl. GST) less coupon ${code} ${money(d, amount)} (incl. GST) = ${money(d, d.total)}. GST is charged on the value after the discount.`;
+    y = paragraph(doc, text, MARGIN, y + 2, CONTENT_WIDTH, { colour: MUTED });
+  }
   return y + 8;
 }
 

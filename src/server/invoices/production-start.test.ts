@@ -22,6 +22,9 @@ describe('starting in production without the firm tax identity', () => {
       LICENSE_SIGNING_KEY: generateKeyPairSync('ed25519')
         .privateKey.export({ type: 'pkcs8', format: 'pem' })
         .toString(),
+      RELEASE_SIGNING_KEY: generateKeyPairSync('ed25519')
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
       DATA_DIR: path.join(root, '.tmp/never-created'),
     };
     const started = run(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { ActivationSummary, LicenseAnswer } from '../../shared/licenses';
 import type { AppContext } from '../context';
@@ -6,6 +7,7 @@ import { licenseActivations, licenses, trialMachines } from '../db/schema';
 import { activationsUsed, fileFor, granted, refusal, seatLimit, summaryOf } from './answers';
 import { type LicenseRequest, type LicenseRow, lookUp } from './lookup';
 import { forgetLicenses } from './memory';
+import { updateTokenHash, updateTokenOf, updateUrlsOf } from './update-tokens';
 
 /**
  * Activates this machine. The license row is locked while seats are counted, so concurrent activations can never
@@ -42,9 +44,14 @@ export async function activateLicense(
       .where(and(eq(licenseActivations.licenseId, found.id), isNull(licenseActivations.deactivatedAt)));
     let activation = live.find((candidate) => candidate.fingerprint === request.fingerprint);
     if (activation) {
+      // The hash is written again: activations made before update feeds existed, or before a key rotation, get one.
       await tx
         .update(licenseActivations)
-        .set({ lastSeenAt: now, ...(request.name ? { name: request.name } : {}) })
+        .set({
+          lastSeenAt: now,
+          updateTokenHash: updateTokenHash(ctx.dataSecrets, updateTokenOf(ctx.dataSecrets, activation.id)),
+          ...(request.name ? { name: request.name } : {}),
+        })
         .where(eq(licenseActivations.id, activation.id));
       activation = { ...activation, name: request.name ?? activation.name };
     } else {
@@ -54,9 +61,12 @@ export async function activateLicense(
       if (row.status === 'trial' && !(await claimTrialMachine(ctx, tx, row, request.fingerprint))) {
         return { valid: false, code: 'TRIAL_USED' };
       }
+      const id = randomUUID();
       const [inserted] = await tx
         .insert(licenseActivations)
         .values({
+          id,
+          updateTokenHash: updateTokenHash(ctx.dataSecrets, updateTokenOf(ctx.dataSecrets, id)),
           licenseId: found.id,
           fingerprint: request.fingerprint,
           name: request.name ?? null,
@@ -80,6 +90,7 @@ export async function activateLicense(
       license: summaryOf(row, live.length),
       activation: summary,
       licenseFile: fileFor(ctx, row, activation),
+      updates: updateUrlsOf(ctx.config.publicUrl, updateTokenOf(ctx.dataSecrets, activation.id)),
     };
   });
   // This machine may have been remembered as not activated.

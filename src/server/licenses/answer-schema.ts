@@ -41,6 +41,11 @@ export const licenseAnswerResponse = {
       licenseFile: { type: 'string' },
       deactivated: { type: 'boolean' },
       expiresAt: { type: 'string' },
+      updates: {
+        type: 'object',
+        required: ['appcastUrl', 'velopackUrl'],
+        properties: { appcastUrl: { type: 'string' }, velopackUrl: { type: 'string' } },
+      },
     },
   },
 } as const;

@@ -83,6 +83,15 @@ describe('activation seats', () => {
     expect(again.answer.activation?.id).toBe(first.answer.activation?.id);
     expect(again.answer.activation?.name).toBe('Office PC');
     expect(await seatsUsed(purchase.licenseId)).toBe(2);
+    // Each machine has its own update feeds, and the same ones again when it activates again.
+    expect(first.answer.updates?.appcastUrl).toMatch(
+      /^http:\/\/localhost:3000\/api\/updates\/[\w-]{43}\/appcast\.xml$/,
+    );
+    expect(first.answer.updates?.velopackUrl).toBe(
+      first.answer.updates?.appcastUrl.replace('appcast.xml', ''),
+    );
+    expect(again.answer.updates).toEqual(first.answer.updates);
+    expect(second.answer.updates?.velopackUrl).not.toBe(first.answer.updates?.velopackUrl);
 
     const freed = await call('deactivate', { ...keyOf(purchase), fingerprint: b });
     expect(freed.answer).toMatchObject({

@@ -11,26 +11,37 @@ import type { LicenseRequest } from './lookup';
 import { myLicensesRoutes } from './my-licenses-routes';
 import { validateLicense } from './validate';
 
-type ParsedCredentials = { licenseKey?: string; username?: string; password?: string };
+export type ParsedCredentials = { licenseKey?: string; username?: string; password?: string };
 
-function asRequest(body: ParsedCredentials & { toolId: string; fingerprint: string }): LicenseRequest {
+export function asRequest(body: ParsedCredentials & { toolId: string; fingerprint: string }): LicenseRequest {
   const { toolId, fingerprint } = body;
   if (body.licenseKey !== undefined) return { licenseKey: body.licenseKey, toolId, fingerprint };
   return { username: body.username ?? '', password: body.password ?? '', toolId, fingerprint };
 }
 
+/** What a route of the license API is given to count its answer for the metrics and its call against the limits. */
+export type LicenseApiHelpers = {
+  /** Counts an answer for the metrics, by operation (activate, validate, deactivate, update-check) and code. */
+  counted<A extends { code: string }>(operation: string, answer: A): A;
+  /** Counts the call against the caller's address and credential. */
+  limit(request: FastifyRequest, body: ParsedCredentials): void;
+};
+
 /**
- * The license API for desktop tools (docs/license-api.md): JSON in and out, no cookies, no CSRF token (a program
- * has none to send), no CORS headers (a web page on another site cannot read an answer, and the JSON-only body
- * forces a preflight that fails). Every answer, errors included, carries `valid`.
+ * A scope of the license API for desktop tools (docs/license-api.md): JSON in and out, no cookies, no CSRF token (a
+ * program has none to send), no CORS headers (a web page on another site cannot read an answer, and the JSON-only
+ * body forces a preflight that fails). Every answer, errors included, carries `valid`. Other features (the update
+ * check) add their routes to the API through it.
  */
-export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  /** Counts an answer for the metrics, by operation (activate, validate, deactivate) and code. */
+export async function registerLicenseApi(
+  app: FastifyInstance,
+  ctx: AppContext,
+  routes: (scope: FastifyInstance, helpers: LicenseApiHelpers) => void,
+): Promise<void> {
   const counted = <A extends { code: string }>(operation: string, answer: A): A => {
     ctx.metrics.licenseAnswers.inc({ operation, code: answer.code });
     return answer;
   };
-  /** Counts the call against the caller's limits. */
   const limit = (request: FastifyRequest, body: ParsedCredentials): void =>
     consumeLicenseLimits(ctx.licenseLimiter, request.ip, limitKeyOf(body));
 
@@ -58,12 +69,20 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
             : ['bad_request', 'The request body is not valid JSON.'];
       return reply.status(status).send(counted(operation, { valid: false, code, message }));
     });
+    routes(scope, { counted, limit });
+  });
+}
 
-    const options = {
-      config: { csrf: false },
-      bodyLimit: LICENSE_API_BODY_LIMIT,
-      schema: { response: licenseAnswerResponse },
-    };
+/** Route options every license API call shares, with its `200` answer's schema. */
+export const licenseApiOptions = <S>(response: S) => ({
+  config: { csrf: false },
+  bodyLimit: LICENSE_API_BODY_LIMIT,
+  schema: { response },
+});
+
+export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await registerLicenseApi(app, ctx, (scope, { counted, limit }) => {
+    const options = licenseApiOptions(licenseAnswerResponse);
     scope.post('/api/licenses/activate', options, async (request, reply): Promise<LicenseAnswer> => {
       reply.header('cache-control', 'no-store');
       const body = parseInput(activateLicenseSchema, request.body);

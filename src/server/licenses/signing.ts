@@ -22,14 +22,17 @@ export type SigningKeys = {
 };
 
 /** A key id anyone can recompute from the public key alone: base64url of the SPKI DER's SHA-256, 16 characters. */
-function keyId(publicKey: KeyObject): string {
+export function keyId(publicKey: KeyObject): string {
   const der = publicKey.export({ format: 'der', type: 'spki' });
   return createHash('sha256').update(der).digest('base64url').slice(0, 16);
 }
 
-/** Like the session secret: a development install signs with a key generated once into DATA_DIR. */
-function developmentSigningKey(dataDir: string): string {
-  const file = path.join(dataDir, 'license-signing-key.pem');
+/**
+ * Like the session secret: a development install signs with a key generated once into DATA_DIR (`fileName` there:
+ * license files and releases each have their own).
+ */
+export function developmentSigningKey(dataDir: string, fileName = 'license-signing-key.pem'): string {
+  const file = path.join(dataDir, fileName);
   try {
     return readFileSync(file, 'utf8');
   } catch {

@@ -1,7 +1,7 @@
-import type { LicenseAnswer } from '../../shared/licenses';
+import type { LicenseAnswer, LicenseCode } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import { fileFor, granted, refusal } from './answers';
-import { credentialOf, findLicense, type LicenseRequest, withCredential } from './lookup';
+import { credentialOf, findLicense, type LicenseRequest, type LicenseRow, withCredential } from './lookup';
 import { type KnownLicense, rememberedFor } from './memory';
 
 /**
@@ -37,13 +37,17 @@ async function lookUpRemembered(ctx: AppContext, request: LicenseRequest): Promi
   return withCredential(ctx.dataSecrets, entry.row, request) ? entry : undefined;
 }
 
+/** What validate's checks found: a refusal, or this activated machine's remembered license. */
+export type MachineCheck =
+  | { valid: false; code: LicenseCode }
+  | { valid: true; entry: KnownLicense; row: LicenseRow; activationId: string };
+
 /**
- * Checks this machine's license; every start of every copy of a tool calls it, so it is answered from this
- * instance's memory when it can (at most `LICENSE_CACHE_TTL_MS` old), and writes "last seen" at most once per
- * `LAST_SEEN_RESOLUTION_MS`. A VALID answer carries a license file signed within that same second: the tool's
- * offline refresh.
+ * Validate's checks, which the update check shares: the license named by the credential, for this tool, neither
+ * revoked nor suspended, activated on this machine. Looked up through this instance's memory; "last seen" is written
+ * at most once per `LAST_SEEN_RESOLUTION_MS`.
  */
-export async function validateLicense(ctx: AppContext, request: LicenseRequest): Promise<LicenseAnswer> {
+export async function checkMachine(ctx: AppContext, request: LicenseRequest): Promise<MachineCheck> {
   const entry = await lookUpRemembered(ctx, request);
   const found = entry?.row;
   const now = ctx.clock.now();
@@ -57,6 +61,18 @@ export async function validateLicense(ctx: AppContext, request: LicenseRequest):
     found.lastSeenAt = now;
     await ctx.licenseLoaders.lastSeen.load({ activationId: found.activationId, at: now });
   }
-  entry.licenseFile ??= fileFor(ctx, found, { id: found.activationId, fingerprint: request.fingerprint });
-  return { valid: true, ...granted(found), licenseFile: entry.licenseFile };
+  return { valid: true, entry, row: found, activationId: found.activationId };
+}
+
+/**
+ * Checks this machine's license; every start of every copy of a tool calls it, so it is answered from this
+ * instance's memory when it can (at most `LICENSE_CACHE_TTL_MS` old). A VALID answer carries a license file signed
+ * within that same second: the tool's offline refresh.
+ */
+export async function validateLicense(ctx: AppContext, request: LicenseRequest): Promise<LicenseAnswer> {
+  const checked = await checkMachine(ctx, request);
+  if (!checked.valid) return checked;
+  const { entry, row, activationId } = checked;
+  entry.licenseFile ??= fileFor(ctx, row, { id: activationId, fingerprint: request.fingerprint });
+  return { valid: true, ...granted(row), licenseFile: entry.licenseFile };
 }

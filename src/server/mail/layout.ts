@@ -7,7 +7,9 @@ export type EmailBlock =
   | { kind: 'button'; href: string; label: string }
   | { kind: 'details'; rows: Array<[label: string, value: string]> }
   /** Text someone else wrote (a visitor's message), shown as written: line breaks kept, never read as HTML. */
-  | { kind: 'quote'; text: string };
+  | { kind: 'quote'; text: string }
+  /** HTML the server made safe itself (sanitised release notes), with its plain-text rendering. */
+  | { kind: 'sanitisedHtml'; html: string; text: string };
 
 export type RenderedEmail = { subject: string; html: string; text: string };
 
@@ -39,6 +41,8 @@ function blockHtml(block: EmailBlock): string {
         .join('')}</table>`;
     case 'quote':
       return `<div style="margin:0 0 16px;padding:12px 16px;border-left:3px solid #cbd5e1;background:#f8fafc;white-space:pre-wrap;word-break:break-word;line-height:1.6">${escapeHtml(block.text)}</div>`;
+    case 'sanitisedHtml':
+      return `<div style="margin:0 0 16px;line-height:1.6">${block.html}</div>`;
   }
 }
 
@@ -53,6 +57,7 @@ function blockText(block: EmailBlock): string {
     case 'details':
       return block.rows.map(([label, value]) => `${label}: ${value}`).join('\n');
     case 'quote':
+    case 'sanitisedHtml':
       return block.text;
   }
 }

@@ -19,6 +19,8 @@ export type MailMessage = {
   attachments?: readonly AttachmentRef[];
   /** Optional mail only: its one-click unsubscribe URL (account/email-preferences.ts `unsubscribeUrl`). */
   listUnsubscribe?: string;
+  /** Delete the row once sent (the confirmation to an address just erased), instead of keeping it 90 days. */
+  deleteWhenSent?: boolean;
 };
 
 /**

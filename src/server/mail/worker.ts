@@ -127,10 +127,12 @@ export function createOutboxWorker(options: {
         }
         continue;
       }
-      await db
-        .update(outbox)
-        .set({ status: 'sent', sentAt: clock.now(), lastError: null })
-        .where(and(eq(outbox.id, message.id), eq(outbox.status, 'pending')));
+      if (message.deleteWhenSent) await db.delete(outbox).where(eq(outbox.id, message.id));
+      else
+        await db
+          .update(outbox)
+          .set({ status: 'sent', sentAt: clock.now(), lastError: null })
+          .where(and(eq(outbox.id, message.id), eq(outbox.status, 'pending')));
       result.sent += 1;
     }
     return result;

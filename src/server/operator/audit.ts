@@ -5,12 +5,19 @@ import { auditLog } from '../db/schema';
  * Who did something: a signed-in operator on the dashboard, or the command line run by an OS user (the server's
  * own rights; the user is who ran `npm run admin`, also when the running server runs it for them).
  */
-export type Actor = { kind: 'operator'; userId: string; email: string } | { kind: 'cli'; osUser: string };
+export type Actor =
+  | { kind: 'operator'; userId: string; email: string }
+  | { kind: 'cli'; osUser: string }
+  /** A buyer acting on their own account (deleting it): named without personal data. */
+  | { kind: 'buyer'; userId: string };
 
 export const cliActor = (osUser: string): Actor => ({ kind: 'cli', osUser });
 
-/** How the audit log names an actor: the operator's email, or `cli:<OS user>`. */
-export const actorName = (actor: Actor) => (actor.kind === 'operator' ? actor.email : `cli:${actor.osUser}`);
+/** How the audit log names an actor: the operator's email, `cli:<OS user>`, or `buyer:self`. */
+export function actorName(actor: Actor): string {
+  if (actor.kind === 'operator') return actor.email;
+  return actor.kind === 'cli' ? `cli:${actor.osUser}` : 'buyer:self';
+}
 
 /**
  * Records one operator action. Every operator operation calls it with the transaction that makes its change, so
@@ -22,7 +29,7 @@ export async function recordAudit(
   entry: { action: string; target?: string; before?: unknown; after?: unknown },
 ): Promise<void> {
   await db.insert(auditLog).values({
-    actorId: actor.kind === 'operator' ? actor.userId : null,
+    actorId: actor.kind === 'cli' ? null : actor.userId,
     actor: actorName(actor),
     action: entry.action,
     target: entry.target ?? null,

@@ -6,10 +6,12 @@ import { type CreatePaymentResponse, SHOP_MESSAGES } from '../../shared/shop';
 import type { createPaymentSchema } from '../../shared/shop-schemas';
 import type { SessionUser } from '../auth/session-cache';
 import type { AppContext } from '../context';
+import { type CouponPrice, recordReservation, releaseCouponOf, reserveCoupon } from '../coupons/redemptions';
 import { orders } from '../db/schema';
 import { AppError, conflict, notFound } from '../http/errors';
 import { findActiveTool, ownedToolIds } from '../shop/catalogue';
 import { recordOrderEvent } from '../shop/order-events';
+import { FREE_ORDER_PREFIX, fulfilFreeOrder } from './fulfil';
 import { GatewayError } from './gateway';
 
 type CreatePaymentBody = z.output<typeof createPaymentSchema>;
@@ -33,24 +35,47 @@ export async function createPayment(
   if (tool.comingSoon) throw conflict(PAYMENT_MESSAGES.comingSoon);
   if ((await ownedToolIds(ctx.db, user.id)).has(tool.id)) throw conflict(PAYMENT_MESSAGES.alreadyOwned);
 
-  const amount = orderAmountSubunits(tool, body.currency);
+  const listPrice = orderAmountSubunits(tool, body.currency);
   const orderId = randomUUID();
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
+  // One transaction: the coupon's use is reserved together with the order it prices, or not at all.
+  const priced = await ctx.db.transaction(async (tx) => {
+    const coupon: CouponPrice | null = body.couponCode
+      ? await reserveCoupon(tx, {
+          code: body.couponCode,
+          userId: user.id,
+          toolId: tool.id,
+          currency: body.currency,
+          listPrice,
+          now,
+        })
+      : null;
+    const amount = listPrice - (coupon?.discount ?? 0);
     await tx.insert(orders).values({
       id: orderId,
       userId: user.id,
       toolId: tool.id,
-      razorpayOrderId: `${PENDING_ORDER_PREFIX}${orderId}`,
+      razorpayOrderId: `${amount === 0 ? FREE_ORDER_PREFIX : PENDING_ORDER_PREFIX}${orderId}`,
       amount,
       currency: body.currency,
       billing: body.billingDetails,
       status: 'created',
+      couponCode: coupon?.coupon.code ?? null,
+      listPrice,
+      discount: coupon?.discount ?? 0,
       createdAt: now,
       updatedAt: now,
     });
-    await recordOrderEvent(tx, orderId, 'created', { amount, currency: body.currency }, now);
+    if (coupon)
+      await recordReservation(tx, { priced: coupon, orderId, userId: user.id, currency: body.currency, now });
+    const detail = coupon
+      ? { amount, currency: body.currency, couponCode: coupon.coupon.code, discount: coupon.discount }
+      : { amount, currency: body.currency };
+    await recordOrderEvent(tx, orderId, 'created', detail, now);
+    return { amount };
   });
+  const amount = priced.amount;
+  if (amount === 0) return freeOrderAnswer(ctx, user, orderId, body.currency);
 
   let razorpayOrderId: string;
   try {
@@ -75,6 +100,7 @@ export async function createPayment(
         .update(orders)
         .set({ status: 'failed', failureReason: message.slice(0, 500), updatedAt: failedAt })
         .where(eq(orders.id, orderId));
+      await releaseCouponOf(tx, orderId);
       await recordOrderEvent(tx, orderId, 'gateway-error', { message }, failedAt);
     });
     throw new AppError(502, 'payment_gateway_error', PAYMENT_MESSAGES.gatewayFailed);
@@ -95,5 +121,32 @@ export async function createPayment(
     email: user.email,
     phone: user.phone,
     message: PAYMENT_MESSAGES.orderCreated,
+  };
+}
+
+/**
+ * A 100 % coupon: nothing to pay, so no Razorpay order. The order is fulfilled at once through the same
+ * exactly-once path as a paid one (purchase, license, invoice of zero value, delivery email).
+ */
+async function freeOrderAnswer(
+  ctx: AppContext,
+  user: SessionUser,
+  orderId: string,
+  currency: CreatePaymentBody['currency'],
+): Promise<CreatePaymentResponse> {
+  const razorpayOrderId = `${FREE_ORDER_PREFIX}${orderId}`;
+  const outcome = await fulfilFreeOrder(ctx, razorpayOrderId);
+  if (outcome.result === 'duplicate-payment') throw conflict(PAYMENT_MESSAGES.alreadyOwned);
+  return {
+    status: 'success',
+    order_id: razorpayOrderId,
+    razorpay_key_id: ctx.config.razorpay.keyId,
+    amount: 0,
+    currency,
+    name: user.name,
+    email: user.email,
+    phone: user.phone,
+    message: SHOP_MESSAGES.purchase.success,
+    free: true,
   };
 }

@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { LicenseCredentials } from '../../shared/licenses';
 import type { AppContext } from '../context';
+import { markCouponUsed, releaseCouponOf } from '../coupons/redemptions';
 import type { DbOrTx, Tx } from '../db';
 import { isUniqueViolation } from '../db/driver-errors';
 import { licenses, orders, purchases, tools, users } from '../db/schema';
@@ -16,7 +17,10 @@ import { refundOrder } from './refund';
 
 const DUPLICATE_PAYMENT_REASON = 'Duplicate purchase of an owned tool';
 
-export type FulfilSource = 'verify' | 'webhook' | 'reconciler';
+export type FulfilSource = 'verify' | 'webhook' | 'reconciler' | 'coupon';
+
+/** The order id of a free order (a 100 % coupon) in place of Razorpay's: there is no Razorpay order. */
+export const FREE_ORDER_PREFIX = 'free_';
 
 export type FulfilInput = {
   razorpayOrderId: string;
@@ -83,7 +87,12 @@ async function issueLicense(
  * paid and write the purchase, the license and the delivery email together. Whichever of verify, webhook and
  * reconciler gets here first does the work; the others find the order paid and do nothing.
  */
-export async function applyPayment(ctx: AppContext, tx: Tx, input: FulfilInput): Promise<FulfilOutcome> {
+export async function applyPayment(
+  ctx: AppContext,
+  tx: Tx,
+  // No payment id for a free order (a 100 % coupon): nothing was paid.
+  input: Omit<FulfilInput, 'razorpayPaymentId'> & { razorpayPaymentId: string | null },
+): Promise<FulfilOutcome> {
   const [order] = await tx
     .select()
     .from(orders)
@@ -123,6 +132,15 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: FulfilInput):
     )
     .limit(1);
   if (owned) {
+    await releaseCouponOf(tx, order.id);
+    if (input.razorpayPaymentId === null) {
+      // A free order for a tool already owned: nothing to refund, it simply never happened.
+      await tx
+        .update(orders)
+        .set({ status: 'failed', failureReason: DUPLICATE_PAYMENT_REASON, paidAt: null, updatedAt: now })
+        .where(eq(orders.id, order.id));
+      return { result: 'duplicate-payment', orderId: order.id, refunded: false };
+    }
     await recordOrderEvent(
       tx,
       order.id,
@@ -141,6 +159,7 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: FulfilInput):
   if (!user || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
 
   const purchase = await createPurchase(tx, order, now);
+  await markCouponUsed(tx, order.id, now);
   // A trial of the tool becomes the paid license (same key, its machine stays activated); else a new one.
   const secret =
     (await convertTrial(ctx, tx, { id: purchase.id, userId: order.userId, toolId: order.toolId }, now)) ??
@@ -206,13 +225,13 @@ export async function refundDuplicatePayment(
 export async function afterFulfilment(
   ctx: AppContext,
   outcome: FulfilOutcome,
-  razorpayPaymentId: string,
+  razorpayPaymentId: string | null,
 ): Promise<FulfilOutcome> {
   if (outcome.result === 'fulfilled') {
     forgetOwnedTools(ctx, outcome.userId);
     ctx.metrics.orders.inc({ event: 'paid', currency: outcome.currency });
   }
-  if (outcome.result !== 'duplicate-payment') return outcome;
+  if (outcome.result !== 'duplicate-payment' || razorpayPaymentId === null) return outcome;
   return { ...outcome, refunded: await refundDuplicatePayment(ctx, outcome.orderId, razorpayPaymentId) };
 }
 
@@ -222,6 +241,29 @@ export async function fulfilOrder(ctx: AppContext, input: FulfilInput): Promise<
   const settledInr = await settledInrFor(ctx, { ...input, baseAmount: input.settledInr });
   const outcome = await inFulfilmentTransaction(ctx, (tx) => applyPayment(ctx, tx, { ...input, settledInr }));
   return afterFulfilment(ctx, outcome, input.razorpayPaymentId);
+}
+
+/**
+ * Fulfils a free order (a 100 % coupon) exactly once, however many times it is confirmed at the same time: the
+ * same locked, unique-guarded transaction as a paid order, with no payment id and no Razorpay call.
+ */
+export async function fulfilFreeOrder(ctx: AppContext, razorpayOrderId: string): Promise<FulfilOutcome> {
+  if (!razorpayOrderId.startsWith(FREE_ORDER_PREFIX)) return { result: 'unknown-order' };
+  const outcome = await inFulfilmentTransaction(ctx, async (tx): Promise<FulfilOutcome> => {
+    const [order] = await tx
+      .select({ currency: orders.currency })
+      .from(orders)
+      .where(eq(orders.razorpayOrderId, razorpayOrderId));
+    if (!order) return { result: 'unknown-order' };
+    // "Paid" 0: applyPayment refuses the order if its amount is anything else.
+    return applyPayment(ctx, tx, {
+      razorpayOrderId,
+      razorpayPaymentId: null,
+      source: 'coupon',
+      paid: { amount: 0, currency: order.currency },
+    });
+  });
+  return afterFulfilment(ctx, outcome, null);
 }
 
 /**

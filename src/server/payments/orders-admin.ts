@@ -104,6 +104,8 @@ export function orderRowsQuery(db: DbOrTx) {
       currency: orders.currency,
       razorpayOrderId: orders.razorpayOrderId,
       razorpayPaymentId: orders.razorpayPaymentId,
+      couponCode: orders.couponCode,
+      discount: orders.discount,
       customerEmail: users.email,
       customerName: users.name,
       toolId: tools.id,

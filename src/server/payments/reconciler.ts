@@ -1,9 +1,10 @@
 import { and, asc, eq, gt, like, lt, not } from 'drizzle-orm';
 import type { AppContext } from '../context';
+import { releaseCouponOf, releaseExpiredReservations } from '../coupons/redemptions';
 import { orders } from '../db/schema';
 import { recordOrderEvent } from '../shop/order-events';
 import { PENDING_ORDER_PREFIX } from './create-payment';
-import { fulfilOrder } from './fulfil';
+import { FREE_ORDER_PREFIX, fulfilFreeOrder, fulfilOrder } from './fulfil';
 
 /** Give the browser and the webhook a head start before asking Razorpay ourselves. */
 export const RECONCILE_MIN_AGE_MS = 2 * 60 * 1000;
@@ -54,9 +55,12 @@ export async function reconcileOnce(ctx: AppContext): Promise<ReconcileSummary> 
     )
     .returning({ id: orders.id });
   for (const orphan of orphans) {
+    await releaseCouponOf(ctx.db, orphan.id);
     await recordOrderEvent(ctx.db, orphan.id, 'abandoned', { reason: 'no Razorpay order' }, new Date(now));
   }
   summary.abandoned = orphans.length;
+  // Reservations past their hold stopped counting already; this only names them so.
+  await releaseExpiredReservations(ctx.db, new Date(now));
 
   const open = await ctx.db
     .select({ id: orders.id, razorpayOrderId: orders.razorpayOrderId })
@@ -76,6 +80,12 @@ export async function reconcileOnce(ctx: AppContext): Promise<ReconcileSummary> 
   for (const order of open) {
     summary.checked++;
     try {
+      if (order.razorpayOrderId.startsWith(FREE_ORDER_PREFIX)) {
+        // A free order whose fulfilment was cut short (the server stopped): nothing to ask Razorpay.
+        const outcome = await fulfilFreeOrder(ctx, order.razorpayOrderId);
+        if (outcome.result === 'fulfilled') summary.fulfilled++;
+        continue;
+      }
       const payments = await gateway.fetchOrderPayments(order.razorpayOrderId);
       const captured = payments.find((payment) => payment.status === 'captured');
       if (!captured) {

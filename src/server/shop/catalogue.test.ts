@@ -171,6 +171,9 @@ describe('GET /api/my-tools/', () => {
         device: 'macOS',
         icon: null,
         purchaseDate: t.clock.now().toISOString(),
+        // The sample download is the installer of release 1.0.0 (releases/first-release.ts).
+        currentVersion: expect.objectContaining({ version: '1.0.0' }),
+        earlierVersions: [],
       },
     ]);
     const bobs = (await bob.client.get('/api/my-tools/')).json<PurchasedTool[]>();

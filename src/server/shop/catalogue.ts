@@ -1,8 +1,10 @@
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
-import type { PurchasedTool, Tool } from '../../shared/shop';
+import type { PurchasedTool, Tool, ToolInstaller } from '../../shared/shop';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { licenses, purchases, tools, trials } from '../db/schema';
+import { renderNotes } from '../releases/notes';
+import { publishedArtifacts, type ReleaseRow } from '../releases/store';
 import type { CachedCatalogue, ShopperTools } from './catalogue-cache';
 import { ensureDefaultCatalogue } from './seed';
 
@@ -114,7 +116,10 @@ export async function findActiveTool(db: DbOrTx, toolId: string): Promise<ToolRo
 }
 
 /** The free trials a user has not bought (yet), running or ended, for My Tools. */
-async function trialTools(ctx: AppContext, userId: string): Promise<PurchasedTool[]> {
+async function trialTools(
+  ctx: AppContext,
+  userId: string,
+): Promise<Array<Omit<PurchasedTool, 'currentVersion' | 'earlierVersions'>>> {
   const rows = await ctx.db
     .select({
       id: tools.id,
@@ -167,5 +172,46 @@ export async function purchasedTools(ctx: AppContext, userId: string): Promise<P
   }));
   // A trial whose tool was bought outright after a refund is no longer a trial on My Tools.
   const boughtIds = new Set(bought.map((tool) => tool._id));
-  return [...bought, ...trialled.filter((tool) => !boughtIds.has(tool._id))];
+  const listed = [...bought, ...trialled.filter((tool) => !boughtIds.has(tool._id))];
+  return Promise.all(listed.map(async (tool) => ({ ...tool, ...(await versionsOf(ctx, tool._id)) })));
+}
+
+/**
+ * A tool's published stable releases that have installers, newest first: the current one with its notes, and the
+ * earlier ones. Betas are for the tools' own updaters, not for buyers browsing My Tools.
+ */
+async function versionsOf(
+  ctx: AppContext,
+  toolId: string,
+): Promise<Pick<PurchasedTool, 'currentVersion' | 'earlierVersions'>> {
+  const byRelease = new Map<string, { release: ReleaseRow; installers: ToolInstaller[] }>();
+  for (const { release, artifact } of await publishedArtifacts(ctx.db, toolId, {
+    kind: 'installer',
+    includeBeta: false,
+  })) {
+    const entry = byRelease.get(release.id) ?? { release, installers: [] };
+    entry.installers.push({
+      artifactId: artifact.id,
+      platform: artifact.platform,
+      arch: artifact.arch,
+      fileName: artifact.fileName,
+      size: artifact.size,
+    });
+    byRelease.set(release.id, entry);
+  }
+  const versions = [...byRelease.values()].map(({ release, installers }) => ({
+    release,
+    version: {
+      version: release.version,
+      publishedAt: release.publishedAt?.toISOString() ?? null,
+      installers,
+    },
+  }));
+  const [current, ...earlier] = versions;
+  return {
+    currentVersion: current
+      ? { ...current.version, notesHtml: renderNotes(current.release.notesMarkdown) }
+      : null,
+    earlierVersions: earlier.map((entry) => entry.version),
+  };
 }

@@ -2,11 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
-import { currentUser } from '../auth/session';
+import { currentUser, requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { downloadTokens, licenses, purchases, tools, trials } from '../db/schema';
 import { contentDisposition } from '../http/content-disposition';
+import { sendArtifact } from '../releases/artifact-download';
+import { findArtifact, findRelease } from '../releases/store';
 
 export const INVALID_LINK_PATH = '/utility-tools/invalid-link';
 const TOKEN_PATTERN = /^[\w-]{43}$/;
@@ -24,7 +26,11 @@ export async function createDownloadToken(
   ctx: AppContext,
   db: DbOrTx,
   /** A purchase's link, or a free trial's. */
-  owner: ({ purchaseId: string } | { trialId: string }) & { userId: string; toolId: string },
+  owner: ({ purchaseId: string } | { trialId: string }) & {
+    userId: string;
+    toolId: string;
+    artifactId?: string;
+  },
 ): Promise<{ token: string; url: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
@@ -66,7 +72,84 @@ function refuse(request: FastifyRequest, reply: FastifyReply) {
   return reply.redirect(INVALID_LINK_PATH, 302);
 }
 
+/** An installer of a published release (never a draft's or a yanked one's), with its tool. */
+async function publishedInstaller(ctx: AppContext, artifactId: string) {
+  const artifact = await findArtifact(ctx.db, artifactId);
+  const release = artifact && (await findRelease(ctx.db, artifact.releaseId));
+  if (artifact?.kind !== 'installer' || release?.state !== 'published') return undefined;
+  return { artifact, toolId: release.toolId };
+}
+
+/**
+ * The owner's live purchase of a tool, or undefined: refunded, disputed (suspended) and revoked purchases download
+ * nothing.
+ */
+async function livePurchase(ctx: AppContext, userId: string, toolId: string) {
+  const [purchase] = await ctx.db
+    .select({ id: purchases.id })
+    .from(purchases)
+    .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
+    .where(
+      and(
+        eq(purchases.userId, userId),
+        eq(purchases.toolId, toolId),
+        isNull(purchases.refundedAt),
+        eq(licenses.status, 'active'),
+      ),
+    )
+    .limit(1);
+  return purchase;
+}
+
+/** The owner's running (not ended, not bought) trial of a tool, or undefined: a trial downloads while it runs. */
+async function runningTrial(ctx: AppContext, userId: string, toolId: string) {
+  const [trial] = await ctx.db
+    .select({ id: trials.id })
+    .from(trials)
+    .innerJoin(licenses, eq(licenses.id, trials.licenseId))
+    .where(
+      and(
+        eq(trials.userId, userId),
+        eq(trials.toolId, toolId),
+        eq(licenses.status, 'trial'),
+        gt(licenses.expiresAt, ctx.clock.now()),
+      ),
+    )
+    .limit(1);
+  return trial;
+}
+
+/** What a My Tools download link is issued for: the live purchase of the tool, else its running trial. */
+async function downloadOwner(ctx: AppContext, userId: string, toolId: string) {
+  const purchase = await livePurchase(ctx, userId, toolId);
+  if (purchase) return { purchaseId: purchase.id };
+  const trial = await runningTrial(ctx, userId, toolId);
+  return trial && { trialId: trial.id };
+}
+
 export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  /**
+   * My Tools' download button for one installer: a fresh 3-hour link of the signed-in owner (or, while it runs, of
+   * their trial), to which the browser is sent at once. Anyone else, and any file that is not an installer of a published release, is refused.
+   */
+  app.get<{ Params: { artifactId: string } }>(
+    '/api/my-tools/installers/:artifactId',
+    async (request, reply) => {
+      const user = await requireUser(ctx, request);
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+      const installer = await publishedInstaller(ctx, request.params.artifactId);
+      const owner = installer && (await downloadOwner(ctx, user.id, installer.toolId));
+      if (!installer || !owner) return refuse(request, reply);
+      const { token } = await createDownloadToken(ctx, ctx.db, {
+        ...owner,
+        userId: user.id,
+        toolId: installer.toolId,
+        artifactId: installer.artifact.id,
+      });
+      return reply.redirect(`/api/downloads/${token}`, 303);
+    },
+  );
+
   app.get<{ Params: { token: string } }>('/api/downloads/:token', async (request, reply) => {
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-robots-tag', 'noindex');
@@ -76,6 +159,8 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
     const [link] = await ctx.db
       .select({
         userId: downloadTokens.userId,
+        toolId: downloadTokens.toolId,
+        artifactId: downloadTokens.artifactId,
         fileKey: tools.fileKey,
         fileName: tools.fileName,
       })
@@ -98,11 +183,18 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
         ),
       )
       .limit(1);
-    if (!link?.fileKey || !link.fileName) return refuse(request, reply);
+    if (!link) return refuse(request, reply);
 
     // The link works without logging in (it arrives by email), but a signed-in visitor may only use their own.
     const viewer = await currentUser(ctx, request);
     if (viewer && viewer.id !== link.userId) return refuse(request, reply);
+
+    if (link.artifactId) {
+      const installer = await publishedInstaller(ctx, link.artifactId);
+      if (installer?.toolId !== link.toolId) return refuse(request, reply);
+      return sendArtifact(ctx, request, reply, installer.artifact);
+    }
+    if (!link.fileKey || !link.fileName) return refuse(request, reply);
 
     const file = await ctx.storage.open(link.fileKey);
     if (!file) {

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { SITE } from '../../shared/site';
 import type { AppContext } from '../context';
 import { tools } from '../db/schema';
+import { insertFirstRelease } from '../releases/first-release';
 import { buildZip } from './zip';
 
 type SeedTool = {
@@ -132,11 +133,10 @@ export async function seedDefaultCatalogue(ctx: AppContext): Promise<{ seeded: b
     for (const tool of DEFAULT_TOOLS) {
       const id = randomUUID();
       let file: { fileKey: string; fileName: string; fileSha256: string; fileSize: number } | undefined;
+      let sampleBytes: Uint8Array | undefined;
       if (tool.sample) {
-        const stored = await storage.put(
-          `tools/${id}/${tool.sample.fileName}`,
-          sampleArchive({ ...tool, sample: tool.sample }),
-        );
+        sampleBytes = sampleArchive({ ...tool, sample: tool.sample });
+        const stored = await storage.put(`tools/${id}/${tool.sample.fileName}`, sampleBytes);
         file = {
           fileKey: stored.key,
           fileName: tool.sample.fileName,
@@ -158,6 +158,10 @@ export async function seedDefaultCatalogue(ctx: AppContext): Promise<{ seeded: b
         createdAt: now,
         updatedAt: now,
       });
+      if (file && sampleBytes) {
+        const sample = { fileName: file.fileName, storageKey: file.fileKey, bytes: sampleBytes };
+        await insertFirstRelease(tx, ctx, { id, device: tool.device }, sample, now);
+      }
     }
     return { seeded: true };
   });

@@ -2,13 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, asc, count, desc, eq, isNull, max } from 'drizzle-orm';
 import type { AdminTool } from '../../shared/dashboard';
+import { defaultPackageId } from '../../shared/releases';
 import { TOOL_FILE_MAX_BYTES, usdPriceProblem } from '../../shared/tool-rules';
 import type { AppContext } from '../context';
-import type { DbOrTx, Tx } from '../db';
+import type { Tx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
-import { findByTypedId } from '../db/typed-id';
 import { DomainError } from '../domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
+import { findTool } from '../operator/tool-lookup';
+import { isReleaseFile } from '../releases/store';
 import type { StoredFile } from '../storage';
 import { invalidateCatalogue, type ToolRow } from './catalogue';
 import { ensureDefaultCatalogue } from './seed';
@@ -38,6 +40,8 @@ export const toAdminTool = (tool: ToolRow): AdminTool => ({
     tool.fileName && tool.fileSha256 && tool.fileSize !== null
       ? { name: tool.fileName, size: tool.fileSize, sha256: tool.fileSha256 }
       : null,
+  packageId: tool.packageId,
+  defaultPackageId: defaultPackageId(tool.name),
   updatedAt: tool.updatedAt.toISOString(),
 });
 
@@ -47,7 +51,12 @@ function changedFields(before: ToolRow, after: ToolRow) {
   const now = toAdminTool(after);
   const changed = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
   for (const key of Object.keys(now) as Array<keyof AdminTool>) {
-    if (key === 'updatedAt' || key === 'file' || JSON.stringify(was[key]) === JSON.stringify(now[key]))
+    if (
+      key === 'updatedAt' ||
+      key === 'file' ||
+      key === 'defaultPackageId' ||
+      JSON.stringify(was[key]) === JSON.stringify(now[key])
+    )
       continue;
     changed.before[key] = was[key];
     changed.after[key] = now[key];
@@ -89,20 +98,6 @@ export type NewTool = Omit<typeof tools.$inferInsert, 'id' | 'sortOrder' | 'crea
 function assertPayable(prices: { priceInrPaise: number; priceUsdCents: number | null }): void {
   const problem = usdPriceProblem(prices);
   if (problem) throw new DomainError('refused', problem);
-}
-
-/** A tool by the id the operator typed (or its start); `forUpdate` locks the row for the transaction. */
-export function findTool(db: DbOrTx, typed: string, forUpdate = false): Promise<ToolRow> {
-  return findByTypedId({
-    idColumn: tools.id,
-    typed,
-    noun: 'tool',
-    listCommand: 'tools list',
-    select: (where) => {
-      const query = db.select().from(tools).where(where).limit(2);
-      return forUpdate ? query.for('update') : query;
-    },
-  });
 }
 
 const TOOL_ORDERS = {
@@ -262,7 +257,9 @@ export async function attachToolFile(
   invalidateCatalogue(ctx);
   const { before, after } = result;
   let removeProblem: string | undefined;
-  if (before.fileKey && before.fileKey !== stored.key) {
+  // The file may also be a release's installer (release 1.0.0 made from it by the releases migration): a published
+  // release never changes its files, so it stays in storage for that release.
+  if (before.fileKey && before.fileKey !== stored.key && !(await isReleaseFile(ctx.db, before.fileKey))) {
     await storage.remove(before.fileKey).catch((error: unknown) => {
       removeProblem = (error as Error).message;
     });

@@ -1,6 +1,9 @@
 import { createHash, type Hash } from 'node:crypto';
 import { type Readable, Transform } from 'node:stream';
 
+/** Bytes `start` to `end` of a file, both inclusive, as HTTP's Range counts them. */
+export type ByteRange = { start: number; end: number };
+
 /** What the catalogue records about a stored file. */
 export type StoredFile = { key: string; size: number; sha256: string };
 
@@ -16,8 +19,11 @@ export type FileStorage = {
    * with a FileTooLargeError and leaves nothing behind.
    */
   putStream(key: string, data: Readable, maxBytes: number): Promise<StoredFile>;
-  /** A stream of the file with its size, or null when there is no such file. */
-  open(key: string): Promise<{ size: number; stream: Readable } | null>;
+  /**
+   * A stream of the file (or of the bytes `range` names, both ends inclusive) with the whole file's size, or null
+   * when there is no such file.
+   */
+  open(key: string, range?: ByteRange): Promise<{ size: number; stream: Readable } | null>;
   read(key: string): Promise<Buffer | null>;
   remove(key: string): Promise<void>;
 };

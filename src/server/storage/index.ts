@@ -6,7 +6,13 @@ import { pipeline } from 'node:stream/promises';
 import { assertValidKey, type FileStorage, measuringStream, sha256Hex } from './file-storage';
 import { parseS3Url, type S3Location } from './s3-url';
 
-export { type FileStorage, FileTooLargeError, type StoredFile, sha256Hex } from './file-storage';
+export {
+  type ByteRange,
+  type FileStorage,
+  FileTooLargeError,
+  type StoredFile,
+  sha256Hex,
+} from './file-storage';
 
 /** Files under `root`; writes land in a temporary file first and are renamed into place, so readers never see half a file. */
 export function createLocalStorage(root: string): FileStorage {
@@ -38,12 +44,12 @@ export function createLocalStorage(root: string): FileStorage {
       }
       return { key, ...measure.result() };
     },
-    async open(key) {
+    async open(key, range) {
       const file = fullPath(key);
       try {
         const info = await stat(file);
         if (!info.isFile()) return null;
-        return { size: info.size, stream: createReadStream(file) };
+        return { size: info.size, stream: createReadStream(file, range) };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;
@@ -73,7 +79,7 @@ function lazyS3Storage(location: S3Location): FileStorage {
   return {
     put: async (key, data) => (await storage()).put(key, data),
     putStream: async (key, data, maxBytes) => (await storage()).putStream(key, data, maxBytes),
-    open: async (key) => (await storage()).open(key),
+    open: async (key, range) => (await storage()).open(key, range),
     read: async (key) => (await storage()).read(key),
     remove: async (key) => (await storage()).remove(key),
   };

@@ -8,7 +8,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { assertValidKey, type FileStorage, measuringStream, sha256Hex } from './file-storage';
+import { assertValidKey, type ByteRange, type FileStorage, measuringStream, sha256Hex } from './file-storage';
 import type { S3Location } from './s3-url';
 
 const isMissing = (error: unknown) =>
@@ -33,9 +33,15 @@ export function createS3Storage(location: S3Location, client?: S3Client): FileSt
     return location.prefix ? `${location.prefix}/${key}` : key;
   };
 
-  const get = async (key: string) => {
+  const get = async (key: string, range?: ByteRange) => {
     try {
-      return await s3.send(new GetObjectCommand({ Bucket: location.bucket, Key: objectKey(key) }));
+      return await s3.send(
+        new GetObjectCommand({
+          Bucket: location.bucket,
+          Key: objectKey(key),
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      );
     } catch (error) {
       if (isMissing(error)) return null;
       throw error;
@@ -66,10 +72,12 @@ export function createS3Storage(location: S3Location, client?: S3Client): FileSt
       }).done();
       return { key, ...measure.result() };
     },
-    async open(key) {
-      const object = await get(key);
+    async open(key, range) {
+      const object = await get(key, range);
       if (!object?.Body) return null;
-      return { size: Number(object.ContentLength ?? 0), stream: object.Body as Readable };
+      // A ranged answer's Content-Length is the range's; the whole size is after the slash of Content-Range.
+      const whole = range ? Number(object.ContentRange?.split('/')[1]) : Number(object.ContentLength ?? 0);
+      return { size: whole, stream: object.Body as Readable };
     },
     async read(key) {
       const object = await get(key);

@@ -8,7 +8,7 @@ import { findByTypedId } from '../db/typed-id';
 import { DomainError } from '../domain-error';
 import { forgetLicenses } from '../licenses/memory';
 import { licenseKeyHashes } from '../licenses/secrets-at-rest';
-import { type Actor, recordAudit } from '../operator/audit';
+import { type Actor, actorName, recordAudit } from '../operator/audit';
 import { LICENSE_KEY_PATTERN } from '../shop/license';
 import { DAY_MS } from './trials';
 
@@ -103,7 +103,7 @@ export async function endTrial(
     await tx.update(licenses).set({ expiresAt: now }).where(eq(licenses.id, found.license.id));
     await tx
       .update(trials)
-      .set({ endedAt: now, endedBy: actor.kind === 'operator' ? actor.email : `cli:${actor.osUser}` })
+      .set({ endedAt: now, endedBy: actorName(actor) })
       .where(eq(trials.id, found.trial.id));
     await recordAudit(tx, actor, {
       action: 'trial.end',

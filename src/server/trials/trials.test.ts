@@ -2,6 +2,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import { openedMails } from '../../../test/support/mail';
+import { addRelease } from '../../../test/support/release-fixtures';
 import {
   addTool,
   buyTool,
@@ -12,6 +13,7 @@ import {
   newBuyer,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
+import type { PurchasedTool } from '../../shared/shop';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { auditLog, invoices, licenseActivations, licenses, outbox, tools, trials, users } from '../db/schema';
 import { cliActor } from '../operator/audit';
@@ -124,6 +126,32 @@ describe('starting a trial', () => {
       trialStarted: true,
     });
   });
+
+  it('lists its tool’s current version on My Tools, whose installer downloads while the trial runs', async () => {
+    const { tool, client, answer, key } = await startedTrial(14);
+    const release = await addRelease(t.ctx, {
+      toolId: tool.id,
+      version: '2.0.0',
+      artifacts: [
+        {
+          platform: 'windows',
+          arch: 'x64',
+          kind: 'installer',
+          fileName: 'Setup.exe',
+          content: Buffer.from('MZ'),
+        },
+      ],
+    });
+    const [mine] = (await client.get('/api/my-tools/')).json<PurchasedTool[]>();
+    expect(mine).toMatchObject({ trialEndsAt: answer.expiresAt, currentVersion: { version: '2.0.0' } });
+    const installerUrl = `/api/my-tools/installers/${release.artifacts[0]?.id}`;
+    const button = await client.get(installerUrl);
+    expect(button.statusCode).toBe(303);
+    expect((await client.get(String(button.headers.location))).rawPayload.toString()).toBe('MZ');
+
+    await endTrial(t.ctx, key, cliActor('asha'));
+    expect((await client.get(installerUrl, { accept: 'application/json' })).statusCode).toBe(404);
+  });
 });
 
 describe('a trial through the license API', () => {
@@ -153,8 +181,12 @@ describe('a trial through the license API', () => {
       fingerprint: machine,
     });
     expect(validated.json()).toMatchObject({ valid: true, code: 'TRIAL', expiresAt: answer.expiresAt });
+    // A running trial gets updates like a bought license; its feed dies with the trial.
+    const appcastPath = new URL(activated.json().updates.appcastUrl).pathname;
+    expect((await t.app.inject({ method: 'GET', url: appcastPath })).statusCode).toBe(200);
 
     t.clock.advance(15 * DAY_MS);
+    expect((await t.app.inject({ method: 'GET', url: appcastPath })).statusCode).toBe(404);
     // Straight after a TRIAL answer: the remembered row must not answer past the end.
     expect(
       (await licenseApi('validate', { licenseKey: key, toolId: tool.id, fingerprint: machine })).json(),

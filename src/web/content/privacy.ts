@@ -1,4 +1,5 @@
 import { DOWNLOAD_LINK_VALID_HOURS } from '../../shared/constants';
+import { GRIEVANCE_RESPONSE_DAYS, TAX_RECORD_RETENTION_MONTHS } from '../../shared/privacy';
 import { RETENTION_DAYS } from '../../shared/retention';
 import { formatAddress, SITE } from '../../shared/site';
 import type { PolicyDocumentContent } from '../features/policies/types';
@@ -184,6 +185,10 @@ export const PRIVACY_POLICY: PolicyDocumentContent = {
               { strong: 'Emails we send you: ' },
               `the text of an email is deleted ${RETENTION_DAYS.sentMail} days after it was sent; for an order we keep only the fact that it was sent, its subject and date.`,
             ],
+            [
+              { strong: 'Tax invoices and credit notes: ' },
+              `kept for ${TAX_RECORD_RETENTION_MONTHS} months, as section 36 of the CGST Act requires, with the name and address they were issued to, also after you delete your account; everything else about a deleted account is erased at once.`,
+            ],
           ],
         },
         {
@@ -267,6 +272,14 @@ export const PRIVACY_POLICY: PolicyDocumentContent = {
             ' from the email address registered with us, or contact our Grievance Officer (section 10). We may ask you to verify your identity before acting on a request, and we will respond within one month. Please note that withdrawing consent or erasing account data may mean we can no longer provide some services, such as sending your tool credentials again.',
           ],
         },
+        {
+          kind: 'paragraph',
+          text: [
+            'If you have an account, you can exercise the most common of these rights yourself, at any time, on your ',
+            { text: 'Account', href: '/account' },
+            ' page: “Download my data” gives you a copy of everything we hold about your account, with whom we share it and why; “Delete my account” erases your personal data at once (tax invoices and credit notes are kept as the GST law requires); and your email preferences turn optional emails off, or on again, as easily as you gave consent. Profile details can be corrected there too.',
+          ],
+        },
       ],
     },
     {
@@ -302,6 +315,10 @@ export const PRIVACY_POLICY: PolicyDocumentContent = {
         {
           kind: 'paragraph',
           text: 'We acknowledge every grievance within two working days and resolve it within one month of receiving it. Please include your name, the email address you used with us and a short description of your concern so that we can help you quickly.',
+        },
+        {
+          kind: 'paragraph',
+          text: `The Grievance Officer answers every grievance within ${GRIEVANCE_RESPONSE_DAYS} days of receiving it at the latest, as the Digital Personal Data Protection Rules, 2025 require.`,
         },
       ],
     },

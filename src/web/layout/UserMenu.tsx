@@ -1,4 +1,4 @@
-import { ChevronDown, LayoutDashboard, LogOut, Package, UserRound } from 'lucide';
+import { ChevronDown, LayoutDashboard, LogOut, Package, Settings, UserRound } from 'lucide';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { Icon } from '../components/Icon';
@@ -119,6 +119,16 @@ export function UserMenu({ name }: { name: string }) {
           >
             <Icon node={Package} className="size-4 text-brand-700" />
             My Tools
+          </Link>
+          <Link
+            role="menuitem"
+            tabIndex={-1}
+            to="/account"
+            className={itemClass}
+            onClick={() => close(false)}
+          >
+            <Icon node={Settings} className="size-4 text-brand-700" />
+            Account
           </Link>
           <hr className="my-1 border-slate-100" />
           <button

@@ -42,13 +42,14 @@ export function preloadAuthDialogs(): void {
   void loadDialogs();
 }
 
-const MY_TOOLS_PATH = '/my-tools';
+/** The pages only a signed-in buyer sees: anyone else is sent to the tools page. */
+const SIGNED_IN_PATHS = new Set(['/my-tools', '/account']);
 const TOOLS_PATH = '/utility-tools';
 
 /**
  * Who is logged in, for the tools pages (docs/product.md §4, §6). Checks GET /api/auth/check/ once mounted
  * (the prerendered HTML is the "not checked yet" state), polls every 5 s when `poll`, and renders the Login
- * and Signup dialogs. On /my-tools a visitor who is not logged in, or whose check fails, is sent to
+ * and Signup dialogs. On /my-tools and /account a visitor who is not logged in, or whose check fails, is sent to
  * /utility-tools.
  */
 export function AuthProvider({ children, poll = false }: { children: ReactNode; poll?: boolean }) {
@@ -58,9 +59,9 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
   /** The dialogs stay mounted once loaded, so the native <dialog> can return focus when it closes. */
   const [dialogsWanted, setDialogsWanted] = useState(false);
   const [pathname, navigate] = useLocation();
-  const onMyTools = pathname.replace(/\/+$/, '') === MY_TOOLS_PATH;
-  const onMyToolsRef = useRef(onMyTools);
-  onMyToolsRef.current = onMyTools;
+  const signedInOnly = SIGNED_IN_PATHS.has(pathname.replace(/\/+$/, ''));
+  const signedInOnlyRef = useRef(signedInOnly);
+  signedInOnlyRef.current = signedInOnly;
 
   const refresh = useCallback(async () => {
     try {
@@ -69,7 +70,7 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
       setChecked(true);
     } catch (error) {
       console.error('Auth check failed', error);
-      if (onMyToolsRef.current) navigate(TOOLS_PATH, { replace: true });
+      if (signedInOnlyRef.current) navigate(TOOLS_PATH, { replace: true });
     }
   }, [navigate]);
 
@@ -94,8 +95,8 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
   }, [poll, refresh]);
 
   useEffect(() => {
-    if (checked && !user && onMyTools) navigate(TOOLS_PATH, { replace: true });
-  }, [checked, user, onMyTools, navigate]);
+    if (checked && !user && signedInOnly) navigate(TOOLS_PATH, { replace: true });
+  }, [checked, user, signedInOnly, navigate]);
 
   const open = useCallback((name: AuthDialogName) => {
     setDialogsWanted(true);
@@ -109,7 +110,7 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
       // The server may already have ended the session; reloading shows whatever state is true now.
       console.error('Logout failed', error);
     }
-    if (onMyToolsRef.current) window.location.assign(TOOLS_PATH);
+    if (signedInOnlyRef.current) window.location.assign(TOOLS_PATH);
     else window.location.reload();
   }, []);
 

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { customersQuerySchema, emptyRequestSchema } from '../../../shared/dashboard';
 import { SELF_DEACTIVATION_LIMIT } from '../../../shared/licenses';
+import { exportAccountAsOperator, exportFileName } from '../../account/data-export';
 import type { AppContext } from '../../context';
+import { contentDisposition } from '../../http/content-disposition';
 import { parseInput } from '../../http/errors';
 import { deactivateDeviceAsOperator, resetSelfDeactivations } from '../../licenses/operator';
 import { customerDetail, listCustomers } from '../customers';
@@ -14,6 +16,16 @@ export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {
   );
 
   app.get('/api/admin/customers/:id', async (request) => customerDetail(ctx, idParams(request)));
+
+  /** The customer's data export, for a request that came by email or post; audited. */
+  app.get('/api/admin/customers/:id/export', async (request, reply) => {
+    const data = await exportAccountAsOperator(ctx, idParams(request), operatorOf(request).actor);
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', contentDisposition(exportFileName(ctx.clock.now())))
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(data, null, 2));
+  });
 
   app.post('/api/admin/licenses/:id/devices/:deviceId/deactivate', async (request) => {
     const { id, deviceId } = licenseDeviceParams(request);

@@ -5,6 +5,7 @@ import type { DashboardStatus } from '../../../shared/dashboard';
 import { ActivityScreen } from './ActivityScreen';
 import { AdminLayout } from './AdminLayout';
 import { adminApi } from './api';
+import { CouponScreen, CouponsScreen } from './CouponsScreen';
 import { CustomerScreen, CustomersScreen } from './CustomersScreen';
 import { EnrolScreen } from './EnrolScreen';
 import { GateShell } from './GateShell';
@@ -81,6 +82,8 @@ export function AdminApp() {
               <Route path="/admin/tools" component={ToolsScreen} />
               <Route path="/admin/tools/new" component={ToolEditScreen} />
               <Route path="/admin/tools/:id" component={ToolEditScreen} />
+              <Route path="/admin/coupons" component={CouponsScreen} />
+              <Route path="/admin/coupons/:id" component={CouponScreen} />
               <Route path="/admin/messages" component={MessagesScreen} />
               <Route path="/admin/mail" component={MailScreen} />
               <Route path="/admin/invoices" component={InvoicesScreen} />

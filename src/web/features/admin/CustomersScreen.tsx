@@ -26,7 +26,13 @@ const COLUMNS: Array<Column<CustomerRow, Sort>> = [
       </Link>
     ),
   },
-  { key: 'name', label: 'Name', sort: 'name', render: (customer) => customer.name },
+  {
+    key: 'name',
+    label: 'Name',
+    sort: 'name',
+    render: (customer) =>
+      customer.erasedAt ? `Erased on ${formatDateTime(customer.erasedAt)}` : customer.name,
+  },
   { key: 'phone', label: 'Phone', render: (customer) => customer.phone },
   {
     key: 'since',
@@ -68,7 +74,7 @@ export function CustomerScreen() {
       >
         ← Customers
       </Link>
-      <ScreenTitle title={data ? data.name : 'Customer'} />
+      <ScreenTitle title={data ? data.name || 'Erased account' : 'Customer'} />
       <FormError message={error} />
       {notice && (
         <p role="status" className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">
@@ -91,7 +97,23 @@ export function CustomerScreen() {
                 <dt className="text-slate-600">Signed up</dt>
                 <dd>{formatDateTime(data.createdAt)}</dd>
               </div>
+              {data.erasedAt && (
+                <div>
+                  <dt className="text-slate-600">Deleted by the buyer</dt>
+                  <dd className="font-medium text-red-800">Erased on {formatDateTime(data.erasedAt)}</dd>
+                </div>
+              )}
             </dl>
+            <p className="mt-4 text-sm">
+              {/* A written data request (DPDP Act s. 11) is answered with this file; the download is recorded in Activity. */}
+              <a
+                href={`/api/admin/customers/${data.id}/export`}
+                download
+                className="font-medium text-brand-700 underline underline-offset-2"
+              >
+                Download data
+              </a>
+            </p>
           </Card>
           <h2 className="text-lg font-semibold text-slate-900">Orders</h2>
           <DataTable

@@ -44,6 +44,11 @@ export function OrderScreen() {
                 <StatusBadge status={order.status} />
               </Detail>
               <Detail label="Amount">{formatSubunits(order.amount, order.currency)}</Detail>
+              {order.couponCode && (
+                <Detail label="Coupon">
+                  {order.couponCode}: {formatSubunits(order.discount ?? 0, order.currency)} off
+                </Detail>
+              )}
               <Detail label="Tool">{order.tool}</Detail>
               <Detail label="Buyer">
                 {order.customerName} ·{' '}

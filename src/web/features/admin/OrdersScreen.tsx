@@ -37,7 +37,16 @@ export const ORDER_COLUMNS: Array<Column<OrderRow, Sort>> = [
     key: 'amount',
     label: 'Amount',
     sort: 'amount',
-    render: (order) => <span className="tabular-nums">{formatSubunits(order.amount, order.currency)}</span>,
+    render: (order) => (
+      <span className="tabular-nums">
+        {formatSubunits(order.amount, order.currency)}
+        {order.couponCode && (
+          <span className="block text-xs text-slate-700">
+            {order.couponCode} −{formatSubunits(order.discount ?? 0, order.currency)}
+          </span>
+        )}
+      </span>
+    ),
   },
   {
     key: 'status',

@@ -3,6 +3,7 @@ import type { OverviewResponse, PeriodFigures } from '../../../shared/dashboard'
 import { formatSubunits } from '../../../shared/money';
 import { FormError } from '../../components/form';
 import { adminApi } from './api';
+import { CouponsOverviewCard } from './CouponsScreen';
 import { Inbox, MailWarning, RotateCw } from './icons';
 import { SalesChart } from './SalesChart';
 import { TrialFiguresList } from './TrialsPanel';
@@ -85,6 +86,7 @@ export function OverviewScreen() {
               </ul>
             </Card>
           </div>
+          <CouponsOverviewCard figures={data.coupons} />
           <Card title="Free trials, every tool">
             <TrialFiguresList figures={data.trials} />
           </Card>

@@ -4,6 +4,7 @@ import type { AdminTool, ToolInput } from '../../../shared/dashboard';
 import { FormError } from '../../components/form';
 import { adminApi } from './api';
 import { ArrowLeft } from './icons';
+import { ReleasesPanel } from './releases/ReleasesPanel';
 import { ToolForm } from './ToolForm';
 import { TrialsPanel } from './TrialsPanel';
 import { UploadPanel } from './UploadPanel';
@@ -62,6 +63,7 @@ export function ToolEditScreen() {
           )}
         </div>
       )}
+      {tool && <ReleasesPanel tool={tool} />}
     </>
   );
 }

@@ -21,6 +21,8 @@ const STORED: AdminTool = {
   activationLimit: 3,
   trialDays: 0,
   file: null,
+  packageId: null,
+  defaultPackageId: 'LedgerLens',
   updatedAt: '2026-11-20T10:00:00.000Z',
 };
 
@@ -105,6 +107,7 @@ describe('the tool editor', () => {
         delivery: 'credentials',
         activationLimit: '3',
         trialDays: '0',
+        packageId: '',
         code: '123456',
       },
     ]);

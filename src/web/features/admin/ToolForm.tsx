@@ -1,4 +1,5 @@
 import { type AdminTool, type ToolInput, toolInputProblems } from '../../../shared/dashboard';
+import { defaultPackageId } from '../../../shared/releases';
 import { ACTIVATION_LIMIT_RANGE, DEFAULT_ACTIVATION_LIMIT, TOOL_TEXT_MAX } from '../../../shared/tool-rules';
 import { TRIAL_DAYS_RANGE } from '../../../shared/trials';
 import {
@@ -13,7 +14,11 @@ import {
 } from '../../components/form';
 import { problem } from './api';
 
-type ToolValues = Omit<ToolInput, 'code' | 'trialDays'> & { code: string; trialDays: string };
+type ToolValues = Omit<ToolInput, 'code' | 'trialDays' | 'packageId'> & {
+  code: string;
+  trialDays: string;
+  packageId: string;
+};
 
 const FIELDS = [
   'name',
@@ -24,6 +29,7 @@ const FIELDS = [
   'priceUSD',
   'activationLimit',
   'trialDays',
+  'packageId',
   'code',
 ] as const satisfies ReadonlyArray<keyof ToolValues>;
 const fieldId = (field: string) => `tool-${field}`;
@@ -54,6 +60,7 @@ function valuesOf(tool: AdminTool | null): ToolValues {
       delivery: 'license_key',
       activationLimit: String(DEFAULT_ACTIVATION_LIMIT),
       trialDays: '0',
+      packageId: '',
       code: '',
     };
   }
@@ -68,6 +75,7 @@ function valuesOf(tool: AdminTool | null): ToolValues {
     delivery: tool.delivery,
     activationLimit: String(tool.activationLimit),
     trialDays: String(tool.trialDays),
+    packageId: tool.packageId ?? '',
     code: '',
   };
 }
@@ -103,7 +111,9 @@ export function ToolForm({
     explain: (failure) => problem(failure),
   });
 
-  const text = (field: 'name' | 'priceINR' | 'priceUSD' | 'activationLimit' | 'trialDays' | 'code') => ({
+  const text = (
+    field: 'name' | 'priceINR' | 'priceUSD' | 'activationLimit' | 'trialDays' | 'packageId' | 'code',
+  ) => ({
     id: fieldId(field),
     value: values[field],
     onValueChange: form.change(field),
@@ -156,6 +166,14 @@ export function ToolForm({
         label="Trial days"
         inputMode="numeric"
         hint={`Length of the free trial a signed-in visitor may start (0: no trial, up to ${TRIAL_DAYS_RANGE.max})`}
+      />
+      <TextField
+        {...text('packageId')}
+        label="Velopack package id"
+        placeholder={defaultPackageId(values.name)}
+        autoComplete="off"
+        spellCheck={false}
+        hint="What vpk pack --packId was given; empty: the name's letters and digits"
       />
       <Checkbox
         label="Coming soon (shown, cannot be bought)"

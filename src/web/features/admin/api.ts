@@ -1,4 +1,5 @@
 import type { LoginResponse } from '../../../shared/auth';
+import type { CouponDetail, CouponSummary, NewCouponInput } from '../../../shared/coupons';
 import type {
   ActivityEntry,
   ActivityQuery,
@@ -24,7 +25,9 @@ import type {
   ToolInput,
   ToolsQuery,
 } from '../../../shared/dashboard';
-import { ApiError, api } from '../../lib/api';
+import type { CreateReleaseInput, EditReleaseInput } from '../../../shared/release-schemas';
+import type { AdminRelease } from '../../../shared/releases';
+import { ApiError, api, uploadWithProgress } from '../../lib/api';
 
 /** Query string of a table request, leaving out empty values. */
 export function queryString(query: Record<string, unknown>): string {
@@ -90,8 +93,40 @@ export const adminApi = {
       {},
     ),
   invoices: (period: InvoicePeriod) => api.get<InvoiceReport>(`/api/admin/invoices${queryString(period)}`),
+  coupons: () => api.get<CouponSummary[]>('/api/admin/coupons'),
+  coupon: (code: string) => api.get<CouponDetail>(`/api/admin/coupons/${encodeURIComponent(code)}`),
+  createCoupon: (input: NewCouponInput) => api.post<CouponSummary>('/api/admin/coupons', input),
+  disableCoupon: (code: string) =>
+    api.post<CouponSummary>(`/api/admin/coupons/${encodeURIComponent(code)}/disable`, {}),
   activity: (query: ActivityQuery) =>
     api.get<Page<ActivityEntry>>(`/api/admin/activity${queryString(query)}`),
+  releases: (toolId: string) =>
+    api.get<AdminRelease[]>(`/api/admin/tools/${encodeURIComponent(toolId)}/releases`),
+  createRelease: (toolId: string, input: CreateReleaseInput) =>
+    api.post<AdminRelease>(`/api/admin/tools/${encodeURIComponent(toolId)}/releases`, input),
+  editRelease: (id: string, input: EditReleaseInput) =>
+    api.patch<AdminRelease>(`/api/admin/releases/${encodeURIComponent(id)}`, input),
+  uploadArtifact: (
+    id: string,
+    fields: { platform: string; arch: string; kind: string },
+    file: File,
+    onProgress: (fraction: number) => void,
+  ) => {
+    const body = new FormData();
+    for (const [name, value] of Object.entries(fields)) body.set(name, value);
+    body.set('file', file);
+    return uploadWithProgress<AdminRelease>(
+      `/api/admin/releases/${encodeURIComponent(id)}/artifacts`,
+      body,
+      onProgress,
+    );
+  },
+  removeArtifact: (id: string, artifactId: string) =>
+    api.delete<AdminRelease>(
+      `/api/admin/releases/${encodeURIComponent(id)}/artifacts/${encodeURIComponent(artifactId)}`,
+    ),
+  releaseAction: (id: string, action: 'publish' | 'yank', code: string) =>
+    api.post<AdminRelease>(`/api/admin/releases/${encodeURIComponent(id)}/${action}`, { code }),
 };
 
 /** The server's message for a failed call, else the fallback. */

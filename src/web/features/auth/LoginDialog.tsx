@@ -3,6 +3,7 @@ import type { AuthUser } from '../../../shared/auth';
 import { CloseButton } from '../../components/form';
 import { Modal } from '../../components/Modal';
 import { ForgotStep, LoginStep, ResetStep, VerifyStep } from './LoginSteps';
+import { PasskeySignIn } from './PasskeySignIn';
 import { type LoginView, useLoginFlow } from './useLoginFlow';
 
 const TITLES: Record<LoginView, string> = {
@@ -63,7 +64,12 @@ function LoginFlow({
   const flow = useLoginFlow({ idPrefix: id, setView, onClose, onLoggedIn });
   return (
     <>
-      {view === 'login' && <LoginStep id={id} flow={flow} onSignup={onSignup} />}
+      {view === 'login' && (
+        <>
+          <LoginStep id={id} flow={flow} onSignup={onSignup} />
+          <PasskeySignIn onLoggedIn={onLoggedIn} onClose={onClose} />
+        </>
+      )}
       {view === 'forgot' && <ForgotStep id={id} flow={flow} />}
       {view === 'verify' && <VerifyStep id={id} flow={flow} />}
       {view === 'reset' && <ResetStep id={id} flow={flow} />}

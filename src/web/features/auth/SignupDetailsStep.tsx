@@ -11,7 +11,7 @@ import {
   PrimaryButton,
   TextField,
 } from '../../components/form';
-import { CountryCodePicker } from './CountryCodePicker';
+import { CountryCodePicker } from '../../components/form/CountryCodePicker';
 import type { SignupFlow } from './useSignupFlow';
 
 /** Step 1, 'Create an Account': the details, checked in the order of docs/product.md §5. */

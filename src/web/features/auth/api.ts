@@ -1,4 +1,8 @@
 import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
+import type {
   ForgotPasswordRequest,
   InitiateSignupRequest,
   LoginRequest,
@@ -24,6 +28,11 @@ export const authApi = {
     api.post<MessageResponse>('/api/auth/forgot-password/', body),
   verifyResetCode: (body: VerifyOtpRequest) => api.post<MessageResponse>('/api/auth/verify-otp/', body),
   resetPassword: (body: ResetPasswordRequest) => api.post<MessageResponse>('/api/auth/reset-password/', body),
+  passkeyOptions: () => api.post<PublicKeyCredentialRequestOptionsJSON>('/api/auth/passkey/options', {}),
+  passkeyLogin: (credential: AuthenticationResponseJSON) =>
+    api.post<LoginResponse>('/api/auth/passkey/login', {
+      credential: credential as unknown as Record<string, unknown>,
+    }),
 };
 
 /** docs/product.md §8: the server's message when it sent one, else the step's own fallback text. */

@@ -1,4 +1,4 @@
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { BILLING_COUNTRY_INDIA, normaliseBilling, validateBilling } from '../../../shared/billing';
 import type { Currency } from '../../../shared/constants';
 import { COUNTRIES } from '../../../shared/countries';
@@ -17,6 +17,8 @@ import {
   useForm,
 } from '../../components/form';
 import { Modal } from '../../components/Modal';
+import { ApiError } from '../../lib/api';
+import { type AppliedCoupon, CouponField } from './CouponField';
 import { GstinField } from './GstinField';
 
 const COUNTRY_OPTIONS = COUNTRIES.map((country) => country.name);
@@ -38,8 +40,11 @@ export function BillingModal({
   onCancel,
   onSubmit,
   returnFocus,
+  toolId,
 }: {
   open: boolean;
+  /** The tool being bought: with it the form offers the optional coupon code (checked by the server). */
+  toolId?: string;
   /** Where focus goes on close when the page opened the dialog itself (a purchase carried on after signing in). */
   returnFocus?: () => HTMLElement | null;
   currency: Currency;
@@ -54,7 +59,7 @@ export function BillingModal({
    * The details as the order takes them, and as typed (to start from next time); settles once the payment has
    * started, or fails with the server's answer.
    */
-  onSubmit: (billing: BillingDetails, draft: BillingDraft) => Promise<void>;
+  onSubmit: (billing: BillingDetails, draft: BillingDraft, couponCode?: string) => Promise<void>;
 }) {
   return (
     <Modal
@@ -71,6 +76,7 @@ export function BillingModal({
         defaultCountry={defaultCountry}
         onCancel={onCancel}
         onSubmit={onSubmit}
+        toolId={toolId}
       />
     </Modal>
   );
@@ -88,14 +94,17 @@ function BillingForm({
   defaultCountry,
   onCancel,
   onSubmit,
+  toolId,
 }: {
   currency: Currency;
   summary: ReactNode;
   draft?: BillingDraft;
   defaultCountry?: string;
   onCancel: () => void;
-  onSubmit: (billing: BillingDetails, draft: BillingDraft) => Promise<void>;
+  onSubmit: (billing: BillingDetails, draft: BillingDraft, couponCode?: string) => Promise<void>;
+  toolId?: string;
 }) {
+  const [coupon, setCoupon] = useState<AppliedCoupon | null>(null);
   const domestic = currency === 'INR';
   const prefix = useId();
   const idOf = (field: string) => `${prefix}-${field}`;
@@ -124,8 +133,14 @@ function BillingForm({
 
   const submit = form.submit({
     validate: (typed) => validateBilling(input(typed)),
-    send: (typed) => onSubmit(normaliseBilling(input(typed)), typed),
-    explain: (_failure, onFields) => (onFields ? null : SHOP_MESSAGES.purchase.createFailed),
+    send: (typed) => onSubmit(normaliseBilling(input(typed)), typed, coupon?.code),
+    // A code refused when the order was made (its last use went meanwhile) says why; anything else, the spec's words.
+    explain: (failure, onFields) =>
+      onFields
+        ? null
+        : failure instanceof ApiError && failure.body?.code === 'coupon_refused'
+          ? (failure.serverMessage ?? SHOP_MESSAGES.purchase.createFailed)
+          : SHOP_MESSAGES.purchase.createFailed,
   });
 
   return (
@@ -192,6 +207,16 @@ function BillingForm({
             error={errors.country}
           />
         </Field>
+      )}
+
+      {toolId && (
+        <CouponField
+          id={idOf('coupon')}
+          toolId={toolId}
+          currency={currency}
+          applied={coupon}
+          onApplied={setCoupon}
+        />
       )}
 
       <FormError message={form.formError} />

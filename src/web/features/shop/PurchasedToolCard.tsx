@@ -12,6 +12,7 @@ import { toolTitle } from './ToolCard';
 import { ToolIcon } from './ToolIcon';
 import { TruncatedText } from './TruncatedText';
 import type { LicensesState } from './useLicenses';
+import { VersionPanel } from './VersionPanel';
 
 const purchaseDateFormat = new Intl.DateTimeFormat('en-IN', {
   day: 'numeric',
@@ -57,6 +58,8 @@ function TrialToolCard({ tool, trialEndsAt }: { tool: PurchasedTool; trialEndsAt
         </div>
       </div>
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
+      {/* The installers download while the trial runs, as the trial's email link does. */}
+      {trialDaysLeft(trialEndsAt, new Date()) > 0 && <VersionPanel tool={tool} />}
       <button
         type="button"
         onClick={buyNow}
@@ -102,6 +105,7 @@ export function PurchasedToolCard({
         </div>
       </div>
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
+      <VersionPanel tool={tool} />
       {license && <LicensePanel license={license} state={licenses} />}
       <button
         type="button"

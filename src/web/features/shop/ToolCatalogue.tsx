@@ -87,10 +87,10 @@ export function ToolCatalogue() {
    * The billing form stays open (busy) until the order exists, so a refusal shows on its fields; it closes before
    * the checkout window opens, which a dialog still open would hide and keep out of reach.
    */
-  const proceed = async (billing: BillingDetails, draft: BillingDraft) => {
+  const proceed = async (billing: BillingDetails, draft: BillingDraft, couponCode?: string) => {
     setBillingDraft(draft);
     if (!billingFor || !currency) return;
-    await purchase(billingFor, currency, billing, () => flushSync(() => setBillingFor(null)));
+    await purchase(billingFor, currency, billing, () => flushSync(() => setBillingFor(null)), couponCode);
   };
 
   // The grid appears in one step, with the test-mode notice, so nothing moves once it is there.
@@ -177,6 +177,7 @@ export function ToolCatalogue() {
           }
           onCancel={() => setBillingFor(null)}
           onSubmit={proceed}
+          toolId={billingFor?._id}
           returnFocus={() => (billingFor ? toolAction(billingFor._id) : null)}
         />
       </Suspense>

@@ -35,13 +35,21 @@ export function usePurchase({
     currency: Currency,
     billing: BillingDetails,
     beforeCheckout?: () => void,
+    /** Applied in the billing form; the server prices the order with it (or refuses it). */
+    couponCode?: string,
   ) => Promise<void>;
 } {
   const [processingId, setProcessingId] = useState<string | null>(null);
   const [, navigate] = useLocation();
 
   const purchase = useCallback(
-    (tool: Tool, currency: Currency, billing: BillingDetails, beforeCheckout?: () => void) => {
+    (
+      tool: Tool,
+      currency: Currency,
+      billing: BillingDetails,
+      beforeCheckout?: () => void,
+      couponCode?: string,
+    ) => {
       setProcessingId(tool._id);
       const failToStart = (error: unknown) => {
         console.error('Failed to create payment', error);
@@ -57,10 +65,21 @@ export function usePurchase({
           price: displayPrice(tool, currency),
           currency,
           billingDetails: billing,
+          ...(couponCode ? { couponCode } : {}),
         }),
         loadCheckout(),
       ])
         .then(([order, Razorpay]) => {
+          if (order.free) {
+            // A 100 % coupon: the server has already fulfilled the order, so no checkout; the success state.
+            beforeCheckout?.();
+            onCheckoutClosed(tool._id);
+            onPurchased(tool._id);
+            toast.success(PURCHASE_MESSAGES.success);
+            setProcessingId(null);
+            window.setTimeout(() => navigate('/my-tools'), REDIRECT_AFTER_PAYMENT_MS);
+            return;
+          }
           const checkout = new Razorpay({
             key: order.razorpay_key_id,
             amount: order.amount,

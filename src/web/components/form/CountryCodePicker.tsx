@@ -1,7 +1,7 @@
 import { Check, ChevronDown, Search } from 'lucide';
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { type CountryCode, searchCountryCodes } from '../../../shared/country-codes';
-import { Icon } from '../../components/Icon';
+import { Icon } from '../Icon';
 
 /** Flags are emoji; name the colour-emoji fonts first so systems that have one use it for the regional letters. */
 const FLAG_CLASS =

@@ -37,6 +37,8 @@ ALTER TABLE "download_tokens" ADD CONSTRAINT "download_tokens_purchase_or_trial"
 ALTER TABLE "licenses" ADD CONSTRAINT "licenses_purchase_or_trial" CHECK ("licenses"."purchase_id" is not null or "licenses"."status" = 'trial');--> statement-breakpoint
 ALTER TABLE "licenses" ADD CONSTRAINT "licenses_trial_ends" CHECK ("licenses"."status" <> 'trial' or ("licenses"."expires_at" is not null and "licenses"."purchase_id" is null));--> statement-breakpoint
 -- custom (hand-written):
+-- (unchanged from the branch's 0008_trials; the trigger's columns are still 0005's plus these two: no migration since
+-- changed it, and the update feeds read licenses on every request rather than through the change feed.)
 -- A trial's end and its purchase (set when the trial is bought) change what validate answers: announce them too
 -- (decision 018).
 DROP TRIGGER "licenses_announce_change" ON "licenses";--> statement-breakpoint

@@ -1,0 +1,256 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type ReceivedMail, TestSmtpServer } from '../test/support/smtp';
+import { type RunningServer, startServer } from './support/server';
+
+/**
+ * The /account page in a real browser over the real server and a real SMTP server (issue 33): the password change
+ * signs another browser out, the email change confirmed by the code the new address receives, "Sign out everywhere
+ * else", and a passkey added with Chromium's virtual authenticator and used to sign a fresh browser in. axe at 390
+ * and 1440 px; screenshots into SHOTS_DIR when it is set.
+ */
+
+let smtp: TestSmtpServer;
+let server: RunningServer;
+
+test.beforeAll(async () => {
+  smtp = await new TestSmtpServer().start();
+  server = await startServer({ SMTP_URL: smtp.url });
+});
+test.afterAll(async () => {
+  await server?.stop();
+  await smtp?.stop();
+});
+
+let counter = 0;
+const newEmail = (label: string) => `${label}.${Date.now().toString(36)}.${++counter}@example.in`;
+const PASSWORD = 'Account page 2026';
+
+async function mailTo(to: string, subject: string): Promise<ReceivedMail> {
+  const matches = (mail: ReceivedMail) => mail.to.includes(to) && mail.subject === subject;
+  await smtp.waitFor(matches, 20_000);
+  const mail = smtp.messages.filter(matches).at(-1);
+  if (!mail) throw new Error(`no "${subject}" to ${to}`);
+  return mail;
+}
+
+async function codeIn(to: string, subject: string, digits: number): Promise<string> {
+  const code = new RegExp(`^\\s+(\\d{${digits}})\\s*$`, 'm').exec((await mailTo(to, subject)).text)?.[1];
+  if (!code) throw new Error(`no code in "${subject}"`);
+  return code;
+}
+
+/** A call from the page, as the site's own fetch wrapper makes it (the CSRF cookie echoed). */
+function callApi(page: Page, method: string, url: string, body: Record<string, string>) {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      await fetch('/api/csrf-token/', { credentials: 'include' });
+      const token = /(?:^|; )csrftoken=([^;]+)/.exec(document.cookie)?.[1] ?? '';
+      const response = await fetch(url, {
+        method,
+        credentials: 'include',
+        headers: { 'X-CSRFToken': decodeURIComponent(token) },
+        body: new URLSearchParams(body),
+      });
+      return response.status;
+    },
+    { method, url, body },
+  );
+}
+
+type Buyer = { context: BrowserContext; page: Page; email: string; name: string };
+
+/** A new account, signed up through the API with the emailed code, in a browser context of its own. */
+async function newBuyer(browser: Browser, label: string): Promise<Buyer> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.url}/utility-tools`);
+  const email = newEmail(label);
+  const name = `Buyer ${label}`;
+  expect(await callApi(page, 'POST', '/api/auth/send-otp/', { name, email })).toBe(200);
+  const otp = await codeIn(email, 'Your verification code', 4);
+  const signup = { name, email, phone: '+919876543210', password: PASSWORD, otp };
+  expect(await callApi(page, 'POST', '/api/auth/initiate-signup/', signup)).toBe(200);
+  return { context, page, email, name };
+}
+
+/** Another browser signed in to the same account with its password. */
+async function secondBrowser(browser: Browser, email: string, password = PASSWORD) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.url}/utility-tools`);
+  expect(await callApi(page, 'POST', '/api/auth/login/', { email, password })).toBe(200);
+  return { context, page };
+}
+
+const signedIn = async (page: Page) =>
+  (await (await page.request.get(`${server.url}/api/auth/check/`)).json()).loggedin as boolean;
+
+const section = (page: Page, name: string) => page.getByRole('region', { name });
+
+async function openAccount(page: Page) {
+  await page.goto(`${server.url}/account`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
+  await expect(section(page, 'Sessions').getByText('This browser')).toBeVisible();
+}
+
+async function checkScreen(page: Page, name: string) {
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(
+      results.violations.map(
+        (v) => `${v.id} at ${width}px: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      ),
+    ).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `horizontal scroll at ${width}px`).toBeLessThanOrEqual(0);
+    if (process.env.SHOTS_DIR) {
+      mkdirSync(process.env.SHOTS_DIR, { recursive: true });
+      await page.screenshot({
+        path: path.join(process.env.SHOTS_DIR, `account-${name}-${width}.png`),
+        fullPage: true,
+      });
+    }
+  }
+}
+
+test('a signed-out visitor is sent to /utility-tools; the user menu leads to Account', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.url}/account`);
+  await page.waitForURL(`${server.url}/utility-tools`);
+  const html = await (await fetch(`${server.url}/account`)).text();
+  expect(html).toContain('<meta name="robots" content="noindex" />');
+
+  const buyer = await newBuyer(browser, 'menu');
+  await buyer.page.goto(`${server.url}/utility-tools`);
+  await buyer.page.getByRole('button', { name: buyer.name }).click();
+  await buyer.page.getByRole('menuitem', { name: 'Account' }).click();
+  await buyer.page.waitForURL(`${server.url}/account`);
+  await expect(section(buyer.page, 'Profile').getByLabel('Full Name')).toHaveValue(buyer.name);
+  await checkScreen(buyer.page, 'page');
+  await context.close();
+  await buyer.context.close();
+});
+
+test('changing the password signs the other browser out and emails a notice', async ({ browser }) => {
+  const buyer = await newBuyer(browser, 'password');
+  const other = await secondBrowser(browser, buyer.email);
+  await openAccount(buyer.page);
+  const form = section(buyer.page, 'Password');
+  await form.getByRole('textbox', { name: 'Current Password' }).fill('not the password');
+  await form.getByRole('textbox', { name: 'New Password', exact: true }).fill('A brand new one 9');
+  await form.getByRole('textbox', { name: 'Confirm New Password' }).fill('A brand new one 9');
+  await form.getByRole('button', { name: 'Change Password' }).click();
+  await expect(form.getByText('Your current password is not right.')).toBeVisible();
+  await expect(form.getByRole('textbox', { name: 'Current Password' })).toBeFocused();
+  expect(await signedIn(other.page)).toBe(true);
+
+  await form.getByRole('textbox', { name: 'Current Password' }).fill(PASSWORD);
+  await form.getByRole('button', { name: 'Change Password' }).click();
+  await expect(form.getByText('Every other browser was signed out.')).toBeVisible();
+  expect(await signedIn(buyer.page)).toBe(true);
+  expect(await signedIn(other.page)).toBe(false);
+  await other.page.goto(`${server.url}/account`);
+  await other.page.waitForURL(`${server.url}/utility-tools`);
+  expect((await mailTo(buyer.email, 'Your password was changed')).text).toContain('/Contact');
+  await buyer.context.close();
+  await other.context.close();
+});
+
+test('the email moves to a new address confirmed by the code sent there; the old one is told', async ({
+  browser,
+}) => {
+  const buyer = await newBuyer(browser, 'old');
+  const moved = newEmail('new');
+  await openAccount(buyer.page);
+  const form = section(buyer.page, 'Email');
+  await form.getByLabel('New Email').fill(moved);
+  await form.getByRole('button', { name: 'Send Code' }).click();
+  const code = await codeIn(moved, 'Confirm your new email address', 6);
+  await expect(form.getByLabel('Verification Code')).toBeFocused();
+  await form.getByLabel('Verification Code').fill(code === '000000' ? '111111' : '000000');
+  await form.getByRole('button', { name: 'Confirm Email' }).click();
+  await expect(form.getByText('Invalid or expired verification code.').first()).toBeVisible();
+
+  await form.getByLabel('Verification Code').fill(code);
+  await form.getByRole('button', { name: 'Confirm Email' }).click();
+  await expect(form.getByText(`Your email is now ${moved}.`)).toBeVisible();
+  await expect(form.getByText(moved, { exact: true })).toBeVisible();
+  expect((await mailTo(buyer.email, 'Your email address was changed')).text).toContain(
+    `${server.url}/Contact`,
+  );
+  await buyer.context.close();
+});
+
+test('"Sign out everywhere else" ends the other browsers and keeps this one', async ({ browser }) => {
+  const buyer = await newBuyer(browser, 'everywhere');
+  const other = await secondBrowser(browser, buyer.email);
+  await openAccount(buyer.page);
+  const sessions = section(buyer.page, 'Sessions');
+  await expect(sessions.getByRole('listitem')).toHaveCount(2);
+  await sessions.getByRole('button', { name: 'Sign out everywhere else' }).click();
+  await expect(sessions.getByText('1 other browser was signed out.')).toBeVisible();
+  await expect(sessions.getByRole('listitem')).toHaveCount(1);
+  expect(await signedIn(other.page)).toBe(false);
+  expect(await signedIn(buyer.page)).toBe(true);
+  await buyer.context.close();
+  await other.context.close();
+});
+
+/** Chromium's virtual platform authenticator on this page (DevTools protocol), as a phone's screen lock would be. */
+async function virtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
+}
+
+test('a passkey added on the account page signs a fresh browser in', async ({ browser }) => {
+  const buyer = await newBuyer(browser, 'passkey');
+  await openAccount(buyer.page);
+  const first = await virtualAuthenticator(buyer.page);
+  const passkeys = section(buyer.page, 'Passkeys');
+  await passkeys.getByLabel('Passkey Name').fill('Test laptop');
+  await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(passkeys.getByText('Test laptop', { exact: true })).toBeVisible();
+  await checkScreen(buyer.page, 'passkey');
+  const { credentials } = await first.cdp.send('WebAuthn.getCredentials', {
+    authenticatorId: first.authenticatorId,
+  });
+  expect(credentials).toHaveLength(1);
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${server.url}/utility-tools`);
+  const second = await virtualAuthenticator(page);
+  await second.cdp.send('WebAuthn.addCredential', {
+    authenticatorId: second.authenticatorId,
+    credential: credentials[0] as never,
+  });
+  await page.getByRole('button', { name: 'Login' }).click();
+  const login = page.getByRole('dialog', { name: 'Welcome Back' });
+  await expect(login.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
+  await login.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await expect(page.getByRole('button', { name: buyer.name })).toBeVisible({ timeout: 15_000 });
+  expect(await signedIn(page)).toBe(true);
+
+  await buyer.page.reload();
+  await expect(section(buyer.page, 'Passkeys').getByText(/Last used/)).toBeVisible();
+  await context.close();
+  await buyer.context.close();
+});

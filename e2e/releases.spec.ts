@@ -1,0 +1,219 @@
+import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { generate } from 'otplib';
+import { TestSmtpServer } from '../test/support/smtp';
+import { type RunningServer, startServer } from './support/server';
+
+/**
+ * A tool's Releases in the dashboard, as an operator uses them: the seeded tool's release 1.0.0 (its file moved into
+ * a release), a new draft with notes whose preview is the server's sanitised HTML, a file uploaded with a visible
+ * progress bar (the upload throttled so it can be seen), its SHA-256 and signature shown, and publishing with a
+ * fresh authenticator code. axe at 390 and 1440 px; screenshots when SHOTS_DIR is set.
+ */
+
+test.describe.configure({ mode: 'serial' });
+
+const root = path.resolve(import.meta.dirname, '..');
+const operator = {
+  name: 'Kavya Releases',
+  email: 'kavya.releases@example.in',
+  phone: '+919812345679',
+  password: 'Hawa Mahal at dawn 9',
+};
+
+let smtp: TestSmtpServer;
+let dataDir: string;
+let server: RunningServer;
+let context: BrowserContext;
+let page: Page;
+let consoleErrors: string[] = [];
+let setupKey = '';
+let lastStep = 0;
+
+async function signUpByApi(person: typeof operator) {
+  const cookies = new Map<string, string>();
+  const call = async (url: string, body?: URLSearchParams) => {
+    const response = await fetch(`${server.url}${url}`, {
+      method: body ? 'POST' : 'GET',
+      headers: {
+        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        'x-csrftoken': cookies.get('csrftoken') ?? '',
+        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      body,
+    });
+    for (const header of response.headers.getSetCookie()) {
+      const [pair] = header.split(';');
+      const [name, ...value] = (pair ?? '').split('=');
+      if (name) cookies.set(name.trim(), value.join('='));
+    }
+    expect(response.status, `${url}: ${await response.clone().text()}`).toBe(200);
+  };
+  await call('/api/csrf-token/');
+  await call('/api/auth/send-otp/', new URLSearchParams({ name: person.name, email: person.email }));
+  const mail = await smtp.waitFor((m) => m.to.includes(person.email) && /\b\d{4}\b/.test(m.text));
+  const otp = /\b(\d{4})\b/.exec(mail.text)?.[1] as string;
+  await call('/api/auth/initiate-signup/', new URLSearchParams({ ...person, otp }));
+}
+
+async function checkScreen(name: string) {
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(
+      results.violations.map(
+        (v) => `${v.id} at ${width}px: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      ),
+    ).toEqual([]);
+    if (process.env.SHOTS_DIR) {
+      mkdirSync(process.env.SHOTS_DIR, { recursive: true });
+      await page.screenshot({
+        path: path.join(process.env.SHOTS_DIR, `releases-${name}-${width}.png`),
+        fullPage: true,
+      });
+    }
+  }
+}
+
+/** A code from a time step not used yet: each code is accepted once. */
+async function nextCode() {
+  const step = Math.floor(Date.now() / 30_000);
+  if (step === lastStep)
+    await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 500));
+  lastStep = Math.floor(Date.now() / 30_000);
+  return generate({ secret: setupKey });
+}
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(300_000);
+  smtp = await new TestSmtpServer().start();
+  dataDir = mkdtempSync(path.join(tmpdir(), 'releases-e2e-'));
+  server = await startServer({ SMTP_URL: smtp.url, DATA_DIR: dataDir });
+  await signUpByApi(operator);
+  // The default catalogue is seeded when the shop is first asked for it.
+  expect((await fetch(`${server.url}/api/alltools/`)).status).toBe(200);
+  const granted = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'src/server/cli/cli.ts', 'operators', 'add', operator.email],
+    {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+    },
+  );
+  expect(granted.stderr).toBe('');
+  context = await browser.newContext({ timezoneId: 'Asia/Kolkata' });
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+  await smtp?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+test.afterEach(() => {
+  expect(consoleErrors, 'no console errors').toEqual([]);
+  consoleErrors = [];
+});
+
+test('the operator signs in with a second factor and opens a tool’s releases', async () => {
+  test.setTimeout(120_000);
+  await page.goto(`${server.url}/admin`);
+  await page.getByLabel('Email').fill(operator.email);
+  await page.getByLabel('Password').fill(operator.password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Set up two-step verification' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.getByRole('button', { name: 'Show the setup code' }).click();
+  setupKey = ((await page.getByTestId('setup-key').textContent()) ?? '').replace(/\s+/g, '');
+  await page.getByLabel('The 6-digit code the app now shows').fill(await nextCode());
+  await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
+  await page.getByRole('button', { name: /open the dashboard/ }).click();
+
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Tools' }).click();
+  // The default catalogue has the toolkit for Windows and for macOS: the Windows one.
+  await page
+    .getByRole('row')
+    .filter({ hasText: 'Windows' })
+    .getByRole('link', { name: 'PDF Utility Toolkit' })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: 'PDF Utility Toolkit' })).toBeVisible();
+  // The file the tool had before releases is release 1.0.0's installer, signed.
+  const first = page.getByTestId('release-1.0.0');
+  await expect(first).toContainText('published');
+  await expect(first.getByTestId('artifact-signature')).toContainText(/[A-Za-z0-9+/]{80,}={0,2}/);
+  await expect(page.getByLabel('Velopack package id')).toHaveAttribute('placeholder', 'PDFUtilityToolkit');
+});
+
+test('a draft gets notes, a file uploaded with progress, and is published with a fresh code', async () => {
+  test.setTimeout(180_000);
+  await page.getByLabel('Version', { exact: true }).fill('1.1.0');
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  const draft = page.getByTestId('release-1.1.0');
+  await expect(draft).toContainText('draft');
+
+  await draft
+    .getByLabel('Release notes (Markdown)')
+    .fill('## Faster merging\n\n- Batch mode\n\n<script>alert(1)</script> [click](javascript:alert(2))');
+  await draft.getByRole('button', { name: 'Save notes' }).click();
+  await expect(draft.getByRole('heading', { level: 2, name: 'Faster merging' })).toBeVisible();
+  expect(await draft.locator('script').count()).toBe(0);
+  expect(await draft.locator('a[href^="javascript"]').count()).toBe(0);
+
+  // 3 MB at 1 MB/s: the progress bar is there for the operator to watch.
+  const bytes = randomBytes(3 * 1024 * 1024);
+  const file = path.join(dataDir, 'PdfUtilityToolkit-Setup-1.1.0.exe');
+  writeFileSync(file, bytes);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: 1024 * 1024,
+  });
+  await draft.getByLabel('File (at most 1 GB)').setInputFiles(file);
+  await draft.getByRole('button', { name: 'Upload file' }).click();
+  const progress = draft.getByRole('progressbar');
+  await expect(progress).toBeVisible();
+  await expect(draft.getByText(/Uploading… \d+%/)).toBeVisible();
+  await expect(draft.getByTestId('artifact-sha256')).toHaveText(
+    createHash('sha256').update(bytes).digest('hex'),
+    {
+      timeout: 60_000,
+    },
+  );
+  await expect(progress).toHaveCount(0);
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
+  await expect(draft.getByTestId('artifact-signature')).toContainText(/[A-Za-z0-9+/]{80,}={0,2}/);
+  await checkScreen('draft');
+
+  await draft.getByLabel(/Code from your authenticator app \(to publish\)/).fill('000000');
+  await draft.getByRole('button', { name: 'Publish 1.1.0' }).click();
+  await expect(draft.getByRole('alert')).toBeVisible();
+  // The browser logs the refused request itself; that one is expected.
+  consoleErrors = consoleErrors.filter((error) => !/400 \(Bad Request\).*\/publish\)$/.test(error));
+  await draft.getByLabel(/Code from your authenticator app \(to publish\)/).fill(await nextCode());
+  await draft.getByRole('button', { name: 'Publish 1.1.0' }).click();
+  await expect(draft.locator('summary')).toContainText('published');
+  await expect(draft.getByRole('button', { name: 'Yank 1.1.0' })).toBeVisible();
+  await expect(draft.getByLabel('File (at most 1 GB)')).toHaveCount(0);
+  await checkScreen('published');
+});

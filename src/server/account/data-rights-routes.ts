@@ -1,0 +1,64 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { normaliseEmail } from '../../shared/auth';
+import { DATA_RIGHTS_MESSAGES } from '../../shared/privacy';
+import { verifyPassword } from '../auth/passwords';
+import { clearSessionCookie, requireUser } from '../auth/session';
+import type { AppContext } from '../context';
+import { users } from '../db/schema';
+import { contentDisposition } from '../http/content-disposition';
+import { AppError, parseInput } from '../http/errors';
+import { accountExport, exportFileName } from './data-export';
+import { eraseAccount } from './erasure';
+
+const deleteBody = z.object({
+  password: z.string().min(1, 'Enter your password.').max(1000),
+  email: z.string().trim().min(1, 'Type your email address.').max(320),
+});
+
+/** Wrong passwords per account before deletion waits: the same budget a login has. */
+const DELETE_ATTEMPTS_PER_15_MINUTES = 10;
+
+/** The buyer's data rights (DPDP Act ss. 11–12): a copy of everything held, and erasure. */
+export async function dataRightsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get('/api/account/export', async (request, reply) => {
+    const user = await requireUser(ctx, request);
+    const data = await accountExport(ctx, user.id);
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', contentDisposition(exportFileName(ctx.clock.now())))
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(data, null, 2));
+  });
+
+  app.post('/api/account/delete', async (request, reply) => {
+    const user = await requireUser(ctx, request);
+    const input = parseInput(deleteBody, request.body);
+    await ctx.limiter.consume({
+      key: `account-delete:${user.id}`,
+      limit: DELETE_ATTEMPTS_PER_15_MINUTES,
+      windowMs: 15 * 60 * 1000,
+      message: 'Too many attempts. Please wait a few minutes and try again.',
+    });
+    const [account] = await ctx.db
+      .select({ passwordHash: users.passwordHash })
+      .from(users)
+      .where(eq(users.id, user.id));
+    if (!account || !(await verifyPassword(input.password, account.passwordHash))) {
+      throw new AppError(400, 'wrong_password', DATA_RIGHTS_MESSAGES.wrongPassword, {
+        password: DATA_RIGHTS_MESSAGES.wrongPassword,
+      });
+    }
+    if (normaliseEmail(input.email) !== normaliseEmail(user.email)) {
+      throw new AppError(400, 'wrong_email', DATA_RIGHTS_MESSAGES.wrongEmail, {
+        email: DATA_RIGHTS_MESSAGES.wrongEmail,
+      });
+    }
+    await eraseAccount(ctx, user.id, { kind: 'buyer', userId: user.id });
+    request.sessionUser = null;
+    clearSessionCookie(ctx, reply);
+    reply.header('cache-control', 'no-store');
+    return { message: DATA_RIGHTS_MESSAGES.erased };
+  });
+}

@@ -1,0 +1,222 @@
+import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DATA_SECRET_KEY, TEST_RELEASE_SIGNING_KEY } from '../../../test/support/app';
+import { createTestDatabase, testDriver } from '../../../test/support/database';
+import { runCli } from '../../../test/support/processes';
+import { nupkg } from '../../../test/support/release-fixtures';
+import type { ActivityEntry } from '../../shared/dashboard';
+import type { AdminRelease } from '../../shared/releases';
+
+/**
+ * `npm run admin -- releases …` as the operator runs it: separate processes on one database (PGlite files in a
+ * temporary DATA_DIR, or PostgreSQL), the files read from the operator's working directory.
+ */
+let dataDir: string;
+let env: Record<string, string>;
+let dropDatabase: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'admin-releases-'));
+  let databaseUrl = '';
+  if (testDriver() === 'postgres') {
+    const database = await createTestDatabase();
+    databaseUrl = database.url ?? '';
+    dropDatabase = () => database.close();
+  }
+  env = {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    PUBLIC_URL: 'http://127.0.0.1:3999',
+    SESSION_SECRET: 'admin-cli-test-session-secret-0123456789abcdef',
+    DATA_SECRET_KEY: TEST_DATA_SECRET_KEY,
+    RELEASE_SIGNING_KEY: TEST_RELEASE_SIGNING_KEY,
+    LOG_LEVEL: 'silent',
+  };
+}, 60_000);
+
+afterAll(async () => {
+  await dropDatabase?.();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const admin = (...args: string[]) => runCli(args, { cwd: dataDir, env: { ...process.env, ...env } });
+
+async function adminJson<T>(...args: string[]): Promise<T> {
+  const run = await admin(...args, '--json');
+  expect(run.stderr, `stderr of ${args.join(' ')}`).toBe('');
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as T;
+}
+
+describe('releases on the command line', () => {
+  it('adds a release, uploads signed files, publishes, lists and yanks it, each in the activity log', async () => {
+    const tool = await adminJson<{ _id: string }>(
+      'tools',
+      'add',
+      '--name',
+      'PDF Toolkit CLI',
+      '--description',
+      'Merges PDFs.',
+      '--price-inr',
+      '499',
+    );
+    const edited = await adminJson<{ packageId: string }>(
+      'tools',
+      'edit',
+      tool._id.slice(0, 8),
+      '--package-id',
+      'PdfToolkit',
+    );
+    expect(edited.packageId).toBe('PdfToolkit');
+
+    writeFileSync(path.join(dataDir, 'notes.md'), '## Faster merging\n\n<script>alert(1)</script>');
+    const added = await adminJson<AdminRelease>(
+      'releases',
+      'add',
+      'PDF Toolkit CLI',
+      '--version',
+      '1.1.0',
+      '--notes-file',
+      'notes.md',
+      '--critical',
+      '--min-os',
+      '10.0',
+    );
+    expect(added).toMatchObject({
+      version: '1.1.0',
+      state: 'draft',
+      channel: 'stable',
+      critical: true,
+      minimumOsVersion: '10.0',
+    });
+    expect(added.notesHtml).toBe('<h2>Faster merging</h2>');
+
+    const wrong = await admin(
+      'releases',
+      'upload',
+      tool._id,
+      '1.1.0',
+      writeFile('PdfToolkit-1.1.0-full.nupkg', nupkg('PdfToolkit', '1.2.0')),
+      '--platform',
+      'windows',
+      '--arch',
+      'x64',
+      '--kind',
+      'velopack',
+    );
+    expect(wrong).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'admin: This package is PdfToolkit 1.2.0, not PdfToolkit 1.1.0.\n',
+    });
+
+    const installer = randomBytes(20_000);
+    const upload = await adminJson<AdminRelease>(
+      'releases',
+      'upload',
+      'pdf toolkit cli',
+      'v1.1.0',
+      writeFile('PdfToolkit-1.1.0-full.nupkg', nupkg('PdfToolkit', '1.1.0')),
+      '--platform',
+      'windows',
+      '--arch',
+      'x64',
+      '--kind',
+      'velopack',
+    );
+    expect(upload.artifacts).toEqual([expect.objectContaining({ kind: 'velopack', velopackType: 'Full' })]);
+    const text = await admin(
+      'releases',
+      'upload',
+      tool._id,
+      '1.1.0',
+      writeFile('PDF Toolkit Setup.exe', installer),
+      '--platform',
+      'windows',
+      '--arch',
+      'x64',
+      '--kind',
+      'installer',
+    );
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(
+      `Uploaded PDF Toolkit Setup.exe (20 KB, sha256 ${sha256(installer)}) to 1.1.0.`,
+    );
+
+    expect((await admin('releases', 'publish', tool._id, '1.1.0')).stdout).toMatch(
+      /^Published release 1\.1\.0\./,
+    );
+    const [listed, ...others] = await adminJson<AdminRelease[]>('releases', 'list', 'PDF Toolkit CLI');
+    expect(others).toEqual([]);
+    expect(listed).toMatchObject({ version: '1.1.0', state: 'published' });
+    const setup = listed?.artifacts.find((artifact) => artifact.kind === 'installer');
+    expect(setup).toMatchObject({
+      fileName: 'PDF Toolkit Setup.exe',
+      size: installer.byteLength,
+      sha256: sha256(installer),
+    });
+    const publicKey = createPublicKey(TEST_RELEASE_SIGNING_KEY);
+    expect(verify(null, installer, publicKey, Buffer.from(setup?.signature ?? '', 'base64'))).toBe(true);
+
+    const late = await admin(
+      'releases',
+      'upload',
+      tool._id,
+      '1.1.0',
+      writeFile('Late.dmg', randomBytes(10)),
+      '--platform',
+      'macos',
+      '--arch',
+      'arm64',
+      '--kind',
+      'installer',
+    );
+    expect(late).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'admin: A published release never changes its files.\n',
+    });
+    expect(await admin('releases', 'add', tool._id, '--version', '1.1')).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^admin: --version: "1\.1" is not a semantic version/),
+    });
+    expect(
+      (
+        await admin(
+          'releases',
+          'upload',
+          tool._id,
+          '1.1.0',
+          'x',
+          '--platform',
+          'linux',
+          '--arch',
+          'x64',
+          '--kind',
+          'installer',
+        )
+      ).stderr,
+    ).toBe('admin: --platform must be windows, macos; got "linux".\n');
+
+    expect((await admin('releases', 'yank', tool._id, '1.1.0')).stdout).toMatch(/^Yanked release 1\.1\.0\./);
+    const activity = await adminJson<ActivityEntry[]>('activity', '--search', 'release.');
+    expect(activity.map((entry) => `${entry.action} ${entry.actor}`).sort()).toEqual(
+      ['release.create', 'release.upload', 'release.upload', 'release.publish', 'release.yank']
+        .map((action) => `${action} cli:${userInfo().username}`)
+        .sort(),
+    );
+  }, 240_000);
+});
+
+function writeFile(name: string, bytes: Buffer): string {
+  writeFileSync(path.join(dataDir, name), bytes);
+  return name;
+}
+
+function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}

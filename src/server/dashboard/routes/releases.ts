@@ -1,0 +1,117 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  artifactFieldsSchema,
+  createReleaseSchema,
+  editReleaseSchema,
+  releaseActionSchema,
+} from '../../../shared/release-schemas';
+import { type AdminRelease, RELEASE_FILE_MAX_BYTES, RELEASE_FILE_TOO_LARGE } from '../../../shared/releases';
+import { asSentence } from '../../../shared/tool-rules';
+import type { AppContext } from '../../context';
+import { AppError, badRequest, parseInput } from '../../http/errors';
+import { findTool } from '../../operator/tool-lookup';
+import {
+  addArtifact,
+  createRelease,
+  editRelease,
+  publishRelease,
+  removeArtifact,
+  toAdminRelease,
+  yankRelease,
+} from '../../releases/operations';
+import { listReleases } from '../../releases/store';
+import { FileTooLargeError } from '../../storage';
+import { idParams, operatorOf } from '../guard';
+import { requireFreshCode } from '../second-factor';
+
+const artifactParams = (request: FastifyRequest) =>
+  parseInput(z.object({ id: z.guid('Not an id.'), artifactId: z.guid('Not an id.') }), request.params);
+
+/** The artifact form: its three small fields, then the file. */
+const MULTIPART_LIMITS = {
+  fields: 3,
+  fieldSize: 64,
+  files: 1,
+  parts: 4,
+  fileSize: RELEASE_FILE_MAX_BYTES + 1,
+  headerPairs: 100,
+};
+
+/**
+ * /api/admin/tools/:id/releases and /api/admin/releases/…: a tool's releases as the operator makes them
+ * (issue 31). Publishing and yanking change what every buyer's updater sees, so each needs a fresh code.
+ */
+export async function releaseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get('/api/admin/tools/:id/releases', async (request): Promise<AdminRelease[]> => {
+    const tool = await findTool(ctx.db, idParams(request));
+    return (await listReleases(ctx.db, tool.id)).map(toAdminRelease);
+  });
+
+  app.post('/api/admin/tools/:id/releases', async (request): Promise<AdminRelease> => {
+    const toolId = idParams(request);
+    const input = parseInput(createReleaseSchema, request.body);
+    return toAdminRelease(await createRelease(ctx, toolId, input, operatorOf(request).actor));
+  });
+
+  app.patch('/api/admin/releases/:id', async (request): Promise<AdminRelease> => {
+    const releaseId = idParams(request);
+    const changes = parseInput(editReleaseSchema, request.body);
+    return toAdminRelease(await editRelease(ctx, releaseId, changes, operatorOf(request).actor));
+  });
+
+  app.delete('/api/admin/releases/:id/artifacts/:artifactId', async (request): Promise<AdminRelease> => {
+    const { id, artifactId } = artifactParams(request);
+    return toAdminRelease(await removeArtifact(ctx, id, artifactId, operatorOf(request).actor));
+  });
+
+  for (const [action, operation] of [
+    ['publish', publishRelease],
+    ['yank', yankRelease],
+  ] as const) {
+    app.post(`/api/admin/releases/:id/${action}`, async (request): Promise<AdminRelease> => {
+      const releaseId = idParams(request);
+      const { code } = parseInput(releaseActionSchema, request.body);
+      const { actor } = operatorOf(request);
+      await requireFreshCode(ctx, actor, code);
+      return toAdminRelease(await operation(ctx, releaseId, actor));
+    });
+  }
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: MULTIPART_LIMITS });
+    const config = { uploadLimit: RELEASE_FILE_MAX_BYTES + 64 * 1024 };
+    scope.post('/api/admin/releases/:id/artifacts', { config }, async (request): Promise<AdminRelease> => {
+      try {
+        return toAdminRelease(await uploadArtifact(ctx, request));
+      } catch (error) {
+        if (error instanceof FileTooLargeError) {
+          throw new AppError(413, 'payload_too_large', asSentence(RELEASE_FILE_TOO_LARGE));
+        }
+        throw error;
+      }
+    });
+  });
+}
+
+/** The form sends platform, arch and kind before the file, so they are checked before a byte is stored. */
+async function uploadArtifact(ctx: AppContext, request: FastifyRequest) {
+  const releaseId = idParams(request);
+  const { actor } = operatorOf(request);
+  if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data.');
+  const part = await request.file();
+  if (!part) throw badRequest('Choose the file to upload.', { file: 'Choose the file to upload.' });
+  const field = (name: string) => {
+    const value = part.fields[name];
+    return value && 'value' in value ? value.value : undefined;
+  };
+  const fields = parseInput(artifactFieldsSchema, {
+    platform: field('platform'),
+    arch: field('arch'),
+    kind: field('kind'),
+  });
+  const fileName = part.filename.split(/[/\\]/).pop() ?? '';
+  const { release } = await addArtifact(ctx, releaseId, { ...fields, fileName, stream: part.file }, actor);
+  return release;
+}

@@ -1,0 +1,86 @@
+import { and, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { packageIdOf } from '../../shared/releases';
+import type { AppContext } from '../context';
+import type { DataSecrets } from '../data-secrets';
+import { licenseActivations, licenses, purchases, tools, trials } from '../db/schema';
+
+/**
+ * The secret in an activation's update-feed URLs (`/api/updates/<token>/`, docs/updates.md). It is derived from the
+ * activation id with the data key, so activating the same machine again gives the same URLs without the token ever
+ * being stored; the database holds only its keyed hash (`license_activations.update_token_hash`), which is how a feed
+ * request finds its activation. It dies with the activation or the license: the feeds check both on every request.
+ */
+export function updateTokenOf(secrets: DataSecrets, activationId: string): string {
+  return Buffer.from(secrets.lookupHash('update-token', activationId), 'hex').toString('base64url');
+}
+
+/** 32 bytes in base64url: anything else is not a token and is refused before the database is asked. */
+export const UPDATE_TOKEN_PATTERN = /^[\w-]{43}$/;
+
+export const updateTokenHash = (secrets: DataSecrets, token: string) =>
+  secrets.lookupHash('update-token-hash', token);
+
+/** Every key's hash of the token: a token handed out before a DATA_SECRET_KEY rotation still finds its row. */
+export const updateTokenHashes = (secrets: DataSecrets, token: string) =>
+  secrets.lookupHashes('update-token-hash', token);
+
+/** The feed URLs an activate answer carries. Velopack's UpdateManager takes the folder and appends the file names. */
+export function updateUrlsOf(publicUrl: string, token: string) {
+  const base = `${publicUrl}/api/updates/${token}/`;
+  return { appcastUrl: `${base}appcast.xml`, velopackUrl: base };
+}
+
+/** The tool a live update token serves, or undefined for an unknown, freed, revoked, suspended or ended one. */
+export type FeedOwner = { toolId: string; toolName: string; packageId: string };
+
+/**
+ * The activation behind a token, if it is still alive: not freed, and its license either bought (active, not
+ * suspended by a dispute, not revoked, its purchase not refunded) or a trial that has not ended — someone trying a
+ * tool gets its fixes like a buyer (decision 035). Checked on every request, so a token dies the moment any of them
+ * changes, and a trial's at its end.
+ */
+export async function liveFeedOwner(ctx: AppContext, token: string): Promise<FeedOwner | undefined> {
+  if (!UPDATE_TOKEN_PATTERN.test(token)) return undefined;
+  const [row] = await ctx.db
+    .select({ toolId: tools.id, toolName: tools.name, packageId: tools.packageId })
+    .from(licenseActivations)
+    .innerJoin(licenses, eq(licenses.id, licenseActivations.licenseId))
+    .leftJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .leftJoin(trials, eq(trials.licenseId, licenses.id))
+    .innerJoin(tools, sql`${tools.id} = coalesce(${purchases.toolId}, ${trials.toolId})`)
+    .where(
+      and(
+        inArray(licenseActivations.updateTokenHash, updateTokenHashes(ctx.dataSecrets, token)),
+        isNull(licenseActivations.deactivatedAt),
+        or(
+          and(eq(licenses.status, 'active'), isNotNull(purchases.id), isNull(purchases.refundedAt)),
+          and(eq(licenses.status, 'trial'), gt(licenses.expiresAt, ctx.clock.now())),
+        ),
+      ),
+    )
+    .limit(1);
+  return (
+    row && {
+      toolId: row.toolId,
+      toolName: row.toolName,
+      packageId: packageIdOf({ name: row.toolName, packageId: row.packageId }),
+    }
+  );
+}
+
+/**
+ * This activation's token, its hash written if the activation has none yet (activated before update feeds
+ * existed), so a URL handed out by the update check works without the tool activating again.
+ */
+export async function updateTokenFor(ctx: AppContext, activationId: string): Promise<string> {
+  const token = updateTokenOf(ctx.dataSecrets, activationId);
+  await ctx.db
+    .update(licenseActivations)
+    .set({ updateTokenHash: updateTokenHash(ctx.dataSecrets, token) })
+    .where(and(eq(licenseActivations.id, activationId), isNull(licenseActivations.updateTokenHash)));
+  return token;
+}
+
+/** Where a file of a release is downloaded under a token: the appcast's enclosures and the update check use it. */
+export const artifactUrlOf = (publicUrl: string, token: string, artifact: { id: string; fileName: string }) =>
+  `${updateUrlsOf(publicUrl, token).velopackUrl}files/${artifact.id}/${encodeURIComponent(artifact.fileName)}`;

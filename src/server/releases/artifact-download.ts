@@ -1,0 +1,67 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { contentDisposition } from '../http/content-disposition';
+import type { ByteRange } from '../storage';
+import { type ArtifactRow, openArtifactStream } from './store';
+
+/**
+ * What a `Range` header asks of a file of `size` bytes: the whole file (no header, another unit, or several ranges,
+ * which RFC 9110 lets a server answer with the whole), one range, or 'unsatisfiable' (416).
+ */
+export function requestedRange(
+  header: string | undefined,
+  size: number,
+): ByteRange | 'unsatisfiable' | undefined {
+  if (!header?.startsWith('bytes=') || header.includes(',')) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match || (match[1] === '' && match[2] === '')) return 'unsatisfiable';
+  const [, first = '', last = ''] = match;
+  if (first === '') {
+    // A suffix: the last N bytes.
+    const length = Number(last);
+    if (length === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - length), end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}
+
+/**
+ * Sends an artifact's bytes, streamed from storage and never buffered, so a 200 MB installer costs the server a
+ * few chunks of memory per download. `Range` lets a broken download resume (206); the ETag is the file's SHA-256,
+ * which never changes for a published release.
+ */
+export async function sendArtifact(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  artifact: ArtifactRow,
+): Promise<FastifyReply> {
+  const { size } = artifact;
+  reply
+    .header('accept-ranges', 'bytes')
+    .header('etag', `"${artifact.sha256}"`)
+    .header('content-type', 'application/octet-stream')
+    .header('content-disposition', contentDisposition(artifact.fileName))
+    .header('cache-control', 'private, no-store')
+    .header('x-robots-tag', 'noindex');
+  const range = requestedRange(request.headers.range, size);
+  if (range === 'unsatisfiable') {
+    return reply.status(416).header('content-range', `bytes */${size}`).send();
+  }
+  const file = await openArtifactStream(ctx, artifact, range);
+  if (!file) {
+    request.log.error({ storageKey: artifact.storageKey }, 'release artifact missing from storage');
+    const message = 'This download is temporarily unavailable. Please contact support.';
+    reply.removeHeader('content-disposition');
+    return reply.status(503).send({ code: 'file_unavailable', status: 'error', message, error: message });
+  }
+  if (!range) return reply.header('content-length', String(size)).send(file.stream);
+  return reply
+    .status(206)
+    .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+    .header('content-length', String(range.end - range.start + 1))
+    .send(file.stream);
+}

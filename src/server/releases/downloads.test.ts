@@ -1,0 +1,147 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { licensedPurchase } from '../../../test/support/license-fixtures';
+import { ServerProcess } from '../../../test/support/processes';
+import { addRelease } from '../../../test/support/release-fixtures';
+import { openDatabase } from '../db';
+import { createLocalStorage } from '../storage';
+
+const SIZE = 200 * 1024 * 1024;
+let server: ServerProcess;
+let fileUrl: string;
+let expectedSha256: string;
+let workDir: string;
+
+/**
+ * A 200 MB file: sparse zeros with random blocks spread through it, so a byte out of place shows in the hash.
+ * Its SHA-256 is taken as it is written.
+ */
+function bigFile(file: string): string {
+  const fd = openSync(file, 'w');
+  const hash = createHash('sha256');
+  const block = 4 * 1024 * 1024;
+  for (let offset = 0; offset < SIZE; offset += block) {
+    const chunk = offset % (16 * block) === 0 ? randomBytes(block) : Buffer.alloc(block);
+    writeSync(fd, chunk, 0, chunk.length, offset);
+    hash.update(chunk);
+  }
+  closeSync(fd);
+  return hash.digest('hex');
+}
+
+/** The real server process on a database holding a licensed tool with a published 200 MB installer. */
+beforeAll(async () => {
+  workDir = mkdtempSync(path.join(tmpdir(), 'release-downloads-'));
+  const dataDir = path.join(workDir, 'data');
+  const source = path.join(workDir, 'setup.exe');
+  expectedSha256 = bigFile(source);
+  const database = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
+  await database.migrate();
+  const purchase = await licensedPurchase(database.db);
+  const { artifacts } = await addRelease(
+    { db: database.db, storage: createLocalStorage(path.join(dataDir, 'files')) },
+    {
+      toolId: purchase.toolId,
+      version: '2.0.0',
+      artifacts: [
+        { platform: 'windows', kind: 'installer', fileName: 'Setup 2.0.0.exe', content: { path: source } },
+      ],
+    },
+  );
+  await database.close();
+  rmSync(source);
+  server = await new ServerProcess({}, 0, { dataDir }).start();
+
+  const activated = await fetch(`${server.url}/api/licenses/activate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      licenseKey: purchase.licenseKey,
+      toolId: purchase.toolId,
+      fingerprint: 'range-test-machine-01',
+    }),
+  });
+  const { updates } = (await activated.json()) as { updates: { velopackUrl: string } };
+  const artifact = artifacts[0];
+  if (!artifact) throw new Error('no artifact');
+  fileUrl = `${updates.velopackUrl}files/${artifact.id}/${encodeURIComponent(artifact.fileName)}`;
+}, 180_000);
+afterAll(async () => {
+  await server?.stop();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+/** Reads a response body through a hash, chunk by chunk, as a downloader writing to disk would. */
+async function drain(
+  response: Response,
+  hash = createHash('sha256'),
+): Promise<{ bytes: number; hash: typeof hash }> {
+  let bytes = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    hash.update(chunk);
+  }
+  return { bytes, hash };
+}
+
+/** The server process's resident memory, as the kernel counts it. */
+function rssMb(pid: number): number {
+  const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(line?.[1] ?? 0) / 1024;
+}
+
+describe('artifact downloads', () => {
+  it('arrive byte-identical in two halves with Range, and a range past the end is 416', async () => {
+    const half = SIZE / 2;
+    const first = await fetch(fileUrl, { headers: { range: `bytes=0-${half - 1}` } });
+    expect(first.status).toBe(206);
+    expect(first.headers.get('content-range')).toBe(`bytes 0-${half - 1}/${SIZE}`);
+    expect(first.headers.get('content-length')).toBe(String(half));
+    expect(first.headers.get('etag')).toBe(`"${expectedSha256}"`);
+    expect(first.headers.get('accept-ranges')).toBe('bytes');
+    const hash = createHash('sha256');
+    expect((await drain(first, hash)).bytes).toBe(half);
+
+    const second = await fetch(fileUrl, { headers: { range: `bytes=${half}-` } });
+    expect(second.status).toBe(206);
+    expect(second.headers.get('content-range')).toBe(`bytes ${half}-${SIZE - 1}/${SIZE}`);
+    expect((await drain(second, hash)).bytes).toBe(half);
+    expect(hash.digest('hex')).toBe(expectedSha256);
+
+    const past = await fetch(fileUrl, { headers: { range: `bytes=${SIZE}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${SIZE}`);
+    expect((await fetch(fileUrl, { headers: { range: 'bytes=9-3' } })).status).toBe(416);
+  }, 120_000);
+
+  it('streams five concurrent whole downloads without the server holding them in memory', async () => {
+    const before = rssMb(server.pid);
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb(server.pid));
+    }, 50);
+    try {
+      const downloads = await Promise.all(
+        Array.from({ length: 5 }, async () => {
+          const response = await fetch(fileUrl);
+          expect(response.status).toBe(200);
+          expect(response.headers.get('content-length')).toBe(String(SIZE));
+          const { bytes, hash } = await drain(response);
+          return { bytes, sha256: hash.digest('hex') };
+        }),
+      );
+      expect(downloads).toEqual(Array.from({ length: 5 }, () => ({ bytes: SIZE, sha256: expectedSha256 })));
+    } finally {
+      clearInterval(sampler);
+    }
+    const growth = peak - before;
+    console.info(
+      `server RSS ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at peak during 5 × 200 MB downloads`,
+    );
+    // 1 GB went through; held in memory it would be 200 MB or more.
+    expect(growth).toBeLessThan(60);
+  }, 180_000);
+});

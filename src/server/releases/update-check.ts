@@ -1,0 +1,134 @@
+import type { FastifyInstance } from 'fastify';
+import semver from 'semver';
+import { updateCheckSchema } from '../../shared/license-schemas';
+import { LICENSE_CODES, type UpdateCheckAnswer } from '../../shared/licenses';
+import {
+  type ArtifactArch,
+  type ArtifactPlatform,
+  RELEASE_CHANNELS,
+  type ReleaseChannel,
+} from '../../shared/releases';
+import type { AppContext } from '../context';
+import { parseInput } from '../http/errors';
+import { granted } from '../licenses/answers';
+import type { LicenseRequest } from '../licenses/lookup';
+import { asRequest, licenseApiOptions, registerLicenseApi } from '../licenses/routes';
+import { artifactUrlOf, updateTokenFor } from '../licenses/update-tokens';
+import { checkMachine } from '../licenses/validate';
+import { renderNotes } from './notes';
+import { newestFirst, publishedArtifacts } from './store';
+
+type UpdateCheckRequest = LicenseRequest & {
+  platform: ArtifactPlatform;
+  arch: ArtifactArch;
+  version: string;
+  channel?: ReleaseChannel;
+};
+
+/**
+ * The newest published release above the tool's version for its platform and architecture (a universal file fits
+ * either), stable only unless it asks for beta. What it offers is the release's `installer` for that platform — the
+ * file a person runs, as My Tools offers it — and, for a release that has none, its Sparkle archive; Velopack
+ * packages are left to Velopack's own feed. The license is checked exactly as validate checks it.
+ */
+export async function checkForUpdate(
+  ctx: AppContext,
+  request: UpdateCheckRequest,
+): Promise<UpdateCheckAnswer> {
+  const checked = await checkMachine(ctx, request);
+  if (!checked.valid) return { valid: false, code: checked.code, update: null };
+  // A running trial answers TRIAL, as validate does, and is offered updates like a bought license.
+  const { code } = granted(checked.row);
+
+  const filter = { platform: request.platform, includeBeta: request.channel === 'beta' };
+  const [installers, archives] = await Promise.all([
+    publishedArtifacts(ctx.db, request.toolId, { kind: 'installer', ...filter }),
+    publishedArtifacts(ctx.db, request.toolId, { kind: 'sparkle', ...filter }),
+  ]);
+  // Sorting is stable: within one release the installer stays ahead of the archive.
+  const [best] = [...installers, ...archives]
+    .filter(
+      ({ release, artifact }) =>
+        (artifact.arch === request.arch || artifact.arch === 'universal') &&
+        semver.gt(release.version, request.version),
+    )
+    .sort((a, b) => newestFirst(a.release, b.release));
+  if (!best) return { valid: true, code, update: null };
+
+  const { release, artifact } = best;
+  const token = await updateTokenFor(ctx, checked.activationId);
+  return {
+    valid: true,
+    code,
+    update: {
+      version: release.version,
+      channel: release.channel,
+      notesHtml: renderNotes(release.notesMarkdown),
+      publishedAt: (release.publishedAt ?? release.createdAt).toISOString(),
+      critical: release.critical,
+      artifact: {
+        url: artifactUrlOf(ctx.config.publicUrl, token, artifact),
+        fileName: artifact.fileName,
+        size: artifact.size,
+        sha256: artifact.sha256,
+        signature: artifact.signature,
+        kid: artifact.kid,
+      },
+    },
+  };
+}
+
+/** The update check's `200` answer as a response schema: serialised from it, and nothing else can leak out. */
+const updateCheckResponse = {
+  200: {
+    type: 'object',
+    required: ['valid', 'code', 'update'],
+    properties: {
+      valid: { type: 'boolean' },
+      code: { type: 'string', enum: LICENSE_CODES },
+      update: {
+        type: ['object', 'null'],
+        required: ['version', 'channel', 'notesHtml', 'publishedAt', 'critical', 'artifact'],
+        properties: {
+          version: { type: 'string' },
+          channel: { type: 'string', enum: RELEASE_CHANNELS },
+          notesHtml: { type: 'string' },
+          publishedAt: { type: 'string' },
+          critical: { type: 'boolean' },
+          artifact: {
+            type: 'object',
+            required: ['url', 'fileName', 'size', 'sha256', 'signature', 'kid'],
+            properties: {
+              url: { type: 'string' },
+              fileName: { type: 'string' },
+              size: { type: 'integer' },
+              sha256: { type: 'string' },
+              signature: { type: 'string' },
+              kid: { type: 'string' },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+/** `POST /api/licenses/update-check`: part of the license API, with its parsing, limits and error answers. */
+export async function updateCheckRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await registerLicenseApi(app, ctx, (scope, { counted, limit }) => {
+    scope.post(
+      '/api/licenses/update-check',
+      licenseApiOptions(updateCheckResponse),
+      async (request, reply): Promise<UpdateCheckAnswer> => {
+        reply.header('cache-control', 'no-store');
+        const body = parseInput(updateCheckSchema, request.body);
+        limit(request, body);
+        const { platform, arch, version, channel } = body;
+        return counted(
+          'update-check',
+          await checkForUpdate(ctx, { ...asRequest(body), platform, arch, version, channel }),
+        );
+      },
+    );
+  });
+}

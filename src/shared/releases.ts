@@ -1,0 +1,100 @@
+/**
+ * Releases of a tool (issue 31): the words both the server and the dashboard use. A release has a semantic
+ * version, a channel and a state; its artifacts are the files an updater or a buyer downloads.
+ */
+export const RELEASE_CHANNELS = ['stable', 'beta'] as const;
+export type ReleaseChannel = (typeof RELEASE_CHANNELS)[number];
+
+/** draft → published → yanked; a published release never changes its files, a yanked one is in no feed. */
+export const RELEASE_STATES = ['draft', 'published', 'yanked'] as const;
+export type ReleaseState = (typeof RELEASE_STATES)[number];
+
+export const ARTIFACT_PLATFORMS = ['windows', 'macos'] as const;
+export type ArtifactPlatform = (typeof ARTIFACT_PLATFORMS)[number];
+
+export const ARTIFACT_ARCHES = ['x64', 'arm64', 'universal'] as const;
+export type ArtifactArch = (typeof ARTIFACT_ARCHES)[number];
+
+/**
+ * installer: what a buyer downloads from My Tools; sparkle: the archive Sparkle or WinSparkle installs;
+ * velopack: a `.nupkg` made by Velopack's `vpk pack`, full or delta.
+ */
+export const ARTIFACT_KINDS = ['installer', 'sparkle', 'velopack'] as const;
+export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
+
+export const VELOPACK_TYPES = ['Full', 'Delta'] as const;
+export type VelopackType = (typeof VELOPACK_TYPES)[number];
+
+/** A Velopack package id: what `vpk pack --packId` accepts, letters, digits, dots, dashes and underscores. */
+export const PACKAGE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/**
+ * The package id a tool has when the operator set none: the letters and digits of each word of its name, each
+ * word capitalised ("PDF Toolkit" → "PDFToolkit", "gst return filer" → "GstReturnFiler").
+ */
+export function defaultPackageId(name: string): string {
+  const words = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const id = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  return id === '' ? 'Tool' : id;
+}
+
+export const packageIdOf = (tool: { name: string; packageId: string | null }): string =>
+  tool.packageId ?? defaultPackageId(tool.name);
+
+/** `GET /api/updates/public-key`: the key that verifies release files, and the earlier keys still honoured. */
+export type ReleasePublicKeyResponse = {
+  kid: string;
+  /** SPKI PEM. */
+  publicKey: string;
+  /** Base64 of the raw 32-byte Ed25519 key: Sparkle's SUPublicEDKey, WinSparkle's EdDSA public key. */
+  sparklePublicEdKey: string;
+  previous: Array<{ kid: string; publicKey: string; sparklePublicEdKey: string }>;
+};
+
+export const RELEASE_NOTES_MAX = 20_000;
+/** A minimum OS version as Sparkle's minimumSystemVersion takes it: numbers and dots, e.g. 12.0 or 10.0.17763. */
+export const MINIMUM_OS_PATTERN = /^\d{1,5}(\.\d{1,5}){0,3}$/;
+/** What one release file may weigh: it is read into memory once to be signed (decision 034). */
+export const RELEASE_FILE_MAX_BYTES = 1024 ** 3;
+export const RELEASE_FILE_TOO_LARGE = 'the file is larger than 1 GB';
+
+export const RELEASE_MESSAGES = {
+  publishedFilesFixed: 'A published release never changes its files.',
+  yankedFilesFixed: 'A yanked release never changes its files.',
+  noArtifacts: 'Upload at least one file before publishing the release.',
+  channelFixed: 'The channel can be changed only while the release is a draft.',
+} as const;
+
+/** A release's file as the operator sees it (dashboard and `releases list --json`). */
+export type AdminArtifact = {
+  id: string;
+  platform: ArtifactPlatform;
+  arch: ArtifactArch;
+  kind: ArtifactKind;
+  fileName: string;
+  size: number;
+  sha1: string;
+  sha256: string;
+  /** Base64 Ed25519 signature over the file's bytes, by the release key `kid`. */
+  signature: string;
+  kid: string;
+  velopackType: VelopackType | null;
+  createdAt: string;
+};
+
+export type AdminRelease = {
+  id: string;
+  toolId: string;
+  version: string;
+  channel: ReleaseChannel;
+  state: ReleaseState;
+  notesMarkdown: string;
+  /** The notes rendered and sanitised, exactly as buyers and updaters get them. */
+  notesHtml: string;
+  minimumOsVersion: string | null;
+  critical: boolean;
+  createdAt: string;
+  publishedAt: string | null;
+  yankedAt: string | null;
+  artifacts: AdminArtifact[];
+};

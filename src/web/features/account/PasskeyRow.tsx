@@ -1,0 +1,130 @@
+import { KeyRound } from 'lucide';
+import { type FormEvent, useId, useState } from 'react';
+import { type AccountPasskey, PASSKEY_NAME_MAX_LENGTH, passkeyNameProblem } from '../../../shared/account';
+import { Button, FormError, TextField, useForm } from '../../components/form';
+import { Icon } from '../../components/Icon';
+import { focusOrFallback } from '../../lib/announce';
+import { accountApi } from './api';
+import { formatWhen } from './format';
+import { failureMessage } from './SavedNote';
+
+type Changed = (passkeys: AccountPasskey[], message: string) => void;
+
+/** One passkey: its name and dates, "Rename" (an inline form) and "Remove". */
+export function PasskeyRow({ passkey, onChanged }: { passkey: AccountPasskey; onChanged: Changed }) {
+  const [renaming, setRenaming] = useState(false);
+  const [removing, setRemoving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const renameButtonId = useId();
+
+  const remove = async () => {
+    setRemoving(true);
+    setError(null);
+    try {
+      const result = await accountApi.removePasskey(passkey.id);
+      onChanged(result.passkeys, result.message);
+    } catch (failure) {
+      setError(failureMessage(failure, 'The passkey could not be removed.'));
+      setRemoving(false);
+    }
+  };
+
+  return (
+    <li className="p-4">
+      {renaming ? (
+        <RenameForm
+          passkey={passkey}
+          onDone={(passkeys, message) => {
+            setRenaming(false);
+            if (passkeys && message) onChanged(passkeys, message);
+            window.setTimeout(() => focusOrFallback(document.getElementById(renameButtonId)), 0);
+          }}
+        />
+      ) : (
+        <div className="flex flex-wrap items-start gap-x-4 gap-y-2">
+          <Icon node={KeyRound} className="mt-0.5 size-5 shrink-0 text-brand-700" />
+          <div className="min-w-0 flex-1 basis-56">
+            <p className="font-semibold break-words text-slate-900">{passkey.name}</p>
+            <p className="mt-1 text-sm text-slate-600">
+              Added {formatWhen(passkey.createdAt)} ·{' '}
+              {passkey.lastUsedAt ? `Last used ${formatWhen(passkey.lastUsedAt)}` : 'Not used yet'}
+              {passkey.synced ? ' · Synced' : ''}
+            </p>
+          </div>
+          <div className="flex gap-2">
+            <Button
+              id={renameButtonId}
+              variant="secondary"
+              onClick={() => setRenaming(true)}
+              aria-label={`Rename ${passkey.name}`}
+            >
+              Rename
+            </Button>
+            <Button
+              variant="secondary"
+              busy={removing}
+              onClick={remove}
+              aria-label={`Remove ${passkey.name}`}
+            >
+              Remove
+            </Button>
+          </div>
+        </div>
+      )}
+      <div className="mt-2">
+        <FormError message={error} />
+      </div>
+    </li>
+  );
+}
+
+function RenameForm({
+  passkey,
+  onDone,
+}: {
+  passkey: AccountPasskey;
+  onDone: (passkeys?: AccountPasskey[], message?: string) => void;
+}) {
+  const id = useId();
+  const form = useForm({
+    initial: { name: passkey.name },
+    fields: ['name'] as const,
+    idOf: () => `${id}-name`,
+  });
+  const onSubmit = (event: FormEvent) =>
+    form.submit({
+      validate: (values) => {
+        const problem = passkeyNameProblem(values.name);
+        return problem ? { name: problem } : {};
+      },
+      send: async (values) => {
+        const result = await accountApi.renamePasskey(passkey.id, values.name.trim());
+        onDone(result.passkeys, result.message);
+      },
+      explain: (failure, onFields) =>
+        onFields ? null : failureMessage(failure, 'The passkey could not be renamed.'),
+    })(event);
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-3">
+      <TextField
+        id={`${id}-name`}
+        label="Passkey Name"
+        required
+        autoFocus
+        value={form.values.name}
+        onValueChange={form.change('name')}
+        error={form.errorFor('name')}
+        maxLength={PASSKEY_NAME_MAX_LENGTH}
+      />
+      <FormError message={form.formError} />
+      <div className="flex gap-2">
+        <Button type="submit" busy={form.busy === 'submit'}>
+          Save
+        </Button>
+        <Button variant="secondary" onClick={() => onDone()}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,87 @@
+import { type FormEvent, useId } from 'react';
+import { type PasswordChangeField, validatePasswordChange } from '../../../shared/account';
+import { FormError, PasswordField, PrimaryButton, useForm } from '../../components/form';
+import { AccountSection } from './AccountSection';
+import { accountApi } from './api';
+import { failureMessage, SavedNote, useSavedNote } from './SavedNote';
+
+const FIELDS = [
+  'currentPassword',
+  'password',
+  'confirmPassword',
+] as const satisfies readonly PasswordChangeField[];
+const EMPTY = { currentPassword: '', password: '', confirmPassword: '' };
+
+export function PasswordSection() {
+  return (
+    <AccountSection
+      id="password"
+      title="Password"
+      description="Changing it signs out every other browser signed in to your account, and we email you a notice."
+    >
+      {() => <PasswordForm />}
+    </AccountSection>
+  );
+}
+
+function PasswordForm() {
+  const id = useId();
+  const form = useForm({ initial: EMPTY, fields: FIELDS, idOf: (field) => `${id}-${field}` });
+  const saved = useSavedNote();
+
+  const onSubmit = (event: FormEvent) => {
+    saved.clear();
+    form.submit({
+      validate: (values) => {
+        const issue = validatePasswordChange(values);
+        return issue ? { [issue.field]: issue.message } : {};
+      },
+      send: async (values) => {
+        const result = await accountApi.changePassword(values);
+        form.setValues(EMPTY);
+        saved.show(result.message);
+      },
+      explain: (failure, onFields) =>
+        onFields ? null : failureMessage(failure, 'Your password could not be changed.'),
+    })(event);
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="max-w-md space-y-4">
+      <PasswordField
+        id={`${id}-currentPassword`}
+        label="Current Password"
+        required
+        autoComplete="current-password"
+        value={form.values.currentPassword}
+        onValueChange={form.change('currentPassword')}
+        error={form.errorFor('currentPassword')}
+      />
+      <PasswordField
+        id={`${id}-password`}
+        label="New Password"
+        required
+        autoComplete="new-password"
+        value={form.values.password}
+        onValueChange={form.change('password')}
+        error={form.errorFor('password')}
+      />
+      <PasswordField
+        id={`${id}-confirmPassword`}
+        label="Confirm New Password"
+        required
+        autoComplete="new-password"
+        value={form.values.confirmPassword}
+        onValueChange={form.change('confirmPassword')}
+        error={form.errorFor('confirmPassword')}
+      />
+      <FormError message={form.formError} />
+      <div className="flex flex-wrap items-center gap-4">
+        <PrimaryButton size="inline" busy={form.busy === 'submit'} busyLabel="Changing...">
+          Change Password
+        </PrimaryButton>
+        <SavedNote note={saved.note} />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,36 @@
+import { CircleCheck } from 'lucide';
+import { useState } from 'react';
+import { Icon } from '../../components/Icon';
+import { announce } from '../../lib/announce';
+
+/**
+ * What a section's last action did, shown beside its button and said once through the live region (the button
+ * keeps focus, so nothing else would read it). Typing again clears it.
+ */
+export function useSavedNote() {
+  const [note, setNote] = useState<string | null>(null);
+  return {
+    note,
+    show(message: string) {
+      setNote(message);
+      announce(message);
+    },
+    clear: () => setNote(null),
+  };
+}
+
+export function SavedNote({ note }: { note: string | null }) {
+  if (!note) return null;
+  return (
+    <p className="flex items-start gap-1.5 text-sm text-emerald-800">
+      <Icon node={CircleCheck} className="mt-0.5 size-4 shrink-0" />
+      {note}
+    </p>
+  );
+}
+
+/** The message of a failed call: the server's own when it sent one, else `fallback`. */
+export function failureMessage(failure: unknown, fallback: string): string {
+  const body = (failure as { serverMessage?: string } | null)?.serverMessage;
+  return body ?? fallback;
+}

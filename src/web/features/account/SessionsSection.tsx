@@ -1,0 +1,123 @@
+import { Monitor } from 'lucide';
+import { useState } from 'react';
+import type { AccountSession } from '../../../shared/account';
+import { Button, FormError } from '../../components/form';
+import { Icon } from '../../components/Icon';
+import { focusOrFallback } from '../../lib/announce';
+import { AccountSection } from './AccountSection';
+import { accountApi } from './api';
+import { countryName, formatWhen } from './format';
+import { failureMessage, SavedNote, useSavedNote } from './SavedNote';
+import { useAccountList } from './useAccountList';
+
+export function SessionsSection() {
+  return (
+    <AccountSection
+      id="sessions"
+      title="Sessions"
+      description="The browsers signed in to your account. Sign out any you do not recognise, then change your password."
+    >
+      {() => <SessionList />}
+    </AccountSection>
+  );
+}
+
+function SessionList() {
+  const { items, setItems, failed, reload } = useAccountList(accountApi.sessions);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const saved = useSavedNote();
+
+  const act = async (key: string, action: () => Promise<{ message: string }>) => {
+    setBusy(key);
+    setError(null);
+    saved.clear();
+    try {
+      saved.show((await action()).message);
+      await reload();
+    } catch (failure) {
+      setError(failureMessage(failure, 'That did not work. Please try again.'));
+      await reload();
+    } finally {
+      setBusy(null);
+      focusOrFallback(null, () => document.getElementById('sign-out-others'));
+    }
+  };
+
+  if (failed) return <FormError message="Your sessions could not be loaded. Please reload the page." />;
+  if (!items) return <p className="text-sm text-slate-600">Loading your sessions...</p>;
+  const others = items.filter((session) => !session.current);
+  return (
+    <div className="space-y-4">
+      <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200">
+        {items.map((session) => (
+          <SessionRow
+            key={session.id}
+            session={session}
+            busy={busy === session.id}
+            onSignOut={() =>
+              act(session.id, async () => {
+                const result = await accountApi.endSession(session.id);
+                setItems((current) => current?.filter((each) => each.id !== session.id) ?? null);
+                return result;
+              })
+            }
+          />
+        ))}
+      </ul>
+      <FormError message={error} />
+      <div className="flex flex-wrap items-center gap-4">
+        <Button
+          id="sign-out-others"
+          variant="secondary"
+          busy={busy === 'others'}
+          disabled={others.length === 0}
+          onClick={() => act('others', accountApi.endOtherSessions)}
+        >
+          Sign out everywhere else
+        </Button>
+        <SavedNote note={saved.note} />
+      </div>
+    </div>
+  );
+}
+
+function SessionRow({
+  session,
+  busy,
+  onSignOut,
+}: {
+  session: AccountSession;
+  busy: boolean;
+  onSignOut: () => void;
+}) {
+  return (
+    <li className="flex flex-wrap items-start gap-x-4 gap-y-2 p-4">
+      <Icon node={Monitor} className="mt-0.5 size-5 shrink-0 text-brand-700" />
+      <div className="min-w-0 flex-1 basis-56">
+        <p className="font-semibold text-slate-900">
+          {session.browser} on {session.os}
+          {session.current && (
+            <span className="ml-2 rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-800">
+              This browser
+            </span>
+          )}
+        </p>
+        <p className="mt-1 text-sm text-slate-600">
+          {countryName(session.country)} · Signed in {formatWhen(session.signedInAt)} · Last used{' '}
+          {formatWhen(session.lastUsedAt)}
+        </p>
+      </div>
+      {!session.current && (
+        <Button
+          variant="secondary"
+          busy={busy}
+          onClick={onSignOut}
+          aria-label={`Sign out ${session.browser} on ${session.os}, signed in ${formatWhen(session.signedInAt)}`}
+        >
+          Sign out
+        </Button>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,73 @@
+import type { AdminRelease } from '../../../../shared/releases';
+import { Button, Checkbox, FormError, TextAreaField, TextField, useForm } from '../../../components/form';
+import { adminApi, problem } from '../api';
+
+const FIELDS = ['notesMarkdown', 'minimumOsVersion'] as const;
+
+/**
+ * The release's notes (Markdown) with a preview of exactly what buyers and updaters get: the server's rendered
+ * and sanitised HTML, refreshed on each save. Minimum OS and the critical flag may change after publishing too.
+ */
+export function NotesForm({
+  release,
+  onSaved,
+}: {
+  release: AdminRelease;
+  onSaved: (release: AdminRelease) => void;
+}) {
+  const idOf = (field: string) => `release-${release.id}-${field}`;
+  const form = useForm({
+    initial: {
+      notesMarkdown: release.notesMarkdown,
+      minimumOsVersion: release.minimumOsVersion ?? '',
+      critical: release.critical,
+    },
+    fields: FIELDS,
+    idOf,
+  });
+  const { values } = form;
+  const submit = form.submit({
+    send: async (current) => onSaved(await adminApi.editRelease(release.id, current)),
+    explain: (failure) => problem(failure),
+  });
+  return (
+    <form onSubmit={submit} noValidate className="grid gap-3 lg:grid-cols-2">
+      <TextAreaField
+        id={idOf('notesMarkdown')}
+        label="Release notes (Markdown)"
+        rows={8}
+        value={values.notesMarkdown}
+        onValueChange={form.change('notesMarkdown')}
+        error={form.errorFor('notesMarkdown')}
+      />
+      <div>
+        <p className="mb-1.5 text-sm font-medium text-slate-800">Preview (as buyers see it, after saving)</p>
+        <div
+          className="min-h-24 space-y-2 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm break-words [&_a]:text-brand-700 [&_a]:underline [&_code]:font-mono [&_h1]:text-lg [&_h1]:font-semibold [&_h2]:text-base [&_h2]:font-semibold [&_h3]:font-semibold [&_ol]:list-decimal [&_ol]:pl-5 [&_pre]:overflow-x-auto [&_ul]:list-disc [&_ul]:pl-5"
+          // The server's HTML: rendered by marked and sanitised (releases/notes.ts) before it is ever sent.
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server
+          dangerouslySetInnerHTML={{ __html: release.notesHtml || '<p>No notes yet.</p>' }}
+        />
+      </div>
+      <TextField
+        id={idOf('minimumOsVersion')}
+        label="Minimum OS version"
+        placeholder="e.g. 12.0"
+        value={values.minimumOsVersion}
+        onValueChange={form.change('minimumOsVersion')}
+        error={form.errorFor('minimumOsVersion')}
+      />
+      <Checkbox
+        label="Critical update"
+        checked={values.critical}
+        onCheckedChange={(checked) => form.set('critical', checked)}
+      />
+      <div className="space-y-2 lg:col-span-2">
+        <FormError message={form.formError} />
+        <Button type="submit" busy={form.busy === 'submit'}>
+          Save notes
+        </Button>
+      </div>
+    </form>
+  );
+}

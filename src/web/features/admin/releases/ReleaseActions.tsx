@@ -1,0 +1,56 @@
+import { type FormEvent, useState } from 'react';
+import type { AdminRelease } from '../../../../shared/releases';
+import { Button, FormError, TextField } from '../../../components/form';
+import { adminApi, problem } from '../api';
+
+/**
+ * Publish a draft or yank a published release: each changes what every buyer's updater sees at once, so each asks
+ * for a fresh code from the authenticator app.
+ */
+export function ReleaseActions({
+  release,
+  onChange,
+}: {
+  release: AdminRelease;
+  onChange: (release: AdminRelease) => void;
+}) {
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (release.state === 'yanked') {
+    return <p className="text-sm text-slate-700">Yanked: in no feed, no update check and not on My Tools.</p>;
+  }
+  const action = release.state === 'draft' ? 'publish' : 'yank';
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      onChange(await adminApi.releaseAction(release.id, action, code));
+      setCode('');
+    } catch (failure) {
+      setError(problem(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-wrap items-end gap-3">
+      <TextField
+        id={`release-${release.id}-code`}
+        label={`Code from your authenticator app (to ${action})`}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={7}
+        value={code}
+        onValueChange={setCode}
+        className="w-full sm:w-64"
+      />
+      <Button type="submit" variant={action === 'yank' ? 'danger' : 'primary'} busy={busy}>
+        {action === 'publish' ? `Publish ${release.version}` : `Yank ${release.version}`}
+      </Button>
+      <FormError message={error} />
+    </form>
+  );
+}

@@ -1,0 +1,54 @@
+import { useEffect, useState } from 'react';
+import type { AdminTool } from '../../../../shared/dashboard';
+import type { AdminRelease } from '../../../../shared/releases';
+import { FormError } from '../../../components/form';
+import { adminApi } from '../api';
+import { Card } from '../ui';
+import { useAdminData } from '../useAdminData';
+import { NewReleaseForm } from './NewReleaseForm';
+import { ReleaseCard } from './ReleaseCard';
+
+/** A tool's releases, newest version first (the server's semver order), and a form for the next draft. */
+export function ReleasesPanel({ tool }: { tool: AdminTool }) {
+  const loaded = useAdminData(() => adminApi.releases(tool.id), tool.id);
+  const [releases, setReleases] = useState<AdminRelease[]>([]);
+  const [opened, setOpened] = useState<string | null>(null);
+  useEffect(() => {
+    if (loaded.data) setReleases(loaded.data);
+  }, [loaded.data]);
+
+  const replace = (changed: AdminRelease) => {
+    setReleases((current) => current.map((release) => (release.id === changed.id ? changed : release)));
+    setOpened(changed.id);
+  };
+  useEffect(() => {
+    if (loaded.data && opened === null && loaded.data[0]) setOpened(loaded.data[0].id);
+  }, [loaded.data, opened]);
+
+  return (
+    <Card title="Releases" className="mt-4">
+      <p className="mb-4 text-sm text-slate-700">
+        Velopack package id: <span className="font-mono">{tool.packageId ?? tool.defaultPackageId}</span>. A
+        draft takes files; a published release never changes them, and yanking takes it out of every feed at
+        once.
+      </p>
+      <FormError message={loaded.error} />
+      <div className="space-y-3">
+        {releases.map((release) => (
+          <ReleaseCard key={release.id} release={release} open={release.id === opened} onChange={replace} />
+        ))}
+        {!loaded.loading && releases.length === 0 && (
+          <p className="text-sm text-slate-600">No releases yet.</p>
+        )}
+      </div>
+      <h3 className="mt-6 mb-3 text-sm font-semibold text-slate-900">New draft release</h3>
+      <NewReleaseForm
+        toolId={tool.id}
+        onCreated={(release) => {
+          setOpened(release.id);
+          loaded.reload();
+        }}
+      />
+    </Card>
+  );
+}

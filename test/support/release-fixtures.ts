@@ -1,0 +1,150 @@
+import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import type { Database } from '../../src/server/db/index';
+import { releaseArtifacts, releases } from '../../src/server/db/schema';
+import { buildZip } from '../../src/server/shop/zip';
+import type { FileStorage } from '../../src/server/storage';
+import type {
+  ArtifactArch,
+  ArtifactKind,
+  ArtifactPlatform,
+  ReleaseChannel,
+  ReleaseState,
+  VelopackType,
+} from '../../src/shared/releases';
+
+export type ArtifactSpec = {
+  platform: ArtifactPlatform;
+  arch?: ArtifactArch;
+  kind: ArtifactKind;
+  fileName: string;
+  /** The file's bytes, or a path on disk for files too large to hold (streamed into storage, left unsigned). */
+  content: Buffer | { path: string };
+  velopackType?: VelopackType;
+};
+
+export type ReleaseSpec = {
+  toolId: string;
+  version: string;
+  channel?: ReleaseChannel;
+  state?: ReleaseState;
+  notesMarkdown?: string;
+  critical?: boolean;
+  minimumOsVersion?: string;
+  publishedAt?: Date;
+  artifacts?: ArtifactSpec[];
+};
+
+/** A release signing key of the fixtures' own, for a database no app context signs for (a server process's). */
+const fixtureReleaseKey = generateKeyPairSync('ed25519').privateKey;
+
+/** What signs a fixture's files: the server's own signer (releases/signing.ts) has this shape. */
+type FixtureSigner = { kid: string; sign(bytes: Uint8Array): string };
+const fixtureSigner: FixtureSigner = {
+  kid: 'fixture',
+  sign: (bytes) => sign(null, bytes, fixtureReleaseKey).toString('base64'),
+};
+
+async function digestsOf(
+  content: ArtifactSpec['content'],
+): Promise<{ size: number; sha1: string; sha256: string }> {
+  const sha1 = createHash('sha1');
+  const sha256 = createHash('sha256');
+  let size = 0;
+  const chunks: Iterable<Buffer> | AsyncIterable<Buffer> = Buffer.isBuffer(content)
+    ? [content]
+    : createReadStream(content.path);
+  for await (const chunk of chunks) {
+    size += chunk.length;
+    sha1.update(chunk);
+    sha256.update(chunk);
+  }
+  return { size, sha1: sha1.digest('hex'), sha256: sha256.digest('hex') };
+}
+
+/**
+ * A release with its artifacts, written straight into the database and storage (the operator's upload and
+ * publish have their own tests), with real digests and a real Ed25519 signature over each in-memory file.
+ */
+export async function addRelease(
+  target: { db: Database; storage: FileStorage },
+  spec: ReleaseSpec,
+  signer: FixtureSigner = fixtureSigner,
+) {
+  const state = spec.state ?? 'published';
+  const [release] = await target.db
+    .insert(releases)
+    .values({
+      toolId: spec.toolId,
+      version: spec.version,
+      channel: spec.channel ?? 'stable',
+      state,
+      notesMarkdown: spec.notesMarkdown ?? `Version ${spec.version}.`,
+      critical: spec.critical ?? false,
+      minimumOsVersion: spec.minimumOsVersion ?? null,
+      publishedAt: state === 'draft' ? null : (spec.publishedAt ?? new Date()),
+      yankedAt: state === 'yanked' ? new Date() : null,
+    })
+    .returning();
+  if (!release) throw new Error('release insert returned no row');
+  const artifacts = [];
+  for (const file of spec.artifacts ?? []) {
+    const storageKey = `releases/${release.id}/${randomUUID()}`;
+    if (Buffer.isBuffer(file.content)) await target.storage.put(storageKey, file.content);
+    else
+      await target.storage.putStream(
+        storageKey,
+        createReadStream(file.content.path),
+        Number.MAX_SAFE_INTEGER,
+      );
+    const digests = await digestsOf(file.content);
+    const signature = Buffer.isBuffer(file.content) ? signer.sign(file.content) : '';
+    const [artifact] = await target.db
+      .insert(releaseArtifacts)
+      .values({
+        releaseId: release.id,
+        platform: file.platform,
+        arch: file.arch ?? 'x64',
+        kind: file.kind,
+        fileName: file.fileName,
+        storageKey,
+        ...digests,
+        signature,
+        kid: signer.kid,
+        velopackType: file.kind === 'velopack' ? (file.velopackType ?? 'Full') : null,
+      })
+      .returning();
+    if (!artifact) throw new Error('artifact insert returned no row');
+    artifacts.push(artifact);
+  }
+  return { release, artifacts };
+}
+
+/**
+ * A small but real Velopack package: a zip with `<id>.nuspec` at its root naming the id and version, as
+ * `vpk pack` writes it, and a stand-in for the app's files (random, so each package's hashes differ).
+ */
+export function nupkg(id: string, version: string, options: { channel?: string } = {}): Buffer {
+  const nuspec = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<package xmlns="http://schemas.microsoft.com/packaging/2013/05/nuspec.xsd">',
+    '  <metadata>',
+    `    <id>${id}</id>`,
+    `    <title>${id}</title>`,
+    `    <version>${version}</version>`,
+    '    <authors>Pinkcity Advisors</authors>',
+    '    <description>A test package</description>',
+    `    <channel>${options.channel ?? 'win'}</channel>`,
+    '    <mainExe>App.exe</mainExe>',
+    '  </metadata>',
+    '</package>',
+  ].join('\n');
+  return buildZip([
+    { name: `${id}.nuspec`, content: nuspec },
+    { name: 'lib/app/App.exe', content: randomBytes(2048) },
+  ]);
+}
+
+/** Bytes as the stream an upload arrives as. */
+export const streamOf = (bytes: Uint8Array) => Readable.from([Buffer.from(bytes)]);
