@@ -99,7 +99,7 @@ async function logIn(person: typeof buyer) {
   const login = page.getByRole('dialog', { name: 'Welcome Back' });
   await login.getByLabel('Email').fill(person.email);
   await login.getByRole('textbox', { name: 'Password' }).fill(person.password);
-  await login.getByRole('button', { name: 'Sign In' }).click();
+  await login.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(login).toBeHidden({ timeout: 30_000 });
 }
 
