@@ -11,6 +11,9 @@
  * Budgets: validate and the anonymous catalogue each at least half the floor's answers/s with p99 ≤ 20 ms, on each
  * database, and no errors or non-2xx answers. Exits 1 when one is missed. Every turn's raw figures go to
  * reports/bench.json.
+ *
+ * `npm run bench -- --scale` measures instead the reads that grow with the data, on a large seeded shop
+ * (scripts/bench-scale.ts).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -251,6 +254,11 @@ function summary(result: RouteResult) {
 }
 
 async function main() {
+  if (process.argv.includes('--scale')) {
+    // The reads that grow with the data, on a large seeded shop (scripts/bench-scale.ts).
+    const { benchScale } = await import('./bench-scale');
+    process.exit(await benchScale(process.argv.slice(2)));
+  }
   ensureBuilt();
   const databaseUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
   const runs = [await benchDatabase(undefined)];

@@ -11,6 +11,9 @@ export function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** One CSV record with its line break. */
+export const csvLine = (row: unknown[]): string => `${row.map(csvField).join(',')}\r\n`;
+
 export function csv(headers: string[], rows: unknown[][]): string {
-  return [headers, ...rows].map((row) => `${row.map(csvField).join(',')}\r\n`).join('');
+  return [headers, ...rows].map(csvLine).join('');
 }

@@ -135,7 +135,36 @@ export const pageQuerySchema = z.strictObject({
 
 export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
 
-export const activityQuerySchema = pageQuerySchema.extend({
+/**
+ * Query of a table that grows without bound (orders, customers, activity), paged by keyset: `after` (or `before`) is
+ * the id of the last (or first) row the screen shows, so page 1,000 costs what page 1 costs; no page numbers.
+ */
+const cursorQuerySchema = <Id extends z.ZodType>(id: Id) =>
+  z.strictObject({
+    pageSize: z.coerce.number().int().min(1).max(100).default(PAGE_SIZE_DEFAULT),
+    dir: z.enum(['asc', 'desc']).default('desc'),
+    after: id.optional(),
+    before: id.optional(),
+  });
+
+/** Counting stops here: a table says "more than 1,000 entries" rather than count every matching row on each page. */
+export const COUNT_LIMIT = 1000;
+
+/** One page of a keyset-paged table: `next` / `previous` are the cursors of the pages beside it (null at an end). */
+export type CursorPage<T> = {
+  items: T[];
+  pageSize: number;
+  /** How many rows match, up to COUNT_LIMIT; `totalCapped` when more do. */
+  total: number;
+  totalCapped: boolean;
+  next: string | null;
+  previous: string | null;
+};
+
+const uuidCursor = z.uuid({ error: 'Not a page of this list.' });
+const serialCursor = z.string().regex(/^\d{1,18}$/, 'Not a page of this list.');
+
+export const activityQuerySchema = cursorQuerySchema(serialCursor).extend({
   sort: z.enum(['createdAt', 'actor', 'action']).default('createdAt'),
   q: z.string().trim().max(200).optional(),
 });
@@ -165,7 +194,7 @@ const isoDay = z
   .refine(isRealDay, 'No such date.')
   .optional();
 
-export const ordersQuerySchema = pageQuerySchema.extend({
+export const ordersQuerySchema = cursorQuerySchema(uuidCursor).extend({
   sort: z.enum(['createdAt', 'amount', 'status']).default('createdAt'),
   /** An email (or part of one), order_…, pay_…, an invoice or credit-note number, or the start of the order's id. */
   q: z.string().trim().max(200).optional(),
@@ -246,7 +275,7 @@ export type RefundRequest = z.input<typeof refundRequestSchema>;
 
 // ── Customers ───────────────────────────────────────────────────────────────────────────────────────────────
 
-export const customersQuerySchema = pageQuerySchema.extend({
+export const customersQuerySchema = cursorQuerySchema(uuidCursor).extend({
   sort: z.enum(['createdAt', 'email', 'name']).default('createdAt'),
   q: z.string().trim().max(200).optional(),
 });

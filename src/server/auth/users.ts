@@ -1,12 +1,25 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
+import { cappedCount, keysetPage } from '../db/keyset';
 import { orders, purchases, tools, users } from '../db/schema';
 import { DomainError } from '../domain-error';
 
 /** The operator's view of accounts: who signed up, and what each ordered and owns. */
 
 /** `%` and `_` typed by the operator are matched literally. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/**
+ * The start or the end of an email, any letter case (`asha.`, `@gmail.com`): the two pattern indexes on users
+ * answer both, where a match anywhere inside would read every account.
+ */
+export function emailMatches(typed: string): SQL {
+  const text = typed.toLowerCase();
+  return or(
+    sql`lower(${users.email}) like ${`${escapeLike(text)}%`}`,
+    sql`reverse(lower(${users.email})) like ${`${escapeLike([...text].reverse().join(''))}%`}`,
+  ) as SQL;
+}
 
 const ACCOUNT_ORDERS = {
   createdAt: users.createdAt,
@@ -16,11 +29,13 @@ const ACCOUNT_ORDERS = {
 
 /** Which accounts, in which order: the dashboard's Customers table and the command line's `users list`. */
 export type AccountQuery = {
-  /** Part of the email, name or phone. */
+  /** The start or end of the email, the start of the name, the last digits of the phone. */
   search?: string;
   sort: keyof typeof ACCOUNT_ORDERS;
   dir: 'asc' | 'desc';
-  page: number;
+  /** Keyset cursors (db/keyset.ts): the id of the row the page follows, or precedes. */
+  after?: string;
+  before?: string;
   pageSize: number;
 };
 
@@ -68,27 +83,45 @@ async function withCounts(ctx: AppContext, accounts: Account[]) {
   }));
 }
 
+/**
+ * What the operator typed, each part an index look-up: the start or end of the email, the start of the name, or the
+ * last digits of the phone.
+ */
+function accountSearch(typed: string): SQL {
+  const digits = typed.replace(/[\s-]/g, '');
+  return or(
+    emailMatches(typed),
+    sql`lower(${users.name}) like ${`${escapeLike(typed.toLowerCase())}%`}`,
+    /^\+?\d{3,}$/.test(digits)
+      ? sql`reverse(${users.phone}) like ${`${escapeLike([...digits.replace(/^\+/, '')].reverse().join(''))}%`}`
+      : undefined,
+  ) as SQL;
+}
+
 /** THE list of accounts (one page, and how many match), for both adapters. */
 export async function listAccounts(ctx: AppContext, query: AccountQuery) {
-  const where: SQL | undefined = query.search
-    ? or(
-        ilike(users.email, likePattern(query.search)),
-        ilike(users.name, likePattern(query.search)),
-        ilike(users.phone, likePattern(query.search)),
-      )
-    : undefined;
-  const order = query.dir === 'asc' ? asc : desc;
-  const [accounts, [total]] = await Promise.all([
-    ctx.db
-      .select(accountColumns)
-      .from(users)
-      .where(where)
-      .orderBy(order(ACCOUNT_ORDERS[query.sort]), order(users.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    ctx.db.select({ n: count() }).from(users).where(where),
+  const where = query.search ? accountSearch(query.search) : undefined;
+  const [page, counted] = await Promise.all([
+    keysetPage(
+      { ...query, table: users, sort: ACCOUNT_ORDERS[query.sort], id: users.id, idType: 'uuid' },
+      (keyset) =>
+        ctx.db
+          .select(accountColumns)
+          .from(users)
+          .where(and(where, keyset.where))
+          .orderBy(...keyset.orderBy)
+          .limit(keyset.limit),
+    ),
+    cappedCount(
+      ctx.db,
+      ctx.db
+        .select({ one: sql<number>`1`.as('one') })
+        .from(users)
+        .where(where)
+        .$dynamic(),
+    ),
   ]);
-  return { rows: await withCounts(ctx, accounts), total: Number(total?.n ?? 0) };
+  return { ...page, rows: await withCounts(ctx, page.rows), ...counted };
 }
 
 /** One account by its id, with its counts. */

@@ -26,7 +26,6 @@ const activity = defineCommand({
     const pageSize = parseLimit(options.limit, 100);
     const ctx = await env.open();
     const { items } = await listActivity(ctx, {
-      page: 1,
       pageSize,
       sort: 'createdAt',
       dir: 'desc',

@@ -47,7 +47,6 @@ const list = defineCommand({
       since: options.since === undefined ? undefined : parseSince(options.since, new Date()),
       sort: 'createdAt',
       dir: 'desc',
-      page: 1,
       pageSize: parseLimit(options.limit, 50),
     } as const;
     const ctx = await env.open();

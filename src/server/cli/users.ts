@@ -13,7 +13,8 @@ const list = defineCommand({
     search: {
       type: 'string',
       value: '<text>',
-      description: 'Only accounts whose email, name or phone contains it',
+      description:
+        'Only accounts whose email starts or ends with it, whose name starts with it, or whose phone ends with it',
     },
     limit: { type: 'string', value: '<n>', description: 'At most this many (default 50)' },
   },
@@ -22,7 +23,7 @@ const list = defineCommand({
     const limit = parseLimit(options.limit, 50);
     const search = options.search?.trim();
     const ctx = await env.open();
-    const query = { search, sort: 'createdAt', dir: 'desc', page: 1, pageSize: limit } as const;
+    const query = { search, sort: 'createdAt', dir: 'desc', pageSize: limit } as const;
     const { rows } = await listAccounts(ctx, query);
     return {
       data: rows,

@@ -1,6 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { CustomerDetail, CustomerRow, customersQuerySchema, Page } from '../../shared/dashboard';
+import type { CursorPage, CustomerDetail, CustomerRow, customersQuerySchema } from '../../shared/dashboard';
 import { accountById, listAccounts } from '../auth/users';
 import type { AppContext } from '../context';
 import { orders } from '../db/schema';
@@ -21,9 +21,9 @@ const toCustomerRow = ({ createdAt, erasedAt, ...account }: Account): CustomerRo
 export async function listCustomers(
   ctx: AppContext,
   query: z.output<typeof customersQuerySchema>,
-): Promise<Page<CustomerRow>> {
-  const { rows, total } = await listAccounts(ctx, { ...query, search: query.q });
-  return { items: rows.map(toCustomerRow), total, page: query.page, pageSize: query.pageSize };
+): Promise<CursorPage<CustomerRow>> {
+  const { rows, ...page } = await listAccounts(ctx, { ...query, search: query.q });
+  return { items: rows.map(toCustomerRow), ...page, pageSize: query.pageSize };
 }
 
 export async function customerDetail(ctx: AppContext, id: string): Promise<CustomerDetail> {

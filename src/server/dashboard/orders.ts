@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { OrderDetail, OrderRow, ordersQuerySchema, Page } from '../../shared/dashboard';
+import type { CursorPage, OrderDetail, OrderRow, ordersQuerySchema } from '../../shared/dashboard';
 import type { AppContext } from '../context';
 import { orderEvents, orders, outbox } from '../db/schema';
 import { notFound } from '../http/errors';
@@ -27,9 +27,9 @@ export const toOrderRow = (row: OrderListRow): OrderRow => ({
 export async function listOrders(
   ctx: AppContext,
   query: z.output<typeof ordersQuerySchema>,
-): Promise<Page<OrderRow>> {
-  const { rows, total } = await orderList(ctx, query);
-  return { items: rows.map(toOrderRow), total, page: query.page, pageSize: query.pageSize };
+): Promise<CursorPage<OrderRow>> {
+  const { rows, ...page } = await orderList(ctx, query);
+  return { items: rows.map(toOrderRow), ...page, pageSize: query.pageSize };
 }
 
 export async function orderDetail(ctx: AppContext, id: string): Promise<OrderDetail> {

@@ -10,14 +10,16 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type {
+  CursorPage,
   CustomerDetail,
+  CustomerRow,
   MailStatus,
   MessageRow,
   OrderDetail,
   OrderRow,
   Page,
 } from '../../shared/dashboard';
-import { contactMessages, outbox } from '../db/schema';
+import { auditLog, contactMessages, outbox, users } from '../db/schema';
 
 /** What the dashboard's screens read: real purchases through the emulator, real messages and outbox rows. */
 
@@ -38,7 +40,7 @@ afterAll(() => t.close());
 const orders = async (query: string) => {
   const response = await operator.get(`/api/admin/orders${query}`);
   expect(response.statusCode).toBe(200);
-  return response.json() as Page<OrderRow>;
+  return response.json() as CursorPage<OrderRow>;
 };
 
 describe('orders', () => {
@@ -69,9 +71,9 @@ describe('orders', () => {
     const today = new Date(t.clock.now().getTime() + 5.5 * 3_600_000).toISOString().slice(0, 10);
     expect((await orders(`?from=${today}&to=${today}`)).total).toBe(1);
     expect((await orders('?to=2020-01-01')).total).toBe(0);
-    const bad = await operator.get('/api/admin/orders?status=lost&page=0&from=yesterday&extra=1');
+    const bad = await operator.get('/api/admin/orders?status=lost&after=0&from=yesterday&extra=1');
     expect(bad.statusCode).toBe(400);
-    expect(Object.keys(bad.json().fieldErrors).sort()).toEqual(['_', 'from', 'page', 'status'].sort());
+    expect(Object.keys(bad.json().fieldErrors).sort()).toEqual(['_', 'after', 'from', 'status'].sort());
   });
 
   it('shows one order with its events and emails; an unknown id is 404, a malformed one 400', async () => {
@@ -99,6 +101,88 @@ describe('customers', () => {
     expect(list.json().items).toEqual([expect.objectContaining({ id: buyer.user.id, orders: 1, tools: 1 })]);
     const detail = (await operator.get(`/api/admin/customers/${buyer.user.id}`)).json() as CustomerDetail;
     expect(detail.orderList.map((order) => order.id)).toEqual([bought.order.id]);
+  });
+});
+
+/** Every row of a keyset-paged list, read forward with Next and back again with Previous. */
+async function walk<Row extends { id: string | number }>(url: string) {
+  const read = async (cursor: string) => {
+    const response = await operator.get(`${url}${cursor}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as CursorPage<Row>;
+  };
+  const forward: Array<Array<string | number>> = [];
+  let page = await read('');
+  expect(page.previous).toBeNull();
+  forward.push(page.items.map((row) => row.id));
+  while (page.next) {
+    page = await read(`&after=${page.next}`);
+    forward.push(page.items.map((row) => row.id));
+  }
+  const backward: Array<Array<string | number>> = [page.items.map((row) => row.id)];
+  while (page.previous) {
+    page = await read(`&before=${page.previous}`);
+    backward.unshift(page.items.map((row) => row.id));
+  }
+  return { forward, backward, total: page.total };
+}
+
+describe('keyset pages', () => {
+  it('walk Activity forward and back, rows with the same time included once each', async () => {
+    const at = new Date('2026-05-01T10:00:00.123456Z');
+    await t.ctx.db.insert(auditLog).values(
+      Array.from({ length: 23 }, (_, i) => ({
+        actor: 'paging-test',
+        action: `paging.${i}`,
+        createdAt: at,
+      })),
+    );
+    const { forward, backward, total } = await walk<{ id: number }>(
+      '/api/admin/activity?q=paging-test&pageSize=5',
+    );
+    expect(forward.map((page) => page.length)).toEqual([5, 5, 5, 5, 3]);
+    const ids = forward.flat();
+    expect(new Set(ids).size).toBe(23);
+    expect(ids).toEqual([...ids].sort((a, b) => Number(b) - Number(a)));
+    expect(backward).toEqual(forward);
+    expect(total).toBe(23);
+  });
+
+  it('walk Customers by name, ascending, with ties on the name', async () => {
+    const at = t.clock.now();
+    await t.ctx.db.insert(users).values(
+      Array.from({ length: 9 }, (_, i) => ({
+        name: i % 2 ? 'Pager Twin' : `Pager ${i}`,
+        email: `pager-${i}@paging.example`,
+        phone: '+919800000000',
+        passwordHash: 'x',
+        createdAt: at,
+      })),
+    );
+    const { forward, backward } = await walk<CustomerRow>(
+      '/api/admin/customers?q=%40paging.example&sort=name&dir=asc&pageSize=4',
+    );
+    expect(forward.map((page) => page.length)).toEqual([4, 4, 1]);
+    expect(new Set(forward.flat()).size).toBe(9);
+    expect(backward).toEqual(forward);
+  });
+
+  it('find customers by the start or end of the email, the start of the name, the end of the phone', async () => {
+    await t.ctx.db.insert(users).values({
+      name: 'Zoya Finder',
+      email: 'Zoya.Finder@Search.Example',
+      phone: '+919876512345',
+      passwordHash: 'x',
+    });
+    for (const q of ['zoya.f', '@search.example', 'ZOYA FIN', '12345', '+919876512345']) {
+      const found = await operator.get(`/api/admin/customers?q=${encodeURIComponent(q)}`);
+      expect(
+        (found.json() as CursorPage<CustomerRow>).items.map((row) => row.name),
+        q,
+      ).toEqual(['Zoya Finder']);
+    }
+    const inside = await operator.get('/api/admin/customers?q=finder%40search');
+    expect((inside.json() as CursorPage<CustomerRow>).items).toEqual([]);
   });
 });
 

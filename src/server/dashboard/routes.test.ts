@@ -233,7 +233,7 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
   }),
   'GET /api/admin/activity': () => ({
     method: 'GET',
-    url: '/api/admin/activity?page=2&pageSize=5&sort=action&dir=asc&q=sign',
+    url: '/api/admin/activity?pageSize=5&sort=action&dir=asc&q=sign',
   }),
 };
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from './lock';
@@ -12,8 +12,8 @@ const BACKUP_NAME = /^pglite-(\d{8}T\d{6}Z)\.tar\.gz$/;
 export const backupDirOf = (dataDir: string) => path.join(dataDir, 'backups');
 export const pgliteDirOf = (dataDir: string) => path.join(dataDir, 'pglite');
 
-/** Dumps the open embedded database as a gzipped tar of its data directory (DatabaseHandle.snapshot). */
-export type Snapshot = () => Promise<Blob>;
+/** Writes the open embedded database to a file as a gzipped tar of its data directory (DatabaseHandle.snapshot). */
+export type Snapshot = (file: string) => Promise<void>;
 
 export type BackupFile = { file: string; takenAt: Date; size: number };
 
@@ -49,13 +49,17 @@ export async function writeBackup(
 ): Promise<BackupFile> {
   const dir = backupDirOf(dataDir);
   await mkdir(dir, { recursive: true });
-  const dump = Buffer.from(await (await snapshot()).arrayBuffer());
   const file = path.join(dir, `pglite-${stamp(now)}.tar.gz`);
   const temporary = `${file}.partial`;
-  await writeFile(temporary, dump, { mode: 0o600 });
+  try {
+    await snapshot(temporary);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
   await rename(temporary, file);
   for (const old of (await listBackups(dataDir)).slice(BACKUPS_KEPT)) await rm(old.file, { force: true });
-  return { file, takenAt: now, size: dump.length };
+  return { file, takenAt: now, size: (await stat(file)).size };
 }
 
 /** True when the newest snapshot is younger than a day: the daily job has nothing to do. */

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -10,6 +11,7 @@ import { repairDataDirModes } from '../data-dir';
 import { tagDriverErrors } from './driver-errors';
 import { lockDataDir } from './lock';
 import { type ChannelFollower, type ChannelHandlers, followPglite, followPostgres } from './notifications';
+import { onlineSnapshot } from './online-snapshot';
 import * as schema from './schema';
 
 export { DatabaseInUseError } from './lock';
@@ -27,11 +29,11 @@ export type DatabaseHandle = {
   migrate(): Promise<void>;
   close(): Promise<void>;
   /**
-   * Embedded PGlite only: its data directory as a gzipped tar. Taken after a checkpoint and while no query runs
-   * (PGlite serialises them), so it is what a clean crash would leave: committed work in, anything uncommitted
-   * rolled back when it is opened. PostgreSQL is backed up with pg_dump instead.
+   * Embedded PGlite only: writes its data directory to `file` as a gzipped tar. On disk it is an online backup
+   * (db/online-snapshot.ts) that lets queries go on; in memory (tests), PGlite's own dump after a checkpoint.
+   * Either way the restore holds everything committed before it ended. PostgreSQL is backed up with pg_dump.
    */
-  snapshot?: () => Promise<Blob>;
+  snapshot?: (file: string) => Promise<void>;
   /** PostgreSQL only: the pool's connections right now, for the metrics scrape. PGlite has no pool. */
   poolStats?: () => PoolStats;
   /** Follows NOTIFY on a channel for as long as the instance runs (db/notifications.ts). */
@@ -96,9 +98,12 @@ export async function openDatabase(options: {
     driver: 'pglite',
     migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
     follow: (channel, handlers) => followPglite(client, channel, handlers),
-    snapshot: async () => {
+    snapshot: async (file) => {
+      if (onDisk) return onlineSnapshot(client, options.pgliteDir, file);
       await client.exec('checkpoint');
-      return client.dumpDataDir('gzip');
+      await writeFile(file, Buffer.from(await (await client.dumpDataDir('gzip')).arrayBuffer()), {
+        mode: 0o600,
+      });
     },
     close: async () => {
       await client.close();

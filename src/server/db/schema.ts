@@ -55,7 +55,16 @@ export const users = pgTable(
      */
     erasedAt: ts('erased_at'),
   },
-  (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    // The Customers list: keyset pages, and searches by the start or end of an email, the start of a name or the
+    // last digits of a phone, each a btree range (text_pattern_ops: LIKE 'x%' whatever the collation).
+    index('users_created_at_id_idx').on(t.createdAt, t.id),
+    index('users_email_prefix_idx').on(sql`lower(${t.email}) text_pattern_ops`),
+    index('users_email_suffix_idx').on(sql`reverse(lower(${t.email})) text_pattern_ops`),
+    index('users_name_prefix_idx').on(sql`lower(${t.name}) text_pattern_ops`),
+    index('users_phone_suffix_idx').on(sql`reverse(${t.phone}) text_pattern_ops`),
+  ],
 );
 
 export const sessions = pgTable(
@@ -355,6 +364,11 @@ export const orders = pgTable(
     uniqueIndex('orders_razorpay_payment_id_key').on(t.razorpayPaymentId),
     index('orders_user_id_idx').on(t.userId),
     index('orders_status_created_idx').on(t.status, t.createdAt),
+    // Keyset pages of the Orders list, and a customer's orders newest first.
+    index('orders_created_at_id_idx').on(t.createdAt, t.id),
+    index('orders_user_id_created_at_idx').on(t.userId, t.createdAt),
+    // The Overview's last 30 days of sales.
+    index('orders_paid_at_idx').on(t.paidAt).where(sql`${t.status} = 'paid'`),
   ],
 );
 
@@ -447,6 +461,7 @@ export const purchases = pgTable(
   (t) => [
     uniqueIndex('purchases_order_id_key').on(t.orderId),
     uniqueIndex('purchases_owner_tool_live_key').on(t.userId, t.toolId).where(sql`${t.refundedAt} is null`),
+    index('purchases_user_id_idx').on(t.userId),
   ],
 );
 
@@ -662,6 +677,8 @@ export const invoices = pgTable(
     uniqueIndex('invoices_order_id_key').on(t.orderId),
     index('invoices_user_id_idx').on(t.userId),
     index('invoices_issued_at_idx').on(t.issuedAt),
+    // The GSTR-1 export reads a period in batches, keyset on (issued_at, number).
+    index('invoices_issued_at_number_idx').on(t.issuedAt, t.number),
   ],
 );
 
@@ -690,6 +707,7 @@ export const creditNotes = pgTable(
     uniqueIndex('credit_notes_invoice_id_key').on(t.invoiceId),
     index('credit_notes_user_id_idx').on(t.userId),
     index('credit_notes_issued_at_idx').on(t.issuedAt),
+    index('credit_notes_issued_at_number_idx').on(t.issuedAt, t.number),
   ],
 );
 
@@ -755,5 +773,9 @@ export const auditLog = pgTable(
     after: jsonb('after'),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_created_at_idx').on(t.createdAt)],
+  (t) => [
+    index('audit_log_created_at_idx').on(t.createdAt),
+    // Keyset pages of Activity.
+    index('audit_log_created_at_id_idx').on(t.createdAt, t.id),
+  ],
 );

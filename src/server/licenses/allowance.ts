@@ -44,6 +44,37 @@ export async function deactivationsLeft(
   return Math.max(0, SELF_DEACTIVATION_LIMIT - used);
 }
 
+/** `deactivationsLeft` of many licenses in one query (My Tools lists them all): by license id. */
+export async function deactivationsLeftOfAll(
+  db: DbOrTx,
+  owned: ReadonlyArray<{ id: string; resetAt: Date | null }>,
+  now: Date,
+): Promise<Map<string, number>> {
+  const rolling = windowStart(now, null);
+  const freed = owned.length
+    ? await db
+        .select({ licenseId: licenseActivations.licenseId, at: licenseActivations.deactivatedAt })
+        .from(licenseActivations)
+        .where(
+          and(
+            inArray(
+              licenseActivations.licenseId,
+              owned.map((license) => license.id),
+            ),
+            inArray(licenseActivations.deactivatedBy, [...BUYER_CHANNELS]),
+            gt(licenseActivations.deactivatedAt, rolling),
+          ),
+        )
+    : [];
+  return new Map(
+    owned.map((license) => {
+      const since = windowStart(now, license.resetAt);
+      const used = freed.filter((row) => row.licenseId === license.id && row.at && row.at > since).length;
+      return [license.id, Math.max(0, SELF_DEACTIVATION_LIMIT - used)];
+    }),
+  );
+}
+
 /**
  * Locks the license row and says how many machines the buyer may still free, the one about to be freed included.
  * Call it inside the transaction that frees the machine: parallel frees through any channel then wait for each

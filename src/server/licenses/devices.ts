@@ -1,10 +1,10 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
 import { DomainError } from '../domain-error';
-import { deactivationsLeft, lockDeactivationsLeft } from './allowance';
+import { deactivationsLeft, deactivationsLeftOfAll, lockDeactivationsLeft } from './allowance';
 import { issueLicenseFile } from './files';
 import { effectiveStatus } from './lookup';
 import { forgetLicenses } from './memory';
@@ -43,25 +43,49 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
     .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
     .innerJoin(tools, eq(tools.id, purchases.toolId))
     .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt)));
-  return Promise.all(
-    owned.map(async (license) => {
-      const { devices, selfDeactivationsLeft } = await seatsOf(ctx.db, license, now);
-      return {
-        toolId: license.toolId,
-        licenseKey: revealLicenseKey(ctx.dataSecrets, license),
-        username: license.username,
-        status: effectiveStatus(license),
-        activationLimit: license.activationLimit,
-        devices: devices.map((device) => ({
-          id: device.id,
-          name: device.name,
-          activatedAt: device.activatedAt.toISOString(),
-          lastSeenAt: device.lastSeenAt.toISOString(),
-        })),
-        selfDeactivationsLeft,
-      };
-    }),
-  );
+  // Two queries for all the buyer's licenses, however many they own (a firm may own fifty tools).
+  const [live, allowances] = await Promise.all([
+    owned.length
+      ? ctx.db
+          .select({
+            licenseId: licenseActivations.licenseId,
+            id: licenseActivations.id,
+            name: licenseActivations.name,
+            activatedAt: licenseActivations.activatedAt,
+            lastSeenAt: licenseActivations.lastSeenAt,
+          })
+          .from(licenseActivations)
+          .where(
+            and(
+              inArray(
+                licenseActivations.licenseId,
+                owned.map((license) => license.id),
+              ),
+              isNull(licenseActivations.deactivatedAt),
+            ),
+          )
+          .orderBy(asc(licenseActivations.activatedAt))
+      : [],
+    deactivationsLeftOfAll(ctx.db, owned, now),
+  ]);
+  return owned.map((license) => {
+    const devices = live.filter((device) => device.licenseId === license.id);
+    const selfDeactivationsLeft = allowances.get(license.id) ?? 0;
+    return {
+      toolId: license.toolId,
+      licenseKey: revealLicenseKey(ctx.dataSecrets, license),
+      username: license.username,
+      status: effectiveStatus(license),
+      activationLimit: license.activationLimit,
+      devices: devices.map((device) => ({
+        id: device.id,
+        name: device.name,
+        activatedAt: device.activatedAt.toISOString(),
+        lastSeenAt: device.lastSeenAt.toISOString(),
+      })),
+      selfDeactivationsLeft,
+    };
+  });
 }
 
 /** A live device on a live purchase of this user; anyone else's device is simply not found. */

@@ -1,19 +1,20 @@
-import { and, asc, count, desc, gte, ilike, or } from 'drizzle-orm';
+import { and, gte, ilike, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ActivityEntry, activityQuerySchema, Page } from '../../shared/dashboard';
+import type { ActivityEntry, activityQuerySchema, CursorPage } from '../../shared/dashboard';
 import type { AppContext } from '../context';
+import { cappedCount, keysetPage } from '../db/keyset';
 import { auditLog } from '../db/schema';
 
 const SORT_COLUMNS = { createdAt: auditLog.createdAt, actor: auditLog.actor, action: auditLog.action };
 
 /**
  * The audit log as the dashboard's Activity and the command line's `activity` show it: newest first by default,
- * filtered by a word in who, what or the target, and by a start time. Read-only.
+ * filtered by a word in who, what or the target, and by a start time, paged by keyset on (sort, id). Read-only.
  */
 export async function listActivity(
   ctx: AppContext,
   query: z.output<typeof activityQuerySchema> & { since?: Date },
-): Promise<Page<ActivityEntry>> {
+): Promise<CursorPage<ActivityEntry>> {
   const pattern = query.q ? `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const where = and(
     pattern
@@ -21,19 +22,28 @@ export async function listActivity(
       : undefined,
     query.since ? gte(auditLog.createdAt, query.since) : undefined,
   );
-  const order = query.dir === 'asc' ? asc : desc;
-  const [rows, [total]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(auditLog)
-      .where(where)
-      .orderBy(order(SORT_COLUMNS[query.sort]), order(auditLog.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    ctx.db.select({ n: count() }).from(auditLog).where(where),
+  const [page, counted] = await Promise.all([
+    keysetPage(
+      { ...query, table: auditLog, sort: SORT_COLUMNS[query.sort], id: auditLog.id, idType: 'bigint' },
+      (keyset) =>
+        ctx.db
+          .select()
+          .from(auditLog)
+          .where(and(where, keyset.where))
+          .orderBy(...keyset.orderBy)
+          .limit(keyset.limit),
+    ),
+    cappedCount(
+      ctx.db,
+      ctx.db
+        .select({ one: sql<number>`1`.as('one') })
+        .from(auditLog)
+        .where(where)
+        .$dynamic(),
+    ),
   ]);
   return {
-    items: rows.map((row) => ({
+    items: page.rows.map((row) => ({
       id: row.id,
       actor: row.actor,
       action: row.action,
@@ -42,8 +52,9 @@ export async function listActivity(
       after: row.after,
       createdAt: row.createdAt.toISOString(),
     })),
-    total: Number(total?.n ?? 0),
-    page: query.page,
+    ...counted,
     pageSize: query.pageSize,
+    next: page.next,
+    previous: page.previous,
   };
 }

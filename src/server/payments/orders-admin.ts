@@ -1,8 +1,10 @@
-import { and, asc, count, desc, eq, gt, gte, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, between, eq, gt, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/orders';
+import { emailMatches } from '../auth/users';
 import type { AppContext } from '../context';
 import type { DataSecrets } from '../data-secrets';
 import type { DbOrTx } from '../db';
+import { cappedCount, keysetPage } from '../db/keyset';
 import {
   creditNotes,
   downloadTokens,
@@ -42,7 +44,6 @@ export function findOrder(db: DbOrTx, typed: string): Promise<OrderRow> {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const istMidnight = (day: string) => new Date(`${day}T00:00:00+05:30`);
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 const SORT_COLUMNS = { createdAt: orders.createdAt, amount: orders.amount, status: orders.status };
 
 /** Which orders, in which order: the dashboard's table and the command line's `orders list` alike. */
@@ -58,26 +59,31 @@ export type OrderQuery = {
   since?: Date;
   sort: keyof typeof SORT_COLUMNS;
   dir: 'asc' | 'desc';
-  page: number;
+  /** Keyset cursors (db/keyset.ts): the id of the row the page follows, or precedes. */
+  after?: string;
+  before?: string;
   pageSize: number;
 };
 
 /**
- * What the operator typed: a Razorpay order or payment id, an invoice or credit-note number, the start of our id,
- * or (part of) an email.
+ * What the operator typed, recognised by its shape so that each is one index look-up and none reads every order:
+ * a Razorpay order or payment id, an invoice or credit-note number (it has a `/`), the start of our id (4 or more
+ * hex digits), or else the start or end of the customer's email (`asha.`, `@example.com`).
  */
-function searchCondition(q: string): SQL | undefined {
+function searchCondition(q: string): SQL {
   if (/^order_\w+$/.test(q)) return eq(orders.razorpayOrderId, q);
   if (/^pay_\w+$/.test(q)) return eq(orders.razorpayPaymentId, q);
-  const number = q.toUpperCase();
-  const taxDocument = or(
-    sql`exists (select 1 from ${invoices} where ${invoices.orderId} = ${orders.id} and ${invoices.number} = ${number})`,
-    sql`exists (select 1 from ${creditNotes} where ${creditNotes.orderId} = ${orders.id} and ${creditNotes.number} = ${number})`,
-  );
-  const email = ilike(users.email, likePattern(q));
-  if (/^[0-9a-f-]{4,36}$/i.test(q))
-    return or(email, taxDocument, sql`${orders.id}::text like ${`${q.toLowerCase()}%`}`);
-  return or(email, taxDocument);
+  if (q.includes('/')) {
+    const number = q.toUpperCase();
+    return sql`${orders.id} in (select ${invoices.orderId} from ${invoices} where ${invoices.number} = ${number} union all select ${creditNotes.orderId} from ${creditNotes} where ${creditNotes.number} = ${number})`;
+  }
+  const hex = q.replaceAll('-', '').toLowerCase();
+  if (/^[0-9a-f]{4,32}$/.test(hex)) {
+    // The start of an id as a range of ids, which the primary key's index answers.
+    const asUuid = (digits: string) => digits.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+    return between(orders.id, asUuid(hex.padEnd(32, '0')), asUuid(hex.padEnd(32, 'f')));
+  }
+  return emailMatches(q);
 }
 
 function orderConditions(query: OrderQuery): SQL | undefined {
@@ -123,18 +129,34 @@ export type OrderListRow = Awaited<ReturnType<typeof orderRowsQuery>>[number];
 export async function listOrders(
   ctx: AppContext,
   query: OrderQuery,
-): Promise<{ rows: OrderListRow[]; total: number }> {
+): Promise<{
+  rows: OrderListRow[];
+  total: number;
+  totalCapped: boolean;
+  next: string | null;
+  previous: string | null;
+}> {
   const where = orderConditions(query);
-  const order = query.dir === 'asc' ? asc : desc;
-  const [rows, [total]] = await Promise.all([
-    orderRowsQuery(ctx.db)
-      .where(where)
-      .orderBy(order(SORT_COLUMNS[query.sort]), order(orders.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    ctx.db.select({ n: count() }).from(orders).innerJoin(users, eq(users.id, orders.userId)).where(where),
+  const [page, counted] = await Promise.all([
+    keysetPage(
+      { ...query, table: orders, sort: SORT_COLUMNS[query.sort], id: orders.id, idType: 'uuid' },
+      (keyset) =>
+        orderRowsQuery(ctx.db)
+          .where(and(where, keyset.where))
+          .orderBy(...keyset.orderBy)
+          .limit(keyset.limit),
+    ),
+    cappedCount(
+      ctx.db,
+      ctx.db
+        .select({ one: sql<number>`1`.as('one') })
+        .from(orders)
+        .innerJoin(users, eq(users.id, orders.userId))
+        .where(where)
+        .$dynamic(),
+    ),
   ]);
-  return { rows, total: Number(total?.n ?? 0) };
+  return { ...page, ...counted };
 }
 
 /** Everything about one order that support needs, read in one go. */

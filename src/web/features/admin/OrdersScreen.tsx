@@ -5,7 +5,7 @@ import { formatSubunits } from '../../../shared/money';
 import { ORDER_STATUSES, type OrderStatus } from '../../../shared/orders';
 import { Button, FormError } from '../../components/form';
 import { adminApi } from './api';
-import { type Column, PagedTable } from './DataTable';
+import { type Column, CursorTable, FIRST_PAGE } from './DataTable';
 import { formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
@@ -58,11 +58,13 @@ export const ORDER_COLUMNS: Array<Column<OrderRow, Sort>> = [
 
 const fieldClass = 'rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm';
 
-/** Orders: search by email, order_…, pay_… or id; filter by status and days; server-side paging and sorting. */
+/** Orders: search by email, order_…, pay_…, invoice number or id; filter by status and days; keyset paging. */
 export function OrdersScreen() {
   useScreenTitle('Orders');
   const [query, setQuery] = useState({
-    page: 1,
+    ...FIRST_PAGE,
+    after: undefined as string | undefined,
+    before: undefined as string | undefined,
     sort: 'createdAt' as Sort,
     dir: 'desc' as 'asc' | 'desc',
     q: '',
@@ -74,7 +76,8 @@ export function OrdersScreen() {
   const { data, error } = useAdminData(
     () =>
       adminApi.orders({
-        page: query.page,
+        after: query.after,
+        before: query.before,
         sort: query.sort,
         dir: query.dir,
         q: query.q || undefined,
@@ -87,7 +90,14 @@ export function OrdersScreen() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setQuery((current) => ({ ...current, ...form, q: form.q.trim(), page: 1 }));
+    setQuery((current) => ({
+      ...current,
+      ...form,
+      q: form.q.trim(),
+      after: undefined,
+      before: undefined,
+      ...FIRST_PAGE,
+    }));
   };
 
   return (
@@ -157,7 +167,7 @@ export function OrdersScreen() {
       </search>
       <FormError message={error} />
       {data && (
-        <PagedTable
+        <CursorTable
           data={data}
           query={query}
           setQuery={setQuery}

@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import type { Page } from '../../../shared/dashboard';
+import type { CursorPage } from '../../../shared/dashboard';
 import { FormError, SearchForm } from '../../components/form';
-import { type Column, PagedTable } from './DataTable';
+import { type Column, type CursorPosition, CursorTable, FIRST_PAGE } from './DataTable';
 import { ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
-type SearchQuery<Sort extends string> = { page: number; sort: Sort; dir: 'asc' | 'desc'; q: string };
+type SearchQuery<Sort extends string> = CursorPosition & { sort: Sort; dir: 'asc' | 'desc'; q: string };
 
 /**
- * A screen that is one searchable, server-paged, server-sorted table (Customers, Activity): the title with its
+ * A screen that is one searchable, keyset-paged, server-sorted table (Customers, Activity): the title with its
  * search box, and the table of the page the query names.
  */
 export function SearchableTableScreen<Row, Sort extends string>({
@@ -24,7 +24,13 @@ export function SearchableTableScreen<Row, Sort extends string>({
   title: string;
   search: { id: string; label: string; placeholder: string };
   initialSort: Sort;
-  load: (query: { page: number; sort: Sort; dir: 'asc' | 'desc'; q?: string }) => Promise<Page<Row>>;
+  load: (query: {
+    after?: string;
+    before?: string;
+    sort: Sort;
+    dir: 'asc' | 'desc';
+    q?: string;
+  }) => Promise<CursorPage<Row>>;
   caption: string;
   columns: Array<Column<Row, Sort>>;
   rowKey: (row: Row) => string | number;
@@ -32,19 +38,36 @@ export function SearchableTableScreen<Row, Sort extends string>({
   empty: (searching: boolean) => string;
 }) {
   useScreenTitle(title);
-  const [query, setQuery] = useState<SearchQuery<Sort>>({ page: 1, sort: initialSort, dir: 'desc', q: '' });
+  const [query, setQuery] = useState<SearchQuery<Sort>>({
+    ...FIRST_PAGE,
+    sort: initialSort,
+    dir: 'desc',
+    q: '',
+  });
   const { data, error } = useAdminData(
-    () => load({ ...query, q: query.q || undefined }),
+    () =>
+      load({
+        after: query.after,
+        before: query.before,
+        sort: query.sort,
+        dir: query.dir,
+        q: query.q || undefined,
+      }),
     JSON.stringify(query),
   );
   return (
     <>
       <ScreenTitle title={title}>
-        <SearchForm {...search} onSearch={(q) => setQuery((current) => ({ ...current, page: 1, q }))} />
+        <SearchForm
+          {...search}
+          onSearch={(q) =>
+            setQuery((current) => ({ ...current, after: undefined, before: undefined, ...FIRST_PAGE, q }))
+          }
+        />
       </ScreenTitle>
       <FormError message={error} />
       {data && (
-        <PagedTable
+        <CursorTable
           data={data}
           query={query}
           setQuery={setQuery}

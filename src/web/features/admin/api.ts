@@ -5,6 +5,7 @@ import type {
   ActivityQuery,
   AdminTool,
   AdminToolTrials,
+  CursorPage,
   CustomerDetail,
   CustomerRow,
   CustomersQuery,
@@ -68,14 +69,14 @@ export const adminApi = {
     body.set('file', file);
     return api.post<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}/file`, body);
   },
-  orders: (query: OrdersQuery) => api.get<Page<OrderRow>>(`/api/admin/orders${queryString(query)}`),
+  orders: (query: OrdersQuery) => api.get<CursorPage<OrderRow>>(`/api/admin/orders${queryString(query)}`),
   order: (id: string) => api.get<OrderDetail>(`/api/admin/orders/${encodeURIComponent(id)}`),
   resend: (id: string) =>
     api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/resend`, {}),
   refund: (id: string, body: RefundRequest) =>
     api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/refund`, body),
   customers: (query: CustomersQuery) =>
-    api.get<Page<CustomerRow>>(`/api/admin/customers${queryString(query)}`),
+    api.get<CursorPage<CustomerRow>>(`/api/admin/customers${queryString(query)}`),
   customer: (id: string) => api.get<CustomerDetail>(`/api/admin/customers/${encodeURIComponent(id)}`),
   messages: (query: MessagesQuery) => api.get<Page<MessageRow>>(`/api/admin/messages${queryString(query)}`),
   markHandled: (id: string) =>
@@ -99,7 +100,7 @@ export const adminApi = {
   disableCoupon: (code: string) =>
     api.post<CouponSummary>(`/api/admin/coupons/${encodeURIComponent(code)}/disable`, {}),
   activity: (query: ActivityQuery) =>
-    api.get<Page<ActivityEntry>>(`/api/admin/activity${queryString(query)}`),
+    api.get<CursorPage<ActivityEntry>>(`/api/admin/activity${queryString(query)}`),
   releases: (toolId: string) =>
     api.get<AdminRelease[]>(`/api/admin/tools/${encodeURIComponent(toolId)}/releases`),
   createRelease: (toolId: string, input: CreateReleaseInput) =>
