@@ -139,7 +139,7 @@ test('a buyer applies a coupon in the billing dialog and pays the discounted pri
   const login = page.getByRole('dialog', { name: 'Welcome Back' });
   await login.getByLabel('Email').fill(buyer.email);
   await login.getByLabel('Password', { exact: true }).fill(buyer.password);
-  await login.getByRole('button', { name: 'Sign In' }).click();
+  await login.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page.getByRole('button', { name: buyer.name })).toBeVisible({ timeout: 30_000 });
 
   const billing = await openBilling('Windows - ₹1,499.00');

@@ -27,6 +27,7 @@ import { releaseRoutes } from './releases/routes';
 import { updateCheckRoutes } from './releases/update-check';
 import { shopRoutes } from './shop/routes';
 import { registerStaticSite } from './site/static';
+import { trialRoutes } from './trials/routes';
 
 export type BuildAppOptions = {
   /** From `createAppContext`: the app serves this context's services. */
@@ -86,6 +87,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   await couponRoutes(app, ctx);
   const emulator = await paymentsRoutes(app, ctx);
   await licenseRoutes(app, ctx);
+  await trialRoutes(app, ctx);
   await releaseRoutes(app, ctx);
   await updateFeedRoutes(app, ctx);
   await updateCheckRoutes(app, ctx);

@@ -15,8 +15,9 @@ describe('createAppContext', () => {
     const config = testConfig();
     const first = createAppContext({ config, db: database.db });
     const second = createAppContext({ config, db: database.db });
-    first.caches.ownedTools.set('a', new Set(['tool']), first.caches.ownedTools.generation);
-    expect(first.caches.ownedTools.get('a')).toEqual(new Set(['tool']));
+    const tools = { owned: new Set(['tool']), trialled: new Set<string>() };
+    first.caches.ownedTools.set('a', tools, first.caches.ownedTools.generation);
+    expect(first.caches.ownedTools.get('a')).toEqual(tools);
     expect(second.caches.ownedTools.get('a')).toBeUndefined();
     expect(second.caches.sessions).not.toBe(first.caches.sessions);
     expect(second.gateway).not.toBe(first.gateway);

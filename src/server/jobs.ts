@@ -8,6 +8,7 @@ import type { Metrics } from './metrics';
 import { RECONCILE_INTERVAL_MS, reconcileOnce } from './payments/reconciler';
 import { announceReleases } from './releases/announcements';
 import { pruneExpiredRows } from './retention';
+import { sendTrialEmails, TRIAL_EMAILS_INTERVAL_MS } from './trials/reminders';
 
 export type BackgroundJob = {
   name: string;
@@ -72,6 +73,8 @@ export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
         return summary;
       },
     },
+    // Claims its rows with SKIP LOCKED and marks them in the same transaction: one email per trial and occasion.
+    { name: 'trial-emails', intervalMs: TRIAL_EMAILS_INTERVAL_MS, run: () => sendTrialEmails(ctx) },
   ];
 }
 

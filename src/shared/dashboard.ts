@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { LicenseStatus } from './licenses';
 import { ORDER_STATUSES, type OrderStatus } from './orders';
 import { PACKAGE_ID_PATTERN } from './releases';
 import {
@@ -9,6 +10,7 @@ import {
   TOOL_TEXT_MAX,
   usdPriceProblem,
 } from './tool-rules';
+import { parseTrialDaysText, TRIAL_DAYS_PROBLEM, TRIAL_EXTEND_DAYS_RANGE, type TrialFigures } from './trials';
 
 /**
  * The operator's dashboard (docs/product.md §12): request and response shapes of /api/admin/…, shared by the
@@ -91,9 +93,34 @@ export type OverviewResponse = {
   /** One entry per day of the last 30, oldest first, ending today. */
   daily: Array<{ day: string; orders: number; revenue: MoneyTotals }>;
   openItems: { unhandledMessages: number; failedMail: number; retryingMail: number };
+  /** Free trials of every tool (docs/decisions/035-trials.md). */
+  trials: TrialFigures;
   /** Paid orders of the last 30 days priced with a coupon, and the discount they were given (subunits). */
   coupons: { orders: number; discount: MoneyTotals };
 };
+
+// ── Trials ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** One trial on a tool's page. */
+export type AdminTrial = {
+  id: string;
+  customerEmail: string;
+  startedAt: string;
+  expiresAt: string | null;
+  state: 'running' | 'ended' | 'bought';
+};
+
+/** GET /api/admin/tools/:id/trials */
+export type AdminToolTrials = { figures: TrialFigures; trials: AdminTrial[] };
+
+/** POST /api/admin/trials/:id/extend */
+export const extendTrialSchema = z.strictObject({
+  days: z.coerce
+    .number({ error: 'Give a number of days.' })
+    .int('Give a whole number of days.')
+    .min(TRIAL_EXTEND_DAYS_RANGE.min, `At least ${TRIAL_EXTEND_DAYS_RANGE.min} day.`)
+    .max(TRIAL_EXTEND_DAYS_RANGE.max, `At most ${TRIAL_EXTEND_DAYS_RANGE.max} days.`),
+});
 
 // ── Tables ──────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -202,7 +229,7 @@ export type AdminLicense = {
   toolName: string;
   maskedKey: string | null;
   username: string | null;
-  status: 'active' | 'suspended' | 'revoked';
+  status: LicenseStatus;
   activationLimit: number;
   selfDeactivationsLeft: number;
   devices: Array<{ id: string; name: string | null; activatedAt: string; lastSeenAt: string }>;
@@ -347,6 +374,17 @@ export const toolInputSchema = z
       issue.addIssue({ code: 'custom', message: asSentence(ACTIVATION_LIMIT_PROBLEM) });
       return z.NEVER;
     }),
+    /** Length of the free trial; absent: unchanged (0 for a new tool). */
+    trialDays: z
+      .string({ error: asSentence(TRIAL_DAYS_PROBLEM) })
+      .optional()
+      .transform((text, issue) => {
+        if (text === undefined) return undefined;
+        const value = parseTrialDaysText(text);
+        if (value !== undefined) return value;
+        issue.addIssue({ code: 'custom', message: asSentence(TRIAL_DAYS_PROBLEM) });
+        return z.NEVER;
+      }),
     /** Velopack's package id; absent leaves it as it is, empty returns to the default from the name. */
     packageId: packageIdSchema.optional(),
     /** A fresh authenticator code, needed when the prices are set or changed. */
@@ -382,6 +420,8 @@ export type AdminTool = {
   active: boolean;
   delivery: 'license_key' | 'credentials';
   activationLimit: number;
+  /** Length of the free trial; 0: none. */
+  trialDays: number;
   file: { name: string; size: number; sha256: string } | null;
   /** The Velopack package id the operator set, or null for the default. */
   packageId: string | null;

@@ -5,6 +5,9 @@
  */
 export const LICENSE_CODES = [
   'VALID',
+  'TRIAL',
+  'EXPIRED',
+  'TRIAL_USED',
   'NOT_ACTIVATED',
   'LIMIT_REACHED',
   'DEACTIVATION_LIMIT',
@@ -15,7 +18,8 @@ export const LICENSE_CODES = [
 ] as const;
 export type LicenseCode = (typeof LICENSE_CODES)[number];
 
-export const LICENSE_STATUSES = ['active', 'suspended', 'revoked'] as const;
+/** `trial`: a free trial until the license's end date (docs/decisions/035-trials.md); buying makes it `active`. */
+export const LICENSE_STATUSES = ['active', 'trial', 'suspended', 'revoked'] as const;
 export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
 
 /** How long an offline license file lets a tool start without asking the server. */
@@ -63,6 +67,8 @@ export type LicenseFilePayload = {
   status: LicenseStatus;
   issuedAt: string;
   refreshBefore: string;
+  /** A trial's end (never later than `refreshBefore`); absent for a bought license, which does not end. */
+  expiresAt?: string;
 };
 
 export type LicenseAnswer = {
@@ -76,6 +82,8 @@ export type LicenseAnswer = {
   licenseFile?: string;
   /** Deactivate only: whether a seat was freed by this call. */
   deactivated?: boolean;
+  /** A trial's end (code TRIAL): the tool stops at this moment of the server's clock. */
+  expiresAt?: string;
   /** Activate only: this machine's update feeds (docs/updates.md), alive while the activation and license are. */
   updates?: UpdateUrls;
 };
@@ -117,4 +125,6 @@ export type MyLicense = {
   devices: MyDevice[];
   /** How many more devices the buyer may free themselves in the current 30 days. */
   selfDeactivationsLeft: number;
+  /** A trial's end; absent for a bought license. */
+  expiresAt?: string;
 };

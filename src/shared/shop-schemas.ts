@@ -60,3 +60,6 @@ export type VerifyPaymentRequest = z.input<typeof verifyPaymentSchema>;
 
 /** POST /api/send-tool-credentials/ body. */
 export const sendCredentialsSchema = z.strictObject({ toolId: z.uuid({ error: 'Unknown tool' }) });
+
+/** POST /api/trials/ body. */
+export const startTrialSchema = z.strictObject({ toolId: z.uuid({ error: 'Unknown tool' }) });

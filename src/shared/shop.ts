@@ -21,6 +21,10 @@ export type Tool = {
   comingSoon: boolean;
   purchased: boolean;
   icon: string | null;
+  /** Length of the free trial a signed-in visitor may start; 0: none (docs/decisions/035-trials.md). */
+  trialDays: number;
+  /** Signed in only: this visitor has already had (or is having) a trial of the tool. */
+  trialStarted?: boolean;
 };
 
 /** GET /api/my-tools/ → PurchasedTool[] */
@@ -33,6 +37,8 @@ export type PurchasedTool = {
   device: Device | null;
   /** ISO timestamp, or null when unknown (shown as N/A). */
   purchaseDate: string | null;
+  /** A free trial not bought (yet): when it ends or ended. Absent for a bought tool. */
+  trialEndsAt?: string;
   /** The newest published stable release with an installer, its notes as sanitised HTML; null before the first. */
   currentVersion: (ToolVersion & { notesHtml: string }) | null;
   /** The older published stable releases with installers, newest first; yanked ones are never listed. */

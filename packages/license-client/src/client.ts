@@ -3,6 +3,12 @@ import { type AvailableUpdate, downloadVerified, type ReleaseKey, type UpdateArt
 
 export type LicenseCode =
   | 'VALID'
+  /** A free trial, running until `expiresAt` (by the server's clock). */
+  | 'TRIAL'
+  /** The trial has ended: offer to buy the tool. */
+  | 'EXPIRED'
+  /** This machine already had a trial of the tool under another account. */
+  | 'TRIAL_USED'
   | 'NOT_ACTIVATED'
   | 'LIMIT_REACHED'
   | 'DEACTIVATION_LIMIT'
@@ -22,13 +28,15 @@ export type LicenseAnswer = {
   license?: {
     toolId: string;
     toolName: string;
-    status: 'active' | 'suspended' | 'revoked';
+    status: 'active' | 'trial' | 'suspended' | 'revoked';
     activationLimit: number;
     activationsUsed: number;
   };
   activation?: { id: string; fingerprint: string; name: string | null; activatedAt: string };
   licenseFile?: string;
   deactivated?: boolean;
+  /** A trial's end (code TRIAL). */
+  expiresAt?: string;
   /** Activate only: this machine's Sparkle / WinSparkle appcast and Velopack feed (docs/updates.md). */
   updates?: { appcastUrl: string; velopackUrl: string };
 };

@@ -9,9 +9,11 @@ export type LicenseFilePayload = {
   toolName: string;
   fingerprint: string;
   activationId: string;
-  status: 'active' | 'suspended' | 'revoked';
+  status: 'active' | 'trial' | 'suspended' | 'revoked';
   issuedAt: string;
   refreshBefore: string;
+  /** A trial's end; `refreshBefore` is never later. */
+  expiresAt?: string;
 };
 
 /** One entry of `GET /api/licenses/public-keys`: a key id and an SPKI PEM. Ship these inside the tool. */
@@ -98,7 +100,9 @@ export function verifyLicenseFile(
   if (options.toolId !== undefined && payload.toolId !== options.toolId) {
     return { valid: false, reason: 'wrong-tool', payload };
   }
-  if (payload.status !== 'active') return { valid: false, reason: 'not-active', payload };
+  // A trial's file is as good as an active one until its refreshBefore, which is never after the trial's end.
+  if (payload.status !== 'active' && payload.status !== 'trial')
+    return { valid: false, reason: 'not-active', payload };
   const now = options.now ?? new Date();
   if (now.getTime() >= Date.parse(payload.refreshBefore)) return { valid: false, reason: 'expired', payload };
   return { valid: true, payload };

@@ -261,6 +261,8 @@ describe('npm run admin', () => {
       comingSoon: false,
       purchased: false,
       icon: null,
+      // The catalogue carries each tool's free trial length (decision 035); a new tool has none.
+      trialDays: 0,
     });
   }, 60_000);
 

@@ -13,6 +13,7 @@ import { operatorCommands } from './operators';
 import { orderCommands, reconcileCommands } from './orders';
 import { releaseCommands } from './releases';
 import { toolCommands } from './tools';
+import { trialCommands } from './trials';
 import { userCommands } from './users';
 
 /**
@@ -36,6 +37,7 @@ const GROUPS: Group[] = [
   { name: 'restore', summary: 'Restore an embedded-database snapshot into a fresh DATA_DIR' },
   { name: 'move-to-postgres', summary: 'Copy the embedded database into an empty PostgreSQL database' },
   { name: 'operators', summary: 'Who may use the /admin dashboard: add, remove, list' },
+  { name: 'trials', summary: 'Free trials: extend one, or end it now' },
   { name: 'activity', summary: 'The audit log of operator actions, as the dashboard’s Activity shows it' },
 ];
 
@@ -48,6 +50,7 @@ const COMMANDS = [
   ...mailCommands,
   ...userCommands,
   ...licenseCommands,
+  ...trialCommands,
   ...invoiceCommands,
   ...couponCommands,
   ...backupCommands,

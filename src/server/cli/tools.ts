@@ -11,6 +11,7 @@ import {
   TOOL_FILE_MAX_BYTES,
   TOOL_TEXT_MAX,
 } from '../../shared/tool-rules';
+import { parseTrialDaysText, TRIAL_DAYS_PROBLEM } from '../../shared/trials';
 import { type ToolRow, toApiTool } from '../shop/catalogue';
 import { ensureDefaultCatalogue } from '../shop/seed';
 import { attachToolFile, createTool, listTools, type ToolChanges, updateTool } from '../shop/tools';
@@ -71,6 +72,7 @@ function toolDetails(row: ToolRow): string {
     ['Price USD', usdText(row)],
     ['Delivery', deliveryText(row.delivery)],
     ['Activation limit', `${row.activationLimit} machines per license`],
+    ['Free trial', row.trialDays > 0 ? `${row.trialDays} days` : 'none'],
     ['Status', status(row)],
     ['Sort order', row.sortOrder],
     ['Icon', row.icon],
@@ -119,6 +121,13 @@ function parseActivationLimit(typed: string): number {
   const value = parseActivationLimitText(typed);
   if (value === undefined)
     throw new CommandError(`--activation-limit must be ${ACTIVATION_LIMIT_PROBLEM}, got "${typed}".`);
+  return value;
+}
+
+function parseTrialDays(typed: string): number {
+  const value = parseTrialDaysText(typed);
+  if (value === undefined)
+    throw new CommandError(`--trial-days must be ${TRIAL_DAYS_PROBLEM}, got "${typed}".`);
   return value;
 }
 
@@ -206,6 +215,11 @@ const FIELD_OPTIONS = {
     value: '<n>',
     description: 'Machines one license may be activated on at a time (default 2)',
   },
+  'trial-days': {
+    type: 'string',
+    value: '<n>',
+    description: 'Length of the free trial a signed-in visitor may start (0: no trial, the default)',
+  },
   'package-id': {
     type: 'string',
     value: '<id|none>',
@@ -233,6 +247,7 @@ async function fieldChanges(env: AdminEnv, options: FieldOptions) {
   if (options['activation-limit'] !== undefined) {
     changes.activationLimit = parseActivationLimit(options['activation-limit']);
   }
+  if (options['trial-days'] !== undefined) changes.trialDays = parseTrialDays(options['trial-days']);
   if (options['package-id'] !== undefined) changes.packageId = parsePackageId(options['package-id']);
   return changes;
 }

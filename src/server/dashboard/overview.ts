@@ -2,6 +2,7 @@ import { and, count, eq, gt, gte, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { MoneyTotals, OverviewResponse, PeriodFigures } from '../../shared/dashboard';
 import type { AppContext } from '../context';
 import { contactMessages, orders, outbox } from '../db/schema';
+import { trialFigures } from '../trials/operator';
 
 /** The firm works in India: "today" and the chart's days are calendar days in Asia/Kolkata (UTC+5:30, no DST). */
 const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
@@ -21,7 +22,7 @@ export async function overview(ctx: AppContext): Promise<OverviewResponse> {
   const since = new Date(istMidnight(days[0] ?? today));
   const dayOfPayment = sql<string>`to_char(${orders.paidAt} at time zone 'Asia/Kolkata', 'YYYY-MM-DD')`;
 
-  const [sales, [messages], [failed], [retrying], discounted] = await Promise.all([
+  const [sales, [messages], [failed], [retrying], discounted, trials] = await Promise.all([
     ctx.db
       .select({
         day: dayOfPayment,
@@ -43,6 +44,7 @@ export async function overview(ctx: AppContext): Promise<OverviewResponse> {
       .from(orders)
       .where(and(eq(orders.status, 'paid'), gte(orders.paidAt, since), isNotNull(orders.couponCode)))
       .groupBy(orders.currency),
+    trialFigures(ctx.db, new Date(now)),
   ]);
 
   const daily = days.map((day) => ({ day, orders: 0, revenue: { INR: 0, USD: 0 } as MoneyTotals }));
@@ -71,6 +73,7 @@ export async function overview(ctx: AppContext): Promise<OverviewResponse> {
       failedMail: Number(failed?.n ?? 0),
       retryingMail: Number(retrying?.n ?? 0),
     },
+    trials,
     coupons: {
       orders: discounted.reduce((sum, row) => sum + Number(row.orders), 0),
       discount: {

@@ -37,6 +37,7 @@ import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { cliActor } from '../operator/audit';
 import { revokeOperator } from '../operator/roles';
 import { addArtifact, createRelease } from '../releases/operations';
+import { startTrial } from '../trials/trials';
 import { DASHBOARD_IDLE_MS, DASHBOARD_MAX_MS } from './session';
 
 type Call = {
@@ -55,6 +56,7 @@ type Fixtures = {
   deviceId: string;
   messageId: string;
   mailId: number;
+  trialId: string;
   /** A draft release of the tool with one file. */
   releaseId: string;
   artifactId: string;
@@ -124,6 +126,17 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
     method: 'POST',
     url: `/api/admin/tools/${fx.toolId}/file`,
     ...(await uploadForm(await fx.freshCode())),
+  }),
+  'GET /api/admin/tools/:id/trials': (fx) => ({ method: 'GET', url: `/api/admin/tools/${fx.toolId}/trials` }),
+  'POST /api/admin/trials/:id/extend': (fx) => ({
+    method: 'POST',
+    url: `/api/admin/trials/${fx.trialId}/extend`,
+    body: { days: 3 },
+  }),
+  'POST /api/admin/trials/:id/end': (fx) => ({
+    method: 'POST',
+    url: `/api/admin/trials/${fx.trialId}/end`,
+    body: {},
   }),
   'GET /api/admin/coupons': () => ({ method: 'GET', url: '/api/admin/coupons' }),
   'POST /api/admin/coupons': () => ({
@@ -290,6 +303,8 @@ describe('who reaches /api/admin/', () => {
       .insert(outbox)
       .values({ to: 'x@example.com', subject: 'S', html: 'h', text: 't', kind: 'test', status: 'failed' })
       .returning({ id: outbox.id });
+    const trialTool = await addTool(t, { trialDays: 14 });
+    const trial = await startTrial(t.ctx, customer.user.id, trialTool.id);
     if (!license || !device || !message || !mail) throw new Error('fixtures');
     const release = await createRelease(
       t.ctx,
@@ -319,6 +334,7 @@ describe('who reaches /api/admin/', () => {
       deviceId: device.id,
       messageId: message.id,
       mailId: mail.id,
+      trialId: trial.trialId,
       async freshCode() {
         t.clock.advance(30_000);
         return totpAt(t, enrolled.secret);

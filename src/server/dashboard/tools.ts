@@ -38,6 +38,7 @@ const toColumns = (input: ToolChange) => ({
   active: input.active,
   delivery: input.delivery,
   activationLimit: input.activationLimit,
+  ...(input.trialDays === undefined ? {} : { trialDays: input.trialDays }),
   packageId: input.packageId,
 });
 

@@ -57,3 +57,11 @@ export function tagDriverErrors<T extends object>(driver: T): T {
     },
   });
 }
+
+/** PostgreSQL's unique_violation, wherever the driver or Drizzle nested it. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let current = error; current && typeof current === 'object'; current = (current as Error).cause) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}

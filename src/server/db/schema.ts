@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -266,6 +267,8 @@ export const tools = pgTable('tools', {
   icon: text('icon'),
   /** How many machines one license of this tool may be activated on at a time (docs/license-api.md). */
   activationLimit: integer('activation_limit').notNull().default(DEFAULT_ACTIVATION_LIMIT),
+  /** Length of the free trial a signed-in visitor may start (docs/decisions/035-trials.md); 0: no trial. */
+  trialDays: integer('trial_days').notNull().default(0),
   sortOrder: integer('sort_order').notNull().default(0),
   active: boolean('active').notNull().default(true),
   createdAt: createdAt(),
@@ -466,9 +469,8 @@ export const licenses = pgTable(
   'licenses',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    purchaseId: uuid('purchase_id')
-      .notNull()
-      .references(() => purchases.id, { onDelete: 'cascade' }),
+    /** Null while the license is a trial (its `trials` row names the tool); set when the trial is bought. */
+    purchaseId: uuid('purchase_id').references(() => purchases.id, { onDelete: 'cascade' }),
     /** The license key's keyed hash, what it is looked up by (data-secrets.ts). */
     licenseKeyHash: text('license_key_hash'),
     /** The license key sealed, for My Tools, the delivery email and the operator. */
@@ -484,9 +486,14 @@ export const licenses = pgTable(
      */
     plainLicenseKey: text('license_key'),
     plainPassword: text('password'),
-    /** active; suspended while a payment dispute is open; revoked after a refund or a lost dispute. */
+    /**
+     * active; trial until `expiresAt`; suspended while a payment dispute is open; revoked after a refund or a lost
+     * dispute.
+     */
     status: text('status', { enum: LICENSE_STATUSES }).notNull().default('active'),
     statusChangedAt: ts('status_changed_at'),
+    /** A trial's end, by the server's clock; null for a bought license, which does not end. */
+    expiresAt: ts('expires_at'),
     /** Self-service deactivations before this moment no longer count against the monthly allowance. */
     selfDeactivationsResetAt: ts('self_deactivations_reset_at'),
     createdAt: createdAt(),
@@ -496,7 +503,66 @@ export const licenses = pgTable(
     uniqueIndex('licenses_license_key_key').on(t.plainLicenseKey),
     uniqueIndex('licenses_license_key_hash_key').on(t.licenseKeyHash),
     uniqueIndex('licenses_username_key').on(t.username),
+    // A license comes from a purchase, or is a trial (which has an end and no purchase) until it is bought.
+    check('licenses_purchase_or_trial', sql`${t.purchaseId} is not null or ${t.status} = 'trial'`),
+    check(
+      'licenses_trial_ends',
+      sql`${t.status} <> 'trial' or (${t.expiresAt} is not null and ${t.purchaseId} is null)`,
+    ),
   ],
+);
+
+/**
+ * Free trials (docs/decisions/035-trials.md): one per account and tool, ever. The trial's license carries its end
+ * (`licenses.expires_at`); this row says whose trial of which tool it is and what became of it.
+ */
+export const trials = pgTable(
+  'trials',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    toolId: uuid('tool_id')
+      .notNull()
+      .references(() => tools.id),
+    licenseId: uuid('license_id')
+      .notNull()
+      .references(() => licenses.id),
+    startedAt: ts('started_at').notNull(),
+    /** When the tool was bought: the same license became the paid one. */
+    convertedAt: ts('converted_at'),
+    /** When the operator ended it early. */
+    endedAt: ts('ended_at'),
+    endedBy: text('ended_by'),
+    /** The reminder three days before the end, and the notice at the end: each sent once. */
+    reminderSentAt: ts('reminder_sent_at'),
+    endNoticeSentAt: ts('end_notice_sent_at'),
+  },
+  (t) => [
+    uniqueIndex('trials_user_tool_key').on(t.userId, t.toolId),
+    uniqueIndex('trials_license_id_key').on(t.licenseId),
+    index('trials_tool_id_idx').on(t.toolId),
+  ],
+);
+
+/**
+ * One trial per machine and tool, whichever account starts it: the machine's fingerprint, keyed-hashed
+ * (data-secrets.ts), is claimed by the first trial that activates on it.
+ */
+export const trialMachines = pgTable(
+  'trial_machines',
+  {
+    toolId: uuid('tool_id')
+      .notNull()
+      .references(() => tools.id),
+    fingerprintHash: text('fingerprint_hash').notNull(),
+    trialId: uuid('trial_id')
+      .notNull()
+      .references(() => trials.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.toolId, t.fingerprintHash] })],
 );
 
 /**
@@ -536,9 +602,9 @@ export const downloadTokens = pgTable(
   {
     /** SHA-256 of the 256-bit token in the emailed link. */
     tokenHash: text('token_hash').primaryKey(),
-    purchaseId: uuid('purchase_id')
-      .notNull()
-      .references(() => purchases.id, { onDelete: 'cascade' }),
+    /** The purchase the link downloads for, or (a free trial's link) the trial. */
+    purchaseId: uuid('purchase_id').references(() => purchases.id, { onDelete: 'cascade' }),
+    trialId: uuid('trial_id').references(() => trials.id, { onDelete: 'cascade' }),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id),
@@ -550,7 +616,10 @@ export const downloadTokens = pgTable(
     expiresAt: ts('expires_at').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('download_tokens_purchase_id_idx').on(t.purchaseId)],
+  (t) => [
+    index('download_tokens_purchase_id_idx').on(t.purchaseId),
+    check('download_tokens_purchase_or_trial', sql`${t.purchaseId} is not null or ${t.trialId} is not null`),
+  ],
 );
 
 /** Razorpay webhook event ids already handled: a redelivery has no second effect. */

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { ActivationSummary, LicenseAnswer } from '../../shared/licenses';
 import type { AppContext } from '../context';
-import { licenseActivations, licenses } from '../db/schema';
-import { activationsUsed, fileFor, refusal, summaryOf } from './answers';
-import { type LicenseRequest, lookUp } from './lookup';
+import type { Tx } from '../db';
+import { licenseActivations, licenses, trialMachines } from '../db/schema';
+import { activationsUsed, fileFor, granted, refusal, seatLimit, summaryOf } from './answers';
+import { type LicenseRequest, type LicenseRow, lookUp } from './lookup';
 import { forgetLicenses } from './memory';
 import { updateTokenHash, updateTokenOf, updateUrlsOf } from './update-tokens';
 
@@ -17,7 +18,7 @@ export async function activateLicense(
   request: LicenseRequest & { name?: string },
 ): Promise<LicenseAnswer> {
   const found = await lookUp(ctx, request);
-  const refused = refusal(found, request.toolId);
+  const refused = refusal(found, request.toolId, ctx.clock.now());
   if (refused || !found) {
     const license =
       found && refused !== 'WRONG_TOOL'
@@ -29,12 +30,12 @@ export async function activateLicense(
   const answer = await ctx.db.transaction(async (tx): Promise<LicenseAnswer> => {
     const now = ctx.clock.now();
     const [locked] = await tx
-      .select({ status: licenses.status })
+      .select({ status: licenses.status, expiresAt: licenses.expiresAt })
       .from(licenses)
       .where(eq(licenses.id, found.id))
       .for('update');
-    const row = { ...found, status: locked?.status ?? found.status };
-    const lockedRefusal = refusal(row, request.toolId);
+    const row = { ...found, ...locked };
+    const lockedRefusal = refusal(row, request.toolId, now);
     if (lockedRefusal) return { valid: false, code: lockedRefusal };
 
     const live = await tx
@@ -54,8 +55,11 @@ export async function activateLicense(
         .where(eq(licenseActivations.id, activation.id));
       activation = { ...activation, name: request.name ?? activation.name };
     } else {
-      if (live.length >= row.activationLimit) {
+      if (live.length >= seatLimit(row)) {
         return { valid: false, code: 'LIMIT_REACHED', license: summaryOf(row, live.length) };
+      }
+      if (row.status === 'trial' && !(await claimTrialMachine(ctx, tx, row, request.fingerprint))) {
+        return { valid: false, code: 'TRIAL_USED' };
       }
       const id = randomUUID();
       const [inserted] = await tx
@@ -82,7 +86,7 @@ export async function activateLicense(
     };
     return {
       valid: true,
-      code: 'VALID',
+      ...granted(row),
       license: summaryOf(row, live.length),
       activation: summary,
       licenseFile: fileFor(ctx, row, activation),
@@ -92,4 +96,39 @@ export async function activateLicense(
   // This machine may have been remembered as not activated.
   if (answer.valid) forgetLicenses(ctx, found.id);
   return answer;
+}
+
+/**
+ * One trial per machine and tool, whichever account it is started from: the first trial to activate on a machine
+ * claims its fingerprint (hashed) for the tool; another account's trial on it is refused. Reinstalling changes
+ * nothing here, and the same trial may come back to its own machine.
+ */
+async function claimTrialMachine(
+  ctx: AppContext,
+  tx: Tx,
+  row: LicenseRow,
+  fingerprint: string,
+): Promise<boolean> {
+  if (!row.trialId) return true;
+  const purpose = 'trial-machine';
+  const claimed = await tx
+    .insert(trialMachines)
+    .values({
+      toolId: row.toolId,
+      fingerprintHash: ctx.dataSecrets.lookupHash(purpose, fingerprint),
+      trialId: row.trialId,
+    })
+    .onConflictDoNothing()
+    .returning({ trialId: trialMachines.trialId });
+  if (claimed.length > 0) return true;
+  const holders = await tx
+    .select({ trialId: trialMachines.trialId })
+    .from(trialMachines)
+    .where(
+      and(
+        eq(trialMachines.toolId, row.toolId),
+        inArray(trialMachines.fingerprintHash, ctx.dataSecrets.lookupHashes(purpose, fingerprint)),
+      ),
+    );
+  return holders.every((holder) => holder.trialId === row.trialId);
 }

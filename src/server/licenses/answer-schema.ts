@@ -40,6 +40,7 @@ export const licenseAnswerResponse = {
       activation: activationSummary,
       licenseFile: { type: 'string' },
       deactivated: { type: 'boolean' },
+      expiresAt: { type: 'string' },
       updates: {
         type: 'object',
         required: ['appcastUrl', 'velopackUrl'],

@@ -8,15 +8,30 @@ import { effectiveStatus, type LicenseRow } from './lookup';
 
 /** What activate, validate and deactivate answer alike. */
 
-/** The first answer every call shares: unknown key, another tool's key, a revoked or suspended license. */
-export function refusal(row: LicenseRow | undefined, toolId: string): LicenseCode | undefined {
+/**
+ * The first answer every call shares: unknown key, another tool's key, a revoked or suspended license, a trial
+ * past its end. The end is compared with `now` on every answer, so a remembered row never outlives its trial.
+ */
+export function refusal(row: LicenseRow | undefined, toolId: string, now: Date): LicenseCode | undefined {
   if (!row) return 'INVALID_KEY';
   if (row.toolId !== toolId) return 'WRONG_TOOL';
   const status = effectiveStatus(row);
   if (status === 'revoked') return 'REVOKED';
   if (status === 'suspended') return 'SUSPENDED';
+  if (status === 'trial' && (!row.expiresAt || now.getTime() >= row.expiresAt.getTime())) return 'EXPIRED';
   return undefined;
 }
+
+/** What a license that may run answers: VALID, or TRIAL with the trial's end. */
+export function granted(row: LicenseRow): { code: 'VALID' } | { code: 'TRIAL'; expiresAt: string } {
+  if (effectiveStatus(row) === 'trial' && row.expiresAt)
+    return { code: 'TRIAL', expiresAt: row.expiresAt.toISOString() };
+  return { code: 'VALID' };
+}
+
+/** A trial runs on one machine; a bought license on as many as its tool allows. */
+export const seatLimit = (row: LicenseRow): number =>
+  effectiveStatus(row) === 'trial' ? 1 : row.activationLimit;
 
 export async function activationsUsed(db: DbOrTx, licenseId: string): Promise<number> {
   const [row] = await db
@@ -31,7 +46,7 @@ export function summaryOf(row: LicenseRow, used: number): LicenseSummary {
     toolId: row.toolId,
     toolName: row.toolName,
     status: effectiveStatus(row),
-    activationLimit: row.activationLimit,
+    activationLimit: seatLimit(row),
     activationsUsed: used,
   };
 }
@@ -51,6 +66,7 @@ export function fileFor(
       fingerprint: activation.fingerprint,
       activationId: activation.id,
       status: effectiveStatus(row),
+      expiresAt: effectiveStatus(row) === 'trial' ? row.expiresAt : null,
     },
     ctx.clock.now(),
   );

@@ -16,13 +16,18 @@ type LicenseFileInput = {
   fingerprint: string;
   activationId: string;
   status: LicenseStatus;
+  /** A trial's end: the file carries it, and its refreshBefore is never later. */
+  expiresAt?: Date | null;
 };
 
 /**
  * The offline license file: the payload is UTF-8 JSON, carried as base64 so the signature covers exact bytes and
- * no JSON re-serialisation can change what was signed. A tool may start from it until `refreshBefore`.
+ * no JSON re-serialisation can change what was signed. A tool may start from it until `refreshBefore`, which for a
+ * trial is never after the trial's end: a file cannot carry a tool past it offline.
  */
 export function issueLicenseFile(keys: SigningKeys, input: LicenseFileInput, now: Date): string {
+  const lifetimeEnd = now.getTime() + LICENSE_FILE_LIFETIME_DAYS * DAY_MS;
+  const refreshBefore = input.expiresAt ? Math.min(lifetimeEnd, input.expiresAt.getTime()) : lifetimeEnd;
   const payload: LicenseFilePayload = {
     v: 1,
     licenseKey: input.licenseKey,
@@ -33,7 +38,8 @@ export function issueLicenseFile(keys: SigningKeys, input: LicenseFileInput, now
     activationId: input.activationId,
     status: input.status,
     issuedAt: now.toISOString(),
-    refreshBefore: new Date(now.getTime() + LICENSE_FILE_LIFETIME_DAYS * DAY_MS).toISOString(),
+    refreshBefore: new Date(refreshBefore).toISOString(),
+    ...(input.expiresAt ? { expiresAt: input.expiresAt.toISOString() } : {}),
   };
   const bytes = Buffer.from(JSON.stringify(payload), 'utf8');
   const file: LicenseFile = {

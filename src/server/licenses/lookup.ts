@@ -1,9 +1,9 @@
 import DataLoader from 'dataloader';
-import { and, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { LicenseCredentials, LicenseStatus } from '../../shared/licenses';
 import type { DataSecrets } from '../data-secrets';
 import type { Database, DbOrTx } from '../db';
-import { licenseActivations, licenses, purchases, tools } from '../db/schema';
+import { licenseActivations, licenses, purchases, tools, trials } from '../db/schema';
 import { licenseKeyHashes, passwordMatches } from './secrets-at-rest';
 
 /** Look-ups of licenses in the database: one request's, many keys' at once (batched), and the credential check. */
@@ -22,6 +22,10 @@ export type LicenseRow = {
   passwordHash: string | null;
   status: LicenseStatus;
   refundedAt: Date | null;
+  /** A trial's end; whether it has passed is decided at answer time (answers.ts), never remembered. */
+  expiresAt: Date | null;
+  /** The trial this license is (or was, once bought); null for a license that was bought outright. */
+  trialId: string | null;
   toolId: string;
   toolName: string;
   activationLimit: number;
@@ -37,7 +41,10 @@ export function effectiveStatus(license: { status: LicenseStatus; refundedAt: Da
   return license.refundedAt ? 'revoked' : license.status;
 }
 
-/** Licenses with their purchase and tool, and the live activation of the machines `activationOn` picks. */
+/** A bought license's tool comes from its purchase, a trial's from its trial. */
+const toolOfLicense = sql`${tools.id} = coalesce(${purchases.toolId}, ${trials.toolId})`;
+
+/** Licenses with their purchase or trial and tool, and the live activation of the machines `activationOn` picks. */
 function selectLicenses(db: DbOrTx, activationOn: SQL) {
   return db
     .select({
@@ -47,6 +54,8 @@ function selectLicenses(db: DbOrTx, activationOn: SQL) {
       passwordHash: licenses.passwordHash,
       status: licenses.status,
       refundedAt: purchases.refundedAt,
+      expiresAt: licenses.expiresAt,
+      trialId: trials.id,
       toolId: tools.id,
       toolName: tools.name,
       activationLimit: tools.activationLimit,
@@ -57,8 +66,9 @@ function selectLicenses(db: DbOrTx, activationOn: SQL) {
       lastSeenAt: licenseActivations.lastSeenAt,
     })
     .from(licenses)
-    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
-    .innerJoin(tools, eq(tools.id, purchases.toolId))
+    .leftJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .leftJoin(trials, eq(trials.licenseId, licenses.id))
+    .innerJoin(tools, toolOfLicense)
     .leftJoin(
       licenseActivations,
       and(

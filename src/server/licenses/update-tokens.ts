@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { packageIdOf } from '../../shared/releases';
 import type { AppContext } from '../context';
 import type { DataSecrets } from '../data-secrets';
-import { licenseActivations, licenses, purchases, tools } from '../db/schema';
+import { licenseActivations, licenses, purchases, tools, trials } from '../db/schema';
 
 /**
  * The secret in an activation's update-feed URLs (`/api/updates/<token>/`, docs/updates.md). It is derived from the
@@ -30,13 +30,14 @@ export function updateUrlsOf(publicUrl: string, token: string) {
   return { appcastUrl: `${base}appcast.xml`, velopackUrl: base };
 }
 
-/** The tool a live update token serves, or undefined for an unknown, freed, revoked or suspended one. */
+/** The tool a live update token serves, or undefined for an unknown, freed, revoked, suspended or ended one. */
 export type FeedOwner = { toolId: string; toolName: string; packageId: string };
 
 /**
- * The activation behind a token, if it is still alive: not freed, its license active (not suspended by a dispute,
- * not revoked) and its purchase not refunded. Checked on every request, so a token dies the moment any of them
- * changes.
+ * The activation behind a token, if it is still alive: not freed, and its license either bought (active, not
+ * suspended by a dispute, not revoked, its purchase not refunded) or a trial that has not ended — someone trying a
+ * tool gets its fixes like a buyer (decision 035). Checked on every request, so a token dies the moment any of them
+ * changes, and a trial's at its end.
  */
 export async function liveFeedOwner(ctx: AppContext, token: string): Promise<FeedOwner | undefined> {
   if (!UPDATE_TOKEN_PATTERN.test(token)) return undefined;
@@ -44,14 +45,17 @@ export async function liveFeedOwner(ctx: AppContext, token: string): Promise<Fee
     .select({ toolId: tools.id, toolName: tools.name, packageId: tools.packageId })
     .from(licenseActivations)
     .innerJoin(licenses, eq(licenses.id, licenseActivations.licenseId))
-    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
-    .innerJoin(tools, eq(tools.id, purchases.toolId))
+    .leftJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .leftJoin(trials, eq(trials.licenseId, licenses.id))
+    .innerJoin(tools, sql`${tools.id} = coalesce(${purchases.toolId}, ${trials.toolId})`)
     .where(
       and(
         inArray(licenseActivations.updateTokenHash, updateTokenHashes(ctx.dataSecrets, token)),
         isNull(licenseActivations.deactivatedAt),
-        eq(licenses.status, 'active'),
-        isNull(purchases.refundedAt),
+        or(
+          and(eq(licenses.status, 'active'), isNotNull(purchases.id), isNull(purchases.refundedAt)),
+          and(eq(licenses.status, 'trial'), gt(licenses.expiresAt, ctx.clock.now())),
+        ),
       ),
     )
     .limit(1);

@@ -1,6 +1,6 @@
 import type { LicenseAnswer, LicenseCode } from '../../shared/licenses';
 import type { AppContext } from '../context';
-import { fileFor, refusal } from './answers';
+import { fileFor, granted, refusal } from './answers';
 import { credentialOf, findLicense, type LicenseRequest, type LicenseRow, withCredential } from './lookup';
 import { type KnownLicense, rememberedFor } from './memory';
 
@@ -50,11 +50,12 @@ export type MachineCheck =
 export async function checkMachine(ctx: AppContext, request: LicenseRequest): Promise<MachineCheck> {
   const entry = await lookUpRemembered(ctx, request);
   const found = entry?.row;
-  const refused = refusal(found, request.toolId);
+  const now = ctx.clock.now();
+  // Evaluated now, not when the row was remembered: a trial ends on time even when answered from memory.
+  const refused = refusal(found, request.toolId, now);
   if (refused || !entry || !found) return { valid: false, code: refused ?? 'INVALID_KEY' };
   if (!found.activationId) return { valid: false, code: 'NOT_ACTIVATED' };
 
-  const now = ctx.clock.now();
   if (!found.lastSeenAt || now.getTime() - found.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
     // Noted on the remembered row first, so concurrent calls for this machine write once.
     found.lastSeenAt = now;
@@ -73,5 +74,5 @@ export async function validateLicense(ctx: AppContext, request: LicenseRequest):
   if (!checked.valid) return checked;
   const { entry, row, activationId } = checked;
   entry.licenseFile ??= fileFor(ctx, row, { id: activationId, fingerprint: request.fingerprint });
-  return { valid: true, code: 'VALID', licenseFile: entry.licenseFile };
+  return { valid: true, ...granted(row), licenseFile: entry.licenseFile };
 }

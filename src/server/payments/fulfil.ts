@@ -3,6 +3,7 @@ import type { LicenseCredentials } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import { markCouponUsed, releaseCouponOf } from '../coupons/redemptions';
 import type { DbOrTx, Tx } from '../db';
+import { isUniqueViolation } from '../db/driver-errors';
 import { licenses, orders, purchases, tools, users } from '../db/schema';
 import { issueInvoice } from '../invoices/issue';
 import { settledInrFor } from '../invoices/settlement';
@@ -11,6 +12,7 @@ import { forgetOwnedTools } from '../shop/catalogue';
 import { queueDeliveryEmail } from '../shop/delivery';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
 import { recordOrderEvent } from '../shop/order-events';
+import { convertTrial } from '../trials/trials';
 import { refundOrder } from './refund';
 
 const DUPLICATE_PAYMENT_REASON = 'Duplicate purchase of an owned tool';
@@ -37,14 +39,6 @@ export type FulfilOutcome =
   | { result: 'amount-mismatch'; orderId: string }
   /** Paid for a tool the buyer already owns (two orders, both paid): the payment is refunded. */
   | { result: 'duplicate-payment'; orderId: string; refunded: boolean };
-
-/** PostgreSQL's unique_violation, wherever the driver or Drizzle nested it. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let current = error; current && typeof current === 'object'; current = (current as Error).cause) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
 
 /**
  * Runs a fulfilment transaction. When a racing path committed first, the loser fails on a unique constraint;
@@ -166,7 +160,10 @@ export async function applyPayment(
 
   const purchase = await createPurchase(tx, order, now);
   await markCouponUsed(tx, order.id, now);
-  const secret = await issueLicense(ctx, tx, purchase.id, tool, now);
+  // A trial of the tool becomes the paid license (same key, its machine stays activated); else a new one.
+  const secret =
+    (await convertTrial(ctx, tx, { id: purchase.id, userId: order.userId, toolId: order.toolId }, now)) ??
+    (await issueLicense(ctx, tx, purchase.id, tool, now));
   const invoice = await issueInvoice(ctx, tx, {
     orderId: order.id,
     razorpayPaymentId: input.razorpayPaymentId,

@@ -10,6 +10,7 @@ import {
 } from '../../shared/releases';
 import type { AppContext } from '../context';
 import { parseInput } from '../http/errors';
+import { granted } from '../licenses/answers';
 import type { LicenseRequest } from '../licenses/lookup';
 import { asRequest, licenseApiOptions, registerLicenseApi } from '../licenses/routes';
 import { artifactUrlOf, updateTokenFor } from '../licenses/update-tokens';
@@ -36,6 +37,8 @@ export async function checkForUpdate(
 ): Promise<UpdateCheckAnswer> {
   const checked = await checkMachine(ctx, request);
   if (!checked.valid) return { valid: false, code: checked.code, update: null };
+  // A running trial answers TRIAL, as validate does, and is offered updates like a bought license.
+  const { code } = granted(checked.row);
 
   const filter = { platform: request.platform, includeBeta: request.channel === 'beta' };
   const [installers, archives] = await Promise.all([
@@ -50,13 +53,13 @@ export async function checkForUpdate(
         semver.gt(release.version, request.version),
     )
     .sort((a, b) => newestFirst(a.release, b.release));
-  if (!best) return { valid: true, code: 'VALID', update: null };
+  if (!best) return { valid: true, code, update: null };
 
   const { release, artifact } = best;
   const token = await updateTokenFor(ctx, checked.activationId);
   return {
     valid: true,
-    code: 'VALID',
+    code,
     update: {
       version: release.version,
       channel: release.channel,

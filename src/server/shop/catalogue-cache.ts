@@ -19,9 +19,15 @@ const OWNED_TOOLS_MAX_ENTRIES = 10_000;
 export type ShopCaches = {
   /** Replaced by a fresh object to invalidate, so a load that started before never stores what it read. */
   catalogue: CatalogueCache;
-  /** For the catalogue's `purchased` flags only; paying, downloading and re-sending check the database. */
-  ownedTools: TtlCache<string, Set<string>>;
+  /**
+   * For the catalogue's `purchased` and `trialStarted` flags only; paying, downloading, re-sending and starting a
+   * trial check the database.
+   */
+  ownedTools: TtlCache<string, ShopperTools>;
 };
+
+/** The tools one signed-in visitor owns, and those they have had a free trial of. */
+export type ShopperTools = { owned: Set<string>; trialled: Set<string> };
 
 export function createShopCaches(): ShopCaches {
   return { catalogue: {}, ownedTools: new TtlCache(OWNED_TOOLS_TTL_MS, OWNED_TOOLS_MAX_ENTRIES) };

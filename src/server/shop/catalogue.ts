@@ -2,10 +2,10 @@ import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { PurchasedTool, Tool, ToolInstaller } from '../../shared/shop';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
-import { purchases, tools } from '../db/schema';
+import { licenses, purchases, tools, trials } from '../db/schema';
 import { renderNotes } from '../releases/notes';
 import { publishedArtifacts, type ReleaseRow } from '../releases/store';
-import type { CachedCatalogue } from './catalogue-cache';
+import type { CachedCatalogue, ShopperTools } from './catalogue-cache';
 import { ensureDefaultCatalogue } from './seed';
 
 export type ToolRow = typeof tools.$inferSelect;
@@ -28,6 +28,7 @@ export function toApiTool(row: ToolRow, purchased: boolean): Tool {
     comingSoon: row.comingSoon,
     purchased,
     icon: row.icon,
+    trialDays: row.trialDays,
   };
 }
 
@@ -74,21 +75,32 @@ export async function ownedToolIds(db: DbOrTx, userId: string): Promise<Set<stri
   return new Set(rows.map((row) => row.toolId));
 }
 
+/** Ids of the tools this user has had a free trial of, whatever became of it. */
+async function trialledToolIds(db: DbOrTx, userId: string): Promise<Set<string>> {
+  const rows = await db.select({ toolId: trials.toolId }).from(trials).where(eq(trials.userId, userId));
+  return new Set(rows.map((row) => row.toolId));
+}
+
 /**
- * What the catalogue's `purchased` flags are read from: this instance's copy of each user's owned tools, as short-
- * lived as the session cache. Only for display; paying, downloading and re-sending check the database.
+ * What the catalogue's `purchased` and `trialStarted` flags are read from: this instance's copy of each user's
+ * owned and trialled tools, as short-lived as the session cache. Only for display; paying, downloading,
+ * re-sending and starting a trial check the database.
  */
-export async function cachedOwnedToolIds(ctx: AppContext, userId: string): Promise<Set<string>> {
+export async function cachedShopperTools(ctx: AppContext, userId: string): Promise<ShopperTools> {
   const cache = ctx.caches.ownedTools;
   const known = cache.get(userId);
   if (known) return known;
   const generation = cache.generation;
-  const owned = await ownedToolIds(ctx.db, userId);
-  cache.set(userId, owned, generation);
-  return owned;
+  const [owned, trialled] = await Promise.all([
+    ownedToolIds(ctx.db, userId),
+    trialledToolIds(ctx.db, userId),
+  ]);
+  const tools = { owned, trialled };
+  cache.set(userId, tools, generation);
+  return tools;
 }
 
-/** Call after a purchase is created or refunded, once its transaction committed. */
+/** Call after a purchase or a trial is created or a purchase refunded, once its transaction committed. */
 export function forgetOwnedTools(ctx: AppContext, userId: string): void {
   ctx.caches.ownedTools.delete(userId);
 }
@@ -103,8 +115,40 @@ export async function findActiveTool(db: DbOrTx, toolId: string): Promise<ToolRo
   return row;
 }
 
-/** GET /api/my-tools/: the tools the user owns now, newest purchase first. */
+/** The free trials a user has not bought (yet), running or ended, for My Tools. */
+async function trialTools(
+  ctx: AppContext,
+  userId: string,
+): Promise<Array<Omit<PurchasedTool, 'currentVersion' | 'earlierVersions'>>> {
+  const rows = await ctx.db
+    .select({
+      id: tools.id,
+      name: tools.name,
+      description: tools.description,
+      device: tools.device,
+      icon: tools.icon,
+      startedAt: trials.startedAt,
+      expiresAt: licenses.expiresAt,
+    })
+    .from(trials)
+    .innerJoin(tools, eq(tools.id, trials.toolId))
+    .innerJoin(licenses, eq(licenses.id, trials.licenseId))
+    .where(and(eq(trials.userId, userId), isNull(trials.convertedAt), eq(licenses.status, 'trial')))
+    .orderBy(desc(trials.startedAt));
+  return rows.map((row) => ({
+    _id: row.id,
+    name: row.name,
+    description: row.description,
+    device: row.device ?? null,
+    icon: row.icon,
+    purchaseDate: null,
+    trialEndsAt: (row.expiresAt ?? row.startedAt).toISOString(),
+  }));
+}
+
+/** GET /api/my-tools/: the tools the user owns now, newest purchase first, then the trials not bought. */
 export async function purchasedTools(ctx: AppContext, userId: string): Promise<PurchasedTool[]> {
+  const trialled = await trialTools(ctx, userId);
   const rows = await ctx.db
     .select({
       id: tools.id,
@@ -118,17 +162,18 @@ export async function purchasedTools(ctx: AppContext, userId: string): Promise<P
     .innerJoin(tools, eq(tools.id, purchases.toolId))
     .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt)))
     .orderBy(desc(purchases.createdAt));
-  return Promise.all(
-    rows.map(async (row) => ({
-      _id: row.id,
-      name: row.name,
-      description: row.description,
-      device: row.device ?? null,
-      icon: row.icon,
-      purchaseDate: row.purchasedAt.toISOString(),
-      ...(await versionsOf(ctx, row.id)),
-    })),
-  );
+  const bought = rows.map((row) => ({
+    _id: row.id,
+    name: row.name,
+    description: row.description,
+    device: row.device ?? null,
+    icon: row.icon,
+    purchaseDate: row.purchasedAt.toISOString(),
+  }));
+  // A trial whose tool was bought outright after a refund is no longer a trial on My Tools.
+  const boughtIds = new Set(bought.map((tool) => tool._id));
+  const listed = [...bought, ...trialled.filter((tool) => !boughtIds.has(tool._id))];
+  return Promise.all(listed.map(async (tool) => ({ ...tool, ...(await versionsOf(ctx, tool._id)) })));
 }
 
 /**

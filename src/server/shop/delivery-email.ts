@@ -49,14 +49,7 @@ export function renderDeliveryEmail(input: DeliveryEmailInput): RenderedEmail {
       ],
     },
   ];
-  if ('licenseKey' in input.secret) {
-    blocks.push({ kind: 'code', label: 'Your license key', text: input.secret.licenseKey });
-  } else {
-    blocks.push(
-      { kind: 'code', label: 'Username', text: input.secret.username },
-      { kind: 'code', label: 'Password', text: input.secret.password },
-    );
-  }
+  blocks.push(...secretBlocks(input.secret));
   if (input.downloadUrl) {
     blocks.push(
       { kind: 'button', href: input.downloadUrl, label: `Download ${label}` },
@@ -85,6 +78,68 @@ export function renderDeliveryEmail(input: DeliveryEmailInput): RenderedEmail {
   return renderEmail({
     subject,
     heading: input.occasion === 'purchase' ? 'Your purchase is ready' : 'Your tool details',
+    blocks,
+  });
+}
+
+function secretBlocks(secret: DeliveredSecret): EmailBlock[] {
+  if ('licenseKey' in secret) return [{ kind: 'code', label: 'Your license key', text: secret.licenseKey }];
+  return [
+    { kind: 'code', label: 'Username', text: secret.username },
+    { kind: 'code', label: 'Password', text: secret.password },
+  ];
+}
+
+type TrialDeliveryEmailInput = Pick<
+  DeliveryEmailInput,
+  'customerName' | 'toolName' | 'device' | 'secret' | 'downloadUrl'
+> & {
+  /** The trial's end, already formatted (India time), and where to buy the tool. */
+  trial: { endsAt: string; buyUrl: string };
+};
+
+/**
+ * The delivery email of a free trial, built from the purchase's blocks: the key or credentials and a download
+ * link, plus when the trial ends and where to buy.
+ */
+export function renderTrialDeliveryEmail(input: TrialDeliveryEmailInput): RenderedEmail {
+  const { trial } = input;
+  const label = toolLabel(input.toolName, input.device);
+  const isKey = 'licenseKey' in input.secret;
+  const blocks: EmailBlock[] = [
+    {
+      kind: 'paragraph',
+      text: `Hello ${input.customerName}, your free trial of ${label} has started. It ends on ${trial.endsAt} (India time); buy the tool before then and it keeps running with the same ${isKey ? 'license key' : 'sign-in details'}.`,
+    },
+    {
+      kind: 'details',
+      rows: [
+        ['Tool', label],
+        ['Trial ends', trial.endsAt],
+      ],
+    },
+    ...secretBlocks(input.secret),
+  ];
+  if (input.downloadUrl) {
+    blocks.push(
+      { kind: 'button', href: input.downloadUrl, label: `Download ${label}` },
+      {
+        kind: 'paragraph',
+        text: `This download link is valid for ${DOWNLOAD_LINK_VALID_HOURS} hours.`,
+      },
+    );
+  }
+  blocks.push(
+    {
+      kind: 'paragraph',
+      text: 'The trial runs on one computer. Reinstalling or updating the tool does not change when it ends.',
+    },
+    { kind: 'button', href: trial.buyUrl, label: `Buy ${label}` },
+    { kind: 'paragraph', text: `Questions? Write to ${SITE.supportEmail} or call ${SITE.phone}.` },
+  );
+  return renderEmail({
+    subject: `Your free trial of ${label}: ${isKey ? 'license key' : 'sign-in details'}`,
+    heading: 'Your free trial has started',
     blocks,
   });
 }

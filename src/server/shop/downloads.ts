@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { currentUser, requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
-import { downloadTokens, licenses, purchases, tools } from '../db/schema';
+import { downloadTokens, licenses, purchases, tools, trials } from '../db/schema';
 import { contentDisposition } from '../http/content-disposition';
 import { sendArtifact } from '../releases/artifact-download';
 import { findArtifact, findRelease } from '../releases/store';
@@ -25,7 +25,12 @@ export const downloadUrl = (ctx: AppContext, token: string) =>
 export async function createDownloadToken(
   ctx: AppContext,
   db: DbOrTx,
-  owner: { purchaseId: string; userId: string; toolId: string; artifactId?: string },
+  /** A purchase's link, or a free trial's. */
+  owner: ({ purchaseId: string } | { trialId: string }) & {
+    userId: string;
+    toolId: string;
+    artifactId?: string;
+  },
 ): Promise<{ token: string; url: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
@@ -96,10 +101,36 @@ async function livePurchase(ctx: AppContext, userId: string, toolId: string) {
   return purchase;
 }
 
+/** The owner's running (not ended, not bought) trial of a tool, or undefined: a trial downloads while it runs. */
+async function runningTrial(ctx: AppContext, userId: string, toolId: string) {
+  const [trial] = await ctx.db
+    .select({ id: trials.id })
+    .from(trials)
+    .innerJoin(licenses, eq(licenses.id, trials.licenseId))
+    .where(
+      and(
+        eq(trials.userId, userId),
+        eq(trials.toolId, toolId),
+        eq(licenses.status, 'trial'),
+        gt(licenses.expiresAt, ctx.clock.now()),
+      ),
+    )
+    .limit(1);
+  return trial;
+}
+
+/** What a My Tools download link is issued for: the live purchase of the tool, else its running trial. */
+async function downloadOwner(ctx: AppContext, userId: string, toolId: string) {
+  const purchase = await livePurchase(ctx, userId, toolId);
+  if (purchase) return { purchaseId: purchase.id };
+  const trial = await runningTrial(ctx, userId, toolId);
+  return trial && { trialId: trial.id };
+}
+
 export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   /**
-   * My Tools' download button for one installer: a fresh 3-hour link of the signed-in owner, to which the browser
-   * is sent at once. Anyone else, and any file that is not an installer of a published release, is refused.
+   * My Tools' download button for one installer: a fresh 3-hour link of the signed-in owner (or, while it runs, of
+   * their trial), to which the browser is sent at once. Anyone else, and any file that is not an installer of a published release, is refused.
    */
   app.get<{ Params: { artifactId: string } }>(
     '/api/my-tools/installers/:artifactId',
@@ -107,10 +138,10 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
       const user = await requireUser(ctx, request);
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
       const installer = await publishedInstaller(ctx, request.params.artifactId);
-      const purchase = installer && (await livePurchase(ctx, user.id, installer.toolId));
-      if (!installer || !purchase) return refuse(request, reply);
+      const owner = installer && (await downloadOwner(ctx, user.id, installer.toolId));
+      if (!installer || !owner) return refuse(request, reply);
       const { token } = await createDownloadToken(ctx, ctx.db, {
-        purchaseId: purchase.id,
+        ...owner,
         userId: user.id,
         toolId: installer.toolId,
         artifactId: installer.artifact.id,
@@ -134,16 +165,21 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
         fileName: tools.fileName,
       })
       .from(downloadTokens)
-      .innerJoin(purchases, eq(purchases.id, downloadTokens.purchaseId))
-      .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
+      .leftJoin(purchases, eq(purchases.id, downloadTokens.purchaseId))
+      .leftJoin(trials, eq(trials.id, downloadTokens.trialId))
+      .innerJoin(licenses, or(eq(licenses.purchaseId, purchases.id), eq(licenses.id, trials.licenseId)))
       .innerJoin(tools, eq(tools.id, downloadTokens.toolId))
       .where(
         and(
           eq(downloadTokens.tokenHash, hashDownloadToken(token)),
           gt(downloadTokens.expiresAt, ctx.clock.now()),
           isNull(purchases.refundedAt),
-          // A disputed (suspended) or revoked license downloads nothing until the dispute is won.
-          eq(licenses.status, 'active'),
+          // A disputed (suspended) or revoked license downloads nothing until the dispute is won; a trial's link
+          // works while the trial runs (and after it was bought).
+          or(
+            eq(licenses.status, 'active'),
+            and(eq(licenses.status, 'trial'), gt(licenses.expiresAt, ctx.clock.now())),
+          ),
         ),
       )
       .limit(1);

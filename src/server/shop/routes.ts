@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import { DomainError } from '../domain-error';
 import { notFound, parseInput } from '../http/errors';
 import { licenseHold } from '../licenses/status';
-import { activeCatalogue, cachedOwnedToolIds, purchasedTools } from './catalogue';
+import { activeCatalogue, cachedShopperTools, purchasedTools } from './catalogue';
 import { resendDelivery } from './delivery';
 import { downloadRoutes } from './downloads';
 
@@ -23,8 +23,12 @@ export async function shopRoutes(app: FastifyInstance, ctx: AppContext): Promise
     reply.header('cache-control', 'private, no-cache');
     reply.header('vary', 'cookie');
     if (!user) return reply.type('application/json; charset=utf-8').send(catalogue.anonymousJson);
-    const owned = await cachedOwnedToolIds(ctx, user.id);
-    return catalogue.tools.map((tool) => (owned.has(tool._id) ? { ...tool, purchased: true } : tool));
+    const { owned, trialled } = await cachedShopperTools(ctx, user.id);
+    return catalogue.tools.map((tool) =>
+      owned.has(tool._id) || trialled.has(tool._id)
+        ? { ...tool, purchased: owned.has(tool._id), trialStarted: trialled.has(tool._id) }
+        : tool,
+    );
   });
 
   app.get('/api/my-tools/', async (request, reply): Promise<PurchasedTool[]> => {

@@ -35,6 +35,7 @@ export const toAdminTool = (tool: ToolRow): AdminTool => ({
   active: tool.active,
   delivery: tool.delivery,
   activationLimit: tool.activationLimit,
+  trialDays: tool.trialDays,
   file:
     tool.fileName && tool.fileSha256 && tool.fileSize !== null
       ? { name: tool.fileName, size: tool.fileSize, sha256: tool.fileSha256 }

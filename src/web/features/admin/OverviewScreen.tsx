@@ -6,6 +6,7 @@ import { adminApi } from './api';
 import { CouponsOverviewCard } from './CouponsScreen';
 import { Inbox, MailWarning, RotateCw } from './icons';
 import { SalesChart } from './SalesChart';
+import { TrialFiguresList } from './TrialsPanel';
 import { Card, ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
@@ -86,6 +87,9 @@ export function OverviewScreen() {
             </Card>
           </div>
           <CouponsOverviewCard figures={data.coupons} />
+          <Card title="Free trials, every tool">
+            <TrialFiguresList figures={data.trials} />
+          </Card>
         </div>
       )}
     </>

@@ -6,6 +6,7 @@ import { adminApi } from './api';
 import { ArrowLeft } from './icons';
 import { ReleasesPanel } from './releases/ReleasesPanel';
 import { ToolForm } from './ToolForm';
+import { TrialsPanel } from './TrialsPanel';
 import { UploadPanel } from './UploadPanel';
 import { Card, ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData, useRecordId } from './useAdminData';
@@ -55,6 +56,11 @@ export function ToolEditScreen() {
             <ToolForm key={tool?.id ?? 'new'} tool={tool ?? null} onSave={save} />
           </Card>
           {tool && <UploadPanel tool={tool} onUploaded={setSaved} />}
+          {tool && (
+            <div className="lg:col-span-2">
+              <TrialsPanel toolId={tool.id} />
+            </div>
+          )}
         </div>
       )}
       {tool && <ReleasesPanel tool={tool} />}

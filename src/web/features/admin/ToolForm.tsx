@@ -1,6 +1,7 @@
 import { type AdminTool, type ToolInput, toolInputProblems } from '../../../shared/dashboard';
 import { defaultPackageId } from '../../../shared/releases';
 import { ACTIVATION_LIMIT_RANGE, DEFAULT_ACTIVATION_LIMIT, TOOL_TEXT_MAX } from '../../../shared/tool-rules';
+import { TRIAL_DAYS_RANGE } from '../../../shared/trials';
 import {
   Button,
   Checkbox,
@@ -13,7 +14,11 @@ import {
 } from '../../components/form';
 import { problem } from './api';
 
-type ToolValues = Omit<ToolInput, 'code' | 'packageId'> & { code: string; packageId: string };
+type ToolValues = Omit<ToolInput, 'code' | 'trialDays' | 'packageId'> & {
+  code: string;
+  trialDays: string;
+  packageId: string;
+};
 
 const FIELDS = [
   'name',
@@ -23,6 +28,7 @@ const FIELDS = [
   'priceINR',
   'priceUSD',
   'activationLimit',
+  'trialDays',
   'packageId',
   'code',
 ] as const satisfies ReadonlyArray<keyof ToolValues>;
@@ -53,6 +59,7 @@ function valuesOf(tool: AdminTool | null): ToolValues {
       active: true,
       delivery: 'license_key',
       activationLimit: String(DEFAULT_ACTIVATION_LIMIT),
+      trialDays: '0',
       packageId: '',
       code: '',
     };
@@ -67,6 +74,7 @@ function valuesOf(tool: AdminTool | null): ToolValues {
     active: tool.active,
     delivery: tool.delivery,
     activationLimit: String(tool.activationLimit),
+    trialDays: String(tool.trialDays),
     packageId: tool.packageId ?? '',
     code: '',
   };
@@ -103,7 +111,9 @@ export function ToolForm({
     explain: (failure) => problem(failure),
   });
 
-  const text = (field: 'name' | 'priceINR' | 'priceUSD' | 'activationLimit' | 'packageId' | 'code') => ({
+  const text = (
+    field: 'name' | 'priceINR' | 'priceUSD' | 'activationLimit' | 'trialDays' | 'packageId' | 'code',
+  ) => ({
     id: fieldId(field),
     value: values[field],
     onValueChange: form.change(field),
@@ -150,6 +160,12 @@ export function ToolForm({
         label="Activation limit"
         inputMode="numeric"
         hint={`Machines one license may run on at a time (${ACTIVATION_LIMIT_RANGE.min} to ${ACTIVATION_LIMIT_RANGE.max})`}
+      />
+      <TextField
+        {...text('trialDays')}
+        label="Trial days"
+        inputMode="numeric"
+        hint={`Length of the free trial a signed-in visitor may start (0: no trial, up to ${TRIAL_DAYS_RANGE.max})`}
       />
       <TextField
         {...text('packageId')}

@@ -4,6 +4,7 @@ import type {
   ActivityEntry,
   ActivityQuery,
   AdminTool,
+  AdminToolTrials,
   CursorPage,
   CustomerDetail,
   CustomerRow,
@@ -53,6 +54,13 @@ export const adminApi = {
   tools: (query: ToolsQuery) => api.get<Page<AdminTool>>(`/api/admin/tools${queryString(query)}`),
   tool: (id: string) => api.get<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}`),
   createTool: (input: ToolInput) => api.post<AdminTool>('/api/admin/tools', input),
+  toolTrials: (id: string) => api.get<AdminToolTrials>(`/api/admin/tools/${encodeURIComponent(id)}/trials`),
+  extendTrial: (id: string, days: number) =>
+    api.post<{ id: string; expiresAt: string }>(`/api/admin/trials/${encodeURIComponent(id)}/extend`, {
+      days,
+    }),
+  endTrial: (id: string) =>
+    api.post<{ id: string; expiresAt: string }>(`/api/admin/trials/${encodeURIComponent(id)}/end`, {}),
   updateTool: (id: string, input: ToolInput) =>
     api.post<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}`, input),
   uploadToolFile: (id: string, file: File, code: string) => {

@@ -60,6 +60,8 @@ const STATUS_STYLES: Record<string, string> = {
   'coming soon': 'bg-blue-100 text-blue-900',
   suspended: 'bg-amber-100 text-amber-900',
   revoked: 'bg-red-100 text-red-800',
+  running: 'bg-blue-100 text-blue-900',
+  bought: 'bg-green-100 text-green-900',
   draft: 'bg-slate-100 text-slate-700',
   published: 'bg-green-100 text-green-800',
   yanked: 'bg-red-100 text-red-800',

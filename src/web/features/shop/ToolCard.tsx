@@ -31,13 +31,27 @@ type ToolCardProps = {
   sending: boolean;
   onBuy: (tool: Tool) => void;
   onGetCredentials: (tool: Tool) => void;
+  /** The free trial, under the action button (docs/decisions/035-trials.md); absent: no trial offered. */
+  trial?: { starting: boolean; onTry: (tool: Tool) => void };
 };
+
+/** Whether the card offers "Try free": a tool with a trial the visitor neither owns nor has tried. */
+export const offersTrial = (tool: Tool) =>
+  tool.trialDays > 0 && !tool.purchased && !tool.trialStarted && !tool.comingSoon;
 
 /**
  * One catalogue card (docs/product.md §2): badges, name, a 40-word description and the one action that fits
  * its state.
  */
-export function ToolCard({ tool, currency, processing, sending, onBuy, onGetCredentials }: ToolCardProps) {
+export function ToolCard({
+  tool,
+  currency,
+  processing,
+  sending,
+  onBuy,
+  onGetCredentials,
+  trial,
+}: ToolCardProps) {
   const title = toolTitle(tool);
   return (
     <article
@@ -84,6 +98,19 @@ export function ToolCard({ tool, currency, processing, sending, onBuy, onGetCred
           onBuy={onBuy}
           onGetCredentials={onGetCredentials}
         />
+        {trial && offersTrial(tool) && (
+          <button
+            type="button"
+            data-trial-action={tool._id}
+            {...busyButtonProps(trial.starting, () => trial.onTry(tool))}
+            className="mt-3 inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 aria-disabled:cursor-wait aria-disabled:opacity-70"
+          >
+            {trial.starting && (
+              <Icon node={LoaderCircle} className="size-4 animate-spin motion-reduce:animate-none" />
+            )}
+            {trial.starting ? 'Starting your trial...' : `Try free for ${tool.trialDays} days`}
+          </button>
+        )}
       </div>
     </article>
   );

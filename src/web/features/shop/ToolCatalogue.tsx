@@ -16,6 +16,7 @@ import { ToolCard, toolTitle } from './ToolCard';
 import { useCatalogue } from './useCatalogue';
 import { usePurchase } from './usePurchase';
 import { useSendCredentials } from './useSendCredentials';
+import { useStartTrial } from './useStartTrial';
 
 /**
  * The billing form, with the country and state lists, loads after the page has painted and hydrated: no one needs
@@ -37,13 +38,21 @@ const toolAction = (toolId: string) =>
  */
 export function ToolCatalogue() {
   const { loggedIn, openLogin } = useAuth();
-  const { tools, loadFailed, currency, setCurrency, countryName, markPurchased } = useCatalogue();
+  const { tools, loadFailed, currency, setCurrency, countryName, markPurchased, markTrialStarted } =
+    useCatalogue();
   const [query, setQuery] = useState('');
   const [billingFor, setBillingFor] = useState<Tool | null>(null);
   // What the buyer typed in the billing form: a buyer who closes the checkout and buys again starts from it.
   const [billingDraft, setBillingDraft] = useState<BillingDraft>();
   const checkout = useCheckout();
   const credentials = useSendCredentials();
+  // The trial link goes away once the trial started: focus moves to the card's action button.
+  const trial = useStartTrial((toolId) => {
+    markTrialStarted(toolId);
+    window.setTimeout(() => {
+      if (focusLost()) toolAction(toolId)?.focus();
+    });
+  });
 
   const { processingId, purchase } = usePurchase({
     loadCheckout: checkout.ready,
@@ -66,6 +75,12 @@ export function ToolCatalogue() {
     if (loggedIn) return setBillingFor(tool);
     openLogin();
     if (currency) rememberPurchase(tool._id, currency);
+  };
+
+  /** Signed out, "Try free" opens the login dialog as Buy does. */
+  const tryFree = (tool: Tool) => {
+    if (loggedIn) return trial.start(tool);
+    openLogin();
   };
 
   /**
@@ -123,6 +138,7 @@ export function ToolCatalogue() {
                 sending={credentials.isSending(tool._id)}
                 onBuy={buy}
                 onGetCredentials={(t) => credentials.send(t._id)}
+                trial={{ starting: trial.startingId === tool._id, onTry: tryFree }}
               />
             </li>
           ))}

@@ -11,7 +11,8 @@ import type {
   Tool,
   VerifyPaymentRequest,
 } from '../../../shared/shop';
-import type { sendCredentialsSchema } from '../../../shared/shop-schemas';
+import type { sendCredentialsSchema, startTrialSchema } from '../../../shared/shop-schemas';
+import type { StartTrialResponse } from '../../../shared/trials';
 import { api } from '../../lib/api';
 
 /** The shop's calls (docs/product.md §7), typed by the shared contract. */
@@ -27,4 +28,5 @@ export const shopApi = {
   verifyPayment: (body: VerifyPaymentRequest) => api.post<StatusResponse>('/api/verify-payment/', body),
   sendCredentials: (body: z.input<typeof sendCredentialsSchema>) =>
     api.post<StatusResponse>('/api/send-tool-credentials/', body),
+  startTrial: (body: z.input<typeof startTrialSchema>) => api.post<StartTrialResponse>('/api/trials/', body),
 };

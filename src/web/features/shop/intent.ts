@@ -35,22 +35,27 @@ const asCurrency = (value: unknown): Currency | null =>
 export const chosenCurrency = (): Currency | null => asCurrency(read(CURRENCY_KEY));
 export const rememberCurrency = (currency: Currency) => write(CURRENCY_KEY, currency);
 
-/** A signed-out buyer pressed Buy: carried on once they are signed in. */
-export function rememberPurchase(toolId: string, currency: Currency): void {
+/**
+ * A signed-out buyer pressed Buy: carried on once they are signed in. From My Tools (a trial's "Buy now") the
+ * currency is left to the catalogue: null.
+ */
+export function rememberPurchase(toolId: string, currency: Currency | null): void {
   write(PURCHASE_KEY, JSON.stringify({ toolId, currency }));
 }
 
 export const forgetPurchase = () => write(PURCHASE_KEY, null);
 
 /** The purchase to carry on with, once (it is forgotten as it is read). */
-export function takePurchase(): { toolId: string; currency: Currency } | null {
+export function takePurchase(): { toolId: string; currency: Currency | null } | null {
   const stored = read(PURCHASE_KEY);
   if (!stored) return null;
   write(PURCHASE_KEY, null);
   try {
     const parsed = JSON.parse(stored) as { toolId?: unknown; currency?: unknown };
     const currency = asCurrency(parsed.currency);
-    return typeof parsed.toolId === 'string' && currency ? { toolId: parsed.toolId, currency } : null;
+    return typeof parsed.toolId === 'string' && (currency || parsed.currency === null)
+      ? { toolId: parsed.toolId, currency }
+      : null;
   } catch {
     return null;
   }
@@ -86,7 +91,7 @@ export function usePurchaseIntent({
     const intent = takePurchase();
     const tool = intent && tools.find((candidate) => candidate._id === intent.toolId);
     if (!intent || !tool || tool.purchased || tool.comingSoon) return;
-    setCurrency(intent.currency);
+    if (intent.currency) setCurrency(intent.currency);
     openBilling(tool);
   }, [checked, loggedIn, tools, currency, setCurrency, openBilling]);
 }

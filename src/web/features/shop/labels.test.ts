@@ -16,6 +16,7 @@ const tool: Tool = {
   comingSoon: false,
   purchased: false,
   icon: null,
+  trialDays: 0,
 };
 
 describe('tool card words (docs/product.md §2, §4)', () => {

@@ -67,9 +67,22 @@ export function useCatalogue() {
       (list) => list?.map((tool) => (tool._id === toolId ? { ...tool, purchased: true } : tool)) ?? null,
     );
   }, []);
+  const markTrialStarted = useCallback((toolId: string) => {
+    setTools(
+      (list) => list?.map((tool) => (tool._id === toolId ? { ...tool, trialStarted: true } : tool)) ?? null,
+    );
+  }, []);
   const chooseCurrency = useCallback((next: Currency) => {
     rememberCurrency(next);
     setCurrency(next);
   }, []);
-  return { tools, loadFailed, currency, setCurrency: chooseCurrency, countryName, markPurchased };
+  return {
+    tools,
+    loadFailed,
+    currency,
+    setCurrency: chooseCurrency,
+    countryName,
+    markPurchased,
+    markTrialStarted,
+  };
 }

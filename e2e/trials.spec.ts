@@ -1,0 +1,217 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { generate } from 'otplib';
+import { TestSmtpServer } from '../test/support/smtp';
+import { type RunningServer, startServer } from './support/server';
+
+/**
+ * Free trials in the browser: the operator gives a tool 14 trial days from the command line; a signed-out visitor's
+ * "Try free" opens the login dialog, a signed-in one starts the trial from the card; My Tools shows the days left
+ * and "Buy now", which opens the billing form; the dashboard counts the trial on Overview and the tool's page.
+ * Every screen is checked with axe at 390 and 1440 px (screenshots into SHOTS_DIR when set).
+ */
+test.describe.configure({ mode: 'serial' });
+
+const root = path.resolve(import.meta.dirname, '..');
+const WINDOWS_TOOL = 'PDF Utility Toolkit (Windows)';
+const buyer = {
+  name: 'Ritu Sharma',
+  email: 'ritu.sharma@example.in',
+  phone: '+919845012345',
+  password: 'Marigold-window-4417',
+};
+const operator = {
+  name: 'Dev Operator',
+  email: 'dev.ops@example.in',
+  phone: '+919845067890',
+  password: 'Sandstone-arch-9023',
+};
+
+let smtp: TestSmtpServer;
+let dataDir: string;
+let server: RunningServer;
+let context: BrowserContext;
+let page: Page;
+let consoleErrors: string[] = [];
+let toolId = '';
+
+function adminCli(...args: string[]) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli/cli.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
+}
+
+/** Signs up through the API as the sign-up dialog does, with the code read from the email. */
+async function signUpByApi(person: typeof buyer) {
+  const cookies = new Map<string, string>();
+  const call = async (url: string, body?: URLSearchParams) => {
+    const response = await fetch(`${server.url}${url}`, {
+      method: body ? 'POST' : 'GET',
+      headers: {
+        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        'x-csrftoken': cookies.get('csrftoken') ?? '',
+        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      body,
+    });
+    for (const header of response.headers.getSetCookie()) {
+      const [pair] = header.split(';');
+      const [name, ...value] = (pair ?? '').split('=');
+      if (name) cookies.set(name.trim(), value.join('='));
+    }
+    expect(response.status, `${url}: ${await response.clone().text()}`).toBe(200);
+  };
+  await call('/api/csrf-token/');
+  await call('/api/auth/send-otp/', new URLSearchParams({ name: person.name, email: person.email }));
+  const mail = await smtp.waitFor((m) => m.to.includes(person.email) && /\b\d{4}\b/.test(m.text));
+  const otp = /\b(\d{4})\b/.exec(mail.text)?.[1] as string;
+  await call('/api/auth/initiate-signup/', new URLSearchParams({ ...person, otp }));
+}
+
+/** axe at 390 and 1440 px, and screenshots of both when SHOTS_DIR is set. */
+async function checkScreen(name: string) {
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(
+      results.violations.map(
+        (v) => `${v.id} at ${width}px: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      ),
+    ).toEqual([]);
+    if (process.env.SHOTS_DIR) {
+      mkdirSync(process.env.SHOTS_DIR, { recursive: true });
+      await page.screenshot({
+        path: path.join(process.env.SHOTS_DIR, `trials-${name}-${width}.png`),
+        fullPage: true,
+      });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+async function logIn(person: typeof buyer) {
+  const login = page.getByRole('dialog', { name: 'Welcome Back' });
+  await login.getByLabel('Email').fill(person.email);
+  await login.getByRole('textbox', { name: 'Password' }).fill(person.password);
+  await login.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(login).toBeHidden({ timeout: 30_000 });
+}
+
+const toolCard = () => page.getByRole('article', { name: WINDOWS_TOOL, exact: true });
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(300_000);
+  smtp = await new TestSmtpServer().start();
+  dataDir = mkdtempSync(path.join(tmpdir(), 'trials-e2e-'));
+  server = await startServer(
+    { SMTP_URL: smtp.url, DATA_DIR: dataDir },
+    { dataDir: mkdtempSync(path.join(tmpdir(), 'trials-e2e-unused-')) },
+  );
+  const listed = adminCli('tools', 'list', '--json');
+  expect(listed.status, listed.stderr).toBe(0);
+  const tools = JSON.parse(listed.stdout) as Array<{ _id: string; name: string; device: string | null }>;
+  toolId = tools.find((tool) => tool.device === 'Windows' && tool.name === 'PDF Utility Toolkit')?._id ?? '';
+  const edited = adminCli('tools', 'edit', toolId, '--trial-days', '14');
+  expect(edited.status, edited.stderr).toBe(0);
+  await signUpByApi(buyer);
+  await signUpByApi(operator);
+  expect(adminCli('operators', 'add', operator.email).status).toBe(0);
+
+  context = await browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+  await smtp?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+test.afterEach(() => {
+  expect(consoleErrors, 'no console errors').toEqual([]);
+  consoleErrors = [];
+});
+
+test('signed out, "Try free for 14 days" sits under the unchanged buy button and opens the login dialog', async () => {
+  await page.goto(`${server.url}/utility-tools`);
+  const card = toolCard();
+  await expect(card.getByRole('button', { name: /^Windows - / })).toBeVisible();
+  const tryFree = card.getByRole('button', { name: 'Try free for 14 days' });
+  await expect(tryFree).toBeVisible();
+  await checkScreen('catalogue-signed-out');
+  await tryFree.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Welcome Back' })).toBeVisible();
+});
+
+test('signed in, the trial starts from the keyboard, is announced and emailed, and the link goes away', async () => {
+  await logIn(buyer);
+  const tryFree = toolCard().getByRole('button', { name: 'Try free for 14 days' });
+  await expect(tryFree).toBeVisible();
+  await checkScreen('catalogue-signed-in');
+  await tryFree.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#announcer')).toHaveText(/Your 14-day free trial has started/);
+  await expect(tryFree).toBeHidden();
+  await expect(toolCard().getByRole('button', { name: /^Windows - / })).toBeFocused();
+  const mail = await smtp.waitFor((m) => m.to.includes(buyer.email) && /free trial/.test(m.subject));
+  expect(mail.text).toMatch(/[23456789A-Z]{5}(-[23456789A-Z]{5}){3}/);
+  expect(mail.text).toContain('ends on');
+});
+
+test('My Tools shows the days left and "Buy now" opens the billing form', async () => {
+  await page.goto(`${server.url}/my-tools`);
+  const card = page.getByRole('article', { name: WINDOWS_TOOL, exact: true });
+  await expect(card.getByText('Free trial · 14 days left')).toBeVisible();
+  await checkScreen('my-tools');
+  await card.getByRole('button', { name: 'Buy now' }).click();
+  await expect(page).toHaveURL(/\/utility-tools$/);
+  await expect(page.getByRole('dialog', { name: /^Billing Information/ })).toBeVisible();
+  await page.keyboard.press('Escape');
+});
+
+test('the dashboard counts the trial on Overview and on the tool’s page', async () => {
+  test.setTimeout(180_000);
+  await context.clearCookies();
+  await page.goto(`${server.url}/admin`);
+  await page.getByLabel('Email').fill(operator.email);
+  await page.getByLabel('Password').fill(operator.password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Set up two-step verification' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.getByRole('button', { name: 'Show the setup code' }).click();
+  const secret = ((await page.getByTestId('setup-key').textContent()) ?? '').replace(/\s+/g, '');
+  await page.getByLabel('The 6-digit code the app now shows').fill(await generate({ secret }));
+  await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
+  await page.getByRole('button', { name: /open the dashboard/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+
+  const card = (title: string) =>
+    page.locator('section', { has: page.getByRole('heading', { name: title, exact: true }) });
+  const figures = card('Free trials, every tool');
+  await expect(figures.getByText('Started')).toBeVisible();
+  await expect(figures.locator('dd').nth(0)).toHaveText('1');
+  await expect(figures.locator('dd').nth(1)).toHaveText('1');
+  await expect(figures.locator('dd').nth(3)).toHaveText('0 %');
+  await checkScreen('dashboard-overview');
+
+  await page.goto(`${server.url}/admin/tools/${toolId}`);
+  await expect(page.getByLabel('Trial days')).toHaveValue('14');
+  const panel = card('Free trials');
+  await expect(panel.getByText(buyer.email)).toBeVisible();
+  await checkScreen('dashboard-tool');
+  await panel.getByRole('button', { name: `Extend the trial of ${buyer.email} by 7 days` }).click();
+  await expect(page.locator('#announcer')).toHaveText('Trial extended by 7 days.');
+});
