@@ -207,7 +207,8 @@ async function underLoad(
     requests: times.validate.length + times.home.length,
     validateP99: Number(percentile(times.validate, 99).toFixed(1)),
     homeP99: Number(percentile(times.home, 99).toFixed(1)),
-    maxMs: Math.round(Math.max(...times.validate, ...times.home)),
+    // A loop, not Math.max(...list): a quiet machine answers more requests than a spread's arguments may hold.
+    maxMs: Math.round([...times.validate, ...times.home].reduce((max, ms) => Math.max(max, ms), 0)),
   };
 }
 
