@@ -8,6 +8,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
 import { TestSmtpServer } from '../test/support/smtp';
 import { type RunningServer, startServer } from './support/server';
+import { signUpByApi } from './support/sign-up';
 
 /**
  * The operator's dashboard from the operator's side, on the default embedded database: the role granted with
@@ -47,33 +48,6 @@ async function startSite() {
     { SMTP_URL: smtp.url, DATA_DIR: dataDir },
     { dataDir: mkdtempSync(path.join(tmpdir(), 'admin-e2e-unused-')) },
   );
-}
-
-/** Signs up through the API as the sign-up dialog does, with the code read from the email. */
-async function signUpByApi(person: typeof operator) {
-  const cookies = new Map<string, string>();
-  const call = async (url: string, body?: URLSearchParams) => {
-    const response = await fetch(`${server.url}${url}`, {
-      method: body ? 'POST' : 'GET',
-      headers: {
-        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-        'x-csrftoken': cookies.get('csrftoken') ?? '',
-        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body,
-    });
-    for (const header of response.headers.getSetCookie()) {
-      const [pair] = header.split(';');
-      const [name, ...value] = (pair ?? '').split('=');
-      if (name) cookies.set(name.trim(), value.join('='));
-    }
-    expect(response.status, `${url}: ${await response.clone().text()}`).toBe(200);
-  };
-  await call('/api/csrf-token/');
-  await call('/api/auth/send-otp/', new URLSearchParams({ name: person.name, email: person.email }));
-  const mail = await smtp.waitFor((m) => m.to.includes(person.email) && /\b\d{4}\b/.test(m.text));
-  const otp = /\b(\d{4})\b/.exec(mail.text)?.[1] as string;
-  await call('/api/auth/initiate-signup/', new URLSearchParams({ ...person, otp }));
 }
 
 function adminCli(...args: string[]) {
@@ -116,7 +90,7 @@ test.beforeAll(async ({ browser }) => {
   smtp = await new TestSmtpServer().start();
   dataDir = mkdtempSync(path.join(tmpdir(), 'admin-e2e-'));
   await startSite();
-  await signUpByApi(operator);
+  await signUpByApi(server.url, smtp, operator);
   // The embedded database serves one process, the site's: the command line has the server run its commands.
   const refused = adminCli('operators', 'add', 'nobody@example.in');
   expect(refused.status).toBe(1);

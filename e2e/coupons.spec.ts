@@ -7,6 +7,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
 import { TestSmtpServer } from '../test/support/smtp';
 import { type RunningServer, startServer } from './support/server';
+import { signUpByApi } from './support/sign-up';
 
 /**
  * Coupons from both sides on the default embedded database: codes made with `npm run admin -- coupons add` while
@@ -38,32 +39,6 @@ let context: BrowserContext;
 let page: Page;
 let consoleErrors: string[] = [];
 
-async function signUpByApi(person: typeof operator) {
-  const cookies = new Map<string, string>();
-  const call = async (url: string, body?: URLSearchParams) => {
-    const response = await fetch(`${server.url}${url}`, {
-      method: body ? 'POST' : 'GET',
-      headers: {
-        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-        'x-csrftoken': cookies.get('csrftoken') ?? '',
-        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body,
-    });
-    for (const header of response.headers.getSetCookie()) {
-      const [pair] = header.split(';');
-      const [name, ...value] = (pair ?? '').split('=');
-      if (name) cookies.set(name.trim(), value.join('='));
-    }
-    expect(response.status, `${url}: ${await response.clone().text()}`).toBe(200);
-  };
-  await call('/api/csrf-token/');
-  await call('/api/auth/send-otp/', new URLSearchParams({ name: person.name, email: person.email }));
-  const mail = await smtp.waitFor((m) => m.to.includes(person.email) && /\b\d{4}\b/.test(m.text));
-  const otp = /\b(\d{4})\b/.exec(mail.text)?.[1] as string;
-  await call('/api/auth/initiate-signup/', new URLSearchParams({ ...person, otp }));
-}
-
 function adminCli(...args: string[]) {
   return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli/cli.ts', ...args], {
     cwd: root,
@@ -94,8 +69,8 @@ test.beforeAll(async ({ browser }) => {
   smtp = await new TestSmtpServer().start();
   dataDir = mkdtempSync(path.join(tmpdir(), 'coupons-e2e-'));
   server = await startServer({ SMTP_URL: smtp.url, DATA_DIR: dataDir });
-  await signUpByApi(operator);
-  await signUpByApi(buyer);
+  await signUpByApi(server.url, smtp, operator);
+  await signUpByApi(server.url, smtp, buyer);
   // The running server holds the embedded database: the command line has it run these.
   expect(adminCli('operators', 'add', operator.email).status).toBe(0);
   const added = adminCli('coupons', 'add', 'LAUNCH-20', '--percent', '20', '--max-uses', '50');

@@ -8,6 +8,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
 import { TestSmtpServer } from '../test/support/smtp';
 import { type RunningServer, startServer } from './support/server';
+import { signUpByApi } from './support/sign-up';
 
 /**
  * A tool's Releases in the dashboard, as an operator uses them: the seeded tool's release 1.0.0 (its file moved into
@@ -34,32 +35,6 @@ let page: Page;
 let consoleErrors: string[] = [];
 let setupKey = '';
 let lastStep = 0;
-
-async function signUpByApi(person: typeof operator) {
-  const cookies = new Map<string, string>();
-  const call = async (url: string, body?: URLSearchParams) => {
-    const response = await fetch(`${server.url}${url}`, {
-      method: body ? 'POST' : 'GET',
-      headers: {
-        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-        'x-csrftoken': cookies.get('csrftoken') ?? '',
-        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body,
-    });
-    for (const header of response.headers.getSetCookie()) {
-      const [pair] = header.split(';');
-      const [name, ...value] = (pair ?? '').split('=');
-      if (name) cookies.set(name.trim(), value.join('='));
-    }
-    expect(response.status, `${url}: ${await response.clone().text()}`).toBe(200);
-  };
-  await call('/api/csrf-token/');
-  await call('/api/auth/send-otp/', new URLSearchParams({ name: person.name, email: person.email }));
-  const mail = await smtp.waitFor((m) => m.to.includes(person.email) && /\b\d{4}\b/.test(m.text));
-  const otp = /\b(\d{4})\b/.exec(mail.text)?.[1] as string;
-  await call('/api/auth/initiate-signup/', new URLSearchParams({ ...person, otp }));
-}
 
 async function checkScreen(name: string) {
   for (const width of [390, 1440]) {
@@ -94,7 +69,7 @@ test.beforeAll(async ({ browser }) => {
   smtp = await new TestSmtpServer().start();
   dataDir = mkdtempSync(path.join(tmpdir(), 'releases-e2e-'));
   server = await startServer({ SMTP_URL: smtp.url, DATA_DIR: dataDir });
-  await signUpByApi(operator);
+  await signUpByApi(server.url, smtp, operator);
   // The default catalogue is seeded when the shop is first asked for it.
   expect((await fetch(`${server.url}/api/alltools/`)).status).toBe(200);
   const granted = spawnSync(

@@ -7,6 +7,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
 import { TestSmtpServer } from '../test/support/smtp';
 import { type RunningServer, startServer } from './support/server';
+import { signUpByApi } from './support/sign-up';
 
 /**
  * Free trials in the browser: the operator gives a tool 14 trial days from the command line; a signed-out visitor's
@@ -45,33 +46,6 @@ function adminCli(...args: string[]) {
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
     encoding: 'utf8',
   });
-}
-
-/** Signs up through the API as the sign-up dialog does, with the code read from the email. */
-async function signUpByApi(person: typeof buyer) {
-  const cookies = new Map<string, string>();
-  const call = async (url: string, body?: URLSearchParams) => {
-    const response = await fetch(`${server.url}${url}`, {
-      method: body ? 'POST' : 'GET',
-      headers: {
-        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-        'x-csrftoken': cookies.get('csrftoken') ?? '',
-        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body,
-    });
-    for (const header of response.headers.getSetCookie()) {
-      const [pair] = header.split(';');
-      const [name, ...value] = (pair ?? '').split('=');
-      if (name) cookies.set(name.trim(), value.join('='));
-    }
-    expect(response.status, `${url}: ${await response.clone().text()}`).toBe(200);
-  };
-  await call('/api/csrf-token/');
-  await call('/api/auth/send-otp/', new URLSearchParams({ name: person.name, email: person.email }));
-  const mail = await smtp.waitFor((m) => m.to.includes(person.email) && /\b\d{4}\b/.test(m.text));
-  const otp = /\b(\d{4})\b/.exec(mail.text)?.[1] as string;
-  await call('/api/auth/initiate-signup/', new URLSearchParams({ ...person, otp }));
 }
 
 /** axe at 390 and 1440 px, and screenshots of both when SHOTS_DIR is set. */
@@ -119,8 +93,8 @@ test.beforeAll(async ({ browser }) => {
   toolId = tools.find((tool) => tool.device === 'Windows' && tool.name === 'PDF Utility Toolkit')?._id ?? '';
   const edited = adminCli('tools', 'edit', toolId, '--trial-days', '14');
   expect(edited.status, edited.stderr).toBe(0);
-  await signUpByApi(buyer);
-  await signUpByApi(operator);
+  await signUpByApi(server.url, smtp, buyer);
+  await signUpByApi(server.url, smtp, operator);
   expect(adminCli('operators', 'add', operator.email).status).toBe(0);
 
   context = await browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
