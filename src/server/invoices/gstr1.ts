@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { and, asc, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { csv, csvLine } from '../csv';
@@ -268,6 +269,9 @@ async function* documentsOf(
     if (rows.length > 0) yield rows.map((row) => row.document as TaxDocument);
     if (rows.length < STREAM_BATCH) return;
     last = rows.at(-1)?.number;
+    // A turn of the event loop between batches: what was yielded leaves on the socket and other requests are
+    // answered. On PGlite the queries run on this thread and would otherwise follow each other without a break.
+    await nextTurn();
   }
 }
 
