@@ -1,7 +1,7 @@
 /**
  * `npm run seed:scale -- --buyers 200000 --orders 300000 [--seed N]`: a large, plausible shop in an empty database
  * (DATABASE_URL, or the embedded database in DATA_DIR), for `npm run bench -- --scale` and for trying the dashboard
- * on years of data. What it writes and how: scripts/support/scale-shop.ts. Prints each table's time, and writes what
+ * on years of data. What it writes and how: test/support/scale-shop.ts. Prints each table's time, and writes what
  * a benchmark needs to find in it (buyers, keys, ids) to DATA_DIR/seed-scale.json.
  */
 import { writeFileSync } from 'node:fs';

@@ -1,7 +1,9 @@
 /**
  * A large shop written straight into the tables (issue 35): buyers, paid, refunded, failed and abandoned orders in
- * INR and USD over three financial years with their invoices and credit notes, purchases, licenses and devices,
- * order history, sent mail, contact messages and audit entries. `npm run seed:scale` and `npm run bench -- --scale`
+ * INR and USD over three financial years with their invoices and credit notes (some priced with a coupon, the
+ * discount on the invoice), purchases, licenses and devices, free trials (some converted into the paid license,
+ * most ended unbought, with the machines they claimed), coupon uses, order history, sent mail, contact messages and
+ * audit entries. `npm run seed:scale` and `npm run bench -- --scale`
  * both call `seedScale`.
  *
  * The rows follow the shop's rules: documents are built by the invoice module's own builders, numbered per series
@@ -17,9 +19,12 @@ import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { hashPassword } from '../../src/server/auth/passwords';
 import type { AppContext } from '../../src/server/context';
+import { COUPON_HOLD_MS } from '../../src/server/coupons/redemptions';
 import {
   auditLog,
   contactMessages,
+  couponRedemptions,
+  coupons,
   creditNotes,
   documentCounters,
   invoices,
@@ -30,6 +35,8 @@ import {
   outbox,
   purchases,
   tools,
+  trialMachines,
+  trials,
   users,
 } from '../../src/server/db/schema';
 import {
@@ -38,10 +45,12 @@ import {
   type TaxDocument,
 } from '../../src/server/invoices/document';
 import { financialYearOf, formatDocumentNumber } from '../../src/server/invoices/numbering';
+import { TRIAL_MACHINE_PURPOSE } from '../../src/server/licenses/activate';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { sealMailBody } from '../../src/server/mail/outbox';
 import { seedDefaultCatalogue } from '../../src/server/shop/seed';
 import { CONTACT_TOPICS } from '../../src/shared/constants';
+import { type CouponValue, couponDiscount } from '../../src/shared/coupons';
 import { INDIAN_STATES } from '../../src/shared/indian-states';
 import type { LicenseCredentials } from '../../src/shared/licenses';
 import { orderAmountSubunits } from '../../src/shared/money';
@@ -65,7 +74,24 @@ export type ScaleManifest = ScaleOptions & {
 };
 
 export const SCALE_PASSWORD = 'scale-shop-password-1';
+/** Changes whenever seedScale writes a different shop, so a kept copy of an older one is not reused. */
+export const SCALE_SHOP_VERSION = 2;
 const EXTRA_TOOLS = 60;
+/** The share of orders priced with a coupon, and the coupons they use: percentages and a fixed amount. */
+const COUPON_SHARE = 0.06;
+type SeedCoupon = CouponValue & { code: string };
+const COUPONS: SeedCoupon[] = [
+  { code: 'WELCOME10', percent: 10, amountInrPaise: null, amountUsdCents: null },
+  { code: 'DIWALI25', percent: 25, amountInrPaise: null, amountUsdCents: null },
+  { code: 'CAMEET500', percent: null, amountInrPaise: 50_000, amountUsdCents: 600 },
+];
+/**
+ * Every other extra tool offers a 14-day trial. This share of the sales of such a tool began as a trial (the
+ * trial's license became the paid one), and a trial that was never bought is started for every 25 orders.
+ */
+const TRIAL_DAYS = 14;
+const CONVERTED_SHARE = 0.1;
+const ORDERS_PER_OPEN_TRIAL = 25;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAIL_KEPT_MS = 90 * DAY_MS;
 /** The first day of the three financial years the orders span: 1 April 2024, India time. */
@@ -208,7 +234,14 @@ function billingFor(random: Random, currency: 'INR' | 'USD') {
 }
 
 /** The orders over the span, oldest first, each by a buyer for a tool; live purchases stay one per buyer and tool. */
-function makeOrders(random: Random, buyers: Buyer[], forSale: Tool[], count: number, now: number): Order[] {
+function makeOrders(
+  random: Random,
+  buyers: Buyer[],
+  forSale: Tool[],
+  offers: SeedCoupon[],
+  count: number,
+  now: number,
+): Order[] {
   const owned = new Set<string>();
   const out: Order[] = [];
   const times = Array.from({ length: count }, () => FIRST_DAY + random.next() * (now - FIRST_DAY - DAY_MS));
@@ -235,6 +268,9 @@ function makeOrders(random: Random, buyers: Buyer[], forSale: Tool[], count: num
     }
     if (buyer.createdAt > createdAt) buyer.createdAt = new Date(createdAt.getTime() - random.int(DAY_MS));
     const currency = random.next() < 0.75 ? 'INR' : 'USD';
+    const listPrice = orderAmountSubunits(tool, currency);
+    const coupon = random.next() < COUPON_SHARE ? random.pick(offers) : undefined;
+    const discount = coupon ? couponDiscount(listPrice, coupon, currency) : 0;
     const paid = status === 'paid' || status === 'refunded';
     const paidAt = paid ? new Date(createdAt.getTime() + 30_000 + random.int(240_000)) : null;
     const refundedAt =
@@ -247,8 +283,11 @@ function makeOrders(random: Random, buyers: Buyer[], forSale: Tool[], count: num
       toolId: tool.id,
       razorpayOrderId: `order_${random.text(ALNUM, 14)}`,
       razorpayPaymentId: paid || status === 'failed' ? `pay_${random.text(ALNUM, 14)}` : null,
-      amount: orderAmountSubunits(tool, currency),
+      amount: listPrice - discount,
       currency,
+      couponCode: coupon?.code ?? null,
+      listPrice,
+      discount,
       billing: billingFor(random, currency),
       status,
       failureReason: status === 'failed' ? 'Payment declined by the bank' : null,
@@ -282,6 +321,23 @@ const timed = async <T>(label: string, log: (line: string) => void, work: () => 
   return result;
 };
 
+/** A trial row: a buyer's trial of a tool through its license, its emails not yet marked sent. */
+function trialRow(
+  random: Random,
+  trial: { userId: string; toolId: string; licenseId: string; startedAt: Date; convertedAt?: Date },
+) {
+  return {
+    id: random.uuid(),
+    userId: trial.userId,
+    toolId: trial.toolId,
+    licenseId: trial.licenseId,
+    startedAt: trial.startedAt,
+    convertedAt: trial.convertedAt ?? null,
+    reminderSentAt: null as Date | null,
+    endNoticeSentAt: null as Date | null,
+  };
+}
+
 /** Writes the shop into an empty database (no user yet); refuses otherwise. */
 export async function seedScale(
   ctx: AppContext,
@@ -308,6 +364,7 @@ export async function seedScale(
         priceInrPaise: (499 + 100 * (i % 10)) * 100,
         priceUsdCents: i % 4 === 0 ? null : 799 + 100 * (i % 5),
         delivery: i % 7 === 6 ? ('credentials' as const) : ('license_key' as const),
+        trialDays: i % 2 === 0 ? TRIAL_DAYS : 0,
         sortOrder: 100 + i,
       })),
     );
@@ -317,7 +374,7 @@ export async function seedScale(
 
   const passwordHash = await hashPassword(SCALE_PASSWORD);
   const buyers = makeBuyers(random, options.buyers, FIRST_DAY, now);
-  const orderList = makeOrders(random, buyers, forSale, options.orders, now);
+  const orderList = makeOrders(random, buyers, forSale, COUPONS, options.orders, now);
 
   await timed(`users (${buyers.length})`, log, () =>
     insertAll(
@@ -332,6 +389,42 @@ export async function seedScale(
       orders,
       orderList.map(({ refundedAt: _, ...order }) => order),
     ),
+  );
+
+  const couponRows = COUPONS.map(({ code, percent, amountInrPaise, amountUsdCents }) => ({
+    id: random.uuid(),
+    code,
+    percent,
+    amountInrPaise,
+    amountUsdCents,
+    createdAt: new Date(FIRST_DAY - DAY_MS),
+    createdBy: 'owner@scale.example',
+  }));
+  await insertAll(ctx, coupons, couponRows);
+  const couponIdOf = new Map(couponRows.map((coupon) => [coupon.code, coupon.id]));
+  // A paid (or later refunded) order used its coupon; an unpaid one gave it back, unless still within its hold.
+  const redemptionRows = orderList.flatMap((order) =>
+    order.couponCode
+      ? [
+          {
+            couponId: couponIdOf.get(order.couponCode) as string,
+            orderId: order.id,
+            userId: order.userId,
+            state: order.paidAt
+              ? ('used' as const)
+              : order.status === 'created' && now - order.createdAt.getTime() < COUPON_HOLD_MS
+                ? ('reserved' as const)
+                : ('released' as const),
+            discount: order.discount as number,
+            currency: order.currency,
+            createdAt: order.createdAt,
+            usedAt: order.paidAt ?? null,
+          },
+        ]
+      : [],
+  );
+  await timed(`coupon uses (${redemptionRows.length})`, log, () =>
+    insertAll(ctx, couponRedemptions, redemptionRows),
   );
 
   const buyerById = new Map(buyers.map((buyer) => [buyer.id, buyer]));
@@ -352,6 +445,7 @@ export async function seedScale(
       total: order.amount,
       settledInr: order.currency === 'USD' ? Math.round(order.amount * USD_SETTLED_PAISE_PER_CENT) : null,
       payment: { razorpayOrderId: order.razorpayOrderId, razorpayPaymentId: order.razorpayPaymentId ?? null },
+      coupon: order.couponCode ? { code: order.couponCode, listPrice: order.listPrice as number } : null,
     });
     return {
       id: random.uuid(),
@@ -411,15 +505,27 @@ export async function seedScale(
   }));
   await timed(`purchases (${purchaseRows.length})`, log, () => insertAll(ctx, purchases, purchaseRows));
 
-  const licenseRows = purchaseRows.map((purchase) => {
+  const secretFor = (tool: Tool): LicenseCredentials =>
+    tool.delivery === 'credentials'
+      ? {
+          username: `pca-${random.text('23456789abcdefghjkmnpqrstuvwxyz', 12)}`,
+          password: random.text(ALNUM, 16),
+        }
+      : { licenseKey: Array.from({ length: 4 }, () => random.text(KEY_ALPHABET, 5)).join('-') };
+  // Sales that began as a trial: the trial's license, started days before, became the paid one.
+  const tried = new Set<string>();
+  const trialStartOf = new Map<string, Date>();
+  for (const purchase of purchaseRows) {
     const tool = toolById.get(purchase.toolId) as Tool;
-    const secret: LicenseCredentials =
-      tool.delivery === 'credentials'
-        ? {
-            username: `pca-${random.text('23456789abcdefghjkmnpqrstuvwxyz', 12)}`,
-            password: random.text(ALNUM, 16),
-          }
-        : { licenseKey: Array.from({ length: 4 }, () => random.text(KEY_ALPHABET, 5)).join('-') };
+    const pair = `${purchase.userId}:${purchase.toolId}`;
+    if (tool.trialDays === 0 || tried.has(pair) || random.next() >= CONVERTED_SHARE) continue;
+    tried.add(pair);
+    const daysBefore = 1 + random.int(tool.trialDays - 1);
+    trialStartOf.set(purchase.id, new Date(purchase.createdAt.getTime() - daysBefore * DAY_MS));
+  }
+  const licenseRows: Array<typeof licenses.$inferInsert & { id: string }> = purchaseRows.map((purchase) => {
+    const tool = toolById.get(purchase.toolId) as Tool;
+    const secret = secretFor(tool);
     const revoked = purchase.refundedAt !== null;
     if ('licenseKey' in secret && !revoked && sampleLicenses.length < 2000 && random.next() < 0.05)
       sampleLicenses.push({ licenseKey: secret.licenseKey, toolId: tool.id });
@@ -428,14 +534,79 @@ export async function seedScale(
       purchaseId: purchase.id,
       ...storedSecret(ctx.dataSecrets, secret),
       status: revoked ? ('revoked' as const) : ('active' as const),
+      expiresAt: null as Date | null,
       statusChangedAt: purchase.refundedAt,
-      createdAt: purchase.createdAt,
+      createdAt: trialStartOf.get(purchase.id) ?? purchase.createdAt,
     };
   });
+  const trialRows = licenseRows.flatMap((license, i) => {
+    const purchase = purchaseRows[i] as (typeof purchaseRows)[number];
+    const startedAt = trialStartOf.get(purchase.id);
+    return startedAt
+      ? [trialRow(random, { ...purchase, licenseId: license.id, startedAt, convertedAt: purchase.createdAt })]
+      : [];
+  });
+  // Trials never bought: some still running, most ended; most ran on a machine, which the trial claimed.
+  const owned = new Set(purchaseRows.map((purchase) => `${purchase.userId}:${purchase.toolId}`));
+  const trialTools = forSale.filter((tool) => tool.trialDays > 0);
+  const openTrials = trialTools.length ? Math.floor(options.orders / ORDERS_PER_OPEN_TRIAL) : 0;
+  const trialActivations: Array<typeof licenseActivations.$inferInsert> = [];
+  const trialMachineRows: Array<typeof trialMachines.$inferInsert> = [];
+  for (let n = 0; n < openTrials; n++) {
+    const buyer = random.pick(buyers);
+    const tool = random.pick(trialTools);
+    const pair = `${buyer.id}:${tool.id}`;
+    if (owned.has(pair) || tried.has(pair)) continue;
+    tried.add(pair);
+    const startedAt = new Date(
+      buyer.createdAt.getTime() + random.next() * (now - 60_000 - buyer.createdAt.getTime()),
+    );
+    const expiresAt = new Date(startedAt.getTime() + tool.trialDays * DAY_MS);
+    const license = {
+      id: random.uuid(),
+      purchaseId: null,
+      ...storedSecret(ctx.dataSecrets, secretFor(tool)),
+      status: 'trial' as const,
+      expiresAt,
+      statusChangedAt: startedAt,
+      createdAt: startedAt,
+    };
+    licenseRows.push(license);
+    const trial = trialRow(random, { userId: buyer.id, toolId: tool.id, licenseId: license.id, startedAt });
+    if (expiresAt.getTime() < now)
+      Object.assign(trial, {
+        reminderSentAt: new Date(expiresAt.getTime() - 3 * DAY_MS),
+        endNoticeSentAt: expiresAt,
+      });
+    trialRows.push(trial);
+    if (random.next() < 0.2) continue;
+    const fingerprint = random.text('0123456789abcdef', 32);
+    const activatedAt = new Date(startedAt.getTime() + random.int(DAY_MS));
+    trialActivations.push({
+      id: random.uuid(),
+      licenseId: license.id,
+      fingerprint,
+      name: `DESKTOP-${random.text(KEY_ALPHABET, 6)}`,
+      activatedAt,
+      lastSeenAt: new Date(Math.min(now, expiresAt.getTime()) - random.int(DAY_MS)),
+      deactivatedAt: null,
+      deactivatedBy: null,
+    });
+    trialMachineRows.push({
+      toolId: tool.id,
+      fingerprintHash: ctx.dataSecrets.lookupHash(TRIAL_MACHINE_PURPOSE, fingerprint),
+      trialId: trial.id,
+      createdAt: activatedAt,
+    });
+  }
   await timed(`licenses (${licenseRows.length})`, log, () => insertAll(ctx, licenses, licenseRows));
+  await timed(`trials (${trialRows.length})`, log, async () => {
+    await insertAll(ctx, trials, trialRows);
+    await insertAll(ctx, trialMachines, trialMachineRows);
+  });
 
   // 1–3 machines a license: the live ones within the tool's limit, one more freed earlier (history).
-  const activationRows = licenseRows.flatMap((license, i) => {
+  const activationRows = licenseRows.slice(0, purchaseRows.length).flatMap((license, i) => {
     const purchase = purchaseRows[i] as (typeof purchaseRows)[number];
     const limit = (toolById.get(purchase.toolId) as Tool).activationLimit;
     const devices = 1 + random.int(3);
@@ -456,7 +627,7 @@ export async function seedScale(
     });
   });
   await timed(`license activations (${activationRows.length})`, log, () =>
-    insertAll(ctx, licenseActivations, activationRows),
+    insertAll(ctx, licenseActivations, [...activationRows, ...trialActivations]),
   );
 
   const eventRows = orderList.flatMap((order) => {
@@ -494,29 +665,33 @@ export async function seedScale(
   await timed(`order events (${eventRows.length})`, log, () => insertAll(ctx, orderEvents, eventRows));
 
   // Sent mail: only the last 90 days', as the retention job leaves it.
-  const mailRows = sold.flatMap((order) => {
+  const mailRows: Array<typeof outbox.$inferInsert> = [];
+  const sent = (to: string, kind: string, ref: string, subject: string, at: Date) => {
+    if (now - at.getTime() > MAIL_KEPT_MS) return;
+    const body = sealMailBody(ctx.dataSecrets, { html: `<p>${subject}</p>`, text: subject });
+    mailRows.push({
+      to,
+      subject,
+      ...body,
+      kind,
+      ref,
+      status: 'sent',
+      attempts: 1,
+      nextAttemptAt: at,
+      createdAt: at,
+      sentAt: at,
+    });
+  };
+  for (const order of sold) {
     const buyer = buyerById.get(order.userId) as Buyer;
-    const mails: Array<typeof outbox.$inferInsert> = [];
-    const add = (kind: string, subject: string, at: Date) => {
-      if (now - at.getTime() > MAIL_KEPT_MS) return;
-      const body = sealMailBody(ctx.dataSecrets, { html: `<p>${subject}</p>`, text: subject });
-      mails.push({
-        to: buyer.email,
-        subject,
-        ...body,
-        kind,
-        ref: `order:${order.id}`,
-        status: 'sent',
-        attempts: 1,
-        nextAttemptAt: at,
-        createdAt: at,
-        sentAt: at,
-      });
-    };
-    add('license-delivery', 'Your license', order.paidAt as Date);
-    if (order.refundedAt) add('refund-notice', 'Your refund', order.refundedAt);
-    return mails;
-  });
+    sent(buyer.email, 'license-delivery', `order:${order.id}`, 'Your license', order.paidAt as Date);
+    if (order.refundedAt)
+      sent(buyer.email, 'refund-notice', `order:${order.id}`, 'Your refund', order.refundedAt);
+  }
+  for (const trial of trialRows) {
+    const email = (buyerById.get(trial.userId) as Buyer).email;
+    sent(email, 'trial-delivery', `trial:${trial.id}`, 'Your free trial', trial.startedAt);
+  }
   await timed(`sent mail (${mailRows.length})`, log, () => insertAll(ctx, outbox, mailRows));
 
   const messageRows = Array.from({ length: Math.ceil(options.buyers / 20) }, () => {
@@ -573,6 +748,10 @@ export async function seedScale(
     outbox: mailRows.length,
     contactMessages: messageRows.length,
     auditLog: auditRows.length,
+    coupons: couponRows.length,
+    couponRedemptions: redemptionRows.length,
+    trials: trialRows.length,
+    trialMachines: trialMachineRows.length,
   });
   const paidSample = sold.filter((_, i) => i % Math.max(1, Math.floor(sold.length / 200)) === 0);
   return {

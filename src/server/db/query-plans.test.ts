@@ -10,6 +10,7 @@ import { myLicenses } from '../licenses/devices';
 import { findLicense } from '../licenses/lookup';
 import { listActivity } from '../operator/activity';
 import { findOrder } from '../payments/orders-admin';
+import { sendTrialEmails } from '../trials/reminders';
 import type { Database } from '.';
 import { licenses, outbox, purchases, users } from './schema';
 
@@ -33,6 +34,9 @@ const BIG_TABLES = [
   'order_events',
   'outbox',
   'audit_log',
+  'trials',
+  'trial_machines',
+  'coupon_redemptions',
 ];
 
 type Caught = { query: string; params: unknown[] };
@@ -154,6 +158,10 @@ describe('query plans on a seeded shop', () => {
     );
   });
 
+  it('trials: the reminder job reads only the trials it still has an email for', async () => {
+    expectIndexed(await plansOf((ctx) => sendTrialEmails(ctx)));
+  });
+
   it('is checked against a shop that has the rows it claims', async () => {
     const [row] = await t.ctx.db
       .select({ n: licenses.id })
@@ -162,5 +170,7 @@ describe('query plans on a seeded shop', () => {
       .limit(1);
     expect(row).toBeDefined();
     expect(manifest.rows.orders).toBe(3000);
+    for (const kind of ['trials', 'trialMachines', 'couponRedemptions'])
+      expect(manifest.rows[kind], kind).toBeGreaterThan(50);
   });
 });

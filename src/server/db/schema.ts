@@ -543,6 +543,10 @@ export const trials = pgTable(
     uniqueIndex('trials_user_tool_key').on(t.userId, t.toolId),
     uniqueIndex('trials_license_id_key').on(t.licenseId),
     index('trials_tool_id_idx').on(t.toolId),
+    // The trials the reminder job still has an email for: it reads these, not every trial ever started.
+    index('trials_open_idx')
+      .on(t.licenseId)
+      .where(sql`${t.convertedAt} is null and ${t.endNoticeSentAt} is null`),
   ],
 );
 

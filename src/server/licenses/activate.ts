@@ -98,6 +98,9 @@ export async function activateLicense(
   return answer;
 }
 
+/** What a trial machine's fingerprint is hashed for (data-secrets' keyed look-up hash). */
+export const TRIAL_MACHINE_PURPOSE = 'trial-machine';
+
 /**
  * One trial per machine and tool, whichever account it is started from: the first trial to activate on a machine
  * claims its fingerprint (hashed) for the tool; another account's trial on it is refused. Reinstalling changes
@@ -110,7 +113,7 @@ async function claimTrialMachine(
   fingerprint: string,
 ): Promise<boolean> {
   if (!row.trialId) return true;
-  const purpose = 'trial-machine';
+  const purpose = TRIAL_MACHINE_PURPOSE;
   const claimed = await tx
     .insert(trialMachines)
     .values({

@@ -26,6 +26,7 @@ const DUE = {
   reminder: (now: Date) =>
     and(
       isNull(trials.reminderSentAt),
+      isNull(trials.endNoticeSentAt),
       gt(licenses.expiresAt, now),
       lte(licenses.expiresAt, new Date(now.getTime() + TRIAL_REMINDER_DAYS * DAY_MS)),
       // A trial shorter than the reminder's lead would be reminded as it starts: its start email says it all.

@@ -1,0 +1,1 @@
+CREATE INDEX "trials_open_idx" ON "trials" USING btree ("license_id") WHERE "trials"."converted_at" is null and "trials"."end_notice_sent_at" is null;
