@@ -182,6 +182,10 @@ export const PRIVACY_POLICY: PolicyDocumentContent = {
               `stored only in hashed form and valid for a short time — download links expire after ${DOWNLOAD_LINK_VALID_HOURS} hours — and deleted once they expire, as are sign-in sessions.`,
             ],
             [
+              { strong: 'Counters that limit repeated attempts: ' },
+              `they hold the email address or network address an attempt came from, and are deleted ${RETENTION_DAYS.rateLimitCounters} days after they started counting.`,
+            ],
+            [
               { strong: 'Emails we send you: ' },
               `the text of an email is deleted ${RETENTION_DAYS.sentMail} days after it was sent; for an order we keep only the fact that it was sent, its subject and date.`,
             ],

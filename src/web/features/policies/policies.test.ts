@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RETENTION_DAYS } from '../../../shared/retention';
 import { SITE } from '../../../shared/site';
 import { PRIVACY_POLICY } from '../../content/privacy';
 import { REFUND_POLICY } from '../../content/refund-policy';
@@ -48,6 +49,17 @@ describe('Privacy Policy content (docs/product.md §2, §9)', () => {
     expect(cookies).toContain('only essential cookies');
     expect(cookies).toContain('csrftoken');
     expect(cookies).toContain('Session cookie');
+  });
+
+  it('quotes the pruning periods of the personal data the shop keeps from shared/retention', () => {
+    const retention = sectionText(PRIVACY_POLICY, 'Data Retention');
+    expect(retention).toContain(`deleted ${RETENTION_DAYS.sentMail} days after it was sent`);
+    expect(retention).toContain(
+      `deleted ${RETENTION_DAYS.rateLimitCounters} days after they started counting`,
+    );
+    expect(retention).toMatch(
+      /Verification codes and download links: [^\n]*deleted once they expire, as are sign-in sessions/,
+    );
   });
 
   it('names the grievance officer with the firm’s contact details', () => {
