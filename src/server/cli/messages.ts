@@ -1,5 +1,4 @@
 import {
-  allMessages,
   findMessage,
   listMessages,
   type MessageFilter,
@@ -45,7 +44,7 @@ const list = defineCommand({
     const filter = messageFilter(options);
     const limit = parseLimit(options.limit, 50);
     const ctx = await env.open();
-    const rows = await listMessages(ctx, { ...filter, limit });
+    const rows = await listMessages(ctx, { ...filter, order: 'newest', limit });
     return {
       data: rows.map(messageJson),
       text: table(
@@ -123,7 +122,7 @@ const exportCommand = defineCommand({
       throw new CommandError('messages export only writes CSV (or JSON with --json).');
     const filter = messageFilter(options);
     const ctx = await env.open();
-    const rows = await allMessages(ctx, filter);
+    const rows = await listMessages(ctx, { ...filter, order: 'oldest' });
     return {
       data: rows.map(messageJson),
       text: csv(

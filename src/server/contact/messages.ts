@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, isNull, type SQL, sql } from 'drizzle-orm';
 import type { ContactRequest } from '../../shared/contact-schema';
 import { SITE } from '../../shared/site';
 import type { AppContext } from '../context';
@@ -71,26 +71,36 @@ function filterConditions(filter: MessageFilter): SQL | undefined {
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-/** The newest messages first, at most `limit` of them. */
+const ORDERS = {
+  /** Unhandled messages first, oldest first (a queue to work through); then handled ones, newest first. */
+  queue: [
+    sql`${contactMessages.handledAt} is not null`,
+    sql`case when ${contactMessages.handledAt} is null then ${contactMessages.createdAt} end asc`,
+    desc(contactMessages.handledAt),
+    asc(contactMessages.id),
+  ],
+  newest: [desc(contactMessages.createdAt), desc(contactMessages.id)],
+  /** For an export. */
+  oldest: [asc(contactMessages.createdAt), asc(contactMessages.id)],
+};
+
+/** The contact inbox, as the dashboard and the command line list it: a filter, an order, and a page of it. */
 export function listMessages(
   ctx: AppContext,
-  filter: MessageFilter & { limit: number },
+  query: MessageFilter & { order: keyof typeof ORDERS; limit?: number; offset?: number },
 ): Promise<MessageRow[]> {
-  return ctx.db
+  const rows = ctx.db
     .select()
     .from(contactMessages)
-    .where(filterConditions(filter))
-    .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
-    .limit(filter.limit);
+    .where(filterConditions(query))
+    .orderBy(...ORDERS[query.order])
+    .$dynamic();
+  return query.limit === undefined ? rows : rows.limit(query.limit).offset(query.offset ?? 0);
 }
 
-/** Every matching message, oldest first: for an export. */
-export function allMessages(ctx: AppContext, filter: MessageFilter): Promise<MessageRow[]> {
-  return ctx.db
-    .select()
-    .from(contactMessages)
-    .where(filterConditions(filter))
-    .orderBy(asc(contactMessages.createdAt), asc(contactMessages.id));
+export async function countMessages(ctx: AppContext, filter: MessageFilter): Promise<number> {
+  const [row] = await ctx.db.select({ n: count() }).from(contactMessages).where(filterConditions(filter));
+  return row?.n ?? 0;
 }
 
 /**

@@ -1,31 +1,25 @@
-import { and, asc, count, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { MailStatus, MessageRow, messagesQuerySchema, Page } from '../../shared/dashboard';
+import { countMessages, listMessages } from '../contact/messages';
 import type { AppContext } from '../context';
-import { contactMessages, outbox } from '../db/schema';
+import { outboxStatus } from '../mail/outbox-admin';
 
-/** The read side of the contact inbox and the mail outbox for the dashboard. */
+/** The contact inbox and the mail outbox in the dashboard's shapes: the read models are contact's and mail's. */
 
-/** Unhandled messages first, oldest first (a queue to work through); then handled ones, newest first. */
-export async function listMessages(
+/** A page of the inbox: unhandled messages first, oldest first (a queue to work through), then handled ones. */
+export async function messagesPage(
   ctx: AppContext,
   query: z.output<typeof messagesQuerySchema>,
 ): Promise<Page<MessageRow>> {
-  const where = query.show === 'unhandled' ? isNull(contactMessages.handledAt) : undefined;
-  const [rows, [total]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(contactMessages)
-      .where(where)
-      .orderBy(
-        sql`${contactMessages.handledAt} is not null`,
-        sql`case when ${contactMessages.handledAt} is null then ${contactMessages.createdAt} end asc`,
-        desc(contactMessages.handledAt),
-        asc(contactMessages.id),
-      )
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    ctx.db.select({ n: count() }).from(contactMessages).where(where),
+  const filter = { unhandled: query.show === 'unhandled' };
+  const [rows, total] = await Promise.all([
+    listMessages(ctx, {
+      ...filter,
+      order: 'queue',
+      limit: query.pageSize,
+      offset: (query.page - 1) * query.pageSize,
+    }),
+    countMessages(ctx, filter),
   ]);
   return {
     items: rows.map((row) => ({
@@ -38,7 +32,7 @@ export async function listMessages(
       createdAt: row.createdAt.toISOString(),
       handledAt: row.handledAt?.toISOString() ?? null,
     })),
-    total: Number(total?.n ?? 0),
+    total,
     page: query.page,
     pageSize: query.pageSize,
   };
@@ -46,28 +40,12 @@ export async function listMessages(
 
 const PROBLEMS_SHOWN = 100;
 
-/** Outbox counts, and the failed and retrying mail with the reason of the last failure. */
+/** Outbox counts, and the failed and retrying mail, newest first, with the reason of the last failure. */
 export async function mailStatus(ctx: AppContext): Promise<MailStatus> {
-  const retrying = and(eq(outbox.status, 'pending'), gt(outbox.attempts, 0));
-  const [byStatus, [retryingCount], problems] = await Promise.all([
-    ctx.db.select({ status: outbox.status, n: count() }).from(outbox).groupBy(outbox.status),
-    ctx.db.select({ n: count() }).from(outbox).where(retrying),
-    ctx.db
-      .select()
-      .from(outbox)
-      .where(or(eq(outbox.status, 'failed'), retrying))
-      .orderBy(desc(outbox.id))
-      .limit(PROBLEMS_SHOWN),
-  ]);
-  const countOf = (status: string) => Number(byStatus.find((row) => row.status === status)?.n ?? 0);
-  const retryingN = Number(retryingCount?.n ?? 0);
+  const { counts, failed, retrying } = await outboxStatus(ctx, PROBLEMS_SHOWN);
+  const problems = [...failed, ...retrying].sort((a, b) => b.id - a.id).slice(0, PROBLEMS_SHOWN);
   return {
-    counts: {
-      pending: countOf('pending') - retryingN,
-      retrying: retryingN,
-      sent: countOf('sent'),
-      failed: countOf('failed'),
-    },
+    counts: { ...counts, pending: counts.pending - counts.retrying },
     problems: problems.map((mail) => ({
       id: mail.id,
       to: mail.to,

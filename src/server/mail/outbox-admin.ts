@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNotNull, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../context';
 import { outbox } from '../db/schema';
 import { DomainError } from '../domain-error';
@@ -27,30 +27,28 @@ export type MailSummary = {
   [K in keyof typeof summaryColumns]: (typeof outbox.$inferSelect)[K];
 };
 
-/** How many of the newest failed and retrying messages the status lists. */
-const SHOWN = 20;
-
-export async function outboxStatus(ctx: AppContext) {
-  const now = ctx.clock.now();
-  const byStatus = await ctx.db
-    .select({ status: outbox.status, n: count() })
-    .from(outbox)
-    .groupBy(outbox.status);
-  const counts = { pending: 0, sent: 0, failed: 0 };
+/**
+ * The outbox as the dashboard and the command line show it: counts by state (`retrying`: pending after a failed
+ * attempt, of which `waitingForRetry` are waiting for their next try), and the newest `shown` failed and
+ * retrying messages with why their last attempt failed.
+ */
+export async function outboxStatus(ctx: AppContext, shown = 20) {
+  const retryingNow = and(eq(outbox.status, 'pending'), gt(outbox.attempts, 0));
+  const newest = (where: SQL | undefined): Promise<MailSummary[]> =>
+    ctx.db.select(summaryColumns).from(outbox).where(where).orderBy(desc(outbox.id)).limit(shown);
+  const [byStatus, [retrying], [waiting], failedList, retryingList] = await Promise.all([
+    ctx.db.select({ status: outbox.status, n: count() }).from(outbox).groupBy(outbox.status),
+    ctx.db.select({ n: count() }).from(outbox).where(retryingNow),
+    ctx.db
+      .select({ n: count() })
+      .from(outbox)
+      .where(and(retryingNow, gt(outbox.nextAttemptAt, ctx.clock.now()))),
+    newest(eq(outbox.status, 'failed')),
+    newest(retryingNow),
+  ]);
+  const counts = { pending: 0, sent: 0, failed: 0, retrying: retrying?.n ?? 0 };
   for (const row of byStatus) counts[row.status] = row.n;
-
-  const recent = (where: SQL | undefined): Promise<MailSummary[]> =>
-    ctx.db.select(summaryColumns).from(outbox).where(where).orderBy(desc(outbox.id)).limit(SHOWN);
-  const failed = await recent(eq(outbox.status, 'failed'));
-  // Pending after a failed attempt: the worker tries again at next_attempt_at.
-  const retrying = await recent(
-    and(eq(outbox.status, 'pending'), isNotNull(outbox.lastError), gt(outbox.attempts, 0)),
-  );
-  const [waiting] = await ctx.db
-    .select({ n: count() })
-    .from(outbox)
-    .where(and(eq(outbox.status, 'pending'), gt(outbox.nextAttemptAt, now), gt(outbox.attempts, 0)));
-  return { counts, waitingForRetry: waiting?.n ?? 0, failed, retrying };
+  return { counts, waitingForRetry: waiting?.n ?? 0, failed: failedList, retrying: retryingList };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context';
 import { parseInput } from '../../http/errors';
 import { retryMail } from '../../mail/outbox-admin';
 import { idParams, operatorOf } from '../guard';
-import { listMessages, mailStatus } from '../inbox';
+import { mailStatus, messagesPage } from '../inbox';
 
 const mailId = z.object({
   id: z.coerce
@@ -19,7 +19,7 @@ const mailId = z.object({
 /** /api/admin/messages and /api/admin/mail: contact messages and the outbox, and the operator's two fixes. */
 export function inboxRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/admin/messages', async (request) =>
-    listMessages(ctx, parseInput(messagesQuerySchema, request.query)),
+    messagesPage(ctx, parseInput(messagesQuerySchema, request.query)),
   );
 
   app.post('/api/admin/messages/:id/handled', async (request) => {
