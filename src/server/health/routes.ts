@@ -19,10 +19,10 @@ export const databaseUnavailable = () =>
  * site is still served), instead of waiting on a pool that cannot connect. The health endpoints always answer.
  */
 export function registerDatabaseGuard(app: FastifyInstance, health: DatabaseHealth): void {
-  app.addHook('onRequest', async (request) => {
-    if (health.available || !request.url.startsWith('/api/')) return;
-    if (HEALTH_PATHS.has(request.url.split('?')[0]?.replace(/\/$/, '') ?? '')) return;
-    throw databaseUnavailable();
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (health.available || !request.url.startsWith('/api/')) return done();
+    if (HEALTH_PATHS.has(request.url.split('?')[0]?.replace(/\/$/, '') ?? '')) return done();
+    done(databaseUnavailable());
   });
   app.addHook('onClose', async () => health.stop());
 }

@@ -47,21 +47,24 @@ function isAllowedOrigin(request: FastifyRequest, config: Config): boolean {
  * cookie, and a cross-site Origin or Sec-Fetch-Site is refused outright.
  */
 export function registerCsrf(app: FastifyInstance, config: Config): void {
-  app.addHook('onRequest', async (request) => {
-    if (!UNSAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
-    if (request.routeOptions.config?.csrf === false) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!UNSAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return done();
+    if (request.routeOptions.config?.csrf === false) return done();
     if (!isAllowedOrigin(request, config)) {
-      throw new AppError(403, 'csrf_failed', 'Cross-site request refused.');
+      return done(new AppError(403, 'csrf_failed', 'Cross-site request refused.'));
     }
     const cookie = request.cookies[CSRF_COOKIE];
     const header = request.headers[CSRF_HEADER];
     if (!cookie || typeof header !== 'string' || !sameToken(cookie, header)) {
-      throw new AppError(
-        403,
-        'csrf_failed',
-        'CSRF token missing or incorrect. Please refresh the page and try again.',
+      return done(
+        new AppError(
+          403,
+          'csrf_failed',
+          'CSRF token missing or incorrect. Please refresh the page and try again.',
+        ),
       );
     }
+    done();
   });
 
   app.get('/api/csrf-token/', async (request, reply) => {

@@ -15,15 +15,15 @@ export const payloadTooLarge = () => new AppError(413, 'payload_too_large', 'Req
  * streams the file under it.
  */
 export function registerDeclaredSizeLimit(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const declared = Number(request.headers['content-length']);
-    if (!Number.isFinite(declared)) return;
+    if (!Number.isFinite(declared)) return done();
     const type = request.headers['content-type'] ?? '';
     const routeLimit = request.routeOptions.bodyLimit ?? Number.POSITIVE_INFINITY;
     const isForm = /^(multipart\/form-data|application\/x-www-form-urlencoded)/i.test(type);
     const { uploadLimit } = request.routeOptions.config;
     const limit = uploadLimit ?? (isForm ? Math.min(routeLimit, FORM_BODY_LIMIT) : routeLimit);
-    if (declared > limit) throw payloadTooLarge();
+    done(declared > limit ? payloadTooLarge() : undefined);
   });
 }
 

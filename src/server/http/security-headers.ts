@@ -47,10 +47,11 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
   };
   const jsonHeaders = jsonSecurityHeaders(config);
 
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
     reply.headers(
       typeof type === 'string' && type.startsWith('application/json') ? jsonHeaders : pageHeaders,
     );
+    done(null, payload);
   });
 }

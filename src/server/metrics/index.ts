@@ -121,7 +121,7 @@ export async function metricsRoutes(
   metrics: Metrics,
   options: { token: string | undefined; sources: MetricsSources },
 ): Promise<void> {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.httpDuration.observe(
       {
         method: request.method,
@@ -131,6 +131,7 @@ export async function metricsRoutes(
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
   const { token } = options;
   if (!token) return;
