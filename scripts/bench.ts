@@ -6,7 +6,9 @@
  * turns alternating with the floor, which is sent the same requests (same method, headers and body), so both see
  * the machine as it is in the same seconds (decision 028). Three rounds of every route; a route's figures are the
  * medians of its rounds: its answers/s as a share of the floor's, its p99, and the server's CPU time per answer.
- * Runs on PGlite, and again on PostgreSQL when BENCH_DATABASE_URL (or DATABASE_URL) is set.
+ * Runs on PGlite (measured once the new database's first daily snapshot is written), and again on PostgreSQL when
+ * BENCH_DATABASE_URL (or DATABASE_URL) is set. BENCH_SERVER_NODE_OPTIONS is the measured server's NODE_OPTIONS
+ * (e.g. `--max-semi-space-size=64`, README's production tuning); unset, it runs with none, as production's default.
  *
  * Budgets: validate and the anonymous catalogue each at least half the floor's answers/s with p99 ≤ 20 ms, on each
  * database, and no errors or non-2xx answers. Exits 1 when one is missed. Every turn's raw figures go to
