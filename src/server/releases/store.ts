@@ -61,15 +61,16 @@ export type ArtifactFilter = {
 
 /**
  * The artifacts of a tool's published releases that match, newest version first: what feeds, the update check and
- * My Tools offer. Drafts and yanked releases are never in it.
+ * My Tools offer. Drafts and yanked releases are never in it. Several tools' at once (My Tools) in one query.
  */
 export async function publishedArtifacts(
   db: DbOrTx,
-  toolId: string,
+  toolId: string | readonly string[],
   filter: ArtifactFilter,
 ): Promise<Array<{ release: ReleaseRow; artifact: ArtifactRow }>> {
+  if (typeof toolId !== 'string' && toolId.length === 0) return [];
   const conditions = [
-    eq(releases.toolId, toolId),
+    typeof toolId === 'string' ? eq(releases.toolId, toolId) : inArray(releases.toolId, [...toolId]),
     eq(releases.state, 'published'),
     eq(releaseArtifacts.kind, filter.kind),
   ];

@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { licenses, purchases, tools, trials } from '../db/schema';
 import { renderNotes } from '../releases/notes';
-import { publishedArtifacts, type ReleaseRow } from '../releases/store';
+import { type ArtifactRow, publishedArtifacts, type ReleaseRow } from '../releases/store';
 import type { CachedCatalogue, ShopperTools } from './catalogue-cache';
 import { ensureDefaultCatalogue } from './seed';
 
@@ -173,22 +173,26 @@ export async function purchasedTools(ctx: AppContext, userId: string): Promise<P
   // A trial whose tool was bought outright after a refund is no longer a trial on My Tools.
   const boughtIds = new Set(bought.map((tool) => tool._id));
   const listed = [...bought, ...trialled.filter((tool) => !boughtIds.has(tool._id))];
-  return Promise.all(listed.map(async (tool) => ({ ...tool, ...(await versionsOf(ctx, tool._id)) })));
+  const published = await publishedArtifacts(
+    ctx.db,
+    listed.map((tool) => tool._id),
+    { kind: 'installer', includeBeta: false },
+  );
+  return listed.map((tool) => ({
+    ...tool,
+    ...versionsOf(published.filter(({ release }) => release.toolId === tool._id)),
+  }));
 }
 
 /**
  * A tool's published stable releases that have installers, newest first: the current one with its notes, and the
  * earlier ones. Betas are for the tools' own updaters, not for buyers browsing My Tools.
  */
-async function versionsOf(
-  ctx: AppContext,
-  toolId: string,
-): Promise<Pick<PurchasedTool, 'currentVersion' | 'earlierVersions'>> {
+function versionsOf(
+  published: Array<{ release: ReleaseRow; artifact: ArtifactRow }>,
+): Pick<PurchasedTool, 'currentVersion' | 'earlierVersions'> {
   const byRelease = new Map<string, { release: ReleaseRow; installers: ToolInstaller[] }>();
-  for (const { release, artifact } of await publishedArtifacts(ctx.db, toolId, {
-    kind: 'installer',
-    includeBeta: false,
-  })) {
+  for (const { release, artifact } of published) {
     const entry = byRelease.get(release.id) ?? { release, installers: [] };
     entry.installers.push({
       artifactId: artifact.id,
