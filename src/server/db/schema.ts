@@ -503,6 +503,8 @@ export const licenses = pgTable(
     uniqueIndex('licenses_license_key_key').on(t.plainLicenseKey),
     uniqueIndex('licenses_license_key_hash_key').on(t.licenseKeyHash),
     uniqueIndex('licenses_username_key').on(t.username),
+    // Trials by their end: the running ones (the Overview's figure) and those the reminder job is due to email.
+    index('licenses_trial_expires_idx').on(t.expiresAt).where(sql`${t.status} = 'trial'`),
     // A license comes from a purchase, or is a trial (which has an end and no purchase) until it is bought.
     check('licenses_purchase_or_trial', sql`${t.purchaseId} is not null or ${t.status} = 'trial'`),
     check(

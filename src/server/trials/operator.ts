@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { AdminToolTrials } from '../../shared/dashboard';
 import { TRIAL_EXTEND_DAYS_RANGE, type TrialFigures } from '../../shared/trials';
 import type { AppContext } from '../context';
@@ -120,20 +120,26 @@ export async function endTrial(
 /** Trials started, running, bought and the share bought: the whole shop's, or one tool's. */
 export async function trialFigures(db: DbOrTx, now: Date, toolId?: string): Promise<TrialFigures> {
   const ofTool = toolId ? eq(trials.toolId, toolId) : undefined;
-  const [row] = await db
-    .select({
-      started: count(),
-      converted: count(trials.convertedAt),
-      running: sql<number>`count(*) filter (where ${and(isNull(trials.convertedAt), gt(licenses.expiresAt, now))})`,
-    })
-    .from(trials)
-    .innerJoin(licenses, eq(licenses.id, trials.licenseId))
-    .where(ofTool);
-  const started = Number(row?.started ?? 0);
-  const converted = Number(row?.converted ?? 0);
+  const [[totals], [open]] = await Promise.all([
+    db
+      .select({ started: count(), converted: count(trials.convertedAt) })
+      .from(trials)
+      .where(ofTool),
+    // Running: a license still in trial whose end is ahead, found through the trials' end index rather than by
+    // joining every trial ever started to its license.
+    db
+      .select({ running: count() })
+      .from(trials)
+      .innerJoin(licenses, eq(licenses.id, trials.licenseId))
+      .where(
+        and(ofTool, isNull(trials.convertedAt), eq(licenses.status, 'trial'), gt(licenses.expiresAt, now)),
+      ),
+  ]);
+  const started = Number(totals?.started ?? 0);
+  const converted = Number(totals?.converted ?? 0);
   return {
     started,
-    running: Number(row?.running ?? 0),
+    running: Number(open?.running ?? 0),
     converted,
     conversionRate: started === 0 ? null : converted / started,
   };

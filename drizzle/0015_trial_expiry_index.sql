@@ -1,0 +1,1 @@
+CREATE INDEX "licenses_trial_expires_idx" ON "licenses" USING btree ("expires_at") WHERE "licenses"."status" = 'trial';
