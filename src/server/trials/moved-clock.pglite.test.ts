@@ -25,10 +25,20 @@ let offsetFile: string;
 let toolId: string;
 const accounts: Array<{ email: string; sessionId: string }> = [];
 
-/** Moves the server's clock: libfaketime re-reads the file at most once a second. */
-async function moveServerClock(offset: string): Promise<void> {
-  writeFileSync(offsetFile, offset);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+/**
+ * Moves the server's clock `days` ahead and waits until it answers with that time in its Date header: libfaketime
+ * re-reads the file at most once a second, and a loaded machine may take longer to get there.
+ */
+async function moveServerClock(days: number): Promise<void> {
+  writeFileSync(offsetFile, `+${days}d`);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const answered = await fetch(`${server.url}/api/health`);
+    const serverNow = Date.parse(answered.headers.get('date') ?? '');
+    if (serverNow > Date.now() + (days - 1) * DAY_MS) return;
+    if (Date.now() > deadline) throw new Error(`the server's clock did not move ${days} days`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 async function browserOf(account: { sessionId: string }): Promise<HttpClient> {
@@ -158,7 +168,7 @@ describe('a 14-day trial under the server’s moved clock', () => {
       code: 'TRIAL_USED',
     });
 
-    await moveServerClock('+15d');
+    await moveServerClock(15);
     expect(await licenseCall('validate', { licenseKey: key, toolId, fingerprint: machine })).toEqual({
       valid: false,
       code: 'EXPIRED',
