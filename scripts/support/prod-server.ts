@@ -173,7 +173,9 @@ export async function startProductionServer(databaseUrl?: string): Promise<Produ
     expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
   });
   // Sealed with the key the server is given, as fulfilment seals them (decision 032).
-  const dataSecretKey = randomBytes(32).toString('hex');
+  // One key for every run: a PostgreSQL bench database keeps the licenses of earlier runs, and the server refuses
+  // to start beside sealed values it cannot open.
+  const dataSecretKey = createHash('sha256').update('npm run bench: a throwaway database').digest('hex');
   const secrets = createDataSecrets({
     dataSecret: { key: Buffer.from(dataSecretKey, 'hex'), previousKeys: [] },
     dataDir,
