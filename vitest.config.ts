@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -8,8 +9,16 @@ import { defineConfig } from 'vitest/config';
  */
 const postgres = process.env.TEST_DATABASE_URL;
 
+/**
+ * Vitest's default is one worker per core but one; on a 2-core machine that is one, and most of these tests wait on
+ * a child process, a socket or the database rather than on the CPU. Two run the whole suite in 15 minutes there
+ * instead of 18.5.
+ */
+const maxWorkers = Math.max(2, availableParallelism() - 1);
+
 export default defineConfig({
   test: {
+    maxWorkers,
     projects: [
       {
         test: {
