@@ -150,6 +150,24 @@ export async function createRelease(
   return { ...release, artifacts: [] };
 }
 
+/** Changes a locked release and writes the audit row of the change in the same transaction. */
+async function updateAudited(
+  tx: Tx,
+  actor: Actor,
+  before: ReleaseRow,
+  changes: Partial<typeof releases.$inferInsert>,
+  action: 'release.edit' | 'release.publish' | 'release.yank',
+): Promise<void> {
+  const [after] = await tx.update(releases).set(changes).where(eq(releases.id, before.id)).returning();
+  if (!after) throw new Error('release update returned no row');
+  await recordAudit(tx, actor, {
+    action,
+    target: `release:${after.id}`,
+    before: auditView(before),
+    after: auditView(after),
+  });
+}
+
 /** Notes, minimum OS version and the critical flag at any time; the channel only while the release is a draft. */
 export async function editRelease(
   ctx: AppContext,
@@ -162,14 +180,7 @@ export async function editRelease(
     if (changes.channel !== undefined && changes.channel !== before.channel && before.state !== 'draft') {
       throw new DomainError('refused', RELEASE_MESSAGES.channelFixed);
     }
-    const [after] = await tx.update(releases).set(changes).where(eq(releases.id, before.id)).returning();
-    if (!after) throw new Error('release update returned no row');
-    await recordAudit(tx, actor, {
-      action: 'release.edit',
-      target: `release:${after.id}`,
-      before: auditView(before),
-      after: auditView(after),
-    });
+    await updateAudited(tx, actor, before, changes, 'release.edit');
   });
   return releaseOrNotFound(ctx.db, releaseId);
 }
@@ -436,18 +447,13 @@ export async function publishRelease(
       .where(eq(releaseArtifacts.releaseId, before.id))
       .limit(1);
     if (files.length === 0) throw new DomainError('refused', RELEASE_MESSAGES.noArtifacts);
-    const [after] = await tx
-      .update(releases)
-      .set({ state: 'published', publishedAt: ctx.clock.now() })
-      .where(eq(releases.id, before.id))
-      .returning();
-    if (!after) throw new Error('release update returned no row');
-    await recordAudit(tx, actor, {
-      action: 'release.publish',
-      target: `release:${after.id}`,
-      before: auditView(before),
-      after: auditView(after),
-    });
+    await updateAudited(
+      tx,
+      actor,
+      before,
+      { state: 'published', publishedAt: ctx.clock.now() },
+      'release.publish',
+    );
   });
   return releaseOrNotFound(ctx.db, releaseId);
 }
@@ -468,18 +474,7 @@ export async function yankRelease(
     }
     if (before.state === 'yanked')
       throw new DomainError('refused', `Release ${before.version} is already yanked.`);
-    const [after] = await tx
-      .update(releases)
-      .set({ state: 'yanked', yankedAt: ctx.clock.now() })
-      .where(eq(releases.id, before.id))
-      .returning();
-    if (!after) throw new Error('release update returned no row');
-    await recordAudit(tx, actor, {
-      action: 'release.yank',
-      target: `release:${after.id}`,
-      before: auditView(before),
-      after: auditView(after),
-    });
+    await updateAudited(tx, actor, before, { state: 'yanked', yankedAt: ctx.clock.now() }, 'release.yank');
   });
   return releaseOrNotFound(ctx.db, releaseId);
 }
