@@ -1,8 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { type ReceivedMail, TestSmtpServer } from '../test/support/smtp';
+import { checkScreen as checkPage } from './support/check-screen';
 import { type RunningServer, startServer } from './support/server';
 
 /**
@@ -96,26 +94,8 @@ async function openAccount(page: Page) {
   await expect(section(page, 'Sessions').getByText('This browser')).toBeVisible();
 }
 
-async function checkScreen(page: Page, name: string) {
-  for (const width of [390, 1440]) {
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(
-      results.violations.map(
-        (v) => `${v.id} at ${width}px: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      ),
-    ).toEqual([]);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `horizontal scroll at ${width}px`).toBeLessThanOrEqual(0);
-    if (process.env.SHOTS_DIR) {
-      mkdirSync(process.env.SHOTS_DIR, { recursive: true });
-      await page.screenshot({
-        path: path.join(process.env.SHOTS_DIR, `account-${name}-${width}.png`),
-        fullPage: true,
-      });
-    }
-  }
-}
+const checkScreen = (page: Page, name: string) =>
+  checkPage(page, `account-${name}`, { noHorizontalScroll: true });
 
 test('a signed-out visitor is sent to /utility-tools; the user menu leads to Account', async ({
   browser,

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
 import { TestSmtpServer } from '../test/support/smtp';
+import { checkScreen as checkPage } from './support/check-screen';
 import { type RunningServer, startServer } from './support/server';
 import { signUpByApi } from './support/sign-up';
 
@@ -58,25 +58,7 @@ function adminCli(...args: string[]) {
   });
 }
 
-/** axe at 390 and 1440 px, and screenshots of both when SHOTS_DIR is set. */
-async function checkScreen(name: string) {
-  for (const width of [390, 1440]) {
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(
-      results.violations.map(
-        (v) => `${v.id} at ${width}px: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      ),
-    ).toEqual([]);
-    if (process.env.SHOTS_DIR) {
-      mkdirSync(process.env.SHOTS_DIR, { recursive: true });
-      await page.screenshot({
-        path: path.join(process.env.SHOTS_DIR, `admin-${name}-${width}.png`),
-        fullPage: true,
-      });
-    }
-  }
-}
+const checkScreen = (name: string) => checkPage(page, `admin-${name}`);
 
 const codeNow = () => generate({ secret: setupKey });
 
