@@ -145,8 +145,11 @@ async function signUp(person: typeof buyer) {
   const code = /\b(\d{4})\b/.exec(codeMail.text)?.[1] as string;
   const verify = page.getByRole('dialog', { name: 'Verify Your Email' });
   await verify.getByLabel('Verification Code').fill(code);
+  // Signup reloads the page after 2 s; the account menu then carries the name. Waiting for that reload, not only
+  // for the name (shown before it too), keeps the next click from landing on the page being replaced.
+  const reloaded = page.waitForEvent('load', { timeout: 15_000 });
   await verify.getByRole('button', { name: 'Complete Signup' }).click();
-  // Signup reloads the page after 2 s; the account menu then carries the name.
+  await reloaded;
   await expect(page.getByRole('button', { name: person.name })).toBeVisible({ timeout: 15_000 });
 }
 
