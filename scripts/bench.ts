@@ -5,7 +5,8 @@
  * in a process of its own (scripts/support/floor-server.ts). Each route is loaded with 100 connections in four
  * turns alternating with the floor, which is sent the same requests (same method, headers and body), so both see
  * the machine as it is in the same seconds (decision 028). Three rounds of every route; a route's figures are the
- * medians of its rounds: its answers/s as a share of the floor's, its p99, and the server's CPU time per answer.
+ * medians of its rounds: its answers/s as a share of the floor's, its p99 (over every answer of the round's turns),
+ * and the server's CPU time per answer.
  * Runs on PGlite (measured once the new database's first daily snapshot is written), and again on PostgreSQL when
  * BENCH_DATABASE_URL (or DATABASE_URL) is set. BENCH_SERVER_NODE_OPTIONS is the measured server's NODE_OPTIONS
  * (e.g. `--max-semi-space-size=64`, README's production tuning); unset, it runs with none, as production's default.
@@ -13,6 +14,8 @@
  * Budgets: validate and the anonymous catalogue each at least half the floor's answers/s with p99 ≤ 20 ms, on each
  * database, and no errors or non-2xx answers. Exits 1 when one is missed. Every turn's raw figures go to
  * reports/bench.json.
+ *
+ * `npm run bench -- --only validate` measures only the routes whose name holds that text (while working on one).
  *
  * `npm run bench -- --scale` measures instead the reads that grow with the data, on a large seeded shop
  * (scripts/bench-scale.ts).
@@ -38,6 +41,9 @@ const root = path.resolve(import.meta.dirname, '..');
 type Sample = {
   requests: number;
   seconds: number;
+  /** Every answer's latency in ms, as autocannon timed it. */
+  latencies: number[];
+  /** This stretch's own p99, as autocannon computed it. */
   p99: number;
   non2xx: number;
   errors: number;
@@ -47,8 +53,10 @@ type Sample = {
 /** A route's or the floor's figures over the turns of one measurement. */
 type Figures = {
   answersPerSec: number;
-  /** The worst of its turns' p99s, in ms. */
+  /** The p99 of every answer of its turns, in ms. */
   p99: number;
+  /** The worst of its turns' own p99s, in ms: the spread between turns, which the host's noise moves. */
+  worstTurnP99: number;
   /** The server's CPU time (all its threads) per answer, in µs. */
   cpuUs: number;
   non2xx: number;
@@ -85,10 +93,18 @@ function rssMb(pid: number): number {
 
 async function sample(target: Target, options: autocannon.Options): Promise<Sample> {
   const cpuBefore = cpuTimeUs(target.pid);
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      { connections: CONNECTIONS, duration: DURATION_S, ...options },
+      (error, finished) => (error ? reject(error) : resolve(finished)),
+    );
+    instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+  });
   return {
     requests: result.requests.total,
     seconds: result.duration,
+    latencies,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
@@ -96,11 +112,22 @@ async function sample(target: Target, options: autocannon.Options): Promise<Samp
   };
 }
 
+/** The value below which `share` of `values` fall (nearest rank), rounded up to the ms. */
+function percentile(values: number[], share: number): number {
+  const sorted = Float64Array.from(values).sort();
+  return Math.ceil(sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? Number.NaN);
+}
+
 function figuresOf(samples: Sample[]): Figures {
-  const sum = (field: keyof Sample) => samples.reduce((total, each) => total + each[field], 0);
+  const sum = (field: Exclude<keyof Sample, 'latencies'>) =>
+    samples.reduce((total, each) => total + each[field], 0);
   return {
     answersPerSec: Math.round(sum('requests') / sum('seconds')),
-    p99: Math.max(...samples.map((each) => each.p99)),
+    p99: percentile(
+      samples.flatMap((each) => each.latencies),
+      0.99,
+    ),
+    worstTurnP99: Math.max(...samples.map((each) => each.p99)),
     cpuUs: Math.round(sum('cpuUs') / Math.max(1, sum('requests'))),
     non2xx: sum('non2xx'),
     errors: sum('errors'),
@@ -189,6 +216,9 @@ function validateRoute(server: ProductionServer): Route {
   };
 }
 
+/** `--only <text>`: the routes whose name holds it; all of them without the flag. */
+const onlyRoutes = process.argv[process.argv.indexOf('--only') + 1];
+
 function routesOf(server: ProductionServer): Route[] {
   const get = (name: string, routePath: string, headers: Record<string, string> = {}, budgeted = false) => ({
     name,
@@ -202,7 +232,7 @@ function routesOf(server: ProductionServer): Route[] {
     get('GET /api/alltools/ (logged in)', '/api/alltools/', { cookie: server.sessionCookie }),
     get('GET /api/auth/check/', '/api/auth/check/', { cookie: server.sessionCookie }),
     get('GET / (prerendered HTML)', '/', { 'accept-encoding': 'br' }),
-  ];
+  ].filter((route) => !process.argv.includes('--only') || route.name.includes(onlyRoutes ?? ''));
 }
 
 type RouteResult = { name: string; budgeted: boolean; rounds: Round[] };
@@ -248,6 +278,7 @@ function summary(result: RouteResult) {
     answersPerSec: of((round) => round.route.answersPerSec),
     floorPerSec: of((round) => round.floor.answersPerSec),
     p99: of((round) => round.route.p99),
+    worstTurnP99: of((round) => round.route.worstTurnP99),
     floorP99: of((round) => round.floor.p99),
     cpuUs: of((round) => round.route.cpuUs),
     floorCpuUs: of((round) => round.floor.cpuUs),
@@ -280,6 +311,7 @@ async function main() {
           'floor answers/s': each.floorPerSec,
           'share of floor': Number(each.share.toFixed(3)),
           'p99 ms': each.p99,
+          'worst turn p99 ms': each.worstTurnP99,
           'floor p99 ms': each.floorP99,
           'server CPU µs/answer': each.cpuUs,
           'floor CPU µs/answer': each.floorCpuUs,
