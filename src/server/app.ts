@@ -16,7 +16,8 @@ import { registerInputPolicy } from './http/input-policy';
 import { withLogRedaction } from './http/logging';
 import { registerSecurityHeaders } from './http/security-headers';
 import { orderRoutes } from './invoices/routes';
-import { licenseRoutes } from './licenses/routes';
+import { myLicensesRoutes } from './licenses/my-licenses-routes';
+import { licenseApiRoutes } from './licenses/routes';
 import { locationRoutes } from './location/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox';
 import { metricsRoutes, outboxDepth } from './metrics';
@@ -64,37 +65,45 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   dbHealth.logTo(app.log);
   registerDatabaseGuard(app, dbHealth);
   registerDeclaredSizeLimit(app);
-  await app.register(cookie);
-  await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
   registerInputPolicy(app);
   registerErrorHandler(app, (error) => (dbHealth.observe(error) ? databaseUnavailable() : undefined));
   registerSecurityHeaders(app, config);
-  registerCsrf(app, config);
   // Before the routes, so its hook times every one of them.
   await metricsRoutes(app, ctx.metrics, {
     token: config.metricsToken,
     sources: { outboxDepth: () => outboxDepth(ctx.db), pool: ctx.poolStats },
   });
-
   await healthRoutes(app, ctx);
-  await locationRoutes(app, ctx);
-  await contactRoutes(app, ctx);
-  await authRoutes(app, ctx);
-  await accountRoutes(app, ctx);
-  await dataRightsRoutes(app, ctx);
-  await shopRoutes(app, ctx);
-  await orderRoutes(app, ctx);
-  await couponRoutes(app, ctx);
-  const emulator = await paymentsRoutes(app, ctx);
-  await licenseRoutes(app, ctx);
-  await trialRoutes(app, ctx);
-  await releaseRoutes(app, ctx);
-  await updateFeedRoutes(app, ctx);
+
+  // What desktop tools and their updaters call: JSON or files to programs, which hold no cookie and send no CSRF
+  // token, so none of the site's cookie and form handling runs on the API every start of every tool calls.
+  await licenseApiRoutes(app, ctx);
   await updateCheckRoutes(app, ctx);
-  await dashboardRoutes(app, ctx);
-  if (!config.isProduction) await devMailboxRoutes(app, ctx);
-  if (options.siteDir) await registerStaticSite(app, options.siteDir);
-  else app.setNotFoundHandler((_request, reply) => sendJsonNotFound(reply));
+  await updateFeedRoutes(app, ctx);
+  await releaseRoutes(app, ctx);
+
+  // The site and its visitors: sessions in cookies, the CSRF check on every unsafe /api/ call, HTML forms.
+  let emulator: RazorpayEmulator | undefined;
+  await app.register(async (site) => {
+    await site.register(cookie);
+    await site.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
+    registerCsrf(site, config);
+    await locationRoutes(site, ctx);
+    await contactRoutes(site, ctx);
+    await authRoutes(site, ctx);
+    await accountRoutes(site, ctx);
+    await dataRightsRoutes(site, ctx);
+    await shopRoutes(site, ctx);
+    await orderRoutes(site, ctx);
+    await couponRoutes(site, ctx);
+    emulator = await paymentsRoutes(site, ctx);
+    await myLicensesRoutes(site, ctx);
+    await trialRoutes(site, ctx);
+    await dashboardRoutes(site, ctx);
+    if (!config.isProduction) await devMailboxRoutes(site, ctx);
+    if (options.siteDir) await registerStaticSite(site, options.siteDir);
+    else site.setNotFoundHandler((_request, reply) => sendJsonNotFound(reply));
+  });
 
   return { app, ctx, emulator, routes };
 }

@@ -19,9 +19,10 @@ export function registerDeclaredSizeLimit(app: FastifyInstance): void {
     const declared = Number(request.headers['content-length']);
     if (!Number.isFinite(declared)) return done();
     const type = request.headers['content-type'] ?? '';
-    const routeLimit = request.routeOptions.bodyLimit ?? Number.POSITIVE_INFINITY;
+    // Read once: Fastify builds routeOptions anew on every read.
+    const { bodyLimit: routeLimit = Number.POSITIVE_INFINITY, config } = request.routeOptions;
     const isForm = /^(multipart\/form-data|application\/x-www-form-urlencoded)/i.test(type);
-    const { uploadLimit } = request.routeOptions.config;
+    const { uploadLimit } = config;
     const limit = uploadLimit ?? (isForm ? Math.min(routeLimit, FORM_BODY_LIMIT) : routeLimit);
     done(declared > limit ? payloadTooLarge() : undefined);
   });

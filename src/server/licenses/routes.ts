@@ -8,7 +8,6 @@ import { licenseAnswerResponse } from './answer-schema';
 import { deactivateLicense } from './deactivate';
 import { consumeLicenseLimits, LICENSE_API_BODY_LIMIT, licenseErrorBody, limitKeyOf } from './limits';
 import type { LicenseRequest } from './lookup';
-import { myLicensesRoutes } from './my-licenses-routes';
 import { validateLicense } from './validate';
 
 export type ParsedCredentials = { licenseKey?: string; username?: string; password?: string };
@@ -29,7 +28,7 @@ export type LicenseApiHelpers = {
 
 /**
  * A scope of the license API for desktop tools (docs/license-api.md): JSON in and out, no cookies, no CSRF token (a
- * program has none to send), no CORS headers (a web page on another site cannot read an answer, and the JSON-only
+ * program has none to send; buildApp registers the API outside the site's cookie and CSRF scope), no CORS headers (a web page on another site cannot read an answer, and the JSON-only
  * body forces a preflight that fails). Every answer, errors included, carries `valid`. Other features (the update
  * check) add their routes to the API through it.
  */
@@ -75,12 +74,12 @@ export async function registerLicenseApi(
 
 /** Route options every license API call shares, with its `200` answer's schema. */
 export const licenseApiOptions = <S>(response: S) => ({
-  config: { csrf: false },
   bodyLimit: LICENSE_API_BODY_LIMIT,
   schema: { response },
 });
 
-export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+/** The license API's calls and its public keys; a buyer's own licenses are in my-licenses-routes.ts. */
+export async function licenseApiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await registerLicenseApi(app, ctx, (scope, { counted, limit }) => {
     const options = licenseApiOptions(licenseAnswerResponse);
     scope.post('/api/licenses/activate', options, async (request, reply): Promise<LicenseAnswer> => {
@@ -102,8 +101,6 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       return counted('deactivate', await deactivateLicense(ctx, asRequest(body)));
     });
   });
-
-  await myLicensesRoutes(app, ctx);
 
   app.get('/api/licenses/public-keys', async (_request, reply): Promise<PublicKeysResponse> => {
     reply.header('cache-control', 'public, max-age=300');
