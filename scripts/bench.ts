@@ -217,7 +217,9 @@ function validateRoute(server: ProductionServer): Route {
 }
 
 /** `--only <text>`: the routes whose name holds it; all of them without the flag. */
-const onlyRoutes = process.argv[process.argv.indexOf('--only') + 1];
+const onlyRoutes = process.argv.includes('--only')
+  ? (process.argv[process.argv.indexOf('--only') + 1] ?? '')
+  : undefined;
 
 function routesOf(server: ProductionServer): Route[] {
   const get = (name: string, routePath: string, headers: Record<string, string> = {}, budgeted = false) => ({
@@ -232,7 +234,7 @@ function routesOf(server: ProductionServer): Route[] {
     get('GET /api/alltools/ (logged in)', '/api/alltools/', { cookie: server.sessionCookie }),
     get('GET /api/auth/check/', '/api/auth/check/', { cookie: server.sessionCookie }),
     get('GET / (prerendered HTML)', '/', { 'accept-encoding': 'br' }),
-  ].filter((route) => !process.argv.includes('--only') || route.name.includes(onlyRoutes ?? ''));
+  ].filter((route) => onlyRoutes === undefined || route.name.includes(onlyRoutes));
 }
 
 type RouteResult = { name: string; budgeted: boolean; rounds: Round[] };
