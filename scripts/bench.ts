@@ -173,9 +173,10 @@ const forwardedFor = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n
 
 /**
  * POST /api/licenses/validate as a fleet of tools starting again sends it. Each round has its own third of the
- * prepared licenses, so no key passes its 60 a minute (docs/license-api.md) below 24,000 answers/s; each connection is one slice of that fleet, each license
- * asking from its machine's own address. The requests are built into bytes once, before the run: rebuilding one per
- * request cost the load generator, which shares the machine's cores with the server (decision 026).
+ * prepared licenses, so no key passes its 60 a minute (docs/license-api.md) below 24,000 answers/s; each connection
+ * is one slice of that fleet, each license asking from its machine's own address. The requests are built into bytes
+ * once, before the run: rebuilding one per request cost the load generator, which shares the machine's cores with
+ * the server (decision 026).
  */
 function validateRoute(server: ProductionServer): Route {
   const perRound = Math.floor(server.licenses.length / ROUNDS);

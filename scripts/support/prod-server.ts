@@ -154,8 +154,8 @@ async function firstSnapshotWritten(dataDir: string, timeoutMs = 180_000): Promi
 
 /**
  * Starts the server as production runs it (the built JavaScript, NODE_ENV=production: no emulator, no dev mailbox,
- * HSTS, secure cookies) on the embedded database, or on DATABASE_URL when given. A customer account with a live session is prepared
- * beforehand, so logged-in pages and APIs can be measured.
+ * HSTS, secure cookies) on the embedded database, or on DATABASE_URL when given. A customer account with a live
+ * session is prepared beforehand, so logged-in pages and APIs can be measured.
  */
 export async function startProductionServer(databaseUrl?: string): Promise<ProductionServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'site-measure-'));
@@ -184,7 +184,7 @@ export async function startProductionServer(databaseUrl?: string): Promise<Produ
   const licenses = await activatedLicenses(database.db, secrets, MEASURED_LICENSES);
   // Settled as a database in steady use is: PostgreSQL's autovacuum would otherwise vacuum and analyse the tables
   // just filled while the routes are measured, a core busy for seconds in some turns and not in others.
-  await database.db.execute(sql.raw('VACUUM ANALYZE'));
+  await database.db.execute(sql`VACUUM ANALYZE`);
   await database.close();
 
   const server = await startServer(

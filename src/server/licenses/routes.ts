@@ -29,8 +29,8 @@ export type LicenseApiHelpers = {
 /**
  * A scope of the license API for desktop tools (docs/license-api.md): JSON in and out, no cookies, no CSRF token (a
  * program has none to send; buildApp registers the API outside the site's cookie and CSRF scope), no CORS headers
- * (a web page on another site cannot read an answer, and the JSON-only body forces a preflight that fails). Every answer, errors included, carries `valid`. Other features (the update
- * check) add their routes to the API through it.
+ * (a web page on another site cannot read an answer, and the JSON-only body forces a preflight that fails). Every
+ * answer, errors included, carries `valid`. Other features (the update check) add their routes to the API through it.
  */
 export async function registerLicenseApi(
   app: FastifyInstance,
