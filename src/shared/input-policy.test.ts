@@ -57,6 +57,15 @@ describe('the text policy', () => {
     expect(textProblem('😀 fine')).toBeNull();
   });
 
+  it('takes every printable ASCII character in one pass, but not its neighbours, and holds its byte limit', () => {
+    const printable = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
+    expect(textProblem(printable)).toBeNull();
+    expect(textProblem(`${printable}\u001f`)).toBe(INPUT_MESSAGES.controlCharacter);
+    expect(textProblem(`${printable}\u007f`)).toBe(INPUT_MESSAGES.controlCharacter);
+    expect(textProblem('a'.repeat(12), { maxBytes: 12 })).toBeNull();
+    expect(textProblem('a'.repeat(13), { maxBytes: 12 })).toBe(INPUT_MESSAGES.tooManyBytes(12));
+  });
+
   it('holds a limit in bytes as well as characters', () => {
     const field = singleLineText(12);
     expect(field.safeParse('a'.repeat(12)).success).toBe(true);

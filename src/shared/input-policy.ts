@@ -74,8 +74,16 @@ export type TextShape = {
   maxBytes?: number;
 };
 
+/** Printable ASCII: no control, separator, surrogate or U+FFFD, and one byte a character. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** The first rule of the policy that `value` breaks, as the message to show, or null. */
 export function textProblem(value: string, shape: TextShape = {}): string | null {
+  // Most text (keys, ids, emails, most names) is printable ASCII, which only a byte limit can refuse: one pass.
+  if (PRINTABLE_ASCII.test(value))
+    return shape.maxBytes !== undefined && value.length > shape.maxBytes
+      ? INPUT_MESSAGES.tooManyBytes(shape.maxBytes)
+      : null;
   if (INVALID_TEXT.test(value)) return INPUT_MESSAGES.invalidText;
   if (!shape.multiline && LINE_BREAK.test(value)) return INPUT_MESSAGES.lineBreak;
   if (hasForbiddenControl(value, shape.multiline ?? false)) return INPUT_MESSAGES.controlCharacter;
