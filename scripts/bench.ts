@@ -5,8 +5,9 @@
  * in a process of its own (scripts/support/floor-server.ts). Each route is loaded with 100 connections in four
  * turns alternating with the floor, which is sent the same requests (same method, headers and body), so both see
  * the machine as it is in the same seconds (decision 028). Three rounds of every route; a route's figures are the
- * medians of its rounds: its answers/s as a share of the floor's, its p99 (over every answer of the round's turns),
- * and the server's CPU time per answer.
+ * medians of its rounds: its answers/s as a share of the floor's, its p99 (over every answer of the round's turns but
+ * each connection's first, which times the load generator's start, decision 039), and the server's CPU time per
+ * answer.
  * Runs on PGlite (measured once the new database's first daily snapshot is written), and again on PostgreSQL when
  * BENCH_DATABASE_URL (or DATABASE_URL) is set. BENCH_SERVER_NODE_OPTIONS is the measured server's NODE_OPTIONS
  * (e.g. `--max-semi-space-size=64`, README's production tuning); unset, it runs with none, as production's default.
@@ -41,10 +42,10 @@ const root = path.resolve(import.meta.dirname, '..');
 type Sample = {
   requests: number;
   seconds: number;
-  /** Every answer's latency in ms, as autocannon timed it. */
+  /** The latency in ms of every answer but each connection's first, as autocannon timed it. */
   latencies: number[];
-  /** This stretch's own p99, as autocannon computed it. */
-  p99: number;
+  /** Each connection's first answer's latency in ms: the load generator's start, not the server (decision 039). */
+  firstAnswers: number[];
   non2xx: number;
   errors: number;
   cpuUs: number;
@@ -53,8 +54,10 @@ type Sample = {
 /** A route's or the floor's figures over the turns of one measurement. */
 type Figures = {
   answersPerSec: number;
-  /** The p99 of every answer of its turns, in ms. */
+  /** The p99 of every answer of its turns but each connection's first (decision 039), in ms. */
   p99: number;
+  /** The same with each connection's first answer counted, in ms: what the bench reported before decision 039. */
+  p99WithFirstAnswers: number;
   /** The worst of its turns' own p99s, in ms: the spread between turns, which the host's noise moves. */
   worstTurnP99: number;
   /** The server's CPU time (all its threads) per answer, in µs. */
@@ -94,18 +97,28 @@ function rssMb(pid: number): number {
 async function sample(target: Target, options: autocannon.Options): Promise<Sample> {
   const cpuBefore = cpuTimeUs(target.pid);
   const latencies: number[] = [];
+  const firstAnswers: number[] = [];
+  const answered = new WeakSet<object>();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       { connections: CONNECTIONS, duration: DURATION_S, ...options },
       (error, finished) => (error ? reject(error) : resolve(finished)),
     );
-    instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+    // autocannon times a connection's first request from before the connection exists: it writes it as it creates
+    // each client, and creates all of them (each building its requests) before any connects (decision 039).
+    instance.on('response', (client, _status, _bytes, ms) => {
+      if (answered.has(client)) latencies.push(ms);
+      else {
+        answered.add(client);
+        firstAnswers.push(ms);
+      }
+    });
   });
   return {
     requests: result.requests.total,
     seconds: result.duration,
     latencies,
-    p99: result.latency.p99,
+    firstAnswers,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     cpuUs: cpuTimeUs(target.pid) - cpuBefore,
@@ -119,7 +132,7 @@ function percentile(values: number[], share: number): number {
 }
 
 function figuresOf(samples: Sample[]): Figures {
-  const sum = (field: Exclude<keyof Sample, 'latencies'>) =>
+  const sum = (field: Exclude<keyof Sample, 'latencies' | 'firstAnswers'>) =>
     samples.reduce((total, each) => total + each[field], 0);
   return {
     answersPerSec: Math.round(sum('requests') / sum('seconds')),
@@ -127,7 +140,11 @@ function figuresOf(samples: Sample[]): Figures {
       samples.flatMap((each) => each.latencies),
       0.99,
     ),
-    worstTurnP99: Math.max(...samples.map((each) => each.p99)),
+    p99WithFirstAnswers: percentile(
+      samples.flatMap((each) => [...each.latencies, ...each.firstAnswers]),
+      0.99,
+    ),
+    worstTurnP99: Math.max(...samples.map((each) => percentile(each.latencies, 0.99))),
     cpuUs: Math.round(sum('cpuUs') / Math.max(1, sum('requests'))),
     non2xx: sum('non2xx'),
     errors: sum('errors'),
@@ -258,7 +275,7 @@ async function benchDatabase(databaseUrl: string | undefined) {
         const measured = await measureInTurns(server, floor, route, route.load(round));
         results[index]?.rounds.push(measured);
         console.log(
-          `${server.driver} round ${round + 1}: ${route.name} ${measured.route.answersPerSec}/s, floor ${measured.floor.answersPerSec}/s (${measured.share.toFixed(3)}), p99 ${measured.route.p99} ms, ${measured.route.cpuUs} µs/answer`,
+          `${server.driver} round ${round + 1}: ${route.name} ${measured.route.answersPerSec}/s, floor ${measured.floor.answersPerSec}/s (${measured.share.toFixed(3)}), p99 ${measured.route.p99} ms (${measured.route.p99WithFirstAnswers} with first answers), ${measured.route.cpuUs} µs/answer`,
         );
       }
     }
@@ -281,6 +298,7 @@ function summary(result: RouteResult) {
     answersPerSec: of((round) => round.route.answersPerSec),
     floorPerSec: of((round) => round.floor.answersPerSec),
     p99: of((round) => round.route.p99),
+    p99WithFirstAnswers: of((round) => round.route.p99WithFirstAnswers),
     worstTurnP99: of((round) => round.route.worstTurnP99),
     floorP99: of((round) => round.floor.p99),
     cpuUs: of((round) => round.route.cpuUs),
@@ -314,6 +332,7 @@ async function main() {
           'floor answers/s': each.floorPerSec,
           'share of floor': Number(each.share.toFixed(3)),
           'p99 ms': each.p99,
+          'with first answers': each.p99WithFirstAnswers,
           'worst turn p99 ms': each.worstTurnP99,
           'floor p99 ms': each.floorP99,
           'server CPU µs/answer': each.cpuUs,
