@@ -79,15 +79,12 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** The first rule of the policy that `value` breaks, as the message to show, or null. */
 export function textProblem(value: string, shape: TextShape = {}): string | null {
-  // Most text (keys, ids, emails, most names) is printable ASCII, which only a byte limit can refuse: one pass.
-  if (PRINTABLE_ASCII.test(value))
-    return shape.maxBytes !== undefined && value.length > shape.maxBytes
-      ? INPUT_MESSAGES.tooManyBytes(shape.maxBytes)
-      : null;
-  if (INVALID_TEXT.test(value)) return INPUT_MESSAGES.invalidText;
-  if (!shape.multiline && LINE_BREAK.test(value)) return INPUT_MESSAGES.lineBreak;
-  if (hasForbiddenControl(value, shape.multiline ?? false)) return INPUT_MESSAGES.controlCharacter;
-  if (shape.maxBytes !== undefined && utf8Length(value) > shape.maxBytes)
+  // Most text (keys, ids, emails, most names) is printable ASCII, which only the byte limit can refuse: one pass.
+  const ascii = PRINTABLE_ASCII.test(value);
+  if (!ascii && INVALID_TEXT.test(value)) return INPUT_MESSAGES.invalidText;
+  if (!ascii && !shape.multiline && LINE_BREAK.test(value)) return INPUT_MESSAGES.lineBreak;
+  if (!ascii && hasForbiddenControl(value, shape.multiline ?? false)) return INPUT_MESSAGES.controlCharacter;
+  if (shape.maxBytes !== undefined && (ascii ? value.length : utf8Length(value)) > shape.maxBytes)
     return INPUT_MESSAGES.tooManyBytes(shape.maxBytes);
   return null;
 }
