@@ -81,9 +81,11 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 export function textProblem(value: string, shape: TextShape = {}): string | null {
   // Most text (keys, ids, emails, most names) is printable ASCII, which only the byte limit can refuse: one pass.
   const ascii = PRINTABLE_ASCII.test(value);
-  if (!ascii && INVALID_TEXT.test(value)) return INPUT_MESSAGES.invalidText;
-  if (!ascii && !shape.multiline && LINE_BREAK.test(value)) return INPUT_MESSAGES.lineBreak;
-  if (!ascii && hasForbiddenControl(value, shape.multiline ?? false)) return INPUT_MESSAGES.controlCharacter;
+  if (!ascii) {
+    if (INVALID_TEXT.test(value)) return INPUT_MESSAGES.invalidText;
+    if (!shape.multiline && LINE_BREAK.test(value)) return INPUT_MESSAGES.lineBreak;
+    if (hasForbiddenControl(value, shape.multiline ?? false)) return INPUT_MESSAGES.controlCharacter;
+  }
   if (shape.maxBytes !== undefined && (ascii ? value.length : utf8Length(value)) > shape.maxBytes)
     return INPUT_MESSAGES.tooManyBytes(shape.maxBytes);
   return null;
