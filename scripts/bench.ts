@@ -319,6 +319,7 @@ async function main() {
   if (databaseUrl) runs.push(await benchDatabase(databaseUrl));
 
   const budgets: Array<{ name: string; ok: boolean }> = [];
+  const floorOverBudget: string[] = [];
   for (const run of runs) {
     console.log(
       `\n── ${run.driver}: ${CONNECTIONS} connections, ${DURATION_S} s a route in ${TURNS} turns with the floor, median of ${ROUNDS} rounds ──`,
@@ -351,10 +352,13 @@ async function main() {
           ok: each.share >= BUDGET.shareOfFloor,
         },
         {
-          name: `${result.name} p99 ≤ ${BUDGET.p99Ms} ms (${run.driver}): ${each.p99} ms`,
+          name: `${result.name} p99 ≤ ${BUDGET.p99Ms} ms (${run.driver}): ${each.p99} ms (the floor's ${each.floorP99} ms)`,
           ok: each.p99 <= BUDGET.p99Ms,
         },
       );
+      // The floor is one Fastify route answering a constant: when its own p99 is over the budget, the miss is the
+      // machine's pace, which no route inside the framework can beat here (docs/performance.md).
+      if (each.floorP99 > BUDGET.p99Ms) floorOverBudget.push(`${result.name} (${run.driver})`);
     }
     budgets.push({
       name: `no errors or non-2xx answers (${run.driver})`,
@@ -363,11 +367,19 @@ async function main() {
   }
   console.log('');
   for (const budget of budgets) console.log(`${budget.ok ? 'ok  ' : 'MISS'} ${budget.name}`);
+  if (floorOverBudget.length > 0)
+    console.log(
+      `\nThe floor's own p99 was over ${BUDGET.p99Ms} ms beside ${floorOverBudget.join(', ')}: this machine is too slow for the p99 budget with any Fastify route.`,
+    );
 
   mkdirSync(path.join(root, 'reports'), { recursive: true });
   writeFileSync(
     path.join(root, 'reports/bench.json'),
-    JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, runs, budgets }, null, 2),
+    JSON.stringify(
+      { at: new Date().toISOString(), connections: CONNECTIONS, runs, budgets, floorOverBudget },
+      null,
+      2,
+    ),
   );
   process.exit(budgets.every((budget) => budget.ok) ? 0 : 1);
 }
