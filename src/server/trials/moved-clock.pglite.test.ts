@@ -82,6 +82,9 @@ const payloadOf = (licenseFile: string) =>
   JSON.parse(Buffer.from(JSON.parse(licenseFile).payload, 'base64').toString('utf8'));
 
 beforeAll(async () => {
+  // Without the library the server's clock never moves, and the test would only time out waiting for it.
+  if (!existsSync(FAKETIME_LIBRARY))
+    throw new Error(`libfaketime is not installed (${FAKETIME_LIBRARY}): apt-get install libfaketime`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'trial-clock-'));
   offsetFile = path.join(dataDir, 'faketime-offset');
   writeFileSync(offsetFile, '+0d');
