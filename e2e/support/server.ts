@@ -16,9 +16,10 @@ export type RunningServer = {
 
 /**
  * The development server as a visitor's browser reaches it (http://localhost:PORT, the built site served, the
- * Razorpay emulator and dev mailbox on) through the tests' one server launcher. `env` adds settings such as
- * SMTP_URL; `options.built` runs the built JavaScript (dist/server/main.js) instead of the sources, as production
- * does; `options.dataDir` starts it on an existing DATA_DIR.
+ * Razorpay emulator and dev mailbox on) through the tests' one server launcher, on a copy of a migrated database
+ * when its DATA_DIR has none yet (no journey looks at a first start). `env` adds settings such as SMTP_URL;
+ * `options.built` runs the built JavaScript (dist/server/main.js) instead of the sources, as production does;
+ * `options.dataDir` starts it on an existing DATA_DIR.
  */
 export async function startServer(
   env: Record<string, string> = {},
@@ -35,7 +36,7 @@ export async function startServer(
       ...env,
     },
     port,
-    options,
+    { ...options, migrated: true },
   );
   await server.start(120_000);
   return {

@@ -55,6 +55,11 @@ const migrationsFolder = path.resolve(import.meta.dirname, '../../../drizzle');
 export async function openDatabase(options: {
   databaseUrl?: string;
   pgliteDir: string;
+  /**
+   * PGlite only: a new database is unpacked from this snapshot (DatabaseHandle.snapshot's archive) instead of being
+   * created empty: a restore, or a test's copy of a migrated database.
+   */
+  loadDataDir?: Blob;
   /** Told about connections the server dropped while idle (a restart, a failover); the pool replaces them. */
   onConnectionError?: (error: Error) => void;
 }): Promise<DatabaseHandle> {
@@ -85,7 +90,7 @@ export async function openDatabase(options: {
   const release = onDisk ? await lockDataDir(options.pgliteDir) : async () => {};
   let client: PGlite;
   try {
-    client = await PGlite.create(options.pgliteDir);
+    client = await PGlite.create({ dataDir: options.pgliteDir, loadDataDir: options.loadDataDir });
     // A new database's first files are unpacked with explicit 0666 modes that ignore the umask: owner-only again.
     if (onDisk) repairDataDirModes(options.pgliteDir);
   } catch (error) {
