@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -23,6 +23,12 @@ const freshDir = () => {
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
+
+/** Paths under `dir` that group or others may read, write or enter. */
+const looseUnder = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter(
+    (name) => (statSync(path.join(dir, name)).mode & 0o077) !== 0,
+  );
 
 function admin(dataDir: string, ...args: string[]): Promise<CliRun> {
   return runCli(args, {
@@ -143,6 +149,8 @@ describe('backups of the embedded database', () => {
 
       const restoredDir = freshDir();
       await restoreBackup(backup.file, restoredDir);
+      // PGlite unpacks a snapshot with modes that ignore the umask; the restore leaves it as the server keeps its own.
+      expect(looseUnder(path.join(restoredDir, 'pglite'))).toEqual([]);
       const reopened = await openTestApp({ env: { DATA_DIR: restoredDir } });
       try {
         for (const table of [users, orders, invoices, creditNotes, licenses])
