@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
-import { openDatabase } from './index';
+import { PGlite } from '@electric-sql/pglite';
+import { repairDataDirModes } from '../data-dir';
+import { lockDataDir } from './lock';
 
 /** How many daily snapshots are kept in DATA_DIR/backups; older ones are deleted after each new one. */
 export const BACKUPS_KEPT = 7;
@@ -82,17 +83,19 @@ export async function restoreBackup(file: string, dataDir: string): Promise<void
     );
   }
   const archive = await readFile(file);
-  // Opened as the server opens it: under the lock, which keeps a running server out meanwhile, and owner-only.
+  // Taken before anything is written, and held until the end: a failed restore removes only what it unpacked.
+  const release = await lockDataDir(target);
   try {
-    const database = await openDatabase({ pgliteDir: target, loadDataDir: new Blob([archive]) });
-    try {
-      // A query proves the restored files open as a database before the operator starts the server on them.
-      await database.db.execute(sql`select 1`);
-    } finally {
-      await database.close();
-    }
+    const db = await PGlite.create({ dataDir: target, loadDataDir: new Blob([archive]) });
+    // A query proves the restored files open as a database before the operator starts the server on them.
+    await db.query('select 1');
+    await db.close();
+    // PGlite unpacks with explicit 0666 modes that ignore the umask: owner-only, as the server keeps its own.
+    repairDataDirModes(target);
   } catch (error) {
     await rm(target, { recursive: true, force: true });
     throw error;
+  } finally {
+    await release();
   }
 }

@@ -57,7 +57,7 @@ export async function openDatabase(options: {
   pgliteDir: string;
   /**
    * PGlite only: a new database is unpacked from this snapshot (DatabaseHandle.snapshot's archive) instead of being
-   * created empty: a restore, or a test's copy of a migrated database.
+   * created empty: the tests' copies of a migrated database (an operator's restore is restoreBackup's, db/backup.ts).
    */
   loadDataDir?: Blob;
   /** Told about connections the server dropped while idle (a restart, a failover); the pool replaces them. */
