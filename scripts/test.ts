@@ -43,13 +43,16 @@ countStep('dead code', step('dead code', bin('knip'), []));
 const built = step('build', process.execPath, ['--import', 'tsx', 'scripts/build.ts']);
 countStep('build', built);
 
+// The servers and command lines the tests start run what was just built, as production does (test/support/processes.ts).
+const runBuilt = built ? { TEST_RUN_BUILT: '1' } : {};
+
 const vitestReport = path.join(reports, 'vitest.json');
-const vitestOk = step('unit and API tests', bin('vitest'), [
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${vitestReport}`,
-]);
+const vitestOk = step(
+  'unit and API tests',
+  bin('vitest'),
+  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
+  runBuilt,
+);
 if (existsSync(vitestReport)) {
   const report = JSON.parse(readFileSync(vitestReport, 'utf8')) as {
     numPassedTests: number;
@@ -76,6 +79,7 @@ if (built) {
   const e2eReport = path.join(reports, 'e2e.json');
   const e2eOk = step('browser journeys', bin('playwright'), ['test'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport,
+    ...runBuilt,
   });
   if (existsSync(e2eReport)) {
     const report = JSON.parse(readFileSync(e2eReport, 'utf8')) as {
