@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
+import { backupDirOf, writeBackup } from '../../src/server/db/backup';
 import { type DatabaseHandle, openDatabase } from '../../src/server/db/index';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -24,18 +25,19 @@ function schemaKey(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-let archive: Promise<Blob> | undefined;
+let archive: Promise<{ blob: Blob; gzipped: string }> | undefined;
 
 /**
  * A new PGlite database runs initdb (2 to 4 s here) and then every migration; a test needs only what that makes.
  * So it is made once, as a snapshot kept under node_modules/.cache, and each test database is unpacked from it
  * (half a second). Made under a name of its own and renamed into place, so test processes starting together
- * never read a half-written one.
+ * never read a half-written one. The snapshot is kept gzipped too, as a backup of that database is written.
  */
-export function migratedArchive(): Promise<Blob> {
+function migratedTemplate(): Promise<{ blob: Blob; gzipped: string }> {
   archive ??= (async () => {
     const file = path.join(templates, `pglite-${schemaKey()}.tar`);
-    if (!existsSync(file)) {
+    const gzipped = `${file}.gz`;
+    if (!existsSync(file) || !existsSync(gzipped)) {
       mkdirSync(templates, { recursive: true });
       const handle = await openDatabase({ pgliteDir: 'memory://' });
       await handle.migrate();
@@ -44,26 +46,34 @@ export function migratedArchive(): Promise<Blob> {
       await handle.close();
       // Kept unpacked: gunzipping it again for every test database would cost a third of what the copy saves.
       writeFileSync(`${snapshot}.tar`, gunzipSync(readFileSync(snapshot)));
-      rmSync(snapshot);
+      renameSync(snapshot, gzipped);
       renameSync(`${snapshot}.tar`, file);
       for (const name of readdirSync(templates))
-        if (/^pglite-\w+\.tar$/.test(name) && path.join(templates, name) !== file)
+        if (/^pglite-\w+\.tar(\.gz)?$/.test(name) && !name.startsWith(path.basename(file)))
           rmSync(path.join(templates, name), { force: true });
     }
-    return new Blob([await readFile(file)]);
+    return { blob: new Blob([await readFile(file)]), gzipped };
   })();
   return archive;
 }
 
 /**
- * DATA_DIR/pglite as a server's first start leaves it (migrated, owner-only), unpacked from the migrated archive,
- * when `dataDir` holds no database yet: for tests that start a server and do not look at how it creates one.
+ * DATA_DIR as a server's first start leaves it, when `dataDir` holds no database yet: DATA_DIR/pglite migrated and
+ * owner-only, unpacked from the migrated archive, and that database's first daily snapshot in DATA_DIR/backups (the
+ * archive itself, which is exactly that), so the server does not spend its first seconds writing one. For tests that
+ * start a server and do not look at how it creates a database or its backups.
  */
 export async function seedMigratedDataDir(dataDir: string): Promise<void> {
   const pgliteDir = path.join(dataDir, 'pglite');
   if (existsSync(pgliteDir)) return;
-  const handle = await openDatabase({ pgliteDir, loadDataDir: await migratedArchive() });
+  const { blob, gzipped } = await migratedTemplate();
+  const handle = await openDatabase({ pgliteDir, loadDataDir: blob });
   await handle.close();
+  await mkdir(backupDirOf(dataDir), { recursive: true, mode: 0o700 });
+  await writeBackup(async (file) => {
+    await copyFile(gzipped, file);
+    await chmod(file, 0o600);
+  }, dataDir);
 }
 
 /** Which database the server tests run on: the vitest project sets TEST_DB (pglite or postgres). */
@@ -77,7 +87,10 @@ export const testDriver = (): 'pglite' | 'postgres' =>
  */
 export async function createTestDatabase(): Promise<DatabaseHandle & { url?: string }> {
   if (testDriver() === 'pglite') {
-    const handle = await openDatabase({ pgliteDir: 'memory://', loadDataDir: await migratedArchive() });
+    const handle = await openDatabase({
+      pgliteDir: 'memory://',
+      loadDataDir: (await migratedTemplate()).blob,
+    });
     await handle.migrate();
     return handle;
   }

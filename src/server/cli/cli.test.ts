@@ -1,16 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createConnection } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { and, eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, TEST_DATA_SECRET_KEY, type TestApp } from '../../../test/support/app';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
-import { createTestDatabase, testDriver } from '../../../test/support/database';
+import { createTestDatabase, seedMigratedDataDir, testDriver } from '../../../test/support/database';
 import { openedMails } from '../../../test/support/mail';
 import { runCli, ServerProcess } from '../../../test/support/processes';
 import {
@@ -47,9 +45,6 @@ import { adminSocketPath, askServer } from './socket';
 
 const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 const root = path.resolve(import.meta.dirname, '../../..');
-// Absolute, so that the command line also starts from a working directory outside the repository.
-const _tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const _cliScript = path.join(root, 'src/server/cli/cli.ts');
 const KEY_ID = 'rzp_test_emulator';
 
 let dataDir: string;
@@ -139,6 +134,8 @@ beforeAll(async () => {
     const database = await createTestDatabase();
     databaseUrl = database.url ?? '';
     dropDatabase = () => database.close();
+  } else {
+    await seedMigratedDataDir(dataDir);
   }
   env = {
     NODE_ENV: 'test',

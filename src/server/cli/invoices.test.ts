@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp } from '../../../test/support/app';
-import { createTestDatabase, testDriver } from '../../../test/support/database';
+import { createTestDatabase, seedMigratedDataDir, testDriver } from '../../../test/support/database';
 import { runCli } from '../../../test/support/processes';
 import { addTool, createUser } from '../../../test/support/shop-fixtures';
 import { orders } from '../db/schema';
@@ -13,7 +13,6 @@ import { issueCreditNote, issueInvoice } from '../invoices/issue';
 
 /** `invoices list|export` as the accountant's operator runs it: a separate process on a migrated database. */
 
-const _root = path.resolve(import.meta.dirname, '../../..');
 let dataDir: string;
 let env: Record<string, string>;
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -31,6 +30,8 @@ beforeAll(async () => {
     const database = await createTestDatabase();
     databaseUrl = database.url ?? '';
     dropDatabase = () => database.close();
+  } else {
+    await seedMigratedDataDir(dataDir);
   }
   env = {
     NODE_ENV: 'test',

@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp } from '../../../test/support/app';
@@ -16,9 +14,6 @@ import type { MyLicense } from '../../shared/licenses';
  * printed DATABASE_URL and serves what was moved.
  */
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const _tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const _cliScript = path.join(root, 'src/server/cli/cli.ts');
 const DATA_SECRET_KEY = 'a5'.repeat(32);
 
 type Run = { code: number; stdout: string; stderr: string };

@@ -4,7 +4,7 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DATA_SECRET_KEY, TEST_RELEASE_SIGNING_KEY } from '../../../test/support/app';
-import { createTestDatabase, testDriver } from '../../../test/support/database';
+import { createTestDatabase, seedMigratedDataDir, testDriver } from '../../../test/support/database';
 import { runCli } from '../../../test/support/processes';
 import { nupkg } from '../../../test/support/release-fixtures';
 import type { ActivityEntry } from '../../shared/dashboard';
@@ -25,6 +25,8 @@ beforeAll(async () => {
     const database = await createTestDatabase();
     databaseUrl = database.url ?? '';
     dropDatabase = () => database.close();
+  } else {
+    await seedMigratedDataDir(dataDir);
   }
   env = {
     NODE_ENV: 'test',

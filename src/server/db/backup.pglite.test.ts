@@ -13,7 +13,6 @@ import { BACKUPS_KEPT, backupIsFresh, listBackups, restoreBackup, writeBackup } 
 import { openDatabase } from './index';
 import { auditLog, creditNotes, documentCounters, invoices, licenses, orders, users } from './schema';
 
-const _root = path.resolve(import.meta.dirname, '../../..');
 const dirs: string[] = [];
 const freshDir = () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'backup-test-'));

@@ -3,14 +3,13 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDriver } from '../../../test/support/database';
+import { createTestDatabase, seedMigratedDataDir, testDriver } from '../../../test/support/database';
 import { licensedPurchase } from '../../../test/support/license-fixtures';
 import { type CliRun, runCli } from '../../../test/support/processes';
 import { openDatabase } from '../db';
 import { auditLog, licenses } from '../db/schema';
 
 /** The operator sets a tool's activation limit from the command line, which the license API then applies. */
-const _root = path.resolve(import.meta.dirname, '../../..');
 let dataDir: string;
 let databaseUrl = '';
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -36,6 +35,8 @@ beforeAll(async () => {
     const database = await createTestDatabase();
     databaseUrl = database.url ?? '';
     dropDatabase = () => database.close();
+  } else {
+    await seedMigratedDataDir(dataDir);
   }
   const database = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite') });
   await database.migrate();
