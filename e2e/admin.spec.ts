@@ -1,11 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { generate } from 'otplib';
+import { runCli } from '../test/support/processes';
 import { TestSmtpServer } from '../test/support/smtp';
+import { authenticator } from './support/authenticator';
 import { checkScreen as checkPage } from './support/check-screen';
 import { type RunningServer, startServer } from './support/server';
 import { signUpByApi } from './support/sign-up';
@@ -19,7 +19,6 @@ import { signUpByApi } from './support/sign-up';
 
 test.describe.configure({ mode: 'serial' });
 
-const root = path.resolve(import.meta.dirname, '..');
 const operator = {
   name: 'Meera Operator',
   email: 'meera.ops@example.in',
@@ -50,21 +49,14 @@ async function startSite() {
   );
 }
 
-function adminCli(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli/cli.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-  });
-}
+/** `npm run admin` on the site's DATA_DIR: the running server holds the database and runs each command. */
+const adminCli = (...args: string[]) =>
+  runCli(args, { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' } });
 
 const checkScreen = (name: string) => checkPage(page, `admin-${name}`);
 
-const codeNow = () => generate({ secret: setupKey });
-
 /** The buyer shops in a browser context of their own, with its own cookies. */
 let browserForBuyer: () => Promise<BrowserContext>;
-let lastStep = 0;
 
 test.beforeAll(async ({ browser }) => {
   // A server start and three command-line runs.
@@ -74,14 +66,14 @@ test.beforeAll(async ({ browser }) => {
   await startSite();
   await signUpByApi(server.url, smtp, operator);
   // The embedded database serves one process, the site's: the command line has the server run its commands.
-  const refused = adminCli('operators', 'add', 'nobody@example.in');
-  expect(refused.status).toBe(1);
+  const refused = await adminCli('operators', 'add', 'nobody@example.in');
+  expect(refused.code).toBe(1);
   expect(refused.stderr).toContain('No account with the email nobody@example.in.');
-  const granted = adminCli('operators', 'add', operator.email.toUpperCase());
+  const granted = await adminCli('operators', 'add', operator.email.toUpperCase());
   expect(granted.stderr).toBe('');
-  expect(granted.status).toBe(0);
+  expect(granted.code).toBe(0);
   expect(granted.stdout).toContain(`${operator.email} is now an operator.`);
-  const listed = adminCli('operators', 'list');
+  const listed = await adminCli('operators', 'list');
   expect(listed.stdout).toMatch(new RegExp(`${operator.email}.*not yet`));
 
   browserForBuyer = () => browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
@@ -193,14 +185,7 @@ test('every screen reads well at phone and desktop widths', async () => {
   await checkScreen('tool-new');
 });
 
-/** A code from a time step not used yet: each code is accepted once. */
-async function nextCode() {
-  const step = Math.floor(Date.now() / 30_000);
-  if (step === lastStep)
-    await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 500));
-  lastStep = Math.floor(Date.now() / 30_000);
-  return codeNow();
-}
+const nextCode = authenticator(() => setupKey);
 
 test('the operator adds a tool with its file, and the shop lists it', async () => {
   test.setTimeout(300_000);

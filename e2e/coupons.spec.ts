@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
+import { runCli } from '../test/support/processes';
 import { TestSmtpServer } from '../test/support/smtp';
 import { checkScreen as checkPage } from './support/check-screen';
 import { type RunningServer, startServer } from './support/server';
@@ -17,7 +17,6 @@ import { signUpByApi } from './support/sign-up';
 
 test.describe.configure({ mode: 'serial' });
 
-const root = path.resolve(import.meta.dirname, '..');
 const operator = {
   name: 'Meera Operator',
   email: 'meera.coupons@example.in',
@@ -39,13 +38,9 @@ let context: BrowserContext;
 let page: Page;
 let consoleErrors: string[] = [];
 
-function adminCli(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli/cli.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-  });
-}
+/** `npm run admin` on the site's DATA_DIR: the running server holds the database and runs each command. */
+const adminCli = (...args: string[]) =>
+  runCli(args, { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' } });
 
 const checkScreen = (name: string, fullPage = true) => checkPage(page, name, { fullPage });
 
@@ -57,11 +52,11 @@ test.beforeAll(async ({ browser }) => {
   await signUpByApi(server.url, smtp, operator);
   await signUpByApi(server.url, smtp, buyer);
   // The running server holds the embedded database: the command line has it run these.
-  expect(adminCli('operators', 'add', operator.email).status).toBe(0);
-  const added = adminCli('coupons', 'add', 'LAUNCH-20', '--percent', '20', '--max-uses', '50');
+  expect((await adminCli('operators', 'add', operator.email)).code).toBe(0);
+  const added = await adminCli('coupons', 'add', 'LAUNCH-20', '--percent', '20', '--max-uses', '50');
   expect(added.stderr).toBe('');
   expect(added.stdout).toContain('Coupon LAUNCH-20 created: 20 % off.');
-  expect(adminCli('coupons', 'add', 'FREEBIE', '--percent', '100').status).toBe(0);
+  expect((await adminCli('coupons', 'add', 'FREEBIE', '--percent', '100')).code).toBe(0);
   context = await browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
   page = await context.newPage();
   page.on('console', (message) => {

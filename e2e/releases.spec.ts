@@ -1,11 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { generate } from 'otplib';
+import { runCli } from '../test/support/processes';
 import { TestSmtpServer } from '../test/support/smtp';
+import { authenticator } from './support/authenticator';
 import { checkScreen as checkPage } from './support/check-screen';
 import { type RunningServer, startServer } from './support/server';
 import { signUpByApi } from './support/sign-up';
@@ -19,7 +19,6 @@ import { signUpByApi } from './support/sign-up';
 
 test.describe.configure({ mode: 'serial' });
 
-const root = path.resolve(import.meta.dirname, '..');
 const operator = {
   name: 'Kavya Releases',
   email: 'kavya.releases@example.in',
@@ -34,18 +33,10 @@ let context: BrowserContext;
 let page: Page;
 let consoleErrors: string[] = [];
 let setupKey = '';
-let lastStep = 0;
 
 const checkScreen = (name: string) => checkPage(page, `releases-${name}`);
 
-/** A code from a time step not used yet: each code is accepted once. */
-async function nextCode() {
-  const step = Math.floor(Date.now() / 30_000);
-  if (step === lastStep)
-    await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 500));
-  lastStep = Math.floor(Date.now() / 30_000);
-  return generate({ secret: setupKey });
-}
+const nextCode = authenticator(() => setupKey);
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(300_000);
@@ -55,15 +46,9 @@ test.beforeAll(async ({ browser }) => {
   await signUpByApi(server.url, smtp, operator);
   // The default catalogue is seeded when the shop is first asked for it.
   expect((await fetch(`${server.url}/api/alltools/`)).status).toBe(200);
-  const granted = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', 'src/server/cli/cli.ts', 'operators', 'add', operator.email],
-    {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    },
-  );
+  const granted = await runCli(['operators', 'add', operator.email], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+  });
   expect(granted.stderr).toBe('');
   context = await browser.newContext({ timezoneId: 'Asia/Kolkata' });
   page = await context.newPage();

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
+import { runCli } from '../test/support/processes';
 import { TestSmtpServer } from '../test/support/smtp';
 import { checkScreen as checkPage } from './support/check-screen';
 import { type RunningServer, startServer } from './support/server';
@@ -17,7 +17,6 @@ import { signUpByApi } from './support/sign-up';
  */
 test.describe.configure({ mode: 'serial' });
 
-const root = path.resolve(import.meta.dirname, '..');
 const WINDOWS_TOOL = 'PDF Utility Toolkit (Windows)';
 const buyer = {
   name: 'Ritu Sharma',
@@ -40,13 +39,9 @@ let page: Page;
 let consoleErrors: string[] = [];
 let toolId = '';
 
-function adminCli(...args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/cli/cli.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-  });
-}
+/** `npm run admin` on the site's DATA_DIR: the running server holds the database and runs each command. */
+const adminCli = (...args: string[]) =>
+  runCli(args, { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' } });
 
 const checkScreen = (name: string) => checkPage(page, `trials-${name}`);
 
@@ -68,15 +63,15 @@ test.beforeAll(async ({ browser }) => {
     { SMTP_URL: smtp.url, DATA_DIR: dataDir },
     { dataDir: mkdtempSync(path.join(tmpdir(), 'trials-e2e-unused-')) },
   );
-  const listed = adminCli('tools', 'list', '--json');
-  expect(listed.status, listed.stderr).toBe(0);
+  const listed = await adminCli('tools', 'list', '--json');
+  expect(listed.code, listed.stderr).toBe(0);
   const tools = JSON.parse(listed.stdout) as Array<{ _id: string; name: string; device: string | null }>;
   toolId = tools.find((tool) => tool.device === 'Windows' && tool.name === 'PDF Utility Toolkit')?._id ?? '';
-  const edited = adminCli('tools', 'edit', toolId, '--trial-days', '14');
-  expect(edited.status, edited.stderr).toBe(0);
+  const edited = await adminCli('tools', 'edit', toolId, '--trial-days', '14');
+  expect(edited.code, edited.stderr).toBe(0);
   await signUpByApi(server.url, smtp, buyer);
   await signUpByApi(server.url, smtp, operator);
-  expect(adminCli('operators', 'add', operator.email).status).toBe(0);
+  expect((await adminCli('operators', 'add', operator.email)).code).toBe(0);
 
   context = await browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
   page = await context.newPage();
