@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { chromium } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { firstContentfulPaint } from '../e2e/support/paint';
 import { ensureBuilt, startProductionServer } from './support/prod-server';
 
@@ -132,10 +132,15 @@ async function lighthousePage(port: number, url: string, cookie?: string) {
   }
 }
 
-async function axeViolations(url: string, cookie: string | undefined, width: number): Promise<string[]> {
-  const browser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS });
+/** axe's violations on the page at one width, in a fresh context (no cache, no cookies but the session's). */
+async function axeViolations(
+  browser: Browser,
+  url: string,
+  cookie: string | undefined,
+  width: number,
+): Promise<string[]> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
   try {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
     if (cookie) {
       const [name, value] = cookie.split('=') as [string, string];
       await context.addCookies([{ name, value, url }]);
@@ -145,7 +150,7 @@ async function axeViolations(url: string, cookie: string | undefined, width: num
     const results = await new AxeBuilder({ page }).analyze();
     return results.violations.map((v) => `${width}px ${v.id}: ${v.help} (${v.nodes.length})`);
   } finally {
-    await browser.close();
+    await context.close();
   }
 }
 
@@ -188,8 +193,9 @@ async function inlineCssKb(url: string): Promise<number> {
 
 async function main() {
   ensureBuilt();
-  const server = await startProductionServer();
+  const server = await startProductionServer({ licenses: 0 });
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
+  const axeBrowser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS });
   const reports: PageReport[] = [];
   try {
     for (const target of PAGES.filter((page) => !onlyPages || onlyPages.includes(page.path))) {
@@ -234,8 +240,8 @@ async function main() {
         fcpUnthrottledMs: ciMode ? Number.NaN : await unthrottledFcp(url, cookie),
         totalTransferKb: kb(numeric('total-byte-weight')),
         axeViolations: [
-          ...(await axeViolations(url, cookie, 390)),
-          ...(await axeViolations(url, cookie, 1440)),
+          ...(await axeViolations(axeBrowser, url, cookie, 390)),
+          ...(await axeViolations(axeBrowser, url, cookie, 1440)),
         ],
         failedAudits,
         seoFailures: (lhr.categories.seo?.auditRefs ?? [])
@@ -244,6 +250,7 @@ async function main() {
       });
     }
   } finally {
+    await axeBrowser.close();
     await chrome.kill();
     await server.stop();
   }

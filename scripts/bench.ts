@@ -258,7 +258,7 @@ function routesOf(server: ProductionServer): Route[] {
 type RouteResult = { name: string; budgeted: boolean; rounds: Round[] };
 
 async function benchDatabase(databaseUrl: string | undefined) {
-  const server = await startProductionServer(databaseUrl);
+  const server = await startProductionServer({ databaseUrl });
   const floor = await startFloor();
   try {
     const routes = routesOf(server);

@@ -154,10 +154,14 @@ async function firstSnapshotWritten(dataDir: string, timeoutMs = 180_000): Promi
 
 /**
  * Starts the server as production runs it (the built JavaScript, NODE_ENV=production: no emulator, no dev mailbox,
- * HSTS, secure cookies) on the embedded database, or on DATABASE_URL when given. A customer account with a live
- * session is prepared beforehand, so logged-in pages and APIs can be measured.
+ * HSTS, secure cookies) on the embedded database, or on `databaseUrl` when given. A customer account with a live
+ * session is prepared beforehand, so logged-in pages and APIs can be measured, and a tool with `licenses` licenses
+ * (the bench's 12,000 by default; the page audit needs none).
  */
-export async function startProductionServer(databaseUrl?: string): Promise<ProductionServer> {
+export async function startProductionServer(
+  options: { databaseUrl?: string; licenses?: number } = {},
+): Promise<ProductionServer> {
+  const { databaseUrl, licenses: licenseCount = MEASURED_LICENSES } = options;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'site-measure-'));
   const database = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite') });
   await database.migrate();
@@ -181,7 +185,7 @@ export async function startProductionServer(databaseUrl?: string): Promise<Produ
     dataSecret: { key: Buffer.from(dataSecretKey, 'hex'), previousKeys: [] },
     dataDir,
   });
-  const licenses = await activatedLicenses(database.db, secrets, MEASURED_LICENSES);
+  const licenses = await activatedLicenses(database.db, secrets, licenseCount);
   // Settled as a database in steady use is: PostgreSQL's autovacuum would otherwise vacuum and analyse the tables
   // just filled while the routes are measured, a core busy for seconds in some turns and not in others.
   await database.db.execute(sql`VACUUM ANALYZE`);
