@@ -3,11 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { runCli } from '../test/support/processes';
 import { TestSmtpServer } from '../test/support/smtp';
 import { authenticator } from './support/authenticator';
 import { checkScreen as checkPage } from './support/check-screen';
-import { type RunningServer, startServer } from './support/server';
+import { operatorCli, type RunningServer, startServer } from './support/server';
 import { signUpByApi } from './support/sign-up';
 
 /**
@@ -50,8 +49,7 @@ async function startSite() {
 }
 
 /** `npm run admin` on the site's DATA_DIR: the running server holds the database and runs each command. */
-const adminCli = (...args: string[]) =>
-  runCli(args, { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' } });
+const adminCli = operatorCli(() => dataDir);
 
 const checkScreen = (name: string) => checkPage(page, `admin-${name}`);
 

@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { generate } from 'otplib';
-import { runCli } from '../test/support/processes';
 import { TestSmtpServer } from '../test/support/smtp';
 import { checkScreen as checkPage } from './support/check-screen';
-import { type RunningServer, startServer } from './support/server';
+import { operatorCli, type RunningServer, startServer } from './support/server';
 import { signUpByApi } from './support/sign-up';
 
 /**
@@ -39,8 +38,7 @@ let page: Page;
 let consoleErrors: string[] = [];
 
 /** `npm run admin` on the site's DATA_DIR: the running server holds the database and runs each command. */
-const adminCli = (...args: string[]) =>
-  runCli(args, { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' } });
+const adminCli = operatorCli(() => dataDir);
 
 const checkScreen = (name: string, fullPage = true) => checkPage(page, name, { fullPage });
 

@@ -3,11 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { runCli } from '../test/support/processes';
 import { TestSmtpServer } from '../test/support/smtp';
 import { authenticator } from './support/authenticator';
 import { checkScreen as checkPage } from './support/check-screen';
-import { type RunningServer, startServer } from './support/server';
+import { operatorCli, type RunningServer, startServer } from './support/server';
 import { signUpByApi } from './support/sign-up';
 
 /**
@@ -46,9 +45,7 @@ test.beforeAll(async ({ browser }) => {
   await signUpByApi(server.url, smtp, operator);
   // The default catalogue is seeded when the shop is first asked for it.
   expect((await fetch(`${server.url}/api/alltools/`)).status).toBe(200);
-  const granted = await runCli(['operators', 'add', operator.email], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-  });
+  const granted = await operatorCli(() => dataDir)('operators', 'add', operator.email);
   expect(granted.stderr).toBe('');
   context = await browser.newContext({ timezoneId: 'Asia/Kolkata' });
   page = await context.newPage();

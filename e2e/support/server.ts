@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { freePort, ServerProcess } from '../../test/support/processes';
+import { type CliRun, freePort, runCli, ServerProcess } from '../../test/support/processes';
 
 export { freePort };
 
@@ -48,3 +48,12 @@ export async function startServer(
     stop: () => server.stop(),
   };
 }
+
+/**
+ * The operator's command line (`npm run admin -- ...`) on a journey's PGlite DATA_DIR, as the firm's operator runs
+ * it beside the running server.
+ */
+export const operatorCli =
+  (dataDir: () => string) =>
+  (...args: string[]): Promise<CliRun> =>
+    runCli(args, { env: { ...process.env, DATA_DIR: dataDir(), DATABASE_URL: '', LOG_LEVEL: 'silent' } });
