@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -87,6 +88,23 @@ describe('backups of the embedded database', () => {
       await reopened.close();
     }
   }, 180_000);
+
+  it('refuses a file that is not a snapshot with a clear error, and leaves DATA_DIR without a database', async () => {
+    const dir = freshDir();
+    const gzippedText = path.join(dir, 'notes.tar.gz');
+    writeFileSync(gzippedText, gzipSync('not a database\n'));
+    const plainText = path.join(dir, 'notes.txt');
+    writeFileSync(plainText, 'not a database either\n');
+    for (const file of [gzippedText, plainText]) {
+      const restoredDir = freshDir();
+      const refused = await admin(restoredDir, 'restore', file);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`admin: ${file} did not open as a database`);
+      expect(refused.stderr).toContain('nothing was restored');
+      expect(refused.stderr).not.toContain('Unexpected error');
+      expect(existsSync(path.join(restoredDir, 'pglite'))).toBe(false);
+    }
+  }, 120_000);
 
   it('keeps the newest seven, and the daily job writes only when the newest is a day old', async () => {
     const dataDir = freshDir();

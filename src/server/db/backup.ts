@@ -86,10 +86,17 @@ export async function restoreBackup(file: string, dataDir: string): Promise<void
   // Taken before anything is written, and held until the end: a failed restore removes only what it unpacked.
   const release = await lockDataDir(target);
   try {
-    const db = await PGlite.create({ dataDir: target, loadDataDir: new Blob([archive]) });
-    // A query proves the restored files open as a database before the operator starts the server on them.
-    await db.query('select 1');
-    await db.close();
+    try {
+      const db = await PGlite.create({ dataDir: target, loadDataDir: new Blob([archive]) });
+      // A query proves the restored files open as a database before the operator starts the server on them.
+      await db.query('select 1');
+      await db.close();
+    } catch (error) {
+      throw new RestoreRefusedError(
+        `${file} did not open as a database (${(error as Error).message}). Restore a snapshot that backup or the daily snapshot wrote (DATA_DIR/backups/pglite-*.tar.gz); nothing was restored.`,
+        { cause: error },
+      );
+    }
     // PGlite unpacks with explicit 0666 modes that ignore the umask: owner-only, as the server keeps its own.
     repairDataDirModes(target);
   } catch (error) {
