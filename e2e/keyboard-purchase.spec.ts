@@ -414,12 +414,24 @@ test('at a phone’s width the chat button has room of its own below the page, s
     await page.evaluate(() =>
       window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }),
     );
-    const overlap = await page.evaluate(() => {
+    const room = await page.evaluate(() => {
       const chat = document.querySelector('a[aria-label^="Chat with us"]')?.getBoundingClientRect();
       const footer = document.querySelector('footer')?.getBoundingClientRect();
-      return chat && footer ? footer.bottom - chat.top : Number.NaN;
+      // The footer's last words and links, which its own colour extends below (no white strip under it).
+      const lastText = Math.max(
+        ...[...document.querySelectorAll('footer a, footer p')].map(
+          (each) => each.getBoundingClientRect().bottom,
+        ),
+      );
+      return chat && footer
+        ? {
+            overlap: lastText - chat.top,
+            belowFooter: document.documentElement.scrollHeight - window.scrollY - footer.bottom,
+          }
+        : undefined;
     });
-    expect(overlap, `${address}: the page ends above the chat button`).toBeLessThanOrEqual(0);
+    expect(room?.overlap, `${address}: the page's text ends above the chat button`).toBeLessThanOrEqual(0);
+    expect(room?.belowFooter, `${address}: nothing shows below the footer`).toBeLessThanOrEqual(1);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 });

@@ -7,12 +7,13 @@ import { ToolsNavbar } from './ToolsNavbar';
 
 /**
  * The frame of the three tools pages: a skip link, the tools navbar with sign-in, the page, the footer and the chat
- * button, with room below the footer on phones so the button covers nothing when scrolled to the end.
+ * button, with room at the foot of the footer on phones so the button covers nothing when scrolled to the end (the
+ * footer's own colour, not a white strip below it).
  */
 export function ToolsLayout({ poll = false, children }: { poll?: boolean; children: ReactNode }) {
   return (
     <AuthProvider poll={poll}>
-      <div className="tools-frame flex min-h-screen flex-col bg-white max-md:pb-20">
+      <div className="tools-frame flex min-h-screen flex-col bg-white max-md:[&>footer]:pb-20">
         <SkipLink />
         <ToolsNavbar />
         <main id="main" tabIndex={-1} className="flex-1 outline-none">
