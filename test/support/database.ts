@@ -81,6 +81,22 @@ export const testDriver = (): 'pglite' | 'postgres' =>
   process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
 /**
+ * The database a test file starts its own processes (the command line, a server) on: a new PostgreSQL database on
+ * the PostgreSQL pass (`databaseUrl`, and `drop` to remove it), else `DATA_DIR/pglite` seeded from the migrated
+ * archive (`databaseUrl` empty, as those processes then open DATA_DIR's embedded database).
+ */
+export async function databaseForProcesses(
+  dataDir: string,
+): Promise<{ databaseUrl: string; drop?: () => Promise<void> }> {
+  if (testDriver() === 'postgres') {
+    const database = await createTestDatabase();
+    return { databaseUrl: database.url ?? '', drop: () => database.close() };
+  }
+  await seedMigratedDataDir(dataDir);
+  return { databaseUrl: '' };
+}
+
+/**
  * A fresh, migrated database for one test file: in-memory PGlite unpacked from the migrated archive, or a new
  * database on the throwaway PostgreSQL server named by TEST_DATABASE_URL (dropped again on close). Migrated once
  * more either way: nothing to do when the archive is current, and what a test of migrations relies on.

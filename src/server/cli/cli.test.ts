@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, TEST_DATA_SECRET_KEY, type TestApp } from '../../../test/support/app';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
-import { createTestDatabase, seedMigratedDataDir, testDriver } from '../../../test/support/database';
+import { databaseForProcesses, testDriver } from '../../../test/support/database';
 import { openedMails } from '../../../test/support/mail';
 import { runCli, ServerProcess } from '../../../test/support/processes';
 import {
@@ -129,14 +129,8 @@ beforeAll(async () => {
   if (!address || typeof address !== 'object') throw new Error('emulator is not listening');
   emulatorUrl = `http://127.0.0.1:${address.port}/emulator/razorpay`;
 
-  let databaseUrl = '';
-  if (testDriver() === 'postgres') {
-    const database = await createTestDatabase();
-    databaseUrl = database.url ?? '';
-    dropDatabase = () => database.close();
-  } else {
-    await seedMigratedDataDir(dataDir);
-  }
+  const { databaseUrl, drop } = await databaseForProcesses(dataDir);
+  dropDatabase = drop;
   env = {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp } from '../../../test/support/app';
-import { createTestDatabase, seedMigratedDataDir, testDriver } from '../../../test/support/database';
+import { databaseForProcesses } from '../../../test/support/database';
 import { runCli } from '../../../test/support/processes';
 import { addTool, createUser } from '../../../test/support/shop-fixtures';
 import { orders } from '../db/schema';
@@ -25,14 +25,8 @@ function admin(...args: string[]): Promise<Run> {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'admin-invoices-'));
-  let databaseUrl = '';
-  if (testDriver() === 'postgres') {
-    const database = await createTestDatabase();
-    databaseUrl = database.url ?? '';
-    dropDatabase = () => database.close();
-  } else {
-    await seedMigratedDataDir(dataDir);
-  }
+  const { databaseUrl, drop } = await databaseForProcesses(dataDir);
+  dropDatabase = drop;
   env = {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,

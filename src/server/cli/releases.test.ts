@@ -4,7 +4,7 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DATA_SECRET_KEY, TEST_RELEASE_SIGNING_KEY } from '../../../test/support/app';
-import { createTestDatabase, seedMigratedDataDir, testDriver } from '../../../test/support/database';
+import { databaseForProcesses } from '../../../test/support/database';
 import { runCli } from '../../../test/support/processes';
 import { nupkg } from '../../../test/support/release-fixtures';
 import type { ActivityEntry } from '../../shared/dashboard';
@@ -20,14 +20,8 @@ let dropDatabase: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'admin-releases-'));
-  let databaseUrl = '';
-  if (testDriver() === 'postgres') {
-    const database = await createTestDatabase();
-    databaseUrl = database.url ?? '';
-    dropDatabase = () => database.close();
-  } else {
-    await seedMigratedDataDir(dataDir);
-  }
+  const { databaseUrl, drop } = await databaseForProcesses(dataDir);
+  dropDatabase = drop;
   env = {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,

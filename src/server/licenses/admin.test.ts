@@ -3,7 +3,7 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, seedMigratedDataDir, testDriver } from '../../../test/support/database';
+import { databaseForProcesses } from '../../../test/support/database';
 import { licensedPurchase } from '../../../test/support/license-fixtures';
 import { type CliRun, runCli } from '../../../test/support/processes';
 import { openDatabase } from '../db';
@@ -31,13 +31,7 @@ function admin(...args: string[]): Promise<CliRun> {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'license-admin-'));
-  if (testDriver() === 'postgres') {
-    const database = await createTestDatabase();
-    databaseUrl = database.url ?? '';
-    dropDatabase = () => database.close();
-  } else {
-    await seedMigratedDataDir(dataDir);
-  }
+  ({ databaseUrl, drop: dropDatabase } = await databaseForProcesses(dataDir));
   const database = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite') });
   await database.migrate();
   const purchase = await licensedPurchase(database.db);
