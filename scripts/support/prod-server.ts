@@ -156,10 +156,11 @@ async function firstSnapshotWritten(dataDir: string, timeoutMs = 180_000): Promi
  * Starts the server as production runs it (the built JavaScript, NODE_ENV=production: no emulator, no dev mailbox,
  * HSTS, secure cookies) on the embedded database, or on `databaseUrl` when given. A customer account with a live
  * session is prepared beforehand, so logged-in pages and APIs can be measured, and a tool with `licenses` licenses
- * (the bench's 12,000 by default; the page audit needs none).
+ * (the bench's 12,000 by default; the page audit needs none). `env` overrides the server's settings (the soak points
+ * mail and Razorpay at real local peers).
  */
 export async function startProductionServer(
-  options: { databaseUrl?: string; licenses?: number } = {},
+  options: { databaseUrl?: string; licenses?: number; env?: Record<string, string> } = {},
 ): Promise<ProductionServer> {
   const { databaseUrl, licenses: licenseCount = MEASURED_LICENSES } = options;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'site-measure-'));
@@ -216,6 +217,8 @@ export async function startProductionServer(
       DATABASE_URL: databaseUrl ?? '',
       // Production's own tuning (README: NODE_OPTIONS) or a profiler's flags, for the server alone.
       NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '',
+      // The soak's real mail sink and payment emulator, a metrics token (scripts/soak.ts).
+      ...options.env,
     },
     { dataDir, built: true },
   );

@@ -143,7 +143,11 @@ export class ServerProcess {
 export class HttpClient {
   readonly cookies = new Map<string, string>();
 
-  constructor(public baseUrl: string) {}
+  /** `headers` go with every request (a load generator's X-Forwarded-For, say). */
+  constructor(
+    public baseUrl: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   async request(
     method: 'GET' | 'POST',
@@ -151,7 +155,7 @@ export class HttpClient {
     body?: Record<string, string>,
     json?: unknown,
   ): Promise<Response> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...this.headers };
     if (this.cookies.size > 0)
       headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const csrf = this.cookies.get('csrftoken');

@@ -1,0 +1,539 @@
+/**
+ * `npm run soak -- --minutes 20`: the production server (the built JavaScript, NODE_ENV=production) under a steady
+ * mixed load well below saturation for that long, on PGlite and again on PostgreSQL when BENCH_DATABASE_URL (or
+ * DATABASE_URL) is set. What a shop sees on a busy day, all at once: page views, catalogue reads, a fleet of
+ * installed tools validating their licenses and asking for updates, a signup and a purchase through the Razorpay
+ * emulator every few seconds (mail to a real SMTP server, through the outbox), a contact message every minute, and
+ * the server's own jobs on their normal schedules (mail, retention, snapshots).
+ *
+ * Reports each minute the server's resident memory, each route's p50/p99, errors, the outbox's depth and the
+ * database's size, and checks the budgets (docs/performance.md#soak):
+ * - no error (every answer has the status its request expects; no connection fails);
+ * - resident memory at the end at most 10 % above its value after the first window;
+ * - each route's p99 over the last window at most 1.25× its p99 over the first (after a warm-up);
+ * - the outbox drained once the load stops.
+ * The window is 5 minutes, or a quarter of a shorter run. Writes reports/soak.json and reports/soak.svg (memory and
+ * p99 over time: a leak is a line that climbs). Exits 1 when a budget is missed.
+ */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { registerRazorpayEmulator } from '../src/server/payments/emulator/index';
+import { EMULATOR_PREFIX } from '../src/server/payments/gateway';
+import { HttpClient } from '../test/support/processes';
+import { TestSmtpServer } from '../test/support/smtp';
+import {
+  type ActivatedLicense,
+  ensureBuilt,
+  type ProductionServer,
+  startProductionServer,
+} from './support/prod-server';
+
+const root = path.resolve(import.meta.dirname, '..');
+const argument = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+};
+const MINUTES = Number(argument('--minutes') ?? 20);
+if (!Number.isInteger(MINUTES) || MINUTES < 2 || MINUTES > 240) {
+  console.error('--minutes must be a whole number from 2 to 240');
+  process.exit(2);
+}
+const WINDOW_MINUTES = Math.min(5, Math.max(1, Math.floor(MINUTES / 4)));
+const WARM_UP_S = 30;
+const BUDGET = { memoryGrowth: 0.1, p99Growth: 1.25 };
+const KEY = { id: 'rzp_test_soak', secret: 'soak_key_secret', webhook: 'soak_webhook_secret' };
+const METRICS_TOKEN = 'soak-metrics-token-0123456789';
+const PASSWORD = 'Correct horse 42';
+
+/** Requests a second of each steady stream: well below what one instance answers (hundreds, not thousands). */
+const RATES = { page: 20, catalogue: 10, validate: 25, updateCheck: 4 };
+const SIGNUP_EVERY_MS = 5_000;
+const CONTACT_EVERY_MS = 60_000;
+
+type Minute = { latencies: Map<string, number[]>; errors: number };
+type Probe = { atS: number; rssMb: number; outboxPending: number; databaseMb: number };
+
+function percentile(values: number[], share: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = Float64Array.from(values).sort();
+  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? Number.NaN;
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+function folderBytes(folder: string): number {
+  return readdirSync(folder, { withFileTypes: true }).reduce((total, entry) => {
+    const full = path.join(folder, entry.name);
+    return total + (entry.isDirectory() ? folderBytes(full) : statSync(full).size);
+  }, 0);
+}
+
+class Recorder {
+  /** When the measured minutes began (after the warm-up). */
+  started = Date.now();
+  readonly minutes: Minute[] = [];
+  readonly errors: Array<{ atS: number; route: string; detail: string }> = [];
+  recording = false;
+
+  private minute(): Minute {
+    const index = Math.floor((Date.now() - this.started) / 60_000);
+    while (this.minutes.length <= index) this.minutes.push({ latencies: new Map(), errors: 0 });
+    return this.minutes[index] as Minute;
+  }
+
+  /** Times one request; anything but the expected status is an error. */
+  async time(route: string, expected: number, send: () => Promise<Response>): Promise<Response | undefined> {
+    const began = performance.now();
+    try {
+      const response = await send();
+      const ms = performance.now() - began;
+      if (response.status !== expected) {
+        this.fail(route, `status ${response.status}: ${(await response.text()).slice(0, 200)}`);
+        return undefined;
+      }
+      if (this.recording) {
+        const minute = this.minute();
+        const list = minute.latencies.get(route) ?? [];
+        list.push(ms);
+        minute.latencies.set(route, list);
+      }
+      return response;
+    } catch (error) {
+      this.fail(route, String(error));
+      return undefined;
+    }
+  }
+
+  fail(route: string, detail: string) {
+    if (!this.recording) return;
+    this.minute().errors += 1;
+    if (this.errors.length < 50)
+      this.errors.push({ atS: Math.round((Date.now() - this.started) / 1000), route, detail });
+  }
+}
+
+/** Starts `fire` `perSecond` times a second until `stop()`; never more than 200 of them in flight at once. */
+function steady(perSecond: number, fire: (n: number) => Promise<unknown>, overload: () => void) {
+  let n = 0;
+  let inFlight = 0;
+  const timer = setInterval(
+    () => {
+      if (inFlight >= 200) return overload();
+      inFlight += 1;
+      n += 1;
+      void fire(n).finally(() => {
+        inFlight -= 1;
+      });
+    },
+    Math.max(1, Math.round(1000 / perSecond)),
+  );
+  return () => clearInterval(timer);
+}
+
+/** A buyer's whole first visit: signup with the emailed code, then a purchase paid at the emulator. */
+async function signupAndPurchase(
+  server: ProductionServer,
+  smtp: TestSmtpServer,
+  razorpayApi: string,
+  toolId: string,
+  recorder: Recorder,
+  n: number,
+) {
+  const address = `10.77.${(n >> 8) & 255}.${n & 255}`;
+  const browser = new HttpClient(server.url, { 'x-forwarded-for': address, 'cf-ipcountry': 'IN' });
+  const email = `soak-buyer-${Date.now().toString(36)}-${n}@example.com`;
+  const name = `Soak Buyer ${n}`;
+  if (!(await recorder.time('GET /api/csrf-token/', 200, () => browser.get('/api/csrf-token/')))) return;
+  const form = { name, email };
+  if (
+    !(await recorder.time('POST /api/auth/send-otp/', 200, () => browser.post('/api/auth/send-otp/', form)))
+  )
+    return;
+  const mail = await smtp.waitFor((each) => each.to.includes(email), 30_000).catch(() => undefined);
+  const otp = mail ? /^\s+(\d{4,6})$/m.exec(mail.text)?.[1] : undefined;
+  if (!otp) return recorder.fail('signup code email', `no code mailed to ${email}`);
+  const signup = { name, email, phone: '+919876543210', password: PASSWORD, otp };
+  const signedUp = await recorder.time('POST /api/auth/initiate-signup/', 200, () =>
+    browser.post('/api/auth/initiate-signup/', signup),
+  );
+  if (!signedUp) return;
+  const created = await recorder.time('POST /api/create-payment/', 200, () =>
+    browser.postJson('/api/create-payment/', {
+      toolId,
+      currency: 'INR',
+      billingDetails: {
+        address: 'MI Road, Jaipur',
+        state: 'Rajasthan',
+        country: 'India',
+        gstin: '',
+        currency: 'INR',
+      },
+    }),
+  );
+  if (!created) return;
+  const { order_id: orderId } = (await created.json()) as { order_id: string };
+  const paid = await recorder.time('emulator checkout pay', 200, () =>
+    fetch(`${razorpayApi}/checkout/${orderId}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key_id: KEY.id }),
+    }),
+  );
+  if (!paid) return;
+  const handler = (await paid.json()) as Record<string, string>;
+  await recorder.time('POST /api/verify-payment/', 200, () =>
+    browser.postJson('/api/verify-payment/', handler),
+  );
+}
+
+async function outboxPending(server: ProductionServer): Promise<number> {
+  const response = await fetch(`${server.url}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const text = await response.text();
+  return Number(/^mail_outbox_messages\{status="pending"\} (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+}
+
+async function soakDatabase(databaseUrl: string | undefined) {
+  const smtp = await new TestSmtpServer().start();
+  const razorpay = Fastify({ logger: false });
+  const emulatorOptions = {
+    keyId: KEY.id,
+    keySecret: KEY.secret,
+    webhookSecret: KEY.webhook,
+    webhookUrl: undefined as string | undefined,
+  };
+  await registerRazorpayEmulator(razorpay, {
+    ...emulatorOptions,
+    prefix: EMULATOR_PREFIX.replace('/razorpay', ''),
+  });
+  await razorpay.listen({ port: 0, host: '127.0.0.1' });
+  const razorpayPort = (razorpay.server.address() as { port: number }).port;
+  const razorpayApi = `http://127.0.0.1:${razorpayPort}${EMULATOR_PREFIX}`;
+  const server = await startProductionServer({
+    databaseUrl,
+    licenses: 2_000,
+    env: {
+      SMTP_URL: smtp.url,
+      RAZORPAY_API_URL: razorpayApi,
+      RAZORPAY_KEY_ID: KEY.id,
+      RAZORPAY_KEY_SECRET: KEY.secret,
+      RAZORPAY_WEBHOOK_SECRET: KEY.webhook,
+      METRICS_TOKEN,
+    },
+  });
+  emulatorOptions.webhookUrl = `${server.url}/api/razorpay/webhook/`;
+  const postgres = databaseUrl ? new pg.Client({ connectionString: databaseUrl }) : undefined;
+  await postgres?.connect();
+  const databaseMb = async () =>
+    Math.round(
+      (postgres
+        ? Number((await postgres.query('select pg_database_size(current_database()) as size')).rows[0]?.size)
+        : folderBytes(path.join(server.dataDir, 'pglite'))) /
+        (1024 * 1024),
+    );
+
+  const recorder = new Recorder();
+  const catalogue = (await (await fetch(`${server.url}/api/alltools/`)).json()) as Array<{
+    _id: string;
+    comingSoon: boolean;
+    priceINR: number;
+  }>;
+  const forSale = catalogue.find((tool) => !tool.comingSoon && tool.priceINR > 0);
+  if (!forSale) throw new Error('the catalogue has no tool for sale');
+  const fleet: ActivatedLicense[] = server.licenses;
+  const pages = ['/', '/utility-tools', '/Contact', '/OurTeam'];
+  const stops: Array<() => void> = [];
+  let overloaded = 0;
+  const overload = () => {
+    overloaded += 1;
+  };
+  const json = (body: unknown, n: number) => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.88.${(n >> 8) & 255}.${n & 255}` },
+    body: JSON.stringify(body),
+  });
+  stops.push(
+    steady(
+      RATES.page,
+      (n) =>
+        recorder.time('GET page', 200, () =>
+          fetch(`${server.url}${pages[n % pages.length]}`, { headers: { 'accept-encoding': 'br, gzip' } }),
+        ),
+      overload,
+    ),
+    steady(
+      RATES.catalogue,
+      () => recorder.time('GET /api/alltools/', 200, () => fetch(`${server.url}/api/alltools/`)),
+      overload,
+    ),
+    steady(
+      RATES.validate,
+      (n) => {
+        const license = fleet[n % fleet.length] as ActivatedLicense;
+        return recorder.time('POST /api/licenses/validate', 200, () =>
+          fetch(`${server.url}/api/licenses/validate`, json(license, n % fleet.length)),
+        );
+      },
+      overload,
+    ),
+    steady(
+      RATES.updateCheck,
+      (n) => {
+        const license = fleet[(n * 7) % fleet.length] as ActivatedLicense;
+        return recorder.time('POST /api/licenses/update-check', 200, () =>
+          fetch(
+            `${server.url}/api/licenses/update-check`,
+            json({ ...license, platform: 'windows', arch: 'x64', version: '1.0.0' }, (n * 7) % fleet.length),
+          ),
+        );
+      },
+      overload,
+    ),
+  );
+  let buyers = 0;
+  const signups = setInterval(() => {
+    buyers += 1;
+    void signupAndPurchase(server, smtp, razorpayApi, forSale._id, recorder, buyers);
+  }, SIGNUP_EVERY_MS);
+  let messages = 0;
+  const contact = async () => {
+    messages += 1;
+    const n = messages;
+    await recorder.time('POST /api/contact', 200, () =>
+      fetch(`${server.url}/api/contact`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': `10.99.0.${n % 250}`,
+        },
+        body: new URLSearchParams({
+          name: `Soak Visitor ${n}`,
+          email: `soak-visitor-${n}@example.com`,
+          relatedTo: 'Services',
+          description: 'A question about bookkeeping for a small firm.',
+        }).toString(),
+      }),
+    );
+  };
+  const contacts = setInterval(() => void contact(), CONTACT_EVERY_MS);
+
+  console.log(`${server.driver}: warming up for ${WARM_UP_S} s`);
+  await new Promise((resolve) => setTimeout(resolve, WARM_UP_S * 1000));
+  const measuredFrom = Date.now();
+  recorder.started = measuredFrom;
+  recorder.recording = true;
+  const probes: Probe[] = [];
+  const probe = async () => {
+    probes.push({
+      atS: Math.round((Date.now() - measuredFrom) / 1000),
+      rssMb: rssMb(server.pid),
+      outboxPending: await outboxPending(server).catch(() => Number.NaN),
+      databaseMb: await databaseMb(),
+    });
+  };
+  await probe();
+  for (let minute = 1; minute <= MINUTES; minute += 1) {
+    const until = measuredFrom + minute * 60_000;
+    while (Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, until - Date.now())));
+      await probe();
+    }
+    const last = recorder.minutes[minute - 1];
+    const figures = [...(last?.latencies ?? new Map<string, number[]>())]
+      .map(([route, values]) => `${route} ${percentile(values, 0.99).toFixed(0)}`)
+      .join(', ');
+    const now = probes.at(-1);
+    console.log(
+      `${server.driver} minute ${minute}: ${now?.rssMb} MB RSS, outbox ${now?.outboxPending}, database ${now?.databaseMb} MB, errors ${last?.errors ?? 0}; p99 ms: ${figures}`,
+    );
+  }
+  recorder.recording = false;
+  for (const stop of stops) stop();
+  clearInterval(signups);
+  clearInterval(contacts);
+
+  // The outbox drains once the load stops: the mail worker keeps up, nothing is stuck.
+  let pending = await outboxPending(server).catch(() => Number.NaN);
+  for (let waited = 0; pending !== 0 && waited < 120; waited += 2) {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    pending = await outboxPending(server).catch(() => Number.NaN);
+  }
+
+  const windowOf = (from: number, to: number) => recorder.minutes.slice(from, to);
+  const first = windowOf(0, WINDOW_MINUTES);
+  const last = windowOf(MINUTES - WINDOW_MINUTES, MINUTES);
+  const routes = [...new Set(recorder.minutes.flatMap((minute) => [...minute.latencies.keys()]))].sort();
+  const p99Over = (minutes: Minute[], route: string) =>
+    percentile(
+      minutes.flatMap((minute) => minute.latencies.get(route) ?? []),
+      0.99,
+    );
+  const rssAt = (seconds: number) =>
+    probes.reduce((best, each) => (Math.abs(each.atS - seconds) < Math.abs(best.atS - seconds) ? each : best))
+      .rssMb;
+  const rssAfterFirstWindow = rssAt(WINDOW_MINUTES * 60);
+  const rssAtEnd = probes.at(-1)?.rssMb ?? Number.NaN;
+  const errorCount = recorder.minutes.reduce((total, minute) => total + minute.errors, 0);
+
+  const budgets = [
+    { name: `no errors (${server.driver}): ${errorCount}`, ok: errorCount === 0 },
+    {
+      name: `load generator kept its pace (${server.driver}): ${overloaded} ticks skipped`,
+      ok: overloaded === 0,
+    },
+    {
+      name: `memory at the end ≤ ${1 + BUDGET.memoryGrowth}× after the first ${WINDOW_MINUTES} min (${server.driver}): ${rssAtEnd} MB against ${rssAfterFirstWindow} MB`,
+      ok: rssAtEnd <= rssAfterFirstWindow * (1 + BUDGET.memoryGrowth),
+    },
+    { name: `outbox drained (${server.driver}): ${pending} pending`, ok: pending === 0 },
+    ...routes
+      .filter((route) => first.some((minute) => (minute.latencies.get(route)?.length ?? 0) >= 20))
+      .map((route) => {
+        const before = p99Over(first, route);
+        const after = p99Over(last, route);
+        return {
+          name: `${route} p99 last ${WINDOW_MINUTES} min ≤ ${BUDGET.p99Growth}× first (${server.driver}): ${after.toFixed(1)} ms against ${before.toFixed(1)} ms`,
+          ok: after <= before * BUDGET.p99Growth,
+        };
+      }),
+  ];
+  const perMinute = recorder.minutes.map((minute, index) => ({
+    minute: index + 1,
+    errors: minute.errors,
+    routes: Object.fromEntries(
+      [...minute.latencies].map(([route, values]) => [
+        route,
+        {
+          count: values.length,
+          p50: Number(percentile(values, 0.5).toFixed(1)),
+          p99: Number(percentile(values, 0.99).toFixed(1)),
+        },
+      ]),
+    ),
+  }));
+
+  await postgres?.end();
+  await server.stop();
+  await razorpay.close();
+  await smtp.stop();
+  return {
+    driver: server.driver,
+    minutes: MINUTES,
+    windowMinutes: WINDOW_MINUTES,
+    buyers,
+    contactMessages: messages,
+    mailsDelivered: smtp.messages.length,
+    probes,
+    perMinute,
+    errors: recorder.errors,
+    budgets,
+  };
+}
+
+type SoakRun = Awaited<ReturnType<typeof soakDatabase>>;
+
+/** Memory and each route's p99 against time, one panel each per database: a leak is a line that climbs. */
+function picture(runs: SoakRun[]): string {
+  const width = 960;
+  const panel = 220;
+  const margin = { left: 60, right: 200, top: 30, bottom: 30 };
+  const colours = [
+    '#c2185b',
+    '#1565c0',
+    '#2e7d32',
+    '#ef6c00',
+    '#6a1b9a',
+    '#00838f',
+    '#5d4037',
+    '#455a64',
+    '#9e9d24',
+  ];
+  const plotWidth = width - margin.left - margin.right;
+  const parts: string[] = [];
+  let y0 = 0;
+  const axes = (title: string, top: number, maxY: number, unit: string, maxX: number) => {
+    parts.push(
+      `<text x="${margin.left}" y="${top + 18}" font-size="14" font-weight="600">${title}</text>`,
+      `<line x1="${margin.left}" y1="${top + margin.top + panel}" x2="${margin.left + plotWidth}" y2="${top + margin.top + panel}" stroke="#888"/>`,
+      `<line x1="${margin.left}" y1="${top + margin.top}" x2="${margin.left}" y2="${top + margin.top + panel}" stroke="#888"/>`,
+      `<text x="${margin.left - 6}" y="${top + margin.top + 4}" font-size="11" text-anchor="end">${Math.round(maxY)} ${unit}</text>`,
+      `<text x="${margin.left - 6}" y="${top + margin.top + panel}" font-size="11" text-anchor="end">0</text>`,
+      `<text x="${margin.left + plotWidth}" y="${top + margin.top + panel + 16}" font-size="11" text-anchor="end">${maxX} min</text>`,
+    );
+  };
+  const line = (points: Array<[number, number]>, top: number, maxX: number, maxY: number, colour: string) =>
+    `<polyline fill="none" stroke="${colour}" stroke-width="2" points="${points
+      .filter(([, y]) => Number.isFinite(y))
+      .map(
+        ([x, y]) =>
+          `${(margin.left + (x / maxX) * plotWidth).toFixed(1)},${(top + margin.top + panel - (y / maxY) * panel).toFixed(1)}`,
+      )
+      .join(' ')}"/>`;
+  for (const run of runs) {
+    const maxRss = Math.max(...run.probes.map((each) => each.rssMb)) * 1.1;
+    axes(`${run.driver}: resident memory (MB)`, y0, maxRss, 'MB', run.minutes);
+    parts.push(
+      line(
+        run.probes.map((each) => [each.atS / 60, each.rssMb]),
+        y0,
+        run.minutes,
+        maxRss,
+        colours[0] as string,
+      ),
+    );
+    y0 += panel + margin.top + margin.bottom + 10;
+    const routes = [...new Set(run.perMinute.flatMap((minute) => Object.keys(minute.routes)))].sort();
+    const maxP99 =
+      Math.max(...run.perMinute.flatMap((minute) => Object.values(minute.routes).map((each) => each.p99))) *
+      1.1;
+    axes(`${run.driver}: p99 per route each minute (ms)`, y0, maxP99, 'ms', run.minutes);
+    routes.forEach((route, index) => {
+      const colour = colours[index % colours.length] as string;
+      parts.push(
+        line(
+          run.perMinute.map((minute) => [minute.minute, minute.routes[route]?.p99 ?? Number.NaN]),
+          y0,
+          run.minutes,
+          maxP99,
+          colour,
+        ),
+        `<text x="${margin.left + plotWidth + 10}" y="${y0 + margin.top + 12 + index * 16}" font-size="11" fill="${colour}">${route}</text>`,
+      );
+    });
+    y0 += panel + margin.top + margin.bottom + 10;
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${y0}" viewBox="0 0 ${width} ${y0}" font-family="sans-serif"><rect width="100%" height="100%" fill="#fff"/>${parts.join('')}</svg>\n`;
+}
+
+async function main() {
+  ensureBuilt();
+  const databaseUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+  const runs = [await soakDatabase(undefined)];
+  if (databaseUrl) runs.push(await soakDatabase(databaseUrl));
+  const budgets = runs.flatMap((run) => run.budgets);
+  console.log('');
+  for (const budget of budgets) console.log(`${budget.ok ? 'ok  ' : 'MISS'} ${budget.name}`);
+  for (const run of runs)
+    for (const error of run.errors.slice(0, 10))
+      console.log(`error ${run.driver} ${error.atS} s ${error.route}: ${error.detail}`);
+  await mkdir(path.join(root, 'reports'), { recursive: true });
+  writeFileSync(
+    path.join(root, 'reports/soak.json'),
+    JSON.stringify({ at: new Date().toISOString(), rates: RATES, runs }, null, 2),
+  );
+  writeFileSync(path.join(root, 'reports/soak.svg'), picture(runs));
+  console.log('wrote reports/soak.json and reports/soak.svg');
+  process.exit(budgets.every((budget) => budget.ok) ? 0 : 1);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
