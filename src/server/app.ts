@@ -101,9 +101,13 @@ export async function buildApp(options: BuildAppOptions): Promise<{
     await trialRoutes(site, ctx);
     await dashboardRoutes(site, ctx);
     if (!config.isProduction) await devMailboxRoutes(site, ctx);
-    if (options.siteDir) await registerStaticSite(site, options.siteDir);
-    else site.setNotFoundHandler((_request, reply) => sendJsonNotFound(reply));
   });
+
+  // The built site's files hold nothing of the visitor's: served outside the site's scope, so no page or asset
+  // parses cookies or passes the CSRF hook (what is left on their path: the input policy, the security headers,
+  // the metrics).
+  if (options.siteDir) await registerStaticSite(app, options.siteDir);
+  else app.setNotFoundHandler((_request, reply) => sendJsonNotFound(reply));
 
   return { app, ctx, emulator, routes };
 }

@@ -84,3 +84,34 @@ describe('addresses with a trailing slash', () => {
     expect(unknown.body).toContain('Page not found');
   });
 });
+
+describe('revalidation (RFC 9110 If-None-Match)', () => {
+  it('answers 304 with the validators to the ETag it sent, in a list or weak, and the page to any other', async () => {
+    const first = await app.inject({ method: 'GET', url: '/Contact' });
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]{20}"$/);
+    for (const ifNoneMatch of [etag, `"other", ${etag}`, `W/${etag}`, '*']) {
+      const again = await app.inject({
+        method: 'GET',
+        url: '/Contact',
+        headers: { 'if-none-match': ifNoneMatch },
+      });
+      expect(again.statusCode, ifNoneMatch).toBe(304);
+      expect(again.body).toBe('');
+      expect(again.headers.etag).toBe(etag);
+      expect(again.headers['cache-control']).toBe('no-cache');
+    }
+    const stale = await app.inject({
+      method: 'GET',
+      url: '/Contact',
+      headers: { 'if-none-match': '"stale"' },
+    });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.body).toContain('<title>Contact</title>');
+  });
+
+  it('never answers an unknown address 304, whatever it sends', async () => {
+    const missing = await app.inject({ method: 'GET', url: '/nowhere', headers: { 'if-none-match': '*' } });
+    expect(missing.statusCode).toBe(404);
+  });
+});

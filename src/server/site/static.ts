@@ -13,9 +13,9 @@ type StaticFile = {
   body: Buffer;
   br?: Buffer;
   gz?: Buffer;
-  type: string;
-  cacheControl: string;
   etag: string;
+  /** Content type, caching, ETag and Vary: the same on every answer of this file, so made once at start. */
+  headers: Record<string, string>;
 };
 
 const TYPES: Record<string, string> = {
@@ -59,21 +59,38 @@ function load(file: string, cacheControl: string): StaticFile {
   const compressible = COMPRESSIBLE.has(ext) && body.length > 512;
   const variant = (suffix: string, make: () => Buffer) =>
     existsSync(file + suffix) ? readFileSync(file + suffix) : make();
+  const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`;
   return {
     body,
-    type: TYPES[ext] ?? 'application/octet-stream',
-    cacheControl,
-    etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`,
+    etag,
+    headers: {
+      'content-type': TYPES[ext] ?? 'application/octet-stream',
+      'cache-control': cacheControl,
+      etag,
+      vary: 'accept-encoding',
+    },
     ...(compressible
       ? { br: variant('.br', () => brotliCompressSync(body)), gz: variant('.gz', () => gzipSync(body)) }
       : {}),
   };
 }
 
+/**
+ * Whether If-None-Match names this ETag (RFC 9110 §13.1.2: a list, weak comparison, or `*`). A browser sends back
+ * the one ETag it was given, so that is looked at first.
+ */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch === etag) return true;
+  return ifNoneMatch.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
+  });
+}
+
 function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile, status = 200) {
-  reply.status(status).header('content-type', file.type).header('cache-control', file.cacheControl);
-  reply.header('etag', file.etag).header('vary', 'accept-encoding');
-  if (status === 200 && request.headers['if-none-match'] === file.etag) return reply.status(304).send();
+  reply.status(status).headers(file.headers);
+  if (status === 200 && matches(request.headers['if-none-match'], file.etag)) return reply.status(304).send();
   const accept = String(request.headers['accept-encoding'] ?? '');
   if (file.br && /\bbr\b/.test(accept)) return reply.header('content-encoding', 'br').send(file.br);
   if (file.gz && /\bgzip\b/.test(accept)) return reply.header('content-encoding', 'gzip').send(file.gz);
