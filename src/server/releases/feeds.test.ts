@@ -227,7 +227,7 @@ describe('appcast', () => {
         toolId: purchase.toolId,
         version: '1.1.0',
         critical: true,
-        minimumOsVersion: '12.0',
+        minimumMacosVersion: '12.0',
         publishedAt: new Date('2026-11-25T10:00:00Z'),
         notesMarkdown:
           '## Faster <b>merging</b>\n\n<script>alert(1)</script><img src=x onerror="alert(1)">\n\n[click](javascript:alert(1)) ]]> done',
@@ -259,7 +259,7 @@ describe('appcast', () => {
     });
     const { appcastUrl } = await activate(purchase);
 
-    const response = await fetch(appcastUrl);
+    const response = await fetch(`${appcastUrl}?channel=beta`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/rss+xml');
     const xml = await response.text();
@@ -272,12 +272,30 @@ describe('appcast', () => {
     const items = parsed.rss.channel.item as Array<
       Record<string, unknown> & { enclosure: Record<string, string> }
     >;
-    expect(items.map((item) => [item['sparkle:version'], item.enclosure['sparkle:os']])).toEqual([
-      ['1.2.0-beta.1', 'macos'],
-      ['1.1.0', 'macos'],
-      ['1.0.0', 'macos'],
-      ['1.0.0', 'windows'],
+    // Mac items carry the build number (Sparkle compares it), Windows items the semver (WinSparkle does).
+    expect(
+      items.map((item) => [
+        item['sparkle:version'],
+        item['sparkle:shortVersionString'],
+        item.enclosure['sparkle:os'],
+      ]),
+    ).toEqual([
+      ['3', '1.2.0-beta.1', 'macos'],
+      ['2', '1.1.0', 'macos'],
+      ['1.0.0', '1.0.0', 'windows-x64'],
+      ['1', '1.0.0', 'macos'],
     ]);
+    // Without ?channel=beta there is no beta at all: WinSparkle would offer it to everyone.
+    const stable = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      parseTagValue: false,
+    }).parse(await (await fetch(appcastUrl)).text());
+    expect(
+      (stable.rss.channel.item as Array<Record<string, string>>).map(
+        (item) => item['sparkle:shortVersionString'],
+      ),
+    ).toEqual(['1.1.0', '1.0.0', '1.0.0']);
     const [beta, critical] = items;
     expect(beta?.['sparkle:channel']).toBe('beta');
     expect(critical?.['sparkle:channel']).toBeUndefined();

@@ -110,6 +110,7 @@ async function uploadArtifact(ctx: AppContext, request: FastifyRequest) {
     platform: field('platform'),
     arch: field('arch'),
     kind: field('kind'),
+    installerArguments: field('installerArguments'),
   });
   const fileName = part.filename.split(/[/\\]/).pop() ?? '';
   const { release } = await addArtifact(ctx, releaseId, { ...fields, fileName, stream: part.file }, actor);
