@@ -78,7 +78,7 @@ describe('a release from draft to yanked', () => {
       version: 'v1.1.0',
       channel: 'stable',
       notesMarkdown: '## Faster\n\n[x](javascript:alert(1)) <img src=x onerror=alert(2)>',
-      minimumOsVersion: '10.0.17763',
+      minimumWindowsVersion: '10.0.17763',
       critical: false,
     });
     expect(created.statusCode).toBe(200);
@@ -87,7 +87,9 @@ describe('a release from draft to yanked', () => {
       version: '1.1.0',
       state: 'draft',
       artifacts: [],
-      minimumOsVersion: '10.0.17763',
+      buildNumber: 1,
+      minimumMacosVersion: null,
+      minimumWindowsVersion: '10.0.17763',
     });
     expect(draft.notesHtml).toContain('<h2>Faster</h2>');
     expect(draft.notesHtml).not.toMatch(/javascript:|onerror|<img/);

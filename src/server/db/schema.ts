@@ -294,7 +294,8 @@ export const releases = pgTable(
      * Only increases per tool (issue 51): Sparkle compares `sparkle:version`, which is this number, because its
      * comparator cannot order semver prereleases; WinSparkle and Velopack keep comparing the semver.
      */
-    buildNumber: integer('build_number').notNull(),
+    // 1 when a migration or the seed inserts a tool's first release; the app always gives it (operations.ts).
+    buildNumber: integer('build_number').notNull().default(1),
     /** Each platform's minimum, emitted only on that platform's items: macOS major.minor[.patch]. */
     minimumMacosVersion: text('minimum_macos_version'),
     /** Windows major.minor.build, e.g. 10.0.17763. */
