@@ -1,4 +1,8 @@
-import type { AdminRelease } from '../../../../shared/releases';
+import {
+  type AdminRelease,
+  MINIMUM_MACOS_PATTERN,
+  MINIMUM_WINDOWS_PATTERN,
+} from '../../../../shared/releases';
 import { Button, Checkbox, Field, FormError, Select, TextField, useForm } from '../../../components/form';
 import { adminApi, problem } from '../api';
 
@@ -44,6 +48,14 @@ export function NewReleaseForm({
       ...(current.buildNumber.trim() === '' || /^[1-9]\d{0,9}$/.test(current.buildNumber.trim())
         ? {}
         : { buildNumber: 'The build number is a whole number, e.g. 42, or empty for the next one.' }),
+      ...(current.minimumMacosVersion.trim() === '' ||
+      MINIMUM_MACOS_PATTERN.test(current.minimumMacosVersion.trim())
+        ? {}
+        : { minimumMacosVersion: 'Write the macOS version as major.minor or major.minor.patch, e.g. 12.0.' }),
+      ...(current.minimumWindowsVersion.trim() === '' ||
+      MINIMUM_WINDOWS_PATTERN.test(current.minimumWindowsVersion.trim())
+        ? {}
+        : { minimumWindowsVersion: 'Write the Windows version as major.minor.build, e.g. 10.0.17763.' }),
     }),
     send: async (current) => {
       const release = await adminApi.createRelease(toolId, {
@@ -80,9 +92,8 @@ export function NewReleaseForm({
       </Field>
       <TextField
         id={fieldId('buildNumber')}
-        label="Build number"
-        hint="Sparkle compares it (CFBundleVersion); empty: the next one"
-        placeholder="next"
+        label="Build number (CFBundleVersion)"
+        placeholder="empty: the next one"
         inputMode="numeric"
         value={values.buildNumber}
         onValueChange={form.change('buildNumber')}
