@@ -127,6 +127,24 @@ describe('a release from draft to yanked', () => {
       ),
     ).toBe(true);
 
+    const misplacedArguments = await uploadArtifact(
+      draft.id,
+      { platform: 'macos', arch: 'universal', kind: 'sparkle', installerArguments: '/SILENT' },
+      randomBytes(100),
+      'LedgerLens.zip',
+    );
+    expect(misplacedArguments.status).toBe(400);
+    const silent = await uploadArtifact(
+      draft.id,
+      { platform: 'windows', arch: 'arm64', kind: 'sparkle', installerArguments: ' /SILENT /NORESTART ' },
+      randomBytes(100),
+      'LedgerLens-arm64-setup.exe',
+    );
+    expect(silent.status).toBe(200);
+    expect(
+      ((await silent.json()) as AdminRelease).artifacts.find((file) => file.kind === 'sparkle'),
+    ).toMatchObject({ arch: 'arm64', installerArguments: '/SILENT /NORESTART' });
+
     const wrongPackage = await uploadArtifact(
       draft.id,
       { platform: 'windows', arch: 'x64', kind: 'velopack' },
@@ -196,6 +214,7 @@ describe('a release from draft to yanked', () => {
       'release.yank',
       'release.publish',
       'release.edit',
+      'release.upload',
       'release.upload',
       'release.create',
     ]);
