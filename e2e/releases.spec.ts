@@ -100,9 +100,21 @@ test('the operator signs in with a second factor and opens a tool’s releases',
 test('a draft gets notes, a file uploaded with progress, and is published with a fresh code', async () => {
   test.setTimeout(180_000);
   await page.getByLabel('Version', { exact: true }).fill('1.1.0');
+  await page.locator('#new-release-buildNumber').fill('7');
+  await page.locator('#new-release-minimumMacosVersion').fill('12.0');
+  // A macOS-style minimum for Windows is refused with the form WinSparkle reads.
+  await page.locator('#new-release-minimumWindowsVersion').fill('10.0');
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.locator('#new-release-minimumWindowsVersion-error')).toHaveText(
+    'Write the Windows version as major.minor.build, e.g. 10.0.17763.',
+  );
+  await page.locator('#new-release-minimumWindowsVersion').fill('10.0.17763');
   await page.getByRole('button', { name: 'Create draft' }).click();
   const draft = page.getByTestId('release-1.1.0');
   await expect(draft).toContainText('draft');
+  await expect(draft).toContainText('build 7');
+  await expect(draft.getByLabel('Minimum macOS')).toHaveValue('12.0');
+  await expect(draft.getByLabel('Minimum Windows')).toHaveValue('10.0.17763');
 
   await draft
     .getByLabel('Release notes (Markdown)')

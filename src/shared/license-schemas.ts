@@ -83,5 +83,12 @@ export const updateCheckSchema = z
       .max(64, { error: 'version must be at most 64 characters' })
       .regex(SEMVER, { error: 'version must be a semantic version such as 1.2.0' }),
     channel: z.enum(RELEASE_CHANNELS, { error: 'channel must be stable or beta' }).optional(),
+    /** The running OS's version (macOS 13.4.1, Windows 10.0.19045): releases whose minimum is above it are left out. */
+    osVersion: z
+      .string({ error: 'osVersion must be a string such as 10.0.19045 or 13.4.1' })
+      .regex(/^\d{1,6}(\.\d{1,6}){0,3}$/, {
+        error: 'osVersion must be numbers and dots, such as 10.0.19045 or 13.4.1',
+      })
+      .optional(),
   })
   .superRefine(requireOneCredential);

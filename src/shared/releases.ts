@@ -12,7 +12,8 @@ export type ReleaseState = (typeof RELEASE_STATES)[number];
 export const ARTIFACT_PLATFORMS = ['windows', 'macos'] as const;
 export type ArtifactPlatform = (typeof ARTIFACT_PLATFORMS)[number];
 
-export const ARTIFACT_ARCHES = ['x64', 'arm64', 'universal'] as const;
+/** x86 is Windows only (WinSparkle's `windows-x86`); universal is a macOS build for both, or a Windows build for any. */
+export const ARTIFACT_ARCHES = ['x64', 'arm64', 'x86', 'universal'] as const;
 export type ArtifactArch = (typeof ARTIFACT_ARCHES)[number];
 
 /**
@@ -52,8 +53,12 @@ export type ReleasePublicKeyResponse = {
 };
 
 export const RELEASE_NOTES_MAX = 20_000;
-/** A minimum OS version as Sparkle's minimumSystemVersion takes it: numbers and dots, e.g. 12.0 or 10.0.17763. */
-export const MINIMUM_OS_PATTERN = /^\d{1,5}(\.\d{1,5}){0,3}$/;
+/** A macOS minimum as Sparkle compares it with the system's version: major.minor[.patch], e.g. 12.0 or 13.4.1. */
+export const MINIMUM_MACOS_PATTERN = /^\d{1,3}\.\d{1,3}(\.\d{1,3})?$/;
+/** A Windows minimum as WinSparkle reads it (major.minor.build, VerifyVersionInfoW), e.g. 10.0.17763. */
+export const MINIMUM_WINDOWS_PATTERN = /^\d{1,3}\.\d{1,3}\.\d{1,6}$/;
+/** Build numbers Sparkle compares as `sparkle:version`: positive integers, only increasing per tool. */
+export const BUILD_NUMBER_MAX = 2_000_000_000;
 /** What one release file may weigh: it is read into memory once to be signed (decision 034). */
 export const RELEASE_FILE_MAX_BYTES = 1024 ** 3;
 export const RELEASE_FILE_TOO_LARGE = 'the file is larger than 1 GB';
@@ -63,6 +68,8 @@ export const RELEASE_MESSAGES = {
   yankedFilesFixed: 'A yanked release never changes its files.',
   noArtifacts: 'Upload at least one file before publishing the release.',
   channelFixed: 'The channel can be changed only while the release is a draft.',
+  installerArgumentsOnlyWindowsSparkle:
+    'Installer arguments are for a Windows sparkle file (WinSparkle runs it with them); leave them out here.',
 } as const;
 
 /** A release's file as the operator sees it (dashboard and `releases list --json`). */
@@ -79,6 +86,8 @@ export type AdminArtifact = {
   signature: string;
   kid: string;
   velopackType: VelopackType | null;
+  /** WinSparkle's `sparkle:installerArguments` for a Windows sparkle installer. */
+  installerArguments: string | null;
   createdAt: string;
 };
 
@@ -91,7 +100,10 @@ export type AdminRelease = {
   notesMarkdown: string;
   /** The notes rendered and sanitised, exactly as buyers and updaters get them. */
   notesHtml: string;
-  minimumOsVersion: string | null;
+  /** Only increases per tool; Sparkle's `sparkle:version` (the app's CFBundleVersion). */
+  buildNumber: number;
+  minimumMacosVersion: string | null;
+  minimumWindowsVersion: string | null;
   critical: boolean;
   createdAt: string;
   publishedAt: string | null;

@@ -52,7 +52,7 @@ export type ToolVersion = { version: string; publishedAt: string | null; install
 export type ToolInstaller = {
   artifactId: string;
   platform: 'windows' | 'macos';
-  arch: 'x64' | 'arm64' | 'universal';
+  arch: 'x64' | 'arm64' | 'x86' | 'universal';
   fileName: string;
   size: number;
 };

@@ -1,6 +1,7 @@
 import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
+import { eq, max } from 'drizzle-orm';
 import type { Database } from '../../src/server/db/index';
 import { releaseArtifacts, releases } from '../../src/server/db/schema';
 import { buildZip } from '../../src/server/shop/zip';
@@ -22,6 +23,7 @@ export type ArtifactSpec = {
   /** The file's bytes, or a path on disk for files too large to hold (streamed into storage, left unsigned). */
   content: Buffer | { path: string };
   velopackType?: VelopackType;
+  installerArguments?: string;
 };
 
 export type ReleaseSpec = {
@@ -31,7 +33,10 @@ export type ReleaseSpec = {
   state?: ReleaseState;
   notesMarkdown?: string;
   critical?: boolean;
-  minimumOsVersion?: string;
+  /** Default: the tool's next build number. */
+  buildNumber?: number;
+  minimumMacosVersion?: string;
+  minimumWindowsVersion?: string;
   publishedAt?: Date;
   artifacts?: ArtifactSpec[];
 };
@@ -73,6 +78,10 @@ export async function addRelease(
   signer: FixtureSigner = fixtureSigner,
 ) {
   const state = spec.state ?? 'published';
+  const [highest] = await target.db
+    .select({ build: max(releases.buildNumber) })
+    .from(releases)
+    .where(eq(releases.toolId, spec.toolId));
   const [release] = await target.db
     .insert(releases)
     .values({
@@ -82,7 +91,9 @@ export async function addRelease(
       state,
       notesMarkdown: spec.notesMarkdown ?? `Version ${spec.version}.`,
       critical: spec.critical ?? false,
-      minimumOsVersion: spec.minimumOsVersion ?? null,
+      buildNumber: spec.buildNumber ?? (highest?.build ?? 0) + 1,
+      minimumMacosVersion: spec.minimumMacosVersion ?? null,
+      minimumWindowsVersion: spec.minimumWindowsVersion ?? null,
       publishedAt: state === 'draft' ? null : (spec.publishedAt ?? new Date()),
       yankedAt: state === 'yanked' ? new Date() : null,
     })
@@ -113,6 +124,7 @@ export async function addRelease(
         signature,
         kid: signer.kid,
         velopackType: file.kind === 'velopack' ? (file.velopackType ?? 'Full') : null,
+        installerArguments: file.installerArguments ?? null,
       })
       .returning();
     if (!artifact) throw new Error('artifact insert returned no row');

@@ -46,11 +46,13 @@ export type UpdateCheckAnswer = { valid: boolean; code: LicenseCode; update: Ava
 
 export type UpdateTarget = {
   platform: 'windows' | 'macos';
-  arch: 'x64' | 'arm64' | 'universal';
+  arch: 'x64' | 'arm64' | 'x86' | 'universal';
   /** The running tool's own version (semantic versioning). */
   version: string;
   /** 'beta' also sees stable releases; default 'stable'. */
   channel?: 'stable' | 'beta';
+  /** The running OS's version (10.0.19045, 13.4.1): releases needing a newer one are not offered. */
+  osVersion?: string;
 };
 
 /** The server answered, but not with a license answer: bad input (400), rate limit (429), or a server fault. */

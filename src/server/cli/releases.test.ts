@@ -79,16 +79,38 @@ describe('releases on the command line', () => {
       '--notes-file',
       'notes.md',
       '--critical',
-      '--min-os',
-      '10.0',
+      '--build',
+      '7',
+      '--min-macos',
+      '12.0',
+      '--min-windows',
+      '10.0.17763',
     );
     expect(added).toMatchObject({
       version: '1.1.0',
       state: 'draft',
       channel: 'stable',
       critical: true,
-      minimumOsVersion: '10.0',
+      buildNumber: 7,
+      minimumMacosVersion: '12.0',
+      minimumWindowsVersion: '10.0.17763',
     });
+    const badMinimum = await admin(
+      'releases',
+      'add',
+      'PDF Toolkit CLI',
+      '--version',
+      '1.2.0',
+      '--min-windows',
+      '10.0',
+    );
+    expect(badMinimum).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'admin: --min-windows: Write the Windows version as major.minor.build, e.g. 10.0.17763.\n',
+    });
+    const lowBuild = await admin('releases', 'add', 'PDF Toolkit CLI', '--version', '1.2.0', '--build', '7');
+    expect(lowBuild.stderr).toMatch(/build number must be above 7/);
     expect(added.notesHtml).toBe('<h2>Faster merging</h2>');
 
     const wrong = await admin(
@@ -141,6 +163,25 @@ describe('releases on the command line', () => {
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(
       `Uploaded PDF Toolkit Setup.exe (20 KB, sha256 ${sha256(installer)}) to 1.1.0.`,
+    );
+
+    const silent = await adminJson<AdminRelease>(
+      'releases',
+      'upload',
+      tool._id,
+      '1.1.0',
+      writeFile('PdfToolkit-1.1.0-setup.exe', randomBytes(100)),
+      '--platform',
+      'windows',
+      '--arch',
+      'x64',
+      '--kind',
+      'sparkle',
+      '--installer-args',
+      '/SILENT /NORESTART',
+    );
+    expect(silent.artifacts.find((artifact) => artifact.kind === 'sparkle')?.installerArguments).toBe(
+      '/SILENT /NORESTART',
     );
 
     expect((await admin('releases', 'publish', tool._id, '1.1.0')).stdout).toMatch(
@@ -201,7 +242,14 @@ describe('releases on the command line', () => {
     expect((await admin('releases', 'yank', tool._id, '1.1.0')).stdout).toMatch(/^Yanked release 1\.1\.0\./);
     const activity = await adminJson<ActivityEntry[]>('activity', '--search', 'release.');
     expect(activity.map((entry) => `${entry.action} ${entry.actor}`).sort()).toEqual(
-      ['release.create', 'release.upload', 'release.upload', 'release.publish', 'release.yank']
+      [
+        'release.create',
+        'release.upload',
+        'release.upload',
+        'release.upload',
+        'release.publish',
+        'release.yank',
+      ]
         .map((action) => `${action} cli:${userInfo().username}`)
         .sort(),
     );

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createReleaseSchema } from '../../shared/release-schemas';
+import { artifactFieldsSchema, createReleaseSchema } from '../../shared/release-schemas';
 import {
   type AdminRelease,
   ARTIFACT_ARCHES,
@@ -38,6 +38,7 @@ function releaseDetails(release: AdminRelease): string {
   const files = release.artifacts.map((file) =>
     [
       `  ${file.kind} ${file.platform} ${file.arch}${file.velopackType ? ` (${file.velopackType})` : ''}: ${file.fileName}, ${formatBytes(file.size)}`,
+      ...(file.installerArguments ? [`    installer arguments ${file.installerArguments}`] : []),
       `    sha256 ${file.sha256}`,
       `    signature ${file.signature} (key ${file.kid})`,
     ].join('\n'),
@@ -49,7 +50,9 @@ function releaseDetails(release: AdminRelease): string {
       ['Channel', release.channel],
       ['State', release.state],
       ['Critical', release.critical ? 'yes' : 'no'],
-      ['Minimum OS', release.minimumOsVersion],
+      ['Build', String(release.buildNumber)],
+      ['Minimum macOS', release.minimumMacosVersion],
+      ['Minimum Windows', release.minimumWindowsVersion],
       ['Created', formatTime(new Date(release.createdAt))],
       ['Published', release.publishedAt ? formatTime(new Date(release.publishedAt)) : null],
       ['Yanked', release.yankedAt ? formatTime(new Date(release.yankedAt)) : null],
@@ -80,7 +83,9 @@ async function newRelease(
     channel?: string;
     'notes-file'?: string;
     critical?: boolean;
-    'min-os'?: string;
+    build?: string;
+    'min-macos'?: string;
+    'min-windows'?: string;
   },
 ) {
   const notesMarkdown =
@@ -91,13 +96,20 @@ async function newRelease(
     version: requireOption(options.version, 'version', 'releases add'),
     channel: options.channel === undefined ? 'stable' : options.channel.trim().toLowerCase(),
     notesMarkdown,
-    minimumOsVersion: options['min-os'] ?? null,
+    buildNumber: options.build ?? null,
+    minimumMacosVersion: options['min-macos'] ?? null,
+    minimumWindowsVersion: options['min-windows'] ?? null,
     critical: options.critical === true,
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const option =
-      { notesMarkdown: 'notes-file', minimumOsVersion: 'min-os' }[String(issue?.path[0])] ?? issue?.path[0];
+      {
+        notesMarkdown: 'notes-file',
+        buildNumber: 'build',
+        minimumMacosVersion: 'min-macos',
+        minimumWindowsVersion: 'min-windows',
+      }[String(issue?.path[0])] ?? issue?.path[0];
     throw new CommandError(`--${String(option)}: ${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;
@@ -115,9 +127,10 @@ const list = defineCommand({
     return {
       data: rows,
       text: table(
-        ['VERSION', 'CHANNEL', 'STATE', 'PUBLISHED', 'FILES'],
+        ['VERSION', 'BUILD', 'CHANNEL', 'STATE', 'PUBLISHED', 'FILES'],
         rows.map((release) => [
           release.version,
+          String(release.buildNumber),
           release.channel,
           release.state,
           release.publishedAt ? formatTime(new Date(release.publishedAt)) : '',
@@ -138,15 +151,32 @@ const add = defineCommand({
     channel: { type: 'string', value: '<stable|beta>', description: 'Who gets it (default stable)' },
     'notes-file': { type: 'string', value: '<path>', description: 'Release notes in Markdown from a file' },
     critical: { type: 'boolean', description: 'Mark it as a critical update' },
-    'min-os': { type: 'string', value: '<version>', description: 'Minimum OS version, e.g. 12.0' },
+    build: {
+      type: 'string',
+      value: '<N>',
+      description: 'Build number, above every earlier one (Sparkle compares it); default the next',
+    },
+    'min-macos': {
+      type: 'string',
+      value: '<x.y[.z]>',
+      description: 'Minimum macOS for its Mac files, e.g. 12.0',
+    },
+    'min-windows': {
+      type: 'string',
+      value: '<x.y.build>',
+      description: 'Minimum Windows for its Windows files, e.g. 10.0.17763',
+    },
   },
-  example: 'releases add "PDF Toolkit" --version 1.1.0 --notes-file notes.md',
+  example: 'releases add "PDF Toolkit" --version 1.1.0 --min-macos 12.0 --notes-file notes.md',
   details: 'The release is a draft: upload its files with "releases upload", then "releases publish".',
   async run(env, input) {
     const values = await newRelease(env, input.options);
     const ctx = await env.open();
     const release = toAdminRelease(await createRelease(ctx, argument(input, 0), values, env.actor));
-    return releaseOutput(release, `Added draft release ${release.version} (${release.channel}).`);
+    return releaseOutput(
+      release,
+      `Added draft release ${release.version} (${release.channel}, build ${release.buildNumber}).`,
+    );
   },
 });
 
@@ -160,11 +190,16 @@ const upload = defineCommand({
   ],
   options: {
     platform: { type: 'string', value: '<windows|macos>', description: 'Where the file runs' },
-    arch: { type: 'string', value: '<x64|arm64|universal>', description: 'Its architecture' },
+    arch: { type: 'string', value: '<x64|arm64|x86|universal>', description: 'Its architecture' },
     kind: {
       type: 'string',
       value: '<installer|sparkle|velopack>',
       description: 'installer (My Tools), sparkle (appcast archive) or velopack (.nupkg)',
+    },
+    'installer-args': {
+      type: 'string',
+      value: '<args>',
+      description: 'A Windows sparkle installer’s arguments for WinSparkle, e.g. "/SILENT"',
     },
   },
   example:
@@ -179,6 +214,15 @@ const upload = defineCommand({
     );
     const arch = oneOf(requireOption(options.arch, 'arch', command), ARTIFACT_ARCHES, 'arch');
     const kind = oneOf(requireOption(options.kind, 'kind', command), ARTIFACT_KINDS, 'kind');
+    const fields = artifactFieldsSchema.safeParse({
+      platform,
+      arch,
+      kind,
+      installerArguments: options['installer-args'],
+    });
+    if (!fields.success) {
+      throw new CommandError(`--installer-args: ${fields.error.issues[0]?.message ?? 'invalid'}`);
+    }
     const typedFile = argument(input, 2);
     const file = await userFile(env, typedFile, {
       bytes: RELEASE_FILE_MAX_BYTES,
@@ -190,7 +234,7 @@ const upload = defineCommand({
     const { release: after, artifact } = await addArtifact(
       ctx,
       release.id,
-      { platform, arch, kind, fileName, stream: createReadStream(file) },
+      { ...fields.data, fileName, stream: createReadStream(file) },
       env.actor,
     );
     return releaseOutput(

@@ -78,7 +78,7 @@ describe('a release from draft to yanked', () => {
       version: 'v1.1.0',
       channel: 'stable',
       notesMarkdown: '## Faster\n\n[x](javascript:alert(1)) <img src=x onerror=alert(2)>',
-      minimumOsVersion: '10.0.17763',
+      minimumWindowsVersion: '10.0.17763',
       critical: false,
     });
     expect(created.statusCode).toBe(200);
@@ -87,7 +87,9 @@ describe('a release from draft to yanked', () => {
       version: '1.1.0',
       state: 'draft',
       artifacts: [],
-      minimumOsVersion: '10.0.17763',
+      buildNumber: 1,
+      minimumMacosVersion: null,
+      minimumWindowsVersion: '10.0.17763',
     });
     expect(draft.notesHtml).toContain('<h2>Faster</h2>');
     expect(draft.notesHtml).not.toMatch(/javascript:|onerror|<img/);
@@ -124,6 +126,24 @@ describe('a release from draft to yanked', () => {
         Buffer.from(artifact?.signature ?? '', 'base64'),
       ),
     ).toBe(true);
+
+    const misplacedArguments = await uploadArtifact(
+      draft.id,
+      { platform: 'macos', arch: 'universal', kind: 'sparkle', installerArguments: '/SILENT' },
+      randomBytes(100),
+      'LedgerLens.zip',
+    );
+    expect(misplacedArguments.status).toBe(400);
+    const silent = await uploadArtifact(
+      draft.id,
+      { platform: 'windows', arch: 'arm64', kind: 'sparkle', installerArguments: ' /SILENT /NORESTART ' },
+      randomBytes(100),
+      'LedgerLens-arm64-setup.exe',
+    );
+    expect(silent.status).toBe(200);
+    expect(
+      ((await silent.json()) as AdminRelease).artifacts.find((file) => file.kind === 'sparkle'),
+    ).toMatchObject({ arch: 'arm64', installerArguments: '/SILENT /NORESTART' });
 
     const wrongPackage = await uploadArtifact(
       draft.id,
@@ -194,6 +214,7 @@ describe('a release from draft to yanked', () => {
       'release.yank',
       'release.publish',
       'release.edit',
+      'release.upload',
       'release.upload',
       'release.create',
     ]);

@@ -290,7 +290,16 @@ export const releases = pgTable(
     channel: text('channel', { enum: RELEASE_CHANNELS }).notNull().default('stable'),
     state: text('state', { enum: RELEASE_STATES }).notNull().default('draft'),
     notesMarkdown: text('notes_markdown').notNull().default(''),
-    minimumOsVersion: text('minimum_os_version'),
+    /**
+     * Only increases per tool (issue 51): Sparkle compares `sparkle:version`, which is this number, because its
+     * comparator cannot order semver prereleases; WinSparkle and Velopack keep comparing the semver.
+     */
+    // 1 when a migration or the seed inserts a tool's first release; the app always gives it (operations.ts).
+    buildNumber: integer('build_number').notNull().default(1),
+    /** Each platform's minimum, emitted only on that platform's items: macOS major.minor[.patch]. */
+    minimumMacosVersion: text('minimum_macos_version'),
+    /** Windows major.minor.build, e.g. 10.0.17763. */
+    minimumWindowsVersion: text('minimum_windows_version'),
     critical: boolean('critical').notNull().default(false),
     createdAt: createdAt(),
     publishedAt: ts('published_at'),
@@ -300,6 +309,7 @@ export const releases = pgTable(
   },
   (t) => [
     uniqueIndex('releases_tool_id_version_key').on(t.toolId, t.version),
+    uniqueIndex('releases_tool_id_build_number_key').on(t.toolId, t.buildNumber),
     index('releases_tool_id_state_idx').on(t.toolId, t.state),
   ],
 );
@@ -329,6 +339,8 @@ export const releaseArtifacts = pgTable(
     kid: text('kid').notNull(),
     /** Velopack packages only: a full package or a delta from the previous version. */
     velopackType: text('velopack_type', { enum: VELOPACK_TYPES }),
+    /** A Windows Sparkle installer's arguments for WinSparkle (`sparkle:installerArguments`), e.g. /SILENT. */
+    installerArguments: text('installer_arguments'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('release_artifacts_file_key').on(t.releaseId, t.kind, t.platform, t.arch, t.fileName)],

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addTool,
@@ -73,6 +74,24 @@ describe('GET /metrics', () => {
     if (t.database.driver === 'postgres')
       expect(sample(text, 'db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
     else expect(text).not.toContain('db_pool_connections');
+  });
+
+  it('lints clean with promtool check metrics (Debian package prometheus), after requests gave it every series', async () => {
+    const promtool = spawnSync('promtool', ['--version'], { encoding: 'utf8' });
+    if (promtool.error) {
+      throw new Error(
+        "promtool is not installed: install Debian's prometheus package (apt-get install prometheus), as .ci/run does.",
+      );
+    }
+    // Requests first, so the histograms and counters have series to lint.
+    await fetch(`${t.baseUrl}/api/alltools/`);
+    await fetch(`${t.baseUrl}/api/no-such-route`);
+    const text = await figures();
+    expect(text).not.toMatch(/^nodejs_active_(handles|requests|resources)_total /m);
+    expect(text).toMatch(/^# TYPE nodejs_active_handles gauge$/m);
+    const lint = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    expect(`${lint.stdout}${lint.stderr}`.trim()).toBe('');
+    expect(lint.status).toBe(0);
   });
 
   it('counts requests by route pattern, orders paid, license answers and queued mail', async () => {

@@ -29,6 +29,26 @@ export function requestedRange(
 }
 
 /**
+ * Whether an `If-None-Match` header names `etag` (RFC 9110 §13.1.2: `*`, or a list compared weakly, so `W/"x"`
+ * matches `"x"`).
+ */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
+/**
+ * Whether a `Range` is to be honoured under `If-Range` (RFC 9110 §13.1.5): only when the validator is our strong
+ * ETag exactly. A date (we send no Last-Modified), a weak tag or another tag means the file the client holds part
+ * of is not this one, so it gets the whole file as 200.
+ */
+function rangeStillValid(ifRange: string | string[] | undefined, etag: string): boolean {
+  return ifRange === undefined || (typeof ifRange === 'string' && ifRange.trim() === etag);
+}
+
+/**
  * Sends an artifact's bytes, streamed from storage and never buffered, so a 200 MB installer costs the server a
  * few chunks of memory per download. `Range` lets a broken download resume (206); the ETag is the file's SHA-256,
  * which never changes for a published release.
@@ -40,14 +60,20 @@ export async function sendArtifact(
   artifact: ArtifactRow,
 ): Promise<FastifyReply> {
   const { size } = artifact;
+  const etag = `"${artifact.sha256}"`;
   reply
     .header('accept-ranges', 'bytes')
-    .header('etag', `"${artifact.sha256}"`)
+    .header('etag', etag)
     .header('content-type', 'application/octet-stream')
     .header('content-disposition', contentDisposition(artifact.fileName))
     .header('cache-control', 'private, no-store')
     .header('x-robots-tag', 'noindex');
-  const range = requestedRange(request.headers.range, size);
+  if (etagMatches(request.headers['if-none-match'], etag)) {
+    reply.removeHeader('content-disposition');
+    return reply.status(304).send();
+  }
+  const ifRange = request.headers['if-range'];
+  const range = rangeStillValid(ifRange, etag) ? requestedRange(request.headers.range, size) : undefined;
   if (range === 'unsatisfiable') {
     return reply.status(416).header('content-range', `bytes */${size}`).send();
   }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { createLocalStorage } from '../storage';
 const SIZE = 200 * 1024 * 1024;
 let server: ServerProcess;
 let fileUrl: string;
+let feedsUrl: string;
 let expectedSha256: string;
 let workDir: string;
 
@@ -65,6 +67,7 @@ beforeAll(async () => {
     }),
   });
   const { updates } = (await activated.json()) as { updates: { velopackUrl: string } };
+  feedsUrl = updates.velopackUrl;
   const artifact = artifacts[0];
   if (!artifact) throw new Error('no artifact');
   fileUrl = `${updates.velopackUrl}files/${artifact.id}/${encodeURIComponent(artifact.fileName)}`;
@@ -92,6 +95,65 @@ function rssMb(pid: number): number {
   const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(line?.[1] ?? 0) / 1024;
 }
+
+/** curl as a downloader runs it: status, bytes received and the headers, the body into `output`. */
+function curl(
+  url: string,
+  headers: string[],
+  output = '/dev/null',
+): { status: number; size: number; headers: string } {
+  const headerFile = path.join(workDir, `headers-${randomBytes(4).toString('hex')}`);
+  const written = execFileSync(
+    'curl',
+    [
+      '-s',
+      '-o',
+      output,
+      '-D',
+      headerFile,
+      '-w',
+      '%{http_code} %{size_download}',
+      ...headers.flatMap((h) => ['-H', h]),
+      url,
+    ],
+    { encoding: 'utf8' },
+  );
+  const [status, size] = written.trim().split(' ').map(Number);
+  const received = readFileSync(headerFile, 'utf8');
+  rmSync(headerFile);
+  return { status: status ?? 0, size: size ?? 0, headers: received };
+}
+
+describe('validators (RFC 9110) with curl', () => {
+  it('a stale If-Range gets 200 and the whole file; the current ETag gets the range; If-None-Match gets 304', async () => {
+    const whole = path.join(workDir, 'whole.bin');
+    const stale = curl(fileUrl, ['Range: bytes=0-99', 'If-Range: "an-older-build-of-this-file"'], whole);
+    expect(stale.status).toBe(200);
+    expect(stale.size).toBe(SIZE);
+    expect(createHash('sha256').update(readFileSync(whole)).digest('hex')).toBe(expectedSha256);
+    rmSync(whole);
+    // A date is no validator of ours (no Last-Modified is sent): the whole file too.
+    expect(curl(fileUrl, ['Range: bytes=0-99', 'If-Range: Wed, 21 Oct 2015 07:28:00 GMT']).status).toBe(200);
+    const resumed = curl(fileUrl, ['Range: bytes=0-99', `If-Range: "${expectedSha256}"`]);
+    expect([resumed.status, resumed.size]).toEqual([206, 100]);
+    const unchanged = curl(fileUrl, [`If-None-Match: "${expectedSha256}"`]);
+    expect([unchanged.status, unchanged.size]).toEqual([304, 0]);
+    expect(unchanged.headers).toMatch(new RegExp(`^etag: "${expectedSha256}"`, 'im'));
+  }, 120_000);
+
+  it('a feed fetched twice with If-None-Match gets 304 the second time, and 200 to another tag', async () => {
+    for (const feed of ['appcast.xml', 'appcast.xml?channel=beta', 'releases.win.json', 'RELEASES']) {
+      const first = curl(`${feedsUrl}${feed}`, []);
+      expect(first.status, feed).toBe(200);
+      const etag = /^etag: (".+")\r?$/im.exec(first.headers)?.[1];
+      expect(etag, feed).toBeDefined();
+      expect(first.headers).toMatch(/^cache-control: private, no-cache/im);
+      const second = curl(`${feedsUrl}${feed}`, [`If-None-Match: ${etag}`]);
+      expect([second.status, second.size], feed).toEqual([304, 0]);
+      expect(curl(`${feedsUrl}${feed}`, ['If-None-Match: "something-else"']).status, feed).toBe(200);
+    }
+  });
+});
 
 describe('artifact downloads', () => {
   it('arrive byte-identical in two halves with Range, and a range past the end is 416', async () => {

@@ -1,15 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  ARTIFACT_ARCHES,
-  ARTIFACT_PLATFORMS,
-  type ArtifactArch,
-  type ArtifactPlatform,
-} from '../../shared/releases';
+import { ARTIFACT_ARCHES, ARTIFACT_PLATFORMS, RELEASE_CHANNELS } from '../../shared/releases';
 import type { AppContext } from '../context';
 import { sendJsonNotFound } from '../http/errors';
 import { artifactUrlOf, type FeedOwner, liveFeedOwner } from '../licenses/update-tokens';
 import { buildAppcast } from './appcast';
-import { sendArtifact } from './artifact-download';
+import { etagMatches, sendArtifact } from './artifact-download';
 import { type ArtifactRow, findArtifact, findRelease, publishedArtifacts } from './store';
 import { squirrelReleases, velopackChannel, velopackFeed } from './velopack-feed';
 
@@ -22,6 +18,7 @@ const isOneOf = <T extends string>(values: readonly T[], value: unknown): value 
   typeof value === 'string' && (values as readonly string[]).includes(value);
 
 type TokenParams = { token: string };
+type AppcastQuery = { os?: string; arch?: string; channel?: string };
 
 /**
  * The update feeds of one activation, under its secret token (docs/updates.md): a Sparkle / WinSparkle appcast,
@@ -36,34 +33,48 @@ export async function updateFeedRoutes(app: FastifyInstance, ctx: AppContext): P
     return liveFeedOwner(ctx, request.params.token);
   }
 
-  const feedHeaders = (reply: FastifyReply) =>
-    reply.header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex');
+  /**
+   * A feed with a strong ETag over its bytes (every installed copy polls it): `304` to a matching `If-None-Match`
+   * (RFC 9110 §13.1.2). `no-cache` rather than `no-store`, so a client may keep it and revalidate.
+   */
+  function sendFeed(request: FastifyRequest, reply: FastifyReply, type: string, body: string) {
+    const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
+    reply
+      .header('cache-control', 'private, no-cache')
+      .header('x-robots-tag', 'noindex')
+      .header('etag', etag)
+      .header('vary', 'accept-encoding');
+    if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
+    return reply.type(type).send(body);
+  }
 
   async function appcast(
-    request: FastifyRequest<{ Params: TokenParams; Querystring: { os?: string; arch?: string } }>,
+    request: FastifyRequest<{ Params: TokenParams; Querystring: AppcastQuery }>,
     reply: FastifyReply,
     owner: FeedOwner,
   ) {
-    const { os, arch } = request.query;
+    const { os, arch, channel } = request.query;
     if (
       (os !== undefined && !isOneOf(ARTIFACT_PLATFORMS, os)) ||
-      (arch !== undefined && !isOneOf(ARTIFACT_ARCHES, arch))
+      (arch !== undefined && !isOneOf(ARTIFACT_ARCHES, arch)) ||
+      (channel !== undefined && !isOneOf(RELEASE_CHANNELS, channel))
     )
       return sendJsonNotFound(reply);
-    const entries = (
-      await publishedArtifacts(ctx.db, owner.toolId, {
-        kind: 'sparkle',
-        includeBeta: true,
-        ...(os ? { platform: os as ArtifactPlatform } : {}),
-      })
-    ).filter(
-      ({ artifact }) => !arch || artifact.arch === arch || artifact.arch === ('universal' as ArtifactArch),
-    );
+    // Stable only unless the URL asks for betas: WinSparkle never reads sparkle:channel.
+    const entries = await publishedArtifacts(ctx.db, owner.toolId, {
+      kind: 'sparkle',
+      includeBeta: channel === 'beta',
+      ...(os ? { platform: os } : {}),
+    });
     const fileUrl = (artifact: ArtifactRow) =>
       artifactUrlOf(ctx.config.publicUrl, request.params.token, artifact);
-    return feedHeaders(reply)
-      .type('application/rss+xml; charset=utf-8')
-      .send(buildAppcast(owner.toolName, entries, fileUrl));
+    const filter = { ...(os ? { os } : {}), ...(arch ? { arch } : {}) };
+    return sendFeed(
+      request,
+      reply,
+      'application/rss+xml; charset=utf-8',
+      buildAppcast(owner.toolName, entries, filter, fileUrl),
+    );
   }
 
   async function velopackFile(
@@ -76,11 +87,20 @@ export async function updateFeedRoutes(app: FastifyInstance, ctx: AppContext): P
     const legacy = fileName === 'RELEASES' || fileName.startsWith('RELEASES-');
     const feed = velopackChannel(fileName === 'RELEASES' ? 'win' : (channel ?? ''));
     if (feed) {
-      const entries = await publishedArtifacts(ctx.db, owner.toolId, { kind: 'velopack', ...feed });
-      if (legacy) return feedHeaders(reply).type('text/plain; charset=utf-8').send(squirrelReleases(entries));
-      return feedHeaders(reply)
-        .type('application/json; charset=utf-8')
-        .send(velopackFeed(owner.packageId, entries));
+      const entries = (
+        await publishedArtifacts(ctx.db, owner.toolId, {
+          kind: 'velopack',
+          platform: feed.platform,
+          includeBeta: feed.includeBeta,
+        })
+      ).filter(({ artifact }) => feed.arches.includes(artifact.arch));
+      if (legacy) return sendFeed(request, reply, 'text/plain; charset=utf-8', squirrelReleases(entries));
+      return sendFeed(
+        request,
+        reply,
+        'application/json; charset=utf-8',
+        JSON.stringify(velopackFeed(owner.packageId, entries)),
+      );
     }
     // A package the feed named by its relative FileName.
     const packages = await publishedArtifacts(ctx.db, owner.toolId, { kind: 'velopack', includeBeta: true });
@@ -88,7 +108,7 @@ export async function updateFeedRoutes(app: FastifyInstance, ctx: AppContext): P
     return found ? sendArtifact(ctx, request, reply, found.artifact) : sendJsonNotFound(reply);
   }
 
-  app.get<{ Params: TokenParams & { file: string }; Querystring: { os?: string; arch?: string } }>(
+  app.get<{ Params: TokenParams & { file: string }; Querystring: AppcastQuery }>(
     '/api/updates/:token/:file',
     async (request, reply) => {
       const owner = await ownerOf(request);

@@ -95,23 +95,8 @@ describe('Velopack feed', () => {
     const { velopackUrl } = await activate(purchase);
 
     // A fake installed app of version 1.0.0: Velopack's documented locator override.
-    const root = mkdtempSync(path.join(tmpdir(), 'velopack-app-'));
-    mkdirSync(path.join(root, 'current'));
-    mkdirSync(path.join(root, 'packages'));
-    writeFileSync(path.join(root, 'current', 'sq.version'), buildNupkgManifest('PdfToolkit', '1.0.0'));
-    writeFileSync(path.join(root, 'Update.exe'), '');
-    const manager = new UpdateManager(
-      velopackUrl,
-      { ExplicitChannel: 'win', AllowVersionDowngrade: false },
-      {
-        RootAppDir: root,
-        UpdateExePath: path.join(root, 'Update.exe'),
-        PackagesDir: path.join(root, 'packages'),
-        ManifestPath: path.join(root, 'current', 'sq.version'),
-        CurrentBinaryDir: path.join(root, 'current'),
-        IsPortable: true,
-      },
-    );
+    const app = installedVelopackApp(velopackUrl, 'PdfToolkit', '1.0.0', 'win');
+    const { manager } = app;
     expect(manager.getCurrentVersion()).toBe('1.0.0');
     const update = await manager.checkForUpdatesAsync();
     expect(update?.TargetFullRelease).toMatchObject({
@@ -122,11 +107,11 @@ describe('Velopack feed', () => {
     expect(update?.TargetFullRelease.NotesHtml).not.toMatch(/<script|href="javascript/);
     if (!update) throw new Error('no update found');
     await manager.downloadUpdateAsync(update);
-    const downloaded = readFileSync(path.join(root, 'packages', 'PdfToolkit-1.1.0-full.nupkg'));
+    const downloaded = readFileSync(path.join(app.packages, 'PdfToolkit-1.1.0-full.nupkg'));
     // This build of the client does not check the checksum itself: the test does.
     expect(sha256(downloaded)).toBe(update.TargetFullRelease.SHA256);
     expect(sha256(downloaded)).toBe(current.artifacts[0]?.sha256);
-    rmSync(root, { recursive: true, force: true });
+    app.remove();
 
     // The beta channel lists stable and beta packages; drafts and yanked releases are in no feed.
     const beta = (await (await fetch(`${velopackUrl}releases.win-beta.json`)).json()) as {
@@ -158,9 +143,38 @@ describe('Velopack feed', () => {
 });
 
 /** What an installed Velopack app keeps as `current/sq.version`: the nuspec of the version it runs. */
-function buildNupkgManifest(packageId: string, version: string): string {
+function buildNupkgManifest(packageId: string, version: string, channel = 'win'): string {
   return `<?xml version="1.0" encoding="utf-8"?>
-<package xmlns="http://schemas.microsoft.com/packaging/2010/07/nuspec.xsd"><metadata><id>${packageId}</id><version>${version}</version><title>${packageId}</title><authors>x</authors><description>x</description><channel>win</channel><mainExe>${packageId}.exe</mainExe></metadata></package>`;
+<package xmlns="http://schemas.microsoft.com/packaging/2010/07/nuspec.xsd"><metadata><id>${packageId}</id><version>${version}</version><title>${packageId}</title><authors>x</authors><description>x</description><channel>${channel}</channel><mainExe>${packageId}.exe</mainExe></metadata></package>`;
+}
+
+/**
+ * A fake installed app of `version` packed on `channel`, for Velopack's documented locator override, and its
+ * UpdateManager on the activation's folder URL; `packages` is where the client downloads to.
+ */
+function installedVelopackApp(velopackUrl: string, packageId: string, version: string, channel: string) {
+  const root = mkdtempSync(path.join(tmpdir(), 'velopack-app-'));
+  mkdirSync(path.join(root, 'current'));
+  mkdirSync(path.join(root, 'packages'));
+  writeFileSync(path.join(root, 'current', 'sq.version'), buildNupkgManifest(packageId, version, channel));
+  writeFileSync(path.join(root, 'Update.exe'), '');
+  const manager = new UpdateManager(
+    velopackUrl,
+    { ExplicitChannel: channel, AllowVersionDowngrade: false },
+    {
+      RootAppDir: root,
+      UpdateExePath: path.join(root, 'Update.exe'),
+      PackagesDir: path.join(root, 'packages'),
+      ManifestPath: path.join(root, 'current', 'sq.version'),
+      CurrentBinaryDir: path.join(root, 'current'),
+      IsPortable: true,
+    },
+  );
+  return {
+    manager,
+    packages: path.join(root, 'packages'),
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 /** Verifies an Ed25519 signature with OpenSSL from the raw 32-byte key, as Sparkle's SUPublicEDKey holds it. */
@@ -200,6 +214,78 @@ function opensslVerifies(rawPublicKeyBase64: string, data: Uint8Array, signature
   }
 }
 
+describe('Velopack feeds per architecture', () => {
+  it('the real client on win-arm64 and on win (x64) each installs its own package of one release', async () => {
+    const purchase = await licensedTool('ArchPack');
+    // As vpk names them: the default channel's package plainly, another channel's with the channel in the name.
+    const uploads = {
+      x64: (version: string) => ({
+        platform: 'windows' as const,
+        arch: 'x64' as const,
+        kind: 'velopack' as const,
+        fileName: `ArchPack-${version}-full.nupkg`,
+        content: nupkg('ArchPack', version),
+      }),
+      arm64: (version: string) => ({
+        platform: 'windows' as const,
+        arch: 'arm64' as const,
+        kind: 'velopack' as const,
+        fileName: `ArchPack-${version}-win-arm64-full.nupkg`,
+        content: nupkg('ArchPack', version, { channel: 'win-arm64' }),
+      }),
+    };
+    await addRelease(t.ctx, {
+      toolId: purchase.toolId,
+      version: '1.0.0',
+      artifacts: [uploads.arm64('1.0.0'), uploads.x64('1.0.0')],
+    });
+    const current = await addRelease(t.ctx, {
+      toolId: purchase.toolId,
+      version: '1.1.0',
+      // arm64 uploaded first: the order the old feed served the wrong one in.
+      artifacts: [uploads.arm64('1.1.0'), uploads.x64('1.1.0')],
+    });
+    const uploaded = (arch: string) => current.artifacts.find((artifact) => artifact.arch === arch);
+    const { velopackUrl } = await activate(purchase);
+
+    for (const [channel, arch] of [
+      ['win-arm64', 'arm64'],
+      ['win', 'x64'],
+      ['win-x64', 'x64'],
+    ] as const) {
+      const app = installedVelopackApp(velopackUrl, 'ArchPack', '1.0.0', channel);
+      try {
+        const update = await app.manager.checkForUpdatesAsync();
+        if (!update) throw new Error(`no update on ${channel}`);
+        expect(update.TargetFullRelease).toMatchObject({
+          Version: '1.1.0',
+          FileName: uploaded(arch)?.fileName,
+        });
+        await app.manager.downloadUpdateAsync(update);
+        const downloaded = readFileSync(path.join(app.packages, uploaded(arch)?.fileName ?? ''));
+        expect(sha256(downloaded), `${channel} installs the ${arch} package`).toBe(uploaded(arch)?.sha256);
+      } finally {
+        app.remove();
+      }
+    }
+    // One build per channel: each feed lists only its architecture's packages.
+    const feed = async (channel: string) =>
+      (
+        (await (await fetch(`${velopackUrl}releases.${channel}.json`)).json()) as {
+          Assets: Array<{ FileName: string }>;
+        }
+      ).Assets.map((asset) => asset.FileName);
+    expect(await feed('win-arm64')).toEqual([
+      'ArchPack-1.1.0-win-arm64-full.nupkg',
+      'ArchPack-1.0.0-win-arm64-full.nupkg',
+    ]);
+    expect(await feed('win')).toEqual(['ArchPack-1.1.0-full.nupkg', 'ArchPack-1.0.0-full.nupkg']);
+    expect(await feed('win-arm64-beta')).toEqual(await feed('win-arm64'));
+    expect(await feed('osx-arm64')).toEqual([]);
+    expect((await fetch(`${velopackUrl}releases.linux-arm64.json`)).status).toBe(404);
+  });
+});
+
 describe('appcast', () => {
   it('lists published Sparkle archives newest first, each signature verified by OpenSSL over the downloaded bytes', async () => {
     const purchase = await licensedTool('Scanner');
@@ -227,7 +313,7 @@ describe('appcast', () => {
         toolId: purchase.toolId,
         version: '1.1.0',
         critical: true,
-        minimumOsVersion: '12.0',
+        minimumMacosVersion: '12.0',
         publishedAt: new Date('2026-11-25T10:00:00Z'),
         notesMarkdown:
           '## Faster <b>merging</b>\n\n<script>alert(1)</script><img src=x onerror="alert(1)">\n\n[click](javascript:alert(1)) ]]> done',
@@ -259,7 +345,7 @@ describe('appcast', () => {
     });
     const { appcastUrl } = await activate(purchase);
 
-    const response = await fetch(appcastUrl);
+    const response = await fetch(`${appcastUrl}?channel=beta`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/rss+xml');
     const xml = await response.text();
@@ -272,12 +358,30 @@ describe('appcast', () => {
     const items = parsed.rss.channel.item as Array<
       Record<string, unknown> & { enclosure: Record<string, string> }
     >;
-    expect(items.map((item) => [item['sparkle:version'], item.enclosure['sparkle:os']])).toEqual([
-      ['1.2.0-beta.1', 'macos'],
-      ['1.1.0', 'macos'],
-      ['1.0.0', 'macos'],
-      ['1.0.0', 'windows'],
+    // Mac items carry the build number (Sparkle compares it), Windows items the semver (WinSparkle does).
+    expect(
+      items.map((item) => [
+        item['sparkle:version'],
+        item['sparkle:shortVersionString'],
+        item.enclosure['sparkle:os'],
+      ]),
+    ).toEqual([
+      ['3', '1.2.0-beta.1', 'macos'],
+      ['2', '1.1.0', 'macos'],
+      ['1.0.0', '1.0.0', 'windows-x64'],
+      ['1', '1.0.0', 'macos'],
     ]);
+    // Without ?channel=beta there is no beta at all: WinSparkle would offer it to everyone.
+    const stable = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      parseTagValue: false,
+    }).parse(await (await fetch(appcastUrl)).text());
+    expect(
+      (stable.rss.channel.item as Array<Record<string, string>>).map(
+        (item) => item['sparkle:shortVersionString'],
+      ),
+    ).toEqual(['1.1.0', '1.0.0', '1.0.0']);
     const [beta, critical] = items;
     expect(beta?.['sparkle:channel']).toBe('beta');
     expect(critical?.['sparkle:channel']).toBeUndefined();

@@ -26,7 +26,14 @@ export async function insertFirstRelease(
 ): Promise<void> {
   const [release] = await tx
     .insert(releases)
-    .values({ toolId: tool.id, version: '1.0.0', state: 'published', publishedAt: at, createdAt: at })
+    .values({
+      toolId: tool.id,
+      version: '1.0.0',
+      buildNumber: 1,
+      state: 'published',
+      publishedAt: at,
+      createdAt: at,
+    })
     .returning({ id: releases.id });
   if (!release) throw new Error('release insert returned no row');
   const signer = releaseSigner(ctx);

@@ -2,7 +2,7 @@ import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import { nupkg, streamOf } from '../../../test/support/release-fixtures';
@@ -284,5 +284,123 @@ describe('Velopack packages', () => {
     // The default package id follows the name until the operator sets one.
     await t.ctx.db.update(tools).set({ packageId: null }).where(eq(tools.id, tool.id));
     await expect(upload('VeloCheck-1.1.0-full.nupkg', nupkg('VeloCheck', '1.1.0'))).resolves.toBeDefined();
+  });
+});
+
+describe('issue 51: build numbers, per-platform minimums, architectures', () => {
+  it('numbers releases upward per tool, takes a given higher build and refuses one that is not above every earlier', async () => {
+    const tool = await addTool(t, { name: 'Build Counter' });
+    const first = await createRelease(t.ctx, tool.id, draft('1.0.0'), actor);
+    const second = await createRelease(t.ctx, tool.id, draft('1.1.0'), actor);
+    expect([first.buildNumber, second.buildNumber]).toEqual([1, 2]);
+    const given = await createRelease(t.ctx, tool.id, draft('1.2.0', { buildNumber: 40 }), actor);
+    expect(given.buildNumber).toBe(40);
+    await expect(createRelease(t.ctx, tool.id, draft('1.3.0', { buildNumber: 40 }), actor)).rejects.toThrow(
+      /build number must be above 40.*use 41 or more/,
+    );
+    // Another tool counts on its own.
+    const other = await addTool(t, { name: 'Build Counter Two' });
+    expect((await createRelease(t.ctx, other.id, draft('5.0.0'), actor)).buildNumber).toBe(1);
+    expect((await createRelease(t.ctx, tool.id, draft('1.3.0'), actor)).buildNumber).toBe(41);
+  });
+
+  it('validates each platform’s minimum in the form its updater reads, and keeps them apart', async () => {
+    const parsed = createReleaseSchema.safeParse({ version: '1.0.0', minimumWindowsVersion: '12.0' });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({
+      path: ['minimumWindowsVersion'],
+      message: 'Write the Windows version as major.minor.build, e.g. 10.0.17763.',
+    });
+    const mac = createReleaseSchema.safeParse({ version: '1.0.0', minimumMacosVersion: '10.0.17763.1' });
+    expect(mac.error?.issues[0]?.path).toEqual(['minimumMacosVersion']);
+    const tool = await addTool(t, { name: 'Minimums Apart' });
+    const release = await createRelease(
+      t.ctx,
+      tool.id,
+      draft('1.0.0', { minimumMacosVersion: '12.0', minimumWindowsVersion: '10.0.17763' }),
+      actor,
+    );
+    expect(release).toMatchObject({ minimumMacosVersion: '12.0', minimumWindowsVersion: '10.0.17763' });
+    const edited = await editRelease(t.ctx, release.id, { minimumMacosVersion: null }, actor);
+    expect(edited).toMatchObject({ minimumMacosVersion: null, minimumWindowsVersion: '10.0.17763' });
+  });
+
+  it('refuses a second Velopack package with a file name already in the release, and stores nothing of it', async () => {
+    const tool = await addTool(t, { name: 'Twin Arch' });
+    const release = await createRelease(t.ctx, tool.id, draft('1.1.0'), actor);
+    const upload = (arch: 'x64' | 'arm64', fileName: string) =>
+      addArtifact(
+        t.ctx,
+        release.id,
+        {
+          platform: 'windows',
+          arch,
+          kind: 'velopack',
+          fileName,
+          stream: streamOf(nupkg('TwinArch', '1.1.0')),
+        },
+        actor,
+      );
+    await upload('x64', 'TwinArch-1.1.0-full.nupkg');
+    await expect(upload('arm64', 'TwinArch-1.1.0-full.nupkg')).rejects.toThrow(
+      /already has a Velopack package named TwinArch-1\.1\.0-full\.nupkg \(windows x64\).*--channel win-arm64/,
+    );
+    expect(storedFiles(tool.id, release.id)).toHaveLength(1);
+    await upload('arm64', 'TwinArch-1.1.0-win-arm64-full.nupkg');
+    expect(storedFiles(tool.id, release.id)).toHaveLength(2);
+  });
+
+  it('publishes a Velopack delta only with a full package of the same platform and architecture', async () => {
+    const tool = await addTool(t, { name: 'Delta Only' });
+    const release = await createRelease(t.ctx, tool.id, draft('1.1.0'), actor);
+    const upload = (arch: 'x64' | 'arm64', fileName: string) =>
+      addArtifact(
+        t.ctx,
+        release.id,
+        {
+          platform: 'windows',
+          arch,
+          kind: 'velopack',
+          fileName,
+          stream: streamOf(nupkg('DeltaOnly', '1.1.0')),
+        },
+        actor,
+      );
+    await upload('arm64', 'DeltaOnly-1.1.0-win-arm64-delta.nupkg');
+    await upload('x64', 'DeltaOnly-1.1.0-full.nupkg');
+    await expect(publishRelease(t.ctx, release.id, actor)).rejects.toThrow(
+      'DeltaOnly-1.1.0-win-arm64-delta.nupkg is a delta for windows arm64, and this release has no full package for windows arm64',
+    );
+    expect((await listReleases(t.ctx.db, tool.id))[0]?.state).toBe('draft');
+    await upload('arm64', 'DeltaOnly-1.1.0-win-arm64-full.nupkg');
+    expect((await publishRelease(t.ctx, release.id, actor)).state).toBe('published');
+  });
+
+  it('takes installer arguments for a Windows sparkle file only, and x86 for Windows only', async () => {
+    const tool = await addTool(t, { name: 'Silent Setup' });
+    const release = await createRelease(t.ctx, tool.id, draft('1.0.0'), actor);
+    const file = (extra: Record<string, unknown>) => ({
+      platform: 'windows' as const,
+      arch: 'x64' as const,
+      kind: 'sparkle' as const,
+      fileName: 'Setup.exe',
+      stream: streamOf(randomBytes(32)),
+      ...extra,
+    });
+    await expect(
+      addArtifact(t.ctx, release.id, file({ kind: 'installer', installerArguments: '/SILENT' }), actor),
+    ).rejects.toThrow(RELEASE_MESSAGES.installerArgumentsOnlyWindowsSparkle);
+    await expect(
+      addArtifact(t.ctx, release.id, file({ platform: 'macos', arch: 'x86', fileName: 'App.zip' }), actor),
+    ).rejects.toThrow(/x86 is a Windows architecture/);
+    const { artifact } = await addArtifact(t.ctx, release.id, file({ installerArguments: '/SILENT' }), actor);
+    expect(artifact.installerArguments).toBe('/SILENT');
+    const [audit] = await t.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.target, `release:${release.id}`))
+      .orderBy(desc(auditLog.createdAt))
+      .limit(1);
+    expect(audit?.after).toMatchObject({ installerArguments: '/SILENT', fileName: 'Setup.exe' });
   });
 });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { pipeline, type Readable, Transform } from 'node:stream';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, max } from 'drizzle-orm';
 import semver from 'semver';
 import type { NewRelease, ReleaseChanges } from '../../shared/release-schemas';
 import {
@@ -40,7 +40,9 @@ export function toAdminRelease(release: ReleaseWithArtifacts): AdminRelease {
     state: release.state,
     notesMarkdown: release.notesMarkdown,
     notesHtml: renderNotes(release.notesMarkdown),
-    minimumOsVersion: release.minimumOsVersion,
+    buildNumber: release.buildNumber,
+    minimumMacosVersion: release.minimumMacosVersion,
+    minimumWindowsVersion: release.minimumWindowsVersion,
     critical: release.critical,
     createdAt: release.createdAt.toISOString(),
     publishedAt: release.publishedAt?.toISOString() ?? null,
@@ -57,6 +59,7 @@ export function toAdminRelease(release: ReleaseWithArtifacts): AdminRelease {
       signature: artifact.signature,
       kid: artifact.kid,
       velopackType: artifact.velopackType,
+      installerArguments: artifact.installerArguments,
       createdAt: artifact.createdAt.toISOString(),
     })),
   };
@@ -69,7 +72,9 @@ const auditView = (release: ReleaseRow) => ({
   channel: release.channel,
   state: release.state,
   critical: release.critical,
-  minimumOsVersion: release.minimumOsVersion,
+  buildNumber: release.buildNumber,
+  minimumMacosVersion: release.minimumMacosVersion,
+  minimumWindowsVersion: release.minimumWindowsVersion,
   notesLength: release.notesMarkdown.length,
 });
 
@@ -80,6 +85,7 @@ const auditFile = (artifact: ArtifactRow) => ({
   kind: artifact.kind,
   size: artifact.size,
   sha256: artifact.sha256,
+  installerArguments: artifact.installerArguments,
 });
 
 async function lockRelease(tx: Tx, releaseId: string): Promise<ReleaseRow> {
@@ -111,6 +117,30 @@ export async function findReleaseByVersion(
   return releaseOrNotFound(db, row.id);
 }
 
+/**
+ * The build number of a tool's new release: the one the operator gave, which must be above every build number
+ * the tool has (Sparkle orders releases by it), or the next integer. The tool's row is locked by the caller.
+ */
+async function nextBuildNumber(
+  tx: Tx,
+  tool: { id: string; name: string },
+  given: number | null,
+): Promise<number> {
+  const [row] = await tx
+    .select({ highest: max(releases.buildNumber) })
+    .from(releases)
+    .where(eq(releases.toolId, tool.id));
+  const highest = row?.highest ?? 0;
+  if (given === null) return highest + 1;
+  if (given <= highest) {
+    throw new DomainError(
+      'invalid',
+      `The build number must be above ${highest}, ${tool.name}'s highest so far (Sparkle installs only a higher build): use ${highest + 1} or more.`,
+    );
+  }
+  return given;
+}
+
 /** A new draft release of a tool; its version must be new to the tool (as semver: 1.1.0 and v1.1.0 are one). */
 export async function createRelease(
   ctx: AppContext,
@@ -127,6 +157,7 @@ export async function createRelease(
     if (existing.some((row) => semver.eq(row.version, input.version))) {
       throw new DomainError('refused', `${tool.name} already has release ${input.version}.`);
     }
+    const buildNumber = await nextBuildNumber(tx, tool, input.buildNumber ?? null);
     const [row] = await tx
       .insert(releases)
       .values({
@@ -134,7 +165,9 @@ export async function createRelease(
         version: input.version,
         channel: input.channel,
         notesMarkdown: input.notesMarkdown,
-        minimumOsVersion: input.minimumOsVersion ?? null,
+        buildNumber,
+        minimumMacosVersion: input.minimumMacosVersion ?? null,
+        minimumWindowsVersion: input.minimumWindowsVersion ?? null,
         critical: input.critical,
         createdAt: ctx.clock.now(),
       })
@@ -213,8 +246,23 @@ export type ArtifactUpload = {
   arch: ArtifactArch;
   kind: ArtifactKind;
   fileName: string;
+  /** WinSparkle's installer arguments: a Windows sparkle file only. */
+  installerArguments?: string | null;
   stream: Readable;
 };
+
+/** What a file's platform, architecture and kind allow, checked before a byte is stored. */
+function assertUploadFits(upload: ArtifactUpload): void {
+  if (upload.arch === 'x86' && upload.platform !== 'windows') {
+    throw new DomainError(
+      'invalid',
+      'x86 is a Windows architecture; a macOS file is x64, arm64 or universal.',
+    );
+  }
+  if (upload.installerArguments && !(upload.kind === 'sparkle' && upload.platform === 'windows')) {
+    throw new DomainError('invalid', RELEASE_MESSAGES.installerArgumentsOnlyWindowsSparkle);
+  }
+}
 
 /** Velopack's full or delta from the name `vpk pack` gives; anything else is refused before a byte is stored. */
 function velopackTypeFor(upload: ArtifactUpload): VelopackType | null {
@@ -241,6 +289,17 @@ function slotTaken(artifacts: ArtifactRow[], upload: ArtifactUpload, velopackTyp
 }
 
 function assertSlotFree(artifacts: ArtifactRow[], upload: ArtifactUpload, velopackType: VelopackType | null) {
+  // Velopack downloads a package by its FileName from one folder: two packages of one name cannot both be served.
+  const sameName =
+    upload.kind === 'velopack' &&
+    artifacts.find((artifact) => artifact.kind === 'velopack' && artifact.fileName === upload.fileName);
+  if (sameName) {
+    throw new DomainError(
+      'refused',
+      `This release already has a Velopack package named ${upload.fileName} (${sameName.platform} ${sameName.arch}); ` +
+        'pack each architecture on its own channel (vpk pack --channel win-arm64) so the names differ.',
+    );
+  }
   const taken = slotTaken(artifacts, upload, velopackType);
   if (taken) {
     const what = velopackType ? `${velopackType.toLowerCase()} Velopack package` : upload.kind;
@@ -334,6 +393,7 @@ export async function addArtifact(
   actor: Actor,
 ): Promise<{ release: ReleaseWithArtifacts; artifact: ArtifactRow }> {
   assertFileName(upload.fileName);
+  assertUploadFits(upload);
   const velopackType = velopackTypeFor(upload);
   const release = await releaseOrNotFound(ctx.db, releaseId);
   assertFilesCanChange(release);
@@ -376,6 +436,7 @@ export async function addArtifact(
           signature: signed.signature,
           kid: signed.kid,
           velopackType,
+          installerArguments: upload.installerArguments ?? null,
           createdAt: ctx.clock.now(),
         })
         .returning();
@@ -425,6 +486,23 @@ export async function removeArtifact(
   return releaseOrNotFound(ctx.db, releaseId);
 }
 
+/** A Velopack delta is applied to the full package of its platform and architecture, which must come with it. */
+function assertDeltasHaveFulls(files: ArtifactRow[]): void {
+  const packages = files.filter((file) => file.kind === 'velopack');
+  for (const delta of packages.filter((file) => file.velopackType === 'Delta')) {
+    const full = packages.some(
+      (file) => file.velopackType === 'Full' && file.platform === delta.platform && file.arch === delta.arch,
+    );
+    if (!full) {
+      throw new DomainError(
+        'refused',
+        `${delta.fileName} is a delta for ${delta.platform} ${delta.arch}, and this release has no full package for ` +
+          `${delta.platform} ${delta.arch}: upload the full package too (clients without the previous version need it).`,
+      );
+    }
+  }
+}
+
 /** Makes a draft with at least one file visible to feeds, the update check and My Tools. */
 export async function publishRelease(
   ctx: AppContext,
@@ -441,12 +519,9 @@ export async function publishRelease(
         `Release ${before.version} was yanked; publish a new version instead.`,
       );
     }
-    const files = await tx
-      .select({ id: releaseArtifacts.id })
-      .from(releaseArtifacts)
-      .where(eq(releaseArtifacts.releaseId, before.id))
-      .limit(1);
+    const files = await tx.select().from(releaseArtifacts).where(eq(releaseArtifacts.releaseId, before.id));
     if (files.length === 0) throw new DomainError('refused', RELEASE_MESSAGES.noArtifacts);
+    assertDeltasHaveFulls(files);
     await updateAudited(
       tx,
       actor,

@@ -16,14 +16,32 @@ import { asRequest, licenseApiOptions, registerLicenseApi } from '../licenses/ro
 import { artifactUrlOf, updateTokenFor } from '../licenses/update-tokens';
 import { checkMachine } from '../licenses/validate';
 import { renderNotes } from './notes';
-import { newestFirst, publishedArtifacts } from './store';
+import { newestFirst, publishedArtifacts, type ReleaseRow } from './store';
 
 type UpdateCheckRequest = LicenseRequest & {
   platform: ArtifactPlatform;
   arch: ArtifactArch;
   version: string;
   channel?: ReleaseChannel;
+  osVersion?: string | undefined;
 };
+
+/** Dotted OS versions compared number by number, a missing part as 0 (10.0 = 10.0.0 < 10.0.17763). */
+function compareOsVersions(a: string, b: string): number {
+  const left = a.split('.').map(Number);
+  const right = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    const difference = (left[i] ?? 0) - (right[i] ?? 0);
+    if (difference !== 0) return Math.sign(difference);
+  }
+  return 0;
+}
+
+/** Whether a release runs on the client's OS version: its platform's minimum (when both are known) is not above it. */
+function runsOn(release: ReleaseRow, platform: ArtifactPlatform, osVersion: string | undefined): boolean {
+  const minimum = platform === 'macos' ? release.minimumMacosVersion : release.minimumWindowsVersion;
+  return !minimum || !osVersion || compareOsVersions(minimum, osVersion) <= 0;
+}
 
 /**
  * The newest published release above the tool's version for its platform and architecture (a universal file fits
@@ -50,7 +68,8 @@ export async function checkForUpdate(
     .filter(
       ({ release, artifact }) =>
         (artifact.arch === request.arch || artifact.arch === 'universal') &&
-        semver.gt(release.version, request.version),
+        semver.gt(release.version, request.version) &&
+        runsOn(release, request.platform, request.osVersion),
     )
     .sort((a, b) => newestFirst(a.release, b.release));
   if (!best) return { valid: true, code, update: null };
@@ -123,10 +142,10 @@ export async function updateCheckRoutes(app: FastifyInstance, ctx: AppContext): 
         reply.header('cache-control', 'no-store');
         const body = parseInput(updateCheckSchema, request.body);
         limit(request, body);
-        const { platform, arch, version, channel } = body;
+        const { platform, arch, version, channel, osVersion } = body;
         return counted(
           'update-check',
-          await checkForUpdate(ctx, { ...asRequest(body), platform, arch, version, channel }),
+          await checkForUpdate(ctx, { ...asRequest(body), platform, arch, version, channel, osVersion }),
         );
       },
     );

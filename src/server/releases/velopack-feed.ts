@@ -1,17 +1,31 @@
-import type { ArtifactPlatform } from '../../shared/releases';
+import type { ArtifactArch, ArtifactPlatform } from '../../shared/releases';
 import { renderNotes } from './notes';
 import type { ArtifactRow, ReleaseRow } from './store';
 
+type Channel = { platform: ArtifactPlatform; arches: readonly ArtifactArch[]; includeBeta: boolean };
+
 /**
- * Velopack's channels: the OS (`win`, `osx`) and its beta (`win-beta`, `osx-beta`). A beta channel also lists the
- * stable releases, so a beta tester moves on to a stable version newer than their beta.
+ * Velopack's channels as `vpk pack --channel` names them: one channel is one build. `win` is the default Windows
+ * build (x64, or one package for any architecture), `win-x64` / `win-arm64` / `win-x86` each architecture's own;
+ * `osx` the universal Mac build, `osx-x64` / `osx-arm64` each architecture's. Each has a `-beta` form that lists
+ * the stable releases too, so a beta tester moves on to a stable version newer than their beta.
  */
-const CHANNELS: Record<string, { platform: ArtifactPlatform; includeBeta: boolean }> = {
-  win: { platform: 'windows', includeBeta: false },
-  'win-beta': { platform: 'windows', includeBeta: true },
-  osx: { platform: 'macos', includeBeta: false },
-  'osx-beta': { platform: 'macos', includeBeta: true },
+const BUILDS: Record<string, Omit<Channel, 'includeBeta'>> = {
+  win: { platform: 'windows', arches: ['x64', 'universal'] },
+  'win-x64': { platform: 'windows', arches: ['x64'] },
+  'win-arm64': { platform: 'windows', arches: ['arm64'] },
+  'win-x86': { platform: 'windows', arches: ['x86'] },
+  osx: { platform: 'macos', arches: ['universal'] },
+  'osx-x64': { platform: 'macos', arches: ['x64'] },
+  'osx-arm64': { platform: 'macos', arches: ['arm64'] },
 };
+
+const CHANNELS: Record<string, Channel> = Object.fromEntries(
+  Object.entries(BUILDS).flatMap(([name, build]) => [
+    [name, { ...build, includeBeta: false }],
+    [`${name}-beta`, { ...build, includeBeta: true }],
+  ]),
+);
 
 export const velopackChannel = (name: string) => (Object.hasOwn(CHANNELS, name) ? CHANNELS[name] : undefined);
 

@@ -29,12 +29,13 @@ import { requireFreshCode } from '../second-factor';
 const artifactParams = (request: FastifyRequest) =>
   parseInput(z.object({ id: z.guid('Not an id.'), artifactId: z.guid('Not an id.') }), request.params);
 
-/** The artifact form: its three small fields, then the file. */
+/** The artifact form: its small fields (platform, arch, kind, WinSparkle's installer arguments), then the file. */
 const MULTIPART_LIMITS = {
-  fields: 3,
-  fieldSize: 64,
+  fields: 4,
+  // Installer arguments are up to 500 characters (release-schemas.ts), up to 4 bytes each in UTF-8.
+  fieldSize: 2048,
   files: 1,
-  parts: 4,
+  parts: 5,
   fileSize: RELEASE_FILE_MAX_BYTES + 1,
   headerPairs: 100,
 };
@@ -110,6 +111,7 @@ async function uploadArtifact(ctx: AppContext, request: FastifyRequest) {
     platform: field('platform'),
     arch: field('arch'),
     kind: field('kind'),
+    installerArguments: field('installerArguments'),
   });
   const fileName = part.filename.split(/[/\\]/).pop() ?? '';
   const { release } = await addArtifact(ctx, releaseId, { ...fields, fileName, stream: part.file }, actor);

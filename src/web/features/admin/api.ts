@@ -109,7 +109,7 @@ export const adminApi = {
     api.patch<AdminRelease>(`/api/admin/releases/${encodeURIComponent(id)}`, input),
   uploadArtifact: (
     id: string,
-    fields: { platform: string; arch: string; kind: string },
+    fields: { platform: string; arch: string; kind: string; installerArguments?: string },
     file: File,
     onProgress: (fraction: number) => void,
   ) => {

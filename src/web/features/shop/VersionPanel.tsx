@@ -9,7 +9,7 @@ const releaseDateFormat = new Intl.DateTimeFormat('en-IN', {
 });
 
 const PLATFORM = { windows: 'Windows', macos: 'macOS' } as const;
-const ARCH = { x64: '64-bit', arm64: 'ARM', universal: '' } as const;
+const ARCH = { x64: '64-bit', arm64: 'ARM', x86: '32-bit', universal: '' } as const;
 
 /** "Windows 64-bit", "macOS": which machine an installer is for. */
 export function installerLabel(installer: Pick<ToolInstaller, 'platform' | 'arch'>): string {

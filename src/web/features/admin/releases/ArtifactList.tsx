@@ -43,6 +43,12 @@ export function ArtifactList({
                 {artifact.velopackType ? ` (${artifact.velopackType.toLowerCase()})` : ''} ·{' '}
                 {artifact.platform} · {artifact.arch}
               </dd>
+              {artifact.installerArguments && (
+                <>
+                  <dt className="text-slate-600">Installer arguments</dt>
+                  <dd className="break-all font-mono text-xs">{artifact.installerArguments}</dd>
+                </>
+              )}
               <dt className="text-slate-600">Size</dt>
               <dd>{formatSize(artifact.size)}</dd>
               <dt className="text-slate-600">SHA-256</dt>

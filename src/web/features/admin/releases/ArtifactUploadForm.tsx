@@ -8,7 +8,7 @@ import {
   RELEASE_FILE_TOO_LARGE,
 } from '../../../../shared/releases';
 import { asSentence } from '../../../../shared/tool-rules';
-import { Button, Field, FormError, Select } from '../../../components/form';
+import { Button, Field, FormError, Select, TextField } from '../../../components/form';
 import { adminApi, problem } from '../api';
 
 const KIND_LABELS: Record<(typeof ARTIFACT_KINDS)[number], string> = {
@@ -27,6 +27,9 @@ export function ArtifactUploadForm({
 }) {
   const idOf = (field: string) => `release-${release.id}-upload-${field}`;
   const [fields, setFields] = useState({ platform: 'windows', arch: 'x64', kind: 'installer' });
+  /** WinSparkle runs a Windows sparkle installer with these (sparkle:installerArguments), e.g. /SILENT. */
+  const [installerArguments, setInstallerArguments] = useState('');
+  const takesArguments = fields.platform === 'windows' && fields.kind === 'sparkle';
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -40,7 +43,8 @@ export function ArtifactUploadForm({
     setError(null);
     setProgress(0);
     try {
-      onUploaded(await adminApi.uploadArtifact(release.id, fields, file, setProgress));
+      const sent = takesArguments ? { ...fields, installerArguments } : fields;
+      onUploaded(await adminApi.uploadArtifact(release.id, sent, file, setProgress));
       setFile(null);
       setInputKey((key) => key + 1);
     } catch (failure) {
@@ -79,6 +83,17 @@ export function ArtifactUploadForm({
         'kind',
         'Kind',
         ARTIFACT_KINDS.map((value) => ({ value, label: KIND_LABELS[value] })),
+      )}
+      {takesArguments && (
+        <TextField
+          id={idOf('installerArguments')}
+          className="sm:col-span-3"
+          label="Installer arguments (WinSparkle)"
+          hint="Optional, e.g. /SILENT for a silent update"
+          placeholder="/SILENT"
+          value={installerArguments}
+          onValueChange={setInstallerArguments}
+        />
       )}
       <div className="sm:col-span-3">
         <label htmlFor={idOf('file')} className="mb-1.5 block text-sm font-medium text-slate-800">

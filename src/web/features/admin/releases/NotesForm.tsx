@@ -2,7 +2,7 @@ import type { AdminRelease } from '../../../../shared/releases';
 import { Button, Checkbox, FormError, TextAreaField, TextField, useForm } from '../../../components/form';
 import { adminApi, problem } from '../api';
 
-const FIELDS = ['notesMarkdown', 'minimumOsVersion'] as const;
+const FIELDS = ['notesMarkdown', 'minimumMacosVersion', 'minimumWindowsVersion'] as const;
 
 /**
  * The release's notes (Markdown) with a preview of exactly what buyers and updaters get: the server's rendered
@@ -19,7 +19,8 @@ export function NotesForm({
   const form = useForm({
     initial: {
       notesMarkdown: release.notesMarkdown,
-      minimumOsVersion: release.minimumOsVersion ?? '',
+      minimumMacosVersion: release.minimumMacosVersion ?? '',
+      minimumWindowsVersion: release.minimumWindowsVersion ?? '',
       critical: release.critical,
     },
     fields: FIELDS,
@@ -49,14 +50,24 @@ export function NotesForm({
           dangerouslySetInnerHTML={{ __html: release.notesHtml || '<p>No notes yet.</p>' }}
         />
       </div>
-      <TextField
-        id={idOf('minimumOsVersion')}
-        label="Minimum OS version"
-        placeholder="e.g. 12.0"
-        value={values.minimumOsVersion}
-        onValueChange={form.change('minimumOsVersion')}
-        error={form.errorFor('minimumOsVersion')}
-      />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <TextField
+          id={idOf('minimumMacosVersion')}
+          label="Minimum macOS"
+          placeholder="e.g. 12.0"
+          value={values.minimumMacosVersion}
+          onValueChange={form.change('minimumMacosVersion')}
+          error={form.errorFor('minimumMacosVersion')}
+        />
+        <TextField
+          id={idOf('minimumWindowsVersion')}
+          label="Minimum Windows"
+          placeholder="e.g. 10.0.17763"
+          value={values.minimumWindowsVersion}
+          onValueChange={form.change('minimumWindowsVersion')}
+          error={form.errorFor('minimumWindowsVersion')}
+        />
+      </div>
       <Checkbox
         label="Critical update"
         checked={values.critical}

@@ -30,6 +30,7 @@ export function ReleaseCard({
     >
       <summary className="flex cursor-pointer flex-wrap items-center gap-2 px-4 py-3 text-sm">
         <span className="font-semibold text-slate-900">{release.version}</span>
+        <span className="text-slate-600">build {release.buildNumber}</span>
         <StatusBadge status={release.state} />
         <span className="text-slate-700">{release.channel}</span>
         {release.critical && <span className="font-semibold text-red-800">critical</span>}
