@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import { etagMatches } from '../http/conditional';
 import { contentDisposition } from '../http/content-disposition';
 import type { ByteRange } from '../storage';
 import { type ArtifactRow, openArtifactStream } from './store';
@@ -26,17 +27,6 @@ export function requestedRange(
   const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
   if (start >= size || start > end) return 'unsatisfiable';
   return { start, end };
-}
-
-/**
- * Whether an `If-None-Match` header names `etag` (RFC 9110 §13.1.2: `*`, or a list compared weakly, so `W/"x"`
- * matches `"x"`).
- */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
 /**

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ARTIFACT_ARCHES, ARTIFACT_PLATFORMS, RELEASE_CHANNELS } from '../../shared/releases';
 import type { AppContext } from '../context';
+import { etagMatches } from '../http/conditional';
 import { sendJsonNotFound } from '../http/errors';
 import { artifactUrlOf, type FeedOwner, liveFeedOwner } from '../licenses/update-tokens';
 import { buildAppcast } from './appcast';
-import { etagMatches, sendArtifact } from './artifact-download';
+import { sendArtifact } from './artifact-download';
 import { type ArtifactRow, findArtifact, findRelease, publishedArtifacts } from './store';
 import { squirrelReleases, velopackChannel, velopackFeed } from './velopack-feed';
 

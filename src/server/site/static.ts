@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { etagMatches } from '../http/conditional';
 import { sendJsonNotFound } from '../http/errors';
 
 /** Written by scripts/build.ts: which prerendered file answers which route. */
@@ -75,22 +76,10 @@ function load(file: string, cacheControl: string): StaticFile {
   };
 }
 
-/**
- * Whether If-None-Match names this ETag (RFC 9110 §13.1.2: a list, weak comparison, or `*`). A browser sends back
- * the one ETag it was given, so that is looked at first.
- */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  if (ifNoneMatch === etag) return true;
-  return ifNoneMatch.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed === etag || trimmed === `W/${etag}`;
-  });
-}
-
 function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile, status = 200) {
   reply.status(status).headers(file.headers);
-  if (status === 200 && matches(request.headers['if-none-match'], file.etag)) return reply.status(304).send();
+  if (status === 200 && etagMatches(request.headers['if-none-match'], file.etag))
+    return reply.status(304).send();
   const accept = String(request.headers['accept-encoding'] ?? '');
   if (file.br && /\bbr\b/.test(accept)) return reply.header('content-encoding', 'br').send(file.br);
   if (file.gz && /\bgzip\b/.test(accept)) return reply.header('content-encoding', 'gzip').send(file.gz);
