@@ -41,6 +41,7 @@ export const licenseAnswerResponse = {
       licenseFile: { type: 'string' },
       deactivated: { type: 'boolean' },
       expiresAt: { type: 'string' },
+      leaseExpiresAt: { type: 'string' },
       updates: {
         type: 'object',
         required: ['appcastUrl', 'velopackUrl'],
