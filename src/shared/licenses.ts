@@ -91,6 +91,8 @@ export type LicenseAnswer = {
    * heartbeat renews it first. Send the next heartbeat before half of the time left has passed.
    */
   leaseExpiresAt?: string;
+  /** A floating license: how often to send a heartbeat (the lease lasts two of these). */
+  heartbeatSeconds?: number;
   /** Activate only: this machine's update feeds (docs/updates.md), alive while the activation and license are. */
   updates?: UpdateUrls;
 };

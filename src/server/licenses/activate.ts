@@ -93,7 +93,7 @@ export async function activateLicense(
     return {
       valid: true,
       ...granted(row),
-      ...leaseAnswer(lease),
+      ...leaseAnswer(row, lease),
       license: summaryOf(row, live.length),
       activation: summary,
       licenseFile: fileFor(ctx, row, { ...activation, ...lease }),

@@ -42,6 +42,7 @@ export const licenseAnswerResponse = {
       deactivated: { type: 'boolean' },
       expiresAt: { type: 'string' },
       leaseExpiresAt: { type: 'string' },
+      heartbeatSeconds: { type: 'integer' },
       updates: {
         type: 'object',
         required: ['appcastUrl', 'velopackUrl'],

@@ -66,6 +66,7 @@ describe('floating seats', () => {
     });
     // The interval plus a grace of one interval.
     expect(first.leaseExpiresAt).toBe(new Date(start + 2 * MINUTE).toISOString());
+    expect(first.heartbeatSeconds).toBe(60);
     // The offline file ends with the lease.
     expect(payloadOf(first).refreshBefore).toBe(first.leaseExpiresAt);
     expect(payloadOf(first).leaseExpiresAt).toBe(first.leaseExpiresAt);

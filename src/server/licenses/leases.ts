@@ -43,9 +43,14 @@ export const leaseOf = (
 ): { leaseExpiresAt?: Date } =>
   isFloating(row) && row.leaseExpiresAt ? { leaseExpiresAt: row.leaseExpiresAt } : {};
 
-/** The lease's end as an answer carries it. */
-export const leaseAnswer = (lease: { leaseExpiresAt?: Date | null }): { leaseExpiresAt?: string } =>
-  lease.leaseExpiresAt ? { leaseExpiresAt: lease.leaseExpiresAt.toISOString() } : {};
+/** The lease's end as an answer carries it, with how often the tool should renew it. */
+export const leaseAnswer = (
+  row: Leased,
+  lease: { leaseExpiresAt?: Date | null },
+): { leaseExpiresAt?: string; heartbeatSeconds?: number } =>
+  lease.leaseExpiresAt
+    ? { leaseExpiresAt: lease.leaseExpiresAt.toISOString(), heartbeatSeconds: row.heartbeatMinutes * 60 }
+    : {};
 
 /** Gives back the seats of a license's lapsed leases; call it with the license row locked, before counting seats. */
 export async function releaseLapsedLeases(tx: Tx, licenseId: string, now: Date): Promise<void> {
@@ -107,7 +112,7 @@ export async function heartbeatLicense(
   return {
     valid: true,
     ...granted(found),
-    ...leaseAnswer(lease),
+    ...leaseAnswer(found, lease),
     licenseFile: fileFor(ctx, found, { id: activationId, fingerprint: request.fingerprint, ...lease }),
   };
 }

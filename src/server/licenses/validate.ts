@@ -81,5 +81,5 @@ export async function validateLicense(ctx: AppContext, request: LicenseRequest):
     fingerprint: request.fingerprint,
     ...leaseOf(row),
   });
-  return { valid: true, ...granted(row), ...leaseAnswer(leaseOf(row)), licenseFile: entry.licenseFile };
+  return { valid: true, ...granted(row), ...leaseAnswer(row, leaseOf(row)), licenseFile: entry.licenseFile };
 }
