@@ -375,7 +375,8 @@ const add = defineCommand({
     assertPayableInUsd(values);
 
     const ctx = await env.open();
-    const row = await createTool(ctx, { ...values, sortOrder: fields.sortOrder }, env.actor);
+    const licensing = { licenseModel: fields.licenseModel, heartbeatMinutes: fields.heartbeatMinutes };
+    const row = await createTool(ctx, { ...values, ...licensing, sortOrder: fields.sortOrder }, env.actor);
     const next = row.fileKey ? '' : ` Attach its download with "tools upload ${shortId(row.id)} <file>".`;
     return toolOutput(row, `Added ${row.name} (${shortId(row.id)}).${next}`);
   },
