@@ -196,6 +196,12 @@ test('the operator adds a tool with its file, and the shop lists it', async () =
   await page.getByRole('button', { name: 'Add the tool' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Ledger Lens' })).toBeVisible({ timeout: 20_000 });
   await checkScreen('tool-edit');
+  // Floating licenses: the interval shows only for a floating tool (not saved here).
+  await expect(page.getByLabel(/^Heartbeat interval/)).toHaveCount(0);
+  await page.getByLabel('License model').selectOption('floating');
+  await expect(page.getByLabel(/^Heartbeat interval/)).toHaveValue('10');
+  await checkScreen('tool-edit-floating');
+  await page.getByLabel('License model').selectOption('per-device');
 
   const content = Buffer.from('MZ Ledger Lens installer '.repeat(2000));
   await page

@@ -5,7 +5,11 @@ import { PACKAGE_ID_PATTERN } from './releases';
 import {
   ACTIVATION_LIMIT_PROBLEM,
   asSentence,
+  HEARTBEAT_PROBLEM,
+  LICENSE_MODELS,
+  type LicenseModel,
   parseActivationLimitText,
+  parseHeartbeatText,
   parsePriceText,
   TOOL_TEXT_MAX,
   usdPriceProblem,
@@ -349,8 +353,28 @@ export const packageIdSchema = z
   )
   .transform((text) => (text === '' ? null : text));
 
+/**
+ * How a tool's licenses hold seats (decision 049): the dashboard's form and `tools edit --floating --heartbeat 10m`
+ * both parse what the operator typed with these fields. Absent: unchanged (per device, 10 minutes for a new tool).
+ */
+export const toolLicensingFields = {
+  licenseModel: z.enum(LICENSE_MODELS, { error: 'Choose per-device or floating.' }).optional(),
+  heartbeatMinutes: z
+    .string({ error: asSentence(HEARTBEAT_PROBLEM) })
+    .optional()
+    .transform((text, issue) => {
+      if (text === undefined) return undefined;
+      const value = parseHeartbeatText(text);
+      if (value !== undefined) return value;
+      issue.addIssue({ code: 'custom', message: asSentence(HEARTBEAT_PROBLEM) });
+      return z.NEVER;
+    }),
+};
+export const toolLicensingSchema = z.strictObject(toolLicensingFields);
+
 export const toolInputSchema = z
   .strictObject({
+    ...toolLicensingFields,
     name: z
       .string()
       .trim()
@@ -420,6 +444,9 @@ export type AdminTool = {
   active: boolean;
   delivery: 'license_key' | 'credentials';
   activationLimit: number;
+  /** per-device or floating (decision 049), and a floating tool's heartbeat interval. */
+  licenseModel: LicenseModel;
+  heartbeatMinutes: number;
   /** Length of the free trial; 0: none. */
   trialDays: number;
   file: { name: string; size: number; sha256: string } | null;

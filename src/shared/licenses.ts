@@ -69,6 +69,8 @@ export type LicenseFilePayload = {
   refreshBefore: string;
   /** A trial's end (never later than `refreshBefore`); absent for a bought license, which does not end. */
   expiresAt?: string;
+  /** A floating license's lease end (never earlier than `refreshBefore`): the file ends with the lease. */
+  leaseExpiresAt?: string;
 };
 
 export type LicenseAnswer = {
@@ -84,6 +86,13 @@ export type LicenseAnswer = {
   deactivated?: boolean;
   /** A trial's end (code TRIAL): the tool stops at this moment of the server's clock. */
   expiresAt?: string;
+  /**
+   * A floating license (activate, heartbeat, validate): when this machine's lease, and its seat, end unless a
+   * heartbeat renews it first. Send the next heartbeat before half of the time left has passed.
+   */
+  leaseExpiresAt?: string;
+  /** A floating license: how often to send a heartbeat (the lease lasts two of these). */
+  heartbeatSeconds?: number;
   /** Activate only: this machine's update feeds (docs/updates.md), alive while the activation and license are. */
   updates?: UpdateUrls;
 };

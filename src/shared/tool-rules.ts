@@ -12,6 +12,28 @@ export const TOOL_TEXT_MAX = { name: 120, description: 5000, icon: 300 } as cons
 export const ACTIVATION_LIMIT_RANGE = { min: 1, max: 100 } as const;
 export const DEFAULT_ACTIVATION_LIMIT = 2;
 
+/**
+ * How a tool's licenses count machines (decision 049): `per-device` activations hold a seat until deactivated;
+ * `floating` ones hold a lease that the tool renews with heartbeats and that frees itself when the machine goes
+ * quiet. Either way the tool's activation limit is how many machines may hold a seat at once.
+ */
+export const LICENSE_MODELS = ['per-device', 'floating'] as const;
+export type LicenseModel = (typeof LICENSE_MODELS)[number];
+/** A floating tool's heartbeat interval, in minutes: the default, and the range the operator may set. */
+export const DEFAULT_HEARTBEAT_MINUTES = 10;
+const HEARTBEAT_MINUTES_RANGE = { min: 1, max: 24 * 60 } as const;
+
+/** A typed heartbeat interval ("10m", "10", "2h") in whole minutes, or undefined when it is not one in range. */
+export function parseHeartbeatText(typed: string): number | undefined {
+  const match = /^(\d{1,4})\s*(m|min|h)?$/i.exec(typed.trim());
+  if (!match) return undefined;
+  const minutes = Number(match[1]) * (match[2]?.toLowerCase() === 'h' ? 60 : 1);
+  if (minutes < HEARTBEAT_MINUTES_RANGE.min || minutes > HEARTBEAT_MINUTES_RANGE.max) return undefined;
+  return minutes;
+}
+
+export const HEARTBEAT_PROBLEM = `a heartbeat interval in whole minutes from ${HEARTBEAT_MINUTES_RANGE.min} to ${HEARTBEAT_MINUTES_RANGE.max} (like 10m or 2h)`;
+
 /** Razorpay's smallest payment is 100 subunits (₹1.00, $1.00); a cheaper tool could never be bought. */
 export const MIN_PRICE_SUBUNITS = 100;
 /** Far above any tool, and well inside the integer column that stores subunits. */

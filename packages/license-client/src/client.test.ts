@@ -1,9 +1,12 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer, request as forward, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type RunningServer, startServer } from '../../../e2e/support/server';
 import { openDatabase } from '../../../src/server/db';
+import { tools } from '../../../src/server/db/schema';
 import type { LicenseAnswer as ServerAnswer } from '../../../src/shared/licenses';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
 import {
@@ -13,6 +16,7 @@ import {
   LicenseClient,
   LicenseServerUnreachableError,
   type PublicKey,
+  startHeartbeats,
   verifyLicenseFile,
 } from './index';
 
@@ -25,6 +29,7 @@ let keyTool: LicensedPurchase;
 let accountTool: LicensedPurchase;
 let spare: LicensedPurchase;
 let roomy: LicensedPurchase;
+let floating: LicensedPurchase;
 let publicKeys: PublicKey[];
 
 /** The real server process (src/server/main.ts) on a database prepared with two purchases before it starts. */
@@ -36,6 +41,11 @@ beforeAll(async () => {
   accountTool = await licensedPurchase(database.db, { delivery: 'credentials' });
   spare = await licensedPurchase(database.db);
   roomy = await licensedPurchase(database.db, { activationLimit: 10 });
+  floating = await licensedPurchase(database.db, { activationLimit: 1 });
+  await database.db
+    .update(tools)
+    .set({ licenseModel: 'floating', heartbeatMinutes: 1 })
+    .where(eq(tools.id, floating.toolId));
   await database.close();
   server = await startServer({}, { dataDir });
   publicKeys = await new LicenseClient({ serverUrl: server.url, toolId: keyTool.toolId }).publicKeys();
@@ -241,4 +251,109 @@ describe('rate limits', () => {
     expect(refusal).toMatchObject({ status: 429, code: 'rate_limited' });
     expect((refusal as LicenseApiError).retryAfterSeconds).toBeGreaterThan(0);
   });
+});
+
+/** The real server behind a switch: while `down`, every connection is dropped unanswered. */
+async function switchableProxy(target: string) {
+  const state = { down: false };
+  const proxy: Server = createServer((incoming, outgoing) => {
+    if (state.down) {
+      incoming.socket.destroy();
+      return;
+    }
+    const upstream = forward(
+      new URL(incoming.url ?? '/', target),
+      { method: incoming.method, headers: incoming.headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    incoming.pipe(upstream);
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => proxy.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    state,
+    close: () =>
+      new Promise<void>((resolve) => {
+        proxy.closeAllConnections();
+        proxy.close(() => resolve());
+      }),
+  };
+}
+
+const waitFor = async (check: () => boolean, timeoutMs = 10_000) => {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+describe('startHeartbeats against the real server', () => {
+  it('takes and keeps a floating seat, backs off while the server is down, and frees the seat on stop', async () => {
+    const proxy = await switchableProxy(server.url);
+    try {
+      const client = new LicenseClient({ serverUrl: proxy.url, toolId: floating.toolId, timeoutMs: 2000 });
+      const direct = clientFor(floating);
+      const [mine, other] = [fingerprint('hb-mine'), fingerprint('hb-other')];
+      const leases: LicenseAnswer[] = [];
+      const retries: number[] = [];
+      const lost: LicenseAnswer[] = [];
+      const beats = startHeartbeats(client, {
+        credentials: keyOf(floating),
+        fingerprint: mine,
+        everyMs: 150,
+        retryMs: 50,
+        maxRetryMs: 400,
+        onLease: (answer) => leases.push(answer),
+        onError: (_error, retryInMs) => retries.push(retryInMs),
+        onLost: (answer) => lost.push(answer),
+      });
+
+      // Not activated yet: the first heartbeat activates, the next ones renew the lease.
+      await waitFor(() => leases.length >= 3);
+      expect(beats.holding).toBe(true);
+      expect(leases[0]).toMatchObject({ valid: true, code: 'VALID', heartbeatSeconds: 60 });
+      expect(leases[0]?.activation?.fingerprint).toBe(mine);
+      expect(Date.parse(leases.at(-1)?.leaseExpiresAt ?? '')).toBeGreaterThanOrEqual(
+        Date.parse(leases[0]?.leaseExpiresAt ?? ''),
+      );
+      // The one seat is held: another machine is told no seat is free.
+      expect((await direct.activate(keyOf(floating), other)).code).toBe('LIMIT_REACHED');
+
+      // The server goes away: the waits double up to the cap, and heartbeats resume when it is back.
+      proxy.state.down = true;
+      await waitFor(() => retries.length >= 4);
+      expect(retries.slice(0, 4)).toEqual([50, 100, 200, 400]);
+      const before = leases.length;
+      proxy.state.down = false;
+      await waitFor(() => leases.length > before);
+      expect(lost).toEqual([]);
+
+      // A clean exit frees the seat at once, and nothing beats after it.
+      const freed = await beats.stop();
+      expect(freed).toMatchObject({ code: 'NOT_ACTIVATED', deactivated: true });
+      expect(beats.holding).toBe(false);
+      const after = leases.length;
+      expect((await direct.activate(keyOf(floating), other)).code).toBe('VALID');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(leases.length).toBe(after);
+
+      // With the seat taken elsewhere, a machine is told so and stops.
+      const refused = startHeartbeats(client, {
+        credentials: keyOf(floating),
+        fingerprint: mine,
+        onLost: (answer) => lost.push(answer),
+      });
+      await waitFor(() => lost.length === 1);
+      expect(lost[0]?.code).toBe('LIMIT_REACHED');
+      expect(refused.holding).toBe(false);
+      expect(await refused.stop()).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
 });

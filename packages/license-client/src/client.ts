@@ -37,6 +37,12 @@ export type LicenseAnswer = {
   deactivated?: boolean;
   /** A trial's end (code TRIAL). */
   expiresAt?: string;
+  /**
+   * A floating license (activate, heartbeat, validate): this machine's seat is its own until then unless a
+   * heartbeat renews it; send one every `heartbeatSeconds` (`startHeartbeats` in heartbeats.ts does).
+   */
+  leaseExpiresAt?: string;
+  heartbeatSeconds?: number;
   /** Activate only: this machine's Sparkle / WinSparkle appcast and Velopack feed (docs/updates.md). */
   updates?: { appcastUrl: string; velopackUrl: string };
 };
@@ -104,6 +110,14 @@ export class LicenseClient {
   /** Checks this machine; a VALID answer carries a fresh license file to store. */
   validate(credentials: Credentials, fingerprint: string): Promise<LicenseAnswer> {
     return this.post('validate', { ...credentials, toolId: this.toolId, fingerprint });
+  }
+
+  /**
+   * Renews this machine's lease on a floating license (validate on a per-device one). NOT_ACTIVATED: the lease is
+   * gone (lapsed or freed); activate again, which answers LIMIT_REACHED while every seat is held.
+   */
+  heartbeat(credentials: Credentials, fingerprint: string): Promise<LicenseAnswer> {
+    return this.post('heartbeat', { ...credentials, toolId: this.toolId, fingerprint });
   }
 
   /** Frees this machine's seat (for "Move license to another computer" in the tool). */

@@ -1,12 +1,14 @@
 import { constants, createReadStream } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { toolLicensingSchema } from '../../shared/dashboard';
 import { formatSubunits, usdCentsFromInrPaise } from '../../shared/money';
 import { defaultPackageId, PACKAGE_ID_PATTERN, packageIdOf } from '../../shared/releases';
 import type { Device } from '../../shared/shop';
 import {
   ACTIVATION_LIMIT_PROBLEM,
   FILE_TOO_LARGE,
+  HEARTBEAT_PROBLEM,
   parseActivationLimitText,
   TOOL_FILE_MAX_BYTES,
   TOOL_TEXT_MAX,
@@ -40,6 +42,8 @@ export function adminTool(row: ToolRow) {
     ...api,
     delivery: row.delivery,
     activationLimit: row.activationLimit,
+    licenseModel: row.licenseModel,
+    heartbeatMinutes: row.heartbeatMinutes,
     active: row.active,
     sortOrder: row.sortOrder,
     packageId: packageIdOf(row),
@@ -72,6 +76,12 @@ function toolDetails(row: ToolRow): string {
     ['Price USD', usdText(row)],
     ['Delivery', deliveryText(row.delivery)],
     ['Activation limit', `${row.activationLimit} machines per license`],
+    [
+      'License model',
+      row.licenseModel === 'floating'
+        ? `floating, heartbeat every ${row.heartbeatMinutes} min (a quiet machine's seat frees after ${2 * row.heartbeatMinutes} min)`
+        : 'per device',
+    ],
     ['Free trial', row.trialDays > 0 ? `${row.trialDays} days` : 'none'],
     ['Status', status(row)],
     ['Sort order', row.sortOrder],
@@ -225,9 +235,44 @@ const FIELD_OPTIONS = {
     value: '<id|none>',
     description: 'Velopack package id (vpk pack --packId); none: made from the name',
   },
+  floating: {
+    type: 'boolean',
+    description: 'Floating licenses: machines hold leases renewed by heartbeats (docs/license-api.md)',
+  },
+  'per-device': {
+    type: 'boolean',
+    description: 'Per-device licenses, the default: a seat is held until freed',
+  },
+  heartbeat: {
+    type: 'string',
+    value: '<10m|2h>',
+    description: 'A floating tool’s heartbeat interval (default 10m, at least 1m)',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
-type FieldOptions = { [K in keyof typeof FIELD_OPTIONS]?: string };
+type FieldOptions = {
+  [K in keyof typeof FIELD_OPTIONS]?: (typeof FIELD_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string;
+};
+
+/** --floating, --per-device and --heartbeat, parsed by the dashboard's own schema (shared/dashboard.ts). */
+function licensingChanges(options: FieldOptions): ToolChanges {
+  if (options.floating && options['per-device']) {
+    throw new CommandError('Give --floating or --per-device, not both.');
+  }
+  const parsed = toolLicensingSchema.safeParse({
+    licenseModel: options.floating ? 'floating' : options['per-device'] ? 'per-device' : undefined,
+    heartbeatMinutes: options.heartbeat,
+  });
+  // Only the interval can be wrong: the model comes from the flags.
+  if (!parsed.success) {
+    throw new CommandError(`--heartbeat must be ${HEARTBEAT_PROBLEM}, got "${options.heartbeat}".`);
+  }
+  const { licenseModel, heartbeatMinutes } = parsed.data;
+  return {
+    ...(licenseModel ? { licenseModel } : {}),
+    ...(heartbeatMinutes !== undefined ? { heartbeatMinutes } : {}),
+  };
+}
 
 /** The column values the options ask for (only those given), checked before the database is opened. */
 async function fieldChanges(env: AdminEnv, options: FieldOptions) {
@@ -249,7 +294,7 @@ async function fieldChanges(env: AdminEnv, options: FieldOptions) {
   }
   if (options['trial-days'] !== undefined) changes.trialDays = parseTrialDays(options['trial-days']);
   if (options['package-id'] !== undefined) changes.packageId = parsePackageId(options['package-id']);
-  return changes;
+  return { ...changes, ...licensingChanges(options) };
 }
 
 /** Applies changes through the catalogue service, once the command's input was checked. */
@@ -330,7 +375,8 @@ const add = defineCommand({
     assertPayableInUsd(values);
 
     const ctx = await env.open();
-    const row = await createTool(ctx, { ...values, sortOrder: fields.sortOrder }, env.actor);
+    const licensing = { licenseModel: fields.licenseModel, heartbeatMinutes: fields.heartbeatMinutes };
+    const row = await createTool(ctx, { ...values, ...licensing, sortOrder: fields.sortOrder }, env.actor);
     const next = row.fileKey ? '' : ` Attach its download with "tools upload ${shortId(row.id)} <file>".`;
     return toolOutput(row, `Added ${row.name} (${shortId(row.id)}).${next}`);
   },
@@ -338,7 +384,8 @@ const add = defineCommand({
 
 const edit = defineCommand({
   path: ['tools', 'edit'],
-  summary: 'Change a tool’s name, description, device, prices, delivery, icon, position or package id',
+  summary:
+    'Change a tool’s name, description, device, prices, delivery, icon, position, package id or license model',
   args: [{ name: 'id', description: 'the tool (its id or the start of it, as "tools list" shows)' }],
   options: FIELD_OPTIONS,
   example: 'tools edit 1a2b3c4d --name "PDF Toolkit Pro" --device macOS',

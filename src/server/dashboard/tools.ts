@@ -39,6 +39,8 @@ const toColumns = (input: ToolChange) => ({
   delivery: input.delivery,
   activationLimit: input.activationLimit,
   ...(input.trialDays === undefined ? {} : { trialDays: input.trialDays }),
+  ...(input.licenseModel === undefined ? {} : { licenseModel: input.licenseModel }),
+  ...(input.heartbeatMinutes === undefined ? {} : { heartbeatMinutes: input.heartbeatMinutes }),
   packageId: input.packageId,
 });
 

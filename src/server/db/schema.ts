@@ -26,7 +26,7 @@ import {
   VELOPACK_TYPES,
 } from '../../shared/releases';
 import type { BillingDetails } from '../../shared/shop';
-import { DEFAULT_ACTIVATION_LIMIT } from '../../shared/tool-rules';
+import { DEFAULT_ACTIVATION_LIMIT, DEFAULT_HEARTBEAT_MINUTES, LICENSE_MODELS } from '../../shared/tool-rules';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -267,6 +267,10 @@ export const tools = pgTable('tools', {
   icon: text('icon'),
   /** How many machines one license of this tool may be activated on at a time (docs/license-api.md). */
   activationLimit: integer('activation_limit').notNull().default(DEFAULT_ACTIVATION_LIMIT),
+  /** per-device: a seat is held until freed; floating: a lease renewed by heartbeats (decision 049). */
+  licenseModel: text('license_model', { enum: LICENSE_MODELS }).notNull().default('per-device'),
+  /** A floating tool's heartbeat interval; a lease lapses after two of them without a heartbeat. */
+  heartbeatMinutes: integer('heartbeat_minutes').notNull().default(DEFAULT_HEARTBEAT_MINUTES),
   /** Length of the free trial a signed-in visitor may start (docs/decisions/035-trials.md); 0: no trial. */
   trialDays: integer('trial_days').notNull().default(0),
   sortOrder: integer('sort_order').notNull().default(0),
@@ -599,8 +603,14 @@ export const licenseActivations = pgTable(
     activatedAt: ts('activated_at').notNull().defaultNow(),
     lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
     deactivatedAt: ts('deactivated_at'),
-    /** tool: the machine freed itself over the API; owner: from My Tools (counted); operator: from the CLI. */
-    deactivatedBy: text('deactivated_by', { enum: ['tool', 'owner', 'operator'] }),
+    /**
+     * tool: the machine freed itself over the API; owner: from My Tools (counted); operator: from the CLI; lapsed: a
+     * floating lease ran out without a heartbeat; released: a floating lease given back by deactivate (neither counts
+     * against the buyer's allowance).
+     */
+    deactivatedBy: text('deactivated_by', { enum: ['tool', 'owner', 'operator', 'lapsed', 'released'] }),
+    /** A floating license's lease: the seat is this machine's until then (licenses/leases.ts); null per device. */
+    leaseExpiresAt: ts('lease_expires_at'),
     /**
      * Keyed hash of this activation's update-feed token (licenses/update-tokens.ts): a feed request finds its
      * activation by it. The token itself is derived from the activation id, so it is never stored.

@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { licenseActivations, licenses, trialMachines } from '../db/schema';
 import { activationsUsed, fileFor, granted, refusal, seatLimit, summaryOf } from './answers';
+import { isFloating, leaseAnswer, leaseFrom, releaseLapsedLeases } from './leases';
 import { type LicenseRequest, type LicenseRow, lookUp } from './lookup';
 import { forgetLicenses } from './memory';
 import { updateTokenHash, updateTokenOf, updateUrlsOf } from './update-tokens';
@@ -37,6 +38,9 @@ export async function activateLicense(
     const row = { ...found, ...locked };
     const lockedRefusal = refusal(row, request.toolId, now);
     if (lockedRefusal) return { valid: false, code: lockedRefusal };
+    // A floating license's lapsed leases give their seats back before seats are counted (leases.ts).
+    if (isFloating(row)) await releaseLapsedLeases(tx, found.id, now);
+    const lease = leaseFrom(row, now);
 
     const live = await tx
       .select()
@@ -51,6 +55,7 @@ export async function activateLicense(
           lastSeenAt: now,
           updateTokenHash: updateTokenHash(ctx.dataSecrets, updateTokenOf(ctx.dataSecrets, activation.id)),
           ...(request.name ? { name: request.name } : {}),
+          ...lease,
         })
         .where(eq(licenseActivations.id, activation.id));
       activation = { ...activation, name: request.name ?? activation.name };
@@ -72,6 +77,7 @@ export async function activateLicense(
           name: request.name ?? null,
           activatedAt: now,
           lastSeenAt: now,
+          ...lease,
         })
         .returning();
       if (!inserted) throw new Error('activation insert returned no row');
@@ -87,9 +93,10 @@ export async function activateLicense(
     return {
       valid: true,
       ...granted(row),
+      ...leaseAnswer(row, lease),
       license: summaryOf(row, live.length),
       activation: summary,
-      licenseFile: fileFor(ctx, row, activation),
+      licenseFile: fileFor(ctx, row, { ...activation, ...lease }),
       updates: updateUrlsOf(ctx.config.publicUrl, updateTokenOf(ctx.dataSecrets, activation.id)),
     };
   });

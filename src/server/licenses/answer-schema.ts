@@ -41,6 +41,8 @@ export const licenseAnswerResponse = {
       licenseFile: { type: 'string' },
       deactivated: { type: 'boolean' },
       expiresAt: { type: 'string' },
+      leaseExpiresAt: { type: 'string' },
+      heartbeatSeconds: { type: 'integer' },
       updates: {
         type: 'object',
         required: ['appcastUrl', 'velopackUrl'],

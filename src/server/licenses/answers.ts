@@ -54,7 +54,7 @@ export function summaryOf(row: LicenseRow, used: number): LicenseSummary {
 export function fileFor(
   ctx: AppContext,
   row: LicenseRow,
-  activation: { id: string; fingerprint: string },
+  activation: { id: string; fingerprint: string; leaseExpiresAt?: Date | null },
 ): string {
   return issueLicenseFile(
     ctx.licenseSigning,
@@ -67,6 +67,7 @@ export function fileFor(
       activationId: activation.id,
       status: effectiveStatus(row),
       expiresAt: effectiveStatus(row) === 'trial' ? row.expiresAt : null,
+      leaseExpiresAt: activation.leaseExpiresAt ?? null,
     },
     ctx.clock.now(),
   );

@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { licenseActivations } from '../db/schema';
 import { lockDeactivationsLeft } from './allowance';
 import { activationsUsed, summaryOf } from './answers';
+import { isFloating, releaseLease } from './leases';
 import { effectiveStatus, type LicenseRequest, type LicenseRow, lookUp } from './lookup';
 import { forgetLicenses } from './memory';
 
@@ -14,6 +15,8 @@ import { forgetLicenses } from './memory';
 async function freeMachine(ctx: AppContext, found: LicenseRow): Promise<boolean | 'limit'> {
   const { activationId } = found;
   if (!activationId) return false;
+  // A floating lease is given back on every clean exit: outside the allowance, as a lapsed one would be.
+  if (isFloating(found)) return releaseLease(ctx, activationId);
   return ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
     if ((await lockDeactivationsLeft(tx, found.id, now)) <= 0) return 'limit' as const;

@@ -18,6 +18,8 @@ type LicenseFileInput = {
   status: LicenseStatus;
   /** A trial's end: the file carries it, and its refreshBefore is never later. */
   expiresAt?: Date | null;
+  /** A floating license's lease on this machine: the file never outlives it (decision 049). */
+  leaseExpiresAt?: Date | null;
 };
 
 /**
@@ -27,7 +29,11 @@ type LicenseFileInput = {
  */
 export function issueLicenseFile(keys: SigningKeys, input: LicenseFileInput, now: Date): string {
   const lifetimeEnd = now.getTime() + LICENSE_FILE_LIFETIME_DAYS * DAY_MS;
-  const refreshBefore = input.expiresAt ? Math.min(lifetimeEnd, input.expiresAt.getTime()) : lifetimeEnd;
+  const refreshBefore = Math.min(
+    lifetimeEnd,
+    input.expiresAt?.getTime() ?? lifetimeEnd,
+    input.leaseExpiresAt?.getTime() ?? lifetimeEnd,
+  );
   const payload: LicenseFilePayload = {
     v: 1,
     licenseKey: input.licenseKey,
@@ -40,6 +46,7 @@ export function issueLicenseFile(keys: SigningKeys, input: LicenseFileInput, now
     issuedAt: now.toISOString(),
     refreshBefore: new Date(refreshBefore).toISOString(),
     ...(input.expiresAt ? { expiresAt: input.expiresAt.toISOString() } : {}),
+    ...(input.leaseExpiresAt ? { leaseExpiresAt: input.leaseExpiresAt.toISOString() } : {}),
   };
   const bytes = Buffer.from(JSON.stringify(payload), 'utf8');
   const file: LicenseFile = {

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { LicenseCredentials, LicenseStatus } from '../../shared/licenses';
+import type { LicenseModel } from '../../shared/tool-rules';
 import type { DataSecrets } from '../data-secrets';
 import type { Database, DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools, trials } from '../db/schema';
@@ -29,11 +30,16 @@ export type LicenseRow = {
   toolId: string;
   toolName: string;
   activationLimit: number;
+  /** The tool's license model and heartbeat interval (leases.ts). */
+  licenseModel: LicenseModel;
+  heartbeatMinutes: number;
   activationId: string | null;
   activationFingerprint: string | null;
   activationName: string | null;
   activatedAt: Date | null;
   lastSeenAt: Date | null;
+  /** A floating license's lease on this machine; whether it has lapsed is decided at answer time (leases.ts). */
+  leaseExpiresAt: Date | null;
 };
 
 /** A refunded purchase revokes its license even if nothing else changed the license row. */
@@ -59,11 +65,14 @@ function selectLicenses(db: DbOrTx, activationOn: SQL) {
       toolId: tools.id,
       toolName: tools.name,
       activationLimit: tools.activationLimit,
+      licenseModel: tools.licenseModel,
+      heartbeatMinutes: tools.heartbeatMinutes,
       activationId: licenseActivations.id,
       activationFingerprint: licenseActivations.fingerprint,
       activationName: licenseActivations.name,
       activatedAt: licenseActivations.activatedAt,
       lastSeenAt: licenseActivations.lastSeenAt,
+      leaseExpiresAt: licenseActivations.leaseExpiresAt,
     })
     .from(licenses)
     .leftJoin(purchases, eq(purchases.id, licenses.purchaseId))
@@ -129,6 +138,7 @@ async function findLicensesByKey(
       activationName: null,
       activatedAt: null,
       lastSeenAt: null,
+      leaseExpiresAt: null,
     };
   });
 }

@@ -6,6 +6,7 @@ import { AppError, parseInput } from '../http/errors';
 import { activateLicense } from './activate';
 import { licenseAnswerResponse } from './answer-schema';
 import { deactivateLicense } from './deactivate';
+import { heartbeatLicense } from './leases';
 import { consumeLicenseLimits, LICENSE_API_BODY_LIMIT, licenseErrorBody, limitKeyOf } from './limits';
 import type { LicenseRequest } from './lookup';
 import { validateLicense } from './validate';
@@ -93,6 +94,12 @@ export async function licenseApiRoutes(app: FastifyInstance, ctx: AppContext): P
       const body = parseInput(licenseMachineSchema, request.body);
       limit(request, body);
       return counted('validate', await validateLicense(ctx, asRequest(body)));
+    });
+    scope.post('/api/licenses/heartbeat', options, async (request, reply): Promise<LicenseAnswer> => {
+      reply.header('cache-control', 'no-store');
+      const body = parseInput(licenseMachineSchema, request.body);
+      limit(request, body);
+      return counted('heartbeat', await heartbeatLicense(ctx, asRequest(body), validateLicense));
     });
     scope.post('/api/licenses/deactivate', options, async (request, reply): Promise<LicenseAnswer> => {
       reply.header('cache-control', 'no-store');

@@ -1,6 +1,7 @@
 import type { LicenseAnswer, LicenseCode } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import { fileFor, granted, refusal } from './answers';
+import { leaseAnswer, leaseLapsed, leaseOf } from './leases';
 import { credentialOf, findLicense, type LicenseRequest, type LicenseRow, withCredential } from './lookup';
 import { type KnownLicense, rememberedFor } from './memory';
 
@@ -55,6 +56,8 @@ export async function checkMachine(ctx: AppContext, request: LicenseRequest): Pr
   const refused = refusal(found, request.toolId, now);
   if (refused || !entry || !found) return { valid: false, code: refused ?? 'INVALID_KEY' };
   if (!found.activationId) return { valid: false, code: 'NOT_ACTIVATED' };
+  // Evaluated now too: a floating lease remembered while live stops here on time, as a trial does.
+  if (leaseLapsed(found, now)) return { valid: false, code: 'NOT_ACTIVATED' };
 
   if (!found.lastSeenAt || now.getTime() - found.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
     // Noted on the remembered row first, so concurrent calls for this machine write once.
@@ -73,6 +76,10 @@ export async function validateLicense(ctx: AppContext, request: LicenseRequest):
   const checked = await checkMachine(ctx, request);
   if (!checked.valid) return checked;
   const { entry, row, activationId } = checked;
-  entry.licenseFile ??= fileFor(ctx, row, { id: activationId, fingerprint: request.fingerprint });
-  return { valid: true, ...granted(row), licenseFile: entry.licenseFile };
+  entry.licenseFile ??= fileFor(ctx, row, {
+    id: activationId,
+    fingerprint: request.fingerprint,
+    ...leaseOf(row),
+  });
+  return { valid: true, ...granted(row), ...leaseAnswer(row, leaseOf(row)), licenseFile: entry.licenseFile };
 }

@@ -197,3 +197,66 @@ describe('the activation limit', () => {
     expect(lowered.json().activationLimit).toBe(2);
   });
 });
+
+describe('the license model', () => {
+  it('turns floating with a heartbeat and back to per device from either adapter, audited, refusing a bad interval', async () => {
+    const tool = await addTool(t, { device: 'Windows' });
+    const auditOf = async () =>
+      (
+        await t.ctx.db
+          .select()
+          .from(auditLog)
+          .where(eq(auditLog.target, `tool:${tool.id}`))
+      ).map((row) => ({
+        before: row.before,
+        after: row.after,
+      }));
+
+    const floating = await runCommandLine(
+      ['tools', 'edit', tool.id, '--floating', '--heartbeat', '10m'],
+      cli,
+    );
+    expect(floating.exitCode, floating.stderr).toBe(0);
+    expect(floating.stdout).toMatch(/floating, heartbeat every 10 min/);
+    const refused = await runCommandLine(['tools', 'edit', tool.id, '--heartbeat', '0m'], cli);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(
+      /--heartbeat must be a heartbeat interval in whole minutes from 1 to 1440/,
+    );
+
+    const editorFields = {
+      name: tool.name,
+      description: tool.description,
+      device: 'Windows',
+      priceINR: String(tool.priceInrPaise / 100),
+      priceUSD: '',
+      comingSoon: false,
+      active: true,
+      delivery: 'license_key',
+      activationLimit: String(tool.activationLimit),
+    };
+    const badInterval = await dashboard.post(`/api/admin/tools/${tool.id}`, {
+      ...editorFields,
+      licenseModel: 'floating',
+      heartbeatMinutes: 'soon',
+    });
+    expect(badInterval.statusCode).toBe(400);
+    expect(badInterval.json().fieldErrors.heartbeatMinutes).toMatch(/^A heartbeat interval/);
+    const fromDashboard = await dashboard.post(`/api/admin/tools/${tool.id}`, {
+      ...editorFields,
+      licenseModel: 'floating',
+      heartbeatMinutes: '2',
+    });
+    expect(fromDashboard.statusCode, fromDashboard.body).toBe(200);
+    expect(fromDashboard.json()).toMatchObject({ licenseModel: 'floating', heartbeatMinutes: 2 });
+    expect((await runCommandLine(['tools', 'edit', tool.id, '--per-device'], cli)).exitCode).toBe(0);
+
+    const [stored] = await t.ctx.db.select().from(tools).where(eq(tools.id, tool.id));
+    expect(stored).toMatchObject({ licenseModel: 'per-device', heartbeatMinutes: 2 });
+    expect(await auditOf()).toEqual([
+      { before: { licenseModel: 'per-device' }, after: { licenseModel: 'floating' } },
+      { before: { heartbeatMinutes: 10 }, after: { heartbeatMinutes: 2 } },
+      { before: { licenseModel: 'floating' }, after: { licenseModel: 'per-device' } },
+    ]);
+  });
+});

@@ -35,6 +35,8 @@ export const toAdminTool = (tool: ToolRow): AdminTool => ({
   active: tool.active,
   delivery: tool.delivery,
   activationLimit: tool.activationLimit,
+  licenseModel: tool.licenseModel,
+  heartbeatMinutes: tool.heartbeatMinutes,
   trialDays: tool.trialDays,
   file:
     tool.fileName && tool.fileSha256 && tool.fileSize !== null

@@ -19,6 +19,8 @@ const STORED: AdminTool = {
   active: true,
   delivery: 'license_key',
   activationLimit: 3,
+  licenseModel: 'per-device',
+  heartbeatMinutes: 10,
   trialDays: 0,
   file: null,
   packageId: null,
@@ -106,6 +108,8 @@ describe('the tool editor', () => {
         active: true,
         delivery: 'credentials',
         activationLimit: '3',
+        licenseModel: 'per-device',
+        heartbeatMinutes: '10',
         trialDays: '0',
         packageId: '',
         code: '123456',
@@ -122,6 +126,32 @@ describe('the tool editor', () => {
     await waitFor(() => expect(save.getAttribute('aria-disabled')).toBeNull());
     expect(field(/^Price in INR/).value).toBe('999.00');
     expect(screen.queryByLabelText(/prices are changing/)).toBeNull();
+  });
+
+  it('makes a tool floating with a heartbeat interval, checked before sending', async () => {
+    const user = userEvent.setup();
+    const saved = showForm(STORED, async () => ({
+      ...STORED,
+      licenseModel: 'floating',
+      heartbeatMinutes: 5,
+    }));
+    // Per device: no interval to give.
+    expect(screen.queryByLabelText(/^Heartbeat interval/)).toBeNull();
+    await user.selectOptions(screen.getByLabelText(/^License model/), 'floating');
+    await user.clear(field(/^Heartbeat interval/));
+    await user.type(field(/^Heartbeat interval/), '0');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(describedText(field(/^Heartbeat interval/))).toContain(
+      'A heartbeat interval in whole minutes from 1 to 1440',
+    );
+    expect(saved).toEqual([]);
+
+    await user.clear(field(/^Heartbeat interval/));
+    await user.type(field(/^Heartbeat interval/), '5');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ licenseModel: 'floating', heartbeatMinutes: '5' });
+    await waitFor(() => expect(field(/^Heartbeat interval/).value).toBe('5'));
   });
 
   it('puts the server’s field errors on their fields, with its message for the form', async () => {

@@ -1,6 +1,12 @@
 import { type AdminTool, type ToolInput, toolInputProblems } from '../../../shared/dashboard';
 import { defaultPackageId } from '../../../shared/releases';
-import { ACTIVATION_LIMIT_RANGE, DEFAULT_ACTIVATION_LIMIT, TOOL_TEXT_MAX } from '../../../shared/tool-rules';
+import {
+  ACTIVATION_LIMIT_RANGE,
+  DEFAULT_ACTIVATION_LIMIT,
+  DEFAULT_HEARTBEAT_MINUTES,
+  type LicenseModel,
+  TOOL_TEXT_MAX,
+} from '../../../shared/tool-rules';
 import { TRIAL_DAYS_RANGE } from '../../../shared/trials';
 import {
   Button,
@@ -14,10 +20,15 @@ import {
 } from '../../components/form';
 import { problem } from './api';
 
-type ToolValues = Omit<ToolInput, 'code' | 'trialDays' | 'packageId'> & {
+type ToolValues = Omit<
+  ToolInput,
+  'code' | 'trialDays' | 'packageId' | 'licenseModel' | 'heartbeatMinutes'
+> & {
   code: string;
   trialDays: string;
   packageId: string;
+  licenseModel: LicenseModel;
+  heartbeatMinutes: string;
 };
 
 const FIELDS = [
@@ -28,6 +39,8 @@ const FIELDS = [
   'priceINR',
   'priceUSD',
   'activationLimit',
+  'licenseModel',
+  'heartbeatMinutes',
   'trialDays',
   'packageId',
   'code',
@@ -38,6 +51,10 @@ const DEVICES = [
   { value: 'Windows', label: 'Windows' },
   { value: 'macOS', label: 'macOS' },
   { value: 'none', label: 'No device' },
+];
+const LICENSE_MODEL_OPTIONS = [
+  { value: 'per-device', label: 'Per device' },
+  { value: 'floating', label: 'Floating (heartbeats)' },
 ];
 const DELIVERIES = [
   { value: 'license_key', label: 'License key' },
@@ -59,6 +76,8 @@ function valuesOf(tool: AdminTool | null): ToolValues {
       active: true,
       delivery: 'license_key',
       activationLimit: String(DEFAULT_ACTIVATION_LIMIT),
+      licenseModel: 'per-device',
+      heartbeatMinutes: String(DEFAULT_HEARTBEAT_MINUTES),
       trialDays: '0',
       packageId: '',
       code: '',
@@ -74,6 +93,8 @@ function valuesOf(tool: AdminTool | null): ToolValues {
     active: tool.active,
     delivery: tool.delivery,
     activationLimit: String(tool.activationLimit),
+    licenseModel: tool.licenseModel,
+    heartbeatMinutes: String(tool.heartbeatMinutes),
     trialDays: String(tool.trialDays),
     packageId: tool.packageId ?? '',
     code: '',
@@ -112,7 +133,15 @@ export function ToolForm({
   });
 
   const text = (
-    field: 'name' | 'priceINR' | 'priceUSD' | 'activationLimit' | 'trialDays' | 'packageId' | 'code',
+    field:
+      | 'name'
+      | 'priceINR'
+      | 'priceUSD'
+      | 'activationLimit'
+      | 'heartbeatMinutes'
+      | 'trialDays'
+      | 'packageId'
+      | 'code',
   ) => ({
     id: fieldId(field),
     value: values[field],
@@ -161,6 +190,26 @@ export function ToolForm({
         inputMode="numeric"
         hint={`Machines one license may run on at a time (${ACTIVATION_LIMIT_RANGE.min} to ${ACTIVATION_LIMIT_RANGE.max})`}
       />
+      <Field
+        id={fieldId('licenseModel')}
+        label="License model"
+        hint="Floating: a machine holds a seat while it sends heartbeats; a quiet one frees it by itself"
+      >
+        <Select
+          id={fieldId('licenseModel')}
+          value={values.licenseModel}
+          onValueChange={(value) => form.set('licenseModel', value as LicenseModel)}
+          options={LICENSE_MODEL_OPTIONS}
+        />
+      </Field>
+      {values.licenseModel === 'floating' && (
+        <TextField
+          {...text('heartbeatMinutes')}
+          label="Heartbeat interval (minutes)"
+          inputMode="numeric"
+          hint={`How often the tool checks in (at least 1); a seat frees after twice this without one`}
+        />
+      )}
       <TextField
         {...text('trialDays')}
         label="Trial days"
