@@ -1,0 +1,275 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buyThroughEmulator,
+  catalogueRows,
+  createShopTestApp,
+  newBuyer,
+  type ShopTestApp,
+} from '../../../test/support/shop-fixtures';
+import { WebhookReceiver } from '../../../test/support/webhook-receiver';
+import { loadConfig } from '../config';
+import type { AppContext } from '../context';
+import { auditLog, licenses, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { revealLicenseKey } from '../licenses/secrets-at-rest';
+import { cliActor } from '../operator/audit';
+import { refundOrder } from '../payments/refund';
+import { createWebhookWorker } from './delivery';
+import { enqueueWebhookEvent } from './events';
+import {
+  addWebhookEndpoint,
+  listWebhookDeliveries,
+  redeliverWebhook,
+  setWebhookEndpointEnabled,
+} from './operations';
+
+/**
+ * Outgoing webhooks end to end (decision 046): the real app, a real purchase and refund through the Razorpay
+ * emulator, and a receiver on loopback (allowed by WEBHOOKS_ALLOW_LOOPBACK) that verifies every request with the
+ * maintained `standardwebhooks` library.
+ */
+const actor = cliActor('webhook-test');
+let t: ShopTestApp;
+let receiver: WebhookReceiver;
+let catalogue: Awaited<ReturnType<typeof catalogueRows>>;
+
+beforeAll(async () => {
+  t = await createShopTestApp({ env: { WEBHOOKS_ALLOW_LOOPBACK: '1' } });
+  receiver = await new WebhookReceiver().start();
+  catalogue = await catalogueRows(t);
+});
+
+afterAll(async () => {
+  await receiver.close();
+  await t.close();
+});
+
+const drain = () => createWebhookWorker(t.ctx).drain();
+
+describe('a purchase and its refund', () => {
+  it('reach the receiver as order.paid, then order.refunded and license.revoked, each signed with its secret', async () => {
+    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
+      url: receiver.url('/orders'),
+      events: ['order.paid', 'order.refunded', 'license.revoked'],
+      description: 'Accounting',
+    });
+    expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    // The secret is stored sealed, and the audit log names the endpoint without it.
+    const [stored] = await t.ctx.db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    expect(stored?.secret).not.toContain(endpoint.secret.slice(6));
+    const audit = await t.ctx.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.target, `webhook:${endpoint.id}`));
+    expect(audit.map((row) => row.action)).toEqual(['webhook.add']);
+    expect(JSON.stringify(audit)).not.toContain(endpoint.secret.slice(6));
+
+    const { user, client } = await newBuyer(t);
+    const order = await buyThroughEmulator(t, client, catalogue.windows.id);
+    expect((await drain()).delivered).toBe(1);
+    const [paid] = receiver.at('/orders');
+    if (!paid) throw new Error('order.paid was not received');
+    const payload = WebhookReceiver.verify(paid, endpoint.secret);
+    expect(payload.type).toBe('order.paid');
+    expect(payload.data).toMatchObject({
+      order: {
+        id: order.id,
+        status: 'paid',
+        toolId: catalogue.windows.id,
+        amount: order.amount,
+        currency: 'INR',
+      },
+      customer: { id: user.id, email: user.email },
+    });
+    // A wrong secret does not verify.
+    expect(() => WebhookReceiver.verify(paid, `whsec_${Buffer.alloc(32).toString('base64')}`)).toThrow();
+    const [license] = await t.ctx.db
+      .select()
+      .from(licenses)
+      .where(eq(licenses.id, String(payload.data.licenseId)));
+    if (!license) throw new Error('the payload names no license');
+    const key = revealLicenseKey(t.ctx.dataSecrets, license);
+    expect(key).toBeTruthy();
+    expect(paid.body).not.toContain(String(key));
+
+    await refundOrder(t.ctx, { orderId: order.id, source: 'admin', reason: 'Changed mind' });
+    await t.emulator?.settled();
+    expect((await drain()).delivered).toBe(2);
+    const later = receiver
+      .at('/orders')
+      .slice(1)
+      .map((request) => WebhookReceiver.verify(request, endpoint.secret));
+    expect(later.map((event) => event.type).sort()).toEqual(['license.revoked', 'order.refunded']);
+    expect(later.find((event) => event.type === 'license.revoked')?.data).toMatchObject({
+      license: { id: license.id, status: 'revoked' },
+      orderId: order.id,
+    });
+    expect(later.find((event) => event.type === 'order.refunded')?.data).toMatchObject({
+      order: { id: order.id, status: 'refunded' },
+      refund: { amount: order.amount, currency: 'INR', reason: 'Changed mind' },
+    });
+    await setWebhookEndpointEnabled(t.ctx, actor, endpoint.id, false);
+  });
+});
+
+describe('retries', () => {
+  it('deliver on the third attempt to a receiver that answered 500 twice, with three attempts logged', async () => {
+    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
+      url: receiver.url('/flaky'),
+      events: ['release.published'],
+    });
+    receiver.answer('/flaky', 500, 500);
+    await t.ctx.db.transaction((tx) =>
+      enqueueWebhookEvent(tx, 'release.published', { release: { id: 'r1' } }, { at: t.clock.now() }),
+    );
+    expect(await drain()).toMatchObject({ claimed: 1, retried: 1 });
+    // Not due again until its retry time.
+    expect((await drain()).claimed).toBe(0);
+    t.clock.advance(60_000);
+    expect(await drain()).toMatchObject({ claimed: 1, retried: 1 });
+    t.clock.advance(5 * 60_000);
+    expect(await drain()).toMatchObject({ claimed: 1, delivered: 1 });
+
+    const requests = receiver.at('/flaky');
+    expect(requests).toHaveLength(3);
+    // One message: the same webhook-id on every attempt, each verifying.
+    expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(1);
+    for (const request of requests)
+      expect(WebhookReceiver.verify(request, endpoint.secret).type).toBe('release.published');
+    const { deliveries } = await listWebhookDeliveries(t.ctx, endpoint.id);
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]?.state).toBe('delivered');
+    expect(deliveries[0]?.attempts.map((attempt) => [attempt.attempt, attempt.status])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 204],
+    ]);
+    expect(deliveries[0]?.attempts[0]?.excerpt).toBe('receiver says 500');
+
+    // Redelivering sends the same message once more, as a new delivery; audited.
+    const again = await redeliverWebhook(t.ctx, actor, String(deliveries[0]?.id));
+    expect((await drain()).delivered).toBe(1);
+    expect(receiver.at('/flaky')[3]?.headers['webhook-id']).toBe(requests[0]?.headers['webhook-id']);
+    expect((await listWebhookDeliveries(t.ctx, endpoint.id)).deliveries[0]?.id).toBe(again.id);
+    await setWebhookEndpointEnabled(t.ctx, actor, endpoint.id, false);
+  });
+
+  it('disables an endpoint that failed for 3 days and emails the firm', async () => {
+    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
+      url: receiver.url('/down'),
+      events: ['trial.started'],
+    });
+    receiver.answer('/down', ...Array(20).fill(503));
+    await t.ctx.db.transaction((tx) =>
+      enqueueWebhookEvent(tx, 'trial.started', { trial: { id: 't1' } }, { at: t.clock.now() }),
+    );
+    for (let i = 0; i < 12; i++) {
+      await drain();
+      t.clock.advance(24 * 60 * 60_000);
+    }
+    const [row] = await t.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+    expect(row).toMatchObject({ enabled: false, disabledReason: 'Every attempt failed for 3 days' });
+    const mail = await t.ctx.db.query.outbox.findMany({
+      where: (o, { eq }) => eq(o.kind, 'webhook-endpoint-disabled'),
+    });
+    expect(mail.map((message) => message.ref)).toEqual([`webhook:${endpoint.id}`]);
+  });
+});
+
+describe('a change that rolls back', () => {
+  it('never sends its event', async () => {
+    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
+      url: receiver.url('/rollback'),
+      events: ['order.paid'],
+    });
+    await expect(
+      t.ctx.db.transaction(async (tx) => {
+        await enqueueWebhookEvent(tx, 'order.paid', { order: { id: 'never' } }, { at: t.clock.now() });
+        throw new Error('the change failed after queuing its event');
+      }),
+    ).rejects.toThrow('the change failed');
+    await drain();
+    expect(receiver.at('/rollback')).toEqual([]);
+    expect(
+      await t.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id)),
+    ).toEqual([]);
+  });
+});
+
+describe('addresses in production', () => {
+  // The test app's context with a complete production configuration (what `NODE_ENV=production` starts with).
+  const signingKey = generateKeyPairSync('ed25519')
+    .privateKey.export({ format: 'pem', type: 'pkcs8' })
+    .toString();
+  const production = (ctx: AppContext): AppContext => ({
+    ...ctx,
+    config: loadConfig({
+      NODE_ENV: 'production',
+      DATA_DIR: ctx.config.dataDir,
+      PUBLIC_URL: 'https://shop.example.com',
+      SMTP_URL: 'smtps://mailer:pw@smtp.example.com:465',
+      RAZORPAY_KEY_ID: 'rzp_live_abc',
+      RAZORPAY_KEY_SECRET: 'key-secret',
+      RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
+      SESSION_SECRET: 'a-session-secret-that-is-long-enough-0123456789',
+      LICENSE_SIGNING_KEY: signingKey,
+      RELEASE_SIGNING_KEY: signingKey,
+      DATA_SECRET_KEY: 'ab'.repeat(32),
+      FIRM_LEGAL_NAME: 'Pinkcity Advisors LLP',
+      FIRM_ADDRESS: '3rd Floor, Ganpati Plaza, MI Road, Jaipur, Rajasthan 302001',
+      FIRM_GSTIN: '08AAPFP1234A1ZK',
+    }),
+  });
+  const internal = [
+    'http://127.0.0.1/hook',
+    'http://localhost/hook',
+    'http://10.0.0.1/hook',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]/hook',
+    'http://[::ffff:127.0.0.1]/hook',
+  ];
+
+  it('refuses endpoints on loopback, private, link-local or metadata addresses when they are saved', async () => {
+    for (const url of internal) {
+      await expect(
+        addWebhookEndpoint(production(t.ctx), actor, { url, events: ['order.paid'] }),
+      ).rejects.toThrow(/^url: .* resolves to .*(loopback|private, link-local or metadata)/);
+    }
+  });
+
+  it('refuses them when sending too, also for a name that resolves inside only by then', async () => {
+    // Endpoints saved while their names pointed elsewhere (written directly: saving would refuse them now).
+    const urls = [...internal, 'http://hooks.example.com/rebound'];
+    const ids: string[] = [];
+    for (const url of urls) {
+      const [row] = await t.ctx.db
+        .insert(webhookEndpoints)
+        .values({ url, events: ['customer.erased'], secret: 'unused' })
+        .returning({ id: webhookEndpoints.id });
+      if (row) ids.push(row.id);
+    }
+    await t.ctx.db.transaction((tx) =>
+      enqueueWebhookEvent(tx, 'customer.erased', { customer: { id: 'c1' } }, { at: t.clock.now() }),
+    );
+    const resolve = async (host: string) =>
+      host === 'hooks.example.com'
+        ? [{ address: '10.0.0.1', family: 4 as const }]
+        : (await import('node:dns/promises'))
+            .lookup(host, { all: true, verbatim: true })
+            .then((all) => all.map((entry) => ({ address: entry.address, family: entry.family as 4 | 6 })));
+    const run = await createWebhookWorker(production(t.ctx), { resolve }).drain();
+    expect(run).toMatchObject({ claimed: urls.length, delivered: 0, retried: urls.length });
+    for (const id of ids) {
+      const { deliveries } = await listWebhookDeliveries(t.ctx, id);
+      expect(deliveries[0]?.attempts[0]).toMatchObject({ status: null });
+      expect(deliveries[0]?.attempts[0]?.error).toMatch(
+        /resolves to .*(loopback|private, link-local or metadata)/,
+      );
+    }
+    await t.ctx.db.delete(webhookEndpoints).where(inArray(webhookEndpoints.id, ids));
+  });
+});
