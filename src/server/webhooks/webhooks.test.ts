@@ -9,6 +9,7 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver';
+import { eraseAccount } from '../account/erasure';
 import { loadConfig } from '../config';
 import type { AppContext } from '../context';
 import { auditLog, licenses, webhookDeliveries, webhookEndpoints } from '../db/schema';
@@ -115,6 +116,37 @@ describe('a purchase and its refund', () => {
     await setWebhookEndpointEnabled(t.ctx, actor, endpoint.id, false);
   });
 });
+
+describe('erasure', () => {
+  it('sends customer.erased and leaves no address in any stored payload about the customer', async () => {
+    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
+      url: receiver.url('/erasure'),
+      events: ['order.paid', 'customer.erased'],
+    });
+    const { user, client } = await newBuyer(t);
+    await buyThroughEmulator(t, client, catalogue.macos.id);
+    await drain();
+    expect(receiver.at('/erasure')[0]?.body).toContain(user.email);
+    await eraseAccount(t.ctx, user.id, { kind: 'buyer', userId: user.id });
+    await drain();
+    const erased = WebhookReceiver.verify(receiver.at('/erasure')[1] ?? never(), endpoint.secret);
+    expect(erased).toMatchObject({ type: 'customer.erased', data: { customer: { id: user.id } } });
+    const stored = await t.ctx.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.customerId, user.id));
+    expect(stored.map((row) => row.event).sort()).toEqual(['customer.erased', 'order.paid']);
+    expect(JSON.stringify(stored)).not.toContain(user.email);
+    expect(stored.find((row) => row.event === 'order.paid')?.payload).toMatchObject({
+      data: { customer: { id: user.id, erased: true } },
+    });
+    await setWebhookEndpointEnabled(t.ctx, actor, endpoint.id, false);
+  });
+});
+
+const never = (): never => {
+  throw new Error('expected a request');
+};
 
 describe('retries', () => {
   it('deliver on the third attempt to a receiver that answered 500 twice, with three attempts logged', async () => {
