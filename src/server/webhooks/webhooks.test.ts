@@ -12,6 +12,7 @@ import { WebhookReceiver } from '../../../test/support/webhook-receiver';
 import { eraseAccount } from '../account/erasure';
 import { loadConfig } from '../config';
 import type { AppContext } from '../context';
+import { createDataSecrets } from '../data-secrets';
 import { auditLog, licenses, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { cliActor } from '../operator/audit';
@@ -24,6 +25,7 @@ import {
   redeliverWebhook,
   setWebhookEndpointEnabled,
 } from './operations';
+import { openEndpointSecret, sealWebhookSecrets } from './secrets';
 
 /**
  * Outgoing webhooks end to end (decision 046): the real app, a real purchase and refund through the Razorpay
@@ -209,6 +211,29 @@ describe('retries', () => {
       where: (o, { eq }) => eq(o.kind, 'webhook-endpoint-disabled'),
     });
     expect(mail.map((message) => message.ref)).toEqual([`webhook:${endpoint.id}`]);
+  });
+});
+
+describe('a rotated DATA_SECRET_KEY', () => {
+  it('re-seals endpoint secrets under the new key, which then opens them alone', async () => {
+    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
+      url: receiver.url('/rotated'),
+      events: ['trial.expired'],
+    });
+    const oldKey = t.config.dataSecret.key ?? never();
+    const newKey = Buffer.alloc(32, 7);
+    const rotated = createDataSecrets({ ...t.config, dataSecret: { key: newKey, previousKeys: [oldKey] } });
+    expect(await sealWebhookSecrets(t.ctx.db, rotated)).toBeGreaterThanOrEqual(1);
+    expect(await sealWebhookSecrets(t.ctx.db, rotated)).toBe(0);
+    const [row] = await t.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+    const newOnly = createDataSecrets({ ...t.config, dataSecret: { key: newKey, previousKeys: [] } });
+    expect(openEndpointSecret({ dataSecrets: newOnly }, row?.secret ?? '')).toBe(endpoint.secret);
+    // Back under the test's key, for the tests after this one.
+    await sealWebhookSecrets(
+      t.ctx.db,
+      createDataSecrets({ ...t.config, dataSecret: { key: oldKey, previousKeys: [newKey] } }),
+    );
+    await setWebhookEndpointEnabled(t.ctx, actor, endpoint.id, false);
   });
 });
 
