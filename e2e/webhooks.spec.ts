@@ -94,6 +94,7 @@ test('the operator adds an endpoint and sees its secret once', async () => {
   await page.getByRole('checkbox', { name: 'order.paid' }).uncheck();
   await page.getByRole('checkbox', { name: 'order.refunded' }).uncheck();
   await page.getByRole('checkbox', { name: 'customer.created' }).check();
+  await page.getByLabel('Code from your authenticator app').fill(await nextCode());
   await page.getByRole('button', { name: 'Add the endpoint' }).click();
   const shown = page.getByRole('status').locator('code');
   await expect(shown).toHaveText(/^whsec_/);

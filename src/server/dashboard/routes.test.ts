@@ -156,10 +156,10 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
     body: {},
   }),
   'GET /api/admin/webhooks': () => ({ method: 'GET', url: '/api/admin/webhooks' }),
-  'POST /api/admin/webhooks': () => ({
+  'POST /api/admin/webhooks': async (fx) => ({
     method: 'POST',
     url: '/api/admin/webhooks',
-    body: { url: 'http://127.0.0.1:9/routes', events: ['order.paid'] },
+    body: { url: 'http://127.0.0.1:9/routes', events: ['order.paid'], code: await fx.freshCode() },
   }),
   'GET /api/admin/webhooks/:id': (fx) => ({ method: 'GET', url: `/api/admin/webhooks/${fx.webhookId}` }),
   'POST /api/admin/webhooks/:id/disable': (fx) => ({

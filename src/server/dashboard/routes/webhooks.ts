@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { emptyRequestSchema } from '../../../shared/dashboard';
+import { emptyRequestSchema, freshCodeSchema } from '../../../shared/dashboard';
 import { newWebhookEndpointSchema } from '../../../shared/webhooks';
 import type { AppContext } from '../../context';
 import { parseInput } from '../../http/errors';
@@ -13,6 +13,10 @@ import {
   setWebhookEndpointEnabled,
 } from '../../webhooks/operations';
 import { operatorOf } from '../guard';
+import { requireFreshCode } from '../second-factor';
+
+/** A new endpoint receives customers' data from then on: like a refund, it asks for a fresh authenticator code. */
+const addRequestSchema = newWebhookEndpointSchema.extend({ code: z.string().optional() });
 
 const idParams = z.object({ id: z.uuid({ error: 'Unknown webhook endpoint' }) });
 const deliveryParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: 'Unknown delivery' }) });
@@ -22,8 +26,10 @@ export function webhookRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/admin/webhooks', async () => listWebhookEndpoints(ctx));
 
   app.post('/api/admin/webhooks', async (request) => {
-    const input = parseInput(newWebhookEndpointSchema, request.body);
-    return addWebhookEndpoint(ctx, operatorOf(request).actor, input);
+    const { code, ...input } = parseInput(addRequestSchema, request.body);
+    const { actor } = operatorOf(request);
+    await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code }).code);
+    return addWebhookEndpoint(ctx, actor, input);
   });
 
   app.get('/api/admin/webhooks/:id', async (request) =>

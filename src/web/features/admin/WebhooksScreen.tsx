@@ -66,18 +66,19 @@ function SecretOnce({ secret, url }: { secret: string; url: string }) {
   );
 }
 
-type EndpointValues = { url: string; description: string };
-const FIELDS = ['url', 'description'] as const;
+type EndpointValues = { url: string; description: string; code: string };
+const FIELDS = ['url', 'description', 'code'] as const;
 const fieldId = (field: string) => `webhook-${field}`;
-const INITIAL: EndpointValues = { url: '', description: '' };
+const INITIAL: EndpointValues = { url: '', description: '', code: '' };
 
-function EndpointForm({ onAdd }: { onAdd: (input: NewWebhookEndpoint) => Promise<void> }) {
+function EndpointForm({ onAdd }: { onAdd: (input: NewWebhookEndpoint & { code: string }) => Promise<void> }) {
   const form = useForm({ initial: INITIAL, fields: FIELDS, idOf: fieldId });
   const [events, setEvents] = useState<WebhookEvent[]>(['order.paid', 'order.refunded']);
   const [eventsError, setEventsError] = useState<string | null>(null);
   const submit = form.submit({
     validate: (values) => {
-      const parsed = newWebhookEndpointSchema.safeParse({ ...values, events });
+      const { code, ...endpoint } = values;
+      const parsed = newWebhookEndpointSchema.safeParse({ ...endpoint, events });
       const problems: Partial<Record<(typeof FIELDS)[number], string>> = {};
       setEventsError(null);
       for (const issue of parsed.error?.issues ?? []) {
@@ -85,6 +86,7 @@ function EndpointForm({ onAdd }: { onAdd: (input: NewWebhookEndpoint) => Promise
         if (field === 'events') setEventsError(issue.message);
         else if (field === 'url' || field === 'description') problems[field] ??= issue.message;
       }
+      if (!/^\d{6}$/.test(code.trim())) problems.code = 'Enter the 6-digit code from your authenticator app';
       return problems;
     },
     send: async (values) => {
@@ -135,6 +137,18 @@ function EndpointForm({ onAdd }: { onAdd: (input: NewWebhookEndpoint) => Promise
           </p>
         )}
       </fieldset>
+      <TextField
+        id={fieldId('code')}
+        label="Code from your authenticator app"
+        hint="Events carry customers’ data to this address: confirm it is you"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={7}
+        value={form.values.code}
+        onValueChange={form.change('code')}
+        error={form.errorFor('code')}
+        className="sm:max-w-xs"
+      />
       <div className="space-y-2">
         <FormError message={form.formError} />
         <Button type="submit" busy={form.busy === 'submit'}>
@@ -149,7 +163,7 @@ export function WebhooksScreen() {
   useScreenTitle('Webhooks');
   const list = useAdminData(() => adminApi.webhooks(), 'webhooks');
   const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
-  const add = async (input: NewWebhookEndpoint) => {
+  const add = async (input: NewWebhookEndpoint & { code: string }) => {
     const endpoint = await adminApi.addWebhook(input);
     setCreated({ url: endpoint.url, secret: endpoint.secret });
     announce(`Endpoint ${endpoint.url} added.`);

@@ -109,7 +109,7 @@ export const adminApi = {
     api.get<{ endpoint: WebhookEndpointSummary; deliveries: WebhookDeliverySummary[] }>(
       `/api/admin/webhooks/${encodeURIComponent(id)}`,
     ),
-  addWebhook: (input: NewWebhookEndpoint) =>
+  addWebhook: (input: NewWebhookEndpoint & { code: string }) =>
     api.post<WebhookEndpointSummary & { secret: string }>('/api/admin/webhooks', input),
   disableWebhook: (id: string) =>
     api.post<WebhookEndpointSummary>(`/api/admin/webhooks/${encodeURIComponent(id)}/disable`, {}),
