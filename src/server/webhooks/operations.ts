@@ -61,6 +61,8 @@ export async function addWebhookEndpoint(
   if (!parsed.success)
     throw new DomainError('invalid', parsed.error.issues[0]?.message ?? 'Invalid endpoint.');
   const endpoint = parsed.data;
+  if (ctx.config.isProduction && new URL(endpoint.url).protocol !== 'https:')
+    throw new DomainError('invalid', 'url: must be https:// (events carry customers’ data).');
   await checkedAddress(endpoint.url, ctx.config.webhooks);
   const secret = newWebhookSecret();
   const now = ctx.clock.now();

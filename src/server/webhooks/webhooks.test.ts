@@ -291,7 +291,13 @@ describe('addresses in production', () => {
   ];
 
   it('refuses endpoints on loopback, private, link-local or metadata addresses when they are saved', async () => {
-    for (const url of internal) {
+    await expect(
+      addWebhookEndpoint(production(t.ctx), actor, {
+        url: 'http://hooks.example.com/',
+        events: ['order.paid'],
+      }),
+    ).rejects.toThrow('url: must be https://');
+    for (const url of internal.map((plain) => plain.replace('http://', 'https://'))) {
       await expect(
         addWebhookEndpoint(production(t.ctx), actor, { url, events: ['order.paid'] }),
       ).rejects.toThrow(/^url: .* resolves to .*(loopback|private, link-local or metadata)/);
