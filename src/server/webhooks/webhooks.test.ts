@@ -1,7 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addTool,
   buyThroughEmulator,
   catalogueRows,
   createShopTestApp,
@@ -9,6 +11,8 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver';
+import { createReleaseSchema } from '../../shared/release-schemas';
+import { WEBHOOK_EVENTS } from '../../shared/webhooks';
 import { eraseAccount } from '../account/erasure';
 import { loadConfig } from '../config';
 import type { AppContext } from '../context';
@@ -16,7 +20,11 @@ import { createDataSecrets } from '../data-secrets';
 import { auditLog, licenses, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { cliActor } from '../operator/audit';
+import { applyDispute } from '../payments/disputes';
 import { refundOrder } from '../payments/refund';
+import { addArtifact, createRelease, publishRelease } from '../releases/operations';
+import { sendTrialEmails } from '../trials/reminders';
+import { startTrial } from '../trials/trials';
 import { createWebhookWorker } from './delivery';
 import { enqueueWebhookEvent } from './events';
 import {
@@ -115,6 +123,70 @@ describe('a purchase and its refund', () => {
       order: { id: order.id, status: 'refunded' },
       refund: { amount: order.amount, currency: 'INR', reason: 'Changed mind' },
     });
+    await setWebhookEndpointEnabled(t.ctx, actor, endpoint.id, false);
+  });
+});
+
+describe('every operation that reports an event', () => {
+  it('queues trial, license, release and dispute events in its own transaction', async () => {
+    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
+      url: receiver.url('/all'),
+      events: [...WEBHOOK_EVENTS],
+    });
+    const trialTool = await addTool(t, { device: 'Windows', trialDays: 14 });
+    const { user, client } = await newBuyer(t);
+    const trial = await startTrial(t.ctx, user.id, trialTool.id);
+    const order = await buyThroughEmulator(t, client, trialTool.id);
+    const other = await newBuyer(t);
+    const ending = await startTrial(t.ctx, other.user.id, trialTool.id);
+    t.clock.advance(15 * 24 * 60 * 60_000);
+    await sendTrialEmails(t.ctx);
+    await t.ctx.db.transaction((tx) =>
+      applyDispute(t.ctx, tx, 'created', { id: 'disp_1', paymentId: order.razorpayPaymentId ?? never() }),
+    );
+    await t.ctx.db.transaction((tx) =>
+      applyDispute(t.ctx, tx, 'won', { id: 'disp_1', paymentId: order.razorpayPaymentId ?? never() }),
+    );
+    const release = await createRelease(
+      t.ctx,
+      trialTool.id,
+      createReleaseSchema.parse({ version: '2.0.0' }),
+      actor,
+    );
+    await addArtifact(
+      t.ctx,
+      release.id,
+      {
+        platform: 'windows',
+        arch: 'x64',
+        kind: 'installer',
+        fileName: 'Setup.exe',
+        stream: Readable.from([Buffer.from('MZ')]),
+      },
+      actor,
+    );
+    await publishRelease(t.ctx, release.id, actor);
+    await drain();
+
+    const events = receiver.at('/all').map((request) => WebhookReceiver.verify(request, endpoint.secret));
+    const of = (type: string) => events.filter((event) => event.type === type).map((event) => event.data);
+    expect(of('trial.started').map((data) => (data.trial as { id: string }).id)).toEqual([
+      trial.trialId,
+      ending.trialId,
+    ]);
+    expect(of('trial.converted')).toMatchObject([{ trial: { id: trial.trialId }, customerId: user.id }]);
+    expect(of('trial.expired')).toMatchObject([{ trial: { id: ending.trialId }, customerId: other.user.id }]);
+    expect(of('order.paid')).toMatchObject([{ order: { id: order.id } }]);
+    expect(of('license.created')).toMatchObject([
+      { license: { id: trial.licenseId, status: 'active' }, orderId: order.id },
+    ]);
+    expect(of('license.suspended')).toMatchObject([
+      { license: { id: trial.licenseId, status: 'suspended' } },
+    ]);
+    expect(of('license.reinstated')).toMatchObject([{ license: { id: trial.licenseId, status: 'active' } }]);
+    expect(of('release.published')).toMatchObject([
+      { release: { id: release.id, toolId: trialTool.id, version: '2.0.0', channel: 'stable' } },
+    ]);
     await setWebhookEndpointEnabled(t.ctx, actor, endpoint.id, false);
   });
 });
