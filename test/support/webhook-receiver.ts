@@ -26,8 +26,11 @@ export class WebhookReceiver {
         const path = request.url ?? '/';
         this.received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
         const status = this.answers.get(path)?.shift() ?? 204;
+        // 0: never answer (a hung receiver); 3xx: a redirect to /redirected.
+        if (status === 0) return;
         setTimeout(() => {
           response.statusCode = status;
+          if (status >= 300 && status < 400) response.setHeader('location', '/redirected');
           response.end(status >= 400 ? `receiver says ${status}` : '');
         }, this.delayMs);
       });
@@ -63,6 +66,7 @@ export class WebhookReceiver {
   }
 
   close(): Promise<void> {
+    this.server?.closeAllConnections();
     return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }

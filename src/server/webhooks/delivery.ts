@@ -39,6 +39,7 @@ function post(
   address: ResolvedAddress,
   headers: Record<string, string>,
   body: string,
+  timeoutMs: number,
 ): Promise<Answer> {
   const lookup: LookupFunction = (_host, options, callback) => {
     if (options.all) callback(null, [{ address: address.address, family: address.family }]);
@@ -52,7 +53,7 @@ function post(
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
         lookup,
-        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+        signal: AbortSignal.timeout(timeoutMs),
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -78,9 +79,12 @@ function post(
   });
 }
 
-const describeFailure = (error: unknown): string => {
-  if (error instanceof Error && error.name === 'TimeoutError')
-    return `no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`;
+const describeFailure = (error: unknown, timeoutMs: number): string => {
+  if (
+    error instanceof Error &&
+    (error.name === 'TimeoutError' || (error.cause as Error | undefined)?.name === 'TimeoutError')
+  )
+    return `no answer within ${timeoutMs / 1000} s`;
   if (!(error instanceof Error)) return String(error).slice(0, EXCERPT_LENGTH);
   const code = (error as { code?: unknown }).code;
   return (typeof code === 'string' ? `${code}: ${error.message}` : error.message).slice(0, EXCERPT_LENGTH);
@@ -96,9 +100,11 @@ export type WebhookWorker = {
 
 export function createWebhookWorker(
   ctx: AppContext,
-  options: { batchSize?: number; resolve?: Resolve } = {},
+  /** `timeoutMs` shorter than 10 s only in tests. */
+  options: { batchSize?: number; resolve?: Resolve; timeoutMs?: number } = {},
 ): WebhookWorker {
   const batchSize = options.batchSize ?? BATCH_SIZE;
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
 
   const claim = async () => {
     const now = ctx.clock.now();
@@ -152,7 +158,7 @@ export function createWebhookWorker(
         timestamp: new Date(),
         body,
       });
-      const answer = await post(new URL(endpoint.url), address, headers, body);
+      const answer = await post(new URL(endpoint.url), address, headers, body, timeoutMs);
       const ok = answer.status >= 200 && answer.status < 300;
       return {
         ok,
@@ -165,7 +171,7 @@ export function createWebhookWorker(
       return {
         ok: false,
         status: null,
-        error: describeFailure(error),
+        error: describeFailure(error, timeoutMs),
         excerpt: null,
         durationMs: Date.now() - started,
       };

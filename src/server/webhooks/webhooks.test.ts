@@ -264,6 +264,28 @@ describe('retries', () => {
     await setWebhookEndpointEnabled(t.ctx, actor, endpoint.id, false);
   });
 
+  it('counts a redirect (never followed) and a receiver that does not answer in time as failures', async () => {
+    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
+      url: receiver.url('/slow'),
+      events: ['trial.converted'],
+    });
+    receiver.answer('/slow', 302, 0);
+    await t.ctx.db.transaction((tx) =>
+      enqueueWebhookEvent(tx, 'trial.converted', { trial: { id: 't2' } }, { at: t.clock.now() }),
+    );
+    const worker = createWebhookWorker(t.ctx, { timeoutMs: 500 });
+    expect(await worker.drain()).toMatchObject({ retried: 1 });
+    t.clock.advance(60_000);
+    expect(await worker.drain()).toMatchObject({ retried: 1 });
+    expect(receiver.at('/redirected')).toEqual([]);
+    const { deliveries } = await listWebhookDeliveries(t.ctx, endpoint.id);
+    expect(deliveries[0]?.attempts.map(({ status, error }) => [status, error])).toEqual([
+      [302, 'redirect not followed'],
+      [null, 'no answer within 0.5 s'],
+    ]);
+    await setWebhookEndpointEnabled(t.ctx, actor, endpoint.id, false);
+  });
+
   it('disables an endpoint that failed for 3 days and emails the firm', async () => {
     const endpoint = await addWebhookEndpoint(t.ctx, actor, {
       url: receiver.url('/down'),
