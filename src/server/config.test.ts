@@ -173,6 +173,17 @@ describe('loadConfig', () => {
     ).toEqual(['FIRM_STATE', 'INVOICE_SAC', 'INVOICE_PREFIX', 'LUT_ARN']);
   });
 
+  it('allows webhooks to loopback only with WEBHOOKS_ALLOW_LOOPBACK, and refuses that setting in production', () => {
+    expect(loadConfig({ SESSION_SECRET: SECRET }).webhooks).toEqual({ allowLoopback: false });
+    expect(loadConfig({ SESSION_SECRET: SECRET, WEBHOOKS_ALLOW_LOOPBACK: '1' }).webhooks).toEqual({
+      allowLoopback: true,
+    });
+    expect(loadConfig(production).webhooks).toEqual({ allowLoopback: false });
+    expect(problemsOf({ ...production, WEBHOOKS_ALLOW_LOOPBACK: '1' })).toEqual([
+      'WEBHOOKS_ALLOW_LOOPBACK: not allowed in production (webhooks never go to loopback there)',
+    ]);
+  });
+
   it('trusts proxy headers only when TRUST_PROXY says so', () => {
     expect(loadConfig({ SESSION_SECRET: SECRET, TRUST_PROXY: '1' }).trustProxy).toBe(true);
     expect(loadConfig({ SESSION_SECRET: SECRET, TRUST_PROXY: 'true' }).trustProxy).toBe(true);

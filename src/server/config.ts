@@ -59,6 +59,10 @@ const envSchema = z.object({
   INVOICE_SAC: optionalString,
   INVOICE_PREFIX: optionalString,
   LUT_ARN: optionalString,
+  WEBHOOKS_ALLOW_LOOPBACK: z
+    .enum(['', '0', '1', 'true', 'false'])
+    .default('')
+    .transform((value) => value === '1' || value === 'true'),
 });
 
 export type Config = {
@@ -110,6 +114,11 @@ export type Config = {
   logLevel: string;
   /** Supplier identity on tax invoices and credit notes; a specimen outside production. */
   firm: FirmIdentity;
+  /**
+   * Outgoing webhooks (decision 046): whether endpoints may be on loopback (127.0.0.0/8, ::1), for development and
+   * tests only. Private, link-local and metadata addresses are always refused.
+   */
+  webhooks: { allowLoopback: boolean };
 };
 
 export class ConfigError extends Error {
@@ -146,6 +155,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!raw('RELEASE_SIGNING_KEY'))
       problems.push('RELEASE_SIGNING_KEY: required in production (an Ed25519 private key, PKCS#8 PEM)');
     if (!raw('DATA_SECRET_KEY')) problems.push(`DATA_SECRET_KEY: required in production (${DATA_KEY_SHAPE})`);
+    if (['1', 'true'].includes(raw('WEBHOOKS_ALLOW_LOOPBACK') ?? ''))
+      problems.push(
+        'WEBHOOKS_ALLOW_LOOPBACK: not allowed in production (webhooks never go to loopback there)',
+      );
   }
   const dataKeyText = raw('DATA_SECRET_KEY');
   const dataKey = dataKeyText === undefined ? undefined : dataSecretKey(dataKeyText);
@@ -207,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     firm: firm.identity,
+    webhooks: { allowLoopback: e.WEBHOOKS_ALLOW_LOOPBACK },
   };
 }
 

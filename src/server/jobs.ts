@@ -9,6 +9,7 @@ import { RECONCILE_INTERVAL_MS, reconcileOnce } from './payments/reconciler';
 import { announceReleases } from './releases/announcements';
 import { pruneExpiredRows } from './retention';
 import { sendTrialEmails, TRIAL_EMAILS_INTERVAL_MS } from './trials/reminders';
+import { createWebhookWorker } from './webhooks/delivery';
 
 export type BackgroundJob = {
   name: string;
@@ -75,6 +76,8 @@ export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
     },
     // Claims its rows with SKIP LOCKED and marks them in the same transaction: one email per trial and occasion.
     { name: 'trial-emails', intervalMs: TRIAL_EMAILS_INTERVAL_MS, run: () => sendTrialEmails(ctx) },
+    // Claims due deliveries with SKIP LOCKED and a lease, as the outbox does: one send per delivery at a time.
+    { name: 'webhooks', intervalMs: 5000, run: createWebhookWorker(ctx).drain },
   ];
 }
 

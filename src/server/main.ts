@@ -10,6 +10,7 @@ import { followLicenseChanges } from './licenses/change-feed';
 import { sealLicenseSecrets } from './licenses/secrets-at-rest';
 import { sealMailBodies } from './mail/outbox';
 import { signMigratedArtifacts } from './releases/backfill';
+import { sealWebhookSecrets } from './webhooks/secrets';
 
 const rootDir = path.resolve(import.meta.dirname, '../..');
 
@@ -60,6 +61,9 @@ async function main(): Promise<void> {
   const sealedMail = await sealMailBodies(ctx.db, ctx.dataSecrets);
   if (sealedMail > 0)
     app.log.info({ emails: sealedMail }, 'queued email bodies sealed under the current key');
+  const sealedWebhooks = await sealWebhookSecrets(ctx.db, ctx.dataSecrets);
+  if (sealedWebhooks > 0)
+    app.log.info({ endpoints: sealedWebhooks }, 'webhook secrets sealed under the current key');
   // Tool files from before releases became release 1.0.0 without a SHA-1 or signature (decision 034).
   const migrated = await signMigratedArtifacts(ctx);
   if (migrated.signed > 0)

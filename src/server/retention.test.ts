@@ -55,6 +55,8 @@ describe('retention: nothing grows forever', () => {
       }
     ).rows;
     if (!purchase) throw new Error('no purchase');
+    await db.execute(sql`insert into webhook_endpoints (id, url, events, secret)
+      values ('00000000-0000-4000-8000-00000000e4d1', 'https://hooks.example.com/', '["order.paid"]', 'x')`);
     const seed = async (n: number, days: number, expiresInDays: number, tag: string) => {
       await db.execute(sql`insert into sessions (id_hash, user_id, created_at, expires_at)
         select ${tag} || '-session-' || g, ${purchase.user_id}, ${at(days)}, ${at(days + expiresInDays)}
@@ -74,6 +76,13 @@ describe('retention: nothing grows forever', () => {
         select ${tag} || '-evt-' || g, 'payment.captured', ${at(days)} from generate_series(1, ${n}) g`);
       await db.execute(sql`insert into rate_limit_hits (key, window_start, count)
         select ${tag} || '-key-' || g, ${at(days)}, 1 from generate_series(1, ${n}) g`);
+      // Outgoing webhook deliveries, each with an attempt; one in ten still being tried (never pruned).
+      await db.execute(sql`insert into webhook_deliveries (endpoint_id, message_id, event, payload, status, created_at)
+        select '00000000-0000-4000-8000-00000000e4d1', ${tag} || '-msg-' || g, 'order.paid', '{}',
+               case when g % 10 = 0 then 'pending' else 'delivered' end, ${at(days)}
+        from generate_series(1, ${n}) g`);
+      await db.execute(sql`insert into webhook_attempts (delivery_id, attempt, status, duration_ms, at)
+        select id, 1, 204, 5, created_at from webhook_deliveries where message_id like ${`${tag}-msg-%`}`);
       await db.execute(sql`insert into audit_log (actor, action, target, created_at)
         select 'cli:seed', 'seeded', ${tag} || g, ${at(days)} from generate_series(1, ${n}) g`);
     };
@@ -106,6 +115,9 @@ describe('retention: nothing grows forever', () => {
     expect(await count('outbox')).toBe(YOUNG);
     expect(await count('webhook_events')).toBe(YOUNG);
     expect(await count('rate_limit_hits')).toBe(YOUNG);
+    expect(deleted.webhookDeliveries).toBe(OLD * 0.9);
+    expect(await count('webhook_deliveries')).toBe(YOUNG + OLD * 0.1);
+    expect(await count('webhook_attempts')).toBe(YOUNG + OLD * 0.1);
   });
 
   it('never prunes orders, tax documents, licenses or the audit log', async () => {

@@ -63,6 +63,14 @@ const PRUNES: Prune[] = [
         (select key, window_start from rate_limit_hits where window_start < ${cutoff} limit ${BATCH})
         returning 1`),
   },
+  {
+    rule: 'webhookDeliveries',
+    // Their attempts go with them (on delete cascade); a delivery still being tried stays.
+    deleteBatch: (cutoff) =>
+      counted(sql`delete from webhook_deliveries where id in
+        (select id from webhook_deliveries where status <> 'pending' and created_at < ${cutoff}
+         order by id limit ${BATCH}) returning 1`),
+  },
 ];
 
 /** A number per rule for `pg_try_advisory_xact_lock`, so two instances never prune the same table at once. */

@@ -15,6 +15,8 @@ export const RETENTION_DAYS = {
   webhookEvents: 30,
   /** Rate-limit counters, after their window started. */
   rateLimitCounters: 2,
+  /** Outgoing webhook deliveries (payload and attempts) after they were queued, once delivered or given up. */
+  webhookDeliveries: 30,
 } as const;
 
 export type RetentionRule = keyof typeof RETENTION_DAYS;

@@ -29,6 +29,7 @@ import { DomainError } from '../domain-error';
 import { forgetLicenses } from '../licenses/memory';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
+import { queueCustomerErased } from '../webhooks/events';
 import { accountErasedEmail } from './emails';
 
 /** The address an erased account keeps: unique (the id), and never deliverable (RFC 6761 reserves .invalid). */
@@ -129,6 +130,7 @@ export async function eraseAccount(ctx: AppContext, userId: string, actor: Actor
     const revoked = await revokeLicenses(tx, userId, now);
     await eraseTraces(tx, userId, email, replacement);
     await withdrawAllConsents(tx, userId, now);
+    await queueCustomerErased(tx, userId, now);
     await tx
       .update(users)
       .set({

@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { users } from '../db/schema';
 import { enqueueMail } from '../mail/outbox';
+import { queueCustomerCreated } from '../webhooks/events';
 import {
   type CodePurpose,
   consumeCode,
@@ -136,6 +137,7 @@ export async function createAccount(
       .returning();
     if (!created) throw new Error('user insert returned no row');
     await recordSignupConsents(tx, created.id, created.createdAt);
+    await queueCustomerCreated(tx, created, created.createdAt);
     await input.startSession(tx, created.id);
     return created;
   });

@@ -15,6 +15,7 @@ import { releaseCommands } from './releases';
 import { toolCommands } from './tools';
 import { trialCommands } from './trials';
 import { userCommands } from './users';
+import { webhookCommands } from './webhooks';
 
 /**
  * The admin command line's one dispatcher: the command table, output and error conventions. The `npm run admin`
@@ -39,6 +40,10 @@ const GROUPS: Group[] = [
   { name: 'operators', summary: 'Who may use the /admin dashboard: add, remove, list' },
   { name: 'trials', summary: 'Free trials: extend one, or end it now' },
   { name: 'activity', summary: 'The audit log of operator actions, as the dashboard’s Activity shows it' },
+  {
+    name: 'webhooks',
+    summary: 'Signed webhooks to the firm’s other systems: endpoints, deliveries, redeliver',
+  },
 ];
 
 const COMMANDS = [
@@ -57,6 +62,7 @@ const COMMANDS = [
   ...moveCommands,
   ...operatorCommands,
   ...activityCommands,
+  ...webhookCommands,
 ];
 
 export type CommandLineEnv = AdminEnv & {

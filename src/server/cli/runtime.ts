@@ -5,6 +5,7 @@ import { createOwnerOnlyFiles } from '../data-dir';
 import { type DatabaseHandle, DatabaseInUseError, openDatabase } from '../db';
 import { sealLicenseSecrets } from '../licenses/secrets-at-rest';
 import { sealMailBodies } from '../mail/outbox';
+import { sealWebhookSecrets } from '../webhooks/secrets';
 import { type AdminContext, CommandError } from './framework';
 
 export type AdminRuntime = {
@@ -84,5 +85,6 @@ export async function openRuntime(): Promise<AdminRuntime> {
   // As the server does at start: rows from before secrets were sealed, or under a rotated key, are brought up to date.
   await sealLicenseSecrets(ctx.db, ctx.dataSecrets);
   await sealMailBodies(ctx.db, ctx.dataSecrets);
+  await sealWebhookSecrets(ctx.db, ctx.dataSecrets);
   return { ctx, database, close: () => database.close() };
 }

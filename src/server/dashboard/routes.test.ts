@@ -31,6 +31,7 @@ import {
   outbox,
   purchases,
   tools,
+  webhookDeliveries,
 } from '../db/schema';
 import { activateLicense } from '../licenses/activate';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
@@ -38,6 +39,7 @@ import { cliActor } from '../operator/audit';
 import { revokeOperator } from '../operator/roles';
 import { addArtifact, createRelease } from '../releases/operations';
 import { startTrial } from '../trials/trials';
+import { addWebhookEndpoint } from '../webhooks/operations';
 import { DASHBOARD_IDLE_MS, DASHBOARD_MAX_MS } from './session';
 
 type Call = {
@@ -60,6 +62,9 @@ type Fixtures = {
   /** A draft release of the tool with one file. */
   releaseId: string;
   artifactId: string;
+  webhookId: string;
+  /** A delivery already made, which may be redelivered. */
+  webhookDeliveryId: number;
   /** A TOTP code not used yet, for the actions that ask for one. */
   freshCode(): Promise<string>;
 };
@@ -148,6 +153,33 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
   'POST /api/admin/coupons/:code/disable': () => ({
     method: 'POST',
     url: '/api/admin/coupons/ROUTES-10/disable',
+    body: {},
+  }),
+  'GET /api/admin/webhooks': () => ({ method: 'GET', url: '/api/admin/webhooks' }),
+  'POST /api/admin/webhooks': async (fx) => ({
+    method: 'POST',
+    url: '/api/admin/webhooks',
+    body: { url: 'http://127.0.0.1:9/routes', events: ['order.paid'], code: await fx.freshCode() },
+  }),
+  'GET /api/admin/webhooks/:id': (fx) => ({ method: 'GET', url: `/api/admin/webhooks/${fx.webhookId}` }),
+  'POST /api/admin/webhooks/:id/disable': (fx) => ({
+    method: 'POST',
+    url: `/api/admin/webhooks/${fx.webhookId}/disable`,
+    body: {},
+  }),
+  'POST /api/admin/webhooks/:id/enable': (fx) => ({
+    method: 'POST',
+    url: `/api/admin/webhooks/${fx.webhookId}/enable`,
+    body: {},
+  }),
+  'POST /api/admin/webhooks/:id/rotate-secret': (fx) => ({
+    method: 'POST',
+    url: `/api/admin/webhooks/${fx.webhookId}/rotate-secret`,
+    body: {},
+  }),
+  'POST /api/admin/webhook-deliveries/:id/redeliver': (fx) => ({
+    method: 'POST',
+    url: `/api/admin/webhook-deliveries/${fx.webhookDeliveryId}/redeliver`,
     body: {},
   }),
   'GET /api/admin/messages': () => ({ method: 'GET', url: '/api/admin/messages?show=all' }),
@@ -248,7 +280,7 @@ const SIGN_IN_ROUTES = [
 
 let t: ShopTestApp;
 beforeAll(async () => {
-  t = await createShopTestApp();
+  t = await createShopTestApp({ env: { WEBHOOKS_ALLOW_LOOPBACK: '1' } });
 });
 afterAll(() => t.close());
 
@@ -324,7 +356,24 @@ describe('who reaches /api/admin/', () => {
       },
       cliActor('tester'),
     );
+    const webhook = await addWebhookEndpoint(t.ctx, cliActor('tester'), {
+      url: 'http://127.0.0.1:9/fixture',
+      events: ['order.paid'],
+    });
+    const [delivery] = await t.ctx.db
+      .insert(webhookDeliveries)
+      .values({
+        endpointId: webhook.id,
+        messageId: 'msg_fixture',
+        event: 'order.paid',
+        payload: {},
+        status: 'failed',
+      })
+      .returning({ id: webhookDeliveries.id });
+    if (!delivery) throw new Error('fixtures');
     fixtures = {
+      webhookId: webhook.id,
+      webhookDeliveryId: delivery.id,
       releaseId: release.id,
       artifactId: artifact.id,
       orderId: order.id,

@@ -10,6 +10,7 @@ import { reportRoutes } from './routes/reports';
 import { secondFactorRoutes } from './routes/second-factor';
 import { toolRoutes } from './routes/tools';
 import { trialRoutes } from './routes/trials';
+import { webhookRoutes } from './routes/webhooks';
 
 /**
  * /api/admin/…: the operator's dashboard (docs/product.md §12), one plugin per resource. /api/admin/auth/ is how
@@ -25,6 +26,7 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
     inboxRoutes(scope, ctx);
     reportRoutes(scope, ctx);
     couponRoutes(scope, ctx);
+    webhookRoutes(scope, ctx);
     await toolRoutes(scope, ctx);
     await trialRoutes(scope, ctx);
     await releaseRoutes(scope, ctx);

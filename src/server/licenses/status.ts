@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { LicenseStatus } from '../../shared/licenses';
 import type { DbOrTx } from '../db';
 import { licenses, orders, purchases } from '../db/schema';
+import { queueLicenseStatusEvent } from '../webhooks/events';
 
 /**
  * What a payment dispute or a refund does to a license. A suspension (dispute opened) only touches an active
@@ -30,6 +31,7 @@ export async function changeLicenseOfPurchase(
     .set({ status: to, statusChangedAt: now })
     .where(and(eq(licenses.purchaseId, purchaseId), inArray(licenses.status, from)))
     .returning({ licenseId: licenses.id, status: licenses.status });
+  await queueLicenseStatusEvent(tx, changed, now);
   return changed;
 }
 

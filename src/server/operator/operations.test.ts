@@ -10,8 +10,17 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
-import { auditLog, contactMessages, licenseActivations, licenses, purchases, tools } from '../db/schema';
+import {
+  auditLog,
+  contactMessages,
+  licenseActivations,
+  licenses,
+  purchases,
+  tools,
+  webhookEndpoints,
+} from '../db/schema';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
+import { addWebhookEndpoint, setWebhookEndpointEnabled } from '../webhooks/operations';
 import { cliActor } from './audit';
 
 /**
@@ -24,7 +33,7 @@ let dashboard: TestClient;
 let cli: CommandLineEnv;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
+  t = await createShopTestApp({ env: { WEBHOOKS_ALLOW_LOOPBACK: '1' } });
   dashboard = (await verifiedOperator(t)).client;
   cli = {
     cwd: process.cwd(),
@@ -141,6 +150,28 @@ describe('an operation and its audit row commit together or not at all', () => {
       .from(licenseActivations)
       .where(eq(licenseActivations.id, device?.id ?? ''));
     expect(stillActive?.deactivatedAt).toBeNull();
+    expect(await auditRows()).toBe(before);
+  });
+
+  it('webhooks: a refused commit adds no endpoint and leaves a disabled one disabled, with no audit row', async () => {
+    const added = await addWebhookEndpoint(t.ctx, cliActor('tester'), {
+      url: 'http://127.0.0.1:9/atomic',
+      events: ['order.paid'],
+    });
+    await setWebhookEndpointEnabled(t.ctx, cliActor('tester'), added.id, false);
+    const before = await auditRows();
+    const endpoints = (await t.ctx.db.select().from(webhookEndpoints)).length;
+    await withCommitsRefused(async () => {
+      const refused = await runCommandLine(
+        ['webhooks', 'add', 'http://127.0.0.1:9/never', '--events', 'order.paid'],
+        cli,
+      );
+      expect(refused.exitCode).toBe(1);
+      expect((await runCommandLine(['webhooks', 'enable', added.id], cli)).exitCode).toBe(1);
+    });
+    expect((await t.ctx.db.select().from(webhookEndpoints)).length).toBe(endpoints);
+    const [still] = await t.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, added.id));
+    expect(still?.enabled).toBe(false);
     expect(await auditRows()).toBe(before);
   });
 });

@@ -13,6 +13,7 @@ import { queueDeliveryEmail } from '../shop/delivery';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
 import { recordOrderEvent } from '../shop/order-events';
 import { convertTrial } from '../trials/trials';
+import { queuePurchaseEvents } from '../webhooks/events';
 import { refundOrder } from './refund';
 
 const DUPLICATE_PAYMENT_REASON = 'Duplicate purchase of an owned tool';
@@ -176,6 +177,7 @@ export async function applyPayment(
     { source: input.source, paymentId: input.razorpayPaymentId, purchaseId: purchase.id },
     now,
   );
+  await queuePurchaseEvents(tx, { orderId: order.id, purchaseId: purchase.id }, now);
   await queueDeliveryEmail(ctx, tx, {
     occasion: 'purchase',
     user,

@@ -11,6 +11,7 @@ import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { recordOrderEvent } from '../shop/order-events';
+import { queueRefundEvent } from '../webhooks/events';
 import { EMULATOR_PREFIX, GatewayError } from './gateway';
 import { renderRefundEmail } from './refund-email';
 
@@ -182,6 +183,11 @@ export async function recordRefund(
       purchaseId: purchase?.id ?? null,
       downloadLinksRevoked: revoked.length,
     },
+    now,
+  );
+  await queueRefundEvent(
+    tx,
+    { orderId: order.id, refundId: refund.refundId, amount: refund.amount, reason },
     now,
   );
   const [customer] = await tx

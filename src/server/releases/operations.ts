@@ -19,6 +19,7 @@ import { releaseArtifacts, releases, tools } from '../db/schema';
 import { DomainError } from '../domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
 import { findToolByIdOrName } from '../operator/tool-lookup';
+import { queueReleaseEvent } from '../webhooks/events';
 import { renderNotes } from './notes';
 import { NotAPackageError, nuspecIdentity, velopackTypeOf } from './nupkg';
 import { releaseSigner } from './signing';
@@ -529,6 +530,7 @@ export async function publishRelease(
       { state: 'published', publishedAt: ctx.clock.now() },
       'release.publish',
     );
+    await queueReleaseEvent(tx, before.id, ctx.clock.now());
   });
   return releaseOrNotFound(ctx.db, releaseId);
 }

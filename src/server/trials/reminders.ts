@@ -7,6 +7,7 @@ import { licenses, tools, trials, users } from '../db/schema';
 import { type EmailBlock, renderEmail } from '../mail/layout';
 import { enqueueMail } from '../mail/outbox';
 import { toolLabel } from '../shop/delivery-email';
+import { queueTrialEvent } from '../webhooks/events';
 import { buyUrl, DAY_MS, indiaTime } from './trials';
 
 /**
@@ -112,6 +113,7 @@ async function sendDue(ctx: AppContext, tx: Tx, occasion: Occasion, now: Date): 
       );
     }
     await tx.update(trials).set(MARK[occasion](now)).where(eq(trials.id, row.trialId));
+    if (occasion === 'ended') await queueTrialEvent(tx, 'trial.expired', row.trialId, now);
   }
   return due.length;
 }

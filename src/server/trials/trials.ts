@@ -12,6 +12,7 @@ import { findActiveTool, forgetOwnedTools, type ToolRow } from '../shop/catalogu
 import { renderTrialDeliveryEmail } from '../shop/delivery-email';
 import { createDownloadToken } from '../shop/downloads';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
+import { queueTrialEvent } from '../webhooks/events';
 
 /**
  * Free trials (docs/decisions/035-trials.md). A trial is a license with status `trial` and an end date, owned
@@ -92,6 +93,7 @@ export async function startTrial(
         .values({ userId, toolId: tool.id, licenseId: license.id, startedAt: now })
         .returning({ id: trials.id });
       if (!trial) throw new Error('trial insert returned no row');
+      await queueTrialEvent(tx, 'trial.started', trial.id, now);
       await queueTrialDelivery(ctx, tx, { userId, tool, secret, expiresAt, trialId: trial.id });
       return { trialId: trial.id, licenseId: license.id, expiresAt, days: tool.trialDays };
     });
@@ -168,5 +170,6 @@ export async function convertTrial(
     .set({ purchaseId: purchase.id, status: 'active', expiresAt: null, statusChangedAt: now })
     .where(eq(licenses.id, trial.license.id));
   await tx.update(trials).set({ convertedAt: now }).where(eq(trials.id, trial.id));
+  await queueTrialEvent(tx, 'trial.converted', trial.id, now);
   return revealSecret(ctx.dataSecrets, trial.license);
 }

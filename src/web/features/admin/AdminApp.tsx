@@ -22,6 +22,7 @@ import { ToolsScreen } from './ToolsScreen';
 import { ScreenTitle, useScreenTitle } from './ui';
 import { SessionLostContext } from './useAdminData';
 import { VerifyScreen } from './VerifyScreen';
+import { WebhookScreen, WebhooksScreen } from './WebhooksScreen';
 
 function UnknownScreen() {
   useScreenTitle('Not found');
@@ -87,6 +88,8 @@ export function AdminApp() {
               <Route path="/admin/messages" component={MessagesScreen} />
               <Route path="/admin/mail" component={MailScreen} />
               <Route path="/admin/invoices" component={InvoicesScreen} />
+              <Route path="/admin/webhooks" component={WebhooksScreen} />
+              <Route path="/admin/webhooks/:id" component={WebhookScreen} />
               <Route path="/admin/activity" component={ActivityScreen} />
               <Route component={UnknownScreen} />
             </Switch>

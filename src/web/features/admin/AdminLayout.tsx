@@ -14,6 +14,7 @@ export const SCREENS = [
   { to: '/admin/messages', label: 'Messages', end: false },
   { to: '/admin/mail', label: 'Mail', end: false },
   { to: '/admin/invoices', label: 'Invoices', end: false },
+  { to: '/admin/webhooks', label: 'Webhooks', end: false },
   { to: '/admin/activity', label: 'Activity', end: false },
 ] as const;
 

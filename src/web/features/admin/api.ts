@@ -28,6 +28,11 @@ import type {
 } from '../../../shared/dashboard';
 import type { CreateReleaseInput, EditReleaseInput } from '../../../shared/release-schemas';
 import type { AdminRelease } from '../../../shared/releases';
+import type {
+  NewWebhookEndpoint,
+  WebhookDeliverySummary,
+  WebhookEndpointSummary,
+} from '../../../shared/webhooks';
 import { ApiError, api, uploadWithProgress } from '../../lib/api';
 
 /** Query string of a table request, leaving out empty values. */
@@ -99,6 +104,24 @@ export const adminApi = {
   createCoupon: (input: NewCouponInput) => api.post<CouponSummary>('/api/admin/coupons', input),
   disableCoupon: (code: string) =>
     api.post<CouponSummary>(`/api/admin/coupons/${encodeURIComponent(code)}/disable`, {}),
+  webhooks: () => api.get<WebhookEndpointSummary[]>('/api/admin/webhooks'),
+  webhook: (id: string) =>
+    api.get<{ endpoint: WebhookEndpointSummary; deliveries: WebhookDeliverySummary[] }>(
+      `/api/admin/webhooks/${encodeURIComponent(id)}`,
+    ),
+  addWebhook: (input: NewWebhookEndpoint & { code: string }) =>
+    api.post<WebhookEndpointSummary & { secret: string }>('/api/admin/webhooks', input),
+  disableWebhook: (id: string) =>
+    api.post<WebhookEndpointSummary>(`/api/admin/webhooks/${encodeURIComponent(id)}/disable`, {}),
+  enableWebhook: (id: string) =>
+    api.post<WebhookEndpointSummary>(`/api/admin/webhooks/${encodeURIComponent(id)}/enable`, {}),
+  rotateWebhookSecret: (id: string) =>
+    api.post<WebhookEndpointSummary & { secret: string }>(
+      `/api/admin/webhooks/${encodeURIComponent(id)}/rotate-secret`,
+      {},
+    ),
+  redeliverWebhook: (deliveryId: number) =>
+    api.post<{ id: number }>(`/api/admin/webhook-deliveries/${deliveryId}/redeliver`, {}),
   activity: (query: ActivityQuery) =>
     api.get<CursorPage<ActivityEntry>>(`/api/admin/activity${queryString(query)}`),
   releases: (toolId: string) =>

@@ -65,6 +65,9 @@ const STATUS_STYLES: Record<string, string> = {
   draft: 'bg-slate-100 text-slate-700',
   published: 'bg-green-100 text-green-800',
   yanked: 'bg-red-100 text-red-800',
+  enabled: 'bg-green-100 text-green-800',
+  failing: 'bg-amber-100 text-amber-900',
+  delivered: 'bg-green-100 text-green-800',
 };
 
 export function StatusBadge({ status }: { status: string }) {

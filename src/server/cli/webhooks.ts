@@ -1,0 +1,165 @@
+import {
+  WEBHOOK_EVENTS,
+  type WebhookAttemptSummary,
+  type WebhookDeliverySummary,
+} from '../../shared/webhooks';
+import {
+  addWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  redeliverWebhook,
+  rotateWebhookSecret,
+  setWebhookEndpointEnabled,
+} from '../webhooks/operations';
+import { formatTime, table } from './format';
+import { argument, defineCommand, requireOption } from './framework';
+
+const when = (iso: string | null) => (iso ? formatTime(new Date(iso)) : '—');
+
+const SECRET_NOTE = 'Keep the secret now: it is not shown again ("webhooks rotate-secret" makes a new one).';
+
+const add = defineCommand({
+  path: ['webhooks', 'add'],
+  summary: 'Add an endpoint that is sent the events it asks for; prints its id and secret (shown once)',
+  args: [{ name: 'url', description: 'where to POST, e.g. https://crm.example.com/hooks/shop' }],
+  options: {
+    events: {
+      type: 'string',
+      value: '<event,event>',
+      description: `Events to send: ${WEBHOOK_EVENTS.join(', ')}`,
+    },
+    description: { type: 'string', value: '<text>', description: 'What the endpoint is for' },
+  },
+  example: 'webhooks add https://crm.example.com/hooks/shop --events order.paid,order.refunded',
+  details:
+    'Each request is signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature), and\n' +
+    'retried for up to 3 days until the endpoint answers 2xx. See docs/webhooks.md.',
+  async run(env, input) {
+    const events = requireOption(input.options.events, 'events', 'webhooks add')
+      .split(',')
+      .map((event) => event.trim())
+      .filter(Boolean);
+    const ctx = await env.open();
+    const created = await addWebhookEndpoint(ctx, env.actor, {
+      url: argument(input, 0),
+      events: events as never,
+      description: input.options.description ?? '',
+    });
+    return {
+      data: created,
+      text: `Webhook endpoint ${created.id} added for ${created.events.join(', ')}.\nSecret: ${created.secret}\n${SECRET_NOTE}`,
+    };
+  },
+});
+
+const list = defineCommand({
+  path: ['webhooks', 'list'],
+  summary: 'List the webhook endpoints, newest first',
+  example: 'webhooks list',
+  async run(env) {
+    const rows = await listWebhookEndpoints(await env.open());
+    return {
+      data: rows,
+      text: table(
+        ['ID', 'URL', 'EVENTS', 'STATE', 'DESCRIPTION'],
+        rows.map((row) => [
+          row.id,
+          row.url,
+          row.events.join(','),
+          row.enabled
+            ? row.failingSince
+              ? `failing since ${when(row.failingSince)}`
+              : 'enabled'
+            : `disabled: ${row.disabledReason ?? ''}`,
+          row.description,
+        ]),
+        'No webhook endpoints.',
+      ),
+    };
+  },
+});
+
+const endpointArg = [{ name: 'id', description: 'the endpoint id, from "webhooks list"' }];
+
+const disable = defineCommand({
+  path: ['webhooks', 'disable'],
+  summary: 'Stop sending to an endpoint (its deliveries wait until it is enabled)',
+  args: endpointArg,
+  example: 'webhooks disable 3f2a9c1e-5b7d-4e2a-9c1e-5b7d4e2a9c1e',
+  async run(env, input) {
+    const row = await setWebhookEndpointEnabled(await env.open(), env.actor, argument(input, 0), false);
+    return { data: row, text: `Webhook endpoint ${row.id} is disabled.` };
+  },
+});
+
+const enable = defineCommand({
+  path: ['webhooks', 'enable'],
+  summary: 'Send to an endpoint again, including the deliveries that waited',
+  args: endpointArg,
+  example: 'webhooks enable 3f2a9c1e-5b7d-4e2a-9c1e-5b7d4e2a9c1e',
+  async run(env, input) {
+    const row = await setWebhookEndpointEnabled(await env.open(), env.actor, argument(input, 0), true);
+    return { data: row, text: `Webhook endpoint ${row.id} is enabled.` };
+  },
+});
+
+const rotate = defineCommand({
+  path: ['webhooks', 'rotate-secret'],
+  summary: 'Give an endpoint a new secret (shown once); the old one stops signing at once',
+  args: endpointArg,
+  example: 'webhooks rotate-secret 3f2a9c1e-5b7d-4e2a-9c1e-5b7d4e2a9c1e',
+  async run(env, input) {
+    const row = await rotateWebhookSecret(await env.open(), env.actor, argument(input, 0));
+    return { data: row, text: `New secret of webhook endpoint ${row.id}: ${row.secret}\n${SECRET_NOTE}` };
+  },
+});
+
+const deliveries = defineCommand({
+  path: ['webhooks', 'deliveries'],
+  summary: 'An endpoint’s newest deliveries, one line per attempt: event, status code, time, answer',
+  args: endpointArg,
+  example: 'webhooks deliveries 3f2a9c1e-5b7d-4e2a-9c1e-5b7d4e2a9c1e --json',
+  details:
+    'With --json: one object per attempt (delivery, event, state, attempt, status, at, excerpt, error);\n' +
+    'a delivery not tried yet has one with attempt 0.',
+  async run(env, input) {
+    const { deliveries: rows } = await listWebhookDeliveries(await env.open(), argument(input, 0));
+    type AttemptLine = Omit<WebhookDeliverySummary, 'id' | 'attempts'> &
+      Omit<WebhookAttemptSummary, 'at' | 'durationMs'> & { delivery: number; at: string | null };
+    const attempts = rows.flatMap((delivery): AttemptLine[] => {
+      const { id, attempts: tried, ...base } = delivery;
+      if (tried.length === 0)
+        return [{ delivery: id, ...base, attempt: 0, status: null, at: null, excerpt: null, error: null }];
+      return tried.map((attempt) => ({ delivery: id, ...base, ...attempt }));
+    });
+    return {
+      data: attempts,
+      text: table(
+        ['DELIVERY', 'EVENT', 'STATE', 'ATTEMPT', 'STATUS', 'WHEN', 'ANSWER'],
+        attempts.map((row) => [
+          row.delivery,
+          row.event,
+          row.state,
+          row.attempt || '—',
+          row.status ?? '—',
+          when(row.at),
+          row.error ?? row.excerpt ?? '',
+        ]),
+        'No deliveries yet.',
+      ),
+    };
+  },
+});
+
+const redeliver = defineCommand({
+  path: ['webhooks', 'redeliver'],
+  summary: 'Send a delivery again (same webhook-id), with a fresh set of retries',
+  args: [{ name: 'delivery-id', description: 'the DELIVERY number from "webhooks deliveries"' }],
+  example: 'webhooks redeliver 42',
+  async run(env, input) {
+    const copy = await redeliverWebhook(await env.open(), env.actor, argument(input, 0));
+    return { data: copy, text: `Delivery ${argument(input, 0)} queued again as delivery ${copy.id}.` };
+  },
+});
+
+export const webhookCommands = [add, list, disable, enable, rotate, deliveries, redeliver];
