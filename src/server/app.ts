@@ -21,6 +21,7 @@ import { licenseApiRoutes } from './licenses/routes';
 import { locationRoutes } from './location/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox';
 import { metricsRoutes, outboxDepth } from './metrics';
+import { registerOpenApi } from './openapi/openapi';
 import type { RazorpayEmulator } from './payments/emulator';
 import { paymentsRoutes } from './payments/routes';
 import { updateFeedRoutes } from './releases/feed-routes';
@@ -74,6 +75,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{
     sources: { outboxDepth: () => outboxDepth(ctx.db), pool: ctx.poolStats },
   });
   await healthRoutes(app, ctx);
+  // Before every route it describes: the generator collects them as they are added.
+  await registerOpenApi(app, config.publicUrl);
 
   // What desktop tools and their updaters call: JSON or files to programs, which hold no cookie and send no CSRF
   // token, so none of the site's cookie and form handling runs on the API every start of every tool calls.

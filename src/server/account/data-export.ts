@@ -276,7 +276,11 @@ async function exportBody(ctx: ExportContext, userId: string) {
       createdAt: iso(user.createdAt),
       passwordChangedAt: iso(user.passwordChangedAt),
       erasedAt: iso(user.erasedAt),
-      emailPreferences: { releases: user.releaseEmails, trials: user.trialEmails },
+      emailPreferences: {
+        releases: user.releaseEmails,
+        trials: user.trialEmails,
+        checkoutReminders: user.checkoutReminderEmails,
+      },
     },
     signIns: sessionRows.map(dates),
     passkeys: passkeyRows.map(dates),
@@ -308,7 +312,7 @@ function exportSummary(data: ExportBody): string {
   const lines = [
     `Personal data held by the shop for the account ${profile.email}, as of ${data.exportedAt}.`,
     `Profile: ${profile.name || '(erased)'}, ${profile.email}, ${profile.phone || 'no phone'}; account created ${profile.createdAt}.`,
-    `Optional emails: new versions ${profile.emailPreferences.releases ? 'on' : 'off'}, trial reminders ${profile.emailPreferences.trials ? 'on' : 'off'}.`,
+    `Optional emails: new versions ${profile.emailPreferences.releases ? 'on' : 'off'}, trial reminders ${profile.emailPreferences.trials ? 'on' : 'off'}, checkout reminders ${profile.emailPreferences.checkoutReminders ? 'on' : 'off'}.`,
     `${plural(data.signIns.length, 'signed-in session')} kept (each ends after 14 days at the latest); ${plural(data.passkeys.length, 'passkey')}.`,
     `${plural(data.orders.length, 'order')}, ${plural(data.invoices.length, 'tax invoice')}, ${plural(data.creditNotes.length, 'credit note')}.`,
     `${plural(data.licenses.length, 'license')} with ${plural(
