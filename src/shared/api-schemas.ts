@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { EmailPreferences } from './account';
 import { CURRENCIES } from './constants';
 import type { CouponCheckResponse } from './coupons';
-import type { PublicKeysResponse } from './licenses';
+import { LICENSE_STATUSES, type LicenseFile, type MyLicense, type PublicKeysResponse } from './licenses';
 import type { OrderSummary } from './order-history';
 import type { ReleasePublicKeyResponse } from './releases';
 import type { Tool } from './shop';
@@ -92,3 +92,34 @@ const releaseKey = { kid: z.string(), publicKey: z.string(), sparklePublicEdKey:
 export const releasePublicKeySchema = z
   .object({ ...releaseKey, previous: z.array(z.object(releaseKey)) })
   .meta({ id: 'ReleasePublicKey' }) satisfies z.ZodType<ReleasePublicKeyResponse>;
+
+export const myLicenseSchema = z
+  .object({
+    toolId: z.string(),
+    licenseKey: z.string().nullable(),
+    username: z.string().nullable(),
+    status: z.enum(LICENSE_STATUSES),
+    activationLimit: z.int(),
+    devices: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string().nullable(),
+        activatedAt: z.string(),
+        lastSeenAt: z.string(),
+      }),
+    ),
+    selfDeactivationsLeft: z.int(),
+    expiresAt: z.string().optional(),
+  })
+  .meta({ id: 'MyLicense' }) satisfies z.ZodType<MyLicense>;
+
+export const myLicensesAnswerSchema = z.array(myLicenseSchema);
+
+/** The signed offline license file (docs/license-api.md, "Offline license file"): base64 payload and signature. */
+export const licenseFileSchema = z
+  .object({ alg: z.literal('ed25519'), kid: z.string(), payload: z.string(), signature: z.string() })
+  .meta({ id: 'LicenseFile' }) satisfies z.ZodType<LicenseFile>;
+
+export const deviceFreedAnswerSchema = z
+  .object({ status: z.literal('success'), message: z.string(), selfDeactivationsLeft: z.int() })
+  .meta({ id: 'DeviceFreed' });
