@@ -10,7 +10,7 @@ export type EmailPreferences = Record<EmailTopic, boolean>;
 export const EMAIL_TOPIC_LABELS: Record<EmailTopic, string> = {
   releases: 'New versions of tools I own',
   trials: 'Reminders about my free trials',
-  checkoutReminders: 'Checkout reminders',
+  checkoutReminders: 'Checkout reminders when I leave a purchase unfinished',
 };
 
 export const ACCOUNT_MESSAGES = {
