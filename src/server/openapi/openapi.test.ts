@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
-import { openApiDocument } from '../../../test/support/openapi';
+import { answerChecker, openApiDocument } from '../../../test/support/openapi';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -41,5 +41,22 @@ describe('GET /api/openapi.json', () => {
     const validate = paths['/api/licenses/validate']?.post;
     expect(validate?.requestBody).toBeDefined();
     expect(Object.keys(validate?.responses ?? {})).toEqual(['200', '400', '413', '415', '429']);
+  });
+});
+
+describe('the answer checker the license API tests use', () => {
+  it('refuses an answer that does not fit its schema, and a status the document does not describe', async () => {
+    const check = await answerChecker(t.app);
+    const path = '/api/licenses/validate';
+    expect(() =>
+      check('POST', path, { statusCode: 200, body: '{"valid":true,"code":"VALID"}' }),
+    ).not.toThrow();
+    expect(() => check('POST', path, { statusCode: 200, body: '{"valid":"yes","code":"VALID"}' })).toThrow(
+      /does not fit/,
+    );
+    expect(() => check('POST', path, { statusCode: 200, body: '{"valid":true,"code":"MAYBE"}' })).toThrow(
+      /does not fit/,
+    );
+    expect(() => check('POST', path, { statusCode: 418, body: '{}' })).toThrow(/does not describe/);
   });
 });
