@@ -5,7 +5,7 @@ import type { CouponCheckResponse } from './coupons';
 import { LICENSE_STATUSES, type LicenseFile, type MyLicense, type PublicKeysResponse } from './licenses';
 import type { OrderSummary } from './order-history';
 import type { ReleasePublicKeyResponse } from './releases';
-import type { Tool } from './shop';
+import type { PurchasedTool, Tool } from './shop';
 import type { StartTrialResponse } from './trials';
 
 /**
@@ -123,3 +123,33 @@ export const licenseFileSchema = z
 export const deviceFreedAnswerSchema = z
   .object({ status: z.literal('success'), message: z.string(), selfDeactivationsLeft: z.int() })
   .meta({ id: 'DeviceFreed' });
+
+const toolVersion = {
+  version: z.string(),
+  publishedAt: z.string().nullable(),
+  installers: z.array(
+    z.object({
+      artifactId: z.string(),
+      platform: z.enum(['windows', 'macos']),
+      arch: z.enum(['x64', 'arm64', 'universal']),
+      fileName: z.string(),
+      size: z.int(),
+    }),
+  ),
+};
+
+export const purchasedToolSchema = z
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    icon: z.string().nullable(),
+    device: z.enum(['Windows', 'macOS']).nullable(),
+    purchaseDate: z.string().nullable(),
+    trialEndsAt: z.string().optional(),
+    currentVersion: z.object({ ...toolVersion, notesHtml: z.string() }).nullable(),
+    earlierVersions: z.array(z.object(toolVersion)),
+  })
+  .meta({ id: 'PurchasedTool' }) satisfies z.ZodType<PurchasedTool>;
+
+export const myToolsAnswerSchema = z.array(purchasedToolSchema);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { catalogueAnswerSchema } from '../../shared/api-schemas';
+import { catalogueAnswerSchema, errorAnswerSchema, myToolsAnswerSchema } from '../../shared/api-schemas';
 import { LICENSE_MESSAGES } from '../../shared/licenses';
 import { type PurchasedTool, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { sendCredentialsSchema } from '../../shared/shop-schemas';
@@ -8,7 +8,7 @@ import type { AppContext } from '../context';
 import { DomainError } from '../domain-error';
 import { notFound, parseInput } from '../http/errors';
 import { licenseHold } from '../licenses/status';
-import { documented } from '../openapi/openapi';
+import { documented, SESSION } from '../openapi/openapi';
 import { activeCatalogue, cachedShopperTools, purchasedTools } from './catalogue';
 import { resendDelivery } from './delivery';
 import { downloadRoutes } from './downloads';
@@ -42,11 +42,20 @@ export async function shopRoutes(app: FastifyInstance, ctx: AppContext): Promise
     },
   );
 
-  app.get('/api/my-tools/', async (request, reply): Promise<PurchasedTool[]> => {
-    const user = await requireUser(ctx, request);
-    reply.header('cache-control', 'no-store');
-    return purchasedTools(ctx, user.id);
-  });
+  app.get(
+    '/api/my-tools/',
+    documented({
+      tags: ['Account'],
+      summary: 'The tools the buyer owns or is trying, with their installers',
+      security: SESSION,
+      response: { 200: myToolsAnswerSchema, 401: errorAnswerSchema },
+    }),
+    async (request, reply): Promise<PurchasedTool[]> => {
+      const user = await requireUser(ctx, request);
+      reply.header('cache-control', 'no-store');
+      return purchasedTools(ctx, user.id);
+    },
+  );
 
   app.post('/api/send-tool-credentials/', async (request): Promise<StatusResponse> => {
     const user = await requireUser(ctx, request);
