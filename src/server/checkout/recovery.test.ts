@@ -10,8 +10,11 @@ import {
   newBuyer,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
+import { accountExport } from '../account/data-export';
+import { eraseAccount } from '../account/erasure';
 import { overview } from '../dashboard/overview';
 import { checkoutStarts, outbox } from '../db/schema';
+import { cliActor } from '../operator/audit';
 import { sendCheckoutReminders } from './recovery';
 
 const MINUTE = 60 * 1000;
@@ -177,5 +180,14 @@ describe('checkout reminders', () => {
     client.sendCsrfHeader = false;
     expect((await client.post('/api/checkout/opened', { toolId: crypto.randomUUID() })).statusCode).toBe(403);
     expect(await t.ctx.db.$count(checkoutStarts)).toBe(before);
+  });
+
+  it("shows the opened checkout in the account's data export, and erasure deletes it", async () => {
+    const { tool, user } = await openedDialog({ couponCode: 'SPRING' });
+    expect((await accountExport(t.ctx, user.id))?.checkoutsOpened).toEqual([
+      expect.objectContaining({ tool: tool.name, couponCode: 'SPRING', remindersSent: 0 }),
+    ]);
+    await eraseAccount(t.ctx, user.id, cliActor('recovery-tests'));
+    expect(await t.ctx.db.$count(checkoutStarts, eq(checkoutStarts.userId, user.id))).toBe(0);
   });
 });
