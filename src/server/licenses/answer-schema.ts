@@ -32,6 +32,7 @@ const activationSummary = {
  */
 export const licenseAnswerResponse = {
   200: {
+    description: 'The license\'s answer, whatever its code (docs/license-api.md, "Codes")',
     type: 'object',
     required: ['valid', 'code'],
     properties: {
