@@ -81,7 +81,7 @@ export async function checkForUpdate(
 /** The update check's `200` answer as a response schema: serialised from it, and nothing else can leak out. */
 const updateCheckResponse = {
   200: {
-    description: 'Validate\'s code, and the update when the license is valid and one is newer',
+    description: "Validate's code, and the update when the license is valid and one is newer",
     type: 'object',
     required: ['valid', 'code', 'update'],
     properties: {
