@@ -38,8 +38,11 @@ export async function paymentsRoutes(
     });
     const body = parseInput(createPaymentSchema, request.body);
     const answer = await createPayment(ctx, user, body);
-    // Checkout recovery: a payment opened and not paid is reminded like a billing dialog left open.
-    await recordCheckoutStart(ctx.db, { ...body, userId: user.id, at: ctx.clock.now() });
+    // Checkout recovery: a payment opened and not paid is reminded like a billing dialog left open. The order
+    // exists by now, so a failure to remember it is logged rather than refusing the payment.
+    await recordCheckoutStart(ctx.db, { ...body, userId: user.id, at: ctx.clock.now() }).catch(
+      (error: unknown) => request.log.warn({ err: error }, 'checkout start not recorded'),
+    );
     return answer;
   });
 
