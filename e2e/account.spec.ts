@@ -113,6 +113,13 @@ test('a signed-out visitor is sent to /utility-tools; the user menu leads to Acc
   await buyer.page.getByRole('menuitem', { name: 'Account' }).click();
   await buyer.page.waitForURL(`${server.url}/account`);
   await expect(section(buyer.page, 'Profile').getByLabel('Full Name')).toHaveValue(buyer.name);
+  // The checkout reminders (issue 55) are an optional email like the others: on until turned off here.
+  const reminders = section(buyer.page, 'Email preferences').getByLabel('Checkout reminders');
+  await expect(reminders).toBeChecked();
+  await reminders.uncheck();
+  await expect
+    .poll(async () => (await buyer.page.request.get(`${server.url}/api/account/email-preferences`)).json())
+    .toMatchObject({ checkoutReminders: false });
   await checkScreen(buyer.page, 'page');
   await context.close();
   await buyer.context.close();

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { dataRightsRoutes } from './account/data-rights-routes';
 import { accountRoutes } from './account/routes';
 import { authRoutes } from './auth/routes';
+import { checkoutRoutes } from './checkout/routes';
 import { contactRoutes } from './contact/routes';
 import type { AppContext } from './context';
 import { couponRoutes } from './coupons/routes';
@@ -21,6 +22,7 @@ import { licenseApiRoutes } from './licenses/routes';
 import { locationRoutes } from './location/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox';
 import { metricsRoutes, outboxDepth } from './metrics';
+import { registerOpenApi } from './openapi/openapi';
 import type { RazorpayEmulator } from './payments/emulator';
 import { paymentsRoutes } from './payments/routes';
 import { updateFeedRoutes } from './releases/feed-routes';
@@ -74,6 +76,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{
     sources: { outboxDepth: () => outboxDepth(ctx.db), pool: ctx.poolStats },
   });
   await healthRoutes(app, ctx);
+  // Before every route it describes: the generator collects them as they are added.
+  await registerOpenApi(app, config.publicUrl);
 
   // What desktop tools and their updaters call: JSON or files to programs, which hold no cookie and send no CSRF
   // token, so none of the site's cookie and form handling runs on the API every start of every tool calls.
@@ -97,6 +101,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
     await orderRoutes(site, ctx);
     await couponRoutes(site, ctx);
     emulator = await paymentsRoutes(site, ctx);
+    await checkoutRoutes(site, ctx);
     await myLicensesRoutes(site, ctx);
     await trialRoutes(site, ctx);
     await dashboardRoutes(site, ctx);

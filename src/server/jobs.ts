@@ -1,3 +1,4 @@
+import { CHECKOUT_REMINDERS_INTERVAL_MS, sendCheckoutReminders } from './checkout/recovery';
 import type { AppContext } from './context';
 import { backupIsFresh, type Snapshot, writeBackup } from './db/backup';
 import type { DatabaseHealth } from './db/health';
@@ -76,6 +77,12 @@ export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
     },
     // Claims its rows with SKIP LOCKED and marks them in the same transaction: one email per trial and occasion.
     { name: 'trial-emails', intervalMs: TRIAL_EMAILS_INTERVAL_MS, run: () => sendTrialEmails(ctx) },
+    // Claimed with SKIP LOCKED, counted in the transaction that queues the email, two at most.
+    {
+      name: 'checkout-reminders',
+      intervalMs: CHECKOUT_REMINDERS_INTERVAL_MS,
+      run: () => sendCheckoutReminders(ctx),
+    },
     // Claims due deliveries with SKIP LOCKED and a lease, as the outbox does: one send per delivery at a time.
     { name: 'webhooks', intervalMs: 5000, run: createWebhookWorker(ctx).drain },
   ];

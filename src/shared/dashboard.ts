@@ -101,6 +101,8 @@ export type OverviewResponse = {
   trials: TrialFigures;
   /** Paid orders of the last 30 days priced with a coupon, and the discount they were given (subunits). */
   coupons: { orders: number; discount: MoneyTotals };
+  /** Paid orders of the last 30 days whose buyer had been sent a checkout reminder for the tool, and their value. */
+  recoveredCheckouts: { orders: number; value: MoneyTotals };
 };
 
 // ── Trials ──────────────────────────────────────────────────────────────────────────────────────────────────

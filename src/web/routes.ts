@@ -100,6 +100,13 @@ export const PAGE_ROUTES: PageRoute[] = [
     load: () => import('./pages/UnsubscribePage'),
   },
   {
+    path: '/api-reference',
+    title: `API Reference — ${SITE.name}`,
+    description:
+      'The license, trial and update API for desktop tools, and the shop and account API, described from its OpenAPI 3.1 document.',
+    load: () => import('./pages/ApiReferencePage'),
+  },
+  {
     path: '/utility-tools/invalid-link',
     title: `Invalid or Expired Link — ${SITE.name}`,
     description: 'This download link is invalid or has expired. Download links are valid for 3 hours.',

@@ -10,6 +10,7 @@ import { DATA_PROCESSORS } from '../../shared/privacy';
 import { consentHistory } from '../auth/consents';
 import type { AppContext } from '../context';
 import {
+  checkoutStarts,
   contactMessages,
   creditNotes,
   invoices,
@@ -252,21 +253,47 @@ const dates = <T extends Record<string, unknown>>(row: T) =>
     Object.entries(row).map(([key, value]) => [key, value instanceof Date ? iso(value) : value]),
   );
 
+/** The checkouts the buyer opened and did not finish (checkout reminders), with the tool and coupon. */
+function checkoutsOpenedBy(ctx: ExportContext, userId: string) {
+  return ctx.db
+    .select({
+      tool: tools.name,
+      couponCode: checkoutStarts.couponCode,
+      openedAt: checkoutStarts.openedAt,
+      remindersSent: checkoutStarts.remindersSent,
+      lastReminderAt: checkoutStarts.lastReminderAt,
+    })
+    .from(checkoutStarts)
+    .innerJoin(tools, eq(tools.id, checkoutStarts.toolId))
+    .where(eq(checkoutStarts.userId, userId))
+    .orderBy(asc(checkoutStarts.openedAt));
+}
+
 /** Everything the shop holds about the account, or undefined when there is no such account. */
 async function exportBody(ctx: ExportContext, userId: string) {
   const user = await profileOf(ctx, userId);
   if (!user) return undefined;
-  const [sessionRows, passkeyRows, orderRows, documents, licenseRows, messages, emails, consentRows] =
-    await Promise.all([
-      signIns(ctx, userId),
-      passkeysOf(ctx, userId),
-      ordersOf(ctx, userId),
-      taxDocumentsOf(ctx, userId),
-      licensesOf(ctx, userId),
-      contactMessagesFrom(ctx, user.email),
-      emailsTo(ctx, user.email),
-      consentHistory(ctx.db, userId),
-    ]);
+  const [
+    sessionRows,
+    passkeyRows,
+    orderRows,
+    documents,
+    licenseRows,
+    messages,
+    emails,
+    consentRows,
+    checkouts,
+  ] = await Promise.all([
+    signIns(ctx, userId),
+    passkeysOf(ctx, userId),
+    ordersOf(ctx, userId),
+    taxDocumentsOf(ctx, userId),
+    licensesOf(ctx, userId),
+    contactMessagesFrom(ctx, user.email),
+    emailsTo(ctx, user.email),
+    consentHistory(ctx.db, userId),
+    checkoutsOpenedBy(ctx, userId),
+  ]);
   return {
     exportedAt: iso(ctx.clock.now()),
     profile: {
@@ -276,7 +303,11 @@ async function exportBody(ctx: ExportContext, userId: string) {
       createdAt: iso(user.createdAt),
       passwordChangedAt: iso(user.passwordChangedAt),
       erasedAt: iso(user.erasedAt),
-      emailPreferences: { releases: user.releaseEmails, trials: user.trialEmails },
+      emailPreferences: {
+        releases: user.releaseEmails,
+        trials: user.trialEmails,
+        checkoutReminders: user.checkoutReminderEmails,
+      },
     },
     signIns: sessionRows.map(dates),
     passkeys: passkeyRows.map(dates),
@@ -287,6 +318,7 @@ async function exportBody(ctx: ExportContext, userId: string) {
     contactMessages: messages.map(dates),
     emails: emails.map(dates),
     consents: consentRows.map(dates),
+    checkoutsOpened: checkouts.map(dates),
     sharedWith: DATA_PROCESSORS,
   };
 }
@@ -308,7 +340,7 @@ function exportSummary(data: ExportBody): string {
   const lines = [
     `Personal data held by the shop for the account ${profile.email}, as of ${data.exportedAt}.`,
     `Profile: ${profile.name || '(erased)'}, ${profile.email}, ${profile.phone || 'no phone'}; account created ${profile.createdAt}.`,
-    `Optional emails: new versions ${profile.emailPreferences.releases ? 'on' : 'off'}, trial reminders ${profile.emailPreferences.trials ? 'on' : 'off'}.`,
+    `Optional emails: new versions ${profile.emailPreferences.releases ? 'on' : 'off'}, trial reminders ${profile.emailPreferences.trials ? 'on' : 'off'}, checkout reminders ${profile.emailPreferences.checkoutReminders ? 'on' : 'off'}.`,
     `${plural(data.signIns.length, 'signed-in session')} kept (each ends after 14 days at the latest); ${plural(data.passkeys.length, 'passkey')}.`,
     `${plural(data.orders.length, 'order')}, ${plural(data.invoices.length, 'tax invoice')}, ${plural(data.creditNotes.length, 'credit note')}.`,
     `${plural(data.licenses.length, 'license')} with ${plural(

@@ -145,7 +145,11 @@ describe('Download my data', () => {
     expect(response.headers['cache-control']).toBe('no-store');
 
     expect(data.profile).toMatchObject({ name: buyer.name, email: buyer.email, phone: buyer.phone });
-    expect(data.profile.emailPreferences).toEqual({ releases: true, trials: true });
+    expect(data.profile.emailPreferences).toEqual({
+      releases: true,
+      trials: true,
+      checkoutReminders: true,
+    });
     expect(data.signIns.length).toBeGreaterThanOrEqual(1);
     expect(data.orders.map((order) => order.id).sort()).toEqual([...buyer.orderIds].sort());
     expect(data.orders.map((order) => order.status).sort()).toEqual(['paid', 'refunded']);

@@ -24,6 +24,7 @@ describe('email preferences', () => {
     expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
       releases: true,
       trials: true,
+      checkoutReminders: true,
     });
 
     buyer.client.sendCsrfHeader = false;
@@ -32,12 +33,13 @@ describe('email preferences', () => {
     buyer.client.sendCsrfHeader = true;
 
     const changed = await buyer.client.request('PATCH', '/api/account/email-preferences', { trials: false });
-    expect(changed.json()).toEqual({ releases: true, trials: false });
+    expect(changed.json()).toEqual({ releases: true, trials: false, checkoutReminders: true });
     const bad = await buyer.client.request('PATCH', '/api/account/email-preferences', { trials: 'no' });
     expect(bad.statusCode).toBe(400);
     expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
       releases: true,
       trials: false,
+      checkoutReminders: true,
     });
 
     const stranger = await t.client();
@@ -58,6 +60,7 @@ describe('email preferences', () => {
     expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
       releases: true,
       trials: true,
+      checkoutReminders: true,
     });
 
     const response = await mailProvider.post(
@@ -69,6 +72,7 @@ describe('email preferences', () => {
     expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
       releases: false,
       trials: true,
+      checkoutReminders: true,
     });
   });
 
@@ -88,10 +92,12 @@ describe('email preferences', () => {
     expect((await other.client.get('/api/account/email-preferences')).json()).toEqual({
       releases: true,
       trials: true,
+      checkoutReminders: true,
     });
     expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
       releases: true,
       trials: true,
+      checkoutReminders: true,
     });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Email preferences: the optional mail a buyer can turn off (release announcements, trial reminders), and the
+ * Email preferences: the optional mail a buyer can turn off (release announcements, trial and checkout reminders), and the
  * one-click unsubscribe links every such email carries (RFC 8058). Transactional mail (codes, deliveries,
  * invoices, notices about the account) is always sent and never asks these.
  *
@@ -15,8 +15,16 @@ import type { DataSecrets } from '../data-secrets';
 import type { DbOrTx } from '../db';
 import { users } from '../db/schema';
 
-const COLUMN = { releases: users.releaseEmails, trials: users.trialEmails } as const;
-const FIELD = { releases: 'releaseEmails', trials: 'trialEmails' } as const;
+const COLUMN = {
+  releases: users.releaseEmails,
+  trials: users.trialEmails,
+  checkoutReminders: users.checkoutReminderEmails,
+} as const;
+const FIELD = {
+  releases: 'releaseEmails',
+  trials: 'trialEmails',
+  checkoutReminders: 'checkoutReminderEmails',
+} as const;
 
 const PURPOSE = 'unsubscribe';
 
@@ -58,7 +66,7 @@ export function unsubscribeUrls(
 
 export async function emailPreferences(db: DbOrTx, userId: string): Promise<EmailPreferences | null> {
   const [row] = await db
-    .select({ releases: users.releaseEmails, trials: users.trialEmails })
+    .select(COLUMN)
     .from(users)
     .where(and(eq(users.id, userId), isNull(users.erasedAt)));
   return row ?? null;
@@ -82,16 +90,12 @@ export async function setEmailPreferences(
   if (Object.keys(values).length === 0) return emailPreferences(db, userId);
   return db.transaction(async (tx) => {
     const before = await tx
-      .select({ releases: users.releaseEmails, trials: users.trialEmails })
+      .select(COLUMN)
       .from(users)
       .where(and(eq(users.id, userId), isNull(users.erasedAt)))
       .for('update');
     if (!before[0]) return null;
-    const [row] = await tx
-      .update(users)
-      .set(values)
-      .where(eq(users.id, userId))
-      .returning({ releases: users.releaseEmails, trials: users.trialEmails });
+    const [row] = await tx.update(users).set(values).where(eq(users.id, userId)).returning(COLUMN);
     if (!row) return null;
     for (const topic of EMAIL_TOPICS) {
       if (row[topic] !== before[0][topic]) await recordEmailConsent(tx, userId, topic, row[topic], at);

@@ -14,6 +14,7 @@ import { endAllSessions, forgetSessionsOf } from '../auth/session';
 import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import {
+  checkoutStarts,
   contactMessages,
   downloadTokens,
   licenseActivations,
@@ -126,6 +127,7 @@ export async function eraseAccount(ctx: AppContext, userId: string, actor: Actor
     await tx.delete(verificationCodes).where(sql`lower(${verificationCodes.email}) = ${email}`);
     await endAllSessions(tx, userId);
     await tx.delete(passkeys).where(eq(passkeys.userId, userId));
+    await tx.delete(checkoutStarts).where(eq(checkoutStarts.userId, userId));
     await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, userId));
     const revoked = await revokeLicenses(tx, userId, now);
     await eraseTraces(tx, userId, email, replacement);
@@ -140,6 +142,7 @@ export async function eraseAccount(ctx: AppContext, userId: string, actor: Actor
         passwordHash: '!erased',
         releaseEmails: false,
         trialEmails: false,
+        checkoutReminderEmails: false,
         erasedAt: now,
       })
       .where(and(eq(users.id, userId), isNull(users.erasedAt)));

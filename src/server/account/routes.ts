@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { EMAIL_TOPICS } from '../../shared/account';
+import { emailPreferencesSchema, errorAnswerSchema } from '../../shared/api-schemas';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { AppError, parseInput } from '../http/errors';
+import { documented, SESSION } from '../openapi/openapi';
 import { emailPreferences, readUnsubscribeToken, setEmailPreferences } from './email-preferences';
 import { passkeyRoutes } from './passkey-routes';
 import { settingsRoutes } from './settings-routes';
@@ -19,17 +21,36 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
   settingsRoutes(app, ctx);
   passkeyRoutes(app, ctx);
 
-  app.get('/api/account/email-preferences', async (request, reply) => {
-    const user = await requireUser(ctx, request);
-    reply.header('cache-control', 'no-store');
-    return emailPreferences(ctx.db, user.id);
-  });
+  app.get(
+    '/api/account/email-preferences',
+    documented({
+      tags: ['Account'],
+      summary: 'The optional emails the buyer gets',
+      security: SESSION,
+      response: { 200: emailPreferencesSchema, 401: errorAnswerSchema },
+    }),
+    async (request, reply) => {
+      const user = await requireUser(ctx, request);
+      reply.header('cache-control', 'no-store');
+      return emailPreferences(ctx.db, user.id);
+    },
+  );
 
-  app.patch('/api/account/email-preferences', async (request) => {
-    const user = await requireUser(ctx, request);
-    const changes = parseInput(preferencesBody, request.body);
-    return setEmailPreferences(ctx.db, user.id, changes, ctx.clock.now());
-  });
+  app.patch(
+    '/api/account/email-preferences',
+    documented({
+      tags: ['Account'],
+      summary: 'Turn optional emails on or off',
+      security: SESSION,
+      body: preferencesBody,
+      response: { 200: emailPreferencesSchema, 400: errorAnswerSchema, 401: errorAnswerSchema },
+    }),
+    async (request) => {
+      const user = await requireUser(ctx, request);
+      const changes = parseInput(preferencesBody, request.body);
+      return setEmailPreferences(ctx.db, user.id, changes, ctx.clock.now());
+    },
+  );
 
   /** What an unsubscribe link turns off, for the signed-out page at /unsubscribe. Changes nothing. */
   app.get('/api/account/unsubscribe', async (request, reply) => {

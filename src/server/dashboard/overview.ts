@@ -1,7 +1,7 @@
-import { and, count, eq, gt, gte, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, gt, gte, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { MoneyTotals, OverviewResponse, PeriodFigures } from '../../shared/dashboard';
 import type { AppContext } from '../context';
-import { contactMessages, orders, outbox } from '../db/schema';
+import { checkoutStarts, contactMessages, orders, outbox } from '../db/schema';
 import { trialFigures } from '../trials/operator';
 
 /** The firm works in India: "today" and the chart's days are calendar days in Asia/Kolkata (UTC+5:30, no DST). */
@@ -22,7 +22,7 @@ export async function overview(ctx: AppContext): Promise<OverviewResponse> {
   const since = new Date(istMidnight(days[0] ?? today));
   const dayOfPayment = sql<string>`to_char(${orders.paidAt} at time zone 'Asia/Kolkata', 'YYYY-MM-DD')`;
 
-  const [sales, [messages], [failed], [retrying], discounted, trials] = await Promise.all([
+  const [sales, [messages], [failed], [retrying], discounted, trials, recovered] = await Promise.all([
     ctx.db
       .select({
         day: dayOfPayment,
@@ -45,6 +45,22 @@ export async function overview(ctx: AppContext): Promise<OverviewResponse> {
       .where(and(eq(orders.status, 'paid'), gte(orders.paidAt, since), isNotNull(orders.couponCode)))
       .groupBy(orders.currency),
     trialFigures(ctx.db, new Date(now)),
+    // Checkout recovery: paid orders of a tool whose buyer had been sent a reminder for it before paying.
+    ctx.db
+      .select({ currency: orders.currency, orders: count(), amount: sql<string>`sum(${orders.amount})` })
+      .from(orders)
+      .innerJoin(
+        checkoutStarts,
+        and(eq(checkoutStarts.userId, orders.userId), eq(checkoutStarts.toolId, orders.toolId)),
+      )
+      .where(
+        and(
+          eq(orders.status, 'paid'),
+          gte(orders.paidAt, since),
+          lte(checkoutStarts.firstReminderAt, orders.paidAt),
+        ),
+      )
+      .groupBy(orders.currency),
   ]);
 
   const daily = days.map((day) => ({ day, orders: 0, revenue: { INR: 0, USD: 0 } as MoneyTotals }));
@@ -79,6 +95,13 @@ export async function overview(ctx: AppContext): Promise<OverviewResponse> {
       discount: {
         INR: Number(discounted.find((row) => row.currency === 'INR')?.discount ?? 0),
         USD: Number(discounted.find((row) => row.currency === 'USD')?.discount ?? 0),
+      },
+    },
+    recoveredCheckouts: {
+      orders: recovered.reduce((sum, row) => sum + Number(row.orders), 0),
+      value: {
+        INR: Number(recovered.find((row) => row.currency === 'INR')?.amount ?? 0),
+        USD: Number(recovered.find((row) => row.currency === 'USD')?.amount ?? 0),
       },
     },
   };

@@ -102,6 +102,7 @@ const ENDPOINTS: Endpoint[] = [
     signedIn: true,
   },
   { url: '/api/send-tool-credentials/', body: () => ({ toolId }), signedIn: true },
+  { url: '/api/checkout/opened', body: () => ({ toolId, couponCode: 'WELCOME10' }), signedIn: true },
 ];
 
 /** The dotted paths of every string-or-scalar field of a body. */

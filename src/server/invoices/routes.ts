@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { errorAnswerSchema, ordersAnswerSchema } from '../../shared/api-schemas';
 import { type OrderSummary, type TaxDocumentKind, taxDocumentFileName } from '../../shared/order-history';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { contentDisposition } from '../http/content-disposition';
 import { notFound } from '../http/errors';
+import { documented, SESSION } from '../openapi/openapi';
 import { findOwnTaxDocument, listOwnOrders } from './orders';
 import { renderTaxDocumentPdf } from './pdf';
 
@@ -12,11 +14,20 @@ const KINDS: readonly TaxDocumentKind[] = ['invoice', 'credit-note'];
 
 /** The buyer's order history and the download of its tax invoices and credit notes. */
 export async function orderRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get('/api/orders/', async (request, reply): Promise<OrderSummary[]> => {
-    const user = await requireUser(ctx, request);
-    reply.header('cache-control', 'no-store');
-    return listOwnOrders(ctx, user.id);
-  });
+  app.get(
+    '/api/orders/',
+    documented({
+      tags: ['Account'],
+      summary: "The signed-in buyer's paid and refunded orders, newest first",
+      security: SESSION,
+      response: { 200: ordersAnswerSchema, 401: errorAnswerSchema },
+    }),
+    async (request, reply): Promise<OrderSummary[]> => {
+      const user = await requireUser(ctx, request);
+      reply.header('cache-control', 'no-store');
+      return listOwnOrders(ctx, user.id);
+    },
+  );
 
   app.get<{ Params: { orderId: string; file: string } }>(
     '/api/orders/:orderId/:file',

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { licenseErrorAnswerSchema } from '../../shared/api-schemas';
 import { LICENSE_CODES, LICENSE_STATUSES } from '../../shared/licenses';
 
 const licenseSummary = {
@@ -30,6 +32,7 @@ const activationSummary = {
  */
 export const licenseAnswerResponse = {
   200: {
+    description: 'The license\'s answer, whatever its code (docs/license-api.md, "Codes")',
     type: 'object',
     required: ['valid', 'code'],
     properties: {
@@ -51,3 +54,18 @@ export const licenseAnswerResponse = {
     },
   },
 } as const;
+
+/**
+ * A refusal of the license API (400, 413, 415, 429), from the shared schema: declared so the document describes
+ * it, and serialised from it like the answers (every field the scope's error handler writes is in it).
+ */
+const { $schema: _draft, ...licenseError } = z.toJSONSchema(licenseErrorAnswerSchema);
+export const licenseErrorResponses = {
+  400: {
+    description: 'A field is missing or wrong (fieldErrors names it), or the body is not JSON',
+    ...licenseError,
+  },
+  413: { description: 'The body is larger than 4 KB', ...licenseError },
+  415: { description: 'The body is not application/json', ...licenseError },
+  429: { description: 'Too many calls for this key or address; see Retry-After', ...licenseError },
+};

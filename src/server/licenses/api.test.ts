@@ -3,6 +3,7 @@ import { count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, testConfig } from '../../../test/support/app';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
+import { answerChecker } from '../../../test/support/openapi';
 import type {
   LicenseAnswer,
   LicenseFile,
@@ -17,8 +18,11 @@ import { validateLicense } from './validate';
 
 let t: TestApp;
 let addressCounter = 0;
+/** Every answer of this file's calls is checked against the OpenAPI document's schema for its status. */
+let matchesDocument: Awaited<ReturnType<typeof answerChecker>>;
 beforeAll(async () => {
   t = await createTestApp();
+  matchesDocument = await answerChecker(t.app);
 });
 afterAll(() => t.close());
 
@@ -34,6 +38,10 @@ async function call(
     headers: { 'content-type': options.contentType ?? 'application/json' },
     payload: options.raw ?? JSON.stringify(body),
     remoteAddress: options.ip ?? `10.1.${Math.floor(addressCounter / 250)}.${(addressCounter++ % 250) + 1}`,
+  });
+  matchesDocument('POST', `/api/licenses/${action}`, {
+    statusCode: response.statusCode,
+    body: response.body,
   });
   return { response, answer: response.json<LicenseAnswer & { fieldErrors?: Record<string, string> }>() };
 }

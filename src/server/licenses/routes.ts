@@ -1,10 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { licensePublicKeysSchema } from '../../shared/api-schemas';
 import { activateLicenseSchema, licenseMachineSchema } from '../../shared/license-schemas';
 import type { LicenseAnswer, PublicKeysResponse } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import { AppError, parseInput } from '../http/errors';
+import { documented } from '../openapi/openapi';
 import { activateLicense } from './activate';
-import { licenseAnswerResponse } from './answer-schema';
+import { licenseAnswerResponse, licenseErrorResponses } from './answer-schema';
 import { deactivateLicense } from './deactivate';
 import { heartbeatLicense } from './leases';
 import { consumeLicenseLimits, LICENSE_API_BODY_LIMIT, licenseErrorBody, limitKeyOf } from './limits';
@@ -73,43 +75,96 @@ export async function registerLicenseApi(
   });
 }
 
-/** Route options every license API call shares, with its `200` answer's schema. */
-export const licenseApiOptions = <S>(response: S) => ({
+/**
+ * Route options every license API call shares: its `200` answer's schema, which Fastify compiles into the
+ * serialiser, and its body's shared schema for the OpenAPI document only (the handler parses the body, as it always
+ * has: docs/decisions/047-openapi-and-checkout-recovery.md).
+ */
+export const licenseApiOptions = <S extends object>(
+  response: S,
+  doc: { summary: string; description: string; body: unknown },
+) => ({
   bodyLimit: LICENSE_API_BODY_LIMIT,
-  schema: { response },
+  ...documented({ tags: ['License API'], ...doc, response: { ...response, ...licenseErrorResponses } }),
 });
+
+const ACTIVATE = {
+  summary: 'Activate a license on this machine',
+  description:
+    'Binds the machine (its fingerprint) to the license, within its activation limit, and answers the signed license file and the update feeds.',
+  body: activateLicenseSchema,
+};
+const VALIDATE = {
+  summary: 'Check a license on an activated machine',
+  description:
+    'A VALID or TRIAL answer carries a fresh license file; every other code says what the tool should show.',
+  body: licenseMachineSchema,
+};
+const HEARTBEAT = {
+  summary: "Renew this machine's floating lease",
+  description:
+    'Takes what validate takes. On a floating license it extends the lease (`leaseExpiresAt`); a machine whose lease lapsed answers NOT_ACTIVATED and must activate again. On a per-device license it answers as validate does.',
+  body: licenseMachineSchema,
+};
+const DEACTIVATE = {
+  summary: "Free this machine's activation",
+  description:
+    'Counts against the deactivation allowance shared with My Tools (3 machines in 30 days); a floating lease given back this way never does.',
+  body: licenseMachineSchema,
+};
 
 /** The license API's calls and its public keys; a buyer's own licenses are in my-licenses-routes.ts. */
 export async function licenseApiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await registerLicenseApi(app, ctx, (scope, { counted, limit }) => {
-    const options = licenseApiOptions(licenseAnswerResponse);
-    scope.post('/api/licenses/activate', options, async (request, reply): Promise<LicenseAnswer> => {
-      reply.header('cache-control', 'no-store');
-      const body = parseInput(activateLicenseSchema, request.body);
-      limit(request, body);
-      return counted('activate', await activateLicense(ctx, { ...asRequest(body), name: body.name }));
-    });
-    scope.post('/api/licenses/validate', options, async (request, reply): Promise<LicenseAnswer> => {
-      reply.header('cache-control', 'no-store');
-      const body = parseInput(licenseMachineSchema, request.body);
-      limit(request, body);
-      return counted('validate', await validateLicense(ctx, asRequest(body)));
-    });
-    scope.post('/api/licenses/heartbeat', options, async (request, reply): Promise<LicenseAnswer> => {
-      reply.header('cache-control', 'no-store');
-      const body = parseInput(licenseMachineSchema, request.body);
-      limit(request, body);
-      return counted('heartbeat', await heartbeatLicense(ctx, asRequest(body), validateLicense));
-    });
-    scope.post('/api/licenses/deactivate', options, async (request, reply): Promise<LicenseAnswer> => {
-      reply.header('cache-control', 'no-store');
-      const body = parseInput(licenseMachineSchema, request.body);
-      limit(request, body);
-      return counted('deactivate', await deactivateLicense(ctx, asRequest(body)));
-    });
+    scope.post(
+      '/api/licenses/activate',
+      licenseApiOptions(licenseAnswerResponse, ACTIVATE),
+      async (request, reply): Promise<LicenseAnswer> => {
+        reply.header('cache-control', 'no-store');
+        const body = parseInput(activateLicenseSchema, request.body);
+        limit(request, body);
+        return counted('activate', await activateLicense(ctx, { ...asRequest(body), name: body.name }));
+      },
+    );
+    scope.post(
+      '/api/licenses/validate',
+      licenseApiOptions(licenseAnswerResponse, VALIDATE),
+      async (request, reply): Promise<LicenseAnswer> => {
+        reply.header('cache-control', 'no-store');
+        const body = parseInput(licenseMachineSchema, request.body);
+        limit(request, body);
+        return counted('validate', await validateLicense(ctx, asRequest(body)));
+      },
+    );
+    scope.post(
+      '/api/licenses/heartbeat',
+      licenseApiOptions(licenseAnswerResponse, HEARTBEAT),
+      async (request, reply): Promise<LicenseAnswer> => {
+        reply.header('cache-control', 'no-store');
+        const body = parseInput(licenseMachineSchema, request.body);
+        limit(request, body);
+        return counted('heartbeat', await heartbeatLicense(ctx, asRequest(body), validateLicense));
+      },
+    );
+    scope.post(
+      '/api/licenses/deactivate',
+      licenseApiOptions(licenseAnswerResponse, DEACTIVATE),
+      async (request, reply): Promise<LicenseAnswer> => {
+        reply.header('cache-control', 'no-store');
+        const body = parseInput(licenseMachineSchema, request.body);
+        limit(request, body);
+        return counted('deactivate', await deactivateLicense(ctx, asRequest(body)));
+      },
+    );
   });
 
-  app.get('/api/licenses/public-keys', async (_request, reply): Promise<PublicKeysResponse> => {
+  const publicKeys = documented({
+    tags: ['License API'],
+    summary: 'The keys that verify offline license files',
+    description: 'Earlier keys stay listed after a rotation, so a file signed before it still verifies.',
+    response: { 200: licensePublicKeysSchema },
+  });
+  app.get('/api/licenses/public-keys', publicKeys, async (_request, reply): Promise<PublicKeysResponse> => {
     reply.header('cache-control', 'public, max-age=300');
     return { keys: ctx.licenseSigning.published };
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type PaymentsConfigResponse, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { createPaymentSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
+import { recordCheckoutStart } from '../checkout/recovery';
 import type { AppContext } from '../context';
 import { parseInput } from '../http/errors';
 import { createPayment } from './create-payment';
@@ -36,7 +37,13 @@ export async function paymentsRoutes(
       message: 'Too many payment attempts. Please wait a minute and try again.',
     });
     const body = parseInput(createPaymentSchema, request.body);
-    return createPayment(ctx, user, body);
+    const answer = await createPayment(ctx, user, body);
+    // Checkout recovery: a payment opened and not paid is reminded like a billing dialog left open. The order
+    // exists by now, so a failure to remember it is logged rather than refusing the payment.
+    await recordCheckoutStart(ctx.db, { ...body, userId: user.id, at: ctx.clock.now() }).catch(
+      (error: unknown) => request.log.warn({ err: error }, 'checkout start not recorded'),
+    );
+    return answer;
   });
 
   app.post('/api/verify-payment/', async (request): Promise<StatusResponse> => {

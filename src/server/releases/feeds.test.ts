@@ -9,6 +9,7 @@ import { XMLParser } from 'fast-xml-parser';
 import type { UpdateManager as VelopackUpdateManager } from 'velopack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
+import { answerChecker } from '../../../test/support/openapi';
 import { addRelease, nupkg, type ReleaseSpec } from '../../../test/support/release-fixtures';
 import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
 import type { LicenseAnswer, UpdateCheckAnswer } from '../../shared/licenses';
@@ -28,8 +29,11 @@ setVelopackLogger((level, message) => {
 });
 
 let t: ShopTestApp;
+/** The update check's answers are checked against the OpenAPI document's schema. */
+let matchesDocument: Awaited<ReturnType<typeof answerChecker>>;
 beforeAll(async () => {
   t = await createShopTestApp();
+  matchesDocument = await answerChecker(t.app);
 });
 afterAll(() => t?.close());
 
@@ -460,7 +464,9 @@ describe('update check', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    return { status: response.status, answer: (await response.json()) as UpdateCheckAnswer };
+    const text = await response.text();
+    matchesDocument('POST', '/api/licenses/update-check', { statusCode: response.status, body: text });
+    return { status: response.status, answer: JSON.parse(text) as UpdateCheckAnswer };
   }
 
   it('offers the newest published installer above the running version, stable unless beta is asked for', async () => {

@@ -100,6 +100,7 @@ export async function checkForUpdate(
 /** The update check's `200` answer as a response schema: serialised from it, and nothing else can leak out. */
 const updateCheckResponse = {
   200: {
+    description: "Validate's code, and the update when the license is valid and one is newer",
     type: 'object',
     required: ['valid', 'code', 'update'],
     properties: {
@@ -137,7 +138,12 @@ export async function updateCheckRoutes(app: FastifyInstance, ctx: AppContext): 
   await registerLicenseApi(app, ctx, (scope, { counted, limit }) => {
     scope.post(
       '/api/licenses/update-check',
-      licenseApiOptions(updateCheckResponse),
+      licenseApiOptions(updateCheckResponse, {
+        summary: 'Ask for the newest release this machine may update to',
+        description:
+          "Validate's fields plus the platform, architecture, running version and channel; `update` is null when there is none, or the license is not valid.",
+        body: updateCheckSchema,
+      }),
       async (request, reply): Promise<UpdateCheckAnswer> => {
         reply.header('cache-control', 'no-store');
         const body = parseInput(updateCheckSchema, request.body);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { catalogueAnswerSchema, errorAnswerSchema, myToolsAnswerSchema } from '../../shared/api-schemas';
 import { LICENSE_MESSAGES } from '../../shared/licenses';
 import { type PurchasedTool, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { sendCredentialsSchema } from '../../shared/shop-schemas';
@@ -7,6 +8,7 @@ import type { AppContext } from '../context';
 import { DomainError } from '../domain-error';
 import { notFound, parseInput } from '../http/errors';
 import { licenseHold } from '../licenses/status';
+import { documented, SESSION } from '../openapi/openapi';
 import { activeCatalogue, cachedShopperTools, purchasedTools } from './catalogue';
 import { resendDelivery } from './delivery';
 import { downloadRoutes } from './downloads';
@@ -17,25 +19,43 @@ const RESEND_LIMIT = { limit: 5, windowMs: 60 * 60 * 1000 };
 
 export async function shopRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   /** The catalogue; anonymous visitors get the cached bytes, logged-in ones one extra query for `purchased`. */
-  app.get('/api/alltools/', async (request, reply) => {
-    const catalogue = await activeCatalogue(ctx);
-    const user = await currentUser(ctx, request);
-    reply.header('cache-control', 'private, no-cache');
-    reply.header('vary', 'cookie');
-    if (!user) return reply.type('application/json; charset=utf-8').send(catalogue.anonymousJson);
-    const { owned, trialled } = await cachedShopperTools(ctx, user.id);
-    return catalogue.tools.map((tool) =>
-      owned.has(tool._id) || trialled.has(tool._id)
-        ? { ...tool, purchased: owned.has(tool._id), trialStarted: trialled.has(tool._id) }
-        : tool,
-    );
-  });
+  app.get(
+    '/api/alltools/',
+    documented({
+      tags: ['Shop'],
+      summary: 'The catalogue',
+      description: 'Signed in, each tool also says whether this buyer owns it or has had its trial.',
+      response: { 200: catalogueAnswerSchema },
+    }),
+    async (request, reply) => {
+      const catalogue = await activeCatalogue(ctx);
+      const user = await currentUser(ctx, request);
+      reply.header('cache-control', 'private, no-cache');
+      reply.header('vary', 'cookie');
+      if (!user) return reply.type('application/json; charset=utf-8').send(catalogue.anonymousJson);
+      const { owned, trialled } = await cachedShopperTools(ctx, user.id);
+      return catalogue.tools.map((tool) =>
+        owned.has(tool._id) || trialled.has(tool._id)
+          ? { ...tool, purchased: owned.has(tool._id), trialStarted: trialled.has(tool._id) }
+          : tool,
+      );
+    },
+  );
 
-  app.get('/api/my-tools/', async (request, reply): Promise<PurchasedTool[]> => {
-    const user = await requireUser(ctx, request);
-    reply.header('cache-control', 'no-store');
-    return purchasedTools(ctx, user.id);
-  });
+  app.get(
+    '/api/my-tools/',
+    documented({
+      tags: ['Account'],
+      summary: 'The tools the buyer owns or is trying, with their installers',
+      security: SESSION,
+      response: { 200: myToolsAnswerSchema, 401: errorAnswerSchema },
+    }),
+    async (request, reply): Promise<PurchasedTool[]> => {
+      const user = await requireUser(ctx, request);
+      reply.header('cache-control', 'no-store');
+      return purchasedTools(ctx, user.id);
+    },
+  );
 
   app.post('/api/send-tool-credentials/', async (request): Promise<StatusResponse> => {
     const user = await requireUser(ctx, request);

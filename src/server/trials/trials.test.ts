@@ -2,6 +2,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import { openedMails } from '../../../test/support/mail';
+import { answerChecker } from '../../../test/support/openapi';
 import { addRelease } from '../../../test/support/release-fixtures';
 import {
   addTool,
@@ -23,15 +24,21 @@ import { sendTrialEmails } from './reminders';
 import { DAY_MS } from './trials';
 
 let t: ShopTestApp;
+/** Every license API answer and started trial here is checked against the OpenAPI document's schema. */
+let matchesDocument: Awaited<ReturnType<typeof answerChecker>>;
 beforeAll(async () => {
   t = await createShopTestApp();
+  matchesDocument = await answerChecker(t.app);
   // The default catalogue (its Windows tool has a download file) is seeded only into an empty tools table.
   await catalogueRows(t);
 });
 afterAll(() => t.close());
 
-const licenseApi = (operation: 'activate' | 'validate', body: Record<string, unknown>) =>
-  t.app.inject({ method: 'POST', url: `/api/licenses/${operation}`, payload: body });
+async function licenseApi(operation: 'activate' | 'validate', body: Record<string, unknown>) {
+  const response = await t.app.inject({ method: 'POST', url: `/api/licenses/${operation}`, payload: body });
+  matchesDocument('POST', `/api/licenses/${operation}`, response);
+  return response;
+}
 
 /** The key of the newest trial delivery email to `email`. */
 async function trialKeyOf(email: string): Promise<string> {
@@ -51,6 +58,7 @@ async function startedTrial(trialDays = 14) {
   const tool = await addTool(t, { trialDays, device: 'Windows' });
   const buyer = await newBuyer(t);
   const started = await buyer.client.post('/api/trials/', { toolId: tool.id });
+  matchesDocument('POST', '/api/trials/', started);
   expect(started.statusCode).toBe(200);
   return { tool, ...buyer, key: await trialKeyOf(buyer.user.email), answer: started.json() };
 }

@@ -66,6 +66,7 @@ export const PRIVACY_POLICY: PolicyDocumentContent = {
             'to reply to your enquiries and provide the services you ask for;',
             'to create and secure your account, confirm your email address with one-time verification codes, and let you reset a forgotten password;',
             'to process purchases, issue tax invoices, deliver licence keys, credentials and download links by email, and send them again when you ask;',
+            'when you are signed in and open the checkout for a tool but do not pay, to remember the tool and the coupon you entered and send you up to two checkout reminders (an hour and a day later) with a link back to that checkout — never once you have bought the tool, and never if you turn “Checkout reminders” off in your email preferences or with the link in each reminder;',
             'to carry out client engagements, including preparing accounts, returns and reports, and corresponding with tax and regulatory authorities where you have authorised us to act on your behalf;',
             'to send service messages such as verification codes, order confirmations, security notices and important changes to our terms — we send marketing emails only if you have opted in, and each one lets you opt out;',
             'to keep our website and systems secure, including limiting repeated attempts, detecting fraud and investigating misuse;',
@@ -184,6 +185,10 @@ export const PRIVACY_POLICY: PolicyDocumentContent = {
             [
               { strong: 'Counters that limit repeated attempts: ' },
               `they hold the email address or network address an attempt came from, and are deleted ${RETENTION_DAYS.rateLimitCounters} days after they started counting.`,
+            ],
+            [
+              { strong: 'Checkouts you opened: ' },
+              'which tool, the coupon you entered and when, kept while your account exists and erased with it.',
             ],
             [
               { strong: 'Emails we send you: ' },

@@ -10,16 +10,33 @@ import { ToolsNavbar } from './ToolsNavbar';
  * button, with room at the foot of the footer on phones so the button covers nothing when scrolled to the end (the
  * footer's own colour, not a white strip below it).
  */
-export function ToolsLayout({ poll = false, children }: { poll?: boolean; children: ReactNode }) {
+export function ToolsLayout({
+  poll = false,
+  ownMain = false,
+  children,
+}: {
+  poll?: boolean;
+  /** The page draws its own <main> (the API reference's renderer does): the frame wraps it in a plain box. */
+  ownMain?: boolean;
+  children: ReactNode;
+}) {
+  const Main = ownMain ? 'div' : 'main';
   return (
     <AuthProvider poll={poll}>
       <div className="tools-frame flex min-h-screen flex-col bg-white max-md:[&>footer]:pb-20">
         <SkipLink />
         <ToolsNavbar />
-        <main id="main" tabIndex={-1} className="flex-1 outline-none">
+        <Main id="main" tabIndex={-1} className="flex-1 outline-none">
           {children}
-          <ChatButton />
-        </main>
+          {ownMain ? (
+            // Outside <main>, the button still sits in a landmark.
+            <aside aria-label="Chat">
+              <ChatButton />
+            </aside>
+          ) : (
+            <ChatButton />
+          )}
+        </Main>
         <SiteFooter />
       </div>
     </AuthProvider>

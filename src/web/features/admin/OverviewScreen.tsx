@@ -87,6 +87,19 @@ export function OverviewScreen() {
             </Card>
           </div>
           <CouponsOverviewCard figures={data.coupons} />
+          <Card title="Recovered checkouts, last 30 days">
+            <p className="text-sm text-slate-700">
+              <strong className="text-lg tabular-nums text-slate-900">
+                {data.recoveredCheckouts.orders}
+              </strong>{' '}
+              paid {data.recoveredCheckouts.orders === 1 ? 'order' : 'orders'} after a checkout reminder,
+              worth{' '}
+              <span className="tabular-nums">{formatSubunits(data.recoveredCheckouts.value.INR, 'INR')}</span>{' '}
+              ·{' '}
+              <span className="tabular-nums">{formatSubunits(data.recoveredCheckouts.value.USD, 'USD')}</span>
+              .
+            </p>
+          </Card>
           <Card title="Free trials, every tool">
             <TrialFiguresList figures={data.trials} />
           </Card>

@@ -1,4 +1,4 @@
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { BILLING_COUNTRY_INDIA, normaliseBilling, validateBilling } from '../../../shared/billing';
 import type { Currency } from '../../../shared/constants';
 import { COUNTRIES } from '../../../shared/countries';
@@ -18,6 +18,7 @@ import {
 } from '../../components/form';
 import { Modal } from '../../components/Modal';
 import { ApiError } from '../../lib/api';
+import { shopApi } from './api';
 import { type AppliedCoupon, CouponField } from './CouponField';
 import { GstinField } from './GstinField';
 
@@ -61,6 +62,10 @@ export function BillingModal({
    */
   onSubmit: (billing: BillingDetails, draft: BillingDraft, couponCode?: string) => Promise<void>;
 }) {
+  useEffect(() => {
+    // Fire and forget (checkout recovery): the dialog works the same whether or not the server remembered it.
+    if (open && toolId) shopApi.checkoutOpened({ toolId }).catch(() => undefined);
+  }, [open, toolId]);
   return (
     <Modal
       open={open}

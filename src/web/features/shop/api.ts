@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { CheckoutOpenedRequest } from '../../../shared/checkout-recovery';
 import type { CouponCheckRequest, CouponCheckResponse } from '../../../shared/coupons';
 import type { LocationResponse } from '../../../shared/currency';
 import type { OrderSummary } from '../../../shared/order-history';
@@ -29,4 +30,7 @@ export const shopApi = {
   sendCredentials: (body: z.input<typeof sendCredentialsSchema>) =>
     api.post<StatusResponse>('/api/send-tool-credentials/', body),
   startTrial: (body: z.input<typeof startTrialSchema>) => api.post<StartTrialResponse>('/api/trials/', body),
+  /** Remembered for checkout recovery: the buyer is reminded if no payment follows. */
+  checkoutOpened: (body: CheckoutOpenedRequest) =>
+    api.post<{ recorded: boolean }>('/api/checkout/opened', body),
 };

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { errorAnswerSchema } from '../../shared/api-schemas';
+import { checkoutOpenedAnswerSchema, checkoutOpenedSchema } from '../../shared/checkout-recovery';
+import { requireUser } from '../auth/session';
+import type { AppContext } from '../context';
+import { notFound, parseInput } from '../http/errors';
+import { documented, SESSION } from '../openapi/openapi';
+import { findActiveTool, ownedToolIds } from '../shop/catalogue';
+import { recordCheckoutStart } from './recovery';
+
+/** The billing dialog opens a few times a visit at most; this only bounds a script. */
+const OPENED_LIMIT = { limit: 30, windowMs: 60 * 1000 };
+
+export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  /** The billing dialog opened (signed in, CSRF token as every unsafe call): remembered for checkout recovery. */
+  app.post(
+    '/api/checkout/opened',
+    documented({
+      tags: ['Shop'],
+      summary: 'The billing dialog opened for a tool',
+      description:
+        'Remembered so that a buyer who leaves without paying gets a reminder after an hour and a last one after a day (unless they turned checkout reminders off).',
+      security: SESSION,
+      body: checkoutOpenedSchema,
+      response: {
+        200: checkoutOpenedAnswerSchema,
+        400: errorAnswerSchema,
+        401: errorAnswerSchema,
+        404: errorAnswerSchema,
+        429: errorAnswerSchema,
+      },
+    }),
+    async (request, reply) => {
+      const user = await requireUser(ctx, request);
+      await ctx.limiter.consume({ key: `checkout-opened:${user.id}`, ...OPENED_LIMIT });
+      const { toolId, couponCode } = parseInput(checkoutOpenedSchema, request.body);
+      const tool = await findActiveTool(ctx.db, toolId);
+      if (!tool) throw notFound('Unknown tool');
+      reply.header('cache-control', 'no-store');
+      if (tool.comingSoon || (await ownedToolIds(ctx.db, user.id)).has(tool.id)) return { recorded: false };
+      await recordCheckoutStart(ctx.db, { userId: user.id, toolId, couponCode, at: ctx.clock.now() });
+      return { recorded: true };
+    },
+  );
+}
