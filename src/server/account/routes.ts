@@ -6,6 +6,7 @@ import type { AppContext } from '../context';
 import { AppError, parseInput } from '../http/errors';
 import { emailPreferences, readUnsubscribeToken, setEmailPreferences } from './email-preferences';
 import { passkeyRoutes } from './passkey-routes';
+import { reauthRoutes, registerReauthGuard } from './reauth';
 import { settingsRoutes } from './settings-routes';
 
 const tokenQuery = z.object({ token: z.string().min(1).max(200) });
@@ -16,6 +17,8 @@ const preferencesBody = z.object(
 const invalidLink = () => new AppError(400, 'invalid_link', 'This unsubscribe link is not valid.');
 
 export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  registerReauthGuard(app, ctx);
+  reauthRoutes(app, ctx);
   settingsRoutes(app, ctx);
   passkeyRoutes(app, ctx);
 
