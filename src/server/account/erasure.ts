@@ -89,18 +89,21 @@ async function keepTrialClaims(ctx: AppContext, tx: Tx, userId: string, emails: 
  * now instead of after 90 days, an order keeping the line "Email sent" with its subject, as the retention job
  * does), and the firm's copies of the contact messages they sent.
  */
-async function eraseMail(tx: Tx, emails: string[], messageIds: string[]): Promise<void> {
+async function eraseMail(tx: Tx, emails: string[], messageIds: string[]): Promise<number[]> {
   const refs = messageIds.map((id) => `contact:${id}`);
-  await tx.execute(sql`
+  const result = await tx.execute(sql`
     with gone as (
       delete from outbox
       where lower("to") in ${emails} ${refs.length ? sql`or ref in ${refs}` : sql``}
-      returning id, kind, subject, ref, status, sent_at)
-    insert into order_events (order_id, kind, detail, created_at)
-    select o.id, 'email-archived', jsonb_build_object('outboxId', gone.id, 'email', gone.kind,
-             'subject', gone.subject), gone.sent_at
-    from gone join orders o on gone.ref = 'order:' || o.id::text
-    where gone.status = 'sent'`);
+      returning id, kind, subject, ref, status, sent_at),
+    archived as (
+      insert into order_events (order_id, kind, detail, created_at)
+      select o.id, 'email-archived', jsonb_build_object('outboxId', gone.id, 'email', gone.kind,
+               'subject', gone.subject), gone.sent_at
+      from gone join orders o on gone.ref = 'order:' || o.id::text
+      where gone.status = 'sent')
+    select id from gone`);
+  return (result as unknown as { rows: Array<{ id: number | string }> }).rows.map((row) => Number(row.id));
 }
 
 /**
@@ -135,10 +138,11 @@ async function blankDocumentEmails(tx: Tx, userId: string): Promise<void> {
 }
 
 /**
- * Development only (no SMTP): the files the mail folder holds for the addresses (DATA_DIR/mail), after the
+ * Development only (no SMTP): the files the mail folder holds for the addresses, or of the outbox rows erased (the
+ * firm's copies of the account's contact messages), in DATA_DIR/mail, after the
  * erasure committed. A file that cannot be read is left (it is not one of ours); the erasure stands either way.
  */
-async function eraseMailFiles(ctx: AppContext, emails: string[]): Promise<void> {
+async function eraseMailFiles(ctx: AppContext, emails: string[], outboxIds: Set<number>): Promise<void> {
   if (ctx.config.smtpUrl) return;
   const directory = path.join(ctx.config.dataDir, 'mail');
   const names = await readdir(directory).catch(() => [] as string[]);
@@ -146,8 +150,10 @@ async function eraseMailFiles(ctx: AppContext, emails: string[]): Promise<void> 
   for (const name of records) {
     const file = path.join(directory, name);
     try {
-      const record = JSON.parse(await readFile(file, 'utf8')) as { to?: unknown };
-      if (!emails.includes(normaliseEmail(String(record.to ?? '')))) continue;
+      const record = JSON.parse(await readFile(file, 'utf8')) as { id?: unknown; to?: unknown };
+      const erased =
+        outboxIds.has(Number(record.id)) || emails.includes(normaliseEmail(String(record.to ?? '')));
+      if (!erased) continue;
       const base = name.slice(0, -'.json'.length);
       await rm(path.join(directory, `${base}.eml`), { force: true });
       await rm(file, { force: true });
@@ -165,7 +171,7 @@ export type ErasedAccount = { erasedAt: Date; email: string };
  */
 export async function eraseAccount(ctx: AppContext, userId: string, actor: Actor): Promise<ErasedAccount> {
   const now = ctx.clock.now();
-  const { erased, licenseIds, emails } = await ctx.db.transaction(async (tx) => {
+  const { erased, licenseIds, emails, mailIds } = await ctx.db.transaction(async (tx) => {
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
     if (!user) throw new DomainError('not_found', 'No such account.');
     if (user.erasedAt) throw new DomainError('refused', DATA_RIGHTS_MESSAGES.alreadyErased);
@@ -178,7 +184,7 @@ export async function eraseAccount(ctx: AppContext, userId: string, actor: Actor
       .delete(contactMessages)
       .where(inArray(sql`lower(${contactMessages.email})`, emails))
       .returning({ id: contactMessages.id });
-    await eraseMail(
+    const mailIds = await eraseMail(
       tx,
       emails,
       messages.map((message) => message.id),
@@ -213,9 +219,9 @@ export async function eraseAccount(ctx: AppContext, userId: string, actor: Actor
       kind: 'account-erased',
       deleteWhenSent: true,
     });
-    return { erased: { erasedAt: now, email: user.email }, licenseIds: revoked, emails };
+    return { erased: { erasedAt: now, email: user.email }, licenseIds: revoked, emails, mailIds };
   });
-  await eraseMailFiles(ctx, emails);
+  await eraseMailFiles(ctx, emails, new Set(mailIds));
   forgetSessionsOf(ctx, userId);
   for (const licenseId of licenseIds) forgetLicenses(ctx, licenseId);
   ctx.mailQueued.notify();
