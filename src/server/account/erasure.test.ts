@@ -138,7 +138,12 @@ describe('deleting an account', () => {
     expect(trialKey).not.toBe('');
 
     const machines = [
-      { licenseKey: bought, toolId: windows.id, fingerprint: `Desk-${tag}-Machine`, name: `Ottoline desk ${tag}` },
+      {
+        licenseKey: bought,
+        toolId: windows.id,
+        fingerprint: `Desk-${tag}-Machine`,
+        name: `Ottoline desk ${tag}`,
+      },
       {
         licenseKey: trialKey,
         toolId: trialTool.id,
@@ -224,5 +229,53 @@ describe('deleting an account', () => {
     // The name stays on the tax invoice as issued (72 months, CGST Act s. 36), and nowhere else.
     expect(await whereFound(name)).toEqual(['invoices.document']);
     expect(await mailFilesWith(name)).toEqual([]);
+  });
+
+  it('keeps one free trial per person and machine: the same address in any case, the same machine in any case', async () => {
+    const tool = await addTool(t, { device: 'Windows', trialDays: 7 });
+    const tag = randomBytes(4).toString('hex');
+    const email = `Tryer.${tag}@Example.com`;
+    const first = await t.client({ ip: uniqueIp() });
+    expect((await signUp(t, first, { email })).statusCode).toBe(200);
+    expect((await first.post('/api/trials/', { toolId: tool.id })).statusCode).toBe(200);
+    const [mail] = openedMails(
+      t.ctx,
+      (await t.ctx.db.select().from(outbox)).filter(
+        (row) => row.kind === 'trial-delivery' && row.to === email,
+      ),
+    );
+    const key = /[23456789A-Z]{5}(-[23456789A-Z]{5}){3}/.exec(mail?.text ?? '')?.[0] ?? '';
+    const machine = `MachineID-${tag.toUpperCase()}-ABCDEF`;
+    expect(
+      (await licenseApi('activate', { licenseKey: key, toolId: tool.id, fingerprint: machine })).code,
+    ).toBe('TRIAL');
+    expect((await first.post('/api/account/delete', { password: DEFAULT_PASSWORD, email })).statusCode).toBe(
+      200,
+    );
+
+    // The same person signs up again, typing the address in capitals: no second trial of the tool.
+    const again = await t.client({ ip: uniqueIp() });
+    expect((await signUp(t, again, { email: email.toUpperCase() })).statusCode).toBe(200);
+    const refused = await again.post('/api/trials/', { toolId: tool.id });
+    expect(refused.statusCode).toBe(409);
+    // What was kept for it is a keyed hash, which no column of the trial tables shows as the address.
+    expect((await whereFound(email)).filter((column) => column.startsWith('trial'))).toEqual([]);
+
+    // Someone else's trial on that machine, its fingerprint sent in other letters with a trailing dot: TRIAL_USED.
+    const other = await t.client({ ip: uniqueIp() });
+    expect((await signUp(t, other, { email: `other.${tag}@example.com` })).statusCode).toBe(200);
+    expect((await other.post('/api/trials/', { toolId: tool.id })).statusCode).toBe(200);
+    const [otherMail] = openedMails(
+      t.ctx,
+      (await t.ctx.db.select().from(outbox)).filter(
+        (row) => row.kind === 'trial-delivery' && row.to === `other.${tag}@example.com`,
+      ),
+    );
+    const otherKey = /[23456789A-Z]{5}(-[23456789A-Z]{5}){3}/.exec(otherMail?.text ?? '')?.[0] ?? '';
+    const sameMachine = `${machine.toLowerCase()}.`;
+    expect(
+      (await licenseApi('activate', { licenseKey: otherKey, toolId: tool.id, fingerprint: sameMachine }))
+        .code,
+    ).toBe('TRIAL_USED');
   });
 });
