@@ -36,7 +36,7 @@ export async function paymentsRoutes(
       message: 'Too many payment attempts. Please wait a minute and try again.',
     });
     const body = parseInput(createPaymentSchema, request.body);
-    return createPayment(ctx, user, body);
+    return createPayment(ctx, user, body, { ip: request.ip });
   });
 
   app.post('/api/verify-payment/', async (request): Promise<StatusResponse> => {
