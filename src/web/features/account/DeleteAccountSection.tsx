@@ -29,7 +29,7 @@ function Consequences() {
   return (
     <ul className="list-disc space-y-1.5 pl-5 text-sm leading-relaxed text-slate-700">
       <li>You are signed out in every browser.</li>
-      <li>Your licenses and free trials are revoked, so the tools stop working on every device.</li>
+      <li>Your licenses are revoked, free trials included, so the tools stop working on every device.</li>
       <li>Your name, email address, phone number, password, passkeys, devices and messages are erased.</li>
       <li>
         The tax invoices and credit notes issued to you are kept for {TAX_RECORD_RETENTION_MONTHS} months, as
