@@ -1,5 +1,6 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { type ReceivedMail, TestSmtpServer } from '../test/support/smtp';
+import { virtualAuthenticator } from './support/authenticator';
 import { checkScreen as checkPage } from './support/check-screen';
 import { type RunningServer, startServer } from './support/server';
 
@@ -189,23 +190,6 @@ test('"Sign out everywhere else" ends the other browsers and keeps this one', as
   await buyer.context.close();
   await other.context.close();
 });
-
-/** Chromium's virtual platform authenticator on this page (DevTools protocol), as a phone's screen lock would be. */
-async function virtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, authenticatorId };
-}
 
 test('a passkey added on the account page signs a fresh browser in', async ({ browser }) => {
   const buyer = await newBuyer(browser, 'passkey');

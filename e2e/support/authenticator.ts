@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
 
 const STEP_MS = 30_000;
@@ -21,4 +22,21 @@ export function authenticator(secret: () => string): () => Promise<string> {
       await new Promise((resolve) => setTimeout(resolve, (now + 1) * STEP_MS - Date.now() + 500));
     }
   };
+}
+
+/** Chromium's virtual platform authenticator on this page (DevTools protocol), as a phone's screen lock would be. */
+export async function virtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
 }

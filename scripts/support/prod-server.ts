@@ -125,6 +125,7 @@ async function activatedLicenses(
     await db.insert(licenseRows).values(
       batch.map((row) => ({
         id: row.licenseId,
+        holderId: row.userId,
         purchaseId: row.purchaseId,
         ...storedSecret(secrets, { licenseKey: row.licenseKey }),
       })),

@@ -110,3 +110,14 @@ export const passkeyLoginSchema = z.strictObject({
     }),
   ),
 });
+
+/** POST /api/account/reauth: the password, or a passkey assertion made with /api/auth/passkey/options' challenge. */
+export const reauthSchema = z
+  .strictObject({
+    password: singleLineText(MAX_LENGTH.passwordInput, AUTH_MESSAGES.passwordRequired).optional(),
+    credential: passkeyLoginSchema.shape.credential.optional(),
+  })
+  .superRefine((input, check) => {
+    if (input.password === undefined && input.credential === undefined)
+      check.addIssue({ code: 'custom', path: ['password'], message: AUTH_MESSAGES.passwordRequired });
+  });

@@ -37,7 +37,14 @@ export const ACCOUNT_MESSAGES = {
   passkeySignInFailed: 'That passkey could not sign you in.',
   passkeyNotFound: 'That passkey has already been removed.',
   preferencesSaved: 'Your email preferences were saved.',
+  reauthRequired: 'Confirm it’s you: enter your password or use a passkey, then try again.',
+  reauthPasswordWrong: 'That password is not right.',
+  reauthPasskeyOther: 'That passkey belongs to another account.',
+  reauthDone: 'Thank you. For the next 10 minutes this browser can make changes without asking again.',
 } as const;
+
+/** How long a second sign-in (password or passkey) lets this session make risky changes ("sudo mode"). */
+export const REAUTH_WINDOW_MINUTES = 10;
 
 export const PASSKEY_NAME_MAX_LENGTH = 60;
 

@@ -85,12 +85,30 @@ export function describeCouponValue(coupon: {
 
 // ── The operator's side ─────────────────────────────────────────────────────────────────────────────────────
 
+/** Whether `value` (2026-12-31, or with a time) names a day and time that exist. */
+function isRealMoment(value: string): boolean {
+  const [year = 0, month = 0, day = 0] = value.slice(0, 10).split('-').map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  const sameDay =
+    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  const time = /T(\d{2}):(\d{2})(?::(\d{2}))?/.exec(value);
+  const sameTime = !time || (Number(time[1]) < 24 && Number(time[2]) < 60 && Number(time[3] ?? 0) < 60);
+  return (
+    sameDay &&
+    sameTime &&
+    !Number.isNaN(new Date(value.includes('T') ? value : `${value}T00:00:00Z`).getTime())
+  );
+}
+
 const isoDate = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?$/, {
     error: 'Use a date such as 2026-12-31',
-  });
+  })
+  // A date the calendar has (no 30 February, no month 13) and a time the clock has: JavaScript would roll
+  // 2026-02-30 over to 2 March, and an impossible time makes no date at all.
+  .refine(isRealMoment, { error: 'No such date: use a date such as 2026-12-31' });
 const majorAmount = z
   .number({ error: 'Enter an amount' })
   .positive({ error: 'The amount must be more than 0' })

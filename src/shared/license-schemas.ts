@@ -81,7 +81,18 @@ export const updateCheckSchema = z
     version: z
       .string({ error: 'version is required and must be a string' })
       .max(64, { error: 'version must be at most 64 characters' })
-      .regex(SEMVER, { error: 'version must be a semantic version such as 1.2.0' }),
+      .regex(SEMVER, { error: 'version must be a semantic version such as 1.2.0' })
+      // Semantic Versioning compares numbers: past 2^53 − 1 no comparison is exact (and `semver` refuses them).
+      .refine(
+        (version) =>
+          version
+            .split(/[-+]/, 1)[0]
+            ?.split('.')
+            .every((part) => Number.isSafeInteger(+part)),
+        {
+          error: `version numbers must be at most ${Number.MAX_SAFE_INTEGER}`,
+        },
+      ),
     channel: z.enum(RELEASE_CHANNELS, { error: 'channel must be stable or beta' }).optional(),
     /** The running OS's version (macOS 13.4.1, Windows 10.0.19045): releases whose minimum is above it are left out. */
     osVersion: z

@@ -8,7 +8,7 @@ import type { EmailTopic } from './account';
  * The Privacy Policy's version: recorded with every consent given, so a later change to the policy shows which text
  * each buyer agreed to. Change it whenever the policy's substance changes.
  */
-export const PRIVACY_POLICY_VERSION = '2026-11-26';
+export const PRIVACY_POLICY_VERSION = '2026-11-28';
 
 export const POLICY_CONSENT = 'privacy-policy';
 export const emailConsentKind = (topic: EmailTopic) => `email:${topic}` as const;

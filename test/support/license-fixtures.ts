@@ -106,7 +106,7 @@ export async function licensedPurchase(
         { plainLicenseKey: secret.licenseKey, username: secret.username, plainPassword: secret.password };
   const [license] = await db
     .insert(licenses)
-    .values({ purchaseId: purchase.id, ...stored })
+    .values({ holderId: userId, purchaseId: purchase.id, ...stored })
     .returning({ id: licenses.id });
   if (!license) throw new Error('license insert returned no row');
   return { userId, toolId, orderId: order.id, purchaseId: purchase.id, licenseId: license.id, ...secret };

@@ -531,6 +531,7 @@ export async function seedScale(
       sampleLicenses.push({ licenseKey: secret.licenseKey, toolId: tool.id });
     return {
       id: random.uuid(),
+      holderId: purchase.userId,
       purchaseId: purchase.id,
       ...storedSecret(ctx.dataSecrets, secret),
       status: revoked ? ('revoked' as const) : ('active' as const),
@@ -564,6 +565,7 @@ export async function seedScale(
     const expiresAt = new Date(startedAt.getTime() + tool.trialDays * DAY_MS);
     const license = {
       id: random.uuid(),
+      holderId: buyer.id,
       purchaseId: null,
       ...storedSecret(ctx.dataSecrets, secretFor(tool)),
       status: 'trial' as const,

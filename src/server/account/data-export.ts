@@ -23,6 +23,7 @@ import {
   purchases,
   sessions,
   tools,
+  trials,
   users,
 } from '../db/schema';
 import { DomainError } from '../domain-error';
@@ -67,8 +68,14 @@ function passkeysOf(ctx: ExportContext, userId: string) {
     .orderBy(asc(passkeys.createdAt));
 }
 
+/** The taxable value and tax of an order, as its invoice was issued (absent while it is unpaid). */
+type IssuedTax = {
+  taxableValue: number;
+  taxes: Array<{ name: string; ratePercent: number; amount: number }>;
+};
+
 async function ordersOf(ctx: ExportContext, userId: string) {
-  const [rows, events] = await Promise.all([
+  const [rows, events, issued] = await Promise.all([
     ctx.db
       .select({
         id: orders.id,
@@ -76,6 +83,9 @@ async function ordersOf(ctx: ExportContext, userId: string) {
         paidAt: orders.paidAt,
         tool: tools.name,
         amount: orders.amount,
+        listPrice: orders.listPrice,
+        couponCode: orders.couponCode,
+        discount: orders.discount,
         currency: orders.currency,
         status: orders.status,
         failureReason: orders.failureReason,
@@ -93,10 +103,20 @@ async function ordersOf(ctx: ExportContext, userId: string) {
       .innerJoin(orders, eq(orders.id, orderEvents.orderId))
       .where(eq(orders.userId, userId))
       .orderBy(asc(orderEvents.id)),
+    ctx.db
+      .select({ orderId: invoices.orderId, document: invoices.document })
+      .from(invoices)
+      .where(eq(invoices.userId, userId)),
   ]);
-  return rows.map(({ amount, billing, createdAt, paidAt, ...order }) => ({
+  const taxOf = new Map(issued.map((row) => [row.orderId, row.document as unknown as IssuedTax]));
+  return rows.map(({ amount, listPrice, couponCode, discount, billing, createdAt, paidAt, ...order }) => ({
     ...order,
     amount: fromSubunits(amount),
+    // Orders from before coupons carry no list price: they were sold at it.
+    listPrice: fromSubunits(listPrice ?? amount),
+    coupon: couponCode,
+    discount: fromSubunits(discount ?? 0),
+    ...taxLines(taxOf.get(order.id)),
     createdAt: iso(createdAt),
     paidAt: iso(paidAt),
     billing: {
@@ -109,6 +129,17 @@ async function ordersOf(ctx: ExportContext, userId: string) {
       .filter((event) => event.orderId === order.id)
       .map((event) => ({ event: event.kind, at: iso(event.at) })),
   }));
+}
+
+/** An order's taxable value and tax, from its invoice; null before it is paid. */
+function taxLines(issued: IssuedTax | undefined) {
+  if (!issued) return { taxableValue: null, tax: null, taxes: [] };
+  const tax = issued.taxes.reduce((sum, line) => sum + line.amount, 0);
+  return {
+    taxableValue: fromSubunits(issued.taxableValue),
+    tax: fromSubunits(tax),
+    taxes: issued.taxes.map((line) => ({ ...line, amount: fromSubunits(line.amount) })),
+  };
 }
 
 /** Tax documents as issued: number, date, amount, and whom they were issued to (they outlive an erasure). */
@@ -161,7 +192,10 @@ async function taxDocumentsOf(ctx: ExportContext, userId: string) {
   };
 }
 
-/** Every license the account bought (refunded ones too), with its key as My Tools shows it, and its machines. */
+/**
+ * Every license the account holds (refunded and trial ones too), with its key as My Tools shows it, and its
+ * machines; a trial's start, end and what became of it.
+ */
 async function licensesOf(ctx: ExportContext, userId: string) {
   const owned = await ctx.db
     .select({
@@ -173,11 +207,15 @@ async function licensesOf(ctx: ExportContext, userId: string) {
       status: licenses.status,
       createdAt: licenses.createdAt,
       refundedAt: purchases.refundedAt,
+      trialStartedAt: trials.startedAt,
+      trialEndsAt: licenses.expiresAt,
+      trialConvertedAt: trials.convertedAt,
     })
-    .from(purchases)
-    .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
-    .innerJoin(tools, eq(tools.id, purchases.toolId))
-    .where(eq(purchases.userId, userId))
+    .from(licenses)
+    .leftJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .leftJoin(trials, eq(trials.licenseId, licenses.id))
+    .innerJoin(tools, sql`${tools.id} = coalesce(${purchases.toolId}, ${trials.toolId})`)
+    .where(eq(licenses.holderId, userId))
     .orderBy(asc(licenses.createdAt));
   const devices = owned.length
     ? await ctx.db
@@ -198,20 +236,34 @@ async function licensesOf(ctx: ExportContext, userId: string) {
         )
         .orderBy(asc(licenseActivations.activatedAt))
     : [];
-  return owned.map(({ id, licenseKeySealed, createdAt, refundedAt, ...license }) => ({
-    ...license,
-    licenseKey: revealLicenseKey(ctx.dataSecrets, { licenseKeySealed }),
-    createdAt: iso(createdAt),
-    refundedAt: iso(refundedAt),
-    devices: devices
-      .filter((device) => device.licenseId === id)
-      .map(({ licenseId: _, activatedAt, lastSeenAt, deactivatedAt, ...device }) => ({
-        ...device,
-        activatedAt: iso(activatedAt),
-        lastSeenAt: iso(lastSeenAt),
-        deactivatedAt: iso(deactivatedAt),
-      })),
-  }));
+  return owned.map(
+    ({
+      id,
+      licenseKeySealed,
+      createdAt,
+      refundedAt,
+      trialStartedAt,
+      trialEndsAt,
+      trialConvertedAt,
+      ...license
+    }) => ({
+      ...license,
+      licenseKey: revealLicenseKey(ctx.dataSecrets, { licenseKeySealed }),
+      createdAt: iso(createdAt),
+      refundedAt: iso(refundedAt),
+      trial: trialStartedAt
+        ? { startedAt: iso(trialStartedAt), endsAt: iso(trialEndsAt), boughtAt: iso(trialConvertedAt) }
+        : null,
+      devices: devices
+        .filter((device) => device.licenseId === id)
+        .map(({ licenseId: _, activatedAt, lastSeenAt, deactivatedAt, ...device }) => ({
+          ...device,
+          activatedAt: iso(activatedAt),
+          lastSeenAt: iso(lastSeenAt),
+          deactivatedAt: iso(deactivatedAt),
+        })),
+    }),
+  );
 }
 
 const sameAddress = (column: typeof contactMessages.email | typeof outbox.to, email: string) =>
@@ -343,7 +395,10 @@ function exportSummary(data: ExportBody): string {
     `Optional emails: new versions ${profile.emailPreferences.releases ? 'on' : 'off'}, trial reminders ${profile.emailPreferences.trials ? 'on' : 'off'}, checkout reminders ${profile.emailPreferences.checkoutReminders ? 'on' : 'off'}.`,
     `${plural(data.signIns.length, 'signed-in session')} kept (each ends after 14 days at the latest); ${plural(data.passkeys.length, 'passkey')}.`,
     `${plural(data.orders.length, 'order')}, ${plural(data.invoices.length, 'tax invoice')}, ${plural(data.creditNotes.length, 'credit note')}.`,
-    `${plural(data.licenses.length, 'license')} with ${plural(
+    `${plural(data.licenses.length, 'license')} (${plural(
+      data.licenses.filter((license) => license.trial).length,
+      'free trial',
+    )}) with ${plural(
       data.licenses.reduce((sum, license) => sum + license.devices.length, 0),
       'device',
     )} recorded.`,

@@ -32,7 +32,7 @@ export async function dataRightsRoutes(app: FastifyInstance, ctx: AppContext): P
       .send(JSON.stringify(data, null, 2));
   });
 
-  app.post('/api/account/delete', async (request, reply) => {
+  app.post('/api/account/delete', { config: { reauth: true } }, async (request, reply) => {
     const user = await requireUser(ctx, request);
     const input = parseInput(deleteBody, request.body);
     await ctx.limiter.consume({

@@ -5,7 +5,7 @@ import { findUserByEmail } from '../auth/accounts';
 import { checkCode, consumeCode, generateCode, reserveSend, storeCode } from '../auth/codes';
 import { forgetSessionsOf } from '../auth/session';
 import type { AppContext } from '../context';
-import { users } from '../db/schema';
+import { accountAddresses, users } from '../db/schema';
 import { AppError, badRequest } from '../http/errors';
 import { enqueueMail } from '../mail/outbox';
 import { emailChangeCodeEmail, emailChangedNotice, emailTakenNotice } from './emails';
@@ -47,6 +47,15 @@ export async function requestEmailChange(
     }
     const code = generateCode(PURPOSE);
     await storeCode(tx, ctx, { email, purpose: PURPOSE, userId: user.id, code });
+    // The account's address history: erasure finds the mail and codes of both addresses by it, whether or not the
+    // move is ever confirmed.
+    await tx
+      .insert(accountAddresses)
+      .values([
+        { userId: user.id, email: normaliseEmail(user.email) },
+        { userId: user.id, email },
+      ])
+      .onConflictDoNothing();
     await enqueueMail(ctx, tx, {
       to: typedEmail.trim(),
       ...emailChangeCodeEmail(code),

@@ -6,6 +6,8 @@
  * stops; the address gets one confirmation, whose outbox row is deleted as soon as it is sent. Signing up again
  * later with the same address makes a new, empty account.
  */
+import { readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { normaliseEmail } from '../../shared/auth';
 import { DATA_RIGHTS_MESSAGES } from '../../shared/privacy';
@@ -14,6 +16,7 @@ import { endAllSessions, forgetSessionsOf } from '../auth/session';
 import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import {
+  accountAddresses,
   checkoutStarts,
   contactMessages,
   downloadTokens,
@@ -21,7 +24,8 @@ import {
   licenses,
   operators,
   passkeys,
-  purchases,
+  trialClaims,
+  trials,
   users,
   verificationCodes,
   webauthnChallenges,
@@ -30,6 +34,7 @@ import { DomainError } from '../domain-error';
 import { forgetLicenses } from '../licenses/memory';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
+import { trialClaimHash } from '../trials/claims';
 import { queueCustomerErased } from '../webhooks/events';
 import { accountErasedEmail } from './emails';
 
@@ -39,41 +44,74 @@ export const erasedEmail = (userId: string) => `erased-${userId}@invalid`;
 /** A PostgreSQL regular expression that matches `text` literally, for replacing an address inside JSON text. */
 const literalPattern = (text: string) => text.replace(/[.^$*+?()[\]{}|\\-]/g, (char) => `\\${char}`);
 
-/** Revokes every license the account holds, so the license API answers REVOKED; returns their ids. */
+/**
+ * Revokes every license the account holds (bought, trial, or whatever else made it: found by its holder), so the
+ * license API answers REVOKED; its machines (with their names and update-feed tokens) and download links go.
+ * Returns the licenses' ids.
+ */
 async function revokeLicenses(tx: Tx, userId: string, now: Date): Promise<string[]> {
-  const owned = tx.select({ id: purchases.id }).from(purchases).where(eq(purchases.userId, userId));
-  const all = await tx.select({ id: licenses.id }).from(licenses).where(inArray(licenses.purchaseId, owned));
+  const all = await tx.select({ id: licenses.id }).from(licenses).where(eq(licenses.holderId, userId));
   const ids = all.map((license) => license.id);
+  await tx.delete(downloadTokens).where(eq(downloadTokens.userId, userId));
   if (ids.length === 0) return ids;
   await tx
     .update(licenses)
     .set({ status: 'revoked', statusChangedAt: now })
     .where(and(inArray(licenses.id, ids), sql`${licenses.status} <> 'revoked'`));
   await tx.delete(licenseActivations).where(inArray(licenseActivations.licenseId, ids));
-  await tx.delete(downloadTokens).where(eq(downloadTokens.userId, userId));
   return ids;
 }
 
 /**
- * Mail to or about the address: everything queued for it (not yet sent: dropped; sent: its address and text go
- * now instead of after 90 days, an order keeping the line "Email sent" with its subject, as the retention job
- * does), and the firm's copies of the contact messages it sent.
+ * Every address the account used or asked to move to (normalised): its history (account_addresses) and the one it
+ * has now.
  */
-async function eraseMail(tx: Tx, email: string, messageIds: string[]): Promise<void> {
-  const refs = messageIds.map((id) => `contact:${id}`);
-  await tx.execute(sql`
-    with gone as (
-      delete from outbox
-      where lower("to") = ${email} ${refs.length ? sql`or ref in ${refs}` : sql``}
-      returning id, kind, subject, ref, status, sent_at)
-    insert into order_events (order_id, kind, detail, created_at)
-    select o.id, 'email-archived', jsonb_build_object('outboxId', gone.id, 'email', gone.kind,
-             'subject', gone.subject), gone.sent_at
-    from gone join orders o on gone.ref = 'order:' || o.id::text
-    where gone.status = 'sent'`);
+async function addressesOf(tx: Tx, userId: string, current: string): Promise<string[]> {
+  const rows = await tx
+    .select({ email: accountAddresses.email })
+    .from(accountAddresses)
+    .where(eq(accountAddresses.userId, userId));
+  return [...new Set([normaliseEmail(current), ...rows.map((row) => normaliseEmail(row.email))])];
 }
 
-/** The address wherever else it was written down: the audit log (an operator's own account), rate-limit keys. */
+/**
+ * Keeps, for the one-trial-per-person rule only, a keyed hash of each address and tool the account had a trial of
+ * (trials/claims.ts); the trial rows themselves keep only the account's id.
+ */
+async function keepTrialClaims(ctx: AppContext, tx: Tx, userId: string, emails: string[]): Promise<void> {
+  const tried = await tx.select({ toolId: trials.toolId }).from(trials).where(eq(trials.userId, userId));
+  const values = tried.flatMap(({ toolId }) =>
+    emails.map((email) => ({ claimHash: trialClaimHash(ctx.dataSecrets, toolId, email) })),
+  );
+  if (values.length) await tx.insert(trialClaims).values(values).onConflictDoNothing();
+}
+
+/**
+ * Mail to or about the addresses: everything queued for them (not yet sent: dropped; sent: its address and text go
+ * now instead of after 90 days, an order keeping the line "Email sent" with its subject, as the retention job
+ * does), and the firm's copies of the contact messages they sent.
+ */
+async function eraseMail(tx: Tx, emails: string[], messageIds: string[]): Promise<number[]> {
+  const refs = messageIds.map((id) => `contact:${id}`);
+  const result = await tx.execute(sql`
+    with gone as (
+      delete from outbox
+      where lower("to") in ${emails} ${refs.length ? sql`or ref in ${refs}` : sql``}
+      returning id, kind, subject, ref, status, sent_at),
+    archived as (
+      insert into order_events (order_id, kind, detail, created_at)
+      select o.id, 'email-archived', jsonb_build_object('outboxId', gone.id, 'email', gone.kind,
+               'subject', gone.subject), gone.sent_at
+      from gone join orders o on gone.ref = 'order:' || o.id::text
+      where gone.status = 'sent')
+    select id from gone`);
+  return (result as unknown as { rows: Array<{ id: number | string }> }).rows.map((row) => Number(row.id));
+}
+
+/**
+ * The addresses wherever else they were written down: the audit log (its subjects and details: an operator's own
+ * account, a customer named by address), order events, rate-limit keys.
+ */
 async function eraseTraces(tx: Tx, userId: string, email: string, replacement: string): Promise<void> {
   const pattern = literalPattern(email);
   const scrub = (column: string, json = false) => {
@@ -88,14 +126,43 @@ async function eraseTraces(tx: Tx, userId: string, email: string, replacement: s
   await tx.execute(sql`
     update order_events set ${scrub('detail', true)}
     where order_id in (select id from orders where user_id = ${userId}) and detail::text ~* ${pattern}`);
-  // Issued documents keep the name and address the law requires; the address they were emailed to goes.
+  await tx.execute(sql`delete from rate_limit_hits where right(key, ${email.length + 1}) = ${`:${email}`}`);
+}
+
+/** Issued documents keep the name and address the law requires; the address they were emailed to goes. */
+async function blankDocumentEmails(tx: Tx, userId: string): Promise<void> {
   for (const table of ['invoices', 'credit_notes']) {
     await tx.execute(
       sql`update ${sql.identifier(table)} set document = jsonb_set(document, '{buyer,email}', '""')
           where user_id = ${userId}`,
     );
   }
-  await tx.execute(sql`delete from rate_limit_hits where right(key, ${email.length + 1}) = ${`:${email}`}`);
+}
+
+/**
+ * Development only (no SMTP): the files the mail folder holds for the addresses, or of the outbox rows erased (the
+ * firm's copies of the account's contact messages), in DATA_DIR/mail, after the
+ * erasure committed. A file that cannot be read is left (it is not one of ours); the erasure stands either way.
+ */
+async function eraseMailFiles(ctx: AppContext, emails: string[], outboxIds: Set<number>): Promise<void> {
+  if (ctx.config.smtpUrl) return;
+  const directory = path.join(ctx.config.dataDir, 'mail');
+  const names = await readdir(directory).catch(() => [] as string[]);
+  const records = names.filter((name) => name.endsWith('.json'));
+  for (const name of records) {
+    const file = path.join(directory, name);
+    try {
+      const record = JSON.parse(await readFile(file, 'utf8')) as { id?: unknown; to?: unknown };
+      const erased =
+        outboxIds.has(Number(record.id)) || emails.includes(normaliseEmail(String(record.to ?? '')));
+      if (!erased) continue;
+      const base = name.slice(0, -'.json'.length);
+      await rm(path.join(directory, `${base}.eml`), { force: true });
+      await rm(file, { force: true });
+    } catch {
+      // A half-written or foreign file: not a record of the mail transport's.
+    }
+  }
 }
 
 export type ErasedAccount = { erasedAt: Date; email: string };
@@ -106,31 +173,34 @@ export type ErasedAccount = { erasedAt: Date; email: string };
  */
 export async function eraseAccount(ctx: AppContext, userId: string, actor: Actor): Promise<ErasedAccount> {
   const now = ctx.clock.now();
-  const { erased, licenseIds } = await ctx.db.transaction(async (tx) => {
+  const { erased, licenseIds, emails, mailIds } = await ctx.db.transaction(async (tx) => {
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
     if (!user) throw new DomainError('not_found', 'No such account.');
     if (user.erasedAt) throw new DomainError('refused', DATA_RIGHTS_MESSAGES.alreadyErased);
     const [operator] = await tx.select().from(operators).where(eq(operators.userId, userId));
     if (operator) throw new DomainError('refused', DATA_RIGHTS_MESSAGES.operatorAccount);
 
-    const email = normaliseEmail(user.email);
+    const emails = await addressesOf(tx, userId, user.email);
     const replacement = erasedEmail(userId);
     const messages = await tx
       .delete(contactMessages)
-      .where(sql`lower(${contactMessages.email}) = ${email}`)
+      .where(inArray(sql`lower(${contactMessages.email})`, emails))
       .returning({ id: contactMessages.id });
-    await eraseMail(
+    const mailIds = await eraseMail(
       tx,
-      email,
+      emails,
       messages.map((message) => message.id),
     );
-    await tx.delete(verificationCodes).where(sql`lower(${verificationCodes.email}) = ${email}`);
+    await tx.delete(verificationCodes).where(inArray(sql`lower(${verificationCodes.email})`, emails));
     await endAllSessions(tx, userId);
     await tx.delete(passkeys).where(eq(passkeys.userId, userId));
     await tx.delete(checkoutStarts).where(eq(checkoutStarts.userId, userId));
     await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, userId));
     const revoked = await revokeLicenses(tx, userId, now);
-    await eraseTraces(tx, userId, email, replacement);
+    await keepTrialClaims(ctx, tx, userId, emails);
+    for (const email of emails) await eraseTraces(tx, userId, email, replacement);
+    await blankDocumentEmails(tx, userId);
+    await tx.delete(accountAddresses).where(eq(accountAddresses.userId, userId));
     await withdrawAllConsents(tx, userId, now);
     await queueCustomerErased(tx, userId, now);
     await tx
@@ -154,8 +224,9 @@ export async function eraseAccount(ctx: AppContext, userId: string, actor: Actor
       kind: 'account-erased',
       deleteWhenSent: true,
     });
-    return { erased: { erasedAt: now, email: user.email }, licenseIds: revoked };
+    return { erased: { erasedAt: now, email: user.email }, licenseIds: revoked, emails, mailIds };
   });
+  await eraseMailFiles(ctx, emails, new Set(mailIds));
   forgetSessionsOf(ctx, userId);
   for (const licenseId of licenseIds) forgetLicenses(ctx, licenseId);
   ctx.mailQueued.notify();

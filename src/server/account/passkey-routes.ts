@@ -34,13 +34,13 @@ export function passkeyRoutes(app: FastifyInstance, ctx: AppContext): void {
     return listPasskeys(ctx.db, id);
   });
 
-  app.post('/api/account/passkeys/options', async (request, reply) => {
+  app.post('/api/account/passkeys/options', { config: { reauth: true } }, async (request, reply) => {
     const { user, sessionIdHash } = await requireSession(ctx, request);
     reply.header('cache-control', 'no-store');
     return registrationOptions(ctx, user, sessionIdHash);
   });
 
-  app.post('/api/account/passkeys', async (request) => {
+  app.post('/api/account/passkeys', { config: { reauth: true } }, async (request) => {
     const { user, sessionIdHash } = await requireSession(ctx, request);
     const input = parseInput(passkeyRegistrationSchema, request.body);
     const passkeys = await addPasskey(ctx, {
@@ -60,7 +60,7 @@ export function passkeyRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { passkeys: await listPasskeys(ctx.db, userId), message: ACCOUNT_MESSAGES.passkeyRenamed };
   });
 
-  app.delete('/api/account/passkeys/:id', async (request) => {
+  app.delete('/api/account/passkeys/:id', { config: { reauth: true } }, async (request) => {
     const { id: userId } = await requireUser(ctx, request);
     const id = idParam(request, ACCOUNT_MESSAGES.passkeyNotFound);
     if (!(await removePasskey(ctx, userId, id))) throw notFound(ACCOUNT_MESSAGES.passkeyNotFound);

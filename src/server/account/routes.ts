@@ -8,6 +8,7 @@ import { AppError, parseInput } from '../http/errors';
 import { documented, SESSION } from '../openapi/openapi';
 import { emailPreferences, readUnsubscribeToken, setEmailPreferences } from './email-preferences';
 import { passkeyRoutes } from './passkey-routes';
+import { reauthRoutes, registerReauthGuard } from './reauth';
 import { settingsRoutes } from './settings-routes';
 
 const tokenQuery = z.object({ token: z.string().min(1).max(200) });
@@ -18,6 +19,8 @@ const preferencesBody = z.object(
 const invalidLink = () => new AppError(400, 'invalid_link', 'This unsubscribe link is not valid.');
 
 export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  registerReauthGuard(app, ctx);
+  reauthRoutes(app, ctx);
   settingsRoutes(app, ctx);
   passkeyRoutes(app, ctx);
 

@@ -54,7 +54,7 @@ export function settingsRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { message: ACCOUNT_MESSAGES.passwordChanged };
   });
 
-  app.post('/api/account/email', async (request) => {
+  app.post('/api/account/email', { config: { reauth: true } }, async (request) => {
     const user = await requireUser(ctx, request);
     const { email } = parseInput(emailChangeSchema, request.body);
     await limitSendsFromAddress(ctx, request.ip);
@@ -62,7 +62,7 @@ export function settingsRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { message: ACCOUNT_MESSAGES.emailCodeSent(email.trim()) };
   });
 
-  app.post('/api/account/email/confirm', async (request) => {
+  app.post('/api/account/email/confirm', { config: { reauth: true } }, async (request) => {
     const user = await requireUser(ctx, request);
     const input = parseInput(emailConfirmSchema, request.body);
     await ctx.limiter.consume({
@@ -91,7 +91,7 @@ export function settingsRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { message: ACCOUNT_MESSAGES.sessionEnded };
   });
 
-  app.post('/api/account/sessions/sign-out-others', async (request) => {
+  app.post('/api/account/sessions/sign-out-others', { config: { reauth: true } }, async (request) => {
     const { user, sessionIdHash } = await requireSession(ctx, request);
     const count = await endOthers(ctx, user.id, sessionIdHash);
     return { ended: count, message: ACCOUNT_MESSAGES.othersEnded(count) };

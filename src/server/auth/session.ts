@@ -51,6 +51,8 @@ async function startSession(
     expiresAt,
     createdAt: now,
     lastUsedAt: now,
+    // Signing in is the freshest proof there is: the risky changes need no second one for 10 minutes.
+    reauthenticatedAt: now,
     userAgent,
     country: countryOf(request, ctx.config),
   });

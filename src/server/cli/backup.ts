@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { DatabaseInUseError } from '../db';
@@ -56,11 +58,24 @@ const restore = defineCommand({
     'restore cannot run inside the running server: it writes a fresh DATA_DIR, which no server may have open. Run it with DATA_DIR set to an empty folder.',
   async run(env, input) {
     const file = path.resolve(env.cwd, argument(input, 0));
-    const { dataDir, databaseUrl } = config();
+    // Loading the settings writes a development session secret into a fresh DATA_DIR: a refused restore takes
+    // it away again, so nothing is left behind.
+    const dataDirOf = path.resolve(process.env.DATA_DIR || './data');
+    const secretFile = path.join(dataDirOf, 'session-secret');
+    const hadDir = existsSync(dataDirOf);
+    const hadSecret = existsSync(secretFile);
+    const settings = config();
+    const { dataDir, databaseUrl } = settings;
     embeddedOnly(databaseUrl);
     try {
-      await restoreBackup(file, dataDir);
+      await restoreBackup(file, dataDir, {
+        dataSecret: settings.dataSecret,
+        licenseSigningKeyPem: settings.licenseSigning.privateKeyPem,
+        releaseSigningKeyPem: settings.releaseSigning.privateKeyPem,
+      });
     } catch (error) {
+      if (!hadSecret) await rm(secretFile, { force: true });
+      if (!hadDir) await rm(dataDirOf, { recursive: true, force: true });
       if (error instanceof RestoreRefusedError || error instanceof DatabaseInUseError)
         throw new CommandError(error.message);
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CommandError(`No such file: ${file}`);

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifiedOperator } from '../../../test/support/dashboard-helpers';
 import {
   addTool,
   buyThroughEmulator,
@@ -121,5 +122,28 @@ describe('npm run admin -- coupons', () => {
       expect([run.exitCode, run.stderr], args.join(' ')).toEqual([1, stderr]);
     }
     expect(await t.ctx.db.select({ code: coupons.code }).from(coupons)).toHaveLength(2);
+  });
+
+  it('refuses dates the calendar does not have, naming the field, in the command line and the dashboard', async () => {
+    for (const [option, value, field] of [
+      ['--ends', '2026-02-30', 'endsAt'],
+      ['--starts', '2026-13-45', 'startsAt'],
+      ['--ends', '2026-04-31T10:00', 'endsAt'],
+      ['--starts', '2026-05-01T25:61', 'startsAt'],
+    ] as const) {
+      const refused = await admin('coupons', 'add', 'NO-SUCH-DAY', '--percent', '10', option, value);
+      expect(refused.exitCode, value).toBe(1);
+      expect(refused.stderr, value).toContain(`${field}: No such date`);
+      expect(refused.stderr).not.toContain('Invalid time value');
+    }
+    const operator = await verifiedOperator(t);
+    const dashboard = await operator.client.post('/api/admin/coupons', {
+      code: 'NO-SUCH-DAY',
+      percent: 10,
+      endsAt: '2026-02-30',
+    });
+    expect(dashboard.statusCode).toBe(400);
+    expect(dashboard.json().fieldErrors).toEqual({ endsAt: expect.stringContaining('No such date') });
+    expect(await t.ctx.db.select().from(coupons).where(eq(coupons.code, 'NO-SUCH-DAY'))).toEqual([]);
   });
 });

@@ -57,7 +57,7 @@ const add = defineCommand({
   example: 'coupons add DIWALI-20 --percent 20 --ends 2026-11-15 --max-uses 100',
   details:
     'A use is reserved when a buyer creates an order with the code and counted when the order is paid; an\n' +
-    'unpaid order holds it for 7 days. A discounted price never goes below ₹1 / $1, except with --percent 100.',
+    'unpaid order holds it for 30 minutes. A discounted price never goes below ₹1 / $1, except with --percent 100.',
   async run(env, input) {
     const { options } = input;
     const coupon: NewCouponInput = {

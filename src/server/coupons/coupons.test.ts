@@ -1,5 +1,5 @@
 import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import { pdfText } from '../../../test/support/invoices-helpers';
 import {
@@ -25,6 +25,7 @@ let toolId: string;
 let otherToolId: string;
 const operator = cliActor('coupon-tests');
 const DAY = 24 * 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
 
 beforeAll(async () => {
   t = await createShopTestApp();
@@ -34,6 +35,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
+// The buyers of this file share one network address, whose coupon guesses share one budget a minute.
+beforeEach(() => t.clock.advance(MINUTE + 1000));
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 const addCoupon = (input: NewCouponInput) => createCoupon(t.ctx, operator, input);
@@ -112,6 +115,8 @@ describe('POST /api/coupons/check', () => {
       ['not a code!', COUPON_MESSAGES.invalid],
     ];
     for (const [code, message] of cases) {
+      // Each code is tried twice, from one account whose guesses share one budget of 10 a minute.
+      t.clock.advance(30_000);
       const checked = await check(client, code);
       expect(checked.statusCode, code).toBe(400);
       expect(checked.json<{ message: string }>().message, code).toBe(message);
@@ -145,6 +150,23 @@ describe('POST /api/coupons/check', () => {
     const limited = await check(client, 'GUESS-10');
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeTruthy();
+  });
+
+  it('counts guesses at the check and at create-payment in one budget: 10 spread over both, then 429 at either', async () => {
+    const { client } = await newBuyer(t);
+    for (let i = 0; i < 5; i++) {
+      expect((await check(client, `SPREAD-${i}`)).statusCode).toBe(400);
+      const order = await createOrder(client, toolId, 'INR', { couponCode: `SPREAD-PAY-${i}` });
+      expect(order.statusCode, order.body).toBe(400);
+    }
+    const before = await rowCounts();
+    expect((await check(client, 'SPREAD-10')).statusCode).toBe(429);
+    const paying = await createOrder(client, toolId, 'INR', { couponCode: 'SPREAD-11' });
+    expect(paying.statusCode).toBe(429);
+    expect(paying.json().message).toBe(COUPON_MESSAGES.tooMany);
+    expect(await rowCounts()).toEqual(before);
+    // An order without a code is not a guess.
+    expect((await createOrder(client, toolId, 'INR')).statusCode).toBe(200);
   });
 });
 
@@ -183,13 +205,15 @@ describe('a coupon with 5 uses left', () => {
     );
   });
 
-  it('gives the use back when the order cannot be paid, and when its hold of 7 days ends', async () => {
+  it('gives the use back when the order cannot be paid, and when its hold of 30 minutes ends', async () => {
     await addCoupon({ code: 'HELD', percent: 10, maxUses: 1, reusable: true });
     const first = await newBuyer(t);
     expect((await createOrder(first.client, toolId, 'INR', { couponCode: 'HELD' })).statusCode).toBe(200);
     const second = await newBuyer(t);
     expect((await check(second.client, 'HELD')).statusCode).toBe(400);
-    t.clock.advance(7 * DAY + 60_000);
+    t.clock.advance(29 * MINUTE);
+    expect((await check(second.client, 'HELD')).statusCode).toBe(400);
+    t.clock.advance(2 * MINUTE);
     expect((await check(second.client, 'HELD')).statusCode).toBe(200);
   });
 });

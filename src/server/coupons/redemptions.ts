@@ -6,12 +6,11 @@ import { couponRedemptions, coupons, orders } from '../db/schema';
 import { AppError } from '../http/errors';
 
 /**
- * A coupon use is reserved with the order and held for as long as the shop still looks for that order's payment:
- * Razorpay keeps an unpaid order payable with no end, and the reconciler asks about open orders for 7 days
- * (payments/reconciler.ts RECONCILE_MAX_AGE_MS), so a reservation counts for 7 days unless its order fails first.
- * See docs/decisions/036-coupons.md.
+ * A coupon use is reserved with the order and held while its checkout can still be paid: at most 30 minutes, so
+ * unpaid orders cannot hoard a limited code (decision 042). A payment that arrives later is still honoured at
+ * fulfilment (markCouponUsed), the buyer having paid the discounted price.
  */
-export const COUPON_HOLD_MS = 7 * 24 * 60 * 60 * 1000;
+export const COUPON_HOLD_MS = 30 * 60 * 1000;
 
 export type CouponRow = typeof coupons.$inferSelect;
 
@@ -131,7 +130,7 @@ export async function recordReservation(
 
 /**
  * Counts the order's coupon use, inside the fulfilment transaction. A payment that arrives after its reservation
- * was released (over 7 days late) is still honoured: the buyer paid the discounted price Razorpay was told.
+ * was released (over 30 minutes late) is still honoured: the buyer paid the discounted price Razorpay was told.
  */
 export async function markCouponUsed(tx: Tx, orderId: string, now: Date): Promise<void> {
   await tx

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openTestApp } from '../../../test/support/app';
+import { openTestApp, TEST_DATA_SECRET_KEY, TEST_RELEASE_SIGNING_KEY } from '../../../test/support/app';
 import { type CliRun, runCli } from '../../../test/support/processes';
 import { seedScale } from '../../../test/support/scale-shop';
 import { catalogueRows, createUser, INR_BILLING } from '../../../test/support/shop-fixtures';
@@ -37,6 +37,9 @@ function admin(dataDir: string, ...args: string[]): Promise<CliRun> {
       NODE_ENV: 'test',
       DATA_DIR: dataDir,
       SESSION_SECRET: 'backup-test-session-secret-0123456789abcdef',
+      // The keys the test apps' data was sealed and signed with: restore checks the target has them.
+      DATA_SECRET_KEY: TEST_DATA_SECRET_KEY,
+      RELEASE_SIGNING_KEY: TEST_RELEASE_SIGNING_KEY,
     },
   });
 }

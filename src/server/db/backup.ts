@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { repairDataDirModes } from '../data-dir';
+import { createDataSecrets } from '../data-secrets';
 import { lockDataDir } from './lock';
 
 /** How many daily snapshots are kept in DATA_DIR/backups; older ones are deleted after each new one. */
@@ -75,7 +76,81 @@ export class RestoreRefusedError extends Error {}
  * Restores a snapshot into DATA_DIR/pglite, which must not exist yet (a fresh DATA_DIR, or the old database moved
  * aside by the operator): a restore never overwrites a database. The lock keeps a running server out meanwhile.
  */
-export async function restoreBackup(file: string, dataDir: string): Promise<void> {
+/**
+ * The keys a restored database needs beside it: the data key that opens its sealed values, and the keys that sign
+ * license files and releases (so that tools already installed keep trusting what the shop signs). Each is a setting
+ * or, in development, a file in DATA_DIR (README "Backups").
+ */
+export type RestoreKeys = {
+  dataSecret: { key: Buffer | undefined; previousKeys: Buffer[] };
+  licenseSigningKeyPem: string | undefined;
+  releaseSigningKeyPem: string | undefined;
+};
+
+/** A sealed value of the snapshot (a license key) and whether it holds licenses and signed releases. */
+async function snapshotNeeds(archive: Blob) {
+  const db = await PGlite.create({ dataDir: 'memory://', loadDataDir: archive });
+  try {
+    const sealed = await db.query<{ value: string }>(
+      'select license_key_sealed as value from licenses where license_key_sealed is not null limit 1',
+    );
+    const counts = await db.query<{ licenses: number; artifacts: number }>(
+      'select (select count(*) from licenses)::int as licenses, (select count(*) from release_artifacts)::int as artifacts',
+    );
+    return { sealed: sealed.rows[0]?.value, ...(counts.rows[0] ?? { licenses: 0, artifacts: 0 }) };
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * What the target DATA_DIR lacks for this snapshot, as sentences naming the files to copy or the settings to set;
+ * empty when it has everything. Reads only: no key is generated here.
+ */
+async function missingKeys(archive: Blob, dataDir: string, keys: RestoreKeys): Promise<string[]> {
+  const needs = await snapshotNeeds(archive);
+  const missing: string[] = [];
+  const inDataDir = (name: string) => existsSync(path.join(dataDir, name));
+  if (needs.sealed) {
+    const keyFile = path.join(dataDir, 'data-secret-key');
+    const key =
+      keys.dataSecret.key ??
+      (inDataDir('data-secret-key')
+        ? Buffer.from((await readFile(keyFile, 'utf8')).trim(), 'hex')
+        : undefined);
+    if (!key) {
+      missing.push(
+        `the data key: copy data-secret-key from the old DATA_DIR into ${dataDir}, or set DATA_SECRET_KEY to the old key`,
+      );
+    } else {
+      try {
+        createDataSecrets({ dataSecret: { key, previousKeys: keys.dataSecret.previousKeys }, dataDir }).open(
+          'licenses.license_key',
+          needs.sealed,
+        );
+      } catch {
+        missing.push(
+          `the data key that sealed this snapshot: ${keys.dataSecret.key ? 'DATA_SECRET_KEY (or DATA_PREVIOUS_SECRET_KEYS)' : `${keyFile}`} does not open its values; use the old DATA_DIR's data-secret-key or the old DATA_SECRET_KEY`,
+        );
+      }
+    }
+  }
+  if (needs.licenses > 0 && !keys.licenseSigningKeyPem && !inDataDir('license-signing-key.pem'))
+    missing.push(
+      `the license signing key: copy license-signing-key.pem from the old DATA_DIR into ${dataDir}, or set LICENSE_SIGNING_KEY (installed tools trust only its public key)`,
+    );
+  if (needs.artifacts > 0 && !keys.releaseSigningKeyPem && !inDataDir('release-signing-key.pem'))
+    missing.push(
+      `the release signing key: copy release-signing-key.pem from the old DATA_DIR into ${dataDir}, or set RELEASE_SIGNING_KEY (installed tools check updates with its public key)`,
+    );
+  return missing;
+}
+
+/**
+ * Restores a snapshot into `dataDir`. With `keys`, it first checks (in memory, before anything is written) that the
+ * target has the keys the snapshot's data needs, and refuses naming what to copy or set.
+ */
+export async function restoreBackup(file: string, dataDir: string, keys?: RestoreKeys): Promise<void> {
   const target = pgliteDirOf(dataDir);
   if (existsSync(target) && (await readdir(target)).length > 0) {
     throw new RestoreRefusedError(
@@ -83,6 +158,21 @@ export async function restoreBackup(file: string, dataDir: string): Promise<void
     );
   }
   const archive = await readFile(file);
+  if (keys) {
+    let missing: string[];
+    try {
+      missing = await missingKeys(new Blob([archive]), dataDir, keys);
+    } catch (error) {
+      throw new RestoreRefusedError(
+        `${file} did not open as a database (${(error as Error).message}). Restore a snapshot that backup or the daily snapshot wrote (DATA_DIR/backups/pglite-*.tar.gz); nothing was restored.`,
+        { cause: error },
+      );
+    }
+    if (missing.length > 0)
+      throw new RestoreRefusedError(
+        `Nothing was restored: this DATA_DIR lacks what the snapshot needs. Provide ${missing.join('; and ')}. Then run restore again.`,
+      );
+  }
   // Taken before anything is written, and held until the end: a failed restore removes only what it unpacked.
   const release = await lockDataDir(target);
   try {

@@ -86,6 +86,11 @@ export const sessions = pgTable(
     country: text('country'),
     /** Last request seen, written at most once a minute per session (auth/session.ts). */
     lastUsedAt: ts('last_used_at'),
+    /**
+     * The last second sign-in (password or passkey) in this session: risky changes need one within 10 minutes
+     * (account/reauth.ts, "sudo mode").
+     */
+    reauthenticatedAt: ts('reauthenticated_at'),
   },
   (t) => [index('sessions_user_id_idx').on(t.userId), uniqueIndex('sessions_public_id_key').on(t.publicId)],
 );
@@ -486,6 +491,13 @@ export const licenses = pgTable(
   'licenses',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /**
+     * The account that holds the license (the buyer, the trial's account, later a team member): what erasure and
+     * the export find licenses by, whatever made them.
+     */
+    holderId: uuid('holder_id')
+      .notNull()
+      .references(() => users.id),
     /** Null while the license is a trial (its `trials` row names the tool); set when the trial is bought. */
     purchaseId: uuid('purchase_id').references(() => purchases.id, { onDelete: 'cascade' }),
     /** The license key's keyed hash, what it is looked up by (data-secrets.ts). */
@@ -521,9 +533,14 @@ export const licenses = pgTable(
     uniqueIndex('licenses_license_key_hash_key').on(t.licenseKeyHash),
     uniqueIndex('licenses_username_key').on(t.username),
     // Trials by their end: the running ones (the Overview's figure) and those the reminder job is due to email.
+    index('licenses_holder_id_idx').on(t.holderId),
     index('licenses_trial_expires_idx').on(t.expiresAt).where(sql`${t.status} = 'trial'`),
     // A license comes from a purchase, or is a trial (which has an end and no purchase) until it is bought.
-    check('licenses_purchase_or_trial', sql`${t.purchaseId} is not null or ${t.status} = 'trial'`),
+    // (or a trial revoked with its erased account).
+    check(
+      'licenses_purchase_or_trial',
+      sql`${t.purchaseId} is not null or ${t.status} = 'trial' or ${t.status} = 'revoked'`,
+    ),
     check(
       'licenses_trial_ends',
       sql`${t.status} <> 'trial' or (${t.expiresAt} is not null and ${t.purchaseId} is null)`,
@@ -567,6 +584,33 @@ export const trials = pgTable(
       .on(t.licenseId)
       .where(sql`${t.convertedAt} is null and ${t.endNoticeSentAt} is null`),
   ],
+);
+
+/**
+ * One trial per person and tool, also after the account is erased: a keyed hash (data-secrets.ts) of the normalised
+ * address and the tool, and nothing else about the person (the Privacy Policy's retention section says so).
+ */
+export const trialClaims = pgTable('trial_claims', {
+  /** lookupHash('trial-address', `<tool id>:<normalised address>`). */
+  claimHash: text('claim_hash').primaryKey(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Every address an account used or asked to move to (account/email-change.ts), so that erasure finds the mail,
+ * codes and rate-limit keys of earlier and pending addresses too; erased with the account.
+ */
+export const accountAddresses = pgTable(
+  'account_addresses',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Normalised (trimmed, lower case). */
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.email] })],
 );
 
 /**

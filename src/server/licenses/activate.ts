@@ -109,6 +109,13 @@ export async function activateLicense(
 export const TRIAL_MACHINE_PURPOSE = 'trial-machine';
 
 /**
+ * A fingerprint as the one-trial-per-machine rule compares it: letter case, and spaces and punctuation around it,
+ * do not make another machine.
+ */
+const normaliseFingerprint = (fingerprint: string) =>
+  fingerprint.replace(/^[\p{P}\p{S}\s]+|[\p{P}\p{S}\s]+$/gu, '').toLowerCase();
+
+/**
  * One trial per machine and tool, whichever account it is started from: the first trial to activate on a machine
  * claims its fingerprint (hashed) for the tool; another account's trial on it is refused. Reinstalling changes
  * nothing here, and the same trial may come back to its own machine.
@@ -125,7 +132,7 @@ async function claimTrialMachine(
     .insert(trialMachines)
     .values({
       toolId: row.toolId,
-      fingerprintHash: ctx.dataSecrets.lookupHash(purpose, fingerprint),
+      fingerprintHash: ctx.dataSecrets.lookupHash(purpose, normaliseFingerprint(fingerprint)),
       trialId: row.trialId,
     })
     .onConflictDoNothing()
@@ -137,7 +144,11 @@ async function claimTrialMachine(
     .where(
       and(
         eq(trialMachines.toolId, row.toolId),
-        inArray(trialMachines.fingerprintHash, ctx.dataSecrets.lookupHashes(purpose, fingerprint)),
+        // Claims made before fingerprints were normalised were hashed as sent.
+        inArray(trialMachines.fingerprintHash, [
+          ...ctx.dataSecrets.lookupHashes(purpose, normaliseFingerprint(fingerprint)),
+          ...ctx.dataSecrets.lookupHashes(purpose, fingerprint),
+        ]),
       ),
     );
   return holders.every((holder) => holder.trialId === row.trialId);

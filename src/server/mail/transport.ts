@@ -16,6 +16,8 @@ export type OutgoingMail = {
   listUnsubscribe?: string | null;
   /** Files rendered for this send (tax documents). */
   attachments?: readonly MailAttachment[];
+  /** Kept nowhere once sent (an erased account's confirmation): the development folder keeps no copy either. */
+  deleteWhenSent?: boolean;
 };
 
 export type MailAttachment = { filename: string; content: Buffer; contentType: string };
@@ -90,6 +92,7 @@ function fileTransport(config: TransportConfig): MailTransport {
   return {
     name: 'file',
     async send(mail) {
+      if (mail.deleteWhenSent) return;
       const options = mailOptions(mail, config);
       const info = (await composer.sendMail(options)) as { message: Buffer };
       await mkdir(directory, { recursive: true });

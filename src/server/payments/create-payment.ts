@@ -6,6 +6,7 @@ import { type CreatePaymentResponse, SHOP_MESSAGES } from '../../shared/shop';
 import type { createPaymentSchema } from '../../shared/shop-schemas';
 import type { SessionUser } from '../auth/session-cache';
 import type { AppContext } from '../context';
+import { judgeCoupon } from '../coupons/check';
 import { type CouponPrice, recordReservation, releaseCouponOf, reserveCoupon } from '../coupons/redemptions';
 import { orders } from '../db/schema';
 import { AppError, conflict, notFound } from '../http/errors';
@@ -29,6 +30,7 @@ export async function createPayment(
   ctx: AppContext,
   user: SessionUser,
   body: CreatePaymentBody,
+  from: { ip: string },
 ): Promise<CreatePaymentResponse> {
   const tool = await findActiveTool(ctx.db, body.toolId);
   if (!tool) throw notFound(PAYMENT_MESSAGES.toolNotFound);
@@ -36,6 +38,13 @@ export async function createPayment(
   if ((await ownedToolIds(ctx.db, user.id)).has(tool.id)) throw conflict(PAYMENT_MESSAGES.alreadyOwned);
 
   const listPrice = orderAmountSubunits(tool, body.currency);
+  // A code is judged (and counted against the guesser's one budget) before anything is held for it.
+  if (body.couponCode)
+    await judgeCoupon(
+      ctx,
+      { userId: user.id, ip: from.ip },
+      { code: body.couponCode, toolId: tool.id, currency: body.currency, listPrice },
+    );
   const orderId = randomUUID();
   const now = ctx.clock.now();
   // One transaction: the coupon's use is reserved together with the order it prices, or not at all.

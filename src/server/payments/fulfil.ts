@@ -72,14 +72,19 @@ async function createPurchase(tx: Tx, order: OrderRow, now: Date): Promise<{ id:
 async function issueLicense(
   ctx: AppContext,
   tx: Tx,
-  purchaseId: string,
+  purchase: { id: string; userId: string },
   tool: ToolRow,
   now: Date,
 ): Promise<LicenseCredentials> {
   const secret: LicenseCredentials =
     tool.delivery === 'credentials' ? generateCredentials() : { licenseKey: generateLicenseKey() };
   // Kept hashed and sealed (decision 032): the clear text lives only in this call and the delivery email.
-  await tx.insert(licenses).values({ purchaseId, ...storedSecret(ctx.dataSecrets, secret), createdAt: now });
+  await tx.insert(licenses).values({
+    holderId: purchase.userId,
+    purchaseId: purchase.id,
+    ...storedSecret(ctx.dataSecrets, secret),
+    createdAt: now,
+  });
   return secret;
 }
 
@@ -164,7 +169,7 @@ export async function applyPayment(
   // A trial of the tool becomes the paid license (same key, its machine stays activated); else a new one.
   const secret =
     (await convertTrial(ctx, tx, { id: purchase.id, userId: order.userId, toolId: order.toolId }, now)) ??
-    (await issueLicense(ctx, tx, purchase.id, tool, now));
+    (await issueLicense(ctx, tx, { id: purchase.id, userId: order.userId }, tool, now));
   const invoice = await issueInvoice(ctx, tx, {
     orderId: order.id,
     razorpayPaymentId: input.razorpayPaymentId,

@@ -37,7 +37,7 @@ export async function paymentsRoutes(
       message: 'Too many payment attempts. Please wait a minute and try again.',
     });
     const body = parseInput(createPaymentSchema, request.body);
-    const answer = await createPayment(ctx, user, body);
+    const answer = await createPayment(ctx, user, body, { ip: request.ip });
     // Checkout recovery: a payment opened and not paid is reminded like a billing dialog left open. The order
     // exists by now, so a failure to remember it is logged rather than refusing the payment.
     await recordCheckoutStart(ctx.db, { ...body, userId: user.id, at: ctx.clock.now() }).catch(

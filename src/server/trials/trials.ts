@@ -13,6 +13,7 @@ import { renderTrialDeliveryEmail } from '../shop/delivery-email';
 import { createDownloadToken } from '../shop/downloads';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
 import { queueTrialEvent } from '../webhooks/events';
+import { addressHadTrial, claimTrialFor } from './claims';
 
 /**
  * Free trials (docs/decisions/035-trials.md). A trial is a license with status `trial` and an end date, owned
@@ -41,8 +42,11 @@ async function trialTool(ctx: AppContext, toolId: string): Promise<ToolRow> {
   return tool;
 }
 
-/** One trial per account and tool, ever, and none of a tool the account owns. */
-async function assertMayTry(tx: Tx, userId: string, toolId: string): Promise<void> {
+/**
+ * One trial per account and tool, ever, one per address and tool (also after an erased account: trials/claims.ts),
+ * and none of a tool the account owns.
+ */
+async function assertMayTry(ctx: AppContext, tx: Tx, userId: string, toolId: string): Promise<void> {
   const [owned] = await tx
     .select({ id: purchases.id })
     .from(purchases)
@@ -55,6 +59,9 @@ async function assertMayTry(tx: Tx, userId: string, toolId: string): Promise<voi
     .where(and(eq(trials.userId, userId), eq(trials.toolId, toolId)))
     .limit(1);
   if (earlier) throw new DomainError('refused', TRIAL_MESSAGES.alreadyTrialled);
+  const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  if (user && (await addressHadTrial(tx, ctx.dataSecrets, toolId, user.email)))
+    throw new DomainError('refused', TRIAL_MESSAGES.alreadyTrialled);
 }
 
 /**
@@ -72,7 +79,7 @@ export async function startTrial(
   let started: { trialId: string; licenseId: string; expiresAt: Date; days: number };
   try {
     started = await ctx.db.transaction(async (tx) => {
-      await assertMayTry(tx, userId, tool.id);
+      await assertMayTry(ctx, tx, userId, tool.id);
       const now = ctx.clock.now();
       const expiresAt = new Date(now.getTime() + tool.trialDays * DAY_MS);
       const secret: LicenseCredentials =
@@ -80,6 +87,7 @@ export async function startTrial(
       const [license] = await tx
         .insert(licenses)
         .values({
+          holderId: userId,
           ...storedSecret(ctx.dataSecrets, secret),
           status: 'trial',
           expiresAt,
@@ -94,6 +102,7 @@ export async function startTrial(
         .returning({ id: trials.id });
       if (!trial) throw new Error('trial insert returned no row');
       await queueTrialEvent(tx, 'trial.started', trial.id, now);
+      await claimTrialFor(tx, ctx.dataSecrets, tool.id, await emailOf(tx, userId));
       await queueTrialDelivery(ctx, tx, { userId, tool, secret, expiresAt, trialId: trial.id });
       return { trialId: trial.id, licenseId: license.id, expiresAt, days: tool.trialDays };
     });
@@ -103,6 +112,12 @@ export async function startTrial(
   }
   forgetOwnedTools(ctx, userId);
   return started;
+}
+
+async function emailOf(tx: Tx, userId: string): Promise<string> {
+  const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  if (!user) throw new Error(`trial for a missing user ${userId}`);
+  return user.email;
 }
 
 async function queueTrialDelivery(

@@ -198,6 +198,10 @@ export const PRIVACY_POLICY: PolicyDocumentContent = {
               { strong: 'Tax invoices and credit notes: ' },
               `kept for ${TAX_RECORD_RETENTION_MONTHS} months, as section 36 of the CGST Act requires, with the name and address they were issued to, also after you delete your account; everything else about a deleted account is erased at once.`,
             ],
+            [
+              { strong: 'Free trials: ' },
+              'so that each person gets one free trial of a tool, we keep a keyed one-way hash of your email address together with the tool you tried, and a hash of the machine it ran on, also after you delete your account. They cannot be turned back into the address or the machine; they are used for nothing else.',
+            ],
           ],
         },
         {

@@ -12,6 +12,7 @@ import { toast } from '../../components/ToastHost';
 import { ApiError, api } from '../../lib/api';
 import type { AuthUser } from '../../session/AuthContext';
 import { AccountSection } from './AccountSection';
+import { useReauth } from './ReauthPrompt';
 
 const FIELDS = ['password', 'email'] as const;
 const idOf = (field: (typeof FIELDS)[number]) => `delete-account-${field}`;
@@ -28,7 +29,7 @@ function Consequences() {
   return (
     <ul className="list-disc space-y-1.5 pl-5 text-sm leading-relaxed text-slate-700">
       <li>You are signed out in every browser.</li>
-      <li>Your licenses are revoked, so the tools you bought stop working on every device.</li>
+      <li>Your licenses are revoked, free trials included, so the tools stop working on every device.</li>
       <li>Your name, email address, phone number, password, passkeys, devices and messages are erased.</li>
       <li>
         The tax invoices and credit notes issued to you are kept for {TAX_RECORD_RETENTION_MONTHS} months, as
@@ -43,6 +44,7 @@ function DeleteAccountForm({ user }: { user: AuthUser }) {
   const [confirming, setConfirming] = useState(false);
   const confirmRef = useRef<HTMLDivElement>(null);
   const [, navigate] = useLocation();
+  const reauth = useReauth();
 
   const askToConfirm = form.submit({
     validate: validateDeleteAccount,
@@ -56,7 +58,7 @@ function DeleteAccountForm({ user }: { user: AuthUser }) {
     form.run({
       send: async (values) => {
         try {
-          await api.post('/api/account/delete', values);
+          await reauth.guard(() => api.post('/api/account/delete', values));
         } catch (failure) {
           setConfirming(false);
           throw failure;
@@ -71,69 +73,72 @@ function DeleteAccountForm({ user }: { user: AuthUser }) {
     });
 
   return (
-    <form noValidate onSubmit={askToConfirm} className="max-w-xl space-y-5">
-      <Consequences />
-      <PasswordField
-        id={idOf('password')}
-        label="Password"
-        autoComplete="current-password"
-        required
-        value={form.values.password}
-        onValueChange={form.change('password')}
-        error={form.errorFor('password')}
-      />
-      <TextField
-        id={idOf('email')}
-        label="Your email address, typed again"
-        hint={`To confirm, type ${user.email}`}
-        type="email"
-        autoComplete="off"
-        autoCapitalize="none"
-        spellCheck={false}
-        required
-        value={form.values.email}
-        onValueChange={form.change('email')}
-        error={form.errorFor('email')}
-      />
-      <FormError message={form.formError} />
-      {confirming ? (
-        <div
-          ref={confirmRef}
-          tabIndex={-1}
-          role="alertdialog"
-          aria-labelledby="delete-account-confirm"
-          className="space-y-4 rounded-lg border border-red-200 bg-red-50 p-4"
-        >
-          <p
-            id="delete-account-confirm"
-            className="flex items-start gap-2 text-sm font-semibold text-red-900"
+    <>
+      <form noValidate onSubmit={askToConfirm} className="max-w-xl space-y-5">
+        <Consequences />
+        <PasswordField
+          id={idOf('password')}
+          label="Password"
+          autoComplete="current-password"
+          required
+          value={form.values.password}
+          onValueChange={form.change('password')}
+          error={form.errorFor('password')}
+        />
+        <TextField
+          id={idOf('email')}
+          label="Your email address, typed again"
+          hint={`To confirm, type ${user.email}`}
+          type="email"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          value={form.values.email}
+          onValueChange={form.change('email')}
+          error={form.errorFor('email')}
+        />
+        <FormError message={form.formError} />
+        {confirming ? (
+          <div
+            ref={confirmRef}
+            tabIndex={-1}
+            role="alertdialog"
+            aria-labelledby="delete-account-confirm"
+            className="space-y-4 rounded-lg border border-red-200 bg-red-50 p-4"
           >
-            <Icon node={TriangleAlert} className="mt-0.5 size-4 shrink-0" />
-            This cannot be undone. Delete your account now?
-          </p>
-          <div className="flex flex-wrap gap-3">
-            <Button
-              variant="danger"
-              busy={form.busy === 'submit'}
-              onClick={() => void erase()}
-              className="min-h-11"
+            <p
+              id="delete-account-confirm"
+              className="flex items-start gap-2 text-sm font-semibold text-red-900"
             >
-              Yes, delete my account
-            </Button>
-            <SecondaryButton cancel onClick={() => setConfirming(false)}>
-              Cancel
-            </SecondaryButton>
+              <Icon node={TriangleAlert} className="mt-0.5 size-4 shrink-0" />
+              This cannot be undone. Delete your account now?
+            </p>
+            <div className="flex flex-wrap gap-3">
+              <Button
+                variant="danger"
+                busy={form.busy === 'submit'}
+                onClick={() => void erase()}
+                className="min-h-11"
+              >
+                Yes, delete my account
+              </Button>
+              <SecondaryButton cancel onClick={() => setConfirming(false)}>
+                Cancel
+              </SecondaryButton>
+            </div>
           </div>
-        </div>
-      ) : (
-        <button
-          type="submit"
-          className="inline-flex min-h-11 items-center justify-center rounded-lg bg-red-700 px-5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-red-800"
-        >
-          Delete my account
-        </button>
-      )}
-    </form>
+        ) : (
+          <button
+            type="submit"
+            className="inline-flex min-h-11 items-center justify-center rounded-lg bg-red-700 px-5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-red-800"
+          >
+            Delete my account
+          </button>
+        )}
+      </form>
+      {reauth.prompt}
+    </>
   );
 }
 

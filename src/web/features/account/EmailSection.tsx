@@ -7,6 +7,7 @@ import type { AuthUser } from '../../session/AuthContext';
 import { useAuth } from '../../session/AuthContext';
 import { AccountSection } from './AccountSection';
 import { accountApi } from './api';
+import { useReauth } from './ReauthPrompt';
 import { failureMessage, SavedNote, useSavedNote } from './SavedNote';
 
 const FIELDS = ['email', 'code'] as const;
@@ -34,6 +35,7 @@ function EmailForm({ user }: { user: AuthUser }) {
     idOf: (field) => `${id}-${field}`,
   });
   const saved = useSavedNote();
+  const reauth = useReauth();
 
   const sendCode = (event: FormEvent) => {
     saved.clear();
@@ -41,7 +43,7 @@ function EmailForm({ user }: { user: AuthUser }) {
       kind: 'send',
       validate: (values) => (isValidEmail(values.email) ? {} : { email: AUTH_MESSAGES.emailInvalid }),
       send: async (values) => {
-        const result = await accountApi.requestEmailChange(values.email.trim());
+        const result = await reauth.guard(() => accountApi.requestEmailChange(values.email.trim()));
         setSentTo(values.email.trim());
         form.focus('code');
         saved.show(result.message);
@@ -59,7 +61,9 @@ function EmailForm({ user }: { user: AuthUser }) {
           ? {}
           : { code: AUTH_MESSAGES.codeInvalid },
       send: async (values) => {
-        const result = await accountApi.confirmEmailChange(sentTo ?? values.email, values.code.trim());
+        const result = await reauth.guard(() =>
+          accountApi.confirmEmailChange(sentTo ?? values.email, values.code.trim()),
+        );
         setSentTo(null);
         form.setValues({ email: '', code: '' });
         saved.show(result.message);
@@ -130,6 +134,7 @@ function EmailForm({ user }: { user: AuthUser }) {
           <SavedNote note={saved.note} />
         </form>
       )}
+      {reauth.prompt}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { Icon } from '../../components/Icon';
 import { focusOrFallback } from '../../lib/announce';
 import { accountApi } from './api';
 import { formatWhen } from './format';
+import { useReauth } from './ReauthPrompt';
 import { failureMessage } from './SavedNote';
 
 type Changed = (passkeys: AccountPasskey[], message: string) => void;
@@ -16,12 +17,13 @@ export function PasskeyRow({ passkey, onChanged }: { passkey: AccountPasskey; on
   const [removing, setRemoving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const renameButtonId = useId();
+  const reauth = useReauth();
 
   const remove = async () => {
     setRemoving(true);
     setError(null);
     try {
-      const result = await accountApi.removePasskey(passkey.id);
+      const result = await reauth.guard(() => accountApi.removePasskey(passkey.id));
       onChanged(result.passkeys, result.message);
     } catch (failure) {
       setError(failureMessage(failure, 'The passkey could not be removed.'));
@@ -74,6 +76,7 @@ export function PasskeyRow({ passkey, onChanged }: { passkey: AccountPasskey; on
       <div className="mt-2">
         <FormError message={error} />
       </div>
+      {reauth.prompt}
     </li>
   );
 }

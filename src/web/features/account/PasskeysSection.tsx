@@ -5,6 +5,7 @@ import { FormError, PrimaryButton, TextField, useForm } from '../../components/f
 import { AccountSection } from './AccountSection';
 import { accountApi } from './api';
 import { PasskeyRow } from './PasskeyRow';
+import { useReauth } from './ReauthPrompt';
 import { failureMessage, SavedNote, useSavedNote } from './SavedNote';
 import { useAccountList } from './useAccountList';
 
@@ -62,6 +63,7 @@ function AddPasskeyForm({
   const id = useId();
   const [supported] = useState(() => browserSupportsWebAuthn());
   const form = useForm({ initial: { name: '' }, fields: ['name'] as const, idOf: () => `${id}-name` });
+  const reauth = useReauth();
 
   const onSubmit = (event: FormEvent) =>
     form.submit({
@@ -70,7 +72,7 @@ function AddPasskeyForm({
         return problem ? { name: problem } : {};
       },
       send: async (values) => {
-        const options = await accountApi.passkeyOptions();
+        const options = await reauth.guard(accountApi.passkeyOptions);
         const credential = await startRegistration({ optionsJSON: options });
         const result = await accountApi.addPasskey(values.name.trim(), credential);
         form.setValues({ name: '' });
@@ -90,21 +92,24 @@ function AddPasskeyForm({
 
   if (!supported) return <p className="text-sm text-slate-600">This browser cannot create passkeys.</p>;
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4 rounded-xl bg-slate-50 p-4">
-      <TextField
-        id={`${id}-name`}
-        label="Passkey Name"
-        hint="For example: Work laptop, or My phone."
-        required
-        value={form.values.name}
-        onValueChange={form.change('name')}
-        error={form.errorFor('name')}
-        maxLength={PASSKEY_NAME_MAX_LENGTH}
-      />
-      <FormError message={form.formError} />
-      <PrimaryButton size="inline" busy={form.busy === 'submit'} busyLabel="Waiting for your device...">
-        Add a passkey
-      </PrimaryButton>
-    </form>
+    <div>
+      <form onSubmit={onSubmit} noValidate className="space-y-4 rounded-xl bg-slate-50 p-4">
+        <TextField
+          id={`${id}-name`}
+          label="Passkey Name"
+          hint="For example: Work laptop, or My phone."
+          required
+          value={form.values.name}
+          onValueChange={form.change('name')}
+          error={form.errorFor('name')}
+          maxLength={PASSKEY_NAME_MAX_LENGTH}
+        />
+        <FormError message={form.formError} />
+        <PrimaryButton size="inline" busy={form.busy === 'submit'} busyLabel="Waiting for your device...">
+          Add a passkey
+        </PrimaryButton>
+      </form>
+      {reauth.prompt}
+    </div>
   );
 }

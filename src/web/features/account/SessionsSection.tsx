@@ -7,6 +7,7 @@ import { focusOrFallback } from '../../lib/announce';
 import { AccountSection } from './AccountSection';
 import { accountApi } from './api';
 import { countryName, formatWhen } from './format';
+import { useReauth } from './ReauthPrompt';
 import { failureMessage, SavedNote, useSavedNote } from './SavedNote';
 import { useAccountList } from './useAccountList';
 
@@ -27,6 +28,7 @@ function SessionList() {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const saved = useSavedNote();
+  const reauth = useReauth();
 
   const act = async (key: string, action: () => Promise<{ message: string }>) => {
     setBusy(key);
@@ -72,12 +74,13 @@ function SessionList() {
           variant="secondary"
           busy={busy === 'others'}
           disabled={others.length === 0}
-          onClick={() => act('others', accountApi.endOtherSessions)}
+          onClick={() => act('others', () => reauth.guard(accountApi.endOtherSessions))}
         >
           Sign out everywhere else
         </Button>
         <SavedNote note={saved.note} />
       </div>
+      {reauth.prompt}
     </div>
   );
 }

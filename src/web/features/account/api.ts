@@ -1,5 +1,6 @@
 import type {
   PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
 import type { AccountPasskey, AccountSession, EmailPreferences } from '../../../shared/account';
@@ -33,6 +34,12 @@ export const accountApi = {
     }),
   removePasskey: (id: string) =>
     api.delete<{ passkeys: AccountPasskey[] } & Message>(`/api/account/passkeys/${encodeURIComponent(id)}`),
+  /** The challenge for a passkey that confirms it's you: the sign-in ceremony's own. */
+  reauthPasskeyOptions: () =>
+    api.post<PublicKeyCredentialRequestOptionsJSON>('/api/auth/passkey/options', {}),
+  /** Sudo mode: the password, or a passkey assertion for /api/auth/passkey/options' challenge. */
+  reauth: (body: { password: string } | { credential: Record<string, unknown> }) =>
+    api.post<Message>('/api/account/reauth', body),
   emailPreferences: () => api.get<EmailPreferences>('/api/account/email-preferences'),
   setEmailPreferences: (changes: Partial<EmailPreferences>) =>
     api.patch<EmailPreferences>('/api/account/email-preferences', changes),

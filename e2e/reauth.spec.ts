@@ -1,0 +1,141 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { virtualAuthenticator } from './support/authenticator';
+import { checkScreen } from './support/check-screen';
+import { type RunningServer, startServer } from './support/server';
+
+/**
+ * Sudo mode on the account page (issue 50): ten minutes after signing in (the server's clock moved by libfaketime),
+ * changing the email asks for the password inline and then sends the code as asked; removing a passkey asks again
+ * and is confirmed with the passkey itself, through Chromium's virtual authenticator.
+ */
+
+const FAKETIME_LIBRARY = '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1';
+const PASSWORD = 'Sudo mode 2026';
+let server: RunningServer;
+let offsetFile: string;
+
+test.beforeAll(async () => {
+  offsetFile = path.join(mkdtempSync(path.join(tmpdir(), 'reauth-clock-')), 'offset');
+  writeFileSync(offsetFile, '+0');
+  server = await startServer({
+    LD_PRELOAD: FAKETIME_LIBRARY,
+    FAKETIME_TIMESTAMP_FILE: offsetFile,
+    FAKETIME_DONT_FAKE_MONOTONIC: '1',
+    FAKETIME_CACHE_DURATION: '1',
+  });
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+/** Moves the server's clock `minutes` ahead of now and waits until its Date header shows it. */
+async function moveServerClock(minutes: number): Promise<void> {
+  writeFileSync(offsetFile, `+${minutes * 60}`);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const answered = await fetch(`${server.url}/api/health`);
+    if (Date.parse(answered.headers.get('date') ?? '') > Date.now() + (minutes - 1) * 60_000) return;
+    if (Date.now() > deadline) throw new Error(`the server's clock did not move ${minutes} minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** A call from the page, as the site's own fetch wrapper makes it (the CSRF cookie echoed). */
+async function callApi(page: Page, url: string, body: Record<string, string>) {
+  return page.evaluate(
+    async ({ url, body }) => {
+      await fetch('/api/csrf-token/', { credentials: 'include' });
+      const token = /(?:^|; )csrftoken=([^;]+)/.exec(document.cookie)?.[1] ?? '';
+      const response = await fetch(url, {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'X-CSRFToken': decodeURIComponent(token) },
+        body: new URLSearchParams(body),
+      });
+      return response.status;
+    },
+    { url, body },
+  );
+}
+
+/** A new account through the API, with the code from the development mail folder (DATA_DIR/mail). */
+async function signUp(page: Page, email: string) {
+  await page.goto(`${server.url}/utility-tools`);
+  expect(await callApi(page, '/api/auth/send-otp/', { name: 'Sudo Buyer', email })).toBe(200);
+  const folder = path.join(server.dataDir, 'mail');
+  let otp: string | undefined;
+  const deadline = Date.now() + 20_000;
+  while (!otp && Date.now() < deadline) {
+    const mails = existsSync(folder)
+      ? readdirSync(folder)
+          .filter((name) => name.endsWith('-signup-code.json'))
+          .map(
+            (name) =>
+              JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as { to: string; text: string },
+          )
+          .filter((mail) => mail.to === email)
+      : [];
+    otp = /^\s+(\d{4})\s*$/m.exec(mails.at(-1)?.text ?? '')?.[1];
+    if (!otp) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const signup = { name: 'Sudo Buyer', email, phone: '+919876543210', password: PASSWORD, otp: otp ?? '' };
+  expect(await callApi(page, '/api/auth/initiate-signup/', signup)).toBe(200);
+}
+
+test('a risky change asks to confirm it is you, by password or by passkey, and then carries on', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  const email = `sudo.${Date.now().toString(36)}@example.in`;
+  await signUp(page, email);
+  await page.goto(`${server.url}/account`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
+  const authenticator = await virtualAuthenticator(page);
+
+  // Just signed in: adding a passkey asks nothing more.
+  const passkeys = page.getByRole('region', { name: 'Passkeys' });
+  await passkeys.getByLabel('Passkey Name').fill('Test laptop');
+  await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(passkeys.getByText('Test laptop', { exact: true })).toBeVisible();
+
+  // Eleven minutes later the email change asks for the password, inline, then sends the code.
+  await moveServerClock(11);
+  const emailSection = page.getByRole('region', { name: 'Email' });
+  const newAddress = `moved.${email}`;
+  await emailSection.getByLabel('New Email').fill(newAddress);
+  await emailSection.getByRole('button', { name: 'Send Code' }).click();
+  const prompt = emailSection.getByRole('region', { name: 'Confirm it’s you' });
+  await expect(prompt).toBeVisible();
+  await expect(prompt.getByLabel('Password', { exact: true })).toBeFocused();
+  await checkScreen(page, 'account-reauth', { noHorizontalScroll: true });
+  await prompt.getByLabel('Password', { exact: true }).fill('not the password');
+  await prompt.getByRole('button', { name: 'Confirm' }).click();
+  await expect(prompt.getByText('That password is not right.')).toBeVisible();
+  await prompt.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await prompt.getByRole('button', { name: 'Confirm' }).click();
+  await expect(emailSection.getByText(`If ${newAddress} can receive mail`)).toBeVisible();
+  await expect(prompt).toBeHidden();
+
+  // Another eleven minutes: removing the passkey asks again, and the passkey itself confirms it.
+  await moveServerClock(22);
+  await passkeys.getByRole('button', { name: 'Remove Test laptop' }).click();
+  const again = passkeys.getByRole('region', { name: 'Confirm it’s you' });
+  await expect(again).toBeVisible();
+  await again.getByRole('button', { name: 'Use a passkey' }).click();
+  await expect(passkeys.getByText('You have no passkeys yet.')).toBeVisible({ timeout: 15_000 });
+  const { credentials } = await authenticator.cdp.send('WebAuthn.getCredentials', {
+    authenticatorId: authenticator.authenticatorId,
+  });
+  expect(credentials).toHaveLength(1);
+  // The browser logs the answers the journey asked for: the 403s that opened the prompts, the wrong password's 400.
+  expect(errors.filter((text) => !/status of (403|400)/.test(text))).toEqual([]);
+  await context.close();
+});
