@@ -34,9 +34,9 @@ import { DomainError } from '../domain-error';
 import { forgetLicenses } from '../licenses/memory';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
-import { trialClaimHash } from '../trials/claims';
 import { queueCustomerErased } from '../webhooks/events';
 import { accountErasedEmail } from './emails';
+import { trialClaimHash } from './trial-claims';
 
 /** The address an erased account keeps: unique (the id), and never deliverable (RFC 6761 reserves .invalid). */
 export const erasedEmail = (userId: string) => `erased-${userId}@invalid`;
@@ -76,7 +76,7 @@ async function addressesOf(tx: Tx, userId: string, current: string): Promise<str
 
 /**
  * Keeps, for the one-trial-per-person rule only, a keyed hash of each address and tool the account had a trial of
- * (trials/claims.ts); the trial rows themselves keep only the account's id.
+ * (trial-claims.ts); the trial rows themselves keep only the account's id.
  */
 async function keepTrialClaims(ctx: AppContext, tx: Tx, userId: string, emails: string[]): Promise<void> {
   const tried = await tx.select({ toolId: trials.toolId }).from(trials).where(eq(trials.userId, userId));

@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { LicenseCredentials } from '../../shared/licenses';
 import { TRIAL_MESSAGES } from '../../shared/trials';
+import { addressHadTrial, claimTrialFor } from '../account/trial-claims';
 import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { isUniqueViolation } from '../db/driver-errors';
@@ -13,7 +14,6 @@ import { renderTrialDeliveryEmail } from '../shop/delivery-email';
 import { createDownloadToken } from '../shop/downloads';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
 import { queueTrialEvent } from '../webhooks/events';
-import { addressHadTrial, claimTrialFor } from './claims';
 
 /**
  * Free trials (docs/decisions/035-trials.md). A trial is a license with status `trial` and an end date, owned
@@ -43,7 +43,7 @@ async function trialTool(ctx: AppContext, toolId: string): Promise<ToolRow> {
 }
 
 /**
- * One trial per account and tool, ever, one per address and tool (also after an erased account: trials/claims.ts),
+ * One trial per account and tool, ever, one per address and tool (also after an erased account: account/trial-claims.ts),
  * and none of a tool the account owns.
  */
 async function assertMayTry(ctx: AppContext, tx: Tx, userId: string, toolId: string): Promise<void> {
