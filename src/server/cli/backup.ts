@@ -72,6 +72,7 @@ const restore = defineCommand({
         dataSecret: settings.dataSecret,
         licenseSigningKeyPem: settings.licenseSigning.privateKeyPem,
         releaseSigningKeyPem: settings.releaseSigning.privateKeyPem,
+        releasePreviousPublicKeyPems: settings.releaseSigning.previousPublicKeyPems,
       });
     } catch (error) {
       if (!hadSecret) await rm(secretFile, { force: true });

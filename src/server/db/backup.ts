@@ -1,9 +1,11 @@
+import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { repairDataDirModes } from '../data-dir';
 import { createDataSecrets } from '../data-secrets';
+import { keyId } from '../key-id';
 import { lockDataDir } from './lock';
 
 /** How many daily snapshots are kept in DATA_DIR/backups; older ones are deleted after each new one. */
@@ -85,6 +87,8 @@ export type RestoreKeys = {
   dataSecret: { key: Buffer | undefined; previousKeys: Buffer[] };
   licenseSigningKeyPem: string | undefined;
   releaseSigningKeyPem: string | undefined;
+  /** RELEASE_PREVIOUS_PUBLIC_KEYS: after a rotation the snapshot's releases carry an earlier key's id. */
+  releasePreviousPublicKeyPems: string[];
 };
 
 /** A sealed value of the snapshot (a license key) and whether it holds licenses and signed releases. */
@@ -97,7 +101,15 @@ async function snapshotNeeds(archive: Blob) {
     const counts = await db.query<{ licenses: number; artifacts: number }>(
       'select (select count(*) from licenses)::int as licenses, (select count(*) from release_artifacts)::int as artifacts',
     );
-    return { sealed: sealed.rows[0]?.value, ...(counts.rows[0] ?? { licenses: 0, artifacts: 0 }) };
+    // The ids of the keys that signed its releases (a signature not yet made at start is '').
+    const signedBy = await db.query<{ kid: string }>(
+      "select distinct kid from release_artifacts where signature <> ''",
+    );
+    return {
+      sealed: sealed.rows[0]?.value,
+      ...(counts.rows[0] ?? { licenses: 0, artifacts: 0 }),
+      releaseKids: signedBy.rows.map((row) => row.kid),
+    };
   } finally {
     await db.close();
   }
@@ -139,10 +151,28 @@ async function missingKeys(archive: Blob, dataDir: string, keys: RestoreKeys): P
     missing.push(
       `the license signing key: copy license-signing-key.pem from the old DATA_DIR into ${dataDir}, or set LICENSE_SIGNING_KEY (installed tools trust only its public key)`,
     );
-  if (needs.artifacts > 0 && !keys.releaseSigningKeyPem && !inDataDir('release-signing-key.pem'))
-    missing.push(
-      `the release signing key: copy release-signing-key.pem from the old DATA_DIR into ${dataDir}, or set RELEASE_SIGNING_KEY (installed tools check updates with its public key)`,
-    );
+  if (needs.artifacts > 0) {
+    const releaseKey =
+      keys.releaseSigningKeyPem ??
+      (inDataDir('release-signing-key.pem')
+        ? await readFile(path.join(dataDir, 'release-signing-key.pem'), 'utf8')
+        : undefined);
+    const copyIt = `copy release-signing-key.pem from the old DATA_DIR into ${dataDir}, or set RELEASE_SIGNING_KEY (installed tools check updates with its public key)`;
+    if (!releaseKey) missing.push(`the release signing key: ${copyIt}`);
+    else {
+      // Installed tools trust only the key that signed what they have: the one given must be it, or (after a
+      // rotation) that key must be among the earlier public keys still honoured.
+      const honoured = new Set([
+        keyId(createPublicKey(createPrivateKey(releaseKey))),
+        ...keys.releasePreviousPublicKeyPems.map((pem) => keyId(createPublicKey(pem))),
+      ]);
+      const unknown = needs.releaseKids.filter((kid) => !honoured.has(kid));
+      if (unknown.length > 0)
+        missing.push(
+          `the release signing key that signed this snapshot's releases (key id ${unknown.join(', ')}; the one given is ${[...honoured][0]}): ${copyIt}`,
+        );
+    }
+  }
   return missing;
 }
 

@@ -1,5 +1,5 @@
-import { createPublicKey, verify } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -115,6 +115,21 @@ describe('backup and restore as the README says', () => {
     ])
       expect(refused.stderr).toContain(name);
     expect(existsSync(bare)).toBe(false);
+
+    // With a release signing key other than the one that signed its releases (the sample tools' 1.0.0): refused,
+    // naming the key id the snapshot needs, and no database is written.
+    const rekeyed = mkdtempSync(path.join(tmpdir(), 'rekeyed-'));
+    folders.push(rekeyed);
+    for (const name of kept) cpSync(path.join(offsite, name), path.join(rekeyed, name));
+    writeFileSync(
+      path.join(rekeyed, 'release-signing-key.pem'),
+      generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }),
+      { mode: 0o600 },
+    );
+    const wrongKey = await runCli(['restore', snapshot], { env: cliEnv(rekeyed) });
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stderr).toContain('the release signing key that signed this snapshot');
+    expect(existsSync(path.join(rekeyed, 'pglite'))).toBe(false);
 
     // With them copied into the new DATA_DIR first: restored, and the shop starts on it.
     const fresh = mkdtempSync(path.join(tmpdir(), 'restored-'));

@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LicenseFile, PublicKeysResponse } from '../../shared/licenses';
 import type { Config } from '../config';
+import { keyId } from '../key-id';
 
 export type SigningKeys = {
   kid: string;
@@ -20,12 +21,6 @@ export type SigningKeys = {
   /** For tests and the operator: checks a file against the published keys. */
   verify(file: LicenseFile): boolean;
 };
-
-/** A key id anyone can recompute from the public key alone: base64url of the SPKI DER's SHA-256, 16 characters. */
-export function keyId(publicKey: KeyObject): string {
-  const der = publicKey.export({ format: 'der', type: 'spki' });
-  return createHash('sha256').update(der).digest('base64url').slice(0, 16);
-}
 
 /**
  * Like the session secret: a development install signs with a key generated once into DATA_DIR (`fileName` there:

@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import type { Config } from '../config';
-import { developmentSigningKey, keyId } from '../licenses/signing';
+import { keyId } from '../key-id';
+import { developmentSigningKey } from '../licenses/signing';
 
 /** The SPKI DER of an Ed25519 key is this fixed prefix followed by the raw 32-byte public key. */
 const ED25519_SPKI_PREFIX_LENGTH = 12;
