@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { dataRightsRoutes } from './account/data-rights-routes';
 import { accountRoutes } from './account/routes';
 import { authRoutes } from './auth/routes';
+import { checkoutRoutes } from './checkout/routes';
 import { contactRoutes } from './contact/routes';
 import type { AppContext } from './context';
 import { couponRoutes } from './coupons/routes';
@@ -96,6 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
     await shopRoutes(site, ctx);
     await orderRoutes(site, ctx);
     await couponRoutes(site, ctx);
+    await checkoutRoutes(site, ctx);
     emulator = await paymentsRoutes(site, ctx);
     await myLicensesRoutes(site, ctx);
     await trialRoutes(site, ctx);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CouponCheckRequest, CouponCheckResponse } from '../../../shared/coupons';
+import type { CheckoutQuote, CheckoutQuoteRequest } from '../../../shared/checkout-quote';
 import type { LocationResponse } from '../../../shared/currency';
 import type { OrderSummary } from '../../../shared/order-history';
 import type {
@@ -24,7 +24,7 @@ export const shopApi = {
   paymentsConfig: () => api.get<PaymentsConfigResponse>('/api/payments/config/'),
   createPayment: (body: CreatePaymentRequest) =>
     api.post<CreatePaymentResponse>('/api/create-payment/', body),
-  checkCoupon: (body: CouponCheckRequest) => api.post<CouponCheckResponse>('/api/coupons/check', body),
+  quote: (body: CheckoutQuoteRequest) => api.post<CheckoutQuote>('/api/checkout/quote', body),
   verifyPayment: (body: VerifyPaymentRequest) => api.post<StatusResponse>('/api/verify-payment/', body),
   sendCredentials: (body: z.input<typeof sendCredentialsSchema>) =>
     api.post<StatusResponse>('/api/send-tool-credentials/', body),
