@@ -22,6 +22,7 @@ import { licenseApiRoutes } from './licenses/routes';
 import { locationRoutes } from './location/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox';
 import { metricsRoutes, outboxDepth } from './metrics';
+import { orderPageRoutes } from './orders/routes';
 import type { RazorpayEmulator } from './payments/emulator';
 import { paymentsRoutes } from './payments/routes';
 import { updateFeedRoutes } from './releases/feed-routes';
@@ -96,6 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
     await dataRightsRoutes(site, ctx);
     await shopRoutes(site, ctx);
     await orderRoutes(site, ctx);
+    await orderPageRoutes(site, ctx);
     await couponRoutes(site, ctx);
     await checkoutRoutes(site, ctx);
     emulator = await paymentsRoutes(site, ctx);
