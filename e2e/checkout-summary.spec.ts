@@ -28,6 +28,8 @@ let server: RunningServer;
 let context: BrowserContext;
 let page: Page;
 let consoleErrors: string[] = [];
+/** The page of the order paid at the last width, for the stranger who tries it. */
+let orderUrl = '';
 
 const adminCli = operatorCli(() => dataDir);
 const tabTo = (name: string | RegExp, options?: { back?: boolean; max?: number }) =>
@@ -213,8 +215,46 @@ for (const width of [390, 1440]) {
     expect(text).toContain('91.46');
     expect(text).toContain('91.47');
     expect(text).toContain('LAUNCH-20');
+
+    // My Tools leads to the order's own page: the same numbers, the payment, the invoice, the license, the history.
+    await tabTo('PDF Utility Toolkit (Windows)', { max: 80 });
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/my-tools\/orders\/[0-9a-f-]{36}$/);
+    orderUrl = page.url();
+    const price = page.getByRole('region', { name: 'Price' });
+    await expect(price.getByTestId('order-total')).toHaveText('₹1,199.20');
+    await expect(price).toContainText('Coupon LAUNCH-20');
+    await expect(price).toContainText('CGST 9 %₹91.46');
+    const payment = page.getByRole('region', { name: 'Payment' });
+    await expect(payment).toContainText(/pay_\w+/);
+    await expect(payment).toContainText('Card');
+    await expect(page.getByRole('region', { name: 'Tax documents' }).getByRole('link')).toHaveText(
+      /^Invoice PCA\/\d\d-\d\d\/\d{5}$/,
+    );
+    await expect(page.getByRole('region', { name: 'License' })).toContainText('Status: Active');
+    await expect(page.getByRole('region', { name: 'History' })).toContainText('Order created');
+    await expect(page.getByRole('region', { name: 'History' })).toContainText(
+      'Paid; license and delivery email issued',
+    );
+    await checkScreen(page, `order-page-${width}`);
+
+    // The delivery email links to the same page.
+    const mail = await smtp.waitFor((m) => m.to.includes(person.email) && /license key/.test(m.subject));
+    expect(mail.text).toContain(new URL(orderUrl).pathname);
   });
 }
+
+test('an order page is 404 for anyone but its owner', async () => {
+  const person = buyerFor('stranger');
+  await signInWithKeyboard(person, 1440);
+  await page.goto(orderUrl);
+  await expect(page.getByRole('alert')).toHaveText('There is no such order in your account.');
+  const answer = await page.request.get(
+    `${server.url}/api${new URL(orderUrl).pathname.replace('/my-tools', '')}`,
+  );
+  expect(answer.status()).toBe(404);
+  consoleErrors = consoleErrors.filter((text) => !/status of 404/.test(text));
+});
 
 test('the chosen currency is remembered in a new tab, and a checkout link opens the dialog with its coupon applied', async () => {
   const person = buyerFor('link');

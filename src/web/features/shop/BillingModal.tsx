@@ -270,7 +270,9 @@ function BillingForm({
         />
       )}
 
-      {quote && <OrderSummary quote={quote} onRemoveCoupon={removeCoupon} />}
+      {quote && (
+        <OrderSummary quote={quote} couponCode={applied?.code ?? null} onRemoveCoupon={removeCoupon} />
+      )}
 
       <FormError message={form.formError} />
       <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">

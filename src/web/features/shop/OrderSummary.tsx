@@ -8,16 +8,22 @@ import { formatSubunits } from '../../../shared/money';
  */
 export function OrderSummary({
   quote,
+  couponCode,
   onRemoveCoupon,
+  title = 'Order summary',
 }: {
-  quote: CheckoutQuote;
-  onRemoveCoupon: () => void;
+  quote: Omit<CheckoutQuote, 'coupon'>;
+  /** The coupon applied, if any. */
+  couponCode: string | null;
+  /** In the checkout, the coupon can be taken off; an order's page only shows it. */
+  onRemoveCoupon?: () => void;
+  title?: string;
 }) {
   const money = (amount: number) => formatSubunits(amount, quote.currency);
-  const applied = quote.coupon?.applied ? quote.coupon : null;
+  const applied = couponCode ? { code: couponCode } : null;
   return (
-    <section aria-label="Order summary" className="rounded-xl px-4 py-3 text-sm ring-1 ring-slate-200">
-      <h3 className="mb-2 font-semibold text-brand-900">Order summary</h3>
+    <section aria-label={title} className="rounded-xl px-4 py-3 text-sm ring-1 ring-slate-200">
+      <h3 className="mb-2 font-semibold text-brand-900">{title}</h3>
       <dl className="space-y-1.5 text-slate-700">
         <Row label="List price" value={money(quote.listPrice)} />
         {applied && (
@@ -26,14 +32,16 @@ export function OrderSummary({
               <span>
                 Coupon <span className="font-mono font-semibold text-slate-900">{applied.code}</span>
               </span>
-              <button
-                type="button"
-                onClick={onRemoveCoupon}
-                aria-label={`Remove coupon ${applied.code}`}
-                className="rounded-sm text-sm font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900"
-              >
-                Remove
-              </button>
+              {onRemoveCoupon && (
+                <button
+                  type="button"
+                  onClick={onRemoveCoupon}
+                  aria-label={`Remove coupon ${applied.code}`}
+                  className="rounded-sm text-sm font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900"
+                >
+                  Remove
+                </button>
+              )}
             </dt>
             <dd className="shrink-0 tabular-nums">−{money(quote.discount)}</dd>
           </div>

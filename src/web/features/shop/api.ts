@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { CheckoutQuote, CheckoutQuoteRequest } from '../../../shared/checkout-quote';
 import type { LocationResponse } from '../../../shared/currency';
+import type { OrderDetail } from '../../../shared/order-detail';
 import type { OrderSummary } from '../../../shared/order-history';
 import type {
   CreatePaymentRequest,
@@ -21,6 +22,7 @@ export const shopApi = {
   tools: () => api.get<Tool[]>('/api/alltools/'),
   myTools: () => api.get<PurchasedTool[]>('/api/my-tools/'),
   orders: () => api.get<OrderSummary[]>('/api/orders/'),
+  order: (orderId: string) => api.get<OrderDetail>(`/api/orders/${encodeURIComponent(orderId)}`),
   paymentsConfig: () => api.get<PaymentsConfigResponse>('/api/payments/config/'),
   createPayment: (body: CreatePaymentRequest) =>
     api.post<CreatePaymentResponse>('/api/create-payment/', body),
