@@ -30,6 +30,8 @@ let page: Page;
 let consoleErrors: string[] = [];
 /** The page of the order paid at the last width, for the stranger who tries it. */
 let orderUrl = '';
+/** Each width's buyer's order page. */
+const orderUrls = new Map<number, string>();
 
 const adminCli = operatorCli(() => dataDir);
 const tabTo = (name: string | RegExp, options?: { back?: boolean; max?: number }) =>
@@ -78,8 +80,8 @@ test.afterEach(async () => {
 });
 
 /** Signs up by API, then signs in with the keyboard in the Login dialog. */
-async function signInWithKeyboard(person: ReturnType<typeof buyerFor>, width: number) {
-  await signUpByApi(server.url, smtp, person);
+async function signInWithKeyboard(person: ReturnType<typeof buyerFor>, width: number, signUp = true) {
+  if (signUp) await signUpByApi(server.url, smtp, person);
   await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
   await page.goto(`${server.url}/utility-tools`);
   // Signing in is not what this journey is about: straight to the Login button, then the keyboard.
@@ -221,6 +223,7 @@ for (const width of [390, 1440]) {
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/my-tools\/orders\/[0-9a-f-]{36}$/);
     orderUrl = page.url();
+    orderUrls.set(width, orderUrl);
     const price = page.getByRole('region', { name: 'Price' });
     await expect(price.getByTestId('order-total')).toHaveText('₹1,199.20');
     await expect(price).toContainText('Coupon LAUNCH-20');
@@ -254,6 +257,57 @@ test('an order page is 404 for anyone but its owner', async () => {
   );
   expect(answer.status()).toBe(404);
   consoleErrors = consoleErrors.filter((text) => !/status of 404/.test(text));
+});
+
+test('refund requests from the order page: one approved from the command line, one declined; both buyers see and get the outcome', async () => {
+  test.setTimeout(180_000);
+  const ask = async (width: number, reason: string) => {
+    await page.context().clearCookies();
+    await signInWithKeyboard(buyerFor(`w${width}`), 1440, false);
+    await page.goto(orderUrls.get(width) ?? '');
+    const panel = page.getByRole('region', { name: 'Refund' });
+    await panel.getByRole('combobox', { name: 'Why' }).selectOption(reason);
+    await panel
+      .getByRole('textbox', { name: 'What happened' })
+      .fill('The installer stops at 40 % on Windows 11.');
+    await panel.getByRole('button', { name: 'Ask for a refund' }).click();
+    await expect(panel).toContainText('Open: we reply within 2 working days.');
+    await expect(page.getByRole('region', { name: 'History' })).toContainText('Refund requested');
+  };
+  await ask(1440, 'I was charged twice');
+  await checkScreen(page, 'order-refund-open');
+  await ask(390, 'The tool does not work and support could not fix it');
+
+  const listed = await adminCli('refunds', 'requests', 'list', '--json');
+  const requests = JSON.parse(listed.stdout) as Array<{ id: string; orderId: string }>;
+  const idOf = (width: number) =>
+    requests.find((request) => (orderUrls.get(width) ?? '').endsWith(request.orderId))?.id ?? '';
+  const approved = await adminCli('refunds', 'requests', 'approve', idOf(1440));
+  expect(approved.stdout, approved.stderr).toMatch(/approved\. Refunded ₹1,199\.20/);
+  const reason = 'Windows 11 22H2 is supported; please install the update we emailed you.';
+  const declined = await adminCli('refunds', 'requests', 'decline', idOf(390), '--reason', reason);
+  expect(declined.code, declined.stderr).toBe(0);
+
+  // The 390 px buyer is signed in now: their page says declined, with the reason; the email says it too.
+  await page.reload();
+  const panel = page.getByRole('region', { name: 'Refund' });
+  await expect(panel).toContainText('Declined.');
+  await expect(panel).toContainText(reason);
+  await checkScreen(page, 'order-refund-declined');
+  const declinedMail = await smtp.waitFor(
+    (m) => m.to.includes(buyerFor('w390').email) && /About your refund request/.test(m.subject),
+  );
+  expect(declinedMail.text).toContain(reason);
+
+  await page.context().clearCookies();
+  await signInWithKeyboard(buyerFor('w1440'), 1440, false);
+  await page.goto(orderUrls.get(1440) ?? '');
+  await expect(page.getByRole('region', { name: 'Refund' })).toContainText('Approved: refunded');
+  await expect(page.getByRole('region', { name: 'Tax documents' })).toContainText('Credit note');
+  await smtp.waitFor((m) => m.to.includes(buyerFor('w1440').email) && /^Refund for your/.test(m.subject));
+  const activity = await adminCli('activity', '--json');
+  expect(activity.stdout).toContain('refund-request.approve');
+  expect(activity.stdout).toContain('refund-request.decline');
 });
 
 test('the chosen currency is remembered in a new tab, and a checkout link opens the dialog with its coupon applied', async () => {

@@ -3,6 +3,7 @@ import type { Currency } from './constants';
 import type { LicenseStatus } from './licenses';
 import type { TaxDocumentKind } from './order-history';
 import type { OrderStatus } from './orders';
+import type { RefundRequestView } from './refund-requests';
 
 /** Where a buyer sees one order (docs/decisions/044-order-summary-and-order-page.md). */
 export const orderPagePath = (orderId: string) => `/my-tools/orders/${orderId}`;
@@ -38,4 +39,6 @@ export type OrderDetail = {
     status: LicenseStatus;
     devices: Array<{ name: string; activatedAt: string; lastSeenAt: string }>;
   } | null;
+  /** The buyer's refund requests and what became of them, oldest first. */
+  refundRequests: RefundRequestView[];
 };

@@ -16,6 +16,7 @@ import {
 import { priceOrder } from '../invoices/pricing';
 import { FREE_ORDER_PREFIX } from '../payments/fulfil';
 import { toolLabel } from '../shop/delivery-email';
+import { refundRequestsOfOrder } from './refund-requests';
 
 /** How long the order page waits for Razorpay to say how a payment was made before showing it without. */
 const METHOD_TIMEOUT_MS = 2_000;
@@ -46,7 +47,7 @@ export async function ownOrderDetail(
     firm: ctx.config.firm,
   });
 
-  const [events, invoiceRows, noteRows, license] = await Promise.all([
+  const [events, invoiceRows, noteRows, license, requests] = await Promise.all([
     ctx.db
       .select({ kind: orderEvents.kind, createdAt: orderEvents.createdAt })
       .from(orderEvents)
@@ -61,6 +62,7 @@ export async function ownOrderDetail(
       .from(creditNotes)
       .where(eq(creditNotes.orderId, order.id)),
     licenseOf(ctx, order.id),
+    refundRequestsOfOrder(ctx, order.id),
   ]);
   const documents = [
     ...invoiceRows.map((doc) => ({ kind: 'invoice' as const, ...doc })),
@@ -111,6 +113,7 @@ export async function ownOrderDetail(
     })),
     documents,
     license,
+    refundRequests: requests,
   };
 }
 

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { OrderDetail } from '../../shared/order-detail';
+import { type RefundRequestView, refundRequestSchema } from '../../shared/refund-requests';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
-import { notFound } from '../http/errors';
+import { notFound, parseInput } from '../http/errors';
 import { ownOrderDetail } from './detail';
+import { requestRefund } from './refund-requests';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -19,6 +21,18 @@ export async function orderPageRoutes(app: FastifyInstance, ctx: AppContext): Pr
       if (!detail) throw notFound();
       reply.header('cache-control', 'private, no-store');
       return detail;
+    },
+  );
+
+  app.post<{ Params: { orderId: string } }>(
+    '/api/orders/:orderId/refund-request',
+    async (request): Promise<RefundRequestView> => {
+      const user = await requireUser(ctx, request);
+      await ctx.limiter.consume({ key: `refund-request:user:${user.id}`, limit: 5, windowMs: 60 * 60_000 });
+      const { orderId } = request.params;
+      if (!UUID_PATTERN.test(orderId)) throw notFound();
+      const body = parseInput(refundRequestSchema, request.body);
+      return requestRefund(ctx, { userId: user.id, orderId, body });
     },
   );
 }

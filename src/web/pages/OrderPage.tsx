@@ -1,5 +1,6 @@
 import { Link } from 'wouter';
 import { OrderView } from '../features/shop/OrderPage';
+import { RefundRequestPanel } from '../features/shop/RefundRequestPanel';
 import { ToolsLayout } from '../layout/ToolsLayout';
 
 /** /my-tools/orders/<orderId>: one of the buyer's orders (decision 044). */
@@ -17,7 +18,7 @@ export default function OrderPage() {
         </div>
       </div>
       <div className="mx-auto max-w-6xl px-5 py-10 sm:px-6 md:py-12">
-        <OrderView />
+        <OrderView>{(order, reload) => <RefundRequestPanel order={order} onChanged={reload} />}</OrderView>
       </div>
     </ToolsLayout>
   );

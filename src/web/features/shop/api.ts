@@ -3,6 +3,7 @@ import type { CheckoutQuote, CheckoutQuoteRequest } from '../../../shared/checko
 import type { LocationResponse } from '../../../shared/currency';
 import type { OrderDetail } from '../../../shared/order-detail';
 import type { OrderSummary } from '../../../shared/order-history';
+import type { RefundRequestInput, RefundRequestView } from '../../../shared/refund-requests';
 import type {
   CreatePaymentRequest,
   CreatePaymentResponse,
@@ -23,6 +24,8 @@ export const shopApi = {
   myTools: () => api.get<PurchasedTool[]>('/api/my-tools/'),
   orders: () => api.get<OrderSummary[]>('/api/orders/'),
   order: (orderId: string) => api.get<OrderDetail>(`/api/orders/${encodeURIComponent(orderId)}`),
+  requestRefund: (orderId: string, body: RefundRequestInput) =>
+    api.post<RefundRequestView>(`/api/orders/${encodeURIComponent(orderId)}/refund-request`, body),
   paymentsConfig: () => api.get<PaymentsConfigResponse>('/api/payments/config/'),
   createPayment: (body: CreatePaymentRequest) =>
     api.post<CreatePaymentResponse>('/api/create-payment/', body),
