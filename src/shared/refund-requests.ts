@@ -21,13 +21,13 @@ export const REFUND_REQUEST_MESSAGES = {
 } as const;
 
 /** POST /api/orders/:orderId/refund-request body. */
-export const refundRequestSchema = z.strictObject({
+export const buyerRefundRequestSchema = z.strictObject({
   reason: z.enum(REFUND_REQUEST_REASONS, { error: REFUND_REQUEST_MESSAGES.reason }),
   description: multiLineText(2000).pipe(
     z.string().trim().min(10, { error: REFUND_REQUEST_MESSAGES.description }),
   ),
 });
-export type RefundRequestInput = z.input<typeof refundRequestSchema>;
+export type RefundRequestInput = z.input<typeof buyerRefundRequestSchema>;
 
 /** A refund request as the order page, the command line and the dashboard show it. */
 export type RefundRequestView = {

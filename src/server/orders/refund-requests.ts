@@ -3,11 +3,11 @@ import type { z } from 'zod';
 import type { Currency } from '../../shared/constants';
 import { orderPagePath } from '../../shared/order-detail';
 import {
+  type buyerRefundRequestSchema,
   REFUND_REASON_LABELS,
   REFUND_REQUEST_MESSAGES,
   type RefundRequestStatus,
   type RefundRequestView,
-  type refundRequestSchema,
 } from '../../shared/refund-requests';
 import { SITE } from '../../shared/site';
 import type { AppContext } from '../context';
@@ -50,7 +50,7 @@ export async function refundRequestsOfOrder(ctx: Pick<AppContext, 'db'>, orderId
  */
 export async function requestRefund(
   ctx: AppContext,
-  input: { userId: string; orderId: string; body: z.output<typeof refundRequestSchema> },
+  input: { userId: string; orderId: string; body: z.output<typeof buyerRefundRequestSchema> },
 ): Promise<RefundRequestView> {
   const now = ctx.clock.now();
   try {

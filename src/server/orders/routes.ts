@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { OrderDetail } from '../../shared/order-detail';
-import { type RefundRequestView, refundRequestSchema } from '../../shared/refund-requests';
+import { buyerRefundRequestSchema, type RefundRequestView } from '../../shared/refund-requests';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { notFound, parseInput } from '../http/errors';
@@ -31,7 +31,7 @@ export async function orderPageRoutes(app: FastifyInstance, ctx: AppContext): Pr
       await ctx.limiter.consume({ key: `refund-request:user:${user.id}`, limit: 5, windowMs: 60 * 60_000 });
       const { orderId } = request.params;
       if (!UUID_PATTERN.test(orderId)) throw notFound();
-      const body = parseInput(refundRequestSchema, request.body);
+      const body = parseInput(buyerRefundRequestSchema, request.body);
       return requestRefund(ctx, { userId: user.id, orderId, body });
     },
   );
