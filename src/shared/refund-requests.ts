@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Currency } from './constants';
 import { multiLineText } from './input-policy';
 
 /** The Refund Policy's exceptions a buyer can claim from the order page (docs/decisions/044). */
@@ -39,4 +40,12 @@ export type RefundRequestView = {
   declineReason: string | null;
   createdAt: string;
   decidedAt: string | null;
+};
+
+/** A request in the operator's queue (dashboard, `refunds requests list`): with the buyer, tool and amount paid. */
+export type RefundRequestListRow = RefundRequestView & {
+  email: string;
+  tool: string;
+  amount: number;
+  currency: Currency;
 };

@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Currency } from '../../shared/constants';
 import { orderPagePath } from '../../shared/order-detail';
 import {
   type buyerRefundRequestSchema,
   REFUND_REASON_LABELS,
   REFUND_REQUEST_MESSAGES,
+  type RefundRequestListRow,
   type RefundRequestStatus,
   type RefundRequestView,
 } from '../../shared/refund-requests';
@@ -126,13 +126,6 @@ export async function requestRefund(
     throw error;
   }
 }
-
-export type RefundRequestListRow = RefundRequestView & {
-  email: string;
-  tool: string;
-  amount: number;
-  currency: Currency;
-};
 
 /** The queue, newest first: the dashboard and `refunds requests list`. */
 export async function listRefundRequests(

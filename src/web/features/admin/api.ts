@@ -26,6 +26,7 @@ import type {
   ToolInput,
   ToolsQuery,
 } from '../../../shared/dashboard';
+import type { RefundRequestListRow } from '../../../shared/refund-requests';
 import type { CreateReleaseInput, EditReleaseInput } from '../../../shared/release-schemas';
 import type { AdminRelease } from '../../../shared/releases';
 import { ApiError, api, uploadWithProgress } from '../../lib/api';
@@ -99,6 +100,11 @@ export const adminApi = {
   createCoupon: (input: NewCouponInput) => api.post<CouponSummary>('/api/admin/coupons', input),
   disableCoupon: (code: string) =>
     api.post<CouponSummary>(`/api/admin/coupons/${encodeURIComponent(code)}/disable`, {}),
+  refundRequests: () => api.get<RefundRequestListRow[]>('/api/admin/refund-requests'),
+  approveRefundRequest: (id: string, code: string) =>
+    api.post<{ message: string }>(`/api/admin/refund-requests/${encodeURIComponent(id)}/approve`, { code }),
+  declineRefundRequest: (id: string, reason: string) =>
+    api.post<{ message: string }>(`/api/admin/refund-requests/${encodeURIComponent(id)}/decline`, { reason }),
   activity: (query: ActivityQuery) =>
     api.get<CursorPage<ActivityEntry>>(`/api/admin/activity${queryString(query)}`),
   releases: (toolId: string) =>
