@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import {
+  buyThroughEmulator,
   catalogueRows,
-  createOrder,
   createShopTestApp,
   newBuyer,
-  orderRow,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type { CheckoutQuote } from '../../shared/checkout-quote';
@@ -26,18 +25,8 @@ afterAll(async () => {
 });
 
 /** Orders, pays on the emulator and verifies as the browser does; returns the local order id. */
-async function paidOrder(client: TestClient, extra: Record<string, unknown> = {}): Promise<string> {
-  const created = await createOrder(client, windowsId, 'INR', extra);
-  expect(created.statusCode, created.body).toBe(200);
-  const razorpayOrderId = created.json<{ order_id: string }>().order_id;
-  const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-  });
-  expect((await client.post('/api/verify-payment/', await paid.json())).statusCode).toBe(200);
-  return (await orderRow(t, razorpayOrderId)).id;
-}
+const paidOrder = async (client: TestClient, extra: Record<string, unknown> = {}) =>
+  (await buyThroughEmulator(t, client, windowsId, extra)).id;
 
 describe('GET /api/orders/:orderId', () => {
   it('shows its owner the lines, coupon, tax lines, payment, history, invoice and license, as quoted', async () => {
