@@ -5,7 +5,7 @@ import { type BrowserContext, expect, type Locator, type Page, test } from '@pla
 import { LicenseClient } from '../packages/license-client/src/index';
 import { LICENSE_MESSAGES } from '../src/shared/licenses';
 import { TestSmtpServer } from '../test/support/smtp';
-import { expectVisibleFocus, readFocus } from './support/focus';
+import { expectVisibleFocus, tabTo as tabToIn } from './support/focus';
 import { type RunningServer, startServer } from './support/server';
 
 /**
@@ -88,23 +88,8 @@ async function shot(name: string) {
   });
 }
 
-/** Presses Tab (or Shift+Tab) until the named control has focus; focus never falls to the page body on the way. */
-async function tabTo(name: string | RegExp, { back = false, max = 40 } = {}) {
-  const matches = (text: string) => (typeof name === 'string' ? text === name : name.test(text));
-  for (let presses = 0; presses < max; presses++) {
-    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-    const focused = await readFocus(page);
-    const where = focused
-      ? ''
-      : await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200) ?? 'none');
-    expect(
-      focused,
-      `focus after ${back ? 'Shift+Tab' : 'Tab'} looking for ${name}, press ${presses + 1} (on ${where})`,
-    ).not.toBeNull();
-    if (focused && matches(focused.name)) return expectVisibleFocus(page, `Tab to ${name}`, name);
-  }
-  throw new Error(`${name} not reached with ${max} presses`);
-}
+const tabTo = (name: string | RegExp, options?: { back?: boolean; max?: number }) =>
+  tabToIn(page, name, options);
 
 /** Reads the dialog as a screen reader does: named, modal, the page behind it out of reach; axe finds nothing. */
 async function checkDialog(dialog: Locator, name: string) {
@@ -273,7 +258,7 @@ test('after the reload the purchase carries on: the same tool, in the chosen cur
   await page.setViewportSize({ width: 1440, height: 900 });
 
   // Proceed with nothing filled in: both messages, described on their fields; focus on the first.
-  await tabTo('Proceed to Payment');
+  await tabTo(/^Proceed to Payment/);
   await page.keyboard.press('Enter');
   const address = billing.getByRole('textbox', { name: 'Address' });
   await expect(address).toHaveAccessibleDescription('Address is required');
@@ -286,7 +271,7 @@ test('after the reload the purchase carries on: the same tool, in the chosen cur
   await expectVisibleFocus(page, 'state select', /State/);
   await page.keyboard.type('Rajasthan');
   await expect(state).toHaveValue('Rajasthan');
-  await tabTo('Proceed to Payment');
+  await tabTo(/^Proceed to Payment/);
   await shot('billing-proceed-focus');
   await page.keyboard.press('Enter');
 
@@ -307,7 +292,7 @@ test('after the reload the purchase carries on: the same tool, in the chosen cur
   await expect(billing).toBeVisible();
   await expect(address).toHaveValue(ADDRESS);
   await expect(state).toHaveValue('Rajasthan');
-  await tabTo('Proceed to Payment');
+  await tabTo(/^Proceed to Payment/);
   await page.keyboard.press('Enter');
   await expect(checkout).toBeVisible();
   await tabTo('Close checkout', { back: true });

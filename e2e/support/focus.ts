@@ -161,3 +161,21 @@ export async function expectVisibleFocus(
   ).toBeGreaterThanOrEqual(3);
   return found;
 }
+
+/** Presses Tab (or Shift+Tab) until the named control has focus; focus never falls to the page body on the way. */
+export async function tabTo(page: Page, name: string | RegExp, { back = false, max = 40 } = {}) {
+  const matches = (text: string) => (typeof name === 'string' ? text === name : name.test(text));
+  for (let presses = 0; presses < max; presses++) {
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+    const focused = await readFocus(page);
+    const where = focused
+      ? ''
+      : await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200) ?? 'none');
+    expect(
+      focused,
+      `focus after ${back ? 'Shift+Tab' : 'Tab'} looking for ${name}, press ${presses + 1} (on ${where})`,
+    ).not.toBeNull();
+    if (focused && matches(focused.name)) return expectVisibleFocus(page, `Tab to ${name}`, name);
+  }
+  throw new Error(`${name} not reached with ${max} presses`);
+}

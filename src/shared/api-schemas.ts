@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EmailPreferences } from './account';
+import type { CheckoutQuote } from './checkout-quote';
 import { CURRENCIES } from './constants';
 import type { CouponCheckResponse } from './coupons';
 import { LICENSE_STATUSES, type LicenseFile, type MyLicense, type PublicKeysResponse } from './licenses';
@@ -58,6 +59,20 @@ export const catalogueAnswerSchema = z.array(toolSchema);
 export const couponCheckAnswerSchema = z
   .object({ code: z.string(), price: z.number(), discount: z.number(), currency: z.enum(CURRENCIES) })
   .meta({ id: 'CouponCheck' }) satisfies z.ZodType<CouponCheckResponse>;
+
+export const checkoutQuoteAnswerSchema = z
+  .object({
+    listPrice: z.number().int(),
+    discount: z.number().int(),
+    taxableValue: z.number().int(),
+    taxes: z.array(
+      z.object({ name: z.enum(['CGST', 'SGST', 'IGST']), rate: z.number(), amount: z.number().int() }),
+    ),
+    total: z.number().int(),
+    currency: z.enum(CURRENCIES),
+    coupon: z.object({ code: z.string(), applied: z.boolean(), message: z.string() }).nullable(),
+  })
+  .meta({ id: 'CheckoutQuote' }) satisfies z.ZodType<CheckoutQuote>;
 
 export const startTrialAnswerSchema = z
   .object({ status: z.literal('success'), message: z.string(), expiresAt: z.string() })

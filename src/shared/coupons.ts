@@ -39,7 +39,6 @@ export const couponCheckSchema = z.strictObject({
   currency: z.enum(CURRENCIES),
   code: couponCodeSchema,
 });
-export type CouponCheckRequest = z.input<typeof couponCheckSchema>;
 
 /** POST /api/coupons/check answer: amounts in the currency's units, as the catalogue shows prices. */
 export type CouponCheckResponse = { code: string; price: number; discount: number; currency: Currency };

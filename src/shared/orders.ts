@@ -38,6 +38,10 @@ export const ORDER_EVENT_KINDS = [
   'dispute-lost',
   /** An email about the order was sent; its text was removed after the retention period (server/retention.ts). */
   'email-archived',
+  /** The buyer asked for a refund under one of the Refund Policy's exceptions (refund_requests). */
+  'refund-requested',
+  /** The operator declined the buyer's refund request, with a reason the buyer was emailed. */
+  'refund-declined',
 ] as const;
 export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
 
@@ -57,6 +61,8 @@ export const ORDER_EVENT_LABELS: Record<OrderEventKind, string> = {
   'dispute-won': 'Chargeback won; license works again',
   'dispute-lost': 'Chargeback lost; license revoked',
   'email-archived': 'Email sent (its text removed after 90 days)',
+  'refund-requested': 'Refund requested',
+  'refund-declined': 'Refund request declined',
 };
 
 /** The facts events record (their `detail`), named for people; in the order they are shown. */

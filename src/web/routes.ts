@@ -84,6 +84,14 @@ export const PAGE_ROUTES: PageRoute[] = [
     load: () => import('./pages/MyToolsPage'),
   },
   {
+    // One order of the signed-in buyer (decision 044): one shell for every order, the id read in the browser.
+    path: '/my-tools/orders/*',
+    title: `Order — ${SITE.name}`,
+    description: 'One of your orders: its price, payment, tax documents, license and history.',
+    search: 'noindex',
+    load: () => import('./pages/OrderPage'),
+  },
+  {
     path: '/account',
     title: `Account — ${SITE.name}`,
     description: 'Your profile, password, sign-in email, passkeys, signed-in browsers and email preferences.',
@@ -137,5 +145,13 @@ export const ADMIN_ROUTE: Pick<PageRoute, 'path' | 'load'> = {
 
 export function routeFor(pathname: string): PageRoute | typeof ADMIN_ROUTE {
   if (pathname === '/admin' || pathname.startsWith('/admin/')) return ADMIN_ROUTE;
-  return PAGE_ROUTES.find((route) => route.path === pathname) ?? NOT_FOUND_ROUTE;
+  return (
+    PAGE_ROUTES.find(
+      (route) =>
+        route.path === pathname ||
+        // "/my-tools/orders/*" answers "/my-tools/orders" (the prerendered shell) and every address under it.
+        (route.path.endsWith('/*') &&
+          (pathname === route.path.slice(0, -2) || pathname.startsWith(route.path.slice(0, -1)))),
+    ) ?? NOT_FOUND_ROUTE
+  );
 }

@@ -11,6 +11,7 @@ import { messageCommands } from './messages';
 import { moveCommands } from './move';
 import { operatorCommands } from './operators';
 import { orderCommands, reconcileCommands } from './orders';
+import { refundCommands } from './refunds';
 import { releaseCommands } from './releases';
 import { toolCommands } from './tools';
 import { trialCommands } from './trials';
@@ -28,6 +29,10 @@ const GROUPS: Group[] = [
   { name: 'releases', summary: 'A tool’s releases: add, upload signed files, publish, yank, list' },
   { name: 'orders', summary: 'Orders: list, show, resend the delivery email, refund' },
   { name: 'reconcile', summary: 'Ask Razorpay about open orders once and fulfil the paid ones' },
+  {
+    name: 'refunds',
+    summary: 'Buyers’ refund requests: list, approve (refunds the order), decline with a reason',
+  },
   { name: 'messages', summary: 'Contact-form messages: list, show, mark handled, export as CSV' },
   { name: 'mail', summary: 'The mail outbox: counts, failures and why, retry' },
   { name: 'users', summary: 'Accounts and what they bought' },
@@ -51,6 +56,7 @@ const COMMANDS = [
   ...releaseCommands,
   ...orderCommands,
   ...reconcileCommands,
+  ...refundCommands,
   ...messageCommands,
   ...mailCommands,
   ...userCommands,

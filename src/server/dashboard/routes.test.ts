@@ -52,6 +52,8 @@ type Call = {
 /** What the endpoint table's requests act on: a paid order with its license, device, message and mail. */
 type Fixtures = {
   orderId: string;
+  /** Two buyers' open refund requests, one to approve and one to decline. */
+  refundRequests: { approve: string; decline: string };
   customerId: string;
   toolId: string;
   licenseId: string;
@@ -181,6 +183,17 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
     method: 'POST',
     url: `/api/admin/webhook-deliveries/${fx.webhookDeliveryId}/redeliver`,
     body: {},
+  }),
+  'GET /api/admin/refund-requests': () => ({ method: 'GET', url: '/api/admin/refund-requests' }),
+  'POST /api/admin/refund-requests/:id/approve': async (fx) => ({
+    method: 'POST',
+    url: `/api/admin/refund-requests/${fx.refundRequests.approve}/approve`,
+    body: { code: await fx.freshCode() },
+  }),
+  'POST /api/admin/refund-requests/:id/decline': (fx) => ({
+    method: 'POST',
+    url: `/api/admin/refund-requests/${fx.refundRequests.decline}/decline`,
+    body: { reason: 'Route table check' },
   }),
   'GET /api/admin/messages': () => ({ method: 'GET', url: '/api/admin/messages?show=all' }),
   'POST /api/admin/messages/:id/handled': (fx) => ({
@@ -371,9 +384,19 @@ describe('who reaches /api/admin/', () => {
       })
       .returning({ id: webhookDeliveries.id });
     if (!delivery) throw new Error('fixtures');
+    const refundRequestOf = async () => {
+      const asker = await newBuyer(t);
+      const paid = await buyThroughEmulator(t, asker.client, tool.id);
+      const asked = await asker.client.post(`/api/orders/${paid.id}/refund-request`, {
+        reason: 'does-not-work',
+        description: 'It does not start on my machine.',
+      });
+      return asked.json<{ id: string }>().id;
+    };
     fixtures = {
       webhookId: webhook.id,
       webhookDeliveryId: delivery.id,
+      refundRequests: { approve: await refundRequestOf(), decline: await refundRequestOf() },
       releaseId: release.id,
       artifactId: artifact.id,
       orderId: order.id,

@@ -5,6 +5,7 @@ import { couponRoutes } from './routes/coupons';
 import { customerRoutes } from './routes/customers';
 import { inboxRoutes } from './routes/inbox';
 import { orderRoutes } from './routes/orders';
+import { refundRequestRoutes } from './routes/refund-requests';
 import { releaseRoutes } from './routes/releases';
 import { reportRoutes } from './routes/reports';
 import { secondFactorRoutes } from './routes/second-factor';
@@ -27,6 +28,7 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
     reportRoutes(scope, ctx);
     couponRoutes(scope, ctx);
     webhookRoutes(scope, ctx);
+    refundRequestRoutes(scope, ctx);
     await toolRoutes(scope, ctx);
     await trialRoutes(scope, ctx);
     await releaseRoutes(scope, ctx);

@@ -17,6 +17,7 @@ import {
 import { CONTACT_TOPICS, CURRENCIES } from '../../shared/constants';
 import { LICENSE_STATUSES } from '../../shared/licenses';
 import { ORDER_EVENT_KINDS, ORDER_STATUSES } from '../../shared/orders';
+import { REFUND_REQUEST_REASONS, REFUND_REQUEST_STATUSES } from '../../shared/refund-requests';
 import {
   ARTIFACT_ARCHES,
   ARTIFACT_KINDS,
@@ -462,6 +463,34 @@ export const orderEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('order_events_order_id_idx').on(t.orderId)],
+);
+
+/**
+ * A buyer's request for a refund under one of the Refund Policy's exceptions (docs/decisions/044): open until the
+ * operator approves it (the refund itself is `refundOrder`) or declines it with a reason. One open per order.
+ */
+export const refundRequests = pgTable(
+  'refund_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    reason: text('reason', { enum: REFUND_REQUEST_REASONS }).notNull(),
+    description: text('description').notNull(),
+    status: text('status', { enum: REFUND_REQUEST_STATUSES }).notNull().default('open'),
+    declineReason: text('decline_reason'),
+    decidedBy: text('decided_by'),
+    createdAt: createdAt(),
+    decidedAt: ts('decided_at'),
+  },
+  (t) => [
+    uniqueIndex('refund_requests_open_order_key').on(t.orderId).where(sql`${t.status} = 'open'`),
+    index('refund_requests_status_created_idx').on(t.status, t.createdAt),
+  ],
 );
 
 export const purchases = pgTable(

@@ -1,9 +1,9 @@
 import { BILLING_COUNTRY_INDIA } from '../../shared/billing';
 import type { Currency } from '../../shared/constants';
-import { findIndianState } from '../../shared/indian-states';
 import type { FirmIdentity } from './firm';
 import { indiaDate } from './numbering';
-import { type SupplyType, splitTax, supplyTypeFor, type TaxLine } from './tax';
+import { priceOrder } from './pricing';
+import { type SupplyType, splitTax, type TaxLine } from './tax';
 import { amountInWords } from './words';
 
 /** GST state code the returns use for a place of supply outside India. */
@@ -99,19 +99,21 @@ export type InvoiceInput = {
 export function buildInvoiceDocument(input: InvoiceInput): TaxDocument {
   const { firm } = input;
   const { billing } = input.buyer;
-  const country = billing.country?.trim() || BILLING_COUNTRY_INDIA;
-  const billedInIndia = country === BILLING_COUNTRY_INDIA;
-  const state = billedInIndia && billing.state ? findIndianState(billing.state) : undefined;
-  const supplyType = supplyTypeFor({
-    billedInIndia,
-    buyerStateCode: state?.gstCode ?? null,
-    firmStateCode: firm.state.gstCode,
-    hasLut: Boolean(firm.lutArn),
+  // The order's own price, worked out again by the one pricing function: the checkout showed these numbers.
+  const unitPrice = input.coupon?.listPrice ?? input.total;
+  const priced = priceOrder({
+    unitPrice,
+    discount: unitPrice - input.total,
+    currency: input.currency,
+    billing,
+    firm,
   });
-  const split = splitTax(input.total, supplyType);
-  const placeOfSupply = billedInIndia
-    ? { name: (state ?? firm.state).name, code: (state ?? firm.state).gstCode }
-    : { name: `Outside India (${country})`, code: OTHER_COUNTRIES_CODE };
+  const { supplyType, country, buyerState: state } = priced;
+  const split = { supplyType, taxableValue: priced.taxableValue, taxes: priced.taxes, total: priced.total };
+  const placeOfSupply =
+    country === BILLING_COUNTRY_INDIA
+      ? { name: (state ?? firm.state).name, code: (state ?? firm.state).gstCode }
+      : { name: `Outside India (${country})`, code: OTHER_COUNTRIES_CODE };
   return {
     kind: 'invoice',
     number: input.number,

@@ -10,6 +10,7 @@ import { judgeCoupon } from '../coupons/check';
 import { type CouponPrice, recordReservation, releaseCouponOf, reserveCoupon } from '../coupons/redemptions';
 import { orders } from '../db/schema';
 import { AppError, conflict, notFound } from '../http/errors';
+import { priceOrder } from '../invoices/pricing';
 import { findActiveTool, ownedToolIds } from '../shop/catalogue';
 import { recordOrderEvent } from '../shop/order-events';
 import { FREE_ORDER_PREFIX, fulfilFreeOrder } from './fulfil';
@@ -59,7 +60,14 @@ export async function createPayment(
           now,
         })
       : null;
-    const amount = listPrice - (coupon?.discount ?? 0);
+    // The one pricing function: the amount is the total the checkout's summary showed and the invoice will print.
+    const { total: amount } = priceOrder({
+      unitPrice: listPrice,
+      discount: coupon?.discount ?? 0,
+      currency: body.currency,
+      billing: body.billingDetails,
+      firm: ctx.config.firm,
+    });
     await tx.insert(orders).values({
       id: orderId,
       userId: user.id,

@@ -24,6 +24,8 @@ export type RazorpayPayment = {
   status: 'created' | 'authorized' | 'captured' | 'refunded' | 'failed';
   order_id: string | null;
   captured: boolean;
+  /** card, upi, netbanking, wallet, emi… */
+  method?: string;
   error_code?: string | null;
   error_description?: string | null;
   /** What Razorpay settles in rupees (paise): the amount itself for INR, converted for other currencies. */

@@ -18,6 +18,8 @@ export type DeliveryEmailInput = {
   downloadUrl?: string;
   /** The tax invoice attached to the email, if any. */
   invoiceNumber?: string;
+  /** The order's page (/my-tools/orders/<id>): its price, documents, license and history. */
+  orderUrl?: string;
 };
 
 export const toolLabel = (name: string, device: string | null) => (device ? `${name} (${device})` : name);
@@ -46,6 +48,7 @@ export function renderDeliveryEmail(input: DeliveryEmailInput): RenderedEmail {
           ? [['Tax invoice', `${input.invoiceNumber} (attached)`] as [string, string]]
           : []),
         ['Validity', 'Lifetime'],
+        ...(input.orderUrl ? [['Your order', input.orderUrl] as [string, string]] : []),
       ],
     },
   ];

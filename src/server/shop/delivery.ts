@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { LicenseCredentials } from '../../shared/licenses';
 import { formatSubunits } from '../../shared/money';
+import { orderPagePath } from '../../shared/order-detail';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { licenses, orders, purchases, tools, users } from '../db/schema';
@@ -45,6 +46,7 @@ export async function queueDeliveryEmail(ctx: AppContext, tx: DbOrTx, parts: Del
     secret: parts.secret,
     downloadUrl: link?.url,
     invoiceNumber: parts.invoice?.number,
+    orderUrl: `${ctx.config.publicUrl}${orderPagePath(parts.order.id)}`,
   });
   return enqueueMail(
     ctx,

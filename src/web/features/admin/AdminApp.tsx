@@ -16,6 +16,7 @@ import { NoAccessScreen } from './NoAccessScreen';
 import { OrderScreen } from './OrderScreen';
 import { OrdersScreen } from './OrdersScreen';
 import { OverviewScreen } from './OverviewScreen';
+import { RefundRequestsScreen } from './RefundRequestsScreen';
 import { SignInScreen } from './SignInScreen';
 import { ToolEditScreen } from './ToolEditScreen';
 import { ToolsScreen } from './ToolsScreen';
@@ -85,6 +86,7 @@ export function AdminApp() {
               <Route path="/admin/tools/:id" component={ToolEditScreen} />
               <Route path="/admin/coupons" component={CouponsScreen} />
               <Route path="/admin/coupons/:id" component={CouponScreen} />
+              <Route path="/admin/refund-requests" component={RefundRequestsScreen} />
               <Route path="/admin/messages" component={MessagesScreen} />
               <Route path="/admin/mail" component={MailScreen} />
               <Route path="/admin/invoices" component={InvoicesScreen} />

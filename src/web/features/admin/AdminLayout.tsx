@@ -11,6 +11,7 @@ export const SCREENS = [
   { to: '/admin/customers', label: 'Customers', end: false },
   { to: '/admin/tools', label: 'Tools', end: false },
   { to: '/admin/coupons', label: 'Coupons', end: false },
+  { to: '/admin/refund-requests', label: 'Refund requests', end: false },
   { to: '/admin/messages', label: 'Messages', end: false },
   { to: '/admin/mail', label: 'Mail', end: false },
   { to: '/admin/invoices', label: 'Invoices', end: false },

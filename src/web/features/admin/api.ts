@@ -26,6 +26,7 @@ import type {
   ToolInput,
   ToolsQuery,
 } from '../../../shared/dashboard';
+import type { RefundRequestListRow } from '../../../shared/refund-requests';
 import type { CreateReleaseInput, EditReleaseInput } from '../../../shared/release-schemas';
 import type { AdminRelease } from '../../../shared/releases';
 import type {
@@ -122,6 +123,11 @@ export const adminApi = {
     ),
   redeliverWebhook: (deliveryId: number) =>
     api.post<{ id: number }>(`/api/admin/webhook-deliveries/${deliveryId}/redeliver`, {}),
+  refundRequests: () => api.get<RefundRequestListRow[]>('/api/admin/refund-requests'),
+  approveRefundRequest: (id: string, code: string) =>
+    api.post<{ message: string }>(`/api/admin/refund-requests/${encodeURIComponent(id)}/approve`, { code }),
+  declineRefundRequest: (id: string, reason: string) =>
+    api.post<{ message: string }>(`/api/admin/refund-requests/${encodeURIComponent(id)}/decline`, { reason }),
   activity: (query: ActivityQuery) =>
     api.get<CursorPage<ActivityEntry>>(`/api/admin/activity${queryString(query)}`),
   releases: (toolId: string) =>

@@ -92,6 +92,7 @@ describe('the billing dialog', () => {
           state: 'Rajasthan',
           country: '',
           gstin: '08abcde1234f1z0',
+          couponCode: '',
         },
       },
     ]);

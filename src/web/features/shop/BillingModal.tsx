@@ -1,10 +1,11 @@
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { BILLING_COUNTRY_INDIA, normaliseBilling, validateBilling } from '../../../shared/billing';
+import type { CheckoutQuote } from '../../../shared/checkout-quote';
 import type { Currency } from '../../../shared/constants';
-import { COUNTRIES } from '../../../shared/countries';
-import { INDIAN_STATE_NAMES } from '../../../shared/indian-states';
+import { COUNTRIES, isKnownCountry } from '../../../shared/countries';
+import { findIndianState, INDIAN_STATE_NAMES } from '../../../shared/indian-states';
 import { MAX_LENGTH } from '../../../shared/limits';
-import { BILLING_FIELD_LABELS } from '../../../shared/money';
+import { BILLING_FIELD_LABELS, formatSubunits } from '../../../shared/money';
 import { type BillingDetails, SHOP_MESSAGES } from '../../../shared/shop';
 import {
   controlProps,
@@ -17,10 +18,15 @@ import {
   useForm,
 } from '../../components/form';
 import { Modal } from '../../components/Modal';
+import { announce } from '../../lib/announce';
 import { ApiError } from '../../lib/api';
 import { shopApi } from './api';
-import { type AppliedCoupon, CouponField } from './CouponField';
+import { CouponField } from './CouponField';
 import { GstinField } from './GstinField';
+import { OrderSummary } from './OrderSummary';
+
+/** Said when the quote itself failed (no answer, a server error): never a reason the server did not give. */
+const CHECK_FAILED = 'The code could not be checked. Please try again.';
 
 const COUNTRY_OPTIONS = COUNTRIES.map((country) => country.name);
 
@@ -42,8 +48,11 @@ export function BillingModal({
   onSubmit,
   returnFocus,
   toolId,
+  onDraftChange,
 }: {
   open: boolean;
+  /** Everything typed, as it is typed (and the applied coupon): the page keeps it for the next attempt. */
+  onDraftChange?: (draft: BillingDraft) => void;
   /** The tool being bought: with it the form offers the optional coupon code (checked by the server). */
   toolId?: string;
   /** Where focus goes on close when the page opened the dialog itself (a purchase carried on after signing in). */
@@ -82,13 +91,20 @@ export function BillingModal({
         onCancel={onCancel}
         onSubmit={onSubmit}
         toolId={toolId}
+        onDraftChange={onDraftChange}
       />
     </Modal>
   );
 }
 
-/** What the buyer typed in the form, kept by the page so a second attempt starts from it. */
-export type BillingDraft = { address: string; state: string; country: string; gstin: string };
+/** What the buyer typed in the form, kept by the page so a second attempt starts from it; with the coupon code. */
+export type BillingDraft = {
+  address: string;
+  state: string;
+  country: string;
+  gstin: string;
+  couponCode?: string;
+};
 
 const FIELDS = ['address', 'state', 'country', 'gstin'] as const;
 
@@ -100,7 +116,9 @@ function BillingForm({
   onCancel,
   onSubmit,
   toolId,
+  onDraftChange,
 }: {
+  onDraftChange?: (draft: BillingDraft) => void;
   currency: Currency;
   summary: ReactNode;
   draft?: BillingDraft;
@@ -109,22 +127,47 @@ function BillingForm({
   onSubmit: (billing: BillingDetails, draft: BillingDraft, couponCode?: string) => Promise<void>;
   toolId?: string;
 }) {
-  const [coupon, setCoupon] = useState<AppliedCoupon | null>(null);
   const domestic = currency === 'INR';
   const prefix = useId();
   const idOf = (field: string) => `${prefix}-${field}`;
   const form = useForm({
-    initial: draft ?? {
-      address: '',
-      state: '',
-      country: defaultCountry && COUNTRY_OPTIONS.includes(defaultCountry) ? defaultCountry : '',
-      gstin: '',
+    initial: {
+      address: draft?.address ?? '',
+      state: draft?.state ?? '',
+      country:
+        draft?.country ?? (defaultCountry && COUNTRY_OPTIONS.includes(defaultCountry) ? defaultCountry : ''),
+      gstin: draft?.gstin ?? '',
     },
     fields: FIELDS,
     idOf,
     serverPath: 'billingDetails',
   });
   const { values, errors } = form;
+  const { quote, quoting, couponCode, setCouponCode, checkFailed } = useQuote({
+    toolId,
+    currency,
+    state: domestic && findIndianState(values.state) ? values.state : '',
+    country: !domestic && isKnownCountry(values.country) ? values.country : '',
+    initialCode: draft?.couponCode || null,
+  });
+  const applied = quote?.coupon?.applied ? quote.coupon : null;
+  const refusal = quote?.coupon && !quote.coupon.applied ? quote.coupon.message : checkFailed;
+  // The coupon field starts again empty after Remove.
+  const [couponFieldKey, setCouponFieldKey] = useState(0);
+
+  const draftRef = useRef(onDraftChange);
+  draftRef.current = onDraftChange;
+  useEffect(() => {
+    draftRef.current?.({ ...values, couponCode: couponCode ?? '' });
+  }, [values, couponCode]);
+
+  const removeCoupon = () => {
+    setCouponCode(null);
+    setCouponFieldKey((key) => key + 1);
+    announce('Coupon removed.');
+    // The Remove button goes with the coupon: focus goes to the emptied code field.
+    window.setTimeout(() => document.getElementById(idOf('coupon'))?.focus());
+  };
   const input = (typed: BillingDraft) =>
     domestic
       ? {
@@ -138,7 +181,8 @@ function BillingForm({
 
   const submit = form.submit({
     validate: (typed) => validateBilling(input(typed)),
-    send: (typed) => onSubmit(normaliseBilling(input(typed)), typed, coupon?.code),
+    send: (typed) =>
+      onSubmit(normaliseBilling(input(typed)), { ...typed, couponCode: couponCode ?? '' }, applied?.code),
     // A code refused when the order was made (its last use went meanwhile) says why; anything else, the spec's words.
     explain: (failure, onFields) =>
       onFields
@@ -216,21 +260,109 @@ function BillingForm({
 
       {toolId && (
         <CouponField
+          key={couponFieldKey}
           id={idOf('coupon')}
-          toolId={toolId}
           currency={currency}
-          applied={coupon}
-          onApplied={setCoupon}
+          initialCode={couponCode ?? undefined}
+          applied={
+            applied && quote ? { code: applied.code, discount: quote.discount, total: quote.total } : null
+          }
+          refusal={refusal}
+          busy={quoting && couponCode !== null}
+          onApply={setCouponCode}
+          onEdit={() => setCouponCode(null)}
         />
+      )}
+
+      {quote && (
+        <OrderSummary quote={quote} couponCode={applied?.code ?? null} onRemoveCoupon={removeCoupon} />
       )}
 
       <FormError message={form.formError} />
       <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
         <SecondaryButton onClick={onCancel}>Cancel</SecondaryButton>
         <PrimaryButton size="inline" busy={form.busy !== null}>
-          Proceed to Payment
+          {/* The spec's words, and beside them the amount the payment will ask for (the quote's total). */}
+          Proceed to Payment{quote ? ` · Pay ${formatSubunits(quote.total, quote.currency)}` : ''}
         </PrimaryButton>
       </div>
     </form>
   );
+}
+
+/**
+ * The server's price for what the form says now (POST /api/checkout/quote): asked again when the state, the
+ * country or the coupon changes. An answer that arrives after a newer question is dropped. An applied code is
+ * announced with its effect; a refused one is a normal answer whose reason shows on the field.
+ */
+function useQuote({
+  toolId,
+  currency,
+  state,
+  country,
+  initialCode,
+}: {
+  toolId?: string;
+  currency: Currency;
+  state: string;
+  country: string;
+  initialCode: string | null;
+}) {
+  const [quote, setQuote] = useState<CheckoutQuote | null>(null);
+  const [quoting, setQuoting] = useState(false);
+  const [couponCode, setCode] = useState<string | null>(initialCode);
+  const [checkFailed, setCheckFailed] = useState<string | null>(null);
+  const announceResult = useRef(false);
+
+  useEffect(() => {
+    if (!toolId) return;
+    let current = true;
+    setQuoting(true);
+    shopApi
+      .quote({
+        toolId,
+        currency,
+        state,
+        ...(country ? { country } : {}),
+        ...(couponCode ? { couponCode } : {}),
+      })
+      .then(
+        (answer) => {
+          if (!current) return;
+          setQuote(answer);
+          setCheckFailed(null);
+          if (announceResult.current && answer.coupon) {
+            announce(
+              answer.coupon.applied
+                ? `Coupon ${answer.coupon.code} applied: ${formatSubunits(answer.discount, currency)} off, new price ${formatSubunits(answer.total, currency)}.`
+                : answer.coupon.message,
+            );
+          }
+        },
+        (failure: unknown) => {
+          if (!current) return;
+          setQuote(null);
+          const message = (failure instanceof ApiError && failure.serverMessage) || CHECK_FAILED;
+          if (couponCode) {
+            setCheckFailed(message);
+            if (announceResult.current) announce(message);
+          }
+        },
+      )
+      .finally(() => {
+        if (!current) return;
+        setQuoting(false);
+        announceResult.current = false;
+      });
+    return () => {
+      current = false;
+    };
+  }, [toolId, currency, state, country, couponCode]);
+
+  const setCouponCode = (code: string | null) => {
+    announceResult.current = code !== null;
+    setCheckFailed(null);
+    setCode(code);
+  };
+  return { quote, quoting, couponCode, setCouponCode, checkFailed };
 }

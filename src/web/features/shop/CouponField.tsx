@@ -1,64 +1,48 @@
 import { useState } from 'react';
 import type { Currency } from '../../../shared/constants';
-import type { CouponCheckResponse } from '../../../shared/coupons';
-import { formatPrice } from '../../../shared/money';
+import { formatSubunits } from '../../../shared/money';
 import { Button, controlProps, Field, inputClass } from '../../components/form';
-import { announce } from '../../lib/announce';
-import { ApiError } from '../../lib/api';
-import { shopApi } from './api';
 
-/** Said when the check itself failed (no answer, a server error): never a reason the server did not give. */
-const CHECK_FAILED = 'The code could not be checked. Please try again.';
-
-export type AppliedCoupon = CouponCheckResponse;
+export type AppliedCoupon = { code: string; discount: number; total: number };
 
 /**
- * The billing form's optional "Coupon code" with "Apply": asks the server what the code takes off and shows the
- * new price, or the server's reason. Only a preview: the order is priced by the server when it is created.
+ * The billing form's optional "Coupon code" with "Apply". The form asks the server for a quote with the code: it
+ * answers what the code takes off, or why it does not apply (a normal answer, shown on the field).
  */
 export function CouponField({
   id,
-  toolId,
   currency,
+  initialCode,
   applied,
-  onApplied,
+  refusal,
+  busy,
+  onApply,
+  onEdit,
 }: {
   id: string;
-  toolId: string;
   currency: Currency;
+  /** A code to start from (the last checkout's, or a link's). */
+  initialCode?: string;
   applied: AppliedCoupon | null;
-  onApplied: (coupon: AppliedCoupon | null) => void;
+  /** Why the code asked about does not apply, as the server said. */
+  refusal: string | null;
+  busy: boolean;
+  onApply: (code: string) => void;
+  /** The buyer changed the code: what was applied or refused no longer stands. */
+  onEdit: () => void;
 }) {
-  const [typed, setTyped] = useState(applied?.code ?? '');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [typed, setTyped] = useState(initialCode ?? '');
   const resultId = `${id}-result`;
 
-  const apply = async () => {
+  const apply = () => {
     const code = typed.trim();
-    if (!code || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const coupon = await shopApi.checkCoupon({ toolId, currency, code });
-      onApplied(coupon);
-      announce(
-        `Coupon ${coupon.code} applied: ${formatPrice(coupon.discount, currency)} off, new price ${formatPrice(coupon.price, currency)}.`,
-      );
-    } catch (failure) {
-      const message = (failure instanceof ApiError && failure.serverMessage) || CHECK_FAILED;
-      onApplied(null);
-      setError(message);
-      announce(message);
-    } finally {
-      setBusy(false);
-    }
+    if (code && !busy) onApply(code);
   };
 
-  const { 'aria-describedby': describedBy, ...control } = controlProps(id, error);
+  const { 'aria-describedby': describedBy, ...control } = controlProps(id, refusal);
   return (
     <div>
-      <Field id={id} label="Coupon code" optional error={error}>
+      <Field id={id} label="Coupon code" optional error={refusal}>
         <div className="flex gap-2">
           <input
             {...control}
@@ -66,31 +50,30 @@ export function CouponField({
             value={typed}
             onChange={(event) => {
               setTyped(event.target.value);
-              setError(null);
-              if (applied) onApplied(null);
+              if (applied || refusal) onEdit();
             }}
             onKeyDown={(event) => {
               // Enter applies the code rather than sending the whole form.
               if (event.key === 'Enter') {
                 event.preventDefault();
-                void apply();
+                apply();
               }
             }}
             autoComplete="off"
             autoCapitalize="characters"
             spellCheck={false}
             maxLength={32}
-            className={`${inputClass(Boolean(error))} uppercase`}
+            className={`${inputClass(Boolean(refusal))} uppercase`}
           />
-          <Button variant="secondary" busy={busy} onClick={() => void apply()}>
+          <Button variant="secondary" busy={busy} onClick={apply}>
             Apply
           </Button>
         </div>
       </Field>
       {applied && (
         <p id={resultId} className="mt-1.5 text-sm text-green-800">
-          {applied.code}: {formatPrice(applied.discount, currency)} off. New price{' '}
-          <strong>{formatPrice(applied.price, currency)}</strong>
+          {applied.code}: {formatSubunits(applied.discount, currency)} off. New price{' '}
+          <strong>{formatSubunits(applied.total, currency)}</strong>
         </p>
       )}
     </div>

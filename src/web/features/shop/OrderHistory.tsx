@@ -1,6 +1,8 @@
 import { FileText, ReceiptText, TriangleAlert } from 'lucide';
 import { type ReactNode, useEffect, useState } from 'react';
+import { Link } from 'wouter';
 import { formatPrice } from '../../../shared/money';
+import { orderPagePath } from '../../../shared/order-detail';
 import type { OrderSummary } from '../../../shared/order-history';
 import { Icon } from '../../components/Icon';
 import { useAuth } from '../../session/AuthContext';
@@ -51,6 +53,18 @@ function DocumentLinks({ order }: { order: OrderSummary }) {
   );
 }
 
+/** The tool's name, leading to the order's own page. */
+function OrderLink({ order }: { order: OrderSummary }) {
+  return (
+    <Link
+      href={orderPagePath(order.id)}
+      className="underline decoration-brand-300 underline-offset-4 hover:text-brand-700"
+    >
+      {order.toolName}
+    </Link>
+  );
+}
+
 function OrderRows({ orders }: { orders: OrderSummary[] }) {
   return (
     <>
@@ -81,7 +95,9 @@ function OrderRows({ orders }: { orders: OrderSummary[] }) {
               <td className="py-4 pr-4 whitespace-nowrap text-slate-700">
                 {dateFormat.format(new Date(order.createdAt))}
               </td>
-              <td className="py-4 pr-4 font-medium text-brand-900">{order.toolName}</td>
+              <td className="py-4 pr-4 font-medium text-brand-900">
+                <OrderLink order={order} />
+              </td>
               <td className="py-4 pr-4 text-right whitespace-nowrap text-slate-900 tabular-nums">
                 {formatPrice(order.amount, order.currency)}
               </td>
@@ -102,7 +118,9 @@ function OrderRows({ orders }: { orders: OrderSummary[] }) {
             className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm shadow-slate-900/5"
           >
             <div className="flex items-start justify-between gap-3">
-              <p className="font-semibold text-brand-900">{order.toolName}</p>
+              <p className="font-semibold text-brand-900">
+                <OrderLink order={order} />
+              </p>
               <StatusBadge status={order.status} />
             </div>
             <p className="mt-1 text-sm text-slate-700">

@@ -9,7 +9,14 @@ import { useAuth } from '../../session/AuthContext';
 import type { BillingDraft } from './BillingModal';
 import { CurrencyToggle } from './CurrencyToggle';
 import { useCheckout } from './checkout';
-import { rememberPurchase, usePurchaseIntent } from './intent';
+import {
+  rememberBillingDraft,
+  rememberPurchase,
+  type StoredBillingDraft,
+  storedBillingDraft,
+  useCheckoutLink,
+  usePurchaseIntent,
+} from './intent';
 import { matchesSearch, SearchBox } from './SearchBox';
 import { Spinner } from './Spinner';
 import { ToolCard, toolTitle } from './ToolCard';
@@ -42,8 +49,18 @@ export function ToolCatalogue() {
     useCatalogue();
   const [query, setQuery] = useState('');
   const [billingFor, setBillingFor] = useState<Tool | null>(null);
-  // What the buyer typed in the billing form: a buyer who closes the checkout and buys again starts from it.
-  const [billingDraft, setBillingDraft] = useState<BillingDraft>();
+  // What the buyer typed in the billing form, with the coupon: a buyer whose checkout failed, was closed or was
+  // reloaded starts from it (kept for the tab; the coupon only for the tool it was applied to).
+  const [billingDraft, setBillingDraft] = useState<StoredBillingDraft | undefined>(storedBillingDraft);
+  const keepDraft = (draft: StoredBillingDraft) => {
+    setBillingDraft(draft);
+    rememberBillingDraft(draft);
+  };
+  const draftFor = (tool: Tool | null): BillingDraft | undefined =>
+    billingDraft && {
+      ...billingDraft,
+      couponCode: tool && billingDraft.couponFor === tool._id ? billingDraft.couponCode : '',
+    };
   const checkout = useCheckout();
   const credentials = useSendCredentials();
   // The trial link goes away once the trial started: focus moves to the card's action button.
@@ -56,7 +73,11 @@ export function ToolCatalogue() {
 
   const { processingId, purchase } = usePurchase({
     loadCheckout: checkout.ready,
-    onPurchased: markPurchased,
+    onPurchased: (toolId) => {
+      markPurchased(toolId);
+      // The code was used: the next purchase starts without it.
+      if (billingDraft) keepDraft({ ...billingDraft, couponCode: '', couponFor: '' });
+    },
     // The checkout closed (dismissed, failed or paid) and took focus with it: back to the tool's button.
     onCheckoutClosed: (toolId) =>
       window.setTimeout(() => {
@@ -65,6 +86,15 @@ export function ToolCatalogue() {
   });
 
   usePurchaseIntent({ tools, currency, setCurrency, openBilling: setBillingFor });
+  useCheckoutLink({
+    tools,
+    currency,
+    openLogin,
+    openBilling: (tool) => {
+      setBillingDraft(storedBillingDraft());
+      setBillingFor(tool);
+    },
+  });
 
   const visible = useMemo(
     () => tools?.filter((tool) => matchesSearch(query, tool.name, tool.description, tool.device)) ?? [],
@@ -88,8 +118,8 @@ export function ToolCatalogue() {
    * the checkout window opens, which a dialog still open would hide and keep out of reach.
    */
   const proceed = async (billing: BillingDetails, draft: BillingDraft, couponCode?: string) => {
-    setBillingDraft(draft);
     if (!billingFor || !currency) return;
+    keepDraft({ ...draft, couponFor: billingFor._id });
     await purchase(billingFor, currency, billing, () => flushSync(() => setBillingFor(null)), couponCode);
   };
 
@@ -162,7 +192,8 @@ export function ToolCatalogue() {
         <BillingModal
           open={billingFor !== null && currency !== null}
           currency={currency ?? 'INR'}
-          draft={billingDraft}
+          draft={draftFor(billingFor)}
+          onDraftChange={(draft) => billingFor && keepDraft({ ...draft, couponFor: billingFor._id })}
           defaultCountry={countryName}
           summary={
             billingFor &&

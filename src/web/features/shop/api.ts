@@ -1,8 +1,10 @@
 import type { z } from 'zod';
+import type { CheckoutQuote, CheckoutQuoteRequest } from '../../../shared/checkout-quote';
 import type { CheckoutOpenedRequest } from '../../../shared/checkout-recovery';
-import type { CouponCheckRequest, CouponCheckResponse } from '../../../shared/coupons';
 import type { LocationResponse } from '../../../shared/currency';
+import type { OrderDetail } from '../../../shared/order-detail';
 import type { OrderSummary } from '../../../shared/order-history';
+import type { RefundRequestInput, RefundRequestView } from '../../../shared/refund-requests';
 import type {
   CreatePaymentRequest,
   CreatePaymentResponse,
@@ -22,10 +24,13 @@ export const shopApi = {
   tools: () => api.get<Tool[]>('/api/alltools/'),
   myTools: () => api.get<PurchasedTool[]>('/api/my-tools/'),
   orders: () => api.get<OrderSummary[]>('/api/orders/'),
+  order: (orderId: string) => api.get<OrderDetail>(`/api/orders/${encodeURIComponent(orderId)}`),
+  requestRefund: (orderId: string, body: RefundRequestInput) =>
+    api.post<RefundRequestView>(`/api/orders/${encodeURIComponent(orderId)}/refund-request`, body),
   paymentsConfig: () => api.get<PaymentsConfigResponse>('/api/payments/config/'),
   createPayment: (body: CreatePaymentRequest) =>
     api.post<CreatePaymentResponse>('/api/create-payment/', body),
-  checkCoupon: (body: CouponCheckRequest) => api.post<CouponCheckResponse>('/api/coupons/check', body),
+  quote: (body: CheckoutQuoteRequest) => api.post<CheckoutQuote>('/api/checkout/quote', body),
   verifyPayment: (body: VerifyPaymentRequest) => api.post<StatusResponse>('/api/verify-payment/', body),
   sendCredentials: (body: z.input<typeof sendCredentialsSchema>) =>
     api.post<StatusResponse>('/api/send-tool-credentials/', body),

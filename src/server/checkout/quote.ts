@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import type { CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
+import { orderAmountSubunits, toSubunits } from '../../shared/money';
+import { SHOP_MESSAGES } from '../../shared/shop';
+import type { AppContext } from '../context';
+import { type CouponGuesser, checkCoupon } from '../coupons/check';
+import { AppError, conflict, notFound } from '../http/errors';
+import { priceOrder } from '../invoices/pricing';
+import { findActiveTool } from '../shop/catalogue';
+
+/**
+ * POST /api/checkout/quote: the order summary of the billing dialog. The coupon is judged by the coupon check
+ * itself (coupons/check.ts, whatever budget it keeps), and a code that does not apply is part of the answer; the
+ * price comes from the one pricing function that create-payment and the invoice use.
+ */
+export async function quoteCheckout(
+  ctx: AppContext,
+  guesser: CouponGuesser,
+  body: z.output<typeof checkoutQuoteSchema>,
+): Promise<CheckoutQuote> {
+  const tool = await findActiveTool(ctx.db, body.toolId);
+  if (!tool) throw notFound(SHOP_MESSAGES.payment.toolNotFound);
+  if (tool.comingSoon) throw conflict(SHOP_MESSAGES.payment.comingSoon);
+
+  let discount = 0;
+  let coupon: CheckoutQuote['coupon'] = null;
+  if (body.couponCode) {
+    try {
+      const checked = await checkCoupon(ctx, guesser, {
+        toolId: tool.id,
+        currency: body.currency,
+        code: body.couponCode,
+      });
+      discount = toSubunits(checked.discount);
+      coupon = { code: checked.code, applied: true, message: `${checked.code} applied` };
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'coupon_refused')) throw error;
+      coupon = { code: body.couponCode, applied: false, message: error.message };
+    }
+  }
+
+  const price = priceOrder({
+    unitPrice: orderAmountSubunits(tool, body.currency),
+    seats: body.seats,
+    discount,
+    currency: body.currency,
+    billing:
+      body.currency === 'INR'
+        ? { state: body.state, country: 'India' }
+        : { country: body.country || 'India' },
+    firm: ctx.config.firm,
+  });
+  return {
+    listPrice: price.listPrice,
+    discount: price.discount,
+    taxableValue: price.taxableValue,
+    taxes: price.taxes.map((line) => ({ name: line.name, rate: line.ratePercent, amount: line.amount })),
+    total: price.total,
+    currency: body.currency,
+    coupon,
+  };
+}

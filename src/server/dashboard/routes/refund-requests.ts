@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { totpCodeSchema } from '../../../shared/dashboard';
+import type { AppContext } from '../../context';
+import { parseInput } from '../../http/errors';
+import { approveRefundRequest, declineRefundRequest, listRefundRequests } from '../../orders/refund-requests';
+import { idParams, operatorOf } from '../guard';
+import { requireFreshCode } from '../second-factor';
+
+const approveSchema = z.strictObject({ code: totpCodeSchema });
+const declineSchema = z.strictObject({
+  reason: z
+    .string({ error: 'Give the reason the buyer will read.' })
+    .trim()
+    .min(3, 'Give the reason the buyer will read.')
+    .max(1000, 'At most 1000 characters.'),
+});
+
+/**
+ * /api/admin/refund-requests: the buyers' refund requests queue, through the same operations as
+ * `refunds requests …` on the command line. Approving refunds money, so it asks a fresh code like a refund does.
+ */
+export function refundRequestRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/api/admin/refund-requests', async () => listRefundRequests(ctx, { status: 'open' }));
+
+  app.post('/api/admin/refund-requests/:id/approve', async (request) => {
+    const id = idParams(request);
+    const input = parseInput(approveSchema, request.body);
+    const { actor } = operatorOf(request);
+    await requireFreshCode(ctx, actor, input.code);
+    const result = await approveRefundRequest(ctx, actor, id);
+    return { message: 'Approved and refunded; the buyer is told by email.', request: result };
+  });
+
+  app.post('/api/admin/refund-requests/:id/decline', async (request) => {
+    const id = idParams(request);
+    const input = parseInput(declineSchema, request.body);
+    const result = await declineRefundRequest(ctx, operatorOf(request).actor, id, input.reason);
+    return { message: 'Declined; the buyer is emailed the reason.', request: result };
+  });
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { BILLING_MESSAGES } from './billing';
+import { CURRENCIES, type Currency } from './constants';
+import { isKnownCountry } from './countries';
+import { couponCodeSchema } from './coupons';
+import { isValidGstin, normaliseGstin } from './gstin';
+import { findIndianState } from './indian-states';
+import { singleLineText } from './input-policy';
+import { MAX_LENGTH } from './limits';
+
+/**
+ * POST /api/checkout/quote (docs/decisions/044-order-summary-and-order-page.md): what an order would cost this
+ * buyer, priced by the server's one pricing function, for the billing dialog's order summary. Amounts in subunits.
+ */
+
+/** Team licenses (issue 54) are not sold yet: a quote for more than one seat is refused on its field. */
+export const MAX_SEATS = 50;
+export const SEATS_ON_SALE = 1;
+export const QUOTE_MESSAGES = {
+  seats: `Between 1 and ${MAX_SEATS} seats`,
+  teamLicensesNotYet: 'Team licenses are not available yet: buy one seat.',
+} as const;
+
+const optionalText = (max: number) =>
+  z.preprocess((value) => (value === null ? undefined : value), singleLineText(max).optional().default(''));
+
+export const checkoutQuoteSchema = z
+  .strictObject({
+    toolId: z.uuid({ error: 'Unknown tool' }),
+    currency: z.enum(CURRENCIES),
+    /** The Indian state billed (decides CGST + SGST or IGST); empty while the buyer has not chosen one. */
+    state: optionalText(MAX_LENGTH.billingState),
+    /** Beside the issue's fields: an order in another currency is billed to a country (export, or India). */
+    country: optionalText(MAX_LENGTH.billingCountry),
+    gstin: optionalText(MAX_LENGTH.gstin).transform(normaliseGstin),
+    couponCode: z.preprocess(
+      (value) => (value === '' || value === null ? undefined : value),
+      couponCodeSchema.optional(),
+    ),
+    seats: z
+      .number({ error: QUOTE_MESSAGES.seats })
+      .int({ error: QUOTE_MESSAGES.seats })
+      .min(1, { error: QUOTE_MESSAGES.seats })
+      .max(MAX_SEATS, { error: QUOTE_MESSAGES.seats })
+      .default(1),
+  })
+  .superRefine((body, check) => {
+    const state = body.state.trim();
+    if (state && !findIndianState(state))
+      check.addIssue({ code: 'custom', path: ['state'], message: BILLING_MESSAGES.stateUnknown });
+    const country = body.country.trim();
+    if (country && !isKnownCountry(country))
+      check.addIssue({ code: 'custom', path: ['country'], message: BILLING_MESSAGES.countryUnknown });
+    if (body.gstin && !isValidGstin(body.gstin))
+      check.addIssue({ code: 'custom', path: ['gstin'], message: BILLING_MESSAGES.gstinInvalid });
+    else if (body.gstin && state && findIndianState(state)?.gstCode !== body.gstin.slice(0, 2))
+      check.addIssue({ code: 'custom', path: ['gstin'], message: BILLING_MESSAGES.gstinStateMismatch });
+    // Kept apart from the range so that lifting it (issue 54) is one constant.
+    if (body.seats !== SEATS_ON_SALE && body.seats >= 1 && body.seats <= MAX_SEATS)
+      check.addIssue({ code: 'custom', path: ['seats'], message: QUOTE_MESSAGES.teamLicensesNotYet });
+  });
+export type CheckoutQuoteRequest = z.input<typeof checkoutQuoteSchema>;
+
+export type QuoteTaxLine = { name: 'CGST' | 'SGST' | 'IGST'; rate: number; amount: number };
+
+export type CheckoutQuote = {
+  listPrice: number;
+  discount: number;
+  taxableValue: number;
+  taxes: QuoteTaxLine[];
+  total: number;
+  currency: Currency;
+  /** The code asked about: applied, or not with the reason (a normal answer, not an error). */
+  coupon: { code: string; applied: boolean; message: string } | null;
+};

@@ -1,0 +1,71 @@
+import type { CheckoutQuote } from '../../../shared/checkout-quote';
+import { formatSubunits } from '../../../shared/money';
+
+/**
+ * The order summary above the pay button: the server's quote, line by line as the tax invoice will print it
+ * (list price, coupon, discount, taxable value, the GST lines, total). Prices include GST, so the lines add up to
+ * the total from the taxable value.
+ */
+export function OrderSummary({
+  quote,
+  couponCode,
+  onRemoveCoupon,
+  title = 'Order summary',
+}: {
+  quote: Omit<CheckoutQuote, 'coupon'>;
+  /** The coupon applied, if any. */
+  couponCode: string | null;
+  /** In the checkout, the coupon can be taken off; an order's page only shows it. */
+  onRemoveCoupon?: () => void;
+  title?: string;
+}) {
+  const money = (amount: number) => formatSubunits(amount, quote.currency);
+  const applied = couponCode ? { code: couponCode } : null;
+  return (
+    <section aria-label={title} className="rounded-xl px-4 py-3 text-sm ring-1 ring-slate-200">
+      <h3 className="mb-2 font-semibold text-brand-900">{title}</h3>
+      <dl className="space-y-1.5 text-slate-700">
+        <Row label="List price" value={money(quote.listPrice)} />
+        {applied && (
+          <div className="flex items-center justify-between gap-4">
+            <dt className="flex flex-wrap items-center gap-x-2">
+              <span>
+                Coupon <span className="font-mono font-semibold text-slate-900">{applied.code}</span>
+              </span>
+              {onRemoveCoupon && (
+                <button
+                  type="button"
+                  onClick={onRemoveCoupon}
+                  aria-label={`Remove coupon ${applied.code}`}
+                  className="rounded-sm text-sm font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900"
+                >
+                  Remove
+                </button>
+              )}
+            </dt>
+            <dd className="shrink-0 tabular-nums">−{money(quote.discount)}</dd>
+          </div>
+        )}
+        <Row label="Taxable value" value={money(quote.taxableValue)} />
+        {quote.taxes.map((line) => (
+          <Row key={line.name} label={`${line.name} ${line.rate} %`} value={money(line.amount)} />
+        ))}
+        <div className="flex items-baseline justify-between gap-4 border-t border-slate-200 pt-2 text-base font-semibold text-brand-900">
+          <dt>Total</dt>
+          <dd className="tabular-nums" data-testid="order-total">
+            {money(quote.total)}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function Row({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="flex items-baseline justify-between gap-4">
+      <dt>{label}</dt>
+      <dd className="shrink-0 tabular-nums">{value}</dd>
+    </div>
+  );
+}
