@@ -3,6 +3,7 @@ import { ChatButton } from '../components/ChatButton';
 import { SiteFooter } from '../components/SiteFooter';
 import { SkipLink } from '../components/SkipLink';
 import { AuthProvider } from '../session/AuthContext';
+import { SignInGate } from './SignInGate';
 import { ToolsNavbar } from './ToolsNavbar';
 
 /**
@@ -17,7 +18,7 @@ export function ToolsLayout({ poll = false, children }: { poll?: boolean; childr
         <SkipLink />
         <ToolsNavbar />
         <main id="main" tabIndex={-1} className="flex-1 outline-none">
-          {children}
+          <SignInGate>{children}</SignInGate>
           <ChatButton />
         </main>
         <SiteFooter />

@@ -47,8 +47,8 @@ export function ToolCatalogue() {
   const checkout = useCheckout();
   const credentials = useSendCredentials();
   // The trial link goes away once the trial started: focus moves to the card's action button.
-  const trial = useStartTrial((toolId) => {
-    markTrialStarted(toolId);
+  const trial = useStartTrial((toolId, expiresAt) => {
+    markTrialStarted(toolId, expiresAt);
     window.setTimeout(() => {
       if (focusLost()) toolAction(toolId)?.focus();
     });
@@ -77,10 +77,12 @@ export function ToolCatalogue() {
     if (currency) rememberPurchase(tool._id, currency);
   };
 
-  /** Signed out, "Try free" opens the login dialog as Buy does. */
+  /** Signed out, "Try free" opens the login dialog as Buy does, saying that signing in is what starts the trial. */
   const tryFree = (tool: Tool) => {
     if (loggedIn) return trial.start(tool);
-    openLogin();
+    openLogin(
+      `Sign in (or sign up) to start your ${tool.trialDays}-day free trial of ${toolTitle(tool)}. Its key comes by email and stays on My Tools.`,
+    );
   };
 
   /**
