@@ -62,6 +62,8 @@ function EmailForm({ user }: { user: AuthUser }) {
         const result = await accountApi.confirmEmailChange(sentTo ?? values.email, values.code.trim());
         setSentTo(null);
         form.setValues({ email: '', code: '' });
+        // The code's form goes: focus back to the address field, which is there again.
+        form.focus('email');
         saved.show(result.message);
         await refresh();
       },
