@@ -32,7 +32,7 @@ export function AccountSection({
         <h2
           id={headingId}
           tabIndex={-1}
-          className="scroll-mt-24 rounded-sm text-xl font-bold tracking-tight text-brand-900 outline-none focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-brand-700"
+          className="scroll-mt-24 rounded-sm text-xl font-bold tracking-tight text-brand-900 outline-none focus:outline-2 focus:outline-solid focus:outline-offset-4 focus:outline-brand-700"
         >
           {title}
         </h2>
