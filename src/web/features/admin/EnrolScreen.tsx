@@ -11,7 +11,7 @@ import { useScreenTitle } from './ui';
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
 
 const secondaryClass =
-  'inline-flex min-h-11 flex-1 items-center justify-center rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-brand-900 hover:bg-slate-50';
+  'inline-flex min-h-11 flex-1 items-center justify-center rounded-lg border border-slate-300 bg-white px-4 text-center text-sm font-semibold text-brand-900 hover:bg-slate-50';
 
 /** The recovery codes copied to the clipboard or saved as a text file, each said through the live region. */
 function RecoveryCodesActions({ codes }: { codes: string[] }) {
