@@ -351,9 +351,11 @@ test('the navbar follows the session: polled every 5 s, /my-tools needs a login,
   const page = await context.newPage();
   const errors = watchConsole(page);
 
-  // Logged out, /my-tools sends the visitor to /utility-tools.
+  // Logged out, /my-tools asks to sign in where it is (issue 53), then the visitor goes on to the tools.
   await page.goto(`${server.url}/my-tools`);
-  await expect(page).toHaveURL(`${server.url}/utility-tools`);
+  await expect(page.getByRole('dialog', { name: 'Welcome Back' })).toBeVisible();
+  await expect(page).toHaveURL(`${server.url}/my-tools`);
+  await page.goto(`${server.url}/utility-tools`);
   await expect(page.getByRole('link', { name: /home/i }).first()).toHaveAttribute('href', '/');
 
   // An account made through the API, logged in through this browser's cookie jar.
