@@ -57,10 +57,13 @@ export function ToolCatalogue() {
   const { processingId, purchase } = usePurchase({
     loadCheckout: checkout.ready,
     onPurchased: markPurchased,
-    // The checkout closed (dismissed, failed or paid) and took focus with it: back to the tool's button.
+    // The checkout closed (dismissed, failed or paid) and took focus with it, or gave it back outside the page's
+    // content (the account menu, focused after a sign-in's reload, opened the billing form by remembering it):
+    // back to the tool's button.
     onCheckoutClosed: (toolId) =>
       window.setTimeout(() => {
-        if (focusLost()) toolAction(toolId)?.focus();
+        if (focusLost() || !document.getElementById('main')?.contains(document.activeElement))
+          toolAction(toolId)?.focus();
       }),
   });
 
