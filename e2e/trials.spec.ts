@@ -11,7 +11,7 @@ import { signUpByApi } from './support/sign-up';
 /**
  * Free trials in the browser: the operator gives a tool 14 trial days from the command line; a signed-out visitor's
  * "Try free" opens the login dialog, a signed-in one starts the trial from the card; My Tools shows the days left
- * and "Buy now", which opens the billing form; the dashboard counts the trial on Overview and the tool's page.
+ * with the key and end date and "Buy — keeps this key", which opens the billing form; the dashboard counts the trial on Overview and the tool's page.
  * Every screen is checked with axe at 390 and 1440 px (screenshots into SHOTS_DIR when set).
  */
 test.describe.configure({ mode: 'serial' });
