@@ -98,13 +98,14 @@ async function openAccount(page: Page) {
 const checkScreen = (page: Page, name: string) =>
   checkPage(page, `account-${name}`, { noHorizontalScroll: true });
 
-test('a signed-out visitor is sent to /utility-tools; the user menu leads to Account', async ({
+test('a signed-out visitor is asked to sign in on /account; the user menu leads to Account', async ({
   browser,
 }) => {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${server.url}/account`);
-  await page.waitForURL(`${server.url}/utility-tools`);
+  await expect(page.getByRole('dialog', { name: 'Welcome Back' })).toBeVisible();
+  await expect(page).toHaveURL(`${server.url}/account`);
   const html = await (await fetch(`${server.url}/account`)).text();
   expect(html).toContain('<meta name="robots" content="noindex" />');
 
@@ -145,7 +146,7 @@ test('changing the password signs the other browser out and emails a notice', as
   expect(await signedIn(buyer.page)).toBe(true);
   expect(await signedIn(other.page)).toBe(false);
   await other.page.goto(`${server.url}/account`);
-  await other.page.waitForURL(`${server.url}/utility-tools`);
+  await expect(other.page.getByRole('dialog', { name: 'Welcome Back' })).toBeVisible();
   expect((await mailTo(buyer.email, 'Your password was changed')).text).toContain('/Contact');
   await buyer.context.close();
   await other.context.close();

@@ -166,7 +166,10 @@ test('the operator sees the uses on the Coupons screen and creates a code with t
   await page.getByLabel('Percent off').fill('10');
   await page.getByLabel('Uses allowed in all').fill('100');
   await page.getByRole('button', { name: 'Create the coupon' }).click();
-  await expect(page.getByRole('main').getByRole('status')).toHaveText('Coupon MONSOON-10 created.');
+  await expect(page.getByRole('main').getByText('Coupon MONSOON-10 created.', { exact: true })).toBeVisible();
+  // The new row's link takes focus and the live region says it once (issue 53).
+  await expect(page.getByRole('link', { name: 'MONSOON-10', exact: true })).toBeFocused();
+  await expect(page.locator('#announcer')).toHaveText(/^Coupon MONSOON-10 created\./);
   await expect(table.getByRole('row', { name: /MONSOON-10.*10 % off.*0 used of 100/ })).toBeVisible();
   await checkScreen('admin-coupons');
 

@@ -234,10 +234,11 @@ test('a search typed before the page has finished loading still filters the cata
 });
 
 test('my tools and the invalid-link page send a visitor who is not signed in where they belong', async () => {
-  // The list is asked for only after the auth check, so a signed-out visit logs no 401 on the way out.
+  // The list is asked for only after the auth check, so a signed-out visit logs no 401 while asking to sign in.
   await page.goto(`${server.url}/my-tools`);
-  await page.waitForURL(`${server.url}/utility-tools`);
-  await expect(page.getByRole('heading', { level: 1, name: 'Utility Tools' })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Welcome Back' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to continue' })).toBeVisible();
+  await page.keyboard.press('Escape');
 
   await page.goto(`${server.url}/utility-tools/invalid-link`);
   await expect(page.getByRole('heading', { level: 1, name: 'Invalid or Expired Link' })).toBeVisible();

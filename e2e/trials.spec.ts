@@ -11,7 +11,7 @@ import { signUpByApi } from './support/sign-up';
 /**
  * Free trials in the browser: the operator gives a tool 14 trial days from the command line; a signed-out visitor's
  * "Try free" opens the login dialog, a signed-in one starts the trial from the card; My Tools shows the days left
- * and "Buy now", which opens the billing form; the dashboard counts the trial on Overview and the tool's page.
+ * with the key and end date and "Buy — keeps this key", which opens the billing form; the dashboard counts the trial on Overview and the tool's page.
  * Every screen is checked with axe at 390 and 1440 px (screenshots into SHOTS_DIR when set).
  */
 test.describe.configure({ mode: 'serial' });
@@ -37,6 +37,7 @@ let context: BrowserContext;
 let page: Page;
 let consoleErrors: string[] = [];
 let toolId = '';
+let trialKey = '';
 
 /** `npm run admin` on the site's DATA_DIR: the running server holds the database and runs each command. */
 const adminCli = operatorCli(() => dataDir);
@@ -100,7 +101,15 @@ test('signed out, "Try free for 14 days" sits under the unchanged buy button and
   await checkScreen('catalogue-signed-out');
   await tryFree.focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('dialog', { name: 'Welcome Back' })).toBeVisible();
+  const login = page.getByRole('dialog', { name: 'Welcome Back' });
+  await expect(login).toBeVisible();
+  // The dialog says what signing in is for here: the trial, not buying.
+  await expect(
+    login.getByText(`Sign in (or sign up) to start your 14-day free trial of ${WINDOWS_TOOL}.`, {
+      exact: false,
+    }),
+  ).toBeVisible();
+  await checkScreen('login-for-trial');
 });
 
 test('signed in, the trial starts from the keyboard, is announced and emailed, and the link goes away', async () => {
@@ -114,16 +123,27 @@ test('signed in, the trial starts from the keyboard, is announced and emailed, a
   await expect(tryFree).toBeHidden();
   await expect(toolCard().getByRole('button', { name: /^Windows - / })).toBeFocused();
   const mail = await smtp.waitFor((m) => m.to.includes(buyer.email) && /free trial/.test(m.subject));
-  expect(mail.text).toMatch(/[23456789A-Z]{5}(-[23456789A-Z]{5}){3}/);
+  trialKey = /[23456789A-Z]{5}(-[23456789A-Z]{5}){3}/.exec(mail.text)?.[0] ?? '';
+  expect(trialKey).not.toBe('');
   expect(mail.text).toContain('ends on');
+  // The card now says how long the trial has left.
+  await expect(toolCard().getByText('Trial: 14 days left')).toBeVisible();
 });
 
-test('My Tools shows the days left and "Buy now" opens the billing form', async () => {
+test('My Tools shows the trial’s key, end date and days left; “Buy — keeps this key” opens the billing form', async () => {
   await page.goto(`${server.url}/my-tools`);
   const card = page.getByRole('article', { name: WINDOWS_TOOL, exact: true });
   await expect(card.getByText('Free trial · 14 days left')).toBeVisible();
+  const ends = new Date(Date.now() + 14 * 24 * 60 * 60 * 1000);
+  const endText = new Intl.DateTimeFormat('en-IN', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  }).format(ends);
+  await expect(card.getByText(`Ends on ${endText}`)).toBeVisible();
+  await expect(card.getByRole('region', { name: 'Trial license' }).locator('code')).toHaveText(trialKey);
   await checkScreen('my-tools');
-  await card.getByRole('button', { name: 'Buy now' }).click();
+  await card.getByRole('button', { name: 'Buy — keeps this key' }).click();
   await expect(page).toHaveURL(/\/utility-tools$/);
   await expect(page.getByRole('dialog', { name: /^Billing Information/ })).toBeVisible();
   await page.keyboard.press('Escape');
@@ -162,4 +182,35 @@ test('the dashboard counts the trial on Overview and on the tool’s page', asyn
   await checkScreen('dashboard-tool');
   await panel.getByRole('button', { name: `Extend the trial of ${buyer.email} by 7 days` }).click();
   await expect(page.locator('#announcer')).toHaveText('Trial extended by 7 days.');
+});
+
+test('signed out, /my-tools asks to sign in and lands there; the trial bought, its key is listed as purchased', async () => {
+  await context.clearCookies();
+  await page.goto(`${server.url}/my-tools`);
+  const login = page.getByRole('dialog', { name: 'Welcome Back' });
+  await expect(login).toBeVisible();
+  await expect(
+    login.getByText('Sign in to see your tools, trials and orders.', { exact: false }),
+  ).toBeVisible();
+  await logIn(buyer);
+  await expect(page).toHaveURL(`${server.url}/my-tools`);
+  await expect(page.getByRole('button', { name: buyer.name })).toBeFocused();
+  const card = page.getByRole('article', { name: WINDOWS_TOOL, exact: true });
+  await card.getByRole('button', { name: 'Buy — keeps this key' }).click();
+  await expect(page).toHaveURL(/\/utility-tools$/);
+  const billing = page.getByRole('dialog', { name: /^Billing Information/ });
+  await expect(billing).toBeVisible();
+  // This browser is en-US: the international form, in USD.
+  await billing.getByLabel('Country').selectOption('United States');
+  await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await page
+    .getByRole('dialog', { name: 'Razorpay Test Checkout' })
+    .getByRole('button', { name: 'Simulate success' })
+    .click();
+  await page.waitForURL(`${server.url}/my-tools`, { timeout: 15_000 });
+  const bought = page.getByRole('article', { name: WINDOWS_TOOL, exact: true });
+  await expect(bought.getByText(/^Purchased: /)).toBeVisible();
+  await expect(bought.getByText('Free trial', { exact: false })).toHaveCount(0);
+  await expect(bought.getByRole('region', { name: 'License' }).locator('code')).toHaveText(trialKey);
+  await expect(bought.getByRole('button', { name: 'Get Credentials' })).toBeVisible();
 });

@@ -15,7 +15,11 @@ describe('createAppContext', () => {
     const config = testConfig();
     const first = createAppContext({ config, db: database.db });
     const second = createAppContext({ config, db: database.db });
-    const tools = { owned: new Set(['tool']), trialled: new Set<string>() };
+    const tools = {
+      owned: new Set(['tool']),
+      trialled: new Set<string>(),
+      trialEnds: new Map<string, string>(),
+    };
     first.caches.ownedTools.set('a', tools, first.caches.ownedTools.generation);
     expect(first.caches.ownedTools.get('a')).toEqual(tools);
     expect(second.caches.ownedTools.get('a')).toBeUndefined();

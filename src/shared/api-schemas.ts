@@ -51,6 +51,8 @@ export const toolSchema = z
     icon: z.string().nullable(),
     trialDays: z.int(),
     trialStarted: z.boolean().optional(),
+    /** Signed in, a running or ended trial not bought: when it ends (ISO 8601). */
+    trialEndsAt: z.string().optional(),
   })
   .meta({ id: 'Tool' }) satisfies z.ZodType<Tool>;
 

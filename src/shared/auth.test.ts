@@ -3,6 +3,7 @@ import {
   AUTH_MESSAGES,
   initiateSignupSchema,
   type SignupDetails,
+  signupDetailsIssues,
   validateNewPassword,
   validateSignupCode,
   validateSignupDetails,
@@ -18,6 +19,28 @@ const valid: SignupDetails = {
   password: 'Correct horse 42',
   confirmPassword: 'Correct horse 42',
 };
+
+describe('signup step 1, every field at once', () => {
+  it('names each field’s first broken rule in one go, and nothing for valid details', () => {
+    expect(
+      signupDetailsIssues({
+        name: '',
+        email: 'asha@',
+        dialCode: '+91',
+        phone: '98765',
+        password: 'abc',
+        confirmPassword: 'abd',
+      }),
+    ).toEqual({
+      name: AUTH_MESSAGES.nameRequired,
+      email: AUTH_MESSAGES.emailInvalid,
+      phone: AUTH_MESSAGES.phoneIndia,
+      password: AUTH_MESSAGES.passwordTooShort,
+      confirmPassword: AUTH_MESSAGES.passwordsDoNotMatch,
+    });
+    expect(signupDetailsIssues(valid)).toEqual({});
+  });
+});
 
 describe('signup step 1 (docs/product.md §5), checked in order', () => {
   it('reports the first broken rule, in the spec order', () => {

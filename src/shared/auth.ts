@@ -138,6 +138,33 @@ export function validateSignupDetails(details: SignupDetails): FieldIssue<Signup
   return null;
 }
 
+/**
+ * Every field's problem at once, for the signup form (one submit shows them all): each field's first broken rule of
+ * validateSignupDetails. The confirmation is compared only once a password is typed.
+ */
+export function signupDetailsIssues(details: SignupDetails): Partial<Record<SignupField, string>> {
+  const m = AUTH_MESSAGES;
+  const issues: Partial<Record<SignupField, string>> = {};
+  const name = details.name.trim();
+  if (!name) issues.name = m.nameRequired;
+  else if (name.length > MAX_LENGTH.signupName) issues.name = m.nameTooLong;
+  if (!isValidEmail(details.email)) issues.email = m.emailInvalid;
+  const phone = phoneProblem(details.dialCode, details.phone);
+  if (phone) issues.phone = phone;
+  const password = !details.password
+    ? m.passwordRequired
+    : passwordLength(details.password) < PASSWORD_MIN_LENGTH
+      ? m.passwordTooShort
+      : newPasswordProblem(details.password);
+  if (password) issues.password = password;
+  if (details.password && details.password !== details.confirmPassword)
+    issues.confirmPassword = m.passwordsDoNotMatch;
+  return issues;
+}
+
+/** The password rule, shown under the signup's Password field before anything is typed. */
+export const PASSWORD_RULE = `At least ${PASSWORD_MIN_LENGTH} characters, and not a commonly used password.`;
+
 /** docs/product.md §5 signup code: digits only, exactly four. */
 export function validateSignupCode(code: string): string | null {
   return new RegExp(`^\\d{${SIGNUP_CODE_LENGTH}}$`).test(code) ? null : AUTH_MESSAGES.codeInvalid;

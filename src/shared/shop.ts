@@ -25,6 +25,8 @@ export type Tool = {
   trialDays: number;
   /** Signed in only: this visitor has already had (or is having) a trial of the tool. */
   trialStarted?: boolean;
+  /** Signed in only: the end of this visitor's trial of the tool, running or ended, while not bought. */
+  trialEndsAt?: string;
 };
 
 /** GET /api/my-tools/ → PurchasedTool[] */

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
-import { licenseActivations, licenses, purchases, tools } from '../db/schema';
+import { licenseActivations, licenses, purchases, tools, trials } from '../db/schema';
 import { DomainError } from '../domain-error';
 import { deactivationsLeftOfAll, lockDeactivationsLeft } from './allowance';
 import { issueLicenseFile } from './files';
@@ -54,35 +54,55 @@ export async function seatsOfAll(
   return seats;
 }
 
-/** The buyer's live licenses (refunded purchases are gone from My Tools) with the machines they run on. */
+/**
+ * The buyer's live licenses (refunded purchases are gone from My Tools) and the licenses of the free trials not
+ * bought yet, running or ended (with their end), with the machines they run on.
+ */
 export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLicense[]> {
   const now = ctx.clock.now();
-  const owned = await ctx.db
-    .select({
-      id: licenses.id,
-      toolId: purchases.toolId,
-      licenseKeySealed: licenses.licenseKeySealed,
-      username: licenses.username,
-      status: licenses.status,
-      refundedAt: purchases.refundedAt,
-      resetAt: licenses.selfDeactivationsResetAt,
-      activationLimit: tools.activationLimit,
-    })
-    .from(purchases)
-    .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
-    .innerJoin(tools, eq(tools.id, purchases.toolId))
-    .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt)));
+  const columns = {
+    id: licenses.id,
+    licenseKeySealed: licenses.licenseKeySealed,
+    username: licenses.username,
+    status: licenses.status,
+    resetAt: licenses.selfDeactivationsResetAt,
+    activationLimit: tools.activationLimit,
+    expiresAt: licenses.expiresAt,
+  };
+  const [bought, trialled] = await Promise.all([
+    ctx.db
+      .select({ ...columns, toolId: purchases.toolId, refundedAt: purchases.refundedAt })
+      .from(purchases)
+      .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
+      .innerJoin(tools, eq(tools.id, purchases.toolId))
+      .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt))),
+    ctx.db
+      .select({ ...columns, toolId: trials.toolId })
+      .from(trials)
+      .innerJoin(licenses, eq(licenses.id, trials.licenseId))
+      .innerJoin(tools, eq(tools.id, trials.toolId))
+      .where(and(eq(trials.userId, userId), isNull(trials.convertedAt), eq(licenses.status, 'trial'))),
+  ]);
+  const boughtTools = new Set(bought.map((license) => license.toolId));
+  const owned = [
+    ...bought,
+    // A trial whose tool was bought outright after a refund is no longer a trial (as on GET /api/my-tools/).
+    ...trialled
+      .filter((license) => !boughtTools.has(license.toolId))
+      .map((license) => ({ ...license, refundedAt: null })),
+  ];
   const seats = await seatsOfAll(ctx.db, owned, now);
   return owned.map((license) => {
     const { devices, selfDeactivationsLeft } = seats.get(license.id) ?? {
       devices: [],
       selfDeactivationsLeft: 0,
     };
+    const status = effectiveStatus(license);
     return {
       toolId: license.toolId,
       licenseKey: revealLicenseKey(ctx.dataSecrets, license),
       username: license.username,
-      status: effectiveStatus(license),
+      status,
       activationLimit: license.activationLimit,
       devices: devices.map((device) => ({
         id: device.id,
@@ -91,6 +111,7 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
         lastSeenAt: device.lastSeenAt.toISOString(),
       })),
       selfDeactivationsLeft,
+      ...(status === 'trial' && license.expiresAt ? { expiresAt: license.expiresAt.toISOString() } : {}),
     };
   });
 }

@@ -26,8 +26,11 @@ export type ShopCaches = {
   ownedTools: TtlCache<string, ShopperTools>;
 };
 
-/** The tools one signed-in visitor owns, and those they have had a free trial of. */
-export type ShopperTools = { owned: Set<string>; trialled: Set<string> };
+/**
+ * The tools one signed-in visitor owns, those they have had a free trial of, and the end of each trial not bought
+ * (tool id → ISO time).
+ */
+export type ShopperTools = { owned: Set<string>; trialled: Set<string>; trialEnds: Map<string, string> };
 
 export function createShopCaches(): ShopCaches {
   return { catalogue: {}, ownedTools: new TtlCache(OWNED_TOOLS_TTL_MS, OWNED_TOOLS_MAX_ENTRIES) };

@@ -75,10 +75,30 @@ export async function ownedToolIds(db: DbOrTx, userId: string): Promise<Set<stri
   return new Set(rows.map((row) => row.toolId));
 }
 
-/** Ids of the tools this user has had a free trial of, whatever became of it. */
-async function trialledToolIds(db: DbOrTx, userId: string): Promise<Set<string>> {
-  const rows = await db.select({ toolId: trials.toolId }).from(trials).where(eq(trials.userId, userId));
-  return new Set(rows.map((row) => row.toolId));
+/**
+ * Ids of the tools this user has had a free trial of, whatever became of it, and the end of each trial not bought
+ * (running or ended) for the catalogue's "Trial: N days left".
+ */
+async function trialledTools(
+  db: DbOrTx,
+  userId: string,
+): Promise<Pick<ShopperTools, 'trialled' | 'trialEnds'>> {
+  const rows = await db
+    .select({
+      toolId: trials.toolId,
+      convertedAt: trials.convertedAt,
+      status: licenses.status,
+      expiresAt: licenses.expiresAt,
+    })
+    .from(trials)
+    .innerJoin(licenses, eq(licenses.id, trials.licenseId))
+    .where(eq(trials.userId, userId));
+  const trialEnds = new Map<string, string>();
+  for (const row of rows) {
+    if (!row.convertedAt && row.status === 'trial' && row.expiresAt)
+      trialEnds.set(row.toolId, row.expiresAt.toISOString());
+  }
+  return { trialled: new Set(rows.map((row) => row.toolId)), trialEnds };
 }
 
 /**
@@ -91,11 +111,8 @@ export async function cachedShopperTools(ctx: AppContext, userId: string): Promi
   const known = cache.get(userId);
   if (known) return known;
   const generation = cache.generation;
-  const [owned, trialled] = await Promise.all([
-    ownedToolIds(ctx.db, userId),
-    trialledToolIds(ctx.db, userId),
-  ]);
-  const tools = { owned, trialled };
+  const [owned, trialled] = await Promise.all([ownedToolIds(ctx.db, userId), trialledTools(ctx.db, userId)]);
+  const tools = { owned, ...trialled };
   cache.set(userId, tools, generation);
   return tools;
 }

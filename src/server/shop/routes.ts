@@ -33,12 +33,17 @@ export async function shopRoutes(app: FastifyInstance, ctx: AppContext): Promise
       reply.header('cache-control', 'private, no-cache');
       reply.header('vary', 'cookie');
       if (!user) return reply.type('application/json; charset=utf-8').send(catalogue.anonymousJson);
-      const { owned, trialled } = await cachedShopperTools(ctx, user.id);
-      return catalogue.tools.map((tool) =>
-        owned.has(tool._id) || trialled.has(tool._id)
-          ? { ...tool, purchased: owned.has(tool._id), trialStarted: trialled.has(tool._id) }
-          : tool,
-      );
+      const { owned, trialled, trialEnds } = await cachedShopperTools(ctx, user.id);
+      return catalogue.tools.map((tool) => {
+        if (!owned.has(tool._id) && !trialled.has(tool._id)) return tool;
+        const trialEndsAt = owned.has(tool._id) ? undefined : trialEnds.get(tool._id);
+        return {
+          ...tool,
+          purchased: owned.has(tool._id),
+          trialStarted: trialled.has(tool._id),
+          ...(trialEndsAt ? { trialEndsAt } : {}),
+        };
+      });
     },
   );
 

@@ -132,7 +132,28 @@ describe('starting a trial', () => {
     expect(catalogue.find((row: { _id: string }) => row._id === tool.id)).toMatchObject({
       purchased: false,
       trialStarted: true,
+      trialEndsAt: answer.expiresAt,
     });
+  });
+
+  it('lists its key and end on My Tools’ licenses, and after buying the same key as the bought license', async () => {
+    const { tool, user, client, key, answer } = await startedTrial(14);
+    const before = (await client.get('/api/my-licenses/')).json();
+    expect(before).toEqual([
+      expect.objectContaining({
+        toolId: tool.id,
+        licenseKey: key,
+        status: 'trial',
+        expiresAt: answer.expiresAt,
+      }),
+    ]);
+    await buyTool(t, await loginAs(t, user), tool.id);
+    const after = (await (await loginAs(t, user)).get('/api/my-licenses/')).json();
+    expect(after).toEqual([expect.objectContaining({ toolId: tool.id, licenseKey: key, status: 'active' })]);
+    expect(after[0]).not.toHaveProperty('expiresAt');
+    const mine = (await (await loginAs(t, user)).get('/api/my-tools/')).json() as PurchasedTool[];
+    expect(mine).toEqual([expect.objectContaining({ _id: tool.id, purchaseDate: expect.any(String) })]);
+    expect(mine[0]).not.toHaveProperty('trialEndsAt');
   });
 
   it('lists its tool’s current version on My Tools, whose installer downloads while the trial runs', async () => {

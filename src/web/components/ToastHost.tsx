@@ -1,4 +1,5 @@
 import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { announce } from '../lib/announce';
 
 /**
  * One toast container for the whole app, mounted with the first toast and kept from then on. A container inside
@@ -26,12 +27,13 @@ function mountContainer(): void {
 /**
  * Shows a toast. react-toastify holds a toast shown before its container has mounted and shows it once it has, so
  * the first toast mounts the container and waits for nothing. Toasts keep their order, since the module promise
- * settles once.
+ * settles once. The message is read once, through the site's one live region (the toasts are not one).
  */
 const show =
   (kind: 'success' | 'warning' | 'error') =>
   (message: string): void => {
     mountContainer();
+    announce(message);
     loadToasts().then(
       (module) => module.toast[kind](message),
       (error: unknown) => console.error('Could not load the toasts to show:', message, error),

@@ -3,6 +3,7 @@ import { ChatButton } from '../components/ChatButton';
 import { SiteFooter } from '../components/SiteFooter';
 import { SkipLink } from '../components/SkipLink';
 import { AuthProvider } from '../session/AuthContext';
+import { SignInGate } from './SignInGate';
 import { ToolsNavbar } from './ToolsNavbar';
 
 /**
@@ -27,7 +28,7 @@ export function ToolsLayout({
         <SkipLink />
         <ToolsNavbar />
         <Main id="main" tabIndex={-1} className="flex-1 outline-none">
-          {children}
+          <SignInGate>{children}</SignInGate>
           {ownMain ? (
             // Outside <main>, the button still sits in a landmark.
             <aside aria-label="Chat">

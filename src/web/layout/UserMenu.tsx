@@ -73,6 +73,7 @@ export function UserMenu({ name }: { name: string }) {
       <button
         ref={buttonRef}
         type="button"
+        data-user-menu
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}

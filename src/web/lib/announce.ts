@@ -21,8 +21,9 @@ export function announce(message: string): void {
  * take it goes to `fallback`: the next sensible control, never the page body.
  */
 export function focusOrFallback(target: HTMLElement | null | undefined, fallback?: () => HTMLElement | null) {
+  // The page body is never a place to put focus (a dialog the page opened on load remembers it as its opener).
   const usable = (element: HTMLElement | null | undefined): element is HTMLElement =>
-    Boolean(element?.isConnected) && !(element as HTMLButtonElement).disabled;
+    Boolean(element?.isConnected) && element !== document.body && !(element as HTMLButtonElement).disabled;
   const next = usable(target) ? target : fallback?.();
   if (usable(next)) next.focus();
 }

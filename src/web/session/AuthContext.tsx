@@ -13,6 +13,7 @@ import {
 import { useLocation } from 'wouter';
 import type { AuthUser } from '../../shared/auth';
 import { AUTH_POLL_INTERVAL_MS } from '../../shared/constants';
+import { announce, focusLost } from '../lib/announce';
 import { sessionApi } from './api';
 
 export type { AuthUser } from '../../shared/auth';
@@ -26,8 +27,11 @@ export type AuthState = {
   checked: boolean;
   /** Whether the Login or Signup dialog is open. */
   signingIn: boolean;
-  openLogin(): void;
+  /** `reason`: the line under the dialog's title that says what signing in is for (the default says buying). */
+  openLogin(reason?: string): void;
   openSignup(): void;
+  /** Signed out on a page only a signed-in buyer sees (signedInOnlyReason): why it asks to sign in. */
+  signInNeeded: string | null;
   logout(): Promise<void>;
   refresh(): Promise<void>;
 };
@@ -42,15 +46,45 @@ export function preloadAuthDialogs(): void {
   void loadDialogs();
 }
 
-/** The pages only a signed-in buyer sees: anyone else is sent to the tools page. */
-const SIGNED_IN_PATHS = new Set(['/my-tools', '/account']);
 const TOOLS_PATH = '/utility-tools';
+
+/**
+ * Why a signed-out visitor on this address is asked to sign in, or null when anyone may see it. Every address under
+ * /my-tools (an order's page too) and /account is the buyer's own: opened signed out (a bookmark, an email's link),
+ * it shows the sign-in dialog with this line, and signing in reloads the same address (docs/decisions/045).
+ */
+export function signedInOnlyReason(pathname: string): string | null {
+  const path = pathname.replace(/\/+$/, '');
+  if (path === '/account' || path.startsWith('/account/'))
+    return 'Sign in to open your account settings. You will come back to this page.';
+  if (path.startsWith('/my-tools/')) return 'Sign in to see this page of My Tools. You will come back to it.';
+  if (path === '/my-tools')
+    return 'Sign in to see your tools, trials and orders. You will come back to this page.';
+  return null;
+}
+
+/** Set just before the reload that follows a sign-in, so the reloaded page can say so and place focus. */
+const JUST_SIGNED_IN = 'just-signed-in';
+
+/** After a sign-in's reload: focus on the account menu (named with the buyer's name), and one announcement. */
+function welcomeBack(name: string) {
+  let flagged = false;
+  try {
+    flagged = sessionStorage.getItem(JUST_SIGNED_IN) !== null;
+    sessionStorage.removeItem(JUST_SIGNED_IN);
+  } catch {
+    // Storage refused (private mode): nothing to say.
+  }
+  if (!flagged) return;
+  if (focusLost()) document.querySelector<HTMLElement>('[data-user-menu]')?.focus();
+  announce(`Signed in as ${name}.`);
+}
 
 /**
  * Who is logged in, for the tools pages (docs/product.md §4, §6). Checks GET /api/auth/check/ once mounted
  * (the prerendered HTML is the "not checked yet" state), polls every 5 s when `poll`, and renders the Login
- * and Signup dialogs. On /my-tools and /account a visitor who is not logged in, or whose check fails, is sent to
- * /utility-tools.
+ * and Signup dialogs. On the buyer's own pages (signedInOnlyReason) a visitor who is not logged in gets the sign-in
+ * dialog there; one whose check fails is sent to /utility-tools (docs/product.md §9).
  */
 export function AuthProvider({ children, poll = false }: { children: ReactNode; poll?: boolean }) {
   const [user, setUser] = useState<AuthUser | null>(null);
@@ -58,8 +92,10 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
   const [dialog, setDialog] = useState<AuthDialogName | null>(null);
   /** The dialogs stay mounted once loaded, so the native <dialog> can return focus when it closes. */
   const [dialogsWanted, setDialogsWanted] = useState(false);
+  const [reason, setReason] = useState<string | undefined>();
   const [pathname, navigate] = useLocation();
-  const signedInOnly = SIGNED_IN_PATHS.has(pathname.replace(/\/+$/, ''));
+  const signInReason = signedInOnlyReason(pathname);
+  const signedInOnly = signInReason !== null;
   const signedInOnlyRef = useRef(signedInOnly);
   signedInOnlyRef.current = signedInOnly;
 
@@ -94,14 +130,26 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
     return () => window.clearInterval(timer);
   }, [poll, refresh]);
 
-  useEffect(() => {
-    if (checked && !user && signedInOnly) navigate(TOOLS_PATH, { replace: true });
-  }, [checked, user, signedInOnly, navigate]);
-
-  const open = useCallback((name: AuthDialogName) => {
+  const open = useCallback((name: AuthDialogName, why?: string) => {
     setDialogsWanted(true);
+    setReason(why);
     setDialog(name);
   }, []);
+
+  // Signed out on the buyer's own page: the sign-in dialog, saying why, instead of sending the visitor away.
+  const signInNeeded = checked && !user ? signInReason : null;
+  useEffect(() => {
+    if (signInNeeded) open('login', signInNeeded);
+  }, [signInNeeded, open]);
+
+  // The first answer of the check on this page load: a sign-in that reloaded it is said and focused once.
+  const greeted = useRef(false);
+  const userName = user?.name;
+  useEffect(() => {
+    if (!checked || greeted.current) return;
+    greeted.current = true;
+    if (userName) welcomeBack(userName);
+  }, [checked, userName]);
 
   const logout = useCallback(async () => {
     try {
@@ -120,12 +168,13 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
       loggedIn: user !== null,
       checked,
       signingIn: dialog !== null,
-      openLogin: () => open('login'),
+      openLogin: (why?: string) => open('login', why),
       openSignup: () => open('signup'),
+      signInNeeded,
       logout,
       refresh,
     }),
-    [user, checked, dialog, open, logout, refresh],
+    [user, checked, dialog, open, logout, refresh, signInNeeded],
   );
 
   return (
@@ -135,9 +184,15 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
         <Suspense fallback={null}>
           <AuthDialogs
             open={dialog}
+            reason={reason}
             onOpen={setDialog}
             onClose={() => setDialog(null)}
             onLoggedIn={(loggedInUser) => {
+              try {
+                sessionStorage.setItem(JUST_SIGNED_IN, '1');
+              } catch {
+                // Storage refused: the reloaded page just does not say so.
+              }
               setUser(loggedInUser);
               setChecked(true);
             }}

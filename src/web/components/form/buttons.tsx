@@ -65,7 +65,8 @@ export function PrimaryButton({
 const VARIANTS = {
   primary: 'bg-brand-800 text-white hover:bg-brand-900 disabled:bg-slate-400',
   secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-500',
-  danger: 'bg-red-700 text-white hover:bg-red-800 disabled:bg-slate-400',
+  // A black ring: the site's orange one is too close to red (1.7:1); black is 3.3:1 on the button and far more around it.
+  danger: 'bg-red-700 text-white hover:bg-red-800 disabled:bg-slate-400 focus-visible:outline-black',
 };
 
 /**

@@ -28,7 +28,12 @@ export function AccountSection({
       className="scroll-mt-24 border-t border-slate-200 py-8 first:border-t-0 md:grid md:grid-cols-[16rem_1fr] md:gap-10 md:py-10"
     >
       <div>
-        <h2 id={headingId} className="text-xl font-bold tracking-tight text-brand-900">
+        {/* Focus comes here when what had it is gone and nothing else in the section can take it. */}
+        <h2
+          id={headingId}
+          tabIndex={-1}
+          className="scroll-mt-24 rounded-sm text-xl font-bold tracking-tight text-brand-900 outline-none focus:outline-2 focus:outline-solid focus:outline-offset-4 focus:outline-brand-700"
+        >
           {title}
         </h2>
         {description && <p className="mt-2 text-sm leading-relaxed text-slate-600">{description}</p>}

@@ -1,6 +1,7 @@
 import { TriangleAlert } from 'lucide';
 import { useRef, useState } from 'react';
 import { useLocation } from 'wouter';
+import { normaliseEmail } from '../../../shared/auth';
 import {
   DATA_RIGHTS_MESSAGES,
   TAX_RECORD_RETENTION_MONTHS,
@@ -46,8 +47,14 @@ function DeleteAccountForm({ user }: { user: AuthUser }) {
   const [, navigate] = useLocation();
   const reauth = useReauth();
 
+  // The typed address is checked here, before "cannot be undone" is asked, not only by the server afterwards.
   const askToConfirm = form.submit({
-    validate: validateDeleteAccount,
+    validate: (values) => {
+      const errors = validateDeleteAccount(values);
+      if (!errors.email && normaliseEmail(values.email) !== normaliseEmail(user.email))
+        errors.email = DATA_RIGHTS_MESSAGES.wrongEmail;
+      return errors;
+    },
     send: async () => {
       setConfirming(true);
       window.setTimeout(() => confirmRef.current?.focus(), 0);

@@ -66,6 +66,8 @@ function EmailForm({ user }: { user: AuthUser }) {
         );
         setSentTo(null);
         form.setValues({ email: '', code: '' });
+        // The code's form goes: focus back to the address field, which is there again.
+        form.focus('email');
         saved.show(result.message);
         await refresh();
       },

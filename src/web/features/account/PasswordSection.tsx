@@ -4,6 +4,7 @@ import { FormError, PasswordField, PrimaryButton, useForm } from '../../componen
 import { AccountSection } from './AccountSection';
 import { accountApi } from './api';
 import { failureMessage, SavedNote, useSavedNote } from './SavedNote';
+import { sessionsChanged } from './SessionsSection';
 
 const FIELDS = [
   'currentPassword',
@@ -40,6 +41,8 @@ function PasswordForm() {
         const result = await accountApi.changePassword(values);
         form.setValues(EMPTY);
         saved.show(result.message);
+        // Every other browser was signed out: the Sessions list shows it.
+        sessionsChanged();
       },
       explain: (failure, onFields) =>
         onFields ? null : failureMessage(failure, 'Your password could not be changed.'),

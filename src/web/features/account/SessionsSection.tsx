@@ -1,5 +1,5 @@
 import { Monitor } from 'lucide';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { AccountSession } from '../../../shared/account';
 import { Button, FormError } from '../../components/form';
 import { Icon } from '../../components/Icon';
@@ -10,6 +10,10 @@ import { countryName, formatWhen } from './format';
 import { useReauth } from './ReauthPrompt';
 import { failureMessage, SavedNote, useSavedNote } from './SavedNote';
 import { useAccountList } from './useAccountList';
+
+/** Something else on the page (a password change) signed browsers out: the list is read again. */
+const SESSIONS_CHANGED = 'account:sessions-changed';
+export const sessionsChanged = () => window.dispatchEvent(new Event(SESSIONS_CHANGED));
 
 export function SessionsSection() {
   return (
@@ -30,6 +34,12 @@ function SessionList() {
   const saved = useSavedNote();
   const reauth = useReauth();
 
+  useEffect(() => {
+    const onChanged = () => void reload();
+    window.addEventListener(SESSIONS_CHANGED, onChanged);
+    return () => window.removeEventListener(SESSIONS_CHANGED, onChanged);
+  }, [reload]);
+
   const act = async (key: string, action: () => Promise<{ message: string }>) => {
     setBusy(key);
     setError(null);
@@ -42,7 +52,16 @@ function SessionList() {
       await reload();
     } finally {
       setBusy(null);
-      focusOrFallback(null, () => document.getElementById('sign-out-others'));
+      // The row's button went with its row; with no other browser left "Sign out everywhere else" is disabled
+      // too: then the next browser's Sign out, else the section's heading.
+      focusOrFallback(null, () => {
+        const others = document.getElementById('sign-out-others') as HTMLButtonElement | null;
+        if (others && !others.disabled) return others;
+        return (
+          document.querySelector<HTMLElement>('#sessions li button:not([disabled])') ??
+          document.getElementById('sessions-heading')
+        );
+      });
     }
   };
 
@@ -99,7 +118,7 @@ function SessionRow({
       <Icon node={Monitor} className="mt-0.5 size-5 shrink-0 text-brand-700" />
       <div className="min-w-0 flex-1 basis-56">
         <p className="font-semibold text-slate-900">
-          {session.browser} on {session.os}
+          {session.browser} on {session.os}{' '}
           {session.current && (
             <span className="ml-2 rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-semibold text-emerald-800">
               This browser

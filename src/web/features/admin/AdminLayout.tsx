@@ -1,7 +1,11 @@
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useLocation } from 'wouter';
 import { SITE } from '../../../shared/site';
+import { SkipLink } from '../../components/SkipLink';
+import { announce, focusLost } from '../../lib/announce';
 import { NavLink } from '../../lib/NavLink';
 import { adminApi } from './api';
+import { cameThroughGate } from './GateShell';
 import { LogOut, ShieldCheck } from './icons';
 
 /** The dashboard's screens, in the order of the navigation. */
@@ -20,8 +24,27 @@ export const SCREENS = [
 ] as const;
 
 /**
- * The dashboard's frame: a bar with the firm, the operator and sign-out, the screens as tabs (a scrolling row on a
- * phone), then the screen.
+ * A move to another screen: said once through the live region (the screen's title, which `useScreenTitle` set in
+ * the screen's own effect, before this one runs), and focus, if what had it went with the old screen (a row's
+ * link), starts again at the skip link, as on the public pages (App.tsx).
+ */
+function useScreenChange() {
+  const [location] = useLocation();
+  const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new address is exactly when a new screen shows.
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    announce(document.title);
+    if (focusLost()) document.querySelector<HTMLElement>('[data-skip-link]')?.focus();
+  }, [location]);
+}
+
+/**
+ * The dashboard's frame: a skip link, a bar with the firm, the operator and sign-out, the screens as tabs (wrapping
+ * onto more lines on a phone, so every one is in sight), then the screen.
  */
 export function AdminLayout({
   email,
@@ -33,8 +56,16 @@ export function AdminLayout({
   children: ReactNode;
 }) {
   const [busy, setBusy] = useState(false);
+  useScreenChange();
+  // Arriving from the sign-in steps, whose card is gone: focus starts at the skip link, and the screen is said.
+  useEffect(() => {
+    if (!cameThroughGate()) return;
+    if (focusLost()) document.querySelector<HTMLElement>('[data-skip-link]')?.focus();
+    announce(document.title);
+  }, []);
   return (
     <div className="min-h-screen bg-slate-100">
+      <SkipLink />
       <header className="bg-brand-900 text-white">
         <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-3 sm:px-6">
           <p className="flex min-w-0 items-center gap-2 font-semibold">
@@ -59,8 +90,8 @@ export function AdminLayout({
             </button>
           </div>
         </div>
-        <nav aria-label="Dashboard" className="mx-auto max-w-7xl overflow-x-auto px-2 sm:px-4">
-          <ul className="flex gap-1">
+        <nav aria-label="Dashboard" className="mx-auto max-w-7xl px-2 sm:px-4">
+          <ul className="flex flex-wrap gap-x-1">
             {SCREENS.map((screen) => (
               <li key={screen.to}>
                 <NavLink
@@ -81,7 +112,9 @@ export function AdminLayout({
           </ul>
         </nav>
       </header>
-      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6 sm:py-8">{children}</main>
+      <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 outline-none sm:px-6 sm:py-8">
+        {children}
+      </main>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { type CouponDetail, type CouponSummary, describeCouponValue } from '../../../shared/coupons';
 import type { OverviewResponse } from '../../../shared/dashboard';
@@ -9,7 +9,7 @@ import { adminApi, problem } from './api';
 import { CouponForm } from './CouponForm';
 import { DataTable } from './DataTable';
 import { ArrowLeft } from './icons';
-import { Card, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
+import { Card, customerEmail, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useAdminData, useRecordId } from './useAdminData';
 
 const uses = (coupon: CouponSummary) =>
@@ -38,11 +38,31 @@ const COLUMNS = [
   {
     key: 'ends',
     label: 'Ends',
-    render: (coupon: CouponSummary) => (coupon.endsAt ? formatDateTime(coupon.endsAt) : 'Never'),
+    render: (coupon: CouponSummary) => (coupon.endsAt ? formatCouponEnd(coupon.endsAt) : 'Never'),
   },
   { key: 'uses', label: 'Uses', render: uses },
   { key: 'state', label: 'State', render: (coupon: CouponSummary) => <StatusBadge status={coupon.state} /> },
 ];
+
+/**
+ * A coupon's end as the operator set it: an end date includes its whole day, so it is stored as the next midnight in
+ * India (shared/coupons.ts couponEnd) and shown as that last day, '31 Dec 2026'; an end with a time shows the time.
+ */
+export function formatCouponEnd(iso: string): string {
+  const end = new Date(iso);
+  const time = end.toLocaleTimeString('en-GB', {
+    timeZone: 'Asia/Kolkata',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  if (time !== '00:00') return formatDateTime(iso);
+  return new Date(end.getTime() - 1).toLocaleDateString('en-IN', {
+    timeZone: 'Asia/Kolkata',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  });
+}
 
 /** Every coupon with its uses, and the form that makes a new one. */
 export function CouponsScreen() {
@@ -53,21 +73,30 @@ export function CouponsScreen() {
     'tools',
   );
   const [notice, setNotice] = useState<string | null>(null);
+  /** A coupon just created: once listed, its row's link takes focus (the form's button is far below it). */
+  const [createdCode, setCreatedCode] = useState<string | null>(null);
   const create = async (input: Parameters<typeof adminApi.createCoupon>[0]) => {
     const created = await adminApi.createCoupon(input);
     setNotice(`Coupon ${created.code} created.`);
+    setCreatedCode(created.code);
     list.reload();
     return created;
   };
+  useEffect(() => {
+    if (!createdCode || !list.data?.some((coupon) => coupon.code === createdCode)) return;
+    setCreatedCode(null);
+    const link = document.querySelector<HTMLElement>(
+      `a[href="/admin/coupons/${encodeURIComponent(createdCode)}"]`,
+    );
+    link?.focus();
+    link?.scrollIntoView({ block: 'center' });
+    announce(`Coupon ${createdCode} created. It is listed in the table.`);
+  }, [createdCode, list.data]);
   return (
     <>
       <ScreenTitle title="Coupons" />
       <FormError message={list.error ?? tools.error} />
-      {notice && (
-        <p role="status" className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">
-          {notice}
-        </p>
-      )}
+      {notice && <p className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">{notice}</p>}
       <div className="grid gap-4">
         {list.data && (
           <DataTable
@@ -120,7 +149,7 @@ const USE_COLUMNS = [
       </Link>
     ),
   },
-  { key: 'buyer', label: 'Buyer', render: (use: CouponDetail['uses'][number]) => use.email },
+  { key: 'buyer', label: 'Buyer', render: (use: CouponDetail['uses'][number]) => customerEmail(use.email) },
   { key: 'tool', label: 'Tool', render: (use: CouponDetail['uses'][number]) => use.toolName },
   {
     key: 'price',
@@ -194,7 +223,7 @@ export function CouponScreen() {
                 <dt className="text-slate-700">Starts</dt>
                 <dd>{coupon.startsAt ? formatDateTime(coupon.startsAt) : 'At once'}</dd>
                 <dt className="text-slate-700">Ends</dt>
-                <dd>{coupon.endsAt ? formatDateTime(coupon.endsAt) : 'Never'}</dd>
+                <dd>{coupon.endsAt ? formatCouponEnd(coupon.endsAt) : 'Never'}</dd>
                 <dt className="text-slate-700">Uses</dt>
                 <dd>{uses(coupon)}</dd>
                 <dt className="text-slate-700">Per buyer</dt>

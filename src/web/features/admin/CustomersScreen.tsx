@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Link } from 'wouter';
 import type { CustomerRow } from '../../../shared/dashboard';
 import { FormError } from '../../components/form';
@@ -7,7 +6,7 @@ import { type Column, DataTable } from './DataTable';
 import { LicensesPanel } from './LicensesPanel';
 import { ORDER_COLUMNS } from './OrdersScreen';
 import { SearchableTableScreen } from './SearchableTableScreen';
-import { Card, formatDateTime, ScreenTitle, useScreenTitle } from './ui';
+import { Card, customerEmail, formatDateTime, ScreenTitle, useNotice, useScreenTitle } from './ui';
 import { useAdminData, useRecordId } from './useAdminData';
 
 type Sort = 'createdAt' | 'email' | 'name';
@@ -22,7 +21,7 @@ const COLUMNS: Array<Column<CustomerRow, Sort>> = [
         to={`/admin/customers/${customer.id}`}
         className="font-medium text-brand-700 underline underline-offset-2"
       >
-        {customer.email}
+        {customerEmail(customer.email)}
       </Link>
     ),
   },
@@ -65,7 +64,7 @@ export function CustomerScreen() {
   const id = useRecordId();
   useScreenTitle('Customer');
   const { data, error, reload } = useAdminData(() => adminApi.customer(id), id);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useNotice();
   return (
     <>
       <Link
@@ -76,18 +75,14 @@ export function CustomerScreen() {
       </Link>
       <ScreenTitle title={data ? data.name || 'Erased account' : 'Customer'} />
       <FormError message={error} />
-      {notice && (
-        <p role="status" className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">
-          {notice}
-        </p>
-      )}
+      {notice && <p className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">{notice}</p>}
       {data && (
         <div className="space-y-4">
           <Card title="Account">
             <dl className="grid gap-2 text-sm sm:grid-cols-3">
               <div>
                 <dt className="text-slate-600">Email</dt>
-                <dd className="break-words">{data.email}</dd>
+                <dd className="break-words">{customerEmail(data.email)}</dd>
               </div>
               <div>
                 <dt className="text-slate-600">Phone</dt>
@@ -117,7 +112,7 @@ export function CustomerScreen() {
           </Card>
           <h2 className="text-lg font-semibold text-slate-900">Orders</h2>
           <DataTable
-            caption={`Orders of ${data.email}`}
+            caption={`Orders of ${customerEmail(data.email)}`}
             columns={ORDER_COLUMNS}
             rows={data.orderList}
             rowKey={(order) => order.id}

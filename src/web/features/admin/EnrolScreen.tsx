@@ -1,12 +1,54 @@
 import { type FormEvent, useState } from 'react';
 import type { EnrolmentStart } from '../../../shared/dashboard';
+import { SITE } from '../../../shared/site';
 import { Button, FormError, TextField } from '../../components/form';
+import { announce } from '../../lib/announce';
 import { adminApi, problem } from './api';
 import { GateShell } from './GateShell';
 import { useScreenTitle } from './ui';
 
 /** The secret in groups of four, as authenticator apps show it for typing. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+
+const secondaryClass =
+  'inline-flex min-h-11 flex-1 items-center justify-center rounded-lg border border-slate-300 bg-white px-4 text-center text-sm font-semibold text-brand-900 hover:bg-slate-50';
+
+/** The recovery codes copied to the clipboard or saved as a text file, each said through the live region. */
+function RecoveryCodesActions({ codes }: { codes: string[] }) {
+  const [copyFailed, setCopyFailed] = useState(false);
+  const text = `${SITE.name} dashboard recovery codes. Each signs in once.\n\n${codes.join('\n')}\n`;
+  const copy = () =>
+    navigator.clipboard.writeText(text).then(
+      () => {
+        setCopyFailed(false);
+        announce('Recovery codes copied.');
+      },
+      () => {
+        setCopyFailed(true);
+        announce(COPY_FAILED);
+      },
+    );
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap gap-3">
+        <button type="button" className={secondaryClass} onClick={() => void copy()}>
+          Copy the codes
+        </button>
+        <a
+          className={secondaryClass}
+          href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
+          download="dashboard-recovery-codes.txt"
+          onClick={() => announce('Recovery codes downloaded as dashboard-recovery-codes.txt.')}
+        >
+          Download as a text file
+        </a>
+      </div>
+      {copyFailed && <p className="text-sm text-red-800">{COPY_FAILED}</p>}
+    </div>
+  );
+}
+
+const COPY_FAILED = 'The codes could not be copied: download them or write them down instead.';
 
 /**
  * First dashboard visit of a new operator: set up an authenticator app (QR code or the secret typed in), prove it
@@ -63,7 +105,8 @@ export function EnrolScreen({ email, onDone }: { email: string; onDone: () => vo
             </li>
           ))}
         </ol>
-        <Button className="w-full" onClick={onDone}>
+        <RecoveryCodesActions codes={recoveryCodes} />
+        <Button className="mt-5 w-full" onClick={onDone}>
           I have saved them — open the dashboard
         </Button>
       </GateShell>

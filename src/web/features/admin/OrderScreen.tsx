@@ -7,7 +7,16 @@ import { ArrowLeft } from './icons';
 import { LicensesPanel } from './LicensesPanel';
 import { Detail, OrderRecords } from './OrderRecords';
 import { RefundPanel } from './RefundPanel';
-import { Card, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
+import {
+  Card,
+  customerEmail,
+  formatDateTime,
+  isErasedEmail,
+  ScreenTitle,
+  StatusBadge,
+  useNotice,
+  useScreenTitle,
+} from './ui';
 import { useAdminData, useRecordId } from './useAdminData';
 
 /** One order: buyer, billing, amount, the events timeline, the emails it caused, and its actions. */
@@ -15,7 +24,7 @@ export function OrderScreen() {
   const id = useRecordId();
   useScreenTitle('Order');
   const { data: order, error, reload } = useAdminData(() => adminApi.order(id), id);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useNotice();
   const [actionError, setActionError] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
   const [refunding, setRefunding] = useState(false);
@@ -31,11 +40,7 @@ export function OrderScreen() {
       </Link>
       <ScreenTitle title={order ? `Order ${order.razorpayPaymentId ?? order.razorpayOrderId}` : 'Order'} />
       <FormError message={error} />
-      {notice && (
-        <p role="status" className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">
-          {notice}
-        </p>
-      )}
+      {notice && <p className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">{notice}</p>}
       {order && (
         <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
           <Card title="Summary">
@@ -52,9 +57,13 @@ export function OrderScreen() {
               <Detail label="Tool">{order.tool}</Detail>
               <Detail label="Buyer">
                 {order.customerName} ·{' '}
-                <a href={`mailto:${order.email}`} className="text-brand-700 underline underline-offset-2">
-                  {order.email}
-                </a>
+                {isErasedEmail(order.email) ? (
+                  customerEmail(order.email)
+                ) : (
+                  <a href={`mailto:${order.email}`} className="text-brand-700 underline underline-offset-2">
+                    {order.email}
+                  </a>
+                )}
               </Detail>
               <Detail label="Created">{formatDateTime(order.createdAt)}</Detail>
               {order.paidAt && <Detail label="Paid">{formatDateTime(order.paidAt)}</Detail>}

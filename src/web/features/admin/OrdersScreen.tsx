@@ -6,7 +6,7 @@ import { ORDER_STATUSES, type OrderStatus } from '../../../shared/orders';
 import { Button, FormError } from '../../components/form';
 import { adminApi } from './api';
 import { type Column, CursorTable, FIRST_PAGE } from './DataTable';
-import { formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
+import { customerEmail, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
 
 type Sort = 'createdAt' | 'amount' | 'status';
@@ -31,7 +31,7 @@ export const ORDER_COLUMNS: Array<Column<OrderRow, Sort>> = [
       </Link>
     ),
   },
-  { key: 'customer', label: 'Customer', render: (order) => order.email },
+  { key: 'customer', label: 'Customer', render: (order) => customerEmail(order.email) },
   { key: 'tool', label: 'Tool', render: (order) => order.tool },
   {
     key: 'amount',

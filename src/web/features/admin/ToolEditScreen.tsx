@@ -8,7 +8,7 @@ import { ReleasesPanel } from './releases/ReleasesPanel';
 import { ToolForm } from './ToolForm';
 import { TrialsPanel } from './TrialsPanel';
 import { UploadPanel } from './UploadPanel';
-import { Card, ScreenTitle, useScreenTitle } from './ui';
+import { Card, ScreenTitle, useNotice, useScreenTitle } from './ui';
 import { useAdminData, useRecordId } from './useAdminData';
 
 /** Create or edit a tool, with the command line's rules; price changes ask for a fresh authenticator code. */
@@ -19,7 +19,7 @@ export function ToolEditScreen() {
   const [, navigate] = useLocation();
   const existing = useAdminData(() => (creating ? Promise.resolve(null) : adminApi.tool(id)), id ?? 'new');
   const [saved, setSaved] = useState<AdminTool | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useNotice();
   const tool = saved ?? existing.data;
 
   const save = async (input: ToolInput) => {
@@ -45,11 +45,7 @@ export function ToolEditScreen() {
       </Link>
       <ScreenTitle title={creating ? 'Add a tool' : (tool?.name ?? 'Edit tool')} />
       <FormError message={existing.error} />
-      {notice && (
-        <p role="status" className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">
-          {notice}
-        </p>
-      )}
+      {notice && <p className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">{notice}</p>}
       {(creating || tool) && (
         <div className="grid gap-4 lg:grid-cols-[2fr_1fr]">
           <Card>

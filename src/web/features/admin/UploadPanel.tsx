@@ -3,9 +3,7 @@ import type { AdminTool } from '../../../shared/dashboard';
 import { asSentence, FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES } from '../../../shared/tool-rules';
 import { Button, FormError, TextField } from '../../components/form';
 import { adminApi, problem } from './api';
-import { Card } from './ui';
-
-const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+import { Card, formatFileSize } from './ui';
 
 /** The download file: streamed to storage, its size and SHA-256 shown; needs a fresh authenticator code. */
 export function UploadPanel({
@@ -41,7 +39,7 @@ export function UploadPanel({
         <dl className="mb-4 grid gap-1 text-sm">
           <dt className="text-slate-600">Current file</dt>
           <dd className="break-words">
-            {tool.file.name} · {megabytes(tool.file.size)}
+            {tool.file.name} · {formatFileSize(tool.file.size)}
           </dd>
           <dt className="text-slate-600">SHA-256</dt>
           <dd className="break-all font-mono text-xs" data-testid="file-sha256">

@@ -1,4 +1,5 @@
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { announce } from '../../lib/announce';
 import { ADMIN_META } from './meta';
 
 /** The dashboard's own building blocks (cards, titles, dates, badges); its forms use the site's kit (components/form). */
@@ -7,6 +8,19 @@ export function useScreenTitle(title: string): void {
   useEffect(() => {
     document.title = `${title} — ${ADMIN_META.title}`;
   }, [title]);
+}
+
+/**
+ * A screen's notice of what its last action did: shown on the screen and said once through the site's one live
+ * region (the notice itself is not a live region, so it is not read twice).
+ */
+export function useNotice(): [string | null, (message: string | null) => void] {
+  const [notice, setNotice] = useState<string | null>(null);
+  const show = useCallback((message: string | null) => {
+    setNotice(message);
+    if (message) announce(message);
+  }, []);
+  return [notice, show];
 }
 
 export function Card({
@@ -33,6 +47,19 @@ export function ScreenTitle({ title, children }: { title: string; children?: Rea
       {children}
     </div>
   );
+}
+
+/** The address an erased account is left with (server/account/erasure.ts erasedEmail): a placeholder, not a mailbox. */
+const ERASED_EMAIL = /^erased-[0-9a-f-]+@invalid$/i;
+export const isErasedEmail = (email: string) => ERASED_EMAIL.test(email);
+/** A buyer's address as the dashboard shows it: "Erased customer" for an account erased on request. */
+export const customerEmail = (email: string) => (isErasedEmail(email) ? 'Erased customer' : email);
+
+/** A file's size: bytes under 1 KB, KB under 1 MB, else MB (a 941-byte file is not "0.0 MB"). */
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /** Date and time as the firm reads them: Indian time, day first. */

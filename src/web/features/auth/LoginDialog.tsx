@@ -19,14 +19,18 @@ const TITLES: Record<LoginView, string> = {
  */
 export function LoginDialog({
   open,
+  reason,
   onClose,
   onSignup,
   onLoggedIn,
+  returnFocus,
 }: {
   open: boolean;
+  reason?: string;
   onClose: () => void;
   onSignup: () => void;
   onLoggedIn: (user: AuthUser) => void;
+  returnFocus: () => HTMLElement | null;
 }) {
   const [view, setView] = useState<LoginView>('login');
   // Every opening starts at the login step.
@@ -34,9 +38,10 @@ export function LoginDialog({
     if (!open) setView('login');
   }, [open]);
   return (
-    <Modal open={open} onClose={onClose} title={TITLES[view]}>
+    <Modal open={open} onClose={onClose} title={TITLES[view]} returnFocus={returnFocus}>
       <LoginFlow
         view={view}
+        reason={reason}
         setView={setView}
         onClose={onClose}
         onSignup={onSignup}
@@ -49,12 +54,14 @@ export function LoginDialog({
 /** Mounted only while the dialog is open, so each opening starts with empty fields. */
 function LoginFlow({
   view,
+  reason,
   setView,
   onClose,
   onSignup,
   onLoggedIn,
 }: {
   view: LoginView;
+  reason?: string;
   setView: (view: LoginView) => void;
   onClose: () => void;
   onSignup: () => void;
@@ -66,7 +73,7 @@ function LoginFlow({
     <>
       {view === 'login' && (
         <>
-          <LoginStep id={id} flow={flow} onSignup={onSignup} />
+          <LoginStep id={id} flow={flow} onSignup={onSignup} reason={reason} />
           <PasskeySignIn onLoggedIn={onLoggedIn} onClose={onClose} />
         </>
       )}

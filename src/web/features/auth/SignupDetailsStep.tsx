@@ -1,3 +1,4 @@
+import { PASSWORD_RULE } from '../../../shared/auth';
 import { SIGNUP_CODE_LENGTH } from '../../../shared/constants';
 import { MAX_LENGTH } from '../../../shared/limits';
 import {
@@ -78,6 +79,7 @@ export function SignupDetailsStep({
       <PasswordField
         id={fieldId('password')}
         label="Password"
+        hint={PASSWORD_RULE}
         required
         autoComplete="new-password"
         value={flow.details.password}

@@ -14,11 +14,13 @@ export function SignupDialog({
   onClose,
   onLogin,
   onLoggedIn,
+  returnFocus,
 }: {
   open: boolean;
   onClose: () => void;
   onLogin: () => void;
   onLoggedIn: (user: AuthUser) => void;
+  returnFocus: () => HTMLElement | null;
 }) {
   const [step, setStep] = useState<SignupStep>('details');
   useEffect(() => {
@@ -30,6 +32,7 @@ export function SignupDialog({
       onClose={onClose}
       title={step === 'details' ? 'Create an Account' : 'Verify Your Email'}
       className="max-w-lg"
+      returnFocus={returnFocus}
     >
       <SignupFlow step={step} setStep={setStep} onClose={onClose} onLogin={onLogin} onLoggedIn={onLoggedIn} />
     </Modal>

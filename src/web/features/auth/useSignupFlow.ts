@@ -5,8 +5,8 @@ import {
   phoneDigits,
   type SignupDetails,
   type SignupField,
+  signupDetailsIssues,
   validateSignupCode,
-  validateSignupDetails,
 } from '../../../shared/auth';
 import { NOTICE_HIDE_MS, RESEND_COUNTDOWN_S, SIGNUP_SUCCESS_RELOAD_MS } from '../../../shared/constants';
 import { type CountryCode, DEFAULT_COUNTRY } from '../../../shared/country-codes';
@@ -82,10 +82,8 @@ export function useSignupFlow({
 
   const onDetails = form.submit({
     kind: 'send',
-    validate: (typed) => {
-      const problem = validateSignupDetails({ ...typed, dialCode: country.code });
-      return problem ? { [problem.field]: problem.message } : {};
-    },
+    // Every field's problem at once: fixing one at a time, a submit each, is slow with a screen reader.
+    validate: (typed) => signupDetailsIssues({ ...typed, dialCode: country.code }),
     send: async () => {
       await sendCode();
       form.set('otp', '');

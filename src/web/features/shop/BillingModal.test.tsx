@@ -39,6 +39,17 @@ function openBilling(
 }
 
 describe('the billing dialog', () => {
+  it('draws Cancel and Proceed to Payment in the order Tab reaches them, at every width', () => {
+    const { dialog } = openBilling('INR');
+    const cancel = dialog.getByRole('button', { name: 'Cancel' });
+    const proceed = dialog.getByRole('button', { name: 'Proceed to Payment' });
+    expect(cancel.compareDocumentPosition(proceed) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    // No reversed flex order anywhere above them: what comes first in the document is drawn first (issue 53).
+    for (let node = cancel.parentElement; node; node = node.parentElement) {
+      expect(node.className).not.toMatch(/(^|\s)([a-z]+:)?flex-(col|row)-reverse/);
+    }
+  });
+
   it('shows the shared rule’s messages on their fields, focuses the first and sends nothing', async () => {
     const user = userEvent.setup();
     const { dialog, sent } = openBilling('INR');

@@ -279,7 +279,8 @@ function BillingForm({
       )}
 
       <FormError message={form.formError} />
-      <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
+      {/* Drawn in the order Tab takes them at every width: Cancel first (above on phones, left on wider screens). */}
+      <div className="flex flex-col gap-3 pt-2 sm:flex-row sm:justify-end">
         <SecondaryButton onClick={onCancel}>Cancel</SecondaryButton>
         <PrimaryButton size="inline" busy={form.busy !== null}>
           {/* The spec's words, and beside them the amount the payment will ask for (the quote's total). */}

@@ -3,34 +3,69 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { LICENSE_MESSAGES, type MyLicense } from '../../../shared/licenses';
 import { Notice } from '../../components/form';
 import { Icon } from '../../components/Icon';
-import { focusLost } from '../../lib/announce';
+import { announce, focusLost } from '../../lib/announce';
 import { DeviceRow } from './DeviceRow';
 import type { LicensesState } from './useLicenses';
 
-/** Copies a value and says so on the button for two seconds. */
-function CopyButton({ value, label }: { value: string; label: string }) {
-  const [copied, setCopied] = useState(false);
+/**
+ * Copies a value and says so: on the button for two seconds and once through the live region. A copy the browser
+ * refuses (no clipboard permission) says so beside the key, which can then be selected and copied by hand.
+ */
+function CopyButton({ value, label, what }: { value: string; label: string; what: string }) {
+  const [copied, setCopied] = useState<boolean | 'failed'>(false);
   useEffect(() => {
-    if (!copied) return;
+    if (copied !== true) return;
     const timer = setTimeout(() => setCopied(false), 2000);
     return () => clearTimeout(timer);
   }, [copied]);
+  const copy = () =>
+    navigator.clipboard.writeText(value).then(
+      () => {
+        setCopied(true);
+        announce(`${what} copied`);
+      },
+      () => {
+        setCopied('failed');
+        announce(copyFailedText(what));
+      },
+    );
   return (
-    <button
-      type="button"
-      aria-label={copied ? 'Copied' : label}
-      onClick={() => navigator.clipboard.writeText(value).then(() => setCopied(true))}
-      className="inline-flex size-10 shrink-0 items-center justify-center rounded-lg border border-slate-300 bg-white text-brand-800 transition-colors hover:bg-slate-100"
-    >
-      {copied ? <Icon node={Check} className="size-4" /> : <Icon node={Copy} className="size-4" />}
-    </button>
+    <>
+      <button
+        type="button"
+        aria-label={copied === true ? 'Copied' : label}
+        onClick={() => void copy()}
+        className="inline-flex size-10 shrink-0 items-center justify-center rounded-lg border border-slate-300 bg-white text-brand-800 transition-colors hover:bg-slate-100"
+      >
+        {copied === true ? <Icon node={Check} className="size-4" /> : <Icon node={Copy} className="size-4" />}
+      </button>
+      {copied === 'failed' && <p className="basis-full text-sm text-red-700">{copyFailedText(what)}</p>}
+    </>
+  );
+}
+
+const copyFailedText = (what: string) =>
+  `Could not copy the ${what.toLowerCase()}: select it and copy it yourself.`;
+
+/** A license's key (or a credentials tool's username) with its copy button. */
+export function LicenseSecret({ license }: { license: MyLicense }) {
+  const secret = license.licenseKey ?? license.username;
+  if (!secret) return null;
+  const what = license.licenseKey ? 'License key' : 'Username';
+  return (
+    <>
+      <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{what}</p>
+      <div className="mt-1 flex flex-wrap items-center gap-2">
+        <code className="min-w-0 flex-1 font-mono text-sm break-all text-slate-900">{secret}</code>
+        <CopyButton value={secret} label={`Copy ${what.toLowerCase()}`} what={what} />
+      </div>
+    </>
   );
 }
 
 /** The license of one purchased tool on My Tools: the key, its status and the devices it runs on. */
 export function LicensePanel({ license, state }: { license: MyLicense; state: LicensesState }) {
   const devicesId = useId();
-  const secret = license.licenseKey ?? license.username;
   const panelRef = useRef<HTMLElement>(null);
   // A deactivated device's row goes, and its focused button with it: focus stays in this license's panel.
   const deviceCount = useRef(license.devices.length);
@@ -45,17 +80,7 @@ export function LicensePanel({ license, state }: { license: MyLicense; state: Li
       aria-label="License"
       className="mb-6 rounded-xl border border-slate-200 bg-slate-50 p-4"
     >
-      {secret && (
-        <>
-          <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">
-            {license.licenseKey ? 'License key' : 'Username'}
-          </p>
-          <div className="mt-1 flex items-center gap-2">
-            <code className="min-w-0 flex-1 font-mono text-sm break-all text-slate-900">{secret}</code>
-            <CopyButton value={secret} label={license.licenseKey ? 'Copy license key' : 'Copy username'} />
-          </div>
-        </>
-      )}
+      <LicenseSecret license={license} />
       {license.status !== 'active' && (
         <div className="mt-3">
           <Notice tone="error">

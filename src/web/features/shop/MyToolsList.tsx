@@ -1,6 +1,6 @@
 import { PackageOpen, SearchX, TriangleAlert } from 'lucide';
 import { type ReactNode, useEffect, useMemo, useState } from 'react';
-import { Link, useLocation } from 'wouter';
+import { Link } from 'wouter';
 import { type PurchasedTool, SHOP_MESSAGES } from '../../../shared/shop';
 import { Icon } from '../../components/Icon';
 import { ApiError } from '../../lib/api';
@@ -15,16 +15,15 @@ import { useSendCredentials } from './useSendCredentials';
 const MY_TOOLS_MESSAGES = SHOP_MESSAGES.myTools;
 
 /**
- * The buyer's tools (docs/product.md §2). A visitor who is not signed in is sent to /utility-tools by the
- * AuthProvider once its check says so, or here if the session ends between the check and the list (401).
+ * The buyer's tools and trials (docs/product.md §2). A visitor who is not signed in gets the page's sign-in prompt
+ * (layout/SignInGate.tsx) once the check says so, or when the session ends between the check and the list (401).
  */
 export function MyToolsList() {
-  const [, navigate] = useLocation();
   const [tools, setTools] = useState<PurchasedTool[] | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const [query, setQuery] = useState('');
   const credentials = useSendCredentials();
-  const { checked, loggedIn } = useAuth();
+  const { checked, loggedIn, refresh } = useAuth();
   const licenses = useLicenses(checked && loggedIn);
 
   // Ask for the list only once the auth check says someone is signed in: a visitor who is not gets redirected by
@@ -39,7 +38,8 @@ export function MyToolsList() {
       (error: unknown) => {
         if (!active) return;
         if (error instanceof ApiError && error.status === 401) {
-          navigate('/utility-tools', { replace: true });
+          // The session ended: checking again shows the page's sign-in prompt.
+          void refresh();
           return;
         }
         console.error('Failed to load purchased tools', error);
@@ -49,7 +49,7 @@ export function MyToolsList() {
     return () => {
       active = false;
     };
-  }, [navigate, checked, loggedIn]);
+  }, [refresh, checked, loggedIn]);
 
   const visible = useMemo(
     () => tools?.filter((tool) => matchesSearch(query, tool.name, tool.description, tool.device)) ?? [],

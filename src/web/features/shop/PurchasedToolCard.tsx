@@ -7,7 +7,7 @@ import { trialDaysLeft } from '../../../shared/trials';
 import { busyButtonProps } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
 import { rememberPurchase } from './intent';
-import { LicensePanel } from './LicensePanel';
+import { LicensePanel, LicenseSecret } from './LicensePanel';
 import { toolTitle } from './ToolCard';
 import { ToolIcon } from './ToolIcon';
 import { TruncatedText } from './TruncatedText';
@@ -33,13 +33,32 @@ export function trialLabel(trialEndsAt: string, now = new Date()): string {
   return `Free trial · ${left} ${left === 1 ? 'day' : 'days'} left`;
 }
 
-/** A trial not bought yet: its days left, and "Buy now", which opens the billing form on /utility-tools. */
-function TrialToolCard({ tool, trialEndsAt }: { tool: PurchasedTool; trialEndsAt: string }) {
+/** The trial's end as a date: 'Ends on 12 Dec 2026', or 'Ended on …' once it has passed. */
+export function trialEndLabel(trialEndsAt: string, now = new Date()): string {
+  const ended = trialDaysLeft(trialEndsAt, now) === 0;
+  return `${ended ? 'Ended' : 'Ends'} on ${purchaseDateFormat.format(new Date(trialEndsAt))}`;
+}
+
+/**
+ * A trial not bought yet, running or ended: its days left and end date, its key (or username) as the trial email
+ * gave it, the installers while it runs, and "Buy — keeps this key", which opens the billing form on
+ * /utility-tools; buying turns this license into the bought one (docs/decisions/035-trials.md).
+ */
+function TrialToolCard({
+  tool,
+  trialEndsAt,
+  license,
+}: {
+  tool: PurchasedTool;
+  trialEndsAt: string;
+  license: MyLicense | undefined;
+}) {
   const [, navigate] = useLocation();
   const buyNow = () => {
     rememberPurchase(tool._id, null);
     navigate('/utility-tools');
   };
+  const running = trialDaysLeft(trialEndsAt, new Date()) > 0;
   return (
     <article
       aria-label={toolTitle(tool)}
@@ -55,18 +74,35 @@ function TrialToolCard({ tool, trialEndsAt }: { tool: PurchasedTool; trialEndsAt
             <Icon node={Hourglass} className="size-4" />
             {trialLabel(trialEndsAt)}
           </p>
+          <p className="mt-0.5 inline-flex items-center gap-1.5 text-sm text-slate-600">
+            <Icon node={CalendarDays} className="size-4" />
+            {trialEndLabel(trialEndsAt)}
+          </p>
         </div>
       </div>
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
       {/* The installers download while the trial runs, as the trial's email link does. */}
-      {trialDaysLeft(trialEndsAt, new Date()) > 0 && <VersionPanel tool={tool} />}
+      {running && <VersionPanel tool={tool} />}
+      {license && (
+        <section
+          aria-label="Trial license"
+          className="mb-6 rounded-xl border border-slate-200 bg-slate-50 p-4"
+        >
+          <LicenseSecret license={license} />
+          <p className="mt-2 text-sm text-slate-600">
+            {running
+              ? 'Enter it in the tool to start the trial on one computer.'
+              : 'The tool stopped at the end of the trial; buying brings it back with this key.'}
+          </p>
+        </section>
+      )}
       <button
         type="button"
         onClick={buyNow}
         className="mt-auto inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-lg bg-brand-800 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-brand-700"
       >
         <Icon node={ShoppingCart} className="size-4" />
-        Buy now
+        Buy — keeps this key
       </button>
     </article>
   );
@@ -86,7 +122,7 @@ export function PurchasedToolCard({
   sending: boolean;
   onGetCredentials: () => void;
 }) {
-  if (tool.trialEndsAt) return <TrialToolCard tool={tool} trialEndsAt={tool.trialEndsAt} />;
+  if (tool.trialEndsAt) return <TrialToolCard tool={tool} trialEndsAt={tool.trialEndsAt} license={license} />;
   return (
     <article
       aria-label={toolTitle(tool)}

@@ -1,8 +1,9 @@
-import { BadgeCheck, Clock, Infinity as InfinityIcon, KeyRound, LoaderCircle } from 'lucide';
+import { BadgeCheck, Clock, Hourglass, Infinity as InfinityIcon, KeyRound, LoaderCircle } from 'lucide';
 import type { Currency } from '../../../shared/constants';
 import { TRUNCATE_WORDS } from '../../../shared/constants';
 import { displayPrice, formatPrice } from '../../../shared/money';
 import type { Tool } from '../../../shared/shop';
+import { trialDaysLeft } from '../../../shared/trials';
 import { busyButtonProps } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
 import { ToolIcon } from './ToolIcon';
@@ -34,6 +35,12 @@ type ToolCardProps = {
   /** The free trial, under the action button (docs/decisions/035-trials.md); absent: no trial offered. */
   trial?: { starting: boolean; onTry: (tool: Tool) => void };
 };
+
+/** The catalogue's badge for the visitor's trial of a tool: 'Trial: 3 days left', or 'Trial ended'. */
+export function catalogueTrialLabel(trialEndsAt: string, now = new Date()): string {
+  const left = trialDaysLeft(trialEndsAt, now);
+  return left === 0 ? 'Trial ended' : `Trial: ${left} ${left === 1 ? 'day' : 'days'} left`;
+}
 
 /** Whether the card offers "Try free": a tool with a trial the visitor neither owns nor has tried. */
 export const offersTrial = (tool: Tool) =>
@@ -67,6 +74,12 @@ export function ToolCard({
             <span className="inline-flex items-center gap-1 rounded-full bg-emerald-50 px-2.5 py-1 text-xs font-semibold text-emerald-800 ring-1 ring-emerald-200">
               <Icon node={BadgeCheck} className="size-3.5" />
               Purchased
+            </span>
+          )}
+          {!tool.purchased && tool.trialEndsAt && (
+            <span className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2.5 py-1 text-xs font-semibold text-amber-900 ring-1 ring-amber-200">
+              <Icon node={Hourglass} className="size-3.5" />
+              {catalogueTrialLabel(tool.trialEndsAt)}
             </span>
           )}
           {!tool.purchased && tool.comingSoon && (

@@ -64,8 +64,8 @@ export function ToolCatalogue() {
   const checkout = useCheckout();
   const credentials = useSendCredentials();
   // The trial link goes away once the trial started: focus moves to the card's action button.
-  const trial = useStartTrial((toolId) => {
-    markTrialStarted(toolId);
+  const trial = useStartTrial((toolId, expiresAt) => {
+    markTrialStarted(toolId, expiresAt);
     window.setTimeout(() => {
       if (focusLost()) toolAction(toolId)?.focus();
     });
@@ -78,10 +78,13 @@ export function ToolCatalogue() {
       // The code was used: the next purchase starts without it.
       if (billingDraft) keepDraft({ ...billingDraft, couponCode: '', couponFor: '' });
     },
-    // The checkout closed (dismissed, failed or paid) and took focus with it: back to the tool's button.
+    // The checkout closed (dismissed, failed or paid) and took focus with it, or gave it back outside the page's
+    // content (the account menu, focused after a sign-in's reload, opened the billing form by remembering it):
+    // back to the tool's button.
     onCheckoutClosed: (toolId) =>
       window.setTimeout(() => {
-        if (focusLost()) toolAction(toolId)?.focus();
+        if (focusLost() || !document.getElementById('main')?.contains(document.activeElement))
+          toolAction(toolId)?.focus();
       }),
   });
 
@@ -107,10 +110,12 @@ export function ToolCatalogue() {
     if (currency) rememberPurchase(tool._id, currency);
   };
 
-  /** Signed out, "Try free" opens the login dialog as Buy does. */
+  /** Signed out, "Try free" opens the login dialog as Buy does, saying that signing in is what starts the trial. */
   const tryFree = (tool: Tool) => {
     if (loggedIn) return trial.start(tool);
-    openLogin();
+    openLogin(
+      `Sign in (or sign up) to start your ${tool.trialDays}-day free trial of ${toolTitle(tool)}. Its key comes by email and stays on My Tools.`,
+    );
   };
 
   /**

@@ -67,9 +67,11 @@ export function useCatalogue() {
       (list) => list?.map((tool) => (tool._id === toolId ? { ...tool, purchased: true } : tool)) ?? null,
     );
   }, []);
-  const markTrialStarted = useCallback((toolId: string) => {
+  const markTrialStarted = useCallback((toolId: string, trialEndsAt: string) => {
     setTools(
-      (list) => list?.map((tool) => (tool._id === toolId ? { ...tool, trialStarted: true } : tool)) ?? null,
+      (list) =>
+        list?.map((tool) => (tool._id === toolId ? { ...tool, trialStarted: true, trialEndsAt } : tool)) ??
+        null,
     );
   }, []);
   const chooseCurrency = useCallback((next: Currency) => {

@@ -2,9 +2,7 @@ import { useState } from 'react';
 import type { AdminArtifact, AdminRelease } from '../../../../shared/releases';
 import { Button, FormError } from '../../../components/form';
 import { adminApi, problem } from '../api';
-
-export const formatSize = (bytes: number) =>
-  bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+import { formatFileSize } from '../ui';
 
 /** Each file with what an updater checks it by: size, SHA-256 and the Ed25519 signature; a draft's may be removed. */
 export function ArtifactList({
@@ -50,7 +48,7 @@ export function ArtifactList({
                 </>
               )}
               <dt className="text-slate-600">Size</dt>
-              <dd>{formatSize(artifact.size)}</dd>
+              <dd>{formatFileSize(artifact.size)}</dd>
               <dt className="text-slate-600">SHA-256</dt>
               <dd className="break-all font-mono text-xs" data-testid="artifact-sha256">
                 {artifact.sha256}

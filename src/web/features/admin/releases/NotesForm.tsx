@@ -5,6 +5,16 @@ import { adminApi, problem } from '../api';
 const FIELDS = ['notesMarkdown', 'minimumMacosVersion', 'minimumWindowsVersion'] as const;
 
 /**
+ * The notes' own headings (# → h1) sit under the preview's h3 on this page (under the Releases h2): each moves down
+ * three levels, at most to h6, so the page's outline stays in order.
+ */
+export const headingsUnder = (html: string) =>
+  html.replace(
+    /<(\/?)h([1-6])\b/gi,
+    (_, slash: string, level: string) => `<${slash}h${Math.min(6, Number(level) + 3)}`,
+  );
+
+/**
  * The release's notes (Markdown) with a preview of exactly what buyers and updaters get: the server's rendered
  * and sanitised HTML, refreshed on each save. Minimum OS and the critical flag may change after publishing too.
  */
@@ -42,12 +52,14 @@ export function NotesForm({
         error={form.errorFor('notesMarkdown')}
       />
       <div>
-        <p className="mb-1.5 text-sm font-medium text-slate-800">Preview (as buyers see it, after saving)</p>
+        <h3 className="mb-1.5 text-sm font-medium text-slate-800">
+          Preview (as buyers see it, after saving)
+        </h3>
         <div
-          className="min-h-24 space-y-2 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm break-words [&_a]:text-brand-700 [&_a]:underline [&_code]:font-mono [&_h1]:text-lg [&_h1]:font-semibold [&_h2]:text-base [&_h2]:font-semibold [&_h3]:font-semibold [&_ol]:list-decimal [&_ol]:pl-5 [&_pre]:overflow-x-auto [&_ul]:list-disc [&_ul]:pl-5"
+          className="min-h-24 space-y-2 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm break-words [&_a]:text-brand-700 [&_a]:underline [&_code]:font-mono [&_h4]:text-base [&_h4]:font-semibold [&_h5]:font-semibold [&_h6]:font-semibold [&_ol]:list-decimal [&_ol]:pl-5 [&_pre]:overflow-x-auto [&_ul]:list-disc [&_ul]:pl-5"
           // The server's HTML: rendered by marked and sanitised (releases/notes.ts) before it is ever sent.
           // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server
-          dangerouslySetInnerHTML={{ __html: release.notesHtml || '<p>No notes yet.</p>' }}
+          dangerouslySetInnerHTML={{ __html: headingsUnder(release.notesHtml) || '<p>No notes yet.</p>' }}
         />
       </div>
       <div className="grid gap-3 sm:grid-cols-2">

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { AdminTool } from '../../../../shared/dashboard';
 import type { AdminRelease } from '../../../../shared/releases';
 import { FormError } from '../../../components/form';
+import { announce } from '../../../lib/announce';
 import { adminApi } from '../api';
 import { Card } from '../ui';
 import { useAdminData } from '../useAdminData';
@@ -13,9 +14,19 @@ export function ReleasesPanel({ tool }: { tool: AdminTool }) {
   const loaded = useAdminData(() => adminApi.releases(tool.id), tool.id);
   const [releases, setReleases] = useState<AdminRelease[]>([]);
   const [opened, setOpened] = useState<string | null>(null);
+  /** A draft just created: once listed, its summary takes focus (the form's button is far below it). */
+  const [created, setCreated] = useState<AdminRelease | null>(null);
   useEffect(() => {
     if (loaded.data) setReleases(loaded.data);
   }, [loaded.data]);
+  useEffect(() => {
+    if (!created || !releases.some((release) => release.id === created.id)) return;
+    setCreated(null);
+    const summary = document.querySelector<HTMLElement>(`[data-testid="release-${created.version}"] summary`);
+    summary?.focus();
+    summary?.scrollIntoView({ block: 'center' });
+    announce(`Draft ${created.version} created.`);
+  }, [created, releases]);
 
   const replace = (changed: AdminRelease) => {
     setReleases((current) => current.map((release) => (release.id === changed.id ? changed : release)));
@@ -46,6 +57,7 @@ export function ReleasesPanel({ tool }: { tool: AdminTool }) {
         toolId={tool.id}
         onCreated={(release) => {
           setOpened(release.id);
+          setCreated(release);
           loaded.reload();
         }}
       />

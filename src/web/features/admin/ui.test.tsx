@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { formatCouponEnd } from './CouponsScreen';
+import { headingsUnder } from './releases/NotesForm';
+import { customerEmail, formatFileSize } from './ui';
+
+describe('the back office’s small print', () => {
+  it('shows an erased buyer as "Erased customer", and anyone else by their address', () => {
+    expect(customerEmail('erased-0b6f8a52-8f3c-4e0e-9d55-2f1d9a3c1e11@invalid')).toBe('Erased customer');
+    expect(customerEmail('ritu.sharma@example.in')).toBe('ritu.sharma@example.in');
+  });
+
+  it('gives small files in bytes or KB, never "0.0 MB"', () => {
+    expect(formatFileSize(941)).toBe('941 bytes');
+    expect(formatFileSize(1)).toBe('1 byte');
+    expect(formatFileSize(52_224)).toBe('51.0 KB');
+    expect(formatFileSize(19_293_798)).toBe('18.4 MB');
+  });
+
+  it('shows a coupon ending on 31 Dec as that day, and an end with a time as the time', () => {
+    // Stored as the next midnight in India (shared/coupons.ts couponEnd).
+    expect(formatCouponEnd('2026-12-31T18:30:00.000Z')).toBe('31 Dec 2026');
+    expect(formatCouponEnd('2026-12-31T12:00:00.000Z')).toMatch(/31 Dec 2026, 05:30 pm/i);
+  });
+
+  it('moves the release notes’ headings under the preview’s h3', () => {
+    expect(headingsUnder('<h1>New</h1><h2 id="x">Fixes</h2><h6>Tiny</h6>')).toBe(
+      '<h4>New</h4><h5 id="x">Fixes</h5><h6>Tiny</h6>',
+    );
+  });
+});
