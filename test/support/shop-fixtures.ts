@@ -71,6 +71,8 @@ export async function loginAs(t: TestApp, user: { id: string }): Promise<TestCli
     idHash: hashSessionId(id),
     userId: user.id,
     createdAt: now,
+    // As a sign-in does: signing in opens the 10-minute window for risky changes (decision 042).
+    reauthenticatedAt: now,
     expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
   });
   client.cookies.set('sessionid', id);
