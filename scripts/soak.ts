@@ -498,7 +498,7 @@ function picture(runs: SoakRun[]): string {
       const colour = colours[index % colours.length] as string;
       parts.push(
         line(
-          run.perMinute.map((minute) => [minute.minute, minute.routes[route]?.p99 ?? Number.NaN]),
+          run.perMinute.map((minute) => [minute.minute - 0.5, minute.routes[route]?.p99 ?? Number.NaN]),
           y0,
           run.minutes,
           maxP99,
