@@ -197,7 +197,7 @@ for (const { name, options } of WIDTHS) {
       await checkout.getByRole('button', { name: 'Simulate success' }).click();
 
       // 2: the success toast is still there after the move to /my-tools, until its 5 s are up.
-      const success = page.getByRole('alert').filter({ hasText: SHOP_MESSAGES.purchase.success });
+      const success = page.getByRole('note').filter({ hasText: SHOP_MESSAGES.purchase.success });
       await expect(success).toBeVisible();
       await expect(page).toHaveURL(`${server.url}/my-tools`);
       await expect(success).toBeVisible();
@@ -214,7 +214,7 @@ for (const { name, options } of WIDTHS) {
         ),
       );
       await checkout.getByRole('button', { name: 'Simulate success' }).click();
-      const failure = page.getByRole('alert').filter({ hasText: SHOP_MESSAGES.purchase.verifyFailed });
+      const failure = page.getByRole('note').filter({ hasText: SHOP_MESSAGES.purchase.verifyFailed });
       await expect(failure).toBeVisible();
       await expect(page).toHaveURL(`${server.url}/my-tools`);
       await expect(failure).toBeVisible();

@@ -87,7 +87,7 @@ export const PAGE_ROUTES: PageRoute[] = [
     // One order of the signed-in buyer (decision 044): one shell for every order, the id read in the browser.
     path: '/my-tools/orders/*',
     title: `Order — ${SITE.name}`,
-    description: 'One of your orders: its price, payment, tax documents, license and history.',
+    description: 'One of your orders.',
     search: 'noindex',
     load: () => import('./pages/OrderPage'),
   },
@@ -110,8 +110,8 @@ export const PAGE_ROUTES: PageRoute[] = [
   {
     path: '/api-reference',
     title: `API Reference — ${SITE.name}`,
-    description:
-      'The license, trial and update API for desktop tools, and the shop and account API, described from its OpenAPI 3.1 document.',
+    // Short: every page's JavaScript carries this table, and the home page's is held to 80 KB gzip.
+    description: 'The license, trial and update API for desktop tools (OpenAPI 3.1).',
     load: () => import('./pages/ApiReferencePage'),
   },
   {

@@ -6,7 +6,8 @@ import { TOAST_AUTO_CLOSE_MS, TOAST_DRAG_PERCENT } from '../../shared/constants'
 export { toast } from 'react-toastify';
 
 /** Below the tools pages' 4 rem sticky header, so a toast never covers it or the account menu under it. */
-const BELOW_HEADER = { top: 'calc(4rem + 0.75rem)' };
+/** Below the header, and under it (the header's z-50): the account menu it opens is never covered by a toast. */
+const BELOW_HEADER = { top: 'calc(4rem + 0.75rem)', zIndex: 40 };
 
 /**
  * Spec §9 toasts: top-right, auto-close 5000 ms, light theme, drag to dismiss at 80 %, Alt+T focuses them. They are

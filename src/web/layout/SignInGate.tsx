@@ -16,12 +16,12 @@ export function SignInGate({ children }: { children: ReactNode }) {
     <section
       data-sign-in-gate
       aria-labelledby="sign-in-gate-heading"
-      className="mx-auto flex max-w-xl flex-col items-center px-5 py-20 text-center sm:px-6"
+      className="mx-auto flex max-w-lg flex-col items-center px-5 py-12 text-center sm:px-6"
     >
       <span className="inline-flex size-14 items-center justify-center rounded-2xl bg-brand-50 text-brand-700">
         <Icon node={LockKeyhole} className="size-7" />
       </span>
-      <h1 id="sign-in-gate-heading" className="mt-5 text-3xl font-bold tracking-tight text-brand-900">
+      <h1 id="sign-in-gate-heading" className="mt-5 text-4xl font-bold tracking-tight text-brand-900">
         Sign in to continue
       </h1>
       <p className="mt-3 text-lg leading-relaxed text-slate-700">{signInNeeded}</p>

@@ -16,7 +16,7 @@ export function ToolsNavbar() {
   const { user, openLogin, openSignup } = useAuth();
   const hydrated = useHydrated();
   return (
-    <header className="sticky top-0 z-[10000] border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
+    <header className="sticky top-0 z-50 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
       <nav
         aria-label="Account"
         className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-5 sm:px-6"

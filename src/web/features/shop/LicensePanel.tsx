@@ -39,7 +39,7 @@ function CopyButton({ value, label, what }: { value: string; label: string; what
       >
         {copied === true ? <Icon node={Check} className="size-4" /> : <Icon node={Copy} className="size-4" />}
       </button>
-      {copied === 'failed' && <p className="basis-full text-sm text-red-700">{copyFailedText(what)}</p>}
+      {copied === 'failed' && <p className="w-full text-sm text-red-700">{copyFailedText(what)}</p>}
     </>
   );
 }

@@ -56,10 +56,7 @@ function DocumentLinks({ order }: { order: OrderSummary }) {
 /** The tool's name, leading to the order's own page. */
 function OrderLink({ order }: { order: OrderSummary }) {
   return (
-    <Link
-      href={orderPagePath(order.id)}
-      className="underline decoration-brand-300 underline-offset-4 hover:text-brand-700"
-    >
+    <Link href={orderPagePath(order.id)} className="underline underline-offset-4 hover:text-brand-800">
       {order.toolName}
     </Link>
   );
