@@ -120,8 +120,8 @@ test('a draft gets notes, a file uploaded with progress, and is published with a
     .getByLabel('Release notes (Markdown)')
     .fill('## Faster merging\n\n- Batch mode\n\n<script>alert(1)</script> [click](javascript:alert(2))');
   await draft.getByRole('button', { name: 'Save notes' }).click();
-  // The notes' "## Faster merging" is shown three levels down, under the preview's own h3 (headingsUnder).
-  await expect(draft.getByRole('heading', { level: 5, name: 'Faster merging' })).toBeVisible();
+  // The notes' top heading ("## Faster merging") is shown as h4, under the preview's own h3 (headingsUnder).
+  await expect(draft.getByRole('heading', { level: 4, name: 'Faster merging' })).toBeVisible();
   expect(await draft.locator('script').count()).toBe(0);
   expect(await draft.locator('a[href^="javascript"]').count()).toBe(0);
 

@@ -26,5 +26,8 @@ describe('the back office’s small print', () => {
     expect(headingsUnder('<h1>New</h1><h2 id="x">Fixes</h2><h6>Tiny</h6>')).toBe(
       '<h4>New</h4><h5 id="x">Fixes</h5><h6>Tiny</h6>',
     );
+    // Notes that start at ## start at h4 too: no level is skipped under the h3 (axe heading-order).
+    expect(headingsUnder('<h2>Faster</h2><h3>Detail</h3>')).toBe('<h4>Faster</h4><h5>Detail</h5>');
+    expect(headingsUnder('<p>No headings</p>')).toBe('<p>No headings</p>');
   });
 });

@@ -5,14 +5,17 @@ import { adminApi, problem } from '../api';
 const FIELDS = ['notesMarkdown', 'minimumMacosVersion', 'minimumWindowsVersion'] as const;
 
 /**
- * The notes' own headings (# → h1) sit under the preview's h3 on this page (under the Releases h2): each moves down
- * three levels, at most to h6, so the page's outline stays in order.
+ * The notes' own headings sit under the preview's h3 on this page (under the Releases h2): the notes' top level
+ * (whatever it is, # or ##) becomes h4 and the rest follow it, at most h6, so the page's outline skips no level.
  */
-export const headingsUnder = (html: string) =>
-  html.replace(
+export const headingsUnder = (html: string) => {
+  const levels = [...html.matchAll(/<h([1-6])\b/gi)].map((match) => Number(match[1]));
+  const shift = levels.length === 0 ? 0 : 4 - Math.min(...levels);
+  return html.replace(
     /<(\/?)h([1-6])\b/gi,
-    (_, slash: string, level: string) => `<${slash}h${Math.min(6, Number(level) + 3)}`,
+    (_, slash: string, level: string) => `<${slash}h${Math.min(6, Number(level) + shift)}`,
   );
+};
 
 /**
  * The release's notes (Markdown) with a preview of exactly what buyers and updaters get: the server's rendered
