@@ -22,9 +22,6 @@ export const BILLING_CORRECTION_MESSAGES = {
     `Credit note ${creditNote} cancels your invoice and invoice ${invoice} has your new details; both are on their way by email.`,
 } as const;
 
-/** The action's name, wherever it is offered. */
-export const BILLING_CORRECTION_TITLE = 'Add or correct GSTIN and billing address';
-
 export const billingCorrectionSchema = z
   .strictObject({
     gstin: z
