@@ -131,7 +131,9 @@ for (const width of [390, 1440]) {
     await page.keyboard.type(GSTIN);
     await page.keyboard.press('Enter');
     await expect(dialog).toBeHidden({ timeout: 15_000 });
-    await expect(billed.getByRole('status')).toContainText(/^Credit note PCAC\/.* both are on their way by email\.$/);
+    await expect(billed.getByRole('status')).toContainText(
+      /^Credit note PCAC\/.* both are on their way by email\.$/,
+    );
     await expect(billed).toContainText(GSTIN);
     await expect(billed).toContainText('Maharashtra');
 
