@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -848,9 +849,10 @@ export const documentCounters = pgTable(
 );
 
 /**
- * Tax invoices, one per paid order. `document` is the snapshot everything printed comes from (firm identity,
- * buyer, amounts, tax lines), written once and never updated; the columns beside it are copies for look-ups and
- * the accountant's GSTR-1 export.
+ * Tax invoices of paid orders. `document` is the snapshot everything printed comes from (firm identity, buyer,
+ * amounts, tax lines), written once and never updated; the columns beside it are copies for look-ups and the
+ * accountant's GSTR-1 export. An order has one current invoice; correcting its billing details cancels it by a
+ * credit note (`cancelled_by_credit_note_id`) and issues the next one (docs/decisions/050-billing-correction.md).
  */
 export const invoices = pgTable(
   'invoices',
@@ -871,10 +873,18 @@ export const invoices = pgTable(
     currency: text('currency', { enum: ['INR', 'USD'] }).notNull(),
     total: integer('total').notNull(),
     document: jsonb('document').notNull(),
+    /** The credit note that cancelled this invoice when the buyer corrected the billing details; null: current. */
+    cancelledByCreditNoteId: uuid('cancelled_by_credit_note_id').references(
+      (): AnyPgColumn => creditNotes.id,
+    ),
   },
   (t) => [
     uniqueIndex('invoices_number_key').on(t.number),
-    uniqueIndex('invoices_order_id_key').on(t.orderId),
+    // Exactly one current invoice per order; cancelled ones stay beside it.
+    uniqueIndex('invoices_current_order_id_key')
+      .on(t.orderId)
+      .where(sql`${t.cancelledByCreditNoteId} is null`),
+    index('invoices_order_id_idx').on(t.orderId),
     index('invoices_user_id_idx').on(t.userId),
     index('invoices_issued_at_idx').on(t.issuedAt),
     // The GSTR-1 export reads a period in batches, keyset on (issued_at, number).
@@ -882,7 +892,10 @@ export const invoices = pgTable(
   ],
 );
 
-/** Credit notes, one per refunded invoice, with their own number series; same snapshot rule as invoices. */
+/**
+ * Credit notes, one per invoice they credit (a refund's, or a billing correction's that cancels the invoice), with
+ * their own number series; same snapshot rule as invoices.
+ */
 export const creditNotes = pgTable(
   'credit_notes',
   {

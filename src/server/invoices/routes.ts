@@ -11,6 +11,8 @@ import { renderTaxDocumentPdf } from './pdf';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KINDS: readonly TaxDocumentKind[] = ['invoice', 'credit-note'];
+const FILE_PATTERN =
+  /^(invoice|credit-note)(?:-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}))?\.pdf$/i;
 
 /** The buyer's order history and the download of its tax invoices and credit notes. */
 export async function orderRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -34,9 +36,12 @@ export async function orderRoutes(app: FastifyInstance, ctx: AppContext): Promis
     async (request, reply) => {
       const user = await requireUser(ctx, request);
       const { orderId, file } = request.params;
-      const kind = KINDS.find((candidate) => file === `${candidate}.pdf`);
+      // `invoice.pdf`, `credit-note.pdf`, or one document by its id: `invoice-<id>.pdf`.
+      const named = FILE_PATTERN.exec(file);
+      const kind = KINDS.find((candidate) => candidate === named?.[1]);
+      const documentId = named?.[2];
       if (!kind || !UUID_PATTERN.test(orderId)) throw notFound();
-      const found = await findOwnTaxDocument(ctx, { userId: user.id, orderId, kind });
+      const found = await findOwnTaxDocument(ctx, { userId: user.id, orderId, kind, documentId });
       if (!found) throw notFound();
       const pdf = await renderTaxDocumentPdf(found.document);
       return reply

@@ -1,9 +1,18 @@
 import type { FastifyInstance } from 'fastify';
+import { errorAnswerSchema } from '../../shared/api-schemas';
+import {
+  BILLING_CORRECTION_MESSAGES,
+  type BillingCorrectionAnswer,
+  billingCorrectionAnswerSchema,
+  billingCorrectionSchema,
+} from '../../shared/billing-correction';
 import type { OrderDetail } from '../../shared/order-detail';
 import { buyerRefundRequestSchema, type RefundRequestView } from '../../shared/refund-requests';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { notFound, parseInput } from '../http/errors';
+import { documented, SESSION } from '../openapi/openapi';
+import { correctBilling } from './billing-correction';
 import { ownOrderDetail } from './detail';
 import { requestRefund } from './refund-requests';
 
@@ -33,6 +42,43 @@ export async function orderPageRoutes(app: FastifyInstance, ctx: AppContext): Pr
       if (!UUID_PATTERN.test(orderId)) throw notFound();
       const body = parseInput(buyerRefundRequestSchema, request.body);
       return requestRefund(ctx, { userId: user.id, orderId, body });
+    },
+  );
+
+  app.post<{ Params: { orderId: string } }>(
+    '/api/orders/:orderId/billing',
+    documented({
+      tags: ['Account'],
+      summary: 'Add or correct the GSTIN and billing address of a paid order',
+      description:
+        'Until 30 November after the end of the financial year of the invoice (CGST Act s. 34): a credit note cancels the current invoice and a new invoice with the new details replaces it; both are emailed in one message. Owner only (404 for anyone else).',
+      security: SESSION,
+      body: billingCorrectionSchema,
+      response: {
+        200: billingCorrectionAnswerSchema,
+        400: errorAnswerSchema,
+        401: errorAnswerSchema,
+        404: errorAnswerSchema,
+        409: errorAnswerSchema,
+        429: errorAnswerSchema,
+      },
+    }),
+    async (request): Promise<BillingCorrectionAnswer> => {
+      const user = await requireUser(ctx, request);
+      await ctx.limiter.consume({
+        key: `billing-correction:user:${user.id}`,
+        limit: 10,
+        windowMs: 60 * 60_000,
+      });
+      const { orderId } = request.params;
+      if (!UUID_PATTERN.test(orderId)) throw notFound();
+      const body = parseInput(billingCorrectionSchema, request.body);
+      const issued = await correctBilling(ctx, { userId: user.id, orderId, body });
+      return {
+        message: BILLING_CORRECTION_MESSAGES.done(issued.creditNote.number, issued.invoice.number),
+        creditNote: { number: issued.creditNote.number },
+        invoice: { number: issued.invoice.number },
+      };
     },
   );
 }
