@@ -1,18 +1,22 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { OrderDetail } from '../../shared/order-detail';
 import { buyerRefundRequestSchema, type RefundRequestView } from '../../shared/refund-requests';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
-import { notFound, parseInput } from '../http/errors';
+import { notFound } from '../http/errors';
+import { pathStrings, refuseInvalidInput } from '../http/route-schemas';
 import { ownOrderDetail } from './detail';
 import { requestRefund } from './refund-requests';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The order page's API: one order, for its owner only (anyone else: 404, as for an order that does not exist). */
-export async function orderPageRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get<{ Params: { orderId: string } }>(
+export async function orderPageRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.get(
     '/api/orders/:orderId',
+    { schema: { params: pathStrings('orderId') } },
     async (request, reply): Promise<OrderDetail> => {
       const user = await requireUser(ctx, request);
       const { orderId } = request.params;
@@ -24,14 +28,19 @@ export async function orderPageRoutes(app: FastifyInstance, ctx: AppContext): Pr
     },
   );
 
-  app.post<{ Params: { orderId: string } }>(
+  app.post(
     '/api/orders/:orderId/refund-request',
+    {
+      schema: { params: pathStrings('orderId'), body: buyerRefundRequestSchema },
+      config: { checksCallerFirst: true },
+    },
     async (request): Promise<RefundRequestView> => {
       const user = await requireUser(ctx, request);
       await ctx.limiter.consume({ key: `refund-request:user:${user.id}`, limit: 5, windowMs: 60 * 60_000 });
       const { orderId } = request.params;
       if (!UUID_PATTERN.test(orderId)) throw notFound();
-      const body = parseInput(buyerRefundRequestSchema, request.body);
+      refuseInvalidInput(request);
+      const body = request.body;
       return requestRefund(ctx, { userId: user.id, orderId, body });
     },
   );
