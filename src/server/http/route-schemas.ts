@@ -1,4 +1,13 @@
-import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  preHandlerHookHandler,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { $ZodType, safeParse } from 'zod/v4/core';
 import { inputRefusal } from './errors';
@@ -12,6 +21,15 @@ declare module 'fastify' {
     checksCallerFirst?: boolean;
   }
 }
+
+/** A Fastify instance whose routes read their input typed from their zod schemas (`base.withTypeProvider`). */
+export type ZodFastify = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 /**
  * Validation is Fastify's (docs/decisions/053-house-layout.md, "Schemas on routes"): each route's `params`,
