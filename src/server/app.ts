@@ -1,6 +1,11 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyContextConfig,
+  type FastifyInstance,
+  type FastifySchema,
+  type RouteOptions,
+} from 'fastify';
 import { dataRightsRoutes } from './account/data-rights-routes';
 import { accountRoutes } from './account/routes';
 import { authRoutes } from './auth/routes';
@@ -15,6 +20,7 @@ import { registerErrorHandler, sendJsonNotFound } from './http/errors';
 import { FORM_BODY_LIMIT, registerDeclaredSizeLimit } from './http/form-data';
 import { registerInputPolicy } from './http/input-policy';
 import { withLogRedaction } from './http/logging';
+import { registerRouteSchemas } from './http/route-schemas';
 import { registerSecurityHeaders } from './http/security-headers';
 import { orderRoutes } from './invoices/routes';
 import { myLicensesRoutes } from './licenses/my-licenses-routes';
@@ -41,6 +47,15 @@ export type BuildAppOptions = {
   logger?: boolean | object;
 };
 
+/** A route as Fastify recorded it: what the access and schema tests walk so none is missed. */
+export type RegisteredRoute = {
+  method: string;
+  url: string;
+  schema?: FastifySchema;
+  config?: FastifyContextConfig;
+  handler: RouteOptions['handler'];
+};
+
 /** Builds the whole HTTP app with no side effects: no listening, no timers, no migrations. */
 export async function buildApp(options: BuildAppOptions): Promise<{
   app: FastifyInstance;
@@ -48,7 +63,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   /** The Razorpay emulator this app mounted (development and tests without Razorpay keys). */
   emulator?: RazorpayEmulator;
   /** Every route registered, as Fastify recorded it: what the access tests walk so none is missed. */
-  routes: ReadonlyArray<{ method: string; url: string }>;
+  routes: ReadonlyArray<RegisteredRoute>;
 }> {
   const { ctx } = options;
   const { config } = ctx;
@@ -59,10 +74,19 @@ export async function buildApp(options: BuildAppOptions): Promise<{
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   });
-  const routes: Array<{ method: string; url: string }> = [];
+  const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    for (const method of [route.method].flat())
+      routes.push({
+        method,
+        url: route.url,
+        schema: route.schema,
+        config: route.config,
+        handler: route.handler,
+      });
   });
+  // Before any route: every route's schema is compiled by it.
+  registerRouteSchemas(app);
 
   const { dbHealth } = ctx;
   dbHealth.logTo(app.log);

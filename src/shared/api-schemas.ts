@@ -5,7 +5,7 @@ import { CURRENCIES } from './constants';
 import type { CouponCheckResponse } from './coupons';
 import { LICENSE_STATUSES, type LicenseFile, type MyLicense, type PublicKeysResponse } from './licenses';
 import type { OrderSummary } from './order-history';
-import type { ReleasePublicKeyResponse } from './releases';
+import { ARTIFACT_ARCHES, type ReleasePublicKeyResponse } from './releases';
 import type { PurchasedTool, Tool } from './shop';
 import type { StartTrialResponse } from './trials';
 
@@ -148,7 +148,7 @@ const toolVersion = {
     z.object({
       artifactId: z.string(),
       platform: z.enum(['windows', 'macos']),
-      arch: z.enum(['x64', 'arm64', 'universal']),
+      arch: z.enum(ARTIFACT_ARCHES),
       fileName: z.string(),
       size: z.int(),
     }),

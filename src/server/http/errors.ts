@@ -39,13 +39,24 @@ export const tooManyRequests = (
 export function parseInput<S extends ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
+  throw inputRefusal(result.error.issues);
+}
+
+/**
+ * A schema's refusal as the API answers it: a 400 whose `fieldErrors` hold each field's first message (the path
+ * joined with dots, `_` for the whole input) and whose message is the first of them. Route schemas (Fastify's
+ * validation, src/server/http/route-schemas.ts) and `parseInput` refuse alike.
+ */
+export function inputRefusal(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+): AppError {
   const fieldErrors: FieldErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path.length > 0 ? issue.path.join('.') : '_';
+  for (const issue of issues) {
+    const field = issue.path.length > 0 ? issue.path.map(String).join('.') : '_';
     fieldErrors[field] ??= issue.message;
   }
   const first = Object.values(fieldErrors)[0] ?? 'Invalid request';
-  throw badRequest(first, fieldErrors);
+  return badRequest(first, fieldErrors);
 }
 
 /**

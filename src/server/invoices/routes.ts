@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorAnswerSchema, ordersAnswerSchema } from '../../shared/api-schemas';
 import { type OrderSummary, type TaxDocumentKind, taxDocumentFileName } from '../../shared/order-history';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { contentDisposition } from '../http/content-disposition';
 import { notFound } from '../http/errors';
+import { pathStrings } from '../http/route-schemas';
 import { documented, SESSION } from '../openapi/openapi';
 import { findOwnTaxDocument, listOwnOrders } from './orders';
 import { renderTaxDocumentPdf } from './pdf';
@@ -15,7 +17,8 @@ const FILE_PATTERN =
   /^(invoice|credit-note)(?:-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}))?\.pdf$/i;
 
 /** The buyer's order history and the download of its tax invoices and credit notes. */
-export async function orderRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/api/orders/',
     documented({
@@ -31,8 +34,9 @@ export async function orderRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
   );
 
-  app.get<{ Params: { orderId: string; file: string } }>(
+  app.get(
     '/api/orders/:orderId/:file',
+    { schema: { params: pathStrings('orderId', 'file') } },
     async (request, reply) => {
       const user = await requireUser(ctx, request);
       const { orderId, file } = request.params;
