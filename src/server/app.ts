@@ -37,6 +37,7 @@ import { releaseRoutes } from './releases/routes';
 import { updateCheckRoutes } from './releases/update-check';
 import { shopRoutes } from './shop/routes';
 import { registerStaticSite } from './site/static';
+import { teamRoutes } from './teams/routes';
 import { trialRoutes } from './trials/routes';
 
 export type BuildAppOptions = {
@@ -129,6 +130,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
     await checkoutRoutes(site, ctx);
     emulator = await paymentsRoutes(site, ctx);
     await myLicensesRoutes(site, ctx);
+    await teamRoutes(site, ctx);
     await trialRoutes(site, ctx);
     await dashboardRoutes(site, ctx);
     if (!config.isProduction) await devMailboxRoutes(site, ctx);

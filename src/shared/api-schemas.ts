@@ -7,6 +7,7 @@ import { LICENSE_STATUSES, type LicenseFile, type MyLicense, type PublicKeysResp
 import type { OrderSummary } from './order-history';
 import { ARTIFACT_ARCHES, type ReleasePublicKeyResponse } from './releases';
 import type { PurchasedTool, Tool } from './shop';
+import { ownedTeamSchema, teamOwnerSchema } from './teams';
 import type { StartTrialResponse } from './trials';
 
 /**
@@ -166,6 +167,8 @@ export const purchasedToolSchema = z
     trialEndsAt: z.string().optional(),
     currentVersion: z.object({ ...toolVersion, notesHtml: z.string() }).nullable(),
     earlierVersions: z.array(z.object(toolVersion)),
+    team: ownedTeamSchema.optional(),
+    teamOwner: teamOwnerSchema.optional(),
   })
   .meta({ id: 'PurchasedTool' }) satisfies z.ZodType<PurchasedTool>;
 

@@ -239,6 +239,9 @@ export type AdminLicense = {
   activationLimit: number;
   selfDeactivationsLeft: number;
   devices: Array<{ id: string; name: string | null; activatedAt: string; lastSeenAt: string }>;
+  /** Team licenses (decision 051): how many may hold a seat, and who does (the owner first). */
+  seats: number;
+  members: Array<{ memberId: string; email: string; name: string; isOwner: boolean; joinedAt: string }>;
 };
 
 /** "••••-••••-••••-AB12": enough to match what a buyer reads out, too little to use. */

@@ -21,6 +21,14 @@ export const toAdminLicense = (license: OperatorLicense): AdminLicense => ({
     activatedAt: device.activatedAt.toISOString(),
     lastSeenAt: device.lastSeenAt.toISOString(),
   })),
+  seats: license.seats,
+  members: license.members.map((member) => ({
+    memberId: member.memberId,
+    email: member.email,
+    name: member.name,
+    isOwner: member.isOwner,
+    joinedAt: member.joinedAt.toISOString(),
+  })),
 });
 
 export async function adminLicensesOf(

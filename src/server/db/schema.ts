@@ -379,6 +379,13 @@ export const orders = pgTable(
     couponCode: text('coupon_code'),
     listPrice: integer('list_price'),
     discount: integer('discount'),
+    /** How many seats the order buys (decision 051): `list_price` is the unit price times this. */
+    seats: integer('seats').notNull().default(1),
+    /**
+     * "Add seats": the team license (its owner's) this order adds `seats` to when paid, instead of a new purchase.
+     * No foreign key in the schema file (licenses is declared later); the migration adds one.
+     */
+    addsToLicenseId: uuid('adds_to_license_id'),
     createdAt: createdAt(),
     paidAt: ts('paid_at'),
     updatedAt: updatedAt(),
@@ -555,10 +562,22 @@ export const licenses = pgTable(
     expiresAt: ts('expires_at'),
     /** Self-service deactivations before this moment no longer count against the monthly allowance. */
     selfDeactivationsResetAt: ts('self_deactivations_reset_at'),
+    /**
+     * A team license (decision 051): how many people may hold a seat of it, its owner's own seat included; 1 for a
+     * personal purchase. Only the owner's license carries the number; a member's is 1.
+     */
+    seats: integer('seats').notNull().default(1),
+    /**
+     * A member's license: the team license (the owner's) it is a seat of. It shares the team's purchase, so a
+     * refund or a dispute of that purchase reaches every member's key too.
+     */
+    teamLicenseId: uuid('team_license_id').references((): AnyPgColumn => licenses.id),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('licenses_purchase_id_key').on(t.purchaseId),
+    // One license per purchase, its buyer's; members' licenses of a team share it.
+    uniqueIndex('licenses_purchase_id_key').on(t.purchaseId).where(sql`${t.teamLicenseId} is null`),
+    index('licenses_team_license_id_idx').on(t.teamLicenseId),
     uniqueIndex('licenses_license_key_key').on(t.plainLicenseKey),
     uniqueIndex('licenses_license_key_hash_key').on(t.licenseKeyHash),
     uniqueIndex('licenses_username_key').on(t.username),
@@ -575,6 +594,33 @@ export const licenses = pgTable(
       'licenses_trial_ends',
       sql`${t.status} <> 'trial' or (${t.expiresAt} is not null and ${t.purchaseId} is null)`,
     ),
+  ],
+);
+
+/**
+ * An invitation to take a seat of a team license (decision 051): emailed as a link whose random token is stored
+ * only as its hash; pending until accepted, cancelled or 14 days old. A pending one holds a seat.
+ */
+export const teamInvitations = pgTable(
+  'team_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamLicenseId: uuid('team_license_id')
+      .notNull()
+      .references(() => licenses.id, { onDelete: 'cascade' }),
+    /** Normalised (trimmed, lower case). */
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedAt: ts('invited_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    acceptedAt: ts('accepted_at'),
+    /** The member license the acceptance made. */
+    memberLicenseId: uuid('member_license_id').references(() => licenses.id, { onDelete: 'set null' }),
+    cancelledAt: ts('cancelled_at'),
+  },
+  (t) => [
+    uniqueIndex('team_invitations_token_hash_key').on(t.tokenHash),
+    index('team_invitations_team_license_id_idx').on(t.teamLicenseId),
   ],
 );
 

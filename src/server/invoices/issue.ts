@@ -52,8 +52,9 @@ export async function issueInvoice(
     number,
     issuedAt,
     buyer: { name: user.name, email: user.email, billing: order.billing },
-    // The license runs on as many machines at a time as the tool's activation limit says.
-    itemDescription: `${toolLabel(tool.name, tool.device)} — license for up to ${tool.activationLimit} ${tool.activationLimit === 1 ? 'device' : 'devices'}, delivered electronically`,
+    // The license runs on as many machines at a time as the tool's activation limit says; a team's each seat.
+    itemDescription: `${toolLabel(tool.name, tool.device)} — ${order.seats > 1 ? `${order.seats} seats, each a license` : 'license'} for up to ${tool.activationLimit} ${tool.activationLimit === 1 ? 'device' : 'devices'}, delivered electronically`,
+    seats: order.seats,
     currency: order.currency,
     total: order.amount,
     settledInr: input.settledInr ?? null,

@@ -41,10 +41,12 @@ export async function ownOrderDetail(
   if (!row) return undefined;
   const { order, tool } = row;
 
-  const unitPrice = order.listPrice ?? order.amount;
+  const orderListPrice = order.listPrice ?? order.amount;
+  const unitPrice = orderListPrice / order.seats;
   const price = priceOrder({
     unitPrice,
-    discount: unitPrice - order.amount,
+    seats: order.seats,
+    discount: orderListPrice - order.amount,
     currency: order.currency,
     billing: order.billing,
     firm: ctx.config.firm,
@@ -171,7 +173,8 @@ async function licenseOf(ctx: AppContext, orderId: string): Promise<OrderDetail[
     .select({ id: licenses.id, status: licenses.status })
     .from(licenses)
     .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
-    .where(eq(purchases.orderId, orderId));
+    // The buyer's own license; a team's members hold theirs under the same purchase (decision 051).
+    .where(and(eq(purchases.orderId, orderId), isNull(licenses.teamLicenseId)));
   if (!found) return null;
   const devices = await ctx.db
     .select({

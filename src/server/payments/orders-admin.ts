@@ -1,4 +1,4 @@
-import { and, asc, between, eq, gt, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, between, eq, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/orders';
 import { emailMatches } from '../auth/users';
 import type { AppContext } from '../context';
@@ -172,7 +172,7 @@ export async function orderDossier(db: DbOrTx, order: OrderRow, now: Date, secre
   const [owned] = await db
     .select({ purchase: purchases, license: licenses })
     .from(purchases)
-    .leftJoin(licenses, eq(licenses.purchaseId, purchases.id))
+    .leftJoin(licenses, and(eq(licenses.purchaseId, purchases.id), isNull(licenses.teamLicenseId)))
     .where(eq(purchases.orderId, order.id));
   const [links] = owned
     ? await db

@@ -93,7 +93,8 @@ async function livePurchase(ctx: AppContext, userId: string, toolId: string) {
     .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
     .where(
       and(
-        eq(purchases.userId, userId),
+        // The buyer's own license, or their seat of someone's team (decision 051).
+        eq(licenses.holderId, userId),
         eq(purchases.toolId, toolId),
         isNull(purchases.refundedAt),
         eq(licenses.status, 'active'),
@@ -171,7 +172,13 @@ export async function downloadRoutes(base: FastifyInstance, ctx: AppContext): Pr
       .from(downloadTokens)
       .leftJoin(purchases, eq(purchases.id, downloadTokens.purchaseId))
       .leftJoin(trials, eq(trials.id, downloadTokens.trialId))
-      .innerJoin(licenses, or(eq(licenses.purchaseId, purchases.id), eq(licenses.id, trials.licenseId)))
+      .innerJoin(
+        licenses,
+        or(
+          and(eq(licenses.purchaseId, purchases.id), eq(licenses.holderId, downloadTokens.userId)),
+          eq(licenses.id, trials.licenseId),
+        ),
+      )
       .innerJoin(tools, eq(tools.id, downloadTokens.toolId))
       .where(
         and(
