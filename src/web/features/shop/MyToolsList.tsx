@@ -10,7 +10,6 @@ import { shopApi } from './api';
 import { PurchasedToolCard } from './PurchasedToolCard';
 import { matchesSearch, SearchBox } from './SearchBox';
 import { Spinner } from './Spinner';
-import { toolTitle } from './ToolCard';
 import { useLicenses } from './useLicenses';
 import { useSendCredentials } from './useSendCredentials';
 
@@ -60,12 +59,11 @@ export function MyToolsList() {
     if (!tool) return;
     window.history.replaceState(null, '');
     const heading = document.querySelector<HTMLElement>(`[data-tool-card="${CSS.escape(tool._id)}"] h3`);
-    if (heading) {
-      heading.tabIndex = -1;
-      heading.focus();
-    }
+    if (!heading) return;
+    heading.tabIndex = -1;
+    heading.focus();
     announce(
-      `${toolTitle(tool)} is in your tools now${tool.teamOwner ? `: a seat from ${tool.teamOwner.name}'s team` : ''}.`,
+      `${heading.textContent} is in your tools now${tool.teamOwner ? `: a seat from ${tool.teamOwner.name}'s team` : ''}.`,
     );
   }, [tools]);
 
