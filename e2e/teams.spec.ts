@@ -401,3 +401,35 @@ test('the owner takes a seat back: that key answers REVOKED at its next validate
   await expect(panel.getByTestId('team-seats')).toHaveText('3 of 5 seats used', { timeout: 30_000 });
   await expect(panel.getByRole('listitem').filter({ hasText: neha.email })).toBeVisible();
 });
+
+test('Add seats buys more seats for the same team, with its own order: the billing dialog opens on My Tools', async () => {
+  test.setTimeout(120_000);
+  const panel = teamPanel(page);
+  await panel.getByRole('button', { name: 'Add seats' }).click();
+  const billing = page.getByRole('dialog', { name: 'Billing Information', exact: true });
+  await expect(billing).toBeVisible({ timeout: 30_000 });
+  await expect(billing).toContainText('Your team has 5 seats.');
+  // What this tab typed for the first order is still there; its coupon and its number of seats are not.
+  await expect(billing.getByRole('textbox', { name: 'Address' })).toHaveValue(ADDRESS);
+  await expect(billing.getByRole('textbox', { name: /^GSTIN/ })).toHaveValue(GSTIN);
+  const seats = billing.getByRole('spinbutton', { name: /^Seats to add/ });
+  await expect(seats).toHaveValue('1');
+  await seats.fill('2');
+  const summary = billing.getByRole('region', { name: 'Order summary' });
+  await expect(summary).toContainText('List price (2 × ₹1,499.00)₹2,998.00');
+  await expect(summary.getByTestId('order-total')).toHaveText('₹2,998.00');
+  await checkScreen(page, 'team-add-seats-dialog', { fullPage: false });
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  await billing.getByRole('button', { name: /^Proceed to Payment · Pay ₹2,998\.00$/ }).click();
+  const checkout = page.getByRole('dialog', { name: 'Razorpay Test Checkout' });
+  await expect(checkout).toContainText('₹2,998.00');
+  await checkout.getByRole('button', { name: 'Simulate success' }).click();
+  await expect(panel.getByTestId('team-seats')).toHaveText('3 of 7 seats used', { timeout: 30_000 });
+  await expect(panel.getByRole('button', { name: 'Add seats' })).toBeFocused();
+
+  const orders = (await (await page.request.get(`${server.url}/api/orders/`)).json()) as Array<{
+    amount: number;
+  }>;
+  expect(orders.map((order) => order.amount).sort()).toEqual([2998, 5996]);
+});
