@@ -13,8 +13,9 @@ import type { PurchasedTool } from '../../shared/shop';
 import { TEAM_INVITATION_PATH, type Team } from '../../shared/teams';
 import { eraseAccount } from '../account/erasure';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
-import { auditLog, licenses, outbox, teamInvitations } from '../db/schema';
+import { auditLog, creditNotes, licenses, orders, outbox, teamInvitations } from '../db/schema';
 import { cliActor } from '../operator/audit';
+import { refundOrder } from '../payments/refund';
 
 /** The operator's view of teams (`licenses show --json`, seats free / move, audited) and erasure of members and owners. */
 
@@ -134,6 +135,19 @@ describe('team licenses for the operator', () => {
     expect(
       (await admin('licenses', 'seats', 'free', 'AAAA-BBBB-CCCC-DDDD', '--member', 'x@y.z')).exitCode,
     ).not.toBe(0);
+  }, 180_000);
+
+  it('refunds a team order whole: one credit note for the order, every member’s key revoked', async () => {
+    const { owner, members } = await teamWith(2, 1);
+    const [order] = await t.ctx.db.select().from(orders).where(eq(orders.userId, owner.user.id));
+    await refundOrder(t.ctx, { orderId: order?.id ?? '', source: 'admin', reason: 'Team disbanded' });
+    const [note] = await t.ctx.db
+      .select()
+      .from(creditNotes)
+      .where(eq(creditNotes.orderId, order?.id ?? ''));
+    expect(note?.total).toBe(2 * 800_00);
+    expect(await statusOf(owner.user.id)).toBe('revoked');
+    expect(await statusOf(members[0]?.user.id ?? '')).toBe('revoked');
   }, 180_000);
 
   it('gives an erased member’s seat back and revokes an erased owner’s team with its members', async () => {

@@ -223,7 +223,7 @@ describe('team licenses', () => {
       .from(licenses)
       .where(eq(licenses.id, licenseId));
     expect(row?.seats).toBe(7);
-  });
+  }, 180_000);
 
   it('adds seats only to a team the buyer owns', async () => {
     const stranger = await newBuyer(t);
