@@ -7,16 +7,16 @@ import { isValidGstin, normaliseGstin } from './gstin';
 import { findIndianState } from './indian-states';
 import { singleLineText } from './input-policy';
 import { MAX_LENGTH } from './limits';
+import { MAX_SEATS, SEATS_MESSAGE } from './seats';
 
 /**
  * POST /api/checkout/quote (docs/decisions/044-order-summary-and-order-page.md): what an order would cost this
  * buyer, priced by the server's one pricing function, for the billing dialog's order summary. Amounts in subunits.
  */
 
-/** Seats of one order (decision 051): more than one makes a team license. */
-export const MAX_SEATS = 50;
+/** Seats of one order (decision 051): more than one makes a team license. The range and its words: shared/seats.ts. */
 export const QUOTE_MESSAGES = {
-  seats: `Between 1 and ${MAX_SEATS} seats`,
+  seats: SEATS_MESSAGE,
 } as const;
 
 /** The number of seats an order buys, 1 to 50, 1 when not given: the quote and create-payment take the same. */

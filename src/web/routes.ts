@@ -92,6 +92,14 @@ export const PAGE_ROUTES: PageRoute[] = [
     load: () => import('./pages/OrderPage'),
   },
   {
+    // The link of a team invitation email (issue 54): one shell, the token read in the browser.
+    path: '/my-tools/team-invitations/*',
+    title: `Team invitation — ${SITE.name}`,
+    description: 'A seat on a team license.',
+    search: 'noindex',
+    load: () => import('./pages/TeamInvitationPage'),
+  },
+  {
     path: '/account',
     title: `Account — ${SITE.name}`,
     description: 'Your profile, password, sign-in email, passkeys, signed-in browsers and email preferences.',

@@ -6,7 +6,7 @@ import { type BillingDetails, SHOP_MESSAGES, type Tool } from '../../../shared/s
 import { Icon } from '../../components/Icon';
 import { focusLost } from '../../lib/announce';
 import { useAuth } from '../../session/AuthContext';
-import type { BillingDraft } from './BillingModal';
+import type { BillingDraft, OrderChoice } from './BillingModal';
 import { CurrencyToggle } from './CurrencyToggle';
 import { useCheckout } from './checkout';
 import {
@@ -75,8 +75,8 @@ export function ToolCatalogue() {
     loadCheckout: checkout.ready,
     onPurchased: (toolId) => {
       markPurchased(toolId);
-      // The code was used: the next purchase starts without it.
-      if (billingDraft) keepDraft({ ...billingDraft, couponCode: '', couponFor: '' });
+      // The code was used: the next purchase starts without it, and for one seat.
+      if (billingDraft) keepDraft({ ...billingDraft, couponCode: '', couponFor: '', seats: '' });
     },
     // The checkout closed (dismissed, failed or paid) and took focus with it, or gave it back outside the page's
     // content (the account menu, focused after a sign-in's reload, opened the billing form by remembering it):
@@ -122,10 +122,10 @@ export function ToolCatalogue() {
    * The billing form stays open (busy) until the order exists, so a refusal shows on its fields; it closes before
    * the checkout window opens, which a dialog still open would hide and keep out of reach.
    */
-  const proceed = async (billing: BillingDetails, draft: BillingDraft, couponCode?: string) => {
+  const proceed = async (billing: BillingDetails, draft: BillingDraft, order: OrderChoice) => {
     if (!billingFor || !currency) return;
     keepDraft({ ...draft, couponFor: billingFor._id });
-    await purchase(billingFor, currency, billing, () => flushSync(() => setBillingFor(null)), couponCode);
+    await purchase(billingFor, currency, billing, () => flushSync(() => setBillingFor(null)), order);
   };
 
   // The grid appears in one step, with the test-mode notice, so nothing moves once it is there.
