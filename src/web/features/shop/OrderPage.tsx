@@ -99,8 +99,7 @@ export function OrderView({
       </p>
     );
   }
-  // Held a screen high while loading, so the footer is out of sight until the order (taller on a phone) arrives.
-  if (!order) return <Spinner label="Loading the order" className="min-h-screen" />;
+  if (!order) return <Spinner label="Loading the order" className="min-h-72" />;
   return (
     <div className="grid gap-8 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
       <div className="space-y-8">
