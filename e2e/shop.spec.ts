@@ -24,6 +24,7 @@ const buyer = {
 };
 const WINDOWS_TOOL = 'PDF Utility Toolkit (Windows)';
 const MACOS_TOOL = 'PDF Utility Toolkit (macOS)';
+/** Toasts are said through the live region as well as shown (either may come first): `.first()` takes either. */
 const PAYMENT_SUCCESS = 'Payment successful! Details have been sent to you on Email.';
 const TIME_ZONE = 'Asia/Kolkata';
 
@@ -287,7 +288,7 @@ test('a visitor signs up with the emailed code and buys a tool in INR', async ()
   await snap('checkout-emulator', false);
   await payInEmulator('success');
 
-  await expect(page.getByText(PAYMENT_SUCCESS)).toBeVisible();
+  await expect(page.getByText(PAYMENT_SUCCESS).first()).toBeVisible();
   await expect(toolCard(WINDOWS_TOOL).getByText('Purchased', { exact: true })).toBeVisible();
   await page.waitForURL(`${server.url}/my-tools`, { timeout: 10_000 });
 
@@ -317,7 +318,7 @@ test('Get Credentials emails the same license key with a new working link', asyn
   await page.goto(`${server.url}/my-tools`);
   const first = await smtp.waitFor((m) => m.subject === `Your ${WINDOWS_TOOL} license key`);
   await toolCard(WINDOWS_TOOL).getByRole('button', { name: 'Get Credentials' }).click();
-  await expect(page.getByText('Credentials sent to your email!')).toBeVisible();
+  await expect(page.getByText('Credentials sent to your email!').first()).toBeVisible();
   await expect(toolCard(WINDOWS_TOOL).getByRole('button', { name: 'Get Credentials' })).toBeEnabled();
 
   const copy = await smtp.waitFor(
@@ -374,7 +375,7 @@ test('a failed payment says why and buys nothing', async () => {
   await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
 
   await payInEmulator('failure');
-  await expect(page.getByText(/^Payment failed: .+/)).toBeVisible();
+  await expect(page.getByText(/^Payment failed: .+/).first()).toBeVisible();
   await expect(toolCard(MACOS_TOOL).getByRole('button', { name: 'macOS - $19.99' })).toBeEnabled();
   expect(page.url()).toBe(`${server.url}/utility-tools`);
   expect(await myToolsCount()).toBe(1);
@@ -411,7 +412,7 @@ test('the same journey in USD ends on My Tools with both tools', async () => {
   ).toBeVisible();
   await payInEmulator('success');
 
-  await expect(page.getByText(PAYMENT_SUCCESS)).toBeVisible();
+  await expect(page.getByText(PAYMENT_SUCCESS).first()).toBeVisible();
   await page.waitForURL(`${server.url}/my-tools`, { timeout: 10_000 });
   await expect(toolCard(MACOS_TOOL)).toBeVisible();
   await expect(toolCard(WINDOWS_TOOL)).toBeVisible();
@@ -445,7 +446,7 @@ test('a download link older than 3 hours lands on the invalid-link page', async 
   await page.waitForURL(`${server.url}/my-tools`);
   const before = smtp.messages.length;
   await toolCard(WINDOWS_TOOL).getByRole('button', { name: 'Get Credentials' }).click();
-  await expect(page.getByText('Credentials sent to your email!')).toBeVisible();
+  await expect(page.getByText('Credentials sent to your email!').first()).toBeVisible();
   const fresh = await smtp.waitFor(
     (m) =>
       smtp.messages.indexOf(m) >= before && m.subject === `Your ${WINDOWS_TOOL} license key (requested copy)`,
@@ -472,7 +473,7 @@ test('when the browser cannot verify, the buyer still lands on My Tools and the 
   await payInEmulator('success');
 
   await expect(
-    page.getByText('There was a problem verifying your payment. Please contact support.'),
+    page.getByText('There was a problem verifying your payment. Please contact support.').first(),
   ).toBeVisible();
   await page.waitForURL(`${server.url}/my-tools`, { timeout: 10_000 });
   await page.unroute('**/api/verify-payment/');

@@ -88,7 +88,9 @@ export const PAGE_ROUTES: PageRoute[] = [
     path: '/my-tools/orders/*',
     title: `Order — ${SITE.name}`,
     description: 'One of your orders.',
-    search: 'noindex',
+    // Behind sign-in, as /my-tools is: unlisted (a canonical link, outside the sitemap) rather than noindex, which
+    // protected nothing a crawler could see and cost the page Lighthouse's SEO score (issue 56).
+    search: 'unlisted',
     load: () => import('./pages/OrderPage'),
   },
   {
@@ -103,8 +105,8 @@ export const PAGE_ROUTES: PageRoute[] = [
     path: '/account',
     title: `Account — ${SITE.name}`,
     description: 'Your profile, password, sign-in email, passkeys, signed-in browsers and email preferences.',
-    // A page behind sign-in with nothing for a search engine (issue 33).
-    search: 'noindex',
+    // A page behind sign-in with nothing for a search engine (issue 33): unlisted, as /my-tools is (issue 56).
+    search: 'unlisted',
     load: () => import('./pages/AccountPage'),
   },
   {

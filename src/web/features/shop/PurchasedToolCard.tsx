@@ -9,9 +9,9 @@ import { busyButtonProps } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
 import { rememberPurchase } from './intent';
 import { LicensePanel, LicenseSecret } from './LicensePanel';
-import { toolTitle } from './ToolCard';
 import { ToolIcon } from './ToolIcon';
 import { TruncatedText } from './TruncatedText';
+import { toolTitle } from './toolTitle';
 import type { LicensesState } from './useLicenses';
 import { VersionPanel } from './VersionPanel';
 

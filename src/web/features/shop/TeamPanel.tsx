@@ -14,8 +14,8 @@ import type { BillingDraft, OrderChoice } from './BillingModal';
 import { loadCheckout } from './checkout';
 import { chosenCurrency, rememberBillingDraft, storedBillingDraft } from './intent';
 import { TeamView } from './TeamView';
-import { toolTitle } from './ToolCard';
 import { teamsApi } from './teamApi';
+import { toolTitle } from './toolTitle';
 import { usePurchase } from './usePurchase';
 
 const BillingModal = lazy(() =>
