@@ -4,7 +4,7 @@ import { orderAmountSubunits, toSubunits } from '../../shared/money';
 import { SHOP_MESSAGES } from '../../shared/shop';
 import type { AppContext } from '../context';
 import { type CouponGuesser, checkCoupon } from '../coupons/check';
-import { AppError, conflict, notFound } from '../http/errors';
+import { DomainError } from '../domain-error';
 import { priceOrder } from '../invoices/pricing';
 import { findActiveTool } from '../shop/catalogue';
 
@@ -19,8 +19,8 @@ export async function quoteCheckout(
   body: z.output<typeof checkoutQuoteSchema>,
 ): Promise<CheckoutQuote> {
   const tool = await findActiveTool(ctx.db, body.toolId);
-  if (!tool) throw notFound(SHOP_MESSAGES.payment.toolNotFound);
-  if (tool.comingSoon) throw conflict(SHOP_MESSAGES.payment.comingSoon);
+  if (!tool) throw new DomainError('not_found', SHOP_MESSAGES.payment.toolNotFound);
+  if (tool.comingSoon) throw new DomainError('conflict', SHOP_MESSAGES.payment.comingSoon);
 
   let discount = 0;
   let coupon: CheckoutQuote['coupon'] = null;
@@ -34,7 +34,7 @@ export async function quoteCheckout(
       discount = toSubunits(checked.discount);
       coupon = { code: checked.code, applied: true, message: `${checked.code} applied` };
     } catch (error) {
-      if (!(error instanceof AppError && error.code === 'coupon_refused')) throw error;
+      if (!(error instanceof DomainError && error.code === 'coupon_refused')) throw error;
       coupon = { code: body.couponCode, applied: false, message: error.message };
     }
   }

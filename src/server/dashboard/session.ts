@@ -6,7 +6,7 @@ import type { SessionUser } from '../auth/session-cache';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { adminSessions, operators } from '../db/schema';
-import { AppError, unauthorized } from '../http/errors';
+import { DomainError } from '../domain-error';
 import type { Actor } from '../operator/audit';
 
 /**
@@ -51,7 +51,7 @@ export type OperatorState = {
 export async function operatorState(ctx: AppContext, request: FastifyRequest): Promise<OperatorState> {
   const user = await currentUser(ctx, request);
   const rawId = request.cookies[SESSION_COOKIE];
-  if (!user || !rawId) throw unauthorized();
+  if (!user || !rawId) throw new DomainError('unauthorized', 'Please log in to continue.');
   const sessionIdHash = hashSessionId(rawId);
   const [row] = await ctx.db
     .select({
@@ -66,7 +66,7 @@ export async function operatorState(ctx: AppContext, request: FastifyRequest): P
     )
     .where(eq(operators.userId, user.id))
     .limit(1);
-  if (!row) throw new AppError(403, 'not_operator', DASHBOARD_MESSAGES.notOperator);
+  if (!row) throw new DomainError('not_operator', DASHBOARD_MESSAGES.notOperator);
   const now = ctx.clock.now().getTime();
   let verified = false;
   if (row.verifiedAt && row.lastSeenAt) {
@@ -97,7 +97,7 @@ export type DashboardOperator = {
 export async function requireDashboard(ctx: AppContext, request: FastifyRequest): Promise<DashboardOperator> {
   const state = await operatorState(ctx, request);
   if (!state.verified) {
-    throw new AppError(403, 'second_factor_required', DASHBOARD_MESSAGES.secondFactorRequired);
+    throw new DomainError('second_factor_required', DASHBOARD_MESSAGES.secondFactorRequired);
   }
   return {
     user: state.user,

@@ -33,7 +33,7 @@ export type OperatorLicense = {
 
 /** The licenses of one order, of one customer (their purchases, refunded ones too) or one key, newest first. */
 export async function licensesOf(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'db' | 'clock' | 'dataSecrets'>,
   of: { orderId: string } | { userId: string } | { licenseKey: string },
 ): Promise<OperatorLicense[]> {
   const where: SQL =

@@ -9,7 +9,7 @@ import type { AppContext } from '../context';
 import { judgeCoupon } from '../coupons/check';
 import { type CouponPrice, recordReservation, releaseCouponOf, reserveCoupon } from '../coupons/redemptions';
 import { orders } from '../db/schema';
-import { AppError, conflict, notFound } from '../http/errors';
+import { DomainError } from '../domain-error';
 import { priceOrder } from '../invoices/pricing';
 import { findActiveTool, ownedToolIds } from '../shop/catalogue';
 import { recordOrderEvent } from '../shop/order-events';
@@ -34,9 +34,10 @@ export async function createPayment(
   from: { ip: string },
 ): Promise<CreatePaymentResponse> {
   const tool = await findActiveTool(ctx.db, body.toolId);
-  if (!tool) throw notFound(PAYMENT_MESSAGES.toolNotFound);
-  if (tool.comingSoon) throw conflict(PAYMENT_MESSAGES.comingSoon);
-  if ((await ownedToolIds(ctx.db, user.id)).has(tool.id)) throw conflict(PAYMENT_MESSAGES.alreadyOwned);
+  if (!tool) throw new DomainError('not_found', PAYMENT_MESSAGES.toolNotFound);
+  if (tool.comingSoon) throw new DomainError('conflict', PAYMENT_MESSAGES.comingSoon);
+  if ((await ownedToolIds(ctx.db, user.id)).has(tool.id))
+    throw new DomainError('conflict', PAYMENT_MESSAGES.alreadyOwned);
 
   const listPrice = orderAmountSubunits(tool, body.currency);
   // A code is judged (and counted against the guesser's one budget) before anything is held for it.
@@ -120,7 +121,7 @@ export async function createPayment(
       await releaseCouponOf(tx, orderId);
       await recordOrderEvent(tx, orderId, 'gateway-error', { message }, failedAt);
     });
-    throw new AppError(502, 'payment_gateway_error', PAYMENT_MESSAGES.gatewayFailed);
+    throw new DomainError('payment_gateway_error', PAYMENT_MESSAGES.gatewayFailed);
   }
 
   await ctx.db
@@ -153,7 +154,8 @@ async function freeOrderAnswer(
 ): Promise<CreatePaymentResponse> {
   const razorpayOrderId = `${FREE_ORDER_PREFIX}${orderId}`;
   const outcome = await fulfilFreeOrder(ctx, razorpayOrderId);
-  if (outcome.result === 'duplicate-payment') throw conflict(PAYMENT_MESSAGES.alreadyOwned);
+  if (outcome.result === 'duplicate-payment')
+    throw new DomainError('conflict', PAYMENT_MESSAGES.alreadyOwned);
   return {
     status: 'success',
     order_id: razorpayOrderId,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { findHostileText, multiLineText, singleLineText } from '../../shared/input-policy';
 import type { AppContext } from '../context';
 import { webhookEvents } from '../db/schema';
-import { AppError } from '../http/errors';
+import { DomainError } from '../domain-error';
 import { forgetLicenses } from '../licenses/memory';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { applyDispute, type DisputeOutcome, type DisputeResult } from './disputes';
@@ -67,7 +67,7 @@ type Handled =
   | { kind: 'dispute'; result: DisputeResult }
   | { kind: 'refund'; outcome: RazorpayRefundOutcome };
 
-const invalidSignature = () => new AppError(400, 'invalid_signature', 'Invalid webhook signature.');
+const invalidSignature = () => new DomainError('invalid_signature', 'Invalid webhook signature.');
 
 /**
  * Razorpay's webhook. The signature covers the exact bytes Razorpay sent, so this route gets the body as a raw
@@ -91,7 +91,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
         const secret = ctx.config.razorpay.webhookSecret;
         if (!secret) {
           request.log.error('Razorpay webhook received but RAZORPAY_WEBHOOK_SECRET is not configured');
-          throw new AppError(503, 'webhook_not_configured', 'Webhooks are not configured.');
+          throw new DomainError('webhook_not_configured', 'Webhooks are not configured.');
         }
         const raw = request.body;
         if (typeof raw !== 'string' || raw.length === 0) throw invalidSignature();
@@ -111,7 +111,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
           parsed = result.data;
         } catch (err) {
           request.log.warn({ err }, 'razorpay webhook refused: the signed body is not a usable event');
-          throw new AppError(400, 'invalid_event', 'The webhook body is not a Razorpay event.');
+          throw new DomainError('invalid_event', 'The webhook body is not a Razorpay event.');
         }
 
         const header = request.headers['x-razorpay-event-id'];

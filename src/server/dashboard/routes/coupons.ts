@@ -5,7 +5,7 @@ import { emptyRequestSchema } from '../../../shared/dashboard';
 import type { AppContext } from '../../context';
 import { couponDetail, createCoupon, disableCoupon, listCoupons } from '../../coupons/operations';
 import { parseInput } from '../../http/errors';
-import { operatorOf } from '../guard';
+import { operatorOf } from './guard';
 
 const codeParams = z.object({ code: z.string().trim().min(1).max(64) });
 

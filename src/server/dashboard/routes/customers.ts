@@ -7,7 +7,7 @@ import { contentDisposition } from '../../http/content-disposition';
 import { parseInput } from '../../http/errors';
 import { deactivateDeviceAsOperator, resetSelfDeactivations } from '../../licenses/operator';
 import { customerDetail, listCustomers } from '../customers';
-import { idParams, licenseDeviceParams, operatorOf } from '../guard';
+import { idParams, licenseDeviceParams, operatorOf } from './guard';
 
 /** /api/admin/customers and the licenses shown on them: freeing a device, resetting the buyer's allowance. */
 export function customerRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -5,8 +5,8 @@ import { markMessageHandled } from '../../contact/messages';
 import type { AppContext } from '../../context';
 import { parseInput } from '../../http/errors';
 import { retryMail } from '../../mail/outbox-admin';
-import { idParams, operatorOf } from '../guard';
 import { mailStatus, messagesPage } from '../inbox';
+import { idParams, operatorOf } from './guard';
 
 const mailId = z.object({
   id: z.coerce

@@ -9,9 +9,9 @@ import { findOrderTaxDocument } from '../../invoices/orders';
 import { renderTaxDocumentPdf } from '../../invoices/pdf';
 import { refundOrder } from '../../payments/refund';
 import { resendDelivery } from '../../shop/delivery';
-import { idParams, operatorOf } from '../guard';
-import { listOrders, orderDetail } from '../orders';
+import { orderDetail, ordersPage } from '../orders';
 import { requireFreshCode } from '../second-factor';
+import { idParams, operatorOf } from './guard';
 
 const RESEND_REFUSALS = {
   'no-purchase': 'This order has no purchase to deliver (it was never paid).',
@@ -24,7 +24,7 @@ const TAX_DOCUMENT_KINDS: readonly TaxDocumentKind[] = ['invoice', 'credit-note'
 /** /api/admin/orders: the list, one order, its tax documents, and resending or refunding it. */
 export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/admin/orders', async (request) =>
-    listOrders(ctx, parseInput(ordersQuerySchema, request.query)),
+    ordersPage(ctx, parseInput(ordersQuerySchema, request.query)),
   );
 
   app.get('/api/admin/orders/:id', async (request) => orderDetail(ctx, idParams(request)));

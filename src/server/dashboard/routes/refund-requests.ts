@@ -4,8 +4,8 @@ import { totpCodeSchema } from '../../../shared/dashboard';
 import type { AppContext } from '../../context';
 import { parseInput } from '../../http/errors';
 import { approveRefundRequest, declineRefundRequest, listRefundRequests } from '../../orders/refund-requests';
-import { idParams, operatorOf } from '../guard';
 import { requireFreshCode } from '../second-factor';
+import { idParams, operatorOf } from './guard';
 
 const approveSchema = z.strictObject({ code: totpCodeSchema });
 const declineSchema = z.strictObject({

@@ -23,8 +23,8 @@ import {
 } from '../../releases/operations';
 import { listReleases } from '../../releases/store';
 import { FileTooLargeError } from '../../storage';
-import { idParams, operatorOf } from '../guard';
 import { requireFreshCode } from '../second-factor';
+import { idParams, operatorOf } from './guard';
 
 const artifactParams = (request: FastifyRequest) =>
   parseInput(z.object({ id: z.guid('Not an id.'), artifactId: z.guid('Not an id.') }), request.params);

@@ -5,9 +5,9 @@ import { asSentence, FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES } from '../../../shared
 import type { AppContext } from '../../context';
 import { AppError, badRequest, parseInput } from '../../http/errors';
 import { FileTooLargeError } from '../../storage';
-import { idParams, operatorOf } from '../guard';
 import { requireFreshCode } from '../second-factor';
 import { adminTool, attachToolFile, changesPrices, createTool, listAdminTools, updateTool } from '../tools';
+import { idParams, operatorOf } from './guard';
 
 const MULTIPART_LIMITS = {
   fields: 1,

@@ -3,7 +3,7 @@ import { extendTrialSchema } from '../../../shared/dashboard';
 import type { AppContext } from '../../context';
 import { parseInput } from '../../http/errors';
 import { endTrial, extendTrial, trialsOfTool } from '../../trials/operator';
-import { idParams, operatorOf } from '../guard';
+import { idParams, operatorOf } from './guard';
 
 /** A tool's trials, and the operator's two changes to one trial (each audited by the operation itself). */
 export async function trialRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -12,8 +12,8 @@ import {
   rotateWebhookSecret,
   setWebhookEndpointEnabled,
 } from '../../webhooks/operations';
-import { operatorOf } from '../guard';
 import { requireFreshCode } from '../second-factor';
+import { operatorOf } from './guard';
 
 /** A new endpoint receives customers' data from then on: like a refund, it asks for a fresh authenticator code. */
 const addRequestSchema = newWebhookEndpointSchema.extend({ code: z.string().optional() });
