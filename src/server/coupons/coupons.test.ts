@@ -10,7 +10,7 @@ import {
   orderRow,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
-import { COUPON_MESSAGES, type NewCouponInput } from '../../shared/coupons';
+import { COUPON_MESSAGES, type NewCouponInput, newCouponSchema } from '../../shared/coupons';
 import type { OrderSummary } from '../../shared/order-history';
 import { couponRedemptions, creditNotes, invoices, licenses, orders, purchases } from '../db/schema';
 import type { TaxDocument } from '../invoices/document';
@@ -39,7 +39,7 @@ afterAll(async () => {
 beforeEach(() => t.clock.advance(MINUTE + 1000));
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
-const addCoupon = (input: NewCouponInput) => createCoupon(t.ctx, operator, input);
+const addCoupon = (input: NewCouponInput) => createCoupon(t.ctx, operator, newCouponSchema.parse(input));
 const isoDay = (offsetDays: number) => new Date(t.clock.now().getTime() + offsetDays * DAY).toISOString();
 
 async function check(client: TestClient, code: string, tool = toolId, currency: 'INR' | 'USD' = 'INR') {

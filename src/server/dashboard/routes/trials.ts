@@ -12,7 +12,7 @@ export async function trialRoutes(app: FastifyInstance, ctx: AppContext): Promis
   app.post('/api/admin/trials/:id/extend', async (request) => {
     const id = idParams(request);
     const { days } = parseInput(extendTrialSchema, request.body);
-    const { expiresAt } = await extendTrial(ctx, id, days, operatorOf(request).actor);
+    const { expiresAt } = await extendTrial(ctx, id, { days }, operatorOf(request).actor);
     return { id, expiresAt: expiresAt.toISOString() };
   });
 
