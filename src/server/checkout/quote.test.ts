@@ -13,7 +13,7 @@ import type { CheckoutQuote } from '../../shared/checkout-quote';
 import { QUOTE_MESSAGES } from '../../shared/checkout-quote';
 import { COUPON_MESSAGES, newCouponSchema } from '../../shared/coupons';
 import { gstinCheckCharacter } from '../../shared/gstin';
-import { createCoupon } from '../coupons/operations';
+import { createCoupon } from '../coupons/operator';
 import { invoices } from '../db/schema';
 import type { TaxDocument } from '../invoices/document';
 import { cliActor } from '../operator/audit';

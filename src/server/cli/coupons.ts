@@ -4,7 +4,7 @@ import {
   type NewCouponInput,
   newCouponSchema,
 } from '../../shared/coupons';
-import { couponDetail, createCoupon, disableCoupon, listCoupons } from '../coupons/operations';
+import { couponDetail, createCoupon, disableCoupon, listCoupons } from '../coupons/operator';
 import { findTool } from '../operator/tool-lookup';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
 import { argument, CommandError, defineCommand, parseCommandInput } from './framework';

@@ -15,7 +15,7 @@ import {
 } from '../../shared/tool-rules';
 import { parseTrialDaysText, TRIAL_DAYS_PROBLEM } from '../../shared/trials';
 import { type ToolRow, toApiTool } from '../shop/catalogue';
-import { attachToolFile, createTool, listTools, type ToolChanges, updateTool } from '../shop/tools';
+import { attachToolFile, createTool, listTools, type ToolChanges, updateTool } from '../shop/operator';
 import { details, formatBytes, formatTime, shortId, table } from './format';
 import {
   type AdminEnv,

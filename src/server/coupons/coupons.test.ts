@@ -18,7 +18,7 @@ import { gstr1Report } from '../invoices/gstr1';
 import { cliActor } from '../operator/audit';
 import { fulfilFreeOrder } from '../payments/fulfil';
 import { refundOrder } from '../payments/refund';
-import { couponDetail, createCoupon, disableCoupon } from './operations';
+import { couponDetail, createCoupon, disableCoupon } from './operator';
 
 let t: ShopTestApp;
 let toolId: string;

@@ -19,22 +19,6 @@ export const DASHBOARD_MAX_MS = 12 * 60 * 60 * 1000;
 /** A request within this long of the last one does not write lastSeenAt again. */
 const TOUCH_EVERY_MS = 30 * 1000;
 
-export async function startDashboardSession(
-  ctx: AppContext,
-  db: DbOrTx,
-  userId: string,
-  sessionIdHash: string,
-): Promise<void> {
-  const now = ctx.clock.now();
-  await db
-    .insert(adminSessions)
-    .values({ sessionIdHash, userId, verifiedAt: now, lastSeenAt: now })
-    .onConflictDoUpdate({
-      target: adminSessions.sessionIdHash,
-      set: { userId, verifiedAt: now, lastSeenAt: now },
-    });
-}
-
 export async function endDashboardSession(ctx: AppContext, sessionIdHash: string): Promise<void> {
   await ctx.db.delete(adminSessions).where(eq(adminSessions.sessionIdHash, sessionIdHash));
 }

@@ -10,7 +10,7 @@ import {
 import type { CheckoutQuote } from '../../shared/checkout-quote';
 import { newCouponSchema } from '../../shared/coupons';
 import type { OrderDetail } from '../../shared/order-detail';
-import { createCoupon } from '../coupons/operations';
+import { createCoupon } from '../coupons/operator';
 import { cliActor } from '../operator/audit';
 
 let t: ShopTestApp;

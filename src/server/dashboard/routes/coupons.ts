@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { newCouponSchema } from '../../../shared/coupons';
 import { emptyRequestSchema } from '../../../shared/dashboard';
 import type { AppContext } from '../../context';
-import { couponDetail, createCoupon, disableCoupon, listCoupons } from '../../coupons/operations';
+import { couponDetail, createCoupon, disableCoupon, listCoupons } from '../../coupons/operator';
 import { parseInput } from '../../http/errors';
 import { operatorOf } from './guard';
 

@@ -4,7 +4,7 @@ import { emptyRequestSchema, messagesQuerySchema } from '../../../shared/dashboa
 import { markMessageHandled } from '../../contact/messages';
 import type { AppContext } from '../../context';
 import { parseInput } from '../../http/errors';
-import { retryMail } from '../../mail/outbox-admin';
+import { retryMail } from '../../mail/operator';
 import { mailStatus, messagesPage } from '../inbox';
 import { idParams, operatorOf } from './guard';
 

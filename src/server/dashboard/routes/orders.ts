@@ -7,10 +7,10 @@ import { contentDisposition } from '../../http/content-disposition';
 import { AppError, notFound, parseInput } from '../../http/errors';
 import { findOrderTaxDocument } from '../../invoices/orders';
 import { renderTaxDocumentPdf } from '../../invoices/pdf';
+import { requireFreshCode } from '../../operator/second-factor';
 import { refundOrder } from '../../payments/refund';
 import { resendDelivery } from '../../shop/delivery';
 import { orderDetail, ordersPage } from '../orders';
-import { requireFreshCode } from '../second-factor';
 import { idParams, operatorOf } from './guard';
 
 const RESEND_REFUSALS = {

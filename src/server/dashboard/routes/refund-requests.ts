@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { totpCodeSchema } from '../../../shared/dashboard';
 import type { AppContext } from '../../context';
 import { parseInput } from '../../http/errors';
+import { requireFreshCode } from '../../operator/second-factor';
 import { approveRefundRequest, declineRefundRequest, listRefundRequests } from '../../orders/refund-requests';
-import { requireFreshCode } from '../second-factor';
 import { idParams, operatorOf } from './guard';
 
 const approveSchema = z.strictObject({ code: totpCodeSchema });

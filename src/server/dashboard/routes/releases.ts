@@ -11,6 +11,7 @@ import { type AdminRelease, RELEASE_FILE_MAX_BYTES, RELEASE_FILE_TOO_LARGE } fro
 import { asSentence } from '../../../shared/tool-rules';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, parseInput } from '../../http/errors';
+import { requireFreshCode } from '../../operator/second-factor';
 import { findTool } from '../../operator/tool-lookup';
 import {
   addArtifact,
@@ -20,10 +21,9 @@ import {
   removeArtifact,
   toAdminRelease,
   yankRelease,
-} from '../../releases/operations';
+} from '../../releases/operator';
 import { listReleases } from '../../releases/store';
 import { FileTooLargeError } from '../../storage';
-import { requireFreshCode } from '../second-factor';
 import { idParams, operatorOf } from './guard';
 
 const artifactParams = (request: FastifyRequest) =>

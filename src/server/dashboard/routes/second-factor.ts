@@ -11,7 +11,7 @@ import { currentUser } from '../../auth/session';
 import type { AppContext } from '../../context';
 import { DomainError } from '../../domain-error';
 import { parseInput } from '../../http/errors';
-import { confirmEnrolment, startEnrolment, verifySecondFactor } from '../second-factor';
+import { confirmEnrolment, startEnrolment, verifySecondFactor } from '../../operator/second-factor';
 import { endDashboardSession, operatorState } from '../session';
 import { guardOperatorAccount, noStore } from './guard';
 

@@ -13,10 +13,9 @@ import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { SITE } from '../../shared/site';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
-import { operatorRecoveryCodes, operators } from '../db/schema';
+import { adminSessions, operatorRecoveryCodes, operators } from '../db/schema';
 import { DomainError } from '../domain-error';
-import { type Actor, recordAudit } from '../operator/audit';
-import { startDashboardSession } from './session';
+import { type Actor, recordAudit } from './audit';
 
 /**
  * The dashboard's second factor: TOTP (RFC 6238, 30-second steps, 6 digits, SHA-1 as every authenticator app
@@ -261,4 +260,21 @@ export async function requireFreshCode(
   const row = await operatorRow(ctx.db, operator.userId);
   if (!row.totpEnrolledAt) throw new DomainError('not_enrolled', DASHBOARD_MESSAGES.notEnrolled);
   await checkTotp(ctx, operator, 'fresh_code', row, code);
+}
+
+/** Marks the browser session as having passed the second factor now. */
+async function startDashboardSession(
+  ctx: AppContext,
+  db: DbOrTx,
+  userId: string,
+  sessionIdHash: string,
+): Promise<void> {
+  const now = ctx.clock.now();
+  await db
+    .insert(adminSessions)
+    .values({ sessionIdHash, userId, verifiedAt: now, lastSeenAt: now })
+    .onConflictDoUpdate({
+      target: adminSessions.sessionIdHash,
+      set: { userId, verifiedAt: now, lastSeenAt: now },
+    });
 }
