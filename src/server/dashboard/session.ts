@@ -4,7 +4,6 @@ import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { currentUser, hashSessionId, SESSION_COOKIE } from '../auth/session';
 import type { SessionUser } from '../auth/session-cache';
 import type { AppContext } from '../context';
-import type { DbOrTx } from '../db';
 import { adminSessions, operators } from '../db/schema';
 import { DomainError } from '../domain-error';
 import type { Actor } from '../operator/audit';
