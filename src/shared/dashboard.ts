@@ -127,6 +127,7 @@ export const extendTrialSchema = z.strictObject({
     .min(TRIAL_EXTEND_DAYS_RANGE.min, `At least ${TRIAL_EXTEND_DAYS_RANGE.min} day.`)
     .max(TRIAL_EXTEND_DAYS_RANGE.max, `At most ${TRIAL_EXTEND_DAYS_RANGE.max} days.`),
 });
+export type ExtendTrial = z.output<typeof extendTrialSchema>;
 
 // ── Tables ──────────────────────────────────────────────────────────────────────────────────────────────────
 

@@ -10,7 +10,7 @@ import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import { documented, SESSION } from '../openapi/openapi';
 import { emailPreferences, readUnsubscribeToken, setEmailPreferences } from './email-preferences';
 import { passkeyRoutes } from './passkey-routes';
-import { reauthRoutes, registerReauthGuard } from './reauth';
+import { reauthRoutes, registerReauthGuard } from './reauth-routes';
 import { settingsRoutes } from './settings-routes';
 
 const tokenQuery = z.object({ token: z.string().min(1).max(200) });

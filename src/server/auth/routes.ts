@@ -16,6 +16,7 @@ import {
   verifyOtpSchema,
 } from '../../shared/auth';
 import type { AppContext } from '../context';
+import { DomainError } from '../domain-error';
 import { issueCsrfToken } from '../http/csrf';
 import { AppError, badRequest } from '../http/errors';
 import { registerMultipartForms } from '../http/form-data';
@@ -84,7 +85,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       if (
         request.isMultipart() &&
         !reachedHandler.has(request) &&
-        !(error instanceof AppError) &&
+        !(error instanceof AppError || error instanceof DomainError) &&
         !error.statusCode
       )
         throw badRequest('The form data could not be read.');

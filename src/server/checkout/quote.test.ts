@@ -11,9 +11,9 @@ import {
 } from '../../../test/support/shop-fixtures';
 import type { CheckoutQuote } from '../../shared/checkout-quote';
 import { QUOTE_MESSAGES } from '../../shared/checkout-quote';
-import { COUPON_MESSAGES } from '../../shared/coupons';
+import { COUPON_MESSAGES, newCouponSchema } from '../../shared/coupons';
 import { gstinCheckCharacter } from '../../shared/gstin';
-import { createCoupon } from '../coupons/operations';
+import { createCoupon } from '../coupons/operator';
 import { invoices } from '../db/schema';
 import type { TaxDocument } from '../invoices/document';
 import { cliActor } from '../operator/audit';
@@ -24,7 +24,11 @@ let windowsId: string;
 beforeAll(async () => {
   t = await createShopTestApp();
   windowsId = (await catalogueRows(t)).windows.id;
-  await createCoupon(t.ctx, cliActor('quote-tests'), { code: 'LAUNCH-20', percent: 20 });
+  await createCoupon(
+    t.ctx,
+    cliActor('quote-tests'),
+    newCouponSchema.parse({ code: 'LAUNCH-20', percent: 20 }),
+  );
 });
 afterAll(async () => {
   await t.close();

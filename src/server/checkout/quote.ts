@@ -4,7 +4,7 @@ import { orderAmountSubunits } from '../../shared/money';
 import { SHOP_MESSAGES } from '../../shared/shop';
 import type { AppContext } from '../context';
 import { type CouponGuesser, judgeCoupon } from '../coupons/check';
-import { AppError, conflict, notFound } from '../http/errors';
+import { DomainError } from '../domain-error';
 import { priceOrder } from '../invoices/pricing';
 import { findActiveTool } from '../shop/catalogue';
 
@@ -19,8 +19,8 @@ export async function quoteCheckout(
   body: z.output<typeof checkoutQuoteSchema>,
 ): Promise<CheckoutQuote> {
   const tool = await findActiveTool(ctx.db, body.toolId);
-  if (!tool) throw notFound(SHOP_MESSAGES.payment.toolNotFound);
-  if (tool.comingSoon) throw conflict(SHOP_MESSAGES.payment.comingSoon);
+  if (!tool) throw new DomainError('not_found', SHOP_MESSAGES.payment.toolNotFound);
+  if (tool.comingSoon) throw new DomainError('conflict', SHOP_MESSAGES.payment.comingSoon);
 
   const unitPrice = orderAmountSubunits(tool, body.currency);
   let discount = 0;
@@ -37,7 +37,7 @@ export async function quoteCheckout(
       discount = checked.discount;
       coupon = { code: checked.coupon.code, applied: true, message: `${checked.coupon.code} applied` };
     } catch (error) {
-      if (!(error instanceof AppError && error.code === 'coupon_refused')) throw error;
+      if (!(error instanceof DomainError && error.code === 'coupon_refused')) throw error;
       coupon = { code: body.couponCode, applied: false, message: error.message };
     }
   }

@@ -90,7 +90,7 @@ export const sessions = pgTable(
     lastUsedAt: ts('last_used_at'),
     /**
      * The last second sign-in (password or passkey) in this session: risky changes need one within 10 minutes
-     * (account/reauth.ts, "sudo mode").
+     * (account/reauth-routes.ts, "sudo mode").
      */
     reauthenticatedAt: ts('reauthenticated_at'),
   },

@@ -49,7 +49,7 @@ export type OperatorSeatHolder = {
 
 /** The seat holders of each license: its holder, and for a team's own license its members not taken back. */
 async function seatHoldersOf(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'db'>,
   rows: ReadonlyArray<{ id: string; teamLicenseId: string | null; holderId: string; createdAt: Date }>,
 ): Promise<Map<string, OperatorSeatHolder[]>> {
   const holders = new Map<string, OperatorSeatHolder[]>();
@@ -100,7 +100,7 @@ async function seatHoldersOf(
 
 /** The licenses of one order, of one customer (their purchases, refunded ones too) or one key, newest first. */
 export async function licensesOf(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'db' | 'clock' | 'dataSecrets'>,
   of: { orderId: string } | { userId: string } | { licenseKey: string },
 ): Promise<OperatorLicense[]> {
   const where: SQL =

@@ -4,7 +4,8 @@ import { licensePublicKeysSchema } from '../../shared/api-schemas';
 import { activateLicenseSchema, licenseMachineSchema } from '../../shared/license-schemas';
 import type { LicenseAnswer, PublicKeysResponse } from '../../shared/licenses';
 import type { AppContext } from '../context';
-import { AppError } from '../http/errors';
+import { DomainError } from '../domain-error';
+import { type AppError, httpErrorOf } from '../http/errors';
 import type { ZodFastify } from '../http/route-schemas';
 import { documented } from '../openapi/openapi';
 import { activateLicense } from './activate';
@@ -57,12 +58,14 @@ export async function registerLicenseApi(
       { parseAs: 'string', bodyLimit: LICENSE_API_BODY_LIMIT },
       parseJson,
     );
-    scope.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    scope.setErrorHandler((error: FastifyError | AppError | DomainError, request, reply) => {
       const operation = request.routeOptions.url?.split('/').at(-1) ?? 'unknown';
-      if (error instanceof AppError) {
-        if (error.headers) reply.headers(error.headers);
-        return reply.status(error.statusCode).send(counted(operation, licenseErrorBody(error)));
+      const told = httpErrorOf(error);
+      if (told) {
+        if (told.headers) reply.headers(told.headers);
+        return reply.status(told.statusCode).send(counted(operation, licenseErrorBody(told)));
       }
+      if (error instanceof DomainError) throw error;
       const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
       if (status >= 500) throw error;
       const [code, message] =

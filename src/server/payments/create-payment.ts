@@ -9,7 +9,7 @@ import type { AppContext } from '../context';
 import { judgeCoupon } from '../coupons/check';
 import { type CouponPrice, recordReservation, releaseCouponOf, reserveCoupon } from '../coupons/redemptions';
 import { orders } from '../db/schema';
-import { AppError, conflict, notFound } from '../http/errors';
+import { DomainError } from '../domain-error';
 import { priceOrder } from '../invoices/pricing';
 import { findActiveTool, ownedToolIds } from '../shop/catalogue';
 import { recordOrderEvent } from '../shop/order-events';
@@ -35,12 +35,13 @@ export async function createPayment(
   from: { ip: string },
 ): Promise<CreatePaymentResponse> {
   const tool = await findActiveTool(ctx.db, body.toolId);
-  if (!tool) throw notFound(PAYMENT_MESSAGES.toolNotFound);
-  if (tool.comingSoon) throw conflict(PAYMENT_MESSAGES.comingSoon);
+  if (!tool) throw new DomainError('not_found', PAYMENT_MESSAGES.toolNotFound);
+  if (tool.comingSoon) throw new DomainError('conflict', PAYMENT_MESSAGES.comingSoon);
   // "Add seats" buys more seats of a team the buyer owns; anything else is a new license of a tool not owned.
   if (body.teamLicenseId)
     await assertOwnTeam(ctx.db, user.id, { licenseId: body.teamLicenseId, toolId: tool.id });
-  else if ((await ownedToolIds(ctx.db, user.id)).has(tool.id)) throw conflict(PAYMENT_MESSAGES.alreadyOwned);
+  else if ((await ownedToolIds(ctx.db, user.id)).has(tool.id))
+    throw new DomainError('conflict', PAYMENT_MESSAGES.alreadyOwned);
 
   // The order's list price: the unit price times the seats (the coupon and the invoice work from it).
   const listPrice = orderAmountSubunits(tool, body.currency) * body.seats;
@@ -137,7 +138,7 @@ export async function createPayment(
       await releaseCouponOf(tx, orderId);
       await recordOrderEvent(tx, orderId, 'gateway-error', { message }, failedAt);
     });
-    throw new AppError(502, 'payment_gateway_error', PAYMENT_MESSAGES.gatewayFailed);
+    throw new DomainError('payment_gateway_error', PAYMENT_MESSAGES.gatewayFailed);
   }
 
   await ctx.db
@@ -170,7 +171,8 @@ async function freeOrderAnswer(
 ): Promise<CreatePaymentResponse> {
   const razorpayOrderId = `${FREE_ORDER_PREFIX}${orderId}`;
   const outcome = await fulfilFreeOrder(ctx, razorpayOrderId);
-  if (outcome.result === 'duplicate-payment') throw conflict(PAYMENT_MESSAGES.alreadyOwned);
+  if (outcome.result === 'duplicate-payment')
+    throw new DomainError('conflict', PAYMENT_MESSAGES.alreadyOwned);
   return {
     status: 'success',
     order_id: razorpayOrderId,

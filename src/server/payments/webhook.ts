@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findHostileText } from '../../shared/input-policy';
 import type { AppContext } from '../context';
-import { AppError } from '../http/errors';
+import { DomainError } from '../domain-error';
 import { CALLER_FIRST } from '../http/route-schemas';
 import { applyRazorpayEvent, razorpayEventSchema } from './razorpay-events';
 import { verifyWebhookSignature } from './signatures';
@@ -15,7 +15,7 @@ const WEBHOOK_BODY_LIMIT = 256 * 1024;
 /** The signed bytes as Razorpay sent them: a body that is not a non-empty string has no signature to match. */
 const signedBody = z.string().min(1);
 
-const invalidSignature = () => new AppError(400, 'invalid_signature', 'Invalid webhook signature.');
+const invalidSignature = () => new DomainError('invalid_signature', 'Invalid webhook signature.');
 
 /**
  * Razorpay's webhook. The signature covers the exact bytes Razorpay sent, so this route gets the body as a raw
@@ -43,7 +43,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
         const secret = ctx.config.razorpay.webhookSecret;
         if (!secret) {
           request.log.error('Razorpay webhook received but RAZORPAY_WEBHOOK_SECRET is not configured');
-          throw new AppError(503, 'webhook_not_configured', 'Webhooks are not configured.');
+          throw new DomainError('webhook_not_configured', 'Webhooks are not configured.');
         }
         // A body that is not a non-empty string (the schema refused it) has no signature to match.
         if (request.validationError) throw invalidSignature();
@@ -64,7 +64,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
           parsed = result.data;
         } catch (err) {
           request.log.warn({ err }, 'razorpay webhook refused: the signed body is not a usable event');
-          throw new AppError(400, 'invalid_event', 'The webhook body is not a Razorpay event.');
+          throw new DomainError('invalid_event', 'The webhook body is not a Razorpay event.');
         }
 
         const header = request.headers['x-razorpay-event-id'];

@@ -13,11 +13,12 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { TestSmtpServer } from '../../../test/support/smtp';
+import { newCouponSchema } from '../../shared/coupons';
 import type { MyLicense } from '../../shared/licenses';
 import type { OrderSummary } from '../../shared/order-history';
 import type { PurchasedTool } from '../../shared/shop';
 import { TEAM_INVITATION_PATH, TEAM_MESSAGES, type Team } from '../../shared/teams';
-import { createCoupon } from '../coupons/operations';
+import { createCoupon } from '../coupons/operator';
 import { invoices, licenses } from '../db/schema';
 import { gstr1Report } from '../invoices/gstr1';
 import { cliActor } from '../operator/audit';
@@ -41,7 +42,7 @@ beforeAll(async () => {
   smtp = await new TestSmtpServer().start();
   t = await createShopTestApp({ env: { SMTP_URL: smtp.url } });
   toolId = (await addTool(t, { name: 'Ledger Lens', device: 'Windows', priceInrPaise: 1000_00 })).id;
-  await createCoupon(t.ctx, cliActor('team-tests'), { code: 'FIRM-10', percent: 10 });
+  await createCoupon(t.ctx, cliActor('team-tests'), newCouponSchema.parse({ code: 'FIRM-10', percent: 10 }));
 });
 afterAll(async () => {
   await t.close();

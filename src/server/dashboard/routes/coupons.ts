@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { newCouponSchema } from '../../../shared/coupons';
 import { emptyRequestSchema } from '../../../shared/dashboard';
 import type { AppContext } from '../../context';
-import { couponDetail, createCoupon, disableCoupon, listCoupons } from '../../coupons/operations';
-import { operatorOf } from '../guard';
+import { couponDetail, createCoupon, disableCoupon, listCoupons } from '../../coupons/operator';
+import { operatorOf } from './guard';
 
 const codeParams = z.object({ code: z.string().trim().min(1).max(64) });
 

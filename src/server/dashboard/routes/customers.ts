@@ -7,7 +7,7 @@ import type { AppContext } from '../../context';
 import { contentDisposition } from '../../http/content-disposition';
 import { deactivateDeviceAsOperator, resetSelfDeactivations } from '../../licenses/operator';
 import { customerDetail, listCustomers } from '../customers';
-import { idPath, licenseDevicePath, operatorOf } from '../guard';
+import { idPath, licenseDevicePath, operatorOf } from './guard';
 
 /** /api/admin/customers and the licenses shown on them: freeing a device, resetting the buyer's allowance. */
 export function customerRoutes(base: FastifyInstance, ctx: AppContext): void {

@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { emptyRequestSchema, messagesQuerySchema } from '../../../shared/dashboard';
 import { markMessageHandled } from '../../contact/messages';
 import type { AppContext } from '../../context';
-import { retryMail } from '../../mail/outbox-admin';
-import { idPath, operatorOf } from '../guard';
+import { retryMail } from '../../mail/operator';
 import { mailStatus, messagesPage } from '../inbox';
+import { idPath, operatorOf } from './guard';
 
 const mailId = z.object({
   id: z.coerce

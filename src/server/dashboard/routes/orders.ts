@@ -9,11 +9,11 @@ import { contentDisposition } from '../../http/content-disposition';
 import { AppError, notFound } from '../../http/errors';
 import { findOrderTaxDocument } from '../../invoices/orders';
 import { renderTaxDocumentPdf } from '../../invoices/pdf';
+import { requireFreshCode } from '../../operator/second-factor';
 import { refundOrder } from '../../payments/refund';
 import { resendDelivery } from '../../shop/delivery';
-import { idPath, operatorOf } from '../guard';
-import { listOrders, orderDetail } from '../orders';
-import { requireFreshCode } from '../second-factor';
+import { orderDetail, ordersPage } from '../orders';
+import { idPath, operatorOf } from './guard';
 
 const RESEND_REFUSALS = {
   'no-purchase': 'This order has no purchase to deliver (it was never paid).',
@@ -27,7 +27,7 @@ const TAX_DOCUMENT_KINDS: readonly TaxDocumentKind[] = ['invoice', 'credit-note'
 export function orderRoutes(base: FastifyInstance, ctx: AppContext): void {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.get('/api/admin/orders', { schema: { querystring: ordersQuerySchema } }, async (request) =>
-    listOrders(ctx, request.query),
+    ordersPage(ctx, request.query),
   );
 
   app.get('/api/admin/orders/:id', { schema: { params: idPath } }, async (request) =>

@@ -3,9 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { totpCodeSchema } from '../../../shared/dashboard';
 import type { AppContext } from '../../context';
+import { requireFreshCode } from '../../operator/second-factor';
 import { approveRefundRequest, declineRefundRequest, listRefundRequests } from '../../orders/refund-requests';
-import { idPath, operatorOf } from '../guard';
-import { requireFreshCode } from '../second-factor';
+import { idPath, operatorOf } from './guard';
 
 const approveSchema = z.strictObject({ code: totpCodeSchema });
 const declineSchema = z.strictObject({

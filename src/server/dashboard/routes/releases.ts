@@ -12,6 +12,7 @@ import { type AdminRelease, RELEASE_FILE_MAX_BYTES, RELEASE_FILE_TOO_LARGE } fro
 import { asSentence } from '../../../shared/tool-rules';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, parseInput } from '../../http/errors';
+import { requireFreshCode } from '../../operator/second-factor';
 import { findTool } from '../../operator/tool-lookup';
 import {
   addArtifact,
@@ -21,11 +22,10 @@ import {
   removeArtifact,
   toAdminRelease,
   yankRelease,
-} from '../../releases/operations';
+} from '../../releases/operator';
 import { listReleases } from '../../releases/store';
 import { FileTooLargeError } from '../../storage';
-import { idParams, idPath, operatorOf } from '../guard';
-import { requireFreshCode } from '../second-factor';
+import { idParams, idPath, operatorOf } from './guard';
 
 const artifactPath = z.object({ id: z.guid('Not an id.'), artifactId: z.guid('Not an id.') });
 

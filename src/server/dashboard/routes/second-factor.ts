@@ -10,10 +10,10 @@ import {
 } from '../../../shared/dashboard';
 import { currentUser } from '../../auth/session';
 import type { AppContext } from '../../context';
-import { AppError } from '../../http/errors';
-import { guardOperatorAccount, noStore } from '../guard';
-import { confirmEnrolment, startEnrolment, verifySecondFactor } from '../second-factor';
+import { DomainError } from '../../domain-error';
+import { confirmEnrolment, startEnrolment, verifySecondFactor } from '../../operator/second-factor';
 import { endDashboardSession, operatorState } from '../session';
+import { guardOperatorAccount, noStore } from './guard';
 
 /** Second-factor attempts per network address per minute, on top of the per-account wrong-code lock. */
 const SECOND_FACTOR_ATTEMPTS_PER_MINUTE = 20;
@@ -28,7 +28,7 @@ async function dashboardStatus(ctx: AppContext, request: FastifyRequest): Promis
     if (!state.enrolled) return { state: 'enrol', ...who };
     return { state: state.verified ? 'ready' : 'verify', ...who };
   } catch (error) {
-    if (error instanceof AppError && error.code === 'not_operator')
+    if (error instanceof DomainError && error.code === 'not_operator')
       return { state: 'not_operator', email: user.email };
     throw error;
   }

@@ -5,10 +5,10 @@ import { freshCodeSchema, toolInputSchema, toolsQuerySchema } from '../../../sha
 import { asSentence, FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES } from '../../../shared/tool-rules';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, parseInput } from '../../http/errors';
+import { requireFreshCode } from '../../operator/second-factor';
 import { FileTooLargeError } from '../../storage';
-import { idParams, idPath, operatorOf } from '../guard';
-import { requireFreshCode } from '../second-factor';
 import { adminTool, attachToolFile, changesPrices, createTool, listAdminTools, updateTool } from '../tools';
+import { idParams, idPath, operatorOf } from './guard';
 
 const MULTIPART_LIMITS = {
   fields: 1,

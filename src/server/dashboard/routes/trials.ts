@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { extendTrialSchema } from '../../../shared/dashboard';
 import type { AppContext } from '../../context';
 import { endTrial, extendTrial, trialsOfTool } from '../../trials/operator';
-import { idPath, operatorOf } from '../guard';
+import { idPath, operatorOf } from './guard';
 
 /** A tool's trials, and the operator's two changes to one trial (each audited by the operation itself). */
 export async function trialRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -17,8 +17,7 @@ export async function trialRoutes(base: FastifyInstance, ctx: AppContext): Promi
     { schema: { params: idPath, body: extendTrialSchema } },
     async (request) => {
       const id = request.params.id;
-      const { days } = request.body;
-      const { expiresAt } = await extendTrial(ctx, id, days, operatorOf(request).actor);
+      const { expiresAt } = await extendTrial(ctx, id, request.body, operatorOf(request).actor);
       return { id, expiresAt: expiresAt.toISOString() };
     },
   );

@@ -5,6 +5,7 @@ import { emptyRequestSchema, freshCodeSchema } from '../../../shared/dashboard';
 import { newWebhookEndpointSchema } from '../../../shared/webhooks';
 import type { AppContext } from '../../context';
 import { parseInput } from '../../http/errors';
+import { requireFreshCode } from '../../operator/second-factor';
 import {
   addWebhookEndpoint,
   listWebhookDeliveries,
@@ -12,9 +13,8 @@ import {
   redeliverWebhook,
   rotateWebhookSecret,
   setWebhookEndpointEnabled,
-} from '../../webhooks/operations';
-import { operatorOf } from '../guard';
-import { requireFreshCode } from '../second-factor';
+} from '../../webhooks/operator';
+import { operatorOf } from './guard';
 
 /** A new endpoint receives customers' data from then on: like a refund, it asks for a fresh authenticator code. */
 const addRequestSchema = newWebhookEndpointSchema.extend({ code: z.string().optional() });

@@ -21,7 +21,7 @@ import { requireSession } from './settings-routes';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A risky account change: needs a second sign-in within REAUTH_WINDOW_MINUTES (account/reauth.ts). */
+    /** A risky account change: needs a second sign-in within REAUTH_WINDOW_MINUTES (account/reauth-routes.ts). */
     reauth?: boolean;
   }
 }
