@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { buildApp } from './app';
 import { type AdminSocket, startAdminSocket } from './cli/socket';
-import { ConfigError, loadConfig } from './config';
-import { createAppContext } from './context';
-import { createOwnerOnlyFiles, repairDataDirModes, reportDataDirRepair } from './data-dir';
+import { createAppContext } from './compose';
 import { openDatabase } from './db';
 import { backgroundJobs, pgliteBackupJob, startJobs } from './jobs';
+import { ConfigError, loadConfig } from './kernel/config';
+import { createOwnerOnlyFiles, repairDataDirModes, reportDataDirRepair } from './kernel/data-dir';
 import { followLicenseChanges } from './licenses/change-feed';
 import { sealLicenseSecrets } from './licenses/secrets-at-rest';
 import { sealMailBodies } from './mail/outbox';

@@ -5,10 +5,10 @@ import { normaliseEmail } from '../../shared/auth';
 import { DATA_RIGHTS_MESSAGES } from '../../shared/privacy';
 import { verifyPassword } from '../auth/passwords';
 import { clearSessionCookie, requireUser } from '../auth/session';
-import type { AppContext } from '../context';
 import { users } from '../db/schema';
 import { contentDisposition } from '../http/content-disposition';
 import { AppError, parseInput } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 import { accountExport, exportFileName } from './data-export';
 import { eraseAccount } from './erasure';
 

@@ -9,9 +9,9 @@ import {
 import { AUTH_MESSAGES, type LoginResponse } from '../../shared/auth';
 import { LOGIN_LIMIT_PER_ADDRESS_MINUTE } from '../auth/routes';
 import { requireUser, rotateSession } from '../auth/session';
-import type { AppContext } from '../context';
 import { issueCsrfToken } from '../http/csrf';
 import { notFound, parseInput } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 import {
   addPasskey,
   listPasskeys,

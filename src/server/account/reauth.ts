@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_MESSAGES, REAUTH_WINDOW_MINUTES } from '../../shared/account';
 import { reauthSchema } from '../../shared/account-schemas';
 import { verifyPassword } from '../auth/passwords';
-import type { AppContext } from '../context';
 import { sessions, users } from '../db/schema';
 import { AppError, parseInput } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 import { verifyPasskeyLogin } from './passkeys';
 import { requireSession } from './settings-routes';
 

@@ -14,10 +14,10 @@ import {
   sendOtpSchema,
   verifyOtpSchema,
 } from '../../shared/auth';
-import type { AppContext } from '../context';
 import { issueCsrfToken } from '../http/csrf';
 import { AppError, badRequest, parseInput } from '../http/errors';
 import { registerMultipartForms } from '../http/form-data';
+import type { AppContext } from '../kernel/context';
 import {
   AccountRefused,
   authenticate,

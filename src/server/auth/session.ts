@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, ne, or } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { sessions, users } from '../db/schema';
 import { unauthorized } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 import { countryOf } from '../location/routes';
 import type { SessionUser } from './session-cache';
 

@@ -2,10 +2,10 @@ import type { z } from 'zod';
 import type { CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
 import { orderAmountSubunits, toSubunits } from '../../shared/money';
 import { SHOP_MESSAGES } from '../../shared/shop';
-import type { AppContext } from '../context';
 import { type CouponGuesser, checkCoupon } from '../coupons/check';
 import { AppError, conflict, notFound } from '../http/errors';
 import { priceOrder } from '../invoices/pricing';
+import type { AppContext } from '../kernel/context';
 import { findActiveTool } from '../shop/catalogue';
 
 /**

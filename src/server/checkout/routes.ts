@@ -3,8 +3,8 @@ import { checkoutQuoteAnswerSchema, errorAnswerSchema } from '../../shared/api-s
 import { type CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
 import { checkoutOpenedAnswerSchema, checkoutOpenedSchema } from '../../shared/checkout-recovery';
 import { requireUser } from '../auth/session';
-import type { AppContext } from '../context';
 import { notFound, parseInput } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
 import { findActiveTool, ownedToolIds } from '../shop/catalogue';
 import { quoteCheckout } from './quote';

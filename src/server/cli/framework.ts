@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import type { AppContext } from '../context';
 import type { Snapshot } from '../db/backup';
+import type { AppContext } from '../kernel/context';
 import type { Actor } from '../operator/audit';
 
 /**

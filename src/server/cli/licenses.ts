@@ -1,5 +1,5 @@
 import { SELF_DEACTIVATION_LIMIT, SELF_DEACTIVATION_WINDOW_DAYS } from '../../shared/licenses';
-import { DomainError } from '../domain-error';
+import { DomainError } from '../kernel/domain-error';
 import { deactivateDeviceAsOperator, licensesOf, resetSelfDeactivations } from '../licenses/operator';
 import { details, formatTime, sections, shortId, table } from './format';
 import { argument, defineCommand } from './framework';

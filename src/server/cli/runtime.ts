@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config';
-import { createAppContext } from '../context';
-import { createOwnerOnlyFiles } from '../data-dir';
+import { createAppContext } from '../compose';
 import { type DatabaseHandle, DatabaseInUseError, openDatabase } from '../db';
+import { ConfigError, loadConfig } from '../kernel/config';
+import { createOwnerOnlyFiles } from '../kernel/data-dir';
 import { sealLicenseSecrets } from '../licenses/secrets-at-rest';
 import { sealMailBodies } from '../mail/outbox';
 import { sealWebhookSecrets } from '../webhooks/secrets';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { CONTACT_MESSAGES, type ContactResponse } from '../../shared/contact';
 import { contactSchema } from '../../shared/contact-schema';
-import type { AppContext } from '../context';
 import { parseInput } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 import { storeContactMessage } from './messages';
 
 /** 5 messages per hour from one client address (docs/product.md §9). */

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { couponCheckAnswerSchema, errorAnswerSchema } from '../../shared/api-schemas';
 import { type CouponCheckResponse, couponCheckSchema } from '../../shared/coupons';
 import { requireUser } from '../auth/session';
-import type { AppContext } from '../context';
 import { parseInput } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
 import { checkCoupon } from './check';
 

@@ -1,9 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { CursorPage, OrderDetail, OrderRow, ordersQuerySchema } from '../../shared/dashboard';
-import type { AppContext } from '../context';
 import { orderEvents, orders, outbox } from '../db/schema';
 import { notFound } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 import { type OrderListRow, listOrders as orderList, orderRowsQuery } from '../payments/orders-admin';
 import { adminLicensesOf, orderTaxDocuments } from './licenses';
 

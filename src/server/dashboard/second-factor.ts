@@ -11,10 +11,10 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { SITE } from '../../shared/site';
-import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { operatorRecoveryCodes, operators } from '../db/schema';
 import { AppError, conflict } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 import { type Actor, recordAudit } from '../operator/audit';
 import { startDashboardSession } from './session';
 

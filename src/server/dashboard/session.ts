@@ -3,10 +3,10 @@ import type { FastifyRequest } from 'fastify';
 import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { currentUser, hashSessionId, SESSION_COOKIE } from '../auth/session';
 import type { SessionUser } from '../auth/session-cache';
-import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { adminSessions, operators } from '../db/schema';
 import { AppError, unauthorized } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 import type { Actor } from '../operator/audit';
 
 /**

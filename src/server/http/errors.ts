@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodType, z } from 'zod';
-import { DOMAIN_ERROR_STATUS, DomainError } from '../domain-error';
+import { DOMAIN_ERROR_STATUS, DomainError } from '../kernel/domain-error';
 
 /** Field name → first message for that field, as the browser's forms show it. */
 export type FieldErrors = Record<string, string>;

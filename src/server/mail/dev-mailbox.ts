@@ -2,9 +2,9 @@ import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { singleLineText } from '../../shared/input-policy';
-import type { AppContext } from '../context';
 import { outbox } from '../db/schema';
 import { notFound, parseInput } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 import { escapeHtml } from './layout';
 import { openMailBody } from './outbox';
 

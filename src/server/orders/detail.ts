@@ -2,7 +2,6 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { OrderDetail } from '../../shared/order-detail';
 import { taxDocumentPath } from '../../shared/order-history';
 import { ORDER_EVENT_LABELS } from '../../shared/orders';
-import type { AppContext } from '../context';
 import {
   creditNotes,
   invoices,
@@ -14,6 +13,7 @@ import {
   tools,
 } from '../db/schema';
 import { priceOrder } from '../invoices/pricing';
+import type { AppContext } from '../kernel/context';
 import { FREE_ORDER_PREFIX } from '../payments/fulfil';
 import { toolLabel } from '../shop/delivery-email';
 import { refundRequestsOfOrder } from './refund-requests';

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { OrderDetail } from '../../shared/order-detail';
 import { buyerRefundRequestSchema, type RefundRequestView } from '../../shared/refund-requests';
 import { requireUser } from '../auth/session';
-import type { AppContext } from '../context';
 import { notFound, parseInput } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 import { ownOrderDetail } from './detail';
 import { requestRefund } from './refund-requests';
 

@@ -1,8 +1,6 @@
 import { and, asc, between, eq, gt, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/orders';
 import { emailMatches } from '../auth/users';
-import type { AppContext } from '../context';
-import type { DataSecrets } from '../data-secrets';
 import type { DbOrTx } from '../db';
 import { cappedCount, keysetPage } from '../db/keyset';
 import {
@@ -18,6 +16,8 @@ import {
   users,
 } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
+import type { AppContext } from '../kernel/context';
+import type { DataSecrets } from '../kernel/data-secrets';
 import { revealLicenseKey, revealPassword } from '../licenses/secrets-at-rest';
 
 /** The operator's view of orders: finding one however it is named, lists, and everything support needs. */

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ARTIFACT_ARCHES, ARTIFACT_PLATFORMS, RELEASE_CHANNELS } from '../../shared/releases';
-import type { AppContext } from '../context';
 import { etagMatches } from '../http/conditional';
 import { sendJsonNotFound } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 import { artifactUrlOf, type FeedOwner, liveFeedOwner } from '../licenses/update-tokens';
 import { buildAppcast } from './appcast';
 import { sendArtifact } from './artifact-download';

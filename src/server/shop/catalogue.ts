@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { PurchasedTool, Tool, ToolInstaller } from '../../shared/shop';
-import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { licenses, purchases, tools, trials } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { renderNotes } from '../releases/notes';
 import { type ArtifactRow, publishedArtifacts, type ReleaseRow } from '../releases/store';
 import type { CachedCatalogue, ShopperTools } from './catalogue-cache';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { SITE } from '../../shared/site';
-import type { AppContext } from '../context';
 import { tools } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { insertFirstRelease } from '../releases/first-release';
 import { buildZip } from './zip';
 
@@ -174,4 +174,11 @@ export function ensureDefaultCatalogue(ctx: AppContext): Promise<unknown> {
     throw error;
   });
   return ctx.seed.pending;
+}
+
+declare module '../kernel/context' {
+  interface AppContext {
+    /** Seeds the default catalogue once per context; a failed attempt is retried on the next call. */
+    seed: { pending?: Promise<unknown> };
+  }
 }

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { newCouponSchema } from '../../../shared/coupons';
 import { emptyRequestSchema } from '../../../shared/dashboard';
-import type { AppContext } from '../../context';
 import { couponDetail, createCoupon, disableCoupon, listCoupons } from '../../coupons/operations';
 import { parseInput } from '../../http/errors';
+import type { AppContext } from '../../kernel/context';
 import { operatorOf } from '../guard';
 
 const codeParams = z.object({ code: z.string().trim().min(1).max(64) });

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { totpCodeSchema } from '../../../shared/dashboard';
-import type { AppContext } from '../../context';
 import { parseInput } from '../../http/errors';
+import type { AppContext } from '../../kernel/context';
 import { approveRefundRequest, declineRefundRequest, listRefundRequests } from '../../orders/refund-requests';
 import { idParams, operatorOf } from '../guard';
 import { requireFreshCode } from '../second-factor';

@@ -9,8 +9,8 @@ import {
 } from '../../../shared/release-schemas';
 import { type AdminRelease, RELEASE_FILE_MAX_BYTES, RELEASE_FILE_TOO_LARGE } from '../../../shared/releases';
 import { asSentence } from '../../../shared/tool-rules';
-import type { AppContext } from '../../context';
 import { AppError, badRequest, parseInput } from '../../http/errors';
+import type { AppContext } from '../../kernel/context';
 import { findTool } from '../../operator/tool-lookup';
 import {
   addArtifact,

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { activityQuerySchema, invoicePeriodSchema } from '../../../shared/dashboard';
-import type { AppContext } from '../../context';
 import { contentDisposition } from '../../http/content-disposition';
 import { parseInput } from '../../http/errors';
 import { gstr1CsvStream } from '../../invoices/gstr1';
+import type { AppContext } from '../../kernel/context';
 import { listActivity } from '../../operator/activity';
 import { invoiceReport } from '../invoices';
 import { overview } from '../overview';

@@ -8,8 +8,8 @@ import {
   verifySecondFactorRequestSchema,
 } from '../../../shared/dashboard';
 import { currentUser } from '../../auth/session';
-import type { AppContext } from '../../context';
 import { AppError, parseInput } from '../../http/errors';
+import type { AppContext } from '../../kernel/context';
 import { guardOperatorAccount, noStore } from '../guard';
 import { confirmEnrolment, startEnrolment, verifySecondFactor } from '../second-factor';
 import { endDashboardSession, operatorState } from '../session';

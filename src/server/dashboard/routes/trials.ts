@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { extendTrialSchema } from '../../../shared/dashboard';
-import type { AppContext } from '../../context';
 import { parseInput } from '../../http/errors';
+import type { AppContext } from '../../kernel/context';
 import { endTrial, extendTrial, trialsOfTool } from '../../trials/operator';
 import { idParams, operatorOf } from '../guard';
 

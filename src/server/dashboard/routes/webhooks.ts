@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { emptyRequestSchema, freshCodeSchema } from '../../../shared/dashboard';
 import { newWebhookEndpointSchema } from '../../../shared/webhooks';
-import type { AppContext } from '../../context';
 import { parseInput } from '../../http/errors';
+import type { AppContext } from '../../kernel/context';
 import {
   addWebhookEndpoint,
   listWebhookDeliveries,
