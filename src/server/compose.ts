@@ -30,7 +30,7 @@ export type AppContextOptions = {
 
 /**
  * The composition root's one factory: each feature's slot of the context (kernel/context.ts), built once per app
- * instance from configuration and the database. Nothing here reads or writes the database (startup.ts does).
+ * instance from configuration and the database. Nothing here reads or writes the database: startup.ts makes the writes a start needs.
  */
 export function createAppContext(options: AppContextOptions): AppContext {
   const { config, db } = options;
@@ -47,7 +47,6 @@ export function createAppContext(options: AppContextOptions): AppContext {
     gateway: createGateway(config),
     storage: options.storage ?? storageFor(config),
     caches: { sessions: createSessionCache(), ...createShopCaches(), ...createLicenseMemory() },
-    seed: {},
     mailQueued: createMailQueuedHint(),
     licenseSigning: createSigningKeys(config),
     licenseChanges: {},

@@ -15,7 +15,6 @@ import {
 } from '../../shared/tool-rules';
 import { parseTrialDaysText, TRIAL_DAYS_PROBLEM } from '../../shared/trials';
 import { type ToolRow, toApiTool } from '../shop/catalogue';
-import { ensureDefaultCatalogue } from '../shop/seed';
 import { attachToolFile, createTool, listTools, type ToolChanges, updateTool } from '../shop/tools';
 import { details, formatBytes, formatTime, shortId, table } from './format';
 import {
@@ -314,7 +313,6 @@ const list = defineCommand({
   example: 'tools list',
   async run(env, { options }) {
     const ctx = await env.open();
-    await ensureDefaultCatalogue(ctx);
     const { rows } = await listTools(ctx, {
       activeOnly: options.active === true,
       sort: 'catalogue',

@@ -16,7 +16,7 @@ export interface AppCaches {}
  * caches. Every other slot is declared by the module that owns its type, the way a Fastify plugin declares its
  * decorator (`declare module '../kernel/context' { interface AppContext { … } }`): the database and its health (db),
  * rate limiters (http), license look-ups, signing keys and change feed (licenses), the payment gateway (payments),
- * file storage (storage), the mail hint (mail), metrics (metrics), the catalogue seed (shop). So this module imports
+ * file storage (storage), the mail hint (mail), metrics (metrics). So this module imports
  * no feature, and a feature's new slot touches no shared file but compose.ts, which builds the whole context.
  * The HTTP app, the admin command line and the tests all build it with `createAppContext` (compose.ts).
  */

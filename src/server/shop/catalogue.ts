@@ -6,7 +6,6 @@ import type { AppContext } from '../kernel/context';
 import { renderNotes } from '../releases/notes';
 import { type ArtifactRow, publishedArtifacts, type ReleaseRow } from '../releases/store';
 import type { CachedCatalogue, ShopperTools } from './catalogue-cache';
-import { ensureDefaultCatalogue } from './seed';
 
 export type ToolRow = typeof tools.$inferSelect;
 
@@ -33,7 +32,6 @@ export function toApiTool(row: ToolRow, purchased: boolean): Tool {
 }
 
 async function loadCatalogue(ctx: AppContext): Promise<CachedCatalogue> {
-  await ensureDefaultCatalogue(ctx);
   const rows = await ctx.db
     .select()
     .from(tools)

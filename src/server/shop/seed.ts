@@ -166,19 +166,3 @@ export async function seedDefaultCatalogue(ctx: AppContext): Promise<{ seeded: b
     return { seeded: true };
   });
 }
-
-/** Seeds once per context; a failed attempt is retried on the next call. */
-export function ensureDefaultCatalogue(ctx: AppContext): Promise<unknown> {
-  ctx.seed.pending ??= seedDefaultCatalogue(ctx).catch((error: unknown) => {
-    ctx.seed.pending = undefined;
-    throw error;
-  });
-  return ctx.seed.pending;
-}
-
-declare module '../kernel/context' {
-  interface AppContext {
-    /** Seeds the default catalogue once per context; a failed attempt is retried on the next call. */
-    seed: { pending?: Promise<unknown> };
-  }
-}
