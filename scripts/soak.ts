@@ -21,6 +21,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { registerRouteSchemas } from '../src/server/http/route-schemas';
 import { registerRazorpayEmulator } from '../src/server/payments/emulator/index';
 import { EMULATOR_PREFIX } from '../src/server/payments/gateway';
 import { HttpClient } from '../test/support/processes';
@@ -209,6 +210,7 @@ async function outboxPending(server: ProductionServer): Promise<number> {
 async function soakDatabase(databaseUrl: string | undefined) {
   const smtp = await new TestSmtpServer().start();
   const razorpay = Fastify({ logger: false });
+  registerRouteSchemas(razorpay);
   const emulatorOptions = {
     keyId: KEY.id,
     keySecret: KEY.secret,

@@ -32,6 +32,7 @@ import {
   outbox,
   purchases,
 } from '../db/schema';
+import { registerRouteSchemas } from '../http/route-schemas';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';
 import { type RazorpayEmulator, registerRazorpayEmulator } from '../payments/emulator';
@@ -119,6 +120,7 @@ async function payOnEmulator(razorpayOrderId: string) {
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'admin-cli-'));
   emulatorServer = Fastify();
+  registerRouteSchemas(emulatorServer);
   emulator = await registerRazorpayEmulator(emulatorServer, {
     keyId: KEY_ID,
     keySecret: 'emulator_key_secret',

@@ -13,6 +13,7 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { orderEvents, orders } from '../db/schema';
+import { registerRouteSchemas } from '../http/route-schemas';
 import { type RazorpayEmulator, registerRazorpayEmulator } from './emulator';
 import { GatewayError, RazorpayGateway } from './gateway';
 import { reconcileOnce } from './reconciler';
@@ -33,6 +34,7 @@ let t: ShopTestApp;
 
 beforeAll(async () => {
   remote = Fastify();
+  registerRouteSchemas(remote);
   emulator = await registerRazorpayEmulator(remote, { keyId: KEY_ID, keySecret: KEY_SECRET, prefix: '/rzp' });
   const port = await freePort();
   await remote.listen({ port, host: '127.0.0.1' });
