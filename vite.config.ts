@@ -4,38 +4,54 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
 /**
- * Vite makes code loaded on demand (dialogs, the billing form) link the entry's stylesheet, the whole site's, when
- * it loads. A page already carries the classes that code uses in its inline CSS (scripts/build.ts), so linking the
- * sheet only made the browser restyle the page while it was being used; showing another page links it itself
- * (src/web/lib/stylesheet.ts). This takes the sheet out of those preload lists, after Vite has written them.
+ * What Vite lists for a chunk to preload before code it loads on demand, less what cannot need it:
+ *
+ * - Vite makes code loaded on demand (dialogs, the billing form) link the entry's stylesheet, the whole site's, when
+ *   it loads. A page already carries the classes that code uses in its inline CSS (scripts/build.ts), so linking the
+ *   sheet only made the browser restyle the page while it was being used; showing another page links it itself
+ *   (src/web/lib/stylesheet.ts).
+ * - Vite lists every file the code on demand imports, those the chunk itself imports too: those ran before the
+ *   chunk did, so preloading them again does nothing but weigh on every page that loads the chunk (My Tools' card
+ *   named 11 of them for a team's panel few buyers have; decision 052).
+ *
+ * This takes them out of the preload lists, after Vite has written them.
  */
-function siteSheetNotPreloaded(): Plugin {
+function preloadsTrimmed(): Plugin {
   return {
-    name: 'site-sheet-not-preloaded',
+    name: 'preloads-trimmed',
     apply: 'build',
     generateBundle: {
       order: 'post',
       handler(_options, bundle) {
         // The site's sheet is the stylesheet of index.html's entry.
         const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+        const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
         const entry = chunks.find((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith('index.html'));
         const siteSheets = entry?.viteMetadata?.importedCss ?? new Set<string>();
-        const isSiteSheet = (file: string) => siteSheets.has(file);
+        /** Every chunk a chunk imports, directly or through another: all of them ran before it. */
+        const imported = (fileName: string, seen = new Set<string>()) => {
+          for (const next of byName.get(fileName)?.imports ?? []) {
+            if (seen.has(next)) continue;
+            seen.add(next);
+            imported(next, seen);
+          }
+          return seen;
+        };
         for (const file of chunks) {
           if (!file.code.includes('__vite__mapDeps')) continue;
-          // Vite writes a chunk's preload files once, `m.f=[...]`, and each import names its own by index,
-          // `__vite__mapDeps([0,2])`: drop the sheet from the list and renumber what follows it.
+          // Vite writes a chunk's preload files once, `m.f=[...]` (paths from the site's root), and each import names
+          // its own by index, `__vite__mapDeps([0,2])`: drop the files not needed from the list and renumber.
           const list = /m\.f=(\[[^\]]*\])/.exec(file.code);
           if (!list?.[1]) throw new Error(`${file.fileName}: Vite's preload list has a new shape`);
           const files = JSON.parse(list[1]) as string[];
-          const dropped = files.findIndex(isSiteSheet);
-          if (dropped < 0) continue;
+          const loaded = imported(file.fileName);
+          const kept = files.map((listed) => !siteSheets.has(listed) && !loaded.has(listed));
+          if (kept.every(Boolean)) continue;
+          const newIndex = kept.map((_, index) => kept.slice(0, index).filter(Boolean).length);
           const renumber = (indexes: string) =>
-            (JSON.parse(indexes) as number[])
-              .filter((index) => index !== dropped)
-              .map((index) => (index > dropped ? index - 1 : index));
+            (JSON.parse(indexes) as number[]).filter((index) => kept[index]).map((index) => newIndex[index]);
           file.code = file.code
-            .replace(list[0], () => `m.f=${JSON.stringify(files.filter((_, index) => index !== dropped))}`)
+            .replace(list[0], () => `m.f=${JSON.stringify(files.filter((_, index) => kept[index]))}`)
             .replace(
               /__vite__mapDeps\((\[[\d,]*\])\)/g,
               (_call, indexes: string) => `__vite__mapDeps(${JSON.stringify(renumber(indexes))})`,
@@ -47,7 +63,7 @@ function siteSheetNotPreloaded(): Plugin {
 }
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), tailwindcss(), siteSheetNotPreloaded()],
+  plugins: [react(), tailwindcss(), preloadsTrimmed()],
   resolve: {
     alias: [
       {
@@ -93,6 +109,15 @@ export default defineConfig(({ isSsrBuild }) => ({
                   name: 'buttons',
                   minShareCount: 2,
                   test: /src[\\/]web[\\/]components[\\/]form[\\/](buttons|Notice)\./,
+                },
+                {
+                  // The shop's API calls and its spinner, which the shop's pages load together: one file, not two
+                  // (the team panel calls the API without the spinner, which split them; decision 052). Their
+                  // dependencies stay where they are: the fetch wrapper is the entry's.
+                  name: 'shop-api',
+                  minShareCount: 2,
+                  includeDependenciesRecursively: false,
+                  test: /src[\\/]web[\\/]features[\\/]shop[\\/](api|Spinner)\./,
                 },
                 {
                   name: 'page-header',

@@ -125,6 +125,16 @@ function gzipSizeOf(urls: string[]): number {
 
 type NetworkItem = { url: string; resourceType?: string; transferSize?: number };
 
+/**
+ * The session cookie as the server sets it, for the whole site (path `/`). Given a page's address, a browser scopes
+ * a cookie to that address's folder: on an order page (`/my-tools/orders/<id>`) the API's auth check went without
+ * it, and the audit measured the sign-in prompt replacing the page.
+ */
+function siteCookie(cookie: string, url: string) {
+  const [name, value] = cookie.split('=') as [string, string];
+  return { name, value, url: new URL('/', url).href };
+}
+
 /** Puts (or removes) the session cookie in the Lighthouse browser, as a signed-in visitor would have it. */
 async function setSessionCookie(port: number, url: string, cookie: string | undefined) {
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
@@ -133,8 +143,7 @@ async function setSessionCookie(port: number, url: string, cookie: string | unde
     if (!context) throw new Error('the Lighthouse browser has no default context');
     await context.clearCookies();
     if (cookie) {
-      const [name, value] = cookie.split('=') as [string, string];
-      await context.addCookies([{ name, value, url }]);
+      await context.addCookies([siteCookie(cookie, url)]);
     }
   } finally {
     await browser.close();
@@ -169,8 +178,7 @@ async function axeViolations(
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   try {
     if (cookie) {
-      const [name, value] = cookie.split('=') as [string, string];
-      await context.addCookies([{ name, value, url }]);
+      await context.addCookies([siteCookie(cookie, url)]);
     }
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'networkidle' });
@@ -194,8 +202,7 @@ async function unthrottledFcp(url: string, cookie: string | undefined): Promise<
     for (let run = 0; run < 5; run++) {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
       if (cookie) {
-        const [name, value] = cookie.split('=') as [string, string];
-        await context.addCookies([{ name, value, url }]);
+        await context.addCookies([siteCookie(cookie, url)]);
       }
       const page = await context.newPage();
       await page.goto(url, { waitUntil: 'load' });

@@ -3,7 +3,6 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { type PurchasedTool, SHOP_MESSAGES } from '../../../shared/shop';
 import { Icon } from '../../components/Icon';
-import { announce } from '../../lib/announce';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../session/AuthContext';
 import { shopApi } from './api';
@@ -52,19 +51,10 @@ export function MyToolsList() {
     };
   }, [refresh, checked, loggedIn]);
 
-  // Arriving from an accepted team invitation (history state `seatOf`): the new tool's card takes focus and is named.
+  // Arriving from an accepted team invitation: the new tool's card takes focus (seatArrival.ts, loaded only then).
   useEffect(() => {
     const seatOf = (window.history.state as { seatOf?: unknown } | null)?.seatOf;
-    const tool = tools?.find((candidate) => candidate._id === seatOf);
-    if (!tool) return;
-    window.history.replaceState(null, '');
-    const heading = document.querySelector<HTMLElement>(`[data-tool-card="${CSS.escape(tool._id)}"] h3`);
-    if (!heading) return;
-    heading.tabIndex = -1;
-    heading.focus();
-    announce(
-      `${heading.textContent} is in your tools now${tool.teamOwner ? `: a seat from ${tool.teamOwner.name}'s team` : ''}.`,
-    );
+    if (tools && seatOf) void import('./seatArrival').then((module) => module.greetSeat(tools, seatOf));
   }, [tools]);
 
   const visible = useMemo(
