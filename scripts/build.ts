@@ -188,17 +188,17 @@ async function main() {
   const ssr = (await import(pathToFileURL(path.join(ssrDir, 'entry-prerender.js')).href)) as {
     PAGE_ROUTES: PageRoute[];
     NOT_FOUND_ROUTE: PageRoute;
-    ADMIN_ROUTE: PageRoute;
+    ADMIN_PAGE: PageRoute;
     renderRoute(url: string): Promise<string>;
     pageModuleOf(route: PageRoute): Promise<string>;
   };
 
   const pages: SiteManifest['pages'] = {};
-  for (const route of [...ssr.PAGE_ROUTES, ssr.ADMIN_ROUTE, ssr.NOT_FOUND_ROUTE]) {
+  for (const route of [...ssr.PAGE_ROUTES, ssr.ADMIN_PAGE, ssr.NOT_FOUND_ROUTE]) {
     // The dashboard's shell answers /admin and every address under it.
     const url = route.path === '*' ? '/__not-found__' : route.path.replace(/\/\*$/, '');
     const file = htmlFileOf(route.path);
-    if (route === ssr.ADMIN_ROUTE) pages[url] = file;
+    if (route === ssr.ADMIN_PAGE) pages[url] = file;
     const appHtml = await ssr.renderRoute(url);
     const pageKey = await ssr.pageModuleOf(route);
     const html = (await inlinePageCss(template, manifest, pageKey, appHtml))

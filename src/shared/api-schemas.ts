@@ -4,7 +4,7 @@ import type { CheckoutQuote } from './checkout-quote';
 import { CURRENCIES } from './constants';
 import type { CouponCheckResponse } from './coupons';
 import { LICENSE_STATUSES, type LicenseFile, type MyLicense, type PublicKeysResponse } from './licenses';
-import type { OrderSummary } from './order-history';
+import type { OrderHistoryOrder } from './order-history';
 import { ARTIFACT_ARCHES, type ReleasePublicKeyResponse } from './releases';
 import type { PurchasedTool, Tool } from './shop';
 import { ownedTeamSchema, teamOwnerSchema } from './teams';
@@ -94,7 +94,7 @@ export const orderSummarySchema = z
     creditNoteNumber: z.string().nullable(),
     creditNoteUrl: z.string().nullable(),
   })
-  .meta({ id: 'OrderSummary' }) satisfies z.ZodType<OrderSummary>;
+  .meta({ id: 'OrderHistoryOrder' }) satisfies z.ZodType<OrderHistoryOrder>;
 
 export const ordersAnswerSchema = z.array(orderSummarySchema);
 

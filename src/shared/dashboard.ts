@@ -253,7 +253,7 @@ export function maskLicenseKey(key: string): string {
 /** An order's tax document, with where the operator opens its PDF. */
 export type TaxDocumentRef = { number: string; issuedAt: string; pdfUrl: string };
 
-export type OrderDetail = OrderRow & {
+export type AdminOrderDetail = OrderRow & {
   licenses: AdminLicense[];
   invoice: TaxDocumentRef | null;
   creditNote: TaxDocumentRef | null;

@@ -6,8 +6,8 @@ import type { Currency } from './constants';
 export type OrderHistoryStatus = 'paid' | 'refunded';
 export type TaxDocumentKind = 'invoice' | 'credit-note';
 
-/** GET /api/orders/ → OrderSummary[], newest first: the signed-in buyer's own paid and refunded orders. */
-export type OrderSummary = {
+/** GET /api/orders/ → OrderHistoryOrder[], newest first: the signed-in buyer's own paid and refunded orders. */
+export type OrderHistoryOrder = {
   id: string;
   /** ISO timestamp of the order. */
   createdAt: string;

@@ -57,7 +57,7 @@ export const teamInvitationSchema = z.object({
   invitedAt: z.string(),
   expiresAt: z.string(),
 });
-export type TeamInvitation = z.infer<typeof teamInvitationSchema>;
+export type PendingInvitation = z.infer<typeof teamInvitationSchema>;
 
 export const teamMemberSchema = z.object({
   /** The member's account id: what DELETE /api/teams/:licenseId/members/:memberId names. */

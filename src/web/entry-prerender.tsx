@@ -8,7 +8,7 @@ import { ADMIN_ROUTE as ADMIN_PART, type PageRoute } from './routes';
 export { NOT_FOUND_ROUTE, PAGE_ROUTES } from './routes';
 
 /** The dashboard's prerendered shell: noindex, outside the sitemap, and answering every address under /admin. */
-export const ADMIN_ROUTE: PageRoute = {
+export const ADMIN_PAGE: PageRoute = {
   ...ADMIN_PART,
   ...ADMIN_META,
   search: 'noindex',

@@ -14,7 +14,7 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type { LicenseAnswer, MyLicense } from '../../shared/licenses';
-import type { OrderSummary } from '../../shared/order-history';
+import type { OrderHistoryOrder } from '../../shared/order-history';
 import { POLICY_CONSENT, PRIVACY_POLICY_VERSION } from '../../shared/privacy';
 import { auditLog, consents, orders, outbox, passkeys, users } from '../db/schema';
 import { gstr1Csv, gstr1Report } from '../invoices/gstr1';
@@ -316,7 +316,7 @@ describe('Delete my account', () => {
       deviceType: 'multiDevice',
       name: `${buyer.name}'s phone`,
     });
-    const ownOrders = (await buyer.client.get('/api/orders/')).json<OrderSummary[]>();
+    const ownOrders = (await buyer.client.get('/api/orders/')).json<OrderHistoryOrder[]>();
     const gstr1Before = await gstr1();
 
     // A signed-in browser elsewhere ends with the deletion too.

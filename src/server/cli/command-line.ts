@@ -82,7 +82,7 @@ export type CommandLineResult = { stdout: string; stderr: string; exitCode: numb
 const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 
 /** A run that printed one `admin:` line on stderr and nothing else. */
-export function refusal(message: string, exitCode = 1): CommandLineResult {
+export function commandRefusal(message: string, exitCode = 1): CommandLineResult {
   return { stdout: '', stderr: `admin: ${line(message)}`, exitCode };
 }
 
@@ -117,7 +117,7 @@ export async function runCommandLine(argv: string[], env: CommandLineEnv): Promi
     };
   } catch (error) {
     const failure = describeFailure(error);
-    const result = refusal(failure.line, failure.exitCode);
+    const result = commandRefusal(failure.line, failure.exitCode);
     if (failure.stack && env.debug) result.stderr += line(failure.stack);
     return result;
   }

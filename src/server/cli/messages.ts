@@ -2,14 +2,14 @@ import {
   findMessage,
   listMessages,
   type MessageFilter,
-  type MessageRow,
   markMessageHandled,
+  type StoredMessage,
 } from '../contact/messages';
 import { csv, details, formatTime, shortId, table } from './format';
 import { argument, CommandError, defineCommand } from './framework';
 import { parseLimit, parseSince } from './lookup';
 
-const messageJson = (row: MessageRow) => ({
+const messageJson = (row: StoredMessage) => ({
   id: row.id,
   name: row.name,
   organisation: row.organisation,

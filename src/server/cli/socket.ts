@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { cliActor } from '../operator/audit';
-import { type CommandLineEnv, type CommandLineResult, refusal, runCommandLine } from './command-line';
+import { type CommandLineEnv, type CommandLineResult, commandRefusal, runCommandLine } from './command-line';
 
 /**
  * The running server's door for `npm run admin` on the embedded database, which only the server's process may
@@ -75,12 +75,12 @@ async function readRequest(socket: net.Socket): Promise<AdminRequest | undefined
   const received = await readLine(socket);
   if (received === undefined) return undefined;
   if (received === 'too long') {
-    socket.end(`${JSON.stringify(refusal('The command line is too long.', 2))}\n`);
+    socket.end(`${JSON.stringify(commandRefusal('The command line is too long.', 2))}\n`);
     return undefined;
   }
   const parsed = requestSchema.safeParse(safeJson(received.toString('utf8')));
   if (parsed.success) return parsed.data;
-  socket.end(`${JSON.stringify(refusal('The request was not understood.', 2))}\n`);
+  socket.end(`${JSON.stringify(commandRefusal('The request was not understood.', 2))}\n`);
   return undefined;
 }
 
@@ -173,12 +173,12 @@ export async function askServer(
     socket.destroy();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM') {
-      return refusal(
+      return commandRefusal(
         `Cannot reach the running server through ${file}: permission denied. Run the command as the user the server runs as.`,
       );
     }
     if (code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'ENOTSOCK') return undefined;
-    return refusal(`Cannot reach the running server through ${file}: ${(error as Error).message}`);
+    return commandRefusal(`Cannot reach the running server through ${file}: ${(error as Error).message}`);
   }
   // Not end(): the server answers on this connection, and a socket half-closed by its peer closes in turn.
   socket.write(`${JSON.stringify(request)}\n`);
@@ -191,7 +191,7 @@ export async function askServer(
   const text = Buffer.concat(chunks).toString('utf8');
   const parsed = text.endsWith('\n') ? resultSchema.safeParse(safeJson(text)) : undefined;
   if (parsed?.success) return parsed.data;
-  return refusal(
+  return commandRefusal(
     'The running server stopped before it answered (is it shutting down?); the command may or may not have been done.',
   );
 }

@@ -35,7 +35,7 @@ const ICON_MAX = TOOL_TEXT_MAX.icon;
 type Delivery = ToolRow['delivery'];
 
 /** A tool as --json prints it: the API's Tool fields, plus what only the operator sees. */
-export function adminTool(row: ToolRow) {
+export function toolForCommandLine(row: ToolRow) {
   const { purchased: _purchased, ...api } = toApiTool(row, false);
   return {
     ...api,
@@ -96,7 +96,7 @@ function toolDetails(row: ToolRow): string {
 }
 
 const toolOutput = (row: ToolRow, headline: string): CommandOutput => ({
-  data: adminTool(row),
+  data: toolForCommandLine(row),
   text: `${headline}\n\n${toolDetails(row)}`,
 });
 
@@ -320,7 +320,7 @@ const list = defineCommand({
       dir: 'asc',
     });
     return {
-      data: rows.map(adminTool),
+      data: rows.map(toolForCommandLine),
       text: table(
         ['ID', 'NAME', 'DEVICE', 'INR', 'USD', 'DELIVERY', 'STATUS', 'FILE'],
         rows.map((row) => [

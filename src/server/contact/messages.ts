@@ -49,10 +49,10 @@ export async function storeContactMessage(ctx: AppContext, input: ContactRequest
   });
 }
 
-export type MessageRow = typeof contactMessages.$inferSelect;
+export type StoredMessage = typeof contactMessages.$inferSelect;
 
 /** A message by the id the operator typed (or its start). */
-export function findMessage(db: DbOrTx, typed: string): Promise<MessageRow> {
+export function findMessage(db: DbOrTx, typed: string): Promise<StoredMessage> {
   return findByTypedId({
     idColumn: contactMessages.id,
     typed,
@@ -88,7 +88,7 @@ const ORDERS = {
 export function listMessages(
   ctx: AppContext,
   query: MessageFilter & { order: keyof typeof ORDERS; limit?: number; offset?: number },
-): Promise<MessageRow[]> {
+): Promise<StoredMessage[]> {
   const rows = ctx.db
     .select()
     .from(contactMessages)
@@ -111,7 +111,7 @@ export async function markMessageHandled(
   ctx: AppContext,
   typed: string,
   actor: Actor,
-): Promise<{ message: MessageRow; alreadyHandled: boolean }> {
+): Promise<{ message: StoredMessage; alreadyHandled: boolean }> {
   const row = await findMessage(ctx.db, typed);
   if (row.handledAt) return { message: row, alreadyHandled: true };
   return ctx.db.transaction(async (tx) => {

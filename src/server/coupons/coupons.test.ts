@@ -11,7 +11,7 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { COUPON_MESSAGES, type NewCouponInput, newCouponSchema } from '../../shared/coupons';
-import type { OrderSummary } from '../../shared/order-history';
+import type { OrderHistoryOrder } from '../../shared/order-history';
 import { couponRedemptions, creditNotes, invoices, licenses, orders, purchases } from '../db/schema';
 import type { TaxDocument } from '../invoices/document';
 import { gstr1Report } from '../invoices/gstr1';
@@ -67,7 +67,7 @@ async function storedInvoice(orderId: string): Promise<TaxDocument> {
 
 async function invoicePdfText(client: TestClient, orderId: string): Promise<string> {
   const list = await client.get('/api/orders/');
-  const summary = list.json<OrderSummary[]>().find((order) => order.id === orderId);
+  const summary = list.json<OrderHistoryOrder[]>().find((order) => order.id === orderId);
   const response = await client.get(summary?.invoiceUrl ?? '');
   expect(response.statusCode).toBe(200);
   return flat(await pdfText(response.rawPayload));

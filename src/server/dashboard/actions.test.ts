@@ -11,7 +11,7 @@ import {
   newBuyer,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
-import type { AdminTool, CustomerDetail, InvoiceReport, OrderDetail } from '../../shared/dashboard';
+import type { AdminOrderDetail, AdminTool, CustomerDetail, InvoiceReport } from '../../shared/dashboard';
 import { auditLog, contactMessages, licenses, orders, outbox, purchases, tools } from '../db/schema';
 import { activateLicense } from '../licenses/activate';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
@@ -223,7 +223,7 @@ describe('licenses and tax documents', () => {
     });
     expect(answer.valid).toBe(true);
 
-    const detail = (await client.get(`/api/admin/orders/${id}`)).json() as OrderDetail;
+    const detail = (await client.get(`/api/admin/orders/${id}`)).json() as AdminOrderDetail;
     const [shown] = detail.licenses;
     expect(shown?.maskedKey).toMatch(new RegExp(`^[•-]+${key.slice(-4)}$`));
     expect(JSON.stringify(detail)).not.toContain(key.slice(0, 9));
@@ -270,7 +270,7 @@ describe('licenses and tax documents', () => {
       code: await freshCode(),
     });
     expect(refunded.statusCode, refunded.body).toBe(200);
-    const afterRefund = (await client.get(`/api/admin/orders/${id}`)).json() as OrderDetail;
+    const afterRefund = (await client.get(`/api/admin/orders/${id}`)).json() as AdminOrderDetail;
     expect(afterRefund.licenses[0]?.status).toBe('revoked');
     expect(afterRefund.creditNote?.number).toMatch(/\S/);
     expect((await client.get(afterRefund.creditNote?.pdfUrl ?? '')).statusCode).toBe(200);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CursorPage, OrderDetail, OrderRow, ordersQuerySchema } from '../../shared/dashboard';
+import type { AdminOrderDetail, CursorPage, OrderRow, ordersQuerySchema } from '../../shared/dashboard';
 import type { AppContext } from '../kernel/context';
 import { listOrders, type OrderListRow, orderDossier } from '../payments/orders-admin';
 import { taxDocumentRef, toAdminLicense } from './licenses';
@@ -31,7 +31,7 @@ export async function ordersPage(
 }
 
 /** One order in full for the dashboard: the one read model (`orderDossier`), its license keys masked. */
-export async function orderDetail(ctx: AppContext, id: string): Promise<OrderDetail> {
+export async function orderDetail(ctx: AppContext, id: string): Promise<AdminOrderDetail> {
   const order = await orderDossier(ctx, id);
   const tool = order.tool ?? { name: '', device: null };
   return {

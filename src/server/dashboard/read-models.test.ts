@@ -10,12 +10,12 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type {
+  AdminOrderDetail,
   CursorPage,
   CustomerDetail,
   CustomerRow,
   MailStatus,
   MessageRow,
-  OrderDetail,
   OrderRow,
   Page,
 } from '../../shared/dashboard';
@@ -79,7 +79,7 @@ describe('orders', () => {
   it('shows one order with its events and emails; an unknown id is 404, a malformed one 400', async () => {
     const response = await operator.get(`/api/admin/orders/${bought.order.id}`);
     expect(response.statusCode).toBe(200);
-    const order = response.json() as OrderDetail;
+    const order = response.json() as AdminOrderDetail;
     expect(order.razorpayPaymentId).toBe(bought.razorpayPaymentId);
     expect(order.events.map((event) => event.kind)).toContain('paid');
     expect(order.emails.length).toBeGreaterThan(0);

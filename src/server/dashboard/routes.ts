@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../kernel/context';
-import { couponRoutes } from './routes/coupons';
+import { dashboardCouponRoutes } from './routes/coupons';
 import { customerRoutes } from './routes/customers';
 import { guardDashboard } from './routes/guard';
 import { inboxRoutes } from './routes/inbox';
-import { orderRoutes } from './routes/orders';
+import { dashboardOrderRoutes } from './routes/orders';
 import { refundRequestRoutes } from './routes/refund-requests';
-import { releaseRoutes } from './routes/releases';
+import { dashboardReleaseRoutes } from './routes/releases';
 import { reportRoutes } from './routes/reports';
 import { secondFactorRoutes } from './routes/second-factor';
 import { toolRoutes } from './routes/tools';
-import { trialRoutes } from './routes/trials';
-import { webhookRoutes } from './routes/webhooks';
+import { dashboardTrialRoutes } from './routes/trials';
+import { dashboardWebhookRoutes } from './routes/webhooks';
 
 /**
  * /api/admin/…: the operator's dashboard (docs/product.md §12), one plugin per resource. /api/admin/auth/ is how
@@ -22,15 +22,15 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
   await app.register((scope) => secondFactorRoutes(scope, ctx));
   await app.register(async (scope) => {
     guardDashboard(scope, ctx);
-    orderRoutes(scope, ctx);
+    dashboardOrderRoutes(scope, ctx);
     customerRoutes(scope, ctx);
     inboxRoutes(scope, ctx);
     reportRoutes(scope, ctx);
-    couponRoutes(scope, ctx);
-    webhookRoutes(scope, ctx);
+    dashboardCouponRoutes(scope, ctx);
+    dashboardWebhookRoutes(scope, ctx);
     refundRequestRoutes(scope, ctx);
     await toolRoutes(scope, ctx);
-    await trialRoutes(scope, ctx);
-    await releaseRoutes(scope, ctx);
+    await dashboardTrialRoutes(scope, ctx);
+    await dashboardReleaseRoutes(scope, ctx);
   });
 }

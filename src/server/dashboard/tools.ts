@@ -20,7 +20,7 @@ export async function listAdminTools(
   return { items: rows.map(catalogue.toAdminTool), total, page: query.page, pageSize: query.pageSize };
 }
 
-export async function adminTool(ctx: AppContext, id: string): Promise<AdminTool> {
+export async function toolForDashboard(ctx: AppContext, id: string): Promise<AdminTool> {
   return catalogue.toAdminTool(await findTool(ctx.db, id));
 }
 
@@ -46,15 +46,19 @@ const toColumns = (input: ToolChange) => ({
 
 /** Whether saving `input` changes what the tool costs (which needs a fresh authenticator code). */
 export async function changesPrices(ctx: AppContext, id: string, input: ToolChange): Promise<boolean> {
-  const before = await adminTool(ctx, id);
+  const before = await toolForDashboard(ctx, id);
   return before.pricePaise !== input.priceINR || before.priceCents !== input.priceUSD;
 }
 
-export async function createTool(ctx: AppContext, input: ToolChange, actor: Actor): Promise<AdminTool> {
+export async function createToolFromForm(
+  ctx: AppContext,
+  input: ToolChange,
+  actor: Actor,
+): Promise<AdminTool> {
   return catalogue.toAdminTool(await catalogue.createTool(ctx, toColumns(input), actor));
 }
 
-export async function updateTool(
+export async function updateToolFromForm(
   ctx: AppContext,
   id: string,
   input: ToolChange,
@@ -64,7 +68,7 @@ export async function updateTool(
   return catalogue.toAdminTool(after);
 }
 
-export async function attachToolFile(
+export async function attachToolFileFromForm(
   ctx: AppContext,
   id: string,
   upload: { fileName: string; stream: Readable },

@@ -1,13 +1,16 @@
 import { and, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import { fromSubunits } from '../../shared/money';
-import { type OrderSummary, type TaxDocumentKind, taxDocumentPath } from '../../shared/order-history';
+import { type OrderHistoryOrder, type TaxDocumentKind, taxDocumentPath } from '../../shared/order-history';
 import { creditNotes, invoices, orders, tools } from '../db/schema';
 import type { AppContext } from '../kernel/context';
 import { toolLabel } from '../shop/delivery-email';
 import type { TaxDocument } from './document';
 
 /** The buyer's own paid and refunded orders with their current invoice and its credit note, newest first. */
-export async function listOwnOrders(ctx: Pick<AppContext, 'db'>, userId: string): Promise<OrderSummary[]> {
+export async function listOwnOrders(
+  ctx: Pick<AppContext, 'db'>,
+  userId: string,
+): Promise<OrderHistoryOrder[]> {
   const rows = await ctx.db
     .select({
       id: orders.id,

@@ -11,7 +11,7 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { TestSmtpServer } from '../../../test/support/smtp';
-import type { OrderSummary } from '../../shared/order-history';
+import type { OrderHistoryOrder } from '../../shared/order-history';
 import { invoices } from '../db/schema';
 import { refundOrder } from '../payments/refund';
 import type { TaxDocument } from './document';
@@ -60,10 +60,10 @@ async function purchase(client: TestClient, billingDetails: Record<string, strin
   return orderRow(t, razorpayOrderId);
 }
 
-async function ownOrders(client: TestClient): Promise<OrderSummary[]> {
+async function ownOrders(client: TestClient): Promise<OrderHistoryOrder[]> {
   const response = await client.get('/api/orders/');
   expect(response.statusCode).toBe(200);
-  return response.json<OrderSummary[]>();
+  return response.json<OrderHistoryOrder[]>();
 }
 
 async function invoiceText(client: TestClient, orderId: string): Promise<string> {

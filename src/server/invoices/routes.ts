@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorAnswerSchema, ordersAnswerSchema } from '../../shared/api-schemas';
-import { type OrderSummary, type TaxDocumentKind, taxDocumentFileName } from '../../shared/order-history';
+import {
+  type OrderHistoryOrder,
+  type TaxDocumentKind,
+  taxDocumentFileName,
+} from '../../shared/order-history';
 import { requireUser } from '../auth/session';
 import { contentDisposition } from '../http/content-disposition';
 import { notFound } from '../http/errors';
@@ -27,7 +31,7 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
       security: SESSION,
       response: { 200: ordersAnswerSchema, 401: errorAnswerSchema },
     }),
-    async (request, reply): Promise<OrderSummary[]> => {
+    async (request, reply): Promise<OrderHistoryOrder[]> => {
       const user = await requireUser(ctx, request);
       reply.header('cache-control', 'no-store');
       return listOwnOrders(ctx, user.id);

@@ -8,7 +8,7 @@ import {
   newBuyer,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
-import type { OrderDetail } from '../../shared/dashboard';
+import type { AdminOrderDetail } from '../../shared/dashboard';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { shortId } from '../cli/format';
 import type { OrderDossier } from '../payments/orders-admin';
@@ -43,7 +43,7 @@ describe('one order', () => {
   it('is the same facts on the dashboard and on the command line', async () => {
     const response = await dashboard.get(`/api/admin/orders/${orderId}`);
     expect(response.statusCode).toBe(200);
-    const page = response.json() as OrderDetail;
+    const page = response.json() as AdminOrderDetail;
     const json = await runCommandLine(['orders', 'show', orderId.slice(0, 8), '--json'], cli);
     expect(json.exitCode, json.stderr).toBe(0);
     const shown = JSON.parse(json.stdout) as OrderDossier & { createdAt: string; paidAt: string };

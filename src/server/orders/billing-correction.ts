@@ -34,7 +34,7 @@ const longDate = (isoDate: string) =>
     timeZone: 'UTC',
   });
 
-export type BillingCorrection = {
+export type CorrectedDocuments = {
   creditNote: { id: string; number: string };
   invoice: { id: string; number: string };
 };
@@ -49,7 +49,7 @@ export type BillingCorrection = {
 export async function correctBilling(
   ctx: AppContext,
   input: { userId: string; orderId: string; body: z.output<typeof billingCorrectionSchema> },
-): Promise<BillingCorrection> {
+): Promise<CorrectedDocuments> {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const [found] = await tx

@@ -18,7 +18,7 @@ import { renderRefundEmail } from './refund-email';
 /** Who asked for the refund; recorded on the order's history. */
 export type RefundSource = 'admin' | 'duplicate-payment' | 'dashboard' | 'razorpay';
 
-export type RefundRequest = {
+export type RefundOrderInput = {
   orderId: string;
   source: RefundSource;
   /** Shown to the customer in the refund notice and kept on the order's history. */
@@ -251,7 +251,7 @@ export async function recordRefund(
  * refuses, nothing changes here. Then one transaction records it (`recordRefund`). A payment Razorpay already
  * shows as refunded is only recorded, so a run interrupted after the gateway's answer can simply be repeated.
  */
-export async function refundOrder(ctx: AppContext, request: RefundRequest): Promise<RefundResult> {
+export async function refundOrder(ctx: AppContext, request: RefundOrderInput): Promise<RefundResult> {
   const order = await refundableOrder(ctx, request.orderId);
   const refund: GatewayRefund = request.madeByRazorpay
     ? { ...request.madeByRazorpay, refundedEarlier: true }

@@ -1,6 +1,6 @@
 import { and, inArray, isNull } from 'drizzle-orm';
 import { normaliseEmail } from '../../shared/auth';
-import type { TeamInvitation } from '../../shared/teams';
+import type { PendingInvitation } from '../../shared/teams';
 import type { Tx } from '../db';
 import { licenses } from '../db/schema';
 import type { AppContext } from '../kernel/context';
@@ -63,7 +63,12 @@ export async function moveSeatAsOperator(
   ctx: AppContext,
   input: { licenseKey: string; member: string; to: string },
   actor: Actor,
-): Promise<{ teamLicenseId: string; memberId: string; memberLicenseId: string; invitation: TeamInvitation }> {
+): Promise<{
+  teamLicenseId: string;
+  memberId: string;
+  memberLicenseId: string;
+  invitation: PendingInvitation;
+}> {
   const now = ctx.clock.now();
   const to = normaliseEmail(input.to);
   const moved = await ctx.db.transaction(async (tx) => {

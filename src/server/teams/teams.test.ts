@@ -15,7 +15,7 @@ import {
 import { TestSmtpServer } from '../../../test/support/smtp';
 import { newCouponSchema } from '../../shared/coupons';
 import type { MyLicense } from '../../shared/licenses';
-import type { OrderSummary } from '../../shared/order-history';
+import type { OrderHistoryOrder } from '../../shared/order-history';
 import type { PurchasedTool } from '../../shared/shop';
 import { TEAM_INVITATION_PATH, TEAM_MESSAGES, type Team } from '../../shared/teams';
 import { createCoupon } from '../coupons/operator';
@@ -101,7 +101,7 @@ describe('team licenses', () => {
 
     // The invoice: "5 ×" the unit price, the discount, IGST on the discounted value, the total charged.
     const summary = (await owner.client.get('/api/orders/'))
-      .json<OrderSummary[]>()
+      .json<OrderHistoryOrder[]>()
       .find((o) => o.id === order.id);
     const pdf = await owner.client.get(summary?.invoiceUrl ?? '');
     expect(pdf.statusCode).toBe(200);

@@ -6,10 +6,10 @@ import {
   INVITATION_DAYS,
   type InvitationAccepted,
   type InvitationPreview,
+  type PendingInvitation,
   TEAM_INVITATION_PATH,
   TEAM_MESSAGES,
   type Team,
-  type TeamInvitation,
 } from '../../shared/teams';
 import type { DbOrTx, Tx } from '../db';
 import { licenseActivations, licenses, purchases, teamInvitations, tools, users } from '../db/schema';
@@ -212,7 +212,7 @@ const pendingInvitations = (teamLicenseId: string, now: Date) =>
     gt(teamInvitations.expiresAt, now),
   );
 
-const invitationAnswer = (row: typeof teamInvitations.$inferSelect): TeamInvitation => ({
+const invitationAnswer = (row: typeof teamInvitations.$inferSelect): PendingInvitation => ({
   id: row.id,
   email: row.email,
   invitedAt: row.invitedAt.toISOString(),
@@ -264,7 +264,7 @@ async function invite(
   team: TeamRow,
   email: string,
   now: Date,
-): Promise<TeamInvitation> {
+): Promise<PendingInvitation> {
   const used = (await seatsUsedOf(tx, [team.license.id], now)).get(team.license.id) ?? 1;
   if (used >= team.license.seats) throw new DomainError('refused', TEAM_MESSAGES.noFreeSeat);
   await assertNotSeated(tx, team, email, now);
@@ -300,7 +300,7 @@ export async function inviteToTeam(
   userId: string,
   licenseId: string,
   rawEmail: string,
-): Promise<TeamInvitation> {
+): Promise<PendingInvitation> {
   const email = normaliseEmail(rawEmail);
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {

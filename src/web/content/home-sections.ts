@@ -28,10 +28,10 @@ import serviceFundAccounting from '../features/home/art/service-fund-accounting.
 import servicePlanning from '../features/home/art/service-planning.svg?no-inline';
 import serviceWebDevelopment from '../features/home/art/service-web-development.svg?no-inline';
 
-export type SectionIntro = { eyebrow: string; title: string; text: string };
+export type SectionIntroContent = { eyebrow: string; title: string; text: string };
 
 /** The eyebrow, heading and lead paragraph that open the About, Services and Products sections. */
-export const SECTION_INTROS: Record<'about' | 'services' | 'products', SectionIntro> = {
+export const SECTION_INTROS: Record<'about' | 'services' | 'products', SectionIntroContent> = {
   about: {
     eyebrow: 'About us',
     title: 'A Jaipur firm with the experience of a much larger one',

@@ -1,4 +1,4 @@
-import { AccountPage as AccountSections } from '../features/account/AccountPage';
+import { AccountSections } from '../features/account/AccountSections';
 import { ToolsLayout } from '../layout/ToolsLayout';
 
 /** /account (issue 33): the signed-in buyer's settings; everyone else is sent to /utility-tools. */

@@ -10,7 +10,7 @@ import { operatorOf } from './guard';
 const codeParams = z.object({ code: z.string().trim().min(1).max(64) });
 
 /** /api/admin/coupons: the operator's coupon codes, through the same operations as `coupons …` on the command line. */
-export function couponRoutes(base: FastifyInstance, ctx: AppContext): void {
+export function dashboardCouponRoutes(base: FastifyInstance, ctx: AppContext): void {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.get('/api/admin/coupons', async () => listCoupons(ctx));
 

@@ -24,7 +24,7 @@ const RESEND_REFUSALS = {
 const TAX_DOCUMENT_KINDS: readonly TaxDocumentKind[] = ['invoice', 'credit-note'];
 
 /** /api/admin/orders: the list, one order, its tax documents, and resending or refunding it. */
-export function orderRoutes(base: FastifyInstance, ctx: AppContext): void {
+export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): void {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.get('/api/admin/orders', { schema: { querystring: ordersQuerySchema } }, async (request) =>
     ordersPage(ctx, request.query),

@@ -44,7 +44,7 @@ const MULTIPART_LIMITS = {
  * /api/admin/tools/:id/releases and /api/admin/releases/…: a tool's releases as the operator makes them
  * (issue 31). Publishing and yanking change what every buyer's updater sees, so each needs a fresh code.
  */
-export async function releaseRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/api/admin/tools/:id/releases',

@@ -7,7 +7,14 @@ import { AppError, badRequest, parseInput } from '../../http/errors';
 import type { AppContext } from '../../kernel/context';
 import { requireFreshCode } from '../../operator/second-factor';
 import { FileTooLargeError } from '../../storage';
-import { adminTool, attachToolFile, changesPrices, createTool, listAdminTools, updateTool } from '../tools';
+import {
+  attachToolFileFromForm,
+  changesPrices,
+  createToolFromForm,
+  listAdminTools,
+  toolForDashboard,
+  updateToolFromForm,
+} from '../tools';
 import { idParams, idPath, operatorOf } from './guard';
 
 const MULTIPART_LIMITS = {
@@ -27,14 +34,14 @@ export async function toolRoutes(base: FastifyInstance, ctx: AppContext): Promis
   );
 
   app.get('/api/admin/tools/:id', { schema: { params: idPath } }, async (request) =>
-    adminTool(ctx, request.params.id),
+    toolForDashboard(ctx, request.params.id),
   );
 
   app.post('/api/admin/tools', { schema: { body: toolInputSchema } }, async (request) => {
     const input = request.body;
     const { actor } = operatorOf(request);
     await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code: input.code }).code);
-    return createTool(ctx, input, actor);
+    return createToolFromForm(ctx, input, actor);
   });
 
   app.post('/api/admin/tools/:id', { schema: { params: idPath, body: toolInputSchema } }, async (request) => {
@@ -44,7 +51,7 @@ export async function toolRoutes(base: FastifyInstance, ctx: AppContext): Promis
     if (await changesPrices(ctx, id, input)) {
       await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code: input.code }).code);
     }
-    return updateTool(ctx, id, input, actor);
+    return updateToolFromForm(ctx, id, input, actor);
   });
 
   await app.register(async (scope) => {
@@ -75,5 +82,5 @@ async function uploadToolFile(ctx: AppContext, request: FastifyRequest) {
   const typed = codeField && 'value' in codeField ? codeField.value : undefined;
   const { code } = parseInput(freshCodeSchema, { code: typed });
   await requireFreshCode(ctx, actor, code);
-  return attachToolFile(ctx, id, { fileName: part.filename, stream: part.file }, actor);
+  return attachToolFileFromForm(ctx, id, { fileName: part.filename, stream: part.file }, actor);
 }

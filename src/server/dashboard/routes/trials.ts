@@ -6,7 +6,7 @@ import { endTrial, extendTrial, trialsOfTool } from '../../trials/operator';
 import { idPath, operatorOf } from './guard';
 
 /** A tool's trials, and the operator's two changes to one trial (each audited by the operation itself). */
-export async function trialRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function dashboardTrialRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.get('/api/admin/tools/:id/trials', { schema: { params: idPath } }, async (request) =>
     trialsOfTool(ctx, request.params.id),

@@ -23,7 +23,7 @@ const idParams = z.object({ id: z.uuid({ error: 'Unknown webhook endpoint' }) })
 const deliveryParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: 'Unknown delivery' }) });
 
 /** /api/admin/webhooks: the outgoing webhooks, through the same operations as `webhooks …` on the command line. */
-export function webhookRoutes(base: FastifyInstance, ctx: AppContext): void {
+export function dashboardWebhookRoutes(base: FastifyInstance, ctx: AppContext): void {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.get('/api/admin/webhooks', async () => listWebhookEndpoints(ctx));
 

@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { announce } from '../../lib/announce';
 import { ApiError } from '../../lib/api';
 
-export type FieldErrors<F extends string> = Partial<Record<F, string>>;
+export type FormFieldErrors<F extends string> = Partial<Record<F, string>>;
 
 /**
  * One form's state, for every form on the site: its values, one message per field (from the shared validator
@@ -31,7 +31,7 @@ export function useForm<
   serverPath?: string;
 }) {
   const [values, setValues] = useState<V>(initial);
-  const [errors, setErrorsState] = useState<FieldErrors<F>>({});
+  const [errors, setErrorsState] = useState<FormFieldErrors<F>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState<B | null>(null);
   const running = useRef(false);
@@ -49,7 +49,7 @@ export function useForm<
   });
 
   /** Shows these messages (and only these), moving focus to the first field that has one. */
-  const setErrors = (found: FieldErrors<F>) => {
+  const setErrors = (found: FormFieldErrors<F>) => {
     setErrorsState(found);
     const first = fields.find((field) => found[field]);
     if (first) pendingFocus.current = first;
@@ -61,7 +61,7 @@ export function useForm<
     setErrorsState((current) => {
       if (!(field in current)) return current;
       const { [field as unknown as F]: _cleared, ...rest } = current;
-      return rest as FieldErrors<F>;
+      return rest as FormFieldErrors<F>;
     });
   };
   /** An input's `onValueChange`. */
@@ -73,7 +73,7 @@ export function useForm<
   /** The server's field errors for the fields this form shows; true when there was one. */
   const showServerErrors = (failure: unknown): boolean => {
     if (!(failure instanceof ApiError) || !failure.body?.fieldErrors) return false;
-    const known: FieldErrors<F> = {};
+    const known: FormFieldErrors<F> = {};
     for (const field of fields) {
       const message = failure.body.fieldErrors[serverPath ? `${serverPath}.${field}` : field];
       if (message) known[field] = message;
@@ -93,7 +93,7 @@ export function useForm<
     explain,
   }: {
     kind?: B;
-    validate?: (values: V) => FieldErrors<F>;
+    validate?: (values: V) => FormFieldErrors<F>;
     send: (values: V) => Promise<void>;
     explain?: (failure: unknown, onFields: boolean) => string | null;
   }): Promise<boolean> => {

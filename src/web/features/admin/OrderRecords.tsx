@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Currency } from '../../../shared/constants';
-import type { OrderDetail } from '../../../shared/dashboard';
+import type { AdminOrderDetail } from '../../../shared/dashboard';
 import { BILLING_FIELD_LABELS } from '../../../shared/money';
 import { ORDER_EVENT_LABELS, type OrderEventKind, orderEventFacts } from '../../../shared/orders';
 import { Card, formatDateTime, StatusBadge } from './ui';
@@ -31,7 +31,7 @@ function EventFacts({ detail, currency }: { detail: unknown; currency: Currency 
 }
 
 /** What an order left behind: its tax documents, billing details, events and emails. */
-export function OrderRecords({ order }: { order: OrderDetail }) {
+export function OrderRecords({ order }: { order: AdminOrderDetail }) {
   return (
     <>
       <Card title="Tax documents">

@@ -3,6 +3,7 @@ import type { CouponDetail, CouponSummary, NewCouponInput } from '../../../share
 import type {
   ActivityEntry,
   ActivityQuery,
+  AdminOrderDetail,
   AdminTool,
   AdminToolTrials,
   CursorPage,
@@ -17,7 +18,6 @@ import type {
   MailStatus,
   MessageRow,
   MessagesQuery,
-  OrderDetail,
   OrderRow,
   OrdersQuery,
   OverviewResponse,
@@ -77,7 +77,7 @@ export const adminApi = {
     return api.post<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}/file`, body);
   },
   orders: (query: OrdersQuery) => api.get<CursorPage<OrderRow>>(`/api/admin/orders${queryString(query)}`),
-  order: (id: string) => api.get<OrderDetail>(`/api/admin/orders/${encodeURIComponent(id)}`),
+  order: (id: string) => api.get<AdminOrderDetail>(`/api/admin/orders/${encodeURIComponent(id)}`),
   resend: (id: string) =>
     api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/resend`, {}),
   refund: (id: string, body: RefundRequest) =>

@@ -1,4 +1,4 @@
-import type { SectionIntro as Intro } from '../../content/home-sections';
+import type { SectionIntroContent as Intro } from '../../content/home-sections';
 
 /** The eyebrow, h2 and lead paragraph that open a home section; `id` names the section via aria-labelledby. */
 export function SectionIntro({ id, intro }: { id: string; intro: Intro }) {

@@ -3,7 +3,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { formatPrice } from '../../../shared/money';
 import { orderPagePath } from '../../../shared/order-detail';
-import type { OrderSummary } from '../../../shared/order-history';
+import type { OrderHistoryOrder } from '../../../shared/order-history';
 import { Icon } from '../../components/Icon';
 import { useAuth } from '../../session/AuthContext';
 import { shopApi } from './api';
@@ -16,7 +16,7 @@ export const ORDER_HISTORY_MESSAGES = {
 
 const dateFormat = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric' });
 
-function StatusBadge({ status }: { status: OrderSummary['status'] }) {
+function StatusBadge({ status }: { status: OrderHistoryOrder['status'] }) {
   const refunded = status === 'refunded';
   return (
     <span
@@ -29,7 +29,7 @@ function StatusBadge({ status }: { status: OrderSummary['status'] }) {
   );
 }
 
-function DocumentLinks({ order }: { order: OrderSummary }) {
+function DocumentLinks({ order }: { order: OrderHistoryOrder }) {
   const links = [
     { label: 'Invoice', number: order.invoiceNumber, url: order.invoiceUrl },
     { label: 'Credit note', number: order.creditNoteNumber, url: order.creditNoteUrl },
@@ -54,7 +54,7 @@ function DocumentLinks({ order }: { order: OrderSummary }) {
 }
 
 /** The tool's name, leading to the order's own page. */
-function OrderLink({ order }: { order: OrderSummary }) {
+function OrderLink({ order }: { order: OrderHistoryOrder }) {
   return (
     <Link href={orderPagePath(order.id)} className="underline underline-offset-4 hover:text-brand-800">
       {order.toolName}
@@ -62,7 +62,7 @@ function OrderLink({ order }: { order: OrderSummary }) {
   );
 }
 
-function OrderRows({ orders }: { orders: OrderSummary[] }) {
+function OrderRows({ orders }: { orders: OrderHistoryOrder[] }) {
   return (
     <>
       <table className="hidden w-full text-left text-sm md:table">
@@ -136,7 +136,7 @@ function OrderRows({ orders }: { orders: OrderSummary[] }) {
 /** My Tools' order history: every paid or refunded order with its tax invoice and credit note downloads. */
 export function OrderHistory() {
   const { checked, loggedIn } = useAuth();
-  const [orders, setOrders] = useState<OrderSummary[] | null>(null);
+  const [orders, setOrders] = useState<OrderHistoryOrder[] | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
 
   useEffect(() => {

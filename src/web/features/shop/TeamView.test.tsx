@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTACT_MESSAGES } from '../../../shared/contact';
-import type { Team, TeamInvitation } from '../../../shared/teams';
+import type { PendingInvitation, Team } from '../../../shared/teams';
 import { ApiError } from '../../lib/api';
 import { type TeamMember, TeamView } from './TeamView';
 
@@ -30,7 +30,7 @@ const asha: TeamMember = {
     { id: 'd-3', name: null, lastSeenAt: '2026-11-25T09:00:00.000Z' },
   ],
 };
-const pending: TeamInvitation = {
+const pending: PendingInvitation = {
   id: 'e9f2a0c4-1a2b-4c3d-8e4f-5a6b7c8d9e00',
   email: 'karan@sharma-associates.in',
   invitedAt: '2026-11-27T05:30:00.000Z',

@@ -2,7 +2,7 @@ import { MailPlus, UserMinus, UserPlus } from 'lucide';
 import { useEffect, useId, useRef, useState } from 'react';
 import { CONTACT_MESSAGES, EMAIL_PATTERN } from '../../../shared/contact';
 import { MAX_LENGTH } from '../../../shared/limits';
-import type { Team, TeamInvitation } from '../../../shared/teams';
+import type { PendingInvitation, Team } from '../../../shared/teams';
 import { Button, FormError, SecondaryButton, TextField, useForm } from '../../components/form';
 import { busyButtonProps } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
@@ -48,7 +48,7 @@ export function TeamView({
   /** The billing dialog for more seats is on its way (the catalogue's prices are being read). */
   addSeatsBusy?: boolean;
   onInvite: (email: string) => Promise<void>;
-  onCancelInvitation: (invitation: TeamInvitation) => Promise<void>;
+  onCancelInvitation: (invitation: PendingInvitation) => Promise<void>;
   onRemove: (member: TeamMember) => Promise<void>;
   onAddSeats: () => void;
 }) {
@@ -91,7 +91,7 @@ export function TeamView({
     },
   });
 
-  const cancelInvitation = async (invitation: TeamInvitation) => {
+  const cancelInvitation = async (invitation: PendingInvitation) => {
     setCancelling(invitation.id);
     try {
       await onCancelInvitation(invitation);

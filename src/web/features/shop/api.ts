@@ -4,7 +4,7 @@ import type { CheckoutQuote, CheckoutQuoteRequest } from '../../../shared/checko
 import type { CheckoutOpenedRequest } from '../../../shared/checkout-recovery';
 import type { LocationResponse } from '../../../shared/currency';
 import type { OrderDetail } from '../../../shared/order-detail';
-import type { OrderSummary } from '../../../shared/order-history';
+import type { OrderHistoryOrder } from '../../../shared/order-history';
 import type { RefundRequestInput, RefundRequestView } from '../../../shared/refund-requests';
 import type {
   CreatePaymentRequest,
@@ -24,7 +24,7 @@ export const shopApi = {
   location: () => api.get<LocationResponse>('/api/get-location/'),
   tools: () => api.get<Tool[]>('/api/alltools/'),
   myTools: () => api.get<PurchasedTool[]>('/api/my-tools/'),
-  orders: () => api.get<OrderSummary[]>('/api/orders/'),
+  orders: () => api.get<OrderHistoryOrder[]>('/api/orders/'),
   order: (orderId: string) => api.get<OrderDetail>(`/api/orders/${encodeURIComponent(orderId)}`),
   requestRefund: (orderId: string, body: RefundRequestInput) =>
     api.post<RefundRequestView>(`/api/orders/${encodeURIComponent(orderId)}/refund-request`, body),

@@ -1,4 +1,4 @@
-import type { InvitationAccepted, InvitationPreview, Team, TeamInvitation } from '../../../shared/teams';
+import type { InvitationAccepted, InvitationPreview, PendingInvitation, Team } from '../../../shared/teams';
 import { api } from '../../lib/api';
 
 const team = (licenseId: string) => `/api/teams/${encodeURIComponent(licenseId)}`;
@@ -8,7 +8,7 @@ const invitation = (token: string) => `/api/team-invitations/${encodeURIComponen
 export const teamsApi = {
   team: (licenseId: string) => api.get<Team>(team(licenseId)),
   invite: (licenseId: string, email: string) =>
-    api.post<{ invitation: TeamInvitation }>(`${team(licenseId)}/invitations`, { email }),
+    api.post<{ invitation: PendingInvitation }>(`${team(licenseId)}/invitations`, { email }),
   cancelInvitation: (licenseId: string, invitationId: string) =>
     api.delete<null>(`${team(licenseId)}/invitations/${encodeURIComponent(invitationId)}`),
   removeMember: (licenseId: string, memberId: string) =>

@@ -24,7 +24,7 @@ const SECTIONS: ComponentType[] = [
 ];
 
 /** The settings of the signed-in buyer, one section after another. */
-export function AccountPage() {
+export function AccountSections() {
   return (
     <div className="mx-auto max-w-6xl px-5 py-6 sm:px-6 md:py-8">
       {SECTIONS.map((Section, index) => (
