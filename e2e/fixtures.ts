@@ -1,0 +1,230 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  type BrowserContextOptions,
+  test as base,
+  expect,
+  type Page,
+  request as playwrightRequest,
+} from '@playwright/test';
+import type { CliRun } from '../test/support/processes';
+import { type ReceivedMail, TestSmtpServer } from '../test/support/smtp';
+import { operatorCli, type RunningServer, startServer } from './support/server';
+
+export { expect };
+
+/**
+ * The journeys' scaffolding, once (docs/decisions/053-house-layout.md): a shop (the site's server on a fresh
+ * embedded database, the SMTP mail sink and the operator's command line, all torn down), pages that fail the test on
+ * a console error or an uncaught exception, a signed-up buyer, and one screenshot helper.
+ *
+ * A spec that uses the shop names it once with `test.use({ shopOptions: { name: '…' } })`: a worker-scoped option set
+ * in a file gives that file a worker, and so a shop, of its own (no journey sees another's accounts).
+ */
+
+export type Person = { name: string; email: string; phone: string; password: string };
+
+export type Shop = {
+  /** http://localhost:PORT, as a visitor's browser reaches the site. */
+  url: string;
+  /** The server's PGlite DATA_DIR (the command line runs on it). */
+  dataDir: string;
+  server: RunningServer;
+  /** Every email the site sent. */
+  smtp: TestSmtpServer;
+  /** `npm run admin -- …` beside the running server. */
+  admin: (...args: string[]) => Promise<CliRun>;
+  /** Signs `person` up through the real calls (code read from the email); signed in within `request` when given. */
+  signUp: (person: Person & Record<string, string>, request?: APIRequestContext) => Promise<void>;
+  /** The newest email to `to` with this subject, waiting for it (and for more than `after` such emails). */
+  mailTo: (to: string, subject: string, after?: number) => Promise<ReceivedMail>;
+  /** The code of `digits` digits on a line of its own in the newest such email. */
+  codeIn: (to: string, subject: string, digits: number, after?: number) => Promise<string>;
+};
+
+export type ShopOptions = { name: string; env?: Record<string, string> };
+
+/** What the browser said while a test ran: console lines at error (and warning) level and uncaught exceptions. */
+type Problem = { level: 'error' | 'warning'; text: string };
+
+export type ConsoleWatch = {
+  /** Records `page`'s console errors, warnings and exceptions from now on. */
+  watch(page: Page): void;
+  /** This test's problems so far, as `text (url)` lines; `allow` ones are left out. */
+  errors(): string[];
+  /** Lets lines matching `pattern` pass for the rest of this test (an answer the test itself provoked). */
+  allow(pattern: RegExp): void;
+};
+
+type WorkerFixtures = {
+  shopOptions: ShopOptions;
+  shop: Shop;
+  /** Problems recorded on every watched page of this worker, taken by each test as it ends. */
+  recorded: Problem[];
+  /** A page in a browser context of its own that lives as long as the spec file (serial journeys), watched. */
+  openPage: (options?: BrowserContextOptions) => Promise<Page>;
+};
+
+type TestFixtures = {
+  /** Console levels that fail a test (navigation also counts React's warnings). */
+  consoleLevels: Array<Problem['level']>;
+  /** Lines that never fail a test of this file or group, such as the browser's own line for a provoked 4xx. */
+  consoleAllowed: RegExp | undefined;
+  consoleWatch: ConsoleWatch;
+  /** A screenshot of the current viewport into SHOTS_DIR as `<name>.png`, when SHOTS_DIR is set (for looking at). */
+  snap: (name: string, options?: { page?: Page; fullPage?: boolean }) => Promise<void>;
+  /** A fresh account signed up through the real calls, signed in in the test's `page`. */
+  buyer: Person;
+};
+
+let counter = 0;
+/** An address no other journey of this run uses. */
+export const uniqueEmail = (label: string): string =>
+  `${label}.${Date.now().toString(36)}.${process.pid}.${++counter}@example.in`;
+
+async function signUp(
+  url: string,
+  smtp: TestSmtpServer,
+  person: Person & Record<string, string>,
+  request?: APIRequestContext,
+): Promise<void> {
+  const api = request ?? (await playwrightRequest.newContext());
+  try {
+    const post = async (endpoint: string, form: Record<string, string>) => {
+      const token = (await (await api.get(`${url}/api/csrf-token/`)).json()).csrfToken as string;
+      const response = await api.post(`${url}${endpoint}`, { form, headers: { 'X-CSRFToken': token } });
+      expect(response.status(), `${endpoint}: ${await response.text()}`).toBe(200);
+    };
+    await post('/api/auth/send-otp/', { name: person.name, email: person.email });
+    const mail = await smtp.waitFor((m) => m.to.includes(person.email) && /^\s+\d{4}\s*$/m.test(m.text));
+    const otp = /^\s+(\d{4})\s*$/m.exec(mail.text)?.[1] as string;
+    await post('/api/auth/initiate-signup/', { ...person, otp });
+  } finally {
+    if (!request) await api.dispose();
+  }
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  shopOptions: [{ name: 'shop' }, { scope: 'worker', option: true }],
+
+  shop: [
+    async ({ shopOptions }, use) => {
+      const smtp = await new TestSmtpServer().start();
+      const server = await startServer({ SMTP_URL: smtp.url, ...shopOptions.env });
+      const mailTo = async (to: string, subject: string, after = 0) => {
+        const matches = (mail: ReceivedMail) => mail.to.includes(to) && mail.subject === subject;
+        await smtp.waitFor((mail) => matches(mail) && smtp.messages.filter(matches).length > after, 20_000);
+        const mail = smtp.messages.filter(matches).at(-1);
+        if (!mail) throw new Error(`no "${subject}" to ${to}`);
+        return mail;
+      };
+      try {
+        await use({
+          url: server.url,
+          dataDir: server.dataDir,
+          server,
+          smtp,
+          admin: operatorCli(() => server.dataDir),
+          signUp: (person, request) => signUp(server.url, smtp, person, request),
+          mailTo,
+          codeIn: async (to, subject, digits, after) => {
+            const text = (await mailTo(to, subject, after)).text;
+            const code = new RegExp(`^\\s+(\\d{${digits}})\\s*$`, 'm').exec(text)?.[1];
+            if (!code) throw new Error(`no ${digits}-digit code in "${subject}"`);
+            return code;
+          },
+        });
+      } finally {
+        await server.stop();
+        await smtp.stop();
+      }
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+
+  recorded: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a fixture needs from this pattern.
+    async ({}, use) => {
+      await use([]);
+    },
+    { scope: 'worker' },
+  ],
+
+  openPage: [
+    async ({ browser, recorded }, use) => {
+      const contexts: BrowserContext[] = [];
+      await use(async (options) => {
+        const context = await browser.newContext(options);
+        contexts.push(context);
+        const page = await context.newPage();
+        record(page, recorded);
+        return page;
+      });
+      for (const context of contexts) await context.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  consoleLevels: [['error'], { option: true }],
+  consoleAllowed: [undefined, { option: true }],
+
+  consoleWatch: [
+    async ({ recorded, consoleLevels, consoleAllowed }, use) => {
+      recorded.splice(0);
+      const allowed = consoleAllowed ? [consoleAllowed] : [];
+      const errors = () =>
+        recorded
+          .filter((problem) => consoleLevels.includes(problem.level))
+          .map((problem) => problem.text)
+          .filter((text) => !allowed.some((pattern) => pattern.test(text)));
+      await use({
+        watch: (page) => record(page, recorded),
+        errors,
+        allow: (pattern) => allowed.push(pattern),
+      });
+      const left = errors();
+      recorded.splice(0);
+      expect(left, 'no console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+
+  page: async ({ page, consoleWatch }, use) => {
+    consoleWatch.watch(page);
+    await use(page);
+  },
+
+  snap: async ({ page }, use) => {
+    await use(async (name, options = {}) => {
+      const dir = process.env.SHOTS_DIR;
+      if (!dir) return;
+      mkdirSync(dir, { recursive: true });
+      await (options.page ?? page).screenshot({
+        path: path.join(dir, `${name}.png`),
+        fullPage: options.fullPage,
+      });
+    });
+  },
+
+  buyer: async ({ shop, page }, use) => {
+    const buyer = {
+      name: 'Asha Buyer',
+      email: uniqueEmail('buyer'),
+      phone: '+919812345670',
+      password: 'Monsoon-kite-5521',
+    };
+    await shop.signUp(buyer, page.context().request);
+    await use(buyer);
+  },
+});
+
+function record(page: Page, recorded: Problem[]): void {
+  page.on('console', (message) => {
+    const level = message.type();
+    if (level === 'error' || level === 'warning')
+      recorded.push({ level, text: `${message.text()} (${message.location().url})` });
+  });
+  page.on('pageerror', (error) => recorded.push({ level: 'error', text: error.message }));
+}
