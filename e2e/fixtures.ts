@@ -61,8 +61,8 @@ export type ConsoleWatch = {
 type WorkerFixtures = {
   shopOptions: ShopOptions;
   shop: Shop;
-  /** Problems recorded on every watched page of this worker, taken by each test as it ends. */
-  recorded: Problem[];
+  /** Problems recorded on every watched page of this worker, taken by each test as it ends; the pages watched. */
+  recorded: Recorded;
   /** A page in a browser context of its own that lives as long as the spec file (serial journeys), watched. */
   openPage: (options?: BrowserContextOptions) => Promise<Page>;
 };
@@ -73,7 +73,10 @@ type TestFixtures = {
   /** Lines that never fail a test of this file or group, such as the browser's own line for a provoked 4xx. */
   consoleAllowed: RegExp | undefined;
   consoleWatch: ConsoleWatch;
-  /** A screenshot of the current viewport into SHOTS_DIR as `<name>.png`, when SHOTS_DIR is set (for looking at). */
+  /**
+   * A screenshot at the current viewport into SHOTS_DIR as `<name>.png`, when SHOTS_DIR is set (for looking at, not
+   * asserting): of `options.page`, else of the page the fixtures opened last (the test's `page` or `openPage`'s).
+   */
   snap: (name: string, options?: { page?: Page; fullPage?: boolean }) => Promise<void>;
   /** A fresh account signed up through the real calls, signed in in the test's `page`. */
   buyer: Person;
@@ -147,7 +150,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   recorded: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a fixture needs from this pattern.
     async ({}, use) => {
-      await use([]);
+      await use({ problems: [], pages: [] });
     },
     { scope: 'worker' },
   ],
@@ -158,8 +161,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use(async (options) => {
         const context = await browser.newContext(options);
         contexts.push(context);
+        context.on('page', (opened) => record(opened, recorded));
         const page = await context.newPage();
-        record(page, recorded);
         return page;
       });
       for (const context of contexts) await context.close();
@@ -172,10 +175,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   consoleWatch: [
     async ({ recorded, consoleLevels, consoleAllowed }, use) => {
-      recorded.splice(0);
+      // What a beforeAll's page said counts against the first test after it, as it would in that test.
       const allowed = consoleAllowed ? [consoleAllowed] : [];
       const errors = () =>
-        recorded
+        recorded.problems
           .filter((problem) => consoleLevels.includes(problem.level))
           .map((problem) => problem.text)
           .filter((text) => !allowed.some((pattern) => pattern.test(text)));
@@ -185,26 +188,26 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         allow: (pattern) => allowed.push(pattern),
       });
       const left = errors();
-      recorded.splice(0);
+      recorded.problems.splice(0);
       expect(left, 'no console errors').toEqual([]);
     },
     { auto: true },
   ],
 
   page: async ({ page, consoleWatch }, use) => {
+    // The test's own page and every page its context opens later (a second tab, a popup).
     consoleWatch.watch(page);
+    page.context().on('page', (opened) => consoleWatch.watch(opened));
     await use(page);
   },
 
-  snap: async ({ page }, use) => {
+  snap: async ({ recorded }, use) => {
     await use(async (name, options = {}) => {
       const dir = process.env.SHOTS_DIR;
-      if (!dir) return;
+      const page = options.page ?? recorded.pages.filter((open) => !open.isClosed()).at(-1);
+      if (!dir || !page) return;
       mkdirSync(dir, { recursive: true });
-      await (options.page ?? page).screenshot({
-        path: path.join(dir, `${name}.png`),
-        fullPage: options.fullPage,
-      });
+      await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: options.fullPage });
     });
   },
 
@@ -220,11 +223,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 });
 
-function record(page: Page, recorded: Problem[]): void {
+type Recorded = { problems: Problem[]; pages: Page[] };
+
+function record(page: Page, recorded: Recorded): void {
+  recorded.pages.push(page);
   page.on('console', (message) => {
     const level = message.type();
     if (level === 'error' || level === 'warning')
-      recorded.push({ level, text: `${message.text()} (${message.location().url})` });
+      recorded.problems.push({ level, text: `${message.text()} (${message.location().url})` });
   });
-  page.on('pageerror', (error) => recorded.push({ level: 'error', text: error.message }));
+  page.on('pageerror', (error) => recorded.problems.push({ level: 'error', text: error.message }));
 }

@@ -12,6 +12,8 @@ export type RunningServer = {
   dataDir: string;
   output: () => string;
   stop(): Promise<void>;
+  /** Starts it again after `stop()`, on the same port and DATA_DIR (the same address for the browser). */
+  start(): Promise<void>;
 };
 
 /**
@@ -46,6 +48,9 @@ export async function startServer(
     dataDir: server.dataDir,
     output: () => server.output,
     stop: () => server.stop(),
+    start: async () => {
+      await server.start(120_000);
+    },
   };
 }
 

@@ -1,0 +1,48 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { TestSmtpServer } from '../../test/support/smtp';
+
+type Person = { name: string; email: string; phone: string; password: string };
+
+/**
+ * Signs `person` up through the site's own dialogs, as a visitor does: Sign Up, the form, the 4-digit code from the
+ * email the server sent, Complete Signup; done when the reloaded page's header names them.
+ */
+export async function signUpInDialog(page: Page, smtp: TestSmtpServer, person: Person, timeout = 15_000) {
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  const signup = page.getByRole('dialog', { name: 'Create an Account' });
+  await signup.getByLabel('Full Name').fill(person.name);
+  await signup.getByLabel('Email').fill(person.email);
+  await signup.getByLabel('Phone', { exact: true }).fill(person.phone);
+  await signup.getByLabel('Password', { exact: true }).fill(person.password);
+  await signup.getByLabel('Confirm Password', { exact: true }).fill(person.password);
+  await signup.getByRole('button', { name: 'Verify Email' }).click();
+  const codeMail = await smtp.waitFor(
+    (mail) => mail.to.includes(person.email) && /\b\d{4}\b/.test(mail.text),
+  );
+  const verify = page.getByRole('dialog', { name: 'Verify Your Email' });
+  await verify.getByLabel('Verification Code').fill(/\b(\d{4})\b/.exec(codeMail.text)?.[1] ?? '');
+  // Signup reloads the page after 2 s; the account menu then carries the name. Waiting for that reload, not only
+  // for the name (shown before it too), keeps the next click from landing on the page being replaced.
+  const reloaded = page.waitForEvent('load', { timeout });
+  await verify.getByRole('button', { name: 'Complete Signup' }).click();
+  await reloaded;
+  await expect(page.getByRole('button', { name: person.name })).toBeVisible({ timeout });
+}
+
+/**
+ * Buys in rupees with the Razorpay emulator: INR, the card's `Windows - ₹1,499.00` button, the billing form (an
+ * address in Rajasthan), Simulate success; done when My Tools has opened.
+ */
+export async function buyInRupees(page: Page, card: Locator, address: string, timeout = 15_000) {
+  await page.getByRole('button', { name: 'INR' }).click();
+  await card.getByRole('button', { name: 'Windows - ₹1,499.00' }).click();
+  const billing = page.getByRole('dialog', { name: 'Billing Information', exact: true });
+  await billing.getByLabel('Address').fill(address);
+  await billing.getByLabel('State').selectOption('Rajasthan');
+  await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await page
+    .getByRole('dialog', { name: 'Razorpay Test Checkout' })
+    .getByRole('button', { name: 'Simulate success' })
+    .click();
+  await page.waitForURL(/\/my-tools$/, { timeout });
+}
