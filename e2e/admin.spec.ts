@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { userInfo } from 'node:os';
 import type { BrowserContext, Page } from '@playwright/test';
-import { expect, type Shop, test } from './fixtures';
+import { expect, person, type Shop, test } from './fixtures';
 import { authenticator } from './support/authenticator';
 import { checkScreen as checkPage } from './support/check-screen';
 import { buyInRupees, signUpInDialog } from './support/steps';
@@ -15,19 +15,9 @@ import { buyInRupees, signUpInDialog } from './support/steps';
 
 test.describe.configure({ mode: 'serial' });
 
-const operator = {
-  name: 'Meera Operator',
-  email: 'meera.ops@example.in',
-  phone: '+919812345678',
-  password: 'Sunrise over Amer 7',
-};
+const operator = person('Meera Operator', 'meera.ops@example.in', '+919812345678', 'Sunrise over Amer 7');
 
-const buyer = {
-  name: 'Arjun Buyer',
-  email: 'arjun.buyer@example.in',
-  phone: '9812345671',
-  password: 'Monsoon-kite-5521',
-};
+const buyer = person('Arjun Buyer', 'arjun.buyer@example.in', '9812345671', 'Monsoon-kite-5521');
 
 test.use({ shopOptions: { name: 'admin' } });
 

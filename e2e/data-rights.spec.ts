@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { LicenseClient } from '../packages/license-client/src/index';
 import { DATA_RIGHTS_MESSAGES } from '../src/shared/privacy';
-import { expect, type Shop, test } from './fixtures';
+import { expect, person, type Shop, test } from './fixtures';
 import { buyInRupees, signUpInDialog } from './support/steps';
 
 /**
@@ -13,12 +13,7 @@ import { buyInRupees, signUpInDialog } from './support/steps';
  */
 test.describe.configure({ mode: 'serial' });
 
-const buyer = {
-  name: 'Ishaan Bhandari',
-  email: 'ishaan.bhandari@example.in',
-  phone: '9812345671',
-  password: 'Marigold-kite-5531',
-};
+const buyer = person('Ishaan Bhandari', 'ishaan.bhandari@example.in', '9812345671', 'Marigold-kite-5531');
 const WINDOWS_TOOL = 'PDF Utility Toolkit (Windows)';
 const MACHINE = { fingerprint: 'win-studio-desktop-0007', name: 'Studio desktop' };
 

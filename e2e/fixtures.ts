@@ -82,6 +82,14 @@ type TestFixtures = {
   buyer: Person;
 };
 
+/** A person as the journeys sign them up. */
+export const person = (name: string, email: string, phone: string, password: string): Person => ({
+  name,
+  email,
+  phone,
+  password,
+});
+
 let counter = 0;
 /** An address no other journey of this run uses. */
 export const uniqueEmail = (label: string): string =>

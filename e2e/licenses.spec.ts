@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { LicenseClient, type PublicKey, verifyLicenseFile } from '../packages/license-client/src/index';
 import { LICENSE_MESSAGES } from '../src/shared/licenses';
-import { expect, type Shop, test } from './fixtures';
+import { expect, person, type Shop, test } from './fixtures';
 import { buyInRupees, signUpInDialog } from './support/steps';
 
 /**
@@ -13,12 +13,7 @@ import { buyInRupees, signUpInDialog } from './support/steps';
  */
 test.describe.configure({ mode: 'serial' });
 
-const buyer = {
-  name: 'Kavya Mathur',
-  email: 'kavya.mathur@example.in',
-  phone: '9812345670',
-  password: 'Saffron-lamp-8842',
-};
+const buyer = person('Kavya Mathur', 'kavya.mathur@example.in', '9812345670', 'Saffron-lamp-8842');
 const WINDOWS_TOOL = 'PDF Utility Toolkit (Windows)';
 const machines = {
   a: { fingerprint: 'win-office-desktop-0001', name: 'Office desktop' },

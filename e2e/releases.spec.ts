@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, type Shop, test } from './fixtures';
+import { expect, person, type Shop, test } from './fixtures';
 import { authenticator } from './support/authenticator';
 import { checkScreen as checkPage } from './support/check-screen';
 
@@ -15,12 +15,12 @@ import { checkScreen as checkPage } from './support/check-screen';
 
 test.describe.configure({ mode: 'serial' });
 
-const operator = {
-  name: 'Kavya Releases',
-  email: 'kavya.releases@example.in',
-  phone: '+919812345679',
-  password: 'Hawa Mahal at dawn 9',
-};
+const operator = person(
+  'Kavya Releases',
+  'kavya.releases@example.in',
+  '+919812345679',
+  'Hawa Mahal at dawn 9',
+);
 
 test.use({ shopOptions: { name: 'releases' } });
 
