@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { expect, person, type Shop, test } from './fixtures';
 import { authenticator } from './support/authenticator';
 import { checkScreen as checkPage } from './support/check-screen';
-import { buyInRupees, signUpInDialog } from './support/steps';
+import { buyInRupees, signUpInDialog, startOperatorEnrolment } from './support/steps';
 
 /**
  * The operator's dashboard from the operator's side, on the default embedded database: the role granted with
@@ -66,16 +66,8 @@ test('/admin is a noindex shell outside the sitemap', async () => {
 });
 
 test('the operator signs in and enrols an authenticator app', async () => {
-  await page.getByLabel('Email').fill(operator.email);
-  await page.getByLabel('Password').fill(operator.password);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  // Password hashing is deliberately slow (scrypt), more so on a busy machine.
-  await expect(page.getByRole('heading', { level: 1, name: 'Set up two-step verification' })).toBeVisible({
-    timeout: 30_000,
-  });
-  await page.getByRole('button', { name: 'Show the setup code' }).click();
+  setupKey = await startOperatorEnrolment(page, operator);
   await expect(page.getByRole('img', { name: /QR code/ })).toBeVisible();
-  setupKey = ((await page.getByTestId('setup-key').textContent()) ?? '').replace(/\s+/g, '');
   expect(setupKey).toMatch(/^[A-Z2-7]{16,}$/);
   await checkScreen('enrol');
 

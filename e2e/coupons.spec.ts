@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { expect, person, type Shop, test } from './fixtures';
 import { checkScreen as checkPage } from './support/check-screen';
+import { openInrBilling, startOperatorEnrolment } from './support/steps';
 
 /**
  * Coupons from both sides on the default embedded database: codes made with `npm run admin -- coupons add` while
@@ -37,14 +38,7 @@ test.beforeAll(async ({ shop: started, openPage }) => {
   page = await openPage({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
 });
 
-async function openBilling(buyButton: string) {
-  await page.getByRole('button', { name: 'INR' }).click();
-  await page.getByRole('button', { name: buyButton }).click();
-  const billing = page.getByRole('dialog', { name: 'Billing Information', exact: true });
-  await billing.getByLabel('Address').fill('14 Civil Lines, Ajmer Road');
-  await billing.getByLabel('State').selectOption('Rajasthan');
-  return billing;
-}
+const openBilling = (buyButton: string) => openInrBilling(page, buyButton);
 
 test('a buyer applies a coupon in the billing dialog and pays the discounted price', async () => {
   await page.goto(`${shop.url}/utility-tools`);
@@ -100,14 +94,7 @@ test('a 100 % code gives the tool without a checkout and shows the success state
 test('the operator sees the uses on the Coupons screen and creates a code with the form', async () => {
   await page.context().clearCookies();
   await page.goto(`${shop.url}/admin`);
-  await page.getByLabel('Email').fill(operator.email);
-  await page.getByLabel('Password').fill(operator.password);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Set up two-step verification' })).toBeVisible({
-    timeout: 30_000,
-  });
-  await page.getByRole('button', { name: 'Show the setup code' }).click();
-  const setupKey = ((await page.getByTestId('setup-key').textContent()) ?? '').replace(/\s+/g, '');
+  const setupKey = await startOperatorEnrolment(page, operator);
   await page.getByLabel('The 6-digit code the app now shows').fill(await generate({ secret: setupKey }));
   await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
   await page.getByRole('button', { name: /open the dashboard/ }).click();

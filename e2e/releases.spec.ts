@@ -5,6 +5,7 @@ import type { Page } from '@playwright/test';
 import { expect, person, type Shop, test } from './fixtures';
 import { authenticator } from './support/authenticator';
 import { checkScreen as checkPage } from './support/check-screen';
+import { startOperatorEnrolment } from './support/steps';
 
 /**
  * A tool's Releases in the dashboard, as an operator uses them: the seeded tool's release 1.0.0 (its file moved into
@@ -46,14 +47,7 @@ test.beforeAll(async ({ shop: started, openPage }) => {
 test('the operator signs in with a second factor and opens a tool’s releases', async () => {
   test.setTimeout(120_000);
   await page.goto(`${shop.url}/admin`);
-  await page.getByLabel('Email').fill(operator.email);
-  await page.getByLabel('Password').fill(operator.password);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Set up two-step verification' })).toBeVisible({
-    timeout: 30_000,
-  });
-  await page.getByRole('button', { name: 'Show the setup code' }).click();
-  setupKey = ((await page.getByTestId('setup-key').textContent()) ?? '').replace(/\s+/g, '');
+  setupKey = await startOperatorEnrolment(page, operator);
   await page.getByLabel('The 6-digit code the app now shows').fill(await nextCode());
   await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
   await page.getByRole('button', { name: /open the dashboard/ }).click();

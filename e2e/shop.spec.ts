@@ -6,7 +6,7 @@ import { openDatabase, schema } from '../src/server/db';
 import type { ReceivedMail } from '../test/support/smtp';
 import { expect, person, type Shop, test } from './fixtures';
 import { openBeforeHydration } from './support/before-hydration';
-import { signUpInDialog } from './support/steps';
+import { openInrBilling, signUpInDialog } from './support/steps';
 
 /**
  * The shop from a buyer's side, against the real server, a real SMTP server and the Razorpay emulator: sign up
@@ -88,14 +88,7 @@ async function signUp(person: typeof buyer) {
 }
 
 /** Switches to INR, opens the billing dialog from the given buy button and fills it validly. */
-async function fillInrBilling(buyButton: string) {
-  await page.getByRole('button', { name: 'INR' }).click();
-  await page.getByRole('button', { name: buyButton }).click();
-  const billing = page.getByRole('dialog', { name: 'Billing Information', exact: true });
-  await billing.getByLabel('Address').fill('14 Civil Lines, Ajmer Road');
-  await billing.getByLabel('State').selectOption('Rajasthan');
-  return billing;
-}
+const fillInrBilling = (buyButton: string) => openInrBilling(page, buyButton);
 
 test('the catalogue loads without layout shift and is accessible before signing in', async ({ snap }) => {
   await page.goto(`${shop.url}/utility-tools`);

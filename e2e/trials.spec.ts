@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { expect, person, type Shop, test } from './fixtures';
 import { checkScreen as checkPage } from './support/check-screen';
+import { startOperatorEnrolment } from './support/steps';
 
 /**
  * Free trials in the browser: the operator gives a tool 14 trial days from the command line; a signed-out visitor's
@@ -111,14 +112,7 @@ test('the dashboard counts the trial on Overview and on the tool’s page', asyn
   test.setTimeout(180_000);
   await page.context().clearCookies();
   await page.goto(`${shop.url}/admin`);
-  await page.getByLabel('Email').fill(operator.email);
-  await page.getByLabel('Password').fill(operator.password);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Set up two-step verification' })).toBeVisible({
-    timeout: 30_000,
-  });
-  await page.getByRole('button', { name: 'Show the setup code' }).click();
-  const secret = ((await page.getByTestId('setup-key').textContent()) ?? '').replace(/\s+/g, '');
+  const secret = await startOperatorEnrolment(page, operator);
   await page.getByLabel('The 6-digit code the app now shows').fill(await generate({ secret }));
   await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
   await page.getByRole('button', { name: /open the dashboard/ }).click();

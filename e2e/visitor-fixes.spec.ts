@@ -3,6 +3,7 @@ import { BILLING_MESSAGES } from '../src/shared/billing';
 import { SHOP_MESSAGES } from '../src/shared/shop';
 import { PAGE_ROUTES } from '../src/web/routes';
 import { expect, type Shop, test } from './fixtures';
+import { openInrBilling } from './support/steps';
 
 /**
  * What visitors ran into on phones, in dialogs and after paying, each checked at 390 px (a touch phone) and at
@@ -36,12 +37,7 @@ const signUp = (context: BrowserContext, email: string) =>
 async function openBilling(page: Page, buyButton: RegExp) {
   await page.goto(`${shop.url}/utility-tools`);
   await expect(page.getByRole('button', { name: 'Meera Joshi' })).toBeVisible();
-  await page.getByRole('button', { name: 'INR' }).click();
-  await page.getByRole('button', { name: buyButton }).click();
-  const billing = page.getByRole('dialog', { name: 'Billing Information', exact: true });
-  await billing.getByLabel('Address').fill('14 Civil Lines, Ajmer Road');
-  await billing.getByLabel('State').selectOption('Rajasthan');
-  return billing;
+  return openInrBilling(page, buyButton);
 }
 
 /** Presses inside `from`, drags to the top-left corner of the backdrop and lets go there, as a text selection. */

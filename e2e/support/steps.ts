@@ -46,3 +46,33 @@ export async function buyInRupees(page: Page, card: Locator, address: string, ti
     .click();
   await page.waitForURL(/\/my-tools$/, { timeout });
 }
+
+/** Switches to INR, opens the billing dialog from the buy button of that name and fills it validly (Rajasthan). */
+export async function openInrBilling(
+  page: Page,
+  buyButton: string | RegExp,
+  address = '14 Civil Lines, Ajmer Road',
+) {
+  await page.getByRole('button', { name: 'INR' }).click();
+  await page.getByRole('button', { name: buyButton }).click();
+  const billing = page.getByRole('dialog', { name: 'Billing Information', exact: true });
+  await billing.getByLabel('Address').fill(address);
+  await billing.getByLabel('State').selectOption('Rajasthan');
+  return billing;
+}
+
+/**
+ * The operator's first sign-in on the dashboard's sign-in screen, up to the setup code for the authenticator app:
+ * email, password, Continue, the two-step setup, Show the setup code. Returns the key (spaces removed).
+ */
+export async function startOperatorEnrolment(page: Page, operator: { email: string; password: string }) {
+  await page.getByLabel('Email').fill(operator.email);
+  await page.getByLabel('Password').fill(operator.password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  // Password hashing is deliberately slow (scrypt), more so on a busy machine.
+  await expect(page.getByRole('heading', { level: 1, name: 'Set up two-step verification' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.getByRole('button', { name: 'Show the setup code' }).click();
+  return ((await page.getByTestId('setup-key').textContent()) ?? '').replace(/\s+/g, '');
+}
