@@ -148,7 +148,7 @@ for (const width of [390, 1440]) {
     await tabTo('Simulate failure');
     await page.keyboard.press('Enter');
     await expect(checkout).toBeHidden();
-    await expect(page.getByText(/^Payment failed:/)).toBeVisible();
+    await expect(page.getByRole('note').filter({ hasText: /Payment failed:/ })).toBeVisible();
 
     // Reopened after the failure: the fields and the coupon are still there.
     await expectVisibleFocus(page, 'checkout failed', WINDOWS_BUY);

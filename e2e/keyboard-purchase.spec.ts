@@ -314,7 +314,7 @@ test('on My Tools the buyer copies the key, downloads a license file, cancels a 
 
   await tabTo('Get Credentials');
   await page.keyboard.press('Enter');
-  await expect(page.getByText('Credentials sent to your email!')).toBeVisible();
+  await expect(page.getByRole('note').filter({ hasText: 'Credentials sent to your email!' })).toBeVisible();
   await expectVisibleFocus(page, 'credentials sent', 'Get Credentials');
 
   await tabTo(/^Invoice /);
