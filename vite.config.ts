@@ -88,6 +88,13 @@ export default defineConfig(({ isSsrBuild }) => ({
                   test: /lucide[\\/]dist[\\/]esm[\\/]icons[\\/]/,
                 },
                 {
+                  // The form kit's buttons and notice, which the tools pages use without its fields (decision 052):
+                  // one file, not a file each.
+                  name: 'buttons',
+                  minShareCount: 2,
+                  test: /src[\\/]web[\\/]components[\\/]form[\\/](buttons|Notice)\./,
+                },
+                {
                   name: 'page-header',
                   minShareCount: 2,
                   test: /src[\\/]web[\\/](components[\\/]PageHeader|lib[\\/]NavLink)\./,

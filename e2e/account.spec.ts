@@ -86,7 +86,10 @@ test('a signed-out visitor is asked to sign in on /account; the user menu leads 
   await expect(page.getByRole('dialog', { name: 'Welcome Back' })).toBeVisible();
   await expect(page).toHaveURL(`${shop.url}/account`);
   const html = await (await fetch(`${shop.url}/account`)).text();
-  expect(html).toContain('<meta name="robots" content="noindex" />');
+  // Unlisted, as /my-tools is: a canonical link and no place in the sitemap (issue 56).
+  expect(html).toContain(`<link rel="canonical" href="`);
+  expect(html).not.toContain('<meta name="robots"');
+  expect(await (await fetch(`${shop.url}/sitemap.xml`)).text()).not.toContain('/account');
 
   const buyer = await newBuyer(browser, 'menu');
   await buyer.page.goto(`${shop.url}/utility-tools`);

@@ -408,7 +408,7 @@ test('when the browser cannot verify, the buyer still lands on My Tools and the 
   await payInEmulator('success');
 
   await expect(
-    page.getByText('There was a problem verifying your payment. Please contact support.'),
+    page.getByText('There was a problem verifying your payment. Please contact support.').first(),
   ).toBeVisible();
   await page.waitForURL(`${shop.url}/my-tools`, { timeout: 10_000 });
   await page.unroute('**/api/verify-payment/');

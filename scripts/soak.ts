@@ -1,8 +1,9 @@
 /**
- * `npm run soak -- --minutes 20`: the production server (the built JavaScript, NODE_ENV=production) under a steady
+ * `npm run soak -- --minutes 20 [--parallel]`: the production server (the built JavaScript, NODE_ENV=production) under a steady
  * mixed load well below saturation for that long, on PGlite and again on PostgreSQL when BENCH_DATABASE_URL (or
  * DATABASE_URL) is set. What a shop sees on a busy day, all at once: page views, catalogue reads, a fleet of
- * installed tools validating their licenses and asking for updates, a signup and a purchase through the Razorpay
+ * installed tools validating their licenses and asking for updates, the machines of a floating tool renewing their
+ * leases with heartbeats (decision 049), a signup and a purchase through the Razorpay
  * emulator every few seconds (mail to a real SMTP server, through the outbox), a contact message every minute, and
  * the server's own jobs on their normal schedules (mail, retention, snapshots).
  *
@@ -49,7 +50,12 @@ const METRICS_TOKEN = 'soak-metrics-token-0123456789';
 const PASSWORD = 'Correct horse 42';
 
 /** Requests a second of each steady stream: well below what one instance answers (hundreds, not thousands). */
-const RATES = { page: 20, catalogue: 10, validate: 25, updateCheck: 4 };
+const RATES = { page: 20, catalogue: 10, validate: 25, updateCheck: 4, heartbeat: 5 };
+/**
+ * Machines of a floating tool (decision 049), one license each, sending heartbeats in turn: at 5 a second each sends
+ * one every 80 s, well inside the default lease (10 minutes and 10 of grace) and the per-key limit.
+ */
+const FLOATING_MACHINES = 400;
 const SIGNUP_EVERY_MS = 5_000;
 const CONTACT_EVERY_MS = 60_000;
 
@@ -219,6 +225,7 @@ async function soakDatabase(databaseUrl: string | undefined) {
   const server = await startProductionServer({
     databaseUrl,
     licenses: 2_000,
+    floatingLicenses: FLOATING_MACHINES,
     env: {
       SMTP_URL: smtp.url,
       RAZORPAY_API_URL: razorpayApi,
@@ -248,6 +255,7 @@ async function soakDatabase(databaseUrl: string | undefined) {
   const forSale = catalogue.find((tool) => !tool.comingSoon && tool.priceINR > 0);
   if (!forSale) throw new Error('the catalogue has no tool for sale');
   const fleet: ActivatedLicense[] = server.licenses;
+  const floating: ActivatedLicense[] = server.floatingLicenses;
   const pages = ['/', '/utility-tools', '/Contact', '/OurTeam'];
   const stops: Array<() => void> = [];
   let overloaded = 0;
@@ -259,7 +267,31 @@ async function soakDatabase(databaseUrl: string | undefined) {
     headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.88.${(n >> 8) & 255}.${n & 255}` },
     body: JSON.stringify(body),
   });
+  // Each floating machine takes its lease before the load starts (the reference client activates, then beats).
+  for (const [n, machine] of floating.entries()) {
+    const response = await fetch(`${server.url}/api/licenses/activate`, json(machine, 30_000 + n));
+    const answer = (await response.json()) as { valid?: boolean; code?: string };
+    if (!answer.valid) throw new Error(`a floating machine could not take its lease: ${answer.code}`);
+  }
   stops.push(
+    steady(
+      RATES.heartbeat,
+      (n) => {
+        const machine = floating[n % floating.length] as ActivatedLicense;
+        return recorder.time('POST /api/licenses/heartbeat', 200, async () => {
+          const response = await fetch(
+            `${server.url}/api/licenses/heartbeat`,
+            json(machine, 30_000 + (n % floating.length)),
+          );
+          // A heartbeat that renews nothing (the lease was lost) answers 200 too: the soak counts it as an error.
+          const answer = (await response.clone().json()) as { valid?: boolean; leaseExpiresAt?: string };
+          if (response.status === 200 && !(answer.valid && answer.leaseExpiresAt))
+            return new Response(JSON.stringify(answer), { status: 409 });
+          return response;
+        });
+      },
+      overload,
+    ),
     steady(
       RATES.page,
       (n) =>
@@ -306,19 +338,15 @@ async function soakDatabase(databaseUrl: string | undefined) {
   const contact = async () => {
     messages += 1;
     const n = messages;
+    // As the contact page sends it: with the CSRF cookie and header its visit was given (a bare POST is refused).
+    const visitor = new HttpClient(server.url, { 'x-forwarded-for': `10.99.0.${n % 250}` });
+    if (!(await recorder.time('GET /api/csrf-token/', 200, () => visitor.get('/api/csrf-token/')))) return;
     await recorder.time('POST /api/contact', 200, () =>
-      fetch(`${server.url}/api/contact`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'x-forwarded-for': `10.99.0.${n % 250}`,
-        },
-        body: new URLSearchParams({
-          name: `Soak Visitor ${n}`,
-          email: `soak-visitor-${n}@example.com`,
-          relatedTo: 'Services',
-          description: 'A question about bookkeeping for a small firm.',
-        }).toString(),
+      visitor.post('/api/contact', {
+        name: `Soak Visitor ${n}`,
+        email: `soak-visitor-${n}@example.com`,
+        relatedTo: 'Services',
+        description: 'A question about bookkeeping for a small firm.',
       }),
     );
   };
@@ -515,8 +543,13 @@ function picture(runs: SoakRun[]): string {
 async function main() {
   ensureBuilt();
   const databaseUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
-  const runs = [await soakDatabase(undefined)];
-  if (databaseUrl) runs.push(await soakDatabase(databaseUrl));
+  // --parallel soaks both databases at once (each its own server, mail sink and emulator): half the wall time, and
+  // each run carries the other's steady load, which the budgets (ratios within a run) allow for.
+  const runs =
+    databaseUrl && process.argv.includes('--parallel')
+      ? await Promise.all([soakDatabase(undefined), soakDatabase(databaseUrl)])
+      : [await soakDatabase(undefined)];
+  if (databaseUrl && runs.length === 1) runs.push(await soakDatabase(databaseUrl));
   const budgets = runs.flatMap((run) => run.budgets);
   console.log('');
   for (const budget of budgets) console.log(`${budget.ok ? 'ok  ' : 'MISS'} ${budget.name}`);

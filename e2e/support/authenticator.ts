@@ -6,7 +6,7 @@ const STEP_MS = 30_000;
 /**
  * The operator's authenticator app, for a secret read once enrolment shows it. The dashboard accepts each time step
  * once, and a code one step early, as from a phone whose clock runs up to 30 s fast
- * (src/server/dashboard/second-factor.ts). So each code is from the step after the last one given: the current
+ * (src/server/operator/second-factor.ts). So each code is from the step after the last one given: the current
  * step, else the next, and only when both are spent does it wait for the next step to begin.
  */
 export function authenticator(secret: () => string): () => Promise<string> {

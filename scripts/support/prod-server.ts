@@ -18,6 +18,7 @@ import {
 } from '../../src/server/db/schema';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { generateLicenseKey } from '../../src/server/shop/license';
+import { licensedPurchase } from '../../test/support/license-fixtures';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -40,6 +41,13 @@ export type ProductionServer = RunningServer & {
   driver: 'pglite' | 'postgres';
   /** Many licenses of one tool, so a load test stays under the per-key limit of the license API. */
   licenses: ActivatedLicense[];
+  /** The signed-in customer's paid order (with its license), when one was asked for: the order page's address. */
+  paidOrderId?: string;
+  /**
+   * Licenses of a floating tool (decision 049), one machine each, when asked for. Their activations hold no lease
+   * yet (a lapsed one): each machine activates before it sends heartbeats, as the reference client does.
+   */
+  floatingLicenses: ActivatedLicense[];
 };
 
 /**
@@ -58,16 +66,18 @@ async function activatedLicenses(
   db: Database,
   secrets: DataSecrets,
   count: number,
+  licenseModel: 'per-device' | 'floating' = 'per-device',
 ): Promise<ActivatedLicense[]> {
   const tag = randomBytes(4).toString('hex');
   const [tool] = await db
     .insert(tools)
     .values({
-      name: `Measured tool ${tag}`,
+      name: `Measured ${licenseModel === 'floating' ? 'floating ' : ''}tool ${tag}`,
       description: 'A tool whose licenses the bench validates.',
       device: 'Windows',
       priceInrPaise: 99_900,
       delivery: 'license_key',
+      licenseModel,
     })
     .returning({ id: tools.id });
   if (!tool) throw new Error('could not create the measured tool');
@@ -161,7 +171,15 @@ async function firstSnapshotWritten(dataDir: string, timeoutMs = 180_000): Promi
  * mail and Razorpay at real local peers).
  */
 export async function startProductionServer(
-  options: { databaseUrl?: string; licenses?: number; env?: Record<string, string> } = {},
+  options: {
+    databaseUrl?: string;
+    licenses?: number;
+    env?: Record<string, string>;
+    /** Gives the signed-in customer a paid order with its license (the page audit measures its order page). */
+    paidOrder?: boolean;
+    /** How many licenses of a floating tool to prepare (the soak's heartbeats); none by default. */
+    floatingLicenses?: number;
+  } = {},
 ): Promise<ProductionServer> {
   const { databaseUrl, licenses: licenseCount = MEASURED_LICENSES } = options;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'site-measure-'));
@@ -188,6 +206,12 @@ export async function startProductionServer(
     dataDir,
   });
   const licenses = await activatedLicenses(database.db, secrets, licenseCount);
+  const floatingLicenses = options.floatingLicenses
+    ? await activatedLicenses(database.db, secrets, options.floatingLicenses, 'floating')
+    : [];
+  const paidOrderId = options.paidOrder
+    ? (await licensedPurchase({ db: database.db, dataSecrets: secrets }, { userId: user.id })).orderId
+    : undefined;
   // Settled as a database in steady use is: PostgreSQL's autovacuum would otherwise vacuum and analyse the tables
   // just filled while the routes are measured, a core busy for seconds in some turns and not in others.
   await database.db.execute(sql`VACUUM ANALYZE`);
@@ -229,5 +253,7 @@ export async function startProductionServer(
     sessionCookie: `sessionid=${sessionId}`,
     driver: databaseUrl ? 'postgres' : 'pglite',
     licenses,
+    paidOrderId,
+    floatingLicenses,
   };
 }

@@ -1,6 +1,11 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyContextConfig,
+  type FastifyInstance,
+  type FastifySchema,
+  type RouteOptions,
+} from 'fastify';
 import { dataRightsRoutes } from './account/data-rights-routes';
 import { accountRoutes } from './account/routes';
 import { authRoutes } from './auth/routes';
@@ -15,12 +20,13 @@ import { registerErrorHandler, sendJsonNotFound } from './http/errors';
 import { FORM_BODY_LIMIT, registerDeclaredSizeLimit } from './http/form-data';
 import { registerInputPolicy } from './http/input-policy';
 import { withLogRedaction } from './http/logging';
+import { registerRouteSchemas } from './http/route-schemas';
 import { registerSecurityHeaders } from './http/security-headers';
 import { orderRoutes } from './invoices/routes';
 import { myLicensesRoutes } from './licenses/my-licenses-routes';
 import { licenseApiRoutes } from './licenses/routes';
 import { locationRoutes } from './location/routes';
-import { devMailboxRoutes } from './mail/dev-mailbox';
+import { devMailboxRoutes } from './mail/dev-mailbox-routes';
 import { metricsRoutes, outboxDepth } from './metrics';
 import { registerOpenApi } from './openapi/openapi';
 import { orderPageRoutes } from './orders/routes';
@@ -28,9 +34,10 @@ import type { RazorpayEmulator } from './payments/emulator';
 import { paymentsRoutes } from './payments/routes';
 import { updateFeedRoutes } from './releases/feed-routes';
 import { releaseRoutes } from './releases/routes';
-import { updateCheckRoutes } from './releases/update-check';
+import { updateCheckRoutes } from './releases/update-check-routes';
 import { shopRoutes } from './shop/routes';
 import { registerStaticSite } from './site/static';
+import { teamRoutes } from './teams/routes';
 import { trialRoutes } from './trials/routes';
 
 export type BuildAppOptions = {
@@ -41,6 +48,15 @@ export type BuildAppOptions = {
   logger?: boolean | object;
 };
 
+/** A route as Fastify recorded it: what the access and schema tests walk so none is missed. */
+export type RegisteredRoute = {
+  method: string;
+  url: string;
+  schema?: FastifySchema;
+  config?: FastifyContextConfig;
+  handler: RouteOptions['handler'];
+};
+
 /** Builds the whole HTTP app with no side effects: no listening, no timers, no migrations. */
 export async function buildApp(options: BuildAppOptions): Promise<{
   app: FastifyInstance;
@@ -48,7 +64,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   /** The Razorpay emulator this app mounted (development and tests without Razorpay keys). */
   emulator?: RazorpayEmulator;
   /** Every route registered, as Fastify recorded it: what the access tests walk so none is missed. */
-  routes: ReadonlyArray<{ method: string; url: string }>;
+  routes: ReadonlyArray<RegisteredRoute>;
 }> {
   const { ctx } = options;
   const { config } = ctx;
@@ -59,10 +75,19 @@ export async function buildApp(options: BuildAppOptions): Promise<{
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   });
-  const routes: Array<{ method: string; url: string }> = [];
+  const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+    for (const method of [route.method].flat())
+      routes.push({
+        method,
+        url: route.url,
+        schema: route.schema,
+        config: route.config,
+        handler: route.handler,
+      });
   });
+  // Before any route: every route's schema is compiled by it.
+  registerRouteSchemas(app);
 
   const { dbHealth } = ctx;
   dbHealth.logTo(app.log);
@@ -105,6 +130,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{
     await checkoutRoutes(site, ctx);
     emulator = await paymentsRoutes(site, ctx);
     await myLicensesRoutes(site, ctx);
+    await teamRoutes(site, ctx);
     await trialRoutes(site, ctx);
     await dashboardRoutes(site, ctx);
     if (!config.isProduction) await devMailboxRoutes(site, ctx);

@@ -5,8 +5,9 @@ import { CURRENCIES } from './constants';
 import type { CouponCheckResponse } from './coupons';
 import { LICENSE_STATUSES, type LicenseFile, type MyLicense, type PublicKeysResponse } from './licenses';
 import type { OrderSummary } from './order-history';
-import type { ReleasePublicKeyResponse } from './releases';
+import { ARTIFACT_ARCHES, type ReleasePublicKeyResponse } from './releases';
 import type { PurchasedTool, Tool } from './shop';
+import { ownedTeamSchema, teamOwnerSchema } from './teams';
 import type { StartTrialResponse } from './trials';
 
 /**
@@ -148,7 +149,7 @@ const toolVersion = {
     z.object({
       artifactId: z.string(),
       platform: z.enum(['windows', 'macos']),
-      arch: z.enum(['x64', 'arm64', 'universal']),
+      arch: z.enum(ARTIFACT_ARCHES),
       fileName: z.string(),
       size: z.int(),
     }),
@@ -166,6 +167,8 @@ export const purchasedToolSchema = z
     trialEndsAt: z.string().optional(),
     currentVersion: z.object({ ...toolVersion, notesHtml: z.string() }).nullable(),
     earlierVersions: z.array(z.object(toolVersion)),
+    team: ownedTeamSchema.optional(),
+    teamOwner: teamOwnerSchema.optional(),
   })
   .meta({ id: 'PurchasedTool' }) satisfies z.ZodType<PurchasedTool>;
 

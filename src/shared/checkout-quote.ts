@@ -7,19 +7,25 @@ import { isValidGstin, normaliseGstin } from './gstin';
 import { findIndianState } from './indian-states';
 import { singleLineText } from './input-policy';
 import { MAX_LENGTH } from './limits';
+import { MAX_SEATS, SEATS_MESSAGE } from './seats';
 
 /**
  * POST /api/checkout/quote (docs/decisions/044-order-summary-and-order-page.md): what an order would cost this
  * buyer, priced by the server's one pricing function, for the billing dialog's order summary. Amounts in subunits.
  */
 
-/** Team licenses (issue 54) are not sold yet: a quote for more than one seat is refused on its field. */
-export const MAX_SEATS = 50;
-export const SEATS_ON_SALE = 1;
+/** Seats of one order (decision 051): more than one makes a team license. The range and its words: shared/seats.ts. */
 export const QUOTE_MESSAGES = {
-  seats: `Between 1 and ${MAX_SEATS} seats`,
-  teamLicensesNotYet: 'Team licenses are not available yet: buy one seat.',
+  seats: SEATS_MESSAGE,
 } as const;
+
+/** The number of seats an order buys, 1 to 50, 1 when not given: the quote and create-payment take the same. */
+export const seatsField = z
+  .number({ error: QUOTE_MESSAGES.seats })
+  .int({ error: QUOTE_MESSAGES.seats })
+  .min(1, { error: QUOTE_MESSAGES.seats })
+  .max(MAX_SEATS, { error: QUOTE_MESSAGES.seats })
+  .default(1);
 
 const optionalText = (max: number) =>
   z.preprocess((value) => (value === null ? undefined : value), singleLineText(max).optional().default(''));
@@ -37,12 +43,7 @@ export const checkoutQuoteSchema = z
       (value) => (value === '' || value === null ? undefined : value),
       couponCodeSchema.optional(),
     ),
-    seats: z
-      .number({ error: QUOTE_MESSAGES.seats })
-      .int({ error: QUOTE_MESSAGES.seats })
-      .min(1, { error: QUOTE_MESSAGES.seats })
-      .max(MAX_SEATS, { error: QUOTE_MESSAGES.seats })
-      .default(1),
+    seats: seatsField,
   })
   .superRefine((body, check) => {
     const state = body.state.trim();
@@ -55,9 +56,6 @@ export const checkoutQuoteSchema = z
       check.addIssue({ code: 'custom', path: ['gstin'], message: BILLING_MESSAGES.gstinInvalid });
     else if (body.gstin && state && findIndianState(state)?.gstCode !== body.gstin.slice(0, 2))
       check.addIssue({ code: 'custom', path: ['gstin'], message: BILLING_MESSAGES.gstinStateMismatch });
-    // Kept apart from the range so that lifting it (issue 54) is one constant.
-    if (body.seats !== SEATS_ON_SALE && body.seats >= 1 && body.seats <= MAX_SEATS)
-      check.addIssue({ code: 'custom', path: ['seats'], message: QUOTE_MESSAGES.teamLicensesNotYet });
   });
 export type CheckoutQuoteRequest = z.input<typeof checkoutQuoteSchema>;
 

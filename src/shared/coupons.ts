@@ -169,6 +169,7 @@ export const newCouponSchema = z
       check.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start' });
   });
 export type NewCouponInput = z.input<typeof newCouponSchema>;
+export type NewCoupon = z.output<typeof newCouponSchema>;
 
 const hasTime = (value: string) => value.includes('T');
 /** A start date alone is that day's first moment in India. */

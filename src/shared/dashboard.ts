@@ -127,6 +127,7 @@ export const extendTrialSchema = z.strictObject({
     .min(TRIAL_EXTEND_DAYS_RANGE.min, `At least ${TRIAL_EXTEND_DAYS_RANGE.min} day.`)
     .max(TRIAL_EXTEND_DAYS_RANGE.max, `At most ${TRIAL_EXTEND_DAYS_RANGE.max} days.`),
 });
+export type ExtendTrial = z.output<typeof extendTrialSchema>;
 
 // ── Tables ──────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -239,6 +240,9 @@ export type AdminLicense = {
   activationLimit: number;
   selfDeactivationsLeft: number;
   devices: Array<{ id: string; name: string | null; activatedAt: string; lastSeenAt: string }>;
+  /** Team licenses (decision 051): how many may hold a seat, and who does (the owner first). */
+  seats: number;
+  members: Array<{ memberId: string; email: string; name: string; isOwner: boolean; joinedAt: string }>;
 };
 
 /** "••••-••••-••••-AB12": enough to match what a buyer reads out, too little to use. */

@@ -34,7 +34,16 @@ export type OrderDetail = {
     paidAt: string | null;
   };
   history: Array<{ at: string; label: string }>;
-  documents: Array<{ kind: TaxDocumentKind; number: string; issuedAt: string; url: string }>;
+  /** Oldest first; an invoice cancelled by a billing correction names the credit note that cancelled it. */
+  documents: Array<{
+    kind: TaxDocumentKind;
+    number: string;
+    issuedAt: string;
+    url: string;
+    cancelledBy: string | null;
+  }>;
+  /** Until when the billing details can still be corrected (India date, YYYY-MM-DD); null when they cannot. */
+  billingCorrectableUntil: string | null;
   license: {
     status: LicenseStatus;
     devices: Array<{ name: string; activatedAt: string; lastSeenAt: string }>;

@@ -24,9 +24,13 @@ export type OrderSummary = {
   creditNoteUrl: string | null;
 };
 
-/** Where a tax document of an order is downloaded. */
-export function taxDocumentPath(orderId: string, kind: TaxDocumentKind): string {
-  return `/api/orders/${orderId}/${kind}.pdf`;
+/**
+ * Where a tax document of an order is downloaded: `invoice.pdf` is the order's current invoice and
+ * `credit-note.pdf` its latest credit note; with a document id, that very document (an order whose billing details
+ * were corrected has a cancelled invoice and the credit note that cancelled it beside the current ones).
+ */
+export function taxDocumentPath(orderId: string, kind: TaxDocumentKind, documentId?: string): string {
+  return `/api/orders/${orderId}/${kind}${documentId ? `-${documentId}` : ''}.pdf`;
 }
 
 /** "PCA/26-27/00001" → "Invoice-PCA-26-27-00001.pdf": the name a download is saved under. */

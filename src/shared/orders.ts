@@ -42,6 +42,8 @@ export const ORDER_EVENT_KINDS = [
   'refund-requested',
   /** The operator declined the buyer's refund request, with a reason the buyer was emailed. */
   'refund-declined',
+  /** The buyer corrected the GSTIN or billing address: a credit note cancels the invoice, a new one replaces it. */
+  'billing-corrected',
 ] as const;
 export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
 
@@ -63,6 +65,7 @@ export const ORDER_EVENT_LABELS: Record<OrderEventKind, string> = {
   'email-archived': 'Email sent (its text removed after 90 days)',
   'refund-requested': 'Refund requested',
   'refund-declined': 'Refund request declined',
+  'billing-corrected': 'Billing details corrected; invoice cancelled by a credit note and issued again',
 };
 
 /** The facts events record (their `detail`), named for people; in the order they are shown. */
@@ -84,6 +87,11 @@ export const ORDER_EVENT_DETAIL_LABELS: Record<string, string> = {
   subject: 'Subject',
   purchaseId: 'Purchase',
   existingPurchaseId: 'Earlier purchase',
+  cancelledInvoice: 'Cancelled invoice',
+  creditNote: 'Credit note',
+  invoice: 'New invoice',
+  gstin: 'GSTIN',
+  state: 'State',
 };
 
 /** Who or what caused an event (its detail's `source`). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normaliseBilling, validateBilling } from './billing';
+import { seatsField } from './checkout-quote';
 import { CURRENCIES } from './constants';
 import { couponCodeSchema } from './coupons';
 import { multiLineText, singleLineText } from './input-policy';
@@ -41,6 +42,10 @@ export const createPaymentSchema = z
       (value) => (value === '' || value === null ? undefined : value),
       couponCodeSchema.optional(),
     ),
+    /** How many seats (1–50, decision 051); more than one makes a team license. */
+    seats: seatsField,
+    /** "Add seats": the team license (owned by the buyer) the seats are added to, instead of a new license. */
+    teamLicenseId: z.uuid({ error: 'Unknown team license' }).optional(),
   })
   .refine((body) => body.billingDetails.currency === body.currency, {
     path: ['billingDetails', 'currency'],

@@ -45,6 +45,10 @@ export type PurchasedTool = {
   currentVersion: (ToolVersion & { notesHtml: string }) | null;
   /** The older published stable releases with installers, newest first; yanked ones are never listed. */
   earlierVersions: ToolVersion[];
+  /** A team license the user owns (decision 051): its seats and how many are taken (pending invitations too). */
+  team?: { licenseId: string; seats: number; seatsUsed: number };
+  /** A seat of someone else's team: whose. */
+  teamOwner?: { name: string };
 };
 
 /** A release as My Tools lists it: its version and one installer per platform and architecture. */

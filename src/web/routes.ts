@@ -88,15 +88,25 @@ export const PAGE_ROUTES: PageRoute[] = [
     path: '/my-tools/orders/*',
     title: `Order — ${SITE.name}`,
     description: 'One of your orders.',
-    search: 'noindex',
+    // Behind sign-in, as /my-tools is: unlisted (a canonical link, outside the sitemap) rather than noindex, which
+    // protected nothing a crawler could see and cost the page Lighthouse's SEO score (issue 56).
+    search: 'unlisted',
     load: () => import('./pages/OrderPage'),
+  },
+  {
+    // The link of a team invitation email (issue 54): one shell, the token read in the browser.
+    path: '/my-tools/team-invitations/*',
+    title: `Team invitation — ${SITE.name}`,
+    description: 'A seat on a team license.',
+    search: 'noindex',
+    load: () => import('./pages/TeamInvitationPage'),
   },
   {
     path: '/account',
     title: `Account — ${SITE.name}`,
     description: 'Your profile, password, sign-in email, passkeys, signed-in browsers and email preferences.',
-    // A page behind sign-in with nothing for a search engine (issue 33).
-    search: 'noindex',
+    // A page behind sign-in with nothing for a search engine (issue 33): unlisted, as /my-tools is (issue 56).
+    search: 'unlisted',
     load: () => import('./pages/AccountPage'),
   },
   {

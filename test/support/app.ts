@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/server/app';
+import { buildApp, type RegisteredRoute } from '../../src/server/app';
 import { ManualClock } from '../../src/server/clock';
 import { type Config, loadConfig } from '../../src/server/config';
 import { type AppContext, createAppContext } from '../../src/server/context';
@@ -19,7 +19,7 @@ export type TestApp = {
   /** The Razorpay emulator the app mounted, when it runs without Razorpay keys. */
   emulator: RazorpayEmulator | undefined;
   /** Every route the app registered (method and URL pattern). */
-  routes: ReadonlyArray<{ method: string; url: string }>;
+  routes: ReadonlyArray<RegisteredRoute>;
   /** A new browser-like client with its own cookie jar (csrftoken already fetched). */
   client(options?: { ip?: string }): Promise<TestClient>;
   close(): Promise<void>;

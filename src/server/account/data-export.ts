@@ -4,7 +4,7 @@
  * read it from here. Each part is one query, run side by side, so a buyer with a hundred orders still answers in
  * milliseconds; nothing here writes.
  */
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { fromSubunits } from '../../shared/money';
 import { DATA_PROCESSORS } from '../../shared/privacy';
 import { consentHistory } from '../auth/consents';
@@ -106,7 +106,8 @@ async function ordersOf(ctx: ExportContext, userId: string) {
     ctx.db
       .select({ orderId: invoices.orderId, document: invoices.document })
       .from(invoices)
-      .where(eq(invoices.userId, userId)),
+      // The order's figures are its current invoice's (a corrected order has cancelled ones too).
+      .where(and(eq(invoices.userId, userId), isNull(invoices.cancelledByCreditNoteId))),
   ]);
   const taxOf = new Map(issued.map((row) => [row.orderId, row.document as unknown as IssuedTax]));
   return rows.map(({ amount, listPrice, couponCode, discount, billing, createdAt, paidAt, ...order }) => ({

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { normaliseEmail } from '../../shared/auth';
 import { DATA_RIGHTS_MESSAGES } from '../../shared/privacy';
@@ -8,7 +9,8 @@ import { clearSessionCookie, requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { users } from '../db/schema';
 import { contentDisposition } from '../http/content-disposition';
-import { AppError, parseInput } from '../http/errors';
+import { AppError } from '../http/errors';
+import { refuseInvalidInput } from '../http/route-schemas';
 import { accountExport, exportFileName } from './data-export';
 import { eraseAccount } from './erasure';
 
@@ -21,7 +23,8 @@ const deleteBody = z.object({
 const DELETE_ATTEMPTS_PER_15_MINUTES = 10;
 
 /** The buyer's data rights (DPDP Act ss. 11–12): a copy of everything held, and erasure. */
-export async function dataRightsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function dataRightsRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   app.get('/api/account/export', async (request, reply) => {
     const user = await requireUser(ctx, request);
     const data = await accountExport(ctx, user.id);
@@ -32,33 +35,38 @@ export async function dataRightsRoutes(app: FastifyInstance, ctx: AppContext): P
       .send(JSON.stringify(data, null, 2));
   });
 
-  app.post('/api/account/delete', { config: { reauth: true } }, async (request, reply) => {
-    const user = await requireUser(ctx, request);
-    const input = parseInput(deleteBody, request.body);
-    await ctx.limiter.consume({
-      key: `account-delete:${user.id}`,
-      limit: DELETE_ATTEMPTS_PER_15_MINUTES,
-      windowMs: 15 * 60 * 1000,
-      message: 'Too many attempts. Please wait a few minutes and try again.',
-    });
-    const [account] = await ctx.db
-      .select({ passwordHash: users.passwordHash })
-      .from(users)
-      .where(eq(users.id, user.id));
-    if (!account || !(await verifyPassword(input.password, account.passwordHash))) {
-      throw new AppError(400, 'wrong_password', DATA_RIGHTS_MESSAGES.wrongPassword, {
-        password: DATA_RIGHTS_MESSAGES.wrongPassword,
+  app.post(
+    '/api/account/delete',
+    { schema: { body: deleteBody }, config: { checksCallerFirst: true, reauth: true } },
+    async (request, reply) => {
+      const user = await requireUser(ctx, request);
+      refuseInvalidInput(request);
+      const input = request.body;
+      await ctx.limiter.consume({
+        key: `account-delete:${user.id}`,
+        limit: DELETE_ATTEMPTS_PER_15_MINUTES,
+        windowMs: 15 * 60 * 1000,
+        message: 'Too many attempts. Please wait a few minutes and try again.',
       });
-    }
-    if (normaliseEmail(input.email) !== normaliseEmail(user.email)) {
-      throw new AppError(400, 'wrong_email', DATA_RIGHTS_MESSAGES.wrongEmail, {
-        email: DATA_RIGHTS_MESSAGES.wrongEmail,
-      });
-    }
-    await eraseAccount(ctx, user.id, { kind: 'buyer', userId: user.id });
-    request.sessionUser = null;
-    clearSessionCookie(ctx, reply);
-    reply.header('cache-control', 'no-store');
-    return { message: DATA_RIGHTS_MESSAGES.erased };
-  });
+      const [account] = await ctx.db
+        .select({ passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.id, user.id));
+      if (!account || !(await verifyPassword(input.password, account.passwordHash))) {
+        throw new AppError(400, 'wrong_password', DATA_RIGHTS_MESSAGES.wrongPassword, {
+          password: DATA_RIGHTS_MESSAGES.wrongPassword,
+        });
+      }
+      if (normaliseEmail(input.email) !== normaliseEmail(user.email)) {
+        throw new AppError(400, 'wrong_email', DATA_RIGHTS_MESSAGES.wrongEmail, {
+          email: DATA_RIGHTS_MESSAGES.wrongEmail,
+        });
+      }
+      await eraseAccount(ctx, user.id, { kind: 'buyer', userId: user.id });
+      request.sessionUser = null;
+      clearSessionCookie(ctx, reply);
+      reply.header('cache-control', 'no-store');
+      return { message: DATA_RIGHTS_MESSAGES.erased };
+    },
+  );
 }

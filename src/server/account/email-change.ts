@@ -6,7 +6,7 @@ import { checkCode, consumeCode, generateCode, reserveSend, storeCode } from '..
 import { forgetSessionsOf } from '../auth/session';
 import type { AppContext } from '../context';
 import { accountAddresses, users } from '../db/schema';
-import { AppError, badRequest } from '../http/errors';
+import { DomainError } from '../domain-error';
 import { enqueueMail } from '../mail/outbox';
 import { emailChangeCodeEmail, emailChangedNotice, emailTakenNotice } from './emails';
 
@@ -21,7 +21,9 @@ import { emailChangeCodeEmail, emailChangedNotice, emailTakenNotice } from './em
 const PURPOSE = 'email-change';
 
 export const invalidEmailCode = () =>
-  new AppError(400, 'invalid_code', AUTH_MESSAGES.verifyFailed, { code: AUTH_MESSAGES.verifyFailed });
+  new DomainError('invalid_code', AUTH_MESSAGES.verifyFailed, {
+    fieldErrors: { code: AUTH_MESSAGES.verifyFailed },
+  });
 
 const contactUrl = (ctx: AppContext) => `${ctx.config.publicUrl}/Contact`;
 
@@ -32,7 +34,9 @@ export async function requestEmailChange(
 ): Promise<void> {
   const email = normaliseEmail(typedEmail);
   if (email === normaliseEmail(user.email)) {
-    throw badRequest(ACCOUNT_MESSAGES.emailSame, { email: ACCOUNT_MESSAGES.emailSame });
+    throw new DomainError('validation_error', ACCOUNT_MESSAGES.emailSame, {
+      fieldErrors: { email: ACCOUNT_MESSAGES.emailSame },
+    });
   }
   await ctx.db.transaction(async (tx) => {
     await reserveSend(tx, ctx, email, PURPOSE);

@@ -24,6 +24,7 @@ import {
   licenses,
   operators,
   passkeys,
+  teamInvitations,
   trialClaims,
   trials,
   users,
@@ -50,10 +51,26 @@ const literalPattern = (text: string) => text.replace(/[.^$*+?()[\]{}|\\-]/g, (c
  * Returns the licenses' ids.
  */
 async function revokeLicenses(tx: Tx, userId: string, now: Date): Promise<string[]> {
-  const all = await tx.select({ id: licenses.id }).from(licenses).where(eq(licenses.holderId, userId));
-  const ids = all.map((license) => license.id);
+  const held = await tx.select({ id: licenses.id }).from(licenses).where(eq(licenses.holderId, userId));
+  // A team license ends with its owner, and so do its members' seats (decision 051); an erased member's own seat
+  // is revoked like any license it holds, which gives it back to the team.
+  const seated =
+    held.length === 0
+      ? []
+      : await tx
+          .select({ id: licenses.id })
+          .from(licenses)
+          .where(
+            inArray(
+              licenses.teamLicenseId,
+              held.map((license) => license.id),
+            ),
+          );
+  const ids = [...held, ...seated].map((license) => license.id);
   await tx.delete(downloadTokens).where(eq(downloadTokens.userId, userId));
   if (ids.length === 0) return ids;
+  // The owner's pending invitations name other people's addresses: they go with the team.
+  await tx.delete(teamInvitations).where(inArray(teamInvitations.teamLicenseId, ids));
   await tx
     .update(licenses)
     .set({ status: 'revoked', statusChangedAt: now })
@@ -197,6 +214,8 @@ export async function eraseAccount(ctx: AppContext, userId: string, actor: Actor
     await tx.delete(checkoutStarts).where(eq(checkoutStarts.userId, userId));
     await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, userId));
     const revoked = await revokeLicenses(tx, userId, now);
+    // Invitations sent to the account's addresses, by anyone's team: the seat they held is free again.
+    await tx.delete(teamInvitations).where(inArray(teamInvitations.email, emails));
     await keepTrialClaims(ctx, tx, userId, emails);
     for (const email of emails) await eraseTraces(tx, userId, email, replacement);
     await blankDocumentEmails(tx, userId);

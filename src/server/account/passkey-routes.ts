@@ -1,5 +1,6 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ACCOUNT_MESSAGES } from '../../shared/account';
 import {
   passkeyLoginSchema,
@@ -11,7 +12,8 @@ import { LOGIN_LIMIT_PER_ADDRESS_MINUTE } from '../auth/routes';
 import { requireUser, rotateSession } from '../auth/session';
 import type { AppContext } from '../context';
 import { issueCsrfToken } from '../http/csrf';
-import { notFound, parseInput } from '../http/errors';
+import { notFound } from '../http/errors';
+import { pathStrings, refuseInvalidInput } from '../http/route-schemas';
 import {
   addPasskey,
   listPasskeys,
@@ -27,7 +29,8 @@ import { idParam, requireSession } from './settings-routes';
 const PASSKEY_OPTIONS_PER_ADDRESS_MINUTE = 30;
 
 /** The account's passkeys, and signing in with one from the login dialog (issue 33). */
-export function passkeyRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function passkeyRoutes(base: FastifyInstance, ctx: AppContext): void {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   app.get('/api/account/passkeys', async (request, reply) => {
     const { id } = await requireUser(ctx, request);
     reply.header('cache-control', 'no-store');
@@ -40,32 +43,46 @@ export function passkeyRoutes(app: FastifyInstance, ctx: AppContext): void {
     return registrationOptions(ctx, user, sessionIdHash);
   });
 
-  app.post('/api/account/passkeys', { config: { reauth: true } }, async (request) => {
-    const { user, sessionIdHash } = await requireSession(ctx, request);
-    const input = parseInput(passkeyRegistrationSchema, request.body);
-    const passkeys = await addPasskey(ctx, {
-      userId: user.id,
-      sessionIdHash,
-      name: input.name,
-      credential: input.credential as RegistrationResponseJSON,
-    });
-    return { passkeys, message: ACCOUNT_MESSAGES.passkeyAdded };
-  });
+  app.post(
+    '/api/account/passkeys',
+    { schema: { body: passkeyRegistrationSchema }, config: { checksCallerFirst: true, reauth: true } },
+    async (request) => {
+      const { user, sessionIdHash } = await requireSession(ctx, request);
+      refuseInvalidInput(request);
+      const input = request.body;
+      const passkeys = await addPasskey(ctx, {
+        userId: user.id,
+        sessionIdHash,
+        name: input.name,
+        credential: input.credential as RegistrationResponseJSON,
+      });
+      return { passkeys, message: ACCOUNT_MESSAGES.passkeyAdded };
+    },
+  );
 
-  app.patch('/api/account/passkeys/:id', async (request) => {
-    const { id: userId } = await requireUser(ctx, request);
-    const id = idParam(request, ACCOUNT_MESSAGES.passkeyNotFound);
-    const { name } = parseInput(passkeyNameSchema, request.body);
-    if (!(await renamePasskey(ctx, userId, id, name))) throw notFound(ACCOUNT_MESSAGES.passkeyNotFound);
-    return { passkeys: await listPasskeys(ctx.db, userId), message: ACCOUNT_MESSAGES.passkeyRenamed };
-  });
+  app.patch(
+    '/api/account/passkeys/:id',
+    { schema: { params: pathStrings('id'), body: passkeyNameSchema }, config: { checksCallerFirst: true } },
+    async (request) => {
+      const { id: userId } = await requireUser(ctx, request);
+      const id = idParam(request, ACCOUNT_MESSAGES.passkeyNotFound);
+      refuseInvalidInput(request);
+      const { name } = request.body;
+      if (!(await renamePasskey(ctx, userId, id, name))) throw notFound(ACCOUNT_MESSAGES.passkeyNotFound);
+      return { passkeys: await listPasskeys(ctx.db, userId), message: ACCOUNT_MESSAGES.passkeyRenamed };
+    },
+  );
 
-  app.delete('/api/account/passkeys/:id', { config: { reauth: true } }, async (request) => {
-    const { id: userId } = await requireUser(ctx, request);
-    const id = idParam(request, ACCOUNT_MESSAGES.passkeyNotFound);
-    if (!(await removePasskey(ctx, userId, id))) throw notFound(ACCOUNT_MESSAGES.passkeyNotFound);
-    return { passkeys: await listPasskeys(ctx.db, userId), message: ACCOUNT_MESSAGES.passkeyRemoved };
-  });
+  app.delete(
+    '/api/account/passkeys/:id',
+    { schema: { params: pathStrings('id') }, config: { reauth: true } },
+    async (request) => {
+      const { id: userId } = await requireUser(ctx, request);
+      const id = idParam(request, ACCOUNT_MESSAGES.passkeyNotFound);
+      if (!(await removePasskey(ctx, userId, id))) throw notFound(ACCOUNT_MESSAGES.passkeyNotFound);
+      return { passkeys: await listPasskeys(ctx.db, userId), message: ACCOUNT_MESSAGES.passkeyRemoved };
+    },
+  );
 
   app.post('/api/auth/passkey/options', async (request, reply) => {
     await ctx.limiter.consume({
@@ -78,21 +95,25 @@ export function passkeyRoutes(app: FastifyInstance, ctx: AppContext): void {
     return loginOptions(ctx);
   });
 
-  app.post('/api/auth/passkey/login', async (request, reply): Promise<LoginResponse> => {
-    const { credential } = parseInput(passkeyLoginSchema, request.body);
-    await ctx.limiter.consume({
-      key: `login-ip:${request.ip}`,
-      limit: LOGIN_LIMIT_PER_ADDRESS_MINUTE,
-      windowMs: 60 * 1000,
-      message: AUTH_MESSAGES.tooManyLogins,
-    });
-    const user = await verifyPasskeyLogin(ctx, credential as AuthenticationResponseJSON);
-    await rotateSession(ctx, ctx.db, request, reply, user.id);
-    issueCsrfToken(reply, ctx.config);
-    reply.header('cache-control', 'no-store');
-    return {
-      user: { name: user.name, email: user.email, phone: user.phone },
-      message: AUTH_MESSAGES.loginSuccess,
-    };
-  });
+  app.post(
+    '/api/auth/passkey/login',
+    { schema: { body: passkeyLoginSchema } },
+    async (request, reply): Promise<LoginResponse> => {
+      const { credential } = request.body;
+      await ctx.limiter.consume({
+        key: `login-ip:${request.ip}`,
+        limit: LOGIN_LIMIT_PER_ADDRESS_MINUTE,
+        windowMs: 60 * 1000,
+        message: AUTH_MESSAGES.tooManyLogins,
+      });
+      const user = await verifyPasskeyLogin(ctx, credential as AuthenticationResponseJSON);
+      await rotateSession(ctx, ctx.db, request, reply, user.id);
+      issueCsrfToken(reply, ctx.config);
+      reply.header('cache-control', 'no-store');
+      return {
+        user: { name: user.name, email: user.email, phone: user.phone },
+        message: AUTH_MESSAGES.loginSuccess,
+      };
+    },
+  );
 }

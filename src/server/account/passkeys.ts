@@ -15,7 +15,7 @@ import { SITE } from '../../shared/site';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { passkeys, users, webauthnChallenges } from '../db/schema';
-import { AppError } from '../http/errors';
+import { DomainError } from '../domain-error';
 
 /**
  * Passkeys (WebAuthn, issue 33) through @simplewebauthn/server: discoverable credentials (residentKey required) with
@@ -31,7 +31,7 @@ const relyingParty = (ctx: AppContext) => {
 };
 
 const refused = (message: string = ACCOUNT_MESSAGES.passkeyFailed) =>
-  new AppError(400, 'passkey_refused', message);
+  new DomainError('passkey_refused', message);
 
 async function keepChallenge(
   ctx: AppContext,

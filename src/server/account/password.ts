@@ -4,7 +4,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords';
 import { endOtherSessions, forgetSessionsOf } from '../auth/session';
 import type { AppContext } from '../context';
 import { users } from '../db/schema';
-import { AppError } from '../http/errors';
+import { DomainError } from '../domain-error';
 import { enqueueMail } from '../mail/outbox';
 import { passwordChangedNotice } from './emails';
 
@@ -12,8 +12,8 @@ export const PASSWORD_TRIES_PER_ACCOUNT = 10;
 const PASSWORD_TRIES_WINDOW_MS = 15 * 60 * 1000;
 
 export const wrongCurrentPassword = () =>
-  new AppError(400, 'wrong_password', ACCOUNT_MESSAGES.currentPasswordWrong, {
-    currentPassword: ACCOUNT_MESSAGES.currentPasswordWrong,
+  new DomainError('wrong_password', ACCOUNT_MESSAGES.currentPasswordWrong, {
+    fieldErrors: { currentPassword: ACCOUNT_MESSAGES.currentPasswordWrong },
   });
 
 /**

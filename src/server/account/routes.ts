@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EMAIL_TOPICS } from '../../shared/account';
 import { emailPreferencesSchema, errorAnswerSchema } from '../../shared/api-schemas';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
-import { AppError, parseInput } from '../http/errors';
+import { AppError, unauthorized } from '../http/errors';
+import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import { documented, SESSION } from '../openapi/openapi';
 import { emailPreferences, readUnsubscribeToken, setEmailPreferences } from './email-preferences';
 import { passkeyRoutes } from './passkey-routes';
-import { reauthRoutes, registerReauthGuard } from './reauth';
+import { reauthRoutes, registerReauthGuard } from './reauth-routes';
 import { settingsRoutes } from './settings-routes';
 
 const tokenQuery = z.object({ token: z.string().min(1).max(200) });
@@ -18,7 +20,8 @@ const preferencesBody = z.object(
 
 const invalidLink = () => new AppError(400, 'invalid_link', 'This unsubscribe link is not valid.');
 
-export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function accountRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   registerReauthGuard(app, ctx);
   reauthRoutes(app, ctx);
   settingsRoutes(app, ctx);
@@ -35,29 +38,37 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
     async (request, reply) => {
       const user = await requireUser(ctx, request);
       reply.header('cache-control', 'no-store');
-      return emailPreferences(ctx.db, user.id);
+      // No row: the account went between the session check and the read, so nobody is signed in.
+      return (await emailPreferences(ctx.db, user.id)) ?? Promise.reject(unauthorized());
     },
   );
 
   app.patch(
     '/api/account/email-preferences',
-    documented({
-      tags: ['Account'],
-      summary: 'Turn optional emails on or off',
-      security: SESSION,
-      body: preferencesBody,
-      response: { 200: emailPreferencesSchema, 400: errorAnswerSchema, 401: errorAnswerSchema },
-    }),
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Turn optional emails on or off',
+        security: SESSION,
+        body: preferencesBody,
+        response: { 200: emailPreferencesSchema, 400: errorAnswerSchema, 401: errorAnswerSchema },
+      },
+      CALLER_FIRST,
+    ),
     async (request) => {
       const user = await requireUser(ctx, request);
-      const changes = parseInput(preferencesBody, request.body);
-      return setEmailPreferences(ctx.db, user.id, changes, ctx.clock.now());
+      refuseInvalidInput(request);
+      const changes = request.body;
+      return (
+        (await setEmailPreferences(ctx.db, user.id, changes, ctx.clock.now())) ??
+        Promise.reject(unauthorized())
+      );
     },
   );
 
   /** What an unsubscribe link turns off, for the signed-out page at /unsubscribe. Changes nothing. */
-  app.get('/api/account/unsubscribe', async (request, reply) => {
-    const { token } = parseInput(tokenQuery, request.query);
+  app.get('/api/account/unsubscribe', { schema: { querystring: tokenQuery } }, async (request, reply) => {
+    const { token } = request.query;
     const target = readUnsubscribeToken(ctx.dataSecrets, token);
     if (!target || !(await emailPreferences(ctx.db, target.userId))) throw invalidLink();
     reply.header('cache-control', 'no-store');
@@ -68,15 +79,19 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
    * One-click unsubscribe (RFC 8058): mail providers POST here from the List-Unsubscribe header, without cookies
    * or a CSRF token; the keyed token is the authority, and it can only turn one topic off for one account.
    */
-  app.post('/api/account/unsubscribe', { config: { csrf: false } }, async (request) => {
-    const { token } = parseInput(tokenQuery, request.query);
-    const target = readUnsubscribeToken(ctx.dataSecrets, token);
-    if (
-      !target ||
-      !(await setEmailPreferences(ctx.db, target.userId, { [target.topic]: false }, ctx.clock.now()))
-    ) {
-      throw invalidLink();
-    }
-    return { topic: target.topic, subscribed: false };
-  });
+  app.post(
+    '/api/account/unsubscribe',
+    { schema: { querystring: tokenQuery }, config: { csrf: false } },
+    async (request) => {
+      const { token } = request.query;
+      const target = readUnsubscribeToken(ctx.dataSecrets, token);
+      if (
+        !target ||
+        !(await setEmailPreferences(ctx.db, target.userId, { [target.topic]: false }, ctx.clock.now()))
+      ) {
+        throw invalidLink();
+      }
+      return { topic: target.topic, subscribed: false };
+    },
+  );
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ACCOUNT_MESSAGES } from '../../shared/account';
 import {
@@ -12,7 +13,8 @@ import { limitSendsFromAddress } from '../auth/codes';
 import { requireUser, sessionIdHashOf } from '../auth/session';
 import type { SessionUser } from '../auth/session-cache';
 import type { AppContext } from '../context';
-import { notFound, parseInput, unauthorized } from '../http/errors';
+import { notFound, unauthorized } from '../http/errors';
+import { pathStrings, refuseInvalidInput } from '../http/route-schemas';
 import { confirmEmailChange, requestEmailChange } from './email-change';
 import { changePassword } from './password';
 import { updateProfile } from './profile';
@@ -40,43 +42,64 @@ export function idParam(request: FastifyRequest, message: string): string {
 }
 
 /** Profile, password, sign-in email and sessions of the signed-in account (issue 33). */
-export function settingsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.patch('/api/account/profile', async (request) => {
-    const { id } = await requireUser(ctx, request);
-    const profile = parseInput(profileSchema, request.body);
-    return { user: await updateProfile(ctx, id, profile), message: ACCOUNT_MESSAGES.profileSaved };
-  });
+export function settingsRoutes(base: FastifyInstance, ctx: AppContext): void {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.patch(
+    '/api/account/profile',
+    { schema: { body: profileSchema }, config: { checksCallerFirst: true } },
+    async (request) => {
+      const { id } = await requireUser(ctx, request);
+      refuseInvalidInput(request);
+      const profile = request.body;
+      return { user: await updateProfile(ctx, id, profile), message: ACCOUNT_MESSAGES.profileSaved };
+    },
+  );
 
-  app.post('/api/account/password', async (request) => {
-    const { user, sessionIdHash } = await requireSession(ctx, request);
-    const input = parseInput(passwordChangeSchema, request.body);
-    await changePassword(ctx, { userId: user.id, sessionIdHash, ...input });
-    return { message: ACCOUNT_MESSAGES.passwordChanged };
-  });
+  app.post(
+    '/api/account/password',
+    { schema: { body: passwordChangeSchema }, config: { checksCallerFirst: true } },
+    async (request) => {
+      const { user, sessionIdHash } = await requireSession(ctx, request);
+      refuseInvalidInput(request);
+      const input = request.body;
+      await changePassword(ctx, { userId: user.id, sessionIdHash, ...input });
+      return { message: ACCOUNT_MESSAGES.passwordChanged };
+    },
+  );
 
-  app.post('/api/account/email', { config: { reauth: true } }, async (request) => {
-    const user = await requireUser(ctx, request);
-    const { email } = parseInput(emailChangeSchema, request.body);
-    await limitSendsFromAddress(ctx, request.ip);
-    await requestEmailChange(ctx, user, email);
-    return { message: ACCOUNT_MESSAGES.emailCodeSent(email.trim()) };
-  });
+  app.post(
+    '/api/account/email',
+    { schema: { body: emailChangeSchema }, config: { checksCallerFirst: true, reauth: true } },
+    async (request) => {
+      const user = await requireUser(ctx, request);
+      refuseInvalidInput(request);
+      const { email } = request.body;
+      await limitSendsFromAddress(ctx, request.ip);
+      await requestEmailChange(ctx, user, email);
+      return { message: ACCOUNT_MESSAGES.emailCodeSent(email.trim()) };
+    },
+  );
 
-  app.post('/api/account/email/confirm', { config: { reauth: true } }, async (request) => {
-    const user = await requireUser(ctx, request);
-    const input = parseInput(emailConfirmSchema, request.body);
-    await ctx.limiter.consume({
-      key: `code-use-ip:${request.ip}`,
-      limit: CODE_USES_PER_ADDRESS_MINUTE,
-      windowMs: 60 * 1000,
-      message: AUTH_MESSAGES.tooManyCodeUses,
-    });
-    const email = await confirmEmailChange(ctx, user, input);
-    return {
-      user: { name: user.name, email, phone: user.phone },
-      message: ACCOUNT_MESSAGES.emailChanged(email),
-    };
-  });
+  app.post(
+    '/api/account/email/confirm',
+    { schema: { body: emailConfirmSchema }, config: { checksCallerFirst: true, reauth: true } },
+    async (request) => {
+      const user = await requireUser(ctx, request);
+      refuseInvalidInput(request);
+      const input = request.body;
+      await ctx.limiter.consume({
+        key: `code-use-ip:${request.ip}`,
+        limit: CODE_USES_PER_ADDRESS_MINUTE,
+        windowMs: 60 * 1000,
+        message: AUTH_MESSAGES.tooManyCodeUses,
+      });
+      const email = await confirmEmailChange(ctx, user, input);
+      return {
+        user: { name: user.name, email, phone: user.phone },
+        message: ACCOUNT_MESSAGES.emailChanged(email),
+      };
+    },
+  );
 
   app.get('/api/account/sessions', async (request, reply) => {
     const { user, sessionIdHash } = await requireSession(ctx, request);
@@ -84,7 +107,7 @@ export function settingsRoutes(app: FastifyInstance, ctx: AppContext): void {
     return listSessions(ctx, user.id, sessionIdHash);
   });
 
-  app.delete('/api/account/sessions/:id', async (request) => {
+  app.delete('/api/account/sessions/:id', { schema: { params: pathStrings('id') } }, async (request) => {
     const { id } = await requireUser(ctx, request);
     const publicId = idParam(request, ACCOUNT_MESSAGES.sessionNotFound);
     if (!(await endSessionByPublicId(ctx, id, publicId))) throw notFound(ACCOUNT_MESSAGES.sessionNotFound);

@@ -5,7 +5,7 @@ import { RESET_CODE_LENGTH, SIGNUP_CODE_LENGTH } from '../../shared/constants';
 import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { rateLimitHits, verificationCodes } from '../db/schema';
-import { tooManyRequests } from '../http/errors';
+import { DomainError } from '../domain-error';
 
 /**
  * Emailed codes (docs/product.md §10.1): made with crypto.randomInt, stored only as an HMAC bound to purpose and email,
@@ -92,7 +92,7 @@ export async function reserveSend(
   const lastOfPurpose = sends.filter((send) => send.key === sendKey(purpose, email)).at(-1);
   if (lastOfPurpose && now - +lastOfPurpose.at < SEND_GAP_MS) {
     const wait = Math.ceil((+lastOfPurpose.at + SEND_GAP_MS - now) / 1000);
-    throw tooManyRequests(wait, AUTH_MESSAGES.codeWait(wait));
+    throw new DomainError('rate_limited', AUTH_MESSAGES.codeWait(wait), { retryAfterSeconds: wait });
   }
   const limitWithin = (windowMs: number, limit: number) => {
     const inWindow = sends.filter((send) => now - +send.at < windowMs);
@@ -100,7 +100,7 @@ export async function reserveSend(
     // Room for one more opens when enough of the oldest sends have left the window.
     const freesUp = inWindow[inWindow.length - limit];
     const wait = freesUp ? Math.ceil((+freesUp.at + windowMs - now) / 1000) : Math.ceil(windowMs / 1000);
-    throw tooManyRequests(wait, AUTH_MESSAGES.codeQuota);
+    throw new DomainError('rate_limited', AUTH_MESSAGES.codeQuota, { retryAfterSeconds: wait });
   };
   limitWithin(HOUR_MS, SENDS_PER_EMAIL_HOUR);
   limitWithin(DAY_MS, SENDS_PER_EMAIL_DAY);

@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../http/errors';
+import { DomainError } from '../domain-error';
 
 /**
  * Password hashing (docs/product.md §11): scrypt with N=2^17, r=8, p=1, a 16-byte salt and a 32-byte key. The parameters
@@ -32,8 +32,8 @@ class Semaphore {
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.active >= this.limit) {
       if (this.waiting.length >= this.maxQueue) {
-        throw new AppError(503, 'busy', 'The server is busy. Please try again in a moment.', undefined, {
-          'retry-after': '5',
+        throw new DomainError('busy', 'The server is busy. Please try again in a moment.', {
+          retryAfterSeconds: 5,
         });
       }
       await new Promise<void>((resolve) => this.waiting.push(resolve));

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   AUTH_MESSAGES,
   type AuthCheckResponse,
@@ -15,8 +16,9 @@ import {
   verifyOtpSchema,
 } from '../../shared/auth';
 import type { AppContext } from '../context';
+import { DomainError } from '../domain-error';
 import { issueCsrfToken } from '../http/csrf';
-import { AppError, badRequest, parseInput } from '../http/errors';
+import { AppError, badRequest } from '../http/errors';
 import { registerMultipartForms } from '../http/form-data';
 import {
   AccountRefused,
@@ -83,7 +85,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       if (
         request.isMultipart() &&
         !reachedHandler.has(request) &&
-        !(error instanceof AppError) &&
+        !(error instanceof AppError || error instanceof DomainError) &&
         !error.statusCode
       )
         throw badRequest('The form data could not be read.');
@@ -93,7 +95,8 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
   });
 }
 
-function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
+function registerAuthRoutes(base: FastifyInstance, ctx: AppContext): void {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   app.get('/api/auth/check/', async (request, reply): Promise<AuthCheckResponse> => {
     reply.header('cache-control', 'no-store');
     const user = await currentUser(ctx, request);
@@ -102,101 +105,125 @@ function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { loggedin: user !== null, user: user ? toAuthUser(user) : null };
   });
 
-  app.post('/api/auth/login/', async (request, reply): Promise<LoginResponse> => {
-    const input = parseInput(loginSchema, request.body);
-    const email = normaliseEmail(input.email);
-    await ctx.limiter.consume({
-      key: `login-ip:${request.ip}`,
-      limit: LOGIN_LIMIT_PER_ADDRESS_MINUTE,
-      windowMs: 60 * 1000,
-      message: AUTH_MESSAGES.tooManyLogins,
-    });
-    // Every attempt spends one unit of the account's failure budget before the password is checked, so 20
-    // concurrent guesses get at most 10 checks; a correct password gives its unit back.
-    const budget = await ctx.limiter.reserve({
-      key: `login-fail:${email}`,
-      windowMs: LOGIN_FAILURE_WINDOW_MS,
-      limit: LOGIN_FAILURES_PER_ACCOUNT,
-      message: AUTH_MESSAGES.tooManyFailures,
-    });
+  app.post(
+    '/api/auth/login/',
+    { schema: { body: loginSchema } },
+    async (request, reply): Promise<LoginResponse> => {
+      const input = request.body;
+      const email = normaliseEmail(input.email);
+      await ctx.limiter.consume({
+        key: `login-ip:${request.ip}`,
+        limit: LOGIN_LIMIT_PER_ADDRESS_MINUTE,
+        windowMs: 60 * 1000,
+        message: AUTH_MESSAGES.tooManyLogins,
+      });
+      // Every attempt spends one unit of the account's failure budget before the password is checked, so 20
+      // concurrent guesses get at most 10 checks; a correct password gives its unit back.
+      const budget = await ctx.limiter.reserve({
+        key: `login-fail:${email}`,
+        windowMs: LOGIN_FAILURE_WINDOW_MS,
+        limit: LOGIN_FAILURES_PER_ACCOUNT,
+        message: AUTH_MESSAGES.tooManyFailures,
+      });
 
-    const user = await authenticate(ctx, email, input.password);
-    if (!user) throw new AppError(401, 'invalid_credentials', AUTH_MESSAGES.loginFailed);
-    await budget.refund();
-    await rotateSession(ctx, ctx.db, request, reply, user.id);
-    issueCsrfToken(reply, ctx.config);
-    reply.header('cache-control', 'no-store');
-    return { user: toAuthUser(user), message: AUTH_MESSAGES.loginSuccess };
-  });
+      const user = await authenticate(ctx, email, input.password);
+      if (!user) throw new AppError(401, 'invalid_credentials', AUTH_MESSAGES.loginFailed);
+      await budget.refund();
+      await rotateSession(ctx, ctx.db, request, reply, user.id);
+      issueCsrfToken(reply, ctx.config);
+      reply.header('cache-control', 'no-store');
+      return { user: toAuthUser(user), message: AUTH_MESSAGES.loginSuccess };
+    },
+  );
 
   app.post('/api/auth/logout/', async (request, reply): Promise<MessageResponse> => {
     await endSession(ctx, request, reply);
     return { message: AUTH_MESSAGES.logoutSuccess };
   });
 
-  app.post('/api/auth/send-otp/', async (request): Promise<MessageResponse> => {
-    const input = parseInput(sendOtpSchema, request.body);
-    await limitSendsFromAddress(ctx, request.ip);
-    await requestSignupCode(ctx, input.email);
-    return { message: AUTH_MESSAGES.signupCodeSent };
-  });
+  app.post(
+    '/api/auth/send-otp/',
+    { schema: { body: sendOtpSchema } },
+    async (request): Promise<MessageResponse> => {
+      const input = request.body;
+      await limitSendsFromAddress(ctx, request.ip);
+      await requestSignupCode(ctx, input.email);
+      return { message: AUTH_MESSAGES.signupCodeSent };
+    },
+  );
 
-  app.post('/api/auth/initiate-signup/', async (request, reply): Promise<SignupResponse> => {
-    const input = parseInput(initiateSignupSchema, request.body);
-    const email = normaliseEmail(input.email);
-    await limitCodeUses(ctx, request);
-    const matched = await checkCode(ctx, { email, purpose: 'signup', code: input.otp });
-    if (!matched) throw invalidCode();
-    // Hashing is slow, so it happens outside any transaction; the code is used up only when the account is made.
-    const passwordHash = await hashPassword(input.password);
-    const user = await createAccount(ctx, {
-      name: input.name,
-      email: input.email,
-      phone: input.phone,
-      passwordHash,
-      code: matched,
-      startSession: (tx, userId) => rotateSession(ctx, tx, request, reply, userId),
-    }).catch((error: unknown) => {
-      throw refusal(error);
-    });
-    issueCsrfToken(reply, ctx.config);
-    reply.header('cache-control', 'no-store');
-    return { user: toAuthUser(user), message: AUTH_MESSAGES.signupSuccess };
-  });
-
-  app.post('/api/auth/forgot-password/', async (request): Promise<MessageResponse> => {
-    const input = parseInput(forgotPasswordSchema, request.body);
-    await limitSendsFromAddress(ctx, request.ip);
-    await requestResetCode(ctx, input.email);
-    return { message: AUTH_MESSAGES.forgotSent };
-  });
-
-  app.post('/api/auth/verify-otp/', async (request): Promise<MessageResponse> => {
-    const input = parseInput(verifyOtpSchema, request.body);
-    const matched = await checkCode(ctx, {
-      email: normaliseEmail(input.email),
-      purpose: 'reset',
-      code: input.otp,
-    });
-    if (!matched) throw invalidCode();
-    return { message: AUTH_MESSAGES.verifySuccess };
-  });
-
-  app.post('/api/auth/reset-password/', async (request, reply): Promise<MessageResponse> => {
-    const input = parseInput(resetPasswordSchema, request.body);
-    const email = normaliseEmail(input.email);
-    await limitCodeUses(ctx, request);
-    const matched = await checkCode(ctx, { email, purpose: 'reset', code: input.otp });
-    if (!matched) throw invalidCode();
-    const passwordHash = await hashPassword(input.password);
-    const userId = await resetPassword(ctx, { email, passwordHash, code: matched }).catch(
-      (error: unknown) => {
+  app.post(
+    '/api/auth/initiate-signup/',
+    { schema: { body: initiateSignupSchema } },
+    async (request, reply): Promise<SignupResponse> => {
+      const input = request.body;
+      const email = normaliseEmail(input.email);
+      await limitCodeUses(ctx, request);
+      const matched = await checkCode(ctx, { email, purpose: 'signup', code: input.otp });
+      if (!matched) throw invalidCode();
+      // Hashing is slow, so it happens outside any transaction; the code is used up only when the account is made.
+      const passwordHash = await hashPassword(input.password);
+      const user = await createAccount(ctx, {
+        name: input.name,
+        email: input.email,
+        phone: input.phone,
+        passwordHash,
+        code: matched,
+        startSession: (tx, userId) => rotateSession(ctx, tx, request, reply, userId),
+      }).catch((error: unknown) => {
         throw refusal(error);
-      },
-    );
-    forgetSessionsOf(ctx, userId);
-    request.sessionUser = null;
-    clearSessionCookie(ctx, reply);
-    return { message: AUTH_MESSAGES.resetSuccess };
-  });
+      });
+      issueCsrfToken(reply, ctx.config);
+      reply.header('cache-control', 'no-store');
+      return { user: toAuthUser(user), message: AUTH_MESSAGES.signupSuccess };
+    },
+  );
+
+  app.post(
+    '/api/auth/forgot-password/',
+    { schema: { body: forgotPasswordSchema } },
+    async (request): Promise<MessageResponse> => {
+      const input = request.body;
+      await limitSendsFromAddress(ctx, request.ip);
+      await requestResetCode(ctx, input.email);
+      return { message: AUTH_MESSAGES.forgotSent };
+    },
+  );
+
+  app.post(
+    '/api/auth/verify-otp/',
+    { schema: { body: verifyOtpSchema } },
+    async (request): Promise<MessageResponse> => {
+      const input = request.body;
+      const matched = await checkCode(ctx, {
+        email: normaliseEmail(input.email),
+        purpose: 'reset',
+        code: input.otp,
+      });
+      if (!matched) throw invalidCode();
+      return { message: AUTH_MESSAGES.verifySuccess };
+    },
+  );
+
+  app.post(
+    '/api/auth/reset-password/',
+    { schema: { body: resetPasswordSchema } },
+    async (request, reply): Promise<MessageResponse> => {
+      const input = request.body;
+      const email = normaliseEmail(input.email);
+      await limitCodeUses(ctx, request);
+      const matched = await checkCode(ctx, { email, purpose: 'reset', code: input.otp });
+      if (!matched) throw invalidCode();
+      const passwordHash = await hashPassword(input.password);
+      const userId = await resetPassword(ctx, { email, passwordHash, code: matched }).catch(
+        (error: unknown) => {
+          throw refusal(error);
+        },
+      );
+      forgetSessionsOf(ctx, userId);
+      request.sessionUser = null;
+      clearSessionCookie(ctx, reply);
+      return { message: AUTH_MESSAGES.resetSuccess };
+    },
+  );
 }

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { sessions, users } from '../db/schema';
-import { unauthorized } from '../http/errors';
+import { DomainError } from '../domain-error';
 import { countryOf } from '../location/routes';
 import type { SessionUser } from './session-cache';
 
@@ -190,6 +190,6 @@ async function markUsed(ctx: AppContext, idHash: string, now: Date): Promise<voi
 /** The logged-in user, or a 401. */
 export async function requireUser(ctx: AppContext, request: FastifyRequest): Promise<SessionUser> {
   const user = await currentUser(ctx, request);
-  if (!user) throw unauthorized();
+  if (!user) throw new DomainError('unauthorized', 'Please log in to continue.');
   return user;
 }

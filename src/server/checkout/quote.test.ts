@@ -11,9 +11,9 @@ import {
 } from '../../../test/support/shop-fixtures';
 import type { CheckoutQuote } from '../../shared/checkout-quote';
 import { QUOTE_MESSAGES } from '../../shared/checkout-quote';
-import { COUPON_MESSAGES } from '../../shared/coupons';
+import { COUPON_MESSAGES, newCouponSchema } from '../../shared/coupons';
 import { gstinCheckCharacter } from '../../shared/gstin';
-import { createCoupon } from '../coupons/operations';
+import { createCoupon } from '../coupons/operator';
 import { invoices } from '../db/schema';
 import type { TaxDocument } from '../invoices/document';
 import { cliActor } from '../operator/audit';
@@ -24,7 +24,11 @@ let windowsId: string;
 beforeAll(async () => {
   t = await createShopTestApp();
   windowsId = (await catalogueRows(t)).windows.id;
-  await createCoupon(t.ctx, cliActor('quote-tests'), { code: 'LAUNCH-20', percent: 20 });
+  await createCoupon(
+    t.ctx,
+    cliActor('quote-tests'),
+    newCouponSchema.parse({ code: 'LAUNCH-20', percent: 20 }),
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -99,11 +103,19 @@ describe('POST /api/checkout/quote', () => {
     });
   });
 
-  it('takes seats but refuses more than one until team licenses exist, and names every bad field', async () => {
+  it('prices 1 to 50 seats (the coupon on the whole order) and names every bad field', async () => {
     const { client } = await newBuyer(t);
     expect((await quote(client, { seats: 1 })).statusCode).toBe(200);
+    const five = await quote(client, { seats: 5, couponCode: 'LAUNCH-20' });
+    expect(five.statusCode, five.body).toBe(200);
+    expect(five.json<CheckoutQuote>()).toMatchObject({
+      listPrice: 5 * 149_900,
+      discount: 5 * 29_980,
+      total: 5 * 119_920,
+    });
+    expect((await quote(client, { seats: 50 })).statusCode).toBe(200);
     const cases: Array<[Record<string, unknown>, string, string]> = [
-      [{ seats: 2 }, 'seats', QUOTE_MESSAGES.teamLicensesNotYet],
+      [{ seats: 0 }, 'seats', QUOTE_MESSAGES.seats],
       [{ seats: 51 }, 'seats', QUOTE_MESSAGES.seats],
       [{ seats: 1.5 }, 'seats', QUOTE_MESSAGES.seats],
       [{ state: 'Atlantis' }, 'state', 'Please choose a state from the list'],

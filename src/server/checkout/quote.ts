@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
-import { orderAmountSubunits, toSubunits } from '../../shared/money';
+import { orderAmountSubunits } from '../../shared/money';
 import { SHOP_MESSAGES } from '../../shared/shop';
 import type { AppContext } from '../context';
-import { type CouponGuesser, checkCoupon } from '../coupons/check';
-import { AppError, conflict, notFound } from '../http/errors';
+import { type CouponGuesser, judgeCoupon } from '../coupons/check';
+import { DomainError } from '../domain-error';
 import { priceOrder } from '../invoices/pricing';
 import { findActiveTool } from '../shop/catalogue';
 
@@ -19,28 +19,31 @@ export async function quoteCheckout(
   body: z.output<typeof checkoutQuoteSchema>,
 ): Promise<CheckoutQuote> {
   const tool = await findActiveTool(ctx.db, body.toolId);
-  if (!tool) throw notFound(SHOP_MESSAGES.payment.toolNotFound);
-  if (tool.comingSoon) throw conflict(SHOP_MESSAGES.payment.comingSoon);
+  if (!tool) throw new DomainError('not_found', SHOP_MESSAGES.payment.toolNotFound);
+  if (tool.comingSoon) throw new DomainError('conflict', SHOP_MESSAGES.payment.comingSoon);
 
+  const unitPrice = orderAmountSubunits(tool, body.currency);
   let discount = 0;
   let coupon: CheckoutQuote['coupon'] = null;
   if (body.couponCode) {
     try {
-      const checked = await checkCoupon(ctx, guesser, {
+      // Judged on the order's list price (unit × seats), as create-payment reserves it.
+      const checked = await judgeCoupon(ctx, guesser, {
         toolId: tool.id,
         currency: body.currency,
         code: body.couponCode,
+        listPrice: unitPrice * body.seats,
       });
-      discount = toSubunits(checked.discount);
-      coupon = { code: checked.code, applied: true, message: `${checked.code} applied` };
+      discount = checked.discount;
+      coupon = { code: checked.coupon.code, applied: true, message: `${checked.coupon.code} applied` };
     } catch (error) {
-      if (!(error instanceof AppError && error.code === 'coupon_refused')) throw error;
+      if (!(error instanceof DomainError && error.code === 'coupon_refused')) throw error;
       coupon = { code: body.couponCode, applied: false, message: error.message };
     }
   }
 
   const price = priceOrder({
-    unitPrice: orderAmountSubunits(tool, body.currency),
+    unitPrice,
     seats: body.seats,
     discount,
     currency: body.currency,

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { checkoutQuoteAnswerSchema, errorAnswerSchema } from '../../shared/api-schemas';
 import { type CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
 import { checkoutOpenedAnswerSchema, checkoutOpenedSchema } from '../../shared/checkout-recovery';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
-import { notFound, parseInput } from '../http/errors';
+import { notFound } from '../http/errors';
+import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import { documented, SESSION } from '../openapi/openapi';
 import { findActiveTool, ownedToolIds } from '../shop/catalogue';
 import { quoteCheckout } from './quote';
@@ -18,29 +20,34 @@ const QUOTE_LIMIT = {
   message: 'Too many requests. Please wait a minute and try again.',
 };
 
-export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function checkoutRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   /** The billing dialog opened (signed in, CSRF token as every unsafe call): remembered for checkout recovery. */
   app.post(
     '/api/checkout/opened',
-    documented({
-      tags: ['Shop'],
-      summary: 'The billing dialog opened for a tool',
-      description:
-        'Remembered so that a buyer who leaves without paying gets a reminder after an hour and a last one after a day (unless they turned checkout reminders off).',
-      security: SESSION,
-      body: checkoutOpenedSchema,
-      response: {
-        200: checkoutOpenedAnswerSchema,
-        400: errorAnswerSchema,
-        401: errorAnswerSchema,
-        404: errorAnswerSchema,
-        429: errorAnswerSchema,
+    documented(
+      {
+        tags: ['Shop'],
+        summary: 'The billing dialog opened for a tool',
+        description:
+          'Remembered so that a buyer who leaves without paying gets a reminder after an hour and a last one after a day (unless they turned checkout reminders off).',
+        security: SESSION,
+        body: checkoutOpenedSchema,
+        response: {
+          200: checkoutOpenedAnswerSchema,
+          400: errorAnswerSchema,
+          401: errorAnswerSchema,
+          404: errorAnswerSchema,
+          429: errorAnswerSchema,
+        },
       },
-    }),
+      CALLER_FIRST,
+    ),
     async (request, reply) => {
       const user = await requireUser(ctx, request);
       await ctx.limiter.consume({ key: `checkout-opened:${user.id}`, ...OPENED_LIMIT });
-      const { toolId, couponCode } = parseInput(checkoutOpenedSchema, request.body);
+      refuseInvalidInput(request);
+      const { toolId, couponCode } = request.body;
       const tool = await findActiveTool(ctx.db, toolId);
       if (!tool) throw notFound('Unknown tool');
       reply.header('cache-control', 'no-store');
@@ -56,31 +63,31 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: AppContext): Pro
    */
   app.post(
     '/api/checkout/quote',
-    documented({
-      tags: ['Shop'],
-      summary: 'Price an order for the billing dialog',
-      description:
-        'List price, coupon, discount, taxable value, GST as the invoice will split it, and the total, in the currency’s subunits: the amount create-payment charges.',
-      security: SESSION,
-      body: checkoutQuoteSchema,
-      response: {
-        200: checkoutQuoteAnswerSchema,
-        400: errorAnswerSchema,
-        401: errorAnswerSchema,
-        404: errorAnswerSchema,
-        429: errorAnswerSchema,
+    documented(
+      {
+        tags: ['Shop'],
+        summary: 'Price an order for the billing dialog',
+        description:
+          'List price, coupon, discount, taxable value, GST as the invoice will split it, and the total, in the currency’s subunits: the amount create-payment charges.',
+        security: SESSION,
+        body: checkoutQuoteSchema,
+        response: {
+          200: checkoutQuoteAnswerSchema,
+          400: errorAnswerSchema,
+          401: errorAnswerSchema,
+          404: errorAnswerSchema,
+          429: errorAnswerSchema,
+        },
       },
-    }),
+      CALLER_FIRST,
+    ),
     async (request, reply): Promise<CheckoutQuote> => {
       const user = await requireUser(ctx, request);
       // A quote reprices as the buyer types: its own budget, generous for that, tight enough for a script.
       await ctx.limiter.consume({ key: `checkout-quote:user:${user.id}`, ...QUOTE_LIMIT });
       reply.header('cache-control', 'no-store');
-      return quoteCheckout(
-        ctx,
-        { userId: user.id, ip: request.ip },
-        parseInput(checkoutQuoteSchema, request.body),
-      );
+      refuseInvalidInput(request);
+      return quoteCheckout(ctx, { userId: user.id, ip: request.ip }, request.body);
     },
   );
 }

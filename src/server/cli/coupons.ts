@@ -1,8 +1,13 @@
-import { type CouponSummary, describeCouponValue, type NewCouponInput } from '../../shared/coupons';
-import { couponDetail, createCoupon, disableCoupon, listCoupons } from '../coupons/operations';
+import {
+  type CouponSummary,
+  describeCouponValue,
+  type NewCouponInput,
+  newCouponSchema,
+} from '../../shared/coupons';
+import { couponDetail, createCoupon, disableCoupon, listCoupons } from '../coupons/operator';
 import { findTool } from '../operator/tool-lookup';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
-import { argument, CommandError, defineCommand } from './framework';
+import { argument, CommandError, defineCommand, parseCommandInput } from './framework';
 
 const amount = (typed: string | undefined, option: string): number | null => {
   if (typed === undefined) return null;
@@ -77,7 +82,11 @@ const add = defineCommand({
       .filter(Boolean);
     const toolIds = [];
     for (const typed of typedTools) toolIds.push((await findTool(ctx.db, typed)).id);
-    const created = await createCoupon(ctx, env.actor, { ...coupon, toolIds });
+    const created = await createCoupon(
+      ctx,
+      env.actor,
+      parseCommandInput(newCouponSchema, { ...coupon, toolIds }, { noun: 'coupon' }),
+    );
     return { data: created, text: `Coupon ${created.code} created: ${describeCouponValue(created)}.` };
   },
 });

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
+import type { ZodType, z } from 'zod';
 import type { AppContext } from '../context';
 import type { Snapshot } from '../db/backup';
+import { DomainError } from '../domain-error';
 import type { Actor } from '../operator/audit';
 
 /**
@@ -305,4 +307,22 @@ export function argument(input: { args: Array<string | undefined> }, index: numb
   const value = input.args[index];
   if (value === undefined) throw new Error(`argument ${index} missing after parsing`);
   return value;
+}
+
+/**
+ * A command's input parsed once with the shared schema the dashboard parses the same input with (decision 053);
+ * the first problem, named by its field (or by the option that gave it, `options`: field → option), refuses the
+ * command (exit 1).
+ */
+export function parseCommandInput<S extends ZodType>(
+  schema: S,
+  input: unknown,
+  { noun = 'input', options = {} }: { noun?: string; options?: Record<string, string> } = {},
+): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.join('.') ?? '';
+  const named = options[field] ? `--${options[field]}` : field || noun;
+  throw new DomainError('invalid', `${named}: ${issue?.message ?? 'invalid'}`);
 }

@@ -1,8 +1,10 @@
+import { isValidEmail } from '../../shared/auth';
 import { SELF_DEACTIVATION_LIMIT, SELF_DEACTIVATION_WINDOW_DAYS } from '../../shared/licenses';
 import { DomainError } from '../domain-error';
 import { deactivateDeviceAsOperator, licensesOf, resetSelfDeactivations } from '../licenses/operator';
+import { freeSeatAsOperator, moveSeatAsOperator } from '../teams/operator';
 import { details, formatTime, sections, shortId, table } from './format';
-import { argument, defineCommand } from './framework';
+import { argument, CommandError, defineCommand, requireOption } from './framework';
 
 const KEY_ARG = { name: 'license-key', description: 'the license key as the buyer received it' };
 
@@ -27,7 +29,24 @@ const show = defineCommand({
             ['Status', license.status],
             ['Devices', `${license.devices.length} of ${license.activationLimit}`],
             ['Buyer may free', `${license.selfDeactivationsLeft} more from My Tools`],
+            [
+              'Seats',
+              license.teamLicenseId ? `a seat of team license ${license.teamLicenseId}` : license.seats,
+            ],
           ]),
+        ],
+        [
+          'Seat holders ("licenses seats free <key> --member <id>" takes one back):',
+          table(
+            ['MEMBER', 'NAME', 'EMAIL', 'JOINED'],
+            license.members.map((member) => [
+              member.memberId,
+              member.isOwner ? `${member.name} (owner)` : member.name,
+              member.email,
+              formatTime(member.joinedAt),
+            ]),
+            'None.',
+          ),
         ],
         [
           'Active devices ("licenses deactivate <key> <device>" frees one):',
@@ -84,4 +103,57 @@ const resetDeactivations = defineCommand({
   },
 });
 
-export const licenseCommands = [show, deactivate, resetDeactivations];
+const TEAM_KEY_ARG = { name: 'license-key', description: 'the team owner’s license key' };
+const MEMBER_OPTION = {
+  type: 'string',
+  value: '<id|email>',
+  description: 'the member, by account id or email, as "licenses show" lists them',
+} as const;
+
+const freeSeat = defineCommand({
+  path: ['licenses', 'seats', 'free'],
+  summary: 'Take a member’s seat of a team license back (their key answers REVOKED at once)',
+  args: [TEAM_KEY_ARG],
+  options: { member: MEMBER_OPTION },
+  example: 'licenses seats free ABCD-EFGH-IJKL-MNOP --member priya@example.com',
+  details: 'The member is emailed; the seat is free for the owner to give to someone else.',
+  async run(env, input) {
+    const member = requireOption(input.options.member, 'member', 'licenses seats free');
+    const ctx = await env.open();
+    const freed = await freeSeatAsOperator(ctx, { licenseKey: argument(input, 0), member }, env.actor);
+    return {
+      data: freed,
+      text: `The seat of ${member} is free; their license ${freed.memberLicenseId} is revoked.`,
+    };
+  },
+});
+
+const moveSeat = defineCommand({
+  path: ['licenses', 'seats', 'move'],
+  summary: 'Move a member’s seat of a team license to someone else, invited by email',
+  args: [TEAM_KEY_ARG],
+  options: {
+    member: MEMBER_OPTION,
+    to: {
+      type: 'string',
+      value: '<email>',
+      description: 'who gets the seat: they are emailed an invitation',
+    },
+  },
+  example: 'licenses seats move ABCD-EFGH-IJKL-MNOP --member priya@example.com --to arjun@example.com',
+  details:
+    'The member’s license is revoked and they are emailed; the new person accepts from the invitation email.',
+  async run(env, input) {
+    const member = requireOption(input.options.member, 'member', 'licenses seats move');
+    const to = requireOption(input.options.to, 'to', 'licenses seats move');
+    if (!isValidEmail(to.trim())) throw new CommandError(`--to: not an email address, got "${to}".`);
+    const ctx = await env.open();
+    const moved = await moveSeatAsOperator(ctx, { licenseKey: argument(input, 0), member, to }, env.actor);
+    return {
+      data: moved,
+      text: `The seat of ${member} moved: ${moved.invitation.email} is invited (until ${formatTime(new Date(moved.invitation.expiresAt))}).`,
+    };
+  },
+});
+
+export const licenseCommands = [show, deactivate, resetDeactivations, freeSeat, moveSeat];

@@ -1,4 +1,4 @@
-import { type MailSummary, outboxStatus, retryFailedMail, retryMail } from '../mail/outbox-admin';
+import { type MailSummary, outboxStatus, retryFailedMail, retryMail } from '../mail/operator';
 import { MAX_ATTEMPTS } from '../mail/worker';
 import { details, formatTime, sections, table } from './format';
 import { argument, CommandError, defineCommand } from './framework';

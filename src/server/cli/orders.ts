@@ -81,12 +81,15 @@ function dossierText(d: OrderDossier): string {
         ['Order', d.id],
         ['Status', d.failureReason ? `${d.status} (${d.failureReason})` : d.status],
         ['Amount', formatMoney(d.amount, d.currency)],
+        ['Coupon', d.couponCode && `${d.couponCode} (−${formatMoney(d.discount ?? 0, d.currency)})`],
         ['Created', formatTime(d.createdAt)],
         ['Paid', formatTime(d.paidAt)],
         ['Razorpay order', d.razorpayOrderId],
         ['Razorpay payment', d.razorpayPaymentId],
         ['Customer', d.customer ? `${d.customer.name} <${d.customer.email}> ${d.customer.phone}` : 'missing'],
         ['Tool', d.tool ? `${toolLabel(d.tool.name, d.tool.device)} (${shortId(d.tool.id)})` : 'missing'],
+        ['Invoice', d.invoice && `${d.invoice.number} of ${formatTime(d.invoice.issuedAt)}`],
+        ['Credit note', d.creditNote && `${d.creditNote.number} of ${formatTime(d.creditNote.issuedAt)}`],
       ]),
     ],
     [
@@ -114,6 +117,19 @@ function dossierText(d: OrderDossier): string {
             ['Live download links', d.purchase.liveDownloadLinks],
           ])
         : 'None (the order was not fulfilled).',
+    ],
+    [
+      'Licenses:',
+      table(
+        ['LICENSE', 'STATUS', 'DEVICES', 'SELF-DEACTIVATIONS LEFT'],
+        d.licenses.map((license) => [
+          shortId(license.id),
+          license.status,
+          `${license.devices.length} of ${license.activationLimit}`,
+          license.selfDeactivationsLeft,
+        ]),
+        'None.',
+      ),
     ],
     [
       'History:',
@@ -154,7 +170,7 @@ const show = defineCommand({
   async run(env, input) {
     const ctx = await env.open();
     const order = await findOrder(ctx.db, argument(input, 0));
-    const dossier = await orderDossier(ctx.db, order, ctx.clock.now(), ctx.dataSecrets);
+    const dossier = await orderDossier(ctx, order.id);
     return { data: dossier, text: dossierText(dossier) };
   },
 });

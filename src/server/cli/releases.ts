@@ -18,7 +18,7 @@ import {
   publishRelease,
   toAdminRelease,
   yankRelease,
-} from '../releases/operations';
+} from '../releases/operator';
 import { listReleases } from '../releases/store';
 import { details, formatBytes, formatTime, table } from './format';
 import {

@@ -15,8 +15,7 @@ import {
 } from '../../shared/tool-rules';
 import { parseTrialDaysText, TRIAL_DAYS_PROBLEM } from '../../shared/trials';
 import { type ToolRow, toApiTool } from '../shop/catalogue';
-import { ensureDefaultCatalogue } from '../shop/seed';
-import { attachToolFile, createTool, listTools, type ToolChanges, updateTool } from '../shop/tools';
+import { attachToolFile, createTool, listTools, type ToolChanges, updateTool } from '../shop/operator';
 import { details, formatBytes, formatTime, shortId, table } from './format';
 import {
   type AdminEnv,
@@ -313,8 +312,8 @@ const list = defineCommand({
   },
   example: 'tools list',
   async run(env, { options }) {
+    // A read: it shows the catalogue as it is and writes nothing (the server seeds the default one at start).
     const ctx = await env.open();
-    await ensureDefaultCatalogue(ctx);
     const { rows } = await listTools(ctx, {
       activeOnly: options.active === true,
       sort: 'catalogue',

@@ -1,26 +1,12 @@
-import { TRIAL_EXTEND_DAYS_RANGE } from '../../shared/trials';
+import { extendTrialSchema } from '../../shared/dashboard';
 import { endTrial, extendTrial } from '../trials/operator';
 import { formatTime } from './format';
-import { argument, CommandError, defineCommand, requireOption } from './framework';
+import { argument, defineCommand, parseCommandInput, requireOption } from './framework';
 
 const TRIAL_ARG = {
   name: 'trial',
   description: 'the trial’s license key, or its id (or the start of it) from the dashboard’s tool page',
 };
-
-function parseDays(typed: string): number {
-  const days = Number(typed.trim());
-  if (
-    !/^\d+$/.test(typed.trim()) ||
-    days < TRIAL_EXTEND_DAYS_RANGE.min ||
-    days > TRIAL_EXTEND_DAYS_RANGE.max
-  ) {
-    throw new CommandError(
-      `--days must be a whole number from ${TRIAL_EXTEND_DAYS_RANGE.min} to ${TRIAL_EXTEND_DAYS_RANGE.max}, got "${typed}".`,
-    );
-  }
-  return days;
-}
 
 const extend = defineCommand({
   path: ['trials', 'extend'],
@@ -30,9 +16,13 @@ const extend = defineCommand({
   example: 'trials extend ABCD1-EFGH2-IJKL3-MNOP4 --days 7',
   details: 'The reminder and end emails are sent again before the new end.',
   async run(env, input) {
-    const days = parseDays(requireOption(input.options.days, 'days', 'trials extend'));
+    const change = parseCommandInput(
+      extendTrialSchema,
+      { days: requireOption(input.options.days, 'days', 'trials extend').trim() },
+      { options: { days: 'days' } },
+    );
     const ctx = await env.open();
-    const done = await extendTrial(ctx, argument(input, 0), days, env.actor);
+    const done = await extendTrial(ctx, argument(input, 0), change, env.actor);
     return {
       data: { trialId: done.trialId, expiresAt: done.expiresAt },
       text: `The trial now ends ${formatTime(done.expiresAt)}.`,

@@ -10,7 +10,7 @@ import {
   redeliverWebhook,
   rotateWebhookSecret,
   setWebhookEndpointEnabled,
-} from '../webhooks/operations';
+} from '../webhooks/operator';
 import { formatTime, table } from './format';
 import { argument, defineCommand, requireOption } from './framework';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CONTACT_MESSAGES, type ContactResponse } from '../../shared/contact';
 import { contactSchema } from '../../shared/contact-schema';
 import type { AppContext } from '../context';
-import { parseInput } from '../http/errors';
 import { storeContactMessage } from './messages';
 
 /** 5 messages per hour from one client address (docs/product.md §9). */
@@ -12,9 +12,10 @@ export const CONTACT_LIMIT = {
   message: 'Too many messages from this address. Please try again later or contact us by phone or email.',
 };
 
-export async function contactRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.post('/api/contact', async (request): Promise<ContactResponse> => {
-    const input = parseInput(contactSchema, request.body);
+export async function contactRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.post('/api/contact', { schema: { body: contactSchema } }, async (request): Promise<ContactResponse> => {
+    const input = request.body;
     const success: ContactResponse = { status: 'success', message: CONTACT_MESSAGES.success };
 
     // People never see the honeypot field; whatever fills it is a bot, which is told it succeeded.

@@ -7,7 +7,7 @@ import { fromSubunits, orderAmountSubunits } from '../../shared/money';
 import { SHOP_MESSAGES } from '../../shared/shop';
 import type { AppContext } from '../context';
 import { coupons } from '../db/schema';
-import { notFound } from '../http/errors';
+import { DomainError } from '../domain-error';
 import { findActiveTool } from '../shop/catalogue';
 import { type CouponPrice, countUses, couponRefused, priceWith, refusalOf } from './redemptions';
 
@@ -56,7 +56,7 @@ export async function checkCoupon(
   body: z.output<typeof couponCheckSchema>,
 ): Promise<CouponCheckResponse> {
   const tool = await findActiveTool(ctx.db, body.toolId);
-  if (!tool || tool.comingSoon) throw notFound(SHOP_MESSAGES.payment.toolNotFound);
+  if (!tool || tool.comingSoon) throw new DomainError('not_found', SHOP_MESSAGES.payment.toolNotFound);
   const priced = await judgeCoupon(ctx, guesser, {
     code: body.code,
     toolId: tool.id,

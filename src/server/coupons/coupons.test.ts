@@ -10,7 +10,7 @@ import {
   orderRow,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
-import { COUPON_MESSAGES, type NewCouponInput } from '../../shared/coupons';
+import { COUPON_MESSAGES, type NewCouponInput, newCouponSchema } from '../../shared/coupons';
 import type { OrderSummary } from '../../shared/order-history';
 import { couponRedemptions, creditNotes, invoices, licenses, orders, purchases } from '../db/schema';
 import type { TaxDocument } from '../invoices/document';
@@ -18,7 +18,7 @@ import { gstr1Report } from '../invoices/gstr1';
 import { cliActor } from '../operator/audit';
 import { fulfilFreeOrder } from '../payments/fulfil';
 import { refundOrder } from '../payments/refund';
-import { couponDetail, createCoupon, disableCoupon } from './operations';
+import { couponDetail, createCoupon, disableCoupon } from './operator';
 
 let t: ShopTestApp;
 let toolId: string;
@@ -39,7 +39,7 @@ afterAll(async () => {
 beforeEach(() => t.clock.advance(MINUTE + 1000));
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
-const addCoupon = (input: NewCouponInput) => createCoupon(t.ctx, operator, input);
+const addCoupon = (input: NewCouponInput) => createCoupon(t.ctx, operator, newCouponSchema.parse(input));
 const isoDay = (offsetDays: number) => new Date(t.clock.now().getTime() + offsetDays * DAY).toISOString();
 
 async function check(client: TestClient, code: string, tool = toolId, currency: 'INR' | 'USD' = 'INR') {

@@ -3,7 +3,7 @@ import type { Currency } from '../../shared/constants';
 import { COUPON_MESSAGES, couponDiscount } from '../../shared/coupons';
 import type { DbOrTx, Tx } from '../db';
 import { couponRedemptions, coupons, orders } from '../db/schema';
-import { AppError } from '../http/errors';
+import { DomainError } from '../domain-error';
 
 /**
  * A coupon use is reserved with the order and held while its checkout can still be paid: at most 30 minutes, so
@@ -15,7 +15,7 @@ export const COUPON_HOLD_MS = 30 * 60 * 1000;
 export type CouponRow = typeof coupons.$inferSelect;
 
 /** Why a code cannot be used, as the buyer is told (400 {message}). */
-export const couponRefused = (message: string) => new AppError(400, 'coupon_refused', message);
+export const couponRefused = (message: string) => new DomainError('coupon_refused', message);
 
 export type CouponUses = { live: number; buyer: number };
 

@@ -1,35 +1,37 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { couponCheckAnswerSchema, errorAnswerSchema } from '../../shared/api-schemas';
 import { type CouponCheckResponse, couponCheckSchema } from '../../shared/coupons';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
-import { parseInput } from '../http/errors';
+import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import { documented, SESSION } from '../openapi/openapi';
 import { checkCoupon } from './check';
 
-export async function couponRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function couponRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/api/coupons/check',
-    documented({
-      tags: ['Shop'],
-      summary: 'Price a tool with a coupon code',
-      security: SESSION,
-      body: couponCheckSchema,
-      response: {
-        200: couponCheckAnswerSchema,
-        400: errorAnswerSchema,
-        401: errorAnswerSchema,
-        429: errorAnswerSchema,
+    documented(
+      {
+        tags: ['Shop'],
+        summary: 'Price a tool with a coupon code',
+        security: SESSION,
+        body: couponCheckSchema,
+        response: {
+          200: couponCheckAnswerSchema,
+          400: errorAnswerSchema,
+          401: errorAnswerSchema,
+          429: errorAnswerSchema,
+        },
       },
-    }),
+      CALLER_FIRST,
+    ),
     async (request, reply): Promise<CouponCheckResponse> => {
       const user = await requireUser(ctx, request);
       reply.header('cache-control', 'no-store');
-      return checkCoupon(
-        ctx,
-        { userId: user.id, ip: request.ip },
-        parseInput(couponCheckSchema, request.body),
-      );
+      refuseInvalidInput(request);
+      return checkCoupon(ctx, { userId: user.id, ip: request.ip }, request.body);
     },
   );
 }

@@ -4,7 +4,7 @@ import type { CursorPage, CustomerDetail, CustomerRow, customersQuerySchema } fr
 import { accountById, listAccounts } from '../auth/users';
 import type { AppContext } from '../context';
 import { orders } from '../db/schema';
-import { notFound } from '../http/errors';
+import { DomainError } from '../domain-error';
 import { orderRowsQuery } from '../payments/orders-admin';
 import { adminLicensesOf } from './licenses';
 import { toOrderRow } from './orders';
@@ -28,7 +28,7 @@ export async function listCustomers(
 
 export async function customerDetail(ctx: AppContext, id: string): Promise<CustomerDetail> {
   const account = await accountById(ctx, id);
-  if (!account) throw notFound('No such customer.');
+  if (!account) throw new DomainError('not_found', 'No such customer.');
   const orderList = await orderRowsQuery(ctx.db).where(eq(orders.userId, id)).orderBy(desc(orders.createdAt));
   return {
     ...toCustomerRow(account),

@@ -1,7 +1,6 @@
 import { type AdminLicense, maskLicenseKey, type TaxDocumentRef } from '../../shared/dashboard';
 import type { TaxDocumentKind } from '../../shared/order-history';
 import type { AppContext } from '../context';
-import { taxDocumentsOfOrder } from '../invoices/orders';
 import { licensesOf, type OperatorLicense } from '../licenses/operator';
 
 /** The license and tax-document panels of an order and a customer, shaped for the dashboard. */
@@ -21,6 +20,14 @@ export const toAdminLicense = (license: OperatorLicense): AdminLicense => ({
     activatedAt: device.activatedAt.toISOString(),
     lastSeenAt: device.lastSeenAt.toISOString(),
   })),
+  seats: license.seats,
+  members: license.members.map((member) => ({
+    memberId: member.memberId,
+    email: member.email,
+    name: member.name,
+    isOwner: member.isOwner,
+    joinedAt: member.joinedAt.toISOString(),
+  })),
 });
 
 export async function adminLicensesOf(
@@ -34,16 +41,13 @@ export async function adminLicensesOf(
 export const adminTaxDocumentPath = (orderId: string, kind: TaxDocumentKind) =>
   `/api/admin/orders/${orderId}/${kind}.pdf`;
 
-export async function orderTaxDocuments(
-  ctx: AppContext,
+export const taxDocumentRef = (
   orderId: string,
-): Promise<{ invoice: TaxDocumentRef | null; creditNote: TaxDocumentRef | null }> {
-  const { invoice, creditNote } = await taxDocumentsOfOrder(ctx, orderId);
-  const ref = (found: { number: string; issuedAt: Date } | null, kind: TaxDocumentKind) =>
-    found && {
-      number: found.number,
-      issuedAt: found.issuedAt.toISOString(),
-      pdfUrl: adminTaxDocumentPath(orderId, kind),
-    };
-  return { invoice: ref(invoice, 'invoice'), creditNote: ref(creditNote, 'credit-note') };
-}
+  found: { number: string; issuedAt: Date } | null,
+  kind: TaxDocumentKind,
+): TaxDocumentRef | null =>
+  found && {
+    number: found.number,
+    issuedAt: found.issuedAt.toISOString(),
+    pdfUrl: adminTaxDocumentPath(orderId, kind),
+  };

@@ -1,11 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { CursorPage, OrderDetail, OrderRow, ordersQuerySchema } from '../../shared/dashboard';
 import type { AppContext } from '../context';
-import { orderEvents, orders, outbox } from '../db/schema';
-import { notFound } from '../http/errors';
-import { type OrderListRow, listOrders as orderList, orderRowsQuery } from '../payments/orders-admin';
-import { adminLicensesOf, orderTaxDocuments } from './licenses';
+import { listOrders, type OrderListRow, orderDossier } from '../payments/orders-admin';
+import { taxDocumentRef, toAdminLicense } from './licenses';
 
 /** The dashboard's read side of orders: the operator's one order list as a table page, and one order in full. */
 
@@ -24,62 +21,52 @@ export const toOrderRow = (row: OrderListRow): OrderRow => ({
   discount: row.couponCode ? row.discount : null,
 });
 
-export async function listOrders(
+/** One page of the Orders table. */
+export async function ordersPage(
   ctx: AppContext,
   query: z.output<typeof ordersQuerySchema>,
 ): Promise<CursorPage<OrderRow>> {
-  const { rows, ...page } = await orderList(ctx, query);
+  const { rows, ...page } = await listOrders(ctx, query);
   return { items: rows.map(toOrderRow), ...page, pageSize: query.pageSize };
 }
 
+/** One order in full for the dashboard: the one read model (`orderDossier`), its license keys masked. */
 export async function orderDetail(ctx: AppContext, id: string): Promise<OrderDetail> {
-  const [[row], [extra]] = await Promise.all([
-    orderRowsQuery(ctx.db).where(eq(orders.id, id)).limit(1),
-    ctx.db
-      .select({ failureReason: orders.failureReason, billing: orders.billing })
-      .from(orders)
-      .where(eq(orders.id, id)),
-  ]);
-  if (!row || !extra) throw notFound('No such order.');
-  const [events, emails, licenses, documents] = await Promise.all([
-    ctx.db
-      .select({
-        id: orderEvents.id,
-        kind: orderEvents.kind,
-        detail: orderEvents.detail,
-        createdAt: orderEvents.createdAt,
-      })
-      .from(orderEvents)
-      .where(eq(orderEvents.orderId, id))
-      .orderBy(asc(orderEvents.id)),
-    ctx.db
-      .select({
-        id: outbox.id,
-        subject: outbox.subject,
-        kind: outbox.kind,
-        status: outbox.status,
-        createdAt: outbox.createdAt,
-        sentAt: outbox.sentAt,
-        lastError: outbox.lastError,
-      })
-      .from(outbox)
-      .where(eq(outbox.ref, `order:${id}`))
-      .orderBy(asc(outbox.id)),
-    adminLicensesOf(ctx, { orderId: id }),
-    orderTaxDocuments(ctx, id),
-  ]);
+  const order = await orderDossier(ctx, id);
+  const tool = order.tool ?? { name: '', device: null };
   return {
-    ...toOrderRow(row),
-    paidAt: row.paidAt?.toISOString() ?? null,
-    failureReason: extra.failureReason,
-    billing: (extra.billing ?? {}) as Record<string, unknown>,
-    licenses,
-    ...documents,
-    events: events.map((event) => ({ ...event, createdAt: event.createdAt.toISOString() })),
-    emails: emails.map((mail) => ({
-      ...mail,
+    id: order.id,
+    createdAt: order.createdAt.toISOString(),
+    email: order.customer?.email ?? '',
+    customerName: order.customer?.name ?? '',
+    tool: tool.device ? `${tool.name} (${tool.device})` : tool.name,
+    amount: order.amount,
+    currency: order.currency,
+    status: order.status,
+    razorpayOrderId: order.razorpayOrderId,
+    razorpayPaymentId: order.razorpayPaymentId,
+    couponCode: order.couponCode,
+    discount: order.discount,
+    paidAt: order.paidAt?.toISOString() ?? null,
+    failureReason: order.failureReason,
+    billing: (order.billing ?? {}) as Record<string, unknown>,
+    licenses: order.licenses.map(toAdminLicense),
+    invoice: taxDocumentRef(order.id, order.invoice, 'invoice'),
+    creditNote: taxDocumentRef(order.id, order.creditNote, 'credit-note'),
+    events: order.events.map((event) => ({
+      id: event.id,
+      kind: event.kind,
+      detail: event.detail,
+      createdAt: event.at.toISOString(),
+    })),
+    emails: order.emails.map((mail) => ({
+      id: mail.id,
+      subject: mail.subject,
+      kind: mail.kind,
+      status: mail.status,
       createdAt: mail.createdAt.toISOString(),
       sentAt: mail.sentAt?.toISOString() ?? null,
+      lastError: mail.lastError,
     })),
   };
 }

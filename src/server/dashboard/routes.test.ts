@@ -37,9 +37,9 @@ import { activateLicense } from '../licenses/activate';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { cliActor } from '../operator/audit';
 import { revokeOperator } from '../operator/roles';
-import { addArtifact, createRelease } from '../releases/operations';
+import { addArtifact, createRelease } from '../releases/operator';
 import { startTrial } from '../trials/trials';
-import { addWebhookEndpoint } from '../webhooks/operations';
+import { addWebhookEndpoint } from '../webhooks/operator';
 import { DASHBOARD_IDLE_MS, DASHBOARD_MAX_MS } from './session';
 
 type Call = {

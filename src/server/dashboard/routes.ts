@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
-import { guardDashboard } from './guard';
 import { couponRoutes } from './routes/coupons';
 import { customerRoutes } from './routes/customers';
+import { guardDashboard } from './routes/guard';
 import { inboxRoutes } from './routes/inbox';
 import { orderRoutes } from './routes/orders';
 import { refundRequestRoutes } from './routes/refund-requests';

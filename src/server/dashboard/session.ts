@@ -4,9 +4,8 @@ import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { currentUser, hashSessionId, SESSION_COOKIE } from '../auth/session';
 import type { SessionUser } from '../auth/session-cache';
 import type { AppContext } from '../context';
-import type { DbOrTx } from '../db';
 import { adminSessions, operators } from '../db/schema';
-import { AppError, unauthorized } from '../http/errors';
+import { DomainError } from '../domain-error';
 import type { Actor } from '../operator/audit';
 
 /**
@@ -18,22 +17,6 @@ export const DASHBOARD_IDLE_MS = 30 * 60 * 1000;
 export const DASHBOARD_MAX_MS = 12 * 60 * 60 * 1000;
 /** A request within this long of the last one does not write lastSeenAt again. */
 const TOUCH_EVERY_MS = 30 * 1000;
-
-export async function startDashboardSession(
-  ctx: AppContext,
-  db: DbOrTx,
-  userId: string,
-  sessionIdHash: string,
-): Promise<void> {
-  const now = ctx.clock.now();
-  await db
-    .insert(adminSessions)
-    .values({ sessionIdHash, userId, verifiedAt: now, lastSeenAt: now })
-    .onConflictDoUpdate({
-      target: adminSessions.sessionIdHash,
-      set: { userId, verifiedAt: now, lastSeenAt: now },
-    });
-}
 
 export async function endDashboardSession(ctx: AppContext, sessionIdHash: string): Promise<void> {
   await ctx.db.delete(adminSessions).where(eq(adminSessions.sessionIdHash, sessionIdHash));
@@ -51,7 +34,7 @@ export type OperatorState = {
 export async function operatorState(ctx: AppContext, request: FastifyRequest): Promise<OperatorState> {
   const user = await currentUser(ctx, request);
   const rawId = request.cookies[SESSION_COOKIE];
-  if (!user || !rawId) throw unauthorized();
+  if (!user || !rawId) throw new DomainError('unauthorized', 'Please log in to continue.');
   const sessionIdHash = hashSessionId(rawId);
   const [row] = await ctx.db
     .select({
@@ -66,7 +49,7 @@ export async function operatorState(ctx: AppContext, request: FastifyRequest): P
     )
     .where(eq(operators.userId, user.id))
     .limit(1);
-  if (!row) throw new AppError(403, 'not_operator', DASHBOARD_MESSAGES.notOperator);
+  if (!row) throw new DomainError('not_operator', DASHBOARD_MESSAGES.notOperator);
   const now = ctx.clock.now().getTime();
   let verified = false;
   if (row.verifiedAt && row.lastSeenAt) {
@@ -97,7 +80,7 @@ export type DashboardOperator = {
 export async function requireDashboard(ctx: AppContext, request: FastifyRequest): Promise<DashboardOperator> {
   const state = await operatorState(ctx, request);
   if (!state.verified) {
-    throw new AppError(403, 'second_factor_required', DASHBOARD_MESSAGES.secondFactorRequired);
+    throw new DomainError('second_factor_required', DASHBOARD_MESSAGES.secondFactorRequired);
   }
   return {
     user: state.user,

@@ -5,7 +5,7 @@ import type { AdminTool, Page, toolInputSchema, toolsQuerySchema } from '../../s
 import type { AppContext } from '../context';
 import type { Actor } from '../operator/audit';
 import { findTool } from '../operator/tool-lookup';
-import * as catalogue from '../shop/tools';
+import * as catalogue from '../shop/operator';
 
 /** Every tool, hidden ones too, a page at a time in the operator's order. */
 export async function listAdminTools(

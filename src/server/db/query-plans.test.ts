@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import { type ScaleManifest, seedScale } from '../../../test/support/scale-shop';
 import { customerDetail, listCustomers } from '../dashboard/customers';
-import { listOrders } from '../dashboard/orders';
+import { ordersPage } from '../dashboard/orders';
 import { myLicenses } from '../licenses/devices';
 import { findLicense } from '../licenses/lookup';
 import { listActivity } from '../operator/activity';
@@ -124,12 +124,12 @@ describe('query plans on a seeded shop', () => {
       manifest.samplePaymentIds[5] as string,
       manifest.sampleInvoiceNumbers[5] as string,
     ])
-      expectIndexed(await plansOf((ctx) => listOrders(ctx, { ...base, q })));
-    const first = await listOrders(t.ctx, base);
-    const deep = await listOrders(t.ctx, { ...base, after: first.next ?? undefined, pageSize: 100 });
-    expectIndexed(await plansOf((ctx) => listOrders(ctx, { ...base, after: deep.next ?? undefined })));
+      expectIndexed(await plansOf((ctx) => ordersPage(ctx, { ...base, q })));
+    const first = await ordersPage(t.ctx, base);
+    const deep = await ordersPage(t.ctx, { ...base, after: first.next ?? undefined, pageSize: 100 });
+    expectIndexed(await plansOf((ctx) => ordersPage(ctx, { ...base, after: deep.next ?? undefined })));
     expectIndexed(
-      await plansOf((ctx) => listOrders(ctx, { ...base, status: 'paid', after: deep.next ?? undefined })),
+      await plansOf((ctx) => ordersPage(ctx, { ...base, status: 'paid', after: deep.next ?? undefined })),
     );
   });
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -89,7 +90,7 @@ export const sessions = pgTable(
     lastUsedAt: ts('last_used_at'),
     /**
      * The last second sign-in (password or passkey) in this session: risky changes need one within 10 minutes
-     * (account/reauth.ts, "sudo mode").
+     * (account/reauth-routes.ts, "sudo mode").
      */
     reauthenticatedAt: ts('reauthenticated_at'),
   },
@@ -378,6 +379,13 @@ export const orders = pgTable(
     couponCode: text('coupon_code'),
     listPrice: integer('list_price'),
     discount: integer('discount'),
+    /** How many seats the order buys (decision 051): `list_price` is the unit price times this. */
+    seats: integer('seats').notNull().default(1),
+    /**
+     * "Add seats": the team license (its owner's) this order adds `seats` to when paid, instead of a new purchase.
+     * No foreign key in the schema file (licenses is declared later); the migration adds one.
+     */
+    addsToLicenseId: uuid('adds_to_license_id'),
     createdAt: createdAt(),
     paidAt: ts('paid_at'),
     updatedAt: updatedAt(),
@@ -554,10 +562,22 @@ export const licenses = pgTable(
     expiresAt: ts('expires_at'),
     /** Self-service deactivations before this moment no longer count against the monthly allowance. */
     selfDeactivationsResetAt: ts('self_deactivations_reset_at'),
+    /**
+     * A team license (decision 051): how many people may hold a seat of it, its owner's own seat included; 1 for a
+     * personal purchase. Only the owner's license carries the number; a member's is 1.
+     */
+    seats: integer('seats').notNull().default(1),
+    /**
+     * A member's license: the team license (the owner's) it is a seat of. It shares the team's purchase, so a
+     * refund or a dispute of that purchase reaches every member's key too.
+     */
+    teamLicenseId: uuid('team_license_id').references((): AnyPgColumn => licenses.id),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('licenses_purchase_id_key').on(t.purchaseId),
+    // One license per purchase, its buyer's; members' licenses of a team share it.
+    uniqueIndex('licenses_purchase_id_key').on(t.purchaseId).where(sql`${t.teamLicenseId} is null`),
+    index('licenses_team_license_id_idx').on(t.teamLicenseId),
     uniqueIndex('licenses_license_key_key').on(t.plainLicenseKey),
     uniqueIndex('licenses_license_key_hash_key').on(t.licenseKeyHash),
     uniqueIndex('licenses_username_key').on(t.username),
@@ -574,6 +594,33 @@ export const licenses = pgTable(
       'licenses_trial_ends',
       sql`${t.status} <> 'trial' or (${t.expiresAt} is not null and ${t.purchaseId} is null)`,
     ),
+  ],
+);
+
+/**
+ * An invitation to take a seat of a team license (decision 051): emailed as a link whose random token is stored
+ * only as its hash; pending until accepted, cancelled or 14 days old. A pending one holds a seat.
+ */
+export const teamInvitations = pgTable(
+  'team_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamLicenseId: uuid('team_license_id')
+      .notNull()
+      .references(() => licenses.id, { onDelete: 'cascade' }),
+    /** Normalised (trimmed, lower case). */
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedAt: ts('invited_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    acceptedAt: ts('accepted_at'),
+    /** The member license the acceptance made. */
+    memberLicenseId: uuid('member_license_id').references(() => licenses.id, { onDelete: 'set null' }),
+    cancelledAt: ts('cancelled_at'),
+  },
+  (t) => [
+    uniqueIndex('team_invitations_token_hash_key').on(t.tokenHash),
+    index('team_invitations_team_license_id_idx').on(t.teamLicenseId),
   ],
 );
 
@@ -848,9 +895,10 @@ export const documentCounters = pgTable(
 );
 
 /**
- * Tax invoices, one per paid order. `document` is the snapshot everything printed comes from (firm identity,
- * buyer, amounts, tax lines), written once and never updated; the columns beside it are copies for look-ups and
- * the accountant's GSTR-1 export.
+ * Tax invoices of paid orders. `document` is the snapshot everything printed comes from (firm identity, buyer,
+ * amounts, tax lines), written once and never updated; the columns beside it are copies for look-ups and the
+ * accountant's GSTR-1 export. An order has one current invoice; correcting its billing details cancels it by a
+ * credit note (`cancelled_by_credit_note_id`) and issues the next one (docs/decisions/050-billing-correction.md).
  */
 export const invoices = pgTable(
   'invoices',
@@ -871,10 +919,18 @@ export const invoices = pgTable(
     currency: text('currency', { enum: ['INR', 'USD'] }).notNull(),
     total: integer('total').notNull(),
     document: jsonb('document').notNull(),
+    /** The credit note that cancelled this invoice when the buyer corrected the billing details; null: current. */
+    cancelledByCreditNoteId: uuid('cancelled_by_credit_note_id').references(
+      (): AnyPgColumn => creditNotes.id,
+    ),
   },
   (t) => [
     uniqueIndex('invoices_number_key').on(t.number),
-    uniqueIndex('invoices_order_id_key').on(t.orderId),
+    // Exactly one current invoice per order; cancelled ones stay beside it.
+    uniqueIndex('invoices_current_order_id_key')
+      .on(t.orderId)
+      .where(sql`${t.cancelledByCreditNoteId} is null`),
+    index('invoices_order_id_idx').on(t.orderId),
     index('invoices_user_id_idx').on(t.userId),
     index('invoices_issued_at_idx').on(t.issuedAt),
     // The GSTR-1 export reads a period in batches, keyset on (issued_at, number).
@@ -882,7 +938,10 @@ export const invoices = pgTable(
   ],
 );
 
-/** Credit notes, one per refunded invoice, with their own number series; same snapshot rule as invoices. */
+/**
+ * Credit notes, one per invoice they credit (a refund's, or a billing correction's that cancels the invoice), with
+ * their own number series; same snapshot rule as invoices.
+ */
 export const creditNotes = pgTable(
   'credit_notes',
   {

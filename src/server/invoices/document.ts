@@ -31,7 +31,8 @@ export type TaxDocument = {
     gstin: string | null;
   };
   placeOfSupply: { name: string; code: string };
-  item: { description: string; sac: string; sacDescription: string; quantity: number };
+  /** `unitPrice`: the tax-inclusive price of one seat before a discount (absent on documents of one seat before teams). */
+  item: { description: string; sac: string; sacDescription: string; quantity: number; unitPrice?: number };
   currency: Currency;
   supplyType: SupplyType;
   taxableValue: number;
@@ -93,6 +94,8 @@ export type InvoiceInput = {
   payment: { razorpayOrderId: string; razorpayPaymentId: string | null };
   /** The coupon the order was priced with and its list price; `total` is the price after it. */
   coupon?: { code: string; listPrice: number } | null;
+  /** Seats the order bought (decision 051); the list price is the unit price times this. */
+  seats?: number;
 };
 
 /** Builds the snapshot of a tax invoice for a paid order. */
@@ -100,10 +103,13 @@ export function buildInvoiceDocument(input: InvoiceInput): TaxDocument {
   const { firm } = input;
   const { billing } = input.buyer;
   // The order's own price, worked out again by the one pricing function: the checkout showed these numbers.
-  const unitPrice = input.coupon?.listPrice ?? input.total;
+  const seats = input.seats ?? 1;
+  const listPrice = input.coupon?.listPrice ?? input.total;
+  const unitPrice = listPrice / seats;
   const priced = priceOrder({
     unitPrice,
-    discount: unitPrice - input.total,
+    seats,
+    discount: listPrice - input.total,
     currency: input.currency,
     billing,
     firm,
@@ -140,7 +146,8 @@ export function buildInvoiceDocument(input: InvoiceInput): TaxDocument {
       description: input.itemDescription,
       sac: firm.sac,
       sacDescription: firm.sacDescription,
-      quantity: 1,
+      quantity: seats,
+      ...(seats > 1 ? { unitPrice } : {}),
     },
     currency: input.currency,
     supplyType,

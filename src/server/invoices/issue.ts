@@ -1,12 +1,22 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../context';
-import type { Tx } from '../db';
+import type { DbOrTx, Tx } from '../db';
 import { creditNotes, invoices, orders, tools, users } from '../db/schema';
 import { toolLabel } from '../shop/delivery-email';
 import { buildCreditNoteDocument, buildInvoiceDocument, type TaxDocument } from './document';
 import { nextDocumentNumber } from './numbering';
 
 export type IssuedDocument = { id: string; number: string; document: TaxDocument };
+
+/** The order's current invoice: the one no credit note has cancelled (at most one, by a partial unique index). */
+export async function currentInvoiceOf(db: DbOrTx, orderId: string) {
+  const [invoice] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.orderId, orderId), isNull(invoices.cancelledByCreditNoteId)))
+    .limit(1);
+  return invoice;
+}
 
 /**
  * Issues the tax invoice of a paid order inside the fulfilment transaction, so the invoice exists exactly when the
@@ -17,7 +27,7 @@ export async function issueInvoice(
   tx: Tx,
   input: { orderId: string; razorpayPaymentId: string | null; settledInr?: number | null },
 ): Promise<IssuedDocument> {
-  const [existing] = await tx.select().from(invoices).where(eq(invoices.orderId, input.orderId)).limit(1);
+  const existing = await currentInvoiceOf(tx, input.orderId);
   if (existing)
     return { id: existing.id, number: existing.number, document: existing.document as TaxDocument };
 
@@ -42,8 +52,9 @@ export async function issueInvoice(
     number,
     issuedAt,
     buyer: { name: user.name, email: user.email, billing: order.billing },
-    // The license runs on as many machines at a time as the tool's activation limit says.
-    itemDescription: `${toolLabel(tool.name, tool.device)} — license for up to ${tool.activationLimit} ${tool.activationLimit === 1 ? 'device' : 'devices'}, delivered electronically`,
+    // The license runs on as many machines at a time as the tool's activation limit says; a team's each seat.
+    itemDescription: `${toolLabel(tool.name, tool.device)} — ${order.seats > 1 ? `${order.seats} seats, each a license` : 'license'} for up to ${tool.activationLimit} ${tool.activationLimit === 1 ? 'device' : 'devices'}, delivered electronically`,
+    seats: order.seats,
     currency: order.currency,
     total: order.amount,
     settledInr: input.settledInr ?? null,
@@ -72,15 +83,16 @@ export async function issueInvoice(
 }
 
 /**
- * Issues the credit note of a refund inside the refund transaction. Orders paid before invoices existed have no
- * invoice to correct and get none (null); a second call for the same invoice returns the first credit note.
+ * Issues the credit note of a refund inside the refund transaction, against the order's current invoice. Orders
+ * paid before invoices existed have no invoice to correct and get none (null); a second call for the same invoice
+ * returns the first credit note.
  */
 export async function issueCreditNote(
   ctx: Pick<AppContext, 'config' | 'clock'>,
   tx: Tx,
   input: { orderId: string; amount: number; reason: string | null },
 ): Promise<IssuedDocument | null> {
-  const [invoice] = await tx.select().from(invoices).where(eq(invoices.orderId, input.orderId)).limit(1);
+  const invoice = await currentInvoiceOf(tx, input.orderId);
   if (!invoice) return null;
   const [existing] = await tx
     .select()

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import { fromSubunits } from '../../shared/money';
 import { type OrderSummary, type TaxDocumentKind, taxDocumentPath } from '../../shared/order-history';
 import type { AppContext } from '../context';
@@ -6,7 +6,7 @@ import { creditNotes, invoices, orders, tools } from '../db/schema';
 import { toolLabel } from '../shop/delivery-email';
 import type { TaxDocument } from './document';
 
-/** The buyer's own paid and refunded orders with their tax documents, newest first. */
+/** The buyer's own paid and refunded orders with their current invoice and its credit note, newest first. */
 export async function listOwnOrders(ctx: Pick<AppContext, 'db'>, userId: string): Promise<OrderSummary[]> {
   const rows = await ctx.db
     .select({
@@ -22,7 +22,7 @@ export async function listOwnOrders(ctx: Pick<AppContext, 'db'>, userId: string)
     })
     .from(orders)
     .innerJoin(tools, eq(tools.id, orders.toolId))
-    .leftJoin(invoices, eq(invoices.orderId, orders.id))
+    .leftJoin(invoices, and(eq(invoices.orderId, orders.id), isNull(invoices.cancelledByCreditNoteId)))
     .leftJoin(creditNotes, eq(creditNotes.invoiceId, invoices.id))
     .where(and(eq(orders.userId, userId), inArray(orders.status, ['paid', 'refunded'])))
     .orderBy(desc(orders.createdAt));
@@ -40,12 +40,15 @@ export async function listOwnOrders(ctx: Pick<AppContext, 'db'>, userId: string)
   }));
 }
 
-/** A tax document of an order, only when `userId` owns it: anyone else learns nothing, not even that it exists. */
+/**
+ * A tax document of an order, only when `userId` owns it: anyone else learns nothing, not even that it exists.
+ * Without a document id: the current invoice, or the latest credit note.
+ */
 export function findOwnTaxDocument(
   ctx: Pick<AppContext, 'db'>,
-  input: { userId: string; orderId: string; kind: TaxDocumentKind },
+  input: { userId: string; orderId: string; kind: TaxDocumentKind; documentId?: string },
 ): Promise<{ number: string; document: TaxDocument } | undefined> {
-  return orderTaxDocument(ctx, input.kind, (table) =>
+  return orderTaxDocument(ctx, input, (table) =>
     and(eq(table.orderId, input.orderId), eq(table.userId, input.userId)),
   );
 }
@@ -53,36 +56,43 @@ export function findOwnTaxDocument(
 /** A tax document of any order: for the operator, who sees every order. */
 export function findOrderTaxDocument(
   ctx: Pick<AppContext, 'db'>,
-  input: { orderId: string; kind: TaxDocumentKind },
+  input: { orderId: string; kind: TaxDocumentKind; documentId?: string },
 ): Promise<{ number: string; document: TaxDocument } | undefined> {
-  return orderTaxDocument(ctx, input.kind, (table) => eq(table.orderId, input.orderId));
+  return orderTaxDocument(ctx, input, (table) => eq(table.orderId, input.orderId));
 }
 
 async function orderTaxDocument(
   ctx: Pick<AppContext, 'db'>,
-  kind: TaxDocumentKind,
+  input: { kind: TaxDocumentKind; documentId?: string },
   where: (table: typeof invoices | typeof creditNotes) => SQL | undefined,
 ): Promise<{ number: string; document: TaxDocument } | undefined> {
-  const table = kind === 'invoice' ? invoices : creditNotes;
+  const table = input.kind === 'invoice' ? invoices : creditNotes;
+  const which = input.documentId
+    ? eq(table.id, input.documentId)
+    : input.kind === 'invoice'
+      ? isNull(invoices.cancelledByCreditNoteId)
+      : undefined;
   const [row] = await ctx.db
     .select({ number: table.number, document: table.document })
     .from(table)
-    .where(where(table))
+    .where(and(where(table), which))
+    .orderBy(desc(table.issuedAt))
     .limit(1);
   return row ? { number: row.number, document: row.document as TaxDocument } : undefined;
 }
 
-/** The numbers and dates of an order's invoice and credit note, where they exist. */
+/** The numbers and dates of an order's current invoice and latest credit note, where they exist. */
 export async function taxDocumentsOfOrder(ctx: Pick<AppContext, 'db'>, orderId: string) {
   const [invoice] = await ctx.db
     .select({ number: invoices.number, issuedAt: invoices.issuedAt })
     .from(invoices)
-    .where(eq(invoices.orderId, orderId))
+    .where(and(eq(invoices.orderId, orderId), isNull(invoices.cancelledByCreditNoteId)))
     .limit(1);
   const [creditNote] = await ctx.db
     .select({ number: creditNotes.number, issuedAt: creditNotes.issuedAt })
     .from(creditNotes)
     .where(eq(creditNotes.orderId, orderId))
+    .orderBy(desc(creditNotes.issuedAt))
     .limit(1);
   return { invoice: invoice ?? null, creditNote: creditNote ?? null };
 }

@@ -176,7 +176,20 @@ function drawLines(doc: Doc, d: TaxDocument, top: number): number {
 
   const rowTop = top + 28;
   const below = paragraph(doc, d.item.description, columns.description, rowTop, 280, { weight: 'bold' });
-  const after = paragraph(doc, d.item.sacDescription, columns.description, below + 1, 280, { colour: MUTED });
+  // A team's line reads "N × unit price" (the unit price before a discount, GST included).
+  const perSeat =
+    d.item.unitPrice !== undefined
+      ? paragraph(
+          doc,
+          `${d.item.quantity} × ${money(d, d.item.unitPrice)} (incl. GST)`,
+          columns.description,
+          below + 1,
+          280,
+        )
+      : below;
+  const after = paragraph(doc, d.item.sacDescription, columns.description, perSeat + 1, 280, {
+    colour: MUTED,
+  });
   line(doc, d.item.sac, columns.sac, rowTop);
   line(doc, String(d.item.quantity), columns.quantity, rowTop);
   line(doc, money(d, value), columns.value, rowTop, { align: 'right', width: valueWidth });

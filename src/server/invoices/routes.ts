@@ -1,19 +1,24 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorAnswerSchema, ordersAnswerSchema } from '../../shared/api-schemas';
 import { type OrderSummary, type TaxDocumentKind, taxDocumentFileName } from '../../shared/order-history';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { contentDisposition } from '../http/content-disposition';
 import { notFound } from '../http/errors';
+import { pathStrings } from '../http/route-schemas';
 import { documented, SESSION } from '../openapi/openapi';
 import { findOwnTaxDocument, listOwnOrders } from './orders';
 import { renderTaxDocumentPdf } from './pdf';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KINDS: readonly TaxDocumentKind[] = ['invoice', 'credit-note'];
+const FILE_PATTERN =
+  /^(invoice|credit-note)(?:-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}))?\.pdf$/i;
 
 /** The buyer's order history and the download of its tax invoices and credit notes. */
-export async function orderRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/api/orders/',
     documented({
@@ -29,14 +34,18 @@ export async function orderRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
   );
 
-  app.get<{ Params: { orderId: string; file: string } }>(
+  app.get(
     '/api/orders/:orderId/:file',
+    { schema: { params: pathStrings('orderId', 'file') } },
     async (request, reply) => {
       const user = await requireUser(ctx, request);
       const { orderId, file } = request.params;
-      const kind = KINDS.find((candidate) => file === `${candidate}.pdf`);
+      // `invoice.pdf`, `credit-note.pdf`, or one document by its id: `invoice-<id>.pdf`.
+      const named = FILE_PATTERN.exec(file);
+      const kind = KINDS.find((candidate) => candidate === named?.[1]);
+      const documentId = named?.[2];
       if (!kind || !UUID_PATTERN.test(orderId)) throw notFound();
-      const found = await findOwnTaxDocument(ctx, { userId: user.id, orderId, kind });
+      const found = await findOwnTaxDocument(ctx, { userId: user.id, orderId, kind, documentId });
       if (!found) throw notFound();
       const pdf = await renderTaxDocumentPdf(found.document);
       return reply

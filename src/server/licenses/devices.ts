@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, or } from 'drizzle-orm';
 import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
@@ -9,6 +9,7 @@ import { issueLicenseFile } from './files';
 import { effectiveStatus } from './lookup';
 import { forgetLicenses } from './memory';
 import { revealLicenseKey } from './secrets-at-rest';
+import { SEAT_HOLDING } from './team-seats';
 
 type Seat = { id: string; name: string | null; activatedAt: Date; lastSeenAt: Date };
 
@@ -69,13 +70,27 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
     activationLimit: tools.activationLimit,
     expiresAt: licenses.expiresAt,
   };
-  const [bought, trialled] = await Promise.all([
+  const [bought, seated, trialled] = await Promise.all([
     ctx.db
       .select({ ...columns, toolId: purchases.toolId, refundedAt: purchases.refundedAt })
       .from(purchases)
-      .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
+      .innerJoin(licenses, and(eq(licenses.purchaseId, purchases.id), isNull(licenses.teamLicenseId)))
       .innerJoin(tools, eq(tools.id, purchases.toolId))
       .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt))),
+    // Seats of someone else's team (decision 051): the member's own license, until their seat is taken back.
+    ctx.db
+      .select({ ...columns, toolId: purchases.toolId, refundedAt: purchases.refundedAt })
+      .from(licenses)
+      .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+      .innerJoin(tools, eq(tools.id, purchases.toolId))
+      .where(
+        and(
+          eq(licenses.holderId, userId),
+          isNotNull(licenses.teamLicenseId),
+          inArray(licenses.status, [...SEAT_HOLDING]),
+          isNull(purchases.refundedAt),
+        ),
+      ),
     ctx.db
       .select({ ...columns, toolId: trials.toolId })
       .from(trials)
@@ -83,9 +98,10 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
       .innerJoin(tools, eq(tools.id, trials.toolId))
       .where(and(eq(trials.userId, userId), isNull(trials.convertedAt), eq(licenses.status, 'trial'))),
   ]);
-  const boughtTools = new Set(bought.map((license) => license.toolId));
+  const boughtTools = new Set([...bought, ...seated].map((license) => license.toolId));
   const owned = [
     ...bought,
+    ...seated,
     // A trial whose tool was bought outright after a refund is no longer a trial (as on GET /api/my-tools/).
     ...trialled
       .filter((license) => !boughtTools.has(license.toolId))
@@ -134,7 +150,9 @@ async function ownDevice(db: DbOrTx, userId: string, activationId: string) {
       and(
         eq(licenseActivations.id, activationId),
         isNull(licenseActivations.deactivatedAt),
-        eq(purchases.userId, userId),
+        // The buyer's own license, or their seat of a team (decision 051).
+        eq(licenses.holderId, userId),
+        or(eq(purchases.userId, userId), isNotNull(licenses.teamLicenseId)),
         isNull(purchases.refundedAt),
       ),
     );

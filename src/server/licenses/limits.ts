@@ -1,4 +1,4 @@
-import type { AppError } from '../http/errors';
+import type { FieldErrors } from '../domain-error';
 import type { LocalRateLimiter } from '../http/rate-limit';
 
 /** The license API's bodies are small; a request declaring more is refused before it is read. */
@@ -26,7 +26,7 @@ export function consumeLicenseLimits(limiter: LocalRateLimiter, address: string,
 }
 
 /** The license API's error body: the same shape as every answer, with `valid: false`. */
-export function licenseErrorBody(error: AppError) {
+export function licenseErrorBody(error: { code: string; message: string; fieldErrors?: FieldErrors }) {
   return {
     valid: false,
     code: error.code,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   deviceFreedAnswerSchema,
   errorAnswerSchema,
@@ -10,12 +11,13 @@ import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { contentDisposition } from '../http/content-disposition';
-import { parseInput } from '../http/errors';
+import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import { documented, SESSION } from '../openapi/openapi';
 import { deactivateOwnDevice, licenseFileForOwnDevice, myLicenses } from './devices';
 
 /** The buyer's side of licenses, on My Tools: session cookie and CSRF token like the rest of the site. */
-export async function myLicensesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function myLicensesRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   const refusals = { 400: errorAnswerSchema, 401: errorAnswerSchema, 404: errorAnswerSchema };
   app.get(
     '/api/my-licenses/',
@@ -34,42 +36,54 @@ export async function myLicensesRoutes(app: FastifyInstance, ctx: AppContext): P
 
   app.post(
     '/api/my-licenses/devices/:activationId/deactivate',
-    documented({
-      tags: ['Account'],
-      summary: "Free one of the buyer's devices",
-      description: "Counts against the same allowance as the license API's deactivate.",
-      security: SESSION,
-      params: deviceIdSchema,
-      response: { 200: deviceFreedAnswerSchema, ...refusals, 409: errorAnswerSchema },
-    }),
+    documented(
+      {
+        tags: ['Account'],
+        summary: "Free one of the buyer's devices",
+        description: "Counts against the same allowance as the license API's deactivate.",
+        security: SESSION,
+        params: deviceIdSchema,
+        response: { 200: deviceFreedAnswerSchema, ...refusals, 409: errorAnswerSchema },
+      },
+      CALLER_FIRST,
+    ),
     async (request) => {
       const user = await requireUser(ctx, request);
-      const { activationId } = parseInput(deviceIdSchema, request.params);
+      refuseInvalidInput(request);
+      const { activationId } = request.params;
       const { selfDeactivationsLeft } = await deactivateOwnDevice(ctx, user.id, activationId);
-      return { status: 'success', message: LICENSE_MESSAGES.deviceDeactivated, selfDeactivationsLeft };
+      return {
+        status: 'success' as const,
+        message: LICENSE_MESSAGES.deviceDeactivated,
+        selfDeactivationsLeft,
+      };
     },
   );
 
   app.get(
     '/api/my-licenses/devices/:activationId/license-file',
-    documented({
-      tags: ['Account'],
-      summary: "Download the offline license file of one of the buyer's devices",
-      description:
-        'The signed file a tool keeps for offline starts (docs/license-api.md, "Offline license file").',
-      security: SESSION,
-      params: deviceIdSchema,
-      response: { 200: licenseFileSchema, ...refusals },
-    }),
+    documented(
+      {
+        tags: ['Account'],
+        summary: "Download the offline license file of one of the buyer's devices",
+        description:
+          'The signed file a tool keeps for offline starts (docs/license-api.md, "Offline license file").',
+        security: SESSION,
+        params: deviceIdSchema,
+        response: { 200: licenseFileSchema, ...refusals },
+      },
+      CALLER_FIRST,
+    ),
     async (request, reply) => {
       const user = await requireUser(ctx, request);
-      const { activationId } = parseInput(deviceIdSchema, request.params);
+      refuseInvalidInput(request);
+      const { activationId } = request.params;
       const file = await licenseFileForOwnDevice(ctx, user.id, activationId);
       return reply
         .header('cache-control', 'no-store')
         .header('content-disposition', contentDisposition(file.fileName))
         .type('application/json; charset=utf-8')
-        .send(file.text);
+        .send(file.text as never); // The signed file's own bytes: Fastify writes a string as it is.
     },
   );
 }

@@ -1,9 +1,9 @@
-import { and, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { LicenseStatus } from '../../shared/licenses';
 import type { AppContext } from '../context';
 import type { DataSecrets } from '../data-secrets';
 import type { Tx } from '../db';
-import { licenseActivations, licenses, purchases, tools } from '../db/schema';
+import { licenseActivations, licenses, purchases, tools, users } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
 import { DomainError } from '../domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
@@ -11,6 +11,7 @@ import { seatsOfAll } from './devices';
 import { effectiveStatus } from './lookup';
 import { forgetLicenses } from './memory';
 import { licenseKeyHashes, revealLicenseKey } from './secrets-at-rest';
+import { SEAT_HOLDING } from './team-seats';
 
 /**
  * The operator's side of licenses (dashboard and command line): what a license of an order or a customer looks
@@ -29,11 +30,77 @@ export type OperatorLicense = {
   selfDeactivationsLeft: number;
   selfDeactivationsResetAt: Date | null;
   devices: Array<{ id: string; name: string | null; activatedAt: Date; lastSeenAt: Date }>;
+  /** How many people may hold a seat (decision 051): 1 for a personal license, N for a team's own. */
+  seats: number;
+  /** A member's license: the team license it is a seat of; null for a buyer's own. */
+  teamLicenseId: string | null;
+  /** Who holds the seats of a team's own license (its owner first); a member's license lists only its holder. */
+  members: OperatorSeatHolder[];
 };
+
+export type OperatorSeatHolder = {
+  memberId: string;
+  email: string;
+  name: string;
+  isOwner: boolean;
+  licenseId: string;
+  joinedAt: Date;
+};
+
+/** The seat holders of each license: its holder, and for a team's own license its members not taken back. */
+async function seatHoldersOf(
+  ctx: Pick<AppContext, 'db'>,
+  rows: ReadonlyArray<{ id: string; teamLicenseId: string | null; holderId: string; createdAt: Date }>,
+): Promise<Map<string, OperatorSeatHolder[]>> {
+  const holders = new Map<string, OperatorSeatHolder[]>();
+  if (rows.length === 0) return holders;
+  const teams = rows.filter((row) => row.teamLicenseId === null).map((row) => row.id);
+  const [people, members] = await Promise.all([
+    ctx.db
+      .select({ id: users.id, email: users.email, name: users.name })
+      .from(users)
+      .where(inArray(users.id, [...new Set(rows.map((row) => row.holderId))])),
+    teams.length === 0
+      ? []
+      : ctx.db
+          .select({
+            teamLicenseId: licenses.teamLicenseId,
+            licenseId: licenses.id,
+            memberId: users.id,
+            email: users.email,
+            name: users.name,
+            joinedAt: licenses.createdAt,
+          })
+          .from(licenses)
+          .innerJoin(users, eq(users.id, licenses.holderId))
+          .where(and(inArray(licenses.teamLicenseId, teams), inArray(licenses.status, [...SEAT_HOLDING])))
+          .orderBy(asc(licenses.createdAt)),
+  ]);
+  for (const row of rows) {
+    const person = people.find((each) => each.id === row.holderId);
+    const own = person
+      ? [
+          {
+            memberId: person.id,
+            email: person.email,
+            name: person.name,
+            isOwner: row.teamLicenseId === null,
+            licenseId: row.id,
+            joinedAt: row.createdAt,
+          },
+        ]
+      : [];
+    const seated = members
+      .filter((member) => member.teamLicenseId === row.id)
+      .map(({ teamLicenseId: _, ...member }) => ({ ...member, isOwner: false }));
+    holders.set(row.id, [...own, ...seated]);
+  }
+  return holders;
+}
 
 /** The licenses of one order, of one customer (their purchases, refunded ones too) or one key, newest first. */
 export async function licensesOf(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'db' | 'clock' | 'dataSecrets'>,
   of: { orderId: string } | { userId: string } | { licenseKey: string },
 ): Promise<OperatorLicense[]> {
   const where: SQL =
@@ -56,14 +123,24 @@ export async function licensesOf(
       refundedAt: purchases.refundedAt,
       resetAt: licenses.selfDeactivationsResetAt,
       activationLimit: tools.activationLimit,
+      seats: licenses.seats,
+      teamLicenseId: licenses.teamLicenseId,
+      holderId: licenses.holderId,
+      createdAt: licenses.createdAt,
     })
     .from(purchases)
-    .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
+    // A key finds a member's license too; an order or a customer lists the buyers' own (decision 051).
+    .innerJoin(
+      licenses,
+      'licenseKey' in of
+        ? eq(licenses.purchaseId, purchases.id)
+        : and(eq(licenses.purchaseId, purchases.id), isNull(licenses.teamLicenseId)),
+    )
     .innerJoin(tools, eq(tools.id, purchases.toolId))
     .where(where)
     .orderBy(desc(purchases.createdAt));
   const now = ctx.clock.now();
-  const seats = await seatsOfAll(ctx.db, rows, now);
+  const [seats, holders] = await Promise.all([seatsOfAll(ctx.db, rows, now), seatHoldersOf(ctx, rows)]);
   return rows.map((row) => {
     const { devices, selfDeactivationsLeft } = seats.get(row.id) ?? { devices: [], selfDeactivationsLeft: 0 };
     return {
@@ -77,6 +154,9 @@ export async function licensesOf(
       selfDeactivationsLeft,
       selfDeactivationsResetAt: row.resetAt,
       devices,
+      seats: row.seats,
+      teamLicenseId: row.teamLicenseId,
+      members: holders.get(row.id) ?? [],
     };
   });
 }

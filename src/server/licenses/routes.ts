@@ -1,9 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { licensePublicKeysSchema } from '../../shared/api-schemas';
 import { activateLicenseSchema, licenseMachineSchema } from '../../shared/license-schemas';
 import type { LicenseAnswer, PublicKeysResponse } from '../../shared/licenses';
 import type { AppContext } from '../context';
-import { AppError, parseInput } from '../http/errors';
+import { DomainError } from '../domain-error';
+import { type AppError, httpErrorOf } from '../http/errors';
+import type { ZodFastify } from '../http/route-schemas';
 import { documented } from '../openapi/openapi';
 import { activateLicense } from './activate';
 import { licenseAnswerResponse, licenseErrorResponses } from './answer-schema';
@@ -38,7 +41,7 @@ export type LicenseApiHelpers = {
 export async function registerLicenseApi(
   app: FastifyInstance,
   ctx: AppContext,
-  routes: (scope: FastifyInstance, helpers: LicenseApiHelpers) => void,
+  routes: (scope: ZodFastify, helpers: LicenseApiHelpers) => void,
 ): Promise<void> {
   const counted = <A extends { code: string }>(operation: string, answer: A): A => {
     ctx.metrics.licenseAnswers.inc({ operation, code: answer.code });
@@ -55,12 +58,14 @@ export async function registerLicenseApi(
       { parseAs: 'string', bodyLimit: LICENSE_API_BODY_LIMIT },
       parseJson,
     );
-    scope.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    scope.setErrorHandler((error: FastifyError | AppError | DomainError, request, reply) => {
       const operation = request.routeOptions.url?.split('/').at(-1) ?? 'unknown';
-      if (error instanceof AppError) {
-        if (error.headers) reply.headers(error.headers);
-        return reply.status(error.statusCode).send(counted(operation, licenseErrorBody(error)));
+      const told = httpErrorOf(error);
+      if (told) {
+        if (told.headers) reply.headers(told.headers);
+        return reply.status(told.statusCode).send(counted(operation, licenseErrorBody(told)));
       }
+      if (error instanceof DomainError) throw error;
       const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
       if (status >= 500) throw error;
       const [code, message] =
@@ -71,18 +76,18 @@ export async function registerLicenseApi(
             : ['bad_request', 'The request body is not valid JSON.'];
       return reply.status(status).send(counted(operation, { valid: false, code, message }));
     });
-    routes(scope, { counted, limit });
+    routes(scope.withTypeProvider<ZodTypeProvider>(), { counted, limit });
   });
 }
 
 /**
  * Route options every license API call shares: its `200` answer's schema, which Fastify compiles into the
- * serialiser, and its body's shared schema for the OpenAPI document only (the handler parses the body, as it always
- * has: docs/decisions/047-openapi-and-checkout-recovery.md).
+ * serialiser, and its body's shared schema, which Fastify validates before the handler (refusals answered by the
+ * scope's error handler with `valid: false`) and the document describes.
  */
-export const licenseApiOptions = <S extends object>(
+export const licenseApiOptions = <S extends object, B>(
   response: S,
-  doc: { summary: string; description: string; body: unknown },
+  doc: { summary: string; description: string; body: B },
 ) => ({
   bodyLimit: LICENSE_API_BODY_LIMIT,
   ...documented({ tags: ['License API'], ...doc, response: { ...response, ...licenseErrorResponses } }),
@@ -121,7 +126,7 @@ export async function licenseApiRoutes(app: FastifyInstance, ctx: AppContext): P
       licenseApiOptions(licenseAnswerResponse, ACTIVATE),
       async (request, reply): Promise<LicenseAnswer> => {
         reply.header('cache-control', 'no-store');
-        const body = parseInput(activateLicenseSchema, request.body);
+        const body = request.body;
         limit(request, body);
         return counted('activate', await activateLicense(ctx, { ...asRequest(body), name: body.name }));
       },
@@ -131,7 +136,7 @@ export async function licenseApiRoutes(app: FastifyInstance, ctx: AppContext): P
       licenseApiOptions(licenseAnswerResponse, VALIDATE),
       async (request, reply): Promise<LicenseAnswer> => {
         reply.header('cache-control', 'no-store');
-        const body = parseInput(licenseMachineSchema, request.body);
+        const body = request.body;
         limit(request, body);
         return counted('validate', await validateLicense(ctx, asRequest(body)));
       },
@@ -141,7 +146,7 @@ export async function licenseApiRoutes(app: FastifyInstance, ctx: AppContext): P
       licenseApiOptions(licenseAnswerResponse, HEARTBEAT),
       async (request, reply): Promise<LicenseAnswer> => {
         reply.header('cache-control', 'no-store');
-        const body = parseInput(licenseMachineSchema, request.body);
+        const body = request.body;
         limit(request, body);
         return counted('heartbeat', await heartbeatLicense(ctx, asRequest(body), validateLicense));
       },
@@ -151,7 +156,7 @@ export async function licenseApiRoutes(app: FastifyInstance, ctx: AppContext): P
       licenseApiOptions(licenseAnswerResponse, DEACTIVATE),
       async (request, reply): Promise<LicenseAnswer> => {
         reply.header('cache-control', 'no-store');
-        const body = parseInput(licenseMachineSchema, request.body);
+        const body = request.body;
         limit(request, body);
         return counted('deactivate', await deactivateLicense(ctx, asRequest(body)));
       },

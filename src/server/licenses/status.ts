@@ -26,13 +26,15 @@ export async function changeLicenseOfPurchase(
   now: Date,
 ): Promise<LicenseStatusChange | undefined> {
   const { from, to } = TRANSITIONS[change];
-  const [changed] = await tx
+  // A team's members share its purchase (decision 051): their licenses change with the owner's.
+  const changed = await tx
     .update(licenses)
     .set({ status: to, statusChangedAt: now })
     .where(and(eq(licenses.purchaseId, purchaseId), inArray(licenses.status, from)))
-    .returning({ licenseId: licenses.id, status: licenses.status });
-  await queueLicenseStatusEvent(tx, changed, now);
-  return changed;
+    .returning({ licenseId: licenses.id, status: licenses.status, teamLicenseId: licenses.teamLicenseId });
+  for (const { teamLicenseId: _, ...license } of changed) await queueLicenseStatusEvent(tx, license, now);
+  const own = changed.find((license) => license.teamLicenseId === null) ?? changed[0];
+  return own && { licenseId: own.licenseId, status: own.status };
 }
 
 /** The same for the purchase a Razorpay payment paid for (disputes name the payment, not our order). */
@@ -62,7 +64,7 @@ export async function licenseHold(
   const [license] = await db
     .select({ status: licenses.status })
     .from(purchases)
-    .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
+    .innerJoin(licenses, and(eq(licenses.purchaseId, purchases.id), isNull(licenses.teamLicenseId)))
     .where(
       and(
         eq(purchases.userId, owner.userId),

@@ -1,6 +1,15 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import type { FastifyInstance, FastifySchema } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifySchema,
+  FastifySerializerCompiler,
+} from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+} from 'fastify-type-provider-zod';
 import { $ZodType } from 'zod/v4/core';
 
 /**
@@ -85,25 +94,23 @@ type DocumentedSchema = {
   security?: Array<Record<string, string[]>>;
 };
 
-const documentOnly = () => (data: unknown) => ({ value: data });
-
 /**
- * Route options that describe a route without changing how it answers: its body, query and params are still
- * parsed by the handler (`parseInput`, after the auth and input-policy hooks, with the project's error shape), and
- * a zod response schema is documentation, the answer written as the handler returns it. JSON response schemas
- * (the license API's) keep Fastify's compiled serialiser.
+ * Route options that put a route in the document. Its body, query and params are validated by Fastify from these
+ * schemas (src/server/http/route-schemas.ts) and reach the handler parsed and typed; zod answers are serialised
+ * from their schema (what the schema does not name is not sent). JSON response schemas (the license API's) keep
+ * Fastify's compiled serialiser.
  */
-export function documented(schema: DocumentedSchema) {
+export function documented<const S extends DocumentedSchema>(schema: S, config: FastifyContextConfig = {}) {
   const answers = Object.values(schema.response);
   if (!answers.every(isZod)) {
     // The license API's answers: Fastify compiles them into its serialiser, which a zod answer beside them would replace.
     if (answers.some(isZod)) throw new Error(`${schema.summary}: answers are all zod or all JSON schema`);
-    return { schema, validatorCompiler: documentOnly };
+    return { schema, config };
   }
   return {
     schema,
-    validatorCompiler: documentOnly,
-    serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+    config,
+    serializerCompiler: serializerCompiler as unknown as FastifySerializerCompiler<S>,
   };
 }
 

@@ -20,7 +20,7 @@ import {
   webhookEndpoints,
 } from '../db/schema';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
-import { addWebhookEndpoint, setWebhookEndpointEnabled } from '../webhooks/operations';
+import { addWebhookEndpoint, setWebhookEndpointEnabled } from '../webhooks/operator';
 import { cliActor } from './audit';
 
 /**

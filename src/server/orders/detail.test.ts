@@ -8,8 +8,9 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type { CheckoutQuote } from '../../shared/checkout-quote';
+import { newCouponSchema } from '../../shared/coupons';
 import type { OrderDetail } from '../../shared/order-detail';
-import { createCoupon } from '../coupons/operations';
+import { createCoupon } from '../coupons/operator';
 import { cliActor } from '../operator/audit';
 
 let t: ShopTestApp;
@@ -18,7 +19,11 @@ let windowsId: string;
 beforeAll(async () => {
   t = await createShopTestApp();
   windowsId = (await catalogueRows(t)).windows.id;
-  await createCoupon(t.ctx, cliActor('order-page-tests'), { code: 'LAUNCH-20', percent: 20 });
+  await createCoupon(
+    t.ctx,
+    cliActor('order-page-tests'),
+    newCouponSchema.parse({ code: 'LAUNCH-20', percent: 20 }),
+  );
 });
 afterAll(async () => {
   await t.close();

@@ -1,7 +1,8 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
+import { BILLING_COUNTRY_INDIA } from '../../shared/billing';
 import type { OrderDetail } from '../../shared/order-detail';
 import { taxDocumentPath } from '../../shared/order-history';
-import { ORDER_EVENT_LABELS } from '../../shared/orders';
+import { ORDER_EVENT_LABELS, type OrderEventKind } from '../../shared/orders';
 import type { AppContext } from '../context';
 import {
   creditNotes,
@@ -13,9 +14,11 @@ import {
   purchases,
   tools,
 } from '../db/schema';
+import { indiaDate } from '../invoices/numbering';
 import { priceOrder } from '../invoices/pricing';
 import { FREE_ORDER_PREFIX } from '../payments/fulfil';
 import { toolLabel } from '../shop/delivery-email';
+import { billingCorrectionDeadline } from './billing-correction';
 import { refundRequestsOfOrder } from './refund-requests';
 
 /** How long the order page waits for Razorpay to say how a payment was made before showing it without. */
@@ -38,10 +41,12 @@ export async function ownOrderDetail(
   if (!row) return undefined;
   const { order, tool } = row;
 
-  const unitPrice = order.listPrice ?? order.amount;
+  const orderListPrice = order.listPrice ?? order.amount;
+  const unitPrice = orderListPrice / order.seats;
   const price = priceOrder({
     unitPrice,
-    discount: unitPrice - order.amount,
+    seats: order.seats,
+    discount: orderListPrice - order.amount,
     currency: order.currency,
     billing: order.billing,
     firm: ctx.config.firm,
@@ -49,31 +54,54 @@ export async function ownOrderDetail(
 
   const [events, invoiceRows, noteRows, license, requests] = await Promise.all([
     ctx.db
-      .select({ kind: orderEvents.kind, createdAt: orderEvents.createdAt })
+      .select({ kind: orderEvents.kind, detail: orderEvents.detail, createdAt: orderEvents.createdAt })
       .from(orderEvents)
       .where(eq(orderEvents.orderId, order.id))
       .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id)),
     ctx.db
-      .select({ number: invoices.number, issuedAt: invoices.issuedAt })
+      .select({
+        id: invoices.id,
+        number: invoices.number,
+        issuedAt: invoices.issuedAt,
+        cancelledBy: creditNotes.number,
+      })
       .from(invoices)
+      .leftJoin(creditNotes, eq(creditNotes.id, invoices.cancelledByCreditNoteId))
       .where(eq(invoices.orderId, order.id)),
     ctx.db
-      .select({ number: creditNotes.number, issuedAt: creditNotes.issuedAt })
+      .select({
+        id: creditNotes.id,
+        number: creditNotes.number,
+        issuedAt: creditNotes.issuedAt,
+        credits: invoices.number,
+      })
       .from(creditNotes)
+      .innerJoin(invoices, eq(invoices.id, creditNotes.invoiceId))
       .where(eq(creditNotes.orderId, order.id)),
     licenseOf(ctx, order.id),
     refundRequestsOfOrder(ctx, order.id),
   ]);
   const documents = [
-    ...invoiceRows.map((doc) => ({ kind: 'invoice' as const, ...doc })),
-    ...noteRows.map((doc) => ({ kind: 'credit-note' as const, ...doc })),
+    ...invoiceRows.map((doc) => ({ kind: 'invoice' as const, credits: doc.number, ...doc })),
+    ...noteRows.map((doc) => ({ kind: 'credit-note' as const, cancelledBy: null, ...doc })),
   ]
-    .sort((a, b) => a.issuedAt.getTime() - b.issuedAt.getTime())
+    // At one instant (a correction issues both at once) a credit note follows the invoice it credits.
+    .sort(
+      (a, b) =>
+        a.issuedAt.getTime() - b.issuedAt.getTime() ||
+        a.credits.localeCompare(b.credits) ||
+        Number(a.kind === 'credit-note') - Number(b.kind === 'credit-note'),
+    )
     .map((doc) => ({
       kind: doc.kind,
       number: doc.number,
       issuedAt: doc.issuedAt.toISOString(),
-      url: taxDocumentPath(order.id, doc.kind),
+      // The current invoice at its plain address (the one My Tools and the emails give); the others by their id.
+      url:
+        doc.kind === 'invoice' && doc.cancelledBy === null
+          ? taxDocumentPath(order.id, 'invoice')
+          : taxDocumentPath(order.id, doc.kind, doc.id),
+      cancelledBy: doc.cancelledBy,
     }));
 
   return {
@@ -109,12 +137,35 @@ export async function ownOrderDetail(
     },
     history: events.map((event) => ({
       at: event.createdAt.toISOString(),
-      label: ORDER_EVENT_LABELS[event.kind],
+      label: historyLabel(event.kind, event.detail),
     })),
     documents,
+    billingCorrectableUntil: correctableUntil(ctx, order, invoiceRows),
     license,
     refundRequests: requests,
   };
+}
+
+/** The last day the buyer may still correct the billing details (from the first invoice), or null. */
+function correctableUntil(
+  ctx: Pick<AppContext, 'clock'>,
+  order: { status: string; billing: { country?: string } },
+  invoiceRows: Array<{ issuedAt: Date; cancelledBy: string | null }>,
+): string | null {
+  if (order.status !== 'paid' || (order.billing.country || BILLING_COUNTRY_INDIA) !== BILLING_COUNTRY_INDIA)
+    return null;
+  if (!invoiceRows.some((doc) => doc.cancelledBy === null)) return null;
+  const first = Math.min(...invoiceRows.map((doc) => doc.issuedAt.getTime()));
+  const deadline = billingCorrectionDeadline(new Date(first));
+  return indiaDate(ctx.clock.now()) > deadline ? null : deadline;
+}
+
+/** A history line; a billing correction names the documents it cancelled and issued. */
+function historyLabel(kind: OrderEventKind, detail: unknown): string {
+  const facts = (detail ?? {}) as Record<string, unknown>;
+  if (kind === 'billing-corrected' && typeof facts.creditNote === 'string')
+    return `Billing details corrected: credit note ${facts.creditNote} cancels invoice ${String(facts.cancelledInvoice)}; new invoice ${String(facts.invoice)}`;
+  return ORDER_EVENT_LABELS[kind];
 }
 
 async function licenseOf(ctx: AppContext, orderId: string): Promise<OrderDetail['license']> {
@@ -122,7 +173,8 @@ async function licenseOf(ctx: AppContext, orderId: string): Promise<OrderDetail[
     .select({ id: licenses.id, status: licenses.status })
     .from(licenses)
     .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
-    .where(eq(purchases.orderId, orderId));
+    // The buyer's own license; a team's members hold theirs under the same purchase (decision 051).
+    .where(and(eq(purchases.orderId, orderId), isNull(licenses.teamLicenseId)));
   if (!found) return null;
   const devices = await ctx.db
     .select({

@@ -9,10 +9,11 @@ import type { AppContext } from '../context';
 import { judgeCoupon } from '../coupons/check';
 import { type CouponPrice, recordReservation, releaseCouponOf, reserveCoupon } from '../coupons/redemptions';
 import { orders } from '../db/schema';
-import { AppError, conflict, notFound } from '../http/errors';
+import { DomainError } from '../domain-error';
 import { priceOrder } from '../invoices/pricing';
 import { findActiveTool, ownedToolIds } from '../shop/catalogue';
 import { recordOrderEvent } from '../shop/order-events';
+import { assertOwnTeam } from '../teams/teams';
 import { FREE_ORDER_PREFIX, fulfilFreeOrder } from './fulfil';
 import { GatewayError } from './gateway';
 
@@ -34,11 +35,16 @@ export async function createPayment(
   from: { ip: string },
 ): Promise<CreatePaymentResponse> {
   const tool = await findActiveTool(ctx.db, body.toolId);
-  if (!tool) throw notFound(PAYMENT_MESSAGES.toolNotFound);
-  if (tool.comingSoon) throw conflict(PAYMENT_MESSAGES.comingSoon);
-  if ((await ownedToolIds(ctx.db, user.id)).has(tool.id)) throw conflict(PAYMENT_MESSAGES.alreadyOwned);
+  if (!tool) throw new DomainError('not_found', PAYMENT_MESSAGES.toolNotFound);
+  if (tool.comingSoon) throw new DomainError('conflict', PAYMENT_MESSAGES.comingSoon);
+  // "Add seats" buys more seats of a team the buyer owns; anything else is a new license of a tool not owned.
+  if (body.teamLicenseId)
+    await assertOwnTeam(ctx.db, user.id, { licenseId: body.teamLicenseId, toolId: tool.id });
+  else if ((await ownedToolIds(ctx.db, user.id)).has(tool.id))
+    throw new DomainError('conflict', PAYMENT_MESSAGES.alreadyOwned);
 
-  const listPrice = orderAmountSubunits(tool, body.currency);
+  // The order's list price: the unit price times the seats (the coupon and the invoice work from it).
+  const listPrice = orderAmountSubunits(tool, body.currency) * body.seats;
   // A code is judged (and counted against the guesser's one budget) before anything is held for it.
   if (body.couponCode)
     await judgeCoupon(
@@ -62,7 +68,8 @@ export async function createPayment(
       : null;
     // The one pricing function: the amount is the total the checkout's summary showed and the invoice will print.
     const { total: amount } = priceOrder({
-      unitPrice: listPrice,
+      unitPrice: listPrice / body.seats,
+      seats: body.seats,
       discount: coupon?.discount ?? 0,
       currency: body.currency,
       billing: body.billingDetails,
@@ -80,14 +87,25 @@ export async function createPayment(
       couponCode: coupon?.coupon.code ?? null,
       listPrice,
       discount: coupon?.discount ?? 0,
+      seats: body.seats,
+      addsToLicenseId: body.teamLicenseId ?? null,
       createdAt: now,
       updatedAt: now,
     });
     if (coupon)
       await recordReservation(tx, { priced: coupon, orderId, userId: user.id, currency: body.currency, now });
+    const seats = body.seats === 1 && !body.teamLicenseId ? {} : { seats: body.seats };
+    const adds = body.teamLicenseId ? { addsToLicenseId: body.teamLicenseId } : {};
     const detail = coupon
-      ? { amount, currency: body.currency, couponCode: coupon.coupon.code, discount: coupon.discount }
-      : { amount, currency: body.currency };
+      ? {
+          amount,
+          currency: body.currency,
+          couponCode: coupon.coupon.code,
+          discount: coupon.discount,
+          ...seats,
+          ...adds,
+        }
+      : { amount, currency: body.currency, ...seats, ...adds };
     await recordOrderEvent(tx, orderId, 'created', detail, now);
     return { amount };
   });
@@ -120,7 +138,7 @@ export async function createPayment(
       await releaseCouponOf(tx, orderId);
       await recordOrderEvent(tx, orderId, 'gateway-error', { message }, failedAt);
     });
-    throw new AppError(502, 'payment_gateway_error', PAYMENT_MESSAGES.gatewayFailed);
+    throw new DomainError('payment_gateway_error', PAYMENT_MESSAGES.gatewayFailed);
   }
 
   await ctx.db
@@ -153,7 +171,8 @@ async function freeOrderAnswer(
 ): Promise<CreatePaymentResponse> {
   const razorpayOrderId = `${FREE_ORDER_PREFIX}${orderId}`;
   const outcome = await fulfilFreeOrder(ctx, razorpayOrderId);
-  if (outcome.result === 'duplicate-payment') throw conflict(PAYMENT_MESSAGES.alreadyOwned);
+  if (outcome.result === 'duplicate-payment')
+    throw new DomainError('conflict', PAYMENT_MESSAGES.alreadyOwned);
   return {
     status: 'success',
     order_id: razorpayOrderId,

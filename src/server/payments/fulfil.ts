@@ -12,11 +12,13 @@ import { forgetOwnedTools } from '../shop/catalogue';
 import { queueDeliveryEmail } from '../shop/delivery';
 import { generateCredentials, generateLicenseKey } from '../shop/license';
 import { recordOrderEvent } from '../shop/order-events';
+import { addSeats, queueSeatsAddedEmail } from '../teams/teams';
 import { convertTrial } from '../trials/trials';
 import { queuePurchaseEvents } from '../webhooks/events';
 import { refundOrder } from './refund';
 
 const DUPLICATE_PAYMENT_REASON = 'Duplicate purchase of an owned tool';
+const SEATS_UNAVAILABLE_REASON = 'Seats for a team license that is no longer live';
 
 export type FulfilSource = 'verify' | 'webhook' | 'reconciler' | 'coupon';
 
@@ -126,6 +128,9 @@ export async function applyPayment(
     .set({ status: 'paid', razorpayPaymentId: input.razorpayPaymentId, paidAt: now, updatedAt: now })
     .where(eq(orders.id, order.id));
 
+  if (order.addsToLicenseId)
+    return applySeatsPayment(ctx, tx, { ...order, addsToLicenseId: order.addsToLicenseId }, input, now);
+
   const [owned] = await tx
     .select({ id: purchases.id })
     .from(purchases)
@@ -170,6 +175,12 @@ export async function applyPayment(
   const secret =
     (await convertTrial(ctx, tx, { id: purchase.id, userId: order.userId, toolId: order.toolId }, now)) ??
     (await issueLicense(ctx, tx, { id: purchase.id, userId: order.userId }, tool, now));
+  // An order of several seats makes its license a team (decision 051), whether new or a converted trial.
+  if (order.seats > 1)
+    await tx
+      .update(licenses)
+      .set({ seats: order.seats })
+      .where(and(eq(licenses.purchaseId, purchase.id), isNull(licenses.teamLicenseId)));
   const invoice = await issueInvoice(ctx, tx, {
     orderId: order.id,
     razorpayPaymentId: input.razorpayPaymentId,
@@ -196,6 +207,77 @@ export async function applyPayment(
     result: 'fulfilled',
     orderId: order.id,
     purchaseId: purchase.id,
+    userId: order.userId,
+    currency: order.currency,
+  };
+}
+
+/**
+ * A paid "Add seats" order (decision 051): no new purchase or license, the team license it names gets its seats,
+ * with the order's own invoice and an email to the owner. A team refunded or revoked meanwhile cannot take them:
+ * the payment is handled like a duplicate one (refunded).
+ */
+async function applySeatsPayment(
+  ctx: AppContext,
+  tx: Tx,
+  order: OrderRow & { addsToLicenseId: string },
+  input: Omit<FulfilInput, 'razorpayPaymentId'> & { razorpayPaymentId: string | null },
+  now: Date,
+): Promise<FulfilOutcome> {
+  const [team] = await tx
+    .select({ purchaseId: purchases.id })
+    .from(licenses)
+    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .where(
+      and(
+        eq(licenses.id, order.addsToLicenseId),
+        eq(licenses.holderId, order.userId),
+        isNull(purchases.refundedAt),
+      ),
+    );
+  const added = team && (await addSeats(tx, order.addsToLicenseId, order.seats));
+  if (!team || !added) {
+    await releaseCouponOf(tx, order.id);
+    if (input.razorpayPaymentId === null) {
+      await tx
+        .update(orders)
+        .set({ status: 'failed', failureReason: SEATS_UNAVAILABLE_REASON, paidAt: null, updatedAt: now })
+        .where(eq(orders.id, order.id));
+      return { result: 'duplicate-payment', orderId: order.id, refunded: false };
+    }
+    await recordOrderEvent(
+      tx,
+      order.id,
+      'duplicate-payment',
+      { source: input.source, paymentId: input.razorpayPaymentId, addsToLicenseId: order.addsToLicenseId },
+      now,
+    );
+    return { result: 'duplicate-payment', orderId: order.id, refunded: false };
+  }
+  await markCouponUsed(tx, order.id, now);
+  const invoice = await issueInvoice(ctx, tx, {
+    orderId: order.id,
+    razorpayPaymentId: input.razorpayPaymentId,
+    settledInr: input.settledInr,
+  });
+  await recordOrderEvent(
+    tx,
+    order.id,
+    'paid',
+    {
+      source: input.source,
+      paymentId: input.razorpayPaymentId,
+      addsToLicenseId: order.addsToLicenseId,
+      seatsAdded: order.seats,
+      seats: added.seats,
+    },
+    now,
+  );
+  await queueSeatsAddedEmail(ctx, tx, { order, seats: added.seats, invoice }, now);
+  return {
+    result: 'fulfilled',
+    orderId: order.id,
+    purchaseId: team.purchaseId,
     userId: order.userId,
     currency: order.currency,
   };

@@ -1,8 +1,7 @@
-import { and, asc, between, eq, gt, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, between, eq, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/orders';
 import { emailMatches } from '../auth/users';
 import type { AppContext } from '../context';
-import type { DataSecrets } from '../data-secrets';
 import type { DbOrTx } from '../db';
 import { cappedCount, keysetPage } from '../db/keyset';
 import {
@@ -18,14 +17,17 @@ import {
   users,
 } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
+import { DomainError } from '../domain-error';
+import { taxDocumentsOfOrder } from '../invoices/orders';
+import { licensesOf } from '../licenses/operator';
 import { revealLicenseKey, revealPassword } from '../licenses/secrets-at-rest';
 
 /** The operator's view of orders: finding one however it is named, lists, and everything support needs. */
 
-type OrderRow = typeof orders.$inferSelect;
+type StoredOrder = typeof orders.$inferSelect;
 
 /** An order by its id (or the start of it), its Razorpay order id (order_…) or its payment id (pay_…). */
-export function findOrder(db: DbOrTx, typed: string): Promise<OrderRow> {
+export function findOrder(db: DbOrTx, typed: string): Promise<StoredOrder> {
   const text = typed.trim();
   const alternative = /^order_\w+$/.test(text)
     ? eq(orders.razorpayOrderId, text)
@@ -159,52 +161,62 @@ export async function listOrders(
   return { ...page, ...counted };
 }
 
-/** Everything about one order that support needs, read in one go. */
-export async function orderDossier(db: DbOrTx, order: OrderRow, now: Date, secrets: DataSecrets) {
-  const [customer] = await db
-    .select({ id: users.id, name: users.name, email: users.email, phone: users.phone })
-    .from(users)
-    .where(eq(users.id, order.userId));
-  const [tool] = await db
-    .select({ id: tools.id, name: tools.name, device: tools.device, delivery: tools.delivery })
-    .from(tools)
-    .where(eq(tools.id, order.toolId));
-  const [owned] = await db
-    .select({ purchase: purchases, license: licenses })
-    .from(purchases)
-    .leftJoin(licenses, eq(licenses.purchaseId, purchases.id))
-    .where(eq(purchases.orderId, order.id));
+/**
+ * THE one order in full, as the dashboard's order page and `npm run admin -- orders show` both read it: the order,
+ * its customer and tool, purchase and license (revealed: each adapter masks what it must), licenses with their
+ * machines, tax documents, history and emails. Each adapter renders its own shape from it.
+ */
+export async function orderDossier(ctx: Pick<AppContext, 'db' | 'clock' | 'dataSecrets'>, orderId: string) {
+  const { db } = ctx;
+  const [order] = await db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+  if (!order) throw new DomainError('not_found', 'No such order.');
+  const now = ctx.clock.now();
+  const [[customer], [tool], [owned], events, emails, licensesOfOrder, documents] = await Promise.all([
+    db
+      .select({ id: users.id, name: users.name, email: users.email, phone: users.phone })
+      .from(users)
+      .where(eq(users.id, order.userId)),
+    db
+      .select({ id: tools.id, name: tools.name, device: tools.device, delivery: tools.delivery })
+      .from(tools)
+      .where(eq(tools.id, order.toolId)),
+    db
+      .select({ purchase: purchases, license: licenses })
+      .from(purchases)
+      .leftJoin(licenses, and(eq(licenses.purchaseId, purchases.id), isNull(licenses.teamLicenseId)))
+      .where(eq(purchases.orderId, order.id)),
+    db.select().from(orderEvents).where(eq(orderEvents.orderId, order.id)).orderBy(asc(orderEvents.id)),
+    db
+      .select({
+        id: outbox.id,
+        kind: outbox.kind,
+        to: outbox.to,
+        subject: outbox.subject,
+        status: outbox.status,
+        attempts: outbox.attempts,
+        lastError: outbox.lastError,
+        createdAt: outbox.createdAt,
+        sentAt: outbox.sentAt,
+      })
+      .from(outbox)
+      .where(eq(outbox.ref, `order:${order.id}`))
+      .orderBy(asc(outbox.id)),
+    licensesOf(ctx, { orderId: order.id }),
+    taxDocumentsOfOrder(ctx, order.id),
+  ]);
   const [links] = owned
     ? await db
         .select({ n: sql<number>`count(*)`.mapWith(Number) })
         .from(downloadTokens)
         .where(and(eq(downloadTokens.purchaseId, owned.purchase.id), gt(downloadTokens.expiresAt, now)))
     : [];
-  const events = await db
-    .select()
-    .from(orderEvents)
-    .where(eq(orderEvents.orderId, order.id))
-    .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id));
-  const emails = await db
-    .select({
-      id: outbox.id,
-      kind: outbox.kind,
-      to: outbox.to,
-      subject: outbox.subject,
-      status: outbox.status,
-      attempts: outbox.attempts,
-      lastError: outbox.lastError,
-      createdAt: outbox.createdAt,
-      sentAt: outbox.sentAt,
-    })
-    .from(outbox)
-    .where(eq(outbox.ref, `order:${order.id}`))
-    .orderBy(asc(outbox.id));
   return {
     id: order.id,
     status: order.status,
     amount: order.amount,
     currency: order.currency,
+    couponCode: order.couponCode,
+    discount: order.couponCode ? order.discount : null,
     razorpayOrderId: order.razorpayOrderId,
     razorpayPaymentId: order.razorpayPaymentId,
     failureReason: order.failureReason,
@@ -222,14 +234,22 @@ export async function orderDossier(db: DbOrTx, order: OrderRow, now: Date, secre
           liveDownloadLinks: links?.n ?? 0,
           license: owned.license
             ? {
-                licenseKey: revealLicenseKey(secrets, owned.license),
+                licenseKey: revealLicenseKey(ctx.dataSecrets, owned.license),
                 username: owned.license.username,
-                password: revealPassword(secrets, owned.license),
+                password: revealPassword(ctx.dataSecrets, owned.license),
               }
             : null,
         }
       : null,
-    events: events.map((event) => ({ at: event.createdAt, kind: event.kind, detail: event.detail })),
+    licenses: licensesOfOrder,
+    invoice: documents.invoice,
+    creditNote: documents.creditNote,
+    events: events.map((event) => ({
+      id: event.id,
+      at: event.createdAt,
+      kind: event.kind,
+      detail: event.detail,
+    })),
     emails,
   };
 }

@@ -21,6 +21,7 @@ import { licenses, orderEvents, orders, outbox, purchases, webhookEvents } from 
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { LICENSE_KEY_PATTERN } from '../shop/license';
 import { EMULATOR_DECLINE_DESCRIPTION } from './emulator';
+import { applyRazorpayEvent, razorpayEventSchema } from './razorpay-events';
 import { webhookSignature } from './signatures';
 
 let t: ShopTestApp;
@@ -332,6 +333,28 @@ describe('POST /api/razorpay/webhook/', () => {
     const key = license && revealLicenseKey(t.ctx.dataSecrets, license);
     expect(key).toMatch(LICENSE_KEY_PATTERN);
     expect(effects.deliveries[0]?.text).toContain(key);
+  });
+
+  it('is one operation the route hands its event to: applied without HTTP, once per event id', async () => {
+    const { client } = await newBuyer(t);
+    const created = (await createOrder(client, catalogue.windows.id)).json<CreateResponse>();
+    const order = await orderRow(t, created.order_id);
+    const event = {
+      ...razorpayEventSchema.parse(JSON.parse(paymentEvent('order.paid', order))),
+      id: 'evt_direct01',
+    };
+
+    expect((await applyRazorpayEvent(t.ctx, event)).result).toBe('fulfilled');
+    expect((await applyRazorpayEvent(t.ctx, event)).result).toBe('duplicate');
+    expect(await orderRow(t, created.order_id)).toMatchObject({ status: 'paid' });
+    const effects = await effectsOf(t, order.id);
+    expect(effects).toMatchObject({ purchases: 1, licenses: 1 });
+    expect(effects.deliveries).toHaveLength(1);
+    const recorded = await t.ctx.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.eventId, 'evt_direct01'));
+    expect(recorded).toHaveLength(1);
   });
 
   it('rejects a bad signature and a re-serialised body with 400, changing nothing', async () => {

@@ -1,8 +1,8 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Currency } from '../../shared/constants';
 import type { AppContext } from '../context';
 import type { Tx } from '../db';
-import { downloadTokens, orders, purchases, tools, users } from '../db/schema';
+import { downloadTokens, licenses, orders, purchases, tools, users } from '../db/schema';
 import { DomainError } from '../domain-error';
 import { issueCreditNote } from '../invoices/issue';
 import { forgetLicenses } from '../licenses/memory';
@@ -160,8 +160,14 @@ export async function recordRefund(
     .set({ refundedAt: now })
     .where(and(eq(purchases.orderId, order.id), isNull(purchases.refundedAt)))
     .returning({ id: purchases.id });
-  // The license dies with the purchase: validate answers REVOKED from this commit on.
+  // The license dies with the purchase: validate answers REVOKED from this commit on (a team's members' too).
   if (purchase) await changeLicenseOfPurchase(tx, purchase.id, 'revoke', now);
+  // An "Add seats" order takes its seats back (decision 051); members already seated keep theirs until removed.
+  if (order.addsToLicenseId)
+    await tx
+      .update(licenses)
+      .set({ seats: sql`greatest(1, ${licenses.seats} - ${order.seats})` })
+      .where(eq(licenses.id, order.addsToLicenseId));
   const revoked = purchase
     ? await tx
         .delete(downloadTokens)

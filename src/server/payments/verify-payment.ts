@@ -4,7 +4,7 @@ import { SHOP_MESSAGES } from '../../shared/shop';
 import type { verifyPaymentSchema } from '../../shared/shop-schemas';
 import type { AppContext } from '../context';
 import { orders } from '../db/schema';
-import { AppError, notFound } from '../http/errors';
+import { DomainError } from '../domain-error';
 import { type FulfilOutcome, fulfilOrder } from './fulfil';
 import { verifyCheckoutSignature } from './signatures';
 
@@ -24,7 +24,7 @@ export async function verifyPayment(
     .from(orders)
     .where(and(eq(orders.razorpayOrderId, body.razorpay_order_id), eq(orders.userId, userId)))
     .limit(1);
-  if (!order) throw notFound(VERIFY_MESSAGES.orderNotFound);
+  if (!order) throw new DomainError('not_found', VERIFY_MESSAGES.orderNotFound);
 
   // Signed over the order id we stored, never over ids the browser could swap.
   const valid = verifyCheckoutSignature(ctx.config.razorpay.keySecret, {
@@ -32,7 +32,7 @@ export async function verifyPayment(
     paymentId: body.razorpay_payment_id,
     signature: body.razorpay_signature,
   });
-  if (!valid) throw new AppError(400, 'invalid_signature', VERIFY_MESSAGES.badSignature);
+  if (!valid) throw new DomainError('invalid_signature', VERIFY_MESSAGES.badSignature);
 
   const outcome = await fulfilOrder(ctx, {
     razorpayOrderId: order.razorpayOrderId,
@@ -42,6 +42,6 @@ export async function verifyPayment(
   if (outcome.result === 'fulfilled' || outcome.result === 'already-paid')
     return { orderId: order.id, outcome };
   if (outcome.result === 'duplicate-payment')
-    throw new AppError(409, 'duplicate_payment', VERIFY_MESSAGES.duplicate);
-  throw new AppError(409, 'payment_not_settled', VERIFY_MESSAGES.notSettled);
+    throw new DomainError('duplicate_payment', VERIFY_MESSAGES.duplicate);
+  throw new DomainError('payment_not_settled', VERIFY_MESSAGES.notSettled);
 }

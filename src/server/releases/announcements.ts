@@ -51,7 +51,7 @@ function ownersToTell(tx: DbOrTx, release: { id: string; toolId: string }) {
     .selectDistinct({ id: users.id, email: users.email })
     .from(users)
     .innerJoin(purchases, and(eq(purchases.userId, users.id), eq(purchases.toolId, release.toolId)))
-    .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
+    .innerJoin(licenses, and(eq(licenses.purchaseId, purchases.id), isNull(licenses.teamLicenseId)))
     .where(
       and(
         eq(wantsTopic('releases'), true),

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { ARTIFACT_ARCHES, ARTIFACT_PLATFORMS, RELEASE_CHANNELS } from '../../shared/releases';
 import type { AppContext } from '../context';
 import { etagMatches } from '../http/conditional';
 import { sendJsonNotFound } from '../http/errors';
+import { pathStrings } from '../http/route-schemas';
 import { artifactUrlOf, type FeedOwner, liveFeedOwner } from '../licenses/update-tokens';
 import { buildAppcast } from './appcast';
 import { sendArtifact } from './artifact-download';
@@ -19,14 +22,21 @@ const isOneOf = <T extends string>(values: readonly T[], value: unknown): value 
   typeof value === 'string' && (values as readonly string[]).includes(value);
 
 type TokenParams = { token: string };
-type AppcastQuery = { os?: string; arch?: string; channel?: string };
+/** Checked by the appcast itself: a value it does not know is an unknown address (404), as before. */
+const appcastQuery = z.object({
+  os: z.string().optional(),
+  arch: z.string().optional(),
+  channel: z.string().optional(),
+});
+type AppcastQuery = z.output<typeof appcastQuery>;
 
 /**
  * The update feeds of one activation, under its secret token (docs/updates.md): a Sparkle / WinSparkle appcast,
  * Velopack's `releases.<channel>.json` and Squirrel's `RELEASES`, and the files they point at. An unknown or dead
  * token is answered as any unknown address is, so nothing tells whether it ever existed.
  */
-export async function updateFeedRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   /** The token's tool, counted against the limits; undefined when the token is not alive (the caller sends 404). */
   async function ownerOf(request: FastifyRequest<{ Params: TokenParams }>): Promise<FeedOwner | undefined> {
     ctx.licenseLimiter.consume({ key: `address:${request.ip}`, limit: PER_ADDRESS, windowMs: MINUTE });
@@ -109,8 +119,9 @@ export async function updateFeedRoutes(app: FastifyInstance, ctx: AppContext): P
     return found ? sendArtifact(ctx, request, reply, found.artifact) : sendJsonNotFound(reply);
   }
 
-  app.get<{ Params: TokenParams & { file: string }; Querystring: AppcastQuery }>(
+  app.get(
     '/api/updates/:token/:file',
+    { schema: { params: pathStrings('token', 'file'), querystring: appcastQuery } },
     async (request, reply) => {
       const owner = await ownerOf(request);
       if (!owner) return sendJsonNotFound(reply);
@@ -119,8 +130,9 @@ export async function updateFeedRoutes(app: FastifyInstance, ctx: AppContext): P
     },
   );
 
-  app.get<{ Params: TokenParams & { artifactId: string; fileName: string } }>(
+  app.get(
     '/api/updates/:token/files/:artifactId/:fileName',
+    { schema: { params: pathStrings('token', 'artifactId', 'fileName') } },
     async (request, reply) => {
       const owner = await ownerOf(request);
       if (!owner) return sendJsonNotFound(reply);

@@ -9,8 +9,8 @@ import { addTool } from '../../../test/support/shop-fixtures';
 import type { ReleasePublicKeyResponse } from '../../shared/releases';
 import { tools } from '../db/schema';
 import { cliActor } from '../operator/audit';
+import { attachToolFile } from '../shop/operator';
 import { ensureDefaultCatalogue } from '../shop/seed';
-import { attachToolFile } from '../shop/tools';
 import { signMigratedArtifacts } from './backfill';
 import { listReleases, openArtifactStream } from './store';
 

@@ -19,7 +19,7 @@ import {
   publishRelease,
   removeArtifact,
   yankRelease,
-} from './operations';
+} from './operator';
 import { releaseSigner } from './signing';
 import { listReleases, publishedArtifacts } from './store';
 

@@ -16,8 +16,8 @@ import { tools } from '../db/schema';
 import { cliActor } from '../operator/audit';
 import { sha256Hex } from '../storage';
 import { activeCatalogue, invalidateCatalogue } from './catalogue';
+import { attachToolFile, createTool, updateTool } from './operator';
 import { seedDefaultCatalogue } from './seed';
-import { attachToolFile, createTool, updateTool } from './tools';
 
 let t: ShopTestApp;
 beforeAll(async () => {

@@ -1,8 +1,10 @@
-import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { PurchasedTool, Tool, ToolInstaller } from '../../shared/shop';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
-import { licenses, purchases, tools, trials } from '../db/schema';
+import { licenses, purchases, tools, trials, users } from '../db/schema';
+import { SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
 import { renderNotes } from '../releases/notes';
 import { type ArtifactRow, publishedArtifacts, type ReleaseRow } from '../releases/store';
 import type { CachedCatalogue, ShopperTools } from './catalogue-cache';
@@ -68,11 +70,44 @@ export function invalidateCatalogue(ctx: AppContext): void {
 
 /** Ids of the tools this user owns now (refunded purchases do not count), straight from the database. */
 export async function ownedToolIds(db: DbOrTx, userId: string): Promise<Set<string>> {
-  const rows = await db
-    .select({ toolId: purchases.toolId })
-    .from(purchases)
-    .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt)));
-  return new Set(rows.map((row) => row.toolId));
+  const [rows, seats] = await Promise.all([
+    db
+      .select({ toolId: purchases.toolId })
+      .from(purchases)
+      .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt))),
+    teamSeatsOf(db, userId),
+  ]);
+  return new Set([...rows, ...seats].map((row) => row.toolId));
+}
+
+/** The seats of other people's teams this user holds (decision 051): tools they have without buying them. */
+function teamSeatsOf(db: DbOrTx, userId: string) {
+  const owner = alias(users, 'team_owner');
+  const team = alias(licenses, 'team');
+  return db
+    .select({
+      toolId: purchases.toolId,
+      joinedAt: licenses.createdAt,
+      ownerName: owner.name,
+      name: tools.name,
+      description: tools.description,
+      device: tools.device,
+      icon: tools.icon,
+    })
+    .from(licenses)
+    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .innerJoin(tools, eq(tools.id, purchases.toolId))
+    .innerJoin(team, eq(team.id, licenses.teamLicenseId))
+    .innerJoin(owner, eq(owner.id, team.holderId))
+    .where(
+      and(
+        eq(licenses.holderId, userId),
+        isNotNull(licenses.teamLicenseId),
+        inArray(licenses.status, [...SEAT_HOLDING]),
+        isNull(purchases.refundedAt),
+      ),
+    )
+    .orderBy(desc(licenses.createdAt));
 }
 
 /**
@@ -166,27 +201,53 @@ async function trialTools(
 /** GET /api/my-tools/: the tools the user owns now, newest purchase first, then the trials not bought. */
 export async function purchasedTools(ctx: AppContext, userId: string): Promise<PurchasedTool[]> {
   const trialled = await trialTools(ctx, userId);
-  const rows = await ctx.db
-    .select({
-      id: tools.id,
-      name: tools.name,
-      description: tools.description,
-      device: tools.device,
-      icon: tools.icon,
-      purchasedAt: purchases.createdAt,
-    })
-    .from(purchases)
-    .innerJoin(tools, eq(tools.id, purchases.toolId))
-    .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt)))
-    .orderBy(desc(purchases.createdAt));
-  const bought = rows.map((row) => ({
-    _id: row.id,
-    name: row.name,
-    description: row.description,
-    device: row.device ?? null,
-    icon: row.icon,
-    purchaseDate: row.purchasedAt.toISOString(),
-  }));
+  const [rows, seats] = await Promise.all([
+    ctx.db
+      .select({
+        id: tools.id,
+        name: tools.name,
+        description: tools.description,
+        device: tools.device,
+        icon: tools.icon,
+        purchasedAt: purchases.createdAt,
+        licenseId: licenses.id,
+        seats: licenses.seats,
+      })
+      .from(purchases)
+      .innerJoin(tools, eq(tools.id, purchases.toolId))
+      .leftJoin(licenses, and(eq(licenses.purchaseId, purchases.id), isNull(licenses.teamLicenseId)))
+      .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt)))
+      .orderBy(desc(purchases.createdAt)),
+    teamSeatsOf(ctx.db, userId),
+  ]);
+  // A license of more than one seat is a team its buyer manages on My Tools.
+  const teamOf = (row: (typeof rows)[number]) =>
+    row.licenseId && row.seats && row.seats > 1 ? { licenseId: row.licenseId, seats: row.seats } : null;
+  const teams = rows.flatMap((row) => teamOf(row)?.licenseId ?? []);
+  const used = await seatsUsedOf(ctx.db, teams, ctx.clock.now());
+  const bought = [
+    ...rows.map((row) => {
+      const team = teamOf(row);
+      return {
+        _id: row.id,
+        name: row.name,
+        description: row.description,
+        device: row.device ?? null,
+        icon: row.icon,
+        purchaseDate: row.purchasedAt.toISOString(),
+        ...(team ? { team: { ...team, seatsUsed: used.get(team.licenseId) ?? 1 } } : {}),
+      };
+    }),
+    ...seats.map((row) => ({
+      _id: row.toolId,
+      name: row.name,
+      description: row.description,
+      device: row.device ?? null,
+      icon: row.icon,
+      purchaseDate: row.joinedAt.toISOString(),
+      teamOwner: { name: row.ownerName },
+    })),
+  ];
   // A trial whose tool was bought outright after a refund is no longer a trial on My Tools.
   const boughtIds = new Set(bought.map((tool) => tool._id));
   const listed = [...bought, ...trialled.filter((tool) => !boughtIds.has(tool._id))];

@@ -99,7 +99,7 @@ export async function resendDelivery(
       .innerJoin(orders, eq(orders.id, purchases.orderId))
       .innerJoin(tools, eq(tools.id, purchases.toolId))
       .innerJoin(users, eq(users.id, purchases.userId))
-      .leftJoin(licenses, eq(licenses.purchaseId, purchases.id))
+      .leftJoin(licenses, and(eq(licenses.purchaseId, purchases.id), isNull(licenses.teamLicenseId)))
       .where(which)
       .limit(1)
       .for('update', { of: purchases });

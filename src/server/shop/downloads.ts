@@ -1,12 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { currentUser, requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { downloadTokens, licenses, purchases, tools, trials } from '../db/schema';
 import { contentDisposition } from '../http/content-disposition';
+import { pathStrings } from '../http/route-schemas';
 import { sendArtifact } from '../releases/artifact-download';
 import { findArtifact, findRelease } from '../releases/store';
 
@@ -91,7 +93,8 @@ async function livePurchase(ctx: AppContext, userId: string, toolId: string) {
     .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
     .where(
       and(
-        eq(purchases.userId, userId),
+        // The buyer's own license, or their seat of someone's team (decision 051).
+        eq(licenses.holderId, userId),
         eq(purchases.toolId, toolId),
         isNull(purchases.refundedAt),
         eq(licenses.status, 'active'),
@@ -127,13 +130,15 @@ async function downloadOwner(ctx: AppContext, userId: string, toolId: string) {
   return trial && { trialId: trial.id };
 }
 
-export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function downloadRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   /**
    * My Tools' download button for one installer: a fresh 3-hour link of the signed-in owner (or, while it runs, of
    * their trial), to which the browser is sent at once. Anyone else, and any file that is not an installer of a published release, is refused.
    */
-  app.get<{ Params: { artifactId: string } }>(
+  app.get(
     '/api/my-tools/installers/:artifactId',
+    { schema: { params: pathStrings('artifactId') } },
     async (request, reply) => {
       const user = await requireUser(ctx, request);
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
@@ -150,7 +155,7 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
     },
   );
 
-  app.get<{ Params: { token: string } }>('/api/downloads/:token', async (request, reply) => {
+  app.get('/api/downloads/:token', { schema: { params: pathStrings('token') } }, async (request, reply) => {
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-robots-tag', 'noindex');
     const { token } = request.params;
@@ -167,7 +172,13 @@ export async function downloadRoutes(app: FastifyInstance, ctx: AppContext): Pro
       .from(downloadTokens)
       .leftJoin(purchases, eq(purchases.id, downloadTokens.purchaseId))
       .leftJoin(trials, eq(trials.id, downloadTokens.trialId))
-      .innerJoin(licenses, or(eq(licenses.purchaseId, purchases.id), eq(licenses.id, trials.licenseId)))
+      .innerJoin(
+        licenses,
+        or(
+          and(eq(licenses.purchaseId, purchases.id), eq(licenses.holderId, downloadTokens.userId)),
+          eq(licenses.id, trials.licenseId),
+        ),
+      )
       .innerJoin(tools, eq(tools.id, downloadTokens.toolId))
       .where(
         and(

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { catalogueAnswerSchema, errorAnswerSchema, myToolsAnswerSchema } from '../../shared/api-schemas';
 import { LICENSE_MESSAGES } from '../../shared/licenses';
 import { type PurchasedTool, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
@@ -6,7 +7,8 @@ import { sendCredentialsSchema } from '../../shared/shop-schemas';
 import { currentUser, requireUser } from '../auth/session';
 import type { AppContext } from '../context';
 import { DomainError } from '../domain-error';
-import { notFound, parseInput } from '../http/errors';
+import { notFound } from '../http/errors';
+import { refuseInvalidInput } from '../http/route-schemas';
 import { licenseHold } from '../licenses/status';
 import { documented, SESSION } from '../openapi/openapi';
 import { activeCatalogue, cachedShopperTools, purchasedTools } from './catalogue';
@@ -17,9 +19,11 @@ const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 
 const RESEND_LIMIT = { limit: 5, windowMs: 60 * 60 * 1000 };
 
-export async function shopRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function shopRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   /** The catalogue; anonymous visitors get the cached bytes, logged-in ones one extra query for `purchased`. */
-  app.get(
+  // Sends the anonymous catalogue as the bytes it cached (Fastify writes a string as it is): not the typed instance.
+  base.get(
     '/api/alltools/',
     documented({
       tags: ['Shop'],
@@ -62,26 +66,31 @@ export async function shopRoutes(app: FastifyInstance, ctx: AppContext): Promise
     },
   );
 
-  app.post('/api/send-tool-credentials/', async (request): Promise<StatusResponse> => {
-    const user = await requireUser(ctx, request);
-    const { toolId } = parseInput(sendCredentialsSchema, request.body);
+  app.post(
+    '/api/send-tool-credentials/',
+    { schema: { body: sendCredentialsSchema }, config: { checksCallerFirst: true } },
+    async (request): Promise<StatusResponse> => {
+      const user = await requireUser(ctx, request);
+      refuseInvalidInput(request);
+      const { toolId } = request.body;
 
-    await ctx.limiter.consume({
-      key: `send-credentials:${user.id}:${toolId}`,
-      ...RESEND_LIMIT,
-      message: CREDENTIALS_MESSAGES.tooMany,
-    });
-    const hold = await licenseHold(ctx.db, { userId: user.id, toolId });
-    if (hold) {
-      throw new DomainError(
-        'refused',
-        hold === 'suspended' ? LICENSE_MESSAGES.licenseSuspended : LICENSE_MESSAGES.licenseRevoked,
-      );
-    }
-    const outcome = await resendDelivery(ctx, { userId: user.id, toolId }, 'web');
-    if (outcome.result !== 'sent') throw notFound(CREDENTIALS_MESSAGES.notPurchased);
-    return { status: 'success', message: CREDENTIALS_MESSAGES.sent };
-  });
+      await ctx.limiter.consume({
+        key: `send-credentials:${user.id}:${toolId}`,
+        ...RESEND_LIMIT,
+        message: CREDENTIALS_MESSAGES.tooMany,
+      });
+      const hold = await licenseHold(ctx.db, { userId: user.id, toolId });
+      if (hold) {
+        throw new DomainError(
+          'refused',
+          hold === 'suspended' ? LICENSE_MESSAGES.licenseSuspended : LICENSE_MESSAGES.licenseRevoked,
+        );
+      }
+      const outcome = await resendDelivery(ctx, { userId: user.id, toolId }, 'web');
+      if (outcome.result !== 'sent') throw notFound(CREDENTIALS_MESSAGES.notPurchased);
+      return { status: 'success', message: CREDENTIALS_MESSAGES.sent };
+    },
+  );
 
   await downloadRoutes(app, ctx);
 }

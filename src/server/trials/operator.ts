@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm';
-import type { AdminToolTrials } from '../../shared/dashboard';
-import { TRIAL_EXTEND_DAYS_RANGE, type TrialFigures } from '../../shared/trials';
+import type { AdminToolTrials, ExtendTrial } from '../../shared/dashboard';
+import type { TrialFigures } from '../../shared/trials';
 import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { licenses, trials, users } from '../db/schema';
@@ -48,20 +48,15 @@ function assertRunningOrEnded(found: { trial: { convertedAt: Date | null } }): v
 
 /**
  * Moves a trial's end `days` later (from its end, or from now when it has already ended), so the buyer gets that
- * much more time; the reminders are sent again before the new end.
+ * much more time; the reminders are sent again before the new end. `days` is `extendTrialSchema`'s parsed output:
+ * each adapter parses its input with it once.
  */
 export async function extendTrial(
   ctx: AppContext,
   typed: string,
-  days: number,
+  { days }: ExtendTrial,
   actor: Actor,
 ): Promise<{ trialId: string; expiresAt: Date }> {
-  if (!Number.isInteger(days) || days < TRIAL_EXTEND_DAYS_RANGE.min || days > TRIAL_EXTEND_DAYS_RANGE.max) {
-    throw new DomainError(
-      'invalid',
-      `Extend by a whole number of days from ${TRIAL_EXTEND_DAYS_RANGE.min} to ${TRIAL_EXTEND_DAYS_RANGE.max}.`,
-    );
-  }
   const extended = await ctx.db.transaction(async (tx) => {
     const found = await lockedTrial(ctx, tx, typed);
     assertRunningOrEnded(found);

@@ -1,38 +1,44 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorAnswerSchema, startTrialAnswerSchema } from '../../shared/api-schemas';
 import { startTrialSchema } from '../../shared/shop-schemas';
 import { type StartTrialResponse, TRIAL_MESSAGES } from '../../shared/trials';
 import { requireUser } from '../auth/session';
 import type { AppContext } from '../context';
-import { parseInput } from '../http/errors';
+import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import { documented, SESSION } from '../openapi/openapi';
 import { startTrial } from './trials';
 
 /** Starting trials is cheap to ask for and sends an email: a few an hour per account is plenty. */
 const START_LIMIT = { limit: 10, windowMs: 60 * 60 * 1000 };
 
-export async function trialRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function trialRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   /** Signed in, with the CSRF token like every unsafe call; 409 for a second trial or an owned tool. */
   app.post(
     '/api/trials/',
-    documented({
-      tags: ['Shop'],
-      summary: 'Start a free trial of a tool',
-      description: "The trial's key is emailed like a bought one; 409 for a second trial or an owned tool.",
-      security: SESSION,
-      body: startTrialSchema,
-      response: {
-        200: startTrialAnswerSchema,
-        400: errorAnswerSchema,
-        401: errorAnswerSchema,
-        404: errorAnswerSchema,
-        409: errorAnswerSchema,
-        429: errorAnswerSchema,
+    documented(
+      {
+        tags: ['Shop'],
+        summary: 'Start a free trial of a tool',
+        description: "The trial's key is emailed like a bought one; 409 for a second trial or an owned tool.",
+        security: SESSION,
+        body: startTrialSchema,
+        response: {
+          200: startTrialAnswerSchema,
+          400: errorAnswerSchema,
+          401: errorAnswerSchema,
+          404: errorAnswerSchema,
+          409: errorAnswerSchema,
+          429: errorAnswerSchema,
+        },
       },
-    }),
+      CALLER_FIRST,
+    ),
     async (request, reply): Promise<StartTrialResponse> => {
       const user = await requireUser(ctx, request);
-      const { toolId } = parseInput(startTrialSchema, request.body);
+      refuseInvalidInput(request);
+      const { toolId } = request.body;
       await ctx.limiter.consume({
         key: `start-trial:${user.id}`,
         ...START_LIMIT,

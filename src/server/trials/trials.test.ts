@@ -352,7 +352,7 @@ describe('the operator', () => {
     const { tool, key, answer } = await startedTrial(14);
     const machine = fingerprint();
     await licenseApi('activate', { licenseKey: key, toolId: tool.id, fingerprint: machine });
-    const extended = await extendTrial(t.ctx, key, 5, cliActor('asha'));
+    const extended = await extendTrial(t.ctx, key, { days: 5 }, cliActor('asha'));
     expect(extended.expiresAt.toISOString()).toBe(
       new Date(Date.parse(answer.expiresAt) + 5 * DAY_MS).toISOString(),
     );

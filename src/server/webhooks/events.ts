@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { WebhookEvent } from '../../shared/webhooks';
 import type { DbOrTx } from '../db';
 import {
@@ -97,7 +97,7 @@ export async function queuePurchaseEvents(
   const [license] = await db
     .select({ id: licenses.id, status: licenses.status })
     .from(licenses)
-    .where(eq(licenses.purchaseId, purchase.purchaseId));
+    .where(and(eq(licenses.purchaseId, purchase.purchaseId), isNull(licenses.teamLicenseId)));
   const customerId = facts.customer.id;
   await enqueueWebhookEvent(
     db,

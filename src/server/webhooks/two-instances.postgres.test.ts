@@ -8,7 +8,7 @@ import { WebhookReceiver } from '../../../test/support/webhook-receiver';
 import { webhookAttempts, webhookDeliveries } from '../db/schema';
 import { cliActor } from '../operator/audit';
 import { enqueueWebhookEvent } from './events';
-import { addWebhookEndpoint } from './operations';
+import { addWebhookEndpoint } from './operator';
 
 /**
  * Two server processes on one PostgreSQL, both running the webhook job (decision 046): every event reaches the

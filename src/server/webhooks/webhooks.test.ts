@@ -22,7 +22,7 @@ import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { cliActor } from '../operator/audit';
 import { applyDispute } from '../payments/disputes';
 import { refundOrder } from '../payments/refund';
-import { addArtifact, createRelease, publishRelease } from '../releases/operations';
+import { addArtifact, createRelease, publishRelease } from '../releases/operator';
 import { sendTrialEmails } from '../trials/reminders';
 import { startTrial } from '../trials/trials';
 import { createWebhookWorker } from './delivery';
@@ -32,7 +32,7 @@ import {
   listWebhookDeliveries,
   redeliverWebhook,
   setWebhookEndpointEnabled,
-} from './operations';
+} from './operator';
 import { openEndpointSecret, sealWebhookSecrets } from './secrets';
 
 /**

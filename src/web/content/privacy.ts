@@ -202,6 +202,10 @@ export const PRIVACY_POLICY: PolicyDocumentContent = {
               { strong: 'Free trials: ' },
               'so that each person gets one free trial of a tool, we keep a keyed one-way hash of your email address together with the tool you tried, and a hash of the machine it ran on, also after you delete your account. They cannot be turned back into the address or the machine; they are used for nothing else.',
             ],
+            [
+              { strong: 'Team licenses: ' },
+              'the owner of a team license sees the name, email address and devices of each member, and the address of each pending invitation (we keep an invitation until it is accepted, cancelled or expires after 14 days). If a member deletes their account, their seat returns to the team. If the owner deletes theirs, the team license and every member’s license from it are revoked, and the pending invitations are deleted.',
+            ],
           ],
         },
         {

@@ -78,38 +78,3 @@ export const api = {
   patch: <T>(path: string, body?: Body) => request<T>('PATCH', path, body),
   delete: <T>(path: string) => request<T>('DELETE', path),
 };
-
-/**
- * A multipart upload that reports its progress (fetch cannot): the same credentials, CSRF header and ApiError as
- * `request`. `onProgress` gets the fraction sent, 0 to 1.
- */
-export async function uploadWithProgress<T>(
-  path: string,
-  body: FormData,
-  onProgress: (fraction: number) => void,
-): Promise<T> {
-  await ensureCsrfToken();
-  return new Promise<T>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', path);
-    xhr.withCredentials = true;
-    xhr.setRequestHeader('Accept', 'application/json');
-    const token = readCookie('csrftoken');
-    if (token) xhr.setRequestHeader('X-CSRFToken', token);
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total);
-    };
-    xhr.onload = () => {
-      let data: unknown = null;
-      try {
-        data = xhr.responseText ? JSON.parse(xhr.responseText) : null;
-      } catch {
-        data = null;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
-      else reject(new ApiError(xhr.status, data as ApiErrorBody | null));
-    };
-    xhr.onerror = () => reject(new ApiError(0, { message: 'The upload was interrupted. Please try again.' }));
-    xhr.send(body);
-  });
-}

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { emptyRequestSchema, messagesQuerySchema } from '../../../shared/dashboard';
 import { markMessageHandled } from '../../contact/messages';
 import type { AppContext } from '../../context';
-import { parseInput } from '../../http/errors';
-import { retryMail } from '../../mail/outbox-admin';
-import { idParams, operatorOf } from '../guard';
+import { retryMail } from '../../mail/operator';
 import { mailStatus, messagesPage } from '../inbox';
+import { idPath, operatorOf } from './guard';
 
 const mailId = z.object({
   id: z.coerce
@@ -17,28 +17,35 @@ const mailId = z.object({
 });
 
 /** /api/admin/messages and /api/admin/mail: contact messages and the outbox, and the operator's two fixes. */
-export function inboxRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/admin/messages', async (request) =>
-    messagesPage(ctx, parseInput(messagesQuerySchema, request.query)),
+export function inboxRoutes(base: FastifyInstance, ctx: AppContext): void {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.get('/api/admin/messages', { schema: { querystring: messagesQuerySchema } }, async (request) =>
+    messagesPage(ctx, request.query),
   );
 
-  app.post('/api/admin/messages/:id/handled', async (request) => {
-    const id = idParams(request);
-    parseInput(emptyRequestSchema, request.body);
-    const { message, alreadyHandled } = await markMessageHandled(ctx, id, operatorOf(request).actor);
-    return {
-      message: alreadyHandled
-        ? 'It was already marked handled.'
-        : `The message from ${message.name} is marked handled.`,
-    };
-  });
+  app.post(
+    '/api/admin/messages/:id/handled',
+    { schema: { params: idPath, body: emptyRequestSchema } },
+    async (request) => {
+      const id = request.params.id;
+      const { message, alreadyHandled } = await markMessageHandled(ctx, id, operatorOf(request).actor);
+      return {
+        message: alreadyHandled
+          ? 'It was already marked handled.'
+          : `The message from ${message.name} is marked handled.`,
+      };
+    },
+  );
 
   app.get('/api/admin/mail', async () => mailStatus(ctx));
 
-  app.post('/api/admin/mail/:id/retry', async (request) => {
-    const { id } = parseInput(mailId, request.params);
-    parseInput(emptyRequestSchema, request.body);
-    await retryMail(ctx, id, operatorOf(request).actor);
-    return { message: 'It will be sent again within seconds.' };
-  });
+  app.post(
+    '/api/admin/mail/:id/retry',
+    { schema: { params: mailId, body: emptyRequestSchema } },
+    async (request) => {
+      const { id } = request.params;
+      await retryMail(ctx, id, operatorOf(request).actor);
+      return { message: 'It will be sent again within seconds.' };
+    },
+  );
 }

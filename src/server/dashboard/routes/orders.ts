@@ -1,17 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { emptyRequestSchema, ordersQuerySchema, refundRequestSchema } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { type TaxDocumentKind, taxDocumentFileName } from '../../../shared/order-history';
 import type { AppContext } from '../../context';
 import { contentDisposition } from '../../http/content-disposition';
-import { AppError, notFound, parseInput } from '../../http/errors';
+import { AppError, notFound } from '../../http/errors';
 import { findOrderTaxDocument } from '../../invoices/orders';
 import { renderTaxDocumentPdf } from '../../invoices/pdf';
+import { requireFreshCode } from '../../operator/second-factor';
 import { refundOrder } from '../../payments/refund';
 import { resendDelivery } from '../../shop/delivery';
-import { idParams, operatorOf } from '../guard';
-import { listOrders, orderDetail } from '../orders';
-import { requireFreshCode } from '../second-factor';
+import { orderDetail, ordersPage } from '../orders';
+import { idPath, operatorOf } from './guard';
 
 const RESEND_REFUSALS = {
   'no-purchase': 'This order has no purchase to deliver (it was never paid).',
@@ -22,44 +24,63 @@ const RESEND_REFUSALS = {
 const TAX_DOCUMENT_KINDS: readonly TaxDocumentKind[] = ['invoice', 'credit-note'];
 
 /** /api/admin/orders: the list, one order, its tax documents, and resending or refunding it. */
-export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/admin/orders', async (request) =>
-    listOrders(ctx, parseInput(ordersQuerySchema, request.query)),
+export function orderRoutes(base: FastifyInstance, ctx: AppContext): void {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.get('/api/admin/orders', { schema: { querystring: ordersQuerySchema } }, async (request) =>
+    ordersPage(ctx, request.query),
   );
 
-  app.get('/api/admin/orders/:id', async (request) => orderDetail(ctx, idParams(request)));
+  app.get('/api/admin/orders/:id', { schema: { params: idPath } }, async (request) =>
+    orderDetail(ctx, request.params.id),
+  );
 
-  app.post('/api/admin/orders/:id/resend', async (request) => {
-    const id = idParams(request);
-    parseInput(emptyRequestSchema, request.body);
-    await orderDetail(ctx, id);
-    const outcome = await resendDelivery(ctx, { orderId: id }, 'dashboard', operatorOf(request).actor);
-    if (outcome.result !== 'sent') throw new AppError(409, 'refused', RESEND_REFUSALS[outcome.result]);
-    return {
-      message: `The delivery email is on its way to ${outcome.to}, with a fresh 3-hour download link.`,
-    };
-  });
+  app.post(
+    '/api/admin/orders/:id/resend',
+    { schema: { params: idPath, body: emptyRequestSchema } },
+    async (request) => {
+      const id = request.params.id;
+      await orderDetail(ctx, id);
+      const outcome = await resendDelivery(ctx, { orderId: id }, 'dashboard', operatorOf(request).actor);
+      if (outcome.result !== 'sent') throw new AppError(409, 'refused', RESEND_REFUSALS[outcome.result]);
+      return {
+        message: `The delivery email is on its way to ${outcome.to}, with a fresh 3-hour download link.`,
+      };
+    },
+  );
 
-  app.post('/api/admin/orders/:id/refund', async (request) => {
-    const id = idParams(request);
-    const input = parseInput(refundRequestSchema, request.body);
-    const { actor } = operatorOf(request);
-    await orderDetail(ctx, id);
-    await requireFreshCode(ctx, actor, input.code);
-    const result = await refundOrder(ctx, { orderId: id, source: 'dashboard', reason: input.reason, actor });
-    return {
-      message: `Refunded ${formatSubunits(result.amount, result.currency)} for ${result.razorpayPaymentId}; the buyer is told by email.`,
-    };
-  });
+  app.post(
+    '/api/admin/orders/:id/refund',
+    { schema: { params: idPath, body: refundRequestSchema } },
+    async (request) => {
+      const id = request.params.id;
+      const input = request.body;
+      const { actor } = operatorOf(request);
+      await orderDetail(ctx, id);
+      await requireFreshCode(ctx, actor, input.code);
+      const result = await refundOrder(ctx, {
+        orderId: id,
+        source: 'dashboard',
+        reason: input.reason,
+        actor,
+      });
+      return {
+        message: `Refunded ${formatSubunits(result.amount, result.currency)} for ${result.razorpayPaymentId}; the buyer is told by email.`,
+      };
+    },
+  );
 
-  app.get<{ Params: { file: string } }>('/api/admin/orders/:id/:file', async (request, reply) => {
-    const id = idParams(request);
-    const kind = TAX_DOCUMENT_KINDS.find((candidate) => request.params.file === `${candidate}.pdf`);
-    const found = kind && (await findOrderTaxDocument(ctx, { orderId: id, kind }));
-    if (!kind || !found) throw notFound();
-    return reply
-      .header('content-disposition', contentDisposition(taxDocumentFileName(kind, found.number), 'inline'))
-      .type('application/pdf')
-      .send(await renderTaxDocumentPdf(found.document));
-  });
+  app.get(
+    '/api/admin/orders/:id/:file',
+    { schema: { params: idPath.extend({ file: z.string() }) } },
+    async (request, reply) => {
+      const id = request.params.id;
+      const kind = TAX_DOCUMENT_KINDS.find((candidate) => request.params.file === `${candidate}.pdf`);
+      const found = kind && (await findOrderTaxDocument(ctx, { orderId: id, kind }));
+      if (!kind || !found) throw notFound();
+      return reply
+        .header('content-disposition', contentDisposition(taxDocumentFileName(kind, found.number), 'inline'))
+        .type('application/pdf')
+        .send(await renderTaxDocumentPdf(found.document));
+    },
+  );
 }

@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   artifactFieldsSchema,
@@ -11,6 +12,7 @@ import { type AdminRelease, RELEASE_FILE_MAX_BYTES, RELEASE_FILE_TOO_LARGE } fro
 import { asSentence } from '../../../shared/tool-rules';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, parseInput } from '../../http/errors';
+import { requireFreshCode } from '../../operator/second-factor';
 import { findTool } from '../../operator/tool-lookup';
 import {
   addArtifact,
@@ -20,14 +22,12 @@ import {
   removeArtifact,
   toAdminRelease,
   yankRelease,
-} from '../../releases/operations';
+} from '../../releases/operator';
 import { listReleases } from '../../releases/store';
 import { FileTooLargeError } from '../../storage';
-import { idParams, operatorOf } from '../guard';
-import { requireFreshCode } from '../second-factor';
+import { idParams, idPath, operatorOf } from './guard';
 
-const artifactParams = (request: FastifyRequest) =>
-  parseInput(z.object({ id: z.guid('Not an id.'), artifactId: z.guid('Not an id.') }), request.params);
+const artifactPath = z.object({ id: z.guid('Not an id.'), artifactId: z.guid('Not an id.') });
 
 /** The artifact form: its small fields (platform, arch, kind, WinSparkle's installer arguments), then the file. */
 const MULTIPART_LIMITS = {
@@ -44,55 +44,80 @@ const MULTIPART_LIMITS = {
  * /api/admin/tools/:id/releases and /api/admin/releases/…: a tool's releases as the operator makes them
  * (issue 31). Publishing and yanking change what every buyer's updater sees, so each needs a fresh code.
  */
-export async function releaseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get('/api/admin/tools/:id/releases', async (request): Promise<AdminRelease[]> => {
-    const tool = await findTool(ctx.db, idParams(request));
-    return (await listReleases(ctx.db, tool.id)).map(toAdminRelease);
-  });
+export async function releaseRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/api/admin/tools/:id/releases',
+    { schema: { params: idPath } },
+    async (request): Promise<AdminRelease[]> => {
+      const tool = await findTool(ctx.db, request.params.id);
+      return (await listReleases(ctx.db, tool.id)).map(toAdminRelease);
+    },
+  );
 
-  app.post('/api/admin/tools/:id/releases', async (request): Promise<AdminRelease> => {
-    const toolId = idParams(request);
-    const input = parseInput(createReleaseSchema, request.body);
-    return toAdminRelease(await createRelease(ctx, toolId, input, operatorOf(request).actor));
-  });
+  app.post(
+    '/api/admin/tools/:id/releases',
+    { schema: { params: idPath, body: createReleaseSchema } },
+    async (request): Promise<AdminRelease> => {
+      const toolId = request.params.id;
+      const input = request.body;
+      return toAdminRelease(await createRelease(ctx, toolId, input, operatorOf(request).actor));
+    },
+  );
 
-  app.patch('/api/admin/releases/:id', async (request): Promise<AdminRelease> => {
-    const releaseId = idParams(request);
-    const changes = parseInput(editReleaseSchema, request.body);
-    return toAdminRelease(await editRelease(ctx, releaseId, changes, operatorOf(request).actor));
-  });
+  app.patch(
+    '/api/admin/releases/:id',
+    { schema: { params: idPath, body: editReleaseSchema } },
+    async (request): Promise<AdminRelease> => {
+      const releaseId = request.params.id;
+      const changes = request.body;
+      return toAdminRelease(await editRelease(ctx, releaseId, changes, operatorOf(request).actor));
+    },
+  );
 
-  app.delete('/api/admin/releases/:id/artifacts/:artifactId', async (request): Promise<AdminRelease> => {
-    const { id, artifactId } = artifactParams(request);
-    return toAdminRelease(await removeArtifact(ctx, id, artifactId, operatorOf(request).actor));
-  });
+  app.delete(
+    '/api/admin/releases/:id/artifacts/:artifactId',
+    { schema: { params: artifactPath } },
+    async (request): Promise<AdminRelease> => {
+      const { id, artifactId } = request.params;
+      return toAdminRelease(await removeArtifact(ctx, id, artifactId, operatorOf(request).actor));
+    },
+  );
 
   for (const [action, operation] of [
     ['publish', publishRelease],
     ['yank', yankRelease],
   ] as const) {
-    app.post(`/api/admin/releases/:id/${action}`, async (request): Promise<AdminRelease> => {
-      const releaseId = idParams(request);
-      const { code } = parseInput(releaseActionSchema, request.body);
-      const { actor } = operatorOf(request);
-      await requireFreshCode(ctx, actor, code);
-      return toAdminRelease(await operation(ctx, releaseId, actor));
-    });
+    app.post(
+      `/api/admin/releases/:id/${action}`,
+      { schema: { params: idPath, body: releaseActionSchema } },
+      async (request): Promise<AdminRelease> => {
+        const releaseId = request.params.id;
+        const { code } = request.body;
+        const { actor } = operatorOf(request);
+        await requireFreshCode(ctx, actor, code);
+        return toAdminRelease(await operation(ctx, releaseId, actor));
+      },
+    );
   }
 
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: MULTIPART_LIMITS });
     const config = { uploadLimit: RELEASE_FILE_MAX_BYTES + 64 * 1024 };
-    scope.post('/api/admin/releases/:id/artifacts', { config }, async (request): Promise<AdminRelease> => {
-      try {
-        return toAdminRelease(await uploadArtifact(ctx, request));
-      } catch (error) {
-        if (error instanceof FileTooLargeError) {
-          throw new AppError(413, 'payload_too_large', asSentence(RELEASE_FILE_TOO_LARGE));
+    scope.post(
+      '/api/admin/releases/:id/artifacts',
+      { schema: { params: idPath }, config },
+      async (request): Promise<AdminRelease> => {
+        try {
+          return toAdminRelease(await uploadArtifact(ctx, request));
+        } catch (error) {
+          if (error instanceof FileTooLargeError) {
+            throw new AppError(413, 'payload_too_large', asSentence(RELEASE_FILE_TOO_LARGE));
+          }
+          throw error;
         }
-        throw error;
-      }
-    });
+      },
+    );
   });
 }
 

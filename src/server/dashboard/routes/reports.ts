@@ -1,32 +1,37 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { activityQuerySchema, invoicePeriodSchema } from '../../../shared/dashboard';
 import type { AppContext } from '../../context';
 import { contentDisposition } from '../../http/content-disposition';
-import { parseInput } from '../../http/errors';
 import { gstr1CsvStream } from '../../invoices/gstr1';
 import { listActivity } from '../../operator/activity';
 import { invoiceReport } from '../invoices';
 import { overview } from '../overview';
 
 /** What the operator reads: the overview, the invoices of a period (and their GSTR-1 CSV), the activity log. */
-export function reportRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function reportRoutes(base: FastifyInstance, ctx: AppContext): void {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   app.get('/api/admin/overview', async () => overview(ctx));
 
-  app.get('/api/admin/invoices', async (request) =>
-    invoiceReport(ctx, parseInput(invoicePeriodSchema, request.query)),
+  app.get('/api/admin/invoices', { schema: { querystring: invoicePeriodSchema } }, async (request) =>
+    invoiceReport(ctx, request.query),
   );
 
-  app.get('/api/admin/invoices/export', async (request, reply) => {
-    const period = parseInput(invoicePeriodSchema, request.query);
-    // Streamed: a year of documents leaves row by row instead of being built in memory first.
-    return reply
-      .header('content-disposition', contentDisposition(`gstr1-${period.from}-to-${period.to}.csv`))
-      .type('text/csv; charset=utf-8')
-      .send(Readable.from(gstr1CsvStream(ctx, period)));
-  });
+  app.get(
+    '/api/admin/invoices/export',
+    { schema: { querystring: invoicePeriodSchema } },
+    async (request, reply) => {
+      const period = request.query;
+      // Streamed: a year of documents leaves row by row instead of being built in memory first.
+      return reply
+        .header('content-disposition', contentDisposition(`gstr1-${period.from}-to-${period.to}.csv`))
+        .type('text/csv; charset=utf-8')
+        .send(Readable.from(gstr1CsvStream(ctx, period)));
+    },
+  );
 
-  app.get('/api/admin/activity', async (request) =>
-    listActivity(ctx, parseInput(activityQuerySchema, request.query)),
+  app.get('/api/admin/activity', { schema: { querystring: activityQuerySchema } }, async (request) =>
+    listActivity(ctx, request.query),
   );
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   confirmEnrolmentRequestSchema,
   type DashboardStatus,
@@ -9,10 +10,10 @@ import {
 } from '../../../shared/dashboard';
 import { currentUser } from '../../auth/session';
 import type { AppContext } from '../../context';
-import { AppError, parseInput } from '../../http/errors';
-import { guardOperatorAccount, noStore } from '../guard';
-import { confirmEnrolment, startEnrolment, verifySecondFactor } from '../second-factor';
+import { DomainError } from '../../domain-error';
+import { confirmEnrolment, startEnrolment, verifySecondFactor } from '../../operator/second-factor';
 import { endDashboardSession, operatorState } from '../session';
+import { guardOperatorAccount, noStore } from './guard';
 
 /** Second-factor attempts per network address per minute, on top of the per-account wrong-code lock. */
 const SECOND_FACTOR_ATTEMPTS_PER_MINUTE = 20;
@@ -27,7 +28,7 @@ async function dashboardStatus(ctx: AppContext, request: FastifyRequest): Promis
     if (!state.enrolled) return { state: 'enrol', ...who };
     return { state: state.verified ? 'ready' : 'verify', ...who };
   } catch (error) {
-    if (error instanceof AppError && error.code === 'not_operator')
+    if (error instanceof DomainError && error.code === 'not_operator')
       return { state: 'not_operator', email: user.email };
     throw error;
   }
@@ -40,7 +41,8 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
     return dashboardStatus(ctx, request);
   });
 
-  await app.register(async (scope) => {
+  await app.register(async (base) => {
+    const scope = base.withTypeProvider<ZodTypeProvider>();
     guardOperatorAccount(scope, ctx);
     const attempt = async (request: FastifyRequest) => {
       await ctx.limiter.consume({
@@ -52,26 +54,36 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
       return { ...state, operator: { userId: state.user.id, email: state.user.email } };
     };
 
-    scope.post('/api/admin/auth/enrol', async (request): Promise<EnrolmentStart> => {
-      parseInput(emptyRequestSchema, request.body);
-      return startEnrolment(ctx, (await attempt(request)).user);
-    });
+    scope.post(
+      '/api/admin/auth/enrol',
+      { schema: { body: emptyRequestSchema } },
+      async (request): Promise<EnrolmentStart> => {
+        return startEnrolment(ctx, (await attempt(request)).user);
+      },
+    );
 
-    scope.post('/api/admin/auth/enrol/confirm', async (request): Promise<EnrolmentDone> => {
-      const { code } = parseInput(confirmEnrolmentRequestSchema, request.body);
-      const state = await attempt(request);
-      return { recoveryCodes: await confirmEnrolment(ctx, state.operator, state.sessionIdHash, code) };
-    });
+    scope.post(
+      '/api/admin/auth/enrol/confirm',
+      { schema: { body: confirmEnrolmentRequestSchema } },
+      async (request): Promise<EnrolmentDone> => {
+        const { code } = request.body;
+        const state = await attempt(request);
+        return { recoveryCodes: await confirmEnrolment(ctx, state.operator, state.sessionIdHash, code) };
+      },
+    );
 
-    scope.post('/api/admin/auth/verify', async (request): Promise<DashboardStatus> => {
-      const { code } = parseInput(verifySecondFactorRequestSchema, request.body);
-      const state = await attempt(request);
-      await verifySecondFactor(ctx, state.operator, state.sessionIdHash, code);
-      return { state: 'ready', email: state.user.email, name: state.user.name };
-    });
+    scope.post(
+      '/api/admin/auth/verify',
+      { schema: { body: verifySecondFactorRequestSchema } },
+      async (request): Promise<DashboardStatus> => {
+        const { code } = request.body;
+        const state = await attempt(request);
+        await verifySecondFactor(ctx, state.operator, state.sessionIdHash, code);
+        return { state: 'ready', email: state.user.email, name: state.user.name };
+      },
+    );
 
-    scope.post('/api/admin/auth/sign-out', async (request) => {
-      parseInput(emptyRequestSchema, request.body);
+    scope.post('/api/admin/auth/sign-out', { schema: { body: emptyRequestSchema } }, async (request) => {
       const state = await operatorState(ctx, request);
       await endDashboardSession(ctx, state.sessionIdHash);
       return { message: 'Signed out of the dashboard.' };

@@ -1,13 +1,14 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { freshCodeSchema, toolInputSchema, toolsQuerySchema } from '../../../shared/dashboard';
 import { asSentence, FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES } from '../../../shared/tool-rules';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, parseInput } from '../../http/errors';
+import { requireFreshCode } from '../../operator/second-factor';
 import { FileTooLargeError } from '../../storage';
-import { idParams, operatorOf } from '../guard';
-import { requireFreshCode } from '../second-factor';
 import { adminTool, attachToolFile, changesPrices, createTool, listAdminTools, updateTool } from '../tools';
+import { idParams, idPath, operatorOf } from './guard';
 
 const MULTIPART_LIMITS = {
   fields: 1,
@@ -19,23 +20,26 @@ const MULTIPART_LIMITS = {
 };
 
 /** /api/admin/tools: the catalogue as the operator manages it; prices and files need a fresh code. */
-export async function toolRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get('/api/admin/tools', async (request) =>
-    listAdminTools(ctx, parseInput(toolsQuerySchema, request.query)),
+export async function toolRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.get('/api/admin/tools', { schema: { querystring: toolsQuerySchema } }, async (request) =>
+    listAdminTools(ctx, request.query),
   );
 
-  app.get('/api/admin/tools/:id', async (request) => adminTool(ctx, idParams(request)));
+  app.get('/api/admin/tools/:id', { schema: { params: idPath } }, async (request) =>
+    adminTool(ctx, request.params.id),
+  );
 
-  app.post('/api/admin/tools', async (request) => {
-    const input = parseInput(toolInputSchema, request.body);
+  app.post('/api/admin/tools', { schema: { body: toolInputSchema } }, async (request) => {
+    const input = request.body;
     const { actor } = operatorOf(request);
     await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code: input.code }).code);
     return createTool(ctx, input, actor);
   });
 
-  app.post('/api/admin/tools/:id', async (request) => {
-    const id = idParams(request);
-    const input = parseInput(toolInputSchema, request.body);
+  app.post('/api/admin/tools/:id', { schema: { params: idPath, body: toolInputSchema } }, async (request) => {
+    const id = request.params.id;
+    const input = request.body;
     const { actor } = operatorOf(request);
     if (await changesPrices(ctx, id, input)) {
       await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code: input.code }).code);
@@ -47,7 +51,7 @@ export async function toolRoutes(app: FastifyInstance, ctx: AppContext): Promise
     await scope.register(multipart, { limits: MULTIPART_LIMITS });
     // The file plus the form's few small parts; the file itself is held to its limit as it streams.
     const config = { uploadLimit: TOOL_FILE_MAX_BYTES + 64 * 1024 };
-    scope.post('/api/admin/tools/:id/file', { config }, async (request) => {
+    scope.post('/api/admin/tools/:id/file', { schema: { params: idPath }, config }, async (request) => {
       try {
         return await uploadToolFile(ctx, request);
       } catch (error) {

@@ -1,23 +1,29 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { extendTrialSchema } from '../../../shared/dashboard';
 import type { AppContext } from '../../context';
-import { parseInput } from '../../http/errors';
 import { endTrial, extendTrial, trialsOfTool } from '../../trials/operator';
-import { idParams, operatorOf } from '../guard';
+import { idPath, operatorOf } from './guard';
 
 /** A tool's trials, and the operator's two changes to one trial (each audited by the operation itself). */
-export async function trialRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get('/api/admin/tools/:id/trials', async (request) => trialsOfTool(ctx, idParams(request)));
+export async function trialRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.get('/api/admin/tools/:id/trials', { schema: { params: idPath } }, async (request) =>
+    trialsOfTool(ctx, request.params.id),
+  );
 
-  app.post('/api/admin/trials/:id/extend', async (request) => {
-    const id = idParams(request);
-    const { days } = parseInput(extendTrialSchema, request.body);
-    const { expiresAt } = await extendTrial(ctx, id, days, operatorOf(request).actor);
-    return { id, expiresAt: expiresAt.toISOString() };
-  });
+  app.post(
+    '/api/admin/trials/:id/extend',
+    { schema: { params: idPath, body: extendTrialSchema } },
+    async (request) => {
+      const id = request.params.id;
+      const { expiresAt } = await extendTrial(ctx, id, request.body, operatorOf(request).actor);
+      return { id, expiresAt: expiresAt.toISOString() };
+    },
+  );
 
-  app.post('/api/admin/trials/:id/end', async (request) => {
-    const id = idParams(request);
+  app.post('/api/admin/trials/:id/end', { schema: { params: idPath } }, async (request) => {
+    const id = request.params.id;
     const { endedAt } = await endTrial(ctx, id, operatorOf(request).actor);
     return { id, expiresAt: endedAt.toISOString() };
   });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { pathStrings } from '../../http/route-schemas';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../gateway';
 import { checkoutSignature, webhookSignature } from '../signatures';
 
@@ -181,20 +182,28 @@ export async function registerRazorpayEmulator(
     return reply.send(order);
   });
 
-  app.get<{ Params: { id: string } }>(`${api}/v1/orders/:id`, async (request, reply) => {
-    if (!authenticated(request, reply)) return reply;
-    const order = orders.get(request.params.id);
-    if (!order) return razorpayError(reply, 400, 'The id provided does not exist', 'id');
-    return reply.send(order);
-  });
+  app.get<{ Params: { id: string } }>(
+    `${api}/v1/orders/:id`,
+    { schema: { params: pathStrings('id') } },
+    async (request, reply) => {
+      if (!authenticated(request, reply)) return reply;
+      const order = orders.get(request.params.id);
+      if (!order) return razorpayError(reply, 400, 'The id provided does not exist', 'id');
+      return reply.send(order);
+    },
+  );
 
-  app.get<{ Params: { id: string } }>(`${api}/v1/orders/:id/payments`, async (request, reply) => {
-    if (!authenticated(request, reply)) return reply;
-    if (!orders.has(request.params.id))
-      return razorpayError(reply, 400, 'The id provided does not exist', 'id');
-    const items = [...payments.values()].filter((payment) => payment.order_id === request.params.id);
-    return reply.send({ entity: 'collection', count: items.length, items });
-  });
+  app.get<{ Params: { id: string } }>(
+    `${api}/v1/orders/:id/payments`,
+    { schema: { params: pathStrings('id') } },
+    async (request, reply) => {
+      if (!authenticated(request, reply)) return reply;
+      if (!orders.has(request.params.id))
+        return razorpayError(reply, 400, 'The id provided does not exist', 'id');
+      const items = [...payments.values()].filter((payment) => payment.order_id === request.params.id);
+      return reply.send({ entity: 'collection', count: items.length, items });
+    },
+  );
 
   const refundsByIdempotencyKey = new Map<string, RazorpayRefund>();
 
@@ -221,7 +230,7 @@ export async function registerRazorpayEmulator(
 
   app.post<{ Params: { id: string } }>(
     `${api}/v1/payments/:id/refund`,
-    { config: { csrf: false } },
+    { schema: { params: pathStrings('id') }, config: { csrf: false } },
     async (request, reply) => {
       if (!authenticated(request, reply)) return reply;
       // Razorpay answers a repeated X-Refund-Idempotency with the refund it already made, never a second one.
@@ -255,7 +264,7 @@ export async function registerRazorpayEmulator(
   /** A refund made by hand in the Razorpay Dashboard: only the webhooks tell the app. */
   app.post<{ Params: { id: string } }>(
     `${api}/test/payments/:id/dashboard-refund`,
-    { config: { csrf: false } },
+    { schema: { params: pathStrings('id') }, config: { csrf: false } },
     async (request, reply) => {
       if (!authenticated(request, reply)) return reply;
       const payment = payments.get(request.params.id);
@@ -274,7 +283,7 @@ export async function registerRazorpayEmulator(
   /** A chargeback the buyer's bank opens, and its outcome: payment.dispute.created / .won / .lost. */
   app.post<{ Params: { id: string } }>(
     `${api}/test/payments/:id/dispute`,
-    { config: { csrf: false } },
+    { schema: { params: pathStrings('id') }, config: { csrf: false } },
     async (request, reply) => {
       if (!authenticated(request, reply)) return reply;
       const payment = payments.get(request.params.id);
@@ -303,7 +312,7 @@ export async function registerRazorpayEmulator(
   /** A UPI payment reported failed that the bank captures after all, minutes later. */
   app.post<{ Params: { id: string } }>(
     `${api}/test/payments/:id/late-capture`,
-    { config: { csrf: false } },
+    { schema: { params: pathStrings('id') }, config: { csrf: false } },
     async (request, reply) => {
       if (!authenticated(request, reply)) return reply;
       const payment = payments.get(request.params.id);
@@ -332,11 +341,20 @@ export async function registerRazorpayEmulator(
       .send(checkoutScript),
   );
 
-  app.get<{ Params: { orderId: string } }>(`${api}/checkout/:orderId`, async (request, reply) => {
-    const order = orders.get(request.params.orderId);
-    if (!order) return razorpayError(reply, 404, 'The id provided does not exist', 'order_id');
-    return reply.send({ id: order.id, amount: order.amount, currency: order.currency, status: order.status });
-  });
+  app.get<{ Params: { orderId: string } }>(
+    `${api}/checkout/:orderId`,
+    { schema: { params: pathStrings('orderId') } },
+    async (request, reply) => {
+      const order = orders.get(request.params.orderId);
+      if (!order) return razorpayError(reply, 404, 'The id provided does not exist', 'order_id');
+      return reply.send({
+        id: order.id,
+        amount: order.amount,
+        currency: order.currency,
+        status: order.status,
+      });
+    },
+  );
 
   const checkoutOrder = (request: FastifyRequest<{ Params: { orderId: string } }>, reply: FastifyReply) => {
     const body = checkoutBodySchema.safeParse(request.body);
@@ -382,7 +400,7 @@ export async function registerRazorpayEmulator(
 
   app.post<{ Params: { orderId: string } }>(
     `${api}/checkout/:orderId/pay`,
-    { config: { csrf: false } },
+    { schema: { params: pathStrings('orderId') }, config: { csrf: false } },
     async (request, reply) => {
       const order = checkoutOrder(request, reply);
       if (!order) return reply;
@@ -401,7 +419,7 @@ export async function registerRazorpayEmulator(
 
   app.post<{ Params: { orderId: string } }>(
     `${api}/checkout/:orderId/fail`,
-    { config: { csrf: false } },
+    { schema: { params: pathStrings('orderId') }, config: { csrf: false } },
     async (request, reply) => {
       const order = checkoutOrder(request, reply);
       if (!order) return reply;

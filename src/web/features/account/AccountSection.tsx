@@ -11,8 +11,14 @@ export function AccountSection({
   id,
   title,
   description,
+  reserve,
   children,
 }: {
+  /**
+   * The body's height while the auth check is out (a Tailwind min-height class): the sections on a phone's first
+   * screen hold their form's place, so nothing moves when it appears (issue 56, CLS).
+   */
+  reserve?: string;
   /** The section's anchor: /account#<id>. */
   id: string;
   title: string;
@@ -38,7 +44,9 @@ export function AccountSection({
         </h2>
         {description && <p className="mt-2 text-sm leading-relaxed text-slate-600">{description}</p>}
       </div>
-      <div className="mt-5 min-w-0 md:mt-0">{user ? children(user) : null}</div>
+      <div className={`mt-5 min-w-0 md:mt-0 ${user ? '' : (reserve ?? '')}`}>
+        {user ? children(user) : null}
+      </div>
     </section>
   );
 }

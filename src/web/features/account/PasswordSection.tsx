@@ -19,6 +19,7 @@ export function PasswordSection() {
       id="password"
       title="Password"
       description="Changing it signs out every other browser signed in to your account, and we email you a notice."
+      reserve="min-h-[19.25rem]"
     >
       {() => <PasswordForm />}
     </AccountSection>

@@ -27,6 +27,7 @@ export function ProfileSection() {
       id="profile"
       title="Profile"
       description="Your name and phone, as invoices and our messages use them."
+      reserve="min-h-[13.75rem]"
     >
       {(user) => <ProfileForm user={user} />}
     </AccountSection>

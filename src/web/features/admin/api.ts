@@ -34,7 +34,8 @@ import type {
   WebhookDeliverySummary,
   WebhookEndpointSummary,
 } from '../../../shared/webhooks';
-import { ApiError, api, uploadWithProgress } from '../../lib/api';
+import { ApiError, api } from '../../lib/api';
+import { uploadWithProgress } from '../../lib/upload';
 
 /** Query string of a table request, leaving out empty values. */
 export function queryString(query: Record<string, unknown>): string {

@@ -4,6 +4,40 @@ import { useEffect, useRef, useState } from 'react';
 const OPENAPI_URL = '/api/openapi.json';
 
 /**
+ * RapiDoc's light theme draws the HTTP methods and the inactive tabs (example / schema) in colours below 4.5:1 on its
+ * background (axe: color-contrast). Its theme is custom properties on its host, so the page's own values win:
+ * Tailwind's 700/800 shades and slate-600 (decision 052).
+ */
+const CONTRAST_COLOURS: Record<string, string> = {
+  '--green': '#3f6212',
+  '--blue': '#1d4ed8',
+  '--orange': '#b45309',
+  '--red': '#b91c1c',
+  '--light-fg': '#475569',
+};
+
+/**
+ * An operation's panel (RapiDoc's `api-request`, a shadow root of its own) shows the request body's example in a
+ * textarea with no label (axe: label); each is named once the panel has drawn, as panels come and go.
+ */
+function labelRequestExamples(root: ShadowRoot): MutationObserver {
+  const label = () => {
+    for (const panel of root.querySelectorAll<HTMLElement & { updateComplete?: Promise<unknown> }>(
+      'api-request',
+    )) {
+      void (panel.updateComplete ?? Promise.resolve()).then(() => {
+        for (const textarea of panel.shadowRoot?.querySelectorAll('textarea:not([aria-label])') ?? [])
+          textarea.setAttribute('aria-label', 'Request body example');
+      });
+    }
+  };
+  const observer = new MutationObserver(label);
+  observer.observe(root, { childList: true, subtree: true });
+  label();
+  return observer;
+}
+
+/**
  * The API reference, drawn by RapiDoc (a web component bundled with the site, in this page's chunk only). It loads
  * no fonts or scripts from another host: `load-fonts="false"`, and the site's own font.
  */
@@ -13,6 +47,7 @@ export function ApiReference() {
 
   useEffect(() => {
     let element: HTMLElement | undefined;
+    let labels: MutationObserver | undefined;
     import('rapidoc').then(
       () => {
         if (!holder.current) return;
@@ -41,10 +76,12 @@ export function ApiReference() {
         for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
         // Its operations list is a <nav> beside the site's own: named, so the two landmarks can be told apart.
         element.addEventListener('spec-loaded', () => {
-          requestAnimationFrame(() =>
-            element?.shadowRoot?.querySelector('nav')?.setAttribute('aria-label', 'API operations'),
-          );
+          requestAnimationFrame(() => {
+            element?.shadowRoot?.querySelector('nav')?.setAttribute('aria-label', 'API operations');
+            if (element?.shadowRoot && !labels) labels = labelRequestExamples(element.shadowRoot);
+          });
         });
+        for (const [name, value] of Object.entries(CONTRAST_COLOURS)) element.style.setProperty(name, value);
         element.style.height = '100%';
         element.style.width = '100%';
         holder.current.append(element);
@@ -54,7 +91,10 @@ export function ApiReference() {
         setFailed(true);
       },
     );
-    return () => element?.remove();
+    return () => {
+      labels?.disconnect();
+      element?.remove();
+    };
   }, []);
 
   return (

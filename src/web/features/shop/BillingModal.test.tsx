@@ -2,21 +2,25 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BILLING_MESSAGES } from '../../../shared/billing';
+import type { CheckoutQuote } from '../../../shared/checkout-quote';
+import { SEATS_MESSAGE } from '../../../shared/seats';
 import { SHOP_MESSAGES } from '../../../shared/shop';
 import { ApiError } from '../../lib/api';
-import { type BillingDraft, BillingModal } from './BillingModal';
+import { type BillingDraft, BillingModal, type OrderChoice } from './BillingModal';
+import { OrderSummary } from './OrderSummary';
 
 const MESSAGES = BILLING_MESSAGES;
 
 afterEach(cleanup);
 
-type Sent = { billing: unknown; draft: BillingDraft };
+type Sent = { billing: unknown; draft: BillingDraft; order?: OrderChoice };
 
 /** The dialog as the catalogue opens it; `answer` stands for the server's reply to the payment it starts. */
 function openBilling(
   currency: 'INR' | 'USD',
   answer: () => Promise<void> = async () => {},
   draft?: BillingDraft,
+  addSeatsTo?: number,
 ) {
   const sent: Sent[] = [];
   render(
@@ -25,9 +29,10 @@ function openBilling(
       currency={currency}
       summary="PDF Utility Toolkit (Windows) ₹1,499.00"
       draft={draft}
+      addSeatsTo={addSeatsTo}
       onCancel={() => {}}
-      onSubmit={(billing, typed) => {
-        sent.push({ billing, draft: typed });
+      onSubmit={(billing, typed, order) => {
+        sent.push({ billing, draft: typed, order });
         return answer();
       }}
     />,
@@ -104,7 +109,9 @@ describe('the billing dialog', () => {
           country: '',
           gstin: '08abcde1234f1z0',
           couponCode: '',
+          seats: '1',
         },
+        order: { seats: 1 },
       },
     ]);
     // Busy: said to be unavailable, yet focus stays on it (a disabled button would drop focus to the page).
@@ -148,5 +155,104 @@ describe('the billing dialog', () => {
     await user.selectOptions(dialog.getByLabelText(/Country/), 'Germany');
     await user.click(dialog.getByRole('button', { name: 'Proceed to Payment' }));
     expect((await dialog.findByRole('alert')).textContent).toBe(SHOP_MESSAGES.purchase.createFailed);
+  });
+});
+
+describe('the number of seats', () => {
+  const filled: BillingDraft = { address: '14 Civil Lines', state: 'Rajasthan', country: '', gstin: '' };
+
+  it('is one unless the buyer says otherwise, and a number from 1 to 50', () => {
+    const { dialog } = openBilling('INR');
+    const seats = dialog.getByLabelText(/^Seats/) as HTMLInputElement;
+    expect(seats.value).toBe('1');
+    expect(seats.type).toBe('number');
+    expect(seats.min).toBe('1');
+    expect(seats.max).toBe('50');
+    // Its hint says what more than one seat means, tied to the field.
+    const hint = dialog.getByText(/more make a team/);
+    expect(seats.getAttribute('aria-describedby')).toContain(hint.id);
+  });
+
+  it('refuses 0, 51 and 2.5 on its field, focuses it and sends nothing', async () => {
+    const user = userEvent.setup();
+    const { dialog, sent } = openBilling('INR', undefined, filled);
+    const seats = dialog.getByLabelText(/^Seats/);
+    for (const typed of ['0', '51', '2.5']) {
+      await user.clear(seats);
+      await user.type(seats, typed);
+      await user.click(dialog.getByRole('button', { name: /^Proceed to Payment/ }));
+      expect(dialog.getByText(SEATS_MESSAGE)).toBeTruthy();
+      expect(seats.getAttribute('aria-invalid')).toBe('true');
+      expect(document.activeElement).toBe(seats);
+    }
+    expect(sent).toEqual([]);
+    // Typing a good number clears the message.
+    await user.clear(seats);
+    await user.type(seats, '5');
+    expect(dialog.queryByText(SEATS_MESSAGE)).toBeNull();
+  });
+
+  it('sends the seats with the order and keeps them as typed for the next attempt', async () => {
+    const user = userEvent.setup();
+    const { dialog, sent } = openBilling('INR', undefined, filled);
+    const seats = dialog.getByLabelText(/^Seats/);
+    await user.clear(seats);
+    await user.type(seats, '5');
+    await user.click(dialog.getByRole('button', { name: /^Proceed to Payment/ }));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.order).toEqual({ seats: 5 });
+    expect(sent[0]?.draft.seats).toBe('5');
+  });
+
+  it('starts from the seats of a checkout that failed, was closed or reloaded', () => {
+    const { dialog } = openBilling('INR', undefined, { ...filled, seats: '7' });
+    expect((dialog.getByLabelText(/^Seats/) as HTMLInputElement).value).toBe('7');
+  });
+
+  it('asks how many seats to add to a team, saying how many it has', () => {
+    const { dialog } = openBilling('INR', undefined, filled, 5);
+    const seats = dialog.getByLabelText(/^Seats to add/) as HTMLInputElement;
+    expect(seats.value).toBe('1');
+    expect(dialog.getByText(/Your team has 5 seats/)).toBeTruthy();
+  });
+
+  it('puts the server’s refusal of the seats on their field', async () => {
+    const user = userEvent.setup();
+    const refusal = new ApiError(400, {
+      code: 'validation_error',
+      message: SEATS_MESSAGE,
+      fieldErrors: { seats: SEATS_MESSAGE },
+    });
+    const { dialog } = openBilling('INR', () => Promise.reject(refusal), filled, 48);
+    await user.click(dialog.getByRole('button', { name: /^Proceed to Payment/ }));
+    const seats = dialog.getByLabelText(/^Seats to add/);
+    await waitFor(() => expect(seats.getAttribute('aria-invalid')).toBe('true'));
+    expect(dialog.getByText(SEATS_MESSAGE)).toBeTruthy();
+    expect(document.activeElement).toBe(seats);
+    // Not also said as the form's own failure.
+    expect(dialog.queryByText(SHOP_MESSAGES.purchase.createFailed)).toBeNull();
+  });
+});
+
+describe('the order summary', () => {
+  const quote: Omit<CheckoutQuote, 'coupon'> = {
+    listPrice: 749_500,
+    discount: 149_900,
+    taxableValue: 508_135,
+    taxes: [{ name: 'IGST', rate: 18, amount: 91_465 }],
+    total: 599_600,
+    currency: 'INR',
+  };
+
+  it('shows the seats and the price of one, as the invoice line does', () => {
+    render(<OrderSummary quote={quote} seats={5} couponCode="TEAM20" />);
+    expect(screen.getByText('List price (5 × ₹1,499.00)')).toBeTruthy();
+    expect(screen.getByText('₹7,495.00')).toBeTruthy();
+    expect(screen.getByTestId('order-total').textContent).toBe('₹5,996.00');
+  });
+
+  it('says only "List price" for one seat', () => {
+    render(<OrderSummary quote={{ ...quote, listPrice: 149_900 }} couponCode={null} />);
+    expect(screen.getByText('List price')).toBeTruthy();
   });
 });

@@ -6,6 +6,7 @@ import { COUNTRIES, isKnownCountry } from '../../../shared/countries';
 import { findIndianState, INDIAN_STATE_NAMES } from '../../../shared/indian-states';
 import { MAX_LENGTH } from '../../../shared/limits';
 import { BILLING_FIELD_LABELS, formatSubunits } from '../../../shared/money';
+import { MAX_SEATS, parseSeats, SEATS_MESSAGE } from '../../../shared/seats';
 import { type BillingDetails, SHOP_MESSAGES } from '../../../shared/shop';
 import {
   controlProps,
@@ -49,8 +50,11 @@ export function BillingModal({
   returnFocus,
   toolId,
   onDraftChange,
+  addSeatsTo,
 }: {
   open: boolean;
+  /** "Add seats" (issue 54): the number of seats the buyer's team has now; the form asks how many more. */
+  addSeatsTo?: number;
   /** Everything typed, as it is typed (and the applied coupon): the page keeps it for the next attempt. */
   onDraftChange?: (draft: BillingDraft) => void;
   /** The tool being bought: with it the form offers the optional coupon code (checked by the server). */
@@ -69,7 +73,7 @@ export function BillingModal({
    * The details as the order takes them, and as typed (to start from next time); settles once the payment has
    * started, or fails with the server's answer.
    */
-  onSubmit: (billing: BillingDetails, draft: BillingDraft, couponCode?: string) => Promise<void>;
+  onSubmit: (billing: BillingDetails, draft: BillingDraft, order: OrderChoice) => Promise<void>;
 }) {
   useEffect(() => {
     // Fire and forget (checkout recovery): the dialog works the same whether or not the server remembered it.
@@ -92,6 +96,7 @@ export function BillingModal({
         onSubmit={onSubmit}
         toolId={toolId}
         onDraftChange={onDraftChange}
+        addSeatsTo={addSeatsTo}
       />
     </Modal>
   );
@@ -104,9 +109,14 @@ export type BillingDraft = {
   country: string;
   gstin: string;
   couponCode?: string;
+  /** The number of seats as typed ("5"); absent: one. */
+  seats?: string;
 };
 
-const FIELDS = ['address', 'state', 'country', 'gstin'] as const;
+/** What the order buys beyond the billing details: the coupon applied and the number of seats. */
+export type OrderChoice = { couponCode?: string; seats: number };
+
+const FIELDS = ['address', 'state', 'country', 'gstin', 'seats'] as const;
 
 function BillingForm({
   currency,
@@ -117,6 +127,7 @@ function BillingForm({
   onSubmit,
   toolId,
   onDraftChange,
+  addSeatsTo,
 }: {
   onDraftChange?: (draft: BillingDraft) => void;
   currency: Currency;
@@ -124,8 +135,9 @@ function BillingForm({
   draft?: BillingDraft;
   defaultCountry?: string;
   onCancel: () => void;
-  onSubmit: (billing: BillingDetails, draft: BillingDraft, couponCode?: string) => Promise<void>;
+  onSubmit: (billing: BillingDetails, draft: BillingDraft, order: OrderChoice) => Promise<void>;
   toolId?: string;
+  addSeatsTo?: number;
 }) {
   const domestic = currency === 'INR';
   const prefix = useId();
@@ -137,15 +149,18 @@ function BillingForm({
       country:
         draft?.country ?? (defaultCountry && COUNTRY_OPTIONS.includes(defaultCountry) ? defaultCountry : ''),
       gstin: draft?.gstin ?? '',
+      seats: draft?.seats || '1',
     },
     fields: FIELDS,
     idOf,
     serverPath: 'billingDetails',
   });
   const { values, errors } = form;
+  const seats = parseSeats(values.seats);
   const { quote, quoting, couponCode, setCouponCode, checkFailed } = useQuote({
     toolId,
     currency,
+    seats,
     state: domestic && findIndianState(values.state) ? values.state : '',
     country: !domestic && isKnownCountry(values.country) ? values.country : '',
     initialCode: draft?.couponCode || null,
@@ -180,21 +195,32 @@ function BillingForm({
       : { country: typed.country, currency };
 
   const submit = form.submit({
-    validate: (typed) => validateBilling(input(typed)),
+    validate: (typed) => ({
+      ...(parseSeats(typed.seats) === null ? { seats: SEATS_MESSAGE } : {}),
+      ...validateBilling(input(typed)),
+    }),
     send: (typed) =>
-      onSubmit(normaliseBilling(input(typed)), { ...typed, couponCode: couponCode ?? '' }, applied?.code),
+      onSubmit(
+        normaliseBilling(input(typed)),
+        { ...typed, couponCode: couponCode ?? '' },
+        { couponCode: applied?.code, seats: parseSeats(typed.seats) ?? 1 },
+      ),
     // A code refused when the order was made (its last use went meanwhile) says why; anything else, the spec's words.
-    explain: (failure, onFields) =>
-      onFields
+    // The seats are named outside billingDetails: their refusal (a team grown past its limit) goes on their field.
+    explain: (failure, onFields) => {
+      const seatsRefused = failure instanceof ApiError ? failure.body?.fieldErrors?.seats : undefined;
+      if (seatsRefused) form.setErrors({ seats: seatsRefused });
+      return onFields || seatsRefused
         ? null
         : failure instanceof ApiError && failure.body?.code === 'coupon_refused'
           ? (failure.serverMessage ?? SHOP_MESSAGES.purchase.createFailed)
-          : SHOP_MESSAGES.purchase.createFailed,
+          : SHOP_MESSAGES.purchase.createFailed;
+    },
   });
 
   return (
-    <form noValidate onSubmit={submit} className="space-y-5">
-      <div className="rounded-xl bg-slate-50 px-4 py-3 text-sm text-slate-700 ring-1 ring-slate-200">
+    <form noValidate onSubmit={submit} className="space-y-4">
+      <div className="rounded-xl border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700">
         {summary}
         {domestic && <p className="mt-1 text-slate-600">Prices include GST.</p>}
       </div>
@@ -210,10 +236,10 @@ function BillingForm({
               onChange={(event) => form.set('address', event.target.value)}
               autoComplete="street-address"
               maxLength={MAX_LENGTH.billingAddress}
-              className={`${inputClass(Boolean(errors.address))} resize-none`}
+              className={`${inputClass(Boolean(errors.address))} resize-y`}
             />
           </Field>
-          <div className="grid gap-5 sm:grid-cols-2">
+          <div className="grid gap-4 sm:grid-cols-2">
             <Field id={idOf('state')} label={BILLING_FIELD_LABELS.state} required error={errors.state}>
               {/* aria-required, not required: an empty required select is reported invalid before anyone touches it. */}
               <Select
@@ -258,6 +284,31 @@ function BillingForm({
         </Field>
       )}
 
+      <Field
+        id={idOf('seats')}
+        label={addSeatsTo ? 'Seats to add' : 'Seats'}
+        required
+        hint={
+          addSeatsTo
+            ? `Your team has ${addSeatsTo} ${addSeatsTo === 1 ? 'seat' : 'seats'}. Each new seat is one more person.`
+            : 'One seat for yourself; more make a team, and you invite each person by email.'
+        }
+        error={errors.seats}
+      >
+        <input
+          {...controlProps(idOf('seats'), errors.seats, true)}
+          type="number"
+          inputMode="numeric"
+          required
+          min={1}
+          max={MAX_SEATS}
+          step={1}
+          value={values.seats}
+          onChange={(event) => form.set('seats', event.target.value)}
+          className={inputClass(Boolean(errors.seats))}
+        />
+      </Field>
+
       {toolId && (
         <CouponField
           key={couponFieldKey}
@@ -275,16 +326,22 @@ function BillingForm({
       )}
 
       {quote && (
-        <OrderSummary quote={quote} couponCode={applied?.code ?? null} onRemoveCoupon={removeCoupon} />
+        <OrderSummary
+          quote={quote}
+          seats={quote.seats}
+          couponCode={applied?.code ?? null}
+          onRemoveCoupon={removeCoupon}
+        />
       )}
 
       <FormError message={form.formError} />
       {/* Drawn in the order Tab takes them at every width: Cancel first (above on phones, left on wider screens). */}
-      <div className="flex flex-col gap-3 pt-2 sm:flex-row sm:justify-end">
+      <div className="flex flex-col justify-end gap-3 pt-2 md:flex-row">
         <SecondaryButton onClick={onCancel}>Cancel</SecondaryButton>
         <PrimaryButton size="inline" busy={form.busy !== null}>
           {/* The spec's words, and beside them the amount the payment will ask for (the quote's total). */}
-          Proceed to Payment{quote ? ` · Pay ${formatSubunits(quote.total, quote.currency)}` : ''}
+          Proceed to Payment
+          {quote?.seats === seats ? ` · Pay ${formatSubunits(quote.total, quote.currency)}` : ''}
         </PrimaryButton>
       </div>
     </form>
@@ -292,73 +349,88 @@ function BillingForm({
 }
 
 /**
- * The server's price for what the form says now (POST /api/checkout/quote): asked again when the state, the
- * country or the coupon changes. An answer that arrives after a newer question is dropped. An applied code is
- * announced with its effect; a refused one is a normal answer whose reason shows on the field.
+ * The server's price for what the form says now (POST /api/checkout/quote): asked again when the number of seats,
+ * the state, the country or the coupon changes, a moment after the last change (a number typed or stepped through
+ * asks once). An answer that arrives after a newer question is dropped; no number of seats, no price. An applied
+ * code is announced with its effect; a refused one is a normal answer whose reason shows on the field.
  */
 function useQuote({
   toolId,
   currency,
+  seats,
   state,
   country,
   initialCode,
 }: {
   toolId?: string;
   currency: Currency;
+  seats: number | null;
   state: string;
   country: string;
   initialCode: string | null;
 }) {
-  const [quote, setQuote] = useState<CheckoutQuote | null>(null);
+  // With the number of seats it prices: the summary says what the amounts are for while a newer number is asked.
+  const [quote, setQuote] = useState<(CheckoutQuote & { seats: number }) | null>(null);
   const [quoting, setQuoting] = useState(false);
   const [couponCode, setCode] = useState<string | null>(initialCode);
   const [checkFailed, setCheckFailed] = useState<string | null>(null);
   const announceResult = useRef(false);
 
+  const quoted = useRef(false);
   useEffect(() => {
     if (!toolId) return;
+    if (seats === null) {
+      setQuote(null);
+      setQuoting(false);
+      return;
+    }
     let current = true;
     setQuoting(true);
-    shopApi
-      .quote({
-        toolId,
-        currency,
-        state,
-        ...(country ? { country } : {}),
-        ...(couponCode ? { couponCode } : {}),
-      })
-      .then(
-        (answer) => {
+    const ask = () =>
+      shopApi
+        .quote({
+          toolId,
+          currency,
+          state,
+          seats,
+          ...(country ? { country } : {}),
+          ...(couponCode ? { couponCode } : {}),
+        })
+        .then(
+          (answer) => {
+            if (!current) return;
+            setQuote({ ...answer, seats });
+            setCheckFailed(null);
+            if (announceResult.current && answer.coupon) {
+              announce(
+                answer.coupon.applied
+                  ? `Coupon ${answer.coupon.code} applied: ${formatSubunits(answer.discount, currency)} off, new price ${formatSubunits(answer.total, currency)}.`
+                  : answer.coupon.message,
+              );
+            }
+          },
+          (failure: unknown) => {
+            if (!current) return;
+            setQuote(null);
+            const message = (failure instanceof ApiError && failure.serverMessage) || CHECK_FAILED;
+            if (couponCode) {
+              setCheckFailed(message);
+              if (announceResult.current) announce(message);
+            }
+          },
+        )
+        .finally(() => {
           if (!current) return;
-          setQuote(answer);
-          setCheckFailed(null);
-          if (announceResult.current && answer.coupon) {
-            announce(
-              answer.coupon.applied
-                ? `Coupon ${answer.coupon.code} applied: ${formatSubunits(answer.discount, currency)} off, new price ${formatSubunits(answer.total, currency)}.`
-                : answer.coupon.message,
-            );
-          }
-        },
-        (failure: unknown) => {
-          if (!current) return;
-          setQuote(null);
-          const message = (failure instanceof ApiError && failure.serverMessage) || CHECK_FAILED;
-          if (couponCode) {
-            setCheckFailed(message);
-            if (announceResult.current) announce(message);
-          }
-        },
-      )
-      .finally(() => {
-        if (!current) return;
-        setQuoting(false);
-        announceResult.current = false;
-      });
+          setQuoting(false);
+          announceResult.current = false;
+        });
+    const timer = window.setTimeout(ask, quoted.current ? 300 : 0);
+    quoted.current = true;
     return () => {
       current = false;
+      window.clearTimeout(timer);
     };
-  }, [toolId, currency, state, country, couponCode]);
+  }, [toolId, currency, seats, state, country, couponCode]);
 
   const setCouponCode = (code: string | null) => {
     announceResult.current = code !== null;

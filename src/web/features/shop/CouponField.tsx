@@ -71,7 +71,7 @@ export function CouponField({
         </div>
       </Field>
       {applied && (
-        <p id={resultId} className="mt-1.5 text-sm text-green-800">
+        <p id={resultId} className="mt-1.5 text-sm text-emerald-800">
           {applied.code}: {formatSubunits(applied.discount, currency)} off. New price{' '}
           <strong>{formatSubunits(applied.total, currency)}</strong>
         </p>

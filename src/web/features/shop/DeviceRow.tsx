@@ -14,7 +14,7 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-IN', {
   minute: '2-digit',
 });
 
-const smallButton =
+export const smallButton =
   'inline-flex min-h-10 items-center justify-center gap-1.5 rounded-lg border px-3 text-sm font-semibold transition-colors aria-disabled:cursor-wait aria-disabled:opacity-70';
 
 /** One machine a license runs on: when it was activated and last seen, its license file, and Deactivate. */

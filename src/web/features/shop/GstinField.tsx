@@ -36,8 +36,9 @@ export function GstinField({
         autoCapitalize="characters"
         spellCheck={false}
         maxLength={MAX_LENGTH.gstin}
-        placeholder={`e.g. ${GSTIN_EXAMPLE}`}
-        className={`${inputClass(Boolean(error))} uppercase placeholder:normal-case`}
+        // The example alone: drawn in capitals like what is typed, it needs no "e.g." (and no rule of its own).
+        placeholder={GSTIN_EXAMPLE}
+        className={`${inputClass(Boolean(error))} uppercase`}
       />
     </Field>
   );

@@ -1,7 +1,7 @@
 import { Check, Copy } from 'lucide';
 import { useEffect, useId, useRef, useState } from 'react';
 import { LICENSE_MESSAGES, type MyLicense } from '../../../shared/licenses';
-import { Notice } from '../../components/form';
+import { Notice } from '../../components/form/Notice';
 import { Icon } from '../../components/Icon';
 import { announce, focusLost } from '../../lib/announce';
 import { DeviceRow } from './DeviceRow';

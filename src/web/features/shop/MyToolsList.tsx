@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { type PurchasedTool, SHOP_MESSAGES } from '../../../shared/shop';
 import { Icon } from '../../components/Icon';
+import { announce } from '../../lib/announce';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../session/AuthContext';
 import { shopApi } from './api';
@@ -50,6 +51,21 @@ export function MyToolsList() {
       active = false;
     };
   }, [refresh, checked, loggedIn]);
+
+  // Arriving from an accepted team invitation (history state `seatOf`): the new tool's card takes focus and is named.
+  useEffect(() => {
+    const seatOf = (window.history.state as { seatOf?: unknown } | null)?.seatOf;
+    const tool = tools?.find((candidate) => candidate._id === seatOf);
+    if (!tool) return;
+    window.history.replaceState(null, '');
+    const heading = document.querySelector<HTMLElement>(`[data-tool-card="${CSS.escape(tool._id)}"] h3`);
+    if (!heading) return;
+    heading.tabIndex = -1;
+    heading.focus();
+    announce(
+      `${heading.textContent} is in your tools now${tool.teamOwner ? `: a seat from ${tool.teamOwner.name}'s team` : ''}.`,
+    );
+  }, [tools]);
 
   const visible = useMemo(
     () => tools?.filter((tool) => matchesSearch(query, tool.name, tool.description, tool.device)) ?? [],

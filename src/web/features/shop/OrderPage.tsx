@@ -7,6 +7,7 @@ import { Icon } from '../../components/Icon';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../session/AuthContext';
 import { shopApi } from './api';
+import { BillingCorrection } from './BillingCorrection';
 import { OrderSummary } from './OrderSummary';
 import { Spinner } from './Spinner';
 
@@ -162,6 +163,7 @@ export function OrderView({
             <Fact label="Country" value={order.billing.country || 'India'} />
             <Fact label="GSTIN" value={order.billing.gstin || '—'} mono />
           </dl>
+          <BillingCorrection order={order} onChanged={() => void reload()} />
         </Panel>
         {children?.(order, () => void reload())}
       </div>
@@ -182,7 +184,12 @@ export function OrderView({
                     <Icon node={FileText} className="size-4 shrink-0" />
                     {doc.kind === 'invoice' ? 'Invoice' : 'Credit note'} {doc.number}
                   </a>
-                  <span className="ml-2 text-xs text-slate-600">{when(doc.issuedAt)}</span>
+                  <span className="block pl-5 text-xs text-slate-600">{when(doc.issuedAt)}</span>
+                  {doc.cancelledBy && (
+                    <span className="block pl-5 text-xs text-slate-700">
+                      Cancelled by credit note {doc.cancelledBy}
+                    </span>
+                  )}
                 </li>
               ))}
             </ul>

@@ -8,11 +8,14 @@ import { formatSubunits } from '../../../shared/money';
  */
 export function OrderSummary({
   quote,
+  seats = 1,
   couponCode,
   onRemoveCoupon,
   title = 'Order summary',
 }: {
   quote: Omit<CheckoutQuote, 'coupon'>;
+  /** How many seats the list price is for: more than one shows them as the invoice line does, "5 × ₹1,499.00". */
+  seats?: number;
   /** The coupon applied, if any. */
   couponCode: string | null;
   /** In the checkout, the coupon can be taken off; an order's page only shows it. */
@@ -22,13 +25,16 @@ export function OrderSummary({
   const money = (amount: number) => formatSubunits(amount, quote.currency);
   const applied = couponCode ? { code: couponCode } : null;
   return (
-    <section aria-label={title} className="rounded-xl px-4 py-3 text-sm ring-1 ring-slate-200">
-      <h3 className="mb-2 font-semibold text-brand-900">{title}</h3>
-      <dl className="space-y-1.5 text-slate-700">
-        <Row label="List price" value={money(quote.listPrice)} />
+    <section aria-label={title} className="rounded-xl border border-slate-200 px-4 py-3 text-sm">
+      <h3 className="mb-1.5 font-semibold text-brand-900">{title}</h3>
+      <dl className="grid gap-1.5 text-slate-700">
+        <Row
+          label={seats > 1 ? `List price (${seats} × ${money(quote.listPrice / seats)})` : 'List price'}
+          value={money(quote.listPrice)}
+        />
         {applied && (
           <div className="flex items-center justify-between gap-4">
-            <dt className="flex flex-wrap items-center gap-x-2">
+            <dt className="flex flex-wrap items-center gap-2">
               <span>
                 Coupon <span className="font-mono font-semibold text-slate-900">{applied.code}</span>
               </span>

@@ -1,4 +1,5 @@
 import { CalendarDays, Hourglass, KeyRound, LoaderCircle, ShoppingCart } from 'lucide';
+import { lazy, Suspense } from 'react';
 import { useLocation } from 'wouter';
 import { TRUNCATE_WORDS } from '../../../shared/constants';
 import type { MyLicense } from '../../../shared/licenses';
@@ -8,11 +9,14 @@ import { busyButtonProps } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
 import { rememberPurchase } from './intent';
 import { LicensePanel, LicenseSecret } from './LicensePanel';
-import { toolTitle } from './ToolCard';
 import { ToolIcon } from './ToolIcon';
 import { TruncatedText } from './TruncatedText';
+import { toolTitle } from './toolTitle';
 import type { LicensesState } from './useLicenses';
 import { VersionPanel } from './VersionPanel';
+
+/** A team's panel (issue 54) loads only on the card of a team the buyer owns. */
+const TeamPanel = lazy(() => import('./TeamPanel'));
 
 const purchaseDateFormat = new Intl.DateTimeFormat('en-IN', {
   day: 'numeric',
@@ -125,6 +129,7 @@ export function PurchasedToolCard({
   if (tool.trialEndsAt) return <TrialToolCard tool={tool} trialEndsAt={tool.trialEndsAt} license={license} />;
   return (
     <article
+      data-tool-card={tool._id}
       aria-label={toolTitle(tool)}
       className="flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm shadow-slate-900/5"
     >
@@ -138,11 +143,19 @@ export function PurchasedToolCard({
             <Icon node={CalendarDays} className="size-4" />
             {purchasedLabel(tool.purchaseDate)}
           </p>
+          {tool.teamOwner && (
+            <p className="mt-0.5 text-sm text-slate-600">Seat from {tool.teamOwner.name}'s team</p>
+          )}
         </div>
       </div>
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
       <VersionPanel tool={tool} />
       {license && <LicensePanel license={license} state={licenses} />}
+      {tool.team && (
+        <Suspense fallback={null}>
+          <TeamPanel tool={tool} licenseId={tool.team.licenseId} />
+        </Suspense>
+      )}
       <button
         type="button"
         {...busyButtonProps(sending, onGetCredentials)}

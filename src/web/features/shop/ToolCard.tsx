@@ -8,11 +8,7 @@ import { busyButtonProps } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
 import { ToolIcon } from './ToolIcon';
 import { TruncatedText } from './TruncatedText';
-
-/** The name as the catalogue shows it: the device in brackets when there is one ('PDF Utility Toolkit (Windows)'). */
-export function toolTitle(tool: Pick<Tool, 'name' | 'device'>): string {
-  return tool.device ? `${tool.name} (${tool.device})` : tool.name;
-}
+import { toolTitle } from './toolTitle';
 
 /**
  * The buy button's words (docs/product.md §4): '{device} - price', or 'Purchase - price' for a tool with no

@@ -6,7 +6,7 @@ import { type BillingDetails, SHOP_MESSAGES, type Tool } from '../../../shared/s
 import { Icon } from '../../components/Icon';
 import { focusLost } from '../../lib/announce';
 import { useAuth } from '../../session/AuthContext';
-import type { BillingDraft } from './BillingModal';
+import type { BillingDraft, OrderChoice } from './BillingModal';
 import { CurrencyToggle } from './CurrencyToggle';
 import { useCheckout } from './checkout';
 import {
@@ -19,19 +19,29 @@ import {
 } from './intent';
 import { matchesSearch, SearchBox } from './SearchBox';
 import { Spinner } from './Spinner';
-import { ToolCard, toolTitle } from './ToolCard';
+import { ToolCard } from './ToolCard';
+import { toolTitle } from './toolTitle';
 import { useCatalogue } from './useCatalogue';
 import { usePurchase } from './usePurchase';
 import { useSendCredentials } from './useSendCredentials';
 import { useStartTrial } from './useStartTrial';
 
 /**
- * The billing form, with the country and state lists, loads after the page has painted and hydrated: no one needs
- * it for the first frame, and it is there well before a buyer can choose Buy Now (decision 022).
+ * The checkout dialog (the billing form with the coupon field, the order summary, the country and state lists) loads
+ * when a buyer reaches for it: a pointer over or focus on a card's action button fetches it, so it is there by the
+ * click; a purchase the page carries on by itself (after signing in, a reminder's link) fetches it then
+ * (decision 052). No page load pays for it.
  */
-const BillingModal = lazy(() =>
-  import('./BillingModal').then((module) => ({ default: module.BillingModal })),
+const loadCheckoutDialog = () => import('./CheckoutDialog');
+const CheckoutDialog = lazy(() =>
+  loadCheckoutDialog().then((module) => ({ default: module.CheckoutDialog })),
 );
+
+/** Fetches the checkout dialog's code when the pointer or focus reaches a card's action button. */
+function prefetchOnIntent(event: { target: EventTarget }) {
+  if (event.target instanceof Element && event.target.closest('[data-tool-action]'))
+    void loadCheckoutDialog();
+}
 
 const CATALOGUE_MESSAGES = SHOP_MESSAGES.catalogue;
 
@@ -45,10 +55,13 @@ const toolAction = (toolId: string) =>
  */
 export function ToolCatalogue() {
   const { loggedIn, openLogin } = useAuth();
-  const { tools, loadFailed, currency, setCurrency, countryName, markPurchased, markTrialStarted } =
+  const { tools, loadFailed, currency, setCurrency, countryCode, markPurchased, markTrialStarted } =
     useCatalogue();
   const [query, setQuery] = useState('');
   const [billingFor, setBillingFor] = useState<Tool | null>(null);
+  // The dialog is drawn from the first time a buyer opens it, and stays (closing it returns focus, keeps the draft).
+  const [checkoutWanted, setCheckoutWanted] = useState(false);
+  if (billingFor && !checkoutWanted) setCheckoutWanted(true);
   // What the buyer typed in the billing form, with the coupon: a buyer whose checkout failed, was closed or was
   // reloaded starts from it (kept for the tab; the coupon only for the tool it was applied to).
   const [billingDraft, setBillingDraft] = useState<StoredBillingDraft | undefined>(storedBillingDraft);
@@ -75,8 +88,8 @@ export function ToolCatalogue() {
     loadCheckout: checkout.ready,
     onPurchased: (toolId) => {
       markPurchased(toolId);
-      // The code was used: the next purchase starts without it.
-      if (billingDraft) keepDraft({ ...billingDraft, couponCode: '', couponFor: '' });
+      // The code was used: the next purchase starts without it, and for one seat.
+      if (billingDraft) keepDraft({ ...billingDraft, couponCode: '', couponFor: '', seats: '' });
     },
     // The checkout closed (dismissed, failed or paid) and took focus with it, or gave it back outside the page's
     // content (the account menu, focused after a sign-in's reload, opened the billing form by remembering it):
@@ -122,10 +135,10 @@ export function ToolCatalogue() {
    * The billing form stays open (busy) until the order exists, so a refusal shows on its fields; it closes before
    * the checkout window opens, which a dialog still open would hide and keep out of reach.
    */
-  const proceed = async (billing: BillingDetails, draft: BillingDraft, couponCode?: string) => {
+  const proceed = async (billing: BillingDetails, draft: BillingDraft, order: OrderChoice) => {
     if (!billingFor || !currency) return;
     keepDraft({ ...draft, couponFor: billingFor._id });
-    await purchase(billingFor, currency, billing, () => flushSync(() => setBillingFor(null)), couponCode);
+    await purchase(billingFor, currency, billing, () => flushSync(() => setBillingFor(null)), order);
   };
 
   // The grid appears in one step, with the test-mode notice, so nothing moves once it is there.
@@ -163,7 +176,11 @@ export function ToolCatalogue() {
             </span>
           </p>
         )}
-        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        <ul
+          className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3"
+          onPointerOver={prefetchOnIntent}
+          onFocus={prefetchOnIntent}
+        >
           {visible.map((tool) => (
             <li key={tool._id}>
               <ToolCard
@@ -193,30 +210,32 @@ export function ToolCatalogue() {
         {body}
       </div>
 
-      <Suspense fallback={null}>
-        <BillingModal
-          open={billingFor !== null && currency !== null}
-          currency={currency ?? 'INR'}
-          draft={draftFor(billingFor)}
-          onDraftChange={(draft) => billingFor && keepDraft({ ...draft, couponFor: billingFor._id })}
-          defaultCountry={countryName}
-          summary={
-            billingFor &&
-            currency && (
-              <div className="flex items-baseline justify-between gap-4">
-                <span className="font-medium text-brand-900">{toolTitle(billingFor)}</span>
-                <span className="shrink-0 font-semibold text-brand-900">
-                  {formatPrice(displayPrice(billingFor, currency), currency)}
-                </span>
-              </div>
-            )
-          }
-          onCancel={() => setBillingFor(null)}
-          onSubmit={proceed}
-          toolId={billingFor?._id}
-          returnFocus={() => (billingFor ? toolAction(billingFor._id) : null)}
-        />
-      </Suspense>
+      {checkoutWanted && (
+        <Suspense fallback={null}>
+          <CheckoutDialog
+            open={billingFor !== null && currency !== null}
+            currency={currency ?? 'INR'}
+            draft={draftFor(billingFor)}
+            onDraftChange={(draft) => billingFor && keepDraft({ ...draft, couponFor: billingFor._id })}
+            countryCode={countryCode}
+            summary={
+              billingFor &&
+              currency && (
+                <div className="flex items-baseline justify-between gap-4">
+                  <span className="font-medium text-brand-900">{toolTitle(billingFor)}</span>
+                  <span className="shrink-0 font-semibold text-brand-900">
+                    {formatPrice(displayPrice(billingFor, currency), currency)}
+                  </span>
+                </div>
+              )
+            }
+            onCancel={() => setBillingFor(null)}
+            onSubmit={proceed}
+            toolId={billingFor?._id}
+            returnFocus={() => (billingFor ? toolAction(billingFor._id) : null)}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

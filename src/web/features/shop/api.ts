@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { BillingCorrectionAnswer, BillingCorrectionInput } from '../../../shared/billing-correction';
 import type { CheckoutQuote, CheckoutQuoteRequest } from '../../../shared/checkout-quote';
 import type { CheckoutOpenedRequest } from '../../../shared/checkout-recovery';
 import type { LocationResponse } from '../../../shared/currency';
@@ -27,6 +28,8 @@ export const shopApi = {
   order: (orderId: string) => api.get<OrderDetail>(`/api/orders/${encodeURIComponent(orderId)}`),
   requestRefund: (orderId: string, body: RefundRequestInput) =>
     api.post<RefundRequestView>(`/api/orders/${encodeURIComponent(orderId)}/refund-request`, body),
+  correctBilling: (orderId: string, body: BillingCorrectionInput) =>
+    api.post<BillingCorrectionAnswer>(`/api/orders/${encodeURIComponent(orderId)}/billing`, body),
   paymentsConfig: () => api.get<PaymentsConfigResponse>('/api/payments/config/'),
   createPayment: (body: CreatePaymentRequest) =>
     api.post<CreatePaymentResponse>('/api/create-payment/', body),

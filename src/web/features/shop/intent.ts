@@ -55,6 +55,7 @@ export function storedBillingDraft(): StoredBillingDraft | undefined {
       gstin: text(parsed.gstin),
       couponCode: text(parsed.couponCode).slice(0, 32),
       couponFor: text(parsed.couponFor),
+      seats: text(parsed.seats).slice(0, 2),
     };
   } catch {
     return undefined;

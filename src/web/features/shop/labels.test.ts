@@ -3,7 +3,8 @@ import type { Tool } from '../../../shared/shop';
 import { billingTitle } from './BillingModal';
 import { purchasedLabel } from './PurchasedToolCard';
 import { matchesSearch } from './SearchBox';
-import { buyLabel, toolTitle } from './ToolCard';
+import { buyLabel } from './ToolCard';
+import { toolTitle } from './toolTitle';
 
 const tool: Tool = {
   _id: '0b6a4c9e-3f5d-4c1a-9a53-2f8f9d3c7e11',

@@ -1,6 +1,5 @@
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import type { Currency } from '../../../shared/constants';
-import { COUNTRIES } from '../../../shared/countries';
 import { detectCurrency } from '../../../shared/currency';
 import type { Tool } from '../../../shared/shop';
 import { useAuth } from '../../session/AuthContext';
@@ -16,7 +15,8 @@ export function useCatalogue() {
   const [tools, setTools] = useState<Tool[] | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const [currency, setCurrency] = useState<Currency | null>(null);
-  const [countryName, setCountryName] = useState<string | undefined>();
+  /** The detected country's code: the checkout dialog, loaded on intent, looks up its name (decision 052). */
+  const [countryCode, setCountryCode] = useState<string | undefined>();
 
   const loadTools = useCallback(
     () =>
@@ -46,7 +46,7 @@ export function useCatalogue() {
       if (!active) return;
       // A choice the visitor made (on this page, or before signing up or in reloaded it) wins over the detected one.
       setCurrency((current) => current ?? chosenCurrency() ?? location.currency);
-      setCountryName(COUNTRIES.find((country) => country.code === location.country)?.name);
+      setCountryCode(location.country);
     });
     return () => {
       active = false;
@@ -83,7 +83,7 @@ export function useCatalogue() {
     loadFailed,
     currency,
     setCurrency: chooseCurrency,
-    countryName,
+    countryCode,
     markPurchased,
     markTrialStarted,
   };

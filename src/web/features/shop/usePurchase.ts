@@ -35,8 +35,11 @@ export function usePurchase({
     currency: Currency,
     billing: BillingDetails,
     beforeCheckout?: () => void,
-    /** Applied in the billing form; the server prices the order with it (or refuses it). */
-    couponCode?: string,
+    /**
+     * The coupon applied in the billing form (the server prices the order with it, or refuses it), the number of
+     * seats, and for "Add seats" the team license they join.
+     */
+    order?: { couponCode?: string; seats?: number; teamLicenseId?: string },
   ) => Promise<void>;
 } {
   const [processingId, setProcessingId] = useState<string | null>(null);
@@ -48,7 +51,11 @@ export function usePurchase({
       currency: Currency,
       billing: BillingDetails,
       beforeCheckout?: () => void,
-      couponCode?: string,
+      {
+        couponCode,
+        seats,
+        teamLicenseId,
+      }: { couponCode?: string; seats?: number; teamLicenseId?: string } = {},
     ) => {
       setProcessingId(tool._id);
       const failToStart = (error: unknown) => {
@@ -66,6 +73,8 @@ export function usePurchase({
           currency,
           billingDetails: billing,
           ...(couponCode ? { couponCode } : {}),
+          seats,
+          teamLicenseId,
         }),
         loadCheckout(),
       ])

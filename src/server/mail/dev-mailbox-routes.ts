@@ -1,10 +1,11 @@
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { singleLineText } from '../../shared/input-policy';
 import type { AppContext } from '../context';
 import { outbox } from '../db/schema';
-import { notFound, parseInput } from '../http/errors';
+import { notFound } from '../http/errors';
 import { escapeHtml } from './layout';
 import { openMailBody } from './outbox';
 
@@ -87,7 +88,8 @@ function sendPage(reply: FastifyReply, html: string) {
 const statusBadge = (status: DevMailboxEntry['status']) =>
   `<span class="badge" style="${STATUS_STYLE[status]}">${status}</span>`;
 
-export async function devMailboxRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function devMailboxRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
   const list = async (filter: z.output<typeof listQuery>): Promise<DevMailboxEntry[]> => {
     const conditions: SQL[] = [];
     if (filter.to) conditions.push(eq(outbox.to, filter.to));
@@ -113,14 +115,14 @@ export async function devMailboxRoutes(app: FastifyInstance, ctx: AppContext): P
     }));
   };
 
-  app.get('/dev/mailbox.json', async (request, reply) => {
-    const filter = parseInput(listQuery, request.query);
+  app.get('/dev/mailbox.json', { schema: { querystring: listQuery } }, async (request, reply) => {
+    const filter = request.query;
     reply.header('cache-control', 'no-store');
     return { messages: await list(filter) };
   });
 
-  app.get('/dev/mailbox', async (request, reply) => {
-    const filter = parseInput(listQuery, request.query);
+  app.get('/dev/mailbox', { schema: { querystring: listQuery } }, async (request, reply) => {
+    const filter = request.query;
     const messages = await list(filter);
     const rows = messages
       .map(
@@ -145,8 +147,8 @@ export async function devMailboxRoutes(app: FastifyInstance, ctx: AppContext): P
     );
   });
 
-  app.get('/dev/mailbox/:id', async (request, reply) => {
-    const { id } = parseInput(messageParams, request.params);
+  app.get('/dev/mailbox/:id', { schema: { params: messageParams } }, async (request, reply) => {
+    const { id } = request.params;
     const [stored] = await ctx.db.select().from(outbox).where(eq(outbox.id, id)).limit(1);
     if (!stored) throw notFound('No such email');
     const message = { ...stored, ...openMailBody(ctx.dataSecrets, stored) };

@@ -13,10 +13,9 @@ import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { SITE } from '../../shared/site';
 import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
-import { operatorRecoveryCodes, operators } from '../db/schema';
-import { AppError, conflict } from '../http/errors';
-import { type Actor, recordAudit } from '../operator/audit';
-import { startDashboardSession } from './session';
+import { adminSessions, operatorRecoveryCodes, operators } from '../db/schema';
+import { DomainError } from '../domain-error';
+import { type Actor, recordAudit } from './audit';
 
 /**
  * The dashboard's second factor: TOTP (RFC 6238, 30-second steps, 6 digits, SHA-1 as every authenticator app
@@ -40,7 +39,9 @@ const wrongCodeLimit = (userId: string) => ({
 });
 
 const wrongCode = () =>
-  new AppError(400, 'wrong_code', DASHBOARD_MESSAGES.wrongCode, { code: DASHBOARD_MESSAGES.wrongCode });
+  new DomainError('wrong_code', DASHBOARD_MESSAGES.wrongCode, {
+    fieldErrors: { code: DASHBOARD_MESSAGES.wrongCode },
+  });
 
 // ── Secret at rest ──────────────────────────────────────────────────────────────────────────────────────────
 
@@ -89,14 +90,14 @@ const actorOf = (operator: OperatorIdentity): Actor => ({ kind: 'operator', ...o
 
 async function operatorRow(db: DbOrTx, userId: string): Promise<OperatorRow> {
   const [row] = await db.select().from(operators).where(eq(operators.userId, userId)).limit(1);
-  if (!row) throw new AppError(403, 'not_operator', DASHBOARD_MESSAGES.notOperator);
+  if (!row) throw new DomainError('not_operator', DASHBOARD_MESSAGES.notOperator);
   return row;
 }
 
 /** A new secret, kept (encrypted) until the first code confirms the app has it; shown as text and QR code. */
 export async function startEnrolment(ctx: AppContext, user: { id: string; email: string }) {
   const row = await operatorRow(ctx.db, user.id);
-  if (row.totpEnrolledAt) throw conflict(DASHBOARD_MESSAGES.alreadyEnrolled);
+  if (row.totpEnrolledAt) throw new DomainError('conflict', DASHBOARD_MESSAGES.alreadyEnrolled);
   const secret = generateSecret();
   await ctx.db
     .update(operators)
@@ -118,8 +119,8 @@ export async function confirmEnrolment(
   code: string,
 ): Promise<string[]> {
   const row = await operatorRow(ctx.db, operator.userId);
-  if (row.totpEnrolledAt) throw conflict(DASHBOARD_MESSAGES.alreadyEnrolled);
-  if (!row.totpSecret) throw new AppError(400, 'not_enrolled', DASHBOARD_MESSAGES.notEnrolled);
+  if (row.totpEnrolledAt) throw new DomainError('conflict', DASHBOARD_MESSAGES.alreadyEnrolled);
+  if (!row.totpSecret) throw new DomainError('enrolment_not_started', DASHBOARD_MESSAGES.notEnrolled);
   await checkTotp(ctx, operator, 'enrol', row, code);
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, makeRecoveryCode);
   const userId = operator.userId;
@@ -219,7 +220,7 @@ export async function verifySecondFactor(
 ): Promise<void> {
   const userId = operator.userId;
   const row = await operatorRow(ctx.db, userId);
-  if (!row.totpEnrolledAt) throw new AppError(403, 'not_enrolled', DASHBOARD_MESSAGES.notEnrolled);
+  if (!row.totpEnrolledAt) throw new DomainError('not_enrolled', DASHBOARD_MESSAGES.notEnrolled);
   let method: 'totp' | 'recovery_code' = 'totp';
   if (/^\d{6}$/.test(code)) {
     await checkTotp(ctx, operator, 'sign_in', row, code);
@@ -257,6 +258,23 @@ export async function requireFreshCode(
   code: string,
 ): Promise<void> {
   const row = await operatorRow(ctx.db, operator.userId);
-  if (!row.totpEnrolledAt) throw new AppError(403, 'not_enrolled', DASHBOARD_MESSAGES.notEnrolled);
+  if (!row.totpEnrolledAt) throw new DomainError('not_enrolled', DASHBOARD_MESSAGES.notEnrolled);
   await checkTotp(ctx, operator, 'fresh_code', row, code);
+}
+
+/** Marks the browser session as having passed the second factor now. */
+async function startDashboardSession(
+  ctx: AppContext,
+  db: DbOrTx,
+  userId: string,
+  sessionIdHash: string,
+): Promise<void> {
+  const now = ctx.clock.now();
+  await db
+    .insert(adminSessions)
+    .values({ sessionIdHash, userId, verifiedAt: now, lastSeenAt: now })
+    .onConflictDoUpdate({
+      target: adminSessions.sessionIdHash,
+      set: { userId, verifiedAt: now, lastSeenAt: now },
+    });
 }

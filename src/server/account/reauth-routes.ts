@@ -1,12 +1,14 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ACCOUNT_MESSAGES, REAUTH_WINDOW_MINUTES } from '../../shared/account';
 import { reauthSchema } from '../../shared/account-schemas';
 import { verifyPassword } from '../auth/passwords';
 import type { AppContext } from '../context';
 import { sessions, users } from '../db/schema';
-import { AppError, parseInput } from '../http/errors';
+import { AppError } from '../http/errors';
+import { refuseInvalidInput } from '../http/route-schemas';
 import { verifyPasskeyLogin } from './passkeys';
 import { requireSession } from './settings-routes';
 
@@ -19,7 +21,7 @@ import { requireSession } from './settings-routes';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** A risky account change: needs a second sign-in within REAUTH_WINDOW_MINUTES (account/reauth.ts). */
+    /** A risky account change: needs a second sign-in within REAUTH_WINDOW_MINUTES (account/reauth-routes.ts). */
     reauth?: boolean;
   }
 }
@@ -67,31 +69,37 @@ async function markReauthenticated(ctx: AppContext, idHash: string): Promise<voi
  * `POST /api/account/reauth`: `{password}`, or `{credential}` (an assertion of the account's own passkey, its
  * challenge from `POST /api/auth/passkey/options` as for a sign-in). Wrong tries share a budget per account.
  */
-export function reauthRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/api/account/reauth', async (request, reply) => {
-    const { user, sessionIdHash } = await requireSession(ctx, request);
-    const input = parseInput(reauthSchema, request.body);
-    const budget = await ctx.limiter.reserve({
-      key: `reauth:${user.id}`,
-      windowMs: REAUTH_TRIES_WINDOW_MS,
-      limit: REAUTH_TRIES_PER_ACCOUNT,
-      message: ACCOUNT_MESSAGES.tooManyPasswordTries,
-    });
-    if (input.credential) {
-      const owner = await verifyPasskeyLogin(ctx, input.credential as AuthenticationResponseJSON);
-      if (owner.id !== user.id)
-        throw new AppError(400, 'passkey_refused', ACCOUNT_MESSAGES.reauthPasskeyOther);
-    } else {
-      const [account] = await ctx.db
-        .select({ passwordHash: users.passwordHash })
-        .from(users)
-        .where(eq(users.id, user.id));
-      if (!account || !(await verifyPassword(input.password ?? '', account.passwordHash)))
-        throw wrongPassword();
-    }
-    await budget.refund();
-    await markReauthenticated(ctx, sessionIdHash);
-    reply.header('cache-control', 'no-store');
-    return { message: ACCOUNT_MESSAGES.reauthDone, minutes: REAUTH_WINDOW_MINUTES };
-  });
+export function reauthRoutes(base: FastifyInstance, ctx: AppContext): void {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.post(
+    '/api/account/reauth',
+    { schema: { body: reauthSchema }, config: { checksCallerFirst: true } },
+    async (request, reply) => {
+      const { user, sessionIdHash } = await requireSession(ctx, request);
+      refuseInvalidInput(request);
+      const input = request.body;
+      const budget = await ctx.limiter.reserve({
+        key: `reauth:${user.id}`,
+        windowMs: REAUTH_TRIES_WINDOW_MS,
+        limit: REAUTH_TRIES_PER_ACCOUNT,
+        message: ACCOUNT_MESSAGES.tooManyPasswordTries,
+      });
+      if (input.credential) {
+        const owner = await verifyPasskeyLogin(ctx, input.credential as AuthenticationResponseJSON);
+        if (owner.id !== user.id)
+          throw new AppError(400, 'passkey_refused', ACCOUNT_MESSAGES.reauthPasskeyOther);
+      } else {
+        const [account] = await ctx.db
+          .select({ passwordHash: users.passwordHash })
+          .from(users)
+          .where(eq(users.id, user.id));
+        if (!account || !(await verifyPassword(input.password ?? '', account.passwordHash)))
+          throw wrongPassword();
+      }
+      await budget.refund();
+      await markReauthenticated(ctx, sessionIdHash);
+      reply.header('cache-control', 'no-store');
+      return { message: ACCOUNT_MESSAGES.reauthDone, minutes: REAUTH_WINDOW_MINUTES };
+    },
+  );
 }

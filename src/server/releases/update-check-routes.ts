@@ -9,7 +9,6 @@ import {
   type ReleaseChannel,
 } from '../../shared/releases';
 import type { AppContext } from '../context';
-import { parseInput } from '../http/errors';
 import { granted } from '../licenses/answers';
 import type { LicenseRequest } from '../licenses/lookup';
 import { asRequest, licenseApiOptions, registerLicenseApi } from '../licenses/routes';
@@ -146,7 +145,7 @@ export async function updateCheckRoutes(app: FastifyInstance, ctx: AppContext): 
       }),
       async (request, reply): Promise<UpdateCheckAnswer> => {
         reply.header('cache-control', 'no-store');
-        const body = parseInput(updateCheckSchema, request.body);
+        const body = request.body;
         limit(request, body);
         const { platform, arch, version, channel, osVersion } = body;
         return counted(

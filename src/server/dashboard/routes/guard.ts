@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../context';
-import { parseInput } from '../http/errors';
-import { type DashboardOperator, operatorState, requireDashboard } from './session';
+import type { AppContext } from '../../context';
+import { parseInput } from '../../http/errors';
+import { type DashboardOperator, operatorState, requireDashboard } from '../session';
 
 /** Dashboard requests per operator per minute: generous for a person, a wall for a script gone wrong. */
 const DASHBOARD_REQUESTS_PER_MINUTE = 300;
@@ -46,7 +46,10 @@ export function guardOperatorAccount(scope: FastifyInstance, ctx: AppContext): v
 const id = z.guid('Not an id.');
 
 /** `:id` of a dashboard route: a UUID, or 400 with the field's error before the database is asked. */
-export const idParams = (request: FastifyRequest) => parseInput(z.object({ id }), request.params).id;
+export const idPath = z.object({ id });
 
-export const licenseDeviceParams = (request: FastifyRequest) =>
-  parseInput(z.object({ id, deviceId: id }), request.params);
+/** `:id` (the license) and `:deviceId` of a license's device. */
+export const licenseDevicePath = z.object({ id, deviceId: id });
+
+/** `:id` as its route's schema (`idPath`) let it through, for the upload helpers that take the bare request. */
+export const idParams = (request: FastifyRequest) => parseInput(idPath, request.params).id;

@@ -6,8 +6,7 @@ import {
   type CouponUse,
   couponEnd,
   couponStart,
-  type NewCouponInput,
-  newCouponSchema,
+  type NewCoupon,
   normaliseCouponCode,
 } from '../../shared/coupons';
 import { fromSubunits, toSubunits } from '../../shared/money';
@@ -80,18 +79,15 @@ function invalid(message: string): DomainError {
   return new DomainError('invalid', message);
 }
 
-/** Creates a coupon; refuses a code that exists (in any case) or tools that do not. */
+/**
+ * Creates a coupon from `newCouponSchema`'s parsed output (each adapter parses its input with it once); refuses a
+ * code that exists (in any case) or tools that do not.
+ */
 export async function createCoupon(
   ctx: Pick<AppContext, 'db' | 'clock'>,
   actor: Actor,
-  input: NewCouponInput,
+  value: NewCoupon,
 ): Promise<CouponSummary> {
-  const parsed = newCouponSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw invalid(`${issue?.path.join('.') || 'coupon'}: ${issue?.message ?? 'invalid'}`);
-  }
-  const value = parsed.data;
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     if (value.toolIds.length > 0) {

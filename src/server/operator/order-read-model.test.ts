@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestClient } from '../../../test/support/client';
+import { verifiedOperator } from '../../../test/support/dashboard-helpers';
+import {
+  buyTool,
+  catalogueRows,
+  createShopTestApp,
+  newBuyer,
+  type ShopTestApp,
+} from '../../../test/support/shop-fixtures';
+import type { OrderDetail } from '../../shared/dashboard';
+import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
+import { shortId } from '../cli/format';
+import type { OrderDossier } from '../payments/orders-admin';
+import { cliActor } from './audit';
+
+/**
+ * One order, one read model (`orderDossier`): the dashboard's order page and `npm run admin -- orders show` read
+ * it through the same function, so they tell the operator the same facts (the dashboard masks the license key).
+ */
+
+let t: ShopTestApp;
+let dashboard: TestClient;
+let cli: CommandLineEnv;
+let orderId: string;
+
+beforeAll(async () => {
+  t = await createShopTestApp();
+  dashboard = (await verifiedOperator(t)).client;
+  cli = {
+    cwd: process.cwd(),
+    actor: cliActor('tester'),
+    open: async () => t.ctx,
+    snapshot: async () => undefined,
+  };
+  const buyer = await newBuyer(t);
+  const { windows } = await catalogueRows(t);
+  orderId = (await buyTool(t, buyer.client, windows.id)).order.id;
+}, 60_000);
+afterAll(() => t.close());
+
+describe('one order', () => {
+  it('is the same facts on the dashboard and on the command line', async () => {
+    const response = await dashboard.get(`/api/admin/orders/${orderId}`);
+    expect(response.statusCode).toBe(200);
+    const page = response.json() as OrderDetail;
+    const json = await runCommandLine(['orders', 'show', orderId.slice(0, 8), '--json'], cli);
+    expect(json.exitCode, json.stderr).toBe(0);
+    const shown = JSON.parse(json.stdout) as OrderDossier & { createdAt: string; paidAt: string };
+
+    const factsOf = (order: {
+      id: string;
+      status: string;
+      amount: number;
+      currency: string;
+      razorpayOrderId: string;
+      razorpayPaymentId: string | null;
+      createdAt: string;
+      paidAt: string | null;
+      billing: unknown;
+    }) => ({
+      id: order.id,
+      status: order.status,
+      amount: order.amount,
+      currency: order.currency,
+      razorpayOrderId: order.razorpayOrderId,
+      razorpayPaymentId: order.razorpayPaymentId,
+      createdAt: order.createdAt,
+      paidAt: order.paidAt,
+      billing: order.billing,
+    });
+    expect(factsOf(shown)).toEqual(factsOf(page));
+    expect(shown.customer?.email).toBe(page.email);
+    expect(shown.invoice?.number).toBe(page.invoice?.number);
+    expect(page.invoice?.number).toMatch(/\//);
+    expect(shown.events.map((event) => [event.id, event.kind])).toEqual(
+      page.events.map((event) => [event.id, event.kind]),
+    );
+    expect(shown.emails.map((mail) => [mail.id, mail.subject, mail.status])).toEqual(
+      page.emails.map((mail) => [mail.id, mail.subject, mail.status]),
+    );
+    expect(page.emails.length).toBeGreaterThan(0);
+    expect(shown.licenses.map((license) => [license.id, license.status, license.devices.length])).toEqual(
+      page.licenses.map((license) => [license.id, license.status, license.devices.length]),
+    );
+    const key = shown.purchase?.license?.licenseKey;
+    expect(key).toBeTruthy();
+    expect(page.licenses[0]?.maskedKey?.slice(-4)).toBe(key?.slice(-4));
+
+    // The text the operator reads names the same facts.
+    const text = await runCommandLine(['orders', 'show', orderId], cli);
+    expect(text.exitCode).toBe(0);
+    for (const fact of [
+      page.id,
+      page.status,
+      page.razorpayOrderId,
+      page.razorpayPaymentId ?? '',
+      page.email,
+      page.invoice?.number ?? '',
+      ...page.events.map((event) => event.kind),
+      ...page.emails.map((mail) => mail.kind),
+      ...page.licenses.map((license) => shortId(license.id)),
+    ])
+      expect(text.stdout).toContain(fact);
+  });
+
+  it('is not found alike', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect((await dashboard.get(`/api/admin/orders/${missing}`)).statusCode).toBe(404);
+    const run = await runCommandLine(['orders', 'show', missing], cli);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(/No order/i);
+  });
+});

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { multiLineText, singleLineText } from '../../shared/input-policy';
+import type { AppContext } from '../context';
+import { webhookEvents } from '../db/schema';
+import { forgetLicenses } from '../licenses/memory';
+import { forgetOwnedTools } from '../shop/catalogue';
+import { applyDispute, type DisputeOutcome, type DisputeResult } from './disputes';
+import {
+  afterFulfilment,
+  applyPayment,
+  type FulfilOutcome,
+  inFulfilmentTransaction,
+  recordPaymentFailure,
+} from './fulfil';
+import { type RazorpayRefundOutcome, recordRazorpayRefund } from './refund';
+
+/** Only the parts of Razorpay's event envelope we act on; everything else in it is allowed and ignored. */
+const paymentEntity = z.looseObject({
+  id: singleLineText(100).min(1),
+  order_id: singleLineText(100).nullish(),
+  amount: z.number().int().nonnegative(),
+  currency: singleLineText(10),
+  base_amount: z.number().int().nonnegative().nullish(),
+  error_code: singleLineText(200).nullish(),
+  error_description: multiLineText(1000).nullish(),
+  amount_refunded: z.number().int().nonnegative().nullish(),
+});
+const disputeEntity = z.looseObject({
+  id: singleLineText(100).min(1),
+  payment_id: singleLineText(100).min(1),
+  amount: z.number().int().nonnegative().optional(),
+  reason_code: singleLineText(200).nullish(),
+});
+const refundEntity = z.looseObject({
+  id: singleLineText(100).min(1),
+  payment_id: singleLineText(100).min(1),
+  amount: z.number().int().nonnegative(),
+});
+export const razorpayEventSchema = z.looseObject({
+  event: singleLineText(100).min(1),
+  payload: z.looseObject({
+    payment: z.looseObject({ entity: paymentEntity }).optional(),
+    order: z.looseObject({ entity: z.looseObject({ id: singleLineText(100) }) }).optional(),
+    dispute: z.looseObject({ entity: disputeEntity }).optional(),
+    refund: z.looseObject({ entity: refundEntity }).optional(),
+  }),
+});
+
+const DISPUTE_EVENTS: Record<string, DisputeOutcome> = {
+  'payment.dispute.created': 'created',
+  'payment.dispute.won': 'won',
+  'payment.dispute.lost': 'lost',
+};
+
+type Handled =
+  | { kind: 'duplicate' }
+  | { kind: 'ignored'; reason: string }
+  | { kind: 'payment-failed'; recorded: boolean }
+  | { kind: 'payment'; paymentId: string; outcome: FulfilOutcome }
+  | { kind: 'dispute'; result: DisputeResult }
+  | { kind: 'refund'; outcome: RazorpayRefundOutcome };
+
+/** A Razorpay event as its webhook delivered it: its id (Razorpay's `x-razorpay-event-id`) and its parsed body. */
+export type RazorpayEvent = z.output<typeof razorpayEventSchema> & { id: string };
+
+/** What became of an event: `duplicate`, `ignored`, `payment-failed`, `dispute`, `refund`, or the payment's result. */
+export type RazorpayEventResult = { result: string; handled: Handled };
+
+/**
+ * One Razorpay event applied (docs/decisions/053-house-layout.md, "Schemas on routes"): its id is recorded in the
+ * same transaction as its effect, so a redelivery is a no-op and an event whose handling failed is not marked as
+ * handled; then the caches it made stale are dropped and a fulfilment's mail and hooks run. The webhook route
+ * checks the signature and parses the body before it calls this; tests and the operator's tools call it directly.
+ */
+export async function applyRazorpayEvent(
+  ctx: AppContext,
+  event: RazorpayEvent,
+): Promise<RazorpayEventResult> {
+  const handled = await inFulfilmentTransaction(ctx, async (tx): Promise<Handled> => {
+    const fresh = await tx
+      .insert(webhookEvents)
+      .values({ eventId: event.id, event: event.event, receivedAt: ctx.clock.now() })
+      .onConflictDoNothing()
+      .returning({ eventId: webhookEvents.eventId });
+    if (fresh.length === 0) return { kind: 'duplicate' };
+
+    const payment = event.payload.payment?.entity;
+    switch (event.event) {
+      case 'order.paid':
+      case 'payment.captured': {
+        const razorpayOrderId = payment?.order_id ?? event.payload.order?.entity.id;
+        if (!payment || !razorpayOrderId) return { kind: 'ignored', reason: 'no order or payment' };
+        const outcome = await applyPayment(ctx, tx, {
+          razorpayOrderId,
+          razorpayPaymentId: payment.id,
+          source: 'webhook',
+          paid: { amount: payment.amount, currency: payment.currency },
+          settledInr: payment.base_amount,
+        });
+        return { kind: 'payment', paymentId: payment.id, outcome };
+      }
+      case 'payment.failed': {
+        if (!payment?.order_id) return { kind: 'ignored', reason: 'no order' };
+        const recorded = await recordPaymentFailure(ctx, tx, {
+          razorpayOrderId: payment.order_id,
+          razorpayPaymentId: payment.id,
+          code: payment.error_code ?? undefined,
+          description: payment.error_description ?? undefined,
+        });
+        return { kind: 'payment-failed', recorded };
+      }
+      case 'payment.dispute.created':
+      case 'payment.dispute.won':
+      case 'payment.dispute.lost': {
+        const dispute = event.payload.dispute?.entity;
+        const outcome = DISPUTE_EVENTS[event.event];
+        if (!dispute || !outcome) return { kind: 'ignored', reason: 'no dispute' };
+        const result = await applyDispute(ctx, tx, outcome, {
+          id: dispute.id,
+          paymentId: dispute.payment_id,
+          amount: dispute.amount,
+          reason: dispute.reason_code,
+        });
+        return { kind: 'dispute', result };
+      }
+      case 'refund.created':
+      case 'refund.processed': {
+        const refund = event.payload.refund?.entity;
+        if (!refund) return { kind: 'ignored', reason: 'no refund' };
+        const outcome = await recordRazorpayRefund(ctx, tx, {
+          paymentId: refund.payment_id,
+          refundId: refund.id,
+          amount: refund.amount,
+          amountRefunded: payment?.amount_refunded ?? undefined,
+        });
+        return { kind: 'refund', outcome };
+      }
+      default:
+        return { kind: 'ignored', reason: 'event not used' };
+    }
+  });
+
+  if (handled.kind === 'refund' && handled.outcome.result === 'recorded') {
+    forgetOwnedTools(ctx, handled.outcome.userId);
+    forgetLicenses(ctx);
+    ctx.metrics.orders.inc({ event: 'refunded', currency: handled.outcome.currency });
+  }
+  if (handled.kind === 'dispute' && handled.result.result === 'recorded') forgetLicenses(ctx);
+  if (handled.kind === 'payment') {
+    const outcome = await afterFulfilment(ctx, handled.outcome, handled.paymentId);
+    return { result: outcome.result, handled };
+  }
+  return { result: handled.kind, handled };
+}

@@ -1,0 +1,245 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestClient } from '../../../test/support/client';
+import { pdfText } from '../../../test/support/invoices-helpers';
+import { fingerprint } from '../../../test/support/license-fixtures';
+import { deliverDueMail } from '../../../test/support/mail';
+import {
+  addTool,
+  buyThroughEmulator,
+  createShopTestApp,
+  loginAs,
+  newBuyer,
+  type ShopTestApp,
+} from '../../../test/support/shop-fixtures';
+import { TestSmtpServer } from '../../../test/support/smtp';
+import { newCouponSchema } from '../../shared/coupons';
+import type { MyLicense } from '../../shared/licenses';
+import type { OrderSummary } from '../../shared/order-history';
+import type { PurchasedTool } from '../../shared/shop';
+import { TEAM_INVITATION_PATH, TEAM_MESSAGES, type Team } from '../../shared/teams';
+import { createCoupon } from '../coupons/operator';
+import { invoices, licenses } from '../db/schema';
+import { gstr1Report } from '../invoices/gstr1';
+import { cliActor } from '../operator/audit';
+
+let t: ShopTestApp;
+let smtp: TestSmtpServer;
+let toolId: string;
+const desks = [fingerprint('desk'), fingerprint('desk'), fingerprint('desk'), fingerprint('desk')];
+
+// A GSTIN of Maharashtra (another state than the firm's Rajasthan: IGST).
+const GSTIN = '27AAPFU0939F1ZV';
+const FIRM_BILLING = {
+  address: 'Office 4, Nariman Point, Mumbai',
+  state: 'Maharashtra',
+  country: 'India',
+  gstin: GSTIN,
+  currency: 'INR',
+};
+
+beforeAll(async () => {
+  smtp = await new TestSmtpServer().start();
+  t = await createShopTestApp({ env: { SMTP_URL: smtp.url } });
+  toolId = (await addTool(t, { name: 'Ledger Lens', device: 'Windows', priceInrPaise: 1000_00 })).id;
+  await createCoupon(t.ctx, cliActor('team-tests'), newCouponSchema.parse({ code: 'FIRM-10', percent: 10 }));
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.stop();
+});
+
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+
+async function licenseCall(action: 'activate' | 'validate', licenseKey: string, fingerprint: string) {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/api/licenses/${action}`,
+    headers: { 'content-type': 'application/json' },
+    payload: { licenseKey, toolId, fingerprint },
+  });
+  return response.json<{ code: string; valid: boolean }>();
+}
+
+/** Sends what the outbox holds through the real SMTP server and returns the invitation link's token for `email`. */
+async function invitationToken(email: string): Promise<string> {
+  await deliverDueMail(t.ctx);
+  const mail = await smtp.waitFor((each) => each.to.includes(email) && each.subject.includes('invited you'));
+  const match = mail.text.match(new RegExp(`${t.baseUrl}${TEAM_INVITATION_PATH}([A-Za-z0-9_-]+)`));
+  expect(match, mail.text).toBeTruthy();
+  return match?.[1] ?? '';
+}
+
+async function myLicenseKey(client: TestClient): Promise<string> {
+  const mine = (await client.get('/api/my-licenses/')).json<MyLicense[]>();
+  const license = mine.find((each) => each.toolId === toolId);
+  expect(license?.licenseKey).toBeTruthy();
+  return license?.licenseKey ?? '';
+}
+
+describe('team licenses', () => {
+  it('sells 5 seats on one invoice and GSTR-1 line, gives seats by email, takes one back and gives it again', async () => {
+    const owner = await newBuyer(t);
+    const quote = await owner.client.post('/api/checkout/quote', {
+      toolId,
+      currency: 'INR',
+      state: 'Maharashtra',
+      gstin: GSTIN,
+      couponCode: 'FIRM-10',
+      seats: 5,
+    });
+    expect(quote.statusCode, quote.body).toBe(200);
+    const quoted = quote.json<{ listPrice: number; discount: number; taxableValue: number; total: number }>();
+    expect(quoted).toMatchObject({ listPrice: 5000_00, discount: 500_00, total: 4500_00 });
+
+    const order = await buyThroughEmulator(t, owner.client, toolId, {
+      billingDetails: FIRM_BILLING,
+      couponCode: 'FIRM-10',
+      seats: 5,
+    });
+    expect(order).toMatchObject({ status: 'paid', amount: quoted.total, seats: 5, listPrice: 5000_00 });
+
+    // The invoice: "5 ×" the unit price, the discount, IGST on the discounted value, the total charged.
+    const summary = (await owner.client.get('/api/orders/'))
+      .json<OrderSummary[]>()
+      .find((o) => o.id === order.id);
+    const pdf = await owner.client.get(summary?.invoiceUrl ?? '');
+    expect(pdf.statusCode).toBe(200);
+    const text = flat(await pdfText(pdf.rawPayload));
+    expect(text).toContain('5 × ₹1,000.00 (incl. GST)');
+    expect(text).toContain('Less discount (coupon FIRM-10)');
+    expect(text).toContain(
+      `Taxable value ₹${(quoted.taxableValue / 100).toLocaleString('en-IN', { minimumFractionDigits: 2 })}`,
+    );
+    expect(text).toContain('IGST @ 18%');
+    expect(text).toContain('₹4,500.00');
+
+    // GSTR-1: one B2B line for the 5-seat invoice, with the discounted taxable value.
+    const [invoice] = await t.ctx.db.select().from(invoices).where(eq(invoices.orderId, order.id));
+    const day = invoice?.issuedAt.toISOString().slice(0, 10) ?? '';
+    const report = await gstr1Report(t.ctx, { from: day, to: day });
+    expect(report.b2b.filter((line) => line.buyerGstin === GSTIN)).toEqual([
+      expect.objectContaining({ taxableValue: quoted.taxableValue, total: 4500_00 }),
+    ]);
+
+    // My Tools names the team; the team starts with the owner's own seat.
+    const listed = (await owner.client.get('/api/my-tools/')).json<PurchasedTool[]>();
+    const team = listed.find((tool) => tool._id === toolId)?.team;
+    expect(team).toMatchObject({ seats: 5, seatsUsed: 1 });
+    const licenseId = team?.licenseId ?? '';
+    const teamUrl = `/api/teams/${licenseId}`;
+
+    // Two colleagues are invited, accept and activate their own keys.
+    const colleagues = [await newBuyer(t), await newBuyer(t)];
+    for (const colleague of colleagues) {
+      const invited = await owner.client.post(`${teamUrl}/invitations`, { email: colleague.user.email });
+      expect(invited.statusCode, invited.body).toBe(201);
+    }
+    const again = await owner.client.post(`${teamUrl}/invitations`, { email: colleagues[0]?.user.email });
+    expect(again.statusCode).toBe(409);
+    expect(again.json<{ message: string }>().message).toBe(TEAM_MESSAGES.alreadyInvited);
+    const keys: string[] = [];
+    for (const colleague of colleagues) {
+      const token = await invitationToken(colleague.user.email);
+      const preview = await (await t.client()).get(`/api/team-invitations/${token}`);
+      expect(preview.json()).toMatchObject({ toolName: 'Ledger Lens', email: colleague.user.email });
+      const accepted = await colleague.client.post(`/api/team-invitations/${token}/accept`, {});
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      expect(accepted.json()).toMatchObject({ toolId });
+      expect((await colleague.client.post(`/api/team-invitations/${token}/accept`, {})).statusCode).toBe(404);
+      const tools = (await colleague.client.get('/api/my-tools/')).json<PurchasedTool[]>();
+      expect(tools.find((tool) => tool._id === toolId)?.teamOwner).toEqual({ name: owner.user.name });
+      const key = await myLicenseKey(colleague.client);
+      expect((await licenseCall('activate', key, desks[keys.length] ?? '')).code).toBe('VALID');
+      keys.push(key);
+    }
+    expect(new Set([...keys, await myLicenseKey(owner.client)]).size).toBe(3);
+    await deliverDueMail(t.ctx);
+    await smtp.waitFor((mail) => mail.to.includes(owner.user.email) && mail.subject.includes('joined your'));
+
+    const seen = (await owner.client.get(teamUrl)).json<Team>();
+    expect(seen).toMatchObject({ seats: 5, seatsUsed: 3, invitations: [] });
+    expect(seen.members.map((member) => [member.email, member.isOwner, member.devices.length])).toEqual([
+      [owner.user.email, true, 0],
+      [colleagues[0]?.user.email, false, 1],
+      [colleagues[1]?.user.email, false, 1],
+    ]);
+    // Someone else's team is not found.
+    expect((await colleagues[0]?.client.get(teamUrl))?.statusCode).toBe(404);
+
+    // The owner takes the first colleague's seat back: that key answers REVOKED at once.
+    const leaving = colleagues[0]?.user.id ?? '';
+    expect((await owner.client.request('DELETE', `${teamUrl}/members/${owner.user.id}`)).statusCode).toBe(
+      409,
+    );
+    expect((await owner.client.request('DELETE', `${teamUrl}/members/${leaving}`)).statusCode).toBe(204);
+    expect((await licenseCall('validate', keys[0] ?? '', desks[0] ?? '')).code).toBe('REVOKED');
+    expect((await licenseCall('validate', keys[1] ?? '', desks[1] ?? '')).code).toBe('VALID');
+    await deliverDueMail(t.ctx);
+    await smtp.waitFor(
+      (mail) => mail.to.includes(colleagues[0]?.user.email ?? '') && mail.subject.includes('has ended'),
+    );
+    const gone = (await colleagues[0]?.client.get('/api/my-tools/'))?.json<PurchasedTool[]>();
+    expect(gone?.some((tool) => tool._id === toolId)).toBe(false);
+
+    // The freed seat goes to a third colleague; then the team is full.
+    const third = await newBuyer(t);
+    expect((await owner.client.post(`${teamUrl}/invitations`, { email: third.user.email })).statusCode).toBe(
+      201,
+    );
+    const thirdToken = await invitationToken(third.user.email);
+    expect((await third.client.post(`/api/team-invitations/${thirdToken}/accept`, {})).statusCode).toBe(200);
+    expect((await licenseCall('activate', await myLicenseKey(third.client), desks[3] ?? '')).code).toBe(
+      'VALID',
+    );
+    const fourth = await owner.client.post(`${teamUrl}/invitations`, { email: 'fourth@example.com' });
+    expect(fourth.statusCode).toBe(201);
+    expect(
+      (await owner.client.post(`${teamUrl}/invitations`, { email: 'fifth@example.com' })).statusCode,
+    ).toBe(201);
+    const full = await owner.client.post(`${teamUrl}/invitations`, { email: 'sixth@example.com' });
+    expect(full.statusCode).toBe(409);
+    expect(full.json<{ message: string }>().message).toBe(TEAM_MESSAGES.noFreeSeat);
+    // Cancelling an invitation frees its seat.
+    const pending = (await owner.client.get(teamUrl)).json<Team>();
+    expect(pending.seatsUsed).toBe(5);
+    const cancel = await owner.client.request(
+      'DELETE',
+      `${teamUrl}/invitations/${pending.invitations[0]?.id}`,
+    );
+    expect(cancel.statusCode).toBe(204);
+    expect((await owner.client.get(teamUrl)).json<Team>().seatsUsed).toBe(4);
+
+    // Add seats: its own order and invoice; the team grows.
+    const added = await buyThroughEmulator(t, owner.client, toolId, {
+      billingDetails: FIRM_BILLING,
+      seats: 2,
+      teamLicenseId: licenseId,
+    });
+    expect(added).toMatchObject({ status: 'paid', amount: 2000_00, seats: 2 });
+    expect((await t.ctx.db.select().from(invoices).where(eq(invoices.orderId, added.id))).length).toBe(1);
+    expect((await owner.client.get(teamUrl)).json<Team>()).toMatchObject({ seats: 7, seatsUsed: 4 });
+    const [row] = await t.ctx.db
+      .select({ seats: licenses.seats })
+      .from(licenses)
+      .where(eq(licenses.id, licenseId));
+    expect(row?.seats).toBe(7);
+  }, 180_000);
+
+  it('adds seats only to a team the buyer owns', async () => {
+    const stranger = await newBuyer(t);
+    const owner = await newBuyer(t);
+    await buyThroughEmulator(t, owner.client, toolId, { seats: 2 });
+    const team = (await owner.client.get('/api/my-tools/')).json<PurchasedTool[]>()[0]?.team;
+    const refused = await stranger.client.post('/api/create-payment/', {
+      toolId,
+      currency: 'INR',
+      billingDetails: { ...FIRM_BILLING, gstin: '' },
+      seats: 1,
+      teamLicenseId: team?.licenseId,
+    });
+    expect(refused.statusCode, refused.body).toBe(404);
+    const me = await loginAs(t, owner.user);
+    expect((await me.get(`/api/teams/${team?.licenseId}`)).statusCode).toBe(200);
+  });
+});

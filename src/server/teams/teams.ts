@@ -1,0 +1,537 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { normaliseEmail } from '../../shared/auth';
+import type { LicenseCredentials } from '../../shared/licenses';
+import {
+  INVITATION_DAYS,
+  type InvitationAccepted,
+  type InvitationPreview,
+  TEAM_INVITATION_PATH,
+  TEAM_MESSAGES,
+  type Team,
+  type TeamInvitation,
+} from '../../shared/teams';
+import type { AppContext } from '../context';
+import type { DbOrTx, Tx } from '../db';
+import { licenseActivations, licenses, purchases, teamInvitations, tools, users } from '../db/schema';
+import { DomainError } from '../domain-error';
+import { forgetLicenses } from '../licenses/memory';
+import { storedSecret } from '../licenses/secrets-at-rest';
+import { SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
+import { enqueueMail } from '../mail/outbox';
+import { forgetOwnedTools } from '../shop/catalogue';
+import { generateCredentials, generateLicenseKey } from '../shop/license';
+import { queueLicenseStatusEvent } from '../webhooks/events';
+import {
+  renderAcceptedEmail,
+  renderInvitationEmail,
+  renderRemovedEmail,
+  renderSeatsAddedEmail,
+} from './team-email';
+
+/**
+ * Team licenses (docs/decisions/051-team-licenses.md). The buyer's license of an order of N seats is the team: it
+ * holds N seats, one of them the owner's own (their key works as any bought key). The others go to members by
+ * emailed invitation; a member's license is a row of its own (own key or credentials, the tool's device limit) that
+ * shares the team's purchase, so a refund or dispute of the order reaches it. Taking a seat back revokes the
+ * member's license: validate answers REVOKED and its update feeds 404 from that commit on.
+ */
+
+const DAY_MS = 86_400_000;
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+type TeamRow = {
+  license: typeof licenses.$inferSelect;
+  purchaseId: string;
+  toolId: string;
+  toolName: string;
+  delivery: 'license_key' | 'credentials';
+  ownerId: string;
+  ownerName: string;
+  ownerEmail: string;
+};
+
+/** A team license (the owner's, not a member's) with its tool and owner, locked when `lock`. */
+async function findTeam(db: DbOrTx, licenseId: string, lock = false): Promise<TeamRow | undefined> {
+  const query = db
+    .select({
+      license: licenses,
+      purchaseId: purchases.id,
+      refundedAt: purchases.refundedAt,
+      toolId: tools.id,
+      toolName: tools.name,
+      delivery: tools.delivery,
+      ownerId: users.id,
+      ownerName: users.name,
+      ownerEmail: users.email,
+    })
+    .from(licenses)
+    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .innerJoin(tools, eq(tools.id, purchases.toolId))
+    .innerJoin(users, eq(users.id, licenses.holderId))
+    .where(and(eq(licenses.id, licenseId), isNull(licenses.teamLicenseId)))
+    .$dynamic();
+  const [row] = await (lock ? query.for('update', { of: licenses }) : query);
+  if (!row || row.refundedAt) return undefined;
+  const { refundedAt: _, ...team } = row;
+  return team;
+}
+
+/** The caller's own team license, or not found (someone else's team is not found either). */
+async function ownTeam(db: DbOrTx, userId: string, licenseId: string, lock = false): Promise<TeamRow> {
+  const team = await findTeam(db, licenseId, lock);
+  if (!team || team.ownerId !== userId || team.license.status === 'revoked')
+    throw new DomainError('not_found', TEAM_MESSAGES.teamNotFound);
+  return team;
+}
+
+/** "Add seats" may only add to a live license of this tool that the buyer bought. */
+export async function assertOwnTeam(
+  db: DbOrTx,
+  userId: string,
+  target: { licenseId: string; toolId: string },
+): Promise<void> {
+  const team = await findTeam(db, target.licenseId);
+  if (!team || team.ownerId !== userId || team.toolId !== target.toolId)
+    throw new DomainError('not_found', TEAM_MESSAGES.teamNotFound);
+  if (team.license.status !== 'active') throw new DomainError('refused', TEAM_MESSAGES.teamClosed);
+}
+
+/** Raises a team's seats when an "Add seats" order is paid, inside the fulfilment transaction. */
+export async function addSeats(
+  tx: Tx,
+  licenseId: string,
+  added: number,
+): Promise<{ seats: number } | undefined> {
+  const [row] = await tx
+    .update(licenses)
+    .set({ seats: sql`${licenses.seats} + ${added}` })
+    .where(and(eq(licenses.id, licenseId), isNull(licenses.teamLicenseId), ne(licenses.status, 'revoked')))
+    .returning({ seats: licenses.seats });
+  return row;
+}
+
+/** Tells the owner their team grew, with the "Add seats" order's tax invoice attached. */
+export async function queueSeatsAddedEmail(
+  ctx: AppContext,
+  tx: Tx,
+  parts: {
+    order: { id: string; userId: string; toolId: string; seats: number };
+    seats: number;
+    invoice: { id: string; number: string } | null;
+  },
+  now: Date,
+): Promise<void> {
+  const [row] = await tx
+    .select({ name: users.name, email: users.email, toolName: tools.name })
+    .from(users)
+    .innerJoin(tools, eq(tools.id, parts.order.toolId))
+    .where(eq(users.id, parts.order.userId));
+  if (!row) throw new Error(`order ${parts.order.id} refers to a missing user or tool`);
+  await enqueueMail(
+    ctx,
+    tx,
+    {
+      to: row.email,
+      ...renderSeatsAddedEmail({
+        ownerName: row.name,
+        toolName: row.toolName,
+        added: parts.order.seats,
+        seats: parts.seats,
+        invoiceNumber: parts.invoice?.number ?? null,
+      }),
+      kind: 'team-seats-added',
+      ref: `order:${parts.order.id}`,
+      attachments: parts.invoice ? [{ kind: 'invoice', id: parts.invoice.id }] : [],
+    },
+    now,
+  );
+}
+
+/** The members of a team (the owner first), with their devices; members whose seat was taken back are gone. */
+async function membersOf(db: DbOrTx, team: TeamRow): Promise<Team['members']> {
+  const rows = await db
+    .select({
+      licenseId: licenses.id,
+      memberId: users.id,
+      email: users.email,
+      name: users.name,
+      joinedAt: licenses.createdAt,
+    })
+    .from(licenses)
+    .innerJoin(users, eq(users.id, licenses.holderId))
+    .where(and(eq(licenses.teamLicenseId, team.license.id), inArray(licenses.status, [...SEAT_HOLDING])))
+    .orderBy(asc(licenses.createdAt));
+  const all = [
+    {
+      licenseId: team.license.id,
+      memberId: team.ownerId,
+      email: team.ownerEmail,
+      name: team.ownerName,
+      joinedAt: team.license.createdAt,
+      isOwner: true,
+    },
+    ...rows.map((row) => ({ ...row, isOwner: false })),
+  ];
+  const devices = await db
+    .select({
+      licenseId: licenseActivations.licenseId,
+      id: licenseActivations.id,
+      name: licenseActivations.name,
+      lastSeenAt: licenseActivations.lastSeenAt,
+    })
+    .from(licenseActivations)
+    .where(
+      and(
+        inArray(
+          licenseActivations.licenseId,
+          all.map((member) => member.licenseId),
+        ),
+        isNull(licenseActivations.deactivatedAt),
+      ),
+    )
+    .orderBy(asc(licenseActivations.activatedAt));
+  return all.map((member) => ({
+    memberId: member.memberId,
+    email: member.email,
+    name: member.name,
+    isOwner: member.isOwner,
+    licenseId: member.licenseId,
+    joinedAt: member.joinedAt.toISOString(),
+    devices: devices
+      .filter((device) => device.licenseId === member.licenseId)
+      .map((device) => ({ id: device.id, name: device.name, lastSeenAt: device.lastSeenAt.toISOString() })),
+  }));
+}
+
+const pendingInvitations = (teamLicenseId: string, now: Date) =>
+  and(
+    eq(teamInvitations.teamLicenseId, teamLicenseId),
+    isNull(teamInvitations.acceptedAt),
+    isNull(teamInvitations.cancelledAt),
+    gt(teamInvitations.expiresAt, now),
+  );
+
+const invitationAnswer = (row: typeof teamInvitations.$inferSelect): TeamInvitation => ({
+  id: row.id,
+  email: row.email,
+  invitedAt: row.invitedAt.toISOString(),
+  expiresAt: row.expiresAt.toISOString(),
+});
+
+async function describeTeam(db: DbOrTx, team: TeamRow, now: Date): Promise<Team> {
+  const [members, invitations, used] = await Promise.all([
+    membersOf(db, team),
+    db
+      .select()
+      .from(teamInvitations)
+      .where(pendingInvitations(team.license.id, now))
+      .orderBy(asc(teamInvitations.invitedAt)),
+    seatsUsedOf(db, [team.license.id], now),
+  ]);
+  return {
+    licenseId: team.license.id,
+    toolId: team.toolId,
+    toolName: team.toolName,
+    seats: team.license.seats,
+    seatsUsed: used.get(team.license.id) ?? 1,
+    invitations: invitations.map(invitationAnswer),
+    members,
+  };
+}
+
+/** GET /api/teams/:licenseId */
+export async function teamOf(ctx: AppContext, userId: string, licenseId: string): Promise<Team> {
+  return describeTeam(ctx.db, await ownTeam(ctx.db, userId, licenseId), ctx.clock.now());
+}
+
+/** Refuses an email that already holds a seat of the team or has a pending invitation to it. */
+async function assertNotSeated(tx: Tx, team: TeamRow, email: string, now: Date): Promise<void> {
+  const members = await membersOf(tx, team);
+  if (members.some((member) => normaliseEmail(member.email) === email))
+    throw new DomainError('refused', TEAM_MESSAGES.alreadyMember);
+  const [invited] = await tx
+    .select({ id: teamInvitations.id })
+    .from(teamInvitations)
+    .where(and(pendingInvitations(team.license.id, now), eq(teamInvitations.email, email)));
+  if (invited) throw new DomainError('refused', TEAM_MESSAGES.alreadyInvited);
+}
+
+/** Writes a pending invitation and queues its email, in the caller's transaction (the team row locked). */
+async function invite(
+  ctx: AppContext,
+  tx: Tx,
+  team: TeamRow,
+  email: string,
+  now: Date,
+): Promise<TeamInvitation> {
+  const used = (await seatsUsedOf(tx, [team.license.id], now)).get(team.license.id) ?? 1;
+  if (used >= team.license.seats) throw new DomainError('refused', TEAM_MESSAGES.noFreeSeat);
+  await assertNotSeated(tx, team, email, now);
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + INVITATION_DAYS * DAY_MS);
+  const [row] = await tx
+    .insert(teamInvitations)
+    .values({ teamLicenseId: team.license.id, email, tokenHash: tokenHash(token), invitedAt: now, expiresAt })
+    .returning();
+  if (!row) throw new Error('invitation insert returned no row');
+  await enqueueMail(
+    ctx,
+    tx,
+    {
+      to: email,
+      ...renderInvitationEmail({
+        ownerName: team.ownerName,
+        toolName: team.toolName,
+        link: `${ctx.config.publicUrl}${TEAM_INVITATION_PATH}${token}`,
+        expiresOn: expiresAt.toISOString().slice(0, 10),
+      }),
+      kind: 'team-invitation',
+      ref: `license:${team.license.id}`,
+    },
+    now,
+  );
+  return invitationAnswer(row);
+}
+
+/** POST /api/teams/:licenseId/invitations: one seat, held by the invitation until it is accepted or cancelled. */
+export async function inviteToTeam(
+  ctx: AppContext,
+  userId: string,
+  licenseId: string,
+  rawEmail: string,
+): Promise<TeamInvitation> {
+  const email = normaliseEmail(rawEmail);
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const team = await ownTeam(tx, userId, licenseId, true);
+    if (team.license.status !== 'active') throw new DomainError('refused', TEAM_MESSAGES.teamClosed);
+    return invite(ctx, tx, team, email, now);
+  });
+}
+
+/** DELETE /api/teams/:licenseId/invitations/:invitationId: the seat is free again. */
+export async function cancelInvitation(
+  ctx: AppContext,
+  userId: string,
+  licenseId: string,
+  invitationId: string,
+): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    await ownTeam(tx, userId, licenseId, true);
+    const [cancelled] = await tx
+      .update(teamInvitations)
+      .set({ cancelledAt: now })
+      .where(and(eq(teamInvitations.id, invitationId), pendingInvitations(licenseId, now)))
+      .returning({ id: teamInvitations.id });
+    if (!cancelled) throw new DomainError('not_found', TEAM_MESSAGES.invitationNotFound);
+  });
+}
+
+/** A pending, unexpired invitation by its link's token, with its team. */
+async function invitationByToken(db: DbOrTx, token: string, now: Date, lock = false) {
+  const query = db
+    .select()
+    .from(teamInvitations)
+    .where(
+      and(
+        eq(teamInvitations.tokenHash, tokenHash(token)),
+        isNull(teamInvitations.acceptedAt),
+        isNull(teamInvitations.cancelledAt),
+        gt(teamInvitations.expiresAt, now),
+      ),
+    )
+    .$dynamic();
+  const [invitation] = await (lock ? query.for('update') : query);
+  const team = invitation && (await findTeam(db, invitation.teamLicenseId, lock));
+  if (!invitation || !team || team.license.status !== 'active')
+    throw new DomainError('not_found', TEAM_MESSAGES.invitationNotFound);
+  return { invitation, team };
+}
+
+/** GET /api/team-invitations/:token: anyone holding the link may see what it offers. */
+export async function previewInvitation(ctx: AppContext, token: string): Promise<InvitationPreview> {
+  const { invitation, team } = await invitationByToken(ctx.db, token, ctx.clock.now());
+  return {
+    toolName: team.toolName,
+    ownerName: team.ownerName,
+    email: invitation.email,
+    expiresAt: invitation.expiresAt.toISOString(),
+  };
+}
+
+/** Whether this account already has the tool: bought, or a seat of any team (a second seat would be wasted). */
+async function hasTool(tx: Tx, userId: string, toolId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: licenses.id })
+    .from(licenses)
+    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .where(
+      and(
+        eq(licenses.holderId, userId),
+        eq(purchases.toolId, toolId),
+        isNull(purchases.refundedAt),
+        inArray(licenses.status, [...SEAT_HOLDING]),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+/** A member's own license of the team's tool: a key, or sign-in credentials for tools delivered that way. */
+async function issueMemberLicense(
+  ctx: AppContext,
+  tx: Tx,
+  team: TeamRow,
+  holderId: string,
+  now: Date,
+): Promise<string> {
+  const secret: LicenseCredentials =
+    team.delivery === 'credentials' ? generateCredentials() : { licenseKey: generateLicenseKey() };
+  const [license] = await tx
+    .insert(licenses)
+    .values({
+      holderId,
+      purchaseId: team.purchaseId,
+      teamLicenseId: team.license.id,
+      ...storedSecret(ctx.dataSecrets, secret),
+      createdAt: now,
+    })
+    .returning({ id: licenses.id });
+  if (!license) throw new Error('license insert returned no row');
+  return license.id;
+}
+
+/**
+ * POST /api/team-invitations/:token/accept: the signed-in account takes the seat, whatever its address (the link
+ * reached the invited mailbox; decision 051), and gets its own license. The owner hears of it by email.
+ */
+export async function acceptInvitation(
+  ctx: AppContext,
+  member: { id: string; name: string; email: string },
+  token: string,
+): Promise<InvitationAccepted> {
+  const now = ctx.clock.now();
+  const accepted = await ctx.db.transaction(async (tx) => {
+    const { invitation, team } = await invitationByToken(tx, token, now, true);
+    if (team.ownerId === member.id || (await hasTool(tx, member.id, team.toolId)))
+      throw new DomainError('refused', TEAM_MESSAGES.alreadyHasTool);
+    const licenseId = await issueMemberLicense(ctx, tx, team, member.id, now);
+    await tx
+      .update(teamInvitations)
+      .set({ acceptedAt: now, memberLicenseId: licenseId })
+      .where(eq(teamInvitations.id, invitation.id));
+    const used = (await seatsUsedOf(tx, [team.license.id], now)).get(team.license.id) ?? 1;
+    await enqueueMail(
+      ctx,
+      tx,
+      {
+        to: team.ownerEmail,
+        ...renderAcceptedEmail({
+          ownerName: team.ownerName,
+          memberName: member.name,
+          memberEmail: member.email,
+          toolName: team.toolName,
+          seatsUsed: used,
+          seats: team.license.seats,
+        }),
+        kind: 'team-accepted',
+        ref: `license:${team.license.id}`,
+      },
+      now,
+    );
+    return { licenseId, toolId: team.toolId };
+  });
+  forgetOwnedTools(ctx, member.id);
+  return accepted;
+}
+
+/**
+ * Takes a member's seat back, in the caller's transaction (the team row locked): the member's license is revoked
+ * (REVOKED at its next validate, its feeds gone) and the member is emailed. The owner's seat is not a member's.
+ */
+export async function revokeSeat(
+  ctx: AppContext,
+  tx: Tx,
+  team: TeamRow,
+  memberId: string,
+  now: Date,
+  by: 'owner' | 'operator',
+): Promise<{ licenseId: string; email: string }> {
+  if (memberId === team.ownerId) throw new DomainError('refused', TEAM_MESSAGES.ownerSeat);
+  const [seat] = await tx
+    .update(licenses)
+    .set({ status: 'revoked', statusChangedAt: now })
+    .where(
+      and(
+        eq(licenses.teamLicenseId, team.license.id),
+        eq(licenses.holderId, memberId),
+        inArray(licenses.status, [...SEAT_HOLDING]),
+      ),
+    )
+    .returning({ licenseId: licenses.id, status: licenses.status });
+  if (!seat) throw new DomainError('not_found', TEAM_MESSAGES.memberNotFound);
+  await queueLicenseStatusEvent(tx, seat, now);
+  const [member] = await tx
+    .select({ name: users.name, email: users.email, erasedAt: users.erasedAt })
+    .from(users)
+    .where(eq(users.id, memberId));
+  if (member && !member.erasedAt)
+    await enqueueMail(
+      ctx,
+      tx,
+      {
+        to: member.email,
+        ...renderRemovedEmail({
+          memberName: member.name,
+          ownerName: team.ownerName,
+          toolName: team.toolName,
+          byOperator: by === 'operator',
+        }),
+        kind: 'team-removed',
+        ref: `license:${seat.licenseId}`,
+      },
+      now,
+    );
+  return { licenseId: seat.licenseId, email: member?.email ?? '' };
+}
+
+/** DELETE /api/teams/:licenseId/members/:memberId */
+export async function removeMember(
+  ctx: AppContext,
+  userId: string,
+  licenseId: string,
+  memberId: string,
+): Promise<void> {
+  const now = ctx.clock.now();
+  const removed = await ctx.db.transaction(async (tx) => {
+    const team = await ownTeam(tx, userId, licenseId, true);
+    return revokeSeat(ctx, tx, team, memberId, now, 'owner');
+  });
+  forgetLicenses(ctx, removed.licenseId);
+  forgetOwnedTools(ctx, memberId);
+}
+
+/** For the operator's seat operations: the team, locked, whoever owns it. */
+export async function lockedTeam(tx: Tx, licenseId: string): Promise<TeamRow> {
+  const team = await findTeam(tx, licenseId, true);
+  if (!team || team.license.status === 'revoked')
+    throw new DomainError('not_found', TEAM_MESSAGES.teamNotFound);
+  return team;
+}
+
+/** The member of a team an operator names by account id or email; the owner too (refused by what follows). */
+export async function seatHolder(
+  tx: Tx,
+  team: TeamRow,
+  typed: string,
+): Promise<{ id: string; email: string }> {
+  const members = await membersOf(tx, team);
+  const wanted = typed.trim().toLowerCase();
+  const found = members.find((member) => member.memberId === wanted || member.email.toLowerCase() === wanted);
+  if (!found) throw new DomainError('not_found', TEAM_MESSAGES.memberNotFound);
+  return { id: found.memberId, email: found.email };
+}
+
+export { invite as inviteInTransaction };
