@@ -241,7 +241,7 @@ test('the sixth message within the hour is refused by the server and shows the r
     await expect(form.name).toHaveValue('Sender 6');
     await expect(form.description).toHaveValue('We need help with monthly bookkeeping and GST returns.');
   } finally {
-    await limited.stop();
+    await limited.close();
   }
 });
 

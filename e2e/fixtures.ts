@@ -151,7 +151,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           },
         });
       } finally {
-        await server.stop();
+        await server.close();
         await smtp.stop();
       }
     },
