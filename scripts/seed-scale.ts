@@ -7,9 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/server/config';
-import { createAppContext } from '../src/server/context';
+import { createAppContext } from '../src/server/compose';
 import { openDatabase } from '../src/server/db';
+import { loadConfig } from '../src/server/kernel/config';
 import { seedScale } from '../test/support/scale-shop';
 
 const { values } = parseArgs({

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { type RunningServer, startServer } from '../../e2e/support/server';
-import { createDataSecrets, type DataSecrets } from '../../src/server/data-secrets';
 import { type Database, openDatabase } from '../../src/server/db';
 import {
   licenseActivations,
@@ -16,6 +15,7 @@ import {
   tools,
   users,
 } from '../../src/server/db/schema';
+import { createDataSecrets, type DataSecrets } from '../../src/server/kernel/data-secrets';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { generateLicenseKey } from '../../src/server/shop/license';
 import { licensedPurchase } from '../../test/support/license-fixtures';

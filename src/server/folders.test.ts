@@ -1,13 +1,20 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CLI_ENTRY } from '../../scripts/support/server-build';
 
 /**
  * Feature folders depend on each other in one direction only (Biome's noImportCycles checks files; this checks
- * folders): a loop such as licenses → payments → licenses means neither can be read or changed alone. Tests are
- * left out: a test may reach into any feature it exercises.
+ * folders): a loop such as licenses → payments → licenses means neither can be read or changed alone. Type imports
+ * count like any other: a loop made of types still means neither folder can be read alone. The files at the top
+ * of src/server compose the app (main.ts, app.ts, compose.ts, startup.ts, jobs.ts) and are one node, `(root)`,
+ * together with the command line's entry point (cli/cli.ts, the other process that composes): a feature that
+ * imports the composition root closes a loop through it. kernel/ is the foundation: it imports no other folder.
+ * Tests are left out: a test may reach into any feature it exercises.
  */
 const serverDir = import.meta.dirname;
+const ROOT = '(root)';
+const entryPoints = new Set([path.resolve(serverDir, '../..', CLI_ENTRY)]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -17,19 +24,37 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const folderOf = (file: string) => path.relative(serverDir, file).split(path.sep)[0] ?? '';
+const isDirectory = (target: string) => {
+  try {
+    return statSync(target).isDirectory();
+  } catch {
+    return false;
+  }
+};
 
-/** Folder → the folders its files import (files at the top of src/server, like context.ts, compose and are skipped). */
+/** The folder a file or an imported path belongs to; a folder's own index (`'../db'`) belongs to that folder. */
+function folderOf(target: string): string {
+  if (entryPoints.has(target)) return ROOT;
+  const relative = path.relative(serverDir, target);
+  if (relative.includes(path.sep) || isDirectory(target)) return relative.split(path.sep)[0] ?? '';
+  return ROOT;
+}
+
+/** Every relative specifier a module names: value and type imports, re-exports, `import('…')` in types or code. */
+function importedSpecifiers(source: string): string[] {
+  return [...source.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*'(\.[^']+)'/g)].map((match) => match[1] as string);
+}
+
+/** Folder → the folders its files import, `(root)` included. */
 function folderGraph(): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
   for (const file of sourceFiles(serverDir)) {
     const from = folderOf(file);
-    if (!path.relative(serverDir, file).includes(path.sep)) continue;
-    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
-      const target = path.resolve(path.dirname(file), specifier as string);
+    for (const specifier of importedSpecifiers(readFileSync(file, 'utf8'))) {
+      const target = path.resolve(path.dirname(file), specifier);
       if (!target.startsWith(serverDir + path.sep)) continue;
-      const to = folderOf(target);
-      if (to === from || !path.relative(serverDir, target).includes(path.sep)) continue;
+      const to = folderOf(target.replace(/\.(ts|tsx|js)$/, ''));
+      if (to === from) continue;
       graph.set(from, (graph.get(from) ?? new Set()).add(to));
     }
   }
@@ -68,9 +93,36 @@ function loops(graph: Map<string, Set<string>>): string[][] {
 }
 
 describe('src/server folders', () => {
-  it('import each other in one direction only', () => {
+  it('import each other in one direction only, type imports and the composition root counted', () => {
     const graph = folderGraph();
     expect(graph.size).toBeGreaterThan(10);
+    expect(graph.get(ROOT)?.has('kernel')).toBe(true);
     expect(loops(graph)).toEqual([]);
+  });
+
+  it('keep the foundation (kernel/) free of any feature', () => {
+    expect([...(folderGraph().get('kernel') ?? [])]).toEqual([]);
+  });
+
+  it('see a loop that only type imports close', () => {
+    const source = [
+      "import type { AppContext } from '../kernel/context';",
+      "import { type Config, loadConfig } from '../kernel/config';",
+      "export type { Tool } from './shop';",
+      "type Db = import('../db').Database;",
+      "const lazy = () => import('./s3');",
+    ].join('\n');
+    expect(importedSpecifiers(source)).toEqual([
+      '../kernel/context',
+      '../kernel/config',
+      './shop',
+      '../db',
+      './s3',
+    ]);
+    const graph = new Map([
+      ['licenses', new Set(['payments'])],
+      ['payments', new Set(['licenses'])],
+    ]);
+    expect(loops(graph)).toEqual([['licenses', 'payments']]);
   });
 });

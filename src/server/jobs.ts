@@ -1,8 +1,8 @@
 import { CHECKOUT_REMINDERS_INTERVAL_MS, sendCheckoutReminders } from './checkout/recovery';
-import type { AppContext } from './context';
 import { backupIsFresh, type Snapshot, writeBackup } from './db/backup';
 import type { DatabaseHealth } from './db/health';
 import { resolveAttachments } from './invoices/attachments';
+import type { AppContext } from './kernel/context';
 import { createMailTransport } from './mail/transport';
 import { createOutboxWorker, type OutboxLog } from './mail/worker';
 import type { Metrics } from './metrics';

@@ -1,16 +1,13 @@
 import path from 'node:path';
 import { buildApp } from './app';
 import { type AdminSocket, startAdminSocket } from './cli/socket';
-import { ConfigError, loadConfig } from './config';
-import { createAppContext } from './context';
-import { createOwnerOnlyFiles, repairDataDirModes, reportDataDirRepair } from './data-dir';
+import { createAppContext } from './compose';
 import { openDatabase } from './db';
 import { backgroundJobs, pgliteBackupJob, startJobs } from './jobs';
+import { ConfigError, loadConfig } from './kernel/config';
+import { createOwnerOnlyFiles, repairDataDirModes, reportDataDirRepair } from './kernel/data-dir';
 import { followLicenseChanges } from './licenses/change-feed';
-import { sealLicenseSecrets } from './licenses/secrets-at-rest';
-import { sealMailBodies } from './mail/outbox';
-import { signMigratedArtifacts } from './releases/backfill';
-import { sealWebhookSecrets } from './webhooks/secrets';
+import { logStartUp, startUp } from './startup';
 
 const rootDir = path.resolve(import.meta.dirname, '../..');
 
@@ -34,10 +31,11 @@ async function main(): Promise<void> {
     pgliteDir: path.join(config.dataDir, 'pglite'),
     onConnectionError: (err) => log?.warn({ err }, 'database connection lost; the pool will reconnect'),
   });
-  await database.migrate();
+  const ctx = createAppContext({ config, db: database.db, poolStats: database.poolStats });
+  const started = await startUp(database, ctx);
 
-  const { app, ctx } = await buildApp({
-    ctx: createAppContext({ config, db: database.db, poolStats: database.poolStats }),
+  const { app } = await buildApp({
+    ctx,
     siteDir: path.resolve(rootDir, process.env.SITE_DIR ?? 'dist/client'),
     // A person at a terminal in development reads lines; production, and anything reading the output, gets JSON.
     logger: {
@@ -54,22 +52,7 @@ async function main(): Promise<void> {
   });
   log = app.log;
   reportDataDirRepair(app.log, dataDirRepair);
-  // Rows from before secrets were sealed (decision 032), or sealed under a key being rotated out, before serving.
-  const sealed = await sealLicenseSecrets(ctx.db, ctx.dataSecrets);
-  if (sealed > 0)
-    app.log.info({ licenses: sealed }, 'license secrets hashed and sealed under the current key');
-  const sealedMail = await sealMailBodies(ctx.db, ctx.dataSecrets);
-  if (sealedMail > 0)
-    app.log.info({ emails: sealedMail }, 'queued email bodies sealed under the current key');
-  const sealedWebhooks = await sealWebhookSecrets(ctx.db, ctx.dataSecrets);
-  if (sealedWebhooks > 0)
-    app.log.info({ endpoints: sealedWebhooks }, 'webhook secrets sealed under the current key');
-  // Tool files from before releases became release 1.0.0 without a SHA-1 or signature (decision 034).
-  const migrated = await signMigratedArtifacts(ctx);
-  if (migrated.signed > 0)
-    app.log.info({ artifacts: migrated.signed }, 'release 1.0.0 files hashed and signed');
-  if (migrated.missing > 0)
-    app.log.warn({ artifacts: migrated.missing }, 'release files missing from storage: cannot sign them');
+  logStartUp(app.log, started);
   const jobs = startJobs(
     [
       ...backgroundJobs(ctx, app.log),

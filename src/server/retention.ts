@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { RETENTION_DAYS, type RetentionRule } from '../shared/retention';
-import type { Clock } from './clock';
 import type { Database } from './db';
+import type { Clock } from './kernel/clock';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -2,11 +2,13 @@ import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type RegisteredRoute } from '../../src/server/app';
-import { ManualClock } from '../../src/server/clock';
-import { type Config, loadConfig } from '../../src/server/config';
-import { type AppContext, createAppContext } from '../../src/server/context';
+import { createAppContext } from '../../src/server/compose';
 import { type DatabaseHandle, openDatabase } from '../../src/server/db/index';
+import { ManualClock } from '../../src/server/kernel/clock';
+import { type Config, loadConfig } from '../../src/server/kernel/config';
+import type { AppContext } from '../../src/server/kernel/context';
 import type { RazorpayEmulator } from '../../src/server/payments/emulator/index';
+import { startUp } from '../../src/server/startup';
 import { TestClient } from './client';
 import { createTestDatabase } from './database';
 
@@ -77,7 +79,6 @@ export async function openTestApp(options: { env: Record<string, string>; now?: 
     databaseUrl: config.databaseUrl,
     pgliteDir: path.join(config.dataDir, 'pglite'),
   });
-  await database.migrate();
   return appOn(database, config, new ManualClock(options.now ?? new Date()));
 }
 
@@ -87,9 +88,10 @@ async function appOn(
   clock: ManualClock,
   prepare?: (app: FastifyInstance) => void,
 ): Promise<TestApp> {
-  const { app, ctx, emulator, routes } = await buildApp({
-    ctx: createAppContext({ config, db: database.db, clock, poolStats: database.poolStats }),
-  });
+  // As the server starts: the writes a start makes (the default catalogue among them) before anything reads.
+  const started = createAppContext({ config, db: database.db, clock, poolStats: database.poolStats });
+  await startUp(database, started);
+  const { app, ctx, emulator, routes } = await buildApp({ ctx: started });
   prepare?.(app);
   await app.ready();
   return {

@@ -4,8 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { loadConfig } from '../../src/server/config';
-import type { FirmIdentity } from '../../src/server/invoices/firm';
+import { loadConfig } from '../../src/server/kernel/config';
+import type { FirmIdentity } from '../../src/server/kernel/firm';
 
 const run = promisify(execFile);
 

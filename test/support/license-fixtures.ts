@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { DataSecrets } from '../../src/server/data-secrets';
 import type { Database } from '../../src/server/db/index';
 import { licenses, orders, purchases, tools, users } from '../../src/server/db/schema';
+import type { DataSecrets } from '../../src/server/kernel/data-secrets';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { generateCredentials, generateLicenseKey } from '../../src/server/shop/license';
 

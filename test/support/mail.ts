@@ -1,8 +1,8 @@
-import type { Clock } from '../../src/server/clock';
-import type { Config } from '../../src/server/config';
-import type { DataSecrets } from '../../src/server/data-secrets';
 import type { Database } from '../../src/server/db/index';
 import { resolveAttachments } from '../../src/server/invoices/attachments';
+import type { Clock } from '../../src/server/kernel/clock';
+import type { Config } from '../../src/server/kernel/config';
+import type { DataSecrets } from '../../src/server/kernel/data-secrets';
 import { type MailBody, openMailBody } from '../../src/server/mail/outbox';
 import { createMailTransport, type MailTransport } from '../../src/server/mail/transport';
 import { createOutboxWorker, type OutboxLog, type OutboxRunResult } from '../../src/server/mail/worker';

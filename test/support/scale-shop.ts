@@ -18,7 +18,6 @@
 import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { hashPassword } from '../../src/server/auth/passwords';
-import type { AppContext } from '../../src/server/context';
 import { COUPON_HOLD_MS } from '../../src/server/coupons/redemptions';
 import {
   auditLog,
@@ -45,6 +44,7 @@ import {
   type TaxDocument,
 } from '../../src/server/invoices/document';
 import { financialYearOf, formatDocumentNumber } from '../../src/server/invoices/numbering';
+import type { AppContext } from '../../src/server/kernel/context';
 import { TRIAL_MACHINE_PURPOSE } from '../../src/server/licenses/activate';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { sealMailBody } from '../../src/server/mail/outbox';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../../e2e/support/server';
 import { openDatabase } from '../../../src/server/db';
-import { keyId } from '../../../src/server/key-id';
+import { keyId } from '../../../src/server/kernel/key-id';
 import { createLocalStorage } from '../../../src/server/storage';
 import type { UpdateCheckAnswer as ServerUpdateAnswer } from '../../../src/shared/licenses';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';

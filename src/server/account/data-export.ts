@@ -8,7 +8,6 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { fromSubunits } from '../../shared/money';
 import { DATA_PROCESSORS } from '../../shared/privacy';
 import { consentHistory } from '../auth/consents';
-import type { AppContext } from '../context';
 import {
   checkoutStarts,
   contactMessages,
@@ -26,7 +25,8 @@ import {
   trials,
   users,
 } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { type Actor, recordAudit } from '../operator/audit';
 

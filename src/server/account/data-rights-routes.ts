@@ -6,11 +6,11 @@ import { normaliseEmail } from '../../shared/auth';
 import { DATA_RIGHTS_MESSAGES } from '../../shared/privacy';
 import { verifyPassword } from '../auth/passwords';
 import { clearSessionCookie, requireUser } from '../auth/session';
-import type { AppContext } from '../context';
 import { users } from '../db/schema';
 import { contentDisposition } from '../http/content-disposition';
 import { AppError } from '../http/errors';
 import { refuseInvalidInput } from '../http/route-schemas';
+import type { AppContext } from '../kernel/context';
 import { accountExport, exportFileName } from './data-export';
 import { eraseAccount } from './erasure';
 

@@ -4,9 +4,9 @@ import { AUTH_MESSAGES, normaliseEmail } from '../../shared/auth';
 import { findUserByEmail } from '../auth/accounts';
 import { checkCode, consumeCode, generateCode, reserveSend, storeCode } from '../auth/codes';
 import { forgetSessionsOf } from '../auth/session';
-import type { AppContext } from '../context';
 import { accountAddresses, users } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { enqueueMail } from '../mail/outbox';
 import { emailChangeCodeEmail, emailChangedNotice, emailTakenNotice } from './emails';
 

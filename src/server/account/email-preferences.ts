@@ -10,10 +10,10 @@ import { timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { EMAIL_TOPICS, type EmailPreferences, type EmailTopic } from '../../shared/account';
 import { recordEmailConsent } from '../auth/consents';
-import type { AppContext } from '../context';
-import type { DataSecrets } from '../data-secrets';
 import type { DbOrTx } from '../db';
 import { users } from '../db/schema';
+import type { AppContext } from '../kernel/context';
+import type { DataSecrets } from '../kernel/data-secrets';
 
 const COLUMN = {
   releases: users.releaseEmails,

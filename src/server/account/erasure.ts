@@ -13,7 +13,6 @@ import { normaliseEmail } from '../../shared/auth';
 import { DATA_RIGHTS_MESSAGES } from '../../shared/privacy';
 import { withdrawAllConsents } from '../auth/consents';
 import { endAllSessions, forgetSessionsOf } from '../auth/session';
-import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import {
   accountAddresses,
@@ -31,7 +30,8 @@ import {
   verificationCodes,
   webauthnChallenges,
 } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { forgetLicenses } from '../licenses/memory';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';

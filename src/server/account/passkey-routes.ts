@@ -10,10 +10,10 @@ import {
 import { AUTH_MESSAGES, type LoginResponse } from '../../shared/auth';
 import { LOGIN_LIMIT_PER_ADDRESS_MINUTE } from '../auth/routes';
 import { requireUser, rotateSession } from '../auth/session';
-import type { AppContext } from '../context';
 import { issueCsrfToken } from '../http/csrf';
 import { notFound } from '../http/errors';
 import { pathStrings, refuseInvalidInput } from '../http/route-schemas';
+import type { AppContext } from '../kernel/context';
 import {
   addPasskey,
   listPasskeys,

@@ -12,10 +12,10 @@ import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
 import { and, asc, eq, gt, lt } from 'drizzle-orm';
 import { ACCOUNT_MESSAGES, type AccountPasskey } from '../../shared/account';
 import { SITE } from '../../shared/site';
-import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { passkeys, users, webauthnChallenges } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 
 /**
  * Passkeys (WebAuthn, issue 33) through @simplewebauthn/server: discoverable credentials (residentKey required) with

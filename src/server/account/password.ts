@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import { ACCOUNT_MESSAGES } from '../../shared/account';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { endOtherSessions, forgetSessionsOf } from '../auth/session';
-import type { AppContext } from '../context';
 import { users } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { enqueueMail } from '../mail/outbox';
 import { passwordChangedNotice } from './emails';
 

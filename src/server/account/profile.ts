@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { forgetSessionsOf } from '../auth/session';
-import type { AppContext } from '../context';
 import { users } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 
 /** Sets the account's name and phone; the sessions this instance remembers are forgotten so they show the new ones. */
 export async function updateProfile(

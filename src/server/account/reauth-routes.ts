@@ -5,10 +5,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ACCOUNT_MESSAGES, REAUTH_WINDOW_MINUTES } from '../../shared/account';
 import { reauthSchema } from '../../shared/account-schemas';
 import { verifyPassword } from '../auth/passwords';
-import type { AppContext } from '../context';
 import { sessions, users } from '../db/schema';
 import { AppError } from '../http/errors';
 import { refuseInvalidInput } from '../http/route-schemas';
+import type { AppContext } from '../kernel/context';
 import { verifyPasskeyLogin } from './passkeys';
 import { requireSession } from './settings-routes';
 

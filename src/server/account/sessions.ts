@@ -2,8 +2,8 @@ import { and, desc, eq, gt } from 'drizzle-orm';
 import { UAParser } from 'ua-parser-js';
 import type { AccountSession } from '../../shared/account';
 import { endOtherSessions, forgetSessionsOf } from '../auth/session';
-import type { AppContext } from '../context';
 import { sessions } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 
 /**
  * The browsers an account is signed in on (issue 33), named by each session's public id; the id in the cookie and

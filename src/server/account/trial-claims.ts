@@ -1,8 +1,8 @@
 import { inArray } from 'drizzle-orm';
 import { normaliseEmail } from '../../shared/auth';
-import type { DataSecrets } from '../data-secrets';
 import type { Tx } from '../db';
 import { trialClaims } from '../db/schema';
+import type { DataSecrets } from '../kernel/data-secrets';
 
 /**
  * One free trial per person and tool (decision 042): the trial claims the keyed hash of the tool and the normalised

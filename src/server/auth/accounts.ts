@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { normaliseEmail } from '../../shared/auth';
-import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { users } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { enqueueMail } from '../mail/outbox';
 import { queueCustomerCreated } from '../webhooks/events';
 import {

@@ -2,10 +2,10 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { AUTH_MESSAGES } from '../../shared/auth';
 import { RESET_CODE_LENGTH, SIGNUP_CODE_LENGTH } from '../../shared/constants';
-import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { rateLimitHits, verificationCodes } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 
 /**
  * Emailed codes (docs/product.md §10.1): made with crypto.randomInt, stored only as an HMAC bound to purpose and email,

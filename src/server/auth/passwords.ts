@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { DomainError } from '../domain-error';
+import { DomainError } from '../kernel/domain-error';
 
 /**
  * Password hashing (docs/product.md §11): scrypt with N=2^17, r=8, p=1, a 16-byte salt and a 32-byte key. The parameters

@@ -15,11 +15,11 @@ import {
   sendOtpSchema,
   verifyOtpSchema,
 } from '../../shared/auth';
-import type { AppContext } from '../context';
-import { DomainError } from '../domain-error';
 import { issueCsrfToken } from '../http/csrf';
 import { AppError, badRequest } from '../http/errors';
 import { registerMultipartForms } from '../http/form-data';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import {
   AccountRefused,
   authenticate,

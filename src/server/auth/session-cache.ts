@@ -1,4 +1,4 @@
-import { TtlCache } from '../ttl-cache';
+import { TtlCache } from '../kernel/ttl-cache';
 
 export type SessionUser = { id: string; name: string; email: string; phone: string };
 
@@ -14,6 +14,12 @@ type KnownSession = { user: SessionUser; expiresAt: number };
 
 /** This instance's memory of sessions it looked up, by the hash of their id. Each app context has its own. */
 export type SessionCache = TtlCache<string, KnownSession>;
+
+declare module '../kernel/context' {
+  interface AppCaches {
+    sessions: SessionCache;
+  }
+}
 
 export function createSessionCache(): SessionCache {
   return new TtlCache(SESSION_CACHE_TTL_MS, SESSION_CACHE_MAX_ENTRIES);

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import type { AppContext } from '../context';
 import { cappedCount, keysetPage } from '../db/keyset';
 import { orders, purchases, tools, users } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 
 /** The operator's view of accounts: who signed up, and what each ordered and owns. */
 

@@ -2,10 +2,10 @@ import type { z } from 'zod';
 import type { CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
 import { orderAmountSubunits } from '../../shared/money';
 import { SHOP_MESSAGES } from '../../shared/shop';
-import type { AppContext } from '../context';
 import { type CouponGuesser, judgeCoupon } from '../coupons/check';
-import { DomainError } from '../domain-error';
 import { priceOrder } from '../invoices/pricing';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { findActiveTool } from '../shop/catalogue';
 
 /**

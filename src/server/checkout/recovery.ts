@@ -1,9 +1,9 @@
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { CHECKOUT_REMINDER_DELAYS_MS, checkoutLink } from '../../shared/checkout-recovery';
 import { unsubscribeUrls, wantsTopic } from '../account/email-preferences';
-import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { checkoutStarts, purchases, tools, users } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { renderEmail } from '../mail/layout';
 import { enqueueMail } from '../mail/outbox';
 import { toolLabel } from '../shop/delivery-email';

@@ -4,9 +4,9 @@ import { checkoutQuoteAnswerSchema, errorAnswerSchema } from '../../shared/api-s
 import { type CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
 import { checkoutOpenedAnswerSchema, checkoutOpenedSchema } from '../../shared/checkout-recovery';
 import { requireUser } from '../auth/session';
-import type { AppContext } from '../context';
 import { notFound } from '../http/errors';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
+import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
 import { findActiveTool, ownedToolIds } from '../shop/catalogue';
 import { quoteCheckout } from './quote';

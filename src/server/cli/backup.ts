@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config';
 import { DatabaseInUseError } from '../db';
 import { listBackups, pgliteDirOf, RestoreRefusedError, restoreBackup, writeBackup } from '../db/backup';
+import { ConfigError, loadConfig } from '../kernel/config';
 import { argument, CommandError, defineCommand } from './framework';
 
 function config() {

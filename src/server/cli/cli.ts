@@ -5,7 +5,9 @@
  */
 
 import { userInfo } from 'node:os';
+import { createAppContext } from '../compose';
 import { cliActor } from '../operator/audit';
+import { startUp } from '../startup';
 import { type CommandLineResult, runCommandLine } from './command-line';
 import { type AdminRuntime, DatabaseHeldError, openRuntime } from './runtime';
 import { askServer } from './socket';
@@ -27,7 +29,11 @@ async function main(argv: string[]): Promise<number> {
   const opened: { runtime?: AdminRuntime; held?: DatabaseHeldError } = {};
   const runtime = async () => {
     try {
-      opened.runtime ??= await openRuntime();
+      opened.runtime ??= await openRuntime(async (config, database) => {
+        const ctx = createAppContext({ config, db: database.db });
+        await startUp(database, ctx);
+        return ctx;
+      });
       return opened.runtime;
     } catch (error) {
       if (error instanceof DatabaseHeldError) opened.held = error;

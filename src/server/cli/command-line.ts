@@ -1,4 +1,4 @@
-import { DomainError } from '../domain-error';
+import { DomainError } from '../kernel/domain-error';
 import { activityCommands } from './activity';
 import { backupCommands } from './backup';
 import { couponCommands } from './coupons';

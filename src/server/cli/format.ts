@@ -1,6 +1,6 @@
 import type { Currency } from '../../shared/constants';
 import { formatSubunits } from '../../shared/money';
-import { formatOperatorTime } from '../operator-time';
+import { formatOperatorTime } from '../kernel/operator-time';
 
 /** How people read the command's answers: aligned tables, short ids, local times with their offset. */
 
@@ -95,7 +95,7 @@ export function formatBytes(bytes: number | null | undefined): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
-export { csv, csvField } from '../csv';
+export { csv, csvField } from '../kernel/csv';
 
 /** JSON for --json: dates as ISO strings, pretty enough to read, stable enough to parse. */
 export const toJson = (data: unknown) => JSON.stringify(data, null, 2);

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { ZodType, z } from 'zod';
-import type { AppContext } from '../context';
 import type { Snapshot } from '../db/backup';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import type { Actor } from '../operator/audit';
 
 /**

@@ -1,6 +1,6 @@
 import { isValidEmail } from '../../shared/auth';
 import { SELF_DEACTIVATION_LIMIT, SELF_DEACTIVATION_WINDOW_DAYS } from '../../shared/licenses';
-import { DomainError } from '../domain-error';
+import { DomainError } from '../kernel/domain-error';
 import { deactivateDeviceAsOperator, licensesOf, resetSelfDeactivations } from '../licenses/operator';
 import { freeSeatAsOperator, moveSeatAsOperator } from '../teams/operator';
 import { details, formatTime, sections, shortId, table } from './format';

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config';
 import { type DatabaseHandle, DatabaseInUseError, openDatabase } from '../db';
 import { MoveRefused, moveToPostgres } from '../db/move';
+import { ConfigError, loadConfig } from '../kernel/config';
 import { recordAudit } from '../operator/audit';
 import { argument, CommandError, defineCommand, UsageError } from './framework';
 

@@ -1,6 +1,6 @@
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { ORDER_STATUSES, type OrderStatus } from '../../shared/orders';
-import { DomainError } from '../domain-error';
+import { DomainError } from '../kernel/domain-error';
 import { findOrder, listOrders, type OrderDossier, orderDossier } from '../payments/orders-admin';
 import { reconcileOnce } from '../payments/reconciler';
 import { refundOrder } from '../payments/refund';

@@ -1,11 +1,7 @@
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config';
-import { createAppContext } from '../context';
-import { createOwnerOnlyFiles } from '../data-dir';
 import { type DatabaseHandle, DatabaseInUseError, openDatabase } from '../db';
-import { sealLicenseSecrets } from '../licenses/secrets-at-rest';
-import { sealMailBodies } from '../mail/outbox';
-import { sealWebhookSecrets } from '../webhooks/secrets';
+import { type Config, ConfigError, loadConfig } from '../kernel/config';
+import { createOwnerOnlyFiles } from '../kernel/data-dir';
 import { type AdminContext, CommandError } from './framework';
 
 export type AdminRuntime = {
@@ -49,11 +45,17 @@ function connectionProblem(error: unknown, databaseUrl: string): string | undefi
 }
 
 /**
+ * How the entry point (cli.ts) builds the context and makes the start's writes, the same as main.ts: the
+ * composition root's `createAppContext` and `startUp` (migrations, sealing, signing, the default catalogue).
+ */
+export type StartRuntime = (config: Config, database: DatabaseHandle) => Promise<AdminContext>;
+
+/**
  * Opens what the server opens, the same way main.ts does: configuration from the environment, the database
- * (PGlite in DATA_DIR or DATABASE_URL), migrations. Everything the commands change goes through the server's own
+ * (PGlite in DATA_DIR or DATABASE_URL), then `start`. Everything the commands change goes through the server's own
  * modules on this context.
  */
-export async function openRuntime(): Promise<AdminRuntime> {
+export async function openRuntime(start: StartRuntime): Promise<AdminRuntime> {
   createOwnerOnlyFiles();
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -65,12 +67,13 @@ export async function openRuntime(): Promise<AdminRuntime> {
   }
 
   let database: DatabaseHandle | undefined;
+  let ctx: AdminContext;
   try {
     database = await openDatabase({
       databaseUrl: config.databaseUrl,
       pgliteDir: path.join(config.dataDir, 'pglite'),
     });
-    await database.migrate();
+    ctx = await start(config, database);
   } catch (error) {
     await database?.close().catch(() => {});
     if (error instanceof DatabaseInUseError) {
@@ -81,10 +84,5 @@ export async function openRuntime(): Promise<AdminRuntime> {
     throw error;
   }
 
-  const ctx: AdminContext = createAppContext({ config, db: database.db });
-  // As the server does at start: rows from before secrets were sealed, or under a rotated key, are brought up to date.
-  await sealLicenseSecrets(ctx.db, ctx.dataSecrets);
-  await sealMailBodies(ctx.db, ctx.dataSecrets);
-  await sealWebhookSecrets(ctx.db, ctx.dataSecrets);
   return { ctx, database, close: () => database.close() };
 }

@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, gte, isNull, type SQL, sql } from 'drizzle-orm';
 import type { ContactRequest } from '../../shared/contact-schema';
 import { SITE } from '../../shared/site';
-import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { contactMessages } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
+import type { AppContext } from '../kernel/context';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
 import { type ContactMessage, contactAcknowledgementEmail, contactNotificationEmail } from './emails';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CONTACT_MESSAGES, type ContactResponse } from '../../shared/contact';
 import { contactSchema } from '../../shared/contact-schema';
-import type { AppContext } from '../context';
+import type { AppContext } from '../kernel/context';
 import { storeContactMessage } from './messages';
 
 /** 5 messages per hour from one client address (docs/product.md §9). */

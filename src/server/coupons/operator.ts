@@ -10,10 +10,10 @@ import {
   normaliseCouponCode,
 } from '../../shared/coupons';
 import { fromSubunits, toSubunits } from '../../shared/money';
-import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { couponRedemptions, coupons, orders, tools, users } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { type Actor, actorName, recordAudit } from '../operator/audit';
 import { COUPON_HOLD_MS, type CouponRow } from './redemptions';
 

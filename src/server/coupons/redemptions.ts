@@ -3,7 +3,7 @@ import type { Currency } from '../../shared/constants';
 import { COUPON_MESSAGES, couponDiscount } from '../../shared/coupons';
 import type { DbOrTx, Tx } from '../db';
 import { couponRedemptions, coupons, orders } from '../db/schema';
-import { DomainError } from '../domain-error';
+import { DomainError } from '../kernel/domain-error';
 
 /**
  * A coupon use is reserved with the order and held while its checkout can still be paid: at most 30 minutes, so

@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { couponCheckAnswerSchema, errorAnswerSchema } from '../../shared/api-schemas';
 import { type CouponCheckResponse, couponCheckSchema } from '../../shared/coupons';
 import { requireUser } from '../auth/session';
-import type { AppContext } from '../context';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
+import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
 import { checkCoupon } from './check';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { MailStatus, MessageRow, messagesQuerySchema, Page } from '../../shared/dashboard';
 import { countMessages, listMessages } from '../contact/messages';
-import type { AppContext } from '../context';
+import type { AppContext } from '../kernel/context';
 import { outboxStatus } from '../mail/operator';
 
 /** The contact inbox and the mail outbox in the dashboard's shapes: the read models are contact's and mail's. */

@@ -1,6 +1,6 @@
 import type { InvoiceReport } from '../../shared/dashboard';
-import type { AppContext } from '../context';
 import { type DocumentRow, gstr1Report } from '../invoices/gstr1';
+import type { AppContext } from '../kernel/context';
 
 /** The Invoices screen: the command line's `invoices list` report of a period, for a table. */
 export async function invoiceReport(

@@ -1,6 +1,6 @@
 import { type AdminLicense, maskLicenseKey, type TaxDocumentRef } from '../../shared/dashboard';
 import type { TaxDocumentKind } from '../../shared/order-history';
-import type { AppContext } from '../context';
+import type { AppContext } from '../kernel/context';
 import { licensesOf, type OperatorLicense } from '../licenses/operator';
 
 /** The license and tax-document panels of an order and a customer, shaped for the dashboard. */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CursorPage, OrderDetail, OrderRow, ordersQuerySchema } from '../../shared/dashboard';
-import type { AppContext } from '../context';
+import type { AppContext } from '../kernel/context';
 import { listOrders, type OrderListRow, orderDossier } from '../payments/orders-admin';
 import { taxDocumentRef, toAdminLicense } from './licenses';
 

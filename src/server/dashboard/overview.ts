@@ -1,7 +1,7 @@
 import { and, count, eq, gt, gte, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { MoneyTotals, OverviewResponse, PeriodFigures } from '../../shared/dashboard';
-import type { AppContext } from '../context';
 import { checkoutStarts, contactMessages, orders, outbox } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { trialFigures } from '../trials/operator';
 
 /** The firm works in India: "today" and the chart's days are calendar days in Asia/Kolkata (UTC+5:30, no DST). */

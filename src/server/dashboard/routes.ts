@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context';
+import type { AppContext } from '../kernel/context';
 import { couponRoutes } from './routes/coupons';
 import { customerRoutes } from './routes/customers';
 import { guardDashboard } from './routes/guard';

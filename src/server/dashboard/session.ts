@@ -3,9 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { currentUser, hashSessionId, SESSION_COOKIE } from '../auth/session';
 import type { SessionUser } from '../auth/session-cache';
-import type { AppContext } from '../context';
 import { adminSessions, operators } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import type { Actor } from '../operator/audit';
 
 /**

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { AdminTool, Page, toolInputSchema, toolsQuerySchema } from '../../shared/dashboard';
-import type { AppContext } from '../context';
+import type { AppContext } from '../kernel/context';
 import type { Actor } from '../operator/audit';
 import { findTool } from '../operator/tool-lookup';
 import * as catalogue from '../shop/operator';

@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { repairDataDirModes } from '../data-dir';
-import { createDataSecrets } from '../data-secrets';
-import { keyId } from '../key-id';
+import { repairDataDirModes } from '../kernel/data-dir';
+import { createDataSecrets } from '../kernel/data-secrets';
+import { keyId } from '../kernel/key-id';
 import { lockDataDir } from './lock';
 
 /** How many daily snapshots are kept in DATA_DIR/backups; older ones are deleted after each new one. */

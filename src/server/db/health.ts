@@ -59,6 +59,13 @@ export type DatabaseHealth = {
   stop(): void;
 };
 
+declare module '../kernel/context' {
+  interface AppContext {
+    /** What this instance knows of the database's reachability. */
+    dbHealth: DatabaseHealth;
+  }
+}
+
 export type HealthLog = { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 
 /**

@@ -7,7 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { repairDataDirModes } from '../data-dir';
+import { repairDataDirModes } from '../kernel/data-dir';
 import { tagDriverErrors } from './driver-errors';
 import { lockDataDir } from './lock';
 import { type ChannelFollower, type ChannelHandlers, followPglite, followPostgres } from './notifications';
@@ -45,6 +45,14 @@ export type DatabaseHandle = {
 };
 
 export type PoolStats = { total: number; idle: number; waiting: number };
+
+declare module '../kernel/context' {
+  interface AppContext {
+    db: Database;
+    /** The PostgreSQL pool's connections, read when Prometheus scrapes; undefined on PGlite, which has no pool. */
+    poolStats: (() => PoolStats) | undefined;
+  }
+}
 
 const migrationsFolder = path.resolve(import.meta.dirname, '../../../drizzle');
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context';
 import { DATABASE_RETRY_AFTER_SECONDS, type DatabaseHealth } from '../db/health';
 import { AppError } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 
 const HEALTH_PATHS = new Set(['/api/health', '/api/ready']);
 

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config';
+import type { Config } from '../kernel/config';
 import { AppError } from './errors';
 
 export const CSRF_COOKIE = 'csrftoken';

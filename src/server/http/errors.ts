@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodType, z } from 'zod';
-import { DomainError, type DomainErrorCode, type FieldErrors } from '../domain-error';
+import { DomainError, type DomainErrorCode, type FieldErrors } from '../kernel/domain-error';
 
 export type ErrorBody = { code: string; message: string; fieldErrors?: FieldErrors };
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../../test/support/app';
 import { createTestDatabase } from '../../../test/support/database';
 import { buildApp } from '../app';
-import { createAppContext } from '../context';
+import { createAppContext } from '../compose';
 import { type DatabaseHandle, schema } from '../db';
 
 /**

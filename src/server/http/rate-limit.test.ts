@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../clock';
+import { ManualClock } from '../kernel/clock';
 import { AppError } from './errors';
 import { createLocalRateLimiter } from './rate-limit';
 

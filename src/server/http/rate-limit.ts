@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { Clock } from '../clock';
 import type { Database } from '../db';
 import { rateLimitHits } from '../db/schema';
+import type { Clock } from '../kernel/clock';
 import { tooManyRequests } from './errors';
 
 export type Limit = { key: string; limit: number; windowMs: number; message?: string };
@@ -145,4 +145,12 @@ export function createLocalRateLimiter(clock: Clock, maxKeys: number): LocalRate
       return counter;
     },
   };
+}
+
+declare module '../kernel/context' {
+  interface AppContext {
+    limiter: RateLimiter;
+    /** The license API's limits, counted in this instance's memory (decision 016); all other limits use `limiter`. */
+    licenseLimiter: LocalRateLimiter;
+  }
 }

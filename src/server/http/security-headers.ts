@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config';
+import type { Config } from '../kernel/config';
 
 const HSTS = 'max-age=63072000; includeSubDomains';
 const RAZORPAY_HOSTS = ['https://checkout.razorpay.com', 'https://api.razorpay.com'];

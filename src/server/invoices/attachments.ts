@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { taxDocumentFileName } from '../../shared/order-history';
-import type { AppContext } from '../context';
 import { outboxAttachments } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import type { MailAttachment } from '../mail/transport';
 import { findTaxDocument } from './orders';
 import { renderTaxDocumentPdf } from './pdf';

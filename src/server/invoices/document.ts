@@ -1,6 +1,6 @@
 import { BILLING_COUNTRY_INDIA } from '../../shared/billing';
 import type { Currency } from '../../shared/constants';
-import type { FirmIdentity } from './firm';
+import type { FirmIdentity } from '../kernel/firm';
 import { indiaDate } from './numbering';
 import { priceOrder } from './pricing';
 import { type SupplyType, splitTax, type TaxLine } from './tax';

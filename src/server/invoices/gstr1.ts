@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { and, asc, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
-import type { AppContext } from '../context';
-import { csv, csvLine } from '../csv';
 import { creditNotes, invoices } from '../db/schema';
+import type { AppContext } from '../kernel/context';
+import { csv, csvLine } from '../kernel/csv';
 import type { TaxDocument } from './document';
 import type { SupplyType } from './tax';
 

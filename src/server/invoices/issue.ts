@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { creditNotes, invoices, orders, tools, users } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { toolLabel } from '../shop/delivery-email';
 import { buildCreditNoteDocument, buildInvoiceDocument, type TaxDocument } from './document';
 import { nextDocumentNumber } from './numbering';

@@ -1,8 +1,8 @@
 import { and, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import { fromSubunits } from '../../shared/money';
 import { type OrderSummary, type TaxDocumentKind, taxDocumentPath } from '../../shared/order-history';
-import type { AppContext } from '../context';
 import { creditNotes, invoices, orders, tools } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { toolLabel } from '../shop/delivery-email';
 import type { TaxDocument } from './document';
 

@@ -1,7 +1,7 @@
 import { BILLING_COUNTRY_INDIA } from '../../shared/billing';
 import type { Currency } from '../../shared/constants';
 import { findIndianState, type IndianState } from '../../shared/indian-states';
-import type { FirmIdentity } from './firm';
+import type { FirmIdentity } from '../kernel/firm';
 import { type SupplyType, splitTax, supplyTypeFor, type TaxLine } from './tax';
 
 /**

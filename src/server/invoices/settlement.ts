@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../context';
 import { orders } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 
 /**
  * The rupees (paise) Razorpay settled for a payment in another currency — its `base_amount` — which a USD tax

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { ActivationSummary, LicenseAnswer } from '../../shared/licenses';
-import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { licenseActivations, licenses, trialMachines } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { activationsUsed, fileFor, granted, refusal, seatLimit, summaryOf } from './answers';
 import { isFloating, leaseAnswer, leaseFrom, releaseLapsedLeases } from './leases';
 import { type LicenseRequest, type LicenseRow, lookUp } from './lookup';

@@ -1,8 +1,8 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { LicenseCode, LicenseSummary } from '../../shared/licenses';
-import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { licenseActivations } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { issueLicenseFile } from './files';
 import { effectiveStatus, type LicenseRow } from './lookup';
 

@@ -1,6 +1,6 @@
-import type { AppContext } from '../context';
 import type { DatabaseHandle } from '../db';
 import type { ChannelFollower } from '../db/notifications';
+import type { AppContext } from '../kernel/context';
 import { forgetLicenses } from './memory';
 
 /** The channel the database's triggers announce license changes on (migration 0005, decision 018). */

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { LICENSE_MESSAGES, type LicenseAnswer, type LicenseCode } from '../../shared/licenses';
-import type { AppContext } from '../context';
 import { licenseActivations } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { lockDeactivationsLeft } from './allowance';
 import { activationsUsed, summaryOf } from './answers';
 import { isFloating, releaseLease } from './leases';

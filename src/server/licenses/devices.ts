@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, isNotNull, isNull, or } from 'drizzle-orm';
 import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
-import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools, trials } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { deactivationsLeftOfAll, lockDeactivationsLeft } from './allowance';
 import { issueLicenseFile } from './files';
 import { effectiveStatus } from './lookup';

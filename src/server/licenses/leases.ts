@@ -1,8 +1,8 @@
 import { and, eq, gt, isNull, lte, or } from 'drizzle-orm';
 import type { LicenseAnswer } from '../../shared/licenses';
-import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { licenseActivations } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { fileFor, granted, refusal } from './answers';
 import { type LicenseRequest, type LicenseRow, lookUp } from './lookup';
 import { forgetLicenses } from './memory';

@@ -1,5 +1,5 @@
-import type { FieldErrors } from '../domain-error';
 import type { LocalRateLimiter } from '../http/rate-limit';
+import type { FieldErrors } from '../kernel/domain-error';
 
 /** The license API's bodies are small; a request declaring more is refused before it is read. */
 export const LICENSE_API_BODY_LIMIT = 4 * 1024;

@@ -2,9 +2,9 @@ import DataLoader from 'dataloader';
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { LicenseCredentials, LicenseStatus } from '../../shared/licenses';
 import type { LicenseModel } from '../../shared/tool-rules';
-import type { DataSecrets } from '../data-secrets';
 import type { Database, DbOrTx } from '../db';
 import { licenseActivations, licenses, purchases, tools, trials } from '../db/schema';
+import type { DataSecrets } from '../kernel/data-secrets';
 import { licenseKeyHashes, passwordMatches } from './secrets-at-rest';
 
 /** Look-ups of licenses in the database: one request's, many keys' at once (batched), and the credential check. */
@@ -152,6 +152,13 @@ export type LicenseLoaders = {
   byKey: DataLoader<KeyLookup, LicenseRow | undefined, string>;
   lastSeen: DataLoader<{ activationId: string; at: Date }, void, string>;
 };
+
+declare module '../kernel/context' {
+  interface AppContext {
+    /** Validate's look-ups and "last seen" writes, gathered per turn of the event loop into one query each. */
+    licenseLoaders: LicenseLoaders;
+  }
+}
 
 const LOADER_BATCH = 100;
 

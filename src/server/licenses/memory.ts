@@ -1,5 +1,5 @@
 import type { ChannelFollower } from '../db/notifications';
-import { TtlCache } from '../ttl-cache';
+import { TtlCache } from '../kernel/ttl-cache';
 import type { LicenseRow } from './lookup';
 
 /**
@@ -31,6 +31,14 @@ export type LicenseMemory = {
   /** Credentials that named no license, kept apart and briefly so bad keys cannot push out good entries. */
   unknownLicenses: TtlCache<string, true>;
 };
+
+declare module '../kernel/context' {
+  interface AppContext {
+    /** Whether this instance hears license changes as they commit (set by `followLicenseChanges` in main.ts). */
+    licenseChanges: LicenseChangeFeed;
+  }
+  interface AppCaches extends LicenseMemory {}
+}
 
 export function createLicenseMemory(): LicenseMemory {
   return {

@@ -9,9 +9,9 @@ import {
 import { deviceIdSchema } from '../../shared/license-schemas';
 import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
 import { requireUser } from '../auth/session';
-import type { AppContext } from '../context';
 import { contentDisposition } from '../http/content-disposition';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
+import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
 import { deactivateOwnDevice, licenseFileForOwnDevice, myLicenses } from './devices';
 

@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { LicenseStatus } from '../../shared/licenses';
-import type { AppContext } from '../context';
-import type { DataSecrets } from '../data-secrets';
 import type { Tx } from '../db';
 import { licenseActivations, licenses, purchases, tools, users } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import type { DataSecrets } from '../kernel/data-secrets';
+import { DomainError } from '../kernel/domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
 import { seatsOfAll } from './devices';
 import { effectiveStatus } from './lookup';

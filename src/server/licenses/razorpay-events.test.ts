@@ -14,7 +14,7 @@ import {
 } from '../../../test/support/shop-fixtures';
 import { LICENSE_MESSAGES, type LicenseAnswer } from '../../shared/licenses';
 import { creditNotes, licenses, orderEvents, outbox, purchases } from '../db/schema';
-import { DomainError } from '../domain-error';
+import { DomainError } from '../kernel/domain-error';
 import { refundOrder } from '../payments/refund';
 import { revealLicenseKey } from './secrets-at-rest';
 

@@ -13,8 +13,8 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type { LicenseAnswer } from '../../shared/licenses';
-import { createDataSecrets } from '../data-secrets';
 import { licenses } from '../db/schema';
+import { createDataSecrets } from '../kernel/data-secrets';
 import { revealSecret, sealLicenseSecrets } from './secrets-at-rest';
 
 /** License keys and credential passwords at rest (decision 032): hashed to be found, sealed to be shown. */

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { and, eq, isNotNull, not, or, sql } from 'drizzle-orm';
 import type { LicenseCredentials } from '../../shared/licenses';
-import type { DataSecrets } from '../data-secrets';
 import type { Database } from '../db';
 import { licenses } from '../db/schema';
+import type { DataSecrets } from '../kernel/data-secrets';
 
 /**
  * A license's secrets as they are kept (decision 032): the key and the credentials' password each as a keyed hash

@@ -9,8 +9,8 @@ import {
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LicenseFile, PublicKeysResponse } from '../../shared/licenses';
-import type { Config } from '../config';
-import { keyId } from '../key-id';
+import type { Config } from '../kernel/config';
+import { keyId } from '../kernel/key-id';
 
 export type SigningKeys = {
   kid: string;
@@ -20,6 +20,13 @@ export type SigningKeys = {
   /** For tests and the operator: checks a file against the published keys. */
   verify(file: LicenseFile): boolean;
 };
+
+declare module '../kernel/context' {
+  interface AppContext {
+    /** The Ed25519 key that signs offline license files, and the public keys that still verify them. */
+    licenseSigning: SigningKeys;
+  }
+}
 
 /**
  * Like the session secret: a development install signs with a key generated once into DATA_DIR (`fileName` there:

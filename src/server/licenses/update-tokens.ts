@@ -1,8 +1,8 @@
 import { and, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { packageIdOf } from '../../shared/releases';
-import type { AppContext } from '../context';
-import type { DataSecrets } from '../data-secrets';
 import { licenseActivations, licenses, purchases, tools, trials } from '../db/schema';
+import type { AppContext } from '../kernel/context';
+import type { DataSecrets } from '../kernel/data-secrets';
 
 /**
  * The secret in an activation's update-feed URLs (`/api/updates/<token>/`, docs/updates.md). It is derived from the

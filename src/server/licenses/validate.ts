@@ -1,5 +1,5 @@
 import type { LicenseAnswer, LicenseCode } from '../../shared/licenses';
-import type { AppContext } from '../context';
+import type { AppContext } from '../kernel/context';
 import { fileFor, granted, refusal } from './answers';
 import { leaseAnswer, leaseLapsed, leaseOf } from './leases';
 import { credentialOf, findLicense, type LicenseRequest, type LicenseRow, withCredential } from './lookup';

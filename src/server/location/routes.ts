@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import geoip from 'geoip-country';
 import { currencyForCountry, type LocationResponse } from '../../shared/currency';
-import type { Config } from '../config';
-import type { AppContext } from '../context';
+import type { Config } from '../kernel/config';
+import type { AppContext } from '../kernel/context';
 
 /**
  * The visitor's country. Behind a trusted proxy (Cloudflare) its CF-IPCountry header is the best answer;

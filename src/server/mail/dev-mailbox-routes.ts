@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { singleLineText } from '../../shared/input-policy';
-import type { AppContext } from '../context';
 import { outbox } from '../db/schema';
 import { notFound } from '../http/errors';
+import type { AppContext } from '../kernel/context';
 import { escapeHtml } from './layout';
 import { openMailBody } from './outbox';
 

@@ -1,9 +1,9 @@
 import { and, count, desc, eq, gt, type SQL } from 'drizzle-orm';
-import type { AppContext } from '../context';
 import { outbox } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
+import { formatOperatorTime } from '../kernel/operator-time';
 import { type Actor, recordAudit } from '../operator/audit';
-import { formatOperatorTime } from '../operator-time';
 import { MAX_ATTEMPTS } from './worker';
 
 /** The operator's view of the outbox: counts, what failed and why, and queuing failed mail again. */

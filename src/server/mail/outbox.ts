@@ -1,7 +1,7 @@
 import { and, eq, gt, not, or, sql } from 'drizzle-orm';
-import type { DataSecrets } from '../data-secrets';
 import type { Database, DbOrTx } from '../db';
 import { outbox, outboxAttachments } from '../db/schema';
+import type { DataSecrets } from '../kernel/data-secrets';
 
 /** A tax document to attach, by reference: the worker renders it when it sends. */
 export type AttachmentRef = { kind: 'invoice' | 'credit-note'; id: string };
@@ -32,6 +32,13 @@ export type MailQueuedHint = {
   /** Returns the unsubscribe function. */
   subscribe(listener: () => void): () => void;
 };
+
+declare module '../kernel/context' {
+  interface AppContext {
+    /** "Mail was queued": lets a running outbox worker deliver soon instead of on its next tick. */
+    mailQueued: MailQueuedHint;
+  }
+}
 
 export function createMailQueuedHint(): MailQueuedHint {
   const listeners = new Set<() => void>();

@@ -1,7 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
-import type { Config } from '../config';
+import type { Config } from '../kernel/config';
 
 /** One outbox row on its way out. */
 export type OutgoingMail = {

@@ -1,8 +1,8 @@
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import type { Clock } from '../clock';
-import type { DataSecrets } from '../data-secrets';
 import type { Database } from '../db';
 import { outbox } from '../db/schema';
+import type { Clock } from '../kernel/clock';
+import type { DataSecrets } from '../kernel/data-secrets';
 import { openMailBody } from './outbox';
 import type { MailAttachment, MailTransport } from './transport';
 

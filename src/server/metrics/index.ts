@@ -13,6 +13,13 @@ export type MetricsSources = {
   pool?(): { total: number; idle: number; waiting: number };
 };
 
+declare module '../kernel/context' {
+  interface AppContext {
+    /** This instance's Prometheus figures, counted by the features and served on `/metrics`. */
+    metrics: Metrics;
+  }
+}
+
 /** This instance's Prometheus figures. Each app instance has its own registry, so two apps in a test never mix. */
 export type Metrics = {
   registry: Registry;

@@ -1,9 +1,9 @@
 import { and, gte, ilike, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ActivityEntry, activityQuerySchema, CursorPage } from '../../shared/dashboard';
-import type { AppContext } from '../context';
 import { cappedCount, keysetPage } from '../db/keyset';
 import { auditLog } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 
 const SORT_COLUMNS = { createdAt: auditLog.createdAt, actor: auditLog.actor, action: auditLog.action };
 

@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type { AppContext } from '../context';
 import { adminSessions, operators, users } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { type Actor, recordAudit } from './audit';
 
 /** Operator role management: only the command line calls these (docs/product.md §12). */

@@ -11,10 +11,10 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { SITE } from '../../shared/site';
-import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { adminSessions, operatorRecoveryCodes, operators } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { type Actor, recordAudit } from './audit';
 
 /**

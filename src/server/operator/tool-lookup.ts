@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { tools } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
-import { DomainError } from '../domain-error';
+import { DomainError } from '../kernel/domain-error';
 
 type ToolRow = typeof tools.$inferSelect;
 

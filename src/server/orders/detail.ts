@@ -3,7 +3,6 @@ import { BILLING_COUNTRY_INDIA } from '../../shared/billing';
 import type { OrderDetail } from '../../shared/order-detail';
 import { taxDocumentPath } from '../../shared/order-history';
 import { ORDER_EVENT_LABELS, type OrderEventKind } from '../../shared/orders';
-import type { AppContext } from '../context';
 import {
   creditNotes,
   invoices,
@@ -16,6 +15,7 @@ import {
 } from '../db/schema';
 import { indiaDate } from '../invoices/numbering';
 import { priceOrder } from '../invoices/pricing';
+import type { AppContext } from '../kernel/context';
 import { FREE_ORDER_PREFIX } from '../payments/fulfil';
 import { toolLabel } from '../shop/delivery-email';
 import { billingCorrectionDeadline } from './billing-correction';

@@ -10,10 +10,10 @@ import {
   type RefundRequestView,
 } from '../../shared/refund-requests';
 import { SITE } from '../../shared/site';
-import type { AppContext } from '../context';
 import { isUniqueViolation } from '../db/driver-errors';
 import { orders, refundRequests, tools, users } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { renderEmail } from '../mail/layout';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, actorName, recordAudit } from '../operator/audit';

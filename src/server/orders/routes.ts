@@ -10,9 +10,9 @@ import {
 import type { OrderDetail } from '../../shared/order-detail';
 import { buyerRefundRequestSchema, type RefundRequestView } from '../../shared/refund-requests';
 import { requireUser } from '../auth/session';
-import type { AppContext } from '../context';
 import { notFound } from '../http/errors';
 import { CALLER_FIRST, pathStrings, refuseInvalidInput } from '../http/route-schemas';
+import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
 import { correctBilling } from './billing-correction';
 import { ownOrderDetail } from './detail';

@@ -1,5 +1,5 @@
-import type { AppContext } from '../context';
 import type { Tx } from '../db';
+import type { AppContext } from '../kernel/context';
 import { changeLicenseOfPayment, type LicenseChange } from '../licenses/status';
 import { recordOrderEvent } from '../shop/order-events';
 

@@ -1,12 +1,12 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { LicenseCredentials } from '../../shared/licenses';
-import type { AppContext } from '../context';
 import { markCouponUsed, releaseCouponOf } from '../coupons/redemptions';
 import type { DbOrTx, Tx } from '../db';
 import { isUniqueViolation } from '../db/driver-errors';
 import { licenses, orders, purchases, tools, users } from '../db/schema';
 import { issueInvoice } from '../invoices/issue';
 import { settledInrFor } from '../invoices/settlement';
+import type { AppContext } from '../kernel/context';
 import { storedSecret } from '../licenses/secrets-at-rest';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { queueDeliveryEmail } from '../shop/delivery';

@@ -1,5 +1,5 @@
 import type { Currency } from '../../shared/constants';
-import type { Config } from '../config';
+import type { Config } from '../kernel/config';
 
 /** Razorpay's Orders API. Only the fields this shop reads are typed. */
 export type RazorpayOrder = {
@@ -177,3 +177,9 @@ export const createGateway = (config: Config): RazorpayGateway =>
     keySecret: config.razorpay.keySecret,
     apiUrl: gatewayApiUrl(config),
   });
+
+declare module '../kernel/context' {
+  interface AppContext {
+    gateway: RazorpayGateway;
+  }
+}

@@ -1,7 +1,6 @@
 import { and, asc, between, eq, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/orders';
 import { emailMatches } from '../auth/users';
-import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { cappedCount, keysetPage } from '../db/keyset';
 import {
@@ -17,8 +16,9 @@ import {
   users,
 } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
-import { DomainError } from '../domain-error';
 import { taxDocumentsOfOrder } from '../invoices/orders';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { licensesOf } from '../licenses/operator';
 import { revealLicenseKey, revealPassword } from '../licenses/secrets-at-rest';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { multiLineText, singleLineText } from '../../shared/input-policy';
-import type { AppContext } from '../context';
 import { webhookEvents } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { forgetLicenses } from '../licenses/memory';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { applyDispute, type DisputeOutcome, type DisputeResult } from './disputes';

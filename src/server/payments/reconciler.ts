@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, like, lt, not } from 'drizzle-orm';
-import type { AppContext } from '../context';
 import { releaseCouponOf, releaseExpiredReservations } from '../coupons/redemptions';
 import { orders } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { recordOrderEvent } from '../shop/order-events';
 import { PENDING_ORDER_PREFIX } from './create-payment';
 import { FREE_ORDER_PREFIX, fulfilFreeOrder, fulfilOrder } from './fulfil';

@@ -1,10 +1,10 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Currency } from '../../shared/constants';
-import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { downloadTokens, licenses, orders, purchases, tools, users } from '../db/schema';
-import { DomainError } from '../domain-error';
 import { issueCreditNote } from '../invoices/issue';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { forgetLicenses } from '../licenses/memory';
 import { changeLicenseOfPurchase } from '../licenses/status';
 import { enqueueMail } from '../mail/outbox';

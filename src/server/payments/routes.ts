@@ -4,8 +4,8 @@ import { type PaymentsConfigResponse, SHOP_MESSAGES, type StatusResponse } from 
 import { createPaymentSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
 import { recordCheckoutStart } from '../checkout/recovery';
-import type { AppContext } from '../context';
 import { refuseInvalidInput } from '../http/route-schemas';
+import type { AppContext } from '../kernel/context';
 import { createPayment } from './create-payment';
 import { type RazorpayEmulator, registerRazorpayEmulator } from './emulator';
 import { EMULATOR_PREFIX, RAZORPAY_CHECKOUT_SCRIPT } from './gateway';

@@ -2,9 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { SHOP_MESSAGES } from '../../shared/shop';
 import type { verifyPaymentSchema } from '../../shared/shop-schemas';
-import type { AppContext } from '../context';
 import { orders } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { type FulfilOutcome, fulfilOrder } from './fulfil';
 import { verifyCheckoutSignature } from './signatures';
 

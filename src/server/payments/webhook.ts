@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findHostileText } from '../../shared/input-policy';
-import type { AppContext } from '../context';
-import { DomainError } from '../domain-error';
 import { CALLER_FIRST } from '../http/route-schemas';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { applyRazorpayEvent, razorpayEventSchema } from './razorpay-events';
 import { verifyWebhookSignature } from './signatures';
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context';
 import { etagMatches } from '../http/conditional';
 import { contentDisposition } from '../http/content-disposition';
+import type { AppContext } from '../kernel/context';
 import type { ByteRange } from '../storage';
 import { type ArtifactRow, openArtifactStream } from './store';
 

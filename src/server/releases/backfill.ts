@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../context';
 import { releaseArtifacts } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { releaseSigner } from './signing';
 
 /**

@@ -10,7 +10,7 @@ import type { ReleasePublicKeyResponse } from '../../shared/releases';
 import { tools } from '../db/schema';
 import { cliActor } from '../operator/audit';
 import { attachToolFile } from '../shop/operator';
-import { ensureDefaultCatalogue } from '../shop/seed';
+import { seedDefaultCatalogue } from '../shop/seed';
 import { signMigratedArtifacts } from './backfill';
 import { listReleases, openArtifactStream } from './store';
 
@@ -46,6 +46,9 @@ async function readAll(stream: Readable): Promise<Buffer> {
 
 describe('the releases migration', () => {
   it('makes a tool’s file its published release 1.0.0, signed at the next start', async () => {
+    // A database from before releases: the app started with the default catalogue, whose files are releases
+    // already, so only the fixture tool's file is left for the migration to find.
+    await t.ctx.db.update(tools).set({ fileKey: null });
     const bytes = Buffer.from('a macOS disk image stand-in');
     const mac = await addTool(t, { device: 'macOS' });
     const stored = await t.ctx.storage.put(`tools/${mac.id}/PdfMac.dmg`, bytes);
@@ -123,7 +126,7 @@ describe('the default catalogue', () => {
   it('gives each sample file a signed, published release 1.0.0', async () => {
     const fresh = await createTestApp();
     try {
-      await ensureDefaultCatalogue(fresh.ctx);
+      await seedDefaultCatalogue(fresh.ctx);
       const seeded = await fresh.ctx.db.select().from(tools).where(sql`${tools.fileKey} is not null`);
       expect(seeded.length).toBeGreaterThan(0);
       for (const tool of seeded) {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ArtifactArch, ArtifactPlatform } from '../../shared/releases';
-import type { Config } from '../config';
 import type { Tx } from '../db';
 import { releaseArtifacts, releases, type tools } from '../db/schema';
+import type { Config } from '../kernel/config';
 import { releaseSigner } from './signing';
 
 /** Where a tool's one file runs, by the tool's device, as the releases migration decides it for existing files. */

@@ -13,10 +13,10 @@ import {
   RELEASE_MESSAGES,
   type VelopackType,
 } from '../../shared/releases';
-import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { releaseArtifacts, releases, tools } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
 import { findToolByIdOrName } from '../operator/tool-lookup';
 import { queueReleaseEvent } from '../webhooks/events';

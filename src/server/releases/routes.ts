@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { releasePublicKeySchema } from '../../shared/api-schemas';
 import type { ReleasePublicKeyResponse } from '../../shared/releases';
-import type { AppContext } from '../context';
+import type { AppContext } from '../kernel/context';
 import { documented } from '../openapi/openapi';
 import { releaseSigner } from './signing';
 

@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
-import type { Config } from '../config';
-import { keyId } from '../key-id';
+import type { Config } from '../kernel/config';
+import { keyId } from '../kernel/key-id';
 import { developmentSigningKey } from '../licenses/signing';
 
 /** The SPKI DER of an Ed25519 key is this fixed prefix followed by the raw 32-byte public key. */

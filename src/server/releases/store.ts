@@ -2,9 +2,9 @@ import type { Readable } from 'node:stream';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import semver from 'semver';
 import type { ArtifactArch, ArtifactKind, ArtifactPlatform } from '../../shared/releases';
-import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { releaseArtifacts, releases } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import type { ByteRange } from '../storage';
 
 /** Ids arrive in URLs: anything but a UUID is simply not found, never a database error. */

@@ -8,7 +8,7 @@ import {
   RELEASE_CHANNELS,
   type ReleaseChannel,
 } from '../../shared/releases';
-import type { AppContext } from '../context';
+import type { AppContext } from '../kernel/context';
 import { granted } from '../licenses/answers';
 import type { LicenseRequest } from '../licenses/lookup';
 import { asRequest, licenseApiOptions, registerLicenseApi } from '../licenses/routes';

@@ -1,5 +1,5 @@
 import type { Tool } from '../../shared/shop';
-import { TtlCache } from '../ttl-cache';
+import { TtlCache } from '../kernel/ttl-cache';
 
 export type CachedCatalogue = {
   tools: Tool[];
@@ -25,6 +25,10 @@ export type ShopCaches = {
    */
   ownedTools: TtlCache<string, ShopperTools>;
 };
+
+declare module '../kernel/context' {
+  interface AppCaches extends ShopCaches {}
+}
 
 /**
  * The tools one signed-in visitor owns, those they have had a free trial of, and the end of each trial not bought

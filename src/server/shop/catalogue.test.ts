@@ -14,6 +14,7 @@ import {
 import type { PurchasedTool, Tool } from '../../shared/shop';
 import { tools } from '../db/schema';
 import { cliActor } from '../operator/audit';
+import { startUp } from '../startup';
 import { sha256Hex } from '../storage';
 import { activeCatalogue, invalidateCatalogue } from './catalogue';
 import { attachToolFile, createTool, updateTool } from './operator';
@@ -193,15 +194,14 @@ describe('a database that already has tools', () => {
   });
   afterAll(() => other.close());
 
-  it('is not seeded, even when every tool is inactive', async () => {
-    await other.ctx.db.insert(tools).values({
-      name: 'Operator tool',
-      description: 'Deactivated by the operator.',
-      priceInrPaise: 50_000,
-      active: false,
-    });
+  it('is not seeded at the next start, even when every tool is inactive', async () => {
+    await other.ctx.db.update(tools).set({ active: false });
+    const before = await other.ctx.db.select().from(tools);
+    expect(before.length).toBeGreaterThan(0);
+    expect((await startUp(other.database, other.ctx)).catalogueSeeded).toBe(false);
+    invalidateCatalogue(other.ctx);
     const list = (await (await other.client()).get('/api/alltools/')).json<Tool[]>();
     expect(list).toEqual([]);
-    expect(await other.ctx.db.select().from(tools)).toHaveLength(1);
+    expect(await other.ctx.db.select().from(tools)).toHaveLength(before.length);
   });
 });

@@ -1,14 +1,13 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { PurchasedTool, Tool, ToolInstaller } from '../../shared/shop';
-import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { licenses, purchases, tools, trials, users } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
 import { renderNotes } from '../releases/notes';
 import { type ArtifactRow, publishedArtifacts, type ReleaseRow } from '../releases/store';
 import type { CachedCatalogue, ShopperTools } from './catalogue-cache';
-import { ensureDefaultCatalogue } from './seed';
 
 export type ToolRow = typeof tools.$inferSelect;
 
@@ -35,7 +34,6 @@ export function toApiTool(row: ToolRow, purchased: boolean): Tool {
 }
 
 async function loadCatalogue(ctx: AppContext): Promise<CachedCatalogue> {
-  await ensureDefaultCatalogue(ctx);
   const rows = await ctx.db
     .select()
     .from(tools)

@@ -4,11 +4,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { currentUser, requireUser } from '../auth/session';
-import type { AppContext } from '../context';
 import type { DbOrTx } from '../db';
 import { downloadTokens, licenses, purchases, tools, trials } from '../db/schema';
 import { contentDisposition } from '../http/content-disposition';
 import { pathStrings } from '../http/route-schemas';
+import type { AppContext } from '../kernel/context';
 import { sendArtifact } from '../releases/artifact-download';
 import { findArtifact, findRelease } from '../releases/store';
 

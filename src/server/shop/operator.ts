@@ -4,16 +4,15 @@ import { and, asc, count, desc, eq, isNull, max } from 'drizzle-orm';
 import type { AdminTool } from '../../shared/dashboard';
 import { defaultPackageId } from '../../shared/releases';
 import { TOOL_FILE_MAX_BYTES, usdPriceProblem } from '../../shared/tool-rules';
-import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { licenseActivations, licenses, purchases, tools } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
 import { findTool } from '../operator/tool-lookup';
 import { isReleaseFile } from '../releases/store';
 import type { StoredFile } from '../storage';
 import { invalidateCatalogue, type ToolRow } from './catalogue';
-import { ensureDefaultCatalogue } from './seed';
 
 /**
  * The operator's catalogue: listing, adding and changing tools and attaching their download files, for the
@@ -141,7 +140,6 @@ export async function listTools(
 /** Adds a tool; without a position it goes after the last one. */
 export async function createTool(ctx: AppContext, values: NewTool, actor: Actor): Promise<ToolRow> {
   assertPayable(values as { priceInrPaise: number; priceUsdCents: number | null });
-  await ensureDefaultCatalogue(ctx);
   const created = await ctx.db.transaction(async (tx) => {
     const [last] = await tx.select({ sortOrder: max(tools.sortOrder) }).from(tools);
     const now = ctx.clock.now();
@@ -173,7 +171,6 @@ export async function updateTool(
   changes: ToolChanges,
   actor: Actor,
 ): Promise<{ before: ToolRow; after: ToolRow }> {
-  await ensureDefaultCatalogue(ctx);
   const result = await ctx.db.transaction(async (tx) => {
     const before = await findTool(tx, typed, true);
     assertPayable({ ...before, ...changes });
@@ -223,7 +220,6 @@ export async function attachToolFile(
       'The file name has control characters; rename the file and upload it again.',
     );
   }
-  await ensureDefaultCatalogue(ctx);
   const { storage } = ctx;
   const tool = await findTool(ctx.db, typed);
   const key = `tools/${tool.id}/${Date.now().toString(36)}${randomBytes(3).toString('hex')}-${keyPart(file.name)}`;

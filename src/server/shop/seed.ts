@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { SITE } from '../../shared/site';
-import type { AppContext } from '../context';
 import { tools } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { insertFirstRelease } from '../releases/first-release';
 import { buildZip } from './zip';
 
@@ -165,13 +165,4 @@ export async function seedDefaultCatalogue(ctx: AppContext): Promise<{ seeded: b
     }
     return { seeded: true };
   });
-}
-
-/** Seeds once per context; a failed attempt is retried on the next call. */
-export function ensureDefaultCatalogue(ctx: AppContext): Promise<unknown> {
-  ctx.seed.pending ??= seedDefaultCatalogue(ctx).catch((error: unknown) => {
-    ctx.seed.pending = undefined;
-    throw error;
-  });
-  return ctx.seed.pending;
 }

@@ -28,6 +28,12 @@ export type FileStorage = {
   remove(key: string): Promise<void>;
 };
 
+declare module '../kernel/context' {
+  interface AppContext {
+    storage: FileStorage;
+  }
+}
+
 /** Keys are relative, slash-separated and plain: nothing can climb out of the storage root. */
 const KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;
 

@@ -3,8 +3,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { parseS3Url, type S3Location } from '../kernel/s3-url';
 import { assertValidKey, type FileStorage, measuringStream, sha256Hex } from './file-storage';
-import { parseS3Url, type S3Location } from './s3-url';
 
 export {
   type ByteRange,

@@ -14,10 +14,10 @@ import {
   effectsOf,
   newBuyer,
 } from '../../../test/support/shop-fixtures';
-import { loadConfig } from '../config';
+import { loadConfig } from '../kernel/config';
+import { parseS3Url } from '../kernel/s3-url';
 import { createLocalStorage, type FileStorage, FileTooLargeError, sha256Hex } from '.';
 import { createS3Storage } from './s3';
-import { parseS3Url } from './s3-url';
 
 /** A real S3-compatible server (s3rver) on loopback, with the credentials it accepts in the usual AWS variables. */
 let server: S3rver;

@@ -8,8 +8,8 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Location } from '../kernel/s3-url';
 import { assertValidKey, type ByteRange, type FileStorage, measuringStream, sha256Hex } from './file-storage';
-import type { S3Location } from './s3-url';
 
 const isMissing = (error: unknown) =>
   error instanceof NoSuchKey ||

@@ -1,10 +1,10 @@
 import { and, inArray, isNull } from 'drizzle-orm';
 import { normaliseEmail } from '../../shared/auth';
 import type { TeamInvitation } from '../../shared/teams';
-import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { licenses } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { forgetLicenses } from '../licenses/memory';
 import { licenseKeyHashes } from '../licenses/secrets-at-rest';
 import { type Actor, recordAudit } from '../operator/audit';

@@ -14,8 +14,8 @@ import {
   teamSchema,
 } from '../../shared/teams';
 import { requireUser } from '../auth/session';
-import type { AppContext } from '../context';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
+import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
 import {
   acceptInvitation,

@@ -11,10 +11,10 @@ import {
   type Team,
   type TeamInvitation,
 } from '../../shared/teams';
-import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { licenseActivations, licenses, purchases, teamInvitations, tools, users } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { forgetLicenses } from '../licenses/memory';
 import { storedSecret } from '../licenses/secrets-at-rest';
 import { SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';

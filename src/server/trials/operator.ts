@@ -1,11 +1,11 @@
 import { and, count, desc, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { AdminToolTrials, ExtendTrial } from '../../shared/dashboard';
 import type { TrialFigures } from '../../shared/trials';
-import type { AppContext } from '../context';
 import type { DbOrTx, Tx } from '../db';
 import { licenses, trials, users } from '../db/schema';
 import { findByTypedId } from '../db/typed-id';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { forgetLicenses } from '../licenses/memory';
 import { licenseKeyHashes } from '../licenses/secrets-at-rest';
 import { type Actor, actorName, recordAudit } from '../operator/audit';

@@ -1,9 +1,9 @@
 import { and, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import { TRIAL_REMINDER_DAYS } from '../../shared/trials';
 import { unsubscribeUrls, wantsTopic } from '../account/email-preferences';
-import type { AppContext } from '../context';
 import type { Tx } from '../db';
 import { licenses, tools, trials, users } from '../db/schema';
+import type { AppContext } from '../kernel/context';
 import { type EmailBlock, renderEmail } from '../mail/layout';
 import { enqueueMail } from '../mail/outbox';
 import { toolLabel } from '../shop/delivery-email';

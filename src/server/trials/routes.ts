@@ -4,8 +4,8 @@ import { errorAnswerSchema, startTrialAnswerSchema } from '../../shared/api-sche
 import { startTrialSchema } from '../../shared/shop-schemas';
 import { type StartTrialResponse, TRIAL_MESSAGES } from '../../shared/trials';
 import { requireUser } from '../auth/session';
-import type { AppContext } from '../context';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
+import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
 import { startTrial } from './trials';
 

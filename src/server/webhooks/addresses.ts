@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { DomainError } from '../domain-error';
+import { DomainError } from '../kernel/domain-error';
 
 /**
  * Where a webhook may go (decision 046): never to this host, the private network or the cloud's metadata service,

@@ -6,9 +6,9 @@ import {
   type WebhookEndpointSummary,
   type WebhookEvent,
 } from '../../shared/webhooks';
-import type { AppContext } from '../context';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema';
-import { DomainError } from '../domain-error';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
 import { checkedAddress } from './addresses';
 import { sealEndpointSecret } from './secrets';

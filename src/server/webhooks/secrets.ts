@@ -1,7 +1,7 @@
 import { and, eq, not, sql } from 'drizzle-orm';
-import type { DataSecrets } from '../data-secrets';
 import type { Database } from '../db';
 import { webhookEndpoints } from '../db/schema';
+import type { DataSecrets } from '../kernel/data-secrets';
 
 /** The purpose (AES-GCM associated data) endpoint secrets are sealed under (decision 032). */
 const PURPOSE = 'webhook-secret';

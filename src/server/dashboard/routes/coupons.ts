@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { newCouponSchema } from '../../../shared/coupons';
 import { emptyRequestSchema } from '../../../shared/dashboard';
-import type { AppContext } from '../../context';
 import { couponDetail, createCoupon, disableCoupon, listCoupons } from '../../coupons/operator';
+import type { AppContext } from '../../kernel/context';
 import { operatorOf } from './guard';
 
 const codeParams = z.object({ code: z.string().trim().min(1).max(64) });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../../context';
 import { parseInput } from '../../http/errors';
+import type { AppContext } from '../../kernel/context';
 import { type DashboardOperator, operatorState, requireDashboard } from '../session';
 
 /** Dashboard requests per operator per minute: generous for a person, a wall for a script gone wrong. */

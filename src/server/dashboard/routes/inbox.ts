@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { emptyRequestSchema, messagesQuerySchema } from '../../../shared/dashboard';
 import { markMessageHandled } from '../../contact/messages';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../kernel/context';
 import { retryMail } from '../../mail/operator';
 import { mailStatus, messagesPage } from '../inbox';
 import { idPath, operatorOf } from './guard';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { totpCodeSchema } from '../../../shared/dashboard';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../kernel/context';
 import { requireFreshCode } from '../../operator/second-factor';
 import { approveRefundRequest, declineRefundRequest, listRefundRequests } from '../../orders/refund-requests';
 import { idPath, operatorOf } from './guard';

@@ -10,8 +10,8 @@ import {
 } from '../../../shared/release-schemas';
 import { type AdminRelease, RELEASE_FILE_MAX_BYTES, RELEASE_FILE_TOO_LARGE } from '../../../shared/releases';
 import { asSentence } from '../../../shared/tool-rules';
-import type { AppContext } from '../../context';
 import { AppError, badRequest, parseInput } from '../../http/errors';
+import type { AppContext } from '../../kernel/context';
 import { requireFreshCode } from '../../operator/second-factor';
 import { findTool } from '../../operator/tool-lookup';
 import {

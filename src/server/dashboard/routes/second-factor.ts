@@ -9,8 +9,8 @@ import {
   verifySecondFactorRequestSchema,
 } from '../../../shared/dashboard';
 import { currentUser } from '../../auth/session';
-import type { AppContext } from '../../context';
-import { DomainError } from '../../domain-error';
+import type { AppContext } from '../../kernel/context';
+import { DomainError } from '../../kernel/domain-error';
 import { confirmEnrolment, startEnrolment, verifySecondFactor } from '../../operator/second-factor';
 import { endDashboardSession, operatorState } from '../session';
 import { guardOperatorAccount, noStore } from './guard';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { extendTrialSchema } from '../../../shared/dashboard';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../kernel/context';
 import { endTrial, extendTrial, trialsOfTool } from '../../trials/operator';
 import { idPath, operatorOf } from './guard';
 

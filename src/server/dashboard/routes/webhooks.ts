@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { emptyRequestSchema, freshCodeSchema } from '../../../shared/dashboard';
 import { newWebhookEndpointSchema } from '../../../shared/webhooks';
-import type { AppContext } from '../../context';
 import { parseInput } from '../../http/errors';
+import type { AppContext } from '../../kernel/context';
 import { requireFreshCode } from '../../operator/second-factor';
 import {
   addWebhookEndpoint,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../test/support/app';
 import { createTestDatabase } from '../../test/support/database';
-import { createAppContext } from './context';
+import { createAppContext } from './compose';
 import type { DatabaseHandle } from './db';
 
 describe('createAppContext', () => {

@@ -2,8 +2,8 @@ import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { type FirmIdentity, parseFirmIdentity } from './invoices/firm';
-import { parseS3Url } from './storage/s3-url';
+import { type FirmIdentity, parseFirmIdentity } from './firm';
+import { parseS3Url } from './s3-url';
 
 const optionalString = z
   .string()

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isValidGstin } from '../shared/gstin';
+import { isValidGstin } from '../../shared/gstin';
 import { ConfigError, loadConfig } from './config';
 
 const SECRET = 'a-session-secret-that-is-long-enough-0123456789';

@@ -11,8 +11,8 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDriver } from '../../test/support/database';
-import { HttpClient, ServerProcess } from '../../test/support/processes';
+import { createTestDatabase, testDriver } from '../../../test/support/database';
+import { HttpClient, ServerProcess } from '../../../test/support/processes';
 
 /**
  * Nothing under DATA_DIR is for another account on the machine: the real server, started on a DATA_DIR an older
