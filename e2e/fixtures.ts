@@ -80,6 +80,8 @@ type TestFixtures = {
   snap: (name: string, options?: { page?: Page; fullPage?: boolean }) => Promise<void>;
   /** A fresh account signed up through the real calls, signed in in the test's `page`. */
   buyer: Person;
+  /** Fails a test whose file would use a shop another file started (a spec without its own `shopOptions`). */
+  shopGuard: undefined;
 };
 
 /** A person as the journeys sign them up. */
@@ -120,6 +122,12 @@ async function signUp(
   }
 }
 
+/**
+ * The spec file this worker's shop serves: the file of the first test that ran while it was up. Files without a
+ * `shopOptions` of their own can share a worker, and a worker fixture is made once per worker.
+ */
+const shopOwner: { up: boolean; file?: string } = { up: false };
+
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   shopOptions: [{ name: 'shop' }, { scope: 'worker', option: true }],
 
@@ -134,6 +142,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         if (!mail) throw new Error(`no "${subject}" to ${to}`);
         return mail;
       };
+      shopOwner.up = true;
+      shopOwner.file = undefined;
       try {
         await use({
           url: server.url,
@@ -151,6 +161,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           },
         });
       } finally {
+        shopOwner.up = false;
         await server.close();
         await smtp.stop();
       }
@@ -179,6 +190,24 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       for (const context of contexts) await context.close();
     },
     { scope: 'worker' },
+  ],
+
+  shopGuard: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a fixture needs from this pattern.
+    async ({}, use, testInfo) => {
+      const owned = () => {
+        if (!shopOwner.up) return;
+        shopOwner.file ??= testInfo.file;
+        if (shopOwner.file !== testInfo.file)
+          throw new Error(
+            `${path.basename(testInfo.file)} would use the shop of ${path.basename(shopOwner.file)}: give it test.use({ shopOptions: { name: '…' } })`,
+          );
+      };
+      owned();
+      await use(undefined);
+      owned();
+    },
+    { auto: true },
   ],
 
   consoleLevels: [['error'], { option: true }],
