@@ -21,7 +21,8 @@ export { expect };
  * a console error or an uncaught exception, a signed-up buyer, and one screenshot helper.
  *
  * A spec that uses the shop names it once with `test.use({ shopOptions: { name: '…' } })`: a worker-scoped option set
- * in a file gives that file a worker, and so a shop, of its own (no journey sees another's accounts).
+ * in a file gives that file a worker, and so a shop, of its own (no journey sees another's accounts). A file without
+ * one fails (`shopGuard`) rather than use a shop another file started.
  */
 
 export type Person = { name: string; email: string; phone: string; password: string };
