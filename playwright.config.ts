@@ -1,6 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
-/** Browser journeys in Debian's Chromium (never a downloaded browser). Each spec file starts its own server. */
+/**
+ * Browser journeys in Debian's Chromium (never a downloaded browser). Each spec file gets a worker, and so a shop (server,
+ * mail sink, command line), of its own through e2e/fixtures.ts.
+ */
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',

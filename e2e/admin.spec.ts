@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { TestSmtpServer } from '../test/support/smtp';
+import { userInfo } from 'node:os';
+import type { BrowserContext, Page } from '@playwright/test';
+import { expect, person, type Shop, test } from './fixtures';
 import { authenticator } from './support/authenticator';
 import { checkScreen as checkPage } from './support/check-screen';
-import { operatorCli, type RunningServer, startServer } from './support/server';
-import { signUpByApi } from './support/sign-up';
+import { buyInRupees, signUpInDialog, startOperatorEnrolment } from './support/steps';
 
 /**
  * The operator's dashboard from the operator's side, on the default embedded database: the role granted with
@@ -18,106 +15,59 @@ import { signUpByApi } from './support/sign-up';
 
 test.describe.configure({ mode: 'serial' });
 
-const operator = {
-  name: 'Meera Operator',
-  email: 'meera.ops@example.in',
-  phone: '+919812345678',
-  password: 'Sunrise over Amer 7',
-};
+const operator = person('Meera Operator', 'meera.ops@example.in', '+919812345678', 'Sunrise over Amer 7');
 
-const buyer = {
-  name: 'Arjun Buyer',
-  email: 'arjun.buyer@example.in',
-  phone: '9812345671',
-  password: 'Monsoon-kite-5521',
-};
+const buyer = person('Arjun Buyer', 'arjun.buyer@example.in', '9812345671', 'Monsoon-kite-5521');
 
-let smtp: TestSmtpServer;
-let dataDir: string;
-let server: RunningServer;
+test.use({ shopOptions: { name: 'admin' } });
+
+let shop: Shop;
 let context: BrowserContext;
 let page: Page;
-let consoleErrors: string[] = [];
 let setupKey = '';
 let recoveryCodes: string[] = [];
-
-async function startSite() {
-  server = await startServer(
-    { SMTP_URL: smtp.url, DATA_DIR: dataDir },
-    { dataDir: mkdtempSync(path.join(tmpdir(), 'admin-e2e-unused-')) },
-  );
-}
-
-/** `npm run admin` on the site's DATA_DIR: the running server holds the database and runs each command. */
-const adminCli = operatorCli(() => dataDir);
 
 const checkScreen = (name: string) => checkPage(page, `admin-${name}`);
 
 /** The buyer shops in a browser context of their own, with its own cookies. */
 let browserForBuyer: () => Promise<BrowserContext>;
 
-test.beforeAll(async ({ browser }) => {
+test.beforeAll(async ({ browser, shop: started, openPage }) => {
   // A server start and three command-line runs.
   test.setTimeout(300_000);
-  smtp = await new TestSmtpServer().start();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'admin-e2e-'));
-  await startSite();
-  await signUpByApi(server.url, smtp, operator);
+  shop = started;
+  await shop.signUp(operator);
   // The embedded database serves one process, the site's: the command line has the server run its commands.
-  const refused = await adminCli('operators', 'add', 'nobody@example.in');
+  const refused = await shop.admin('operators', 'add', 'nobody@example.in');
   expect(refused.code).toBe(1);
   expect(refused.stderr).toContain('No account with the email nobody@example.in.');
-  const granted = await adminCli('operators', 'add', operator.email.toUpperCase());
+  const granted = await shop.admin('operators', 'add', operator.email.toUpperCase());
   expect(granted.stderr).toBe('');
   expect(granted.code).toBe(0);
   expect(granted.stdout).toContain(`${operator.email} is now an operator.`);
-  const listed = await adminCli('operators', 'list');
+  const listed = await shop.admin('operators', 'list');
   expect(listed.stdout).toMatch(new RegExp(`${operator.email}.*not yet`));
 
   browserForBuyer = () => browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
-  context = await browser.newContext({ timezoneId: 'Asia/Kolkata' });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
-});
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  await smtp?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-test.afterEach(() => {
-  expect(consoleErrors, 'no console errors').toEqual([]);
-  consoleErrors = [];
+  page = await openPage({ timezoneId: 'Asia/Kolkata' });
+  context = page.context();
 });
 
 test('/admin is a noindex shell outside the sitemap', async () => {
-  const response = await page.goto(`${server.url}/admin`);
+  const response = await page.goto(`${shop.url}/admin`);
   expect(response?.status()).toBe(200);
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
-  const sitemap = await (await fetch(`${server.url}/sitemap.xml`)).text();
+  const sitemap = await (await fetch(`${shop.url}/sitemap.xml`)).text();
   expect(sitemap).not.toContain('/admin');
-  const robots = await (await fetch(`${server.url}/robots.txt`)).text();
+  const robots = await (await fetch(`${shop.url}/robots.txt`)).text();
   expect(robots).toContain('Disallow: /admin');
   await expect(page.getByRole('heading', { level: 1, name: 'Sign in to the dashboard' })).toBeVisible();
   await checkScreen('sign-in');
 });
 
 test('the operator signs in and enrols an authenticator app', async () => {
-  await page.getByLabel('Email').fill(operator.email);
-  await page.getByLabel('Password').fill(operator.password);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  // Password hashing is deliberately slow (scrypt), more so on a busy machine.
-  await expect(page.getByRole('heading', { level: 1, name: 'Set up two-step verification' })).toBeVisible({
-    timeout: 30_000,
-  });
-  await page.getByRole('button', { name: 'Show the setup code' }).click();
+  setupKey = await startOperatorEnrolment(page, operator);
   await expect(page.getByRole('img', { name: /QR code/ })).toBeVisible();
-  setupKey = ((await page.getByTestId('setup-key').textContent()) ?? '').replace(/\s+/g, '');
   expect(setupKey).toMatch(/^[A-Z2-7]{16,}$/);
   await checkScreen('enrol');
 
@@ -187,7 +137,7 @@ const nextCode = authenticator(() => setupKey);
 
 test('the operator adds a tool with its file, and the shop lists it', async () => {
   test.setTimeout(300_000);
-  await page.goto(`${server.url}/admin/tools/new`);
+  await page.goto(`${shop.url}/admin/tools/new`);
   await page.getByLabel('Name').fill('Ledger Lens');
   await page.getByLabel('Description').fill('Reads Tally exports offline and flags GST mismatches.');
   await page.getByLabel('Price in INR').fill('1499');
@@ -216,14 +166,14 @@ test('the operator adds a tool with its file, and the shop lists it', async () =
     },
   );
 
-  const shop = await context.newPage();
-  await shop.goto(`${server.url}/utility-tools`);
-  await expect(shop.getByRole('article', { name: 'Ledger Lens (Windows)', exact: true })).toBeVisible({
+  const storefront = await context.newPage();
+  await storefront.goto(`${shop.url}/utility-tools`);
+  await expect(storefront.getByRole('article', { name: 'Ledger Lens (Windows)', exact: true })).toBeVisible({
     timeout: 20_000,
   });
-  await shop.close();
+  await storefront.close();
 
-  await page.goto(`${server.url}/admin/activity`);
+  await page.goto(`${shop.url}/admin/activity`);
   const rows = page.getByRole('table', { name: 'Operator actions' }).locator('tbody tr');
   await expect(rows.nth(0)).toContainText('tool.upload');
   await expect(rows.nth(1)).toContainText('tool.create');
@@ -232,44 +182,28 @@ test('the operator adds a tool with its file, and the shop lists it', async () =
 test('a buyer buys the new tool with the emulator; the operator finds the order and refunds it', async () => {
   test.setTimeout(300_000);
   const shopper = await browserForBuyer();
-  const shop = await shopper.newPage();
-  await shop.goto(`${server.url}/utility-tools`);
-  await shop.getByRole('button', { name: 'Sign Up' }).click();
-  const signup = shop.getByRole('dialog', { name: 'Create an Account' });
-  await signup.getByLabel('Full Name').fill(buyer.name);
-  await signup.getByLabel('Email').fill(buyer.email);
-  await signup.getByLabel('Phone', { exact: true }).fill(buyer.phone);
-  await signup.getByLabel('Password', { exact: true }).fill(buyer.password);
-  await signup.getByLabel('Confirm Password', { exact: true }).fill(buyer.password);
-  await signup.getByRole('button', { name: 'Verify Email' }).click();
-  const codeMail = await smtp.waitFor((mail) => mail.to.includes(buyer.email) && /\b\d{4}\b/.test(mail.text));
-  const verify = shop.getByRole('dialog', { name: 'Verify Your Email' });
-  await verify.getByLabel('Verification Code').fill(/\b(\d{4})\b/.exec(codeMail.text)?.[1] ?? '');
-  await verify.getByRole('button', { name: 'Complete Signup' }).click();
-  await expect(shop.getByRole('button', { name: buyer.name })).toBeVisible({ timeout: 30_000 });
-  await shop.getByRole('button', { name: 'INR' }).click();
-  const card = shop.getByRole('article', { name: 'Ledger Lens (Windows)', exact: true });
-  await card.getByRole('button', { name: 'Windows - ₹1,499.00' }).click();
-  const billing = shop.getByRole('dialog', { name: 'Billing Information', exact: true });
-  await billing.getByLabel('Address').fill('7 MI Road, Jaipur');
-  await billing.getByLabel('State').selectOption('Rajasthan');
-  await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
-  await shop
-    .getByRole('dialog', { name: 'Razorpay Test Checkout' })
-    .getByRole('button', { name: 'Simulate success' })
-    .click();
-  await shop.waitForURL(`${server.url}/my-tools`, { timeout: 30_000 });
-  const delivery = await smtp.waitFor((m) => m.to.includes(buyer.email) && /license key$/.test(m.subject));
+  const storefront = await shopper.newPage();
+  await storefront.goto(`${shop.url}/utility-tools`);
+  await signUpInDialog(storefront, shop.smtp, buyer, 30_000);
+  await buyInRupees(
+    storefront,
+    storefront.getByRole('article', { name: 'Ledger Lens (Windows)', exact: true }),
+    '7 MI Road, Jaipur',
+    30_000,
+  );
+  const delivery = await shop.smtp.waitFor(
+    (m) => m.to.includes(buyer.email) && /license key$/.test(m.subject),
+  );
   const licenseKey = /Your license key\s*\n\s*(\S+)/.exec(delivery.text)?.[1] ?? '';
   expect(licenseKey).toMatch(/^[A-Z0-9]{5}(-[A-Z0-9]{5}){3}$/);
-  const owned = (await (await shop.request.get(`${server.url}/api/my-tools/`)).json()) as Array<{
+  const owned = (await (await storefront.request.get(`${shop.url}/api/my-tools/`)).json()) as Array<{
     _id: string;
   }>;
   const toolId = owned[0]?._id ?? '';
   await shopper.close();
   const machine = { licenseKey, toolId, fingerprint: 'ledger-lens-office-pc-01' };
   const license = (path: string, body: Record<string, string>) =>
-    fetch(`${server.url}/api/licenses/${path}`, {
+    fetch(`${shop.url}/api/licenses/${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -280,7 +214,7 @@ test('a buyer buys the new tool with the emulator; the operator finds the order 
   expect((await license('validate', machine)).code).toBe('VALID');
 
   // The operator finds the order by the buyer's email, with its license (key masked) and invoice.
-  await page.goto(`${server.url}/admin/orders`);
+  await page.goto(`${shop.url}/admin/orders`);
   await page.getByLabel('Email, order_…, pay_… or invoice number').fill(buyer.email);
   await page.getByRole('button', { name: 'Search' }).click();
   const orderRows = page.getByRole('table', { name: 'Orders' }).locator('tbody tr');
@@ -304,7 +238,7 @@ test('a buyer buys the new tool with the emulator; the operator finds the order 
   await expect(page.getByRole('link', { name: /\(PDF\)$/ })).toHaveCount(2);
 
   expect((await license('validate', machine)).code).toBe('REVOKED');
-  const refundMail = await smtp.waitFor(
+  const refundMail = await shop.smtp.waitFor(
     (m) => m.to.includes(buyer.email) && m.attachments.some((file) => /credit/i.test(file.filename ?? '')),
   );
   expect(refundMail.attachments.find((file) => /credit/i.test(file.filename ?? ''))?.mimeType).toBe(
@@ -347,7 +281,7 @@ test('a new sign-in asks for the second factor again; a recovery code works once
 });
 
 test('an unknown dashboard address says so inside the dashboard', async () => {
-  await page.goto(`${server.url}/admin/no-such-screen`);
+  await page.goto(`${shop.url}/admin/no-such-screen`);
   await expect(page.getByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
   await checkScreen('not-found');
 });

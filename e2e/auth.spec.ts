@@ -1,8 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { AUTH_MESSAGES } from '../src/shared/auth';
-import { type ReceivedMail, TestSmtpServer } from '../test/support/smtp';
-import { type RunningServer, startServer } from './support/server';
+import { expect, type Shop, test, uniqueEmail } from './fixtures';
 
 /**
  * Accounts from a visitor's side, on the real server with a real SMTP server: sign up with the emailed 4-digit
@@ -10,49 +9,17 @@ import { type RunningServer, startServer } from './support/server';
  * dialogs as assistive technology meets them; the navbar, polling and the /my-tools redirect.
  */
 
-let smtp: TestSmtpServer;
-let server: RunningServer;
+// The browser's own line for an answer a test provoked (400, 401, 429); anything else fails the test.
+test.use({ shopOptions: { name: 'auth' }, consoleAllowed: /status of (400|401|429)/ });
 
-test.beforeAll(async () => {
-  smtp = await new TestSmtpServer().start();
-  server = await startServer({ SMTP_URL: smtp.url });
-});
-test.afterAll(async () => {
-  await server?.stop();
-  await smtp?.stop();
+let shop: Shop;
+test.beforeAll(({ shop: started }) => {
+  shop = started;
 });
 
-let counter = 0;
-const newEmail = (label: string) => `${label}.${Date.now().toString(36)}.${++counter}@example.in`;
-
-/** The code in the newest email to `to` whose subject matches, as a person would read it from their inbox. */
-async function codeFromEmail(to: string, subject: string, digits: number, after = 0): Promise<string> {
-  const matches = (mail: ReceivedMail) => mail.to.includes(to) && mail.subject === subject;
-  await smtp.waitFor((mail) => matches(mail) && smtp.messages.filter(matches).length > after, 20_000);
-  const mail = smtp.messages.filter(matches).at(-1);
-  const code = new RegExp(`^\\s+(\\d{${digits}})\\s*$`, 'm').exec(mail?.text ?? '')?.[1];
-  if (!code) throw new Error(`no ${digits}-digit code in "${subject}"`);
-  return code;
-}
-
-/** Console errors fail a test, except the browser's own line for an answer the test provoked (401, 429). */
-function watchConsole(page: Page) {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !/status of (400|401|429)/.test(message.text()))
-      errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
-
-async function openTools(browser: Browser) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = watchConsole(page);
-  await page.goto(`${server.url}/utility-tools`);
+async function openTools(page: Page) {
+  await page.goto(`${shop.url}/utility-tools`);
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
-  return { context, page, errors };
 }
 
 const dialog = (page: Page, name: string) => page.getByRole('dialog', { name });
@@ -78,12 +45,12 @@ async function logIn(page: Page, email: string, password: string) {
 }
 
 test('sign up with the emailed code, sign out, log in, reset the password, log in with the new one', async ({
-  browser,
+  page,
 }) => {
-  const { context, page, errors } = await openTools(browser);
+  await openTools(page);
   const person = {
     name: 'Meera Iyer',
-    email: newEmail('meera'),
+    email: uniqueEmail('meera'),
     phone: '9876543210',
     password: 'Quiet-harbour-58',
   };
@@ -97,7 +64,7 @@ test('sign up with the emailed code, sign out, log in, reset the password, log i
   await expect(verify).toBeVisible();
   await expect(verify.getByRole('status')).toContainText(person.email);
   await expect(verify.getByRole('button', { name: /^Resend code in [12]:\d\d$/ })).toBeDisabled();
-  const signupCode = await codeFromEmail(person.email, 'Your verification code', 4);
+  const signupCode = await shop.codeIn(person.email, 'Your verification code', 4);
   await verify.getByLabel('Verification Code').fill(signupCode);
   await verify.getByRole('button', { name: 'Complete Signup' }).click();
   await expect(verify.getByText(AUTH_MESSAGES.signupSuccess)).toBeVisible();
@@ -114,7 +81,7 @@ test('sign up with the emailed code, sign out, log in, reset the password, log i
   await expect(menu.getByRole('menuitem', { name: 'Account' })).toHaveAttribute('href', '/account');
   await menu.getByRole('menuitem', { name: 'Sign Out' }).click();
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
-  expect((await (await page.request.get(`${server.url}/api/auth/check/`)).json()).loggedin).toBe(false);
+  expect((await (await page.request.get(`${shop.url}/api/auth/check/`)).json()).loggedin).toBe(false);
 
   // Log in; the page reloads logged in.
   await logIn(page, person.email, person.password);
@@ -132,7 +99,7 @@ test('sign up with the emailed code, sign out, log in, reset the password, log i
   const verifyCode = dialog(page, 'Verify Code');
   await expect(verifyCode.getByText(AUTH_MESSAGES.forgotSent)).toBeVisible();
   await expect(verifyCode.getByText('Enter 6-digit code')).toBeVisible();
-  const resetCode = await codeFromEmail(person.email, 'Your password reset code', 6);
+  const resetCode = await shop.codeIn(person.email, 'Your password reset code', 6);
   await verifyCode.getByLabel('Verification Code').fill(resetCode);
   await verifyCode.getByRole('button', { name: 'Verify Code' }).click();
   const reset = dialog(page, 'Reset Password');
@@ -152,7 +119,7 @@ test('sign up with the emailed code, sign out, log in, reset the password, log i
   await confirmField.fill(newPassword);
   await reset.getByRole('button', { name: 'Reset Password' }).click();
   await expect(reset.getByText(AUTH_MESSAGES.resetSuccess)).toBeVisible();
-  const noticed = await smtp.waitFor(
+  const noticed = await shop.smtp.waitFor(
     (mail) => mail.to.includes(person.email) && mail.subject === 'Your password was changed',
   );
   expect(noticed.text).toContain('signed out everywhere');
@@ -169,14 +136,12 @@ test('sign up with the emailed code, sign out, log in, reset the password, log i
   await expect(page.getByRole('button', { name: person.name })).toBeVisible();
 
   // The emails carried the codes; the page never saw them in any API answer.
-  expect(errors).toEqual([]);
-  await context.close();
 });
 
 test('signup step 1 shows every §5 message at once, focus on the first in the documented order, then the code rule', async ({
-  browser,
+  page,
 }) => {
-  const { context, page, errors } = await openTools(browser);
+  await openTools(page);
   await page.getByRole('button', { name: 'Sign Up' }).click();
   const signup = dialog(page, 'Create an Account');
   const submit = () => signup.getByRole('button', { name: 'Verify Email' }).click();
@@ -202,7 +167,7 @@ test('signup step 1 shows every §5 message at once, focus on the first in the d
   await expectMessage('Valid email is required', 'Email');
   await signup.getByLabel('Email').fill('kabir@example');
   await expectMessage('Valid email is required', 'Email');
-  const email = newEmail('kabir');
+  const email = uniqueEmail('kabir');
   await signup.getByLabel('Email').fill(email);
   await expectMessage('Phone number is required', 'Phone');
   await signup.getByRole('textbox', { name: 'Phone' }).fill('98765');
@@ -227,7 +192,7 @@ test('signup step 1 shows every §5 message at once, focus on the first in the d
   await signup.getByRole('textbox', { name: 'Password', exact: true }).fill('sunshine');
   await signup.getByRole('textbox', { name: 'Confirm Password' }).fill('sunshine');
   await expectMessage(AUTH_MESSAGES.passwordTooCommon, 'Password');
-  expect(smtp.messages.filter((mail) => mail.to.includes(email))).toHaveLength(0);
+  expect(shop.smtp.messages.filter((mail) => mail.to.includes(email))).toHaveLength(0);
 
   await signup.getByRole('textbox', { name: 'Password', exact: true }).fill('Saffron-kite-44');
   await signup.getByRole('textbox', { name: 'Confirm Password' }).fill('Saffron-kite-44');
@@ -243,7 +208,7 @@ test('signup step 1 shows every §5 message at once, focus on the first in the d
   await expect(codeField).toHaveValue('1234');
 
   // A wrong code gets the server's message; the account is not created.
-  const real = await codeFromEmail(email, 'Your verification code', 4);
+  const real = await shop.codeIn(email, 'Your verification code', 4);
   await codeField.fill(real === '1234' ? '4321' : '1234');
   await verify.getByRole('button', { name: 'Complete Signup' }).click();
   await expect(codeField).toHaveAccessibleDescription(AUTH_MESSAGES.verifyFailed);
@@ -253,18 +218,13 @@ test('signup step 1 shows every §5 message at once, focus on the first in the d
   await verify.getByRole('button', { name: 'Back to Signup' }).click();
   await expect(signup.getByLabel('Full Name')).toHaveValue('Kabir Shah');
   await expect(signup.getByRole('button', { name: 'Country code: United Kingdom +44' })).toBeVisible();
-  expect(errors).toEqual([]);
-  await context.close();
 });
 
-test('the resend countdown runs 120 s as m:ss and the sent notice hides after 3 s', async ({ browser }) => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = watchConsole(page);
+test('the resend countdown runs 120 s as m:ss and the sent notice hides after 3 s', async ({ page }) => {
   await page.clock.install();
-  await page.goto(`${server.url}/utility-tools`);
+  await page.goto(`${shop.url}/utility-tools`);
   await page.getByRole('button', { name: 'Sign Up' }).click();
-  const email = newEmail('ravi');
+  const email = uniqueEmail('ravi');
   await fillSignup(page, { name: 'Ravi Menon', email, phone: '9123456789', password: 'Monsoon-river-12' });
   // From here the page's time moves only when the test moves it.
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
@@ -289,9 +249,9 @@ test('the resend countdown runs 120 s as m:ss and the sent notice hides after 3 
   await expect(verify.getByRole('alert')).toHaveText(
     /^Please wait \d+ seconds? before requesting another code\.$/,
   );
-  expect(smtp.messages.filter((mail) => mail.to.includes(email))).toHaveLength(1);
+  expect(shop.smtp.messages.filter((mail) => mail.to.includes(email))).toHaveLength(1);
 
-  await verify.getByLabel('Verification Code').fill(await codeFromEmail(email, 'Your verification code', 4));
+  await verify.getByLabel('Verification Code').fill(await shop.codeIn(email, 'Your verification code', 4));
   await verify.getByRole('button', { name: 'Complete Signup' }).click();
   await expect(verify.getByText(AUTH_MESSAGES.signupSuccess)).toBeVisible();
   await page.clock.runFor(1_900);
@@ -299,14 +259,12 @@ test('the resend countdown runs 120 s as m:ss and the sent notice hides after 3 
   // Time flows again for the reload 0.1 s later: the reloaded page loads its code after a frame and a task.
   await page.clock.resume();
   await expect(page.getByRole('button', { name: 'Ravi Menon' })).toBeVisible();
-  expect(errors).toEqual([]);
-  await context.close();
 });
 
 test('the dialogs are real dialogs: named by their titles, focus in and back, Escape and outside click close', async ({
-  browser,
+  page,
 }) => {
-  const { context, page, errors } = await openTools(browser);
+  await openTools(page);
   const loginButton = page.getByRole('button', { name: 'Login' });
   await loginButton.click();
   const login = dialog(page, 'Welcome Back');
@@ -348,38 +306,31 @@ test('the dialogs are real dialogs: named by their titles, focus in and back, Es
   await expect(signup).toBeVisible();
   await signup.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  expect(errors).toEqual([]);
-  await context.close();
 });
 
 test('the navbar follows the session: polled every 5 s, /my-tools needs a login, logout from My Tools goes to the tools', async ({
-  browser,
+  page,
 }) => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors = watchConsole(page);
-
   // Logged out, /my-tools asks to sign in where it is (issue 53), then the visitor goes on to the tools.
-  await page.goto(`${server.url}/my-tools`);
+  await page.goto(`${shop.url}/my-tools`);
   await expect(page.getByRole('dialog', { name: 'Welcome Back' })).toBeVisible();
-  await expect(page).toHaveURL(`${server.url}/my-tools`);
-  await page.goto(`${server.url}/utility-tools`);
+  await expect(page).toHaveURL(`${shop.url}/my-tools`);
+  await page.goto(`${shop.url}/utility-tools`);
   await expect(page.getByRole('link', { name: /home/i }).first()).toHaveAttribute('href', '/');
 
   // An account made through the API, logged in through this browser's cookie jar.
-  const email = newEmail('nisha');
+  const email = uniqueEmail('nisha');
   const password = 'Velvet-monsoon-88';
   const api = page.request;
-  const csrf = async () =>
-    (await (await api.get(`${server.url}/api/csrf-token/`)).json()).csrfToken as string;
-  const sent = await api.post(`${server.url}/api/auth/send-otp/`, {
+  const csrf = async () => (await (await api.get(`${shop.url}/api/csrf-token/`)).json()).csrfToken as string;
+  const sent = await api.post(`${shop.url}/api/auth/send-otp/`, {
     form: { name: 'Nisha Rao', email },
     headers: { 'X-CSRFToken': await csrf() },
   });
   expect(sent.status()).toBe(200);
   expect(await sent.text()).not.toMatch(/\b\d{4}\b/);
-  const otp = await codeFromEmail(email, 'Your verification code', 4);
-  const created = await api.post(`${server.url}/api/auth/initiate-signup/`, {
+  const otp = await shop.codeIn(email, 'Your verification code', 4);
+  const created = await api.post(`${shop.url}/api/auth/initiate-signup/`, {
     form: { name: 'Nisha Rao', email, phone: '+919988776655', password, otp },
     headers: { 'X-CSRFToken': await csrf() },
   });
@@ -387,19 +338,17 @@ test('the navbar follows the session: polled every 5 s, /my-tools needs a login,
 
   // The open page notices within one polling interval, without a reload.
   await expect(page.getByRole('button', { name: 'Nisha Rao' })).toBeVisible({ timeout: 7_000 });
-  await api.post(`${server.url}/api/auth/logout/`, { headers: { 'X-CSRFToken': await csrf() } });
+  await api.post(`${shop.url}/api/auth/logout/`, { headers: { 'X-CSRFToken': await csrf() } });
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible({ timeout: 7_000 });
 
   await logIn(page, email, password);
   await expect(page.getByRole('button', { name: 'Nisha Rao' })).toBeVisible();
   await page.getByRole('button', { name: 'Nisha Rao' }).click();
   await page.getByRole('menuitem', { name: 'My Tools' }).click();
-  await expect(page).toHaveURL(`${server.url}/my-tools`);
+  await expect(page).toHaveURL(`${shop.url}/my-tools`);
   await expect(page.getByRole('heading', { name: 'My Tools', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Nisha Rao' }).click();
   await page.getByRole('menuitem', { name: 'Sign Out' }).click();
-  await expect(page).toHaveURL(`${server.url}/utility-tools`);
+  await expect(page).toHaveURL(`${shop.url}/utility-tools`);
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
-  expect(errors).toEqual([]);
-  await context.close();
 });

@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { pdfText } from '../test/support/invoices-helpers';
-import { TestSmtpServer } from '../test/support/smtp';
+import { expect, type Person, person as personOf, type Shop, test } from './fixtures';
 import { checkScreen } from './support/check-screen';
 import { expectVisibleFocus, tabTo as tabToIn } from './support/focus';
-import { type RunningServer, startServer } from './support/server';
-import { signUpByApi } from './support/sign-up';
 
 /**
  * A buyer adds their GSTIN to a paid order from the order page, with the keyboard alone, at a phone's and a
@@ -20,53 +15,20 @@ const ACTION = 'Add or correct GSTIN and billing address';
 const GSTIN = '27AAPFU0939F1ZV';
 const ADDRESS = 'Unit 4, Trade Centre, Bandra Kurla Complex, Mumbai 400051';
 
-let smtp: TestSmtpServer;
-let dataDir: string;
-let server: RunningServer;
-let context: BrowserContext;
-let page: Page;
-let consoleErrors: string[] = [];
-
-const tabTo = (name: string | RegExp, options?: { back?: boolean; max?: number }) =>
-  tabToIn(page, name, options);
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  smtp = await new TestSmtpServer().start();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'billing-correction-e2e-'));
-  server = await startServer({ SMTP_URL: smtp.url, DATA_DIR: dataDir });
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-  await smtp?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-test.beforeEach(async ({ browser }) => {
-  context = await browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
-});
-
-test.afterEach(async () => {
-  await context?.close();
-  expect(consoleErrors, 'no console errors').toEqual([]);
-  consoleErrors = [];
+test.use({
+  shopOptions: { name: 'billing-correction' },
+  contextOptions: { timezoneId: 'Asia/Kolkata', locale: 'en-US' },
 });
 
 /** Signs up and in, and pays for the Windows tool on the emulator, by API in the page's own cookie jar. */
-async function paidOrder(person: { name: string; email: string; phone: string; password: string }) {
-  await signUpByApi(server.url, smtp, person);
+async function paidOrder(shop: Shop, page: Page, person: Person) {
+  await shop.signUp(person);
   const call = async (url: string, body?: unknown) => {
-    const cookies = await context.cookies(server.url);
+    const cookies = await page.context().cookies(shop.url);
     const csrf = cookies.find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
     const response = body
-      ? await page.request.post(`${server.url}${url}`, { data: body, headers: { 'x-csrftoken': csrf } })
-      : await page.request.get(`${server.url}${url}`);
+      ? await page.request.post(`${shop.url}${url}`, { data: body, headers: { 'x-csrftoken': csrf } })
+      : await page.request.get(`${shop.url}${url}`);
     expect(response.status(), `${url}: ${await response.text()}`).toBe(200);
     return response.json();
   };
@@ -83,7 +45,7 @@ async function paidOrder(person: { name: string; email: string; phone: string; p
     currency: 'INR',
     billingDetails: { currency: 'INR', address: '14 Civil Lines, Jaipur', state: 'Rajasthan', gstin: '' },
   })) as { order_id: string; razorpay_key_id: string };
-  const paid = await page.request.post(`${server.url}/emulator/razorpay/checkout/${created.order_id}/pay`, {
+  const paid = await page.request.post(`${shop.url}/emulator/razorpay/checkout/${created.order_id}/pay`, {
     data: { key_id: created.razorpay_key_id },
   });
   await call('/api/verify-payment/', await paid.json());
@@ -92,18 +54,23 @@ async function paidOrder(person: { name: string; email: string; phone: string; p
 }
 
 for (const width of [390, 1440]) {
-  test(`at ${width} px, keyboard only: a GSTIN added to a paid order gives a credit note and a new invoice`, async () => {
+  test(`at ${width} px, keyboard only: a GSTIN added to a paid order gives a credit note and a new invoice`, async ({
+    shop,
+    page,
+  }) => {
     test.setTimeout(150_000);
-    const person = {
-      name: `Kavya ${width}`,
-      email: `kavya.${width}@example.in`,
-      phone: '+919812345673',
-      password: 'Monsoon-kite-5521',
-    };
+    const person = personOf(
+      `Kavya ${width}`,
+      `kavya.${width}@example.in`,
+      '+919812345673',
+      'Monsoon-kite-5521',
+    );
+    const tabTo = (name: string | RegExp, options?: { back?: boolean; max?: number }) =>
+      tabToIn(page, name, options);
     await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-    await page.goto(`${server.url}/`);
-    const order = await paidOrder(person);
-    await page.goto(`${server.url}/my-tools/orders/${order.id}`);
+    await page.goto(`${shop.url}/`);
+    const order = await paidOrder(shop, page, person);
+    await page.goto(`${shop.url}/my-tools/orders/${order.id}`);
     const billed = page.getByRole('region', { name: 'Billed to' });
     await expect(billed.getByRole('button', { name: ACTION })).toBeVisible({ timeout: 30_000 });
 
@@ -149,9 +116,9 @@ for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
 
     // The new invoice as downloaded carries the GSTIN; one email brought both documents.
-    const newInvoice = await page.request.get(`${server.url}${await links.nth(2).getAttribute('href')}`);
+    const newInvoice = await page.request.get(`${shop.url}${await links.nth(2).getAttribute('href')}`);
     expect((await pdfText(await newInvoice.body())).replace(/\s+/g, ' ')).toContain(`GSTIN: ${GSTIN}`);
-    const mail = await smtp.waitFor(
+    const mail = await shop.smtp.waitFor(
       (m) => m.to.includes(person.email) && /corrected tax invoice/.test(m.subject),
     );
     expect(mail.attachments.map((file) => file.filename?.split('-')[0]).sort()).toEqual([

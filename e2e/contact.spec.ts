@@ -1,8 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { CONTACT_MESSAGES } from '../src/shared/contact';
+import { expect, type Shop, test } from './fixtures';
 import { openBeforeHydration } from './support/before-hydration';
-import { type RunningServer, startServer } from './support/server';
+import { startServer } from './support/server';
 
 /** The contact form as a visitor finds it: by its labels and its button. */
 function contactForm(page: Page) {
@@ -27,19 +28,18 @@ async function fillValid(page: Page, name = 'Asha Verma') {
   await form.description.fill('We need help with monthly bookkeeping and GST returns.');
 }
 
-let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer();
-});
-test.afterAll(async () => {
-  await server.stop();
+test.use({ shopOptions: { name: 'contact' } });
+
+let shop: Shop;
+test.beforeAll(({ shop: started }) => {
+  shop = started;
 });
 
 test.describe('contact form validation (docs/product.md §5)', () => {
   test('an empty submit shows exactly the four required-field messages under their fields', async ({
     page,
   }) => {
-    await page.goto(`${server.url}/Contact`);
+    await page.goto(`${shop.url}/Contact`);
     await expect(page.getByRole('heading', { level: 1, name: 'Get in Touch' })).toBeVisible();
     const form = contactForm(page);
     await form.send.click();
@@ -60,7 +60,7 @@ test.describe('contact form validation (docs/product.md §5)', () => {
   });
 
   test('a malformed email is reported as invalid', async ({ page }) => {
-    await page.goto(`${server.url}/Contact`);
+    await page.goto(`${shop.url}/Contact`);
     const form = contactForm(page);
     await form.email.fill('abc');
     await form.send.click();
@@ -69,7 +69,7 @@ test.describe('contact form validation (docs/product.md §5)', () => {
   });
 
   test('typing in Name clears only the Name error', async ({ page }) => {
-    await page.goto(`${server.url}/Contact`);
+    await page.goto(`${shop.url}/Contact`);
     const form = contactForm(page);
     await form.send.click();
     await expect(form.errors).toHaveCount(4);
@@ -86,11 +86,7 @@ test.describe('contact form validation (docs/product.md §5)', () => {
 });
 
 test('a valid message is sent and the form is replaced by the green result box', async ({ page }) => {
-  const consoleErrors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  await page.goto(`${server.url}/Contact`);
+  await page.goto(`${shop.url}/Contact`);
   await fillValid(page);
 
   const requestPromise = page.waitForRequest(
@@ -122,11 +118,10 @@ test('a valid message is sent and the form is replaced by the green result box',
   await expect(form.name).toHaveValue('');
   await expect(form.description).toHaveValue('');
   await expect(form.name).toBeFocused();
-  expect(consoleErrors).toEqual([]);
 });
 
 test('what a visitor types before the page has finished loading is kept and sent', async ({ page }) => {
-  const releaseScripts = await openBeforeHydration(page, `${server.url}/Contact`);
+  const releaseScripts = await openBeforeHydration(page, `${shop.url}/Contact`);
   const form = contactForm(page);
   await expect(form.description).toBeVisible();
   // Until then the button cannot submit the form the browser's way (a GET carrying what was typed).
@@ -146,13 +141,16 @@ test('what a visitor types before the page has finished loading is kept and sent
     relatedTo: 'Services',
     description: 'We need help with monthly bookkeeping and GST returns.',
   });
-  expect(page.url()).toBe(`${server.url}/Contact`);
+  expect(page.url()).toBe(`${shop.url}/Contact`);
 });
 
 test('while sending the button is disabled, and server field errors land under their fields', async ({
   page,
+  consoleWatch,
 }) => {
-  await page.goto(`${server.url}/Contact`);
+  // The browser's own line for the 400 this test asks for.
+  consoleWatch.allow(/status of 400 .*\/api\/contact\)$/);
+  await page.goto(`${shop.url}/Contact`);
   await fillValid(page);
   const form = contactForm(page);
   // Beyond what the input allows when typing, to get the server's own 400 for this field.
@@ -183,32 +181,27 @@ test('while sending the button is disabled, and server field errors land under t
   await expect(form.send).toBeEnabled();
 });
 
-test('the form in its error state and the result box pass an axe scan', async ({ browser }) => {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    await page.goto(`${server.url}/Contact`);
-    const form = contactForm(page);
-    await form.email.fill('abc');
-    await form.send.click();
-    await expect(form.errors).toHaveCount(4);
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+test('the form in its error state and the result box pass an axe scan', async ({ page }) => {
+  await page.goto(`${shop.url}/Contact`);
+  const form = contactForm(page);
+  await form.email.fill('abc');
+  await form.send.click();
+  await expect(form.errors).toHaveCount(4);
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 
-    await fillValid(page);
-    await form.send.click();
-    await expect(form.result).toBeVisible();
-    const toastShown = page.locator('.Toastify__toast--success');
-    await expect(toastShown).toBeVisible();
-    // Scan the toast once it has slid in: mid-animation its colours are still blending in.
-    await expect(toastShown).not.toHaveClass(/Toastify__bounce-enter/);
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
-  } finally {
-    await context.close();
-  }
+  await fillValid(page);
+  await form.send.click();
+  await expect(form.result).toBeVisible();
+  const toastShown = page.locator('.Toastify__toast--success');
+  await expect(toastShown).toBeVisible();
+  // Scan the toast once it has slid in: mid-animation its colours are still blending in.
+  await expect(toastShown).not.toHaveClass(/Toastify__bounce-enter/);
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
 });
 
 test('the sixth message within the hour is refused by the server and shows the red result box', async ({
-  browser,
+  page,
+  consoleWatch,
 }) => {
   // A server of its own and six full sends: on a busy two-core machine that alone comes near the default 90 s.
   test.slow();
@@ -218,9 +211,9 @@ test('the sixth message within the hour is refused by the server and shows the r
 
   // A server of its own, so no other test's message counts towards this address's five.
   const limited = await startServer();
-  const context = await browser.newContext();
+  // The browser's own line for the 429 this test asks for.
+  consoleWatch.allow(/status of 429 .*\/api\/contact\)$/);
   try {
-    const page = await context.newPage();
     const form = contactForm(page);
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       await page.goto(`${limited.url}/Contact`);
@@ -248,8 +241,7 @@ test('the sixth message within the hour is refused by the server and shows the r
     await expect(form.name).toHaveValue('Sender 6');
     await expect(form.description).toHaveValue('We need help with monthly bookkeeping and GST returns.');
   } finally {
-    await context.close();
-    await limited.stop();
+    await limited.close();
   }
 });
 
@@ -260,7 +252,7 @@ test.describe('answers our server does not give today (docs/product.md §4, §8)
     await page.route('**/api/contact', (route) =>
       route.fulfill({ status: 200, contentType: 'application/json', body: '{"status":"queued"}' }),
     );
-    await page.goto(`${server.url}/Contact`);
+    await page.goto(`${shop.url}/Contact`);
     await fillValid(page);
     const form = contactForm(page);
     await form.send.click();
@@ -281,7 +273,7 @@ test.describe('answers our server does not give today (docs/product.md §4, §8)
         }),
       }),
     );
-    await page.goto(`${server.url}/Contact`);
+    await page.goto(`${shop.url}/Contact`);
     await fillValid(page);
     await contactForm(page).send.click();
     await expect(contactForm(page).result).toContainText(CONTACT_MESSAGES.success);
@@ -290,9 +282,11 @@ test.describe('answers our server does not give today (docs/product.md §4, §8)
     );
   });
 
-  test('a network failure shows the red box and the generic message', async ({ page }) => {
+  test('a network failure shows the red box and the generic message', async ({ page, consoleWatch }) => {
+    // The browser's own line for the connection this test refuses.
+    consoleWatch.allow(/ERR_CONNECTION_REFUSED .*\/api\/contact\)$/);
     await page.route('**/api/contact', (route) => route.abort('connectionrefused'));
-    await page.goto(`${server.url}/Contact`);
+    await page.goto(`${shop.url}/Contact`);
     await fillValid(page);
     await contactForm(page).send.click();
     await expect(contactForm(page).result).toContainText(CONTACT_MESSAGES.error);

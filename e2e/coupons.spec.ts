@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
-import { TestSmtpServer } from '../test/support/smtp';
+import { expect, person, type Shop, test } from './fixtures';
 import { checkScreen as checkPage } from './support/check-screen';
-import { operatorCli, type RunningServer, startServer } from './support/server';
-import { signUpByApi } from './support/sign-up';
+import { openInrBilling, startOperatorEnrolment } from './support/steps';
 
 /**
  * Coupons from both sides on the default embedded database: codes made with `npm run admin -- coupons add` while
@@ -16,78 +12,36 @@ import { signUpByApi } from './support/sign-up';
 
 test.describe.configure({ mode: 'serial' });
 
-const operator = {
-  name: 'Meera Operator',
-  email: 'meera.coupons@example.in',
-  phone: '+919812345678',
-  password: 'Sunrise over Amer 7',
-};
-const buyer = {
-  name: 'Arjun Buyer',
-  email: 'arjun.coupons@example.in',
-  phone: '+919812345671',
-  password: 'Monsoon-kite-5521',
-};
+const operator = person('Meera Operator', 'meera.coupons@example.in', '+919812345678', 'Sunrise over Amer 7');
+const buyer = person('Arjun Buyer', 'arjun.coupons@example.in', '+919812345671', 'Monsoon-kite-5521');
 const PAYMENT_SUCCESS = 'Payment successful! Details have been sent to you on Email.';
 
-let smtp: TestSmtpServer;
-let dataDir: string;
-let server: RunningServer;
-let context: BrowserContext;
-let page: Page;
-let consoleErrors: string[] = [];
+// The browser logs the 400 of a refused code itself; the page shows the reason.
+test.use({ shopOptions: { name: 'coupons' }, consoleAllowed: /status of 400/ });
 
-/** `npm run admin` on the site's DATA_DIR: the running server holds the database and runs each command. */
-const adminCli = operatorCli(() => dataDir);
+let shop: Shop;
+let page: Page;
 
 const checkScreen = (name: string, fullPage = true) => checkPage(page, name, { fullPage });
 
-test.beforeAll(async ({ browser }) => {
+test.beforeAll(async ({ shop: started, openPage }) => {
   test.setTimeout(300_000);
-  smtp = await new TestSmtpServer().start();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'coupons-e2e-'));
-  server = await startServer({ SMTP_URL: smtp.url, DATA_DIR: dataDir });
-  await signUpByApi(server.url, smtp, operator);
-  await signUpByApi(server.url, smtp, buyer);
+  shop = started;
+  await shop.signUp(operator);
+  await shop.signUp(buyer);
   // The running server holds the embedded database: the command line has it run these.
-  expect((await adminCli('operators', 'add', operator.email)).code).toBe(0);
-  const added = await adminCli('coupons', 'add', 'LAUNCH-20', '--percent', '20', '--max-uses', '50');
+  expect((await shop.admin('operators', 'add', operator.email)).code).toBe(0);
+  const added = await shop.admin('coupons', 'add', 'LAUNCH-20', '--percent', '20', '--max-uses', '50');
   expect(added.stderr).toBe('');
   expect(added.stdout).toContain('Coupon LAUNCH-20 created: 20 % off.');
-  expect((await adminCli('coupons', 'add', 'FREEBIE', '--percent', '100')).code).toBe(0);
-  context = await browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    // The browser logs the 400 of a refused code itself; the page shows the reason.
-    if (message.type() === 'error' && !/status of 400/.test(message.text()))
-      consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  expect((await shop.admin('coupons', 'add', 'FREEBIE', '--percent', '100')).code).toBe(0);
+  page = await openPage({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
 });
 
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  await smtp?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-test.afterEach(() => {
-  expect(consoleErrors, 'no console errors').toEqual([]);
-  consoleErrors = [];
-});
-
-async function openBilling(buyButton: string) {
-  await page.getByRole('button', { name: 'INR' }).click();
-  await page.getByRole('button', { name: buyButton }).click();
-  const billing = page.getByRole('dialog', { name: 'Billing Information', exact: true });
-  await billing.getByLabel('Address').fill('14 Civil Lines, Ajmer Road');
-  await billing.getByLabel('State').selectOption('Rajasthan');
-  return billing;
-}
+const openBilling = (buyButton: string) => openInrBilling(page, buyButton);
 
 test('a buyer applies a coupon in the billing dialog and pays the discounted price', async () => {
-  await page.goto(`${server.url}/utility-tools`);
+  await page.goto(`${shop.url}/utility-tools`);
   await page.getByRole('button', { name: 'Login' }).click();
   const login = page.getByRole('dialog', { name: 'Welcome Back' });
   await login.getByLabel('Email').fill(buyer.email);
@@ -120,34 +74,27 @@ test('a buyer applies a coupon in the billing dialog and pays the discounted pri
   const checkout = page.getByRole('dialog', { name: 'Razorpay Test Checkout' });
   await expect(checkout.getByText('₹1,199.20')).toBeVisible();
   await checkout.getByRole('button', { name: 'Simulate success' }).click();
-  await expect(page.getByText(PAYMENT_SUCCESS)).toBeVisible();
-  await page.waitForURL(`${server.url}/my-tools`, { timeout: 10_000 });
+  await expect(page.getByRole('note').filter({ hasText: PAYMENT_SUCCESS })).toBeVisible();
+  await page.waitForURL(`${shop.url}/my-tools`, { timeout: 10_000 });
 });
 
 test('a 100 % code gives the tool without a checkout and shows the success state', async () => {
-  await page.goto(`${server.url}/utility-tools`);
+  await page.goto(`${shop.url}/utility-tools`);
   const billing = await openBilling('macOS - ₹1,499.00');
   await billing.getByLabel('Coupon code').fill('FREEBIE');
   await billing.getByRole('button', { name: 'Apply' }).click();
   await expect(billing.getByText('FREEBIE: ₹1,499.00 off. New price ₹0.00')).toBeVisible();
   await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
-  await expect(page.getByText(PAYMENT_SUCCESS)).toBeVisible();
+  await expect(page.getByRole('note').filter({ hasText: PAYMENT_SUCCESS })).toBeVisible();
   await expect(page.getByRole('dialog', { name: 'Razorpay Test Checkout' })).toHaveCount(0);
-  await page.waitForURL(`${server.url}/my-tools`, { timeout: 10_000 });
+  await page.waitForURL(`${shop.url}/my-tools`, { timeout: 10_000 });
   await expect(page.getByRole('article')).toHaveCount(2);
 });
 
 test('the operator sees the uses on the Coupons screen and creates a code with the form', async () => {
   await page.context().clearCookies();
-  await page.goto(`${server.url}/admin`);
-  await page.getByLabel('Email').fill(operator.email);
-  await page.getByLabel('Password').fill(operator.password);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Set up two-step verification' })).toBeVisible({
-    timeout: 30_000,
-  });
-  await page.getByRole('button', { name: 'Show the setup code' }).click();
-  const setupKey = ((await page.getByTestId('setup-key').textContent()) ?? '').replace(/\s+/g, '');
+  await page.goto(`${shop.url}/admin`);
+  const setupKey = await startOperatorEnrolment(page, operator);
   await page.getByLabel('The 6-digit code the app now shows').fill(await generate({ secret: setupKey }));
   await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
   await page.getByRole('button', { name: /open the dashboard/ }).click();

@@ -1,18 +1,17 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, type Shop, test } from './fixtures';
 import { openBeforeHydration } from './support/before-hydration';
 import { firstContentfulPaint } from './support/paint';
-import { type RunningServer, startServer } from './support/server';
 
 /**
  * A built page requests one small script before it paints; the application's code comes after the first paint
  * (src/web/boot.ts, decision 023), and the page still becomes interactive.
  */
-let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer();
-});
-test.afterAll(async () => {
-  await server.stop();
+test.use({ shopOptions: { name: 'first-paint' } });
+
+let shop: Shop;
+test.beforeAll(({ shop: started }) => {
+  shop = started;
 });
 
 type Timings = { firstPaint: number; scripts: { name: string; startTime: number }[] };
@@ -31,7 +30,7 @@ async function timings(page: Page): Promise<Timings> {
 
 test('the HTML names one script, the boot script, and preloads nothing', async () => {
   for (const path of ['/', '/Contact', '/utility-tools', '/my-tools']) {
-    const html = await (await fetch(`${server.url}${path}`)).text();
+    const html = await (await fetch(`${shop.url}${path}`)).text();
     const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1]);
     expect(scripts, path).toEqual([expect.stringMatching(/^\/assets\/boot-[\w-]+\.js$/)]);
     expect(html, path).not.toContain('modulepreload');
@@ -41,7 +40,7 @@ test('the HTML names one script, the boot script, and preloads nothing', async (
 });
 
 test('Contact paints before its code is requested, then becomes usable', async ({ page }) => {
-  await page.goto(`${server.url}/Contact`);
+  await page.goto(`${shop.url}/Contact`);
   const send = page.getByRole('button', { name: 'Send Message' });
   await expect(send).toBeEnabled();
   const { firstPaint, scripts } = await timings(page);
@@ -53,7 +52,7 @@ test('Contact paints before its code is requested, then becomes usable', async (
 test('Utility Tools paints first, hydrates, and its on-demand code does not restyle the page', async ({
   page,
 }) => {
-  await page.goto(`${server.url}/utility-tools`, { waitUntil: 'networkidle' });
+  await page.goto(`${shop.url}/utility-tools`, { waitUntil: 'networkidle' });
   await expect(page.getByRole('button', { name: 'Login' })).toBeEnabled();
   const { firstPaint, scripts } = await timings(page);
   for (const script of scripts.filter((s) => !s.name.startsWith('/assets/boot-')))
@@ -68,7 +67,7 @@ test('a tap before the code has arrived is not lost: the currency chosen early i
   page,
 }) => {
   // The boot script runs; the application's entry is held back until the tap has happened.
-  const release = await openBeforeHydration(page, `${server.url}/utility-tools`, {
+  const release = await openBeforeHydration(page, `${shop.url}/utility-tools`, {
     hold: '**/assets/index-*.js',
   });
   await page.waitForLoadState('load');

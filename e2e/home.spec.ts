@@ -1,14 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { ABOUT_FLIP_INTERVAL_MS, SCROLL_OFFSETS } from '../src/shared/constants';
-import { type RunningServer, startServer } from './support/server';
+import { expect, type Shop, test } from './fixtures';
 
-let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer();
-});
-test.afterAll(async () => {
-  await server.stop();
+test.use({ shopOptions: { name: 'home' } });
+
+let shop: Shop;
+test.beforeAll(({ shop: started }) => {
+  shop = started;
 });
 
 const DESKTOP = { width: 1440, height: 900 };
@@ -16,18 +15,8 @@ const MOBILE = { width: 390, height: 844 };
 /** The arrows bounce, so they never hold still long enough for Playwright's stability check. */
 const BOUNCING = { force: true } as const;
 
-/** Every console error or uncaught exception on the page; each test ends by expecting none. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
-
 async function openHome(page: Page) {
-  await page.goto(`${server.url}/`);
+  await page.goto(`${shop.url}/`);
   // Hydration is done once React has attached its handlers; the page marks nothing, so wait for the network.
   await page.waitForLoadState('networkidle');
 }
@@ -45,7 +34,7 @@ async function expectSectionAt(page: Page, id: string, expected: number) {
 }
 
 test('the prerendered HTML carries the hero before any JavaScript runs', async () => {
-  const response = await fetch(`${server.url}/`);
+  const response = await fetch(`${shop.url}/`);
   expect(response.status).toBe(200);
   const html = await response.text();
   expect(html).toContain('Grow Your Business Strategically');
@@ -65,7 +54,6 @@ test.describe('desktop', () => {
   test.use({ viewport: DESKTOP });
 
   test('navbar entries scroll to their sections with the documented offsets', async ({ page }) => {
-    const errors = collectErrors(page);
     await openHome(page);
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav).toBeVisible();
@@ -83,7 +71,6 @@ test.describe('desktop', () => {
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
     // The links stay plain anchors: the URL is untouched because the click was handled in the page.
     expect(new URL(page.url()).hash).toBe('');
-    expect(errors).toEqual([]);
   });
 
   test('the header stays in view while scrolling', async ({ page }) => {
@@ -100,14 +87,12 @@ test.describe('desktop', () => {
   });
 
   test('Get Started goes to /Contact and Learn More to About', async ({ page }) => {
-    const errors = collectErrors(page);
     await openHome(page);
     await page.getByRole('link', { name: /^Learn More/ }).click();
     await expectSectionAt(page, 'about', -SCROLL_OFFSETS.about);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.getByRole('link', { name: 'Get Started' }).click();
-    await expect(page).toHaveURL(`${server.url}/Contact`);
-    expect(errors).toEqual([]);
+    await expect(page).toHaveURL(`${shop.url}/Contact`);
   });
 
   test('the three arrows scroll to About (70 px), Services (65 px) and Products (65 px)', async ({
@@ -216,7 +201,7 @@ test.describe('without JavaScript', () => {
   test.use({ viewport: DESKTOP, javaScriptEnabled: false });
 
   test('the navbar links are plain anchors that still reach their sections', async ({ page }) => {
-    await page.goto(`${server.url}/`);
+    await page.goto(`${shop.url}/`);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Services' }).click();
     await expect(page).toHaveURL(/#services$/);
     // scroll-margin-top gives the native jump the same offset the script uses.
@@ -240,7 +225,6 @@ test.describe('mobile', () => {
   test.use({ viewport: MOBILE, hasTouch: true });
 
   test('the menu opens a drawer that locks scrolling and closes after a choice', async ({ page }) => {
-    const errors = collectErrors(page);
     await openHome(page);
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
     const toggle = page.getByRole('button', { name: 'Menu', exact: true });
@@ -260,7 +244,6 @@ test.describe('mobile', () => {
     await expect(drawer).toBeHidden();
     expect(await page.evaluate(() => document.body.style.overflow)).toBe('');
     await expectSectionAt(page, 'services', -SCROLL_OFFSETS.services);
-    expect(errors).toEqual([]);
   });
 
   test('a click outside the drawer, Escape, or the close button closes it', async ({ page }) => {

@@ -1,29 +1,28 @@
-import { expect, type Page, test } from '@playwright/test';
-import { type RunningServer, startServer } from './support/server';
+import type { Page } from '@playwright/test';
+import { expect, type Shop, test } from './fixtures';
 
 /** The home and team pictures are cached SVG files (docs/decisions/019-illustrations-as-files.md). */
 
-let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer();
-});
-test.afterAll(async () => {
-  await server.stop();
+test.use({ shopOptions: { name: 'illustrations' } });
+
+let shop: Shop;
+test.beforeAll(({ shop: started }) => {
+  shop = started;
 });
 
 const artOf = (page: Page) =>
   page.locator('main img[src$=".svg"]').evaluateAll((images) => images.map((img) => img.getAttribute('src')));
 
 test('the pictures are hashed files sent as SVG images with a year of caching', async ({ page, request }) => {
-  await page.goto(`${server.url}/`);
+  await page.goto(`${shop.url}/`);
   const home = await artOf(page);
-  await page.goto(`${server.url}/OurTeam`);
+  await page.goto(`${shop.url}/OurTeam`);
   const team = await artOf(page);
   expect(home).toHaveLength(13);
   expect(team).toHaveLength(3);
   for (const src of [...home, ...team]) {
     expect(src).toMatch(/^\/assets\/[\w-]+-[\w-]{8}\.svg$/);
-    const response = await request.get(`${server.url}${src}`, { headers: { 'accept-encoding': 'br' } });
+    const response = await request.get(`${shop.url}${src}`, { headers: { 'accept-encoding': 'br' } });
     expect(response.status(), src ?? '').toBe(200);
     expect(response.headers()['content-type']).toBe('image/svg+xml');
     expect(response.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
@@ -38,15 +37,11 @@ test.describe('on a phone', () => {
   test('the hero picture loads with the page, those far below only as the visitor scrolls to them', async ({
     page,
   }) => {
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
     const requested: string[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith('.svg')) requested.push(new URL(request.url()).pathname);
     });
-    await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
+    await page.goto(`${shop.url}/`, { waitUntil: 'networkidle' });
     const [hero, ...below] = await artOf(page);
     const toolsShop = below.at(-1);
     expect(requested).toContain(hero);
@@ -65,6 +60,5 @@ test.describe('on a phone', () => {
         .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
         .toBe(true);
     }
-    expect(errors).toEqual([]);
   });
 });

@@ -1,12 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { LicenseClient } from '../packages/license-client/src/index';
 import { LICENSE_MESSAGES } from '../src/shared/licenses';
-import { TestSmtpServer } from '../test/support/smtp';
+import { expect, person, type Shop, test } from './fixtures';
 import { expectVisibleFocus, tabTo as tabToIn } from './support/focus';
-import { type RunningServer, startServer } from './support/server';
 
 /**
  * The whole first purchase with the keyboard alone (Tab, Shift+Tab, Enter, Space, arrows, Escape), as a buyer who
@@ -18,75 +15,26 @@ import { type RunningServer, startServer } from './support/server';
  */
 test.describe.configure({ mode: 'serial' });
 
-const buyer = {
-  name: 'Kavya Menon',
-  email: 'kavya.menon@example.in',
-  phone: '9823456710',
-  password: 'Monsoon-ledger-4417',
-};
+const buyer = person('Kavya Menon', 'kavya.menon@example.in', '9823456710', 'Monsoon-ledger-4417');
 const WINDOWS_TOOL = 'PDF Utility Toolkit (Windows)';
 const BUY_INR = 'Windows - ₹1,499.00';
 const ADDRESS = '7 MI Road, Jaipur';
-const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-e';
+// The wrong code is refused with a 400, which the browser itself logs.
+test.use({ shopOptions: { name: 'keyboard-purchase' }, consoleAllowed: /status of 400/ });
 
-let smtp: TestSmtpServer;
-let server: RunningServer;
-let context: BrowserContext;
+let shop: Shop;
 let page: Page;
-let consoleErrors: string[] = [];
 
-test.beforeAll(async ({ browser }) => {
-  smtp = await new TestSmtpServer().start();
-  server = await startServer({ SMTP_URL: smtp.url });
-  context = await browser.newContext({
+test.beforeAll(async ({ shop: started, openPage }) => {
+  shop = started;
+  page = await openPage({
     viewport: { width: 1440, height: 900 },
     timezoneId: 'Asia/Kolkata',
     locale: 'en-US',
     acceptDownloads: true,
+    permissions: ['clipboard-read', 'clipboard-write'],
   });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
 });
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  await smtp?.stop();
-});
-
-test.afterEach(() => {
-  // The wrong code is refused with a 400, which the browser itself logs.
-  const unexpected = consoleErrors.filter((text) => !/status of 400/.test(text));
-  expect(unexpected, 'no console errors').toEqual([]);
-  consoleErrors = [];
-});
-
-/**
- * A screenshot of the focused control's surroundings at a phone's and a desktop's width, for looking at. A control
- * shown at one width only (the desktop's order table) loses focus at the other: it gets it back afterwards, as the
- * buyer, who does not resize mid-step, would still have it.
- */
-async function shot(name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  const original = page.viewportSize();
-  const focused = await page.evaluateHandle(() => document.activeElement);
-  for (const width of [390, 1440]) {
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-    await page.evaluate(() =>
-      (document.activeElement as HTMLElement | null)?.scrollIntoView({ block: 'center' }),
-    );
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`) });
-  }
-  if (original) await page.setViewportSize(original);
-  await focused.evaluate((element) => {
-    if (element !== document.activeElement)
-      (element as HTMLElement | null)?.focus({ focusVisible: true } as FocusOptions);
-  });
-}
 
 const tabTo = (name: string | RegExp, options?: { back?: boolean; max?: number }) =>
   tabToIn(page, name, options);
@@ -115,7 +63,7 @@ async function checkDialog(dialog: Locator, name: string) {
 
 /** Whether a level-1 heading with this name is in Chromium's accessibility tree (not ignored), as a screen reader finds it. */
 async function headingExposed(name: RegExp): Promise<boolean> {
-  const cdp = await context.newCDPSession(page);
+  const cdp = await page.context().newCDPSession(page);
   try {
     await cdp.send('Accessibility.enable');
     const { nodes } = await cdp.send('Accessibility.getFullAXTree');
@@ -147,10 +95,12 @@ function toolCard(name: string) {
   return page.getByRole('article', { name, exact: true });
 }
 
-test('a fresh page shows the focus ring from the first Tab, at a phone’s width and a desktop’s', async () => {
+test('a fresh page shows the focus ring from the first Tab, at a phone’s width and a desktop’s', async ({
+  snap,
+}) => {
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-    await page.goto(`${server.url}/utility-tools`);
+    await page.goto(`${shop.url}/utility-tools`);
     await expect(toolCard(WINDOWS_TOOL)).toBeVisible();
     await page.keyboard.press('Tab');
     await expectVisibleFocus(page, `first Tab at ${width}`, 'Skip to content');
@@ -158,13 +108,15 @@ test('a fresh page shows the focus ring from the first Tab, at a phone’s width
     await expectVisibleFocus(page, `second Tab at ${width}`, /home/);
     // With no dialog open the page's heading is in the tree (the check the dialogs below rely on).
     expect(await headingExposed(/^Utility Tools$/)).toBe(true);
-    await shot(`fresh-page-second-tab-${width}`);
+    await snap(`keyboard-purchase-fresh-page-second-tab-${width}`);
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 });
 
-test('signed out, the buyer picks the currency and a tool, and signs up from the login dialog', async () => {
-  await page.goto(`${server.url}/utility-tools`);
+test('signed out, the buyer picks the currency and a tool, and signs up from the login dialog', async ({
+  snap,
+}) => {
+  await page.goto(`${shop.url}/utility-tools`);
   await expect(toolCard(WINDOWS_TOOL)).toBeVisible();
   await tabTo('INR');
   await page.keyboard.press('Space');
@@ -197,7 +149,7 @@ test('signed out, the buyer picks the currency and a tool, and signs up from the
   await expectVisibleFocus(page, 'empty signup submitted', /Full Name/);
   await checkDialogAtBothWidths(signup, 'Create an Account');
   await page.setViewportSize({ width: 1440, height: 900 });
-  await shot('signup-error-focus');
+  await snap('keyboard-purchase-signup-error-focus');
 
   await page.keyboard.type(buyer.name);
   await page.keyboard.press('Tab');
@@ -214,7 +166,9 @@ test('signed out, the buyer picks the currency and a tool, and signs up from the
   const verify = page.getByRole('dialog', { name: 'Verify Your Email' });
   await expect(verify).toBeVisible();
   await expectVisibleFocus(page, 'code step', /Verification Code/);
-  const codeMail = await smtp.waitFor((mail) => mail.to.includes(buyer.email) && /\b\d{4}\b/.test(mail.text));
+  const codeMail = await shop.smtp.waitFor(
+    (mail) => mail.to.includes(buyer.email) && /\b\d{4}\b/.test(mail.text),
+  );
   const code = /\b(\d{4})\b/.exec(codeMail.text)?.[1] as string;
 
   // A wrong code submitted with Enter: focus stays in the field, and the live region reads the refusal out.
@@ -241,7 +195,7 @@ test('signed out, the buyer picks the currency and a tool, and signs up from the
   await expect(codeField).toBeDisabled();
 });
 
-test('after the reload the purchase carries on: the same tool, in the chosen currency', async () => {
+test('after the reload the purchase carries on: the same tool, in the chosen currency', async ({ snap }) => {
   // The page reloads 2 s after signing up; the billing dialog opens for the tool the buyer was buying, in INR.
   const billing = page.getByRole('dialog', { name: 'Billing Information', exact: true });
   await expect(billing).toBeVisible({ timeout: 15_000 });
@@ -264,7 +218,7 @@ test('after the reload the purchase carries on: the same tool, in the chosen cur
   await expect(address).toHaveAccessibleDescription('Address is required');
   await expect(state).toHaveAccessibleDescription('State is required');
   await expectVisibleFocus(page, 'billing refused', /Address/);
-  await shot('billing-error-focus');
+  await snap('keyboard-purchase-billing-error-focus');
 
   await page.keyboard.type(ADDRESS);
   await page.keyboard.press('Tab');
@@ -272,7 +226,7 @@ test('after the reload the purchase carries on: the same tool, in the chosen cur
   await page.keyboard.type('Rajasthan');
   await expect(state).toHaveValue('Rajasthan');
   await tabTo(/^Proceed to Payment/);
-  await shot('billing-proceed-focus');
+  await snap('keyboard-purchase-billing-proceed-focus');
   await page.keyboard.press('Enter');
 
   const checkout = page.getByRole('dialog', { name: 'Razorpay Test Checkout' });
@@ -280,7 +234,7 @@ test('after the reload the purchase carries on: the same tool, in the chosen cur
   await expectVisibleFocus(page, 'checkout opened', 'Simulate success');
   await checkDialogAtBothWidths(checkout, 'Razorpay Test Checkout');
   await page.setViewportSize({ width: 1440, height: 900 });
-  await shot('checkout-focus');
+  await snap('keyboard-purchase-checkout-focus');
 
   // Escape closes the checkout; focus goes back to the tool's button, not the page body.
   await page.keyboard.press('Escape');
@@ -300,23 +254,25 @@ test('after the reload the purchase carries on: the same tool, in the chosen cur
   await page.keyboard.press('Enter');
 
   // The redirect to My Tools is announced, and focus starts again at the top of the new page.
-  await page.waitForURL(`${server.url}/my-tools`, { timeout: 15_000 });
+  await page.waitForURL(`${shop.url}/my-tools`, { timeout: 15_000 });
   await expect(page.locator('#announcer')).toHaveText(/My Tools/);
   await expectVisibleFocus(page, 'landed on My Tools', 'Skip to content');
-  await shot('my-tools-landing-focus');
+  await snap('keyboard-purchase-my-tools-landing-focus');
 });
 
-test('on My Tools the buyer copies the key, downloads a license file, cancels a deactivation, asks for the credentials and gets the invoice', async () => {
+test('on My Tools the buyer copies the key, downloads a license file, cancels a deactivation, asks for the credentials and gets the invoice', async ({
+  snap,
+}) => {
   const card = toolCard(WINDOWS_TOOL);
   await expect(card).toBeVisible();
-  const keyMail = await smtp.waitFor(
+  const keyMail = await shop.smtp.waitFor(
     (mail) => mail.to.includes(buyer.email) && mail.subject === `Your ${WINDOWS_TOOL} license key`,
   );
   const licenseKey = /Your license key\s*\n\s*(\S+)/.exec(keyMail.text)?.[1] ?? '';
-  const mine = (await (await page.request.get(`${server.url}/api/my-tools/`)).json()) as Array<{
+  const mine = (await (await page.request.get(`${shop.url}/api/my-tools/`)).json()) as Array<{
     _id: string;
   }>;
-  const client = new LicenseClient({ serverUrl: server.url, toolId: mine[0]?._id ?? '' });
+  const client = new LicenseClient({ serverUrl: shop.url, toolId: mine[0]?._id ?? '' });
   expect((await client.activate({ licenseKey }, 'win-keyboard-desk-0001', 'Front desk PC')).code).toBe(
     'VALID',
   );
@@ -331,7 +287,7 @@ test('on My Tools the buyer copies the key, downloads a license file, cancels a 
   // The button says Copied for 2 s, then goes back to its name: focus stays on it throughout.
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(licenseKey);
   await expectVisibleFocus(page, 'key copied', /^(Copied|Copy license key)$/);
-  await shot('copy-key-focus');
+  await snap('keyboard-purchase-copy-key-focus');
 
   await tabTo('Download license file for Front desk PC');
   const download = page.waitForEvent('download');
@@ -344,7 +300,7 @@ test('on My Tools the buyer copies the key, downloads a license file, cancels a 
   await page.keyboard.press('Enter');
   await expectVisibleFocus(page, 'deactivation asked', 'Cancel');
   await expect(card.getByRole('group', { name: 'Deactivate Front desk PC?' })).toBeVisible();
-  await shot('deactivate-confirm-focus');
+  await snap('keyboard-purchase-deactivate-confirm-focus');
   await page.keyboard.press('Escape');
   await expect(card.getByRole('group', { name: 'Deactivate Front desk PC?' })).toHaveCount(0);
   await expectVisibleFocus(page, 'deactivation cancelled with Escape', 'Deactivate Front desk PC');
@@ -358,7 +314,7 @@ test('on My Tools the buyer copies the key, downloads a license file, cancels a 
 
   await tabTo('Get Credentials');
   await page.keyboard.press('Enter');
-  await expect(page.getByText('Credentials sent to your email!')).toBeVisible();
+  await expect(page.getByRole('note').filter({ hasText: 'Credentials sent to your email!' })).toBeVisible();
   await expectVisibleFocus(page, 'credentials sent', 'Get Credentials');
 
   await tabTo(/^Invoice /);
@@ -366,15 +322,15 @@ test('on My Tools the buyer copies the key, downloads a license file, cancels a 
   await page.keyboard.press('Enter');
   expect((await invoice).suggestedFilename()).toMatch(/\.pdf$/);
   await expectVisibleFocus(page, 'invoice downloaded', /^Invoice /);
-  await shot('invoice-focus');
+  await snap('keyboard-purchase-invoice-focus');
 });
 
-test('the buyer signs out through the account menu, whose items show where focus is', async () => {
+test('the buyer signs out through the account menu, whose items show where focus is', async ({ snap }) => {
   await expectVisibleFocus(page, 'focus stays on the invoice link', /^Invoice /);
   await tabTo(buyer.name, { back: true, max: 80 });
   await page.keyboard.press('ArrowDown');
   await expectVisibleFocus(page, 'account menu opened', 'Dashboard');
-  await shot('menu-item-focus');
+  await snap('keyboard-purchase-menu-item-focus');
   await page.keyboard.press('ArrowDown');
   await expectVisibleFocus(page, 'menu item', 'My Tools');
   await page.keyboard.press('ArrowDown');
@@ -382,7 +338,7 @@ test('the buyer signs out through the account menu, whose items show where focus
   await page.keyboard.press('ArrowDown');
   await expectVisibleFocus(page, 'menu item', 'Sign Out');
   await page.keyboard.press('Enter');
-  await page.waitForURL(`${server.url}/utility-tools`);
+  await page.waitForURL(`${shop.url}/utility-tools`);
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
   await page.keyboard.press('Tab');
   await expectVisibleFocus(page, 'signed out, fresh page', 'Skip to content');
@@ -394,7 +350,7 @@ test('the buyer signs out through the account menu, whose items show where focus
 test('at a phone’s width the chat button has room of its own below the page, so it covers nothing', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   for (const address of ['/utility-tools', '/utility-tools/invalid-link']) {
-    await page.goto(`${server.url}${address}`);
+    await page.goto(`${shop.url}${address}`);
     await page.waitForLoadState('networkidle');
     await page.evaluate(() =>
       window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' }),

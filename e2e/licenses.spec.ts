@@ -1,11 +1,10 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { LicenseClient, type PublicKey, verifyLicenseFile } from '../packages/license-client/src/index';
 import { LICENSE_MESSAGES } from '../src/shared/licenses';
-import { TestSmtpServer } from '../test/support/smtp';
-import { type RunningServer, startServer } from './support/server';
+import { expect, person, type Shop, test } from './fixtures';
+import { buyInRupees, signUpInDialog } from './support/steps';
 
 /**
  * Licenses from the buyer's side, against the real server, a real SMTP server and the Razorpay emulator: buy a
@@ -14,12 +13,7 @@ import { type RunningServer, startServer } from './support/server';
  */
 test.describe.configure({ mode: 'serial' });
 
-const buyer = {
-  name: 'Kavya Mathur',
-  email: 'kavya.mathur@example.in',
-  phone: '9812345670',
-  password: 'Saffron-lamp-8842',
-};
+const buyer = person('Kavya Mathur', 'kavya.mathur@example.in', '9812345670', 'Saffron-lamp-8842');
 const WINDOWS_TOOL = 'PDF Utility Toolkit (Windows)';
 const machines = {
   a: { fingerprint: 'win-office-desktop-0001', name: 'Office desktop' },
@@ -27,91 +21,44 @@ const machines = {
   c: { fingerprint: 'win-new-workstation-03', name: 'New workstation' },
 };
 
-let smtp: TestSmtpServer;
-let server: RunningServer;
-let context: BrowserContext;
+test.use({ shopOptions: { name: 'licenses' } });
+
+let shop: Shop;
 let page: Page;
-let consoleErrors: string[] = [];
 let licenseKey = '';
 let toolId = '';
 let client: LicenseClient;
 let firstActivationId = '';
 
-test.beforeAll(async ({ browser }) => {
-  smtp = await new TestSmtpServer().start();
-  server = await startServer({ SMTP_URL: smtp.url });
-  context = await browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US', acceptDownloads: true });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
+test.beforeAll(async ({ shop: started, openPage }) => {
+  shop = started;
+  page = await openPage({
+    timezoneId: 'Asia/Kolkata',
+    locale: 'en-US',
+    acceptDownloads: true,
+    permissions: ['clipboard-read', 'clipboard-write'],
   });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
 });
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  await smtp?.stop();
-});
-
-test.afterEach(() => {
-  expect(consoleErrors, 'no console errors').toEqual([]);
-  consoleErrors = [];
-});
-
-async function snap(name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  const original = page.viewportSize();
-  for (const width of [390, 1440]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
-  }
-  if (original) await page.setViewportSize(original);
-}
 
 const toolCard = () => page.getByRole('article', { name: WINDOWS_TOOL, exact: true });
 const key = () => ({ licenseKey });
 
 test('a buyer pays with the emulator and gets the license key by email', async () => {
-  await page.goto(`${server.url}/utility-tools`);
-  await page.getByRole('button', { name: 'Sign Up' }).click();
-  const signup = page.getByRole('dialog', { name: 'Create an Account' });
-  await signup.getByLabel('Full Name').fill(buyer.name);
-  await signup.getByLabel('Email').fill(buyer.email);
-  await signup.getByLabel('Phone', { exact: true }).fill(buyer.phone);
-  await signup.getByLabel('Password', { exact: true }).fill(buyer.password);
-  await signup.getByLabel('Confirm Password', { exact: true }).fill(buyer.password);
-  await signup.getByRole('button', { name: 'Verify Email' }).click();
-  const codeMail = await smtp.waitFor((mail) => mail.to.includes(buyer.email) && /\b\d{4}\b/.test(mail.text));
-  const verify = page.getByRole('dialog', { name: 'Verify Your Email' });
-  await verify.getByLabel('Verification Code').fill(/\b(\d{4})\b/.exec(codeMail.text)?.[1] ?? '');
-  await verify.getByRole('button', { name: 'Complete Signup' }).click();
-  await expect(page.getByRole('button', { name: buyer.name })).toBeVisible({ timeout: 15_000 });
+  await page.goto(`${shop.url}/utility-tools`);
+  await signUpInDialog(page, shop.smtp, buyer);
+  await buyInRupees(page, toolCard(), '22 Station Road, Jaipur');
 
-  await page.getByRole('button', { name: 'INR' }).click();
-  await toolCard().getByRole('button', { name: 'Windows - ₹1,499.00' }).click();
-  const billing = page.getByRole('dialog', { name: 'Billing Information', exact: true });
-  await billing.getByLabel('Address').fill('22 Station Road, Jaipur');
-  await billing.getByLabel('State').selectOption('Rajasthan');
-  await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
-  const checkout = page.getByRole('dialog', { name: 'Razorpay Test Checkout' });
-  await checkout.getByRole('button', { name: 'Simulate success' }).click();
-  await page.waitForURL(`${server.url}/my-tools`, { timeout: 15_000 });
-
-  const mail = await smtp.waitFor(
+  const mail = await shop.smtp.waitFor(
     (m) => m.to.includes(buyer.email) && m.subject === `Your ${WINDOWS_TOOL} license key`,
   );
   licenseKey = /Your license key\s*\n\s*(\S+)/.exec(mail.text)?.[1] ?? '';
   expect(licenseKey).toMatch(/^[A-Z0-9]{5}(-[A-Z0-9]{5}){3}$/);
-  const catalogue = (await (await page.request.get(`${server.url}/api/my-tools/`)).json()) as Array<{
+  const catalogue = (await (await page.request.get(`${shop.url}/api/my-tools/`)).json()) as Array<{
     _id: string;
     name: string;
   }>;
   toolId = catalogue[0]?._id ?? '';
-  client = new LicenseClient({ serverUrl: server.url, toolId });
+  client = new LicenseClient({ serverUrl: shop.url, toolId });
 });
 
 test('the key activates two machines, refuses a third, and the first again uses no seat', async () => {
@@ -130,14 +77,14 @@ test('the key activates two machines, refuses a third, and the first again uses 
   expect(again.license?.activationsUsed).toBe(2);
   expect((await client.validate(key(), machines.a.fingerprint)).code).toBe('VALID');
   const otherTool = new LicenseClient({
-    serverUrl: server.url,
+    serverUrl: shop.url,
     toolId: '00000000-0000-4000-8000-000000000000',
   });
   expect((await otherTool.validate(key(), machines.a.fingerprint)).code).toBe('WRONG_TOOL');
 });
 
-test('My Tools shows the key and the devices, and frees a device with Deactivate', async () => {
-  await page.goto(`${server.url}/my-tools`);
+test('My Tools shows the key and the devices, and frees a device with Deactivate', async ({ snap }) => {
+  await page.goto(`${shop.url}/my-tools`);
   const card = toolCard();
   await expect(card.getByText(licenseKey)).toBeVisible();
   await card.getByRole('button', { name: 'Copy license key' }).click();
@@ -152,7 +99,7 @@ test('My Tools shows the key and the devices, and frees a device with Deactivate
   await expect(laptop.getByText(/Last seen/)).toBeVisible();
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.map((violation) => violation.id)).toEqual([]);
-  await snap('my-tools-devices');
+  await snap('licenses-my-tools-devices');
 
   await laptop.getByRole('button', { name: `Deactivate ${machines.b.name}` }).click();
   await laptop.getByRole('button', { name: 'Yes, deactivate' }).click();

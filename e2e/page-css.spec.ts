@@ -1,5 +1,5 @@
-import { type Browser, expect, test } from '@playwright/test';
-import { type RunningServer, startServer } from './support/server';
+import type { Browser } from '@playwright/test';
+import { expect, type Shop, test } from './fixtures';
 
 /**
  * Each prerendered page inlines only the part of the stylesheet its own code can use (scripts/build.ts). Drawn with
@@ -22,12 +22,11 @@ const PAGES = [
 ];
 const PAGE_CSS = /<style data-stylesheet="([^"]+)">[\s\S]*?<\/style>/;
 
-let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer();
-});
-test.afterAll(async () => {
-  await server.stop();
+test.use({ shopOptions: { name: 'page-css' } });
+
+let shop: Shop;
+test.beforeAll(({ shop: started }) => {
+  shop = started;
 });
 
 async function screenshot(browser: Browser, url: string, width: number, wholeSheet: boolean) {
@@ -51,7 +50,7 @@ async function screenshot(browser: Browser, url: string, width: number, wholeShe
 
 for (const path of PAGES) {
   test(`${path} looks the same with its own CSS as with the whole stylesheet`, async ({ browser }) => {
-    const url = `${server.url}${path}`;
+    const url = `${shop.url}${path}`;
     for (const width of [390, 1440]) {
       const own = await screenshot(browser, url, width, false);
       const whole = await screenshot(browser, url, width, true);
@@ -61,7 +60,7 @@ for (const path of PAGES) {
 }
 
 test('showing another page in the browser first brings the whole stylesheet', async ({ page }) => {
-  await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
+  await page.goto(`${shop.url}/`, { waitUntil: 'networkidle' });
   const sheet = await page.locator('style[data-stylesheet]').getAttribute('data-stylesheet');
   const wholeSheet = page.locator(`link[rel="stylesheet"][href="${sheet}"]`);
   await expect(wholeSheet).toHaveCount(0);
@@ -82,13 +81,13 @@ test('every page’s own CSS keeps the focus ring, so the first Tab on a freshly
   try {
     const page = await context.newPage();
     for (const path of PAGES) {
-      const html = await (await page.request.get(`${server.url}${path}`)).text();
+      const html = await (await page.request.get(`${shop.url}${path}`)).text();
       const inlined = PAGE_CSS.exec(html)?.[0] ?? '';
       expect(inlined, path).toMatch(/(^|[;{}])\s*:focus-visible\s*\{[^}]*outline-width:\s*2px/);
 
       // The dashboard's shell has nothing to focus before its script runs.
       if (path === '/admin') continue;
-      await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
+      await page.goto(`${shop.url}${path}`, { waitUntil: 'load' });
       await page.keyboard.press('Tab');
       const ring = await page.evaluate(() => {
         const focused = document.activeElement as HTMLElement;

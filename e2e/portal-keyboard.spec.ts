@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type Page, request } from '@playwright/test';
 import { generate } from 'otplib';
-import { TestSmtpServer } from '../test/support/smtp';
+import { expect, type Shop, test } from './fixtures';
 import { checkScreen } from './support/check-screen';
 import { expectVisibleFocus, readFocus } from './support/focus';
-import { operatorCli, type RunningServer, startServer } from './support/server';
-import { signUpByApi } from './support/sign-up';
 
 /**
  * The portal with the keyboard alone, at a phone's and a desktop's width (issue 53): sign up, start a free trial,
@@ -20,31 +15,19 @@ import { signUpByApi } from './support/sign-up';
  */
 test.describe.configure({ mode: 'serial' });
 
-let smtp: TestSmtpServer;
-let dataDir: string;
-let server: RunningServer;
-let toolId = '';
-const adminCli = operatorCli(() => dataDir);
+test.use({ shopOptions: { name: 'portal-keyboard' }, consoleAllowed: /status of 40\d/ });
 
-test.beforeAll(async () => {
+let shop: Shop;
+let toolId = '';
+
+test.beforeAll(async ({ shop: started }) => {
   test.setTimeout(300_000);
-  smtp = await new TestSmtpServer().start();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'portal-keyboard-e2e-'));
-  server = await startServer(
-    { SMTP_URL: smtp.url, DATA_DIR: dataDir },
-    { dataDir: mkdtempSync(path.join(tmpdir(), 'portal-keyboard-e2e-unused-')) },
-  );
-  const listed = await adminCli('tools', 'list', '--json');
+  shop = started;
+  const listed = await shop.admin('tools', 'list', '--json');
   expect(listed.code, listed.stderr).toBe(0);
   const tools = JSON.parse(listed.stdout) as Array<{ _id: string; name: string; device: string | null }>;
   toolId = tools.find((tool) => tool.device === 'Windows' && tool.name === 'PDF Utility Toolkit')?._id ?? '';
-  expect((await adminCli('tools', 'edit', toolId, '--trial-days', '14')).code).toBe(0);
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-  await smtp?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  expect((await shop.admin('tools', 'edit', toolId, '--trial-days', '14')).code).toBe(0);
 });
 
 /** Every message the live region says, in order, recorded from each page load on. */
@@ -67,28 +50,21 @@ const RECORD_ANNOUNCEMENTS = () => {
 
 /** Signs in over the API as another browser would: one more session for the account. */
 async function signInElsewhere(email: string, password: string): Promise<void> {
-  const cookies = new Map<string, string>();
-  const call = async (url: string, body?: URLSearchParams) => {
-    const response = await fetch(`${server.url}${url}`, {
-      method: body ? 'POST' : 'GET',
-      headers: {
-        cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-        'x-csrftoken': cookies.get('csrftoken') ?? '',
-        'user-agent':
-          'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
-        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body,
+  const api = await request.newContext({
+    baseURL: shop.url,
+    userAgent:
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+  });
+  try {
+    const { csrfToken } = (await (await api.get('/api/csrf-token/')).json()) as { csrfToken: string };
+    const response = await api.post('/api/auth/login/', {
+      form: { email, password },
+      headers: { 'X-CSRFToken': csrfToken },
     });
-    for (const header of response.headers.getSetCookie()) {
-      const [pair] = header.split(';');
-      const [name, ...value] = (pair ?? '').split('=');
-      if (name) cookies.set(name.trim(), value.join('='));
-    }
-    expect(response.status, `${url}: ${await response.clone().text()}`).toBe(200);
-  };
-  await call('/api/csrf-token/');
-  await call('/api/auth/login/', new URLSearchParams({ email, password }));
+    expect(response.status(), `/api/auth/login/: ${await response.text()}`).toBe(200);
+  } finally {
+    await api.dispose();
+  }
 }
 
 for (const width of [390, 1440]) {
@@ -108,33 +84,21 @@ for (const width of [390, 1440]) {
       phone: width === 390 ? '+919845067891' : '+919845067892',
       password: 'Sandstone-arch-9023',
     };
-    let context: BrowserContext;
     let page: Page;
-    let consoleErrors: string[] = [];
 
-    test.beforeAll(async ({ browser }) => {
-      context = await browser.newContext({
+    test.beforeAll(async ({ openPage }) => {
+      page = await openPage({
         viewport: { width, height },
         timezoneId: 'Asia/Kolkata',
         locale: 'en-IN',
+        permissions: ['clipboard-read', 'clipboard-write'],
       });
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-      await context.addInitScript(RECORD_ANNOUNCEMENTS);
-      page = await context.newPage();
-      page.on('console', (message) => {
-        if (message.type() === 'error') consoleErrors.push(message.text());
-      });
-      page.on('pageerror', (error) => consoleErrors.push(error.message));
+      await page.addInitScript(RECORD_ANNOUNCEMENTS);
     });
 
+    // Closed before the next width's journey, so nothing it still does counts there.
     test.afterAll(async () => {
-      await context?.close();
-    });
-
-    test.afterEach(() => {
-      // Refusals (a wrong email typed) are 4xx answers the browser itself logs.
-      expect(consoleErrors.filter((text) => !/status of 40\d/.test(text))).toEqual([]);
-      consoleErrors = [];
+      await page?.context().close();
     });
 
     /** Both widths' axe check, then back to this journey's width. */
@@ -172,7 +136,7 @@ for (const width of [390, 1440]) {
     }
 
     test('signs up with every problem shown at once and the password rule up front, and lands signed in', async () => {
-      await page.goto(`${server.url}/utility-tools`);
+      await page.goto(`${shop.url}/utility-tools`);
       // The navbar's buttons wait for hydration (disabled until then).
       await expect(page.getByRole('button', { name: 'Sign Up' })).toBeEnabled();
       await tabTo('Sign Up');
@@ -211,7 +175,7 @@ for (const width of [390, 1440]) {
       const verify = page.getByRole('dialog', { name: 'Verify Your Email' });
       await expect(verify).toBeVisible();
       await expectVisibleFocus(page, 'code step', /Verification Code/);
-      const mail = await smtp.waitFor((m) => m.to.includes(buyer.email) && /\b\d{4}\b/.test(m.text));
+      const mail = await shop.smtp.waitFor((m) => m.to.includes(buyer.email) && /\b\d{4}\b/.test(m.text));
       await page.keyboard.type(/\b(\d{4})\b/.exec(mail.text)?.[1] ?? '');
       await page.keyboard.press('Enter');
       await expect(verify.getByText('Registration successful! You are now logged in.')).toBeVisible();
@@ -258,10 +222,10 @@ for (const width of [390, 1440]) {
       await page.keyboard.press('ArrowUp');
       await expectVisibleFocus(page, 'menu opened at its end', 'Sign Out');
       await page.keyboard.press('Enter');
-      await page.waitForURL(`${server.url}/utility-tools`);
+      await page.waitForURL(`${shop.url}/utility-tools`);
       await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
 
-      await page.goto(`${server.url}/account`);
+      await page.goto(`${shop.url}/account`);
       const login = page.getByRole('dialog', { name: 'Welcome Back' });
       await expect(login).toBeVisible();
       await expect(login.getByText('Sign in to open your account settings.', { exact: false })).toBeVisible();
@@ -278,7 +242,7 @@ for (const width of [390, 1440]) {
       await page.keyboard.type(buyer.password);
       await page.keyboard.press('Enter');
       await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible({ timeout: 15_000 });
-      expect(page.url()).toBe(`${server.url}/account`);
+      expect(page.url()).toBe(`${shop.url}/account`);
       await expectVisibleFocus(page, 'signed in on /account', buyer.name);
       await expectSaidOnce(new RegExp(`^Signed in as ${buyer.name}\\.$`), 'signed in');
     });
@@ -289,7 +253,7 @@ for (const width of [390, 1440]) {
       await page.keyboard.press('ArrowDown');
       await expectVisibleFocus(page, 'menu item', 'My Tools');
       await page.keyboard.press('Enter');
-      await page.waitForURL(`${server.url}/my-tools`);
+      await page.waitForURL(`${shop.url}/my-tools`);
       await expectVisibleFocus(page, 'landed on My Tools', 'Skip to content');
       await expectSaidOnce(/^My Tools — /, 'My Tools');
       const card = page.getByRole('article', { name: 'PDF Utility Toolkit (Windows)', exact: true });
@@ -310,7 +274,7 @@ for (const width of [390, 1440]) {
       // Two more browsers signed in: the password change signs them out, and the list shows it at once.
       await signInElsewhere(buyer.email, buyer.password);
       await signInElsewhere(buyer.email, buyer.password);
-      await page.goto(`${server.url}/account`);
+      await page.goto(`${shop.url}/account`);
       const sessions = page.getByRole('region', { name: 'Sessions' });
       await expect(sessions.getByRole('listitem')).toHaveCount(3);
       // "…on Linux This browser", with the space a screen reader needs.
@@ -340,7 +304,9 @@ for (const width of [390, 1440]) {
       const label = await page.getByText('Verification Code', { exact: true }).boundingBox();
       const header = await page.locator('header').first().boundingBox();
       expect(label?.y ?? 0).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
-      const codeMail = await smtp.waitFor((m) => m.to.includes(buyer.newEmail) && /\b\d{6}\b/.test(m.text));
+      const codeMail = await shop.smtp.waitFor(
+        (m) => m.to.includes(buyer.newEmail) && /\b\d{6}\b/.test(m.text),
+      );
       await page.keyboard.type(/\b(\d{6})\b/.exec(codeMail.text)?.[1] ?? '');
       await page.keyboard.press('Enter');
       await expectSaidOnce(/email/i, 'email changed');
@@ -379,15 +345,15 @@ for (const width of [390, 1440]) {
       await expect(confirm).toBeFocused();
       await tabTo('Yes, delete my account');
       await page.keyboard.press('Enter');
-      await page.waitForURL(`${server.url}/`);
+      await page.waitForURL(`${shop.url}/`);
       await expectVisibleFocus(page, 'account deleted', 'Skip to content');
     });
 
     test('the dashboard: sign-in and two-step setup steps, a tool page with a new draft, a new coupon', async () => {
       test.setTimeout(180_000);
-      await signUpByApi(server.url, smtp, operator);
-      expect((await adminCli('operators', 'add', operator.email)).code).toBe(0);
-      await page.goto(`${server.url}/admin`);
+      await shop.signUp(operator);
+      expect((await shop.admin('operators', 'add', operator.email)).code).toBe(0);
+      await page.goto(`${shop.url}/admin`);
       await expect(page.getByRole('heading', { level: 1, name: 'Sign in to the dashboard' })).toBeVisible();
       await expectVisibleFocus(page, 'sign-in step', 'Email');
       await page.keyboard.type(operator.email);
@@ -438,7 +404,7 @@ for (const width of [390, 1440]) {
       await expectVisibleFocus(page, 'tools list', 'Tools');
       await tabTo('PDF Utility Toolkit');
       await page.keyboard.press('Enter');
-      await page.waitForURL(`${server.url}/admin/tools/**`);
+      await page.waitForURL(`${shop.url}/admin/tools/**`);
       await expectVisibleFocus(page, 'tool page opened', 'Skip to content');
       await expectSaidOnce(/^Edit tool — /, 'tool page');
       const version = width === 390 ? '1.1.0' : '1.2.0';
@@ -453,7 +419,7 @@ for (const width of [390, 1440]) {
       await expectVisibleFocus(page, 'draft created', new RegExp(`^${version.replace(/\./g, '\\.')}`));
       await check('dashboard-tool');
 
-      await page.goto(`${server.url}/admin/coupons`);
+      await page.goto(`${shop.url}/admin/coupons`);
       await expect(page.getByRole('heading', { level: 1, name: 'Coupons' })).toBeVisible();
       const code = `KEYS${width}`;
       await page.keyboard.press('Tab');

@@ -1,10 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Shop, test } from './fixtures';
 import { virtualAuthenticator } from './support/authenticator';
 import { checkScreen } from './support/check-screen';
-import { type RunningServer, startServer } from './support/server';
 
 /**
  * Sudo mode on the account page (issue 50): ten minutes after signing in (the server's clock moved by libfaketime),
@@ -13,22 +12,27 @@ import { type RunningServer, startServer } from './support/server';
  */
 
 const FAKETIME_LIBRARY = '/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1';
-const PASSWORD = 'Sudo mode 2026';
-let server: RunningServer;
-let offsetFile: string;
+/** The server's clock: libfaketime reads its offset from this file (written before the server starts). */
+const offsetFile = path.join(mkdtempSync(path.join(tmpdir(), 'reauth-clock-')), 'offset');
+writeFileSync(offsetFile, '+0');
 
-test.beforeAll(async () => {
-  offsetFile = path.join(mkdtempSync(path.join(tmpdir(), 'reauth-clock-')), 'offset');
-  writeFileSync(offsetFile, '+0');
-  server = await startServer({
-    LD_PRELOAD: FAKETIME_LIBRARY,
-    FAKETIME_TIMESTAMP_FILE: offsetFile,
-    FAKETIME_DONT_FAKE_MONOTONIC: '1',
-    FAKETIME_CACHE_DURATION: '1',
-  });
+test.use({
+  shopOptions: {
+    name: 'reauth',
+    env: {
+      LD_PRELOAD: FAKETIME_LIBRARY,
+      FAKETIME_TIMESTAMP_FILE: offsetFile,
+      FAKETIME_DONT_FAKE_MONOTONIC: '1',
+      FAKETIME_CACHE_DURATION: '1',
+    },
+  },
+  // The browser logs the answers the journey asked for: the 403s that open the prompts, the wrong password's 400.
+  consoleAllowed: /status of (403|400)/,
 });
-test.afterAll(async () => {
-  await server?.stop();
+
+let shop: Shop;
+test.beforeAll(({ shop: started }) => {
+  shop = started;
 });
 
 /** Moves the server's clock `minutes` ahead of now and waits until its Date header shows it. */
@@ -36,67 +40,19 @@ async function moveServerClock(minutes: number): Promise<void> {
   writeFileSync(offsetFile, `+${minutes * 60}`);
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const answered = await fetch(`${server.url}/api/health`);
+    const answered = await fetch(`${shop.url}/api/health`);
     if (Date.parse(answered.headers.get('date') ?? '') > Date.now() + (minutes - 1) * 60_000) return;
     if (Date.now() > deadline) throw new Error(`the server's clock did not move ${minutes} minutes`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
-/** A call from the page, as the site's own fetch wrapper makes it (the CSRF cookie echoed). */
-async function callApi(page: Page, url: string, body: Record<string, string>) {
-  return page.evaluate(
-    async ({ url, body }) => {
-      await fetch('/api/csrf-token/', { credentials: 'include' });
-      const token = /(?:^|; )csrftoken=([^;]+)/.exec(document.cookie)?.[1] ?? '';
-      const response = await fetch(url, {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'X-CSRFToken': decodeURIComponent(token) },
-        body: new URLSearchParams(body),
-      });
-      return response.status;
-    },
-    { url, body },
-  );
-}
-
-/** A new account through the API, with the code from the development mail folder (DATA_DIR/mail). */
-async function signUp(page: Page, email: string) {
-  await page.goto(`${server.url}/utility-tools`);
-  expect(await callApi(page, '/api/auth/send-otp/', { name: 'Sudo Buyer', email })).toBe(200);
-  const folder = path.join(server.dataDir, 'mail');
-  let otp: string | undefined;
-  const deadline = Date.now() + 20_000;
-  while (!otp && Date.now() < deadline) {
-    const mails = existsSync(folder)
-      ? readdirSync(folder)
-          .filter((name) => name.endsWith('-signup-code.json'))
-          .map(
-            (name) =>
-              JSON.parse(readFileSync(path.join(folder, name), 'utf8')) as { to: string; text: string },
-          )
-          .filter((mail) => mail.to === email)
-      : [];
-    otp = /^\s+(\d{4})\s*$/m.exec(mails.at(-1)?.text ?? '')?.[1];
-    if (!otp) await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const signup = { name: 'Sudo Buyer', email, phone: '+919876543210', password: PASSWORD, otp: otp ?? '' };
-  expect(await callApi(page, '/api/auth/initiate-signup/', signup)).toBe(200);
-}
-
 test('a risky change asks to confirm it is you, by password or by passkey, and then carries on', async ({
-  browser,
+  page,
+  buyer,
 }) => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  const email = `sudo.${Date.now().toString(36)}@example.in`;
-  await signUp(page, email);
-  await page.goto(`${server.url}/account`);
+  const { email, password: PASSWORD } = buyer;
+  await page.goto(`${shop.url}/account`);
   await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
   const authenticator = await virtualAuthenticator(page);
 
@@ -135,7 +91,4 @@ test('a risky change asks to confirm it is you, by password or by passkey, and t
     authenticatorId: authenticator.authenticatorId,
   });
   expect(credentials).toHaveLength(1);
-  // The browser logs the answers the journey asked for: the 403s that opened the prompts, the wrong password's 400.
-  expect(errors.filter((text) => !/status of (403|400)/.test(text))).toEqual([]);
-  await context.close();
 });

@@ -1,16 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { hashSessionId, SESSION_TTL_MS } from '../src/server/auth/session';
 import { openDatabase } from '../src/server/db/index';
 import { sessions, tools } from '../src/server/db/schema';
 import { createLocalStorage } from '../src/server/storage/index';
 import { licensedPurchase } from '../test/support/license-fixtures';
 import { addRelease } from '../test/support/release-fixtures';
-import { type RunningServer, startServer } from './support/server';
+import { expect, type Shop, test } from './fixtures';
 
 /**
  * My Tools with releases, from the buyer's side: the current version with its notes (the server's sanitised HTML),
@@ -21,13 +20,16 @@ test.describe.configure({ mode: 'serial' });
 
 const TOOL = 'Ledger Reconciler';
 const sessionId = randomBytes(32).toString('base64url');
-let server: RunningServer;
-let context: BrowserContext;
-let page: Page;
-let consoleErrors: string[] = [];
+test.use({ shopOptions: { name: 'releases-my-tools' } });
 
-test.beforeAll(async ({ browser }) => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'releases-my-tools-'));
+let shop: Shop;
+let page: Page;
+
+test.beforeAll(async ({ shop: started, openPage }) => {
+  shop = started;
+  // Written into the database with the server stopped (PGlite is one process), then the server starts on it.
+  await shop.server.stop();
+  const dataDir = shop.dataDir;
   const database = await openDatabase({ pgliteDir: path.join(dataDir, 'pglite') });
   await database.migrate();
   const [tool] = await database.db
@@ -93,42 +95,15 @@ test.beforeAll(async ({ browser }) => {
   });
   await database.close();
 
-  server = await startServer({}, { dataDir });
-  context = await browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US', acceptDownloads: true });
-  await context.addCookies([{ name: 'sessionid', value: sessionId, url: server.url }]);
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  await shop.server.start();
+  page = await openPage({ timezoneId: 'Asia/Kolkata', locale: 'en-US', acceptDownloads: true });
+  await page.context().addCookies([{ name: 'sessionid', value: sessionId, url: shop.url }]);
 });
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-});
-
-test.afterEach(() => {
-  expect(consoleErrors, 'no console errors').toEqual([]);
-  consoleErrors = [];
-});
-
-async function snap(name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  const original = page.viewportSize();
-  for (const width of [390, 1440]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
-  }
-  if (original) await page.setViewportSize(original);
-}
 
 const card = () => page.getByRole('article', { name: `${TOOL} (Windows)`, exact: true });
 
 test('My Tools shows the current version, its notes without anything unsafe, and an installer per platform', async () => {
-  await page.goto(`${server.url}/my-tools`);
+  await page.goto(`${shop.url}/my-tools`);
   const version = card().getByRole('region', { name: 'Current version' });
   await expect(version.getByText('Version 1.1.0')).toBeVisible();
   await expect(version.getByRole('heading', { name: 'Bank feeds' })).toBeVisible();
@@ -148,7 +123,9 @@ test('My Tools shows the current version, its notes without anything unsafe, and
   expect(saved.length).toBe(3_400_000 + 'installer 1.1.0 windows\n'.length);
 });
 
-test('earlier versions open from a disclosure, and the page has no accessibility violations', async () => {
+test('earlier versions open from a disclosure, and the page has no accessibility violations', async ({
+  snap,
+}) => {
   const version = card().getByRole('region', { name: 'Current version' });
   const earlier = version.getByText('Earlier versions');
   await expect(
@@ -161,5 +138,5 @@ test('earlier versions open from a disclosure, and the page has no accessibility
 
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.map((violation) => violation.id)).toEqual([]);
-  await snap('my-tools-versions');
+  await snap('releases-my-tools-my-tools-versions');
 });

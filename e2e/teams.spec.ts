@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { LicenseClient } from '../packages/license-client/src/index';
 import { pdfText } from '../test/support/invoices-helpers';
-import { TestSmtpServer } from '../test/support/smtp';
+import { expect, type Person, person, type Shop, test } from './fixtures';
 import { checkScreen } from './support/check-screen';
 import { expectVisibleFocus, tabTo as tabToIn } from './support/focus';
-import { operatorCli, type RunningServer, startServer } from './support/server';
-import { signUpByApi } from './support/sign-up';
+import { completeSignUpDialog } from './support/steps';
 
 /**
  * Team licenses from the buyer's side (issue 54), against the real server, SMTP server and Razorpay emulator: an
@@ -30,70 +26,36 @@ const GSTIN = '08ABCDE1234F1Z0';
 const COUPON = 'TEAM-20';
 const PAY_BUTTON = /^Proceed to Payment · Pay ₹5,996\.00$/;
 
-const owner = {
-  name: 'Ritu Sharma',
-  email: 'ritu@sharma-associates.example.in',
-  phone: '+919812345601',
-  password: 'Ledger-lamp-4417',
-};
-const colleague = (first: string, last: string, phone: string) => ({
-  name: `${first} ${last}`,
-  email: `${first.toLowerCase()}@sharma-associates.example.in`,
-  phone,
-  password: `${first}-abacus-9051`,
-});
+const owner = person('Ritu Sharma', 'ritu@sharma-associates.example.in', '+919812345601', 'Ledger-lamp-4417');
+const colleague = (first: string, last: string, phone: string) =>
+  person(
+    `${first} ${last}`,
+    `${first.toLowerCase()}@sharma-associates.example.in`,
+    phone,
+    `${first}-abacus-9051`,
+  );
 const asha = colleague('Asha', 'Verma', '+919812345602');
 const karan = colleague('Karan', 'Mehta', '+919812345603');
 const neha = colleague('Neha', 'Joshi', '+919812345604');
-type Person = typeof owner;
+test.use({ shopOptions: { name: 'teams' } });
+const CONTEXT = { timezoneId: 'Asia/Kolkata', locale: 'en-US' };
 
-let smtp: TestSmtpServer;
-let dataDir: string;
-let server: RunningServer;
-let context: BrowserContext;
+let shop: Shop;
 let page: Page;
-let consoleErrors: string[] = [];
 let toolId = '';
 /** Each colleague's key, as My Tools gives it to them. */
 const keys = new Map<string, string>();
 
-const adminCli = operatorCli(() => dataDir);
 const tabTo = (name: string | RegExp, options?: { back?: boolean; max?: number }) =>
   tabToIn(page, name, options);
 
-test.beforeAll(async ({ browser }) => {
+test.beforeAll(async ({ shop: started, openPage }) => {
   test.setTimeout(300_000);
-  smtp = await new TestSmtpServer().start();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'teams-e2e-'));
-  server = await startServer({ SMTP_URL: smtp.url, DATA_DIR: dataDir });
-  const added = await adminCli('coupons', 'add', COUPON, '--percent', '20', '--max-uses', '10');
+  shop = started;
+  const added = await shop.admin('coupons', 'add', COUPON, '--percent', '20', '--max-uses', '10');
   expect(added.stdout).toContain(`Coupon ${COUPON} created`);
-  context = await newContext(browser);
-  page = await context.newPage();
+  page = await openPage(CONTEXT);
 });
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  await smtp?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-test.afterEach(() => {
-  expect(consoleErrors, 'no console errors').toEqual([]);
-  consoleErrors = [];
-});
-
-async function newContext(browser: Browser): Promise<BrowserContext> {
-  const created = await browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
-  created.on('page', (opened) => {
-    opened.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    opened.on('pageerror', (error) => consoleErrors.push(error.message));
-  });
-  return created;
-}
 
 /** Until the page has hydrated a button does nothing: pressed again until `opened` shows. */
 async function pressUntil(
@@ -110,7 +72,9 @@ async function pressUntil(
 
 /** The invitation link in the email `person` was sent. */
 async function invitationLink(person: Person): Promise<string> {
-  const mail = await smtp.waitFor((m) => m.to.includes(person.email) && /invited you to use/.test(m.subject));
+  const mail = await shop.smtp.waitFor(
+    (m) => m.to.includes(person.email) && /invited you to use/.test(m.subject),
+  );
   const link = /https?:\/\/\S+\/my-tools\/team-invitations\/[A-Za-z0-9_-]+/.exec(mail.text)?.[0];
   expect(link, mail.text).toBeTruthy();
   return link ?? '';
@@ -122,9 +86,9 @@ const teamPanel = (target: Page) =>
 
 test('a practice with a GSTIN buys 5 seats in INR with a coupon, with the keyboard; summary, payment and invoice agree', async () => {
   test.setTimeout(180_000);
-  await signUpByApi(server.url, smtp, owner);
+  await shop.signUp(owner);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.goto(`${server.url}/utility-tools`);
+  await page.goto(`${shop.url}/utility-tools`);
   await expect(page.getByRole('button', { name: 'INR' })).toBeVisible({ timeout: 30_000 });
   const login = page.getByRole('dialog', { name: 'Welcome Back' });
   await pressUntil(
@@ -185,15 +149,15 @@ test('a practice with a GSTIN buys 5 seats in INR with a coupon, with the keyboa
   await expect(checkout).toContainText('₹5,996.00');
   await tabTo('Simulate success');
   await page.keyboard.press('Enter');
-  await page.waitForURL(`${server.url}/my-tools`, { timeout: 15_000 });
+  await page.waitForURL(`${shop.url}/my-tools`, { timeout: 15_000 });
 
-  const orders = (await (await page.request.get(`${server.url}/api/orders/`)).json()) as Array<{
+  const orders = (await (await page.request.get(`${shop.url}/api/orders/`)).json()) as Array<{
     amount: number;
     invoiceUrl: string | null;
   }>;
   expect(orders).toHaveLength(1);
   expect(orders[0]?.amount).toBe(5996);
-  const pdf = await page.request.get(`${server.url}${orders[0]?.invoiceUrl}`);
+  const pdf = await page.request.get(`${shop.url}${orders[0]?.invoiceUrl}`);
   expect(pdf.status()).toBe(200);
   const text = (await pdfText(await pdf.body(), { layout: true })).replace(/\s+/g, ' ');
   expect(text).toContain('5 ×');
@@ -205,14 +169,14 @@ test('a practice with a GSTIN buys 5 seats in INR with a coupon, with the keyboa
   expect(text).toContain(sgst);
   expect(text).toMatch(/Total[^0-9]*5,996\.00/);
 
-  const mine = (await (await page.request.get(`${server.url}/api/my-tools/`)).json()) as Array<{
+  const mine = (await (await page.request.get(`${shop.url}/api/my-tools/`)).json()) as Array<{
     _id: string;
   }>;
   toolId = mine[0]?._id ?? '';
 });
 
-test('the owner invites two colleagues from the team panel on My Tools', async () => {
-  await page.goto(`${server.url}/my-tools`);
+test('the owner invites two colleagues from the team panel on My Tools', async ({ consoleWatch }) => {
+  await page.goto(`${shop.url}/my-tools`);
   const panel = teamPanel(page);
   await expect(panel.getByTestId('team-seats')).toHaveText('1 of 5 seats used', { timeout: 30_000 });
   await expect(panel.getByRole('listitem').filter({ hasText: `${owner.name} (you, owner)` })).toBeVisible();
@@ -232,40 +196,25 @@ test('the owner invites two colleagues from the team panel on My Tools', async (
   await expect(email).toHaveAttribute('aria-invalid', 'true');
   await expect(panel.getByTestId('team-seats')).toHaveText('3 of 5 seats used');
   // The refusal is a 409, which the browser itself logs; nothing else may be.
-  consoleErrors = consoleErrors.filter((text) => !/status of 409/.test(text));
+  consoleWatch.allow(/status of 409/);
   await email.fill('');
   await checkScreen(page, 'team-panel', { noHorizontalScroll: true });
 });
 
 test('a colleague opens the link signed out, signs up from the page, accepts and lands on My Tools with the tool focused', async ({
-  browser,
+  openPage,
 }) => {
   test.setTimeout(120_000);
   const link = await invitationLink(asha);
-  const own = await newContext(browser);
-  const tab = await own.newPage();
+  const tab = await openPage(CONTEXT);
   await tab.setViewportSize({ width: 390, height: 844 });
   await tab.goto(link);
   // Signed out: the page asks to sign in, and the sign-in dialog is already open with the reason.
   const login = tab.getByRole('dialog', { name: 'Welcome Back' });
   await expect(login).toContainText('to accept your seat', { timeout: 30_000 });
   await login.getByRole('button', { name: /Sign up/ }).click();
-  const signup = tab.getByRole('dialog', { name: 'Create an Account' });
-  await signup.getByLabel('Full Name').fill(asha.name);
-  await signup.getByLabel('Email').fill(asha.email);
-  await signup.getByLabel('Phone', { exact: true }).fill(asha.phone.replace('+91', ''));
-  await signup.getByLabel('Password', { exact: true }).fill(asha.password);
-  await signup.getByLabel('Confirm Password', { exact: true }).fill(asha.password);
-  await signup.getByRole('button', { name: 'Verify Email' }).click();
-  const codeMail = await smtp.waitFor(
-    (m) => m.to.includes(asha.email) && m.subject === 'Your verification code',
-  );
-  const verify = tab.getByRole('dialog', { name: 'Verify Your Email' });
-  await verify.getByLabel('Verification Code').fill(/\b(\d{4})\b/.exec(codeMail.text)?.[1] ?? '');
   // Signing up reloads the page 2 s after it succeeds (docs/product.md §4).
-  const reloaded = tab.waitForEvent('load', { timeout: 30_000 });
-  await verify.getByRole('button', { name: 'Complete Signup' }).click();
-  await reloaded;
+  await completeSignUpDialog(tab, shop.smtp, { ...asha, phone: asha.phone.replace('+91', '') }, 30_000);
 
   // The reload after signing up comes back to the invitation, which now shows whose team and which tool.
   const invitation = tab.getByRole('region', { name: TOOL_NAME, exact: true });
@@ -276,7 +225,7 @@ test('a colleague opens the link signed out, signs up from the page, accepts and
 
   await invitation.getByRole('button', { name: 'Accept seat' }).focus();
   await tab.keyboard.press('Enter');
-  await tab.waitForURL(`${server.url}/my-tools`);
+  await tab.waitForURL(`${shop.url}/my-tools`);
   const heading = tab.getByRole('heading', { name: TOOL, exact: true });
   await expect(heading).toBeFocused({ timeout: 30_000 });
   await expectVisibleFocus(tab, 'seat accepted', TOOL);
@@ -287,17 +236,16 @@ test('a colleague opens the link signed out, signs up from the page, accepts and
   await expect(card).toContainText(`Seat from ${owner.name}'s team`);
   await expect(card.getByRole('region', { name: 'Team' })).toHaveCount(0);
   keys.set(asha.email, await myKey(tab));
-  await own.close();
+  await tab.context().close();
 });
 
 test('the second colleague, already registered, signs in from the invitation page and accepts', async ({
-  browser,
+  openPage,
 }) => {
   test.setTimeout(120_000);
-  await signUpByApi(server.url, smtp, karan);
+  await shop.signUp(karan);
   const link = await invitationLink(karan);
-  const own = await newContext(browser);
-  const tab = await own.newPage();
+  const tab = await openPage(CONTEXT);
   await tab.goto(link);
   const login = tab.getByRole('dialog', { name: 'Welcome Back' });
   await expect(login).toBeVisible({ timeout: 30_000 });
@@ -306,15 +254,15 @@ test('the second colleague, already registered, signs in from the invitation pag
   await login.getByRole('button', { name: 'Sign In', exact: true }).click();
   const invitation = tab.getByRole('region', { name: TOOL_NAME, exact: true });
   await invitation.getByRole('button', { name: 'Accept seat' }).click({ timeout: 30_000 });
-  await tab.waitForURL(`${server.url}/my-tools`);
+  await tab.waitForURL(`${shop.url}/my-tools`);
   await expect(tab.getByRole('heading', { name: TOOL, exact: true })).toBeFocused({ timeout: 30_000 });
   keys.set(karan.email, await myKey(tab));
-  await own.close();
+  await tab.context().close();
 });
 
 /** The signed-in member's own license key of the tool, as My Tools lists it. */
 async function myKey(tab: Page): Promise<string> {
-  const licenses = (await (await tab.request.get(`${server.url}/api/my-licenses/`)).json()) as Array<{
+  const licenses = (await (await tab.request.get(`${shop.url}/api/my-licenses/`)).json()) as Array<{
     toolId: string;
     licenseKey: string | null;
   }>;
@@ -325,7 +273,7 @@ async function myKey(tab: Page): Promise<string> {
 }
 
 test('each colleague activates their own key through the license API; the owner sees their devices', async () => {
-  const client = new LicenseClient({ serverUrl: server.url, toolId });
+  const client = new LicenseClient({ serverUrl: shop.url, toolId });
   const a = await client.activate(
     { licenseKey: keys.get(asha.email) ?? '' },
     'asha-laptop-fp-0001',
@@ -351,7 +299,7 @@ test('each colleague activates their own key through the license API; the owner 
 });
 
 test('the owner takes a seat back: that key answers REVOKED at its next validate; the freed seat goes to a third colleague', async ({
-  browser,
+  openPage,
 }) => {
   test.setTimeout(120_000);
   const panel = teamPanel(page);
@@ -366,7 +314,7 @@ test('the owner takes a seat back: that key answers REVOKED at its next validate
   await expect(panel.getByTestId('team-seats')).toHaveText('2 of 5 seats used');
   await expect(panel.getByRole('textbox', { name: 'Invite by email' })).toBeFocused();
 
-  const client = new LicenseClient({ serverUrl: server.url, toolId });
+  const client = new LicenseClient({ serverUrl: shop.url, toolId });
   const revoked = await client.validate({ licenseKey: keys.get(asha.email) ?? '' }, 'asha-laptop-fp-0001');
   expect(revoked).toMatchObject({ valid: false, code: 'REVOKED' });
   expect(
@@ -378,10 +326,9 @@ test('the owner takes a seat back: that key answers REVOKED at its next validate
   await email.fill(neha.email);
   await email.press('Enter');
   await expect(panel.getByRole('listitem').filter({ hasText: neha.email })).toBeVisible();
-  await signUpByApi(server.url, smtp, neha);
+  await shop.signUp(neha);
   const link = await invitationLink(neha);
-  const own = await newContext(browser);
-  const tab = await own.newPage();
+  const tab = await openPage(CONTEXT);
   await tab.goto(link);
   const login = tab.getByRole('dialog', { name: 'Welcome Back' });
   await login.getByLabel('Email').fill(neha.email, { timeout: 30_000 });
@@ -391,9 +338,9 @@ test('the owner takes a seat back: that key answers REVOKED at its next validate
     .getByRole('region', { name: TOOL_NAME, exact: true })
     .getByRole('button', { name: 'Accept seat' })
     .click({ timeout: 30_000 });
-  await tab.waitForURL(`${server.url}/my-tools`);
+  await tab.waitForURL(`${shop.url}/my-tools`);
   const nehaKey = await myKey(tab);
-  await own.close();
+  await tab.context().close();
   const activated = await client.activate({ licenseKey: nehaKey }, 'neha-laptop-fp-00003', 'NEHA-LAPTOP');
   expect(activated).toMatchObject({ valid: true, code: 'VALID' });
 
@@ -428,7 +375,7 @@ test('Add seats buys more seats for the same team, with its own order: the billi
   await expect(panel.getByTestId('team-seats')).toHaveText('3 of 7 seats used', { timeout: 30_000 });
   await expect(panel.getByRole('button', { name: 'Add seats' })).toBeFocused();
 
-  const orders = (await (await page.request.get(`${server.url}/api/orders/`)).json()) as Array<{
+  const orders = (await (await page.request.get(`${shop.url}/api/orders/`)).json()) as Array<{
     amount: number;
   }>;
   expect(orders.map((order) => order.amount).sort()).toEqual([2998, 5996]);

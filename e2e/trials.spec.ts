@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
-import { TestSmtpServer } from '../test/support/smtp';
+import { expect, person, type Shop, test } from './fixtures';
 import { checkScreen as checkPage } from './support/check-screen';
-import { operatorCli, type RunningServer, startServer } from './support/server';
-import { signUpByApi } from './support/sign-up';
+import { startOperatorEnrolment } from './support/steps';
 
 /**
  * Free trials in the browser: the operator gives a tool 14 trial days from the command line; a signed-out visitor's
@@ -17,30 +13,15 @@ import { signUpByApi } from './support/sign-up';
 test.describe.configure({ mode: 'serial' });
 
 const WINDOWS_TOOL = 'PDF Utility Toolkit (Windows)';
-const buyer = {
-  name: 'Ritu Sharma',
-  email: 'ritu.sharma@example.in',
-  phone: '+919845012345',
-  password: 'Marigold-window-4417',
-};
-const operator = {
-  name: 'Dev Operator',
-  email: 'dev.ops@example.in',
-  phone: '+919845067890',
-  password: 'Sandstone-arch-9023',
-};
+const buyer = person('Ritu Sharma', 'ritu.sharma@example.in', '+919845012345', 'Marigold-window-4417');
+const operator = person('Dev Operator', 'dev.ops@example.in', '+919845067890', 'Sandstone-arch-9023');
 
-let smtp: TestSmtpServer;
-let dataDir: string;
-let server: RunningServer;
-let context: BrowserContext;
+test.use({ shopOptions: { name: 'trials' } });
+
+let shop: Shop;
 let page: Page;
-let consoleErrors: string[] = [];
 let toolId = '';
 let trialKey = '';
-
-/** `npm run admin` on the site's DATA_DIR: the running server holds the database and runs each command. */
-const adminCli = operatorCli(() => dataDir);
 
 const checkScreen = (name: string) => checkPage(page, `trials-${name}`);
 
@@ -54,46 +35,24 @@ async function logIn(person: typeof buyer) {
 
 const toolCard = () => page.getByRole('article', { name: WINDOWS_TOOL, exact: true });
 
-test.beforeAll(async ({ browser }) => {
+test.beforeAll(async ({ shop: started, openPage }) => {
   test.setTimeout(300_000);
-  smtp = await new TestSmtpServer().start();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'trials-e2e-'));
-  server = await startServer(
-    { SMTP_URL: smtp.url, DATA_DIR: dataDir },
-    { dataDir: mkdtempSync(path.join(tmpdir(), 'trials-e2e-unused-')) },
-  );
-  const listed = await adminCli('tools', 'list', '--json');
+  shop = started;
+  const listed = await shop.admin('tools', 'list', '--json');
   expect(listed.code, listed.stderr).toBe(0);
   const tools = JSON.parse(listed.stdout) as Array<{ _id: string; name: string; device: string | null }>;
   toolId = tools.find((tool) => tool.device === 'Windows' && tool.name === 'PDF Utility Toolkit')?._id ?? '';
-  const edited = await adminCli('tools', 'edit', toolId, '--trial-days', '14');
+  const edited = await shop.admin('tools', 'edit', toolId, '--trial-days', '14');
   expect(edited.code, edited.stderr).toBe(0);
-  await signUpByApi(server.url, smtp, buyer);
-  await signUpByApi(server.url, smtp, operator);
-  expect((await adminCli('operators', 'add', operator.email)).code).toBe(0);
+  await shop.signUp(buyer);
+  await shop.signUp(operator);
+  expect((await shop.admin('operators', 'add', operator.email)).code).toBe(0);
 
-  context = await browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
-});
-
-test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
-  await smtp?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-test.afterEach(() => {
-  expect(consoleErrors, 'no console errors').toEqual([]);
-  consoleErrors = [];
+  page = await openPage({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
 });
 
 test('signed out, "Try free for 14 days" sits under the unchanged buy button and opens the login dialog', async () => {
-  await page.goto(`${server.url}/utility-tools`);
+  await page.goto(`${shop.url}/utility-tools`);
   const card = toolCard();
   await expect(card.getByRole('button', { name: /^Windows - / })).toBeVisible();
   const tryFree = card.getByRole('button', { name: 'Try free for 14 days' });
@@ -122,7 +81,7 @@ test('signed in, the trial starts from the keyboard, is announced and emailed, a
   await expect(page.locator('#announcer')).toHaveText(/Your 14-day free trial has started/);
   await expect(tryFree).toBeHidden();
   await expect(toolCard().getByRole('button', { name: /^Windows - / })).toBeFocused();
-  const mail = await smtp.waitFor((m) => m.to.includes(buyer.email) && /free trial/.test(m.subject));
+  const mail = await shop.smtp.waitFor((m) => m.to.includes(buyer.email) && /free trial/.test(m.subject));
   trialKey = /[23456789A-Z]{5}(-[23456789A-Z]{5}){3}/.exec(mail.text)?.[0] ?? '';
   expect(trialKey).not.toBe('');
   expect(mail.text).toContain('ends on');
@@ -131,7 +90,7 @@ test('signed in, the trial starts from the keyboard, is announced and emailed, a
 });
 
 test('My Tools shows the trial’s key, end date and days left; “Buy — keeps this key” opens the billing form', async () => {
-  await page.goto(`${server.url}/my-tools`);
+  await page.goto(`${shop.url}/my-tools`);
   const card = page.getByRole('article', { name: WINDOWS_TOOL, exact: true });
   await expect(card.getByText('Free trial · 14 days left')).toBeVisible();
   const ends = new Date(Date.now() + 14 * 24 * 60 * 60 * 1000);
@@ -151,16 +110,9 @@ test('My Tools shows the trial’s key, end date and days left; “Buy — keeps
 
 test('the dashboard counts the trial on Overview and on the tool’s page', async () => {
   test.setTimeout(180_000);
-  await context.clearCookies();
-  await page.goto(`${server.url}/admin`);
-  await page.getByLabel('Email').fill(operator.email);
-  await page.getByLabel('Password').fill(operator.password);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Set up two-step verification' })).toBeVisible({
-    timeout: 30_000,
-  });
-  await page.getByRole('button', { name: 'Show the setup code' }).click();
-  const secret = ((await page.getByTestId('setup-key').textContent()) ?? '').replace(/\s+/g, '');
+  await page.context().clearCookies();
+  await page.goto(`${shop.url}/admin`);
+  const secret = await startOperatorEnrolment(page, operator);
   await page.getByLabel('The 6-digit code the app now shows').fill(await generate({ secret }));
   await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
   await page.getByRole('button', { name: /open the dashboard/ }).click();
@@ -175,7 +127,7 @@ test('the dashboard counts the trial on Overview and on the tool’s page', asyn
   await expect(figures.locator('dd').nth(3)).toHaveText('0 %');
   await checkScreen('dashboard-overview');
 
-  await page.goto(`${server.url}/admin/tools/${toolId}`);
+  await page.goto(`${shop.url}/admin/tools/${toolId}`);
   await expect(page.getByLabel('Trial days')).toHaveValue('14');
   const panel = card('Free trials');
   await expect(panel.getByText(buyer.email)).toBeVisible();
@@ -185,15 +137,15 @@ test('the dashboard counts the trial on Overview and on the tool’s page', asyn
 });
 
 test('signed out, /my-tools asks to sign in and lands there; the trial bought, its key is listed as purchased', async () => {
-  await context.clearCookies();
-  await page.goto(`${server.url}/my-tools`);
+  await page.context().clearCookies();
+  await page.goto(`${shop.url}/my-tools`);
   const login = page.getByRole('dialog', { name: 'Welcome Back' });
   await expect(login).toBeVisible();
   await expect(
     login.getByText('Sign in to see your tools, trials and orders.', { exact: false }),
   ).toBeVisible();
   await logIn(buyer);
-  await expect(page).toHaveURL(`${server.url}/my-tools`);
+  await expect(page).toHaveURL(`${shop.url}/my-tools`);
   await expect(page.getByRole('button', { name: buyer.name })).toBeFocused();
   const card = page.getByRole('article', { name: WINDOWS_TOOL, exact: true });
   await card.getByRole('button', { name: 'Buy — keeps this key' }).click();
@@ -207,7 +159,7 @@ test('signed out, /my-tools asks to sign in and lands there; the trial bought, i
     .getByRole('dialog', { name: 'Razorpay Test Checkout' })
     .getByRole('button', { name: 'Simulate success' })
     .click();
-  await page.waitForURL(`${server.url}/my-tools`, { timeout: 15_000 });
+  await page.waitForURL(`${shop.url}/my-tools`, { timeout: 15_000 });
   const bought = page.getByRole('article', { name: WINDOWS_TOOL, exact: true });
   await expect(bought.getByText(/^Purchased: /)).toBeVisible();
   await expect(bought.getByText('Free trial', { exact: false })).toHaveCount(0);

@@ -1,11 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { BILLING_MESSAGES } from '../src/shared/billing';
 import { SHOP_MESSAGES } from '../src/shared/shop';
 import { PAGE_ROUTES } from '../src/web/routes';
-import { type ReceivedMail, TestSmtpServer } from '../test/support/smtp';
-import { type RunningServer, startServer } from './support/server';
+import { expect, type Shop, test } from './fixtures';
+import { openInrBilling } from './support/steps';
 
 /**
  * What visitors ran into on phones, in dialogs and after paying, each checked at 390 px (a touch phone) and at
@@ -24,66 +22,22 @@ const WIDTHS = [
 ] as const;
 const PASSWORD = 'Ledger-kite-2931';
 
-let smtp: TestSmtpServer;
-let server: RunningServer;
+test.use({ shopOptions: { name: 'visitor-fixes' }, timezoneId: 'Asia/Kolkata', locale: 'en-US' });
 
-test.beforeAll(async () => {
-  smtp = await new TestSmtpServer().start();
-  server = await startServer({ SMTP_URL: smtp.url });
+let shop: Shop;
+test.beforeAll(({ shop: started }) => {
+  shop = started;
 });
-test.afterAll(async () => {
-  await server?.stop();
-  await smtp?.stop();
-});
-
-async function open(browser: Browser, options: (typeof WIDTHS)[number]['options']) {
-  const context = await browser.newContext({ ...options, timezoneId: 'Asia/Kolkata', locale: 'en-US' });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return { context, page, errors };
-}
-
-/** A screenshot for looking at, when SHOTS_DIR is set (not an assertion). */
-async function shot(page: Page, name: string) {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`) });
-}
 
 /** Creates an account through the real signup calls, with the code read from the email, and signs it in. */
-async function signUp(context: BrowserContext, email: string) {
-  const api = context.request;
-  const csrf = async () =>
-    (await (await api.get(`${server.url}/api/csrf-token/`)).json()).csrfToken as string;
-  const sent = await api.post(`${server.url}/api/auth/send-otp/`, {
-    form: { name: 'Meera Joshi', email },
-    headers: { 'X-CSRFToken': await csrf() },
-  });
-  expect(sent.status()).toBe(200);
-  const mail = await smtp.waitFor((m: ReceivedMail) => m.to.includes(email) && /^\s+\d{4}\s*$/m.test(m.text));
-  const otp = /^\s+(\d{4})\s*$/m.exec(mail.text)?.[1] as string;
-  const created = await api.post(`${server.url}/api/auth/initiate-signup/`, {
-    form: { name: 'Meera Joshi', email, phone: '+919812345678', password: PASSWORD, otp },
-    headers: { 'X-CSRFToken': await csrf() },
-  });
-  expect(created.status()).toBe(200);
-}
+const signUp = (context: BrowserContext, email: string) =>
+  shop.signUp({ name: 'Meera Joshi', email, phone: '+919812345678', password: PASSWORD }, context.request);
 
 /** Opens the INR billing dialog for a tool and fills the required fields. */
 async function openBilling(page: Page, buyButton: RegExp) {
-  await page.goto(`${server.url}/utility-tools`);
+  await page.goto(`${shop.url}/utility-tools`);
   await expect(page.getByRole('button', { name: 'Meera Joshi' })).toBeVisible();
-  await page.getByRole('button', { name: 'INR' }).click();
-  await page.getByRole('button', { name: buyButton }).click();
-  const billing = page.getByRole('dialog', { name: 'Billing Information', exact: true });
-  await billing.getByLabel('Address').fill('14 Civil Lines, Ajmer Road');
-  await billing.getByLabel('State').selectOption('Rajasthan');
-  return billing;
+  return openInrBilling(page, buyButton);
 }
 
 /** Presses inside `from`, drags to the top-left corner of the backdrop and lets go there, as a text selection. */
@@ -100,12 +54,13 @@ async function selectOutward(page: Page, from: ReturnType<Page['locator']>) {
 for (const { name, options } of WIDTHS) {
   test.describe(`at ${name}`, () => {
     const phone = name === '390px';
+    test.use(options);
 
     test('1. a product card opens its overlay by tap or keyboard, and a second tap or Escape closes it', async ({
-      browser,
+      page,
+      snap,
     }) => {
-      const { context, page, errors } = await open(browser, options);
-      await page.goto(`${server.url}/#products`);
+      await page.goto(`${shop.url}/#products`);
       const cards = page.locator('#products article');
       // On a phone, the dashboard product: its Learn more is its only link. On a desktop, the second card, which
       // the keyboard reaches from the first.
@@ -130,11 +85,11 @@ for (const { name, options } of WIDTHS) {
           [(box?.x ?? 0) + 8, (box?.y ?? 0) + 8],
         );
         expect(hit).toMatch(/^Learn more/);
-        await shot(page, 'products-overlay-open-390');
+        await snap('visitor-fixes-products-overlay-open-390');
         await overlay.getByRole('button', { name: 'Read more' }).tap();
         await expect(overlay.getByRole('button', { name: 'Show less' })).toBeInViewport();
         await expect(overlay).toHaveCSS('opacity', '1');
-        await shot(page, 'products-overlay-expanded-390');
+        await snap('visitor-fixes-products-overlay-expanded-390');
         // A second tap on the overlay (not on its link or button) closes it.
         const overlayBox = await overlay.boundingBox();
         await page.touchscreen.tap((overlayBox?.x ?? 0) + 12, (overlayBox?.y ?? 0) + 12);
@@ -165,14 +120,14 @@ for (const { name, options } of WIDTHS) {
         await page.keyboard.press('Escape');
         await expect(overlay).toHaveCSS('opacity', '0');
       }
-      expect(errors).toEqual([]);
-      await context.close();
     });
 
     test('2, 3, 5 and 6. buying: selection keeps the dialog, the GSTIN example passes, the checkout names the edition, toasts outlive the redirect', async ({
-      browser,
+      page,
+      consoleWatch,
     }) => {
-      const { context, page, errors } = await open(browser, options);
+      const context = page.context();
+      consoleWatch.allow(/verify payment|ERR_FAILED/i);
       await signUp(context, `buyer.${name}.${Date.now().toString(36)}@example.in`);
 
       // 3: selecting the address text and letting go on the backdrop keeps the dialog and what was typed.
@@ -199,7 +154,7 @@ for (const { name, options } of WIDTHS) {
       // 2: the success toast is still there after the move to /my-tools, until its 5 s are up.
       const success = page.getByRole('note').filter({ hasText: SHOP_MESSAGES.purchase.success });
       await expect(success).toBeVisible();
-      await expect(page).toHaveURL(`${server.url}/my-tools`);
+      await expect(page).toHaveURL(`${shop.url}/my-tools`);
       await expect(success).toBeVisible();
       await expect(success).toBeHidden({ timeout: 8_000 });
 
@@ -216,7 +171,7 @@ for (const { name, options } of WIDTHS) {
       await checkout.getByRole('button', { name: 'Simulate success' }).click();
       const failure = page.getByRole('note').filter({ hasText: SHOP_MESSAGES.purchase.verifyFailed });
       await expect(failure).toBeVisible();
-      await expect(page).toHaveURL(`${server.url}/my-tools`);
+      await expect(page).toHaveURL(`${shop.url}/my-tools`);
       await expect(failure).toBeVisible();
       await page.unroute('**/api/verify-payment/');
       // My Tools asks for the buyer's tools, licenses and orders once it knows who is signed in: let it finish before
@@ -225,7 +180,7 @@ for (const { name, options } of WIDTHS) {
 
       // 3 again, in the Login dialog of a signed-out visitor: only a click that starts on the backdrop closes it.
       await context.clearCookies();
-      await page.goto(`${server.url}/utility-tools`);
+      await page.goto(`${shop.url}/utility-tools`);
       await page.getByRole('button', { name: 'Login' }).click();
       const login = page.getByRole('dialog', { name: 'Welcome Back' });
       await login.getByLabel('Email').fill('meera.joshi@example.in');
@@ -234,53 +189,43 @@ for (const { name, options } of WIDTHS) {
       await expect(login.getByLabel('Email')).toHaveValue('meera.joshi@example.in');
       await page.mouse.click(3, 3);
       await expect(login).toBeHidden();
-
-      const unexpected = errors.filter((text) => !/verify payment|ERR_FAILED/i.test(text));
-      expect(unexpected).toEqual([]);
-      await context.close();
     });
 
-    test('4. every route with a trailing slash redirects (301) to its canonical path', async ({
-      browser,
-    }) => {
-      const { context, page, errors } = await open(browser, options);
+    test('4. every route with a trailing slash redirects (301) to its canonical path', async ({ page }) => {
       for (const route of PAGE_ROUTES.filter((candidate) => candidate.path !== '/')) {
-        const response = await page.request.get(`${server.url}${route.path}/?from=test`, { maxRedirects: 0 });
+        const response = await page.request.get(`${shop.url}${route.path}/?from=test`, { maxRedirects: 0 });
         expect(response.status(), route.path).toBe(301);
         expect(response.headers().location).toBe(`${route.path}?from=test`);
       }
-      await page.goto(`${server.url}/Contact/`);
-      await expect(page).toHaveURL(`${server.url}/Contact`);
+      await page.goto(`${shop.url}/Contact/`);
+      await expect(page).toHaveURL(`${shop.url}/Contact`);
       await expect(page).toHaveTitle(PAGE_ROUTES.find((route) => route.path === '/Contact')?.title ?? '');
-      await page.goto(`${server.url}/utility-tools/`);
-      await expect(page).toHaveURL(`${server.url}/utility-tools`);
+      await page.goto(`${shop.url}/utility-tools/`);
+      await expect(page).toHaveURL(`${shop.url}/utility-tools`);
       await expect(page.getByRole('heading', { level: 1, name: 'Utility Tools' })).toBeVisible();
       await expect(page).not.toHaveTitle(/not found/i);
-      expect(errors).toEqual([]);
-      await context.close();
     });
 
     test('7. while the sign-in check fails the navbar offers Login and Sign Up, and the check is retried', async ({
-      browser,
+      page,
+      consoleWatch,
     }) => {
-      const { context, page, errors } = await open(browser, options);
+      const context = page.context();
+      consoleWatch.allow(/Auth check failed|ERR_FAILED/);
       await signUp(context, `retry.${name}.${Date.now().toString(36)}@example.in`);
       let failing = true;
       await page.route('**/api/auth/check/', (route) => (failing ? route.abort('failed') : route.continue()));
-      await page.goto(`${server.url}/utility-tools/invalid-link`);
+      await page.goto(`${shop.url}/utility-tools/invalid-link`);
       await expect(page.getByRole('heading', { name: 'Invalid or Expired Link' })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Login' })).toBeEnabled();
       await expect(page.getByRole('button', { name: 'Sign Up' })).toBeEnabled();
       failing = false;
       await expect(page.getByRole('button', { name: 'Meera Joshi' })).toBeVisible({ timeout: 12_000 });
       await expect(page.getByRole('button', { name: 'Login' })).toHaveCount(0);
-      expect(errors.filter((text) => !/Auth check failed|ERR_FAILED/.test(text))).toEqual([]);
-      await context.close();
     });
 
-    test('8. the home menu drawer covers the whole phone screen', async ({ browser }) => {
-      const { context, page, errors } = await open(browser, options);
-      await page.goto(`${server.url}/`);
+    test('8. the home menu drawer covers the whole phone screen', async ({ page, snap }) => {
+      await page.goto(`${shop.url}/`);
       const toggle = page.getByRole('button', { name: 'Menu', exact: true });
       if (phone) {
         await toggle.click();
@@ -288,7 +233,7 @@ for (const { name, options } of WIDTHS) {
         await expect(drawer).toBeVisible();
         // Once the 300 ms slide is over, the panel covers the viewport: no strip of page beside it.
         await expect.poll(() => drawer.boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 844 });
-        await shot(page, 'drawer-390');
+        await snap('visitor-fixes-drawer-390');
         await drawer.getByRole('button', { name: 'Close menu' }).click();
         await expect(drawer).toBeHidden();
       } else {
@@ -296,8 +241,6 @@ for (const { name, options } of WIDTHS) {
         await expect(toggle).toBeHidden();
         await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
       }
-      expect(errors).toEqual([]);
-      await context.close();
     });
   });
 }

@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { TestSmtpServer } from '../test/support/smtp';
+import type { Page } from '@playwright/test';
 import { WebhookReceiver } from '../test/support/webhook-receiver';
+import { expect, person, type Shop, test } from './fixtures';
 import { authenticator } from './support/authenticator';
 import { checkScreen as checkPage } from './support/check-screen';
-import { operatorCli, type RunningServer, startServer } from './support/server';
-import { signUpByApi } from './support/sign-up';
 
 /**
  * The Webhooks screen from the operator's side: add an endpoint (its secret shown once), watch sign-ups reach a
@@ -17,43 +12,26 @@ import { signUpByApi } from './support/sign-up';
 
 test.describe.configure({ mode: 'serial' });
 
-const operator = {
-  name: 'Kavya Operator',
-  email: 'kavya.ops@example.in',
-  phone: '+919812345670',
-  password: 'Hawa Mahal at dawn 9',
-};
+const operator = person('Kavya Operator', 'kavya.ops@example.in', '+919812345670', 'Hawa Mahal at dawn 9');
 
-let smtp: TestSmtpServer;
+test.use({ shopOptions: { name: 'webhooks', env: { WEBHOOKS_ALLOW_LOOPBACK: '1' } } });
+
+let shop: Shop;
 let receiver: WebhookReceiver;
-let dataDir: string;
-let server: RunningServer;
-let context: BrowserContext;
 let page: Page;
-let consoleErrors: string[] = [];
 let setupKey = '';
 let secret = '';
 const nextCode = authenticator(() => setupKey);
 const checkScreen = (name: string) => checkPage(page, `webhooks-${name}`);
 
-test.beforeAll(async ({ browser }) => {
+test.beforeAll(async ({ shop: started, openPage }) => {
   test.setTimeout(300_000);
-  smtp = await new TestSmtpServer().start();
+  shop = started;
   receiver = await new WebhookReceiver().start();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'webhooks-e2e-'));
-  server = await startServer(
-    { SMTP_URL: smtp.url, DATA_DIR: dataDir, WEBHOOKS_ALLOW_LOOPBACK: '1' },
-    { dataDir: mkdtempSync(path.join(tmpdir(), 'webhooks-e2e-unused-')) },
-  );
-  await signUpByApi(server.url, smtp, operator);
-  expect((await operatorCli(() => dataDir)('operators', 'add', operator.email)).code).toBe(0);
-  context = await browser.newContext({ timezoneId: 'Asia/Kolkata' });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(`${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => consoleErrors.push(error.message));
-  await page.goto(`${server.url}/admin`);
+  await shop.signUp(operator);
+  expect((await shop.admin('operators', 'add', operator.email)).code).toBe(0);
+  page = await openPage({ timezoneId: 'Asia/Kolkata' });
+  await page.goto(`${shop.url}/admin`);
   await page.getByLabel('Email').fill(operator.email);
   await page.getByLabel('Password').fill(operator.password);
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -66,16 +44,7 @@ test.beforeAll(async ({ browser }) => {
 });
 
 test.afterAll(async () => {
-  await context?.close();
-  await server?.stop();
   await receiver?.close();
-  await smtp?.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-test.afterEach(() => {
-  expect(consoleErrors, 'no console errors').toEqual([]);
-  consoleErrors = [];
 });
 
 test('the operator adds an endpoint and sees its secret once', async () => {
@@ -110,14 +79,14 @@ test('the operator adds an endpoint and sees its secret once', async () => {
 test('sign-ups reach the receiver; a failed attempt and a delivery show, and one is redelivered', async () => {
   test.setTimeout(120_000);
   receiver.answer('/crm', 500);
-  await signUpByApi(server.url, smtp, {
+  await shop.signUp({
     name: 'First Buyer',
     email: 'first.buyer@example.in',
     phone: '+919812345601',
     password: 'Pink city walls 41',
   });
   await expect.poll(() => receiver.at('/crm').length, { timeout: 30_000 }).toBe(1);
-  await signUpByApi(server.url, smtp, {
+  await shop.signUp({
     name: 'Second Buyer',
     email: 'second.buyer@example.in',
     phone: '+919812345602',

@@ -1,18 +1,17 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, type Shop, test } from './fixtures';
 import { holdRequests } from './support/before-hydration';
-import { type RunningServer, startServer } from './support/server';
 
 /**
  * The home page's sections below the hero hydrate when the visitor comes near them (src/web/lib/hydrate-when-seen.tsx,
  * decision 024): a phone's first load carries only the first screen's code, and nothing the visitor does to a
  * section before its code arrives is lost.
  */
-let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer();
-});
-test.afterAll(async () => {
-  await server.stop();
+test.use({ shopOptions: { name: 'when-seen' } });
+
+let shop: Shop;
+test.beforeAll(({ shop: started }) => {
+  shop = started;
 });
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
@@ -36,7 +35,7 @@ test('a phone loads the sections’ code only when the visitor scrolls towards t
   page,
 }) => {
   const requested = sectionsCodeRequested(page);
-  await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
+  await page.goto(`${shop.url}/`, { waitUntil: 'networkidle' });
   // The first screen is hydrated: the menu opens its drawer.
   await expect(page.getByRole('button', { name: 'Menu', exact: true })).toBeEnabled();
   const aboutTop = await page.locator('#about').evaluate((el) => el.getBoundingClientRect().top);
@@ -51,7 +50,7 @@ test('a phone loads the sections’ code only when the visitor scrolls towards t
 
 test('a tap on a section whose code has not arrived yet is clicked again once it has', async ({ page }) => {
   const release = await holdRequests(page, '**/assets/below-the-fold-*.js');
-  await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
+  await page.goto(`${shop.url}/`, { waitUntil: 'networkidle' });
   await expect(page.getByRole('button', { name: 'Menu', exact: true })).toBeEnabled();
 
   await productToggle(page).tap();
@@ -63,14 +62,14 @@ test('a tap on a section whose code has not arrived yet is clicked again once it
 
 test('back on the home page after leaving it unseen, every section is there and works', async ({ page }) => {
   const requested = sectionsCodeRequested(page);
-  await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
+  await page.goto(`${shop.url}/`, { waitUntil: 'networkidle' });
   await expect(page.getByRole('button', { name: 'Menu', exact: true })).toBeEnabled();
   await page.getByRole('link', { name: 'Get Started' }).click();
-  await expect(page).toHaveURL(`${server.url}/Contact`);
+  await expect(page).toHaveURL(`${shop.url}/Contact`);
   expect(requested(), 'leaving the page fetches the sections for a way back').toBe(true);
 
   await page.goBack();
-  await expect(page).toHaveURL(`${server.url}/`);
+  await expect(page).toHaveURL(`${shop.url}/`);
   for (const id of ['about', 'services', 'products', 'tools-promo'])
     await expect(page.locator(`#${id}`)).toHaveCount(1);
   await productToggle(page).tap();
@@ -80,7 +79,7 @@ test('back on the home page after leaving it unseen, every section is there and 
 test('navigating to the home page shows its sections together with the hero, not after it', async ({
   page,
 }) => {
-  await page.goto(`${server.url}/Contact`, { waitUntil: 'networkidle' });
+  await page.goto(`${shop.url}/Contact`, { waitUntil: 'networkidle' });
   await expect(page.getByRole('button', { name: 'Send Message' })).toBeEnabled();
   // Records whether the hero was ever on the page without the sections below it.
   await page.evaluate(() => {
@@ -91,7 +90,7 @@ test('navigating to the home page shows its sections together with the hero, not
     }).observe(document.body, { childList: true, subtree: true });
   });
   await page.getByRole('link', { name: /home$/ }).first().click();
-  await expect(page).toHaveURL(`${server.url}/`);
+  await expect(page).toHaveURL(`${shop.url}/`);
   await expect(page.locator('#products')).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { heroAlone: boolean }).heroAlone)).toBe(false);
 });

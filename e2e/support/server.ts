@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type CliRun, freePort, runCli, ServerProcess } from '../../test/support/processes';
 
@@ -11,7 +13,12 @@ export type RunningServer = {
   pid: number;
   dataDir: string;
   output: () => string;
+  /** Stops the process; its DATA_DIR stays, for `start()` (a test may change the database meanwhile). */
   stop(): Promise<void>;
+  /** Starts it again after `stop()`, on the same port and DATA_DIR (the same address for the browser). */
+  start(): Promise<void>;
+  /** Stops it for good and deletes the DATA_DIR it made (one given to it stays). */
+  close(): Promise<void>;
 };
 
 /**
@@ -27,6 +34,10 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://localhost:${port}`;
+  // Given to the process as DATA_DIR, not as the launcher's own folder (which its stop() deletes), so the database
+  // outlives a stop() for start().
+  const dataDir = options.dataDir ?? env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'journey-'));
+  const made = !options.dataDir && !env.DATA_DIR;
   const server = new ServerProcess(
     {
       NODE_ENV: 'development',
@@ -34,18 +45,26 @@ export async function startServer(
       DATABASE_URL: '',
       SITE_DIR: path.join(root, 'dist/client'),
       ...env,
+      DATA_DIR: dataDir,
     },
     port,
-    { ...options, migrated: true },
+    { built: options.built, migrated: true },
   );
   await server.start(120_000);
   return {
     url,
     port,
     pid: server.pid,
-    dataDir: server.dataDir,
+    dataDir,
     output: () => server.output,
     stop: () => server.stop(),
+    start: async () => {
+      await server.start(120_000);
+    },
+    close: async () => {
+      await server.stop();
+      if (made) rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
