@@ -3,12 +3,13 @@ import { ChatButton } from '../components/ChatButton';
 import { SiteFooter } from '../components/SiteFooter';
 import { SkipLink } from '../components/SkipLink';
 import { AuthProvider } from '../session/AuthContext';
+import { AuthDialogsMount } from './AuthDialogsMount';
 import { SignInGate } from './SignInGate';
 import { ToolsNavbar } from './ToolsNavbar';
 
 /**
  * The frame of the three tools pages: a skip link, the tools navbar with sign-in, the page, the footer and the chat
- * button, with room at the foot of the footer on phones so the button covers nothing when scrolled to the end (the
+ * button (and the sign-in dialogs, drawn from the session's state), with room at the foot of the footer on phones so the button covers nothing when scrolled to the end (the
  * footer's own colour, not a white strip below it).
  */
 export function ToolsLayout({
@@ -40,6 +41,7 @@ export function ToolsLayout({
         </Main>
         <SiteFooter />
       </div>
+      <AuthDialogsMount />
     </AuthProvider>
   );
 }

@@ -2,7 +2,8 @@ import { Link } from 'wouter';
 import { SITE } from '../../shared/site';
 import { BrandLogo } from '../components/BrandLogo';
 import { useHydrated } from '../lib/prerendered-form';
-import { preloadAuthDialogs, useAuth } from '../session/AuthContext';
+import { useAuth } from '../session/AuthContext';
+import { preloadAuthDialogs } from './AuthDialogsMount';
 import { navButtonClass } from './navButton';
 import { UserMenu } from './UserMenu';
 

@@ -1,8 +1,6 @@
 import {
   createContext,
-  lazy,
   type ReactNode,
-  Suspense,
   useCallback,
   useContext,
   useEffect,
@@ -34,17 +32,25 @@ export type AuthState = {
   signInNeeded: string | null;
   logout(): Promise<void>;
   refresh(): Promise<void>;
+  /** For the layout's AuthDialogsMount only: the sign-in dialogs' state. */
+  dialogs: AuthDialogState;
+};
+
+/**
+ * The sign-in dialogs' state, for the layout that draws them (layout/AuthDialogsMount): which one is open, the
+ * login dialog's reason line, and what a dialog reports back. The context holds state only; features/auth draws.
+ */
+export type AuthDialogState = {
+  /** False until a dialog was first asked for: the dialogs' code loads then and stays mounted. */
+  wanted: boolean;
+  open: AuthDialogName | null;
+  reason: string | undefined;
+  show(name: AuthDialogName): void;
+  close(): void;
+  onLoggedIn(user: AuthUser): void;
 };
 
 const AuthContext = createContext<AuthState | null>(null);
-
-const loadDialogs = () => import('../features/auth/AuthDialogs');
-const AuthDialogs = lazy(loadDialogs);
-
-/** Starts loading the dialogs' code before the first click needs it (on hover or focus of Login / Sign Up). */
-export function preloadAuthDialogs(): void {
-  void loadDialogs();
-}
 
 const TOOLS_PATH = '/utility-tools';
 
@@ -84,8 +90,8 @@ function welcomeBack(name: string) {
 
 /**
  * Who is logged in, for the tools pages (docs/product.md §4, §6). Checks GET /api/auth/check/ once mounted
- * (the prerendered HTML is the "not checked yet" state), polls every 5 s when `poll`, and renders the Login
- * and Signup dialogs. On the buyer's own pages (signedInOnlyReason) a visitor who is not logged in gets the sign-in
+ * (the prerendered HTML is the "not checked yet" state), polls every 5 s when `poll`, and holds which of the Login
+ * and Signup dialogs is open (the layout draws them: layout/AuthDialogsMount). On the buyer's own pages (signedInOnlyReason) a visitor who is not logged in gets the sign-in
  * dialog there; one whose check fails is sent to /utility-tools (docs/product.md §9).
  */
 export function AuthProvider({ children, poll = false }: { children: ReactNode; poll?: boolean }) {
@@ -164,6 +170,15 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
     else window.location.reload();
   }, []);
 
+  const onLoggedIn = useCallback((loggedInUser: AuthUser) => {
+    try {
+      sessionStorage.setItem(JUST_SIGNED_IN, '1');
+    } catch {
+      // Storage refused: the reloaded page just does not say so.
+    }
+    setUser(loggedInUser);
+    setChecked(true);
+  }, []);
   const value = useMemo<AuthState>(
     () => ({
       user,
@@ -175,34 +190,19 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
       signInNeeded,
       logout,
       refresh,
+      dialogs: {
+        wanted: dialogsWanted,
+        open: dialog,
+        reason,
+        show: setDialog,
+        close: () => setDialog(null),
+        onLoggedIn,
+      },
     }),
-    [user, checked, dialog, open, logout, refresh, signInNeeded],
+    [user, checked, dialog, dialogsWanted, reason, open, onLoggedIn, logout, refresh, signInNeeded],
   );
 
-  return (
-    <AuthContext.Provider value={value}>
-      {children}
-      {dialogsWanted && (
-        <Suspense fallback={null}>
-          <AuthDialogs
-            open={dialog}
-            reason={reason}
-            onOpen={setDialog}
-            onClose={() => setDialog(null)}
-            onLoggedIn={(loggedInUser) => {
-              try {
-                sessionStorage.setItem(JUST_SIGNED_IN, '1');
-              } catch {
-                // Storage refused: the reloaded page just does not say so.
-              }
-              setUser(loggedInUser);
-              setChecked(true);
-            }}
-          />
-        </Suspense>
-      )}
-    </AuthContext.Provider>
-  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 
 export function useAuth(): AuthState {

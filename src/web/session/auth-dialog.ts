@@ -1,2 +1,2 @@
-/** The two sign-in dialogs the tools pages open (AuthContext opens them, features/auth draws them). */
+/** The two sign-in dialogs the tools pages open (session/AuthContext holds which; layout/AuthDialogsMount draws them). */
 export type AuthDialogName = 'login' | 'signup';

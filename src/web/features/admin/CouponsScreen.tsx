@@ -4,6 +4,7 @@ import { type CouponDetail, type CouponSummary, describeCouponValue } from '../.
 import type { OverviewResponse } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { Button, FormError } from '../../components/form';
+import { useAction } from '../../components/form/useAction';
 import { announce } from '../../lib/announce';
 import { adminApi, problem } from './api';
 import { CouponForm } from './CouponForm';
@@ -178,22 +179,14 @@ export function CouponScreen() {
   const code = useRecordId();
   useScreenTitle(`Coupon ${code}`);
   const detail = useAdminData(() => adminApi.coupon(code), code);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { run, busy, error } = useAction(problem);
   const coupon = detail.data;
-  const disable = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const disable = () =>
+    run(async () => {
       await adminApi.disableCoupon(code);
-      announce(`Coupon ${code} is disabled.`);
       detail.reload();
-    } catch (failure) {
-      setError(problem(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+      return `Coupon ${code} is disabled.`;
+    });
   return (
     <>
       <Link

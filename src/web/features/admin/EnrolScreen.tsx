@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import type { EnrolmentStart } from '../../../shared/dashboard';
 import { SITE } from '../../../shared/site';
 import { Button, FormError, TextField } from '../../components/form';
+import { useAction } from '../../components/form/useAction';
 import { announce } from '../../lib/announce';
 import { adminApi, problem } from './api';
 import { GateShell } from './GateShell';
@@ -59,33 +60,16 @@ export function EnrolScreen({ email, onDone }: { email: string; onDone: () => vo
   const [setup, setSetup] = useState<EnrolmentStart | null>(null);
   const [code, setCode] = useState('');
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error } = useAction(problem);
 
-  const start = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setSetup(await adminApi.startEnrolment());
-    } catch (failure) {
-      setError(problem(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const start = () => run(async () => setSetup(await adminApi.startEnrolment()));
 
   const confirm = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      setRecoveryCodes((await adminApi.confirmEnrolment(code)).recoveryCodes);
-    } catch (failure) {
-      setError(problem(failure));
-      setCode('');
-    } finally {
-      setBusy(false);
-    }
+    const confirmed = await run(async () =>
+      setRecoveryCodes((await adminApi.confirmEnrolment(code)).recoveryCodes),
+    );
+    if (!confirmed) setCode('');
   };
 
   if (recoveryCodes) {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { MessageRow } from '../../../shared/dashboard';
 import { SITE } from '../../../shared/site';
 import { Button, FormError } from '../../components/form';
+import { useAction } from '../../components/form/useAction';
 import { adminApi, problem } from './api';
 import { Pager } from './DataTable';
 import { Check, Reply } from './icons';
@@ -12,8 +13,7 @@ const replyLink = (message: MessageRow) =>
   `mailto:${encodeURIComponent(message.email)}?subject=${encodeURIComponent(`Re: your message to ${SITE.name}`)}`;
 
 function MessageCard({ message, onHandled }: { message: MessageRow; onHandled: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { run, busy, error } = useAction(problem);
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-xs">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -43,17 +43,12 @@ function MessageCard({ message, onHandled }: { message: MessageRow; onHandled: (
           <Button
             variant="secondary"
             busy={busy}
-            onClick={async () => {
-              setBusy(true);
-              setError(null);
-              try {
+            onClick={() =>
+              run(async () => {
                 await adminApi.markHandled(message.id);
                 onHandled();
-              } catch (failure) {
-                setError(problem(failure));
-                setBusy(false);
-              }
-            }}
+              })
+            }
           >
             <Check className="size-4" aria-hidden="true" />
             Mark handled

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { formatSubunits } from '../../../shared/money';
 import { REFUND_REASON_LABELS } from '../../../shared/refund-requests';
 import { Button, FormError, TextAreaField, TextField } from '../../components/form';
+import { useAction } from '../../components/form/useAction';
 import { adminApi, problem } from './api';
 import { Card, formatDateTime, ScreenTitle, useScreenTitle } from './ui';
 import { useAdminData } from './useAdminData';
@@ -15,21 +16,18 @@ export function RefundRequestsScreen() {
   const { data, error, reload } = useAdminData(adminApi.refundRequests, 'refund-requests');
   const [acting, setActing] = useState<{ id: string; kind: 'approve' | 'decline' } | null>(null);
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [actionError, setActionError] = useState<string | null>(null);
+  const { run, busy, error: actionError, clear } = useAction(problem);
   const [done, setDone] = useState<string | null>(null);
 
   const start = (id: string, kind: 'approve' | 'decline') => {
     setActing({ id, kind });
     setText('');
-    setActionError(null);
+    clear();
   };
 
   const act = async () => {
-    if (!acting || busy) return;
-    setBusy(true);
-    setActionError(null);
-    try {
+    if (!acting) return;
+    await run(async () => {
       const answer =
         acting.kind === 'approve'
           ? await adminApi.approveRefundRequest(acting.id, text.trim())
@@ -38,11 +36,7 @@ export function RefundRequestsScreen() {
       setActing(null);
       setText('');
       reload();
-    } catch (failure) {
-      setActionError(problem(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Button, FormError, TextField } from '../../components/form';
+import { useAction } from '../../components/form/useAction';
 import { adminApi, problem } from './api';
 import { GateShell } from './GateShell';
 import { useScreenTitle } from './ui';
@@ -9,21 +10,16 @@ export function SignInScreen({ onSignedIn }: { onSignedIn: () => void }) {
   useScreenTitle('Sign in');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error } = useAction((failure) =>
+    problem(failure, 'Could not sign in. Please try again.'),
+  );
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await adminApi.login(email, password);
       onSignedIn();
-    } catch (failure) {
-      setError(problem(failure, 'Could not sign in. Please try again.'));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import type { AdminTool } from '../../../shared/dashboard';
 import { asSentence, FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES } from '../../../shared/tool-rules';
 import { Button, FormError, TextField } from '../../components/form';
+import { useAction } from '../../components/form/useAction';
 import { adminApi, problem } from './api';
 import { Card, formatFileSize } from './ui';
 
@@ -15,23 +16,16 @@ export function UploadPanel({
 }) {
   const [file, setFile] = useState<File | null>(null);
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error, fail } = useAction(problem);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!file) return setError('Choose the file to upload.');
-    if (file.size > TOOL_FILE_MAX_BYTES) return setError(asSentence(FILE_TOO_LARGE));
-    setBusy(true);
-    setError(null);
-    try {
+    if (!file) return fail('Choose the file to upload.');
+    if (file.size > TOOL_FILE_MAX_BYTES) return fail(asSentence(FILE_TOO_LARGE));
+    await run(async () => {
       onUploaded(await adminApi.uploadToolFile(tool.id, file, code));
       setFile(null);
       setCode('');
-    } catch (failure) {
-      setError(problem(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Card title="Download file">

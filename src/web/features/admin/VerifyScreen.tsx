@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Button, TextField } from '../../components/form';
+import { useAction } from '../../components/form/useAction';
 import { adminApi, problem } from './api';
 import { GateShell } from './GateShell';
 import { useScreenTitle } from './ui';
@@ -16,22 +17,15 @@ export function VerifyScreen({
 }) {
   useScreenTitle('Two-step verification');
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error } = useAction(problem);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    const verified = await run(async () => {
       await adminApi.verify(code);
       onVerified();
-    } catch (failure) {
-      setError(problem(failure));
-      setCode('');
-    } finally {
-      setBusy(false);
-    }
+    });
+    if (!verified) setCode('');
   };
 
   return (

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { AdminRelease } from '../../../../shared/releases';
 import { Button, FormError, TextField } from '../../../components/form';
+import { useAction } from '../../../components/form/useAction';
 import { adminApi, problem } from '../api';
 
 /**
@@ -15,25 +16,17 @@ export function ReleaseActions({
   onChange: (release: AdminRelease) => void;
 }) {
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error } = useAction(problem);
   if (release.state === 'yanked') {
     return <p className="text-sm text-slate-700">Yanked: in no feed, no update check and not on My Tools.</p>;
   }
   const action = release.state === 'draft' ? 'publish' : 'yank';
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       onChange(await adminApi.releaseAction(release.id, action, code));
       setCode('');
-    } catch (failure) {
-      setError(problem(failure));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form onSubmit={submit} noValidate className="flex flex-wrap items-end gap-3">
