@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp } from '../../../test/support/app';
 import { freePort } from '../../../test/support/processes';
 import { addTool, buyTool, loginAs, newBuyer } from '../../../test/support/shop-fixtures';
+import { billingCorrectionSchema } from '../../shared/billing-correction';
 import type { MyLicense } from '../../shared/licenses';
+import { correctBilling } from '../orders/billing-correction';
 import { refundOrder } from '../payments/refund';
 import { openDatabase } from './index';
 import { MoveRefused, moveToPostgres, type TableFigures, tableFigures } from './move';
@@ -45,7 +47,8 @@ describe('move-to-postgres: the embedded database copied whole into an empty Pos
   let lastInvoiceNumber: string;
 
   beforeAll(async () => {
-    // A real shop on embedded PGlite files: two paid orders (INR and USD), one of them refunded.
+    // A real shop on embedded PGlite files: two paid orders (INR and USD), one of them refunded, the other's billing
+    // corrected.
     // Listening, so the gateway reaches the Razorpay emulator the app mounts.
     const port = await freePort();
     source = await openTestApp({ env: { DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}` } });
@@ -62,6 +65,16 @@ describe('move-to-postgres: the embedded database copied whole into an empty Pos
       source: 'razorpay',
       reason: null,
       madeByRazorpay: { refundId: 'rfnd_moved', amount: refunded.amount },
+    });
+    // The rupee order's billing corrected: its first invoice is cancelled by a credit note that names it back, the
+    // loop between the two tables that the move breaks and closes again.
+    await correctBilling(source.ctx, {
+      userId: user.id,
+      orderId: paidOrderId,
+      body: billingCorrectionSchema.parse({
+        address: '12 Park Street, Kolkata 700016',
+        state: 'West Bengal',
+      }),
     });
     invoicePdf = (await client.get(`/api/orders/${paidOrderId}/invoice.pdf`)).rawPayload;
     const numbers = await source.ctx.db.select({ number: invoices.number }).from(invoices);
@@ -87,8 +100,8 @@ describe('move-to-postgres: the embedded database copied whole into an empty Pos
     }
     const byTable = Object.fromEntries(moved.map((figures) => [figures.table, figures.rows]));
     expect(byTable.orders).toBe(2);
-    expect(byTable.invoices).toBe(2);
-    expect(byTable.credit_notes).toBe(1);
+    expect(byTable.invoices).toBe(3);
+    expect(byTable.credit_notes).toBe(2);
     expect(byTable.licenses).toBe(2);
     expect(moved.filter((figures) => figures.rows > 0).length).toBeGreaterThanOrEqual(10);
     // The source was only read: every table still has the rows and checksum that were copied.

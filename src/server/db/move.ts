@@ -10,13 +10,30 @@ export type TableFigures = { table: string; rows: number; checksum: string };
 
 export class MoveRefused extends Error {}
 
+/**
+ * References that close a loop (an invoice cancelled by a credit note of that invoice; an order adding seats to a
+ * license that an earlier order's purchase made) or point into their own table (a member's license names its
+ * team's). Migration 0025 makes them deferrable: the copy defers them to its commit, so their rows go in in any order.
+ */
+const DEFERRED_REFERENCES: ReadonlyArray<{ table: string; column: string }> = [
+  { table: 'invoices', column: 'cancelled_by_credit_note_id' },
+  { table: 'orders', column: 'adds_to_license_id' },
+  { table: 'licenses', column: 'team_license_id' },
+];
+const deferredIn = (table: string) =>
+  DEFERRED_REFERENCES.filter((reference) => reference.table === table).map((reference) => reference.column);
+
 /** Every table of the schema, each after the tables its foreign keys point to, so rows insert in this order. */
 export function tablesInDependencyOrder(): string[] {
   const tables = (Object.values(schema) as unknown[]).filter((value): value is PgTable => is(value, PgTable));
   const parents = new Map(
     tables.map((table) => {
       const config = getTableConfig(table);
-      const refs = config.foreignKeys.map((key) => getTableConfig(key.reference().foreignTable).name);
+      const refs = config.foreignKeys
+        .filter(
+          (key) => !key.reference().columns.every((column) => deferredIn(config.name).includes(column.name)),
+        )
+        .map((key) => getTableConfig(key.reference().foreignTable).name);
       return [config.name, refs.filter((name) => name !== config.name)];
     }),
   );
@@ -111,6 +128,7 @@ export async function moveToPostgres(
 
       return target.db.transaction(async (to) => {
         await to.execute(utc);
+        await to.execute(sql`set constraints all deferred`);
         for (const table of tables) {
           await copyTable(from as unknown as Database, to as unknown as Database, table);
           progress(`${table}: ${expected.find((figures) => figures.table === table)?.rows ?? 0} rows`);
