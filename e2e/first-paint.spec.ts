@@ -57,8 +57,14 @@ test('Utility Tools paints first, hydrates, and its on-demand code does not rest
   const { firstPaint, scripts } = await timings(page);
   for (const script of scripts.filter((s) => !s.name.startsWith('/assets/boot-')))
     expect(script.startTime, script.name).toBeGreaterThanOrEqual(firstPaint);
-  // The billing form's code has loaded by now; the page's own CSS already styles it.
-  expect(scripts.some((script) => script.name.startsWith('/assets/BillingModal-'))).toBe(true);
+  // The checkout's code waits for a buyer to reach for it (decision 052): none of it has loaded yet.
+  const checkoutCode = (names: string[]) =>
+    names.filter((name) => /^\/assets\/(CheckoutDialog|BillingModal)-/.test(name));
+  expect(checkoutCode(scripts.map((script) => script.name))).toEqual([]);
+  // The pointer on a card's action button fetches it; the page's own CSS already styles it.
+  const fetched = page.waitForResponse((response) => /\/assets\/CheckoutDialog-/.test(response.url()));
+  await page.locator('[data-tool-action]').first().hover();
+  await fetched;
   const sheet = await page.locator('style[data-stylesheet]').getAttribute('data-stylesheet');
   await expect(page.locator(`link[rel="stylesheet"][href="${sheet}"]`)).toHaveCount(0);
 });
