@@ -342,12 +342,19 @@ export type MailStatus = {
 // ── Tools ───────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** A price as the operator types it (499, 7.99), by the catalogue's one price rule, into subunits. */
-const priceSchema = z.string({ error: 'Enter a price like 499 or 7.99.' }).transform((text, issue) => {
+function subunitsOf(text: string, issue: z.RefinementCtx): number {
   const parsed = parsePriceText(text);
   if ('subunits' in parsed) return parsed.subunits;
   issue.addIssue({ code: 'custom', message: asSentence(parsed.problem) });
   return z.NEVER;
-});
+}
+
+const PRICE_EXAMPLE = 'Enter a price like 499 or 7.99.';
+const priceSchema = z.string({ error: PRICE_EXAMPLE }).transform(subunitsOf);
+/** Empty: USD buyers pay the INR price / 75. */
+const usdPriceSchema = z
+  .string({ error: PRICE_EXAMPLE })
+  .transform((text, issue) => (text.trim() === '' ? null : subunitsOf(text, issue)));
 
 /** A Velopack package id; empty means the default made from the tool's name. */
 export const packageIdSchema = z
@@ -363,7 +370,7 @@ export const packageIdSchema = z
  * How a tool's licenses hold seats (decision 049): the dashboard's form and `tools edit --floating --heartbeat 10m`
  * both parse what the operator typed with these fields. Absent: unchanged (per device, 10 minutes for a new tool).
  */
-export const toolLicensingFields = {
+const toolLicensingFields = {
   licenseModel: z.enum(LICENSE_MODELS, { error: 'Choose per-device or floating.' }).optional(),
   heartbeatMinutes: z
     .string({ error: asSentence(HEARTBEAT_PROBLEM) })
@@ -376,54 +383,97 @@ export const toolLicensingFields = {
       return z.NEVER;
     }),
 };
-export const toolLicensingSchema = z.strictObject(toolLicensingFields);
 
-export const toolInputSchema = z
-  .strictObject({
-    ...toolLicensingFields,
-    name: z
-      .string()
-      .trim()
-      .min(1, 'Give the tool a name.')
-      .max(TOOL_TEXT_MAX.name, `At most ${TOOL_TEXT_MAX.name} characters.`),
-    description: z
-      .string()
-      .trim()
-      .min(1, 'Describe the tool.')
-      .max(TOOL_TEXT_MAX.description, `At most ${TOOL_TEXT_MAX.description} characters.`),
-    device: z.enum(['Windows', 'macOS', 'none']),
-    priceINR: priceSchema,
-    /** Empty: USD buyers pay the INR price / 75. */
-    priceUSD: z.union([z.literal('').transform(() => null), priceSchema]),
-    comingSoon: z.boolean(),
-    active: z.boolean(),
-    delivery: z.enum(['license_key', 'credentials']),
-    activationLimit: z.string({ error: asSentence(ACTIVATION_LIMIT_PROBLEM) }).transform((text, issue) => {
-      const value = parseActivationLimitText(text);
+/**
+ * A tool's fields as the operator types them, each by the catalogue's one rule. The dashboard's form and the
+ * command line (`tools add`, `tools edit`, …) parse with these same fields, and the catalogue's operations take what
+ * they parse to (`ToolChanges`, `NewTool`), never a database row.
+ */
+const toolFields = {
+  ...toolLicensingFields,
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Give the tool a name.')
+    .max(TOOL_TEXT_MAX.name, `At most ${TOOL_TEXT_MAX.name} characters.`),
+  description: z
+    .string()
+    .trim()
+    .min(1, 'Describe the tool.')
+    .max(TOOL_TEXT_MAX.description, `At most ${TOOL_TEXT_MAX.description} characters.`),
+  /** none: a tool for no one platform. */
+  device: z
+    .enum(['Windows', 'macOS', 'none'], { error: 'Choose Windows, macOS or none.' })
+    .transform((device) => (device === 'none' ? null : device)),
+  priceINR: priceSchema,
+  priceUSD: usdPriceSchema,
+  comingSoon: z.boolean(),
+  active: z.boolean(),
+  delivery: z.enum(['license_key', 'credentials'], { error: 'Choose license_key or credentials.' }),
+  activationLimit: z.string({ error: asSentence(ACTIVATION_LIMIT_PROBLEM) }).transform((text, issue) => {
+    const value = parseActivationLimitText(text);
+    if (value !== undefined) return value;
+    issue.addIssue({ code: 'custom', message: asSentence(ACTIVATION_LIMIT_PROBLEM) });
+    return z.NEVER;
+  }),
+  /** Length of the free trial; absent: unchanged (0 for a new tool). */
+  trialDays: z
+    .string({ error: asSentence(TRIAL_DAYS_PROBLEM) })
+    .optional()
+    .transform((text, issue) => {
+      if (text === undefined) return undefined;
+      const value = parseTrialDaysText(text);
       if (value !== undefined) return value;
-      issue.addIssue({ code: 'custom', message: asSentence(ACTIVATION_LIMIT_PROBLEM) });
+      issue.addIssue({ code: 'custom', message: asSentence(TRIAL_DAYS_PROBLEM) });
       return z.NEVER;
     }),
-    /** Length of the free trial; absent: unchanged (0 for a new tool). */
-    trialDays: z
-      .string({ error: asSentence(TRIAL_DAYS_PROBLEM) })
-      .optional()
-      .transform((text, issue) => {
-        if (text === undefined) return undefined;
-        const value = parseTrialDaysText(text);
-        if (value !== undefined) return value;
-        issue.addIssue({ code: 'custom', message: asSentence(TRIAL_DAYS_PROBLEM) });
-        return z.NEVER;
-      }),
-    /** Velopack's package id; absent leaves it as it is, empty returns to the default from the name. */
-    packageId: packageIdSchema.optional(),
+  /** Velopack's package id; absent leaves it as it is, empty returns to the default from the name. */
+  packageId: packageIdSchema.optional(),
+};
+
+/** Where the tool sits on its card and in the catalogue (the command line sets these; the form leaves them). */
+const toolPlacementFields = {
+  /** The card's icon: a same-site image path or a hint; empty: none. */
+  icon: z
+    .string()
+    .trim()
+    .max(TOOL_TEXT_MAX.icon, `At most ${TOOL_TEXT_MAX.icon} characters.`)
+    .transform((text) => (text === '' ? null : text)),
+  sortOrder: z
+    .string()
+    .trim()
+    .regex(/^-?\d{1,6}$/, 'A whole number, like 10.')
+    .transform(Number),
+};
+
+/** Without its own USD price a tool costs INR / 75 in USD, which must still be payable: said on the USD field. */
+function refusePriceUnpayableInUsd(
+  tool: { priceINR?: number; priceUSD?: number | null },
+  issue: z.RefinementCtx,
+): void {
+  if (tool.priceINR === undefined || tool.priceUSD === undefined) return;
+  const problem = usdPriceProblem({ priceInrPaise: tool.priceINR, priceUsdCents: tool.priceUSD });
+  if (problem) issue.addIssue({ code: 'custom', path: ['priceUSD'], message: problem });
+}
+
+/** The dashboard's tool form: every field, as the editor sends it. */
+export const toolInputSchema = z
+  .strictObject({
+    ...toolFields,
     /** A fresh authenticator code, needed when the prices are set or changed. */
     code: z.string().optional(),
   })
-  .superRefine((tool, issue) => {
-    const problem = usdPriceProblem({ priceInrPaise: tool.priceINR, priceUsdCents: tool.priceUSD });
-    if (problem) issue.addIssue({ code: 'custom', path: ['priceUSD'], message: problem });
-  });
+  .superRefine(refusePriceUnpayableInUsd);
+
+/** A change to a tool: any of its fields, only those given (the command line's options, a toggle). */
+export const toolChangesSchema = z
+  .strictObject({ ...toolFields, ...toolPlacementFields })
+  .partial()
+  .superRefine(refusePriceUnpayableInUsd);
+export type ToolChanges = z.output<typeof toolChangesSchema>;
+/** A new tool: a change that names it, describes it and prices it; the rest takes the catalogue's defaults. */
+export type NewTool = ToolChanges & Required<Pick<ToolChanges, 'name' | 'description' | 'priceINR'>>;
+
 export type ToolInput = z.input<typeof toolInputSchema>;
 
 /** The tool form's messages by field, as the server would answer them (empty: the server will accept it). */

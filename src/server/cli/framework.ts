@@ -297,7 +297,7 @@ export function parseCommandLine(argv: string[], groups: Group[], commands: Comm
 }
 
 /** The value of a required option, or a usage error naming it. */
-export function requireOption(value: string | undefined, name: string, command: string): string {
+export function requireOption<T>(value: T | undefined, name: string, command: string): T {
   if (value === undefined) throw new UsageError(`"${command}" needs --${name}.`, command);
   return value;
 }

@@ -1,21 +1,12 @@
 import { constants, createReadStream } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { toolLicensingSchema } from '../../shared/dashboard';
+import { type NewTool, type ToolChanges, toolChangesSchema } from '../../shared/dashboard';
 import { formatSubunits, usdCentsFromInrPaise } from '../../shared/money';
-import { defaultPackageId, PACKAGE_ID_PATTERN, packageIdOf } from '../../shared/releases';
-import type { Device } from '../../shared/shop';
-import {
-  ACTIVATION_LIMIT_PROBLEM,
-  FILE_TOO_LARGE,
-  HEARTBEAT_PROBLEM,
-  parseActivationLimitText,
-  TOOL_FILE_MAX_BYTES,
-  TOOL_TEXT_MAX,
-} from '../../shared/tool-rules';
-import { parseTrialDaysText, TRIAL_DAYS_PROBLEM } from '../../shared/trials';
+import { defaultPackageId, packageIdOf } from '../../shared/releases';
+import { FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES, TOOL_TEXT_MAX } from '../../shared/tool-rules';
 import { type ToolRow, toApiTool } from '../shop/catalogue';
-import { attachToolFile, createTool, listTools, type ToolChanges, updateTool } from '../shop/operator';
+import { attachToolFile, createTool, listTools, updateTool } from '../shop/operator';
 import { details, formatBytes, formatTime, shortId, table } from './format';
 import {
   type AdminEnv,
@@ -26,11 +17,6 @@ import {
   type OptionSpec,
   requireOption,
 } from './framework';
-import { assertPayableInUsd, parsePrice, parseUsdPrice } from './prices';
-
-const NAME_MAX = TOOL_TEXT_MAX.name;
-const DESCRIPTION_MAX = TOOL_TEXT_MAX.description;
-const ICON_MAX = TOOL_TEXT_MAX.icon;
 
 type Delivery = ToolRow['delivery'];
 
@@ -100,79 +86,47 @@ const toolOutput = (row: ToolRow, headline: string): CommandOutput => ({
   text: `${headline}\n\n${toolDetails(row)}`,
 });
 
-// ── Field rules ─────────────────────────────────────────────────────────────────────────────────────────────
+// ── Fields: the command line's options, parsed by the catalogue's own tool fields ────────────────────────────
 
-function parseText(typed: string, option: string, maxLength: number): string {
-  const text = typed.trim();
-  if (!text) throw new CommandError(`${option} must not be empty.`);
-  if (text.length > maxLength)
-    throw new CommandError(`${option} is too long (at most ${maxLength} characters).`);
-  return text;
-}
+/** The tool field each option sets (shared/dashboard.ts `toolChangesSchema`, which the dashboard's form shares). */
+const FIELD_OF_OPTION = {
+  name: 'name',
+  description: 'description',
+  device: 'device',
+  'price-inr': 'priceINR',
+  'price-usd': 'priceUSD',
+  delivery: 'delivery',
+  icon: 'icon',
+  'sort-order': 'sortOrder',
+  'activation-limit': 'activationLimit',
+  'trial-days': 'trialDays',
+  'package-id': 'packageId',
+  heartbeat: 'heartbeatMinutes',
+} as const;
 
-function parseDevice(typed: string): Device | null {
-  const text = typed.trim().toLowerCase();
-  if (text === 'windows') return 'Windows';
-  if (text === 'macos' || text === 'mac') return 'macOS';
-  if (text === 'none') return null;
-  throw new CommandError(`--device must be Windows, macOS or none, got "${typed}".`);
-}
+type FieldOption = keyof typeof FIELD_OF_OPTION;
 
-function parseDelivery(typed: string): Delivery {
-  const text = typed.trim().toLowerCase().replace('_', '-');
-  if (text === 'license-key' || text === 'key') return 'license_key';
-  if (text === 'credentials') return 'credentials';
-  throw new CommandError(`--delivery must be license-key or credentials, got "${typed}".`);
-}
+/** The command line's own words for a value, as the form spells it: --device mac, --price-usd none, … */
+const WORDS: Partial<Record<FieldOption, Record<string, string>>> = {
+  device: { windows: 'Windows', macos: 'macOS', mac: 'macOS', none: 'none' },
+  'price-usd': { none: '' },
+  delivery: {
+    'license-key': 'license_key',
+    license_key: 'license_key',
+    key: 'license_key',
+    credentials: 'credentials',
+  },
+  'package-id': { none: '' },
+};
 
-/** How many machines one license may be activated on at a time: at least 1, and no runaway values. */
-function parseActivationLimit(typed: string): number {
-  const value = parseActivationLimitText(typed);
-  if (value === undefined)
-    throw new CommandError(`--activation-limit must be ${ACTIVATION_LIMIT_PROBLEM}, got "${typed}".`);
-  return value;
-}
+/** A description's characters take at most four bytes each in UTF-8. */
+const DESCRIPTION_FILE_LIMIT = {
+  bytes: 4 * TOOL_TEXT_MAX.description,
+  problem: `a description is at most ${TOOL_TEXT_MAX.description} characters`,
+};
 
-function parseTrialDays(typed: string): number {
-  const value = parseTrialDaysText(typed);
-  if (value === undefined)
-    throw new CommandError(`--trial-days must be ${TRIAL_DAYS_PROBLEM}, got "${typed}".`);
-  return value;
-}
-
-function parsePackageId(typed: string): string | null {
-  const text = typed.trim();
-  if (text === '' || text.toLowerCase() === 'none') return null;
-  if (!PACKAGE_ID_PATTERN.test(text)) {
-    throw new CommandError(
-      `--package-id must be letters, digits, dots, dashes and underscores (e.g. PdfToolkit), got "${typed}".`,
-    );
-  }
-  return text;
-}
-
-function parseSortOrder(typed: string): number {
-  if (!/^-?\d{1,6}$/.test(typed.trim())) {
-    throw new CommandError(`--sort-order must be a whole number, got "${typed}".`);
-  }
-  return Number(typed);
-}
-
-async function readDescription(
-  env: AdminEnv,
-  options: { description?: string; 'description-file'?: string },
-): Promise<string | undefined> {
-  if (options.description !== undefined && options['description-file'] !== undefined) {
-    throw new CommandError('Give --description or --description-file, not both.');
-  }
-  if (options['description-file'] !== undefined) {
-    const file = await userFile(env, options['description-file']);
-    return parseText(await readFile(file, 'utf8'), '--description-file', DESCRIPTION_MAX);
-  }
-  return options.description === undefined
-    ? undefined
-    : parseText(options.description, '--description', DESCRIPTION_MAX);
-}
+const spelledAsForm = (option: FieldOption, typed: string) =>
+  WORDS[option]?.[typed.trim().toLowerCase()] ?? typed;
 
 /** The full path of a file the operator named, once it is known to be a readable, non-empty file of a size we take. */
 export async function userFile(
@@ -253,47 +207,40 @@ type FieldOptions = {
   [K in keyof typeof FIELD_OPTIONS]?: (typeof FIELD_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string;
 };
 
-/** --floating, --per-device and --heartbeat, parsed by the dashboard's own schema (shared/dashboard.ts). */
-function licensingChanges(options: FieldOptions): ToolChanges {
+/**
+ * The tool fields the options ask for (only those given), parsed once by the catalogue's schema before the database
+ * is opened; a refusal names the option and what was typed.
+ */
+async function fieldChanges(env: AdminEnv, options: FieldOptions): Promise<ToolChanges> {
+  if (options.description !== undefined && options['description-file'] !== undefined) {
+    throw new CommandError('Give --description or --description-file, not both.');
+  }
   if (options.floating && options['per-device']) {
     throw new CommandError('Give --floating or --per-device, not both.');
   }
-  const parsed = toolLicensingSchema.safeParse({
-    licenseModel: options.floating ? 'floating' : options['per-device'] ? 'per-device' : undefined,
-    heartbeatMinutes: options.heartbeat,
-  });
-  // Only the interval can be wrong: the model comes from the flags.
-  if (!parsed.success) {
-    throw new CommandError(`--heartbeat must be ${HEARTBEAT_PROBLEM}, got "${options.heartbeat}".`);
+  const input: Record<string, unknown> = {};
+  const typedFor = new Map<string, { option: string; typed: string }>();
+  for (const option of Object.keys(FIELD_OF_OPTION) as FieldOption[]) {
+    const typed = options[option];
+    if (typed === undefined) continue;
+    input[FIELD_OF_OPTION[option]] = spelledAsForm(option, typed);
+    typedFor.set(FIELD_OF_OPTION[option], { option: `--${option}`, typed });
   }
-  const { licenseModel, heartbeatMinutes } = parsed.data;
-  return {
-    ...(licenseModel ? { licenseModel } : {}),
-    ...(heartbeatMinutes !== undefined ? { heartbeatMinutes } : {}),
-  };
-}
-
-/** The column values the options ask for (only those given), checked before the database is opened. */
-async function fieldChanges(env: AdminEnv, options: FieldOptions) {
-  const changes: ToolChanges = {};
-  if (options.name !== undefined) changes.name = parseText(options.name, '--name', NAME_MAX);
-  const description = await readDescription(env, options);
-  if (description !== undefined) changes.description = description;
-  if (options.device !== undefined) changes.device = parseDevice(options.device);
-  if (options['price-inr'] !== undefined)
-    changes.priceInrPaise = parsePrice(options['price-inr'], '--price-inr');
-  if (options['price-usd'] !== undefined) changes.priceUsdCents = parseUsdPrice(options['price-usd']);
-  if (options.delivery !== undefined) changes.delivery = parseDelivery(options.delivery);
-  if (options.icon !== undefined) {
-    changes.icon = options.icon.trim() === '' ? null : parseText(options.icon, '--icon', ICON_MAX);
+  const descriptionFile = options['description-file'];
+  if (descriptionFile !== undefined) {
+    const file = await userFile(env, descriptionFile, DESCRIPTION_FILE_LIMIT);
+    input.description = await readFile(file, 'utf8');
+    typedFor.set('description', { option: '--description-file', typed: descriptionFile });
   }
-  if (options['sort-order'] !== undefined) changes.sortOrder = parseSortOrder(options['sort-order']);
-  if (options['activation-limit'] !== undefined) {
-    changes.activationLimit = parseActivationLimit(options['activation-limit']);
+  if (options.floating || options['per-device']) {
+    input.licenseModel = options.floating ? 'floating' : 'per-device';
   }
-  if (options['trial-days'] !== undefined) changes.trialDays = parseTrialDays(options['trial-days']);
-  if (options['package-id'] !== undefined) changes.packageId = parsePackageId(options['package-id']);
-  return { ...changes, ...licensingChanges(options) };
+  const parsed = toolChangesSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  const given = typedFor.get(String(issue?.path[0]));
+  const message = issue?.message ?? 'Not a valid value.';
+  throw new CommandError(given ? `${given.option} "${given.typed}": ${message}` : message);
 }
 
 /** Applies changes through the catalogue service, once the command's input was checked. */
@@ -354,28 +301,17 @@ const add = defineCommand({
     'the INR price / 75. --delivery defaults to license-key. Attach the download with "tools upload".',
   async run(env, { options }) {
     const command = 'tools add';
-    requireOption(options.name, 'name', command);
-    if (options.description === undefined && options['description-file'] === undefined) {
-      requireOption(undefined, 'description', command);
-    }
-    requireOption(options['price-inr'], 'price-inr', command);
     const fields = await fieldChanges(env, options);
-    const values = {
-      name: fields.name as string,
-      description: fields.description as string,
-      device: fields.device ?? null,
-      priceInrPaise: fields.priceInrPaise as number,
-      priceUsdCents: fields.priceUsdCents ?? null,
-      delivery: fields.delivery ?? 'license_key',
-      icon: fields.icon ?? null,
+    const tool: NewTool = {
+      ...fields,
+      name: requireOption(fields.name, 'name', command),
+      description: requireOption(fields.description, 'description', command),
+      priceINR: requireOption(fields.priceINR, 'price-inr', command),
       comingSoon: options['coming-soon'] === true,
       active: options.inactive !== true,
     };
-    assertPayableInUsd(values);
-
     const ctx = await env.open();
-    const licensing = { licenseModel: fields.licenseModel, heartbeatMinutes: fields.heartbeatMinutes };
-    const row = await createTool(ctx, { ...values, ...licensing, sortOrder: fields.sortOrder }, env.actor);
+    const row = await createTool(ctx, tool, env.actor);
     const next = row.fileKey ? '' : ` Attach its download with "tools upload ${shortId(row.id)} <file>".`;
     return toolOutput(row, `Added ${row.name} (${shortId(row.id)}).${next}`);
   },

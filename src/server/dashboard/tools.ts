@@ -24,25 +24,8 @@ export async function toolForDashboard(ctx: AppContext, id: string): Promise<Adm
   return catalogue.toAdminTool(await findTool(ctx.db, id));
 }
 
-// ── The editor's form, as the catalogue's operations take it ───────────────────────────────────────────────
-
+/** The editor's form, parsed by the route with the catalogue's own tool fields (shared/dashboard.ts). */
 type ToolChange = z.output<typeof toolInputSchema>;
-
-const toColumns = (input: ToolChange) => ({
-  name: input.name,
-  description: input.description,
-  device: input.device === 'none' ? null : input.device,
-  priceInrPaise: input.priceINR,
-  priceUsdCents: input.priceUSD,
-  comingSoon: input.comingSoon,
-  active: input.active,
-  delivery: input.delivery,
-  activationLimit: input.activationLimit,
-  ...(input.trialDays === undefined ? {} : { trialDays: input.trialDays }),
-  ...(input.licenseModel === undefined ? {} : { licenseModel: input.licenseModel }),
-  ...(input.heartbeatMinutes === undefined ? {} : { heartbeatMinutes: input.heartbeatMinutes }),
-  packageId: input.packageId,
-});
 
 /** Whether saving `input` changes what the tool costs (which needs a fresh authenticator code). */
 export async function changesPrices(ctx: AppContext, id: string, input: ToolChange): Promise<boolean> {
@@ -55,7 +38,7 @@ export async function createToolFromForm(
   input: ToolChange,
   actor: Actor,
 ): Promise<AdminTool> {
-  return catalogue.toAdminTool(await catalogue.createTool(ctx, toColumns(input), actor));
+  return catalogue.toAdminTool(await catalogue.createTool(ctx, input, actor));
 }
 
 export async function updateToolFromForm(
@@ -64,7 +47,7 @@ export async function updateToolFromForm(
   input: ToolChange,
   actor: Actor,
 ): Promise<AdminTool> {
-  const { after } = await catalogue.updateTool(ctx, id, toColumns(input), actor);
+  const { after } = await catalogue.updateTool(ctx, id, input, actor);
   return catalogue.toAdminTool(after);
 }
 

@@ -56,7 +56,7 @@ describe('tools edit --activation-limit', () => {
 
     const refused = await admin('tools', 'edit', toolId, '--activation-limit', '0');
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('--activation-limit must be a whole number from 1 to 100, got "0".');
+    expect(refused.stderr).toContain('--activation-limit "0": A whole number from 1 to 100.');
 
     const listed = await admin('tools', 'list', '--json');
     const tools = JSON.parse(listed.stdout) as Array<{ _id: string; activationLimit: number }>;

@@ -251,9 +251,7 @@ describe('the license model', () => {
     expect(floating.stdout).toMatch(/floating, heartbeat every 10 min/);
     const refused = await runCommandLine(['tools', 'edit', tool.id, '--heartbeat', '0m'], cli);
     expect(refused.exitCode).toBe(1);
-    expect(refused.stderr).toMatch(
-      /--heartbeat must be a heartbeat interval in whole minutes from 1 to 1440/,
-    );
+    expect(refused.stderr).toMatch(/--heartbeat "0m": A heartbeat interval in whole minutes from 1 to 1440/);
 
     const editorFields = {
       name: tool.name,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, asc, count, desc, eq, isNull, max } from 'drizzle-orm';
-import type { AdminTool } from '../../shared/dashboard';
+import type { AdminTool, NewTool, ToolChanges } from '../../shared/dashboard';
 import { defaultPackageId } from '../../shared/releases';
 import { TOOL_FILE_MAX_BYTES, usdPriceProblem } from '../../shared/tool-rules';
 import type { Tx } from '../db';
@@ -91,10 +91,27 @@ async function assertLimitFitsDevices(tx: Tx, before: ToolRow, limit: number | u
   }
 }
 
-export type ToolChanges = Partial<typeof tools.$inferInsert>;
-export type NewTool = Omit<typeof tools.$inferInsert, 'id' | 'sortOrder' | 'createdAt' | 'updatedAt'> & {
-  sortOrder?: number;
-};
+/** The catalogue's columns for the fields a change gives; the ones it leaves out stay as they are. */
+function toolColumns(fields: ToolChanges): Partial<typeof tools.$inferInsert> {
+  const columns: Partial<typeof tools.$inferInsert> = {
+    name: fields.name,
+    description: fields.description,
+    device: fields.device,
+    priceInrPaise: fields.priceINR,
+    priceUsdCents: fields.priceUSD,
+    comingSoon: fields.comingSoon,
+    active: fields.active,
+    delivery: fields.delivery,
+    activationLimit: fields.activationLimit,
+    trialDays: fields.trialDays,
+    licenseModel: fields.licenseModel,
+    heartbeatMinutes: fields.heartbeatMinutes,
+    packageId: fields.packageId,
+    icon: fields.icon,
+    sortOrder: fields.sortOrder,
+  };
+  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
+}
 
 function assertPayable(prices: { priceInrPaise: number; priceUsdCents: number | null }): void {
   const problem = usdPriceProblem(prices);
@@ -138,8 +155,17 @@ export async function listTools(
 }
 
 /** Adds a tool; without a position it goes after the last one. */
-export async function createTool(ctx: AppContext, values: NewTool, actor: Actor): Promise<ToolRow> {
-  assertPayable(values as { priceInrPaise: number; priceUsdCents: number | null });
+export async function createTool(ctx: AppContext, tool: NewTool, actor: Actor): Promise<ToolRow> {
+  const values = {
+    device: null,
+    priceUsdCents: null,
+    delivery: 'license_key' as const,
+    ...toolColumns(tool),
+    name: tool.name,
+    description: tool.description,
+    priceInrPaise: tool.priceINR,
+  };
+  assertPayable(values);
   const created = await ctx.db.transaction(async (tx) => {
     const [last] = await tx.select({ sortOrder: max(tools.sortOrder) }).from(tools);
     const now = ctx.clock.now();
@@ -171,13 +197,14 @@ export async function updateTool(
   changes: ToolChanges,
   actor: Actor,
 ): Promise<{ before: ToolRow; after: ToolRow }> {
+  const columns = toolColumns(changes);
   const result = await ctx.db.transaction(async (tx) => {
     const before = await findTool(tx, typed, true);
-    assertPayable({ ...before, ...changes });
-    await assertLimitFitsDevices(tx, before, changes.activationLimit);
+    assertPayable({ ...before, ...columns });
+    await assertLimitFitsDevices(tx, before, columns.activationLimit);
     const [after] = await tx
       .update(tools)
-      .set({ ...changes, updatedAt: ctx.clock.now() })
+      .set({ ...columns, updatedAt: ctx.clock.now() })
       .where(eq(tools.id, before.id))
       .returning();
     if (!after) throw new Error('tool update returned no row');
