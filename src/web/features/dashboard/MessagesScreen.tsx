@@ -60,7 +60,7 @@ function MessageCard({ message, onHandled }: { message: MessageRow; onHandled: (
   );
 }
 
-/** The contact inbox: unhandled messages first (oldest first, as a queue); reply opens the mail client. */
+/** Contact messages: unhandled messages first (oldest first, as a queue); reply opens the mail client. */
 export function MessagesScreen() {
   useScreenTitle('Messages');
   const [query, setQuery] = useState({ page: 1, show: 'unhandled' as 'unhandled' | 'all' });

@@ -4,9 +4,9 @@ import { countMessages, listMessages } from '../contact/messages';
 import type { AppContext } from '../kernel/context';
 import { outboxStatus } from '../mail/operator';
 
-/** The contact inbox and the mail outbox in the dashboard's shapes: the read models are contact's and mail's. */
+/** Contact messages and the mail outbox in the dashboard's shapes: the read models are contact's and mail's. */
 
-/** A page of the inbox: unhandled messages first, oldest first (a queue to work through), then handled ones. */
+/** A page of contact messages: unhandled messages first, oldest first (a queue to work through), then handled ones. */
 export async function messagesPage(
   ctx: AppContext,
   query: z.output<typeof messagesQuerySchema>,

@@ -5,7 +5,7 @@ import { emptyRequestSchema, messagesQuerySchema } from '../../../shared/dashboa
 import { markMessageHandled } from '../../contact/messages';
 import type { AppContext } from '../../kernel/context';
 import { retryMail } from '../../mail/operator';
-import { mailStatus, messagesPage } from '../inbox';
+import { mailStatus, messagesPage } from '../messages';
 import { idPath, operatorOf } from './guard';
 
 const mailId = z.object({
@@ -17,7 +17,7 @@ const mailId = z.object({
 });
 
 /** /api/admin/messages and /api/admin/mail: contact messages and the outbox, and the operator's two fixes. */
-export function inboxRoutes(base: FastifyInstance, ctx: AppContext): void {
+export function dashboardMessageRoutes(base: FastifyInstance, ctx: AppContext): void {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.get('/api/admin/messages', { schema: { querystring: messagesQuerySchema } }, async (request) =>
     messagesPage(ctx, request.query),
