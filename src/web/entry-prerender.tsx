@@ -2,7 +2,7 @@ import { type ComponentType, StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { Router } from 'wouter';
 import { App } from './App';
-import { ADMIN_META } from './features/admin/meta';
+import { ADMIN_META } from './features/dashboard/meta';
 import { ADMIN_ROUTE as ADMIN_PART, type PageRoute } from './routes';
 
 export { NOT_FOUND_ROUTE, PAGE_ROUTES } from './routes';

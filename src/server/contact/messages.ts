@@ -84,7 +84,7 @@ const ORDERS = {
   oldest: [asc(contactMessages.createdAt), asc(contactMessages.id)],
 };
 
-/** The contact inbox, as the dashboard and the command line list it: a filter, an order, and a page of it. */
+/** Contact messages, as the dashboard and the command line list it: a filter, an order, and a page of it. */
 export function listMessages(
   ctx: AppContext,
   query: MessageFilter & { order: keyof typeof ORDERS; limit?: number; offset?: number },

@@ -3,7 +3,7 @@ import type { AppContext } from '../kernel/context';
 import { dashboardCouponRoutes } from './routes/coupons';
 import { customerRoutes } from './routes/customers';
 import { guardDashboard } from './routes/guard';
-import { inboxRoutes } from './routes/inbox';
+import { dashboardMessageRoutes } from './routes/messages';
 import { dashboardOrderRoutes } from './routes/orders';
 import { refundRequestRoutes } from './routes/refund-requests';
 import { dashboardReleaseRoutes } from './routes/releases';
@@ -24,7 +24,7 @@ export async function dashboardRoutes(app: FastifyInstance, ctx: AppContext): Pr
     guardDashboard(scope, ctx);
     dashboardOrderRoutes(scope, ctx);
     customerRoutes(scope, ctx);
-    inboxRoutes(scope, ctx);
+    dashboardMessageRoutes(scope, ctx);
     reportRoutes(scope, ctx);
     dashboardCouponRoutes(scope, ctx);
     dashboardWebhookRoutes(scope, ctx);

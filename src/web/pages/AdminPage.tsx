@@ -1,6 +1,6 @@
-import { AdminApp } from '../features/admin/AdminApp';
+import { DashboardApp } from '../features/dashboard/DashboardApp';
 
 /** /admin and everything under it: the operator's dashboard, a code-split part of its own. */
 export default function AdminPage() {
-  return <AdminApp />;
+  return <DashboardApp />;
 }

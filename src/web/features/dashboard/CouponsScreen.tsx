@@ -1,0 +1,266 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { type CouponDetail, type CouponSummary, describeCouponValue } from '../../../shared/coupons';
+import type { OverviewResponse } from '../../../shared/dashboard';
+import { formatSubunits } from '../../../shared/money';
+import { Button, FormError } from '../../components/form';
+import { useAction } from '../../components/form/useAction';
+import { announce } from '../../lib/announce';
+import { dashboardApi, problem } from './api';
+import { CouponForm } from './CouponForm';
+import { DataTable } from './DataTable';
+import { ArrowLeft } from './icons';
+import { Card, customerEmail, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
+import { useDashboardData, useRecordId } from './useDashboardData';
+
+const uses = (coupon: CouponSummary) =>
+  `${coupon.used} used${coupon.reserved ? ` + ${coupon.reserved} held` : ''}${coupon.maxUses === null ? '' : ` of ${coupon.maxUses}`}`;
+
+const COLUMNS = [
+  {
+    key: 'code',
+    label: 'Code',
+    render: (coupon: CouponSummary) => (
+      <Link
+        to={`/admin/coupons/${encodeURIComponent(coupon.code)}`}
+        className="font-medium text-brand-700 underline underline-offset-2"
+      >
+        {coupon.code}
+      </Link>
+    ),
+  },
+  { key: 'value', label: 'Discount', render: (coupon: CouponSummary) => describeCouponValue(coupon) },
+  {
+    key: 'tools',
+    label: 'Tools',
+    render: (coupon: CouponSummary) =>
+      coupon.toolIds.length === 0 ? 'All' : `${coupon.toolIds.length} listed`,
+  },
+  {
+    key: 'ends',
+    label: 'Ends',
+    render: (coupon: CouponSummary) => (coupon.endsAt ? formatCouponEnd(coupon.endsAt) : 'Never'),
+  },
+  { key: 'uses', label: 'Uses', render: uses },
+  { key: 'state', label: 'State', render: (coupon: CouponSummary) => <StatusBadge status={coupon.state} /> },
+];
+
+/**
+ * A coupon's end as the operator set it: an end date includes its whole day, so it is stored as the next midnight in
+ * India (shared/coupons.ts couponEnd) and shown as that last day, '31 Dec 2026'; an end with a time shows the time.
+ */
+export function formatCouponEnd(iso: string): string {
+  const end = new Date(iso);
+  const time = end.toLocaleTimeString('en-GB', {
+    timeZone: 'Asia/Kolkata',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  if (time !== '00:00') return formatDateTime(iso);
+  return new Date(end.getTime() - 1).toLocaleDateString('en-IN', {
+    timeZone: 'Asia/Kolkata',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  });
+}
+
+/** Every coupon with its uses, and the form that makes a new one. */
+export function CouponsScreen() {
+  useScreenTitle('Coupons');
+  const list = useDashboardData(() => dashboardApi.coupons(), 'coupons');
+  const tools = useDashboardData(
+    () => dashboardApi.tools({ page: 1, pageSize: 100, sort: 'name', dir: 'asc' }),
+    'tools',
+  );
+  const [notice, setNotice] = useState<string | null>(null);
+  /** A coupon just created: once listed, its row's link takes focus (the form's button is far below it). */
+  const [createdCode, setCreatedCode] = useState<string | null>(null);
+  const create = async (input: Parameters<typeof dashboardApi.createCoupon>[0]) => {
+    const created = await dashboardApi.createCoupon(input);
+    setNotice(`Coupon ${created.code} created.`);
+    setCreatedCode(created.code);
+    list.reload();
+    return created;
+  };
+  useEffect(() => {
+    if (!createdCode || !list.data?.some((coupon) => coupon.code === createdCode)) return;
+    setCreatedCode(null);
+    const link = document.querySelector<HTMLElement>(
+      `a[href="/admin/coupons/${encodeURIComponent(createdCode)}"]`,
+    );
+    link?.focus();
+    link?.scrollIntoView({ block: 'center' });
+    announce(`Coupon ${createdCode} created. It is listed in the table.`);
+  }, [createdCode, list.data]);
+  return (
+    <>
+      <ScreenTitle title="Coupons" />
+      <FormError message={list.error ?? tools.error} />
+      {notice && <p className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">{notice}</p>}
+      <div className="grid gap-4">
+        {list.data && (
+          <DataTable
+            caption="Coupons"
+            columns={COLUMNS}
+            rows={list.data}
+            rowKey={(row) => row.id}
+            empty="No coupons yet."
+          />
+        )}
+        <Card title="New coupon">
+          <CouponForm tools={tools.data?.items ?? []} onCreate={create} />
+        </Card>
+      </div>
+    </>
+  );
+}
+
+const Revenue = ({ detail }: { detail: CouponDetail }) =>
+  detail.revenue.length === 0 ? (
+    <p className="text-sm text-slate-700">No paid order has used it yet.</p>
+  ) : (
+    <dl className="grid gap-3 sm:grid-cols-2">
+      {detail.revenue.map((entry) => (
+        <div key={entry.currency} className="rounded-lg bg-slate-50 p-3">
+          <dt className="text-sm text-slate-700">
+            {entry.orders} paid {entry.orders === 1 ? 'order' : 'orders'} in {entry.currency}
+          </dt>
+          <dd className="text-lg font-semibold tabular-nums text-slate-900">
+            {formatSubunits(entry.paid, entry.currency)} received
+          </dd>
+          <dd className="text-sm tabular-nums text-slate-700">
+            {formatSubunits(entry.discount, entry.currency)} given as discount
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+
+const USE_COLUMNS = [
+  {
+    key: 'order',
+    label: 'Order',
+    render: (use: CouponDetail['uses'][number]) => (
+      <Link
+        to={`/admin/orders/${use.orderId}`}
+        className="font-medium text-brand-700 underline underline-offset-2"
+      >
+        {formatDateTime(use.createdAt)}
+      </Link>
+    ),
+  },
+  { key: 'buyer', label: 'Buyer', render: (use: CouponDetail['uses'][number]) => customerEmail(use.email) },
+  { key: 'tool', label: 'Tool', render: (use: CouponDetail['uses'][number]) => use.toolName },
+  {
+    key: 'price',
+    label: 'List price',
+    render: (use: CouponDetail['uses'][number]) => formatSubunits(use.listPrice, use.currency),
+  },
+  {
+    key: 'discount',
+    label: 'Discount',
+    render: (use: CouponDetail['uses'][number]) => formatSubunits(use.discount, use.currency),
+  },
+  {
+    key: 'paid',
+    label: 'Paid',
+    render: (use: CouponDetail['uses'][number]) => formatSubunits(use.paid, use.currency),
+  },
+  {
+    key: 'state',
+    label: 'Use',
+    render: (use: CouponDetail['uses'][number]) => <StatusBadge status={use.state} />,
+  },
+];
+
+/** One coupon: its terms, each order that took it, the revenue it brought, and Disable. */
+export function CouponScreen() {
+  const code = useRecordId();
+  useScreenTitle(`Coupon ${code}`);
+  const detail = useDashboardData(() => dashboardApi.coupon(code), code);
+  const { run, busy, error } = useAction(problem);
+  const coupon = detail.data;
+  const disable = () =>
+    run(async () => {
+      await dashboardApi.disableCoupon(code);
+      detail.reload();
+      return `Coupon ${code} is disabled.`;
+    });
+  return (
+    <>
+      <Link
+        to="/admin/coupons"
+        className="mb-3 inline-flex items-center gap-1 text-sm font-medium text-brand-700 underline underline-offset-2"
+      >
+        <ArrowLeft className="size-4" aria-hidden="true" />
+        Coupons
+      </Link>
+      <ScreenTitle title={`Coupon ${code}`}>
+        {coupon && !coupon.disabledAt && (
+          <Button variant="secondary" busy={busy} onClick={disable}>
+            Disable
+          </Button>
+        )}
+      </ScreenTitle>
+      <FormError message={detail.error ?? error} />
+      {coupon && (
+        <div className="grid gap-4">
+          <div className="grid gap-4 lg:grid-cols-2">
+            <Card title="Terms">
+              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+                <dt className="text-slate-700">Discount</dt>
+                <dd>{describeCouponValue(coupon)}</dd>
+                <dt className="text-slate-700">Tools</dt>
+                <dd>{coupon.toolIds.length === 0 ? 'All' : `${coupon.toolIds.length} listed`}</dd>
+                <dt className="text-slate-700">Starts</dt>
+                <dd>{coupon.startsAt ? formatDateTime(coupon.startsAt) : 'At once'}</dd>
+                <dt className="text-slate-700">Ends</dt>
+                <dd>{coupon.endsAt ? formatCouponEnd(coupon.endsAt) : 'Never'}</dd>
+                <dt className="text-slate-700">Uses</dt>
+                <dd>{uses(coupon)}</dd>
+                <dt className="text-slate-700">Per buyer</dt>
+                <dd>{coupon.reusable ? 'Any number of times' : 'Once'}</dd>
+                <dt className="text-slate-700">State</dt>
+                <dd>
+                  <StatusBadge status={coupon.state} />
+                </dd>
+                <dt className="text-slate-700">Created</dt>
+                <dd>
+                  {formatDateTime(coupon.createdAt)} by {coupon.createdBy}
+                </dd>
+              </dl>
+            </Card>
+            <Card title="Revenue">
+              <Revenue detail={coupon} />
+            </Card>
+          </div>
+          <DataTable
+            caption={`Uses of ${coupon.code}`}
+            columns={USE_COLUMNS}
+            rows={coupon.uses}
+            rowKey={(use) => use.orderId}
+            empty="Not used yet."
+          />
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The Overview's line on coupons: paid orders of the last 30 days priced with one, and what they took off. */
+export function CouponsOverviewCard({ figures }: { figures: OverviewResponse['coupons'] }) {
+  return (
+    <Card title="Coupons, last 30 days">
+      <p className="text-sm text-slate-700">
+        <strong className="text-lg tabular-nums text-slate-900">{figures.orders}</strong> paid{' '}
+        {figures.orders === 1 ? 'order' : 'orders'} with a coupon; discount given{' '}
+        <span className="tabular-nums">{formatSubunits(figures.discount.INR, 'INR')}</span> ·{' '}
+        <span className="tabular-nums">{formatSubunits(figures.discount.USD, 'USD')}</span>.{' '}
+        <Link to="/admin/coupons" className="text-brand-700 underline underline-offset-2">
+          Coupons
+        </Link>
+      </p>
+    </Card>
+  );
+}

@@ -1,0 +1,110 @@
+import { Link } from 'wouter';
+import type { OverviewResponse, PeriodFigures } from '../../../shared/dashboard';
+import { formatSubunits } from '../../../shared/money';
+import { FormError } from '../../components/form';
+import { dashboardApi } from './api';
+import { CouponsOverviewCard } from './CouponsScreen';
+import { Inbox, MailWarning, RotateCw } from './icons';
+import { SalesChart } from './SalesChart';
+import { TrialFiguresList } from './TrialsPanel';
+import { Card, ScreenTitle, useScreenTitle } from './ui';
+import { useDashboardData } from './useDashboardData';
+
+const PERIODS: Array<{ key: keyof OverviewResponse['periods']; label: string }> = [
+  { key: 'today', label: 'Today' },
+  { key: 'last7Days', label: 'Last 7 days' },
+  { key: 'last30Days', label: 'Last 30 days' },
+];
+
+function PeriodCard({ label, figures }: { label: string; figures: PeriodFigures }) {
+  return (
+    <Card title={label}>
+      <dl className="grid grid-cols-3 gap-3 text-sm">
+        <div>
+          <dt className="text-slate-600">Orders</dt>
+          <dd className="mt-1 text-xl font-semibold text-slate-900 tabular-nums">{figures.orders}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">INR</dt>
+          <dd className="mt-1 text-xl font-semibold text-slate-900 tabular-nums">
+            {formatSubunits(figures.revenue.INR, 'INR')}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">USD</dt>
+          <dd className="mt-1 text-xl font-semibold text-slate-900 tabular-nums">
+            {formatSubunits(figures.revenue.USD, 'USD')}
+          </dd>
+        </div>
+      </dl>
+    </Card>
+  );
+}
+
+/** Sales at a glance (paid orders, refunds taken out) and what is waiting for the operator. */
+export function OverviewScreen() {
+  useScreenTitle('Overview');
+  const { data, error } = useDashboardData(dashboardApi.overview, 'overview');
+  return (
+    <>
+      <ScreenTitle title="Overview" />
+      <FormError message={error} />
+      {data && (
+        <div className="space-y-5">
+          <div className="grid gap-4 lg:grid-cols-3">
+            {PERIODS.map((period) => (
+              <PeriodCard key={period.key} label={period.label} figures={data.periods[period.key]} />
+            ))}
+          </div>
+          <div className="grid gap-4 lg:grid-cols-3">
+            <Card title="Daily sales, last 30 days" className="min-w-0 lg:col-span-2">
+              <SalesChart daily={data.daily} />
+            </Card>
+            <Card title="Open items">
+              <ul className="space-y-3 text-sm">
+                <li className="flex items-center gap-3">
+                  <Inbox className="size-5 text-brand-700" aria-hidden="true" />
+                  <Link to="/admin/messages" className="flex-1 text-brand-700 underline underline-offset-2">
+                    Unhandled messages
+                  </Link>
+                  <strong className="text-lg tabular-nums">{data.openItems.unhandledMessages}</strong>
+                </li>
+                <li className="flex items-center gap-3">
+                  <MailWarning className="size-5 text-red-700" aria-hidden="true" />
+                  <Link to="/admin/mail" className="flex-1 text-brand-700 underline underline-offset-2">
+                    Failed mail
+                  </Link>
+                  <strong className="text-lg tabular-nums">{data.openItems.failedMail}</strong>
+                </li>
+                <li className="flex items-center gap-3">
+                  <RotateCw className="size-5 text-amber-700" aria-hidden="true" />
+                  <Link to="/admin/mail" className="flex-1 text-brand-700 underline underline-offset-2">
+                    Mail being retried
+                  </Link>
+                  <strong className="text-lg tabular-nums">{data.openItems.retryingMail}</strong>
+                </li>
+              </ul>
+            </Card>
+          </div>
+          <CouponsOverviewCard figures={data.coupons} />
+          <Card title="Recovered checkouts, last 30 days">
+            <p className="text-sm text-slate-700">
+              <strong className="text-lg tabular-nums text-slate-900">
+                {data.recoveredCheckouts.orders}
+              </strong>{' '}
+              paid {data.recoveredCheckouts.orders === 1 ? 'order' : 'orders'} after a checkout reminder,
+              worth{' '}
+              <span className="tabular-nums">{formatSubunits(data.recoveredCheckouts.value.INR, 'INR')}</span>{' '}
+              ·{' '}
+              <span className="tabular-nums">{formatSubunits(data.recoveredCheckouts.value.USD, 'USD')}</span>
+              .
+            </p>
+          </Card>
+          <Card title="Free trials, every tool">
+            <TrialFiguresList figures={data.trials} />
+          </Card>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+import { useState } from 'react';
+import { formatSubunits } from '../../../shared/money';
+import { REFUND_REASON_LABELS } from '../../../shared/refund-requests';
+import { Button, FormError, TextAreaField, TextField } from '../../components/form';
+import { useAction } from '../../components/form/useAction';
+import { dashboardApi, problem } from './api';
+import { Card, formatDateTime, ScreenTitle, useScreenTitle } from './ui';
+import { useDashboardData } from './useDashboardData';
+
+/**
+ * The buyers' open refund requests (from their order pages): approve (the order is refunded, which asks a fresh
+ * code) or decline with the reason the buyer is emailed. The same operations as `refunds requests …`.
+ */
+export function RefundRequestsScreen() {
+  useScreenTitle('Refund requests');
+  const { data, error, reload } = useDashboardData(dashboardApi.refundRequests, 'refund-requests');
+  const [acting, setActing] = useState<{ id: string; kind: 'approve' | 'decline' } | null>(null);
+  const [text, setText] = useState('');
+  const { run, busy, error: actionError, clear } = useAction(problem);
+  const [done, setDone] = useState<string | null>(null);
+
+  const start = (id: string, kind: 'approve' | 'decline') => {
+    setActing({ id, kind });
+    setText('');
+    clear();
+  };
+
+  const act = async () => {
+    if (!acting) return;
+    await run(async () => {
+      const answer =
+        acting.kind === 'approve'
+          ? await dashboardApi.approveRefundRequest(acting.id, text.trim())
+          : await dashboardApi.declineRefundRequest(acting.id, text);
+      setDone(answer.message);
+      setActing(null);
+      setText('');
+      reload();
+    });
+  };
+
+  return (
+    <>
+      <ScreenTitle title="Refund requests" />
+      <FormError message={error} />
+      {done && (
+        <p role="status" className="mb-4 text-sm text-green-800">
+          {done}
+        </p>
+      )}
+      {data && (
+        <Card title="Open requests">
+          {data.length === 0 ? (
+            <p className="text-sm text-slate-600">No open refund requests.</p>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {data.map((request) => (
+                <li key={request.id} className="space-y-2 py-3 text-sm">
+                  <p className="font-medium text-slate-900">
+                    {request.email} · {request.tool} · {formatSubunits(request.amount, request.currency)}
+                  </p>
+                  <p className="text-slate-700">
+                    {REFUND_REASON_LABELS[request.reason]} · asked {formatDateTime(request.createdAt)}
+                  </p>
+                  <p className="break-words whitespace-pre-line text-slate-700">{request.description}</p>
+                  {acting?.id === request.id ? (
+                    <div className="space-y-3 rounded-lg border border-slate-200 bg-slate-50 p-3">
+                      {acting.kind === 'decline' ? (
+                        <TextAreaField
+                          id={`decline-${request.id}`}
+                          label="Reason the buyer will read"
+                          required
+                          rows={3}
+                          maxLength={1000}
+                          value={text}
+                          onValueChange={setText}
+                        />
+                      ) : (
+                        <TextField
+                          id={`approve-${request.id}`}
+                          label="Code from your authenticator app"
+                          inputMode="numeric"
+                          autoComplete="one-time-code"
+                          maxLength={7}
+                          required
+                          value={text}
+                          onValueChange={setText}
+                        />
+                      )}
+                      <FormError message={actionError} />
+                      <div className="flex flex-wrap gap-2">
+                        <Button
+                          variant={acting.kind === 'approve' ? 'danger' : 'primary'}
+                          busy={busy}
+                          onClick={act}
+                        >
+                          {acting.kind === 'approve' ? 'Approve and refund' : 'Decline request'}
+                        </Button>
+                        <Button variant="secondary" onClick={() => setActing(null)}>
+                          Cancel
+                        </Button>
+                      </div>
+                    </div>
+                  ) : (
+                    <div className="flex flex-wrap gap-2">
+                      <Button variant="secondary" onClick={() => start(request.id, 'approve')}>
+                        Approve…
+                      </Button>
+                      <Button variant="secondary" onClick={() => start(request.id, 'decline')}>
+                        Decline…
+                      </Button>
+                    </div>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,131 @@
+import {
+  type AdminRelease,
+  MINIMUM_MACOS_PATTERN,
+  MINIMUM_WINDOWS_PATTERN,
+} from '../../../../shared/releases';
+import { Button, Checkbox, Field, FormError, Select, TextField, useForm } from '../../../components/form';
+import { dashboardApi, problem } from '../api';
+
+const FIELDS = ['version', 'buildNumber', 'minimumMacosVersion', 'minimumWindowsVersion'] as const;
+const fieldId = (field: string) => `new-release-${field}`;
+const CHANNELS = [
+  { value: 'stable', label: 'Stable (everyone)' },
+  { value: 'beta', label: 'Beta (apps that opt in)' },
+];
+const SEMVER = /^v?\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+
+const EMPTY = {
+  version: '',
+  buildNumber: '',
+  channel: 'stable',
+  minimumMacosVersion: '',
+  minimumWindowsVersion: '',
+  critical: false,
+};
+
+/**
+ * A new draft: its version (semantic), build number (empty: the next one), channel, each platform's minimum OS and
+ * whether it is critical; notes come after.
+ */
+export function NewReleaseForm({
+  toolId,
+  onCreated,
+}: {
+  toolId: string;
+  onCreated: (release: AdminRelease) => void;
+}) {
+  const form = useForm({
+    initial: EMPTY,
+    fields: FIELDS,
+    idOf: fieldId,
+  });
+  const { values } = form;
+  const submit = form.submit({
+    validate: (current) => ({
+      ...(SEMVER.test(current.version.trim())
+        ? {}
+        : { version: 'Give a semantic version such as 1.1.0 or 2.0.0-beta.1.' }),
+      ...(current.buildNumber.trim() === '' || /^[1-9]\d{0,9}$/.test(current.buildNumber.trim())
+        ? {}
+        : { buildNumber: 'The build number is a whole number, e.g. 42, or empty for the next one.' }),
+      ...(current.minimumMacosVersion.trim() === '' ||
+      MINIMUM_MACOS_PATTERN.test(current.minimumMacosVersion.trim())
+        ? {}
+        : { minimumMacosVersion: 'Write the macOS version as major.minor or major.minor.patch, e.g. 12.0.' }),
+      ...(current.minimumWindowsVersion.trim() === '' ||
+      MINIMUM_WINDOWS_PATTERN.test(current.minimumWindowsVersion.trim())
+        ? {}
+        : { minimumWindowsVersion: 'Write the Windows version as major.minor.build, e.g. 10.0.17763.' }),
+    }),
+    send: async (current) => {
+      const release = await dashboardApi.createRelease(toolId, {
+        version: current.version,
+        channel: current.channel === 'beta' ? 'beta' : 'stable',
+        notesMarkdown: '',
+        buildNumber: current.buildNumber.trim() === '' ? null : Number(current.buildNumber.trim()),
+        minimumMacosVersion: current.minimumMacosVersion,
+        minimumWindowsVersion: current.minimumWindowsVersion,
+        critical: current.critical,
+      });
+      form.setValues(EMPTY);
+      onCreated(release);
+    },
+    explain: (failure) => problem(failure),
+  });
+  return (
+    <form onSubmit={submit} noValidate className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3 lg:items-end">
+      <TextField
+        id={fieldId('version')}
+        label="Version"
+        placeholder="1.1.0"
+        value={values.version}
+        onValueChange={form.change('version')}
+        error={form.errorFor('version')}
+      />
+      <Field id={fieldId('channel')} label="Channel">
+        <Select
+          id={fieldId('channel')}
+          value={values.channel}
+          onValueChange={(value) => form.set('channel', value)}
+          options={CHANNELS}
+        />
+      </Field>
+      <TextField
+        id={fieldId('buildNumber')}
+        label="Build number (CFBundleVersion)"
+        placeholder="empty: the next one"
+        inputMode="numeric"
+        value={values.buildNumber}
+        onValueChange={form.change('buildNumber')}
+        error={form.errorFor('buildNumber')}
+      />
+      <TextField
+        id={fieldId('minimumMacosVersion')}
+        label="Minimum macOS"
+        placeholder="e.g. 12.0"
+        value={values.minimumMacosVersion}
+        onValueChange={form.change('minimumMacosVersion')}
+        error={form.errorFor('minimumMacosVersion')}
+      />
+      <TextField
+        id={fieldId('minimumWindowsVersion')}
+        label="Minimum Windows"
+        placeholder="e.g. 10.0.17763"
+        value={values.minimumWindowsVersion}
+        onValueChange={form.change('minimumWindowsVersion')}
+        error={form.errorFor('minimumWindowsVersion')}
+      />
+      <Checkbox
+        label="Critical update"
+        checked={values.critical}
+        onCheckedChange={(checked) => form.set('critical', checked)}
+      />
+      <div className="space-y-2 sm:col-span-2 lg:col-span-3">
+        <FormError message={form.formError} />
+        <Button type="submit" busy={form.busy === 'submit'}>
+          Create draft
+        </Button>
+      </div>
+    </form>
+  );
+}
