@@ -62,7 +62,7 @@ export async function activeCatalogue(ctx: AppContext): Promise<CachedCatalogue>
 }
 
 /** Call after any write to the tools table, so this instance answers with the new catalogue at once. */
-export function invalidateCatalogue(ctx: AppContext): void {
+export function invalidateCatalogue(ctx: Pick<AppContext, 'caches'>): void {
   ctx.caches.catalogue = {};
 }
 

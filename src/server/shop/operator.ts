@@ -155,7 +155,10 @@ export async function listTools(
 }
 
 /** Adds a tool; without a position it goes after the last one. */
-export async function createTool(ctx: AppContext, tool: NewTool, actor: Actor): Promise<ToolRow> {
+/** What the catalogue's writes touch: the database, the clock for their times, and the catalogue's cache. */
+type CatalogueContext = Pick<AppContext, 'db' | 'clock' | 'caches'>;
+
+export async function createTool(ctx: CatalogueContext, tool: NewTool, actor: Actor): Promise<ToolRow> {
   const values = {
     device: null,
     priceUsdCents: null,
@@ -192,7 +195,7 @@ export async function createTool(ctx: AppContext, tool: NewTool, actor: Actor): 
 
 /** Applies changes to one tool and checks that the result is still payable in both currencies. */
 export async function updateTool(
-  ctx: AppContext,
+  ctx: CatalogueContext,
   typed: string,
   changes: ToolChanges,
   actor: Actor,
