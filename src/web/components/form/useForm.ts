@@ -131,6 +131,13 @@ export function useForm<
     change,
     errors,
     errorFor: (field: F) => errors[field] ?? null,
+    /** A text control's props for one field: `<TextField label="…" {...form.field('email')} />`. */
+    field: <K extends F>(field: K) => ({
+      id: idOf(field),
+      value: values[field],
+      onValueChange: change(field),
+      error: errors[field] ?? null,
+    }),
     /** Moves focus to a field once React has drawn it (it may belong to a step being switched to). */
     focus: (field: F) => {
       pendingFocus.current = field;

@@ -90,17 +90,10 @@ export function CouponForm({
     explain: (failure) => problem(failure),
   });
 
-  const text = (field: (typeof FIELDS)[number]) => ({
-    id: fieldId(field),
-    value: values[field],
-    onValueChange: form.change(field),
-    error: form.errorFor(field),
-  });
-
   return (
     <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2">
       <TextField
-        {...text('code')}
+        {...form.field('code')}
         label="Code"
         hint="Letters, digits and -; buyers may type it in any case"
         autoCapitalize="characters"
@@ -116,7 +109,7 @@ export function CouponForm({
       </Field>
       {values.kind === 'percent' ? (
         <TextField
-          {...text('percent')}
+          {...form.field('percent')}
           label="Percent off"
           inputMode="numeric"
           hint="1 to 100; 100 makes the tool free"
@@ -124,28 +117,33 @@ export function CouponForm({
       ) : (
         <>
           <TextField
-            {...text('amountInr')}
+            {...form.field('amountInr')}
             label="Amount off INR prices"
             inputMode="decimal"
             hint="Like 100 or 99.50"
           />
           <TextField
-            {...text('amountUsd')}
+            {...form.field('amountUsd')}
             label="Amount off USD prices"
             inputMode="decimal"
             hint="Empty: the INR amount / 75"
           />
         </>
       )}
-      <TextField {...text('startsAt')} label="Starts" type="date" hint="Empty: now (dates in India time)" />
       <TextField
-        {...text('endsAt')}
+        {...form.field('startsAt')}
+        label="Starts"
+        type="date"
+        hint="Empty: now (dates in India time)"
+      />
+      <TextField
+        {...form.field('endsAt')}
         label="Ends"
         type="date"
         hint="Empty: never; the day itself is included"
       />
       <TextField
-        {...text('maxUses')}
+        {...form.field('maxUses')}
         label="Uses allowed in all"
         inputMode="numeric"
         hint="Empty: no limit"

@@ -36,25 +36,19 @@ export function RefundPanel({
         undone.
       </p>
       <TextAreaField
-        id={fieldId('reason')}
+        {...form.field('reason')}
         label="Reason (for the records)"
         required
         maxLength={REFUND_REASON_MAX}
         rows={3}
-        value={form.values.reason}
-        onValueChange={form.change('reason')}
-        error={form.errorFor('reason')}
       />
       <TextField
-        id={fieldId('code')}
+        {...form.field('code')}
         label="Code from your authenticator app"
         inputMode="numeric"
         autoComplete="one-time-code"
         maxLength={7}
         required
-        value={form.values.code}
-        onValueChange={form.change('code')}
-        error={form.errorFor('code')}
       />
       <FormError message={form.formError} />
       <div className="flex flex-wrap gap-2">

@@ -132,35 +132,15 @@ export function ToolForm({
     explain: (failure) => problem(failure),
   });
 
-  const text = (
-    field:
-      | 'name'
-      | 'priceINR'
-      | 'priceUSD'
-      | 'activationLimit'
-      | 'heartbeatMinutes'
-      | 'trialDays'
-      | 'packageId'
-      | 'code',
-  ) => ({
-    id: fieldId(field),
-    value: values[field],
-    onValueChange: form.change(field),
-    error: form.errorFor(field),
-  });
-
   return (
     <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2">
-      <TextField {...text('name')} label="Name" className="sm:col-span-2" maxLength={TOOL_TEXT_MAX.name} />
-      <TextAreaField
-        id={fieldId('description')}
-        label="Description"
+      <TextField
+        {...form.field('name')}
+        label="Name"
         className="sm:col-span-2"
-        rows={4}
-        value={values.description}
-        onValueChange={form.change('description')}
-        error={form.errorFor('description')}
+        maxLength={TOOL_TEXT_MAX.name}
       />
+      <TextAreaField {...form.field('description')} label="Description" className="sm:col-span-2" rows={4} />
       <Field id={fieldId('device')} label="Device">
         <Select
           id={fieldId('device')}
@@ -177,15 +157,20 @@ export function ToolForm({
           options={DELIVERIES}
         />
       </Field>
-      <TextField {...text('priceINR')} label="Price in INR" inputMode="decimal" hint="Like 499 or 1499.50" />
       <TextField
-        {...text('priceUSD')}
+        {...form.field('priceINR')}
+        label="Price in INR"
+        inputMode="decimal"
+        hint="Like 499 or 1499.50"
+      />
+      <TextField
+        {...form.field('priceUSD')}
         label="Price in USD"
         inputMode="decimal"
         hint="Empty: USD buyers pay the INR price / 75"
       />
       <TextField
-        {...text('activationLimit')}
+        {...form.field('activationLimit')}
         label="Activation limit"
         inputMode="numeric"
         hint={`Machines one license may run on at a time (${ACTIVATION_LIMIT_RANGE.min} to ${ACTIVATION_LIMIT_RANGE.max})`}
@@ -204,20 +189,20 @@ export function ToolForm({
       </Field>
       {values.licenseModel === 'floating' && (
         <TextField
-          {...text('heartbeatMinutes')}
+          {...form.field('heartbeatMinutes')}
           label="Heartbeat interval (minutes)"
           inputMode="numeric"
           hint={`How often the tool checks in (at least 1); a seat frees after twice this without one`}
         />
       )}
       <TextField
-        {...text('trialDays')}
+        {...form.field('trialDays')}
         label="Trial days"
         inputMode="numeric"
         hint={`Length of the free trial a signed-in visitor may start (0: no trial, up to ${TRIAL_DAYS_RANGE.max})`}
       />
       <TextField
-        {...text('packageId')}
+        {...form.field('packageId')}
         label="Velopack package id"
         placeholder={defaultPackageId(values.name)}
         autoComplete="off"
@@ -236,7 +221,7 @@ export function ToolForm({
       />
       {pricesChanged && (
         <TextField
-          {...text('code')}
+          {...form.field('code')}
           label="Code from your authenticator app (prices are changing)"
           className="sm:col-span-2"
           inputMode="numeric"

@@ -99,21 +99,15 @@ function EndpointForm({ onAdd }: { onAdd: (input: NewWebhookEndpoint & { code: s
   return (
     <form onSubmit={submit} noValidate className="grid gap-4">
       <TextField
-        id={fieldId('url')}
+        {...form.field('url')}
         label="URL"
-        value={form.values.url}
-        onValueChange={form.change('url')}
-        error={form.errorFor('url')}
         hint="Where to POST each event: https://… on a public address"
         inputMode="url"
         autoComplete="off"
       />
       <TextField
-        id={fieldId('description')}
+        {...form.field('description')}
         label="Description"
-        value={form.values.description}
-        onValueChange={form.change('description')}
-        error={form.errorFor('description')}
         hint="What receives them, e.g. Accounting"
         maxLength={200}
       />
@@ -138,15 +132,12 @@ function EndpointForm({ onAdd }: { onAdd: (input: NewWebhookEndpoint & { code: s
         )}
       </fieldset>
       <TextField
-        id={fieldId('code')}
+        {...form.field('code')}
         label="Code from your authenticator app"
         hint="Events carry customers’ data to this address: confirm it is you"
         inputMode="numeric"
         autoComplete="one-time-code"
         maxLength={7}
-        value={form.values.code}
-        onValueChange={form.change('code')}
-        error={form.errorFor('code')}
         className="sm:max-w-xs"
       />
       <div className="space-y-2">

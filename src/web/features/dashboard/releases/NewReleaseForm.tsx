@@ -74,14 +74,7 @@ export function NewReleaseForm({
   });
   return (
     <form onSubmit={submit} noValidate className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3 lg:items-end">
-      <TextField
-        id={fieldId('version')}
-        label="Version"
-        placeholder="1.1.0"
-        value={values.version}
-        onValueChange={form.change('version')}
-        error={form.errorFor('version')}
-      />
+      <TextField {...form.field('version')} label="Version" placeholder="1.1.0" />
       <Field id={fieldId('channel')} label="Channel">
         <Select
           id={fieldId('channel')}
@@ -91,29 +84,16 @@ export function NewReleaseForm({
         />
       </Field>
       <TextField
-        id={fieldId('buildNumber')}
+        {...form.field('buildNumber')}
         label="Build number (CFBundleVersion)"
         placeholder="empty: the next one"
         inputMode="numeric"
-        value={values.buildNumber}
-        onValueChange={form.change('buildNumber')}
-        error={form.errorFor('buildNumber')}
       />
+      <TextField {...form.field('minimumMacosVersion')} label="Minimum macOS" placeholder="e.g. 12.0" />
       <TextField
-        id={fieldId('minimumMacosVersion')}
-        label="Minimum macOS"
-        placeholder="e.g. 12.0"
-        value={values.minimumMacosVersion}
-        onValueChange={form.change('minimumMacosVersion')}
-        error={form.errorFor('minimumMacosVersion')}
-      />
-      <TextField
-        id={fieldId('minimumWindowsVersion')}
+        {...form.field('minimumWindowsVersion')}
         label="Minimum Windows"
         placeholder="e.g. 10.0.17763"
-        value={values.minimumWindowsVersion}
-        onValueChange={form.change('minimumWindowsVersion')}
-        error={form.errorFor('minimumWindowsVersion')}
       />
       <Checkbox
         label="Critical update"

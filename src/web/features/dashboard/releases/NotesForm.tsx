@@ -46,14 +46,7 @@ export function NotesForm({
   });
   return (
     <form onSubmit={submit} noValidate className="grid gap-3 lg:grid-cols-2">
-      <TextAreaField
-        id={idOf('notesMarkdown')}
-        label="Release notes (Markdown)"
-        rows={8}
-        value={values.notesMarkdown}
-        onValueChange={form.change('notesMarkdown')}
-        error={form.errorFor('notesMarkdown')}
-      />
+      <TextAreaField {...form.field('notesMarkdown')} label="Release notes (Markdown)" rows={8} />
       <div>
         <h3 className="mb-1.5 text-sm font-medium text-slate-800">
           Preview (as buyers see it, after saving)
@@ -66,21 +59,11 @@ export function NotesForm({
         />
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
+        <TextField {...form.field('minimumMacosVersion')} label="Minimum macOS" placeholder="e.g. 12.0" />
         <TextField
-          id={idOf('minimumMacosVersion')}
-          label="Minimum macOS"
-          placeholder="e.g. 12.0"
-          value={values.minimumMacosVersion}
-          onValueChange={form.change('minimumMacosVersion')}
-          error={form.errorFor('minimumMacosVersion')}
-        />
-        <TextField
-          id={idOf('minimumWindowsVersion')}
+          {...form.field('minimumWindowsVersion')}
           label="Minimum Windows"
           placeholder="e.g. 10.0.17763"
-          value={values.minimumWindowsVersion}
-          onValueChange={form.change('minimumWindowsVersion')}
-          error={form.errorFor('minimumWindowsVersion')}
         />
       </div>
       <Checkbox
