@@ -1,8 +1,7 @@
-import { and, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { cappedCount, keysetPage } from '../db/keyset';
-import { orders, purchases, tools, users } from '../db/schema';
+import { orders, purchases, users } from '../db/schema';
 import type { AppContext } from '../kernel/context';
-import { DomainError } from '../kernel/domain-error';
 
 /** The operator's view of accounts: who signed up, and what each ordered and owns. */
 
@@ -58,7 +57,7 @@ type Account = {
 };
 
 /** The accounts with how many tools each owns (not refunded) and how many orders it made. */
-async function withCounts(ctx: AppContext, accounts: Account[]) {
+async function withCounts<A extends Account>(ctx: Pick<AppContext, 'db'>, accounts: A[]) {
   const ids = accounts.map((account) => account.id);
   const [owned, ordered] = ids.length
     ? await Promise.all([
@@ -124,46 +123,12 @@ export async function listAccounts(ctx: AppContext, query: AccountQuery) {
   return { ...page, rows: await withCounts(ctx, page.rows), ...counted };
 }
 
-/** One account by its id, with its counts. */
-export async function accountById(ctx: AppContext, id: string) {
-  const [account] = await ctx.db.select(accountColumns).from(users).where(eq(users.id, id)).limit(1);
-  return account ? (await withCounts(ctx, [account]))[0] : undefined;
-}
-
-/** One account by its email (any letter case) with its orders, newest first, and their purchases. */
-export async function accountHistory(ctx: AppContext, email: string) {
-  const [user] = await ctx.db
-    .select({
-      id: users.id,
-      name: users.name,
-      email: users.email,
-      phone: users.phone,
-      createdAt: users.createdAt,
-      passwordChangedAt: users.passwordChangedAt,
-    })
+/** One account with its counts, by its id or by its email in any letter case; undefined when there is none. */
+export async function findAccount(ctx: Pick<AppContext, 'db'>, by: { id: string } | { email: string }) {
+  const [account] = await ctx.db
+    .select({ ...accountColumns, passwordChangedAt: users.passwordChangedAt })
     .from(users)
-    .where(sql`lower(${users.email}) = lower(${email})`);
-  if (!user) throw new DomainError('not_found', `No account with email ${email}.`);
-
-  const history = await ctx.db
-    .select({
-      orderId: orders.id,
-      createdAt: orders.createdAt,
-      toolId: tools.id,
-      toolName: tools.name,
-      device: tools.device,
-      amount: orders.amount,
-      currency: orders.currency,
-      status: orders.status,
-      razorpayPaymentId: orders.razorpayPaymentId,
-      purchaseId: purchases.id,
-      purchasedAt: purchases.createdAt,
-      refundedAt: purchases.refundedAt,
-    })
-    .from(orders)
-    .innerJoin(tools, eq(tools.id, orders.toolId))
-    .leftJoin(purchases, eq(purchases.orderId, orders.id))
-    .where(eq(orders.userId, user.id))
-    .orderBy(desc(orders.createdAt));
-  return { user, history };
+    .where('id' in by ? eq(users.id, by.id) : sql`lower(${users.email}) = lower(${by.email})`)
+    .limit(1);
+  return account ? (await withCounts(ctx, [account]))[0] : undefined;
 }

@@ -1,6 +1,7 @@
 import { exportAccountAsOperator } from '../account/data-export';
 import { findUserByEmail } from '../auth/accounts';
-import { accountHistory, listAccounts } from '../auth/users';
+import { listAccounts } from '../auth/users';
+import { customerDossier } from '../payments/orders-admin';
 import { toolLabel } from '../shop/delivery-email';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
 import { argument, CommandError, defineCommand } from './framework';
@@ -45,32 +46,37 @@ const show = defineCommand({
     const email = argument(input, 0).trim();
     if (!email.includes('@')) throw new CommandError(`"${email}" is not an email address.`);
     const ctx = await env.open();
-    const { user, history } = await accountHistory(ctx, email);
-    const owned = history.filter((row) => row.purchaseId && !row.refundedAt);
+    const { account, orders } = await customerDossier(ctx, { email });
+    const owned = orders.filter((order) => order.purchase && !order.purchase.refundedAt);
+    const { tools: _tools, orders: _orders, ...user } = account;
 
     return {
       data: {
         ...user,
-        purchases: history
-          .filter((row) => row.purchaseId)
-          .map((row) => ({
-            id: row.purchaseId,
-            orderId: row.orderId,
-            toolId: row.toolId,
-            toolName: row.toolName,
-            device: row.device,
-            purchasedAt: row.purchasedAt,
-            refundedAt: row.refundedAt,
-          })),
-        orders: history.map((row) => ({
-          id: row.orderId,
-          createdAt: row.createdAt,
-          toolId: row.toolId,
-          toolName: row.toolName,
-          amount: row.amount,
-          currency: row.currency,
-          status: row.status,
-          razorpayPaymentId: row.razorpayPaymentId,
+        purchases: orders.flatMap(({ purchase, ...order }) =>
+          purchase
+            ? [
+                {
+                  id: purchase.id,
+                  orderId: order.id,
+                  toolId: order.toolId,
+                  toolName: order.toolName,
+                  device: order.device,
+                  purchasedAt: purchase.createdAt,
+                  refundedAt: purchase.refundedAt,
+                },
+              ]
+            : [],
+        ),
+        orders: orders.map((order) => ({
+          id: order.id,
+          createdAt: order.createdAt,
+          toolId: order.toolId,
+          toolName: order.toolName,
+          amount: order.amount,
+          currency: order.currency,
+          status: order.status,
+          razorpayPaymentId: order.razorpayPaymentId,
         })),
       },
       text: sections([
@@ -90,16 +96,16 @@ const show = defineCommand({
           'Orders:',
           table(
             ['ORDER', 'CREATED', 'TOOL', 'AMOUNT', 'STATUS', 'PURCHASE'],
-            history.map((row) => [
-              shortId(row.orderId),
-              formatTime(row.createdAt),
-              toolLabel(row.toolName, row.device),
-              formatMoney(row.amount, row.currency),
-              row.status,
-              row.purchaseId
-                ? row.refundedAt
-                  ? `refunded ${formatTime(row.refundedAt)}`
-                  : `owned since ${formatTime(row.purchasedAt)}`
+            orders.map((order) => [
+              shortId(order.id),
+              formatTime(order.createdAt),
+              toolLabel(order.toolName, order.device),
+              formatMoney(order.amount, order.currency),
+              order.status,
+              order.purchase
+                ? order.purchase.refundedAt
+                  ? `refunded ${formatTime(order.purchase.refundedAt)}`
+                  : `owned since ${formatTime(order.purchase.createdAt)}`
                 : '—',
             ]),
             'No orders.',

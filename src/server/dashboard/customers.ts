@@ -1,18 +1,29 @@
-import { desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { CursorPage, CustomerDetail, CustomerRow, customersQuerySchema } from '../../shared/dashboard';
-import { accountById, listAccounts } from '../auth/users';
-import { orders } from '../db/schema';
+import { listAccounts } from '../auth/users';
 import type { AppContext } from '../kernel/context';
-import { DomainError } from '../kernel/domain-error';
-import { orderRowsQuery } from '../payments/orders-admin';
+import { customerDossier } from '../payments/orders-admin';
 import { adminLicensesOf } from './licenses';
 import { toOrderRow } from './orders';
 
-type Account = NonNullable<Awaited<ReturnType<typeof accountById>>>;
+type Account = Awaited<ReturnType<typeof listAccounts>>['rows'][number];
 
-const toCustomerRow = ({ createdAt, erasedAt, ...account }: Account): CustomerRow => ({
-  ...account,
+const toCustomerRow = ({
+  id,
+  name,
+  email,
+  phone,
+  tools,
+  orders,
+  createdAt,
+  erasedAt,
+}: Account): CustomerRow => ({
+  id,
+  name,
+  email,
+  phone,
+  tools,
+  orders,
   createdAt: createdAt.toISOString(),
   erasedAt: erasedAt?.toISOString() ?? null,
 });
@@ -26,13 +37,12 @@ export async function listCustomers(
   return { items: rows.map(toCustomerRow), ...page, pageSize: query.pageSize };
 }
 
+/** One customer in full for the dashboard: the one read model (`customerDossier`), with the customer's licenses. */
 export async function customerDetail(ctx: AppContext, id: string): Promise<CustomerDetail> {
-  const account = await accountById(ctx, id);
-  if (!account) throw new DomainError('not_found', 'No such customer.');
-  const orderList = await orderRowsQuery(ctx.db).where(eq(orders.userId, id)).orderBy(desc(orders.createdAt));
+  const { account, orders } = await customerDossier(ctx, { id });
   return {
     ...toCustomerRow(account),
-    orderList: orderList.map(toOrderRow),
+    orderList: orders.map(toOrderRow),
     licenses: await adminLicensesOf(ctx, { userId: id }),
   };
 }

@@ -1,6 +1,6 @@
-import { and, asc, between, eq, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, between, desc, eq, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/orders';
-import { emailMatches } from '../auth/users';
+import { emailMatches, findAccount } from '../auth/users';
 import type { DbOrTx } from '../db';
 import { cappedCount, keysetPage } from '../db/keyset';
 import {
@@ -159,6 +159,38 @@ export async function listOrders(
     ),
   ]);
   return { ...page, ...counted };
+}
+
+/**
+ * THE one customer in full, as the dashboard's customer page and `npm run admin -- users show` both read it: the
+ * account with its counts, and its orders newest first, each with the purchase it made (none for an order not paid,
+ * refunded if it was). Found by id (the dashboard) or by email in any letter case (the command line).
+ */
+export async function customerDossier(ctx: Pick<AppContext, 'db'>, by: { id: string } | { email: string }) {
+  const account = await findAccount(ctx, by);
+  if (!account) {
+    throw new DomainError(
+      'not_found',
+      'id' in by ? 'No such customer.' : `No account with email ${by.email}.`,
+    );
+  }
+  const [orderList, purchaseList] = await Promise.all([
+    orderRowsQuery(ctx.db).where(eq(orders.userId, account.id)).orderBy(desc(orders.createdAt)),
+    ctx.db
+      .select({
+        id: purchases.id,
+        orderId: purchases.orderId,
+        createdAt: purchases.createdAt,
+        refundedAt: purchases.refundedAt,
+      })
+      .from(purchases)
+      .where(eq(purchases.userId, account.id)),
+  ]);
+  const purchaseOf = new Map(purchaseList.map((purchase) => [purchase.orderId, purchase]));
+  return {
+    account,
+    orders: orderList.map((order) => ({ ...order, purchase: purchaseOf.get(order.id) ?? null })),
+  };
 }
 
 /**
