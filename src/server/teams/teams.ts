@@ -15,6 +15,7 @@ import type { DbOrTx, Tx } from '../db';
 import { licenseActivations, licenses, purchases, teamInvitations, tools, users } from '../db/schema';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
+import { heldPurchaseOf } from '../licenses/lookup';
 import { forgetLicenses } from '../licenses/memory';
 import { storedSecret } from '../licenses/secrets-at-rest';
 import { SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
@@ -361,24 +362,6 @@ export async function previewInvitation(ctx: AppContext, token: string): Promise
   };
 }
 
-/** Whether this account already has the tool: bought, or a seat of any team (a second seat would be wasted). */
-async function hasTool(tx: Tx, userId: string, toolId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: licenses.id })
-    .from(licenses)
-    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
-    .where(
-      and(
-        eq(licenses.holderId, userId),
-        eq(purchases.toolId, toolId),
-        isNull(purchases.refundedAt),
-        inArray(licenses.status, [...SEAT_HOLDING]),
-      ),
-    )
-    .limit(1);
-  return Boolean(row);
-}
-
 /** A member's own license of the team's tool: a key, or sign-in credentials for tools delivered that way. */
 async function issueMemberLicense(
   ctx: AppContext,
@@ -415,7 +398,11 @@ export async function acceptInvitation(
   const now = ctx.clock.now();
   const accepted = await ctx.db.transaction(async (tx) => {
     const { invitation, team } = await invitationByToken(tx, token, now, true);
-    if (team.ownerId === member.id || (await hasTool(tx, member.id, team.toolId)))
+    // Bought already, or a seat of any team: a second seat would be wasted.
+    if (
+      team.ownerId === member.id ||
+      (await heldPurchaseOf(tx, { userId: member.id, toolId: team.toolId }, SEAT_HOLDING))
+    )
       throw new DomainError('refused', TEAM_MESSAGES.alreadyHasTool);
     const licenseId = await issueMemberLicense(ctx, tx, team, member.id, now);
     await tx
