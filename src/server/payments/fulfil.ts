@@ -1,5 +1,4 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { LicenseCredentials } from '../../shared/licenses';
 import { markCouponUsed, releaseCouponOf } from '../coupons/redemptions';
 import type { DbOrTx, Tx } from '../db';
 import { isUniqueViolation } from '../db/driver-errors';
@@ -7,10 +6,9 @@ import { licenses, orders, purchases, tools, users } from '../db/schema';
 import { issueInvoice } from '../invoices/issue';
 import { settledInrFor } from '../invoices/settlement';
 import type { AppContext } from '../kernel/context';
-import { storedSecret } from '../licenses/secrets-at-rest';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { queueDeliveryEmail } from '../shop/delivery';
-import { generateCredentials, generateLicenseKey } from '../shop/license';
+import { insertLicense } from '../shop/license';
 import { recordOrderEvent } from '../shop/order-events';
 import { addSeats, queueSeatsAddedEmail } from '../teams/teams';
 import { convertTrial } from '../trials/trials';
@@ -58,7 +56,6 @@ export async function inFulfilmentTransaction<T>(ctx: AppContext, work: (tx: Tx)
 }
 
 type OrderRow = typeof orders.$inferSelect;
-type ToolRow = typeof tools.$inferSelect;
 
 /** The buyer now owns the tool: the purchase row the license, downloads and My Tools hang off. */
 async function createPurchase(tx: Tx, order: OrderRow, now: Date): Promise<{ id: string }> {
@@ -68,26 +65,6 @@ async function createPurchase(tx: Tx, order: OrderRow, now: Date): Promise<{ id:
     .returning({ id: purchases.id });
   if (!purchase) throw new Error('purchase insert returned no row');
   return purchase;
-}
-
-/** The license of a new purchase: a key, or sign-in credentials for tools delivered that way. */
-async function issueLicense(
-  ctx: AppContext,
-  tx: Tx,
-  purchase: { id: string; userId: string },
-  tool: ToolRow,
-  now: Date,
-): Promise<LicenseCredentials> {
-  const secret: LicenseCredentials =
-    tool.delivery === 'credentials' ? generateCredentials() : { licenseKey: generateLicenseKey() };
-  // Kept hashed and sealed (decision 032): the clear text lives only in this call and the delivery email.
-  await tx.insert(licenses).values({
-    holderId: purchase.userId,
-    purchaseId: purchase.id,
-    ...storedSecret(ctx.dataSecrets, secret),
-    createdAt: now,
-  });
-  return secret;
 }
 
 /** What fulfilment is told of a payment: no payment id for a free order (a 100 % coupon), nothing was paid. */
@@ -219,7 +196,13 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: PaymentInput)
   // A trial of the tool becomes the paid license (same key, its machine stays activated); else a new one.
   const secret =
     (await convertTrial(ctx, tx, { id: purchase.id, userId: order.userId, toolId: order.toolId }, now)) ??
-    (await issueLicense(ctx, tx, { id: purchase.id, userId: order.userId }, tool, now));
+    (
+      await insertLicense(ctx, tx, tool.delivery, {
+        holderId: order.userId,
+        purchaseId: purchase.id,
+        createdAt: now,
+      })
+    ).secret;
   // An order of several seats makes its license a team (decision 051), whether new or a converted trial.
   if (order.seats > 1)
     await tx
