@@ -101,6 +101,7 @@ export async function registerLicenseApi(
     routes((operation, response, doc, answer) => {
       zod.post(`/api/licenses/${operation}`, licenseApiOptions(response, doc), async (request, reply) => {
         reply.header('cache-control', 'no-store');
+        // The type provider cannot resolve a generic schema's output; Fastify has parsed the body with `doc.body`.
         const body = request.body as z.output<typeof doc.body>;
         limit(request, body);
         return counted(operation, await answer(body));
