@@ -81,27 +81,23 @@ const list = defineCommand({
 
 const endpointArg = [{ name: 'id', description: 'the endpoint id, from "webhooks list"' }];
 
-const disable = defineCommand({
-  path: ['webhooks', 'disable'],
-  summary: 'Stop sending to an endpoint (its deliveries wait until it is enabled)',
-  args: endpointArg,
-  example: 'webhooks disable 3f2a9c1e-5b7d-4e2a-9c1e-5b7d4e2a9c1e',
-  async run(env, input) {
-    const row = await setWebhookEndpointEnabled(await env.open(), env.actor, argument(input, 0), false);
-    return { data: row, text: `Webhook endpoint ${row.id} is disabled.` };
-  },
-});
+/** `webhooks disable` and `webhooks enable`: one switch, told which way. */
+const switchCommand = (enabled: boolean, summary: string) => {
+  const word = enabled ? 'enable' : 'disable';
+  return defineCommand({
+    path: ['webhooks', word],
+    summary,
+    args: endpointArg,
+    example: `webhooks ${word} 3f2a9c1e-5b7d-4e2a-9c1e-5b7d4e2a9c1e`,
+    async run(env, input) {
+      const row = await setWebhookEndpointEnabled(await env.open(), env.actor, argument(input, 0), enabled);
+      return { data: row, text: `Webhook endpoint ${row.id} is ${word}d.` };
+    },
+  });
+};
 
-const enable = defineCommand({
-  path: ['webhooks', 'enable'],
-  summary: 'Send to an endpoint again, including the deliveries that waited',
-  args: endpointArg,
-  example: 'webhooks enable 3f2a9c1e-5b7d-4e2a-9c1e-5b7d4e2a9c1e',
-  async run(env, input) {
-    const row = await setWebhookEndpointEnabled(await env.open(), env.actor, argument(input, 0), true);
-    return { data: row, text: `Webhook endpoint ${row.id} is enabled.` };
-  },
-});
+const disable = switchCommand(false, 'Stop sending to an endpoint (its deliveries wait until it is enabled)');
+const enable = switchCommand(true, 'Send to an endpoint again, including the deliveries that waited');
 
 const rotate = defineCommand({
   path: ['webhooks', 'rotate-secret'],

@@ -42,6 +42,31 @@ export type LicenseRow = {
   leaseExpiresAt: Date | null;
 };
 
+/**
+ * The purchase through which an account holds a license of a tool, bought or a seat of someone's team (decision
+ * 051): the account's own license row, on a purchase not refunded, in one of `statuses`. Undefined when none.
+ */
+export async function heldPurchaseOf(
+  db: DbOrTx,
+  holder: { userId: string; toolId: string },
+  statuses: readonly LicenseStatus[],
+): Promise<{ id: string } | undefined> {
+  const [purchase] = await db
+    .select({ id: purchases.id })
+    .from(purchases)
+    .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
+    .where(
+      and(
+        eq(licenses.holderId, holder.userId),
+        eq(purchases.toolId, holder.toolId),
+        isNull(purchases.refundedAt),
+        inArray(licenses.status, [...statuses]),
+      ),
+    )
+    .limit(1);
+  return purchase;
+}
+
 /** A refunded purchase revokes its license even if nothing else changed the license row. */
 export function effectiveStatus(license: { status: LicenseStatus; refundedAt: Date | null }): LicenseStatus {
   return license.refundedAt ? 'revoked' : license.status;

@@ -1,8 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { licensePublicKeysSchema } from '../../shared/api-schemas';
 import { activateLicenseSchema, licenseMachineSchema } from '../../shared/license-schemas';
-import type { LicenseAnswer, PublicKeysResponse } from '../../shared/licenses';
+import type { PublicKeysResponse } from '../../shared/licenses';
 import { type AppError, httpErrorOf } from '../http/errors';
 import type { ZodFastify } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
@@ -18,19 +19,39 @@ import { validateLicense } from './validate';
 
 export type ParsedCredentials = { licenseKey?: string; username?: string; password?: string };
 
-export function asRequest(body: ParsedCredentials & { toolId: string; fingerprint: string }): LicenseRequest {
+/** What every license API body carries: one credential (its shared schema refines that), the tool and the machine. */
+type LicenseBody = ParsedCredentials & { toolId: string; fingerprint: string };
+
+export function asRequest(body: LicenseBody): LicenseRequest {
   const { toolId, fingerprint } = body;
   if (body.licenseKey !== undefined) return { licenseKey: body.licenseKey, toolId, fingerprint };
   return { username: body.username ?? '', password: body.password ?? '', toolId, fingerprint };
 }
 
-/** What a route of the license API is given to count its answer for the metrics and its call against the limits. */
-export type LicenseApiHelpers = {
-  /** Counts an answer for the metrics, by operation (activate, validate, deactivate, update-check) and code. */
-  counted<A extends { code: string }>(operation: string, answer: A): A;
-  /** Counts the call against the caller's address and credential. */
-  limit(request: FastifyRequest, body: ParsedCredentials): void;
-};
+/**
+ * Adds a call to the license API: `POST /api/licenses/<operation>`, its body parsed by `doc.body` (the shared schema),
+ * never cached, counted against the caller's address and credential before anything is looked up, and its answer
+ * counted for the metrics by operation and code.
+ */
+type LicenseApiCall = <B extends z.ZodType<LicenseBody>>(
+  operation: string,
+  response: object,
+  doc: { summary: string; description: string; body: B },
+  answer: (body: z.output<B>) => Promise<{ code: string }>,
+) => void;
+
+/**
+ * Route options every license API call shares: its `200` answer's schema, which Fastify compiles into the
+ * serialiser, and its body's shared schema, which Fastify validates before the handler (refusals answered by the
+ * scope's error handler with `valid: false`) and the document describes.
+ */
+const licenseApiOptions = <S extends object, B>(
+  response: S,
+  doc: { summary: string; description: string; body: B },
+) => ({
+  bodyLimit: LICENSE_API_BODY_LIMIT,
+  ...documented({ tags: ['License API'], ...doc, response: { ...response, ...licenseErrorResponses } }),
+});
 
 /**
  * A scope of the license API for desktop tools (docs/license-api.md): JSON in and out, no cookies, no CSRF token (a
@@ -41,7 +62,7 @@ export type LicenseApiHelpers = {
 export async function registerLicenseApi(
   app: FastifyInstance,
   ctx: AppContext,
-  routes: (scope: ZodFastify, helpers: LicenseApiHelpers) => void,
+  routes: (call: LicenseApiCall) => void,
 ): Promise<void> {
   const counted = <A extends { code: string }>(operation: string, answer: A): A => {
     ctx.metrics.licenseAnswers.inc({ operation, code: answer.code });
@@ -76,22 +97,18 @@ export async function registerLicenseApi(
             : ['bad_request', 'The request body is not valid JSON.'];
       return reply.status(status).send(counted(operation, { valid: false, code, message }));
     });
-    routes(scope.withTypeProvider<ZodTypeProvider>(), { counted, limit });
+    const zod: ZodFastify = scope.withTypeProvider<ZodTypeProvider>();
+    routes((operation, response, doc, answer) => {
+      zod.post(`/api/licenses/${operation}`, licenseApiOptions(response, doc), async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        // The type provider cannot resolve a generic schema's output; Fastify has parsed the body with `doc.body`.
+        const body = request.body as z.output<typeof doc.body>;
+        limit(request, body);
+        return counted(operation, await answer(body));
+      });
+    });
   });
 }
-
-/**
- * Route options every license API call shares: its `200` answer's schema, which Fastify compiles into the
- * serialiser, and its body's shared schema, which Fastify validates before the handler (refusals answered by the
- * scope's error handler with `valid: false`) and the document describes.
- */
-export const licenseApiOptions = <S extends object, B>(
-  response: S,
-  doc: { summary: string; description: string; body: B },
-) => ({
-  bodyLimit: LICENSE_API_BODY_LIMIT,
-  ...documented({ tags: ['License API'], ...doc, response: { ...response, ...licenseErrorResponses } }),
-});
 
 const ACTIVATE = {
   summary: 'Activate a license on this machine',
@@ -120,47 +137,15 @@ const DEACTIVATE = {
 
 /** The license API's calls and its public keys; a buyer's own licenses are in my-licenses-routes.ts. */
 export async function licenseApiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  await registerLicenseApi(app, ctx, (scope, { counted, limit }) => {
-    scope.post(
-      '/api/licenses/activate',
-      licenseApiOptions(licenseAnswerResponse, ACTIVATE),
-      async (request, reply): Promise<LicenseAnswer> => {
-        reply.header('cache-control', 'no-store');
-        const body = request.body;
-        limit(request, body);
-        return counted('activate', await activateLicense(ctx, { ...asRequest(body), name: body.name }));
-      },
+  await registerLicenseApi(app, ctx, (call) => {
+    call('activate', licenseAnswerResponse, ACTIVATE, (body) =>
+      activateLicense(ctx, { ...asRequest(body), name: body.name }),
     );
-    scope.post(
-      '/api/licenses/validate',
-      licenseApiOptions(licenseAnswerResponse, VALIDATE),
-      async (request, reply): Promise<LicenseAnswer> => {
-        reply.header('cache-control', 'no-store');
-        const body = request.body;
-        limit(request, body);
-        return counted('validate', await validateLicense(ctx, asRequest(body)));
-      },
+    call('validate', licenseAnswerResponse, VALIDATE, (body) => validateLicense(ctx, asRequest(body)));
+    call('heartbeat', licenseAnswerResponse, HEARTBEAT, (body) =>
+      heartbeatLicense(ctx, asRequest(body), validateLicense),
     );
-    scope.post(
-      '/api/licenses/heartbeat',
-      licenseApiOptions(licenseAnswerResponse, HEARTBEAT),
-      async (request, reply): Promise<LicenseAnswer> => {
-        reply.header('cache-control', 'no-store');
-        const body = request.body;
-        limit(request, body);
-        return counted('heartbeat', await heartbeatLicense(ctx, asRequest(body), validateLicense));
-      },
-    );
-    scope.post(
-      '/api/licenses/deactivate',
-      licenseApiOptions(licenseAnswerResponse, DEACTIVATE),
-      async (request, reply): Promise<LicenseAnswer> => {
-        reply.header('cache-control', 'no-store');
-        const body = request.body;
-        limit(request, body);
-        return counted('deactivate', await deactivateLicense(ctx, asRequest(body)));
-      },
-    );
+    call('deactivate', licenseAnswerResponse, DEACTIVATE, (body) => deactivateLicense(ctx, asRequest(body)));
   });
 
   const publicKeys = documented({

@@ -1,9 +1,9 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { BILLING_COUNTRY_INDIA } from '../../shared/billing';
 import { BILLING_CORRECTION_MESSAGES, type billingCorrectionSchema } from '../../shared/billing-correction';
 import { orderPagePath } from '../../shared/order-detail';
-import { creditNotes, invoices, orders, tools, users } from '../db/schema';
+import { creditNotes, invoices, orders } from '../db/schema';
 import { buildCreditNoteDocument, buildInvoiceDocument, type TaxDocument } from '../invoices/document';
 import { currentInvoiceOf } from '../invoices/issue';
 import { indiaDate, nextDocumentNumber } from '../invoices/numbering';
@@ -14,6 +14,7 @@ import { enqueueMail } from '../mail/outbox';
 import { recordAudit } from '../operator/audit';
 import { toolLabel } from '../shop/delivery-email';
 import { recordOrderEvent } from '../shop/order-events';
+import { lockOwnPaidOrder } from './owned-order';
 
 /**
  * The last India date on which the billing details of a supply invoiced at `issuedAt` can be corrected: a credit
@@ -52,17 +53,10 @@ export async function correctBilling(
 ): Promise<CorrectedDocuments> {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [found] = await tx
-      .select({ order: orders, tool: tools, user: users })
-      .from(orders)
-      .innerJoin(tools, eq(tools.id, orders.toolId))
-      .innerJoin(users, eq(users.id, orders.userId))
-      .where(and(eq(orders.id, input.orderId), eq(orders.userId, input.userId)))
-      .for('update', { of: orders });
-    if (!found) throw new DomainError('not_found', 'Not found');
-    const { order, tool, user } = found;
-    if (order.status === 'refunded') throw new DomainError('refused', BILLING_CORRECTION_MESSAGES.refunded);
-    if (order.status !== 'paid') throw new DomainError('refused', BILLING_CORRECTION_MESSAGES.notPaid);
+    const { order, tool, user } = await lockOwnPaidOrder(tx, input, {
+      notPaid: BILLING_CORRECTION_MESSAGES.notPaid,
+      refunded: BILLING_CORRECTION_MESSAGES.refunded,
+    });
     if ((order.billing.country || BILLING_COUNTRY_INDIA) !== BILLING_COUNTRY_INDIA)
       throw new DomainError('refused', BILLING_CORRECTION_MESSAGES.notIndia);
     const current = await currentInvoiceOf(tx, order.id);

@@ -20,6 +20,7 @@ import { type Actor, actorName, recordAudit } from '../operator/audit';
 import { refundOrder } from '../payments/refund';
 import { toolLabel } from '../shop/delivery-email';
 import { recordOrderEvent } from '../shop/order-events';
+import { lockOwnPaidOrder } from './owned-order';
 
 type RequestRow = typeof refundRequests.$inferSelect;
 
@@ -55,15 +56,7 @@ export async function requestRefund(
   const now = ctx.clock.now();
   try {
     return await ctx.db.transaction(async (tx) => {
-      const [found] = await tx
-        .select({ order: orders, tool: tools, user: users })
-        .from(orders)
-        .innerJoin(tools, eq(tools.id, orders.toolId))
-        .innerJoin(users, eq(users.id, orders.userId))
-        .where(and(eq(orders.id, input.orderId), eq(orders.userId, input.userId)))
-        .for('update', { of: orders });
-      if (!found) throw new DomainError('not_found', 'Not found');
-      if (found.order.status !== 'paid') throw new DomainError('refused', REFUND_REQUEST_MESSAGES.notPaid);
+      const found = await lockOwnPaidOrder(tx, input, { notPaid: REFUND_REQUEST_MESSAGES.notPaid });
       const [row] = await tx
         .insert(refundRequests)
         .values({

@@ -1,5 +1,4 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { LicenseCredentials } from '../../shared/licenses';
 import { markCouponUsed, releaseCouponOf } from '../coupons/redemptions';
 import type { DbOrTx, Tx } from '../db';
 import { isUniqueViolation } from '../db/driver-errors';
@@ -7,10 +6,9 @@ import { licenses, orders, purchases, tools, users } from '../db/schema';
 import { issueInvoice } from '../invoices/issue';
 import { settledInrFor } from '../invoices/settlement';
 import type { AppContext } from '../kernel/context';
-import { storedSecret } from '../licenses/secrets-at-rest';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { queueDeliveryEmail } from '../shop/delivery';
-import { generateCredentials, generateLicenseKey } from '../shop/license';
+import { insertLicense } from '../shop/license';
 import { recordOrderEvent } from '../shop/order-events';
 import { addSeats, queueSeatsAddedEmail } from '../teams/teams';
 import { convertTrial } from '../trials/trials';
@@ -58,7 +56,6 @@ export async function inFulfilmentTransaction<T>(ctx: AppContext, work: (tx: Tx)
 }
 
 type OrderRow = typeof orders.$inferSelect;
-type ToolRow = typeof tools.$inferSelect;
 
 /** The buyer now owns the tool: the purchase row the license, downloads and My Tools hang off. */
 async function createPurchase(tx: Tx, order: OrderRow, now: Date): Promise<{ id: string }> {
@@ -70,37 +67,77 @@ async function createPurchase(tx: Tx, order: OrderRow, now: Date): Promise<{ id:
   return purchase;
 }
 
-/** The license of a new purchase: a key, or sign-in credentials for tools delivered that way. */
-async function issueLicense(
+/** What fulfilment is told of a payment: no payment id for a free order (a 100 % coupon), nothing was paid. */
+type PaymentInput = Omit<FulfilInput, 'razorpayPaymentId'> & { razorpayPaymentId: string | null };
+
+/**
+ * A paid order that cannot be fulfilled (the tool is already owned, the team cannot take the seats): its coupon
+ * use goes back. A free one simply never happened; a paid one is recorded for the refund that follows the
+ * transaction (afterFulfilment).
+ */
+async function refuseOrder(
+  tx: Tx,
+  order: OrderRow,
+  input: PaymentInput,
+  now: Date,
+  refusal: { reason: string; detail: Record<string, unknown> },
+): Promise<FulfilOutcome> {
+  await releaseCouponOf(tx, order.id);
+  if (input.razorpayPaymentId === null)
+    await tx
+      .update(orders)
+      .set({ status: 'failed', failureReason: refusal.reason, paidAt: null, updatedAt: now })
+      .where(eq(orders.id, order.id));
+  else
+    await recordOrderEvent(
+      tx,
+      order.id,
+      'duplicate-payment',
+      { source: input.source, paymentId: input.razorpayPaymentId, ...refusal.detail },
+      now,
+    );
+  return { result: 'duplicate-payment', orderId: order.id, refunded: false };
+}
+
+/** A fulfilled order's coupon use, its invoice and its 'paid' event (what it paid for in `detail`). */
+async function settleOrder(
   ctx: AppContext,
   tx: Tx,
-  purchase: { id: string; userId: string },
-  tool: ToolRow,
+  order: OrderRow,
+  input: PaymentInput,
   now: Date,
-): Promise<LicenseCredentials> {
-  const secret: LicenseCredentials =
-    tool.delivery === 'credentials' ? generateCredentials() : { licenseKey: generateLicenseKey() };
-  // Kept hashed and sealed (decision 032): the clear text lives only in this call and the delivery email.
-  await tx.insert(licenses).values({
-    holderId: purchase.userId,
-    purchaseId: purchase.id,
-    ...storedSecret(ctx.dataSecrets, secret),
-    createdAt: now,
+  detail: Record<string, unknown>,
+) {
+  await markCouponUsed(tx, order.id, now);
+  const invoice = await issueInvoice(ctx, tx, {
+    orderId: order.id,
+    razorpayPaymentId: input.razorpayPaymentId,
+    settledInr: input.settledInr,
   });
-  return secret;
+  await recordOrderEvent(
+    tx,
+    order.id,
+    'paid',
+    { source: input.source, paymentId: input.razorpayPaymentId, ...detail },
+    now,
+  );
+  return invoice;
 }
+
+const fulfilled = (order: OrderRow, purchaseId: string): FulfilOutcome => ({
+  result: 'fulfilled',
+  orderId: order.id,
+  purchaseId,
+  userId: order.userId,
+  currency: order.currency,
+});
 
 /**
  * The heart of the shop, inside the caller's transaction: lock the order, and unless it is already paid, mark it
  * paid and write the purchase, the license and the delivery email together. Whichever of verify, webhook and
  * reconciler gets here first does the work; the others find the order paid and do nothing.
  */
-export async function applyPayment(
-  ctx: AppContext,
-  tx: Tx,
-  // No payment id for a free order (a 100 % coupon): nothing was paid.
-  input: Omit<FulfilInput, 'razorpayPaymentId'> & { razorpayPaymentId: string | null },
-): Promise<FulfilOutcome> {
+export async function applyPayment(ctx: AppContext, tx: Tx, input: PaymentInput): Promise<FulfilOutcome> {
   const [order] = await tx
     .select()
     .from(orders)
@@ -142,25 +179,11 @@ export async function applyPayment(
       ),
     )
     .limit(1);
-  if (owned) {
-    await releaseCouponOf(tx, order.id);
-    if (input.razorpayPaymentId === null) {
-      // A free order for a tool already owned: nothing to refund, it simply never happened.
-      await tx
-        .update(orders)
-        .set({ status: 'failed', failureReason: DUPLICATE_PAYMENT_REASON, paidAt: null, updatedAt: now })
-        .where(eq(orders.id, order.id));
-      return { result: 'duplicate-payment', orderId: order.id, refunded: false };
-    }
-    await recordOrderEvent(
-      tx,
-      order.id,
-      'duplicate-payment',
-      { source: input.source, paymentId: input.razorpayPaymentId, existingPurchaseId: owned.id },
-      now,
-    );
-    return { result: 'duplicate-payment', orderId: order.id, refunded: false };
-  }
+  if (owned)
+    return refuseOrder(tx, order, input, now, {
+      reason: DUPLICATE_PAYMENT_REASON,
+      detail: { existingPurchaseId: owned.id },
+    });
 
   const [user] = await tx
     .select({ id: users.id, name: users.name, email: users.email })
@@ -170,29 +193,23 @@ export async function applyPayment(
   if (!user || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
 
   const purchase = await createPurchase(tx, order, now);
-  await markCouponUsed(tx, order.id, now);
   // A trial of the tool becomes the paid license (same key, its machine stays activated); else a new one.
   const secret =
     (await convertTrial(ctx, tx, { id: purchase.id, userId: order.userId, toolId: order.toolId }, now)) ??
-    (await issueLicense(ctx, tx, { id: purchase.id, userId: order.userId }, tool, now));
+    (
+      await insertLicense(ctx, tx, tool.delivery, {
+        holderId: order.userId,
+        purchaseId: purchase.id,
+        createdAt: now,
+      })
+    ).secret;
   // An order of several seats makes its license a team (decision 051), whether new or a converted trial.
   if (order.seats > 1)
     await tx
       .update(licenses)
       .set({ seats: order.seats })
       .where(and(eq(licenses.purchaseId, purchase.id), isNull(licenses.teamLicenseId)));
-  const invoice = await issueInvoice(ctx, tx, {
-    orderId: order.id,
-    razorpayPaymentId: input.razorpayPaymentId,
-    settledInr: input.settledInr,
-  });
-  await recordOrderEvent(
-    tx,
-    order.id,
-    'paid',
-    { source: input.source, paymentId: input.razorpayPaymentId, purchaseId: purchase.id },
-    now,
-  );
+  const invoice = await settleOrder(ctx, tx, order, input, now, { purchaseId: purchase.id });
   await queuePurchaseEvents(tx, { orderId: order.id, purchaseId: purchase.id }, now);
   await queueDeliveryEmail(ctx, tx, {
     occasion: 'purchase',
@@ -203,13 +220,7 @@ export async function applyPayment(
     secret,
     invoice,
   });
-  return {
-    result: 'fulfilled',
-    orderId: order.id,
-    purchaseId: purchase.id,
-    userId: order.userId,
-    currency: order.currency,
-  };
+  return fulfilled(order, purchase.id);
 }
 
 /**
@@ -221,7 +232,7 @@ async function applySeatsPayment(
   ctx: AppContext,
   tx: Tx,
   order: OrderRow & { addsToLicenseId: string },
-  input: Omit<FulfilInput, 'razorpayPaymentId'> & { razorpayPaymentId: string | null },
+  input: PaymentInput,
   now: Date,
 ): Promise<FulfilOutcome> {
   const [team] = await tx
@@ -236,51 +247,18 @@ async function applySeatsPayment(
       ),
     );
   const added = team && (await addSeats(tx, order.addsToLicenseId, order.seats));
-  if (!team || !added) {
-    await releaseCouponOf(tx, order.id);
-    if (input.razorpayPaymentId === null) {
-      await tx
-        .update(orders)
-        .set({ status: 'failed', failureReason: SEATS_UNAVAILABLE_REASON, paidAt: null, updatedAt: now })
-        .where(eq(orders.id, order.id));
-      return { result: 'duplicate-payment', orderId: order.id, refunded: false };
-    }
-    await recordOrderEvent(
-      tx,
-      order.id,
-      'duplicate-payment',
-      { source: input.source, paymentId: input.razorpayPaymentId, addsToLicenseId: order.addsToLicenseId },
-      now,
-    );
-    return { result: 'duplicate-payment', orderId: order.id, refunded: false };
-  }
-  await markCouponUsed(tx, order.id, now);
-  const invoice = await issueInvoice(ctx, tx, {
-    orderId: order.id,
-    razorpayPaymentId: input.razorpayPaymentId,
-    settledInr: input.settledInr,
+  if (!team || !added)
+    return refuseOrder(tx, order, input, now, {
+      reason: SEATS_UNAVAILABLE_REASON,
+      detail: { addsToLicenseId: order.addsToLicenseId },
+    });
+  const invoice = await settleOrder(ctx, tx, order, input, now, {
+    addsToLicenseId: order.addsToLicenseId,
+    seatsAdded: order.seats,
+    seats: added.seats,
   });
-  await recordOrderEvent(
-    tx,
-    order.id,
-    'paid',
-    {
-      source: input.source,
-      paymentId: input.razorpayPaymentId,
-      addsToLicenseId: order.addsToLicenseId,
-      seatsAdded: order.seats,
-      seats: added.seats,
-    },
-    now,
-  );
   await queueSeatsAddedEmail(ctx, tx, { order, seats: added.seats, invoice }, now);
-  return {
-    result: 'fulfilled',
-    orderId: order.id,
-    purchaseId: team.purchaseId,
-    userId: order.userId,
-    currency: order.currency,
-  };
+  return fulfilled(order, team.purchaseId);
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 import type { AppContext } from '../kernel/context';
 import { granted } from '../licenses/answers';
 import type { LicenseRequest } from '../licenses/lookup';
-import { asRequest, licenseApiOptions, registerLicenseApi } from '../licenses/routes';
+import { asRequest, registerLicenseApi } from '../licenses/routes';
 import { artifactUrlOf, updateTokenFor } from '../licenses/update-tokens';
 import { checkMachine } from '../licenses/validate';
 import { renderNotes } from './notes';
@@ -134,25 +134,18 @@ const updateCheckResponse = {
 
 /** `POST /api/licenses/update-check`: part of the license API, with its parsing, limits and error answers. */
 export async function updateCheckRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  await registerLicenseApi(app, ctx, (scope, { counted, limit }) => {
-    scope.post(
-      '/api/licenses/update-check',
-      licenseApiOptions(updateCheckResponse, {
+  await registerLicenseApi(app, ctx, (call) => {
+    call(
+      'update-check',
+      updateCheckResponse,
+      {
         summary: 'Ask for the newest release this machine may update to',
         description:
           "Validate's fields plus the platform, architecture, running version and channel; `update` is null when there is none, or the license is not valid.",
         body: updateCheckSchema,
-      }),
-      async (request, reply): Promise<UpdateCheckAnswer> => {
-        reply.header('cache-control', 'no-store');
-        const body = request.body;
-        limit(request, body);
-        const { platform, arch, version, channel, osVersion } = body;
-        return counted(
-          'update-check',
-          await checkForUpdate(ctx, { ...asRequest(body), platform, arch, version, channel, osVersion }),
-        );
       },
+      ({ platform, arch, version, channel, osVersion, ...body }) =>
+        checkForUpdate(ctx, { ...asRequest(body), platform, arch, version, channel, osVersion }),
     );
   });
 }

@@ -9,6 +9,7 @@ import { downloadTokens, licenses, purchases, tools, trials } from '../db/schema
 import { contentDisposition } from '../http/content-disposition';
 import { pathStrings } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
+import { heldPurchaseOf } from '../licenses/lookup';
 import { sendArtifact } from '../releases/artifact-download';
 import { findArtifact, findRelease } from '../releases/store';
 
@@ -82,28 +83,6 @@ async function publishedInstaller(ctx: AppContext, artifactId: string) {
   return { artifact, toolId: release.toolId };
 }
 
-/**
- * The owner's live purchase of a tool, or undefined: refunded, disputed (suspended) and revoked purchases download
- * nothing.
- */
-async function livePurchase(ctx: AppContext, userId: string, toolId: string) {
-  const [purchase] = await ctx.db
-    .select({ id: purchases.id })
-    .from(purchases)
-    .innerJoin(licenses, eq(licenses.purchaseId, purchases.id))
-    .where(
-      and(
-        // The buyer's own license, or their seat of someone's team (decision 051).
-        eq(licenses.holderId, userId),
-        eq(purchases.toolId, toolId),
-        isNull(purchases.refundedAt),
-        eq(licenses.status, 'active'),
-      ),
-    )
-    .limit(1);
-  return purchase;
-}
-
 /** The owner's running (not ended, not bought) trial of a tool, or undefined: a trial downloads while it runs. */
 async function runningTrial(ctx: AppContext, userId: string, toolId: string) {
   const [trial] = await ctx.db
@@ -124,7 +103,8 @@ async function runningTrial(ctx: AppContext, userId: string, toolId: string) {
 
 /** What a My Tools download link is issued for: the live purchase of the tool, else its running trial. */
 async function downloadOwner(ctx: AppContext, userId: string, toolId: string) {
-  const purchase = await livePurchase(ctx, userId, toolId);
+  // Refunded, disputed (suspended) and revoked purchases download nothing; a seat of a team does (decision 051).
+  const purchase = await heldPurchaseOf(ctx.db, { userId, toolId }, ['active']);
   if (purchase) return { purchaseId: purchase.id };
   const trial = await runningTrial(ctx, userId, toolId);
   return trial && { trialId: trial.id };

@@ -1,4 +1,9 @@
 import { randomInt } from 'node:crypto';
+import type { LicenseCredentials } from '../../shared/licenses';
+import type { Tx } from '../db';
+import { licenses, type tools } from '../db/schema';
+import type { AppContext } from '../kernel/context';
+import { storedSecret } from '../licenses/secrets-at-rest';
 
 /** No 0/O, 1/I/L: a key read aloud or copied from a printout cannot be mistyped into another valid key. */
 export const LICENSE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
@@ -30,4 +35,27 @@ export function generateCredentials(): { username: string; password: string } {
     username: `pca-${randomString(USERNAME_ALPHABET, 8)}`,
     password: randomString(PASSWORD_ALPHABET, 16),
   };
+}
+
+/** A new license's row but for its secret, which `insertLicense` makes. */
+type NewLicense = Omit<typeof licenses.$inferInsert, keyof ReturnType<typeof storedSecret>>;
+
+/**
+ * Writes a new license with a fresh secret: a key, or sign-in credentials for tools delivered that way. Kept hashed
+ * and sealed (decision 032): the clear text lives only in what this returns, for the delivery email.
+ */
+export async function insertLicense(
+  ctx: Pick<AppContext, 'dataSecrets'>,
+  tx: Tx,
+  delivery: (typeof tools.$inferSelect)['delivery'],
+  row: NewLicense,
+): Promise<{ id: string; secret: LicenseCredentials }> {
+  const secret: LicenseCredentials =
+    delivery === 'credentials' ? generateCredentials() : { licenseKey: generateLicenseKey() };
+  const [license] = await tx
+    .insert(licenses)
+    .values({ ...row, ...storedSecret(ctx.dataSecrets, secret) })
+    .returning({ id: licenses.id });
+  if (!license) throw new Error('license insert returned no row');
+  return { id: license.id, secret };
 }

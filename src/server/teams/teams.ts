@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { normaliseEmail } from '../../shared/auth';
-import type { LicenseCredentials } from '../../shared/licenses';
 import {
   INVITATION_DAYS,
   type InvitationAccepted,
@@ -15,12 +14,12 @@ import type { DbOrTx, Tx } from '../db';
 import { licenseActivations, licenses, purchases, teamInvitations, tools, users } from '../db/schema';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
+import { heldPurchaseOf } from '../licenses/lookup';
 import { forgetLicenses } from '../licenses/memory';
-import { storedSecret } from '../licenses/secrets-at-rest';
 import { SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
 import { enqueueMail } from '../mail/outbox';
 import { forgetOwnedTools } from '../shop/catalogue';
-import { generateCredentials, generateLicenseKey } from '../shop/license';
+import { insertLicense } from '../shop/license';
 import { queueLicenseStatusEvent } from '../webhooks/events';
 import {
   renderAcceptedEmail,
@@ -361,48 +360,6 @@ export async function previewInvitation(ctx: AppContext, token: string): Promise
   };
 }
 
-/** Whether this account already has the tool: bought, or a seat of any team (a second seat would be wasted). */
-async function hasTool(tx: Tx, userId: string, toolId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: licenses.id })
-    .from(licenses)
-    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
-    .where(
-      and(
-        eq(licenses.holderId, userId),
-        eq(purchases.toolId, toolId),
-        isNull(purchases.refundedAt),
-        inArray(licenses.status, [...SEAT_HOLDING]),
-      ),
-    )
-    .limit(1);
-  return Boolean(row);
-}
-
-/** A member's own license of the team's tool: a key, or sign-in credentials for tools delivered that way. */
-async function issueMemberLicense(
-  ctx: AppContext,
-  tx: Tx,
-  team: TeamRow,
-  holderId: string,
-  now: Date,
-): Promise<string> {
-  const secret: LicenseCredentials =
-    team.delivery === 'credentials' ? generateCredentials() : { licenseKey: generateLicenseKey() };
-  const [license] = await tx
-    .insert(licenses)
-    .values({
-      holderId,
-      purchaseId: team.purchaseId,
-      teamLicenseId: team.license.id,
-      ...storedSecret(ctx.dataSecrets, secret),
-      createdAt: now,
-    })
-    .returning({ id: licenses.id });
-  if (!license) throw new Error('license insert returned no row');
-  return license.id;
-}
-
 /**
  * POST /api/team-invitations/:token/accept: the signed-in account takes the seat, whatever its address (the link
  * reached the invited mailbox; decision 051), and gets its own license. The owner hears of it by email.
@@ -415,9 +372,19 @@ export async function acceptInvitation(
   const now = ctx.clock.now();
   const accepted = await ctx.db.transaction(async (tx) => {
     const { invitation, team } = await invitationByToken(tx, token, now, true);
-    if (team.ownerId === member.id || (await hasTool(tx, member.id, team.toolId)))
+    // Bought already, or a seat of any team: a second seat would be wasted.
+    if (
+      team.ownerId === member.id ||
+      (await heldPurchaseOf(tx, { userId: member.id, toolId: team.toolId }, SEAT_HOLDING))
+    )
       throw new DomainError('refused', TEAM_MESSAGES.alreadyHasTool);
-    const licenseId = await issueMemberLicense(ctx, tx, team, member.id, now);
+    // The member's own license of the team's tool.
+    const { id: licenseId } = await insertLicense(ctx, tx, team.delivery, {
+      holderId: member.id,
+      purchaseId: team.purchaseId,
+      teamLicenseId: team.license.id,
+      createdAt: now,
+    });
     await tx
       .update(teamInvitations)
       .set({ acceptedAt: now, memberLicenseId: licenseId })

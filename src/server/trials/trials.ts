@@ -7,12 +7,12 @@ import { isUniqueViolation } from '../db/driver-errors';
 import { licenses, purchases, trials, users } from '../db/schema';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
-import { revealSecret, storedSecret } from '../licenses/secrets-at-rest';
+import { revealSecret } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';
 import { findActiveTool, forgetOwnedTools, type ToolRow } from '../shop/catalogue';
 import { renderTrialDeliveryEmail } from '../shop/delivery-email';
 import { createDownloadToken } from '../shop/downloads';
-import { generateCredentials, generateLicenseKey } from '../shop/license';
+import { insertLicense } from '../shop/license';
 import { queueTrialEvent } from '../webhooks/events';
 
 /**
@@ -82,20 +82,13 @@ export async function startTrial(
       await assertMayTry(ctx, tx, userId, tool.id);
       const now = ctx.clock.now();
       const expiresAt = new Date(now.getTime() + tool.trialDays * DAY_MS);
-      const secret: LicenseCredentials =
-        tool.delivery === 'credentials' ? generateCredentials() : { licenseKey: generateLicenseKey() };
-      const [license] = await tx
-        .insert(licenses)
-        .values({
-          holderId: userId,
-          ...storedSecret(ctx.dataSecrets, secret),
-          status: 'trial',
-          expiresAt,
-          statusChangedAt: now,
-          createdAt: now,
-        })
-        .returning({ id: licenses.id });
-      if (!license) throw new Error('license insert returned no row');
+      const license = await insertLicense(ctx, tx, tool.delivery, {
+        holderId: userId,
+        status: 'trial',
+        expiresAt,
+        statusChangedAt: now,
+        createdAt: now,
+      });
       const [trial] = await tx
         .insert(trials)
         .values({ userId, toolId: tool.id, licenseId: license.id, startedAt: now })
@@ -103,7 +96,13 @@ export async function startTrial(
       if (!trial) throw new Error('trial insert returned no row');
       await queueTrialEvent(tx, 'trial.started', trial.id, now);
       await claimTrialFor(tx, ctx.dataSecrets, tool.id, await emailOf(tx, userId));
-      await queueTrialDelivery(ctx, tx, { userId, tool, secret, expiresAt, trialId: trial.id });
+      await queueTrialDelivery(ctx, tx, {
+        userId,
+        tool,
+        secret: license.secret,
+        expiresAt,
+        trialId: trial.id,
+      });
       return { trialId: trial.id, licenseId: license.id, expiresAt, days: tool.trialDays };
     });
   } catch (error) {
