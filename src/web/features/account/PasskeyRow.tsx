@@ -2,6 +2,7 @@ import { KeyRound } from 'lucide';
 import { type FormEvent, useId, useState } from 'react';
 import { type AccountPasskey, PASSKEY_NAME_MAX_LENGTH, passkeyNameProblem } from '../../../shared/account';
 import { Button, FormError, TextField, useForm } from '../../components/form';
+import { useAction } from '../../components/form/useAction';
 import { Icon } from '../../components/Icon';
 import { focusOrFallback } from '../../lib/announce';
 import { accountApi } from './api';
@@ -14,22 +15,15 @@ type Changed = (passkeys: AccountPasskey[], message: string) => void;
 /** One passkey: its name and dates, "Rename" (an inline form) and "Remove". */
 export function PasskeyRow({ passkey, onChanged }: { passkey: AccountPasskey; onChanged: Changed }) {
   const [renaming, setRenaming] = useState(false);
-  const [removing, setRemoving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const removal = useAction((failure) => failureMessage(failure, 'The passkey could not be removed.'));
   const renameButtonId = useId();
   const reauth = useReauth();
 
-  const remove = async () => {
-    setRemoving(true);
-    setError(null);
-    try {
+  const remove = () =>
+    removal.run(async () => {
       const result = await reauth.guard(() => accountApi.removePasskey(passkey.id));
       onChanged(result.passkeys, result.message);
-    } catch (failure) {
-      setError(failureMessage(failure, 'The passkey could not be removed.'));
-      setRemoving(false);
-    }
-  };
+    });
 
   return (
     <li className="p-4">
@@ -64,7 +58,7 @@ export function PasskeyRow({ passkey, onChanged }: { passkey: AccountPasskey; on
             </Button>
             <Button
               variant="secondary"
-              busy={removing}
+              busy={removal.busy}
               onClick={remove}
               aria-label={`Remove ${passkey.name}`}
             >
@@ -74,7 +68,7 @@ export function PasskeyRow({ passkey, onChanged }: { passkey: AccountPasskey; on
         </div>
       )}
       <div className="mt-2">
-        <FormError message={error} />
+        <FormError message={removal.error} />
       </div>
       {reauth.prompt}
     </li>

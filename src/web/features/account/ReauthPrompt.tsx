@@ -1,10 +1,10 @@
 import { browserSupportsWebAuthn, startAuthentication } from '@simplewebauthn/browser';
 import { KeyRound } from 'lucide';
-import { type FormEvent, type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { ACCOUNT_MESSAGES, REAUTH_WINDOW_MINUTES } from '../../../shared/account';
 import { AUTH_MESSAGES } from '../../../shared/auth';
 import { MAX_LENGTH } from '../../../shared/limits';
-import { FormError, PasswordField, PrimaryButton } from '../../components/form';
+import { FormError, PasswordField, PrimaryButton, useForm } from '../../components/form';
 import { busyButtonProps, linkButtonClass } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
 import { ApiError } from '../../lib/api';
@@ -54,48 +54,43 @@ export function useReauth(): { guard: <T>(call: () => Promise<T>) => Promise<T>;
 function ReauthPrompt({ onConfirmed, onCancel }: { onConfirmed: () => void; onCancel: () => void }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState<'password' | 'passkey' | null>(null);
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const form = useForm<{ password: string }, 'password', 'password' | 'passkey'>({
+    initial: { password: '' },
+    fields: ['password'] as const,
+    idOf: () => `${id}-password`,
+  });
   const [passkeys] = useState(() => browserSupportsWebAuthn());
   useEffect(() => input.current?.focus(), []);
 
-  const confirm = async (attempt: () => Promise<unknown>, kind: 'password' | 'passkey') => {
-    setBusy(kind);
-    setError(null);
-    setFieldError(null);
-    try {
-      await attempt();
-      onConfirmed();
-    } catch (failure) {
-      setBusy(null);
-      const onField = failure instanceof ApiError ? failure.body?.fieldErrors?.password : undefined;
-      if (onField) {
-        setFieldError(onField);
-        input.current?.focus();
-      } else if (failure instanceof Error && failure.name === 'NotAllowedError')
-        setError('No passkey was chosen.');
-      else setError(failureMessage(failure, ACCOUNT_MESSAGES.passkeyFailed));
-    }
-  };
+  // A wrong password goes on the field (the server names it); anything else under the form.
+  const explain = (failure: unknown, onField: boolean) =>
+    onField
+      ? null
+      : failure instanceof Error && failure.name === 'NotAllowedError'
+        ? 'No passkey was chosen.'
+        : failureMessage(failure, ACCOUNT_MESSAGES.passkeyFailed);
 
-  const withPassword = (event: FormEvent) => {
-    event.preventDefault();
-    if (!password) {
-      setFieldError(AUTH_MESSAGES.passwordRequired);
-      input.current?.focus();
-      return;
-    }
-    void confirm(() => accountApi.reauth({ password }), 'password');
-  };
+  const withPassword = form.submit({
+    kind: 'password',
+    validate: ({ password }) => (password ? {} : { password: AUTH_MESSAGES.passwordRequired }),
+    send: async ({ password }) => {
+      await accountApi.reauth({ password });
+      onConfirmed();
+    },
+    explain,
+  });
 
   const withPasskey = () =>
-    void confirm(async () => {
-      const optionsJSON = await accountApi.reauthPasskeyOptions();
-      const credential = await startAuthentication({ optionsJSON });
-      await accountApi.reauth({ credential: credential as unknown as Record<string, unknown> });
-    }, 'passkey');
+    void form.run({
+      kind: 'passkey',
+      send: async () => {
+        const optionsJSON = await accountApi.reauthPasskeyOptions();
+        const credential = await startAuthentication({ optionsJSON });
+        await accountApi.reauth({ credential: credential as unknown as Record<string, unknown> });
+        onConfirmed();
+      },
+      explain,
+    });
 
   return (
     <section
@@ -115,25 +110,25 @@ function ReauthPrompt({ onConfirmed, onCancel }: { onConfirmed: () => void; onCa
           label="Password"
           autoComplete="current-password"
           required
-          value={password}
-          onValueChange={setPassword}
-          error={fieldError}
+          value={form.values.password}
+          onValueChange={form.change('password')}
+          error={form.errorFor('password')}
           inputRef={input}
           maxLength={MAX_LENGTH.passwordInput}
         />
-        <FormError message={error} />
+        <FormError message={form.formError} />
         <div className="flex flex-wrap items-center gap-3">
-          <PrimaryButton size="inline" busy={busy === 'password'} busyLabel="Checking...">
+          <PrimaryButton size="inline" busy={form.busy === 'password'} busyLabel="Checking...">
             Confirm
           </PrimaryButton>
           {passkeys && (
             <button
               type="button"
-              {...busyButtonProps(busy === 'passkey', withPasskey)}
+              {...busyButtonProps(form.busy === 'passkey', withPasskey)}
               className="inline-flex min-h-11 items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 text-sm font-semibold text-brand-900 hover:bg-slate-50 aria-disabled:cursor-wait aria-disabled:opacity-70"
             >
               <Icon node={KeyRound} className="size-4 text-brand-700" />
-              {busy === 'passkey' ? 'Waiting for your passkey...' : 'Use a passkey'}
+              {form.busy === 'passkey' ? 'Waiting for your passkey...' : 'Use a passkey'}
             </button>
           )}
           <button type="button" className={`${linkButtonClass} text-sm`} onClick={onCancel}>

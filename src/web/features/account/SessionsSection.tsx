@@ -2,6 +2,7 @@ import { Monitor } from 'lucide';
 import { useEffect, useState } from 'react';
 import type { AccountSession } from '../../../shared/account';
 import { Button, FormError } from '../../components/form';
+import { useAction } from '../../components/form/useAction';
 import { Icon } from '../../components/Icon';
 import { focusOrFallback } from '../../lib/announce';
 import { AccountSection } from './AccountSection';
@@ -29,8 +30,10 @@ export function SessionsSection() {
 
 function SessionList() {
   const { items, setItems, failed, reload } = useAccountList(accountApi.sessions);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // One action at a time; `acting` says whose button shows it.
+  const action = useAction((failure) => failureMessage(failure, 'That did not work. Please try again.'));
+  const [acting, setActing] = useState<string | null>(null);
+  const busy = (key: string) => action.busy && acting === key;
   const saved = useSavedNote();
   const reauth = useReauth();
 
@@ -40,29 +43,28 @@ function SessionList() {
     return () => window.removeEventListener(SESSIONS_CHANGED, onChanged);
   }, [reload]);
 
-  const act = async (key: string, action: () => Promise<{ message: string }>) => {
-    setBusy(key);
-    setError(null);
+  const act = async (key: string, call: () => Promise<{ message: string }>) => {
+    if (action.busy) return;
+    setActing(key);
     saved.clear();
-    try {
-      saved.show((await action()).message);
-      await reload();
-    } catch (failure) {
-      setError(failureMessage(failure, 'That did not work. Please try again.'));
-      await reload();
-    } finally {
-      setBusy(null);
-      // The row's button went with its row; with no other browser left "Sign out everywhere else" is disabled
-      // too: then the next browser's Sign out, else the section's heading.
-      focusOrFallback(null, () => {
-        const others = document.getElementById('sign-out-others') as HTMLButtonElement | null;
-        if (others && !others.disabled) return others;
-        return (
-          document.querySelector<HTMLElement>('#sessions li button:not([disabled])') ??
-          document.getElementById('sessions-heading')
-        );
-      });
-    }
+    // The list is read again whether or not it worked.
+    await action.run(async () => {
+      try {
+        saved.show((await call()).message);
+      } finally {
+        await reload();
+      }
+    });
+    // The row's button went with its row; with no other browser left "Sign out everywhere else" is disabled
+    // too: then the next browser's Sign out, else the section's heading.
+    focusOrFallback(null, () => {
+      const others = document.getElementById('sign-out-others') as HTMLButtonElement | null;
+      if (others && !others.disabled) return others;
+      return (
+        document.querySelector<HTMLElement>('#sessions li button:not([disabled])') ??
+        document.getElementById('sessions-heading')
+      );
+    });
   };
 
   if (failed) return <FormError message="Your sessions could not be loaded. Please reload the page." />;
@@ -75,7 +77,7 @@ function SessionList() {
           <SessionRow
             key={session.id}
             session={session}
-            busy={busy === session.id}
+            busy={busy(session.id)}
             onSignOut={() =>
               act(session.id, async () => {
                 const result = await accountApi.endSession(session.id);
@@ -86,12 +88,12 @@ function SessionList() {
           />
         ))}
       </ul>
-      <FormError message={error} />
+      <FormError message={action.error} />
       <div className="flex flex-wrap items-center gap-4">
         <Button
           id="sign-out-others"
           variant="secondary"
-          busy={busy === 'others'}
+          busy={busy('others')}
           disabled={others.length === 0}
           onClick={() => act('others', () => reauth.guard(accountApi.endOtherSessions))}
         >

@@ -5,6 +5,7 @@ import { ACCOUNT_MESSAGES } from '../../../shared/account';
 import type { AuthUser } from '../../../shared/auth';
 import { Notice } from '../../components/form';
 import { busyButtonProps } from '../../components/form/buttons';
+import { useAction } from '../../components/form/useAction';
 import { Icon } from '../../components/Icon';
 import { authApi, errorText } from './api';
 
@@ -20,29 +21,22 @@ export function PasskeySignIn({
   onClose: () => void;
 }) {
   const [supported] = useState(() => browserSupportsWebAuthn());
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { run, busy, error } = useAction((failure) =>
+    failure instanceof Error && failure.name === 'NotAllowedError'
+      ? 'No passkey was chosen.'
+      : errorText(failure, ACCOUNT_MESSAGES.passkeySignInFailed),
+  );
   if (!supported) return null;
 
-  const signIn = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const signIn = () =>
+    run(async () => {
       const optionsJSON = await authApi.passkeyOptions();
       const credential = await startAuthentication({ optionsJSON });
       const result = await authApi.passkeyLogin(credential);
       onLoggedIn(result.user);
       onClose();
       window.location.reload();
-    } catch (failure) {
-      setError(
-        failure instanceof Error && failure.name === 'NotAllowedError'
-          ? 'No passkey was chosen.'
-          : errorText(failure, ACCOUNT_MESSAGES.passkeySignInFailed),
-      );
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <div className="mt-5 space-y-3 border-t border-slate-200 pt-5">

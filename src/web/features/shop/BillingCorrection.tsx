@@ -1,25 +1,12 @@
 import { useId, useState } from 'react';
 import { BILLING_COUNTRY_INDIA, validateBilling } from '../../../shared/billing';
-import { INDIAN_STATE_NAMES } from '../../../shared/indian-states';
-import { MAX_LENGTH } from '../../../shared/limits';
-import { BILLING_FIELD_LABELS } from '../../../shared/money';
 import type { OrderDetail } from '../../../shared/order-detail';
-import {
-  controlProps,
-  Field,
-  FormError,
-  inputClass,
-  Notice,
-  PrimaryButton,
-  SecondaryButton,
-  Select,
-  useForm,
-} from '../../components/form';
+import { FormError, Notice, PrimaryButton, SecondaryButton, useForm } from '../../components/form';
 import { Modal } from '../../components/Modal';
 import { announce } from '../../lib/announce';
 import { ApiError } from '../../lib/api';
 import { shopApi } from './api';
-import { GstinField } from './GstinField';
+import { IndianBillingFields } from './IndianBillingFields';
 
 const BILLING_CORRECTION_TITLE = 'Add or correct GSTIN and billing address';
 
@@ -106,36 +93,7 @@ function BillingCorrectionForm({
         We cancel your invoice with a credit note and issue a new invoice with these details, for the same
         amount. Both are emailed to you.
       </p>
-      <Field id={idOf('address')} label={BILLING_FIELD_LABELS.address} required error={errors.address}>
-        <textarea
-          {...controlProps(idOf('address'), errors.address)}
-          required
-          rows={3}
-          value={values.address}
-          onChange={(event) => form.set('address', event.target.value)}
-          autoComplete="street-address"
-          maxLength={MAX_LENGTH.billingAddress}
-          className={`${inputClass(Boolean(errors.address))} resize-none`}
-        />
-      </Field>
-      <Field id={idOf('state')} label={BILLING_FIELD_LABELS.state} required error={errors.state}>
-        <Select
-          id={idOf('state')}
-          aria-required="true"
-          value={values.state}
-          onValueChange={form.change('state')}
-          autoComplete="address-level1"
-          options={INDIAN_STATE_NAMES}
-          placeholder="Select a state"
-          error={errors.state}
-        />
-      </Field>
-      <GstinField
-        id={idOf('gstin')}
-        value={values.gstin}
-        error={errors.gstin}
-        onValueChange={form.change('gstin')}
-      />
+      <IndianBillingFields idOf={idOf} values={values} errors={errors} set={form.set} />
       <FormError message={form.formError} />
       <div className="flex flex-col gap-3 pt-2 sm:flex-row sm:justify-end">
         <SecondaryButton onClick={onCancel}>Cancel</SecondaryButton>

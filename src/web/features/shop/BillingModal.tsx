@@ -3,8 +3,7 @@ import { BILLING_COUNTRY_INDIA, normaliseBilling, validateBilling } from '../../
 import type { CheckoutQuote } from '../../../shared/checkout-quote';
 import type { Currency } from '../../../shared/constants';
 import { COUNTRIES, isKnownCountry } from '../../../shared/countries';
-import { findIndianState, INDIAN_STATE_NAMES } from '../../../shared/indian-states';
-import { MAX_LENGTH } from '../../../shared/limits';
+import { findIndianState } from '../../../shared/indian-states';
 import { BILLING_FIELD_LABELS, formatSubunits } from '../../../shared/money';
 import { MAX_SEATS, parseSeats, SEATS_MESSAGE } from '../../../shared/seats';
 import { type BillingDetails, SHOP_MESSAGES } from '../../../shared/shop';
@@ -23,7 +22,7 @@ import { announce } from '../../lib/announce';
 import { ApiError } from '../../lib/api';
 import { shopApi } from './api';
 import { CouponField } from './CouponField';
-import { GstinField } from './GstinField';
+import { IndianBillingFields } from './IndianBillingFields';
 import { OrderSummary } from './OrderSummary';
 
 /** Said when the quote itself failed (no answer, a server error): never a reason the server did not give. */
@@ -226,49 +225,7 @@ function BillingForm({
       </div>
 
       {domestic ? (
-        <>
-          <Field id={idOf('address')} label={BILLING_FIELD_LABELS.address} required error={errors.address}>
-            <textarea
-              {...controlProps(idOf('address'), errors.address)}
-              required
-              rows={2}
-              value={values.address}
-              onChange={(event) => form.set('address', event.target.value)}
-              autoComplete="street-address"
-              maxLength={MAX_LENGTH.billingAddress}
-              className={`${inputClass(Boolean(errors.address))} resize-y`}
-            />
-          </Field>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field id={idOf('state')} label={BILLING_FIELD_LABELS.state} required error={errors.state}>
-              {/* aria-required, not required: an empty required select is reported invalid before anyone touches it. */}
-              <Select
-                id={idOf('state')}
-                aria-required="true"
-                value={values.state}
-                onValueChange={form.change('state')}
-                autoComplete="address-level1"
-                options={INDIAN_STATE_NAMES}
-                placeholder="Select a state"
-                error={errors.state}
-              />
-            </Field>
-            <Field id={idOf('country')} label={BILLING_FIELD_LABELS.country}>
-              <input
-                id={idOf('country')}
-                value={BILLING_COUNTRY_INDIA}
-                readOnly
-                className={inputClass(false, true)}
-              />
-            </Field>
-          </div>
-          <GstinField
-            id={idOf('gstin')}
-            value={values.gstin}
-            error={errors.gstin}
-            onValueChange={form.change('gstin')}
-          />
-        </>
+        <IndianBillingFields idOf={idOf} values={values} errors={errors} set={form.set} checkout />
       ) : (
         <Field id={idOf('country')} label={BILLING_FIELD_LABELS.country} required error={errors.country}>
           <Select

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { InvitationPreview } from '../../../shared/teams';
 import { FormError, PrimaryButton } from '../../components/form';
+import { useAction } from '../../components/form/useAction';
 import { Icon } from '../../components/Icon';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../session/AuthContext';
@@ -33,8 +34,9 @@ export function TeamInvitation() {
   const [, navigate] = useLocation();
   const [preview, setPreview] = useState<InvitationPreview | null>(null);
   const [problem, setProblem] = useState<keyof typeof INVITATION_MESSAGES | null>(null);
-  const [accepting, setAccepting] = useState(false);
-  const [acceptError, setAcceptError] = useState<string | null>(null);
+  const acceptance = useAction(
+    (failure) => (failure instanceof ApiError && failure.serverMessage) || INVITATION_MESSAGES.acceptFailed,
+  );
 
   useEffect(() => {
     if (!checked || !loggedIn) return;
@@ -57,20 +59,13 @@ export function TeamInvitation() {
     };
   }, [checked, loggedIn]);
 
-  const accept = async () => {
+  const accept = () => {
     const token = tokenFromLocation();
-    if (!token || accepting) return;
-    setAccepting(true);
-    setAcceptError(null);
-    try {
+    if (!token) return;
+    void acceptance.run(async () => {
       const accepted = await teamsApi.accept(token);
       navigate('/my-tools', { state: { seatOf: accepted.toolId } });
-    } catch (failure) {
-      setAcceptError(
-        (failure instanceof ApiError && failure.serverMessage) || INVITATION_MESSAGES.acceptFailed,
-      );
-      setAccepting(false);
-    }
+    });
   };
 
   if (problem) {
@@ -117,8 +112,14 @@ export function TeamInvitation() {
         </p>
       )}
       <div className="mt-6 space-y-3">
-        <FormError message={acceptError} />
-        <PrimaryButton type="button" size="inline" busy={accepting} busyLabel="Accepting..." onClick={accept}>
+        <FormError message={acceptance.error} />
+        <PrimaryButton
+          type="button"
+          size="inline"
+          busy={acceptance.busy}
+          busyLabel="Accepting..."
+          onClick={accept}
+        >
           Accept seat
         </PrimaryButton>
       </div>

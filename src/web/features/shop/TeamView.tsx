@@ -5,6 +5,7 @@ import { MAX_LENGTH } from '../../../shared/limits';
 import type { PendingInvitation, Team } from '../../../shared/teams';
 import { Button, FormError, SecondaryButton, TextField, useForm } from '../../components/form';
 import { busyButtonProps } from '../../components/form/buttons';
+import { useAction } from '../../components/form/useAction';
 import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { focusLost } from '../../lib/announce';
@@ -58,8 +59,11 @@ export function TeamView({
   const form = useForm({ initial: { email: '' }, fields: ['email'] as const, idOf: () => emailId });
   const [cancelling, setCancelling] = useState<string | null>(null);
   const [removing, setRemoving] = useState<TeamMember | null>(null);
-  const [removeFailed, setRemoveFailed] = useState<string | null>(null);
-  const [busyRemoving, setBusyRemoving] = useState(false);
+  const removal = useAction(
+    (failure) =>
+      (failure instanceof ApiError && failure.serverMessage) ||
+      'The seat could not be taken back. Please try again.',
+  );
   const panelRef = useRef<HTMLElement>(null);
   const confirmRef = useRef<HTMLDivElement>(null);
   const free = team.seats - team.seatsUsed;
@@ -106,21 +110,12 @@ export function TeamView({
     }
   };
 
-  const remove = async () => {
-    if (!removing || busyRemoving) return;
-    setBusyRemoving(true);
-    setRemoveFailed(null);
-    try {
+  const remove = () => {
+    if (!removing) return;
+    void removal.run(async () => {
       await onRemove(removing);
       setRemoving(null);
-    } catch (failure) {
-      setRemoveFailed(
-        (failure instanceof ApiError && failure.serverMessage) ||
-          'The seat could not be taken back. Please try again.',
-      );
-    } finally {
-      setBusyRemoving(false);
-    }
+    });
   };
 
   return (
@@ -212,7 +207,7 @@ export function TeamView({
                 type="button"
                 aria-label={`Remove ${member.name} from the team`}
                 onClick={() => {
-                  setRemoveFailed(null);
+                  removal.clear();
                   setRemoving(member);
                 }}
                 className={`${dangerButton} mt-2`}
@@ -245,12 +240,12 @@ export function TeamView({
           {removing?.name} ({removing?.email}) loses the seat at once: their key stops working on every
           device, and the seat is free to give to someone else.
         </p>
-        <FormError message={removeFailed} />
+        <FormError message={removal.error} />
         <div ref={confirmRef} className="mt-5 flex flex-col justify-end gap-3 md:flex-row">
           <SecondaryButton cancel onClick={() => setRemoving(null)}>
             Cancel
           </SecondaryButton>
-          <Button variant="danger" busy={busyRemoving} onClick={() => void remove()}>
+          <Button variant="danger" busy={removal.busy} onClick={remove}>
             Remove
           </Button>
         </div>
