@@ -84,16 +84,13 @@ function DeleteAccountForm({ user }: { user: AuthUser }) {
       <form noValidate onSubmit={askToConfirm} className="max-w-xl space-y-5">
         <Consequences />
         <PasswordField
-          id={idOf('password')}
+          {...form.field('password')}
           label="Password"
           autoComplete="current-password"
           required
-          value={form.values.password}
-          onValueChange={form.change('password')}
-          error={form.errorFor('password')}
         />
         <TextField
-          id={idOf('email')}
+          {...form.field('email')}
           label="Your email address, typed again"
           hint={`To confirm, type ${user.email}`}
           type="email"
@@ -101,9 +98,6 @@ function DeleteAccountForm({ user }: { user: AuthUser }) {
           autoCapitalize="none"
           spellCheck={false}
           required
-          value={form.values.email}
-          onValueChange={form.change('email')}
-          error={form.errorFor('email')}
         />
         <FormError message={form.formError} />
         {confirming ? (

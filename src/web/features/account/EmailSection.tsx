@@ -83,14 +83,11 @@ function EmailForm({ user }: { user: AuthUser }) {
       {sentTo === null ? (
         <form onSubmit={sendCode} noValidate className="space-y-4">
           <TextField
-            id={`${id}-email`}
+            {...form.field('email')}
             label="New Email"
             type="email"
             required
             autoComplete="email"
-            value={form.values.email}
-            onValueChange={form.change('email')}
-            error={form.errorFor('email')}
             maxLength={MAX_LENGTH.email}
           />
           <FormError message={form.formError} />
@@ -104,15 +101,12 @@ function EmailForm({ user }: { user: AuthUser }) {
       ) : (
         <form onSubmit={confirm} noValidate className="space-y-4">
           <TextField
-            id={`${id}-code`}
+            {...form.field('code')}
             label="Verification Code"
             hint={`The ${RESET_CODE_LENGTH}-digit code we emailed to ${sentTo}. It expires in 10 minutes.`}
             required
             inputMode="numeric"
             autoComplete="one-time-code"
-            value={form.values.code}
-            onValueChange={form.change('code')}
-            error={form.errorFor('code')}
             maxLength={MAX_LENGTH.codeInput}
             inputClassName="tracking-[0.3em]"
           />

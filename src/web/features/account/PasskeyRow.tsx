@@ -104,13 +104,10 @@ function RenameForm({
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-3">
       <TextField
-        id={`${id}-name`}
+        {...form.field('name')}
         label="Passkey Name"
         required
         autoFocus
-        value={form.values.name}
-        onValueChange={form.change('name')}
-        error={form.errorFor('name')}
         maxLength={PASSKEY_NAME_MAX_LENGTH}
       />
       <FormError message={form.formError} />

@@ -95,13 +95,10 @@ function AddPasskeyForm({
     <div>
       <form onSubmit={onSubmit} noValidate className="space-y-4 rounded-xl bg-slate-50 p-4">
         <TextField
-          id={`${id}-name`}
+          {...form.field('name')}
           label="Passkey Name"
           hint="For example: Work laptop, or My phone."
           required
-          value={form.values.name}
-          onValueChange={form.change('name')}
-          error={form.errorFor('name')}
           maxLength={PASSKEY_NAME_MAX_LENGTH}
         />
         <FormError message={form.formError} />

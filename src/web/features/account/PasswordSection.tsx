@@ -53,31 +53,17 @@ function PasswordForm() {
   return (
     <form onSubmit={onSubmit} noValidate className="max-w-md space-y-4">
       <PasswordField
-        id={`${id}-currentPassword`}
+        {...form.field('currentPassword')}
         label="Current Password"
         required
         autoComplete="current-password"
-        value={form.values.currentPassword}
-        onValueChange={form.change('currentPassword')}
-        error={form.errorFor('currentPassword')}
       />
+      <PasswordField {...form.field('password')} label="New Password" required autoComplete="new-password" />
       <PasswordField
-        id={`${id}-password`}
-        label="New Password"
-        required
-        autoComplete="new-password"
-        value={form.values.password}
-        onValueChange={form.change('password')}
-        error={form.errorFor('password')}
-      />
-      <PasswordField
-        id={`${id}-confirmPassword`}
+        {...form.field('confirmPassword')}
         label="Confirm New Password"
         required
         autoComplete="new-password"
-        value={form.values.confirmPassword}
-        onValueChange={form.change('confirmPassword')}
-        error={form.errorFor('confirmPassword')}
       />
       <FormError message={form.formError} />
       <div className="flex flex-wrap items-center gap-4">

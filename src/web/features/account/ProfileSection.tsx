@@ -72,13 +72,10 @@ function ProfileForm({ user }: { user: AuthUser }) {
   return (
     <form onSubmit={onSubmit} noValidate className="max-w-md space-y-4">
       <TextField
-        id={`${id}-name`}
+        {...form.field('name')}
         label="Full Name"
         required
         autoComplete="name"
-        value={form.values.name}
-        onValueChange={form.change('name')}
-        error={form.errorFor('name')}
         maxLength={MAX_LENGTH.signupName}
       />
       <Field id={`${id}-phone`} label="Phone" error={phoneError}>

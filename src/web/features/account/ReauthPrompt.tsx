@@ -106,13 +106,10 @@ function ReauthPrompt({ onConfirmed, onCancel }: { onConfirmed: () => void; onCa
       </p>
       <form onSubmit={withPassword} noValidate className="space-y-3">
         <PasswordField
-          id={`${id}-password`}
+          {...form.field('password')}
           label="Password"
           autoComplete="current-password"
           required
-          value={form.values.password}
-          onValueChange={form.change('password')}
-          error={form.errorFor('password')}
           inputRef={input}
           maxLength={MAX_LENGTH.passwordInput}
         />

@@ -85,14 +85,11 @@ export function RefundRequestPanel({ order, onChanged }: { order: OrderDetail; o
             />
           </Field>
           <TextAreaField
-            id={idOf('description')}
+            {...form.field('description')}
             label="What happened"
             required
             rows={4}
             maxLength={2000}
-            value={form.values.description}
-            onValueChange={form.change('description')}
-            error={form.errors.description}
           />
           <FormError message={form.formError} />
           <PrimaryButton size="inline" busy={form.busy !== null}>
