@@ -390,7 +390,7 @@ describe('the command line', () => {
     });
     const refused = await runCommandLine(['tools', 'edit', tool.id, '--trial-days', '-1'], cli());
     expect(refused.exitCode).toBe(1);
-    expect(refused.stderr).toContain('--trial-days must be');
+    expect(refused.stderr).toContain('--trial-days "-1": A whole number of days from 0 (no trial) to 365.');
   });
 
   it('extends a trial by its key and ends it, in the audit log as the command line', async () => {
