@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Currency } from '../../shared/constants';
 import type { Tx } from '../db';
-import { downloadTokens, licenses, orders, purchases, tools, users } from '../db/schema';
+import { downloadTokens, licenses, orderEvents, orders, purchases, tools, users } from '../db/schema';
 import { issueCreditNote } from '../invoices/issue';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
@@ -123,6 +123,16 @@ async function refundAtGateway(
   }
 }
 
+/** Whether the order was fulfilled: its 'paid' event is written with what it paid for (payments/fulfil.ts). */
+async function wasSettled(tx: Tx, orderId: string): Promise<boolean> {
+  const [paid] = await tx
+    .select({ id: orderEvents.id })
+    .from(orderEvents)
+    .where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.kind, 'paid')))
+    .limit(1);
+  return paid !== undefined;
+}
+
 /**
  * The database side of a refund, inside the caller's transaction: lock the order and check it is still paid, mark
  * it and its purchase refunded, delete the purchase's download links, record the one 'refunded' event and queue
@@ -163,7 +173,8 @@ export async function recordRefund(
   // The license dies with the purchase: validate answers REVOKED from this commit on (a team's members' too).
   if (purchase) await changeLicenseOfPurchase(tx, purchase.id, 'revoke', now);
   // An "Add seats" order takes its seats back (decision 051); members already seated keep theirs until removed.
-  if (order.addsToLicenseId)
+  // Only seats it gave: one refused (its team refunded meanwhile) is refunded as a duplicate and never added any.
+  if (order.addsToLicenseId && (await wasSettled(tx, order.id)))
     await tx
       .update(licenses)
       .set({ seats: sql`greatest(1, ${licenses.seats} - ${order.seats})` })

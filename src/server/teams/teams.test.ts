@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import { pdfText } from '../../../test/support/invoices-helpers';
@@ -7,9 +7,11 @@ import { deliverDueMail } from '../../../test/support/mail';
 import {
   addTool,
   buyThroughEmulator,
+  createOrder,
   createShopTestApp,
   loginAs,
   newBuyer,
+  orderRow,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { TestSmtpServer } from '../../../test/support/smtp';
@@ -19,9 +21,10 @@ import type { OrderHistoryOrder } from '../../shared/order-history';
 import type { PurchasedTool } from '../../shared/shop';
 import { TEAM_INVITATION_PATH, TEAM_MESSAGES, type Team } from '../../shared/teams';
 import { createCoupon } from '../coupons/operator';
-import { invoices, licenses } from '../db/schema';
+import { invoices, licenses, orderEvents, orders } from '../db/schema';
 import { gstr1Report } from '../invoices/gstr1';
 import { cliActor } from '../operator/audit';
+import { refundOrder } from '../payments/refund';
 
 let t: ShopTestApp;
 let smtp: TestSmtpServer;
@@ -242,4 +245,73 @@ describe('team licenses', () => {
     const me = await loginAs(t, owner.user);
     expect((await me.get(`/api/teams/${team?.licenseId}`)).statusCode).toBe(200);
   });
+
+  it('takes back the seats of a refunded Add-seats order, and only those', async () => {
+    const owner = await newBuyer(t);
+    await buyThroughEmulator(t, owner.client, toolId, { seats: 2 });
+    const licenseId = (await owner.client.get('/api/my-tools/')).json<PurchasedTool[]>()[0]?.team?.licenseId;
+    const added = await buyThroughEmulator(t, owner.client, toolId, {
+      billingDetails: FIRM_BILLING,
+      seats: 3,
+      teamLicenseId: licenseId,
+    });
+    const seatsOf = async () =>
+      (
+        await t.ctx.db
+          .select({ seats: licenses.seats })
+          .from(licenses)
+          .where(eq(licenses.id, licenseId ?? ''))
+      )[0]?.seats;
+    expect(await seatsOf()).toBe(5);
+    await refundOrder(t.ctx, { orderId: added.id, source: 'admin', reason: 'Seats not needed' });
+    expect(await seatsOf()).toBe(2);
+  }, 120_000);
+
+  it('gives back an Add-seats payment that arrives after its team was refunded; the team gains no seat', async () => {
+    const owner = await newBuyer(t);
+    await buyThroughEmulator(t, owner.client, toolId, { seats: 2 });
+    const licenseId = (await owner.client.get('/api/my-tools/')).json<PurchasedTool[]>()[0]?.team?.licenseId;
+    const created = await createOrder(owner.client, toolId, 'INR', {
+      billingDetails: FIRM_BILLING,
+      seats: 3,
+      teamLicenseId: licenseId,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const razorpayOrderId = created.json<{ order_id: string }>().order_id;
+
+    // The team's own order is refunded while the Add-seats checkout is open.
+    const [teamOrder] = await t.ctx.db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.userId, owner.user.id), isNull(orders.addsToLicenseId)));
+    await refundOrder(t.ctx, { orderId: teamOrder?.id ?? '', source: 'admin', reason: 'Firm closed' });
+    const seatsOf = async () =>
+      (
+        await t.ctx.db
+          .select({ seats: licenses.seats })
+          .from(licenses)
+          .where(eq(licenses.id, licenseId ?? ''))
+      )[0]?.seats;
+    const seatsAfterRefund = await seatsOf();
+
+    const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
+    });
+    const payment = (await paid.json()) as { razorpay_payment_id: string };
+    expect((await owner.client.post('/api/verify-payment/', payment)).statusCode).toBe(409);
+    await t.emulator?.settled();
+
+    const order = await orderRow(t, razorpayOrderId);
+    expect(order.status).toBe('refunded');
+    expect(t.emulator?.payments.get(payment.razorpay_payment_id)?.status).toBe('refunded');
+    const events = await t.ctx.db.select().from(orderEvents).where(eq(orderEvents.orderId, order.id));
+    expect(events.find((event) => event.kind === 'duplicate-payment')?.detail).toMatchObject({
+      addsToLicenseId: licenseId,
+    });
+    expect(events.some((event) => event.kind === 'paid')).toBe(false);
+    expect(await t.ctx.db.select().from(invoices).where(eq(invoices.orderId, order.id))).toEqual([]);
+    expect(await seatsOf()).toBe(seatsAfterRefund);
+  }, 120_000);
 });
