@@ -83,8 +83,19 @@ const BUDGET = {
    * (decision 052): the shop's two pages, and the API reference, which draws the OpenAPI document with RapiDoc.
    */
   pageJsGzipKb: { '/utility-tools': 95, '/my-tools': 95, '/api-reference': 300 } as Record<string, number>,
+  /**
+   * The API reference is exempt from the performance score and TBT (decision 052): RapiDoc parsing and drawing the
+   * OpenAPI document is one long task a reader waits for once; every other budget holds there.
+   */
+  timingExempt: ['/api-reference'],
   /** Pages whose Total Blocking Time is at most the home page's in the same run (full runs only). */
   tbtAtMostHome: ['/utility-tools', '/my-tools'],
+  /**
+   * How far apart two pages' median TBT may be and still count as equal: on a quiet machine the same page's median
+   * moved by 1–11 ms between runs (home 1 and 7 ms, /my-tools 7 and 11, /utility-tools 5 and 0 on 28 November),
+   * while the regression this check is for was 90–150 ms.
+   */
+  tbtNoiseMs: 10,
 };
 const LIGHTHOUSE_RUNS = ciMode ? 1 : 3;
 /** `--pages=/,/Contact` measures only those pages (a quick check while working on one). */
@@ -312,10 +323,11 @@ async function main() {
 
   const misses: string[] = [];
   for (const r of reports) {
-    if (!ciMode && r.scores.performance < BUDGET.performance)
+    const timed = !ciMode && !BUDGET.timingExempt.includes(r.path);
+    if (timed && r.scores.performance < BUDGET.performance)
       misses.push(`${r.path}: performance ${r.scores.performance}`);
     if (!ciMode && r.lcpMs > BUDGET.lcpMs) misses.push(`${r.path}: LCP ${r.lcpMs} ms`);
-    if (!ciMode && r.tbtMs > BUDGET.tbtMs) misses.push(`${r.path}: TBT ${r.tbtMs} ms`);
+    if (timed && r.tbtMs > BUDGET.tbtMs) misses.push(`${r.path}: TBT ${r.tbtMs} ms`);
     if (!ciMode && r.fcpUnthrottledMs > BUDGET.fcpUnthrottledMs)
       misses.push(`${r.path}: unthrottled FCP ${r.fcpUnthrottledMs} ms`);
     if (r.inlineCssKb > BUDGET.inlineCssKb) misses.push(`${r.path}: inline CSS ${r.inlineCssKb} KB`);
@@ -343,9 +355,10 @@ async function main() {
     if (budget !== undefined && r.jsGzipKb > budget)
       misses.push(`${r.path}: JavaScript ${r.jsGzipKb} KB gzip (budget ${budget})`);
   }
-  // The shop's pages block the main thread no longer than the home page in the same run (issue 56, decision 052).
+  // The shop's pages block the main thread no longer than the home page in the same run (issue 56, decision 052),
+  // give or take the few milliseconds by which a page's median TBT moves from run to run.
   for (const r of reports.filter((r) => BUDGET.tbtAtMostHome.includes(r.path))) {
-    if (!ciMode && home && r.tbtMs > home.tbtMs)
+    if (!ciMode && home && r.tbtMs > home.tbtMs + BUDGET.tbtNoiseMs)
       misses.push(`${r.path}: TBT ${r.tbtMs} ms, the home page's ${home.tbtMs} ms in this run`);
   }
 
