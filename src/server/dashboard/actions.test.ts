@@ -71,6 +71,18 @@ describe('tools', () => {
       name: 'Give the tool a name.',
       activationLimit: 'A whole number from 1 to 100.',
     });
+    // A USD price it cannot read says why on its field (a union once answered "Invalid input"), and so does a device.
+    const unreadable = await client.post('/api/admin/tools', {
+      ...toolInput,
+      priceUSD: '7,99',
+      device: 'Linux',
+      code: await freshCode(),
+    });
+    expect(unreadable.statusCode).toBe(400);
+    expect(unreadable.json().fieldErrors).toMatchObject({
+      priceUSD: 'Not a price; write it like 499 or 7.99, without separators.',
+      device: 'Choose Windows, macOS or none.',
+    });
     const cheap = await client.post('/api/admin/tools', {
       ...toolInput,
       priceINR: '50',
