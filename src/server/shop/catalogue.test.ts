@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
-import { eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import {
@@ -12,7 +12,7 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type { PurchasedTool, Tool } from '../../shared/shop';
-import { tools } from '../db/schema';
+import { auditLog, tools } from '../db/schema';
 import { cliActor } from '../operator/audit';
 import { startUp } from '../startup';
 import { sha256Hex } from '../storage';
@@ -124,6 +124,15 @@ describe('GET /api/alltools/', () => {
     await updateTool(t.ctx, added.id, { active: false }, actor);
     expect(await ids()).not.toContain(added.id);
     await updateTool(t.ctx, added.id, { active: true }, actor);
+    // A change of place is audited as the change it is.
+    await updateTool(t.ctx, added.id, { sortOrder: 15, icon: '/icons/cache.svg' }, actor);
+    const [moved] = await t.ctx.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.target, `tool:${added.id}`), eq(auditLog.action, 'tool.update')))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    expect(moved?.after).toEqual({ sortOrder: 15, icon: '/icons/cache.svg' });
     const stream = Readable.from([Buffer.from('PK new installer')]);
     const { stored } = await attachToolFile(t.ctx, added.id, { name: 'cache-check.zip', stream }, actor);
     expect(stored.sha256).toBe(sha256Hex(Buffer.from('PK new installer')));

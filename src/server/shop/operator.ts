@@ -48,10 +48,12 @@ export const toAdminTool = (tool: ToolRow): AdminTool => ({
 
 /** Only the fields that changed, on each side, so the activity log reads as the change itself. */
 function changedFields(before: ToolRow, after: ToolRow) {
-  const was = toAdminTool(before);
-  const now = toAdminTool(after);
+  // The dashboard's shape, and where the tool sits (the command line's icon and position).
+  const audited = (tool: ToolRow) => ({ ...toAdminTool(tool), icon: tool.icon, sortOrder: tool.sortOrder });
+  const was = audited(before);
+  const now = audited(after);
   const changed = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
-  for (const key of Object.keys(now) as Array<keyof AdminTool>) {
+  for (const key of Object.keys(now) as Array<keyof typeof now>) {
     if (
       key === 'updatedAt' ||
       key === 'file' ||
