@@ -1,10 +1,14 @@
-/** Dates and countries as the account page shows them: in the reader's own locale and time zone. */
+import { formatDate } from '../../lib/dates';
 
-export const formatWhen = (iso: string) =>
-  new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+/** Dates and countries as the account page shows them: dates as the portal writes them, in the reader's time zone. */
+export const formatWhen = (iso: string) => formatDate(iso, 'dayAndTime');
 
-const countryNames =
-  typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
+/** Made when a sign-in's country is first named, not when the page's code loads: Intl loads its data then. */
+let countryNames: Intl.DisplayNames | null | undefined;
 
-export const countryName = (code: string | null) =>
-  code ? (countryNames?.of(code) ?? code) : 'Unknown country';
+export function countryName(code: string | null): string {
+  if (!code) return 'Unknown country';
+  countryNames ??=
+    typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
+  return countryNames?.of(code) ?? code;
+}

@@ -3,16 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { LICENSE_MESSAGES, type MyDevice } from '../../../shared/licenses';
 import { busyButtonProps, SecondaryButton } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
+import { formatDate } from '../../lib/dates';
 import { licenseApi } from './licenseApi';
-
-const dateFormat = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric' });
-const dateTimeFormat = new Intl.DateTimeFormat('en-IN', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
 
 export const smallButton =
   'inline-flex min-h-10 items-center justify-center gap-1.5 rounded-lg border px-3 text-sm font-semibold transition-colors aria-disabled:cursor-wait aria-disabled:opacity-70';
@@ -46,10 +38,8 @@ export function DeviceRow({
   return (
     <li className="py-3 first:pt-0 last:pb-0">
       <p className="truncate text-sm font-semibold text-slate-900">{name}</p>
-      <p className="mt-0.5 text-xs text-slate-600">
-        Activated {dateFormat.format(new Date(device.activatedAt))}
-      </p>
-      <p className="text-xs text-slate-600">Last seen {dateTimeFormat.format(new Date(device.lastSeenAt))}</p>
+      <p className="mt-0.5 text-xs text-slate-600">Activated {formatDate(device.activatedAt)}</p>
+      <p className="text-xs text-slate-600">Last seen {formatDate(device.lastSeenAt, 'dayAndTime')}</p>
       <div className="mt-2 flex flex-wrap gap-2">
         {canDownload && (
           <a

@@ -5,6 +5,7 @@ import { formatPrice } from '../../../shared/money';
 import { orderPagePath } from '../../../shared/order-detail';
 import type { OrderHistoryOrder } from '../../../shared/order-history';
 import { Icon } from '../../components/Icon';
+import { formatDate } from '../../lib/dates';
 import { useAuth } from '../../session/AuthContext';
 import { shopApi } from './api';
 import { Spinner } from './Spinner';
@@ -13,8 +14,6 @@ export const ORDER_HISTORY_MESSAGES = {
   loadFailed: 'Failed to load your order history.',
   empty: 'Your paid orders, with their tax invoices, will appear here.',
 } as const;
-
-const dateFormat = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric' });
 
 function StatusBadge({ status }: { status: OrderHistoryOrder['status'] }) {
   const refunded = status === 'refunded';
@@ -89,9 +88,7 @@ function OrderRows({ orders }: { orders: OrderHistoryOrder[] }) {
         <tbody className="divide-y divide-slate-100">
           {orders.map((order) => (
             <tr key={order.id} className="align-top">
-              <td className="py-4 pr-4 whitespace-nowrap text-slate-700">
-                {dateFormat.format(new Date(order.createdAt))}
-              </td>
+              <td className="py-4 pr-4 whitespace-nowrap text-slate-700">{formatDate(order.createdAt)}</td>
               <td className="py-4 pr-4 font-medium text-brand-900">
                 <OrderLink order={order} />
               </td>
@@ -121,7 +118,7 @@ function OrderRows({ orders }: { orders: OrderHistoryOrder[] }) {
               <StatusBadge status={order.status} />
             </div>
             <p className="mt-1 text-sm text-slate-700">
-              {dateFormat.format(new Date(order.createdAt))} · {formatPrice(order.amount, order.currency)}
+              {formatDate(order.createdAt)} · {formatPrice(order.amount, order.currency)}
             </p>
             <div className="mt-3">
               <DocumentLinks order={order} />

@@ -5,6 +5,7 @@ import { formatSubunits } from '../../../shared/money';
 import type { OrderDetail } from '../../../shared/order-detail';
 import { Icon } from '../../components/Icon';
 import { ApiError } from '../../lib/api';
+import { formatDate } from '../../lib/dates';
 import { useAuth } from '../../session/AuthContext';
 import { shopApi } from './api';
 import { BillingCorrection } from './BillingCorrection';
@@ -17,15 +18,7 @@ export const ORDER_PAGE_MESSAGES = {
   signedOut: 'Please log in to see this order.',
 } as const;
 
-const dateTime = new Intl.DateTimeFormat('en-IN', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZone: 'Asia/Kolkata',
-});
-const when = (iso: string) => dateTime.format(new Date(iso));
+const when = (iso: string) => formatDate(iso, 'dayAndTimeInIndia');
 
 const STATUS_LABELS: Record<OrderDetail['status'], string> = {
   created: 'Awaiting payment',

@@ -7,6 +7,7 @@ import type { PurchasedTool } from '../../../shared/shop';
 import { trialDaysLeft } from '../../../shared/trials';
 import { busyButtonProps } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
+import { formatDate } from '../../lib/dates';
 import { rememberPurchase } from './intent';
 import { LicensePanel, LicenseSecret } from './LicensePanel';
 import { ToolIcon } from './ToolIcon';
@@ -18,16 +19,10 @@ import { VersionPanel } from './VersionPanel';
 /** A team's panel (issue 54) loads only on the card of a team the buyer owns. */
 const TeamPanel = lazy(() => import('./TeamPanel'));
 
-const purchaseDateFormat = new Intl.DateTimeFormat('en-IN', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-});
-
 /** 'Purchased: 22 Nov 2026', or N/A when the date is unknown. */
 export function purchasedLabel(purchaseDate: string | null): string {
   const date = purchaseDate ? new Date(purchaseDate) : null;
-  return `Purchased: ${date && !Number.isNaN(date.getTime()) ? purchaseDateFormat.format(date) : 'N/A'}`;
+  return `Purchased: ${date && !Number.isNaN(date.getTime()) ? formatDate(date) : 'N/A'}`;
 }
 
 /** A trial's line on My Tools: the days left, or that it has ended. */
@@ -40,7 +35,7 @@ export function trialLabel(trialEndsAt: string, now = new Date()): string {
 /** The trial's end as a date: 'Ends on 12 Dec 2026', or 'Ended on …' once it has passed. */
 export function trialEndLabel(trialEndsAt: string, now = new Date()): string {
   const ended = trialDaysLeft(trialEndsAt, now) === 0;
-  return `${ended ? 'Ended' : 'Ends'} on ${purchaseDateFormat.format(new Date(trialEndsAt))}`;
+  return `${ended ? 'Ended' : 'Ends'} on ${formatDate(trialEndsAt)}`;
 }
 
 /**

@@ -6,11 +6,10 @@ import { FormError, PrimaryButton } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { Icon } from '../../components/Icon';
 import { ApiError } from '../../lib/api';
+import { formatDate } from '../../lib/dates';
 import { useAuth } from '../../session/AuthContext';
 import { Spinner } from './Spinner';
 import { teamsApi } from './teamApi';
-
-const dateFormat = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric' });
 
 export const INVITATION_MESSAGES = {
   notFound: 'This invitation is not valid any more: it was cancelled, already used or has expired.',
@@ -104,7 +103,7 @@ export function TeamInvitation() {
       <p className="mt-4 text-base leading-relaxed text-slate-700">
         {preview.ownerName} invited {preview.email} to use {preview.toolName}. Accepting puts the tool in your
         My Tools with your own license key, its installers and updates. The invitation works until{' '}
-        {dateFormat.format(new Date(preview.expiresAt))}.
+        {formatDate(preview.expiresAt)}.
       </p>
       {otherAccount && (
         <p className="mt-3 text-sm text-slate-700">

@@ -10,17 +10,8 @@ import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { focusLost } from '../../lib/announce';
 import { ApiError } from '../../lib/api';
+import { formatDate } from '../../lib/dates';
 import { smallButton } from './DeviceRow';
-
-const dateFormat = new Intl.DateTimeFormat('en-IN', { day: 'numeric', month: 'short', year: 'numeric' });
-const dateTimeFormat = new Intl.DateTimeFormat('en-IN', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-const day = (iso: string) => dateFormat.format(new Date(iso));
 
 /** A member of a team, as GET /api/teams/:licenseId lists them. */
 export type TeamMember = Team['members'][number];
@@ -164,7 +155,8 @@ export function TeamView({
               <li key={invitation.id} data-invitation className="py-3 first:pt-0 last:pb-0">
                 <p className="text-sm break-all font-semibold text-slate-900">{invitation.email}</p>
                 <p className="mt-0.5 text-xs text-slate-600">
-                  Invited {day(invitation.invitedAt)} · link works until {day(invitation.expiresAt)}
+                  Invited {formatDate(invitation.invitedAt)} · link works until{' '}
+                  {formatDate(invitation.expiresAt)}
                 </p>
                 <button
                   type="button"
@@ -189,7 +181,7 @@ export function TeamView({
               {member.isOwner && <span className="font-normal text-slate-600"> (you, owner)</span>}
             </p>
             <p className="mt-0.5 text-xs break-all text-slate-600">{member.email}</p>
-            <p className="text-xs text-slate-600">Joined {day(member.joinedAt)}</p>
+            <p className="text-xs text-slate-600">Joined {formatDate(member.joinedAt)}</p>
             {member.devices.length === 0 ? (
               <p className="mt-1 text-xs text-slate-600">No device activated yet.</p>
             ) : (
@@ -197,7 +189,7 @@ export function TeamView({
                 {member.devices.map((device) => (
                   <li key={device.id} className="text-xs text-slate-700">
                     {device.name ?? 'Unnamed device'} · last seen{' '}
-                    {dateTimeFormat.format(new Date(device.lastSeenAt))}
+                    {formatDate(device.lastSeenAt, 'dayAndTime')}
                   </li>
                 ))}
               </ul>

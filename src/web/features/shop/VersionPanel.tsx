@@ -1,12 +1,7 @@
 import { Download } from 'lucide';
 import type { PurchasedTool, ToolInstaller, ToolVersion } from '../../../shared/shop';
 import { Icon } from '../../components/Icon';
-
-const releaseDateFormat = new Intl.DateTimeFormat('en-IN', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-});
+import { formatDate } from '../../lib/dates';
 
 const PLATFORM = { windows: 'Windows', macos: 'macOS' } as const;
 const ARCH = { x64: '64-bit', arm64: 'ARM', x86: '32-bit', universal: '' } as const;
@@ -32,8 +27,7 @@ export const nestedHeadings = (html: string) =>
     (_tag, close: string, level: string) => `<${close}h${Math.min(6, Math.max(4, Number(level) + 2))}>`,
   );
 
-const dateOf = (version: ToolVersion) =>
-  version.publishedAt ? releaseDateFormat.format(new Date(version.publishedAt)) : null;
+const dateOf = (version: ToolVersion) => (version.publishedAt ? formatDate(version.publishedAt) : null);
 
 /** The server hands out a fresh 3-hour link for the signed-in owner and sends the browser to it. */
 const installerHref = (installer: ToolInstaller) => `/api/my-tools/installers/${installer.artifactId}`;
