@@ -14,9 +14,8 @@ import {
   rememberPurchase,
   type StoredBillingDraft,
   storedBillingDraft,
-  useCheckoutLink,
-  usePurchaseIntent,
 } from './intent';
+import { useCheckoutLink, usePurchaseIntent } from './resumePurchase';
 import { matchesSearch, SearchBox } from './SearchBox';
 import { Spinner } from './Spinner';
 import { ToolCard } from './ToolCard';
