@@ -3,6 +3,24 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
+/** Longer than this, an animation is a progress bar or a spinner, part of the steady screen; shorter, a transition. */
+const TRANSITION_MS = 1000;
+
+/**
+ * Waits for the transitions on screen to end: axe reads colours as they are in that instant, and a toast fading in
+ * (two of them at once when their code arrives after them) has its text lighter than it will be.
+ */
+async function transitionsDone(page: Page): Promise<void> {
+  await page.waitForFunction(
+    (longest) =>
+      document.getAnimations().every((animation) => {
+        const { activeDuration } = animation.effect?.getComputedTiming() ?? {};
+        return animation.playState !== 'running' || Number(activeDuration) > longest;
+      }),
+    TRANSITION_MS,
+  );
+}
+
 /**
  * The screen as a phone and a desktop see it: no axe violation at 390 and at 1440 px (optionally no horizontal
  * scroll either), and a screenshot of each, `<file>-<width>.png`, when SHOTS_DIR is set.
@@ -14,6 +32,7 @@ export async function checkScreen(
 ): Promise<void> {
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+    await transitionsDone(page);
     const results = await new AxeBuilder({ page }).analyze();
     expect(
       results.violations.map(

@@ -137,8 +137,13 @@ export async function expectVisibleFocus(
     .poll(
       async () => {
         report = await readFocus(page);
+        // The control named too, when a step names one: focus may pass through another on its way (a dialog
+        // closing gives it back to its opener, then the page moves it on in the next task).
+        const named =
+          name === undefined ||
+          (typeof name === 'string' ? report?.name === name : name.test(report?.name ?? ''));
         return Boolean(
-          report?.visible && report.name !== '' && report.indicatorPx >= 2 && report.contrast >= 3,
+          named && report?.visible && report.name !== '' && report.indicatorPx >= 2 && report.contrast >= 3,
         );
       },
       { message: `${step}: focus on a visible, named control with a 2 px, 3:1 indicator`, timeout: 5_000 },
