@@ -80,6 +80,15 @@ async function myLicenseKey(client: TestClient): Promise<string> {
   return license?.licenseKey ?? '';
 }
 
+/** A team license's seats as the database holds them. */
+async function seatsOf(licenseId: string | undefined): Promise<number | undefined> {
+  const [row] = await t.ctx.db
+    .select({ seats: licenses.seats })
+    .from(licenses)
+    .where(eq(licenses.id, licenseId ?? ''));
+  return row?.seats;
+}
+
 describe('team licenses', () => {
   it('sells 5 seats on one invoice and GSTR-1 line, gives seats by email, takes one back and gives it again', async () => {
     const owner = await newBuyer(t);
@@ -222,11 +231,7 @@ describe('team licenses', () => {
     expect(added).toMatchObject({ status: 'paid', amount: 2000_00, seats: 2 });
     expect((await t.ctx.db.select().from(invoices).where(eq(invoices.orderId, added.id))).length).toBe(1);
     expect((await owner.client.get(teamUrl)).json<Team>()).toMatchObject({ seats: 7, seatsUsed: 4 });
-    const [row] = await t.ctx.db
-      .select({ seats: licenses.seats })
-      .from(licenses)
-      .where(eq(licenses.id, licenseId));
-    expect(row?.seats).toBe(7);
+    expect(await seatsOf(licenseId)).toBe(7);
   }, 180_000);
 
   it('adds seats only to a team the buyer owns', async () => {
@@ -255,16 +260,9 @@ describe('team licenses', () => {
       seats: 3,
       teamLicenseId: licenseId,
     });
-    const seatsOf = async () =>
-      (
-        await t.ctx.db
-          .select({ seats: licenses.seats })
-          .from(licenses)
-          .where(eq(licenses.id, licenseId ?? ''))
-      )[0]?.seats;
-    expect(await seatsOf()).toBe(5);
+    expect(await seatsOf(licenseId)).toBe(5);
     await refundOrder(t.ctx, { orderId: added.id, source: 'admin', reason: 'Seats not needed' });
-    expect(await seatsOf()).toBe(2);
+    expect(await seatsOf(licenseId)).toBe(2);
   }, 120_000);
 
   it('gives back an Add-seats payment that arrives after its team was refunded; the team gains no seat', async () => {
@@ -285,14 +283,7 @@ describe('team licenses', () => {
       .from(orders)
       .where(and(eq(orders.userId, owner.user.id), isNull(orders.addsToLicenseId)));
     await refundOrder(t.ctx, { orderId: teamOrder?.id ?? '', source: 'admin', reason: 'Firm closed' });
-    const seatsOf = async () =>
-      (
-        await t.ctx.db
-          .select({ seats: licenses.seats })
-          .from(licenses)
-          .where(eq(licenses.id, licenseId ?? ''))
-      )[0]?.seats;
-    const seatsAfterRefund = await seatsOf();
+    const seatsAfterRefund = await seatsOf(licenseId);
 
     const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {
       method: 'POST',
@@ -312,6 +303,6 @@ describe('team licenses', () => {
     });
     expect(events.some((event) => event.kind === 'paid')).toBe(false);
     expect(await t.ctx.db.select().from(invoices).where(eq(invoices.orderId, order.id))).toEqual([]);
-    expect(await seatsOf()).toBe(seatsAfterRefund);
+    expect(await seatsOf(licenseId)).toBe(seatsAfterRefund);
   }, 120_000);
 });
