@@ -2,7 +2,8 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { sql } from 'drizzle-orm';
-import { openDatabase, schema } from '../src/server/db';
+import { openDatabase } from '../src/server/db';
+import { downloadTokens } from '../src/server/db/schema/downloads';
 import type { ReceivedMail } from '../test/support/smtp';
 import { expect, person, type Shop, test } from './fixtures';
 import { openBeforeHydration } from './support/before-hydration';
@@ -362,8 +363,8 @@ test('a download link older than 3 hours lands on the invalid-link page', async 
   await shop.server.stop();
   const database = await openDatabase({ pgliteDir: path.join(shop.dataDir, 'pglite') });
   await database.db
-    .update(schema.downloadTokens)
-    .set({ expiresAt: sql`${schema.downloadTokens.expiresAt} - interval '3 hours'` });
+    .update(downloadTokens)
+    .set({ expiresAt: sql`${downloadTokens.expiresAt} - interval '3 hours'` });
   await database.close();
   await shop.server.start();
 

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { eq } from 'drizzle-orm';
-import { users } from '../src/server/db/schema';
+import { users } from '../src/server/db/schema/accounts';
 import { openTestApp, type TestApp } from '../test/support/app';
 import type { TestClient } from '../test/support/client';
 import { verifiedOperator } from '../test/support/dashboard-helpers';

@@ -6,15 +6,10 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { type RunningServer, startServer } from '../../e2e/support/server';
 import { type Database, openDatabase } from '../../src/server/db';
-import {
-  licenseActivations,
-  licenses as licenseRows,
-  orders,
-  purchases,
-  sessions,
-  tools,
-  users,
-} from '../../src/server/db/schema';
+import { sessions, users } from '../../src/server/db/schema/accounts';
+import { tools } from '../../src/server/db/schema/catalogue';
+import { licenseActivations, licenses as licenseRows } from '../../src/server/db/schema/licenses';
+import { orders, purchases } from '../../src/server/db/schema/orders';
 import { createDataSecrets, type DataSecrets } from '../../src/server/kernel/data-secrets';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { generateLicenseKey } from '../../src/server/shop/license';

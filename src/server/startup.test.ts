@@ -3,7 +3,7 @@ import { testConfig } from '../../test/support/app';
 import { createTestDatabase } from '../../test/support/database';
 import { createAppContext } from './compose';
 import type { DatabaseHandle } from './db';
-import { tools } from './db/schema';
+import { tools } from './db/schema/catalogue';
 import { startUp } from './startup';
 
 describe('startUp', () => {

@@ -15,7 +15,9 @@ import {
 } from '../../test/support/shop-fixtures';
 import { TestSmtpServer } from '../../test/support/smtp';
 import { hashPassword } from './auth/passwords';
-import { orders, outbox, purchases, users } from './db/schema';
+import { users } from './db/schema/accounts';
+import { outbox } from './db/schema/mail';
+import { orders, purchases } from './db/schema/orders';
 import { EMULATOR_PREFIX } from './payments/gateway';
 import { webhookSignature } from './payments/signatures';
 

@@ -1,5 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { outbox, users } from '../../src/server/db/schema';
+import { users } from '../../src/server/db/schema/accounts';
+import { outbox } from '../../src/server/db/schema/mail';
 import type { TestApp } from './app';
 import type { TestClient } from './client';
 import { openedMails } from './mail';

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../src/server/db/index';
-import { licenses, orders, purchases, tools, users } from '../../src/server/db/schema';
+import { users } from '../../src/server/db/schema/accounts';
+import { tools } from '../../src/server/db/schema/catalogue';
+import { licenses } from '../../src/server/db/schema/licenses';
+import { orders, purchases } from '../../src/server/db/schema/orders';
 import type { DataSecrets } from '../../src/server/kernel/data-secrets';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { generateCredentials, generateLicenseKey } from '../../src/server/shop/license';

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { eq, max } from 'drizzle-orm';
 import type { Database } from '../../src/server/db/index';
-import { releaseArtifacts, releases } from '../../src/server/db/schema';
+import { releaseArtifacts, releases } from '../../src/server/db/schema/releases';
 import { buildZip } from '../../src/server/shop/zip';
 import type { FileStorage } from '../../src/server/storage';
 import type {

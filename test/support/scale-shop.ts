@@ -19,25 +19,16 @@ import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { hashPassword } from '../../src/server/auth/passwords';
 import { COUPON_HOLD_MS } from '../../src/server/coupons/redemptions';
-import {
-  auditLog,
-  contactMessages,
-  couponRedemptions,
-  coupons,
-  creditNotes,
-  documentCounters,
-  invoices,
-  licenseActivations,
-  licenses,
-  orderEvents,
-  orders,
-  outbox,
-  purchases,
-  tools,
-  trialMachines,
-  trials,
-  users,
-} from '../../src/server/db/schema';
+import { users } from '../../src/server/db/schema/accounts';
+import { tools } from '../../src/server/db/schema/catalogue';
+import { contactMessages } from '../../src/server/db/schema/contact';
+import { couponRedemptions, coupons } from '../../src/server/db/schema/coupons';
+import { creditNotes, documentCounters, invoices } from '../../src/server/db/schema/invoices';
+import { licenseActivations, licenses } from '../../src/server/db/schema/licenses';
+import { outbox } from '../../src/server/db/schema/mail';
+import { auditLog } from '../../src/server/db/schema/operator';
+import { orderEvents, orders, purchases } from '../../src/server/db/schema/orders';
+import { trialMachines, trials } from '../../src/server/db/schema/trials';
 import {
   buildCreditNoteDocument,
   buildInvoiceDocument,

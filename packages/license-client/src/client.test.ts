@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type RunningServer, startServer } from '../../../e2e/support/server';
 import { openDatabase } from '../../../src/server/db';
-import { tools } from '../../../src/server/db/schema';
+import { tools } from '../../../src/server/db/schema/catalogue';
 import type { LicenseAnswer as ServerAnswer } from '../../../src/shared/licenses';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
 import {

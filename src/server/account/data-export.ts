@@ -8,23 +8,15 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { fromSubunits } from '../../shared/money';
 import { DATA_PROCESSORS } from '../../shared/privacy';
 import { consentHistory } from '../auth/consents';
-import {
-  checkoutStarts,
-  contactMessages,
-  creditNotes,
-  invoices,
-  licenseActivations,
-  licenses,
-  orderEvents,
-  orders,
-  outbox,
-  passkeys,
-  purchases,
-  sessions,
-  tools,
-  trials,
-  users,
-} from '../db/schema';
+import { passkeys, sessions, users } from '../db/schema/accounts';
+import { tools } from '../db/schema/catalogue';
+import { checkoutStarts } from '../db/schema/checkout';
+import { contactMessages } from '../db/schema/contact';
+import { creditNotes, invoices } from '../db/schema/invoices';
+import { licenseActivations, licenses } from '../db/schema/licenses';
+import { outbox } from '../db/schema/mail';
+import { orderEvents, orders, purchases } from '../db/schema/orders';
+import { trials } from '../db/schema/trials';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';

@@ -6,7 +6,7 @@ import { normaliseEmail } from '../../shared/auth';
 import { DATA_RIGHTS_MESSAGES } from '../../shared/privacy';
 import { verifyPassword } from '../auth/passwords';
 import { clearSessionCookie, requireUser } from '../auth/session';
-import { users } from '../db/schema';
+import { users } from '../db/schema/accounts';
 import { contentDisposition } from '../http/content-disposition';
 import { AppError } from '../http/errors';
 import { refuseInvalidInput } from '../http/route-schemas';

@@ -16,7 +16,10 @@ import {
 import type { LicenseAnswer, MyLicense } from '../../shared/licenses';
 import type { OrderHistoryOrder } from '../../shared/order-history';
 import { POLICY_CONSENT, PRIVACY_POLICY_VERSION } from '../../shared/privacy';
-import { auditLog, consents, orders, outbox, passkeys, users } from '../db/schema';
+import { consents, passkeys, users } from '../db/schema/accounts';
+import { outbox } from '../db/schema/mail';
+import { auditLog } from '../db/schema/operator';
+import { orders } from '../db/schema/orders';
 import { gstr1Csv, gstr1Report } from '../invoices/gstr1';
 import { refundOrder } from '../payments/refund';
 import type { AccountExport } from './data-export';

@@ -8,7 +8,7 @@ import {
   newBuyer,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
-import { invoices } from '../db/schema';
+import { invoices } from '../db/schema/invoices';
 import type { TaxDocument } from '../invoices/document';
 
 let t: ShopTestApp;

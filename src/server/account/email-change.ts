@@ -4,7 +4,7 @@ import { AUTH_MESSAGES, normaliseEmail } from '../../shared/auth';
 import { findUserByEmail } from '../auth/accounts';
 import { checkCode, consumeCode, generateCode, reserveSend, storeCode } from '../auth/codes';
 import { forgetSessionsOf } from '../auth/session';
-import { accountAddresses, users } from '../db/schema';
+import { accountAddresses, users } from '../db/schema/accounts';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { enqueueMail } from '../mail/outbox';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import { signedInBuyer } from '../../../test/support/dashboard-helpers';
-import { users } from '../db/schema';
+import { users } from '../db/schema/accounts';
 import { unsubscribeToken, unsubscribeUrls } from './email-preferences';
 
 let t: TestApp;

@@ -11,7 +11,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { EMAIL_TOPICS, type EmailPreferences, type EmailTopic } from '../../shared/account';
 import { recordEmailConsent } from '../auth/consents';
 import type { DbOrTx } from '../db';
-import { users } from '../db/schema';
+import { users } from '../db/schema/accounts';
 import type { AppContext } from '../kernel/context';
 import type { DataSecrets } from '../kernel/data-secrets';
 

@@ -15,7 +15,7 @@ import {
 } from '../../../test/support/shop-fixtures';
 import { SoftPasskey } from '../../../test/support/webauthn';
 import type { MyLicense } from '../../shared/licenses';
-import { outbox } from '../db/schema';
+import { outbox } from '../db/schema/mail';
 import type { AccountExport } from './data-export';
 
 /**

@@ -16,20 +16,19 @@ import { endAllSessions, forgetSessionsOf } from '../auth/session';
 import type { Tx } from '../db';
 import {
   accountAddresses,
-  checkoutStarts,
-  contactMessages,
-  downloadTokens,
-  licenseActivations,
-  licenses,
-  operators,
   passkeys,
-  teamInvitations,
   trialClaims,
-  trials,
   users,
   verificationCodes,
   webauthnChallenges,
-} from '../db/schema';
+} from '../db/schema/accounts';
+import { checkoutStarts } from '../db/schema/checkout';
+import { contactMessages } from '../db/schema/contact';
+import { downloadTokens } from '../db/schema/downloads';
+import { licenseActivations, licenses } from '../db/schema/licenses';
+import { operators } from '../db/schema/operator';
+import { teamInvitations } from '../db/schema/teams';
+import { trials } from '../db/schema/trials';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { forgetLicenses } from '../licenses/memory';

@@ -13,7 +13,7 @@ import { and, asc, eq, gt, lt } from 'drizzle-orm';
 import { ACCOUNT_MESSAGES, type AccountPasskey } from '../../shared/account';
 import { SITE } from '../../shared/site';
 import type { DbOrTx } from '../db';
-import { passkeys, users, webauthnChallenges } from '../db/schema';
+import { passkeys, users, webauthnChallenges } from '../db/schema/accounts';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 

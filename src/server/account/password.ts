@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { ACCOUNT_MESSAGES } from '../../shared/account';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { endOtherSessions, forgetSessionsOf } from '../auth/session';
-import { users } from '../db/schema';
+import { users } from '../db/schema/accounts';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { enqueueMail } from '../mail/outbox';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { forgetSessionsOf } from '../auth/session';
-import { users } from '../db/schema';
+import { users } from '../db/schema/accounts';
 import type { AppContext } from '../kernel/context';
 
 /** Sets the account's name and phone; the sessions this instance remembers are forgotten so they show the new ones. */

@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ACCOUNT_MESSAGES, REAUTH_WINDOW_MINUTES } from '../../shared/account';
 import { reauthSchema } from '../../shared/account-schemas';
 import { verifyPassword } from '../auth/passwords';
-import { sessions, users } from '../db/schema';
+import { sessions, users } from '../db/schema/accounts';
 import { AppError } from '../http/errors';
 import { refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';

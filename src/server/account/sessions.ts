@@ -2,7 +2,7 @@ import { and, desc, eq, gt } from 'drizzle-orm';
 import { UAParser } from 'ua-parser-js';
 import type { AccountSession } from '../../shared/account';
 import { endOtherSessions, forgetSessionsOf } from '../auth/session';
-import { sessions } from '../db/schema';
+import { sessions } from '../db/schema/accounts';
 import type { AppContext } from '../kernel/context';
 
 /**

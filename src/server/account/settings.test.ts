@@ -6,7 +6,7 @@ import type { TestClient } from '../../../test/support/client';
 import { signedInBuyer } from '../../../test/support/dashboard-helpers';
 import { ACCOUNT_MESSAGES } from '../../shared/account';
 import { AUTH_MESSAGES } from '../../shared/auth';
-import { sessions, users } from '../db/schema';
+import { sessions, users } from '../db/schema/accounts';
 
 const FIREFOX_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const SAFARI_ON_IPHONE =

@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import { normaliseEmail } from '../../shared/auth';
 import type { Tx } from '../db';
-import { trialClaims } from '../db/schema';
+import { trialClaims } from '../db/schema/accounts';
 import type { DataSecrets } from '../kernel/data-secrets';
 
 /**

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { normaliseEmail } from '../../shared/auth';
 import type { DbOrTx, Tx } from '../db';
-import { users } from '../db/schema';
+import { users } from '../db/schema/accounts';
 import type { AppContext } from '../kernel/context';
 import { enqueueMail } from '../mail/outbox';
 import { queueCustomerCreated } from '../webhooks/events';

@@ -3,7 +3,8 @@ import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { AUTH_MESSAGES } from '../../shared/auth';
 import { RESET_CODE_LENGTH, SIGNUP_CODE_LENGTH } from '../../shared/constants';
 import type { DbOrTx, Tx } from '../db';
-import { rateLimitHits, verificationCodes } from '../db/schema';
+import { verificationCodes } from '../db/schema/accounts';
+import { rateLimitHits } from '../db/schema/rate-limits';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 

@@ -6,7 +6,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { EMAIL_TOPICS, type EmailTopic } from '../../shared/account';
 import { emailConsentKind, POLICY_CONSENT, PRIVACY_POLICY_VERSION } from '../../shared/privacy';
 import type { DbOrTx } from '../db';
-import { consents, users } from '../db/schema';
+import { consents, users } from '../db/schema/accounts';
 
 /** Signing up accepts the Privacy Policy; the optional email topics start on (the buyer turns them off later). */
 export async function recordSignupConsents(db: DbOrTx, userId: string, at: Date): Promise<void> {

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app';
 import { DEFAULT_PASSWORD, form, signUp, uniqueEmail, uniqueIp } from '../../../test/support/auth-helpers';
 import type { TestClient } from '../../../test/support/client';
 import { AUTH_MESSAGES } from '../../shared/auth';
-import { sessions } from '../db/schema';
+import { sessions } from '../db/schema/accounts';
 import { LOGIN_FAILURES_PER_ACCOUNT } from './routes';
 import { hashSessionId, SESSION_COOKIE } from './session';
 import { SESSION_CACHE_TTL_MS } from './session-cache';

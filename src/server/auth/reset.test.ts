@@ -11,7 +11,7 @@ import {
   uniqueIp,
 } from '../../../test/support/auth-helpers';
 import { AUTH_MESSAGES } from '../../shared/auth';
-import { users, verificationCodes } from '../db/schema';
+import { users, verificationCodes } from '../db/schema/accounts';
 import { pruneExpiredRows } from '../retention';
 import { SEND_GAP_MS, storeCode } from './codes';
 import { SESSION_COOKIE } from './session';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, ne, or } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DbOrTx } from '../db';
-import { sessions, users } from '../db/schema';
+import { sessions, users } from '../db/schema/accounts';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { countryOf } from '../location/routes';

@@ -12,7 +12,7 @@ import {
   userCount,
 } from '../../../test/support/auth-helpers';
 import { AUTH_MESSAGES } from '../../shared/auth';
-import { users, verificationCodes } from '../db/schema';
+import { users, verificationCodes } from '../db/schema/accounts';
 import { SEND_GAP_MS } from './codes';
 
 let t: TestApp;

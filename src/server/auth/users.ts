@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { cappedCount, keysetPage } from '../db/keyset';
-import { orders, purchases, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { orders, purchases } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 
 /** The operator's view of accounts: who signed up, and what each ordered and owns. */

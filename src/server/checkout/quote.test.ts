@@ -14,7 +14,7 @@ import { QUOTE_MESSAGES } from '../../shared/checkout-quote';
 import { COUPON_MESSAGES, newCouponSchema } from '../../shared/coupons';
 import { gstinCheckCharacter } from '../../shared/gstin';
 import { createCoupon } from '../coupons/operator';
-import { invoices } from '../db/schema';
+import { invoices } from '../db/schema/invoices';
 import type { TaxDocument } from '../invoices/document';
 import { cliActor } from '../operator/audit';
 

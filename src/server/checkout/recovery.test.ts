@@ -13,7 +13,8 @@ import {
 import { accountExport } from '../account/data-export';
 import { eraseAccount } from '../account/erasure';
 import { overview } from '../dashboard/overview';
-import { checkoutStarts, outbox } from '../db/schema';
+import { checkoutStarts } from '../db/schema/checkout';
+import { outbox } from '../db/schema/mail';
 import { cliActor } from '../operator/audit';
 import { sendCheckoutReminders } from './recovery';
 

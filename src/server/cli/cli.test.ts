@@ -23,15 +23,11 @@ import {
 } from '../../../test/support/shop-fixtures';
 import type { Tool } from '../../shared/shop';
 import { SHOP_MESSAGES } from '../../shared/shop';
-import {
-  contactMessages,
-  downloadTokens,
-  licenses,
-  orderEvents,
-  orders,
-  outbox,
-  purchases,
-} from '../db/schema';
+import { contactMessages } from '../db/schema/contact';
+import { downloadTokens } from '../db/schema/downloads';
+import { licenses } from '../db/schema/licenses';
+import { outbox } from '../db/schema/mail';
+import { orderEvents, orders, purchases } from '../db/schema/orders';
 import { registerRouteSchemas } from '../http/route-schemas';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';

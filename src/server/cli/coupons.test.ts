@@ -10,7 +10,8 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type { CouponDetail, CouponSummary } from '../../shared/coupons';
-import { auditLog, coupons } from '../db/schema';
+import { coupons } from '../db/schema/coupons';
+import { auditLog } from '../db/schema/operator';
 import { cliActor } from '../operator/audit';
 import { type CommandLineEnv, runCommandLine } from './command-line';
 

@@ -7,7 +7,7 @@ import { openTestApp } from '../../../test/support/app';
 import { databaseForProcesses } from '../../../test/support/database';
 import { runCli } from '../../../test/support/processes';
 import { addTool, createUser } from '../../../test/support/shop-fixtures';
-import { orders } from '../db/schema';
+import { orders } from '../db/schema/orders';
 import type { Gstr1Report } from '../invoices/gstr1';
 import { issueCreditNote, issueInvoice } from '../invoices/issue';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
-import { tools } from '../db/schema';
+import { tools } from '../db/schema/catalogue';
 import { cliActor } from '../operator/audit';
 import { type CommandLineEnv, runCommandLine } from './command-line';
 

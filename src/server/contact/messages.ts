@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gte, isNull, type SQL, sql } from 'drizzle-o
 import type { ContactRequest } from '../../shared/contact-schema';
 import { SITE } from '../../shared/site';
 import type { DbOrTx } from '../db';
-import { contactMessages } from '../db/schema';
+import { contactMessages } from '../db/schema/contact';
 import { findByTypedId } from '../db/typed-id';
 import type { AppContext } from '../kernel/context';
 import { enqueueMail } from '../mail/outbox';

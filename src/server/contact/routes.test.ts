@@ -5,7 +5,8 @@ import { deliverDueMail, openedMails } from '../../../test/support/mail';
 import { TestSmtpServer } from '../../../test/support/smtp';
 import { CONTACT_MESSAGES } from '../../shared/contact';
 import { SITE } from '../../shared/site';
-import { contactMessages, outbox } from '../db/schema';
+import { contactMessages } from '../db/schema/contact';
+import { outbox } from '../db/schema/mail';
 import { RETRY_DELAYS_MS } from '../mail/worker';
 import { CONTACT_LIMIT } from './routes';
 

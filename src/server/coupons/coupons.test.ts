@@ -12,7 +12,10 @@ import {
 } from '../../../test/support/shop-fixtures';
 import { COUPON_MESSAGES, type NewCouponInput, newCouponSchema } from '../../shared/coupons';
 import type { OrderHistoryOrder } from '../../shared/order-history';
-import { couponRedemptions, creditNotes, invoices, licenses, orders, purchases } from '../db/schema';
+import { couponRedemptions } from '../db/schema/coupons';
+import { creditNotes, invoices } from '../db/schema/invoices';
+import { licenses } from '../db/schema/licenses';
+import { orders, purchases } from '../db/schema/orders';
 import type { TaxDocument } from '../invoices/document';
 import { gstr1Report } from '../invoices/gstr1';
 import { cliActor } from '../operator/audit';

@@ -11,7 +11,10 @@ import {
 } from '../../shared/coupons';
 import { fromSubunits, toSubunits } from '../../shared/money';
 import type { DbOrTx } from '../db';
-import { couponRedemptions, coupons, orders, tools, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { tools } from '../db/schema/catalogue';
+import { couponRedemptions, coupons } from '../db/schema/coupons';
+import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { type Actor, actorName, recordAudit } from '../operator/audit';

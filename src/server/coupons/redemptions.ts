@@ -2,7 +2,8 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Currency } from '../../shared/constants';
 import { COUPON_MESSAGES, couponDiscount } from '../../shared/coupons';
 import type { DbOrTx, Tx } from '../db';
-import { couponRedemptions, coupons, orders } from '../db/schema';
+import { couponRedemptions, coupons } from '../db/schema/coupons';
+import { orders } from '../db/schema/orders';
 import { DomainError } from '../kernel/domain-error';
 
 /**

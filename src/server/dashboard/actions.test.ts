@@ -12,7 +12,12 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type { AdminOrderDetail, AdminTool, CustomerDetail, InvoiceReport } from '../../shared/dashboard';
-import { auditLog, contactMessages, licenses, orders, outbox, purchases, tools } from '../db/schema';
+import { tools } from '../db/schema/catalogue';
+import { contactMessages } from '../db/schema/contact';
+import { licenses } from '../db/schema/licenses';
+import { outbox } from '../db/schema/mail';
+import { auditLog } from '../db/schema/operator';
+import { orders, purchases } from '../db/schema/orders';
 import { activateLicense } from '../licenses/activate';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 

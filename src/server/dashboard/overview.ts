@@ -1,6 +1,9 @@
 import { and, count, eq, gt, gte, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { MoneyTotals, OverviewResponse, PeriodFigures } from '../../shared/dashboard';
-import { checkoutStarts, contactMessages, orders, outbox } from '../db/schema';
+import { checkoutStarts } from '../db/schema/checkout';
+import { contactMessages } from '../db/schema/contact';
+import { outbox } from '../db/schema/mail';
+import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 import { trialFigures } from '../trials/operator';
 

@@ -19,7 +19,10 @@ import type {
   OrderRow,
   Page,
 } from '../../shared/dashboard';
-import { auditLog, contactMessages, outbox, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { contactMessages } from '../db/schema/contact';
+import { outbox } from '../db/schema/mail';
+import { auditLog } from '../db/schema/operator';
 
 /** What the dashboard's screens read: real purchases through the emulator, real messages and outbox rows. */
 

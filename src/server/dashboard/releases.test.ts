@@ -12,7 +12,8 @@ import { nupkg } from '../../../test/support/release-fixtures';
 import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
 import type { AdminTool } from '../../shared/dashboard';
 import type { AdminRelease, ReleasePublicKeyResponse } from '../../shared/releases';
-import { auditLog, releases } from '../db/schema';
+import { auditLog } from '../db/schema/operator';
+import { releases } from '../db/schema/releases';
 
 /** The dashboard's Releases over real HTTP: only a verified operator, and publish and yank need a fresh code. */
 let t: ShopTestApp;

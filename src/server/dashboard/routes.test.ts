@@ -20,19 +20,14 @@ import {
 } from '../../../test/support/shop-fixtures';
 import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { createReleaseSchema } from '../../shared/release-schemas';
-import {
-  adminSessions,
-  auditLog,
-  contactMessages,
-  licenseActivations,
-  licenses,
-  operators,
-  orders,
-  outbox,
-  purchases,
-  tools,
-  webhookDeliveries,
-} from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { tools } from '../db/schema/catalogue';
+import { contactMessages } from '../db/schema/contact';
+import { licenseActivations, licenses } from '../db/schema/licenses';
+import { outbox } from '../db/schema/mail';
+import { adminSessions, auditLog, operators } from '../db/schema/operator';
+import { orders, purchases } from '../db/schema/orders';
+import { webhookDeliveries } from '../db/schema/webhooks';
 import { activateLicense } from '../licenses/activate';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { cliActor } from '../operator/audit';
@@ -742,7 +737,7 @@ describe('overview', () => {
       .insert(tools)
       .values({ name: 'Overview Tool', description: 'x', priceInrPaise: 49_900, priceUsdCents: 799 })
       .returning();
-    const [user] = await t.ctx.db.query.users.findMany({ limit: 1 });
+    const [user] = await t.ctx.db.select().from(users).limit(1);
     if (!tool || !user) throw new Error('fixtures');
     const now = t.clock.now().getTime();
     const paid = (

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { currentUser, hashSessionId, SESSION_COOKIE } from '../auth/session';
 import type { SessionUser } from '../auth/session-cache';
-import { adminSessions, operators } from '../db/schema';
+import { adminSessions, operators } from '../db/schema/operator';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import type { Actor } from '../operator/audit';

@@ -12,7 +12,11 @@ import { catalogueRows, createUser, INR_BILLING } from '../../../test/support/sh
 import { pgliteBackupJob } from '../jobs';
 import { BACKUPS_KEPT, backupIsFresh, listBackups, restoreBackup, writeBackup } from './backup';
 import { openDatabase } from './index';
-import { auditLog, creditNotes, documentCounters, invoices, licenses, orders, users } from './schema';
+import { users } from './schema/accounts';
+import { creditNotes, documentCounters, invoices } from './schema/invoices';
+import { licenses } from './schema/licenses';
+import { auditLog } from './schema/operator';
+import { orders } from './schema/orders';
 
 const dirs: string[] = [];
 const freshDir = () => {

@@ -12,13 +12,14 @@ import { tagDriverErrors } from './driver-errors';
 import { lockDataDir } from './lock';
 import { type ChannelFollower, type ChannelHandlers, followPglite, followPostgres } from './notifications';
 import { onlineSnapshot } from './online-snapshot';
-import * as schema from './schema';
 
 export { DatabaseInUseError } from './lock';
-export { schema };
 
-/** One type for both drivers, so every module works on PGlite and PostgreSQL alike. */
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/**
+ * One type for both drivers, so every module works on PGlite and PostgreSQL alike. The tables live by owner in
+ * db/schema/ and are imported where they are used; the database object needs none of them.
+ */
+export type Database = PgDatabase<PgQueryResultHKT>;
 /** A transaction handle has the same query API as the database. */
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type DbOrTx = Database | Tx;
@@ -82,7 +83,7 @@ export async function openDatabase(options: {
     // process; the pool has already discarded that connection, and the next query opens a new one.
     pool.on('error', (error) => options.onConnectionError?.(error));
     // Errors the pool raises are marked as the database's, so the health observer can tell them from any other.
-    const db = drizzlePg(tagDriverErrors(pool), { schema }) as unknown as Database;
+    const db = drizzlePg(tagDriverErrors(pool)) as unknown as Database;
     return {
       db,
       driver: 'postgres',
@@ -105,7 +106,7 @@ export async function openDatabase(options: {
     await release();
     throw error;
   }
-  const pgliteDb = drizzlePglite(tagDriverErrors(client), { schema });
+  const pgliteDb = drizzlePglite(tagDriverErrors(client));
   return {
     db: pgliteDb as unknown as Database,
     driver: 'pglite',

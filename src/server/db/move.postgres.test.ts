@@ -13,7 +13,7 @@ import { correctBilling } from '../orders/billing-correction';
 import { refundOrder } from '../payments/refund';
 import { openDatabase } from './index';
 import { MoveRefused, moveToPostgres, type TableFigures, tableFigures } from './move';
-import { invoices } from './schema';
+import { invoices } from './schema/invoices';
 
 /** A new, empty database on the throwaway server, dropped at the end. */
 async function emptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {

@@ -1,7 +1,7 @@
 import { is, type SQL, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from './index';
-import { schema } from './index';
+import * as schema from './schema/all-tables';
 
 /** Rows carried per statement: one JSON array each way, so memory stays bounded whatever the table's size. */
 const BATCH = 2000;

@@ -12,7 +12,10 @@ import { listActivity } from '../operator/activity';
 import { findOrder } from '../payments/orders-admin';
 import { sendTrialEmails } from '../trials/reminders';
 import type { Database } from '.';
-import { licenses, outbox, purchases, users } from './schema';
+import { users } from './schema/accounts';
+import { licenses } from './schema/licenses';
+import { outbox } from './schema/mail';
+import { purchases } from './schema/orders';
 
 /**
  * The reads that grow with the shop use an index (issue 35): on a seeded shop of a few thousand rows, after

@@ -5,16 +5,11 @@ import { createTestApp, type TestApp } from '../../../test/support/app';
 import type { TestClient } from '../../../test/support/client';
 import { multipartBody } from '../../../test/support/forms';
 import { catalogueRows, createUser, INR_BILLING, loginAs } from '../../../test/support/shop-fixtures';
-import {
-  contactMessages,
-  orders,
-  outbox,
-  purchases,
-  sessions,
-  users,
-  verificationCodes,
-  webhookEvents,
-} from '../db/schema';
+import { sessions, users, verificationCodes } from '../db/schema/accounts';
+import { contactMessages } from '../db/schema/contact';
+import { outbox } from '../db/schema/mail';
+import { orders, purchases } from '../db/schema/orders';
+import { webhookEvents } from '../db/schema/payments';
 
 /**
  * Every field of every endpoint that takes input, fed hostile values in JSON, urlencoded and multipart bodies:

@@ -7,7 +7,8 @@ import { testConfig } from '../../../test/support/app';
 import { createTestDatabase } from '../../../test/support/database';
 import { buildApp } from '../app';
 import { createAppContext } from '../compose';
-import { type DatabaseHandle, schema } from '../db';
+import type { DatabaseHandle } from '../db';
+import { users } from '../db/schema/accounts';
 
 /**
  * The request log as production writes it (JSON lines at info): it must never hold a download or update-feed
@@ -43,8 +44,8 @@ beforeAll(async () => {
   // Two queries that fail with their values in the error: a duplicate key and a refused cast.
   const user = { name: 'Asha Verma', email: EMAIL, phone: '+919876543210', passwordHash: 'x' };
   app.get('/test/duplicate-user', async () => {
-    await ctx.db.insert(schema.users).values(user);
-    await ctx.db.insert(schema.users).values(user);
+    await ctx.db.insert(users).values(user);
+    await ctx.db.insert(users).values(user);
   });
   app.get('/test/bad-cast', async () => ctx.db.execute(sql`select ${BAD_ID}::uuid`));
   await app.ready();

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db';
-import { rateLimitHits } from '../db/schema';
+import { rateLimitHits } from '../db/schema/rate-limits';
 import type { Clock } from '../kernel/clock';
 import { tooManyRequests } from './errors';
 

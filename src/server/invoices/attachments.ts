@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { taxDocumentFileName } from '../../shared/order-history';
-import { outboxAttachments } from '../db/schema';
+import { outboxAttachments } from '../db/schema/mail';
 import type { AppContext } from '../kernel/context';
 import type { MailAttachment } from '../mail/transport';
 import { findTaxDocument } from './orders';

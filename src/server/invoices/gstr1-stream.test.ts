@@ -2,7 +2,7 @@ import { count, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import { seedScale } from '../../../test/support/scale-shop';
-import { invoices } from '../db/schema';
+import { invoices } from '../db/schema/invoices';
 import { gstr1Csv, gstr1CsvStream, gstr1Report } from './gstr1';
 
 /** The streamed GSTR-1 CSV is the built one, byte for byte, and leaves in many chunks (issue 35). */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import { addTool, createUser } from '../../../test/support/shop-fixtures';
-import { orders } from '../db/schema';
+import { orders } from '../db/schema/orders';
 import { GSTR1_CSV_HEADERS, gstr1CsvRows, gstr1Report } from './gstr1';
 import { issueCreditNote, issueInvoice } from './issue';
 

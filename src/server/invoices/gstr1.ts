@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { and, asc, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
-import { creditNotes, invoices } from '../db/schema';
+import { creditNotes, invoices } from '../db/schema/invoices';
 import type { AppContext } from '../kernel/context';
 import { csv, csvLine } from '../kernel/csv';
 import type { TaxDocument } from './document';

@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import { addTool, createUser } from '../../../test/support/shop-fixtures';
-import { creditNotes, invoices, orders } from '../db/schema';
+import { creditNotes, invoices } from '../db/schema/invoices';
+import { orders } from '../db/schema/orders';
 import type { TaxDocument } from './document';
 import { issueCreditNote, issueInvoice } from './issue';
 

@@ -1,6 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db';
-import { creditNotes, invoices, orders, tools, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { tools } from '../db/schema/catalogue';
+import { creditNotes, invoices } from '../db/schema/invoices';
+import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 import { toolLabel } from '../shop/delivery-email';
 import { buildCreditNoteDocument, buildInvoiceDocument, type TaxDocument } from './document';

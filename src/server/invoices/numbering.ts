@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db';
-import { documentCounters } from '../db/schema';
+import { documentCounters } from '../db/schema/invoices';
 
 export type DocumentSeries = 'invoice' | 'credit-note';
 

@@ -1,7 +1,9 @@
 import { and, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import { fromSubunits } from '../../shared/money';
 import { type OrderHistoryOrder, type TaxDocumentKind, taxDocumentPath } from '../../shared/order-history';
-import { creditNotes, invoices, orders, tools } from '../db/schema';
+import { tools } from '../db/schema/catalogue';
+import { creditNotes, invoices } from '../db/schema/invoices';
+import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 import { toolLabel } from '../shop/delivery-email';
 import type { TaxDocument } from './document';

@@ -12,7 +12,7 @@ import {
 } from '../../../test/support/shop-fixtures';
 import { TestSmtpServer } from '../../../test/support/smtp';
 import type { OrderHistoryOrder } from '../../shared/order-history';
-import { invoices } from '../db/schema';
+import { invoices } from '../db/schema/invoices';
 import { refundOrder } from '../payments/refund';
 import type { TaxDocument } from './document';
 import { EXPORT_ENDORSEMENT } from './tax';

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { orders } from '../db/schema';
+import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 
 /**

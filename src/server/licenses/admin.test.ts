@@ -7,7 +7,8 @@ import { databaseForProcesses } from '../../../test/support/database';
 import { licensedPurchase } from '../../../test/support/license-fixtures';
 import { type CliRun, runCli } from '../../../test/support/processes';
 import { openDatabase } from '../db';
-import { auditLog, licenses } from '../db/schema';
+import { licenses } from '../db/schema/licenses';
+import { auditLog } from '../db/schema/operator';
 
 /** The operator sets a tool's activation limit from the command line, which the license API then applies. */
 let dataDir: string;

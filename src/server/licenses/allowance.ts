@@ -1,7 +1,7 @@
 import { and, count, eq, gt, inArray } from 'drizzle-orm';
 import { SELF_DEACTIVATION_LIMIT, SELF_DEACTIVATION_WINDOW_DAYS } from '../../shared/licenses';
 import type { DbOrTx } from '../db';
-import { licenseActivations, licenses } from '../db/schema';
+import { licenseActivations, licenses } from '../db/schema/licenses';
 
 /**
  * One allowance for freeing machines, whatever the channel: a buyer's deactivations from My Tools ('owner') and a

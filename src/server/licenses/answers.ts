@@ -1,7 +1,7 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { LicenseCode, LicenseSummary } from '../../shared/licenses';
 import type { DbOrTx } from '../db';
-import { licenseActivations } from '../db/schema';
+import { licenseActivations } from '../db/schema/licenses';
 import type { AppContext } from '../kernel/context';
 import { issueLicenseFile } from './files';
 import { effectiveStatus, type LicenseRow } from './lookup';

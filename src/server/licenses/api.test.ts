@@ -10,7 +10,9 @@ import type {
   LicenseFilePayload,
   PublicKeysResponse,
 } from '../../shared/licenses';
-import { licenseActivations, licenses, purchases, rateLimitHits } from '../db/schema';
+import { licenseActivations, licenses } from '../db/schema/licenses';
+import { purchases } from '../db/schema/orders';
+import { rateLimitHits } from '../db/schema/rate-limits';
 import { issueLicenseFile } from './files';
 import { forgetLicenses, UNKNOWN_LICENSE_CACHE_MAX_ENTRIES } from './memory';
 import { createSigningKeys } from './signing';

@@ -7,7 +7,9 @@ import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../t
 import type { LicenseAnswer, LicenseFile, LicenseFilePayload } from '../../shared/licenses';
 import { type Database, openDatabase } from '../db';
 import type { ChannelFollower } from '../db/notifications';
-import { licenses, purchases, tools } from '../db/schema';
+import { tools } from '../db/schema/catalogue';
+import { licenses } from '../db/schema/licenses';
+import { purchases } from '../db/schema/orders';
 import { activateLicense } from './activate';
 import { followLicenseChanges } from './change-feed';
 import { LICENSE_CACHE_TTL_MS } from './memory';

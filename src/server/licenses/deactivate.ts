@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { LICENSE_MESSAGES, type LicenseAnswer, type LicenseCode } from '../../shared/licenses';
-import { licenseActivations } from '../db/schema';
+import { licenseActivations } from '../db/schema/licenses';
 import type { AppContext } from '../kernel/context';
 import { lockDeactivationsLeft } from './allowance';
 import { activationsUsed, summaryOf } from './answers';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
 import { createShopTestApp, loginAs, type ShopTestApp } from '../../../test/support/shop-fixtures';
 import { LICENSE_MESSAGES, type LicenseAnswer, type MyLicense } from '../../shared/licenses';
-import { licenses } from '../db/schema';
+import { licenses } from '../db/schema/licenses';
 
 /** One allowance for freeing machines (allowance.ts): the license API over real HTTP, and My Tools, together. */
 let t: ShopTestApp;

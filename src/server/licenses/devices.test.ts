@@ -4,7 +4,8 @@ import { createTestApp, type TestApp } from '../../../test/support/app';
 import { fingerprint, licensedPurchase } from '../../../test/support/license-fixtures';
 import { loginAs } from '../../../test/support/shop-fixtures';
 import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
-import { licenseActivations, licenses, purchases } from '../db/schema';
+import { licenseActivations, licenses } from '../db/schema/licenses';
+import { purchases } from '../db/schema/orders';
 import { activateLicense } from './activate';
 
 let t: TestApp;

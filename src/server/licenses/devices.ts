@@ -1,7 +1,10 @@
 import { and, asc, eq, inArray, isNotNull, isNull, or } from 'drizzle-orm';
 import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
 import type { DbOrTx } from '../db';
-import { licenseActivations, licenses, purchases, tools, trials } from '../db/schema';
+import { tools } from '../db/schema/catalogue';
+import { licenseActivations, licenses } from '../db/schema/licenses';
+import { purchases } from '../db/schema/orders';
+import { trials } from '../db/schema/trials';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { deactivationsLeftOfAll, lockDeactivationsLeft } from './allowance';

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
 import type { LicenseAnswer, LicenseFilePayload } from '../../shared/licenses';
-import { licenseActivations, tools } from '../db/schema';
+import { tools } from '../db/schema/catalogue';
+import { licenseActivations } from '../db/schema/licenses';
 
 /** Floating licenses (leases.ts, decision 049) through the real app, on a clock the test moves. */
 let t: TestApp;

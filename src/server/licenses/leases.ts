@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lte, or } from 'drizzle-orm';
 import type { LicenseAnswer } from '../../shared/licenses';
 import type { Tx } from '../db';
-import { licenseActivations } from '../db/schema';
+import { licenseActivations } from '../db/schema/licenses';
 import type { AppContext } from '../kernel/context';
 import { fileFor, granted, refusal } from './answers';
 import { type LicenseRequest, type LicenseRow, lookUp } from './lookup';

@@ -3,7 +3,10 @@ import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { LicenseCredentials, LicenseStatus } from '../../shared/licenses';
 import type { LicenseModel } from '../../shared/tool-rules';
 import type { Database, DbOrTx } from '../db';
-import { licenseActivations, licenses, purchases, tools, trials } from '../db/schema';
+import { tools } from '../db/schema/catalogue';
+import { licenseActivations, licenses } from '../db/schema/licenses';
+import { purchases } from '../db/schema/orders';
+import { trials } from '../db/schema/trials';
 import type { DataSecrets } from '../kernel/data-secrets';
 import { licenseKeyHashes, passwordMatches } from './secrets-at-rest';
 

@@ -1,7 +1,10 @@
 import { and, asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { LicenseStatus } from '../../shared/licenses';
 import type { Tx } from '../db';
-import { licenseActivations, licenses, purchases, tools, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { tools } from '../db/schema/catalogue';
+import { licenseActivations, licenses } from '../db/schema/licenses';
+import { purchases } from '../db/schema/orders';
 import { findByTypedId } from '../db/typed-id';
 import type { AppContext } from '../kernel/context';
 import type { DataSecrets } from '../kernel/data-secrets';

@@ -13,7 +13,10 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { LICENSE_MESSAGES, type LicenseAnswer } from '../../shared/licenses';
-import { creditNotes, licenses, orderEvents, outbox, purchases } from '../db/schema';
+import { creditNotes } from '../db/schema/invoices';
+import { licenses } from '../db/schema/licenses';
+import { outbox } from '../db/schema/mail';
+import { orderEvents, purchases } from '../db/schema/orders';
 import { DomainError } from '../kernel/domain-error';
 import { refundOrder } from '../payments/refund';
 import { revealLicenseKey } from './secrets-at-rest';

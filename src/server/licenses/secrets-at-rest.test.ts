@@ -13,7 +13,7 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type { LicenseAnswer } from '../../shared/licenses';
-import { licenses } from '../db/schema';
+import { licenses } from '../db/schema/licenses';
 import { createDataSecrets } from '../kernel/data-secrets';
 import { revealSecret, sealLicenseSecrets } from './secrets-at-rest';
 

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { and, eq, isNotNull, not, or, sql } from 'drizzle-orm';
 import type { LicenseCredentials } from '../../shared/licenses';
 import type { Database } from '../db';
-import { licenses } from '../db/schema';
+import { licenses } from '../db/schema/licenses';
 import type { DataSecrets } from '../kernel/data-secrets';
 
 /**

@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import { licensedPurchase } from '../../../test/support/license-fixtures';
-import { licenses, orderEvents, orders } from '../db/schema';
+import { licenses } from '../db/schema/licenses';
+import { orderEvents, orders } from '../db/schema/orders';
 import { applyDispute } from '../payments/disputes';
 import { changeLicenseOfPurchase } from './status';
 

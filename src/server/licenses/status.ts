@@ -1,7 +1,8 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { LicenseStatus } from '../../shared/licenses';
 import type { DbOrTx } from '../db';
-import { licenses, orders, purchases } from '../db/schema';
+import { licenses } from '../db/schema/licenses';
+import { orders, purchases } from '../db/schema/orders';
 import { queueLicenseStatusEvent } from '../webhooks/events';
 
 /**

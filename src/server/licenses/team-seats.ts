@@ -1,6 +1,7 @@
 import { and, count, gt, inArray, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
-import { licenses, teamInvitations } from '../db/schema';
+import { licenses } from '../db/schema/licenses';
+import { teamInvitations } from '../db/schema/teams';
 
 /** The license statuses that hold a seat of a team: a member whose key is revoked has given it back. */
 export const SEAT_HOLDING = ['active', 'suspended'] as const;

@@ -1,6 +1,9 @@
 import { and, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { packageIdOf } from '../../shared/releases';
-import { licenseActivations, licenses, purchases, tools, trials } from '../db/schema';
+import { tools } from '../db/schema/catalogue';
+import { licenseActivations, licenses } from '../db/schema/licenses';
+import { purchases } from '../db/schema/orders';
+import { trials } from '../db/schema/trials';
 import type { AppContext } from '../kernel/context';
 import type { DataSecrets } from '../kernel/data-secrets';
 

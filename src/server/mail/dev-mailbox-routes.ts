@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { singleLineText } from '../../shared/input-policy';
-import { outbox } from '../db/schema';
+import { outbox } from '../db/schema/mail';
 import { notFound } from '../http/errors';
 import type { AppContext } from '../kernel/context';
 import { escapeHtml } from './layout';

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, type SQL } from 'drizzle-orm';
-import { outbox } from '../db/schema';
+import { outbox } from '../db/schema/mail';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { formatOperatorTime } from '../kernel/operator-time';

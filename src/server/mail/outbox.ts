@@ -1,6 +1,6 @@
 import { and, eq, gt, not, or, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../db';
-import { outbox, outboxAttachments } from '../db/schema';
+import { outbox, outboxAttachments } from '../db/schema/mail';
 import type { DataSecrets } from '../kernel/data-secrets';
 
 /** A tax document to attach, by reference: the worker renders it when it sends. */

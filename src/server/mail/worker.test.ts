@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import { deliverDueMail, openedMails } from '../../../test/support/mail';
 import { TestSmtpServer } from '../../../test/support/smtp';
-import { outbox } from '../db/schema';
+import { outbox } from '../db/schema/mail';
 import { backgroundJobs, startJobs } from '../jobs';
 import { createDataSecrets } from '../kernel/data-secrets';
 import { renderEmail } from './layout';

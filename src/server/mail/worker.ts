@@ -1,6 +1,6 @@
 import { and, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../db';
-import { outbox } from '../db/schema';
+import { outbox } from '../db/schema/mail';
 import type { Clock } from '../kernel/clock';
 import type { DataSecrets } from '../kernel/data-secrets';
 import { openMailBody } from './outbox';

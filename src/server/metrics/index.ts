@@ -3,7 +3,7 @@ import { count } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db';
-import { outbox } from '../db/schema';
+import { outbox } from '../db/schema/mail';
 
 /** What the scrape reads from elsewhere at the moment it is taken. */
 export type MetricsSources = {

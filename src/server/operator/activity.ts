@@ -2,7 +2,7 @@ import { and, gte, ilike, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ActivityEntry, activityQuerySchema, CursorPage } from '../../shared/dashboard';
 import { cappedCount, keysetPage } from '../db/keyset';
-import { auditLog } from '../db/schema';
+import { auditLog } from '../db/schema/operator';
 import type { AppContext } from '../kernel/context';
 
 const SORT_COLUMNS = { createdAt: auditLog.createdAt, actor: auditLog.actor, action: auditLog.action };

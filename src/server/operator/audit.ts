@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../db';
-import { auditLog } from '../db/schema';
+import { auditLog } from '../db/schema/operator';
 
 /**
  * Who did something: a signed-in operator on the dashboard, or the command line run by an OS user (the server's

@@ -10,15 +10,12 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
-import {
-  auditLog,
-  contactMessages,
-  licenseActivations,
-  licenses,
-  purchases,
-  tools,
-  webhookEndpoints,
-} from '../db/schema';
+import { tools } from '../db/schema/catalogue';
+import { contactMessages } from '../db/schema/contact';
+import { licenseActivations, licenses } from '../db/schema/licenses';
+import { auditLog } from '../db/schema/operator';
+import { purchases } from '../db/schema/orders';
+import { webhookEndpoints } from '../db/schema/webhooks';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { addWebhookEndpoint, setWebhookEndpointEnabled } from '../webhooks/operator';
 import { cliActor } from './audit';

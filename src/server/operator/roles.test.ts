@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import { signedInBuyer, verifiedOperator } from '../../../test/support/dashboard-helpers';
-import { adminSessions, auditLog, operatorRecoveryCodes, operators, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { adminSessions, auditLog, operatorRecoveryCodes, operators } from '../db/schema/operator';
 import { cliActor } from './audit';
 import { grantOperator, listOperators, OperatorError, revokeOperator } from './roles';
 

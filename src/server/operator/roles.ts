@@ -1,5 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { adminSessions, operators, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { adminSessions, operators } from '../db/schema/operator';
 import type { AppContext } from '../kernel/context';
 import { type Actor, recordAudit } from './audit';
 

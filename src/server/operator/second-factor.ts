@@ -12,7 +12,7 @@ import QRCode from 'qrcode';
 import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { SITE } from '../../shared/site';
 import type { DbOrTx } from '../db';
-import { adminSessions, operatorRecoveryCodes, operators } from '../db/schema';
+import { adminSessions, operatorRecoveryCodes, operators } from '../db/schema/operator';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { type Actor, recordAudit } from './audit';

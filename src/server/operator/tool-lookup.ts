@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
-import { tools } from '../db/schema';
+import { tools } from '../db/schema/catalogue';
 import { findByTypedId } from '../db/typed-id';
 import { DomainError } from '../kernel/domain-error';
 

@@ -18,7 +18,8 @@ import { BILLING_CORRECTION_MESSAGES, type BillingCorrectionAnswer } from '../..
 import { gstinCheckCharacter } from '../../shared/gstin';
 import type { OrderDetail } from '../../shared/order-detail';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
-import { auditLog, creditNotes, documentCounters, invoices } from '../db/schema';
+import { creditNotes, documentCounters, invoices } from '../db/schema/invoices';
+import { auditLog } from '../db/schema/operator';
 import type { TaxDocument } from '../invoices/document';
 import { cliActor } from '../operator/audit';
 import { refundOrder } from '../payments/refund';

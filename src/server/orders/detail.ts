@@ -3,16 +3,10 @@ import { BILLING_COUNTRY_INDIA } from '../../shared/billing';
 import type { OrderDetail } from '../../shared/order-detail';
 import { taxDocumentPath } from '../../shared/order-history';
 import { ORDER_EVENT_LABELS, type OrderEventKind } from '../../shared/orders';
-import {
-  creditNotes,
-  invoices,
-  licenseActivations,
-  licenses,
-  orderEvents,
-  orders,
-  purchases,
-  tools,
-} from '../db/schema';
+import { tools } from '../db/schema/catalogue';
+import { creditNotes, invoices } from '../db/schema/invoices';
+import { licenseActivations, licenses } from '../db/schema/licenses';
+import { orderEvents, orders, purchases } from '../db/schema/orders';
 import { indiaDate } from '../invoices/numbering';
 import { priceOrder } from '../invoices/pricing';
 import type { AppContext } from '../kernel/context';

@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../db';
-import { orders, tools, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { tools } from '../db/schema/catalogue';
+import { orders } from '../db/schema/orders';
 import { DomainError } from '../kernel/domain-error';
 
 /**

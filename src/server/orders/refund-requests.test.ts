@@ -12,7 +12,10 @@ import {
 import type { OrderDetail } from '../../shared/order-detail';
 import { REFUND_REQUEST_MESSAGES, type RefundRequestView } from '../../shared/refund-requests';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
-import { auditLog, creditNotes, orders, outbox, refundRequests } from '../db/schema';
+import { creditNotes } from '../db/schema/invoices';
+import { outbox } from '../db/schema/mail';
+import { auditLog } from '../db/schema/operator';
+import { orders, refundRequests } from '../db/schema/orders';
 import { cliActor } from '../operator/audit';
 
 let t: ShopTestApp;

@@ -11,7 +11,9 @@ import {
 } from '../../shared/refund-requests';
 import { SITE } from '../../shared/site';
 import { isUniqueViolation } from '../db/driver-errors';
-import { orders, refundRequests, tools, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { tools } from '../db/schema/catalogue';
+import { orders, refundRequests } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { renderEmail } from '../mail/layout';

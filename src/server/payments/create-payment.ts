@@ -7,7 +7,7 @@ import type { createPaymentSchema } from '../../shared/shop-schemas';
 import type { SessionUser } from '../auth/session-cache';
 import { judgeCoupon } from '../coupons/check';
 import { type CouponPrice, recordReservation, releaseCouponOf, reserveCoupon } from '../coupons/redemptions';
-import { orders } from '../db/schema';
+import { orders } from '../db/schema/orders';
 import { priceOrder } from '../invoices/pricing';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';

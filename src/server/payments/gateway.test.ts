@@ -12,7 +12,7 @@ import {
   orderRow,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
-import { orderEvents, orders } from '../db/schema';
+import { orderEvents, orders } from '../db/schema/orders';
 import { registerRouteSchemas } from '../http/route-schemas';
 import { type RazorpayEmulator, registerRazorpayEmulator } from './emulator';
 import { GatewayError, RazorpayGateway } from './gateway';

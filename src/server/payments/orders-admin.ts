@@ -3,18 +3,13 @@ import type { OrderStatus } from '../../shared/orders';
 import { emailMatches, findAccount } from '../auth/users';
 import type { DbOrTx } from '../db';
 import { cappedCount, keysetPage } from '../db/keyset';
-import {
-  creditNotes,
-  downloadTokens,
-  invoices,
-  licenses,
-  orderEvents,
-  orders,
-  outbox,
-  purchases,
-  tools,
-  users,
-} from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { tools } from '../db/schema/catalogue';
+import { downloadTokens } from '../db/schema/downloads';
+import { creditNotes, invoices } from '../db/schema/invoices';
+import { licenses } from '../db/schema/licenses';
+import { outbox } from '../db/schema/mail';
+import { orderEvents, orders, purchases } from '../db/schema/orders';
 import { findByTypedId } from '../db/typed-id';
 import { taxDocumentsOfOrder } from '../invoices/orders';
 import type { AppContext } from '../kernel/context';

@@ -17,7 +17,10 @@ import {
   type ShopTestApp,
   signedCheckout,
 } from '../../../test/support/shop-fixtures';
-import { licenses, orderEvents, orders, outbox, purchases, webhookEvents } from '../db/schema';
+import { licenses } from '../db/schema/licenses';
+import { outbox } from '../db/schema/mail';
+import { orderEvents, orders, purchases } from '../db/schema/orders';
+import { webhookEvents } from '../db/schema/payments';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { LICENSE_KEY_PATTERN } from '../shop/license';
 import { EMULATOR_DECLINE_DESCRIPTION } from './emulator';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { multiLineText, singleLineText } from '../../shared/input-policy';
-import { webhookEvents } from '../db/schema';
+import { webhookEvents } from '../db/schema/payments';
 import type { AppContext } from '../kernel/context';
 import { forgetLicenses } from '../licenses/memory';
 import { forgetOwnedTools } from '../shop/catalogue';

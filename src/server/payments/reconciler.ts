@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, like, lt, not } from 'drizzle-orm';
 import { releaseCouponOf, releaseExpiredReservations } from '../coupons/redemptions';
-import { orders } from '../db/schema';
+import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 import { recordOrderEvent } from '../shop/order-events';
 import { PENDING_ORDER_PREFIX } from './create-payment';

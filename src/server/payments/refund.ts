@@ -1,7 +1,11 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Currency } from '../../shared/constants';
 import type { Tx } from '../db';
-import { downloadTokens, licenses, orderEvents, orders, purchases, tools, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { tools } from '../db/schema/catalogue';
+import { downloadTokens } from '../db/schema/downloads';
+import { licenses } from '../db/schema/licenses';
+import { orderEvents, orders, purchases } from '../db/schema/orders';
 import { issueCreditNote } from '../invoices/issue';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';

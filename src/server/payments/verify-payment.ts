@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { SHOP_MESSAGES } from '../../shared/shop';
 import type { verifyPaymentSchema } from '../../shared/shop-schemas';
-import { orders } from '../db/schema';
+import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { type FulfilOutcome, fulfilOrder } from './fulfil';

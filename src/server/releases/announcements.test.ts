@@ -6,7 +6,9 @@ import { deliverDueMail } from '../../../test/support/mail';
 import { addRelease } from '../../../test/support/release-fixtures';
 import { addTool } from '../../../test/support/shop-fixtures';
 import { TestSmtpServer } from '../../../test/support/smtp';
-import { outbox, releases, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { outbox } from '../db/schema/mail';
+import { releases } from '../db/schema/releases';
 import { announceReleases } from './announcements';
 
 let t: TestApp;

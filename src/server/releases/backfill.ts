@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { releaseArtifacts } from '../db/schema';
+import { releaseArtifacts } from '../db/schema/releases';
 import type { AppContext } from '../kernel/context';
 import { releaseSigner } from './signing';
 

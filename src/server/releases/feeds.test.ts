@@ -13,7 +13,7 @@ import { answerChecker } from '../../../test/support/openapi';
 import { addRelease, nupkg, type ReleaseSpec } from '../../../test/support/release-fixtures';
 import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
 import type { LicenseAnswer, UpdateCheckAnswer } from '../../shared/licenses';
-import { licenses } from '../db/schema';
+import { licenses } from '../db/schema/licenses';
 import { forgetLicenses } from '../licenses/memory';
 import { refundOrder } from '../payments/refund';
 import { releaseSigner } from './signing';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ArtifactArch, ArtifactPlatform } from '../../shared/releases';
 import type { Tx } from '../db';
-import { releaseArtifacts, releases, type tools } from '../db/schema';
+import type { tools } from '../db/schema/catalogue';
+import { releaseArtifacts, releases } from '../db/schema/releases';
 import type { Config } from '../kernel/config';
 import { releaseSigner } from './signing';
 

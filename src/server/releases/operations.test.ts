@@ -9,7 +9,8 @@ import { nupkg, streamOf } from '../../../test/support/release-fixtures';
 import { addTool } from '../../../test/support/shop-fixtures';
 import { createReleaseSchema } from '../../shared/release-schemas';
 import { RELEASE_MESSAGES } from '../../shared/releases';
-import { auditLog, tools } from '../db/schema';
+import { tools } from '../db/schema/catalogue';
+import { auditLog } from '../db/schema/operator';
 import { cliActor } from '../operator/audit';
 import {
   addArtifact,

@@ -14,7 +14,8 @@ import {
   type VelopackType,
 } from '../../shared/releases';
 import type { DbOrTx, Tx } from '../db';
-import { releaseArtifacts, releases, tools } from '../db/schema';
+import { tools } from '../db/schema/catalogue';
+import { releaseArtifacts, releases } from '../db/schema/releases';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { type Actor, recordAudit } from '../operator/audit';

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import semver from 'semver';
 import type { ArtifactArch, ArtifactKind, ArtifactPlatform } from '../../shared/releases';
 import type { DbOrTx } from '../db';
-import { releaseArtifacts, releases } from '../db/schema';
+import { releaseArtifacts, releases } from '../db/schema/releases';
 import type { AppContext } from '../kernel/context';
 import type { ByteRange } from '../storage';
 

@@ -12,7 +12,8 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type { PurchasedTool, Tool } from '../../shared/shop';
-import { auditLog, tools } from '../db/schema';
+import { tools } from '../db/schema/catalogue';
+import { auditLog } from '../db/schema/operator';
 import { cliActor } from '../operator/audit';
 import { startUp } from '../startup';
 import { sha256Hex } from '../storage';

@@ -13,7 +13,9 @@ import {
 } from '../../../test/support/shop-fixtures';
 import { TestSmtpServer } from '../../../test/support/smtp';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
-import { licenses, orderEvents, outbox, purchases } from '../db/schema';
+import { licenses } from '../db/schema/licenses';
+import { outbox } from '../db/schema/mail';
+import { orderEvents, purchases } from '../db/schema/orders';
 import { revealPassword } from '../licenses/secrets-at-rest';
 import { LICENSE_KEY_PATTERN } from './license';
 

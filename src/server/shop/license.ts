@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { LicenseCredentials } from '../../shared/licenses';
 import type { Tx } from '../db';
-import { licenses, type tools } from '../db/schema';
+import type { tools } from '../db/schema/catalogue';
+import { licenses } from '../db/schema/licenses';
 import type { AppContext } from '../kernel/context';
 import { storedSecret } from '../licenses/secrets-at-rest';
 

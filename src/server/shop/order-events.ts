@@ -1,6 +1,6 @@
 import type { OrderEventKind } from '../../shared/orders';
 import type { DbOrTx } from '../db';
-import { orderEvents } from '../db/schema';
+import { orderEvents } from '../db/schema/orders';
 
 /** Adds a line to the order's history, for the operator (docs/product.md §12). */
 export async function recordOrderEvent(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { SITE } from '../../shared/site';
-import { tools } from '../db/schema';
+import { tools } from '../db/schema/catalogue';
 import type { AppContext } from '../kernel/context';
 import { insertFirstRelease } from '../releases/first-release';
 import { buildZip } from './zip';

@@ -2,7 +2,7 @@ import { and, inArray, isNull } from 'drizzle-orm';
 import { normaliseEmail } from '../../shared/auth';
 import type { PendingInvitation } from '../../shared/teams';
 import type { Tx } from '../db';
-import { licenses } from '../db/schema';
+import { licenses } from '../db/schema/licenses';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { forgetLicenses } from '../licenses/memory';

@@ -13,7 +13,12 @@ import type { PurchasedTool } from '../../shared/shop';
 import { TEAM_INVITATION_PATH, type Team } from '../../shared/teams';
 import { eraseAccount } from '../account/erasure';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
-import { auditLog, creditNotes, licenses, orders, outbox, teamInvitations } from '../db/schema';
+import { creditNotes } from '../db/schema/invoices';
+import { licenses } from '../db/schema/licenses';
+import { outbox } from '../db/schema/mail';
+import { auditLog } from '../db/schema/operator';
+import { orders } from '../db/schema/orders';
+import { teamInvitations } from '../db/schema/teams';
 import { cliActor } from '../operator/audit';
 import { refundOrder } from '../payments/refund';
 

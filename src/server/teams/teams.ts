@@ -11,7 +11,11 @@ import {
   type Team,
 } from '../../shared/teams';
 import type { DbOrTx, Tx } from '../db';
-import { licenseActivations, licenses, purchases, teamInvitations, tools, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { tools } from '../db/schema/catalogue';
+import { licenseActivations, licenses } from '../db/schema/licenses';
+import { purchases } from '../db/schema/orders';
+import { teamInvitations } from '../db/schema/teams';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { heldPurchaseOf } from '../licenses/lookup';

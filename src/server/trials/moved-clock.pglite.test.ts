@@ -9,7 +9,8 @@ import { HttpClient, ServerProcess } from '../../../test/support/processes';
 import { INR_BILLING } from '../../../test/support/shop-fixtures';
 import { hashSessionId } from '../auth/session';
 import { openDatabase } from '../db';
-import { sessions, tools, users } from '../db/schema';
+import { sessions, users } from '../db/schema/accounts';
+import { tools } from '../db/schema/catalogue';
 
 /**
  * A 14-day trial against the real server process whose clock libfaketime moves (TOOLCHAIN.md): the server's own

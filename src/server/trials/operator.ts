@@ -2,7 +2,9 @@ import { and, count, desc, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm
 import type { AdminToolTrials, ExtendTrial } from '../../shared/dashboard';
 import type { TrialFigures } from '../../shared/trials';
 import type { DbOrTx, Tx } from '../db';
-import { licenses, trials, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { licenses } from '../db/schema/licenses';
+import { trials } from '../db/schema/trials';
 import { findByTypedId } from '../db/typed-id';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';

@@ -16,7 +16,13 @@ import {
 } from '../../../test/support/shop-fixtures';
 import type { PurchasedTool } from '../../shared/shop';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
-import { auditLog, invoices, licenseActivations, licenses, outbox, tools, trials, users } from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { tools } from '../db/schema/catalogue';
+import { invoices } from '../db/schema/invoices';
+import { licenseActivations, licenses } from '../db/schema/licenses';
+import { outbox } from '../db/schema/mail';
+import { auditLog } from '../db/schema/operator';
+import { trials } from '../db/schema/trials';
 import { cliActor } from '../operator/audit';
 import { invalidateCatalogue } from '../shop/catalogue';
 import { endTrial, extendTrial } from './operator';

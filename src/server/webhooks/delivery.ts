@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { SITE } from '../../shared/site';
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema/webhooks';
 import type { AppContext } from '../kernel/context';
 import { renderEmail } from '../mail/layout';
 import { enqueueMail } from '../mail/outbox';

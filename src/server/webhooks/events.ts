@@ -1,17 +1,13 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { WebhookEvent } from '../../shared/webhooks';
 import type { DbOrTx } from '../db';
-import {
-  licenses,
-  orders,
-  purchases,
-  releases,
-  tools,
-  trials,
-  users,
-  webhookDeliveries,
-  webhookEndpoints,
-} from '../db/schema';
+import { users } from '../db/schema/accounts';
+import { tools } from '../db/schema/catalogue';
+import { licenses } from '../db/schema/licenses';
+import { orders, purchases } from '../db/schema/orders';
+import { releases } from '../db/schema/releases';
+import { trials } from '../db/schema/trials';
+import { webhookDeliveries, webhookEndpoints } from '../db/schema/webhooks';
 import { newMessageId } from './signing';
 
 /**

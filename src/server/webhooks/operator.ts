@@ -6,7 +6,7 @@ import {
   type WebhookEndpointSummary,
   type WebhookEvent,
 } from '../../shared/webhooks';
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema/webhooks';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { type Actor, recordAudit } from '../operator/audit';

@@ -1,6 +1,6 @@
 import { and, eq, not, sql } from 'drizzle-orm';
 import type { Database } from '../db';
-import { webhookEndpoints } from '../db/schema';
+import { webhookEndpoints } from '../db/schema/webhooks';
 import type { DataSecrets } from '../kernel/data-secrets';
 
 /** The purpose (AES-GCM associated data) endpoint secrets are sealed under (decision 032). */

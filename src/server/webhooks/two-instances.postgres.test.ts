@@ -5,7 +5,7 @@ import { createTestDatabase } from '../../../test/support/database';
 import { ServerProcess } from '../../../test/support/processes';
 import { eventually } from '../../../test/support/shop-fixtures';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver';
-import { webhookAttempts, webhookDeliveries } from '../db/schema';
+import { webhookAttempts, webhookDeliveries } from '../db/schema/webhooks';
 import { cliActor } from '../operator/audit';
 import { enqueueWebhookEvent } from './events';
 import { addWebhookEndpoint } from './operator';

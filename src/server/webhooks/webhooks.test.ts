@@ -14,7 +14,10 @@ import { WebhookReceiver } from '../../../test/support/webhook-receiver';
 import { createReleaseSchema } from '../../shared/release-schemas';
 import { WEBHOOK_EVENTS } from '../../shared/webhooks';
 import { eraseAccount } from '../account/erasure';
-import { auditLog, licenses, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { licenses } from '../db/schema/licenses';
+import { outbox } from '../db/schema/mail';
+import { auditLog } from '../db/schema/operator';
+import { webhookDeliveries, webhookEndpoints } from '../db/schema/webhooks';
 import { loadConfig } from '../kernel/config';
 import type { AppContext } from '../kernel/context';
 import { createDataSecrets } from '../kernel/data-secrets';
@@ -301,9 +304,7 @@ describe('retries', () => {
     }
     const [row] = await t.ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
     expect(row).toMatchObject({ enabled: false, disabledReason: 'Every attempt failed for 3 days' });
-    const mail = await t.ctx.db.query.outbox.findMany({
-      where: (o, { eq }) => eq(o.kind, 'webhook-endpoint-disabled'),
-    });
+    const mail = await t.ctx.db.select().from(outbox).where(eq(outbox.kind, 'webhook-endpoint-disabled'));
     expect(mail.map((message) => message.ref)).toEqual([`webhook:${endpoint.id}`]);
   });
 });

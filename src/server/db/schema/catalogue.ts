@@ -1,0 +1,40 @@
+import { boolean, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import {
+  DEFAULT_ACTIVATION_LIMIT,
+  DEFAULT_HEARTBEAT_MINUTES,
+  LICENSE_MODELS,
+} from '../../../shared/tool-rules';
+import { createdAt, updatedAt } from './columns';
+
+export const tools = pgTable('tools', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  description: text('description').notNull(),
+  device: text('device', { enum: ['Windows', 'macOS'] }),
+  /** Prices in subunits (paise, cents) so no float ever touches money. */
+  priceInrPaise: integer('price_inr_paise').notNull(),
+  priceUsdCents: integer('price_usd_cents'),
+  comingSoon: boolean('coming_soon').notNull().default(false),
+  delivery: text('delivery', { enum: ['license_key', 'credentials'] })
+    .notNull()
+    .default('license_key'),
+  fileKey: text('file_key'),
+  fileName: text('file_name'),
+  fileSha256: text('file_sha256'),
+  fileSize: integer('file_size'),
+  /** Velopack package id; null means the default made from the name (shared/releases.ts, packageIdOf). */
+  packageId: text('package_id'),
+  icon: text('icon'),
+  /** How many machines one license of this tool may be activated on at a time (docs/license-api.md). */
+  activationLimit: integer('activation_limit').notNull().default(DEFAULT_ACTIVATION_LIMIT),
+  /** per-device: a seat is held until freed; floating: a lease renewed by heartbeats (decision 049). */
+  licenseModel: text('license_model', { enum: LICENSE_MODELS }).notNull().default('per-device'),
+  /** A floating tool's heartbeat interval; a lease lapses after two of them without a heartbeat. */
+  heartbeatMinutes: integer('heartbeat_minutes').notNull().default(DEFAULT_HEARTBEAT_MINUTES),
+  /** Length of the free trial a signed-in visitor may start (docs/decisions/035-trials.md); 0: no trial. */
+  trialDays: integer('trial_days').notNull().default(0),
+  sortOrder: integer('sort_order').notNull().default(0),
+  active: boolean('active').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

@@ -1,0 +1,107 @@
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './accounts';
+import { ts } from './columns';
+import { orders } from './orders';
+
+/**
+ * The last number issued per document series and financial year. Issuing a number updates this row inside the
+ * fulfilment or refund transaction, so concurrent issues queue on its lock and a rollback gives the number back:
+ * numbers stay consecutive with no gap, which a database sequence cannot promise.
+ */
+export const documentCounters = pgTable(
+  'document_counters',
+  {
+    series: text('series', { enum: ['invoice', 'credit-note'] }).notNull(),
+    /** "26-27" for April 2026 to March 2027, India time. */
+    financialYear: text('financial_year').notNull(),
+    lastNumber: integer('last_number').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.series, t.financialYear] })],
+);
+
+/**
+ * Tax invoices of paid orders. `document` is the snapshot everything printed comes from (firm identity, buyer,
+ * amounts, tax lines), written once and never updated; the columns beside it are copies for look-ups and the
+ * accountant's GSTR-1 export. An order has one current invoice; correcting its billing details cancels it by a
+ * credit note (`cancelled_by_credit_note_id`) and issues the next one (docs/decisions/050-billing-correction.md).
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: text('number').notNull(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    issuedAt: ts('issued_at').notNull(),
+    supplyType: text('supply_type', {
+      enum: ['intra-state', 'inter-state', 'export-lut', 'export-igst'],
+    }).notNull(),
+    buyerGstin: text('buyer_gstin'),
+    currency: text('currency', { enum: ['INR', 'USD'] }).notNull(),
+    total: integer('total').notNull(),
+    document: jsonb('document').notNull(),
+    /** The credit note that cancelled this invoice when the buyer corrected the billing details; null: current. */
+    cancelledByCreditNoteId: uuid('cancelled_by_credit_note_id').references(
+      (): AnyPgColumn => creditNotes.id,
+    ),
+  },
+  (t) => [
+    uniqueIndex('invoices_number_key').on(t.number),
+    // Exactly one current invoice per order; cancelled ones stay beside it.
+    uniqueIndex('invoices_current_order_id_key')
+      .on(t.orderId)
+      .where(sql`${t.cancelledByCreditNoteId} is null`),
+    index('invoices_order_id_idx').on(t.orderId),
+    index('invoices_user_id_idx').on(t.userId),
+    index('invoices_issued_at_idx').on(t.issuedAt),
+    // The GSTR-1 export reads a period in batches, keyset on (issued_at, number).
+    index('invoices_issued_at_number_idx').on(t.issuedAt, t.number),
+  ],
+);
+
+/**
+ * Credit notes, one per invoice they credit (a refund's, or a billing correction's that cancels the invoice), with
+ * their own number series; same snapshot rule as invoices.
+ */
+export const creditNotes = pgTable(
+  'credit_notes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: text('number').notNull(),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    issuedAt: ts('issued_at').notNull(),
+    currency: text('currency', { enum: ['INR', 'USD'] }).notNull(),
+    total: integer('total').notNull(),
+    document: jsonb('document').notNull(),
+  },
+  (t) => [
+    uniqueIndex('credit_notes_number_key').on(t.number),
+    uniqueIndex('credit_notes_invoice_id_key').on(t.invoiceId),
+    index('credit_notes_user_id_idx').on(t.userId),
+    index('credit_notes_issued_at_idx').on(t.issuedAt),
+    index('credit_notes_issued_at_number_idx').on(t.issuedAt, t.number),
+  ],
+);

@@ -1,0 +1,120 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { CURRENCIES } from '../../../shared/constants';
+import { ORDER_EVENT_KINDS, ORDER_STATUSES } from '../../../shared/orders';
+import { REFUND_REQUEST_REASONS, REFUND_REQUEST_STATUSES } from '../../../shared/refund-requests';
+import type { BillingDetails } from '../../../shared/shop';
+import { users } from './accounts';
+import { tools } from './catalogue';
+import { createdAt, ts, updatedAt } from './columns';
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    toolId: uuid('tool_id')
+      .notNull()
+      .references(() => tools.id),
+    razorpayOrderId: text('razorpay_order_id').notNull(),
+    razorpayPaymentId: text('razorpay_payment_id'),
+    amount: integer('amount').notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    billing: jsonb('billing').$type<BillingDetails>().notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('created'),
+    failureReason: text('failure_reason'),
+    /** The coupon the order was priced with (upper case), its catalogue price and the discount, in subunits. */
+    couponCode: text('coupon_code'),
+    listPrice: integer('list_price'),
+    discount: integer('discount'),
+    /** How many seats the order buys (decision 051): `list_price` is the unit price times this. */
+    seats: integer('seats').notNull().default(1),
+    /**
+     * "Add seats": the team license (its owner's) this order adds `seats` to when paid, instead of a new purchase.
+     * No foreign key in the schema file (licenses is declared later); the migration adds one.
+     */
+    addsToLicenseId: uuid('adds_to_license_id'),
+    createdAt: createdAt(),
+    paidAt: ts('paid_at'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('orders_razorpay_order_id_key').on(t.razorpayOrderId),
+    uniqueIndex('orders_razorpay_payment_id_key').on(t.razorpayPaymentId),
+    index('orders_user_id_idx').on(t.userId),
+    index('orders_status_created_idx').on(t.status, t.createdAt),
+    // Keyset pages of the Orders list, and a customer's orders newest first.
+    index('orders_created_at_id_idx').on(t.createdAt, t.id),
+    index('orders_user_id_created_at_idx').on(t.userId, t.createdAt),
+    // The Overview's last 30 days of sales.
+    index('orders_paid_at_idx').on(t.paidAt).where(sql`${t.status} = 'paid'`),
+  ],
+);
+
+/** Status history of an order, for the operator. */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ORDER_EVENT_KINDS }).notNull(),
+    detail: jsonb('detail'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('order_events_order_id_idx').on(t.orderId)],
+);
+
+/**
+ * A buyer's request for a refund under one of the Refund Policy's exceptions (docs/decisions/044): open until the
+ * operator approves it (the refund itself is `refundOrder`) or declines it with a reason. One open per order.
+ */
+export const refundRequests = pgTable(
+  'refund_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    reason: text('reason', { enum: REFUND_REQUEST_REASONS }).notNull(),
+    description: text('description').notNull(),
+    status: text('status', { enum: REFUND_REQUEST_STATUSES }).notNull().default('open'),
+    declineReason: text('decline_reason'),
+    decidedBy: text('decided_by'),
+    createdAt: createdAt(),
+    decidedAt: ts('decided_at'),
+  },
+  (t) => [
+    uniqueIndex('refund_requests_open_order_key').on(t.orderId).where(sql`${t.status} = 'open'`),
+    index('refund_requests_status_created_idx').on(t.status, t.createdAt),
+  ],
+);
+
+export const purchases = pgTable(
+  'purchases',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    toolId: uuid('tool_id')
+      .notNull()
+      .references(() => tools.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    createdAt: createdAt(),
+    refundedAt: ts('refunded_at'),
+  },
+  (t) => [
+    uniqueIndex('purchases_order_id_key').on(t.orderId),
+    uniqueIndex('purchases_owner_tool_live_key').on(t.userId, t.toolId).where(sql`${t.refundedAt} is null`),
+    index('purchases_user_id_idx').on(t.userId),
+  ],
+);
