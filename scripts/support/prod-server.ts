@@ -12,7 +12,7 @@ import { licenseActivations, licenses as licenseRows } from '../../src/server/db
 import { orders, purchases } from '../../src/server/db/schema/orders';
 import { createDataSecrets, type DataSecrets } from '../../src/server/kernel/data-secrets';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
-import { generateLicenseKey } from '../../src/server/shop/license';
+import { generateLicenseKey } from '../../src/server/licenses/create';
 import { licensedPurchase } from '../../test/support/license-fixtures';
 
 const root = path.resolve(import.meta.dirname, '../..');

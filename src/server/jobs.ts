@@ -6,7 +6,7 @@ import type { AppContext } from './kernel/context';
 import { createMailTransport } from './mail/transport';
 import { createOutboxWorker, type OutboxLog } from './mail/worker';
 import type { Metrics } from './metrics';
-import { RECONCILE_INTERVAL_MS, reconcileOnce } from './payments/reconciler';
+import { RECONCILE_INTERVAL_MS, reconcileOnce } from './orders/reconciler';
 import { announceReleases } from './releases/announcements';
 import { pruneExpiredRows } from './retention';
 import { sendTrialEmails, TRIAL_EMAILS_INTERVAL_MS } from './trials/reminders';

@@ -8,7 +8,7 @@ import {
   newBuyer,
   type ShopTestApp,
 } from '../../test/support/shop-fixtures';
-import { refundOrder } from './payments/refund';
+import { refundOrder } from './orders/refund';
 import { pruneExpiredRows } from './retention';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

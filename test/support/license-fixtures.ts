@@ -7,7 +7,7 @@ import { licenses } from '../../src/server/db/schema/licenses';
 import { orders, purchases } from '../../src/server/db/schema/orders';
 import type { DataSecrets } from '../../src/server/kernel/data-secrets';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
-import { generateCredentials, generateLicenseKey } from '../../src/server/shop/license';
+import { generateCredentials, generateLicenseKey } from '../../src/server/licenses/create';
 
 export type LicensedPurchase = {
   userId: string;

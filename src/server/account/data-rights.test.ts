@@ -21,7 +21,7 @@ import { outbox } from '../db/schema/mail';
 import { auditLog } from '../db/schema/operator';
 import { orders } from '../db/schema/orders';
 import { gstr1Csv, gstr1Report } from '../invoices/gstr1';
-import { refundOrder } from '../payments/refund';
+import { refundOrder } from '../orders/refund';
 import type { AccountExport } from './data-export';
 
 let t: ShopTestApp;

@@ -7,9 +7,9 @@ import { tools } from '../db/schema/catalogue';
 import { checkoutStarts } from '../db/schema/checkout';
 import { purchases } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
+import { toolLabel } from '../licenses/delivery-email';
 import { renderEmail } from '../mail/layout';
 import { enqueueMail } from '../mail/outbox';
-import { toolLabel } from '../shop/delivery-email';
 
 /**
  * Checkout recovery: remembers that a signed-in buyer opened the billing dialog or a payment for a tool, and sends

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { checkoutQuoteAnswerSchema, errorAnswerSchema } from '../../shared/api-schemas';
-import { type CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
+import { errorAnswerSchema } from '../../shared/api-schemas';
 import { checkoutOpenedAnswerSchema, checkoutOpenedSchema } from '../../shared/checkout-recovery';
 import { requireUser } from '../auth/session';
 import { notFound } from '../http/errors';
@@ -9,18 +8,13 @@ import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
 import { findActiveTool, ownedToolIds } from '../shop/catalogue';
-import { quoteCheckout } from './quote';
 import { recordCheckoutStart } from './recovery';
 
 /** The billing dialog opens a few times a visit at most; this only bounds a script. */
 const OPENED_LIMIT = { limit: 30, windowMs: 60 * 1000 };
-const QUOTE_LIMIT = {
-  limit: 60,
-  windowMs: 60_000,
-  message: 'Too many requests. Please wait a minute and try again.',
-};
 
-export async function checkoutRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+/** Checkout recovery: what the buyer opened, for the reminders (checkout/recovery.ts). */
+export async function checkoutRecoveryRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
   /** The billing dialog opened (signed in, CSRF token as every unsafe call): remembered for checkout recovery. */
   app.post(
@@ -54,40 +48,6 @@ export async function checkoutRoutes(base: FastifyInstance, ctx: AppContext): Pr
       if (tool.comingSoon || (await ownedToolIds(ctx.db, user.id)).has(tool.id)) return { recorded: false };
       await recordCheckoutStart(ctx.db, { userId: user.id, toolId, couponCode, at: ctx.clock.now() });
       return { recorded: true };
-    },
-  );
-
-  /**
-   * What an order would cost this buyer, priced by the one pricing function the payment and the invoice use; a code
-   * that does not apply is a normal answer with its reason. A code counts against the coupon guess budget (judgeCoupon).
-   */
-  app.post(
-    '/api/checkout/quote',
-    documented(
-      {
-        tags: ['Shop'],
-        summary: 'Price an order for the billing dialog',
-        description:
-          'List price, coupon, discount, taxable value, GST as the invoice will split it, and the total, in the currency’s subunits: the amount create-payment charges.',
-        security: SESSION,
-        body: checkoutQuoteSchema,
-        response: {
-          200: checkoutQuoteAnswerSchema,
-          400: errorAnswerSchema,
-          401: errorAnswerSchema,
-          404: errorAnswerSchema,
-          429: errorAnswerSchema,
-        },
-      },
-      CALLER_FIRST,
-    ),
-    async (request, reply): Promise<CheckoutQuote> => {
-      const user = await requireUser(ctx, request);
-      // A quote reprices as the buyer types: its own budget, generous for that, tight enough for a script.
-      await ctx.limiter.consume({ key: `checkout-quote:user:${user.id}`, ...QUOTE_LIMIT });
-      reply.header('cache-control', 'no-store');
-      refuseInvalidInput(request);
-      return quoteCheckout(ctx, { userId: user.id, ip: request.ip }, request.body);
     },
   );
 }

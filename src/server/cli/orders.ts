@@ -1,11 +1,11 @@
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { ORDER_STATUSES, type OrderStatus } from '../../shared/orders';
 import { DomainError } from '../kernel/domain-error';
-import { findOrder, listOrders, type OrderDossier, orderDossier } from '../payments/orders-admin';
-import { reconcileOnce } from '../payments/reconciler';
-import { refundOrder } from '../payments/refund';
-import { resendDelivery } from '../shop/delivery';
-import { toolLabel } from '../shop/delivery-email';
+import { toolLabel } from '../licenses/delivery-email';
+import { resendDelivery } from '../orders/delivery';
+import { findOrder, listOrders, type OrderDossier, orderDossier } from '../orders/read/operator';
+import { reconcileOnce } from '../orders/reconciler';
+import { refundOrder } from '../orders/refund';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
 import { argument, CommandError, defineCommand } from './framework';
 import { parseLimit, parseSince } from './lookup';

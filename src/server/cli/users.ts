@@ -1,8 +1,8 @@
 import { exportAccountAsOperator } from '../account/data-export';
 import { findUserByEmail } from '../auth/accounts';
 import { listAccounts } from '../auth/users';
-import { customerDossier } from '../payments/orders-admin';
-import { toolLabel } from '../shop/delivery-email';
+import { toolLabel } from '../licenses/delivery-email';
+import { customerDossier } from '../orders/read/operator';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
 import { argument, CommandError, defineCommand } from './framework';
 import { parseLimit } from './lookup';

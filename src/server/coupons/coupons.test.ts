@@ -19,8 +19,8 @@ import { orders, purchases } from '../db/schema/orders';
 import type { TaxDocument } from '../invoices/document';
 import { gstr1Report } from '../invoices/gstr1';
 import { cliActor } from '../operator/audit';
-import { fulfilFreeOrder } from '../payments/fulfil';
-import { refundOrder } from '../payments/refund';
+import { refundOrder } from '../orders/refund';
+import { fulfilFreeOrder } from '../orders/settle';
 import { couponDetail, createCoupon, disableCoupon } from './operator';
 
 let t: ShopTestApp;

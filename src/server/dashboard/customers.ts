@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { CursorPage, CustomerDetail, CustomerRow, customersQuerySchema } from '../../shared/dashboard';
 import { listAccounts } from '../auth/users';
 import type { AppContext } from '../kernel/context';
-import { customerDossier } from '../payments/orders-admin';
+import { customerDossier } from '../orders/read/operator';
 import { adminLicensesOf } from './licenses';
 import { toOrderRow } from './orders';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AdminOrderDetail, CursorPage, OrderRow, ordersQuerySchema } from '../../shared/dashboard';
 import type { AppContext } from '../kernel/context';
-import { listOrders, type OrderListRow, orderDossier } from '../payments/orders-admin';
+import { listOrders, type OrderListRow, orderDossier } from '../orders/read/operator';
 import { taxDocumentRef, toAdminLicense } from './licenses';
 
 /** The dashboard's read side of orders: the operator's one order list as a table page, and one order in full. */

@@ -10,7 +10,7 @@ import { addTool, buyTool, loginAs, newBuyer } from '../../../test/support/shop-
 import { billingCorrectionSchema } from '../../shared/billing-correction';
 import type { MyLicense } from '../../shared/licenses';
 import { correctBilling } from '../orders/billing-correction';
-import { refundOrder } from '../payments/refund';
+import { refundOrder } from '../orders/refund';
 import { openDatabase } from './index';
 import { MoveRefused, moveToPostgres, type TableFigures, tableFigures } from './move';
 import { invoices } from './schema/invoices';

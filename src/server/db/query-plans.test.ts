@@ -9,7 +9,7 @@ import { ordersPage } from '../dashboard/orders';
 import { myLicenses } from '../licenses/devices';
 import { findLicense } from '../licenses/lookup';
 import { listActivity } from '../operator/activity';
-import { findOrder } from '../payments/orders-admin';
+import { findOrder } from '../orders/read/operator';
 import { sendTrialEmails } from '../trials/reminders';
 import type { Database } from '.';
 import { users } from './schema/accounts';

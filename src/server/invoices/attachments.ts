@@ -3,7 +3,7 @@ import { taxDocumentFileName } from '../../shared/order-history';
 import { outboxAttachments } from '../db/schema/mail';
 import type { AppContext } from '../kernel/context';
 import type { MailAttachment } from '../mail/transport';
-import { findTaxDocument } from './orders';
+import { findTaxDocument } from './lookup';
 import { renderTaxDocumentPdf } from './pdf';
 
 /**

@@ -5,7 +5,7 @@ import { tools } from '../db/schema/catalogue';
 import { creditNotes, invoices } from '../db/schema/invoices';
 import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
-import { toolLabel } from '../shop/delivery-email';
+import { toolLabel } from '../licenses/delivery-email';
 import { buildCreditNoteDocument, buildInvoiceDocument, type TaxDocument } from './document';
 import { nextDocumentNumber } from './numbering';
 

@@ -13,7 +13,7 @@ import {
 import { TestSmtpServer } from '../../../test/support/smtp';
 import type { OrderHistoryOrder } from '../../shared/order-history';
 import { invoices } from '../db/schema/invoices';
-import { refundOrder } from '../payments/refund';
+import { refundOrder } from '../orders/refund';
 import type { TaxDocument } from './document';
 import { EXPORT_ENDORSEMENT } from './tax';
 

@@ -1,18 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorAnswerSchema, ordersAnswerSchema } from '../../shared/api-schemas';
-import {
-  type OrderHistoryOrder,
-  type TaxDocumentKind,
-  taxDocumentFileName,
-} from '../../shared/order-history';
+import { type TaxDocumentKind, taxDocumentFileName } from '../../shared/order-history';
 import { requireUser } from '../auth/session';
 import { contentDisposition } from '../http/content-disposition';
 import { notFound } from '../http/errors';
 import { pathStrings } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
-import { documented, SESSION } from '../openapi/openapi';
-import { findOwnTaxDocument, listOwnOrders } from './orders';
+import { findOwnTaxDocument } from './lookup';
 import { renderTaxDocumentPdf } from './pdf';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -20,24 +14,9 @@ const KINDS: readonly TaxDocumentKind[] = ['invoice', 'credit-note'];
 const FILE_PATTERN =
   /^(invoice|credit-note)(?:-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}))?\.pdf$/i;
 
-/** The buyer's order history and the download of its tax invoices and credit notes. */
-export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+/** The download of an order's tax invoices and credit notes, for the order's owner only. */
+export async function taxDocumentRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  app.get(
-    '/api/orders/',
-    documented({
-      tags: ['Account'],
-      summary: "The signed-in buyer's paid and refunded orders, newest first",
-      security: SESSION,
-      response: { 200: ordersAnswerSchema, 401: errorAnswerSchema },
-    }),
-    async (request, reply): Promise<OrderHistoryOrder[]> => {
-      const user = await requireUser(ctx, request);
-      reply.header('cache-control', 'no-store');
-      return listOwnOrders(ctx, user.id);
-    },
-  );
-
   app.get(
     '/api/orders/:orderId/:file',
     { schema: { params: pathStrings('orderId', 'file') } },

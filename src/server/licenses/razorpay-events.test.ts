@@ -18,7 +18,7 @@ import { licenses } from '../db/schema/licenses';
 import { outbox } from '../db/schema/mail';
 import { orderEvents, purchases } from '../db/schema/orders';
 import { DomainError } from '../kernel/domain-error';
-import { refundOrder } from '../payments/refund';
+import { refundOrder } from '../orders/refund';
 import { revealLicenseKey } from './secrets-at-rest';
 
 /**

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app';
 import { licensedPurchase } from '../../../test/support/license-fixtures';
 import { licenses } from '../db/schema/licenses';
 import { orderEvents, orders } from '../db/schema/orders';
-import { applyDispute } from '../payments/disputes';
+import { applyDispute } from '../orders/disputes';
 import { changeLicenseOfPurchase } from './status';
 
 let t: TestApp;

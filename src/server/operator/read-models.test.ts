@@ -11,7 +11,7 @@ import {
 import type { AdminOrderDetail, CustomerDetail } from '../../shared/dashboard';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { shortId } from '../cli/format';
-import type { OrderDossier } from '../payments/orders-admin';
+import type { OrderDossier } from '../orders/read/operator';
 import { cliActor } from './audit';
 
 /**

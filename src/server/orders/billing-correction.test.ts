@@ -22,8 +22,8 @@ import { creditNotes, documentCounters, invoices } from '../db/schema/invoices';
 import { auditLog } from '../db/schema/operator';
 import type { TaxDocument } from '../invoices/document';
 import { cliActor } from '../operator/audit';
-import { refundOrder } from '../payments/refund';
 import { billingCorrectionDeadline } from './billing-correction';
+import { refundOrder } from './refund';
 
 /** A GSTIN of Maharashtra (27) that passes the checksum, and the same with its check character wrong. */
 const MAHARASHTRA_GSTIN = '27AAPFU0939F1ZV';

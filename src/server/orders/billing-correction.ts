@@ -10,11 +10,11 @@ import { currentInvoiceOf } from '../invoices/issue';
 import { indiaDate, nextDocumentNumber } from '../invoices/numbering';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
+import { toolLabel } from '../licenses/delivery-email';
 import { renderEmail } from '../mail/layout';
 import { enqueueMail } from '../mail/outbox';
 import { recordAudit } from '../operator/audit';
-import { toolLabel } from '../shop/delivery-email';
-import { recordOrderEvent } from '../shop/order-events';
+import { recordOrderEvent } from './events';
 import { lockOwnPaidOrder } from './owned-order';
 
 /**

@@ -16,13 +16,13 @@ import { tools } from '../db/schema/catalogue';
 import { orders, refundRequests } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
+import { toolLabel } from '../licenses/delivery-email';
 import { renderEmail } from '../mail/layout';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, actorName, recordAudit } from '../operator/audit';
-import { refundOrder } from '../payments/refund';
-import { toolLabel } from '../shop/delivery-email';
-import { recordOrderEvent } from '../shop/order-events';
+import { recordOrderEvent } from './events';
 import { lockOwnPaidOrder } from './owned-order';
+import { refundOrder } from './refund';
 
 type RequestRow = typeof refundRequests.$inferSelect;
 

@@ -1,28 +1,57 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorAnswerSchema } from '../../shared/api-schemas';
+import { errorAnswerSchema, ordersAnswerSchema } from '../../shared/api-schemas';
 import {
   BILLING_CORRECTION_MESSAGES,
   type BillingCorrectionAnswer,
   billingCorrectionAnswerSchema,
   billingCorrectionSchema,
 } from '../../shared/billing-correction';
+import { LICENSE_MESSAGES } from '../../shared/licenses';
 import type { OrderDetail } from '../../shared/order-detail';
+import type { OrderHistoryOrder } from '../../shared/order-history';
 import { buyerRefundRequestSchema, type RefundRequestView } from '../../shared/refund-requests';
+import { SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
+import { sendCredentialsSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
 import { notFound } from '../http/errors';
 import { CALLER_FIRST, pathStrings, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
+import { licenseHold } from '../licenses/status';
 import { documented, SESSION } from '../openapi/openapi';
 import { correctBilling } from './billing-correction';
-import { ownOrderDetail } from './detail';
+import { resendDelivery } from './delivery';
+import { listOwnOrders } from './read/buyer-orders';
+import { ownOrderDetail } from './read/buyer-page';
 import { requestRefund } from './refund-requests';
+
+const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
+const RESEND_LIMIT = { limit: 5, windowMs: 60 * 60 * 1000 };
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The order page's API: one order, for its owner only (anyone else: 404, as for an order that does not exist). */
-export async function orderPageRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+/**
+ * The buyer's orders: the list, one order's page (its owner only: anyone else gets 404, as for an order that does
+ * not exist), a refund request, a billing correction, and the delivery email sent again ("Get Credentials").
+ */
+export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/api/orders/',
+    documented({
+      tags: ['Account'],
+      summary: "The signed-in buyer's paid and refunded orders, newest first",
+      security: SESSION,
+      response: { 200: ordersAnswerSchema, 401: errorAnswerSchema },
+    }),
+    async (request, reply): Promise<OrderHistoryOrder[]> => {
+      const user = await requireUser(ctx, request);
+      reply.header('cache-control', 'no-store');
+      return listOwnOrders(ctx, user.id);
+    },
+  );
+
   app.get(
     '/api/orders/:orderId',
     { schema: { params: pathStrings('orderId') } },
@@ -92,6 +121,32 @@ export async function orderPageRoutes(base: FastifyInstance, ctx: AppContext): P
         creditNote: { number: issued.creditNote.number },
         invoice: { number: issued.invoice.number },
       };
+    },
+  );
+
+  app.post(
+    '/api/send-tool-credentials/',
+    { schema: { body: sendCredentialsSchema }, config: { checksCallerFirst: true } },
+    async (request): Promise<StatusResponse> => {
+      const user = await requireUser(ctx, request);
+      refuseInvalidInput(request);
+      const { toolId } = request.body;
+
+      await ctx.limiter.consume({
+        key: `send-credentials:${user.id}:${toolId}`,
+        ...RESEND_LIMIT,
+        message: CREDENTIALS_MESSAGES.tooMany,
+      });
+      const hold = await licenseHold(ctx.db, { userId: user.id, toolId });
+      if (hold) {
+        throw new DomainError(
+          'refused',
+          hold === 'suspended' ? LICENSE_MESSAGES.licenseSuspended : LICENSE_MESSAGES.licenseRevoked,
+        );
+      }
+      const outcome = await resendDelivery(ctx, { userId: user.id, toolId }, 'web');
+      if (outcome.result !== 'sent') throw notFound(CREDENTIALS_MESSAGES.notPurchased);
+      return { status: 'success', message: CREDENTIALS_MESSAGES.sent };
     },
   );
 }

@@ -14,9 +14,9 @@ import {
 } from '../../../test/support/shop-fixtures';
 import { orderEvents, orders } from '../db/schema/orders';
 import { registerRouteSchemas } from '../http/route-schemas';
+import { reconcileOnce } from '../orders/reconciler';
 import { type RazorpayEmulator, registerRazorpayEmulator } from './emulator';
 import { GatewayError, RazorpayGateway } from './gateway';
-import { reconcileOnce } from './reconciler';
 import { checkoutSignature } from './signatures';
 
 /**

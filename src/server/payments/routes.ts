@@ -1,21 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type PaymentsConfigResponse, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
-import { createPaymentSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
-import { requireUser } from '../auth/session';
-import { recordCheckoutStart } from '../checkout/recovery';
-import { refuseInvalidInput } from '../http/route-schemas';
+import type { PaymentsConfigResponse } from '../../shared/shop';
 import type { AppContext } from '../kernel/context';
-import { createPayment } from './create-payment';
 import { type RazorpayEmulator, registerRazorpayEmulator } from './emulator';
 import { EMULATOR_PREFIX, RAZORPAY_CHECKOUT_SCRIPT } from './gateway';
-import { verifyPayment } from './verify-payment';
+import type { RazorpayEventHandler } from './razorpay-event';
 import { WEBHOOK_PATH, webhookRoutes } from './webhook';
 
-/** Returns the emulator it mounted (development and tests without Razorpay keys), e.g. to await its webhooks. */
+/**
+ * The gateway's side of the shop: which checkout script the page loads, Razorpay's webhook (its events go to
+ * `applyEvent`, the orders' dispatch) and, without Razorpay keys outside production, the emulator. Returns the
+ * emulator it mounted, e.g. for tests to await its webhooks.
+ */
 export async function paymentsRoutes(
   base: FastifyInstance,
   ctx: AppContext,
+  applyEvent: RazorpayEventHandler,
 ): Promise<RazorpayEmulator | undefined> {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const emulatorActive = ctx.config.razorpay.emulated && !ctx.config.isProduction;
@@ -30,45 +30,7 @@ export async function paymentsRoutes(
     };
   });
 
-  app.post(
-    '/api/create-payment/',
-    { schema: { body: createPaymentSchema }, config: { checksCallerFirst: true } },
-    async (request) => {
-      const user = await requireUser(ctx, request);
-      await ctx.limiter.consume({
-        key: `create-payment:user:${user.id}`,
-        limit: 10,
-        windowMs: 60_000,
-        message: 'Too many payment attempts. Please wait a minute and try again.',
-      });
-      refuseInvalidInput(request);
-      const body = request.body;
-      const answer = await createPayment(ctx, user, body, { ip: request.ip });
-      // Checkout recovery: a payment opened and not paid is reminded like a billing dialog left open. The order
-      // exists by now, so a failure to remember it is logged rather than refusing the payment.
-      await recordCheckoutStart(ctx.db, { ...body, userId: user.id, at: ctx.clock.now() }).catch(
-        (error: unknown) => request.log.warn({ err: error }, 'checkout start not recorded'),
-      );
-      return answer;
-    },
-  );
-
-  app.post(
-    '/api/verify-payment/',
-    { schema: { body: verifyPaymentSchema }, config: { checksCallerFirst: true } },
-    async (request): Promise<StatusResponse> => {
-      const user = await requireUser(ctx, request);
-      await ctx.limiter.consume({ key: `verify-payment:user:${user.id}`, limit: 30, windowMs: 60_000 });
-      refuseInvalidInput(request);
-      const body = request.body;
-
-      const { outcome, orderId } = await verifyPayment(ctx, user.id, body);
-      request.log.info({ orderId, outcome }, 'payment verified');
-      return { status: 'success', message: SHOP_MESSAGES.verify.success };
-    },
-  );
-
-  await webhookRoutes(app, ctx);
+  await webhookRoutes(app, ctx, applyEvent);
 
   if (!emulatorActive) return undefined;
   return registerRazorpayEmulator(app, {

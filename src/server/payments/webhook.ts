@@ -6,7 +6,7 @@ import { findHostileText } from '../../shared/input-policy';
 import { CALLER_FIRST } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
-import { applyRazorpayEvent, razorpayEventSchema } from './razorpay-events';
+import { type RazorpayEventHandler, razorpayEventSchema } from './razorpay-event';
 import { verifyWebhookSignature } from './signatures';
 
 export const WEBHOOK_PATH = '/api/razorpay/webhook/';
@@ -20,9 +20,14 @@ const invalidSignature = () => new DomainError('invalid_signature', 'Invalid web
 /**
  * Razorpay's webhook. The signature covers the exact bytes Razorpay sent, so this route gets the body as a raw
  * string (its own content-type parser, in its own plugin scope) and checks the HMAC before parsing anything.
- * The event, with its id, goes to `applyRazorpayEvent`, which owns de-duplication and dispatch.
+ * The event, with its id, goes to the handler the app gives (the orders' `applyRazorpayEvent`, which owns
+ * de-duplication and dispatch): payments knows the gateway, not what an event does to an order.
  */
-export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function webhookRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  applyEvent: RazorpayEventHandler,
+): Promise<void> {
   await app.register(async (base) => {
     const scope = base.withTypeProvider<ZodTypeProvider>();
     scope.removeAllContentTypeParsers();
@@ -73,7 +78,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
             ? header
             : `sha256:${createHash('sha256').update(raw).digest('hex')}`;
 
-        const { result, handled } = await applyRazorpayEvent(ctx, { ...parsed, id: eventId });
+        const { result, handled } = await applyEvent({ ...parsed, id: eventId });
         request.log.info({ eventId, event: parsed.event, result, handled }, 'razorpay webhook handled');
         return reply.send({ status: 'ok', result });
       },

@@ -15,7 +15,7 @@ import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/supp
 import type { LicenseAnswer, UpdateCheckAnswer } from '../../shared/licenses';
 import { licenses } from '../db/schema/licenses';
 import { forgetLicenses } from '../licenses/memory';
-import { refundOrder } from '../payments/refund';
+import { refundOrder } from '../orders/refund';
 import { releaseSigner } from './signing';
 
 const require = createRequire(import.meta.url);

@@ -1,23 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { catalogueAnswerSchema, errorAnswerSchema, myToolsAnswerSchema } from '../../shared/api-schemas';
-import { LICENSE_MESSAGES } from '../../shared/licenses';
-import { type PurchasedTool, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
-import { sendCredentialsSchema } from '../../shared/shop-schemas';
+import type { PurchasedTool } from '../../shared/shop';
 import { currentUser, requireUser } from '../auth/session';
-import { notFound } from '../http/errors';
-import { refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
-import { DomainError } from '../kernel/domain-error';
-import { licenseHold } from '../licenses/status';
 import { documented, SESSION } from '../openapi/openapi';
 import { activeCatalogue, cachedShopperTools, purchasedTools } from './catalogue';
-import { resendDelivery } from './delivery';
 import { downloadRoutes } from './downloads';
-
-const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
-
-const RESEND_LIMIT = { limit: 5, windowMs: 60 * 60 * 1000 };
 
 export async function shopRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -63,32 +52,6 @@ export async function shopRoutes(base: FastifyInstance, ctx: AppContext): Promis
       const user = await requireUser(ctx, request);
       reply.header('cache-control', 'no-store');
       return purchasedTools(ctx, user.id);
-    },
-  );
-
-  app.post(
-    '/api/send-tool-credentials/',
-    { schema: { body: sendCredentialsSchema }, config: { checksCallerFirst: true } },
-    async (request): Promise<StatusResponse> => {
-      const user = await requireUser(ctx, request);
-      refuseInvalidInput(request);
-      const { toolId } = request.body;
-
-      await ctx.limiter.consume({
-        key: `send-credentials:${user.id}:${toolId}`,
-        ...RESEND_LIMIT,
-        message: CREDENTIALS_MESSAGES.tooMany,
-      });
-      const hold = await licenseHold(ctx.db, { userId: user.id, toolId });
-      if (hold) {
-        throw new DomainError(
-          'refused',
-          hold === 'suspended' ? LICENSE_MESSAGES.licenseSuspended : LICENSE_MESSAGES.licenseRevoked,
-        );
-      }
-      const outcome = await resendDelivery(ctx, { userId: user.id, toolId }, 'web');
-      if (outcome.result !== 'sent') throw notFound(CREDENTIALS_MESSAGES.notPurchased);
-      return { status: 'success', message: CREDENTIALS_MESSAGES.sent };
     },
   );
 

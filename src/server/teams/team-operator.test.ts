@@ -20,7 +20,7 @@ import { auditLog } from '../db/schema/operator';
 import { orders } from '../db/schema/orders';
 import { teamInvitations } from '../db/schema/teams';
 import { cliActor } from '../operator/audit';
-import { refundOrder } from '../payments/refund';
+import { refundOrder } from '../orders/refund';
 
 /** The operator's view of teams (`licenses show --json`, seats free / move, audited) and erasure of members and owners. */
 

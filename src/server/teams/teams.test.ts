@@ -26,7 +26,7 @@ import { licenses } from '../db/schema/licenses';
 import { orderEvents, orders } from '../db/schema/orders';
 import { gstr1Report } from '../invoices/gstr1';
 import { cliActor } from '../operator/audit';
-import { refundOrder } from '../payments/refund';
+import { refundOrder } from '../orders/refund';
 
 let t: ShopTestApp;
 let smtp: TestSmtpServer;

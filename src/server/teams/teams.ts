@@ -18,12 +18,12 @@ import { purchases } from '../db/schema/orders';
 import { teamInvitations } from '../db/schema/teams';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
+import { insertLicense } from '../licenses/create';
 import { heldPurchaseOf } from '../licenses/lookup';
 import { forgetLicenses } from '../licenses/memory';
 import { SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
 import { enqueueMail } from '../mail/outbox';
 import { forgetOwnedTools } from '../shop/catalogue';
-import { insertLicense } from '../shop/license';
 import { queueLicenseStatusEvent } from '../webhooks/events';
 import {
   renderAcceptedEmail,

@@ -8,10 +8,10 @@ import { trials } from '../db/schema/trials';
 import { findByTypedId } from '../db/typed-id';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
+import { LICENSE_KEY_PATTERN } from '../licenses/create';
 import { forgetLicenses } from '../licenses/memory';
 import { licenseKeyHashes } from '../licenses/secrets-at-rest';
 import { type Actor, actorName, recordAudit } from '../operator/audit';
-import { LICENSE_KEY_PATTERN } from '../shop/license';
 import { DAY_MS } from './trials';
 
 /**

@@ -7,9 +7,9 @@ import { tools } from '../db/schema/catalogue';
 import { licenses } from '../db/schema/licenses';
 import { trials } from '../db/schema/trials';
 import type { AppContext } from '../kernel/context';
+import { toolLabel } from '../licenses/delivery-email';
 import { type EmailBlock, renderEmail } from '../mail/layout';
 import { enqueueMail } from '../mail/outbox';
-import { toolLabel } from '../shop/delivery-email';
 import { queueTrialEvent } from '../webhooks/events';
 import { buyUrl, DAY_MS, indiaTime } from './trials';
 

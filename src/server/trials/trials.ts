@@ -10,12 +10,12 @@ import { purchases } from '../db/schema/orders';
 import { trials } from '../db/schema/trials';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
+import { insertLicense } from '../licenses/create';
+import { renderTrialDeliveryEmail } from '../licenses/delivery-email';
 import { revealSecret } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';
 import { findActiveTool, forgetOwnedTools, type ToolRow } from '../shop/catalogue';
-import { renderTrialDeliveryEmail } from '../shop/delivery-email';
 import { createDownloadToken } from '../shop/downloads';
-import { insertLicense } from '../shop/license';
 import { queueTrialEvent } from '../webhooks/events';
 
 /**

@@ -6,12 +6,12 @@ import { formatSubunits } from '../../../shared/money';
 import { type TaxDocumentKind, taxDocumentFileName } from '../../../shared/order-history';
 import { contentDisposition } from '../../http/content-disposition';
 import { AppError, notFound } from '../../http/errors';
-import { findOrderTaxDocument } from '../../invoices/orders';
+import { findOrderTaxDocument } from '../../invoices/lookup';
 import { renderTaxDocumentPdf } from '../../invoices/pdf';
 import type { AppContext } from '../../kernel/context';
 import { requireFreshCode } from '../../operator/second-factor';
-import { refundOrder } from '../../payments/refund';
-import { resendDelivery } from '../../shop/delivery';
+import { resendDelivery } from '../../orders/delivery';
+import { refundOrder } from '../../orders/refund';
 import { orderDetail, ordersPage } from '../orders';
 import { idPath, operatorOf } from './guard';
 

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestClient } from '../../../test/support/client';
+import type { TestClient } from '../../../../test/support/client';
 import {
   buyThroughEmulator,
   catalogueRows,
   createShopTestApp,
   newBuyer,
   type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
-import type { CheckoutQuote } from '../../shared/checkout-quote';
-import { newCouponSchema } from '../../shared/coupons';
-import type { OrderDetail } from '../../shared/order-detail';
-import { createCoupon } from '../coupons/operator';
-import { cliActor } from '../operator/audit';
+} from '../../../../test/support/shop-fixtures';
+import type { CheckoutQuote } from '../../../shared/checkout-quote';
+import { newCouponSchema } from '../../../shared/coupons';
+import type { OrderDetail } from '../../../shared/order-detail';
+import { createCoupon } from '../../coupons/operator';
+import { cliActor } from '../../operator/audit';
 
 let t: ShopTestApp;
 let windowsId: string;

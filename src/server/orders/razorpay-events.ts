@@ -1,50 +1,16 @@
-import { z } from 'zod';
-import { multiLineText, singleLineText } from '../../shared/input-policy';
-import { webhookEvents } from '../db/schema/payments';
 import type { AppContext } from '../kernel/context';
 import { forgetLicenses } from '../licenses/memory';
+import { type RazorpayEvent, recordRazorpayEvent } from '../payments/razorpay-event';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { applyDispute, type DisputeOutcome, type DisputeResult } from './disputes';
+import { type RazorpayRefundOutcome, recordRazorpayRefund } from './refund';
 import {
   afterFulfilment,
   applyPayment,
   type FulfilOutcome,
   inFulfilmentTransaction,
   recordPaymentFailure,
-} from './fulfil';
-import { type RazorpayRefundOutcome, recordRazorpayRefund } from './refund';
-
-/** Only the parts of Razorpay's event envelope we act on; everything else in it is allowed and ignored. */
-const paymentEntity = z.looseObject({
-  id: singleLineText(100).min(1),
-  order_id: singleLineText(100).nullish(),
-  amount: z.number().int().nonnegative(),
-  currency: singleLineText(10),
-  base_amount: z.number().int().nonnegative().nullish(),
-  error_code: singleLineText(200).nullish(),
-  error_description: multiLineText(1000).nullish(),
-  amount_refunded: z.number().int().nonnegative().nullish(),
-});
-const disputeEntity = z.looseObject({
-  id: singleLineText(100).min(1),
-  payment_id: singleLineText(100).min(1),
-  amount: z.number().int().nonnegative().optional(),
-  reason_code: singleLineText(200).nullish(),
-});
-const refundEntity = z.looseObject({
-  id: singleLineText(100).min(1),
-  payment_id: singleLineText(100).min(1),
-  amount: z.number().int().nonnegative(),
-});
-export const razorpayEventSchema = z.looseObject({
-  event: singleLineText(100).min(1),
-  payload: z.looseObject({
-    payment: z.looseObject({ entity: paymentEntity }).optional(),
-    order: z.looseObject({ entity: z.looseObject({ id: singleLineText(100) }) }).optional(),
-    dispute: z.looseObject({ entity: disputeEntity }).optional(),
-    refund: z.looseObject({ entity: refundEntity }).optional(),
-  }),
-});
+} from './settle';
 
 const DISPUTE_EVENTS: Record<string, DisputeOutcome> = {
   'payment.dispute.created': 'created',
@@ -60,9 +26,6 @@ type Handled =
   | { kind: 'dispute'; result: DisputeResult }
   | { kind: 'refund'; outcome: RazorpayRefundOutcome };
 
-/** A Razorpay event as its webhook delivered it: its id (Razorpay's `x-razorpay-event-id`) and its parsed body. */
-export type RazorpayEvent = z.output<typeof razorpayEventSchema> & { id: string };
-
 /** What became of an event: `duplicate`, `ignored`, `payment-failed`, `dispute`, `refund`, or the payment's result. */
 export type RazorpayEventResult = { result: string; handled: Handled };
 
@@ -77,12 +40,7 @@ export async function applyRazorpayEvent(
   event: RazorpayEvent,
 ): Promise<RazorpayEventResult> {
   const handled = await inFulfilmentTransaction(ctx, async (tx): Promise<Handled> => {
-    const fresh = await tx
-      .insert(webhookEvents)
-      .values({ eventId: event.id, event: event.event, receivedAt: ctx.clock.now() })
-      .onConflictDoNothing()
-      .returning({ eventId: webhookEvents.eventId });
-    if (fresh.length === 0) return { kind: 'duplicate' };
+    if (!(await recordRazorpayEvent(tx, event, ctx.clock.now()))) return { kind: 'duplicate' };
 
     const payment = event.payload.payment?.entity;
     switch (event.event) {

@@ -13,10 +13,10 @@ import { forgetLicenses } from '../licenses/memory';
 import { changeLicenseOfPurchase } from '../licenses/status';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
+import { EMULATOR_PREFIX, GatewayError } from '../payments/gateway';
 import { forgetOwnedTools } from '../shop/catalogue';
-import { recordOrderEvent } from '../shop/order-events';
 import { queueRefundEvent } from '../webhooks/events';
-import { EMULATOR_PREFIX, GatewayError } from './gateway';
+import { recordOrderEvent } from './events';
 import { renderRefundEmail } from './refund-email';
 
 /** Who asked for the refund; recorded on the order's history. */

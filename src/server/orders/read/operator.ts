@@ -1,21 +1,21 @@
 import { and, asc, between, desc, eq, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
-import type { OrderStatus } from '../../shared/orders';
-import { emailMatches, findAccount } from '../auth/users';
-import type { DbOrTx } from '../db';
-import { cappedCount, keysetPage } from '../db/keyset';
-import { users } from '../db/schema/accounts';
-import { tools } from '../db/schema/catalogue';
-import { downloadTokens } from '../db/schema/downloads';
-import { creditNotes, invoices } from '../db/schema/invoices';
-import { licenses } from '../db/schema/licenses';
-import { outbox } from '../db/schema/mail';
-import { orderEvents, orders, purchases } from '../db/schema/orders';
-import { findByTypedId } from '../db/typed-id';
-import { taxDocumentsOfOrder } from '../invoices/orders';
-import type { AppContext } from '../kernel/context';
-import { DomainError } from '../kernel/domain-error';
-import { licensesOf } from '../licenses/operator';
-import { revealLicenseKey, revealPassword } from '../licenses/secrets-at-rest';
+import type { OrderStatus } from '../../../shared/orders';
+import { emailMatches, findAccount } from '../../auth/users';
+import type { DbOrTx } from '../../db';
+import { cappedCount, keysetPage } from '../../db/keyset';
+import { users } from '../../db/schema/accounts';
+import { tools } from '../../db/schema/catalogue';
+import { downloadTokens } from '../../db/schema/downloads';
+import { creditNotes, invoices } from '../../db/schema/invoices';
+import { licenses } from '../../db/schema/licenses';
+import { outbox } from '../../db/schema/mail';
+import { orderEvents, orders, purchases } from '../../db/schema/orders';
+import { findByTypedId } from '../../db/typed-id';
+import { taxDocumentsOfOrder } from '../../invoices/lookup';
+import type { AppContext } from '../../kernel/context';
+import { DomainError } from '../../kernel/domain-error';
+import { licensesOf } from '../../licenses/operator';
+import { revealLicenseKey, revealPassword } from '../../licenses/secrets-at-rest';
 
 /** The operator's view of orders: finding one however it is named, lists, and everything support needs. */
 

@@ -1,7 +1,7 @@
 import type { Tx } from '../db';
 import type { AppContext } from '../kernel/context';
 import { changeLicenseOfPayment, type LicenseChange } from '../licenses/status';
-import { recordOrderEvent } from '../shop/order-events';
+import { recordOrderEvent } from './events';
 
 export type DisputeOutcome = 'created' | 'won' | 'lost';
 

@@ -8,12 +8,12 @@ import { tools } from '../db/schema/catalogue';
 import { licenses } from '../db/schema/licenses';
 import { orders, purchases } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
+import { renderDeliveryEmail } from '../licenses/delivery-email';
 import { revealSecret } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
-import { renderDeliveryEmail } from './delivery-email';
-import { createDownloadToken } from './downloads';
-import { recordOrderEvent } from './order-events';
+import { createDownloadToken } from '../shop/downloads';
+import { recordOrderEvent } from './events';
 
 export type DeliveryParts = {
   occasion: 'purchase' | 'resend';

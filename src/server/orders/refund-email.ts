@@ -1,8 +1,8 @@
 import type { Currency } from '../../shared/constants';
 import { formatSubunits } from '../../shared/money';
 import { SITE } from '../../shared/site';
+import { toolLabel } from '../licenses/delivery-email';
 import { type EmailBlock, type RenderedEmail, renderEmail } from '../mail/layout';
-import { toolLabel } from '../shop/delivery-email';
 
 export type RefundEmailInput = {
   customerName: string;

@@ -5,45 +5,8 @@ import { tools } from '../db/schema/catalogue';
 import { creditNotes, invoices } from '../db/schema/invoices';
 import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
-import { toolLabel } from '../shop/delivery-email';
+import { toolLabel } from '../licenses/delivery-email';
 import type { TaxDocument } from './document';
-
-/** The buyer's own paid and refunded orders with their current invoice and its credit note, newest first. */
-export async function listOwnOrders(
-  ctx: Pick<AppContext, 'db'>,
-  userId: string,
-): Promise<OrderHistoryOrder[]> {
-  const rows = await ctx.db
-    .select({
-      id: orders.id,
-      createdAt: orders.createdAt,
-      toolName: tools.name,
-      device: tools.device,
-      amount: orders.amount,
-      currency: orders.currency,
-      status: orders.status,
-      invoiceNumber: invoices.number,
-      creditNoteNumber: creditNotes.number,
-    })
-    .from(orders)
-    .innerJoin(tools, eq(tools.id, orders.toolId))
-    .leftJoin(invoices, and(eq(invoices.orderId, orders.id), isNull(invoices.cancelledByCreditNoteId)))
-    .leftJoin(creditNotes, eq(creditNotes.invoiceId, invoices.id))
-    .where(and(eq(orders.userId, userId), inArray(orders.status, ['paid', 'refunded'])))
-    .orderBy(desc(orders.createdAt));
-  return rows.map((row) => ({
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    toolName: toolLabel(row.toolName, row.device),
-    amount: fromSubunits(row.amount),
-    currency: row.currency,
-    status: row.status === 'refunded' ? 'refunded' : 'paid',
-    invoiceNumber: row.invoiceNumber,
-    invoiceUrl: row.invoiceNumber ? taxDocumentPath(row.id, 'invoice') : null,
-    creditNoteNumber: row.creditNoteNumber,
-    creditNoteUrl: row.creditNoteNumber ? taxDocumentPath(row.id, 'credit-note') : null,
-  }));
-}
 
 /**
  * A tax document of an order, only when `userId` owns it: anyone else learns nothing, not even that it exists.

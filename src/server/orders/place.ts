@@ -11,11 +11,11 @@ import { orders } from '../db/schema/orders';
 import { priceOrder } from '../invoices/pricing';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
+import { GatewayError } from '../payments/gateway';
 import { findActiveTool, ownedToolIds } from '../shop/catalogue';
-import { recordOrderEvent } from '../shop/order-events';
 import { assertOwnTeam } from '../teams/teams';
-import { FREE_ORDER_PREFIX, fulfilFreeOrder } from './fulfil';
-import { GatewayError } from './gateway';
+import { recordOrderEvent } from './events';
+import { FREE_ORDER_PREFIX, fulfilFreeOrder } from './settle';
 
 type CreatePaymentBody = z.output<typeof createPaymentSchema>;
 
@@ -28,7 +28,7 @@ export const PENDING_ORDER_PREFIX = 'pending_';
  * Creates a local order priced from the catalogue (never from the browser), then the Razorpay order for it.
  * The local row exists first so that a crash between the two leaves a trace rather than a stray payment.
  */
-export async function createPayment(
+export async function placeOrder(
   ctx: AppContext,
   user: SessionUser,
   body: CreatePaymentBody,

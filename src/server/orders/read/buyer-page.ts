@@ -1,19 +1,19 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import { BILLING_COUNTRY_INDIA } from '../../shared/billing';
-import type { OrderDetail } from '../../shared/order-detail';
-import { taxDocumentPath } from '../../shared/order-history';
-import { ORDER_EVENT_LABELS, type OrderEventKind } from '../../shared/orders';
-import { tools } from '../db/schema/catalogue';
-import { creditNotes, invoices } from '../db/schema/invoices';
-import { licenseActivations, licenses } from '../db/schema/licenses';
-import { orderEvents, orders, purchases } from '../db/schema/orders';
-import { indiaDate } from '../invoices/numbering';
-import { priceOrder } from '../invoices/pricing';
-import type { AppContext } from '../kernel/context';
-import { FREE_ORDER_PREFIX } from '../payments/fulfil';
-import { toolLabel } from '../shop/delivery-email';
-import { billingCorrectionDeadline } from './billing-correction';
-import { refundRequestsOfOrder } from './refund-requests';
+import { BILLING_COUNTRY_INDIA } from '../../../shared/billing';
+import type { OrderDetail } from '../../../shared/order-detail';
+import { taxDocumentPath } from '../../../shared/order-history';
+import { ORDER_EVENT_LABELS, type OrderEventKind } from '../../../shared/orders';
+import { tools } from '../../db/schema/catalogue';
+import { creditNotes, invoices } from '../../db/schema/invoices';
+import { licenseActivations, licenses } from '../../db/schema/licenses';
+import { orderEvents, orders, purchases } from '../../db/schema/orders';
+import { indiaDate } from '../../invoices/numbering';
+import { priceOrder } from '../../invoices/pricing';
+import type { AppContext } from '../../kernel/context';
+import { toolLabel } from '../../licenses/delivery-email';
+import { billingCorrectionDeadline } from '../billing-correction';
+import { refundRequestsOfOrder } from '../refund-requests';
+import { FREE_ORDER_PREFIX } from '../settle';
 
 /** How long the order page waits for Razorpay to say how a payment was made before showing it without. */
 const METHOD_TIMEOUT_MS = 2_000;

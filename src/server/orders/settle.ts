@@ -9,13 +9,13 @@ import { orders, purchases } from '../db/schema/orders';
 import { issueInvoice } from '../invoices/issue';
 import { settledInrFor } from '../invoices/settlement';
 import type { AppContext } from '../kernel/context';
+import { insertLicense } from '../licenses/create';
 import { forgetOwnedTools } from '../shop/catalogue';
-import { queueDeliveryEmail } from '../shop/delivery';
-import { insertLicense } from '../shop/license';
-import { recordOrderEvent } from '../shop/order-events';
 import { addSeats, queueSeatsAddedEmail } from '../teams/teams';
 import { convertTrial } from '../trials/trials';
 import { queuePurchaseEvents } from '../webhooks/events';
+import { queueDeliveryEmail } from './delivery';
+import { recordOrderEvent } from './events';
 import { refundOrder } from './refund';
 
 const DUPLICATE_PAYMENT_REASON = 'Duplicate purchase of an owned tool';

@@ -16,8 +16,8 @@ import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { licenses } from '../db/schema/licenses';
 import { outbox } from '../db/schema/mail';
 import { orderEvents, purchases } from '../db/schema/orders';
+import { LICENSE_KEY_PATTERN } from '../licenses/create';
 import { revealPassword } from '../licenses/secrets-at-rest';
-import { LICENSE_KEY_PATTERN } from './license';
 
 let t: ShopTestApp;
 let catalogue: Awaited<ReturnType<typeof catalogueRows>>;

@@ -21,11 +21,12 @@ import { licenses } from '../db/schema/licenses';
 import { outbox } from '../db/schema/mail';
 import { orderEvents, orders, purchases } from '../db/schema/orders';
 import { webhookEvents } from '../db/schema/payments';
+import { LICENSE_KEY_PATTERN } from '../licenses/create';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
-import { LICENSE_KEY_PATTERN } from '../shop/license';
-import { EMULATOR_DECLINE_DESCRIPTION } from './emulator';
-import { applyRazorpayEvent, razorpayEventSchema } from './razorpay-events';
-import { webhookSignature } from './signatures';
+import { EMULATOR_DECLINE_DESCRIPTION } from '../payments/emulator';
+import { razorpayEventSchema } from '../payments/razorpay-event';
+import { webhookSignature } from '../payments/signatures';
+import { applyRazorpayEvent } from './razorpay-events';
 
 let t: ShopTestApp;
 let catalogue: Awaited<ReturnType<typeof catalogueRows>>;

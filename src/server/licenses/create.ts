@@ -4,7 +4,7 @@ import type { Tx } from '../db';
 import type { tools } from '../db/schema/catalogue';
 import { licenses } from '../db/schema/licenses';
 import type { AppContext } from '../kernel/context';
-import { storedSecret } from '../licenses/secrets-at-rest';
+import { storedSecret } from './secrets-at-rest';
 
 /** No 0/O, 1/I/L: a key read aloud or copied from a printout cannot be mistyped into another valid key. */
 export const LICENSE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';

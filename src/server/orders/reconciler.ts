@@ -2,9 +2,9 @@ import { and, asc, eq, gt, like, lt, not } from 'drizzle-orm';
 import { releaseCouponOf, releaseExpiredReservations } from '../coupons/redemptions';
 import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
-import { recordOrderEvent } from '../shop/order-events';
-import { PENDING_ORDER_PREFIX } from './create-payment';
-import { FREE_ORDER_PREFIX, fulfilFreeOrder, fulfilOrder } from './fulfil';
+import { recordOrderEvent } from './events';
+import { PENDING_ORDER_PREFIX } from './place';
+import { FREE_ORDER_PREFIX, fulfilFreeOrder, fulfilOrder } from './settle';
 
 /** Give the browser and the webhook a head start before asking Razorpay ourselves. */
 export const RECONCILE_MIN_AGE_MS = 2 * 60 * 1000;

@@ -5,8 +5,8 @@ import type { verifyPaymentSchema } from '../../shared/shop-schemas';
 import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
-import { type FulfilOutcome, fulfilOrder } from './fulfil';
-import { verifyCheckoutSignature } from './signatures';
+import { verifyCheckoutSignature } from '../payments/signatures';
+import { type FulfilOutcome, fulfilOrder } from './settle';
 
 const VERIFY_MESSAGES = SHOP_MESSAGES.verify;
 

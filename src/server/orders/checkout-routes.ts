@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { checkoutQuoteAnswerSchema, errorAnswerSchema } from '../../shared/api-schemas';
+import { type CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
+import { SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
+import { createPaymentSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
+import { requireUser } from '../auth/session';
+import { recordCheckoutStart } from '../checkout/recovery';
+import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
+import type { AppContext } from '../kernel/context';
+import { documented, SESSION } from '../openapi/openapi';
+import { placeOrder } from './place';
+import { quoteCheckout } from './quote';
+import { verifyPayment } from './verify';
+
+const QUOTE_LIMIT = {
+  limit: 60,
+  windowMs: 60_000,
+  message: 'Too many requests. Please wait a minute and try again.',
+};
+
+/**
+ * The checkout's calls, every kind of order alike: the quote the billing dialog shows, the order it places (and
+ * Razorpay's order for it), and the browser's report of the payment.
+ */
+export async function checkoutRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  /**
+   * What an order would cost this buyer, priced by the one pricing function the payment and the invoice use; a code
+   * that does not apply is a normal answer with its reason. A code counts against the coupon guess budget (judgeCoupon).
+   */
+  app.post(
+    '/api/checkout/quote',
+    documented(
+      {
+        tags: ['Shop'],
+        summary: 'Price an order for the billing dialog',
+        description:
+          'List price, coupon, discount, taxable value, GST as the invoice will split it, and the total, in the currency’s subunits: the amount create-payment charges.',
+        security: SESSION,
+        body: checkoutQuoteSchema,
+        response: {
+          200: checkoutQuoteAnswerSchema,
+          400: errorAnswerSchema,
+          401: errorAnswerSchema,
+          404: errorAnswerSchema,
+          429: errorAnswerSchema,
+        },
+      },
+      CALLER_FIRST,
+    ),
+    async (request, reply): Promise<CheckoutQuote> => {
+      const user = await requireUser(ctx, request);
+      // A quote reprices as the buyer types: its own budget, generous for that, tight enough for a script.
+      await ctx.limiter.consume({ key: `checkout-quote:user:${user.id}`, ...QUOTE_LIMIT });
+      reply.header('cache-control', 'no-store');
+      refuseInvalidInput(request);
+      return quoteCheckout(ctx, { userId: user.id, ip: request.ip }, request.body);
+    },
+  );
+  app.post(
+    '/api/create-payment/',
+    { schema: { body: createPaymentSchema }, config: { checksCallerFirst: true } },
+    async (request) => {
+      const user = await requireUser(ctx, request);
+      await ctx.limiter.consume({
+        key: `create-payment:user:${user.id}`,
+        limit: 10,
+        windowMs: 60_000,
+        message: 'Too many payment attempts. Please wait a minute and try again.',
+      });
+      refuseInvalidInput(request);
+      const body = request.body;
+      const answer = await placeOrder(ctx, user, body, { ip: request.ip });
+      // Checkout recovery: a payment opened and not paid is reminded like a billing dialog left open. The order
+      // exists by now, so a failure to remember it is logged rather than refusing the payment.
+      await recordCheckoutStart(ctx.db, { ...body, userId: user.id, at: ctx.clock.now() }).catch(
+        (error: unknown) => request.log.warn({ err: error }, 'checkout start not recorded'),
+      );
+      return answer;
+    },
+  );
+
+  app.post(
+    '/api/verify-payment/',
+    { schema: { body: verifyPaymentSchema }, config: { checksCallerFirst: true } },
+    async (request): Promise<StatusResponse> => {
+      const user = await requireUser(ctx, request);
+      await ctx.limiter.consume({ key: `verify-payment:user:${user.id}`, limit: 30, windowMs: 60_000 });
+      refuseInvalidInput(request);
+      const body = request.body;
+
+      const { outcome, orderId } = await verifyPayment(ctx, user.id, body);
+      request.log.info({ orderId, outcome }, 'payment verified');
+      return { status: 'success', message: SHOP_MESSAGES.verify.success };
+    },
+  );
+}
