@@ -11,8 +11,8 @@ import { tools } from '../../src/server/db/schema/catalogue';
 import { licenseActivations, licenses as licenseRows } from '../../src/server/db/schema/licenses';
 import { orders, purchases } from '../../src/server/db/schema/orders';
 import { createDataSecrets, type DataSecrets } from '../../src/server/kernel/data-secrets';
-import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { generateLicenseKey } from '../../src/server/licenses/create';
+import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { licensedPurchase } from '../../test/support/license-fixtures';
 
 const root = path.resolve(import.meta.dirname, '../..');

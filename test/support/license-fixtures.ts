@@ -6,8 +6,8 @@ import { tools } from '../../src/server/db/schema/catalogue';
 import { licenses } from '../../src/server/db/schema/licenses';
 import { orders, purchases } from '../../src/server/db/schema/orders';
 import type { DataSecrets } from '../../src/server/kernel/data-secrets';
-import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { generateCredentials, generateLicenseKey } from '../../src/server/licenses/create';
+import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 
 export type LicensedPurchase = {
   userId: string;
