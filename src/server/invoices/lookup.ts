@@ -1,11 +1,7 @@
-import { and, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
-import { fromSubunits } from '../../shared/money';
-import { type OrderHistoryOrder, type TaxDocumentKind, taxDocumentPath } from '../../shared/order-history';
-import { tools } from '../db/schema/catalogue';
+import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import type { TaxDocumentKind } from '../../shared/order-history';
 import { creditNotes, invoices } from '../db/schema/invoices';
-import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
-import { toolLabel } from '../licenses/delivery-email';
 import type { TaxDocument } from './document';
 
 /**
