@@ -44,6 +44,8 @@ export const checkoutQuoteSchema = z
       couponCodeSchema.optional(),
     ),
     seats: seatsField,
+    /** "Add seats": the buyer's team license the seats would be added to (create-payment's field). */
+    teamLicenseId: z.uuid({ error: 'Unknown team license' }).optional(),
   })
   .superRefine((body, check) => {
     const state = body.state.trim();

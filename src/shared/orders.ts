@@ -10,6 +10,13 @@ import { formatSubunits } from './money';
 export const ORDER_STATUSES = ['created', 'paid', 'failed', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/**
+ * What an order buys (docs/structure.md, "Kinds of order"): a new license (one seat or a team's), seats added to a
+ * team license the buyer owns. Each kind is one module on the server (src/server/orders/kinds/).
+ */
+export const ORDER_KINDS = ['new-license', 'add-seats'] as const;
+export type OrderKindName = (typeof ORDER_KINDS)[number];
+
 export const ORDER_EVENT_KINDS = [
   /** The local order exists, priced from the catalogue. */
   'created',

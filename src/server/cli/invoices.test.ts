@@ -55,7 +55,11 @@ beforeAll(async () => {
         .returning({ id: orders.id });
       if (!order) throw new Error('no order');
       await t.ctx.db.transaction((tx) =>
-        issueInvoice(t.ctx, tx, { orderId: order.id, razorpayPaymentId: 'pay_1' }),
+        issueInvoice(t.ctx, tx, {
+          orderId: order.id,
+          itemDescription: 'Tool — license',
+          razorpayPaymentId: 'pay_1',
+        }),
       );
       return order.id;
     };

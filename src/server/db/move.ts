@@ -17,7 +17,7 @@ export class MoveRefused extends Error {}
  */
 const DEFERRED_REFERENCES: ReadonlyArray<{ table: string; column: string }> = [
   { table: 'invoices', column: 'cancelled_by_credit_note_id' },
-  { table: 'orders', column: 'adds_to_license_id' },
+  { table: 'orders', column: 'license_id' },
   { table: 'licenses', column: 'team_license_id' },
 ];
 const deferredIn = (table: string) =>

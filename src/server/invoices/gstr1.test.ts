@@ -36,7 +36,12 @@ async function invoiceFor(
   if (!order) throw new Error('no order');
   const settledInr = currency === 'USD' ? amount * 84 : null;
   await t.ctx.db.transaction((tx) =>
-    issueInvoice(t.ctx, tx, { orderId: order.id, razorpayPaymentId: 'pay_x', settledInr }),
+    issueInvoice(t.ctx, tx, {
+      orderId: order.id,
+      itemDescription: 'Tool — license',
+      razorpayPaymentId: 'pay_x',
+      settledInr,
+    }),
   );
   return order.id;
 }

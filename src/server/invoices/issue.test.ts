@@ -16,6 +16,9 @@ afterAll(async () => {
   await t.close();
 });
 
+/** The line an order's kind would print (orders/kinds/); issuing the invoice takes it as given. */
+const LINE = 'GST Return Helper (Windows) — license for up to 3 devices, delivered electronically';
+
 async function paidOrder(input: {
   billing: Partial<Record<'address' | 'state' | 'country' | 'gstin', string>>;
   currency?: 'INR' | 'USD';
@@ -57,7 +60,7 @@ describe('issueInvoice', () => {
   it('writes a numbered snapshot of the firm, the buyer and the tax split', async () => {
     const orderId = await paidOrder({ billing: maharashtra });
     const issued = await t.ctx.db.transaction((tx) =>
-      issueInvoice(t.ctx, tx, { orderId, razorpayPaymentId: 'pay_1' }),
+      issueInvoice(t.ctx, tx, { orderId, itemDescription: LINE, razorpayPaymentId: 'pay_1' }),
     );
     expect(issued.number).toMatch(/^PCA\/26-27\/\d{5}$/);
     const [row] = await t.ctx.db.select().from(invoices).where(eq(invoices.orderId, orderId));
@@ -85,10 +88,10 @@ describe('issueInvoice', () => {
       billing: { address: 'MI Road', state: 'Rajasthan', country: 'India' },
     });
     const first = await t.ctx.db.transaction((tx) =>
-      issueInvoice(t.ctx, tx, { orderId, razorpayPaymentId: 'p' }),
+      issueInvoice(t.ctx, tx, { orderId, itemDescription: LINE, razorpayPaymentId: 'p' }),
     );
     const second = await t.ctx.db.transaction((tx) =>
-      issueInvoice(t.ctx, tx, { orderId, razorpayPaymentId: 'p' }),
+      issueInvoice(t.ctx, tx, { orderId, itemDescription: LINE, razorpayPaymentId: 'p' }),
     );
     expect(second.number).toBe(first.number);
     expect(await t.ctx.db.select().from(invoices).where(eq(invoices.orderId, orderId))).toHaveLength(1);
@@ -101,7 +104,12 @@ describe('issueInvoice', () => {
       amount: 19_99,
     });
     const issued = await t.ctx.db.transaction((tx) =>
-      issueInvoice(t.ctx, tx, { orderId, razorpayPaymentId: 'p', settledInr: 1679_16 }),
+      issueInvoice(t.ctx, tx, {
+        orderId,
+        itemDescription: LINE,
+        razorpayPaymentId: 'p',
+        settledInr: 1679_16,
+      }),
     );
     // The development identity has no LUT, so the export is charged IGST.
     expect(issued.document).toMatchObject({
@@ -117,7 +125,7 @@ describe('issueCreditNote', () => {
   it('corrects the invoice with its own series, refers to it and keeps its tax split', async () => {
     const orderId = await paidOrder({ billing: maharashtra });
     const invoice = await t.ctx.db.transaction((tx) =>
-      issueInvoice(t.ctx, tx, { orderId, razorpayPaymentId: 'p' }),
+      issueInvoice(t.ctx, tx, { orderId, itemDescription: LINE, razorpayPaymentId: 'p' }),
     );
     t.clock.advance(3 * 24 * 60 * 60 * 1000);
     const note = await t.ctx.db.transaction((tx) =>

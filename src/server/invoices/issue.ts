@@ -1,11 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db';
 import { users } from '../db/schema/accounts';
-import { tools } from '../db/schema/catalogue';
 import { creditNotes, invoices } from '../db/schema/invoices';
 import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
-import { toolLabel } from '../licenses/delivery-email';
 import { buildCreditNoteDocument, buildInvoiceDocument, type TaxDocument } from './document';
 import { nextDocumentNumber } from './numbering';
 
@@ -28,20 +26,25 @@ export async function currentInvoiceOf(db: DbOrTx, orderId: string) {
 export async function issueInvoice(
   ctx: Pick<AppContext, 'config' | 'clock'>,
   tx: Tx,
-  input: { orderId: string; razorpayPaymentId: string | null; settledInr?: number | null },
+  input: {
+    orderId: string;
+    /** The line the order's kind prints (orders/kinds/). */
+    itemDescription: string;
+    razorpayPaymentId: string | null;
+    settledInr?: number | null;
+  },
 ): Promise<IssuedDocument> {
   const existing = await currentInvoiceOf(tx, input.orderId);
   if (existing)
     return { id: existing.id, number: existing.number, document: existing.document as TaxDocument };
 
   const [row] = await tx
-    .select({ order: orders, user: users, tool: tools })
+    .select({ order: orders, user: users })
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
-    .innerJoin(tools, eq(tools.id, orders.toolId))
     .where(eq(orders.id, input.orderId));
   if (!row) throw new Error(`order ${input.orderId} not found for its invoice`);
-  const { order, user, tool } = row;
+  const { order, user } = row;
 
   const issuedAt = ctx.clock.now();
   const firm = ctx.config.firm;
@@ -55,8 +58,7 @@ export async function issueInvoice(
     number,
     issuedAt,
     buyer: { name: user.name, email: user.email, billing: order.billing },
-    // The license runs on as many machines at a time as the tool's activation limit says; a team's each seat.
-    itemDescription: `${toolLabel(tool.name, tool.device)} — ${order.seats > 1 ? `${order.seats} seats, each a license` : 'license'} for up to ${tool.activationLimit} ${tool.activationLimit === 1 ? 'device' : 'devices'}, delivered electronically`,
+    itemDescription: input.itemDescription,
     seats: order.seats,
     currency: order.currency,
     total: order.amount,

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { LicenseCredentials } from '../../shared/licenses';
 import type { Tx } from '../db';
 import type { tools } from '../db/schema/catalogue';
@@ -59,4 +60,15 @@ export async function insertLicense(
     .returning({ id: licenses.id });
   if (!license) throw new Error('license insert returned no row');
   return { id: license.id, secret };
+}
+
+/**
+ * An order of several seats makes its license a team (decision 051), whether the license is new or a converted
+ * trial: the purchase's own license (not a member's) gets the seats.
+ */
+export async function setSeatsOfPurchase(tx: Tx, purchaseId: string, seats: number): Promise<void> {
+  await tx
+    .update(licenses)
+    .set({ seats })
+    .where(and(eq(licenses.purchaseId, purchaseId), isNull(licenses.teamLicenseId)));
 }

@@ -1,5 +1,5 @@
-import { and, count, gt, inArray, isNull } from 'drizzle-orm';
-import type { DbOrTx } from '../db';
+import { and, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../db';
 import { licenses } from '../db/schema/licenses';
 import { teamInvitations } from '../db/schema/teams';
 
@@ -44,4 +44,26 @@ export async function seatsUsedOf(
   for (const row of [...members, ...invited])
     if (row.id) used.set(row.id, (used.get(row.id) ?? 1) + Number(row.n));
   return used;
+}
+
+/** Raises a team's seats when an "Add seats" order is paid, inside the fulfilment transaction. */
+export async function addSeats(
+  tx: Tx,
+  licenseId: string,
+  added: number,
+): Promise<{ seats: number } | undefined> {
+  const [row] = await tx
+    .update(licenses)
+    .set({ seats: sql`${licenses.seats} + ${added}` })
+    .where(and(eq(licenses.id, licenseId), isNull(licenses.teamLicenseId), ne(licenses.status, 'revoked')))
+    .returning({ seats: licenses.seats });
+  return row;
+}
+
+/** Takes back the seats a refunded "Add seats" order gave (never below the owner's own). */
+export async function removeSeats(tx: Tx, licenseId: string, removed: number): Promise<void> {
+  await tx
+    .update(licenses)
+    .set({ seats: sql`greatest(1, ${licenses.seats} - ${removed})` })
+    .where(eq(licenses.id, licenseId));
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { orderAmountSubunits } from '../../shared/money';
+import type { OrderKindName } from '../../shared/orders';
 import { type CreatePaymentResponse, SHOP_MESSAGES } from '../../shared/shop';
 import type { createPaymentSchema } from '../../shared/shop-schemas';
 import type { SessionUser } from '../auth/session-cache';
@@ -12,9 +12,9 @@ import { priceOrder } from '../invoices/pricing';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { GatewayError } from '../payments/gateway';
-import { findActiveTool, ownedToolIds } from '../shop/catalogue';
-import { assertOwnTeam } from '../teams/teams';
 import { recordOrderEvent } from './events';
+import { kindOfRequest } from './kinds';
+import type { PlannedOrder } from './kinds/kind';
 import { FREE_ORDER_PREFIX, fulfilFreeOrder } from './settle';
 
 type CreatePaymentBody = z.output<typeof createPaymentSchema>;
@@ -34,17 +34,12 @@ export async function placeOrder(
   body: CreatePaymentBody,
   from: { ip: string },
 ): Promise<CreatePaymentResponse> {
-  const tool = await findActiveTool(ctx.db, body.toolId);
-  if (!tool) throw new DomainError('not_found', PAYMENT_MESSAGES.toolNotFound);
-  if (tool.comingSoon) throw new DomainError('conflict', PAYMENT_MESSAGES.comingSoon);
-  // "Add seats" buys more seats of a team the buyer owns; anything else is a new license of a tool not owned.
-  if (body.teamLicenseId)
-    await assertOwnTeam(ctx.db, user.id, { licenseId: body.teamLicenseId, toolId: tool.id });
-  else if ((await ownedToolIds(ctx.db, user.id)).has(tool.id))
-    throw new DomainError('conflict', PAYMENT_MESSAGES.alreadyOwned);
+  const kind = kindOfRequest(body);
+  const planned = await kind.plan(ctx, user, body);
+  const { tool, seats } = planned;
 
   // The order's list price: the unit price times the seats (the coupon and the invoice work from it).
-  const listPrice = orderAmountSubunits(tool, body.currency) * body.seats;
+  const listPrice = planned.unitPrice * seats;
   // A code is judged (and counted against the guesser's one budget) before anything is held for it.
   if (body.couponCode)
     await judgeCoupon(
@@ -68,8 +63,8 @@ export async function placeOrder(
       : null;
     // The one pricing function: the amount is the total the checkout's summary showed and the invoice will print.
     const { total: amount } = priceOrder({
-      unitPrice: listPrice / body.seats,
-      seats: body.seats,
+      unitPrice: planned.unitPrice,
+      seats,
       discount: coupon?.discount ?? 0,
       currency: body.currency,
       billing: body.billingDetails,
@@ -79,6 +74,8 @@ export async function placeOrder(
       id: orderId,
       userId: user.id,
       toolId: tool.id,
+      kind: kind.name,
+      licenseId: planned.licenseId,
       razorpayOrderId: `${amount === 0 ? FREE_ORDER_PREFIX : PENDING_ORDER_PREFIX}${orderId}`,
       amount,
       currency: body.currency,
@@ -87,26 +84,19 @@ export async function placeOrder(
       couponCode: coupon?.coupon.code ?? null,
       listPrice,
       discount: coupon?.discount ?? 0,
-      seats: body.seats,
-      addsToLicenseId: body.teamLicenseId ?? null,
+      seats,
       createdAt: now,
       updatedAt: now,
     });
     if (coupon)
       await recordReservation(tx, { priced: coupon, orderId, userId: user.id, currency: body.currency, now });
-    const seats = body.seats === 1 && !body.teamLicenseId ? {} : { seats: body.seats };
-    const adds = body.teamLicenseId ? { addsToLicenseId: body.teamLicenseId } : {};
-    const detail = coupon
-      ? {
-          amount,
-          currency: body.currency,
-          couponCode: coupon.coupon.code,
-          discount: coupon.discount,
-          ...seats,
-          ...adds,
-        }
-      : { amount, currency: body.currency, ...seats, ...adds };
-    await recordOrderEvent(tx, orderId, 'created', detail, now);
+    await recordOrderEvent(
+      tx,
+      orderId,
+      'created',
+      createdDetail(kind.name, { amount, seats, coupon, planned, currency: body.currency }),
+      now,
+    );
     return { amount };
   });
   const amount = priced.amount;
@@ -156,6 +146,27 @@ export async function placeOrder(
     email: user.email,
     phone: user.phone,
     message: PAYMENT_MESSAGES.orderCreated,
+  };
+}
+
+/** What the 'created' event records: the amount, and the coupon, the seats and the license only where they say something. */
+function createdDetail(
+  kind: OrderKindName,
+  parts: {
+    amount: number;
+    currency: string;
+    seats: number;
+    coupon: CouponPrice | null;
+    planned: PlannedOrder;
+  },
+): Record<string, unknown> {
+  const { amount, currency, seats, coupon, planned } = parts;
+  return {
+    amount,
+    currency,
+    ...(coupon ? { couponCode: coupon.coupon.code, discount: coupon.discount } : {}),
+    ...(seats === 1 && kind === 'new-license' ? {} : { seats }),
+    ...(kind === 'add-seats' ? { addsToLicenseId: planned.licenseId } : {}),
   };
 }
 

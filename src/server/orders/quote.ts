@@ -1,12 +1,10 @@
 import type { z } from 'zod';
 import type { CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
-import { orderAmountSubunits } from '../../shared/money';
-import { SHOP_MESSAGES } from '../../shared/shop';
 import { type CouponGuesser, judgeCoupon } from '../coupons/check';
 import { priceOrder } from '../invoices/pricing';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
-import { findActiveTool } from '../shop/catalogue';
+import { kindOfRequest } from './kinds';
 
 /**
  * POST /api/checkout/quote: the order summary of the billing dialog. The coupon is judged by the coupon check
@@ -18,11 +16,8 @@ export async function quoteCheckout(
   guesser: CouponGuesser,
   body: z.output<typeof checkoutQuoteSchema>,
 ): Promise<CheckoutQuote> {
-  const tool = await findActiveTool(ctx.db, body.toolId);
-  if (!tool) throw new DomainError('not_found', SHOP_MESSAGES.payment.toolNotFound);
-  if (tool.comingSoon) throw new DomainError('conflict', SHOP_MESSAGES.payment.comingSoon);
-
-  const unitPrice = orderAmountSubunits(tool, body.currency);
+  // The order's kind says who may place it and at what unit price, exactly as when it is placed.
+  const { tool, unitPrice, seats } = await kindOfRequest(body).plan(ctx, { id: guesser.userId }, body);
   let discount = 0;
   let coupon: CheckoutQuote['coupon'] = null;
   if (body.couponCode) {
@@ -32,7 +27,7 @@ export async function quoteCheckout(
         toolId: tool.id,
         currency: body.currency,
         code: body.couponCode,
-        listPrice: unitPrice * body.seats,
+        listPrice: unitPrice * seats,
       });
       discount = checked.discount;
       coupon = { code: checked.coupon.code, applied: true, message: `${checked.coupon.code} applied` };
@@ -44,7 +39,7 @@ export async function quoteCheckout(
 
   const price = priceOrder({
     unitPrice,
-    seats: body.seats,
+    seats,
     discount,
     currency: body.currency,
     billing:

@@ -1,22 +1,20 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Currency } from '../../shared/constants';
 import type { Tx } from '../db';
 import { users } from '../db/schema/accounts';
 import { tools } from '../db/schema/catalogue';
-import { downloadTokens } from '../db/schema/downloads';
-import { licenses } from '../db/schema/licenses';
-import { orderEvents, orders, purchases } from '../db/schema/orders';
+import { orderEvents, orders } from '../db/schema/orders';
 import { issueCreditNote } from '../invoices/issue';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { forgetLicenses } from '../licenses/memory';
-import { changeLicenseOfPurchase } from '../licenses/status';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
 import { EMULATOR_PREFIX, GatewayError } from '../payments/gateway';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { queueRefundEvent } from '../webhooks/events';
 import { recordOrderEvent } from './events';
+import { kindOf } from './kinds';
 import { renderRefundEmail } from './refund-email';
 
 /** Who asked for the refund; recorded on the order's history. */
@@ -139,8 +137,9 @@ async function wasSettled(tx: Tx, orderId: string): Promise<boolean> {
 
 /**
  * The database side of a refund, inside the caller's transaction: lock the order and check it is still paid, mark
- * it and its purchase refunded, delete the purchase's download links, record the one 'refunded' event and queue
- * the customer's refund notice. Whatever else a refund must undo in the database belongs here, as one call.
+ * it refunded, undo what its kind gave (orders/kinds/: a new license's purchase ends and its license is revoked;
+ * added seats are taken back), record the one 'refunded' event and queue the customer's refund notice. What a
+ * refund undoes for every kind belongs here; what it undoes for one kind, in that kind's `undo`.
  */
 export async function recordRefund(
   ctx: AppContext,
@@ -169,26 +168,7 @@ export async function recordRefund(
     );
   }
   await tx.update(orders).set({ status: 'refunded', updatedAt: now }).where(eq(orders.id, order.id));
-  const [purchase] = await tx
-    .update(purchases)
-    .set({ refundedAt: now })
-    .where(and(eq(purchases.orderId, order.id), isNull(purchases.refundedAt)))
-    .returning({ id: purchases.id });
-  // The license dies with the purchase: validate answers REVOKED from this commit on (a team's members' too).
-  if (purchase) await changeLicenseOfPurchase(tx, purchase.id, 'revoke', now);
-  // An "Add seats" order takes its seats back (decision 051); members already seated keep theirs until removed.
-  // Only seats it gave: one refused (its team refunded meanwhile) is refunded as a duplicate and never added any.
-  if (order.addsToLicenseId && (await wasSettled(tx, order.id)))
-    await tx
-      .update(licenses)
-      .set({ seats: sql`greatest(1, ${licenses.seats} - ${order.seats})` })
-      .where(eq(licenses.id, order.addsToLicenseId));
-  const revoked = purchase
-    ? await tx
-        .delete(downloadTokens)
-        .where(eq(downloadTokens.purchaseId, purchase.id))
-        .returning({ tokenHash: downloadTokens.tokenHash })
-    : [];
+  const undone = await kindOf(order).undo(ctx, tx, order, await wasSettled(tx, order.id), now);
   await recordOrderEvent(
     tx,
     order.id,
@@ -201,8 +181,8 @@ export async function recordRefund(
       currency: order.currency,
       reason,
       refundedEarlier: refund.refundedEarlier,
-      purchaseId: purchase?.id ?? null,
-      downloadLinksRevoked: revoked.length,
+      purchaseId: undone.purchaseId,
+      downloadLinksRevoked: undone.downloadLinksRevoked,
     },
     now,
   );
@@ -236,7 +216,7 @@ export async function recordRefund(
         razorpayPaymentId: paymentId,
         refundId: refund.refundId,
         reason,
-        endsPurchase: Boolean(purchase),
+        endsPurchase: Boolean(undone.purchaseId),
         creditNote: creditNote
           ? { number: creditNote.number, invoiceNumber: creditNote.document.original?.number ?? '' }
           : undefined,
@@ -254,8 +234,8 @@ export async function recordRefund(
     amount: refund.amount,
     currency: order.currency,
     refundedEarlier: refund.refundedEarlier,
-    purchaseId: purchase?.id ?? null,
-    downloadLinksRevoked: revoked.length,
+    purchaseId: undone.purchaseId,
+    downloadLinksRevoked: undone.downloadLinksRevoked,
     outboxId,
   };
 }

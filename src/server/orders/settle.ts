@@ -1,25 +1,18 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { markCouponUsed, releaseCouponOf } from '../coupons/redemptions';
 import type { DbOrTx, Tx } from '../db';
 import { isUniqueViolation } from '../db/driver-errors';
-import { users } from '../db/schema/accounts';
 import { tools } from '../db/schema/catalogue';
-import { licenses } from '../db/schema/licenses';
-import { orders, purchases } from '../db/schema/orders';
+import { orders } from '../db/schema/orders';
 import { issueInvoice } from '../invoices/issue';
 import { settledInrFor } from '../invoices/settlement';
 import type { AppContext } from '../kernel/context';
-import { insertLicense } from '../licenses/create';
 import { forgetOwnedTools } from '../shop/catalogue';
-import { addSeats, queueSeatsAddedEmail } from '../teams/teams';
-import { convertTrial } from '../trials/trials';
-import { queuePurchaseEvents } from '../webhooks/events';
-import { queueDeliveryEmail } from './delivery';
 import { recordOrderEvent } from './events';
+import { kindOf } from './kinds';
 import { refundOrder } from './refund';
 
 const DUPLICATE_PAYMENT_REASON = 'Duplicate purchase of an owned tool';
-const SEATS_UNAVAILABLE_REASON = 'Seats for a team license that is no longer live';
 
 export type FulfilSource = 'verify' | 'webhook' | 'reconciler' | 'coupon';
 
@@ -60,16 +53,6 @@ export async function inFulfilmentTransaction<T>(ctx: AppContext, work: (tx: Tx)
 
 type OrderRow = typeof orders.$inferSelect;
 
-/** The buyer now owns the tool: the purchase row the license, downloads and My Tools hang off. */
-async function createPurchase(tx: Tx, order: OrderRow, now: Date): Promise<{ id: string }> {
-  const [purchase] = await tx
-    .insert(purchases)
-    .values({ userId: order.userId, toolId: order.toolId, orderId: order.id, createdAt: now })
-    .returning({ id: purchases.id });
-  if (!purchase) throw new Error('purchase insert returned no row');
-  return purchase;
-}
-
 /** What fulfilment is told of a payment: no payment id for a free order (a 100 % coupon), nothing was paid. */
 type PaymentInput = Omit<FulfilInput, 'razorpayPaymentId'> & { razorpayPaymentId: string | null };
 
@@ -109,11 +92,12 @@ async function settleOrder(
   order: OrderRow,
   input: PaymentInput,
   now: Date,
-  detail: Record<string, unknown>,
+  { detail, invoiceLine }: { detail: Record<string, unknown>; invoiceLine: string },
 ) {
   await markCouponUsed(tx, order.id, now);
   const invoice = await issueInvoice(ctx, tx, {
     orderId: order.id,
+    itemDescription: invoiceLine,
     razorpayPaymentId: input.razorpayPaymentId,
     settledInr: input.settledInr,
   });
@@ -168,100 +152,19 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: PaymentInput)
     .set({ status: 'paid', razorpayPaymentId: input.razorpayPaymentId, paidAt: now, updatedAt: now })
     .where(eq(orders.id, order.id));
 
-  if (order.addsToLicenseId)
-    return applySeatsPayment(ctx, tx, { ...order, addsToLicenseId: order.addsToLicenseId }, input, now);
-
-  const [owned] = await tx
-    .select({ id: purchases.id })
-    .from(purchases)
-    .where(
-      and(
-        eq(purchases.userId, order.userId),
-        eq(purchases.toolId, order.toolId),
-        isNull(purchases.refundedAt),
-      ),
-    )
-    .limit(1);
-  if (owned)
-    return refuseOrder(tx, order, input, now, {
-      reason: DUPLICATE_PAYMENT_REASON,
-      detail: { existingPurchaseId: owned.id },
-    });
-
-  const [user] = await tx
-    .select({ id: users.id, name: users.name, email: users.email })
-    .from(users)
-    .where(eq(users.id, order.userId));
+  const kind = kindOf(order);
+  const paidOrder = { ...order, razorpayPaymentId: input.razorpayPaymentId };
+  const settlement = await kind.fulfil(ctx, tx, paidOrder, now);
+  if (!settlement.settled)
+    return refuseOrder(tx, order, input, now, { reason: settlement.reason, detail: settlement.detail });
   const [tool] = await tx.select().from(tools).where(eq(tools.id, order.toolId));
-  if (!user || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
-
-  const purchase = await createPurchase(tx, order, now);
-  // A trial of the tool becomes the paid license (same key, its machine stays activated); else a new one.
-  const secret =
-    (await convertTrial(ctx, tx, { id: purchase.id, userId: order.userId, toolId: order.toolId }, now)) ??
-    (
-      await insertLicense(ctx, tx, tool.delivery, {
-        holderId: order.userId,
-        purchaseId: purchase.id,
-        createdAt: now,
-      })
-    ).secret;
-  // An order of several seats makes its license a team (decision 051), whether new or a converted trial.
-  if (order.seats > 1)
-    await tx
-      .update(licenses)
-      .set({ seats: order.seats })
-      .where(and(eq(licenses.purchaseId, purchase.id), isNull(licenses.teamLicenseId)));
-  const invoice = await settleOrder(ctx, tx, order, input, now, { purchaseId: purchase.id });
-  await queuePurchaseEvents(tx, { orderId: order.id, purchaseId: purchase.id }, now);
-  await queueDeliveryEmail(ctx, tx, {
-    occasion: 'purchase',
-    user,
-    purchaseId: purchase.id,
-    order: { ...order, razorpayPaymentId: input.razorpayPaymentId },
-    tool,
-    secret,
-    invoice,
-  });
-  return fulfilled(order, purchase.id);
-}
-
-/**
- * A paid "Add seats" order (decision 051): no new purchase or license, the team license it names gets its seats,
- * with the order's own invoice and an email to the owner. A team refunded or revoked meanwhile cannot take them:
- * the payment is handled like a duplicate one (refunded).
- */
-async function applySeatsPayment(
-  ctx: AppContext,
-  tx: Tx,
-  order: OrderRow & { addsToLicenseId: string },
-  input: PaymentInput,
-  now: Date,
-): Promise<FulfilOutcome> {
-  const [team] = await tx
-    .select({ purchaseId: purchases.id })
-    .from(licenses)
-    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
-    .where(
-      and(
-        eq(licenses.id, order.addsToLicenseId),
-        eq(licenses.holderId, order.userId),
-        isNull(purchases.refundedAt),
-      ),
-    );
-  const added = team && (await addSeats(tx, order.addsToLicenseId, order.seats));
-  if (!team || !added)
-    return refuseOrder(tx, order, input, now, {
-      reason: SEATS_UNAVAILABLE_REASON,
-      detail: { addsToLicenseId: order.addsToLicenseId },
-    });
+  if (!tool) throw new Error(`order ${order.id} refers to a missing tool`);
   const invoice = await settleOrder(ctx, tx, order, input, now, {
-    addsToLicenseId: order.addsToLicenseId,
-    seatsAdded: order.seats,
-    seats: added.seats,
+    detail: settlement.detail,
+    invoiceLine: kind.invoiceLine(order, tool),
   });
-  await queueSeatsAddedEmail(ctx, tx, { order, seats: added.seats, invoice }, now);
-  return fulfilled(order, team.purchaseId);
+  await settlement.deliver(invoice);
+  return fulfilled(order, settlement.purchaseId);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { currentUser, requireUser } from '../auth/session';
-import type { DbOrTx } from '../db';
+import type { DbOrTx, Tx } from '../db';
 import { tools } from '../db/schema/catalogue';
 import { downloadTokens } from '../db/schema/downloads';
 import { licenses } from '../db/schema/licenses';
@@ -204,4 +204,13 @@ export async function downloadRoutes(base: FastifyInstance, ctx: AppContext): Pr
       .header('cache-control', 'private, no-store')
       .send(file.stream);
   });
+}
+
+/** A refunded purchase's download links stop working: they are deleted, in the refund's transaction. */
+export async function revokeDownloadLinks(tx: Tx, purchaseId: string): Promise<number> {
+  const revoked = await tx
+    .delete(downloadTokens)
+    .where(eq(downloadTokens.purchaseId, purchaseId))
+    .returning({ tokenHash: downloadTokens.tokenHash });
+  return revoked.length;
 }

@@ -283,7 +283,7 @@ describe('team licenses', () => {
     const [teamOrder] = await t.ctx.db
       .select({ id: orders.id })
       .from(orders)
-      .where(and(eq(orders.userId, owner.user.id), isNull(orders.addsToLicenseId)));
+      .where(and(eq(orders.userId, owner.user.id), isNull(orders.licenseId)));
     await refundOrder(t.ctx, { orderId: teamOrder?.id ?? '', source: 'admin', reason: 'Firm closed' });
     const seatsAfterRefund = await seatsOf(licenseId);
 

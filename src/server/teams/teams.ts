@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import { normaliseEmail } from '../../shared/auth';
 import {
   INVITATION_DAYS,
@@ -98,20 +98,6 @@ export async function assertOwnTeam(
   if (!team || team.ownerId !== userId || team.toolId !== target.toolId)
     throw new DomainError('not_found', TEAM_MESSAGES.teamNotFound);
   if (team.license.status !== 'active') throw new DomainError('refused', TEAM_MESSAGES.teamClosed);
-}
-
-/** Raises a team's seats when an "Add seats" order is paid, inside the fulfilment transaction. */
-export async function addSeats(
-  tx: Tx,
-  licenseId: string,
-  added: number,
-): Promise<{ seats: number } | undefined> {
-  const [row] = await tx
-    .update(licenses)
-    .set({ seats: sql`${licenses.seats} + ${added}` })
-    .where(and(eq(licenses.id, licenseId), isNull(licenses.teamLicenseId), ne(licenses.status, 'revoked')))
-    .returning({ seats: licenses.seats });
-  return row;
 }
 
 /** Tells the owner their team grew, with the "Add seats" order's tax invoice attached. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { CURRENCIES } from '../../../shared/constants';
-import { ORDER_EVENT_KINDS, ORDER_STATUSES } from '../../../shared/orders';
+import { ORDER_EVENT_KINDS, ORDER_KINDS, ORDER_STATUSES } from '../../../shared/orders';
 import { REFUND_REQUEST_REASONS, REFUND_REQUEST_STATUSES } from '../../../shared/refund-requests';
 import type { BillingDetails } from '../../../shared/shop';
 import { users } from './accounts';
@@ -31,11 +31,13 @@ export const orders = pgTable(
     discount: integer('discount'),
     /** How many seats the order buys (decision 051): `list_price` is the unit price times this. */
     seats: integer('seats').notNull().default(1),
+    /** What the order buys; its module (orders/kinds/) prices, settles and refunds it. */
+    kind: text('kind', { enum: ORDER_KINDS }).notNull().default('new-license'),
     /**
-     * "Add seats": the team license (its owner's) this order adds `seats` to when paid, instead of a new purchase.
-     * No foreign key in the schema file (licenses is declared later); the migration adds one.
+     * The license the order acts on, for every kind but a new license: the team license "Add seats" adds `seats`
+     * to. No foreign key in this file (licenses.ts imports this one for purchases); the migration adds one.
      */
-    addsToLicenseId: uuid('adds_to_license_id'),
+    licenseId: uuid('license_id'),
     createdAt: createdAt(),
     paidAt: ts('paid_at'),
     updatedAt: updatedAt(),

@@ -1,0 +1,121 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { orderAmountSubunits } from '../../../shared/money';
+import { SHOP_MESSAGES } from '../../../shared/shop';
+import { users } from '../../db/schema/accounts';
+import { tools } from '../../db/schema/catalogue';
+import { purchases } from '../../db/schema/orders';
+import { DomainError } from '../../kernel/domain-error';
+import { insertLicense, setSeatsOfPurchase } from '../../licenses/create';
+import { toolLabel } from '../../licenses/delivery-email';
+import { changeLicenseOfPurchase } from '../../licenses/status';
+import { findActiveTool, ownedToolIds } from '../../shop/catalogue';
+import { revokeDownloadLinks } from '../../shop/downloads';
+import { convertTrial } from '../../trials/trials';
+import { queuePurchaseEvents } from '../../webhooks/events';
+import { queueDeliveryEmail } from '../delivery';
+import type { OrderKind } from './kind';
+
+const PAYMENT_MESSAGES = SHOP_MESSAGES.payment;
+
+/**
+ * The invoice line of licenses sold (a new license, or seats added to a team's): they run on as many machines at a
+ * time as the tool's activation limit says, a team's each seat.
+ */
+export const licenseInvoiceLine: OrderKind['invoiceLine'] = (order, tool) =>
+  `${toolLabel(tool.name, tool.device)} — ${order.seats > 1 ? `${order.seats} seats, each a license` : 'license'} for up to ${tool.activationLimit} ${tool.activationLimit === 1 ? 'device' : 'devices'}, delivered electronically`;
+
+/** A tool the buyer does not own yet: one seat, or several (a team license, decision 051). */
+export const newLicense: OrderKind = {
+  name: 'new-license',
+
+  async plan(ctx, buyer, request) {
+    const tool = request.toolId ? await findActiveTool(ctx.db, request.toolId) : undefined;
+    if (!tool) throw new DomainError('not_found', PAYMENT_MESSAGES.toolNotFound);
+    if (tool.comingSoon) throw new DomainError('conflict', PAYMENT_MESSAGES.comingSoon);
+    if ((await ownedToolIds(ctx.db, buyer.id)).has(tool.id))
+      throw new DomainError('conflict', PAYMENT_MESSAGES.alreadyOwned);
+    return {
+      tool,
+      unitPrice: orderAmountSubunits(tool, request.currency),
+      seats: request.seats,
+      licenseId: null,
+    };
+  },
+
+  async fulfil(ctx, tx, order, now) {
+    // Two orders for one tool, both paid: the second gives nothing, and its payment goes back.
+    const [owned] = await tx
+      .select({ id: purchases.id })
+      .from(purchases)
+      .where(
+        and(
+          eq(purchases.userId, order.userId),
+          eq(purchases.toolId, order.toolId),
+          isNull(purchases.refundedAt),
+        ),
+      )
+      .limit(1);
+    if (owned)
+      return {
+        settled: false,
+        reason: 'Duplicate purchase of an owned tool',
+        detail: { existingPurchaseId: owned.id },
+      };
+
+    const [user] = await tx
+      .select({ id: users.id, name: users.name, email: users.email })
+      .from(users)
+      .where(eq(users.id, order.userId));
+    const [tool] = await tx.select().from(tools).where(eq(tools.id, order.toolId));
+    if (!user || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
+
+    // The buyer now owns the tool: the purchase the license, downloads and My Tools hang off.
+    const [purchase] = await tx
+      .insert(purchases)
+      .values({ userId: order.userId, toolId: order.toolId, orderId: order.id, createdAt: now })
+      .returning({ id: purchases.id });
+    if (!purchase) throw new Error('purchase insert returned no row');
+    // A trial of the tool becomes the paid license (same key, its machine stays activated); else a new one.
+    const secret =
+      (await convertTrial(ctx, tx, { id: purchase.id, userId: order.userId, toolId: order.toolId }, now)) ??
+      (
+        await insertLicense(ctx, tx, tool.delivery, {
+          holderId: order.userId,
+          purchaseId: purchase.id,
+          createdAt: now,
+        })
+      ).secret;
+    if (order.seats > 1) await setSeatsOfPurchase(tx, purchase.id, order.seats);
+    return {
+      settled: true,
+      purchaseId: purchase.id,
+      detail: { purchaseId: purchase.id },
+      deliver: async (invoice) => {
+        await queuePurchaseEvents(tx, { orderId: order.id, purchaseId: purchase.id }, now);
+        await queueDeliveryEmail(ctx, tx, {
+          occasion: 'purchase',
+          user,
+          purchaseId: purchase.id,
+          order,
+          tool,
+          secret,
+          invoice,
+        });
+      },
+    };
+  },
+
+  async undo(_ctx, tx, order, _settled, now) {
+    const [purchase] = await tx
+      .update(purchases)
+      .set({ refundedAt: now })
+      .where(and(eq(purchases.orderId, order.id), isNull(purchases.refundedAt)))
+      .returning({ id: purchases.id });
+    if (!purchase) return { purchaseId: null, downloadLinksRevoked: 0 };
+    // The license dies with the purchase: validate answers REVOKED from this commit on (a team's members' too).
+    await changeLicenseOfPurchase(tx, purchase.id, 'revoke', now);
+    return { purchaseId: purchase.id, downloadLinksRevoked: await revokeDownloadLinks(tx, purchase.id) };
+  },
+
+  invoiceLine: licenseInvoiceLine,
+};
