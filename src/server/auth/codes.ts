@@ -5,6 +5,7 @@ import { RESET_CODE_LENGTH, SIGNUP_CODE_LENGTH } from '../../shared/constants';
 import type { DbOrTx, Tx } from '../db';
 import { verificationCodes } from '../db/schema/accounts';
 import { rateLimitHits } from '../db/schema/rate-limits';
+import { recordHit } from '../http/rate-limit';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 
@@ -106,13 +107,7 @@ export async function reserveSend(
   limitWithin(HOUR_MS, SENDS_PER_EMAIL_HOUR);
   limitWithin(DAY_MS, SENDS_PER_EMAIL_DAY);
 
-  await tx
-    .insert(rateLimitHits)
-    .values({ key: sendKey(purpose, email), windowStart: new Date(now), count: 1 })
-    .onConflictDoUpdate({
-      target: [rateLimitHits.key, rateLimitHits.windowStart],
-      set: { count: sql`${rateLimitHits.count} + 1` },
-    });
+  await recordHit(tx, sendKey(purpose, email), new Date(now));
 }
 
 /** Stores a new code for (email, purpose), replacing any earlier one together with its attempt count. */

@@ -6,6 +6,7 @@ import type { SessionUser } from '../auth/session-cache';
 import { adminSessions, operators } from '../db/schema/operator';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
+import { endAdminSession, touchAdminSession } from '../operator/admin-sessions';
 import type { Actor } from '../operator/audit';
 
 /**
@@ -19,7 +20,7 @@ export const DASHBOARD_MAX_MS = 12 * 60 * 60 * 1000;
 const TOUCH_EVERY_MS = 30 * 1000;
 
 export async function endDashboardSession(ctx: AppContext, sessionIdHash: string): Promise<void> {
-  await ctx.db.delete(adminSessions).where(eq(adminSessions.sessionIdHash, sessionIdHash));
+  await endAdminSession(ctx.db, sessionIdHash);
 }
 
 export type OperatorState = {
@@ -58,10 +59,7 @@ export async function operatorState(ctx: AppContext, request: FastifyRequest): P
     if (live) {
       verified = row.enrolledAt !== null;
       if (now - row.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
-        await ctx.db
-          .update(adminSessions)
-          .set({ lastSeenAt: ctx.clock.now() })
-          .where(eq(adminSessions.sessionIdHash, sessionIdHash));
+        await touchAdminSession(ctx.db, sessionIdHash, ctx.clock.now());
       }
     } else {
       await endDashboardSession(ctx, sessionIdHash);

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../db';
+import type { Database, DbOrTx } from '../db';
+import { countedDelete, PRUNE_BATCH, type Prune } from '../db/prune';
 import { rateLimitHits } from '../db/schema/rate-limits';
 import type { Clock } from '../kernel/clock';
 import { tooManyRequests } from './errors';
@@ -154,3 +155,29 @@ declare module '../kernel/context' {
     licenseLimiter: LocalRateLimiter;
   }
 }
+
+/**
+ * Counts one hit of `key` at exactly `at`, inside the caller's transaction: for limits that read their own
+ * history back as a sliding log (auth/codes.ts spaces code sends per email) instead of a fixed window.
+ */
+export async function recordHit(tx: DbOrTx, key: string, at: Date): Promise<void> {
+  await tx
+    .insert(rateLimitHits)
+    .values({ key, windowStart: at, count: 1 })
+    .onConflictDoUpdate({
+      target: [rateLimitHits.key, rateLimitHits.windowStart],
+      set: { count: sql`${rateLimitHits.count} + 1` },
+    });
+}
+
+/** Counters whose window is long past. */
+export const rateLimitPrune: Prune = {
+  rule: 'rateLimitCounters',
+  deleteBatch: (tx, cutoff) =>
+    countedDelete(
+      tx,
+      sql`delete from rate_limit_hits where (key, window_start) in
+        (select key, window_start from rate_limit_hits where window_start < ${cutoff} limit ${PRUNE_BATCH})
+        returning 1`,
+    ),
+};

@@ -1,4 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import type { BillingDetails } from '../../shared/shop';
 import type { DbOrTx, Tx } from '../db';
 import { users } from '../db/schema/accounts';
 import { creditNotes, invoices } from '../db/schema/invoices';
@@ -137,4 +138,91 @@ export async function issueCreditNote(
     .returning({ id: creditNotes.id });
   if (!note) throw new Error('credit note insert returned no row');
   return { id: note.id, number, document };
+}
+
+/**
+ * A correction of the buyer's billing details (orders/billing-correction.ts), inside its transaction: a credit note
+ * for the full value cancels the current invoice, and a new invoice with the same lines and amounts, taxed for the
+ * new billing, replaces it (CGST Act s. 34; docs/decisions/050-billing-correction.md).
+ */
+export async function reissueInvoice(
+  ctx: Pick<AppContext, 'config'>,
+  tx: Tx,
+  input: { current: { id: string; document: TaxDocument }; billing: BillingDetails; now: Date },
+): Promise<{ creditNote: { id: string; number: string }; invoice: { id: string; number: string } }> {
+  const { current, billing, now } = input;
+  const was = current.document;
+  const [row] = await tx
+    .select({ orderId: invoices.orderId, userId: invoices.userId })
+    .from(invoices)
+    .where(eq(invoices.id, current.id));
+  if (!row) throw new Error(`invoice ${current.id} not found`);
+  const firm = ctx.config.firm;
+  const noteNumber = await nextDocumentNumber(tx, {
+    series: 'credit-note',
+    prefix: firm.invoicePrefix,
+    at: now,
+  });
+  const invoiceNumber = await nextDocumentNumber(tx, {
+    series: 'invoice',
+    prefix: firm.invoicePrefix,
+    at: now,
+  });
+  const reason = `Billing details corrected at the buyer's request: invoice ${was.number} is cancelled and replaced by invoice ${invoiceNumber.number}.`;
+  const noteDocument = buildCreditNoteDocument({
+    invoice: was,
+    firm,
+    number: noteNumber.number,
+    issuedAt: now,
+    amount: was.total,
+    reason,
+  });
+  const [note] = await tx
+    .insert(creditNotes)
+    .values({
+      number: noteNumber.number,
+      invoiceId: current.id,
+      orderId: row.orderId,
+      userId: row.userId,
+      issuedAt: now,
+      currency: noteDocument.currency,
+      total: noteDocument.total,
+      document: noteDocument,
+    })
+    .returning({ id: creditNotes.id });
+  if (!note) throw new Error('credit note insert returned no row');
+  await tx.update(invoices).set({ cancelledByCreditNoteId: note.id }).where(eq(invoices.id, current.id));
+
+  // Same supply, same lines and amounts: only the buyer's details and the tax split for their state change.
+  const invoiceDocument = buildInvoiceDocument({
+    firm,
+    number: invoiceNumber.number,
+    issuedAt: now,
+    buyer: { name: was.buyer.name, email: was.buyer.email, billing },
+    itemDescription: was.item.description,
+    currency: was.currency,
+    total: was.total,
+    settledInr: was.settledInr,
+    payment: was.payment,
+    coupon: was.discount ? { code: was.discount.code, listPrice: was.discount.listPrice } : null,
+  });
+  const [invoice] = await tx
+    .insert(invoices)
+    .values({
+      number: invoiceNumber.number,
+      orderId: row.orderId,
+      userId: row.userId,
+      issuedAt: now,
+      supplyType: invoiceDocument.supplyType,
+      buyerGstin: invoiceDocument.buyer.gstin,
+      currency: invoiceDocument.currency,
+      total: invoiceDocument.total,
+      document: invoiceDocument,
+    })
+    .returning({ id: invoices.id });
+  if (!invoice) throw new Error('invoice insert returned no row');
+  return {
+    creditNote: { id: note.id, number: noteNumber.number },
+    invoice: { id: invoice.id, number: invoiceNumber.number },
+  };
 }

@@ -3,11 +3,11 @@ import type { z } from 'zod';
 import { BILLING_COUNTRY_INDIA } from '../../shared/billing';
 import { BILLING_CORRECTION_MESSAGES, type billingCorrectionSchema } from '../../shared/billing-correction';
 import { orderPagePath } from '../../shared/order-detail';
-import { creditNotes, invoices } from '../db/schema/invoices';
+import { invoices } from '../db/schema/invoices';
 import { orders } from '../db/schema/orders';
-import { buildCreditNoteDocument, buildInvoiceDocument, type TaxDocument } from '../invoices/document';
-import { currentInvoiceOf } from '../invoices/issue';
-import { indiaDate, nextDocumentNumber } from '../invoices/numbering';
+import type { TaxDocument } from '../invoices/document';
+import { currentInvoiceOf, reissueInvoice } from '../invoices/issue';
+import { indiaDate } from '../invoices/numbering';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { toolLabel } from '../licenses/delivery-email';
@@ -89,76 +89,17 @@ export async function correctBilling(
     )
       throw new DomainError('refused', BILLING_CORRECTION_MESSAGES.unchanged);
 
-    const firm = ctx.config.firm;
-    const noteNumber = await nextDocumentNumber(tx, {
-      series: 'credit-note',
-      prefix: firm.invoicePrefix,
-      at: now,
+    const { creditNote, invoice } = await reissueInvoice(ctx, tx, {
+      current: { id: current.id, document: was },
+      billing,
+      now,
     });
-    const invoiceNumber = await nextDocumentNumber(tx, {
-      series: 'invoice',
-      prefix: firm.invoicePrefix,
-      at: now,
-    });
-    const reason = `Billing details corrected at the buyer's request: invoice ${was.number} is cancelled and replaced by invoice ${invoiceNumber.number}.`;
-    const noteDocument = buildCreditNoteDocument({
-      invoice: was,
-      firm,
-      number: noteNumber.number,
-      issuedAt: now,
-      amount: was.total,
-      reason,
-    });
-    const [note] = await tx
-      .insert(creditNotes)
-      .values({
-        number: noteNumber.number,
-        invoiceId: current.id,
-        orderId: order.id,
-        userId: order.userId,
-        issuedAt: now,
-        currency: noteDocument.currency,
-        total: noteDocument.total,
-        document: noteDocument,
-      })
-      .returning({ id: creditNotes.id });
-    if (!note) throw new Error('credit note insert returned no row');
-    await tx.update(invoices).set({ cancelledByCreditNoteId: note.id }).where(eq(invoices.id, current.id));
-
-    // Same supply, same lines and amounts: only the buyer's details and the tax split for their state change.
-    const invoiceDocument = buildInvoiceDocument({
-      firm,
-      number: invoiceNumber.number,
-      issuedAt: now,
-      buyer: { name: was.buyer.name, email: was.buyer.email, billing },
-      itemDescription: was.item.description,
-      currency: was.currency,
-      total: was.total,
-      settledInr: was.settledInr,
-      payment: was.payment,
-      coupon: was.discount ? { code: was.discount.code, listPrice: was.discount.listPrice } : null,
-    });
-    const [invoice] = await tx
-      .insert(invoices)
-      .values({
-        number: invoiceNumber.number,
-        orderId: order.id,
-        userId: order.userId,
-        issuedAt: now,
-        supplyType: invoiceDocument.supplyType,
-        buyerGstin: invoiceDocument.buyer.gstin,
-        currency: invoiceDocument.currency,
-        total: invoiceDocument.total,
-        document: invoiceDocument,
-      })
-      .returning({ id: invoices.id });
-    if (!invoice) throw new Error('invoice insert returned no row');
     await tx.update(orders).set({ billing, updatedAt: now }).where(eq(orders.id, order.id));
 
     const facts = {
       cancelledInvoice: was.number,
-      creditNote: noteNumber.number,
-      invoice: invoiceNumber.number,
+      creditNote: creditNote.number,
+      invoice: invoice.number,
       gstin: billing.gstin || null,
       state: billing.state,
     };
@@ -180,19 +121,19 @@ export async function correctBilling(
       {
         to: user.email,
         ...renderEmail({
-          subject: `Your corrected tax invoice ${invoiceNumber.number} for ${label}`,
+          subject: `Your corrected tax invoice ${invoice.number} for ${label}`,
           heading: 'Your billing details are corrected',
           blocks: [
             {
               kind: 'paragraph',
-              text: `Hello ${user.name}, as you asked, invoice ${was.number} is cancelled by credit note ${noteNumber.number}, and invoice ${invoiceNumber.number} replaces it with your new billing details. Both are attached.`,
+              text: `Hello ${user.name}, as you asked, invoice ${was.number} is cancelled by credit note ${creditNote.number}, and invoice ${invoice.number} replaces it with your new billing details. Both are attached.`,
             },
             {
               kind: 'details',
               rows: [
                 ['Cancelled invoice', was.number],
-                ['Credit note', noteNumber.number],
-                ['New invoice', invoiceNumber.number],
+                ['Credit note', creditNote.number],
+                ['New invoice', invoice.number],
                 ['GSTIN', billing.gstin || 'None'],
                 ['State', billing.state],
               ],
@@ -207,15 +148,15 @@ export async function correctBilling(
         kind: 'billing-correction',
         ref: `order:${order.id}`,
         attachments: [
-          { kind: 'credit-note', id: note.id },
+          { kind: 'credit-note', id: creditNote.id },
           { kind: 'invoice', id: invoice.id },
         ],
       },
       now,
     );
     return {
-      creditNote: { id: note.id, number: noteNumber.number },
-      invoice: { id: invoice.id, number: invoiceNumber.number },
+      creditNote,
+      invoice,
     };
   });
 }
