@@ -3,6 +3,7 @@ import type { EmailPreferences } from './account';
 import type { CheckoutQuote } from './checkout-quote';
 import { CURRENCIES } from './constants';
 import type { CouponCheckResponse } from './coupons';
+import type { ToolEditionView } from './editions';
 import { LICENSE_STATUSES, type LicenseFile, type MyLicense, type PublicKeysResponse } from './licenses';
 import type { OrderHistoryOrder } from './order-history';
 import { ARTIFACT_ARCHES, type ReleasePublicKeyResponse } from './releases';
@@ -38,6 +39,17 @@ export const licenseErrorAnswerSchema = z.object({
   fieldErrors: z.record(z.string(), z.string()).optional(),
 });
 
+export const toolEditionSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    priceInr: z.number(),
+    priceUsd: z.number().nullable(),
+    entitlements: z.array(z.string()),
+    deviceLimit: z.int(),
+  })
+  .meta({ id: 'ToolEdition' }) satisfies z.ZodType<ToolEditionView>;
+
 export const toolSchema = z
   .object({
     _id: z.string(),
@@ -54,6 +66,8 @@ export const toolSchema = z
     trialStarted: z.boolean().optional(),
     /** Signed in, a running or ended trial not bought: when it ends (ISO 8601). */
     trialEndsAt: z.string().optional(),
+    /** Lowest first; empty for a tool sold at its own prices (decision 056). */
+    editions: z.array(toolEditionSchema),
   })
   .meta({ id: 'Tool' }) satisfies z.ZodType<Tool>;
 
@@ -128,6 +142,8 @@ export const myLicenseSchema = z
     ),
     selfDeactivationsLeft: z.int(),
     expiresAt: z.string().optional(),
+    licenseId: z.string(),
+    edition: z.object({ id: z.string(), name: z.string() }).nullable(),
   })
   .meta({ id: 'MyLicense' }) satisfies z.ZodType<MyLicense>;
 

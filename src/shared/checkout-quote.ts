@@ -46,6 +46,8 @@ export const checkoutQuoteSchema = z
     seats: seatsField,
     /** "Add seats": the buyer's team license the seats would be added to (create-payment's field). */
     teamLicenseId: z.uuid({ error: 'Unknown team license' }).optional(),
+    /** The edition bought, of a tool with editions (decision 056). */
+    editionId: z.uuid({ error: 'Unknown edition' }).optional(),
   })
   .superRefine((body, check) => {
     const state = body.state.trim();

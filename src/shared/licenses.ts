@@ -1,3 +1,4 @@
+import type { LicenseEdition } from './editions';
 /**
  * The license API that desktop tools call (docs/license-api.md): answer codes, messages and shapes. JSON only; every
  * answer about a license carries `valid` and one of these codes. The request schemas are in `license-schemas.ts`,
@@ -71,6 +72,9 @@ export type LicenseFilePayload = {
   expiresAt?: string;
   /** A floating license's lease end (never earlier than `refreshBefore`): the file ends with the lease. */
   leaseExpiresAt?: string;
+  /** The license's edition of a tool with editions, null without (decision 056), and the entitlements it unlocks. */
+  edition: LicenseEdition | null;
+  entitlements: string[];
 };
 
 export type LicenseAnswer = {
@@ -95,6 +99,12 @@ export type LicenseAnswer = {
   heartbeatSeconds?: number;
   /** Activate only: this machine's update feeds (docs/updates.md), alive while the activation and license are. */
   updates?: UpdateUrls;
+  /**
+   * A license that may run (VALID, TRIAL): its edition of a tool with editions, or null (decision 056), and the
+   * entitlements that edition unlocks, the feature codes a tool checks (`ocr`); empty without editions.
+   */
+  edition?: LicenseEdition | null;
+  entitlements?: string[];
 };
 
 /** The newest published release a tool may update to, from `POST /api/licenses/update-check`. */
@@ -136,4 +146,8 @@ export type MyLicense = {
   selfDeactivationsLeft: number;
   /** A trial's end; absent for a bought license. */
   expiresAt?: string;
+  /** The license (the seat's own, for a member of a team). */
+  licenseId: string;
+  /** Its edition of a tool with editions (decision 056), null without. */
+  edition: LicenseEdition | null;
 };

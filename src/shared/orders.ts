@@ -17,6 +17,9 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const ORDER_KINDS = ['new-license', 'add-seats'] as const;
 export type OrderKindName = (typeof ORDER_KINDS)[number];
 
+/** What an order's kind fixed when it was placed (orders.terms): the edition it buys. */
+export type OrderTerms = { editionId?: string };
+
 export const ORDER_EVENT_KINDS = [
   /** The local order exists, priced from the catalogue. */
   'created',

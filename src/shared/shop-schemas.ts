@@ -46,6 +46,8 @@ export const createPaymentSchema = z
     seats: seatsField,
     /** "Add seats": the team license (owned by the buyer) the seats are added to, instead of a new license. */
     teamLicenseId: z.uuid({ error: 'Unknown team license' }).optional(),
+    /** The edition bought, of a tool with editions (decision 056). */
+    editionId: z.uuid({ error: 'Unknown edition' }).optional(),
   })
   .refine((body) => body.billingDetails.currency === body.currency, {
     path: ['billingDetails', 'currency'],

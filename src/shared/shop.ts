@@ -8,6 +8,8 @@ import type { Currency } from './constants';
 export type Device = 'Windows' | 'macOS';
 
 /** GET /api/alltools/ → Tool[] */
+import type { ToolEditionView } from './editions';
+
 export type Tool = {
   _id: string;
   name: string;
@@ -27,6 +29,8 @@ export type Tool = {
   trialStarted?: boolean;
   /** Signed in only: the end of this visitor's trial of the tool, running or ended, while not bought. */
   trialEndsAt?: string;
+  /** The tool's editions, lowest first (decision 056); empty for a tool sold at its own prices. */
+  editions: ToolEditionView[];
 };
 
 /** GET /api/my-tools/ → PurchasedTool[] */

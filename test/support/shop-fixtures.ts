@@ -295,7 +295,19 @@ export async function buyThroughEmulator(
   toolId: string,
   extra: Record<string, unknown> = {},
 ) {
-  const created = await createOrder(client, toolId, 'INR', extra);
+  return paidThroughEmulator(t, client, await createOrder(client, toolId, 'INR', extra));
+}
+
+/** Any kind of order (`body` as create-payment takes it), paid in the emulator's checkout and verified. */
+export async function payThroughEmulator(t: ShopTestApp, client: TestClient, body: Record<string, unknown>) {
+  return paidThroughEmulator(t, client, await client.post('/api/create-payment/', body));
+}
+
+async function paidThroughEmulator(
+  t: ShopTestApp,
+  client: TestClient,
+  created: Awaited<ReturnType<TestClient['post']>>,
+) {
   if (created.statusCode !== 200) throw new Error(`create-payment failed: ${created.body}`);
   const razorpayOrderId = created.json<{ order_id: string }>().order_id;
   const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {

@@ -1,3 +1,4 @@
+import type { Edition } from './entitlements';
 import type { PublicKey } from './license-file';
 import { type AvailableUpdate, downloadVerified, type ReleaseKey, type UpdateArtifact } from './updates';
 
@@ -45,6 +46,9 @@ export type LicenseAnswer = {
   heartbeatSeconds?: number;
   /** Activate only: this machine's Sparkle / WinSparkle appcast and Velopack feed (docs/updates.md). */
   updates?: { appcastUrl: string; velopackUrl: string };
+  /** VALID and TRIAL answers: the license's edition (null without editions) and what it unlocks; see `licensedFrom`. */
+  edition?: Edition | null;
+  entitlements?: string[];
 };
 
 /** The update check's answer: validate's code, and the update to install, if there is one. */

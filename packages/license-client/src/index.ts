@@ -9,6 +9,7 @@ export {
   type UpdateCheckAnswer,
   type UpdateTarget,
 } from './client';
+export { type Edition, type Licensed, licensedFrom } from './entitlements';
 export { type HeartbeatOptions, type Heartbeats, startHeartbeats } from './heartbeats';
 export {
   type LicenseFileCheck,

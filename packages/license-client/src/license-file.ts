@@ -1,4 +1,5 @@
 import { createPublicKey, verify } from 'node:crypto';
+import type { Edition } from './entitlements';
 
 /** What the server signs (docs/license-api.md, "Offline license file"). */
 export type LicenseFilePayload = {
@@ -14,6 +15,9 @@ export type LicenseFilePayload = {
   refreshBefore: string;
   /** A trial's end; `refreshBefore` is never later. */
   expiresAt?: string;
+  /** The license's edition (null without editions) and its entitlements; absent in files from before editions. */
+  edition?: Edition | null;
+  entitlements?: string[];
 };
 
 /** One entry of `GET /api/licenses/public-keys`: a key id and an SPKI PEM. Ship these inside the tool. */

@@ -5,6 +5,7 @@ import {
   type LicenseCode,
   LicenseServerUnreachableError,
 } from './client';
+import { type Licensed, licensedFrom } from './entitlements';
 import { type PublicKey, verifyLicenseFile } from './license-file';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -25,8 +26,11 @@ export type StartCheckOptions = {
 };
 
 export type StartDecision =
-  /** Start. `offline`: the server could not be asked; the file carries the tool until `refreshBefore`. */
-  | { start: true; source: 'file' | 'server'; offline: boolean; refreshBefore: string }
+  /**
+   * Start. `offline`: the server could not be asked; the file carries the tool until `refreshBefore`. `license`:
+   * the edition and entitlements the signed file grants, for `license.hasEntitlement('ocr')`.
+   */
+  | { start: true; source: 'file' | 'server'; offline: boolean; refreshBefore: string; license: Licensed }
   /** Do not start: the server said why (`code`), or it is unreachable and no valid file is left (`offline`). */
   | { start: false; code?: LicenseCode; offline: boolean; reason: string };
 
@@ -47,7 +51,13 @@ export async function checkLicenseAtStart(options: StartCheckOptions): Promise<S
     : undefined;
   const refreshAfterMs = (options.refreshAfterDays ?? 7) * DAY_MS;
   if (local?.valid && now.getTime() - Date.parse(local.payload.issuedAt) < refreshAfterMs) {
-    return { start: true, source: 'file', offline: false, refreshBefore: local.payload.refreshBefore };
+    return {
+      start: true,
+      source: 'file',
+      offline: false,
+      refreshBefore: local.payload.refreshBefore,
+      license: licensedFrom(local.payload),
+    };
   }
 
   try {
@@ -60,7 +70,13 @@ export async function checkLicenseAtStart(options: StartCheckOptions): Promise<S
       });
       if (fresh.valid) {
         await options.storeFile(answer.licenseFile);
-        return { start: true, source: 'server', offline: false, refreshBefore: fresh.payload.refreshBefore };
+        return {
+          start: true,
+          source: 'server',
+          offline: false,
+          refreshBefore: fresh.payload.refreshBefore,
+          license: licensedFrom(fresh.payload),
+        };
       }
       return {
         start: false,
@@ -81,7 +97,13 @@ export async function checkLicenseAtStart(options: StartCheckOptions): Promise<S
       (error instanceof LicenseApiError && error.status >= 429);
     if (!unreachable) throw error;
     if (local?.valid) {
-      return { start: true, source: 'file', offline: true, refreshBefore: local.payload.refreshBefore };
+      return {
+        start: true,
+        source: 'file',
+        offline: true,
+        refreshBefore: local.payload.refreshBefore,
+        license: licensedFrom(local.payload),
+      };
     }
     return {
       start: false,

@@ -22,7 +22,7 @@ type Delivery = ToolRow['delivery'];
 
 /** A tool as --json prints it: the API's Tool fields, plus what only the operator sees. */
 export function toolForCommandLine(row: ToolRow) {
-  const { purchased: _purchased, ...api } = toApiTool(row, false);
+  const { purchased: _purchased, ...api } = toApiTool(row, false, []);
   return {
     ...api,
     delivery: row.delivery,

@@ -19,6 +19,7 @@ const DEFERRED_REFERENCES: ReadonlyArray<{ table: string; column: string }> = [
   { table: 'invoices', column: 'cancelled_by_credit_note_id' },
   { table: 'orders', column: 'license_id' },
   { table: 'licenses', column: 'team_license_id' },
+  { table: 'tools', column: 'trial_edition_id' },
 ];
 const deferredIn = (table: string) =>
   DEFERRED_REFERENCES.filter((reference) => reference.table === table).map((reference) => reference.column);

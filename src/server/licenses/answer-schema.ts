@@ -46,6 +46,22 @@ export const licenseAnswerResponse = {
       expiresAt: { type: 'string' },
       leaseExpiresAt: { type: 'string' },
       heartbeatSeconds: { type: 'integer' },
+      edition: {
+        description: 'The edition of a tool with editions; null for a tool without (decision 056)',
+        anyOf: [
+          {
+            type: 'object',
+            required: ['id', 'name'],
+            properties: { id: { type: 'string' }, name: { type: 'string' } },
+          },
+          { type: 'null' },
+        ],
+      },
+      entitlements: {
+        description: "The feature codes the license's edition unlocks (`ocr`); empty without editions",
+        type: 'array',
+        items: { type: 'string' },
+      },
       updates: {
         type: 'object',
         required: ['appcastUrl', 'velopackUrl'],

@@ -1,4 +1,5 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
+import type { LicenseEdition } from '../../shared/editions';
 import type { LicenseCode, LicenseSummary } from '../../shared/licenses';
 import type { DbOrTx } from '../db';
 import { licenseActivations } from '../db/schema/licenses';
@@ -22,11 +23,21 @@ export function refusal(row: LicenseRow | undefined, toolId: string, now: Date):
   return undefined;
 }
 
-/** What a license that may run answers: VALID, or TRIAL with the trial's end. */
-export function granted(row: LicenseRow): { code: 'VALID' } | { code: 'TRIAL'; expiresAt: string } {
+/** What a license may do, in every answer that lets it run: its edition (null without editions) and entitlements. */
+export type Entitled = { edition: LicenseEdition | null; entitlements: string[] };
+
+const entitledOf = (row: LicenseRow): Entitled => ({
+  edition: row.editionId && row.editionName ? { id: row.editionId, name: row.editionName } : null,
+  entitlements: row.entitlements,
+});
+
+/** What a license that may run answers: VALID, or TRIAL with the trial's end; with its edition and entitlements. */
+export function granted(
+  row: LicenseRow,
+): ({ code: 'VALID' } | { code: 'TRIAL'; expiresAt: string }) & Entitled {
   if (effectiveStatus(row) === 'trial' && row.expiresAt)
-    return { code: 'TRIAL', expiresAt: row.expiresAt.toISOString() };
-  return { code: 'VALID' };
+    return { code: 'TRIAL', expiresAt: row.expiresAt.toISOString(), ...entitledOf(row) };
+  return { code: 'VALID', ...entitledOf(row) };
 }
 
 /** A trial runs on one machine; a bought license on as many as its tool allows. */
@@ -68,6 +79,7 @@ export function fileFor(
       status: effectiveStatus(row),
       expiresAt: effectiveStatus(row) === 'trial' ? row.expiresAt : null,
       leaseExpiresAt: activation.leaseExpiresAt ?? null,
+      ...entitledOf(row),
     },
     ctx.clock.now(),
   );

@@ -337,6 +337,8 @@ describe('offline license files', () => {
           fingerprint: fingerprint(),
           activationId: '00000000-0000-4000-8000-000000000001',
           status: 'active',
+          edition: null,
+          entitlements: [],
         },
         new Date(),
       ),

@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, isNotNull, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
 import type { DbOrTx } from '../db';
-import { tools } from '../db/schema/catalogue';
+import { toolEditions, tools } from '../db/schema/catalogue';
 import { licenseActivations, licenses } from '../db/schema/licenses';
 import { purchases } from '../db/schema/orders';
 import { trials } from '../db/schema/trials';
@@ -70,8 +70,9 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
     username: licenses.username,
     status: licenses.status,
     resetAt: licenses.selfDeactivationsResetAt,
-    activationLimit: tools.activationLimit,
+    activationLimit: sql<number>`coalesce(${toolEditions.deviceLimit}, ${tools.activationLimit})`,
     expiresAt: licenses.expiresAt,
+    edition: { id: toolEditions.id, name: toolEditions.name },
   };
   const [bought, seated, trialled] = await Promise.all([
     ctx.db
@@ -79,6 +80,7 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
       .from(purchases)
       .innerJoin(licenses, and(eq(licenses.purchaseId, purchases.id), isNull(licenses.teamLicenseId)))
       .innerJoin(tools, eq(tools.id, purchases.toolId))
+      .leftJoin(toolEditions, eq(toolEditions.id, licenses.editionId))
       .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt))),
     // Seats of someone else's team (decision 051): the member's own license, until their seat is taken back.
     ctx.db
@@ -86,6 +88,7 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
       .from(licenses)
       .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
       .innerJoin(tools, eq(tools.id, purchases.toolId))
+      .leftJoin(toolEditions, eq(toolEditions.id, licenses.editionId))
       .where(
         and(
           eq(licenses.holderId, userId),
@@ -99,6 +102,7 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
       .from(trials)
       .innerJoin(licenses, eq(licenses.id, trials.licenseId))
       .innerJoin(tools, eq(tools.id, trials.toolId))
+      .leftJoin(toolEditions, eq(toolEditions.id, licenses.editionId))
       .where(and(eq(trials.userId, userId), isNull(trials.convertedAt), eq(licenses.status, 'trial'))),
   ]);
   const boughtTools = new Set([...bought, ...seated].map((license) => license.toolId));
@@ -131,6 +135,11 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
       })),
       selfDeactivationsLeft,
       ...(status === 'trial' && license.expiresAt ? { expiresAt: license.expiresAt.toISOString() } : {}),
+      licenseId: license.id,
+      edition:
+        license.edition?.id && license.edition.name
+          ? { id: license.edition.id, name: license.edition.name }
+          : null,
     };
   });
 }
@@ -144,11 +153,13 @@ async function ownDevice(db: DbOrTx, userId: string, activationId: string) {
       refundedAt: purchases.refundedAt,
       toolId: tools.id,
       toolName: tools.name,
+      edition: toolEditions,
     })
     .from(licenseActivations)
     .innerJoin(licenses, eq(licenses.id, licenseActivations.licenseId))
     .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
     .innerJoin(tools, eq(tools.id, purchases.toolId))
+    .leftJoin(toolEditions, eq(toolEditions.id, licenses.editionId))
     .where(
       and(
         eq(licenseActivations.id, activationId),
@@ -214,6 +225,8 @@ export async function licenseFileForOwnDevice(
       fingerprint: device.activation.fingerprint,
       activationId: device.activation.id,
       status,
+      edition: device.edition ? { id: device.edition.id, name: device.edition.name } : null,
+      entitlements: device.edition?.entitlements ?? [],
     },
     ctx.clock.now(),
   );

@@ -1,3 +1,4 @@
+import type { LicenseEdition } from '../../shared/editions';
 import {
   LICENSE_FILE_LIFETIME_DAYS,
   type LicenseFile,
@@ -20,6 +21,9 @@ type LicenseFileInput = {
   expiresAt?: Date | null;
   /** A floating license's lease on this machine: the file never outlives it (decision 049). */
   leaseExpiresAt?: Date | null;
+  /** The license's edition (null without editions) and what it unlocks: the tool reads them offline too. */
+  edition: LicenseEdition | null;
+  entitlements: string[];
 };
 
 /**
@@ -45,6 +49,8 @@ export function issueLicenseFile(keys: SigningKeys, input: LicenseFileInput, now
     status: input.status,
     issuedAt: now.toISOString(),
     refreshBefore: new Date(refreshBefore).toISOString(),
+    edition: input.edition,
+    entitlements: input.entitlements,
     ...(input.expiresAt ? { expiresAt: input.expiresAt.toISOString() } : {}),
     ...(input.leaseExpiresAt ? { leaseExpiresAt: input.leaseExpiresAt.toISOString() } : {}),
   };

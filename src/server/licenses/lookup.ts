@@ -3,7 +3,7 @@ import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { LicenseCredentials, LicenseStatus } from '../../shared/licenses';
 import type { LicenseModel } from '../../shared/tool-rules';
 import type { Database, DbOrTx } from '../db';
-import { tools } from '../db/schema/catalogue';
+import { toolEditions, tools } from '../db/schema/catalogue';
 import { licenseActivations, licenses } from '../db/schema/licenses';
 import { purchases } from '../db/schema/orders';
 import { trials } from '../db/schema/trials';
@@ -32,7 +32,12 @@ export type LicenseRow = {
   trialId: string | null;
   toolId: string;
   toolName: string;
+  /** Machines at a time: the edition's limit, else the tool's. */
   activationLimit: number;
+  /** The license's edition of a tool with editions (decision 056), and the feature codes it unlocks. */
+  editionId: string | null;
+  editionName: string | null;
+  entitlements: string[];
   /** The tool's license model and heartbeat interval (leases.ts). */
   licenseModel: LicenseModel;
   heartbeatMinutes: number;
@@ -92,7 +97,10 @@ function selectLicenses(db: DbOrTx, activationOn: SQL) {
       trialId: trials.id,
       toolId: tools.id,
       toolName: tools.name,
-      activationLimit: tools.activationLimit,
+      activationLimit: sql<number>`coalesce(${toolEditions.deviceLimit}, ${tools.activationLimit})`,
+      editionId: licenses.editionId,
+      editionName: toolEditions.name,
+      entitlements: sql<string[]>`coalesce(${toolEditions.entitlements}, '{}'::text[])`,
       licenseModel: tools.licenseModel,
       heartbeatMinutes: tools.heartbeatMinutes,
       activationId: licenseActivations.id,
@@ -106,6 +114,7 @@ function selectLicenses(db: DbOrTx, activationOn: SQL) {
     .leftJoin(purchases, eq(purchases.id, licenses.purchaseId))
     .leftJoin(trials, eq(trials.licenseId, licenses.id))
     .innerJoin(tools, toolOfLicense)
+    .leftJoin(toolEditions, eq(toolEditions.id, licenses.editionId))
     .leftJoin(
       licenseActivations,
       and(

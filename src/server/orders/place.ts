@@ -76,6 +76,7 @@ export async function placeOrder(
       toolId: tool.id,
       kind: kind.name,
       licenseId: planned.licenseId,
+      terms: planned.terms,
       razorpayOrderId: `${amount === 0 ? FREE_ORDER_PREFIX : PENDING_ORDER_PREFIX}${orderId}`,
       amount,
       currency: body.currency,

@@ -2,11 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import { markCouponUsed, releaseCouponOf } from '../coupons/redemptions';
 import type { DbOrTx, Tx } from '../db';
 import { isUniqueViolation } from '../db/driver-errors';
-import { tools } from '../db/schema/catalogue';
 import { orders } from '../db/schema/orders';
 import { issueInvoice } from '../invoices/issue';
 import { settledInrFor } from '../invoices/settlement';
 import type { AppContext } from '../kernel/context';
+import { forgetLicenses } from '../licenses/memory';
 import { forgetOwnedTools } from '../shop/catalogue';
 import { recordOrderEvent } from './events';
 import { kindOf } from './kinds';
@@ -30,7 +30,15 @@ export type FulfilInput = {
 };
 
 export type FulfilOutcome =
-  | { result: 'fulfilled'; orderId: string; purchaseId: string; userId: string; currency: string }
+  | {
+      result: 'fulfilled';
+      orderId: string;
+      purchaseId: string;
+      userId: string;
+      currency: string;
+      /** What a license answers changed (an upgrade): the instance's memory of licenses is stale. */
+      licenseChanged?: boolean;
+    }
   | { result: 'already-paid'; orderId: string }
   | { result: 'unknown-order' }
   | { result: 'amount-mismatch'; orderId: string }
@@ -111,12 +119,16 @@ async function settleOrder(
   return invoice;
 }
 
-const fulfilled = (order: OrderRow, purchaseId: string): FulfilOutcome => ({
+const fulfilled = (
+  order: OrderRow,
+  settled: { purchaseId: string; licenseChanged?: boolean },
+): FulfilOutcome => ({
   result: 'fulfilled',
   orderId: order.id,
-  purchaseId,
+  purchaseId: settled.purchaseId,
   userId: order.userId,
   currency: order.currency,
+  ...(settled.licenseChanged ? { licenseChanged: true } : {}),
 });
 
 /**
@@ -157,14 +169,9 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: PaymentInput)
   const settlement = await kind.fulfil(ctx, tx, paidOrder, now);
   if (!settlement.settled)
     return refuseOrder(tx, order, input, now, { reason: settlement.reason, detail: settlement.detail });
-  const [tool] = await tx.select().from(tools).where(eq(tools.id, order.toolId));
-  if (!tool) throw new Error(`order ${order.id} refers to a missing tool`);
-  const invoice = await settleOrder(ctx, tx, order, input, now, {
-    detail: settlement.detail,
-    invoiceLine: kind.invoiceLine(order, tool),
-  });
+  const invoice = await settleOrder(ctx, tx, order, input, now, settlement);
   await settlement.deliver(invoice);
-  return fulfilled(order, settlement.purchaseId);
+  return fulfilled(order, settlement);
 }
 
 /**
@@ -202,6 +209,7 @@ export async function afterFulfilment(
 ): Promise<FulfilOutcome> {
   if (outcome.result === 'fulfilled') {
     forgetOwnedTools(ctx, outcome.userId);
+    if (outcome.licenseChanged) forgetLicenses(ctx);
     ctx.metrics.orders.inc({ event: 'paid', currency: outcome.currency });
   }
   if (outcome.result !== 'duplicate-payment' || razorpayPaymentId === null) return outcome;

@@ -12,6 +12,7 @@ import { SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
 import { renderNotes } from '../releases/notes';
 import { type ArtifactRow, publishedArtifacts, type ReleaseRow } from '../releases/store';
 import type { CachedCatalogue, ShopperTools } from './catalogue-cache';
+import { type EditionRow, editionsOf, toEditionView } from './editions';
 
 export type ToolRow = typeof tools.$inferSelect;
 
@@ -21,7 +22,7 @@ export type ToolRow = typeof tools.$inferSelect;
  */
 const CACHE_TTL_MS = 10_000;
 
-export function toApiTool(row: ToolRow, purchased: boolean): Tool {
+export function toApiTool(row: ToolRow, purchased: boolean, editions: readonly EditionRow[]): Tool {
   return {
     _id: row.id,
     name: row.name,
@@ -34,6 +35,7 @@ export function toApiTool(row: ToolRow, purchased: boolean): Tool {
     purchased,
     icon: row.icon,
     trialDays: row.trialDays,
+    editions: editions.map((edition) => toEditionView(edition, row)),
   };
 }
 
@@ -43,7 +45,11 @@ async function loadCatalogue(ctx: AppContext): Promise<CachedCatalogue> {
     .from(tools)
     .where(eq(tools.active, true))
     .orderBy(asc(tools.sortOrder), asc(tools.name), asc(tools.id));
-  const list = rows.map((row) => toApiTool(row, false));
+  const editions = await editionsOf(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
+  const list = rows.map((row) => toApiTool(row, false, editions.get(row.id) ?? []));
   return { tools: list, anonymousJson: JSON.stringify(list), loadedAt: performance.now() };
 }
 

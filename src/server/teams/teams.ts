@@ -373,6 +373,8 @@ export async function acceptInvitation(
       holderId: member.id,
       purchaseId: team.purchaseId,
       teamLicenseId: team.license.id,
+      // A seat runs as the team's edition, and moves with it on an upgrade.
+      editionId: team.license.editionId,
       createdAt: now,
     });
     await tx

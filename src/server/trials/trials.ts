@@ -16,6 +16,7 @@ import { revealSecret } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';
 import { findActiveTool, forgetOwnedTools, type ToolRow } from '../shop/catalogue';
 import { createDownloadToken } from '../shop/downloads';
+import { editionsOf, trialEditionOf } from '../shop/editions';
 import { queueTrialEvent } from '../webhooks/events';
 
 /**
@@ -85,8 +86,11 @@ export async function startTrial(
       await assertMayTry(ctx, tx, userId, tool.id);
       const now = ctx.clock.now();
       const expiresAt = new Date(now.getTime() + tool.trialDays * DAY_MS);
+      // A tool with editions is tried as the edition its operator chose, else its top one.
+      const editions = (await editionsOf(tx, [tool.id])).get(tool.id) ?? [];
       const license = await insertLicense(ctx, tx, tool.delivery, {
         holderId: userId,
+        editionId: trialEditionOf(tool, editions)?.id ?? null,
         status: 'trial',
         expiresAt,
         statusChangedAt: now,
@@ -158,13 +162,13 @@ async function queueTrialDelivery(
 /**
  * Inside the fulfilment transaction of a purchase: when the buyer has a trial of the tool that was not bought
  * yet, that license becomes the paid one (same key or credentials, status active, no end, its machine stays
- * activated) and its secret is returned for the delivery email. Undefined when there is no such trial, and the
+ * activated, the edition bought rather than the trial's) and its secret is returned for the delivery email. Undefined when there is no such trial, and the
  * purchase issues a new license as always.
  */
 export async function convertTrial(
   ctx: AppContext,
   tx: Tx,
-  purchase: { id: string; userId: string; toolId: string },
+  purchase: { id: string; userId: string; toolId: string; editionId: string | null },
   now: Date,
 ): Promise<LicenseCredentials | undefined> {
   const [trial] = await tx
@@ -184,7 +188,13 @@ export async function convertTrial(
   if (!trial) return undefined;
   await tx
     .update(licenses)
-    .set({ purchaseId: purchase.id, status: 'active', expiresAt: null, statusChangedAt: now })
+    .set({
+      purchaseId: purchase.id,
+      editionId: purchase.editionId,
+      status: 'active',
+      expiresAt: null,
+      statusChangedAt: now,
+    })
     .where(eq(licenses.id, trial.license.id));
   await tx.update(trials).set({ convertedAt: now }).where(eq(trials.id, trial.id));
   await queueTrialEvent(tx, 'trial.converted', trial.id, now);

@@ -1,4 +1,5 @@
-import { boolean, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import {
   DEFAULT_ACTIVATION_LIMIT,
   DEFAULT_HEARTBEAT_MINUTES,
@@ -33,8 +34,41 @@ export const tools = pgTable('tools', {
   heartbeatMinutes: integer('heartbeat_minutes').notNull().default(DEFAULT_HEARTBEAT_MINUTES),
   /** Length of the free trial a signed-in visitor may start (docs/decisions/035-trials.md); 0: no trial. */
   trialDays: integer('trial_days').notNull().default(0),
+  /**
+   * The edition a trial of a tool with editions runs as; null: the top one. No foreign key in this file
+   * (tool_editions follows tools); the migration adds one.
+   */
+  trialEditionId: uuid('trial_edition_id'),
   sortOrder: integer('sort_order').notNull().default(0),
   active: boolean('active').notNull().default(true),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * A tool's editions (decision 056): Standard below Pro, each with its own prices, device limit and entitlements (the
+ * feature codes a license of it carries, such as `ocr`). A tool without editions is sold at its own prices, as ever.
+ */
+export const toolEditions = pgTable(
+  'tool_editions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    toolId: uuid('tool_id')
+      .notNull()
+      .references(() => tools.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The edition's place, lowest first: an upgrade goes to a higher one. */
+    position: integer('position').notNull(),
+    priceInrPaise: integer('price_inr_paise').notNull(),
+    priceUsdCents: integer('price_usd_cents'),
+    entitlements: text('entitlements').array().notNull().default(sql`'{}'::text[]`),
+    /** Machines one license of the edition may run on at a time; null: the tool's activation limit. */
+    deviceLimit: integer('device_limit'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('tool_editions_tool_name_key').on(t.toolId, sql`lower(${t.name})`),
+    uniqueIndex('tool_editions_tool_position_key').on(t.toolId, t.position),
+  ],
+);

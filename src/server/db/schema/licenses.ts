@@ -11,6 +11,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { LICENSE_STATUSES } from '../../../shared/licenses';
 import { users } from './accounts';
+import { toolEditions } from './catalogue';
 import { createdAt, ts } from './columns';
 import { purchases } from './orders';
 
@@ -62,6 +63,11 @@ export const licenses = pgTable(
      * refund or a dispute of that purchase reaches every member's key too.
      */
     teamLicenseId: uuid('team_license_id').references((): AnyPgColumn => licenses.id),
+    /**
+     * The edition of a tool with editions (null for one without): what its answers, files and seat limit follow. A
+     * team's members carry their team's edition, changed together with it.
+     */
+    editionId: uuid('edition_id').references(() => toolEditions.id),
     createdAt: createdAt(),
   },
   (t) => [

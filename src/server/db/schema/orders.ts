@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { CURRENCIES } from '../../../shared/constants';
+import type { OrderTerms } from '../../../shared/orders';
 import { ORDER_EVENT_KINDS, ORDER_KINDS, ORDER_STATUSES } from '../../../shared/orders';
 import { REFUND_REQUEST_REASONS, REFUND_REQUEST_STATUSES } from '../../../shared/refund-requests';
 import type { BillingDetails } from '../../../shared/shop';
@@ -38,6 +39,11 @@ export const orders = pgTable(
      * to. No foreign key in this file (licenses.ts imports this one for purchases); the migration adds one.
      */
     licenseId: uuid('license_id'),
+    /**
+     * What the order's kind fixed when it was placed, for its settlement and refund: the edition bought, or the
+     * editions an upgrade goes from and to (orders/kinds/). Null for orders of a tool without editions.
+     */
+    terms: jsonb('terms').$type<OrderTerms>(),
     createdAt: createdAt(),
     paidAt: ts('paid_at'),
     updatedAt: updatedAt(),

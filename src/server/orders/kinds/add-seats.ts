@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { orderAmountSubunits } from '../../../shared/money';
 import { SHOP_MESSAGES } from '../../../shared/shop';
+import { toolEditions, tools } from '../../db/schema/catalogue';
 import { licenses } from '../../db/schema/licenses';
 import { purchases } from '../../db/schema/orders';
 import { DomainError } from '../../kernel/domain-error';
@@ -8,7 +9,7 @@ import { addSeats, removeSeats } from '../../licenses/team-seats';
 import { findActiveTool } from '../../shop/catalogue';
 import { assertOwnTeam, queueSeatsAddedEmail } from '../../teams/teams';
 import type { OrderKind } from './kind';
-import { licenseInvoiceLine } from './new-license';
+import { editionOfOrder, licenseInvoiceLine } from './new-license';
 
 const PAYMENT_MESSAGES = SHOP_MESSAGES.payment;
 
@@ -25,7 +26,20 @@ export const addSeatsKind: OrderKind = {
     if (tool.comingSoon) throw new DomainError('conflict', PAYMENT_MESSAGES.comingSoon);
     const licenseId = request.teamLicenseId as string;
     await assertOwnTeam(ctx.db, buyer.id, { licenseId, toolId: tool.id });
-    return { tool, unitPrice: orderAmountSubunits(tool, request.currency), seats: request.seats, licenseId };
+    // A seat of a team of an edition costs what that edition costs.
+    const [team] = await ctx.db
+      .select({ edition: toolEditions })
+      .from(licenses)
+      .innerJoin(toolEditions, eq(toolEditions.id, licenses.editionId))
+      .where(eq(licenses.id, licenseId));
+    const priced = team?.edition ?? tool;
+    return {
+      tool,
+      unitPrice: orderAmountSubunits(priced, request.currency),
+      seats: request.seats,
+      licenseId,
+      terms: team ? { editionId: team.edition.id } : null,
+    };
   },
 
   async fulfil(ctx, tx, order, now) {
@@ -45,9 +59,12 @@ export const addSeatsKind: OrderKind = {
         reason: 'Seats for a team license that is no longer live',
         detail: { addsToLicenseId: licenseId },
       };
+    const [tool] = await tx.select().from(tools).where(eq(tools.id, order.toolId));
+    if (!tool) throw new Error(`order ${order.id} refers to a missing tool`);
     return {
       settled: true,
       purchaseId: team.purchaseId,
+      invoiceLine: licenseInvoiceLine(order, tool, await editionOfOrder(tx, order)),
       detail: { addsToLicenseId: licenseId, seatsAdded: order.seats, seats: added.seats },
       deliver: (invoice) => queueSeatsAddedEmail(ctx, tx, { order, seats: added.seats, invoice }, now),
     };
@@ -59,6 +76,4 @@ export const addSeatsKind: OrderKind = {
     if (settled) await removeSeats(tx, order.licenseId as string, order.seats);
     return { purchaseId: null, downloadLinksRevoked: 0 };
   },
-
-  invoiceLine: licenseInvoiceLine,
 };

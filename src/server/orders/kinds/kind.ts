@@ -1,5 +1,5 @@
 import type { Currency } from '../../../shared/constants';
-import type { OrderKindName } from '../../../shared/orders';
+import type { OrderKindName, OrderTerms } from '../../../shared/orders';
 import type { Tx } from '../../db';
 import type { tools } from '../../db/schema/catalogue';
 import type { orders } from '../../db/schema/orders';
@@ -19,6 +19,8 @@ export type OrderRequest = {
   seats: number;
   /** "Add seats": the team license, owned by the buyer, that the seats are added to. */
   teamLicenseId?: string;
+  /** The edition bought, of a tool with editions (decision 056). */
+  editionId?: string;
 };
 
 /** An order a kind agreed to: the tool it is for, the list price of one seat (GST included) and the seats. */
@@ -28,11 +30,14 @@ export type PlannedOrder = {
   seats: number;
   /** The license the order acts on (every kind but a new license). */
   licenseId: string | null;
+  /** What the kind fixes now for its settlement and refund (the edition bought); null when nothing. */
+  terms: OrderTerms | null;
 };
 
 /**
  * What settling a paid order did, inside the fulfilment transaction. `settled`: the purchase the order hangs off,
- * what the 'paid' event records, and `deliver`, which queues the kind's mail once the invoice exists. Refused: the
+ * what the 'paid' event records, the line its tax invoice prints, and `deliver`, which queues the kind's mail once
+ * the invoice exists. Refused: the
  * order cannot be given (the tool is owned already, the team is gone), and its payment is refunded.
  */
 export type Settlement =
@@ -40,6 +45,9 @@ export type Settlement =
       settled: true;
       purchaseId: string;
       detail: Record<string, unknown>;
+      invoiceLine: string;
+      /** The license's answers changed (an upgrade): this instance forgets what it remembers once committed. */
+      licenseChanged?: boolean;
       deliver: (invoice: IssuedDocument) => Promise<void>;
     }
   | { settled: false; reason: string; detail: Record<string, unknown> };
@@ -49,7 +57,7 @@ export type Undone = { purchaseId: string | null; downloadLinksRevoked: number }
 
 /**
  * One kind of order (docs/structure.md, "Kinds of order"): who may place it and at what price (`plan`), what paying
- * for it gives (`fulfil`), what refunding it takes back (`undo`), and the line its tax invoice prints. The shared
+ * for it gives and the line its tax invoice prints (`fulfil`), and what refunding it takes back (`undo`). The shared
  * steps (orders/place.ts, settle.ts, refund.ts, quote.ts) do the rest the same for every kind: the coupon, the one
  * pricing function, the gateway, exactly-once settlement, the invoice and credit note, the history and the mail.
  */
@@ -59,5 +67,4 @@ export type OrderKind = {
   fulfil(ctx: AppContext, tx: Tx, order: OrderRow, now: Date): Promise<Settlement>;
   /** `settled`: the order was given (a refused one is refunded without anything to take back). */
   undo(ctx: AppContext, tx: Tx, order: OrderRow, settled: boolean, now: Date): Promise<Undone>;
-  invoiceLine(order: OrderRow, tool: ToolRow): string;
 };

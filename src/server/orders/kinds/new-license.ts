@@ -1,28 +1,51 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import { EDITION_MESSAGES } from '../../../shared/editions';
 import { orderAmountSubunits } from '../../../shared/money';
 import { SHOP_MESSAGES } from '../../../shared/shop';
+import type { Tx } from '../../db';
 import { users } from '../../db/schema/accounts';
-import { tools } from '../../db/schema/catalogue';
+import { toolEditions, tools } from '../../db/schema/catalogue';
 import { purchases } from '../../db/schema/orders';
 import { DomainError } from '../../kernel/domain-error';
 import { insertLicense, setSeatsOfPurchase } from '../../licenses/create';
 import { toolLabel } from '../../licenses/delivery-email';
 import { changeLicenseOfPurchase } from '../../licenses/status';
-import { findActiveTool, ownedToolIds } from '../../shop/catalogue';
+import { findActiveTool, ownedToolIds, type ToolRow } from '../../shop/catalogue';
 import { revokeDownloadLinks } from '../../shop/downloads';
+import { deviceLimitOf, type EditionRow, editionsOf } from '../../shop/editions';
 import { convertTrial } from '../../trials/trials';
 import { queuePurchaseEvents } from '../../webhooks/events';
 import { queueDeliveryEmail } from '../delivery';
-import type { OrderKind } from './kind';
+import type { OrderKind, OrderRow } from './kind';
 
 const PAYMENT_MESSAGES = SHOP_MESSAGES.payment;
 
 /**
- * The invoice line of licenses sold (a new license, or seats added to a team's): they run on as many machines at a
- * time as the tool's activation limit says, a team's each seat.
+ * The invoice line of licenses sold (a new license, or seats added to a team's): the tool and its edition, and as
+ * many machines at a time as the edition's (or the tool's) limit says, a team's each seat.
  */
-export const licenseInvoiceLine: OrderKind['invoiceLine'] = (order, tool) =>
-  `${toolLabel(tool.name, tool.device)} — ${order.seats > 1 ? `${order.seats} seats, each a license` : 'license'} for up to ${tool.activationLimit} ${tool.activationLimit === 1 ? 'device' : 'devices'}, delivered electronically`;
+export function licenseInvoiceLine(
+  order: Pick<OrderRow, 'seats'>,
+  tool: ToolRow,
+  edition: EditionRow | undefined,
+): string {
+  const limit = edition ? deviceLimitOf(edition, tool) : tool.activationLimit;
+  const name = edition
+    ? `${toolLabel(tool.name, tool.device)} — ${edition.name}`
+    : toolLabel(tool.name, tool.device);
+  return `${name} — ${order.seats > 1 ? `${order.seats} seats, each a license` : 'license'} for up to ${limit} ${limit === 1 ? 'device' : 'devices'}, delivered electronically`;
+}
+
+/** The edition an order of a tool with editions bought, from its terms. */
+export async function editionOfOrder(
+  tx: Tx,
+  order: Pick<OrderRow, 'terms'>,
+): Promise<EditionRow | undefined> {
+  const editionId = order.terms?.editionId;
+  if (!editionId) return undefined;
+  const [edition] = await tx.select().from(toolEditions).where(eq(toolEditions.id, editionId));
+  return edition;
+}
 
 /** A tool the buyer does not own yet: one seat, or several (a team license, decision 051). */
 export const newLicense: OrderKind = {
@@ -34,11 +57,20 @@ export const newLicense: OrderKind = {
     if (tool.comingSoon) throw new DomainError('conflict', PAYMENT_MESSAGES.comingSoon);
     if ((await ownedToolIds(ctx.db, buyer.id)).has(tool.id))
       throw new DomainError('conflict', PAYMENT_MESSAGES.alreadyOwned);
+    const editions = (await editionsOf(ctx.db, [tool.id])).get(tool.id) ?? [];
+    if (editions.length === 0) {
+      if (request.editionId) throw new DomainError('invalid', EDITION_MESSAGES.noEditions(tool.name));
+      const unitPrice = orderAmountSubunits(tool, request.currency);
+      return { tool, unitPrice, seats: request.seats, licenseId: null, terms: null };
+    }
+    const edition = editions.find((candidate) => candidate.id === request.editionId);
+    if (!edition) throw new DomainError('invalid', EDITION_MESSAGES.choose(tool.name));
     return {
       tool,
-      unitPrice: orderAmountSubunits(tool, request.currency),
+      unitPrice: orderAmountSubunits(edition, request.currency),
       seats: request.seats,
       licenseId: null,
+      terms: { editionId: edition.id },
     };
   },
 
@@ -68,6 +100,8 @@ export const newLicense: OrderKind = {
       .where(eq(users.id, order.userId));
     const [tool] = await tx.select().from(tools).where(eq(tools.id, order.toolId));
     if (!user || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
+    const edition = await editionOfOrder(tx, order);
+    const editionId = edition?.id ?? null;
 
     // The buyer now owns the tool: the purchase the license, downloads and My Tools hang off.
     const [purchase] = await tx
@@ -77,11 +111,17 @@ export const newLicense: OrderKind = {
     if (!purchase) throw new Error('purchase insert returned no row');
     // A trial of the tool becomes the paid license (same key, its machine stays activated); else a new one.
     const secret =
-      (await convertTrial(ctx, tx, { id: purchase.id, userId: order.userId, toolId: order.toolId }, now)) ??
+      (await convertTrial(
+        ctx,
+        tx,
+        { id: purchase.id, userId: order.userId, toolId: order.toolId, editionId },
+        now,
+      )) ??
       (
         await insertLicense(ctx, tx, tool.delivery, {
           holderId: order.userId,
           purchaseId: purchase.id,
+          editionId,
           createdAt: now,
         })
       ).secret;
@@ -89,7 +129,8 @@ export const newLicense: OrderKind = {
     return {
       settled: true,
       purchaseId: purchase.id,
-      detail: { purchaseId: purchase.id },
+      detail: edition ? { purchaseId: purchase.id, edition: edition.name } : { purchaseId: purchase.id },
+      invoiceLine: licenseInvoiceLine(order, tool, edition),
       deliver: async (invoice) => {
         await queuePurchaseEvents(tx, { orderId: order.id, purchaseId: purchase.id }, now);
         await queueDeliveryEmail(ctx, tx, {
@@ -116,6 +157,4 @@ export const newLicense: OrderKind = {
     await changeLicenseOfPurchase(tx, purchase.id, 'revoke', now);
     return { purchaseId: purchase.id, downloadLinksRevoked: await revokeDownloadLinks(tx, purchase.id) };
   },
-
-  invoiceLine: licenseInvoiceLine,
 };

@@ -18,6 +18,7 @@ const tool: Tool = {
   purchased: false,
   icon: null,
   trialDays: 0,
+  editions: [],
 };
 
 describe('tool card words (docs/product.md §2, §4)', () => {

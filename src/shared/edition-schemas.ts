@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { EDITION_NAME_MAX, ENTITLEMENT_CODE, ENTITLEMENTS_MAX } from './editions';
+import { ACTIVATION_LIMIT_RANGE, MAX_PRICE_SUBUNITS, MIN_PRICE_SUBUNITS } from './tool-rules';
+
+/** The zod schemas of editions (shared/editions.ts), apart so the shop's pages do not download zod. */
+
+const subunits = (label: string) =>
+  z
+    .number({ error: `${label} must be an amount in subunits` })
+    .int({ error: `${label} must be whole subunits (paise or cents)` })
+    .min(MIN_PRICE_SUBUNITS, {
+      error: `${label} must be at least 1.00, the smallest payment Razorpay accepts`,
+    })
+    .max(MAX_PRICE_SUBUNITS, { error: `${label} must be at most 10000000.00` });
+
+const entitlementsField = z
+  .array(
+    z.string().regex(ENTITLEMENT_CODE, {
+      error: 'Each entitlement is a short code: lower case letters, digits, - and _, starting with a letter',
+    }),
+  )
+  .max(ENTITLEMENTS_MAX, { error: `At most ${ENTITLEMENTS_MAX} entitlements` })
+  .refine((codes) => new Set(codes).size === codes.length, { error: 'An entitlement is named twice' });
+
+const editionNameField = z
+  .string()
+  .trim()
+  .min(1, { error: 'Give the edition a name' })
+  .max(EDITION_NAME_MAX, { error: `An edition's name is at most ${EDITION_NAME_MAX} characters` })
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} &+.-]*$/u, {
+    error: 'An edition name is letters, digits, spaces and & + . - (like Pro or Small Business)',
+  });
+
+const deviceLimitField = z
+  .number()
+  .int()
+  .min(ACTIVATION_LIMIT_RANGE.min, {
+    error: `A device limit is ${ACTIVATION_LIMIT_RANGE.min} to ${ACTIVATION_LIMIT_RANGE.max}`,
+  })
+  .max(ACTIVATION_LIMIT_RANGE.max, {
+    error: `A device limit is ${ACTIVATION_LIMIT_RANGE.min} to ${ACTIVATION_LIMIT_RANGE.max}`,
+  });
+
+/** A new edition; it goes above the tool's existing ones. */
+export const newEditionSchema = z.strictObject({
+  name: editionNameField,
+  priceInrPaise: subunits('The INR price'),
+  priceUsdCents: subunits('The USD price').nullable().default(null),
+  entitlements: entitlementsField.default([]),
+  /** null: the tool's activation limit. */
+  deviceLimit: deviceLimitField.nullable().default(null),
+});
+export type NewEdition = z.output<typeof newEditionSchema>;
+
+/** Changes to an edition: only what is given changes. `trial`: a trial of the tool runs as this edition. */
+export const editionChangesSchema = z
+  .strictObject({
+    name: editionNameField.optional(),
+    priceInrPaise: subunits('The INR price').optional(),
+    priceUsdCents: subunits('The USD price').nullable().optional(),
+    entitlements: entitlementsField.optional(),
+    deviceLimit: deviceLimitField.nullable().optional(),
+    trial: z.literal(true).optional(),
+  })
+  .refine((changes) => Object.values(changes).some((value) => value !== undefined), {
+    error: 'Nothing to change: give at least one field',
+  });
+export type EditionChanges = z.output<typeof editionChangesSchema>;
