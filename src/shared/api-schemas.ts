@@ -144,6 +144,15 @@ export const myLicenseSchema = z
     expiresAt: z.string().optional(),
     licenseId: z.string(),
     edition: z.object({ id: z.string(), name: z.string() }).nullable(),
+    upgrades: z.array(
+      z.object({
+        editionId: z.string(),
+        name: z.string(),
+        amount: z.int(),
+        currency: z.enum(CURRENCIES),
+        entitlements: z.array(z.string()),
+      }),
+    ),
   })
   .meta({ id: 'MyLicense' }) satisfies z.ZodType<MyLicense>;
 

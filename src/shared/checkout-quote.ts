@@ -30,9 +30,28 @@ export const seatsField = z
 const optionalText = (max: number) =>
   z.preprocess((value) => (value === null ? undefined : value), singleLineText(max).optional().default(''));
 
+/**
+ * What an order is for, the same for the quote and the payment: a tool (a new license, or seats for its team), or
+ * a license to upgrade; never both kinds of license at once.
+ */
+export function checkOrderTarget(
+  body: { toolId?: string; teamLicenseId?: string; upgradeLicenseId?: string },
+  check: z.core.$RefinementCtx,
+): void {
+  if (!body.toolId && !body.upgradeLicenseId)
+    check.addIssue({ code: 'custom', path: ['toolId'], message: 'Unknown tool' });
+  if (body.teamLicenseId && body.upgradeLicenseId)
+    check.addIssue({
+      code: 'custom',
+      path: ['upgradeLicenseId'],
+      message: 'An order either adds seats or upgrades a license, not both',
+    });
+}
+
 export const checkoutQuoteSchema = z
   .strictObject({
-    toolId: z.uuid({ error: 'Unknown tool' }),
+    /** Every kind but an upgrade names the tool (refined below). */
+    toolId: z.uuid({ error: 'Unknown tool' }).optional(),
     currency: z.enum(CURRENCIES),
     /** The Indian state billed (decides CGST + SGST or IGST); empty while the buyer has not chosen one. */
     state: optionalText(MAX_LENGTH.billingState),
@@ -48,8 +67,11 @@ export const checkoutQuoteSchema = z
     teamLicenseId: z.uuid({ error: 'Unknown team license' }).optional(),
     /** The edition bought, of a tool with editions (decision 056). */
     editionId: z.uuid({ error: 'Unknown edition' }).optional(),
+    /** An upgrade: the buyer's license that moves to the edition `editionId` (then no toolId is needed). */
+    upgradeLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
   })
   .superRefine((body, check) => {
+    checkOrderTarget(body, check);
     const state = body.state.trim();
     if (state && !findIndianState(state))
       check.addIssue({ code: 'custom', path: ['state'], message: BILLING_MESSAGES.stateUnknown });

@@ -1,3 +1,4 @@
+import type { Currency } from './constants';
 import type { LicenseEdition } from './editions';
 /**
  * The license API that desktop tools call (docs/license-api.md): answer codes, messages and shapes. JSON only; every
@@ -150,4 +151,17 @@ export type MyLicense = {
   licenseId: string;
   /** Its edition of a tool with editions (decision 056), null without. */
   edition: LicenseEdition | null;
+  /**
+   * The buyer's own bought license below its tool's top edition: each higher edition and what moving to it costs
+   * today for all its seats (GST included, subunits of the license's currency). Empty otherwise.
+   */
+  upgrades: LicenseUpgrade[];
+};
+
+export type LicenseUpgrade = {
+  editionId: string;
+  name: string;
+  amount: number;
+  currency: Currency;
+  entitlements: string[];
 };

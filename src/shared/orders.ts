@@ -12,13 +12,14 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /**
  * What an order buys (docs/structure.md, "Kinds of order"): a new license (one seat or a team's), seats added to a
- * team license the buyer owns. Each kind is one module on the server (src/server/orders/kinds/).
+ * team license the buyer owns, an upgrade of a license to a higher edition of its tool. Each kind is one module on
+ * the server (src/server/orders/kinds/).
  */
-export const ORDER_KINDS = ['new-license', 'add-seats'] as const;
+export const ORDER_KINDS = ['new-license', 'add-seats', 'upgrade'] as const;
 export type OrderKindName = (typeof ORDER_KINDS)[number];
 
-/** What an order's kind fixed when it was placed (orders.terms): the edition it buys. */
-export type OrderTerms = { editionId?: string };
+/** What an order's kind fixed when it was placed (orders.terms): the edition it buys, or an upgrade's two. */
+export type OrderTerms = { editionId?: string; fromEditionId?: string; toEditionId?: string };
 
 export const ORDER_EVENT_KINDS = [
   /** The local order exists, priced from the catalogue. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normaliseBilling, validateBilling } from './billing';
-import { seatsField } from './checkout-quote';
+import { checkOrderTarget, seatsField } from './checkout-quote';
 import { CURRENCIES } from './constants';
 import { couponCodeSchema } from './coupons';
 import { multiLineText, singleLineText } from './input-policy';
@@ -32,7 +32,8 @@ export type BillingDetails = z.output<typeof billingDetailsSchema>;
 /** POST /api/create-payment/ body. `toolName` and `price` are accepted for the product document's browser but ignored. */
 export const createPaymentSchema = z
   .strictObject({
-    toolId: z.uuid({ error: 'Unknown tool' }),
+    /** Every kind but an upgrade names the tool (refined below). */
+    toolId: z.uuid({ error: 'Unknown tool' }).optional(),
     toolName: singleLineText(MAX_LENGTH.toolName).optional(),
     price: z.number().optional(),
     currency: currencySchema,
@@ -48,10 +49,17 @@ export const createPaymentSchema = z
     teamLicenseId: z.uuid({ error: 'Unknown team license' }).optional(),
     /** The edition bought, of a tool with editions (decision 056). */
     editionId: z.uuid({ error: 'Unknown edition' }).optional(),
+    /** An upgrade: the buyer's license that moves to the edition `editionId` (then no toolId is needed). */
+    upgradeLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
   })
-  .refine((body) => body.billingDetails.currency === body.currency, {
-    path: ['billingDetails', 'currency'],
-    message: 'The billing currency must match the order currency',
+  .superRefine((body, check) => {
+    checkOrderTarget(body, check);
+    if (body.billingDetails.currency !== body.currency)
+      check.addIssue({
+        code: 'custom',
+        path: ['billingDetails', 'currency'],
+        message: 'The billing currency must match the order currency',
+      });
   });
 export type CreatePaymentRequest = z.input<typeof createPaymentSchema>;
 

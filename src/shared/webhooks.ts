@@ -11,6 +11,7 @@ export const WEBHOOK_EVENTS = [
   'license.revoked',
   'license.suspended',
   'license.reinstated',
+  'license.upgraded',
   'trial.started',
   'trial.converted',
   'trial.expired',

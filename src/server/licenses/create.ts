@@ -72,3 +72,26 @@ export async function setSeatsOfPurchase(tx: Tx, purchaseId: string, seats: numb
     .set({ seats })
     .where(and(eq(licenses.purchaseId, purchaseId), isNull(licenses.teamLicenseId)));
 }
+
+/**
+ * A license moves to another edition of its tool (an upgrade, or its refund): the license and, for a team, every
+ * member's seat with it, so each key answers with the new entitlements at its next validate (the change feed
+ * announces each row). Only when it is still at `from`: a license changed meanwhile is left alone (false).
+ */
+export async function changeEdition(
+  tx: Tx,
+  licenseId: string,
+  edition: { from: string; to: string },
+): Promise<boolean> {
+  const [moved] = await tx
+    .update(licenses)
+    .set({ editionId: edition.to })
+    .where(and(eq(licenses.id, licenseId), eq(licenses.editionId, edition.from)))
+    .returning({ id: licenses.id });
+  if (!moved) return false;
+  await tx
+    .update(licenses)
+    .set({ editionId: edition.to })
+    .where(and(eq(licenses.teamLicenseId, licenseId), eq(licenses.editionId, edition.from)));
+  return true;
+}

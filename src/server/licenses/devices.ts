@@ -1,9 +1,11 @@
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
-import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
+import type { Currency } from '../../shared/constants';
+import { upgradePriceSubunits } from '../../shared/editions';
+import { LICENSE_MESSAGES, type LicenseUpgrade, type MyLicense } from '../../shared/licenses';
 import type { DbOrTx } from '../db';
 import { toolEditions, tools } from '../db/schema/catalogue';
 import { licenseActivations, licenses } from '../db/schema/licenses';
-import { purchases } from '../db/schema/orders';
+import { orders, purchases } from '../db/schema/orders';
 import { trials } from '../db/schema/trials';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
@@ -72,13 +74,20 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
     resetAt: licenses.selfDeactivationsResetAt,
     activationLimit: sql<number>`coalesce(${toolEditions.deviceLimit}, ${tools.activationLimit})`,
     expiresAt: licenses.expiresAt,
-    edition: { id: toolEditions.id, name: toolEditions.name },
+    edition: { id: toolEditions.id, name: toolEditions.name, position: toolEditions.position },
+    seats: licenses.seats,
   };
   const [bought, seated, trialled] = await Promise.all([
     ctx.db
-      .select({ ...columns, toolId: purchases.toolId, refundedAt: purchases.refundedAt })
+      .select({
+        ...columns,
+        toolId: purchases.toolId,
+        refundedAt: purchases.refundedAt,
+        currency: orders.currency,
+      })
       .from(purchases)
       .innerJoin(licenses, and(eq(licenses.purchaseId, purchases.id), isNull(licenses.teamLicenseId)))
+      .innerJoin(orders, eq(orders.id, purchases.orderId))
       .innerJoin(tools, eq(tools.id, purchases.toolId))
       .leftJoin(toolEditions, eq(toolEditions.id, licenses.editionId))
       .where(and(eq(purchases.userId, userId), isNull(purchases.refundedAt))),
@@ -114,7 +123,31 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
       .filter((license) => !boughtTools.has(license.toolId))
       .map((license) => ({ ...license, refundedAt: null })),
   ];
-  const seats = await seatsOfAll(ctx.db, owned, now);
+  const [seats, editions] = await Promise.all([
+    seatsOfAll(ctx.db, owned, now),
+    editionsOfTools(
+      ctx.db,
+      bought.filter((license) => license.edition?.id).map((license) => license.toolId),
+    ),
+  ]);
+  /** A bought license below the top edition: what each higher one costs it now (decision 056). */
+  const upgradesOf = (license: (typeof owned)[number]): LicenseUpgrade[] => {
+    const from = license.edition;
+    if (!from?.id || !('currency' in license) || effectiveStatus(license) !== 'active') return [];
+    const currency = license.currency as Currency;
+    const ofTool = editions.get(license.toolId) ?? [];
+    const current = ofTool.find((edition) => edition.id === from.id);
+    if (!current) return [];
+    return ofTool
+      .filter((edition) => edition.position > current.position)
+      .map((edition) => ({
+        editionId: edition.id,
+        name: edition.name,
+        amount: upgradePriceSubunits(current, edition, currency) * license.seats,
+        currency,
+        entitlements: edition.entitlements,
+      }));
+  };
   return owned.map((license) => {
     const { devices, selfDeactivationsLeft } = seats.get(license.id) ?? {
       devices: [],
@@ -140,8 +173,22 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
         license.edition?.id && license.edition.name
           ? { id: license.edition.id, name: license.edition.name }
           : null,
+      upgrades: upgradesOf(license),
     };
   });
+}
+
+/** The editions of these tools, lowest first (read here; the catalogue owns them). */
+async function editionsOfTools(db: DbOrTx, toolIds: readonly string[]) {
+  const byTool = new Map<string, (typeof toolEditions.$inferSelect)[]>();
+  if (toolIds.length === 0) return byTool;
+  const rows = await db
+    .select()
+    .from(toolEditions)
+    .where(inArray(toolEditions.toolId, [...new Set(toolIds)]))
+    .orderBy(asc(toolEditions.position));
+  for (const row of rows) byTool.set(row.toolId, [...(byTool.get(row.toolId) ?? []), row]);
+  return byTool;
 }
 
 /** A live device on a live purchase of this user; anyone else's device is simply not found. */

@@ -72,11 +72,14 @@ export async function checkoutRoutes(base: FastifyInstance, ctx: AppContext): Pr
       refuseInvalidInput(request);
       const body = request.body;
       const answer = await placeOrder(ctx, user, body, { ip: request.ip });
-      // Checkout recovery: a payment opened and not paid is reminded like a billing dialog left open. The order
-      // exists by now, so a failure to remember it is logged rather than refusing the payment.
-      await recordCheckoutStart(ctx.db, { ...body, userId: user.id, at: ctx.clock.now() }).catch(
-        (error: unknown) => request.log.warn({ err: error }, 'checkout start not recorded'),
-      );
+      // Checkout recovery: a payment for a tool opened and not paid is reminded like a billing dialog left open
+      // (an upgrade names no tool to buy). The order exists by now, so a failure to remember it is logged rather
+      // than refusing the payment.
+      const { toolId } = body;
+      if (toolId)
+        await recordCheckoutStart(ctx.db, { ...body, toolId, userId: user.id, at: ctx.clock.now() }).catch(
+          (error: unknown) => request.log.warn({ err: error }, 'checkout start not recorded'),
+        );
       return answer;
     },
   );

@@ -260,3 +260,27 @@ export async function queueCustomerErased(db: DbOrTx, customerId: string, at: Da
     { at, customerId },
   );
 }
+
+/** `license.upgraded`: a license (a team's with its seats) moved to a higher edition by a paid upgrade order. */
+export async function queueUpgradeEvent(
+  db: DbOrTx,
+  upgrade: { licenseId: string; orderId: string; from: string; to: string; entitlements: string[] },
+  at: Date,
+): Promise<void> {
+  const [row] = await db
+    .select({ toolId: purchases.toolId, customerId: purchases.userId, purchaseId: purchases.id })
+    .from(licenses)
+    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .where(eq(licenses.id, upgrade.licenseId));
+  await enqueueWebhookEvent(
+    db,
+    'license.upgraded',
+    {
+      license: { id: upgrade.licenseId, edition: upgrade.to, entitlements: upgrade.entitlements },
+      previousEdition: upgrade.from,
+      orderId: upgrade.orderId,
+      ...row,
+    },
+    { at, customerId: row?.customerId ?? null },
+  );
+}

@@ -19,8 +19,10 @@ export type OrderRequest = {
   seats: number;
   /** "Add seats": the team license, owned by the buyer, that the seats are added to. */
   teamLicenseId?: string;
-  /** The edition bought, of a tool with editions (decision 056). */
+  /** The edition bought, of a tool with editions (decision 056); for an upgrade, the edition it goes to. */
   editionId?: string;
+  /** An upgrade: the buyer's license that moves to a higher edition. */
+  upgradeLicenseId?: string;
 };
 
 /** An order a kind agreed to: the tool it is for, the list price of one seat (GST included) and the seats. */
