@@ -80,8 +80,11 @@ function smtpTransport(smtpUrl: string, config: TransportConfig): MailTransport 
   };
 }
 
-/** Writes each message as `<stamp>-<id>-<kind>.json` (fields, for scripts) and `.eml` (the raw MIME message). */
-function fileTransport(config: TransportConfig): MailTransport {
+/**
+ * Writes one message into DATA_DIR/mail as `<stamp>-<id>-<kind>.json` (fields, for scripts) and `.eml` (the raw
+ * MIME message). Writing the same outbox row again replaces its two files (erasure redacts them this way).
+ */
+export async function writeMailFiles(config: TransportConfig, mail: OutgoingMail): Promise<void> {
   const directory = path.join(config.dataDir, 'mail');
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const writeAtomically = async (file: string, content: string | Buffer) => {
@@ -89,31 +92,39 @@ function fileTransport(config: TransportConfig): MailTransport {
     await writeFile(partial, content);
     await rename(partial, file);
   };
+  try {
+    const options = mailOptions(mail, config);
+    const info = (await composer.sendMail(options)) as { message: Buffer };
+    await mkdir(directory, { recursive: true });
+    const stamp = mail.createdAt.toISOString().replace(/[:.]/g, '-');
+    const base = path.join(directory, `${stamp}-${mail.id}-${mail.kind.replace(/[^\w-]/g, '_')}`);
+    const record = {
+      id: mail.id,
+      messageId: options.messageId,
+      from: config.mailFrom,
+      to: mail.to,
+      subject: mail.subject,
+      kind: mail.kind,
+      createdAt: mail.createdAt.toISOString(),
+      text: mail.text,
+      html: mail.html,
+      attachments: mail.attachments?.map((file) => file.filename) ?? [],
+    };
+    await writeAtomically(`${base}.eml`, info.message);
+    await writeAtomically(`${base}.json`, `${JSON.stringify(record, null, 2)}\n`);
+  } finally {
+    composer.close();
+  }
+}
+
+function fileTransport(config: TransportConfig): MailTransport {
   return {
     name: 'file',
     async send(mail) {
       if (mail.deleteWhenSent) return;
-      const options = mailOptions(mail, config);
-      const info = (await composer.sendMail(options)) as { message: Buffer };
-      await mkdir(directory, { recursive: true });
-      const stamp = mail.createdAt.toISOString().replace(/[:.]/g, '-');
-      const base = path.join(directory, `${stamp}-${mail.id}-${mail.kind.replace(/[^\w-]/g, '_')}`);
-      const record = {
-        id: mail.id,
-        messageId: options.messageId,
-        from: config.mailFrom,
-        to: mail.to,
-        subject: mail.subject,
-        kind: mail.kind,
-        createdAt: mail.createdAt.toISOString(),
-        text: mail.text,
-        html: mail.html,
-        attachments: mail.attachments?.map((file) => file.filename) ?? [],
-      };
-      await writeAtomically(`${base}.eml`, info.message);
-      await writeAtomically(`${base}.json`, `${JSON.stringify(record, null, 2)}\n`);
+      await writeMailFiles(config, mail);
     },
-    close: () => composer.close(),
+    close() {},
   };
 }
 
