@@ -7,7 +7,9 @@ import { isUniqueViolation } from '../db/driver-errors';
 import { licenses, purchases, trials, users } from '../db/schema';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
+import { heldPurchaseOf } from '../licenses/lookup';
 import { revealSecret } from '../licenses/secrets-at-rest';
+import { SEAT_HOLDING } from '../licenses/team-seats';
 import { enqueueMail } from '../mail/outbox';
 import { findActiveTool, forgetOwnedTools, type ToolRow } from '../shop/catalogue';
 import { renderTrialDeliveryEmail } from '../shop/delivery-email';
@@ -44,7 +46,7 @@ async function trialTool(ctx: AppContext, toolId: string): Promise<ToolRow> {
 
 /**
  * One trial per account and tool, ever, one per address and tool (also after an erased account: account/trial-claims.ts),
- * and none of a tool the account owns.
+ * and none of a tool the account owns or holds a seat of (a team member's license is on the owner's purchase).
  */
 async function assertMayTry(ctx: AppContext, tx: Tx, userId: string, toolId: string): Promise<void> {
   const [owned] = await tx
@@ -53,6 +55,8 @@ async function assertMayTry(ctx: AppContext, tx: Tx, userId: string, toolId: str
     .where(and(eq(purchases.userId, userId), eq(purchases.toolId, toolId), isNull(purchases.refundedAt)))
     .limit(1);
   if (owned) throw new DomainError('refused', TRIAL_MESSAGES.alreadyOwned);
+  if (await heldPurchaseOf(tx, { userId, toolId }, SEAT_HOLDING))
+    throw new DomainError('refused', TRIAL_MESSAGES.coveredBySeat);
   const [earlier] = await tx
     .select({ id: trials.id })
     .from(trials)
