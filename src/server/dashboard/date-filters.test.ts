@@ -18,26 +18,34 @@ let cli: CommandLineEnv;
 beforeAll(async () => {
   t = await createTestApp();
   ({ client: operator } = await verifiedOperator(t));
-  cli = { cwd: process.cwd(), actor: cliActor('tester'), open: async () => t.ctx, snapshot: async () => undefined };
+  cli = {
+    cwd: process.cwd(),
+    actor: cliActor('tester'),
+    open: async () => t.ctx,
+    snapshot: async () => undefined,
+  };
 });
 afterAll(() => t.close());
 
 const UNHOLDABLE = ['0000-01-01', '0001-01-01', '9999-12-31', '0099-06-15'];
 
 describe('the dashboard', () => {
-  it.each(UNHOLDABLE)('answers 400 naming the field for %s in the orders and invoices filters', async (day) => {
-    for (const [url, field] of [
-      [`/api/admin/orders?from=${day}`, 'from'],
-      [`/api/admin/orders?to=${day}`, 'to'],
-      [`/api/admin/invoices?from=${day}&to=2026-04-30`, 'from'],
-      [`/api/admin/invoices?from=2026-04-01&to=${day}`, 'to'],
-      [`/api/admin/invoices/export?from=${day}&to=2026-04-30`, 'from'],
-    ] as const) {
-      const answer = await operator.get(url);
-      expect(answer.statusCode, `${url}: ${answer.body}`).toBe(400);
-      expect(answer.json().fieldErrors?.[field], url).toBe(FILTER_DAY_MESSAGES.outOfRange);
-    }
-  });
+  it.each(UNHOLDABLE)(
+    'answers 400 naming the field for %s in the orders and invoices filters',
+    async (day) => {
+      for (const [url, field] of [
+        [`/api/admin/orders?from=${day}`, 'from'],
+        [`/api/admin/orders?to=${day}`, 'to'],
+        [`/api/admin/invoices?from=${day}&to=2026-04-30`, 'from'],
+        [`/api/admin/invoices?from=2026-04-01&to=${day}`, 'to'],
+        [`/api/admin/invoices/export?from=${day}&to=2026-04-30`, 'from'],
+      ] as const) {
+        const answer = await operator.get(url);
+        expect(answer.statusCode, `${url}: ${answer.body}`).toBe(400);
+        expect(answer.json().fieldErrors?.[field], url).toBe(FILTER_DAY_MESSAGES.outOfRange);
+      }
+    },
+  );
 
   it('still takes the days people mean', async () => {
     expect((await operator.get('/api/admin/orders?from=2000-01-01&to=2999-12-31')).statusCode).toBe(200);
