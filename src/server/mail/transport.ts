@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import { SITE } from '../../shared/site';
 import type { Config } from '../kernel/config';
 
 /** One outbox row on its way out. */
@@ -32,6 +33,19 @@ export type MailTransport = {
 
 export type TransportConfig = Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir' | 'publicUrl'>;
 
+/**
+ * The notices whose text asks the reader to reply to the firm ("Questions? Reply to …", "We reply within 2 working
+ * days", "reply to this email"): sent from the no-reply address, so their Reply-To is the firm's support address
+ * (issue 63). A new notice that invites a reply is added here.
+ */
+export const REPLIES_GO_TO_FIRM: ReadonlySet<string> = new Set([
+  'team-removed',
+  'refund-notice',
+  'refund-request',
+  'refund-request-declined',
+  'checkout-reminder',
+]);
+
 /** Timeouts short enough that a dead SMTP server delays a worker run by seconds, not minutes. */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
 
@@ -45,6 +59,7 @@ function mailOptions(mail: OutgoingMail, config: TransportConfig): SendMailOptio
   return {
     from: config.mailFrom,
     to: { name: '', address: mail.to },
+    ...(REPLIES_GO_TO_FIRM.has(mail.kind) ? { replyTo: SITE.supportEmail } : {}),
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
