@@ -54,10 +54,10 @@ describe('POST /api/checkout/quote', () => {
     expect(summary).toEqual({
       listPrice: 149_900,
       discount: 29_980,
-      taxableValue: 101_627,
+      taxableValue: 101_628,
       taxes: [
         { name: 'CGST', rate: 9, amount: 9_146 },
-        { name: 'SGST', rate: 9, amount: 9_147 },
+        { name: 'SGST', rate: 9, amount: 9_146 },
       ],
       total: 119_920,
       currency: 'INR',
