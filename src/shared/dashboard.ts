@@ -96,7 +96,12 @@ export type OverviewResponse = {
   periods: { today: PeriodFigures; last7Days: PeriodFigures; last30Days: PeriodFigures };
   /** One entry per day of the last 30, oldest first, ending today. */
   daily: Array<{ day: string; orders: number; revenue: MoneyTotals }>;
-  openItems: { unhandledMessages: number; failedMail: number; retryingMail: number };
+  openItems: {
+    unhandledMessages: number;
+    failedMail: number;
+    retryingMail: number;
+    openRefundRequests: number;
+  };
   /** Free trials of every tool (docs/decisions/035-trials.md). */
   trials: TrialFigures;
   /** Paid orders of the last 30 days priced with a coupon, and the discount they were given (subunits). */
