@@ -71,6 +71,13 @@ for (const width of [390, 1440]) {
     await page.goto(`${shop.url}/`);
     const order = await paidOrder(shop, page, person);
     await page.goto(`${shop.url}/my-tools/orders/${order.id}`);
+    // What an earlier checkout in this tab left behind: the details the order was first billed to.
+    await page.evaluate((draft) => sessionStorage.setItem('shop:billing-draft', JSON.stringify(draft)), {
+      address: '14 Civil Lines, Jaipur',
+      state: 'Rajasthan',
+      country: 'India',
+      gstin: '',
+    });
     const billed = page.getByRole('region', { name: 'Billed to' });
     await expect(billed.getByRole('button', { name: ACTION })).toBeVisible({ timeout: 30_000 });
 
@@ -125,5 +132,22 @@ for (const width of [390, 1440]) {
       'Credit',
       'Invoice',
     ]);
+
+    // The next checkout offers the corrected GSTIN and address, not the ones first typed.
+    const tools = (await (await page.request.get(`${shop.url}/api/alltools/`)).json()) as Array<{
+      _id: string;
+      device?: string;
+      comingSoon?: boolean;
+    }>;
+    const macos = tools.find((tool) => tool.device === 'macOS' && !tool.comingSoon);
+    await page.goto(`${shop.url}/utility-tools`);
+    await page.getByRole('button', { name: 'INR' }).click();
+    await expect(page.getByRole('button', { name: 'INR', pressed: true })).toBeVisible();
+    await page.goto(`${shop.url}/utility-tools?checkout=${macos?._id}`);
+    const billing = page.getByRole('dialog', { name: 'Billing Information', exact: true });
+    await expect(billing).toBeVisible({ timeout: 30_000 });
+    await expect(billing.getByRole('textbox', { name: /Address/ })).toHaveValue(ADDRESS);
+    await expect(billing.getByRole('combobox', { name: 'State' })).toHaveValue('Maharashtra');
+    await expect(billing.getByRole('textbox', { name: /GSTIN/ })).toHaveValue(GSTIN);
   });
 }

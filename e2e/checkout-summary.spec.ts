@@ -77,9 +77,9 @@ async function expectSummary(billing: ReturnType<Page['getByRole']>) {
   await expect(summary).toContainText('List price₹1,499.00');
   await expect(summary).toContainText('Coupon LAUNCH-20');
   await expect(summary).toContainText('−₹299.80');
-  await expect(summary).toContainText('Taxable value₹1,016.27');
+  await expect(summary).toContainText('Taxable value₹1,016.28');
   await expect(summary).toContainText('CGST 9 %₹91.46');
-  await expect(summary).toContainText('SGST 9 %₹91.47');
+  await expect(summary).toContainText('SGST 9 %₹91.46');
   await expect(summary.getByTestId('order-total')).toHaveText('₹1,199.20');
   await expect(billing.getByRole('button', { name: PAY_BUTTON })).toBeVisible();
 }
@@ -186,8 +186,9 @@ for (const width of [390, 1440]) {
     expect(pdf.status()).toBe(200);
     const text = (await pdfText(await pdf.body(), { layout: true })).replace(/\s+/g, ' ');
     expect(text).toMatch(/Total[^0-9]*1,199\.20/);
-    expect(text).toContain('91.46');
-    expect(text).toContain('91.47');
+    // CGST equal to SGST, the odd paisa in the taxable value.
+    expect(text.match(/91\.46/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(text).not.toContain('91.47');
     expect(text).toContain('LAUNCH-20');
 
     // My Tools leads to the order's own page: the same numbers, the payment, the invoice, the license, the history.

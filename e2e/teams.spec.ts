@@ -73,7 +73,7 @@ async function pressUntil(
 /** The invitation link in the email `person` was sent. */
 async function invitationLink(person: Person): Promise<string> {
   const mail = await shop.smtp.waitFor(
-    (m) => m.to.includes(person.email) && /invited you to use/.test(m.subject),
+    (m) => m.to.includes(person.email) && /An invitation to use/.test(m.subject),
   );
   const link = /https?:\/\/\S+\/my-tools\/team-invitations\/[A-Za-z0-9_-]+/.exec(mail.text)?.[0];
   expect(link, mail.text).toBeTruthy();

@@ -144,6 +144,7 @@ for (const { name, options } of WIDTHS) {
       await gstin.fill(example);
       await billing.getByRole('button', { name: 'Proceed to Payment' }).click();
       await expect(billing.getByText(BILLING_MESSAGES.gstinInvalid)).toHaveCount(0);
+      await expect(billing.getByText(BILLING_MESSAGES.gstinCheckCharacter)).toHaveCount(0);
 
       // 6: the payment window says which edition is being bought.
       const checkout = page.getByRole('dialog', { name: 'Razorpay Test Checkout' });

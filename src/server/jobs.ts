@@ -10,7 +10,7 @@ import { RECONCILE_INTERVAL_MS, reconcileOnce } from './orders/reconciler';
 import { announceReleases } from './releases/announcements';
 import { pruneExpiredRows } from './retention';
 import { sendTrialEmails, TRIAL_EMAILS_INTERVAL_MS } from './trials/reminders';
-import { createWebhookWorker } from './webhooks/delivery';
+import { createWebhookWorker, WEBHOOK_SHUTDOWN_GRACE_MS } from './webhooks/delivery';
 
 export type BackgroundJob = {
   name: string;
@@ -18,6 +18,8 @@ export type BackgroundJob = {
   run(): Promise<unknown>;
   /** Lets a job ask for an extra run before its next tick; returns the unsubscribe function. */
   subscribe?(runSoon: () => void): () => void;
+  /** Ends work a run started and left going (the webhook lanes), within the job's own bound. */
+  stop?(): Promise<void>;
 };
 
 export type JobLog = OutboxLog;
@@ -83,9 +85,22 @@ export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
       intervalMs: CHECKOUT_REMINDERS_INTERVAL_MS,
       run: () => sendCheckoutReminders(ctx),
     },
-    // Claims due deliveries with SKIP LOCKED and a lease, as the outbox does: one send per delivery at a time.
-    { name: 'webhooks', intervalMs: 5000, run: createWebhookWorker(ctx).drain },
+    webhookJob(ctx),
   ];
+}
+
+/**
+ * Claims due deliveries with SKIP LOCKED and a lease, as the outbox does: one send per delivery at a time. Each
+ * run starts a lane per endpoint and does not wait for it, so a hanging receiver holds up only its own endpoint.
+ */
+function webhookJob(ctx: AppContext): BackgroundJob {
+  const worker = createWebhookWorker(ctx);
+  return {
+    name: 'webhooks',
+    intervalMs: 5000,
+    run: () => worker.dispatch(),
+    stop: () => worker.stop(WEBHOOK_SHUTDOWN_GRACE_MS),
+  };
 }
 
 /**
@@ -172,7 +187,7 @@ export function startJobs(
         clearInterval(timer);
         unsubscribe?.();
       }
-      await Promise.allSettled([...running]);
+      await Promise.allSettled([...running, ...jobs.map((job) => job.stop?.())]);
     },
   };
 }

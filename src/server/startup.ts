@@ -1,6 +1,7 @@
 import type { DatabaseHandle } from './db/index';
 import type { AppContext } from './kernel/context';
 import { sealLicenseSecrets } from './licenses/secrets-at-rest';
+import { recordLicenseSigningKey } from './licenses/signing';
 import { sealMailBodies } from './mail/outbox';
 import { signMigratedArtifacts } from './releases/backfill';
 import { seedDefaultCatalogue } from './shop/seed';
@@ -37,6 +38,7 @@ export async function startUp(
   const endpoints = await sealWebhookSecrets(ctx.db, ctx.dataSecrets);
   const artifacts = await signMigratedArtifacts(ctx);
   const { seeded } = await seedDefaultCatalogue(ctx);
+  await recordLicenseSigningKey(ctx.db, ctx.licenseSigning.kid, ctx.clock.now());
   return { licenses, emails, endpoints, artifacts, catalogueSeeded: seeded };
 }
 

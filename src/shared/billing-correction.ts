@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { BILLING_MESSAGES } from './billing';
-import { isValidGstin, normaliseGstin } from './gstin';
+import { BILLING_MESSAGES, gstinProblem } from './billing';
+import { normaliseGstin } from './gstin';
 import { findIndianState } from './indian-states';
 import { multiLineText, singleLineText } from './input-policy';
 import { MAX_LENGTH } from './limits';
@@ -40,8 +40,8 @@ export const billingCorrectionSchema = z
   .superRefine((body, check) => {
     const state = findIndianState(body.state);
     if (!state) check.addIssue({ code: 'custom', path: ['state'], message: BILLING_MESSAGES.stateUnknown });
-    if (body.gstin && !isValidGstin(body.gstin))
-      check.addIssue({ code: 'custom', path: ['gstin'], message: BILLING_MESSAGES.gstinInvalid });
+    const problem = body.gstin ? gstinProblem(body.gstin) : null;
+    if (problem) check.addIssue({ code: 'custom', path: ['gstin'], message: problem });
     else if (body.gstin && state && state.gstCode !== body.gstin.slice(0, 2))
       check.addIssue({ code: 'custom', path: ['gstin'], message: BILLING_MESSAGES.gstinStateMismatch });
   });

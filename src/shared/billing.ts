@@ -1,6 +1,6 @@
 import type { Currency } from './constants';
 import { isKnownCountry } from './countries';
-import { isValidGstin, normaliseGstin } from './gstin';
+import { GSTIN_PATTERN, isValidGstin, normaliseGstin } from './gstin';
 import { findIndianState } from './indian-states';
 
 /**
@@ -17,6 +17,8 @@ export const BILLING_MESSAGES = {
   countryRequired: 'Country is required',
   countryUnknown: 'Please choose a country from the list',
   gstinInvalid: 'Please enter a valid 15-character GSTIN',
+  gstinCheckCharacter:
+    'The last character of this GSTIN does not match the other 14: please check it for a typing mistake',
   gstinStateMismatch: 'This GSTIN is registered in a different state',
 } as const;
 
@@ -30,6 +32,15 @@ export type BillingValues = {
   currency: Currency;
 };
 export type BillingFieldErrors = Partial<Record<'address' | 'state' | 'country' | 'gstin', string>>;
+
+/**
+ * What is wrong with a normalised GSTIN, or null: not the form of one at all, or (issue 63) well formed with a check
+ * character that does not match, which is a typing mistake the buyer can look for. The form and every schema use it.
+ */
+export function gstinProblem(gstin: string): string | null {
+  if (!GSTIN_PATTERN.test(gstin)) return BILLING_MESSAGES.gstinInvalid;
+  return isValidGstin(gstin) ? null : BILLING_MESSAGES.gstinCheckCharacter;
+}
 
 /**
  * The billing rule (docs/product.md §5), one message per field (empty result: valid). INR orders need an address
@@ -46,14 +57,16 @@ export function validateBilling(values: BillingValues): BillingFieldErrors {
     if (!(values.address ?? '').trim()) errors.address = BILLING_MESSAGES.addressRequired;
     if (!stateName) errors.state = BILLING_MESSAGES.stateRequired;
     else if (!findIndianState(stateName)) errors.state = BILLING_MESSAGES.stateUnknown;
-    if (gstin && !isValidGstin(gstin)) errors.gstin = BILLING_MESSAGES.gstinInvalid;
+    const problem = gstin ? gstinProblem(gstin) : null;
+    if (problem) errors.gstin = problem;
     else if (gstin && !errors.state && findIndianState(stateName)?.gstCode !== gstin.slice(0, 2))
       errors.gstin = BILLING_MESSAGES.gstinStateMismatch;
   } else {
     const country = (values.country ?? '').trim();
     if (!country) errors.country = BILLING_MESSAGES.countryRequired;
     else if (!isKnownCountry(country)) errors.country = BILLING_MESSAGES.countryUnknown;
-    if (gstin && !isValidGstin(gstin)) errors.gstin = BILLING_MESSAGES.gstinInvalid;
+    const problem = gstin ? gstinProblem(gstin) : null;
+    if (problem) errors.gstin = problem;
   }
   return errors;
 }

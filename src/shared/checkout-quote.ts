@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { BILLING_MESSAGES } from './billing';
+import { BILLING_MESSAGES, gstinProblem } from './billing';
 import { CURRENCIES, type Currency } from './constants';
 import { isKnownCountry } from './countries';
 import { couponCodeSchema } from './coupons';
-import { isValidGstin, normaliseGstin } from './gstin';
+import { normaliseGstin } from './gstin';
 import { findIndianState } from './indian-states';
 import { singleLineText } from './input-policy';
 import { MAX_LENGTH } from './limits';
@@ -78,8 +78,8 @@ export const checkoutQuoteSchema = z
     const country = body.country.trim();
     if (country && !isKnownCountry(country))
       check.addIssue({ code: 'custom', path: ['country'], message: BILLING_MESSAGES.countryUnknown });
-    if (body.gstin && !isValidGstin(body.gstin))
-      check.addIssue({ code: 'custom', path: ['gstin'], message: BILLING_MESSAGES.gstinInvalid });
+    const problem = body.gstin ? gstinProblem(body.gstin) : null;
+    if (problem) check.addIssue({ code: 'custom', path: ['gstin'], message: problem });
     else if (body.gstin && state && findIndianState(state)?.gstCode !== body.gstin.slice(0, 2))
       check.addIssue({ code: 'custom', path: ['gstin'], message: BILLING_MESSAGES.gstinStateMismatch });
   });

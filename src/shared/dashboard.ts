@@ -96,7 +96,12 @@ export type OverviewResponse = {
   periods: { today: PeriodFigures; last7Days: PeriodFigures; last30Days: PeriodFigures };
   /** One entry per day of the last 30, oldest first, ending today. */
   daily: Array<{ day: string; orders: number; revenue: MoneyTotals }>;
-  openItems: { unhandledMessages: number; failedMail: number; retryingMail: number };
+  openItems: {
+    unhandledMessages: number;
+    failedMail: number;
+    retryingMail: number;
+    openRefundRequests: number;
+  };
   /** Free trials of every tool (docs/decisions/035-trials.md). */
   trials: TrialFigures;
   /** Paid orders of the last 30 days priced with a coupon, and the discount they were given (subunits). */
@@ -195,10 +200,35 @@ const isRealDay = (day: string) => {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
 };
 
+/**
+ * The years an operator's date filter may name (issue 63): every day a shop's records can have, well inside what the
+ * database holds once a day becomes the instants of its start and end in India. Year 0 does not exist in
+ * PostgreSQL (a 500), years before 100 become 19xx in JavaScript's Date, and 9999-12-31's end is in year 10000.
+ */
+export const FILTER_YEARS = { first: 1900, last: 2999 } as const;
+export const FILTER_DAY_MESSAGES = {
+  outOfRange: `Use a date from ${FILTER_YEARS.first}-01-01 to ${FILTER_YEARS.last}-12-31.`,
+} as const;
+
+/** Whether a moment (a --since, a day's start) falls in FILTER_YEARS. */
+export const isFilterMoment = (moment: Date) => {
+  const year = moment.getUTCFullYear();
+  return !Number.isNaN(year) && year >= FILTER_YEARS.first && year <= FILTER_YEARS.last;
+};
+
+/** Why a typed YYYY-MM-DD cannot filter a list, or null: the same rule for the dashboard and the command line. */
+export function filterDayProblem(day: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !isRealDay(day)) return 'No such date.';
+  return isFilterMoment(new Date(`${day}T12:00:00Z`)) ? null : FILTER_DAY_MESSAGES.outOfRange;
+}
+
+const isFilterYearDay = (day: string) => filterDayProblem(day) !== FILTER_DAY_MESSAGES.outOfRange;
+
 const isoDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-24.')
   .refine(isRealDay, 'No such date.')
+  .refine(isFilterYearDay, FILTER_DAY_MESSAGES.outOfRange)
   .optional();
 
 export const ordersQuerySchema = cursorQuerySchema(uuidCursor).extend({
@@ -525,7 +555,8 @@ const calendarDay = (label: string) =>
   z
     .string({ error: `Give the ${label} date.` })
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-04-01.')
-    .refine(isRealDay, 'No such date.');
+    .refine(isRealDay, 'No such date.')
+    .refine(isFilterYearDay, FILTER_DAY_MESSAGES.outOfRange);
 
 /** A period of the accountant's GSTR-1 split: calendar days in India, both included. */
 export const invoicePeriodSchema = z

@@ -16,7 +16,11 @@ export const INPUT_MESSAGES = {
   tooLong: (max: number) => `Must be at most ${max} characters`,
   tooManyBytes: (max: number) =>
     `Must be at most ${max} bytes (letters outside A–Z, and emoji, count as 2 to 4 bytes)`,
+  tooDeep: (max: number) => `Is nested too deeply (at most ${max} levels of lists and objects)`,
 } as const;
+
+/** How deep request data may nest: far beyond any form or API body here, far below what could exhaust a stack. */
+export const MAX_INPUT_DEPTH = 32;
 
 /** Tab, line feed and carriage return: the only control characters a multi-line field may hold. */
 const MULTILINE_CONTROLS = new Set([0x09, 0x0a, 0x0d]);
@@ -123,25 +127,33 @@ export type HostileText = { path: string; message: string };
  * Walks any parsed body (JSON, form fields, a webhook's event) and reports the first string, key or value, that
  * breaks the policy for multi-line text: the floor every field meets before its own schema adds stricter rules.
  */
-export function findHostileText(value: unknown, path = ''): HostileText | null {
-  if (typeof value === 'string') {
-    const message = textProblem(value, { multiline: true });
-    return message ? { path: path || '_', message } : null;
-  }
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = findHostileText(item, path ? `${path}.${index}` : String(index));
-      if (found) return found;
+export function findHostileText(value: unknown): HostileText | null {
+  // An explicit stack instead of recursion, and a depth limit (issue 63): a body nested 100,000 deep is a 400 with
+  // a field error, never a stack overflow.
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { path, depth } = next;
+    if (typeof next.value === 'string') {
+      const message = textProblem(next.value, { multiline: true });
+      if (message) return { path: path || '_', message };
+      continue;
     }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const keyProblem = textProblem(key, {});
+    if (!next.value || typeof next.value !== 'object') continue;
+    if (depth >= MAX_INPUT_DEPTH)
+      return { path: path || '_', message: INPUT_MESSAGES.tooDeep(MAX_INPUT_DEPTH) };
+    const isArray = Array.isArray(next.value);
+    const entries = isArray
+      ? (next.value as unknown[]).map((item, index) => [String(index), item] as const)
+      : Object.entries(next.value);
+    const children = [];
+    for (const [key, item] of entries) {
+      const keyProblem = isArray ? null : textProblem(key, {});
       if (keyProblem) return { path: path || '_', message: keyProblem };
-      const found = findHostileText(item, path ? `${path}.${key}` : key);
-      if (found) return found;
+      children.push({ value: item, path: path ? `${path}.${key}` : key, depth: depth + 1 });
     }
+    // Pushed last first, so fields are walked in order and the first hostile one is named.
+    for (let index = children.length - 1; index >= 0; index--)
+      stack.push(children[index] as (typeof children)[0]);
   }
   return null;
 }

@@ -104,7 +104,12 @@ describe('validateBilling', () => {
   it('checks a GSTIN when one is given, including its state', () => {
     const base = { currency: 'INR' as const, address: 'Bandra', state: 'Maharashtra' };
     expect(validateBilling({ ...base, gstin: '27aapfu0939f1zv' })).toEqual({});
+    // Well formed but a typing mistake somewhere: the message says the check character does not match.
     expect(validateBilling({ ...base, gstin: '27AAPFU0939F1ZW' })).toEqual({
+      gstin: BILLING_MESSAGES.gstinCheckCharacter,
+    });
+    expect(BILLING_MESSAGES.gstinCheckCharacter).toMatch(/last character.*typing mistake/);
+    expect(validateBilling({ ...base, gstin: '27AAPFU0939' })).toEqual({
       gstin: BILLING_MESSAGES.gstinInvalid,
     });
     expect(validateBilling({ ...base, state: 'Karnataka', gstin: '27AAPFU0939F1ZV' })).toEqual({

@@ -136,6 +136,16 @@ export type CreatePaymentResponse = {
 };
 
 /** GET /api/payments/config/: which checkout script the tools page loads (Razorpay's, or the local emulator's). */
+/**
+ * What a new development shop is seeded with beside the catalogue (issue 63), so a first run shows a free trial and
+ * a coupon as well as a purchase; the tools page's test-mode banner names them.
+ */
+export const DEVELOPMENT_EXAMPLES = {
+  trialDays: 14,
+  trialDevice: 'macOS',
+  coupon: { code: 'WELCOME10', percent: 10 },
+} as const;
+
 export type PaymentsConfigResponse = { keyId: string; checkoutScript: string; testMode: boolean };
 
 export type StatusResponse = { status: 'success' | 'error'; message: string };

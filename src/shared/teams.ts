@@ -27,6 +27,9 @@ export const TEAM_MESSAGES = {
   alreadyHasTool: 'You already have this tool, so you cannot take a seat of it.',
   teamClosed: 'This team license is not active any more.',
   notATeam: 'Add seats to a license you bought.',
+  tooManyInvitations: 'You have sent many invitations in the last hour. Please try again later.',
+  addressInvitedEnough:
+    'That email has been sent several invitations today. Please try again tomorrow, or ask them to contact us.',
 } as const;
 
 /** POST /api/teams/:licenseId/invitations */

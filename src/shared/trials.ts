@@ -14,6 +14,7 @@ export const TRIAL_MESSAGES = {
   noTrial: 'This tool has no free trial.',
   comingSoon: 'This tool is coming soon and cannot be tried yet.',
   alreadyOwned: 'You already own this tool.',
+  coveredBySeat: 'Your seat on a team license already covers this tool, so it needs no free trial.',
   alreadyTrialled: 'You have already had a free trial of this tool.',
   started: (days: number) =>
     `Your ${days}-day free trial has started. We have emailed you the details; it is also on My Tools.`,

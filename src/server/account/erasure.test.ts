@@ -11,10 +11,13 @@ import {
   buyThroughEmulator,
   catalogueRows,
   createShopTestApp,
+  newBuyer,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { SoftPasskey } from '../../../test/support/webauthn';
 import type { MyLicense } from '../../shared/licenses';
+import type { PurchasedTool } from '../../shared/shop';
+import { TEAM_INVITATION_PATH } from '../../shared/teams';
 import { outbox } from '../db/schema/mail';
 import type { AccountExport } from './data-export';
 
@@ -278,4 +281,51 @@ describe('deleting an account', () => {
         .code,
     ).toBe('TRIAL_USED');
   });
+});
+
+describe('erasing a team member', () => {
+  it('redacts the mail that names them to others: the owner\'s "joined your team", in the outbox and the mail folder', async () => {
+    const tool = await addTool(t, { name: 'Team Ledger', device: 'Windows' });
+    const owner = await newBuyer(t);
+    await buyThroughEmulator(t, owner.client, tool.id, { seats: 3 });
+    const teamUrl = `/api/teams/${(await owner.client.get('/api/my-tools/')).json<PurchasedTool[]>()[0]?.team?.licenseId}`;
+
+    const tag = randomBytes(4).toString('hex');
+    const name = `Perpetua Teammate${tag}`;
+    const [old, current] = [`perpetua.old.${tag}@example.com`, `perpetua.new.${tag}@example.com`];
+    const member = await t.client({ ip: uniqueIp() });
+    expect((await signUp(t, member, { name, email: old })).statusCode).toBe(200);
+    expect((await owner.client.post(`${teamUrl}/invitations`, { email: old })).statusCode).toBe(201);
+    const [invitation] = await mailsTo(t, old, 'team-invitation');
+    const token = new RegExp(`${TEAM_INVITATION_PATH}([\\w-]+)`).exec(invitation?.text ?? '')?.[1];
+    const accepted = await member.post(`/api/team-invitations/${token}/accept`, {});
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    await moveEmail(member, current);
+    await deliverDueMail(t.ctx);
+    // The owner was told, by name and address, in the outbox and in the development mail folder.
+    expect(await mailFilesWith(name)).not.toEqual([]);
+    expect(await whereFound(name)).toContain('outbox.subject');
+
+    const deleted = await member.post('/api/account/delete', { password: DEFAULT_PASSWORD, email: current });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    await deliverDueMail(t.ctx);
+
+    const kept = openedMails(t.ctx, await t.ctx.db.select().from(outbox));
+    for (const needle of [name, old, current]) {
+      expect(await whereFound(needle), needle).toEqual([]);
+      expect(await mailFilesWith(needle), needle).toEqual([]);
+      const lower = needle.toLowerCase();
+      const naming = kept.filter((mail) =>
+        [mail.subject, mail.text, mail.html].some((part) => part.toLowerCase().includes(lower)),
+      );
+      expect(
+        naming.map((mail) => mail.kind),
+        needle,
+      ).toEqual([]);
+    }
+    // The owner's email stays, saying what happened without whom.
+    const told = kept.find((mail) => mail.kind === 'team-accepted' && mail.to === owner.user.email);
+    expect(told?.subject).toBe('[name erased] joined your Team Ledger team');
+    expect(told?.text).toContain('[name erased] ([address erased]) accepted your invitation');
+  }, 120_000);
 });

@@ -26,13 +26,16 @@ import { checkoutStarts } from '../db/schema/checkout';
 import { contactMessages } from '../db/schema/contact';
 import { downloadTokens } from '../db/schema/downloads';
 import { licenseActivations, licenses } from '../db/schema/licenses';
+import { outbox } from '../db/schema/mail';
 import { operators } from '../db/schema/operator';
 import { teamInvitations } from '../db/schema/teams';
 import { trials } from '../db/schema/trials';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { forgetLicenses } from '../licenses/memory';
-import { enqueueMail } from '../mail/outbox';
+import { escapeHtml } from '../mail/layout';
+import { enqueueMail, openMailBody, sealMailBody } from '../mail/outbox';
+import { writeMailFiles } from '../mail/transport';
 import { type Actor, recordAudit } from '../operator/audit';
 import { queueCustomerErased } from '../webhooks/events';
 import { accountErasedEmail } from './emails';
@@ -145,6 +148,75 @@ async function eraseTraces(tx: Tx, userId: string, email: string, replacement: s
   await tx.execute(sql`delete from rate_limit_hits where right(key, ${email.length + 1}) = ${`:${email}`}`);
 }
 
+/** What stands in a redacted email where the erased account's name or address stood. */
+const ERASED_NAME = '[name erased]';
+const ERASED_ADDRESS = '[address erased]';
+
+/**
+ * The causes (outbox `ref`) of mail that may speak of the account to someone else: the team mail of every license it
+ * held, of the teams it had a seat in, and of its own teams' seats ("X joined your team", to the owner; "ask X", to a
+ * member). `licenseIds` are the licenses revoked with the account (its own and its teams' seats).
+ */
+async function refsOfMailAbout(tx: Tx, userId: string, licenseIds: string[]): Promise<string[]> {
+  const seats = await tx
+    .select({ teamLicenseId: licenses.teamLicenseId })
+    .from(licenses)
+    .where(eq(licenses.holderId, userId));
+  const ids = new Set([...licenseIds, ...seats.flatMap((seat) => seat.teamLicenseId ?? [])]);
+  return [...ids].map((id) => `license:${id}`);
+}
+
+/** A text with the name (as typed, and as HTML writes it) and every address replaced, letter case ignored. */
+function redactor(name: string, emails: string[]): (text: string) => string {
+  const literal = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
+  const names = name.trim() ? [...new Set([name.trim(), escapeHtml(name.trim())])] : [];
+  const patterns = [
+    ...emails
+      .flatMap((email) => [...new Set([email, escapeHtml(email)])])
+      .map((email) => [literal(email), ERASED_ADDRESS] as const),
+    ...names.map((each) => [literal(each), ERASED_NAME] as const),
+  ];
+  return (text) =>
+    patterns.reduce((result, [pattern, replacement]) => result.replace(pattern, replacement), text);
+}
+
+type RedactedMail = {
+  id: number;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  kind: string;
+  createdAt: Date;
+};
+
+/**
+ * Mail about the account sent to someone else (issue 63): the rows of `refs` whose subject or (sealed) body names
+ * the account or one of its addresses keep their purpose and lose the name and addresses. Returns them redacted,
+ * for the development mail folder.
+ */
+async function redactMailAbout(
+  ctx: AppContext,
+  tx: Tx,
+  refs: string[],
+  redact: (text: string) => string,
+): Promise<RedactedMail[]> {
+  if (refs.length === 0) return [];
+  const rows = await tx.select().from(outbox).where(inArray(outbox.ref, refs));
+  const redacted: RedactedMail[] = [];
+  for (const row of rows) {
+    const body = openMailBody(ctx.dataSecrets, row);
+    const clean = { subject: redact(row.subject), html: redact(body.html), text: redact(body.text) };
+    if (clean.subject === row.subject && clean.html === body.html && clean.text === body.text) continue;
+    await tx
+      .update(outbox)
+      .set({ subject: clean.subject, ...sealMailBody(ctx.dataSecrets, clean) })
+      .where(eq(outbox.id, row.id));
+    redacted.push({ id: row.id, to: row.to, kind: row.kind, createdAt: row.createdAt, ...clean });
+  }
+  return redacted;
+}
+
 /** Issued documents keep the name and address the law requires; the address they were emailed to goes. */
 async function blankDocumentEmails(tx: Tx, userId: string): Promise<void> {
   for (const table of ['invoices', 'credit_notes']) {
@@ -157,18 +229,27 @@ async function blankDocumentEmails(tx: Tx, userId: string): Promise<void> {
 
 /**
  * Development only (no SMTP): the files the mail folder holds for the addresses, or of the outbox rows erased (the
- * firm's copies of the account's contact messages), in DATA_DIR/mail, after the
- * erasure committed. A file that cannot be read is left (it is not one of ours); the erasure stands either way.
+ * firm's copies of the account's contact messages), in DATA_DIR/mail, after the erasure committed; the files of
+ * mail about the account to others are written again as redacted. A file that cannot be read is left (it is not one
+ * of ours); the erasure stands either way.
  */
-async function eraseMailFiles(ctx: AppContext, emails: string[], outboxIds: Set<number>): Promise<void> {
+async function eraseMailFiles(
+  ctx: AppContext,
+  emails: string[],
+  outboxIds: Set<number>,
+  redacted: RedactedMail[],
+): Promise<void> {
   if (ctx.config.smtpUrl) return;
   const directory = path.join(ctx.config.dataDir, 'mail');
   const names = await readdir(directory).catch(() => [] as string[]);
   const records = names.filter((name) => name.endsWith('.json'));
+  const rewrite = new Map(redacted.map((mail) => [mail.id, mail]));
   for (const name of records) {
     const file = path.join(directory, name);
     try {
       const record = JSON.parse(await readFile(file, 'utf8')) as { id?: unknown; to?: unknown };
+      const about = rewrite.get(Number(record.id));
+      if (about) await writeMailFiles(ctx.config, about);
       const erased =
         outboxIds.has(Number(record.id)) || emails.includes(normaliseEmail(String(record.to ?? '')));
       if (!erased) continue;
@@ -189,7 +270,7 @@ export type ErasedAccount = { erasedAt: Date; email: string };
  */
 export async function eraseAccount(ctx: AppContext, userId: string, actor: Actor): Promise<ErasedAccount> {
   const now = ctx.clock.now();
-  const { erased, licenseIds, emails, mailIds } = await ctx.db.transaction(async (tx) => {
+  const { erased, licenseIds, emails, mailIds, redacted } = await ctx.db.transaction(async (tx) => {
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
     if (!user) throw new DomainError('not_found', 'No such account.');
     if (user.erasedAt) throw new DomainError('refused', DATA_RIGHTS_MESSAGES.alreadyErased);
@@ -213,6 +294,12 @@ export async function eraseAccount(ctx: AppContext, userId: string, actor: Actor
     await tx.delete(checkoutStarts).where(eq(checkoutStarts.userId, userId));
     await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, userId));
     const revoked = await revokeLicenses(tx, userId, now);
+    const redacted = await redactMailAbout(
+      ctx,
+      tx,
+      await refsOfMailAbout(tx, userId, revoked),
+      redactor(user.name, [...new Set([...emails, user.email])]),
+    );
     // Invitations sent to the account's addresses, by anyone's team: the seat they held is free again.
     await tx.delete(teamInvitations).where(inArray(teamInvitations.email, emails));
     await keepTrialClaims(ctx, tx, userId, emails);
@@ -242,9 +329,9 @@ export async function eraseAccount(ctx: AppContext, userId: string, actor: Actor
       kind: 'account-erased',
       deleteWhenSent: true,
     });
-    return { erased: { erasedAt: now, email: user.email }, licenseIds: revoked, emails, mailIds };
+    return { erased: { erasedAt: now, email: user.email }, licenseIds: revoked, emails, mailIds, redacted };
   });
-  await eraseMailFiles(ctx, emails, new Set(mailIds));
+  await eraseMailFiles(ctx, emails, new Set(mailIds), redacted);
   forgetSessionsOf(ctx, userId);
   for (const licenseId of licenseIds) forgetLicenses(ctx, licenseId);
   ctx.mailQueued.notify();

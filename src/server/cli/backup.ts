@@ -71,6 +71,7 @@ const restore = defineCommand({
       await restoreBackup(file, dataDir, {
         dataSecret: settings.dataSecret,
         licenseSigningKeyPem: settings.licenseSigning.privateKeyPem,
+        licensePreviousPublicKeyPems: settings.licenseSigning.previousPublicKeyPems,
         releaseSigningKeyPem: settings.releaseSigning.privateKeyPem,
         releasePreviousPublicKeyPems: settings.releaseSigning.previousPublicKeyPems,
       });

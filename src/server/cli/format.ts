@@ -2,7 +2,7 @@ import type { Currency } from '../../shared/constants';
 import { formatSubunits } from '../../shared/money';
 import { formatOperatorTime } from '../kernel/operator-time';
 
-/** How people read the command's answers: aligned tables, short ids, local times with their offset. */
+/** How people read the command's answers: aligned tables, short ids, times in India time (IST). */
 
 const MAX_CELL = 48;
 
@@ -77,7 +77,7 @@ export function sections(parts: Array<[title: string | null, body: string]>): st
 
 export const shortId = (id: string) => id.slice(0, 8);
 
-/** "2026-06-01 15:30 +05:30": the operator's local time, with the offset so nobody has to guess the zone. */
+/** "2026-06-01 15:30 IST": India time, as the dashboard shows it. */
 export const formatTime = formatOperatorTime;
 
 export const formatMoney = (subunits: number, currency: Currency) => formatSubunits(subunits, currency);

@@ -1,3 +1,4 @@
+import { FILTER_DAY_MESSAGES, filterDayProblem } from '../../shared/dashboard';
 import { formatSubunits } from '../../shared/money';
 import { type Gstr1Report, gstr1Csv, gstr1Report } from '../invoices/gstr1';
 import { sections, table } from './format';
@@ -11,11 +12,10 @@ const PERIOD = {
 /** `--from` / `--to`: calendar dates, checked before the database is opened. */
 function parsePeriod(options: { from?: string; to?: string }): { from: string; to: string } {
   const check = (name: 'from' | 'to') => {
-    const value = options[name]?.trim();
-    const valid =
-      value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
-    if (!valid || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value)
-      throw new CommandError(`--${name}: give a date as YYYY-MM-DD, e.g. 2026-04-01.`);
+    const value = options[name]?.trim() ?? '';
+    const problem = filterDayProblem(value);
+    if (problem === FILTER_DAY_MESSAGES.outOfRange) throw new CommandError(`--${name}: ${problem}`);
+    if (problem) throw new CommandError(`--${name}: give a date as YYYY-MM-DD, e.g. 2026-04-01.`);
     return value;
   };
   const period = { from: check('from'), to: check('to') };

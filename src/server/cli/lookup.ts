@@ -1,3 +1,4 @@
+import { FILTER_DAY_MESSAGES, FILTER_YEARS, isFilterMoment } from '../../shared/dashboard';
 import { CommandError } from './framework';
 
 /**
@@ -11,7 +12,9 @@ export function parseSince(typed: string, now: Date): Date {
     const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[
       (age[2] as string).toLowerCase() as 'm' | 'h' | 'd'
     ];
-    return new Date(now.getTime() - Number(age[1]) * unit);
+    const since = new Date(now.getTime() - Number(age[1]) * unit);
+    if (!isFilterMoment(since)) throw new CommandError(`--since: ${FILTER_DAY_MESSAGES.outOfRange}`);
+    return since;
   }
   const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   const parsed = dateOnly
@@ -22,6 +25,10 @@ export function parseSince(typed: string, now: Date): Date {
   if (Number.isNaN(parsed.getTime())) {
     throw new CommandError(`--since: "${typed}" is not a date or an age; use e.g. 2026-06-01 or 7d.`);
   }
+  // new Date(99, 5, 15) is 1999: the typed year itself must be one a filter may name, as must the moment.
+  const typedYear = Number(dateOnly?.[1] ?? parsed.getUTCFullYear());
+  if (typedYear < FILTER_YEARS.first || typedYear > FILTER_YEARS.last || !isFilterMoment(parsed))
+    throw new CommandError(`--since: ${FILTER_DAY_MESSAGES.outOfRange}`);
   return parsed;
 }
 

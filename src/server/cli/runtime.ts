@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type DatabaseHandle, DatabaseInUseError, openDatabase } from '../db';
 import { type Config, ConfigError, loadConfig } from '../kernel/config';
@@ -66,12 +67,19 @@ export async function openRuntime(start: StartRuntime): Promise<AdminRuntime> {
     throw error;
   }
 
+  // A command run from the wrong folder would otherwise make a new, empty shop there and act on it (issue 63).
+  const pgliteDir = path.join(config.dataDir, 'pglite');
+  if (!config.databaseUrl && !process.env.DATA_DIR && !existsSync(pgliteDir))
+    throw new CommandError(
+      `No database in ${displayDir(config.dataDir)} (looked in ${path.resolve(config.dataDir)}): run the command from the folder the server runs in, or set DATA_DIR to the server's data folder (or DATABASE_URL). Nothing was created.`,
+    );
+
   let database: DatabaseHandle | undefined;
   let ctx: AdminContext;
   try {
     database = await openDatabase({
       databaseUrl: config.databaseUrl,
-      pgliteDir: path.join(config.dataDir, 'pglite'),
+      pgliteDir,
     });
     ctx = await start(config, database);
   } catch (error) {

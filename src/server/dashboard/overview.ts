@@ -3,7 +3,7 @@ import type { MoneyTotals, OverviewResponse, PeriodFigures } from '../../shared/
 import { checkoutStarts } from '../db/schema/checkout';
 import { contactMessages } from '../db/schema/contact';
 import { outbox } from '../db/schema/mail';
-import { orders } from '../db/schema/orders';
+import { orders, refundRequests } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 import { trialFigures } from '../trials/operator';
 
@@ -25,46 +25,52 @@ export async function overview(ctx: AppContext): Promise<OverviewResponse> {
   const since = new Date(istMidnight(days[0] ?? today));
   const dayOfPayment = sql<string>`to_char(${orders.paidAt} at time zone 'Asia/Kolkata', 'YYYY-MM-DD')`;
 
-  const [sales, [messages], [failed], [retrying], discounted, trials, recovered] = await Promise.all([
-    ctx.db
-      .select({
-        day: dayOfPayment,
-        currency: orders.currency,
-        orders: count(),
-        amount: sql<string>`sum(${orders.amount})`,
-      })
-      .from(orders)
-      .where(and(eq(orders.status, 'paid'), gte(orders.paidAt, since)))
-      .groupBy(dayOfPayment, orders.currency),
-    ctx.db.select({ n: count() }).from(contactMessages).where(isNull(contactMessages.handledAt)),
-    ctx.db.select({ n: count() }).from(outbox).where(eq(outbox.status, 'failed')),
-    ctx.db
-      .select({ n: count() })
-      .from(outbox)
-      .where(and(eq(outbox.status, 'pending'), gt(outbox.attempts, 0))),
-    ctx.db
-      .select({ currency: orders.currency, orders: count(), discount: sql<string>`sum(${orders.discount})` })
-      .from(orders)
-      .where(and(eq(orders.status, 'paid'), gte(orders.paidAt, since), isNotNull(orders.couponCode)))
-      .groupBy(orders.currency),
-    trialFigures(ctx.db, new Date(now)),
-    // Checkout recovery: paid orders of a tool whose buyer had been sent a reminder for it before paying.
-    ctx.db
-      .select({ currency: orders.currency, orders: count(), amount: sql<string>`sum(${orders.amount})` })
-      .from(orders)
-      .innerJoin(
-        checkoutStarts,
-        and(eq(checkoutStarts.userId, orders.userId), eq(checkoutStarts.toolId, orders.toolId)),
-      )
-      .where(
-        and(
-          eq(orders.status, 'paid'),
-          gte(orders.paidAt, since),
-          lte(checkoutStarts.firstReminderAt, orders.paidAt),
-        ),
-      )
-      .groupBy(orders.currency),
-  ]);
+  const [sales, [messages], [failed], [retrying], discounted, trials, recovered, [refundAsks]] =
+    await Promise.all([
+      ctx.db
+        .select({
+          day: dayOfPayment,
+          currency: orders.currency,
+          orders: count(),
+          amount: sql<string>`sum(${orders.amount})`,
+        })
+        .from(orders)
+        .where(and(eq(orders.status, 'paid'), gte(orders.paidAt, since)))
+        .groupBy(dayOfPayment, orders.currency),
+      ctx.db.select({ n: count() }).from(contactMessages).where(isNull(contactMessages.handledAt)),
+      ctx.db.select({ n: count() }).from(outbox).where(eq(outbox.status, 'failed')),
+      ctx.db
+        .select({ n: count() })
+        .from(outbox)
+        .where(and(eq(outbox.status, 'pending'), gt(outbox.attempts, 0))),
+      ctx.db
+        .select({
+          currency: orders.currency,
+          orders: count(),
+          discount: sql<string>`sum(${orders.discount})`,
+        })
+        .from(orders)
+        .where(and(eq(orders.status, 'paid'), gte(orders.paidAt, since), isNotNull(orders.couponCode)))
+        .groupBy(orders.currency),
+      trialFigures(ctx.db, new Date(now)),
+      // Checkout recovery: paid orders of a tool whose buyer had been sent a reminder for it before paying.
+      ctx.db
+        .select({ currency: orders.currency, orders: count(), amount: sql<string>`sum(${orders.amount})` })
+        .from(orders)
+        .innerJoin(
+          checkoutStarts,
+          and(eq(checkoutStarts.userId, orders.userId), eq(checkoutStarts.toolId, orders.toolId)),
+        )
+        .where(
+          and(
+            eq(orders.status, 'paid'),
+            gte(orders.paidAt, since),
+            lte(checkoutStarts.firstReminderAt, orders.paidAt),
+          ),
+        )
+        .groupBy(orders.currency),
+      ctx.db.select({ n: count() }).from(refundRequests).where(eq(refundRequests.status, 'open')),
+    ]);
 
   const daily = days.map((day) => ({ day, orders: 0, revenue: { INR: 0, USD: 0 } as MoneyTotals }));
   const byDay = new Map(daily.map((entry) => [entry.day, entry]));
@@ -91,6 +97,7 @@ export async function overview(ctx: AppContext): Promise<OverviewResponse> {
       unhandledMessages: Number(messages?.n ?? 0),
       failedMail: Number(failed?.n ?? 0),
       retryingMail: Number(retrying?.n ?? 0),
+      openRefundRequests: Number(refundAsks?.n ?? 0),
     },
     trials,
     coupons: {

@@ -86,6 +86,8 @@ export class RestoreRefusedError extends Error {}
 export type RestoreKeys = {
   dataSecret: { key: Buffer | undefined; previousKeys: Buffer[] };
   licenseSigningKeyPem: string | undefined;
+  /** LICENSE_PREVIOUS_PUBLIC_KEYS: after a rotation the snapshot's shop signed with an earlier key. */
+  licensePreviousPublicKeyPems: string[];
   releaseSigningKeyPem: string | undefined;
   /** RELEASE_PREVIOUS_PUBLIC_KEYS: after a rotation the snapshot's releases carry an earlier key's id. */
   releasePreviousPublicKeyPems: string[];
@@ -105,10 +107,16 @@ async function snapshotNeeds(archive: Blob) {
     const signedBy = await db.query<{ kid: string }>(
       "select distinct kid from release_artifacts where signature <> ''",
     );
+    // The license key the shop signed with last; a snapshot from before that was recorded names none.
+    const licenseKid = await db
+      .query<{ kid: string }>('select kid from license_signing_keys order by last_used_at desc limit 1')
+      .then((result) => result.rows[0]?.kid)
+      .catch(() => undefined);
     return {
       sealed: sealed.rows[0]?.value,
       ...(counts.rows[0] ?? { licenses: 0, artifacts: 0 }),
       releaseKids: signedBy.rows.map((row) => row.kid),
+      licenseKid,
     };
   } finally {
     await db.close();
@@ -147,10 +155,27 @@ async function missingKeys(archive: Blob, dataDir: string, keys: RestoreKeys): P
       }
     }
   }
-  if (needs.licenses > 0 && !keys.licenseSigningKeyPem && !inDataDir('license-signing-key.pem'))
-    missing.push(
-      `the license signing key: copy license-signing-key.pem from the old DATA_DIR into ${dataDir}, or set LICENSE_SIGNING_KEY (installed tools trust only its public key)`,
-    );
+  if (needs.licenses > 0) {
+    const licenseKey =
+      keys.licenseSigningKeyPem ??
+      (inDataDir('license-signing-key.pem')
+        ? await readFile(path.join(dataDir, 'license-signing-key.pem'), 'utf8')
+        : undefined);
+    const copyIt = `copy license-signing-key.pem from the old DATA_DIR into ${dataDir}, or set LICENSE_SIGNING_KEY (installed tools trust only its public key)`;
+    if (!licenseKey) missing.push(`the license signing key: ${copyIt}`);
+    else if (needs.licenseKid) {
+      // As for releases: the key given must be the one the shop signed with, or (a rotation at restore) that key
+      // must be among the earlier public keys still honoured.
+      const honoured = new Set([
+        keyId(createPublicKey(createPrivateKey(licenseKey))),
+        ...keys.licensePreviousPublicKeyPems.map((pem) => keyId(createPublicKey(pem))),
+      ]);
+      if (!honoured.has(needs.licenseKid))
+        missing.push(
+          `the license signing key that signed this snapshot's licenses (key id ${needs.licenseKid}; the one given is ${[...honoured][0]}): ${copyIt}`,
+        );
+    }
+  }
   if (needs.artifacts > 0) {
     const releaseKey =
       keys.releaseSigningKeyPem ??

@@ -131,6 +131,22 @@ describe('backup and restore as the README says', () => {
     expect(wrongKey.stderr).toContain('the release signing key that signed this snapshot');
     expect(existsSync(path.join(rekeyed, 'pglite'))).toBe(false);
 
+    // The same for the license signing key (issue 63): one other than the key the shop signed its licenses with is
+    // refused, naming the key id the snapshot needs, and no database is written.
+    const relicensed = mkdtempSync(path.join(tmpdir(), 'relicensed-'));
+    folders.push(relicensed);
+    for (const name of kept) cpSync(path.join(offsite, name), path.join(relicensed, name));
+    writeFileSync(
+      path.join(relicensed, 'license-signing-key.pem'),
+      generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }),
+      { mode: 0o600 },
+    );
+    const wrongLicenseKey = await runCli(['restore', snapshot], { env: cliEnv(relicensed) });
+    expect(wrongLicenseKey.code, wrongLicenseKey.stdout).toBe(1);
+    expect(wrongLicenseKey.stderr).toContain('the license signing key that signed this snapshot');
+    expect(wrongLicenseKey.stderr).toContain(oldKeys.keys[0]?.kid ?? 'no key id');
+    expect(existsSync(path.join(relicensed, 'pglite'))).toBe(false);
+
     // With them copied into the new DATA_DIR first: restored, and the shop starts on it.
     const fresh = mkdtempSync(path.join(tmpdir(), 'restored-'));
     for (const name of kept) cpSync(path.join(offsite, name), path.join(fresh, name));

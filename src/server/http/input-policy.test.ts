@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import { multipartBody } from '../../../test/support/forms';
-import { INPUT_MESSAGES } from '../../shared/input-policy';
+import { INPUT_MESSAGES, MAX_INPUT_DEPTH } from '../../shared/input-policy';
 import { contactMessages } from '../db/schema/contact';
 import { webhookEvents } from '../db/schema/payments';
 import { webhookSignature } from '../payments/signatures';
@@ -116,5 +116,64 @@ describe('hostile bytes', () => {
       expect(response.json().code).toBe('invalid_event');
     }
     expect(await t.ctx.db.select().from(webhookEvents)).toHaveLength(0);
+  });
+});
+
+describe('deeply nested bodies', () => {
+  const deepArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  const BODY_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
+  const takesBody = (method: string): method is (typeof BODY_METHODS)[number] =>
+    (BODY_METHODS as readonly string[]).includes(method);
+  const bodyRoutes = () =>
+    t.routes.flatMap(({ method, url }) => (takesBody(method) ? [{ method, url }] : []));
+  const urlOf = (url: string) => url.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');
+
+  it('are refused on every route that takes a body, never with a 500; the policy answers 400 naming the field', async () => {
+    const client = await t.client({ ip: '10.9.0.20' });
+    const answers: string[] = [];
+    for (const route of bodyRoutes()) {
+      for (const body of [deepArray(10_000), deepObject(10_000), `{"name":${deepArray(10_000)}}`]) {
+        const response = await client.request(route.method, urlOf(route.url), body, {
+          'content-type': 'application/json',
+        });
+        answers.push(`${route.method} ${route.url} ${response.statusCode}`);
+        expect(response.statusCode, `${route.method} ${route.url}: ${response.body}`).toBeLessThan(500);
+      }
+    }
+    expect(answers.length).toBeGreaterThan(30);
+    // Routes that read no body schema of their own are answered by the policy itself.
+    const logout = await client.post('/api/auth/logout/', deepArray(10_000), {
+      'content-type': 'application/json',
+    });
+    expect(logout.statusCode).toBe(400);
+    expect(logout.json().message).toBe(INPUT_MESSAGES.tooDeep(MAX_INPUT_DEPTH));
+    const object = await client.post('/api/account/passkeys/options', deepObject(10_000), {
+      'content-type': 'application/json',
+    });
+    expect(object.statusCode).toBe(400);
+    expect(Object.keys(object.json().fieldErrors)[0]).toMatch(/^(a\.)+a$/);
+  }, 120_000);
+
+  it('refuses 100,000 levels, sent with or without a length, before any handler sees them', async () => {
+    const client = await t.client({ ip: '10.9.0.21' });
+    for (const body of [deepArray(100_000), deepObject(100_000)]) {
+      const declared = await client.post('/api/auth/logout/', body, { 'content-type': 'application/json' });
+      expect(declared.statusCode).toBe(413);
+      const streamed = await t.app.inject({
+        method: 'POST',
+        url: '/api/licenses/validate',
+        headers: { 'content-type': 'application/json' },
+        payload: Readable.from([Buffer.from(body)]),
+      });
+      expect(streamed.statusCode).toBe(413);
+    }
+  });
+
+  it('walks a body of many shallow fields, the limit counting depth only', async () => {
+    const client = await t.client({ ip: '10.9.0.22' });
+    const wide = JSON.stringify({ list: Array.from({ length: 5_000 }, () => ['ok']) });
+    const response = await client.post('/api/auth/logout/', wide, { 'content-type': 'application/json' });
+    expect(response.statusCode).toBeLessThan(300);
   });
 });

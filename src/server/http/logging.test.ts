@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../../test/support/app';
 import { createTestDatabase } from '../../../test/support/database';
-import { buildApp } from '../app';
+import { TEAM_INVITATION_PATH } from '../../shared/teams';
+import { buildApp, type RegisteredRoute } from '../app';
 import { createAppContext } from '../compose';
 import type { DatabaseHandle } from '../db';
 import { users } from '../db/schema/accounts';
@@ -25,6 +26,7 @@ const BAD_ID = secret('not-a-uuid');
 
 let logged = '';
 let app: FastifyInstance;
+let routes: ReadonlyArray<RegisteredRoute>;
 let database: DatabaseHandle;
 
 beforeAll(async () => {
@@ -36,7 +38,7 @@ beforeAll(async () => {
       done();
     },
   });
-  ({ app } = await buildApp({ ctx, logger: { level: 'info', stream } }));
+  ({ app, routes } = await buildApp({ ctx, logger: { level: 'info', stream } }));
   // Code that logs headers (a future hook, a debugging line) gets them censored too.
   app.addHook('onResponse', async (request, reply) => {
     request.log.info({ headers: request.headers, response: { headers: reply.getHeaders() } }, 'headers seen');
@@ -85,5 +87,48 @@ describe('the request log', () => {
     expect(logged).not.toContain(EMAIL);
     expect(logged).not.toContain(BAD_ID);
     expect(logged).not.toContain('params');
+  });
+});
+
+describe('routes whose URL carries a secret', () => {
+  /** A path parameter named as a token or a secret is a bearer secret: whoever has the URL has the access. */
+  const SECRET_PARAM = /^:\w*(token|secret)\w*$/i;
+  const tokenRoutes = () =>
+    routes.filter((route) => route.url.split('/').some((segment) => SECRET_PARAM.test(segment)));
+
+  it('are listed from the app, and none of them is logged with its token in clear', async () => {
+    const found = tokenRoutes().map((route) => `${route.method} ${route.url}`);
+    // The routes known today; a new one is checked below all the same.
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'GET /api/downloads/:token',
+        'GET /api/updates/:token/:file',
+        'GET /api/team-invitations/:token',
+        'POST /api/team-invitations/:token/accept',
+      ]),
+    );
+    for (const route of tokenRoutes()) {
+      const token = randomBytes(32).toString('base64url');
+      const url = route.url
+        .split('/')
+        .map((segment) =>
+          SECRET_PARAM.test(segment)
+            ? token
+            : segment.startsWith(':')
+              ? '00000000-0000-4000-8000-000000000000'
+              : segment,
+        )
+        .join('/');
+      await app.inject({ method: route.method as 'GET' | 'POST', url });
+      expect(logged, `${route.method} ${route.url}`).toContain(url.replace(token, '[redacted]'));
+      expect(logged, `${route.method} ${route.url}`).not.toContain(token);
+    }
+  });
+
+  it("keeps the invitation page's token out of the log too (the link in the email is a page of the site)", async () => {
+    const token = randomBytes(32).toString('base64url');
+    await app.inject({ method: 'GET', url: `${TEAM_INVITATION_PATH}${token}` });
+    expect(logged).toContain(`${TEAM_INVITATION_PATH}[redacted]`);
+    expect(logged).not.toContain(token);
   });
 });

@@ -1,18 +1,41 @@
 import type { FastifyRequest } from 'fastify';
+import { TEAM_INVITATION_PATH } from '../../shared/teams';
 
 /**
  * What the request log must never hold: bearer secrets in URLs (a download link works without login for 3 hours;
- * an update feed's token is a device's), credentials in headers (sessions, CSRF tokens, operator keys), and the
- * values a failed query was bound to (license keys, emails, password hashes). The query's text stays: it names
- * which query failed.
+ * an update feed's token is a device's; a team invitation's gives a seat), credentials in headers (sessions, CSRF
+ * tokens, operator keys), and the values a failed query was bound to (license keys, emails, password hashes). The
+ * query's text stays: it names which query failed.
  */
-const SECRET_PATH_SEGMENT = /^(\/api\/(?:downloads|updates)\/)[^/?#]+/;
 const SECRET_QUERY_VALUE = /([?&](?:token|key|code)=)[^&#]*/gi;
 const REDACTED = '[redacted]';
 
-/** The URL as the log shows it: the token segment of download and update-feed URLs, and token-like query values, replaced. */
-function redactUrl(url: string): string {
-  return url.replace(SECRET_PATH_SEGMENT, `$1${REDACTED}`).replace(SECRET_QUERY_VALUE, `$1${REDACTED}`);
+/**
+ * A route parameter named as a token or a secret is a bearer secret (`/api/downloads/:token`,
+ * `/api/team-invitations/:token/accept`, …): its segment of the URL is replaced, whichever route declares it.
+ */
+const SECRET_PARAM = /^:\w*(token|secret)\w*$/i;
+/** Pages of the site whose link ends in a secret: the server serves them as the web app, with no route of their own. */
+const SECRET_PAGES = [TEAM_INVITATION_PATH];
+
+/** The URL as the log shows it: the secret segments of its route or page, and token-like query values, replaced. */
+function redactUrl(url: string, route: string | undefined): string {
+  const queryAt = url.search(/[?#]/);
+  const [path, rest] = queryAt < 0 ? [url, ''] : [url.slice(0, queryAt), url.slice(queryAt)];
+  let shown = path;
+  if (route?.includes(':')) {
+    const secretAt = route
+      .split('/')
+      .flatMap((segment, index) => (SECRET_PARAM.test(segment) ? [index] : []));
+    if (secretAt.length > 0)
+      shown = path
+        .split('/')
+        .map((segment, index) => (secretAt.includes(index) ? REDACTED : segment))
+        .join('/');
+  }
+  const page = SECRET_PAGES.find((prefix) => shown.startsWith(prefix) && shown.length > prefix.length);
+  if (page) shown = `${page}${REDACTED}`;
+  return `${shown}${rest.replace(SECRET_QUERY_VALUE, `$1${REDACTED}`)}`;
 }
 
 const CREDENTIAL_HEADERS = ['.authorization', '.cookie', '["set-cookie"]', '["x-csrftoken"]'];
@@ -69,7 +92,7 @@ function serializeError(error: unknown, depth = 0): unknown {
 function serializeRequest(request: FastifyRequest) {
   return {
     method: request.method,
-    url: redactUrl(request.url),
+    url: redactUrl(request.url, request.routeOptions?.url),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,

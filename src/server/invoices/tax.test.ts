@@ -34,15 +34,21 @@ describe('splitTax', () => {
     expect(splitTax(118_00, 'inter-state').taxes).toEqual([{ name: 'IGST', ratePercent: 18, amount: 18_00 }]);
   });
 
-  it('rounds the taxable value to the paisa and gives the odd paisa of the tax to SGST', () => {
+  it('charges CGST equal to SGST, each 9 % of the taxable value to the paisa, which takes the odd paisa', () => {
     // ₹1,499: 1499 / 1.18 = 1270.338… → taxable ₹1,270.34, tax ₹228.66 split 114.33 + 114.33
     expect(splitTax(1499_00, 'intra-state')).toMatchObject({
       taxableValue: 1270_34,
       taxes: [{ amount: 114_33 }, { amount: 114_33 }],
     });
-    // ₹499: 422.881… → 422.88, tax 76.12 → 38.06 + 38.06; ₹1: 0.847… → 0.85, tax 0.15 → 0.07 + 0.08
+    // ₹499: 9 % of 422.881… is 38.059… → 38.06 each, taxable 499 − 76.12 = 422.88
     expect(splitTax(499_00, 'intra-state').taxableValue).toBe(422_88);
-    expect(splitTax(1_00, 'intra-state').taxes.map((line) => line.amount)).toEqual([7, 8]);
+    // ₹1: 9 % of 0.847… is 0.076… → 0.08 each, and the taxable value 0.84 (not 0.07 + 0.08 on 0.85)
+    expect(splitTax(1_00, 'intra-state')).toMatchObject({
+      taxableValue: 84,
+      taxes: [{ amount: 8 }, { amount: 8 }],
+    });
+    // ₹19.99: 9 % of 16.940… is 1.524… → 1.52 each, taxable 16.95 (not 1.52 + 1.53 on 16.94)
+    expect(splitTax(19_99, 'intra-state').taxes.map((line) => line.amount)).toEqual([1_52, 1_52]);
   });
 
   it('adds up exactly to the amount paid for every awkward amount', () => {
@@ -55,7 +61,8 @@ describe('splitTax', () => {
         for (const line of split.taxes) expect(Number.isInteger(line.amount) && line.amount >= 0).toBe(true);
         if (type === 'intra-state') {
           const [cgst, sgst] = split.taxes;
-          expect(Math.abs((cgst?.amount ?? 0) - (sgst?.amount ?? 0))).toBeLessThanOrEqual(1);
+          expect(cgst?.amount).toBe(sgst?.amount);
+          expect(Math.abs(split.taxableValue - (amount * 100) / 118)).toBeLessThanOrEqual(1);
         }
       }
     }

@@ -54,22 +54,23 @@ export function splitTax(total: number, supplyType: SupplyType): TaxSplit {
   if (supplyType === 'export-lut')
     return { supplyType, taxableValue: total, taxes: [{ name: 'IGST', ratePercent: 0, amount: 0 }], total };
 
-  const taxableValue = divideRounded(total * 100, 100 + GST_RATE_PERCENT);
-  const tax = total - taxableValue;
   if (supplyType === 'intra-state') {
-    // The odd paisa, if any, goes to SGST so that the two halves still add up to the tax.
-    const central = Math.floor(tax / 2);
+    // CGST and SGST are equal, each half the rate on the taxable value rounded to the paisa, as the invoice states
+    // them; the taxable value is what is left, so an odd paisa sits there and the lines still add up to the total.
     const half = GST_RATE_PERCENT / 2;
+    const each = divideRounded(total * half, 100 + GST_RATE_PERCENT);
     return {
       supplyType,
-      taxableValue,
+      taxableValue: total - 2 * each,
       taxes: [
-        { name: 'CGST', ratePercent: half, amount: central },
-        { name: 'SGST', ratePercent: half, amount: tax - central },
+        { name: 'CGST', ratePercent: half, amount: each },
+        { name: 'SGST', ratePercent: half, amount: each },
       ],
       total,
     };
   }
+  const taxableValue = divideRounded(total * 100, 100 + GST_RATE_PERCENT);
+  const tax = total - taxableValue;
   return {
     supplyType,
     taxableValue,

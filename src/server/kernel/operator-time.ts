@@ -1,15 +1,21 @@
 /**
- * Times in messages for the operator (the command line, later the dashboard), which services put into their
- * refusals too.
+ * Times in messages for the operator (the command line, and the refusals services put them into), in India time
+ * like the dashboard (issue 63): the firm works in India, whatever zone the server's machine runs in.
  */
 
-const pad = (value: number) => String(value).padStart(2, '0');
+const INDIA_TIME = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Asia/Kolkata',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 
-/** "2026-06-01 15:30 +05:30": the operator's local time, with the offset so nobody has to guess the zone. */
+/** "2026-06-01 15:30 IST": India time, the zone named so nobody has to guess it. */
 export function formatOperatorTime(date: Date | null | undefined): string {
   if (!date) return '—';
-  const offsetMinutes = -date.getTimezoneOffset();
-  const sign = offsetMinutes >= 0 ? '+' : '-';
-  const offset = `${sign}${pad(Math.floor(Math.abs(offsetMinutes) / 60))}:${pad(Math.abs(offsetMinutes) % 60)}`;
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())} ${offset}`;
+  const part = Object.fromEntries(INDIA_TIME.formatToParts(date).map(({ type, value }) => [type, value]));
+  return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute} IST`;
 }

@@ -8,7 +8,10 @@ import {
 } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import type { LicenseFile, PublicKeysResponse } from '../../shared/licenses';
+import type { DbOrTx } from '../db';
+import { licenseSigningKeys } from '../db/schema/licenses';
 import type { Config } from '../kernel/config';
 import { keyId } from '../kernel/key-id';
 
@@ -78,4 +81,18 @@ export function createSigningKeys(config: Config): SigningKeys {
       return verify(null, Buffer.from(file.payload, 'base64'), key, Buffer.from(file.signature, 'base64'));
     },
   };
+}
+
+/**
+ * Notes in the database that the shop signs licenses with `kid` as of `now` (at every start), so a snapshot names
+ * the key its licenses need and a restore can refuse another one (db/backup.ts).
+ */
+export async function recordLicenseSigningKey(db: DbOrTx, kid: string, now: Date): Promise<void> {
+  await db
+    .insert(licenseSigningKeys)
+    .values({ kid, firstUsedAt: now, lastUsedAt: now })
+    .onConflictDoUpdate({
+      target: licenseSigningKeys.kid,
+      set: { lastUsedAt: sql`greatest(${licenseSigningKeys.lastUsedAt}, excluded.last_used_at)` },
+    });
 }

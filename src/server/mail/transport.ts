@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import { SITE } from '../../shared/site';
 import type { Config } from '../kernel/config';
 
 /** One outbox row on its way out. */
@@ -32,6 +33,19 @@ export type MailTransport = {
 
 export type TransportConfig = Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir' | 'publicUrl'>;
 
+/**
+ * The notices whose text asks the reader to reply to the firm ("Questions? Reply to …", "We reply within 2 working
+ * days", "reply to this email"): sent from the no-reply address, so their Reply-To is the firm's support address
+ * (issue 63). A new notice that invites a reply is added here.
+ */
+export const REPLIES_GO_TO_FIRM: ReadonlySet<string> = new Set([
+  'team-removed',
+  'refund-notice',
+  'refund-request',
+  'refund-request-declined',
+  'checkout-reminder',
+]);
+
 /** Timeouts short enough that a dead SMTP server delays a worker run by seconds, not minutes. */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
 
@@ -45,6 +59,7 @@ function mailOptions(mail: OutgoingMail, config: TransportConfig): SendMailOptio
   return {
     from: config.mailFrom,
     to: { name: '', address: mail.to },
+    ...(REPLIES_GO_TO_FIRM.has(mail.kind) ? { replyTo: SITE.supportEmail } : {}),
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
@@ -80,8 +95,11 @@ function smtpTransport(smtpUrl: string, config: TransportConfig): MailTransport 
   };
 }
 
-/** Writes each message as `<stamp>-<id>-<kind>.json` (fields, for scripts) and `.eml` (the raw MIME message). */
-function fileTransport(config: TransportConfig): MailTransport {
+/**
+ * Writes one message into DATA_DIR/mail as `<stamp>-<id>-<kind>.json` (fields, for scripts) and `.eml` (the raw
+ * MIME message). Writing the same outbox row again replaces its two files (erasure redacts them this way).
+ */
+export async function writeMailFiles(config: TransportConfig, mail: OutgoingMail): Promise<void> {
   const directory = path.join(config.dataDir, 'mail');
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const writeAtomically = async (file: string, content: string | Buffer) => {
@@ -89,31 +107,39 @@ function fileTransport(config: TransportConfig): MailTransport {
     await writeFile(partial, content);
     await rename(partial, file);
   };
+  try {
+    const options = mailOptions(mail, config);
+    const info = (await composer.sendMail(options)) as { message: Buffer };
+    await mkdir(directory, { recursive: true });
+    const stamp = mail.createdAt.toISOString().replace(/[:.]/g, '-');
+    const base = path.join(directory, `${stamp}-${mail.id}-${mail.kind.replace(/[^\w-]/g, '_')}`);
+    const record = {
+      id: mail.id,
+      messageId: options.messageId,
+      from: config.mailFrom,
+      to: mail.to,
+      subject: mail.subject,
+      kind: mail.kind,
+      createdAt: mail.createdAt.toISOString(),
+      text: mail.text,
+      html: mail.html,
+      attachments: mail.attachments?.map((file) => file.filename) ?? [],
+    };
+    await writeAtomically(`${base}.eml`, info.message);
+    await writeAtomically(`${base}.json`, `${JSON.stringify(record, null, 2)}\n`);
+  } finally {
+    composer.close();
+  }
+}
+
+function fileTransport(config: TransportConfig): MailTransport {
   return {
     name: 'file',
     async send(mail) {
       if (mail.deleteWhenSent) return;
-      const options = mailOptions(mail, config);
-      const info = (await composer.sendMail(options)) as { message: Buffer };
-      await mkdir(directory, { recursive: true });
-      const stamp = mail.createdAt.toISOString().replace(/[:.]/g, '-');
-      const base = path.join(directory, `${stamp}-${mail.id}-${mail.kind.replace(/[^\w-]/g, '_')}`);
-      const record = {
-        id: mail.id,
-        messageId: options.messageId,
-        from: config.mailFrom,
-        to: mail.to,
-        subject: mail.subject,
-        kind: mail.kind,
-        createdAt: mail.createdAt.toISOString(),
-        text: mail.text,
-        html: mail.html,
-        attachments: mail.attachments?.map((file) => file.filename) ?? [],
-      };
-      await writeAtomically(`${base}.eml`, info.message);
-      await writeAtomically(`${base}.json`, `${JSON.stringify(record, null, 2)}\n`);
+      await writeMailFiles(config, mail);
     },
-    close: () => composer.close(),
+    close() {},
   };
 }
 

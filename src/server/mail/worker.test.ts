@@ -6,12 +6,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import { deliverDueMail, openedMails } from '../../../test/support/mail';
 import { TestSmtpServer } from '../../../test/support/smtp';
+import { SITE } from '../../shared/site';
 import { outbox } from '../db/schema/mail';
 import { backgroundJobs, startJobs } from '../jobs';
 import { createDataSecrets } from '../kernel/data-secrets';
+import { renderRemovedEmail } from '../teams/team-email';
 import { renderEmail } from './layout';
 import { enqueueMail, sealMailBodies } from './outbox';
-import { createMailTransport, type MailTransport } from './transport';
+import { createMailTransport, type MailTransport, REPLIES_GO_TO_FIRM } from './transport';
 import { CLAIM_LEASE_MS, createOutboxWorker, MAX_ATTEMPTS, type OutboxLog, RETRY_DELAYS_MS } from './worker';
 
 type LogEntry = { level: 'warn' | 'error'; obj: object; msg: string };
@@ -55,6 +57,28 @@ describe('outbox worker over SMTP', () => {
   afterEach(async () => {
     await t.close();
     await smtp.stop();
+  });
+
+  it("sends the notices that ask for a reply with the firm's address as Reply-To, and no other", async () => {
+    const removed = renderRemovedEmail({
+      memberName: 'Asha',
+      ownerName: 'Ritu',
+      toolName: 'PDF Utility Toolkit',
+      byOperator: false,
+    });
+    expect(removed.text).toContain(`Reply to ${SITE.supportEmail}`);
+    for (const kind of [...REPLIES_GO_TO_FIRM, 'signup-code'])
+      await enqueueMail(t.ctx, t.ctx.db, { to: `${kind}@example.com`, kind, ...removed }, t.clock.now());
+    await deliverDueMail(t.ctx);
+    for (const kind of REPLIES_GO_TO_FIRM)
+      expect(
+        (await smtp.waitFor((mail) => mail.to.includes(`${kind}@example.com`))).headers['reply-to'],
+        kind,
+      ).toContain(SITE.supportEmail);
+    expect(
+      (await smtp.waitFor((mail) => mail.to.includes('signup-code@example.com'))).headers['reply-to'],
+    ).toBe(undefined);
+    expect(REPLIES_GO_TO_FIRM.has('team-removed')).toBe(true);
   });
 
   it('retries with growing delays and marks the message failed after the last attempt', async () => {

@@ -211,7 +211,7 @@ describe('POST /api/orders/:orderId/billing', () => {
       [
         { gstin: WRONG_CHECKSUM, address: NEW_ADDRESS, state: 'Maharashtra' },
         'gstin',
-        BILLING_MESSAGES.gstinInvalid,
+        BILLING_MESSAGES.gstinCheckCharacter,
       ],
       [
         { gstin: MAHARASHTRA_GSTIN, address: NEW_ADDRESS, state: 'Rajasthan' },

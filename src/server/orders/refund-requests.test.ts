@@ -12,6 +12,7 @@ import {
 import type { OrderDetail } from '../../shared/order-detail';
 import { REFUND_REQUEST_MESSAGES, type RefundRequestView } from '../../shared/refund-requests';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
+import { overview } from '../dashboard/overview';
 import { creditNotes } from '../db/schema/invoices';
 import { outbox } from '../db/schema/mail';
 import { auditLog } from '../db/schema/operator';
@@ -103,6 +104,11 @@ describe('refund requests', () => {
       description: DESCRIPTION,
     });
 
+    // The dashboard's open items count the requests waiting for an answer (issue 63).
+    const open = async () => (await overview(t.ctx)).openItems.openRefundRequests;
+    const waiting = await open();
+    expect(waiting).toBeGreaterThanOrEqual(2);
+
     const listed = JSON.parse((await admin('refunds', 'requests', 'list', '--json')).stdout) as Array<
       RefundRequestView & { email: string }
     >;
@@ -120,6 +126,7 @@ describe('refund requests', () => {
       await t.ctx.db.select().from(creditNotes).where(eq(creditNotes.orderId, approved.id)),
     ).toHaveLength(1);
     expect(await mailsOf(approved.id, 'refund-notice')).toHaveLength(1);
+    expect(await open()).toBe(waiting - 1);
     expect((await admin('refunds', 'requests', 'approve', toApprove?.id ?? '')).exitCode).not.toBe(0);
 
     expect((await admin('refunds', 'requests', 'decline', toDecline?.id ?? '')).exitCode).not.toBe(0);

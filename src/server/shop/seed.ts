@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { newCouponSchema } from '../../shared/coupons';
+import { DEVELOPMENT_EXAMPLES } from '../../shared/shop';
 import { SITE } from '../../shared/site';
+import { createCoupon } from '../coupons/operator';
 import { tools } from '../db/schema/catalogue';
 import type { AppContext } from '../kernel/context';
+import { cliActor } from '../operator/audit';
 import { insertFirstRelease } from '../releases/first-release';
 import { buildZip } from './zip';
 
@@ -121,7 +125,9 @@ function sampleArchive(tool: SeedTool & { sample: NonNullable<SeedTool['sample']
 /**
  * Gives an empty database the default catalogue, with real sample files in storage. Safe to call from any number
  * of instances at once: an advisory lock serialises them, and only a tools table with no rows at all is seeded
- * (a catalogue whose tools were all deactivated stays as the operator left it).
+ * (a catalogue whose tools were all deactivated stays as the operator left it). In development the macOS toolkit
+ * also has a free trial and the example coupon is made (DEVELOPMENT_EXAMPLES), so a first run shows every way to
+ * buy; production and the tests start from the catalogue alone.
  */
 export async function seedDefaultCatalogue(ctx: AppContext): Promise<{ seeded: boolean }> {
   const { storage } = ctx;
@@ -130,6 +136,7 @@ export async function seedDefaultCatalogue(ctx: AppContext): Promise<{ seeded: b
     const [existing] = await tx.select({ id: tools.id }).from(tools).limit(1);
     if (existing) return { seeded: false };
     const now = ctx.clock.now();
+    const examples = ctx.config.env === 'development';
     for (const tool of DEFAULT_TOOLS) {
       const id = randomUUID();
       let file: { fileKey: string; fileName: string; fileSha256: string; fileSize: number } | undefined;
@@ -154,6 +161,9 @@ export async function seedDefaultCatalogue(ctx: AppContext): Promise<{ seeded: b
         comingSoon: tool.comingSoon,
         delivery: tool.delivery,
         sortOrder: tool.sortOrder,
+        ...(examples && tool.device === DEVELOPMENT_EXAMPLES.trialDevice
+          ? { trialDays: DEVELOPMENT_EXAMPLES.trialDays }
+          : {}),
         ...file,
         createdAt: now,
         updatedAt: now,
@@ -163,6 +173,12 @@ export async function seedDefaultCatalogue(ctx: AppContext): Promise<{ seeded: b
         await insertFirstRelease(tx, ctx, { id, device: tool.device }, sample, now);
       }
     }
+    if (examples)
+      await createCoupon(
+        { db: tx, clock: ctx.clock },
+        cliActor('first-run'),
+        newCouponSchema.parse({ ...DEVELOPMENT_EXAMPLES.coupon }),
+      );
     return { seeded: true };
   });
 }

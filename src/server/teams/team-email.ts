@@ -3,19 +3,43 @@ import { type RenderedEmail, renderEmail } from '../mail/layout';
 
 /** The emails of a team license (decision 051): plain, friendly, and each says what to do next. */
 
+/** The longest owner's name an invitation repeats; a longer one is cut with an ellipsis. */
+export const INVITER_NAME_MAX = 40;
+
+/** A word a mail program could turn into a link: a scheme, an address, `www.`, or a dot before a domain's letters. */
+const LINK_LIKE = /[:/@\\]|^www\.|\.\p{L}{2,}/iu;
+
+/**
+ * An owner's name as an invitation to a stranger's mailbox shows it (issue 63): whoever buys a team chooses the
+ * name, so it must not carry a link or a long pitch. Control characters go, words a mail program would link go, and
+ * what is left is cut to INVITER_NAME_MAX characters; the subject never holds it.
+ */
+export function inviterNameForMail(name: string): string {
+  const words = name
+    .normalize('NFKC')
+    .replace(/\p{C}/gu, ' ')
+    .split(/\s+/)
+    .filter((word) => word && !LINK_LIKE.test(word));
+  const plain = words.join(' ');
+  if (!plain) return 'The owner of a team license';
+  return plain.length <= INVITER_NAME_MAX ? plain : `${plain.slice(0, INVITER_NAME_MAX - 1).trimEnd()}…`;
+}
+
 export function renderInvitationEmail(input: {
   ownerName: string;
   toolName: string;
+  platform: string | null;
   link: string;
   expiresOn: string;
 }): RenderedEmail {
+  const tool = input.platform ? `${input.toolName} (${input.platform})` : input.toolName;
   return renderEmail({
-    subject: `${input.ownerName} invited you to use ${input.toolName}`,
+    subject: `An invitation to use ${tool}`,
     heading: `A seat of ${input.toolName} for you`,
     blocks: [
       {
         kind: 'paragraph',
-        text: `Hello, ${input.ownerName} has a team license for ${input.toolName} from ${SITE.name} and has given you one of its seats.`,
+        text: `Hello, ${inviterNameForMail(input.ownerName)} has a team license for ${tool} from ${SITE.name} and has given you one of its seats.`,
       },
       {
         kind: 'paragraph',

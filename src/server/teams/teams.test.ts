@@ -9,6 +9,7 @@ import {
   buyThroughEmulator,
   createOrder,
   createShopTestApp,
+  createUser,
   loginAs,
   newBuyer,
   orderRow,
@@ -69,7 +70,9 @@ async function licenseCall(action: 'activate' | 'validate', licenseKey: string, 
 /** Sends what the outbox holds through the real SMTP server and returns the invitation link's token for `email`. */
 async function invitationToken(email: string): Promise<string> {
   await deliverDueMail(t.ctx);
-  const mail = await smtp.waitFor((each) => each.to.includes(email) && each.subject.includes('invited you'));
+  const mail = await smtp.waitFor(
+    (each) => each.to.includes(email) && each.subject.includes('An invitation to use'),
+  );
   const match = mail.text.match(new RegExp(`${t.baseUrl}${TEAM_INVITATION_PATH}([A-Za-z0-9_-]+)`));
   expect(match, mail.text).toBeTruthy();
   return match?.[1] ?? '';
@@ -306,5 +309,69 @@ describe('team licenses', () => {
     expect(events.some((event) => event.kind === 'paid')).toBe(false);
     expect(await t.ctx.db.select().from(invoices).where(eq(invoices.orderId, order.id))).toEqual([]);
     expect(await seatsOf(licenseId)).toBe(seatsAfterRefund);
+  }, 120_000);
+});
+
+describe('invitation mail', () => {
+  /** A two-seat team of a buyer named `name`: its URL and the owner's client. */
+  async function teamOfOwnerNamed(name: string) {
+    const user = await createUser(t, { name });
+    const client = await loginAs(t, user);
+    await buyThroughEmulator(t, client, toolId, { seats: 2 });
+    const licenseId = (await client.get('/api/my-tools/')).json<PurchasedTool[]>()[0]?.team?.licenseId;
+    return { client, teamUrl: `/api/teams/${licenseId}` };
+  }
+
+  /** Invites `email` and at once cancels the invitation, so the seat is free for the next one. */
+  async function inviteAndCancel(owner: { client: TestClient; teamUrl: string }, email: string) {
+    const invited = await owner.client.post(`${owner.teamUrl}/invitations`, { email });
+    if (invited.statusCode === 201) {
+      const { id } = invited.json<{ invitation: { id: string } }>().invitation;
+      expect((await owner.client.request('DELETE', `${owner.teamUrl}/invitations/${id}`)).statusCode).toBe(
+        204,
+      );
+    }
+    return invited;
+  }
+
+  it('sends one address at most three invitations a day, whichever owners send them', async () => {
+    const target = `often-invited-${Date.now()}@example.com`;
+    const first = await teamOfOwnerNamed('First Owner');
+    for (let i = 0; i < 3; i++) expect((await inviteAndCancel(first, target)).statusCode).toBe(201);
+    const fourth = await inviteAndCancel(first, target);
+    expect(fourth.statusCode).toBe(429);
+    expect(fourth.headers['retry-after']).toBeTruthy();
+    expect(fourth.json<{ message: string }>().message).toBe(TEAM_MESSAGES.addressInvitedEnough);
+    const second = await teamOfOwnerNamed('Second Owner');
+    expect((await inviteAndCancel(second, target)).statusCode).toBe(429);
+    // Other addresses are still invited.
+    expect((await inviteAndCancel(second, `someone-else-${Date.now()}@example.com`)).statusCode).toBe(201);
+  }, 120_000);
+
+  it('lets one owner send at most ten invitations an hour', async () => {
+    const owner = await teamOfOwnerNamed('Busy Owner');
+    for (let i = 0; i < 10; i++)
+      expect((await inviteAndCancel(owner, `colleague-${i}-${Date.now()}@example.com`)).statusCode).toBe(201);
+    const eleventh = await inviteAndCancel(owner, `colleague-11-${Date.now()}@example.com`);
+    expect(eleventh.statusCode).toBe(429);
+    expect(eleventh.json<{ message: string }>().message).toBe(TEAM_MESSAGES.tooManyInvitations);
+  }, 120_000);
+
+  it("never puts the owner's name into the subject or a link: plain text, short, without addresses", async () => {
+    const owner = await teamOfOwnerNamed(`Visit http://evil.example and www.bad.example ${'x'.repeat(90)}`);
+    const email = `spam-target-${Date.now()}@example.com`;
+    expect((await owner.client.post(`${owner.teamUrl}/invitations`, { email })).statusCode).toBe(201);
+    await deliverDueMail(t.ctx);
+    const mail = await smtp.waitFor((each) => each.to.includes(email));
+    expect(mail.subject).toBe('An invitation to use Ledger Lens (Windows)');
+    for (const part of [mail.subject, mail.text, mail.html]) {
+      expect(part).not.toMatch(/evil|bad\.example|http:\/\/e|www\./);
+      expect(part).not.toContain('x'.repeat(60));
+    }
+    expect(mail.text).toContain('Visit');
+    // The one link is the invitation's own.
+    const links = [...mail.html.matchAll(/href="([^"]*)"/g)].map((match) => match[1]);
+    expect(links.length).toBe(1);
+    expect(links[0]?.startsWith(`${t.baseUrl}${TEAM_INVITATION_PATH}`)).toBe(true);
   }, 120_000);
 });

@@ -40,7 +40,11 @@ import {
  * member's license: validate answers REVOKED and its update feeds 404 from that commit on.
  */
 
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** Invitation mail goes to strangers' mailboxes: an owner's sends and an address's receipts are budgeted (issue 63). */
+export const INVITATIONS_PER_OWNER_HOUR = 10;
+export const INVITATIONS_PER_ADDRESS_DAY = 3;
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 type TeamRow = {
@@ -48,6 +52,7 @@ type TeamRow = {
   purchaseId: string;
   toolId: string;
   toolName: string;
+  platform: 'Windows' | 'macOS' | null;
   delivery: 'license_key' | 'credentials';
   ownerId: string;
   ownerName: string;
@@ -63,6 +68,7 @@ async function findTeam(db: DbOrTx, licenseId: string, lock = false): Promise<Te
       refundedAt: purchases.refundedAt,
       toolId: tools.id,
       toolName: tools.name,
+      platform: tools.device,
       delivery: tools.delivery,
       ownerId: users.id,
       ownerName: users.name,
@@ -272,6 +278,7 @@ async function invite(
       ...renderInvitationEmail({
         ownerName: team.ownerName,
         toolName: team.toolName,
+        platform: team.platform,
         link: `${ctx.config.publicUrl}${TEAM_INVITATION_PATH}${token}`,
         expiresOn: expiresAt.toISOString().slice(0, 10),
       }),
@@ -283,6 +290,27 @@ async function invite(
   return invitationAnswer(row);
 }
 
+/**
+ * Counts one invitation against the owner's hourly budget and the address's daily one (across every owner, so a
+ * cancel-and-invite-again loop or many small teams cannot fill a stranger's mailbox). Counted before the invitation
+ * is judged, like the code sends of auth/codes.ts: a refused attempt spends budget too.
+ */
+async function limitInvitations(ctx: AppContext, userId: string, email: string): Promise<void> {
+  await ctx.limiter.consume({
+    key: `team-invite-owner:${userId}`,
+    limit: INVITATIONS_PER_OWNER_HOUR,
+    windowMs: HOUR_MS,
+    message: TEAM_MESSAGES.tooManyInvitations,
+  });
+  // Keyed on the address last, as every address-keyed counter is, so erasure finds it (account/erasure.ts).
+  await ctx.limiter.consume({
+    key: `team-invite-to:${email}`,
+    limit: INVITATIONS_PER_ADDRESS_DAY,
+    windowMs: DAY_MS,
+    message: TEAM_MESSAGES.addressInvitedEnough,
+  });
+}
+
 /** POST /api/teams/:licenseId/invitations: one seat, held by the invitation until it is accepted or cancelled. */
 export async function inviteToTeam(
   ctx: AppContext,
@@ -292,6 +320,8 @@ export async function inviteToTeam(
 ): Promise<PendingInvitation> {
   const email = normaliseEmail(rawEmail);
   const now = ctx.clock.now();
+  await ownTeam(ctx.db, userId, licenseId);
+  await limitInvitations(ctx, userId, email);
   return ctx.db.transaction(async (tx) => {
     const team = await ownTeam(tx, userId, licenseId, true);
     if (team.license.status !== 'active') throw new DomainError('refused', TEAM_MESSAGES.teamClosed);

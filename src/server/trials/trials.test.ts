@@ -6,6 +6,7 @@ import { answerChecker } from '../../../test/support/openapi';
 import { addRelease } from '../../../test/support/release-fixtures';
 import {
   addTool,
+  buyThroughEmulator,
   buyTool,
   catalogueRows,
   createShopTestApp,
@@ -15,6 +16,8 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type { PurchasedTool } from '../../shared/shop';
+import { TEAM_INVITATION_PATH } from '../../shared/teams';
+import { TRIAL_MESSAGES } from '../../shared/trials';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { users } from '../db/schema/accounts';
 import { tools } from '../db/schema/catalogue';
@@ -187,6 +190,41 @@ describe('starting a trial', () => {
     await endTrial(t.ctx, key, cliActor('asha'));
     expect((await client.get(installerUrl, { accept: 'application/json' })).statusCode).toBe(404);
   });
+});
+
+describe('a tool already covered', () => {
+  it('refuses a trial to the owner of a team license and to each member holding a seat, saying why', async () => {
+    const tool = await addTool(t, { trialDays: 14, device: 'Windows' });
+    const owner = await newBuyer(t);
+    await buyThroughEmulator(t, owner.client, tool.id, { seats: 2 });
+    const licenseId = (await owner.client.get('/api/my-tools/')).json<PurchasedTool[]>()[0]?.team?.licenseId;
+    const member = await newBuyer(t);
+    const invited = await owner.client.post(`/api/teams/${licenseId}/invitations`, {
+      email: member.user.email,
+    });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const [mail] = openedMails(
+      t.ctx,
+      await t.ctx.db
+        .select()
+        .from(outbox)
+        .where(and(eq(outbox.to, member.user.email), eq(outbox.kind, 'team-invitation'))),
+    );
+    const token = new RegExp(`${TEAM_INVITATION_PATH}([\\w-]+)`).exec(mail?.text ?? '')?.[1];
+    expect((await member.client.post(`/api/team-invitations/${token}/accept`, {})).statusCode).toBe(200);
+
+    const refusedOwner = await owner.client.post('/api/trials/', { toolId: tool.id });
+    expect(refusedOwner.statusCode).toBe(409);
+    expect(refusedOwner.json().message).toBe(TRIAL_MESSAGES.alreadyOwned);
+    const refusedMember = await member.client.post('/api/trials/', { toolId: tool.id });
+    expect(refusedMember.statusCode).toBe(409);
+    expect(refusedMember.json().message).toBe(TRIAL_MESSAGES.coveredBySeat);
+    const [{ value: started } = { value: -1 }] = await t.ctx.db
+      .select({ value: count() })
+      .from(trials)
+      .where(eq(trials.toolId, tool.id));
+    expect(started).toBe(0);
+  }, 60_000);
 });
 
 describe('a trial through the license API', () => {

@@ -12,7 +12,9 @@ import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { insertLicense } from '../licenses/create';
 import { renderTrialDeliveryEmail } from '../licenses/delivery-email';
+import { heldPurchaseOf } from '../licenses/lookup';
 import { revealSecret } from '../licenses/secrets-at-rest';
+import { SEAT_HOLDING } from '../licenses/team-seats';
 import { enqueueMail } from '../mail/outbox';
 import { findActiveTool, forgetOwnedTools, type ToolRow } from '../shop/catalogue';
 import { createDownloadToken } from '../shop/downloads';
@@ -48,7 +50,7 @@ async function trialTool(ctx: AppContext, toolId: string): Promise<ToolRow> {
 
 /**
  * One trial per account and tool, ever, one per address and tool (also after an erased account: account/trial-claims.ts),
- * and none of a tool the account owns.
+ * and none of a tool the account owns or holds a seat of (a team member's license is on the owner's purchase).
  */
 async function assertMayTry(ctx: AppContext, tx: Tx, userId: string, toolId: string): Promise<void> {
   const [owned] = await tx
@@ -57,6 +59,8 @@ async function assertMayTry(ctx: AppContext, tx: Tx, userId: string, toolId: str
     .where(and(eq(purchases.userId, userId), eq(purchases.toolId, toolId), isNull(purchases.refundedAt)))
     .limit(1);
   if (owned) throw new DomainError('refused', TRIAL_MESSAGES.alreadyOwned);
+  if (await heldPurchaseOf(tx, { userId, toolId }, SEAT_HOLDING))
+    throw new DomainError('refused', TRIAL_MESSAGES.coveredBySeat);
   const [earlier] = await tx
     .select({ id: trials.id })
     .from(trials)

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { DomainError } from '../kernel/domain-error';
 
 /**
@@ -7,36 +7,24 @@ import { DomainError } from '../kernel/domain-error';
  * which a URL typed into the dashboard could otherwise reach from inside (SSRF). The name is resolved again at
  * every send and the request connects to the address that was checked, so a name that later points inside is
  * refused too. Loopback is allowed only with WEBHOOKS_ALLOW_LOOPBACK outside production.
+ *
+ * The ranges are `ipaddr.js`'s (issue 63): an address is allowed only when the library calls it ordinary `unicast`
+ * after unwrapping an IPv4-mapped IPv6 address, so every special range it knows (private, carrier-grade NAT,
+ * link-local, reserved and documentation, 6to4, Teredo, NAT64, site-local, discard, unique local, multicast…) is
+ * refused, including the ones added to it later.
  */
 
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
+/**
+ * The deprecated IPv4-compatible form (::a.b.c.d, RFC 4291 2.5.5.1), which the library leaves as unicast: some
+ * stacks still route it to the IPv4 address inside. `::` and `::1` are in it too and have their own ranges.
+ */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
-const internal = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  internal.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-  ['2001:db8::', 32],
-] as const) {
-  internal.addSubnet(network, prefix, 'ipv6');
+/** The range an address is in, as `ipaddr.js` names it (`unicast` for an ordinary address). */
+function rangeOf(address: string): string {
+  const ip = ipaddr.process(address);
+  if (ip.kind() === 'ipv6' && ip.match(IPV4_COMPATIBLE) && ip.range() === 'unicast') return 'ipv4Compatible';
+  return ip.range();
 }
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
@@ -52,12 +40,11 @@ const systemResolve: Resolve = async (host) =>
 
 /** Why an address may not receive webhooks, or undefined when it may. */
 function refusal(address: string, allowLoopback: boolean): string | undefined {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  const ip = mapped ?? address;
-  const type = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-  if (loopback.check(ip, type)) return allowLoopback ? undefined : 'a loopback address';
-  if (internal.check(ip, type)) return 'a private, link-local or metadata address';
-  return undefined;
+  if (!ipaddr.isValid(address)) return 'not an IP address';
+  const range = rangeOf(address);
+  if (range === 'unicast') return undefined;
+  if (range === 'loopback') return allowLoopback ? undefined : 'a loopback address';
+  return `a private, link-local or metadata address (${range})`;
 }
 
 /** The URL's host as the resolver takes it: IPv6 literals without their brackets. */

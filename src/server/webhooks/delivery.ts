@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
 import { SITE } from '../../shared/site';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema/webhooks';
 import type { AppContext } from '../kernel/context';
@@ -15,7 +15,10 @@ import { signatureHeaders } from './signing';
  * The webhook worker (decision 046): claims due deliveries with FOR UPDATE SKIP LOCKED and leases them by moving
  * next_attempt_at ahead in the claiming transaction, as the mail outbox does, so several instances never send one
  * delivery at once. Each attempt resolves the host again, refuses internal addresses, connects to the address it
- * checked, follows no redirect and gives up after 10 seconds; a 2xx answer delivers.
+ * checked, follows no redirect and gives up 10 seconds after it began (name, connection and answer together); a 2xx
+ * answer delivers. Each endpoint is sent to in its own lane, so a receiver that hangs holds up only its own
+ * deliveries (issue 63); shutdown waits a bounded time for the lanes, then stops them and leaves what they held
+ * queued, its interrupted attempt not counted.
  */
 
 /** Wait after the n-th failed attempt; about 70 hours in all, then the delivery has failed. */
@@ -26,8 +29,13 @@ export const WEBHOOK_MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_MS.length + 1;
 /** An endpoint whose attempts have all failed for this long is disabled and the operator told. */
 export const ENDPOINT_FAILING_LIMIT_MS = 3 * 24 * 60 * 60 * 1000;
 export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** How long shutdown waits for sends under way before it stops them (docs/webhooks.md states the bound). */
+export const WEBHOOK_SHUTDOWN_GRACE_MS = 5_000;
 const CLAIM_LEASE_MS = 5 * 60 * 1000;
+/** The most deliveries one claim takes for one endpoint; a lane claims its endpoint's next ones when done. */
 const BATCH_SIZE = 10;
+/** The most deliveries one claim takes in all. */
+const CLAIM_LIMIT = 100;
 const EXCERPT_LENGTH = 500;
 const USER_AGENT = 'PinkcityWebhooks/1';
 
@@ -39,7 +47,7 @@ function post(
   address: ResolvedAddress,
   headers: Record<string, string>,
   body: string,
-  timeoutMs: number,
+  signal: AbortSignal,
 ): Promise<Answer> {
   const lookup: LookupFunction = (_host, options, callback) => {
     if (options.all) callback(null, [{ address: address.address, family: address.family }]);
@@ -53,7 +61,7 @@ function post(
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
         lookup,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal,
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -79,6 +87,16 @@ function post(
   });
 }
 
+/** `promise`, or the signal's reason once it aborts first (a name lookup cannot be cancelled, only left). */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 const describeFailure = (error: unknown, timeoutMs: number): string => {
   if (
     error instanceof Error &&
@@ -93,9 +111,26 @@ const describeFailure = (error: unknown, timeoutMs: number): string => {
 export type WebhookRunResult = { claimed: number; delivered: number; retried: number; failed: number };
 
 export type WebhookWorker = {
+  /** Claims what is due, sends it (each endpoint in its own lane) and resolves when every lane is done. */
   runOnce(): Promise<WebhookRunResult>;
   /** Runs batches until nothing due is left. */
   drain(): Promise<WebhookRunResult>;
+  /**
+   * The background job's run: starts a lane for each endpoint with deliveries due that has none running, and
+   * resolves without waiting for them; a lane goes on claiming its endpoint's next deliveries until none are due.
+   */
+  dispatch(): Promise<void>;
+  /** Shutdown: no new lanes; waits up to `graceMs` for those running, then stops them, leaving their deliveries due. */
+  stop(graceMs: number): Promise<void>;
+};
+
+type Delivery = typeof webhookDeliveries.$inferSelect;
+type Outcome = {
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+  excerpt: string | null;
+  durationMs: number;
 };
 
 export function createWebhookWorker(
@@ -105,12 +140,23 @@ export function createWebhookWorker(
 ): WebhookWorker {
   const batchSize = options.batchSize ?? BATCH_SIZE;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  /** The endpoints this worker is sending to now, and each lane's end. */
+  const lanes = new Map<string, Promise<void>>();
+  const shutdown = new AbortController();
+  let stopping = false;
+  let claiming: Promise<Delivery[]> | undefined;
 
-  const claim = async () => {
+  /** Due deliveries, at most `batchSize` per endpoint: of one endpoint, or of every endpoint without a lane here. */
+  const claim = async (scope: { endpointId: string } | { busy: string[] }) => {
     const now = ctx.clock.now();
     return ctx.db.transaction(async (tx) => {
-      const due = await tx
-        .select({ id: webhookDeliveries.id })
+      const ranked = tx
+        .select({
+          id: webhookDeliveries.id,
+          rank: sql<number>`row_number() over (partition by ${webhookDeliveries.endpointId} order by ${webhookDeliveries.id})`.as(
+            'rank',
+          ),
+        })
         .from(webhookDeliveries)
         .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
         .where(
@@ -118,10 +164,25 @@ export function createWebhookWorker(
             eq(webhookDeliveries.status, 'pending'),
             eq(webhookEndpoints.enabled, true),
             or(eq(webhookDeliveries.attempts, 0), lte(webhookDeliveries.nextAttemptAt, now)),
+            'endpointId' in scope
+              ? eq(webhookDeliveries.endpointId, scope.endpointId)
+              : scope.busy.length > 0
+                ? notInArray(webhookDeliveries.endpointId, scope.busy)
+                : undefined,
+          ),
+        )
+        .as('ranked');
+      const due = await tx
+        .select({ id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .where(
+          inArray(
+            webhookDeliveries.id,
+            tx.select({ id: ranked.id }).from(ranked).where(lte(ranked.rank, batchSize)),
           ),
         )
         .orderBy(webhookDeliveries.id)
-        .limit(batchSize)
+        .limit(CLAIM_LIMIT)
         .for('update', { of: webhookDeliveries, skipLocked: true });
       if (due.length === 0) return [];
       return tx
@@ -140,8 +201,8 @@ export function createWebhookWorker(
     });
   };
 
-  /** Sends one claimed delivery once; what happened, for the attempt log. */
-  const attempt = async (delivery: typeof webhookDeliveries.$inferSelect) => {
+  /** Sends one claimed delivery once, within one deadline for the name, the connection and the answer. */
+  const attempt = async (delivery: Delivery): Promise<Outcome> => {
     const [endpoint] = await ctx.db
       .select()
       .from(webhookEndpoints)
@@ -149,8 +210,12 @@ export function createWebhookWorker(
     if (!endpoint)
       return { ok: false, status: null, error: 'endpoint removed', excerpt: null, durationMs: 0 };
     const started = Date.now();
+    const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), shutdown.signal]);
     try {
-      const address = await checkedAddress(endpoint.url, ctx.config.webhooks, options.resolve);
+      const address = await unlessAborted(
+        checkedAddress(endpoint.url, ctx.config.webhooks, options.resolve),
+        signal,
+      );
       const body = JSON.stringify(delivery.payload);
       const headers = signatureHeaders(openEndpointSecret(ctx, endpoint.secret), {
         id: delivery.messageId,
@@ -158,7 +223,7 @@ export function createWebhookWorker(
         timestamp: new Date(),
         body,
       });
-      const answer = await post(new URL(endpoint.url), address, headers, body, timeoutMs);
+      const answer = await post(new URL(endpoint.url), address, headers, body, signal);
       const ok = answer.status >= 200 && answer.status < 300;
       return {
         ok,
@@ -178,7 +243,7 @@ export function createWebhookWorker(
     }
   };
 
-  const recordFailure = async (delivery: typeof webhookDeliveries.$inferSelect, now: Date) => {
+  const recordFailure = async (delivery: Delivery, now: Date) => {
     const final = delivery.attempts >= WEBHOOK_MAX_ATTEMPTS;
     const delay = WEBHOOK_RETRY_DELAYS_MS[delivery.attempts - 1] ?? 60_000;
     await ctx.db.transaction(async (tx) => {
@@ -202,54 +267,127 @@ export function createWebhookWorker(
     return final;
   };
 
-  const runOnce = async (): Promise<WebhookRunResult> => {
-    const claimed = await claim();
-    const result: WebhookRunResult = { claimed: claimed.length, delivered: 0, retried: 0, failed: 0 };
-    for (const delivery of claimed) {
-      const outcome = await attempt(delivery);
-      const now = ctx.clock.now();
-      await ctx.db.insert(webhookAttempts).values({
-        deliveryId: delivery.id,
-        attempt: delivery.attempts,
-        status: outcome.status,
-        error: outcome.error,
-        excerpt: outcome.excerpt,
-        durationMs: outcome.durationMs,
-        at: now,
-      });
-      if (outcome.ok) {
-        await ctx.db
-          .update(webhookDeliveries)
-          .set({ status: 'delivered', deliveredAt: now })
-          .where(eq(webhookDeliveries.id, delivery.id));
-        await ctx.db
-          .update(webhookEndpoints)
-          .set({ failingSince: null })
-          .where(
-            and(
-              eq(webhookEndpoints.id, delivery.endpointId),
-              sql`${webhookEndpoints.failingSince} is not null`,
-            ),
-          );
-        result.delivered += 1;
-      } else if (await recordFailure(delivery, now)) result.failed += 1;
-      else result.retried += 1;
+  const record = async (delivery: Delivery, outcome: Outcome, result: WebhookRunResult) => {
+    const now = ctx.clock.now();
+    await ctx.db.insert(webhookAttempts).values({
+      deliveryId: delivery.id,
+      attempt: delivery.attempts,
+      status: outcome.status,
+      error: outcome.error,
+      excerpt: outcome.excerpt,
+      durationMs: outcome.durationMs,
+      at: now,
+    });
+    if (outcome.ok) {
+      await ctx.db
+        .update(webhookDeliveries)
+        .set({ status: 'delivered', deliveredAt: now })
+        .where(eq(webhookDeliveries.id, delivery.id));
+      await ctx.db
+        .update(webhookEndpoints)
+        .set({ failingSince: null })
+        .where(
+          and(
+            eq(webhookEndpoints.id, delivery.endpointId),
+            sql`${webhookEndpoints.failingSince} is not null`,
+          ),
+        );
+      result.delivered += 1;
+    } else if (await recordFailure(delivery, now)) result.failed += 1;
+    else result.retried += 1;
+  };
+
+  /** Gives claimed deliveries back untried: due at once, their claim not counted as an attempt. */
+  const release = async (deliveries: Delivery[]) => {
+    if (deliveries.length === 0) return;
+    await ctx.db
+      .update(webhookDeliveries)
+      .set({ attempts: sql`${webhookDeliveries.attempts} - 1`, nextAttemptAt: ctx.clock.now() })
+      .where(
+        and(
+          inArray(
+            webhookDeliveries.id,
+            deliveries.map((delivery) => delivery.id),
+          ),
+          eq(webhookDeliveries.status, 'pending'),
+        ),
+      );
+  };
+
+  /** One endpoint's deliveries, one after the other; `more` claims its next ones when these are done. */
+  const sendInTurn = async (
+    claimed: Delivery[],
+    result: WebhookRunResult,
+    more?: () => Promise<Delivery[]>,
+  ) => {
+    for (let batch = claimed; batch.length > 0; batch = (!stopping && (await more?.())) || []) {
+      for (const [index, delivery] of batch.entries()) {
+        if (stopping) return release(batch.slice(index));
+        const outcome = await attempt(delivery);
+        // Stopped by shutdown, not by the receiver: the delivery waits for the next start.
+        if (shutdown.signal.aborted && !outcome.ok) return release(batch.slice(index));
+        await record(delivery, outcome, result);
+      }
     }
+  };
+
+  /** Starts a lane for each endpoint of `claimed`; returns their ends. */
+  const startLanes = (claimed: Delivery[], result: WebhookRunResult, goOn: boolean): Promise<void>[] => {
+    const byEndpoint = new Map<string, Delivery[]>();
+    for (const delivery of claimed)
+      byEndpoint.set(delivery.endpointId, [...(byEndpoint.get(delivery.endpointId) ?? []), delivery]);
+    return [...byEndpoint].map(([endpointId, deliveries]) => {
+      const more = goOn ? async () => (await claim({ endpointId })) as Delivery[] : undefined;
+      const lane = sendInTurn(deliveries, result, more).finally(() => lanes.delete(endpointId));
+      lanes.set(endpointId, lane);
+      return lane;
+    });
+  };
+
+  const emptyResult = (): WebhookRunResult => ({ claimed: 0, delivered: 0, retried: 0, failed: 0 });
+
+  const runOnce = async (): Promise<WebhookRunResult> => {
+    const claimed = await claim({ busy: [...lanes.keys()] });
+    const result = { ...emptyResult(), claimed: claimed.length };
+    await Promise.all(startLanes(claimed, result, false));
     return result;
   };
 
   return {
     runOnce,
     async drain() {
-      const total: WebhookRunResult = { claimed: 0, delivered: 0, retried: 0, failed: 0 };
+      const total = emptyResult();
       for (;;) {
         const run = await runOnce();
         total.claimed += run.claimed;
         total.delivered += run.delivered;
         total.retried += run.retried;
         total.failed += run.failed;
-        if (run.claimed < batchSize) return total;
+        if (run.claimed === 0) return total;
       }
+    },
+    async dispatch() {
+      if (stopping) return;
+      claiming = claim({ busy: [...lanes.keys()] });
+      const claimed = await claiming.finally(() => {
+        claiming = undefined;
+      });
+      if (stopping) return release(claimed);
+      // A lane's failure (the database gone) leaves its deliveries leased; they are claimed again after the lease.
+      for (const lane of startLanes(claimed, emptyResult(), true)) lane.catch(() => {});
+    },
+    async stop(graceMs) {
+      stopping = true;
+      // A claim under way gives its deliveries back when it returns.
+      await claiming?.catch(() => {});
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      await Promise.race([Promise.allSettled([...lanes.values()]), grace]);
+      clearTimeout(timer);
+      shutdown.abort();
+      await Promise.allSettled([...lanes.values()]);
     },
   };
 }

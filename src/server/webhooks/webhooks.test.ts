@@ -7,6 +7,7 @@ import {
   buyThroughEmulator,
   catalogueRows,
   createShopTestApp,
+  eventually,
   newBuyer,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
@@ -17,7 +18,8 @@ import { eraseAccount } from '../account/erasure';
 import { licenses } from '../db/schema/licenses';
 import { outbox } from '../db/schema/mail';
 import { auditLog } from '../db/schema/operator';
-import { webhookDeliveries, webhookEndpoints } from '../db/schema/webhooks';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema/webhooks';
+import { backgroundJobs, startJobs } from '../jobs';
 import { loadConfig } from '../kernel/config';
 import type { AppContext } from '../kernel/context';
 import { createDataSecrets } from '../kernel/data-secrets';
@@ -28,7 +30,7 @@ import { refundOrder } from '../orders/refund';
 import { addArtifact, createRelease, publishRelease } from '../releases/operator';
 import { sendTrialEmails } from '../trials/reminders';
 import { startTrial } from '../trials/trials';
-import { createWebhookWorker } from './delivery';
+import { createWebhookWorker, WEBHOOK_SHUTDOWN_GRACE_MS } from './delivery';
 import { enqueueWebhookEvent } from './events';
 import {
   addWebhookEndpoint,
@@ -430,4 +432,76 @@ describe('addresses in production', () => {
     }
     await t.ctx.db.delete(webhookEndpoints).where(inArray(webhookEndpoints.id, ids));
   });
+});
+
+describe('a receiver that never answers', () => {
+  const silent = { warn() {}, error() {} };
+
+  it('holds up only its own endpoint, and shutdown waits a bounded time, leaving its deliveries queued', async () => {
+    const hanging = await addWebhookEndpoint(t.ctx, actor, {
+      url: receiver.url('/hanging'),
+      events: ['trial.expired'],
+    });
+    const healthy = await addWebhookEndpoint(t.ctx, actor, {
+      url: receiver.url('/healthy'),
+      events: ['trial.expired'],
+    });
+    receiver.answer('/hanging', 0, 0, 0);
+    for (let i = 0; i < 3; i++)
+      await t.ctx.db.transaction((tx) =>
+        enqueueWebhookEvent(tx, 'trial.expired', { trial: { id: `hang-${i}` } }, { at: t.clock.now() }),
+      );
+    // The webhook job as a server runs it.
+    const jobs = startJobs(
+      backgroundJobs(t.ctx, silent).filter((job) => job.name === 'webhooks'),
+      silent,
+    );
+    await eventually(async () => (receiver.at('/healthy').length === 3 ? true : undefined), 4_000);
+    expect(receiver.at('/hanging')).toHaveLength(1);
+
+    const stopping = Date.now();
+    await jobs.stop();
+    expect(Date.now() - stopping).toBeLessThan(WEBHOOK_SHUTDOWN_GRACE_MS + 2_000);
+    const queued = await t.ctx.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, hanging.id));
+    expect(queued.map((delivery) => [delivery.status, delivery.attempts])).toEqual([
+      ['pending', 0],
+      ['pending', 0],
+      ['pending', 0],
+    ]);
+    const logged = await t.ctx.db
+      .select()
+      .from(webhookAttempts)
+      .where(
+        inArray(
+          webhookAttempts.deliveryId,
+          queued.map((delivery) => delivery.id),
+        ),
+      );
+    expect(logged).toEqual([]);
+
+    // The receiver answers again: the next start sends what was left.
+    receiver.answer('/hanging');
+    expect(await drain()).toMatchObject({ delivered: 3 });
+    for (const id of [hanging.id, healthy.id]) await setWebhookEndpointEnabled(t.ctx, actor, id, false);
+  }, 30_000);
+
+  it('counts a name that does not resolve in time against the same deadline as the answer', async () => {
+    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
+      url: receiver.url('/unresolved'),
+      events: ['trial.expired'],
+    });
+    await t.ctx.db.transaction((tx) =>
+      enqueueWebhookEvent(tx, 'trial.expired', { trial: { id: 'dns' } }, { at: t.clock.now() }),
+    );
+    const worker = createWebhookWorker(t.ctx, { timeoutMs: 500, resolve: () => new Promise(() => {}) });
+    const started = Date.now();
+    expect(await worker.runOnce()).toMatchObject({ retried: 1 });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const { deliveries } = await listWebhookDeliveries(t.ctx, endpoint.id);
+    expect(deliveries[0]?.attempts[0]?.error).toBe('no answer within 0.5 s');
+    await setWebhookEndpointEnabled(t.ctx, actor, endpoint.id, false);
+  }, 30_000);
 });

@@ -130,3 +130,14 @@ export const licenseActivations = pgTable(
     index('license_activations_license_id_idx').on(t.licenseId, t.deactivatedAt),
   ],
 );
+
+/**
+ * The license signing keys this database's shop has signed with (by key id), newest use last: a restore checks that
+ * the key it is given is the one in use when the snapshot was taken, as it checks the release key against the
+ * artifacts' signatures (issue 63). Written at every start.
+ */
+export const licenseSigningKeys = pgTable('license_signing_keys', {
+  kid: text('kid').primaryKey(),
+  firstUsedAt: ts('first_used_at').notNull(),
+  lastUsedAt: ts('last_used_at').notNull(),
+});

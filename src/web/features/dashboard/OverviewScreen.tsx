@@ -4,7 +4,7 @@ import { formatSubunits } from '../../../shared/money';
 import { FormError } from '../../components/form';
 import { dashboardApi } from './api';
 import { CouponsOverviewCard } from './CouponsScreen';
-import { Inbox, MailWarning, RotateCw } from './icons';
+import { Inbox, MailWarning, Reply, RotateCw } from './icons';
 import { SalesChart } from './SalesChart';
 import { TrialFiguresList } from './TrialsPanel';
 import { Card, ScreenTitle, useScreenTitle } from './ui';
@@ -82,6 +82,16 @@ export function OverviewScreen() {
                     Mail being retried
                   </Link>
                   <strong className="text-lg tabular-nums">{data.openItems.retryingMail}</strong>
+                </li>
+                <li className="flex items-center gap-3">
+                  <Reply className="size-5 text-brand-700" aria-hidden="true" />
+                  <Link
+                    to="/admin/refund-requests"
+                    className="flex-1 text-brand-700 underline underline-offset-2"
+                  >
+                    Refund requests to answer
+                  </Link>
+                  <strong className="text-lg tabular-nums">{data.openItems.openRefundRequests}</strong>
                 </li>
               </ul>
             </Card>

@@ -7,6 +7,7 @@ import { announce } from '../../lib/announce';
 import { ApiError } from '../../lib/api';
 import { shopApi } from './api';
 import { IndianBillingFields } from './IndianBillingFields';
+import { rememberCorrectedBilling } from './intent';
 
 const BILLING_CORRECTION_TITLE = 'Add or correct GSTIN and billing address';
 
@@ -78,6 +79,7 @@ function BillingCorrectionForm({
     validate: (typed) => validateBilling({ ...typed, country: BILLING_COUNTRY_INDIA, currency: 'INR' }),
     send: async (typed) => {
       const answer = await shopApi.correctBilling(order.id, typed);
+      rememberCorrectedBilling(typed);
       onDone(answer.message);
     },
     explain: (failure, onFields) =>

@@ -2,7 +2,7 @@ import { FlaskConical, PackageOpen, SearchX, TriangleAlert } from 'lucide';
 import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { displayPrice, formatPrice } from '../../../shared/money';
-import { type BillingDetails, SHOP_MESSAGES, type Tool } from '../../../shared/shop';
+import { type BillingDetails, DEVELOPMENT_EXAMPLES, SHOP_MESSAGES, type Tool } from '../../../shared/shop';
 import { Icon } from '../../components/Icon';
 import { focusLost } from '../../lib/announce';
 import { useAuth } from '../../session/AuthContext';
@@ -171,7 +171,10 @@ export function ToolCatalogue() {
             <Icon node={FlaskConical} className="mt-0.5 size-4 shrink-0 text-amber-800" />
             <span>
               <strong className="font-semibold">Test mode — payments are simulated.</strong> The checkout is a
-              local stand-in and no real money moves.
+              local stand-in and no real money moves. A new development shop offers a{' '}
+              {DEVELOPMENT_EXAMPLES.trialDays}-day free trial of the {DEVELOPMENT_EXAMPLES.trialDevice}{' '}
+              toolkit and the coupon {DEVELOPMENT_EXAMPLES.coupon.code} ({DEVELOPMENT_EXAMPLES.coupon.percent}
+              % off).
             </span>
           </p>
         )}

@@ -1,3 +1,4 @@
+import { BILLING_COUNTRY_INDIA } from '../../../shared/billing';
 import { CURRENCIES, type Currency } from '../../../shared/constants';
 import type { BillingDraft } from './BillingModal';
 
@@ -61,6 +62,14 @@ export function storedBillingDraft(): StoredBillingDraft | undefined {
 
 export const rememberBillingDraft = (draft: StoredBillingDraft) =>
   write(BILLING_DRAFT_KEY, JSON.stringify(draft));
+
+/**
+ * A paid order's billing details were corrected (an Indian GSTIN and address): the next checkout in this tab starts
+ * from them, not from what was typed before (issue 63); the coupon and seats typed stay.
+ */
+export function rememberCorrectedBilling(corrected: { address: string; state: string; gstin: string }): void {
+  rememberBillingDraft({ ...storedBillingDraft(), ...corrected, country: BILLING_COUNTRY_INDIA });
+}
 
 /**
  * A signed-out buyer pressed Buy: carried on once they are signed in. From My Tools (a trial's "Buy now") the
