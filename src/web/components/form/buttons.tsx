@@ -16,6 +16,10 @@ export function busyButtonProps(busy: boolean | undefined, onClick?: () => void)
   } as const;
 }
 
+/** The frame of a card's small actions on My Tools (a device's, a team's); the caller adds the colours. */
+export const smallButton =
+  'inline-flex min-h-10 items-center justify-center gap-1.5 rounded-lg border px-3 text-sm font-semibold transition-colors aria-disabled:cursor-wait aria-disabled:opacity-70';
+
 const primary =
   'inline-flex items-center justify-center gap-2 rounded-lg bg-brand-800 font-semibold text-white shadow-sm transition-colors disabled:cursor-not-allowed aria-disabled:cursor-wait';
 
