@@ -1,6 +1,6 @@
 import { MAX_LENGTH } from '../../../shared/limits';
 import { BILLING_FIELD_LABELS } from '../../../shared/money';
-import { controlProps, Field, inputClass } from '../form/index';
+import { controlProps, Field, inputClass } from '../form';
 
 /**
  * The example in the GSTIN field: a Rajasthan (08) number whose last character is the right check character, so

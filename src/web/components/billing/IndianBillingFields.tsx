@@ -2,7 +2,7 @@ import { BILLING_COUNTRY_INDIA } from '../../../shared/billing';
 import { INDIAN_STATE_NAMES } from '../../../shared/indian-states';
 import { MAX_LENGTH } from '../../../shared/limits';
 import { BILLING_FIELD_LABELS } from '../../../shared/money';
-import { controlProps, Field, inputClass, Select } from '../form/index';
+import { controlProps, Field, inputClass, Select } from '../form';
 import { GstinField } from './GstinField';
 
 type IndianBillingField = 'address' | 'state' | 'gstin';

@@ -2,13 +2,12 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BILLING_MESSAGES } from '../../../shared/billing';
-import type { CheckoutQuote } from '../../../shared/checkout-quote';
 import { SEATS_MESSAGE } from '../../../shared/seats';
 import { SHOP_MESSAGES } from '../../../shared/shop';
-import { OrderSummary } from '../../components/billing/OrderSummary';
 import { ApiError } from '../../lib/api';
 import type { BillingDraft } from '../../lib/purchase-intent';
-import { BillingModal, billingTitle, type OrderChoice } from './BillingModal';
+import { BillingModal, billingTitle } from './BillingModal';
+import type { OrderChoice } from './types';
 
 const MESSAGES = BILLING_MESSAGES;
 
@@ -232,29 +231,6 @@ describe('the number of seats', () => {
     expect(document.activeElement).toBe(seats);
     // Not also said as the form's own failure.
     expect(dialog.queryByText(SHOP_MESSAGES.purchase.createFailed)).toBeNull();
-  });
-});
-
-describe('the order summary', () => {
-  const quote: Omit<CheckoutQuote, 'coupon'> = {
-    listPrice: 749_500,
-    discount: 149_900,
-    taxableValue: 508_135,
-    taxes: [{ name: 'IGST', rate: 18, amount: 91_465 }],
-    total: 599_600,
-    currency: 'INR',
-  };
-
-  it('shows the seats and the price of one, as the invoice line does', () => {
-    render(<OrderSummary quote={quote} seats={5} couponCode="TEAM20" />);
-    expect(screen.getByText('List price (5 × ₹1,499.00)')).toBeTruthy();
-    expect(screen.getByText('₹7,495.00')).toBeTruthy();
-    expect(screen.getByTestId('order-total').textContent).toBe('₹5,996.00');
-  });
-
-  it('says only "List price" for one seat', () => {
-    render(<OrderSummary quote={{ ...quote, listPrice: 149_900 }} couponCode={null} />);
-    expect(screen.getByText('List price')).toBeTruthy();
   });
 });
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Currency } from '../../../shared/constants';
 import { formatSubunits } from '../../../shared/money';
-import { Button, controlProps, Field, inputClass } from '../../components/form/index';
+import { Button, controlProps, Field, inputClass } from '../../components/form';
 
 export type AppliedCoupon = { code: string; discount: number; total: number };
 

@@ -14,8 +14,8 @@ import {
   storedBillingDraft,
 } from '../../lib/purchase-intent';
 import { shopApi } from '../../lib/shop-api';
-import type { OrderChoice } from './BillingModal';
 import { loadCheckout } from './razorpay';
+import type { OrderChoice } from './types';
 import { usePurchase } from './usePurchase';
 
 const BillingModal = lazy(() =>

@@ -13,9 +13,9 @@ import {
   storedBillingDraft,
 } from '../../lib/purchase-intent';
 import { useAuth } from '../../session/AuthContext';
-import type { OrderChoice } from './BillingModal';
 import { useCheckout } from './razorpay';
 import { useCheckoutLink, usePurchaseIntent } from './resumePurchase';
+import type { OrderChoice } from './types';
 import { usePurchase } from './usePurchase';
 
 /**

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { BILLING_COUNTRY_INDIA, validateBilling } from '../../../shared/billing';
 import type { OrderDetail } from '../../../shared/order-detail';
 import { IndianBillingFields } from '../../components/billing/IndianBillingFields';
-import { FormError, Notice, PrimaryButton, SecondaryButton, useForm } from '../../components/form/index';
+import { FormError, Notice, PrimaryButton, SecondaryButton, useForm } from '../../components/form';
 import { Modal } from '../../components/Modal';
 import { announce } from '../../lib/announce';
 import { ApiError } from '../../lib/api';

@@ -6,7 +6,7 @@ import {
   REFUND_REQUEST_REASONS,
   type RefundRequestReason,
 } from '../../../shared/refund-requests';
-import { Field, FormError, PrimaryButton, Select, TextAreaField, useForm } from '../../components/form/index';
+import { Field, FormError, PrimaryButton, Select, TextAreaField, useForm } from '../../components/form';
 import { announce } from '../../lib/announce';
 import { ordersApi } from './api';
 

@@ -1,6 +1,6 @@
 import { TriangleAlert, UsersRound } from 'lucide';
 import { Link, useLocation } from 'wouter';
-import { FormError, PrimaryButton } from '../../components/form/index';
+import { FormError, PrimaryButton } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
