@@ -1,7 +1,13 @@
 import { FileDown, LoaderCircle, MonitorX } from 'lucide';
 import { useEffect, useRef, useState } from 'react';
 import { LICENSE_MESSAGES, type MyDevice } from '../../../shared/licenses';
-import { busyButtonProps, SecondaryButton, smallButton } from '../../components/form/buttons';
+import {
+  busyButtonProps,
+  dangerSmallButton,
+  quietSmallButton,
+  SecondaryButton,
+  smallButton,
+} from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
 import { formatDate } from '../../lib/dates';
 import { myToolsApi } from './api';
@@ -43,7 +49,7 @@ export function DeviceRow({
             href={myToolsApi.licenseFileUrl(device.id)}
             download
             aria-label={`Download license file for ${name}`}
-            className={`${smallButton} border-slate-300 bg-white text-brand-800 hover:bg-slate-50`}
+            className={quietSmallButton}
           >
             <Icon node={FileDown} className="size-4" />
             Download license file
@@ -55,7 +61,7 @@ export function DeviceRow({
             type="button"
             aria-label={`Deactivate ${name}`}
             {...busyButtonProps(deactivating, () => setConfirming(true))}
-            className={`${smallButton} border-red-200 bg-white text-red-700 hover:bg-red-50`}
+            className={dangerSmallButton}
           >
             {deactivating ? (
               <Icon node={LoaderCircle} className="size-4 animate-spin motion-reduce:animate-none" />

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CONTACT_MESSAGES } from '../../../shared/contact';
 import type { PendingInvitation, Team } from '../../../shared/teams';
 import { ApiError } from '../../lib/api';
-import { type TeamMember, TeamView } from './TeamView';
+import type { TeamMember } from './MemberList';
+import { TeamView } from './TeamView';
 
 afterEach(cleanup);
 

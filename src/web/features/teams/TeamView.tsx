@@ -1,22 +1,17 @@
-import { MailPlus, UserMinus, UserPlus } from 'lucide';
-import { useEffect, useId, useRef, useState } from 'react';
+import { MailPlus, UserPlus } from 'lucide';
+import { useId, useRef, useState } from 'react';
 import { CONTACT_MESSAGES, EMAIL_PATTERN } from '../../../shared/contact';
 import { MAX_LENGTH } from '../../../shared/limits';
 import type { PendingInvitation, Team } from '../../../shared/teams';
-import { Button, FormError, SecondaryButton, TextField, useForm } from '../../components/form';
-import { busyButtonProps, smallButton } from '../../components/form/buttons';
+import { FormError, TextField, useForm } from '../../components/form';
+import { busyButtonProps, quietSmallButton } from '../../components/form/buttons';
 import { useAction } from '../../components/form/useAction';
 import { Icon } from '../../components/Icon';
-import { Modal } from '../../components/Modal';
 import { focusLost } from '../../lib/announce';
 import { ApiError } from '../../lib/api';
 import { formatDate } from '../../lib/dates';
-
-/** A member of a team, as GET /api/teams/:licenseId lists them. */
-export type TeamMember = Team['members'][number];
-
-const quietButton = `${smallButton} border-slate-300 bg-white text-brand-800 hover:bg-slate-50`;
-const dangerButton = `${smallButton} border-red-200 bg-white text-red-700 hover:bg-red-50`;
+import { MemberList, type TeamMember } from './MemberList';
+import { RemoveMemberDialog } from './RemoveMemberDialog';
 
 export const seatsLabel = (team: Pick<Team, 'seats' | 'seatsUsed'>) =>
   `${team.seatsUsed} of ${team.seats} ${team.seats === 1 ? 'seat' : 'seats'} used`;
@@ -55,13 +50,7 @@ export function TeamView({
       'The seat could not be taken back. Please try again.',
   );
   const panelRef = useRef<HTMLElement>(null);
-  const confirmRef = useRef<HTMLDivElement>(null);
   const free = team.seats - team.seatsUsed;
-
-  // The confirmation starts on Cancel, the safe choice (as a device's Deactivate does).
-  useEffect(() => {
-    if (removing) confirmRef.current?.querySelector<HTMLElement>('[data-cancel]')?.focus();
-  }, [removing]);
 
   const invite = form.submit({
     validate: ({ email }) =>
@@ -140,7 +129,7 @@ export function TeamView({
           }
         />
         <FormError message={form.formError} />
-        <button type="submit" {...busyButtonProps(form.busy !== null)} className={`${quietButton} mt-2`}>
+        <button type="submit" {...busyButtonProps(form.busy !== null)} className={`${quietSmallButton} mt-2`}>
           <Icon node={MailPlus} className="size-4" />
           {form.busy ? 'Sending...' : 'Send invitation'}
         </button>
@@ -161,7 +150,7 @@ export function TeamView({
                   type="button"
                   aria-label={`Cancel the invitation to ${invitation.email}`}
                   {...busyButtonProps(cancelling === invitation.id, () => void cancelInvitation(invitation))}
-                  className={`${quietButton} mt-2`}
+                  className={`${quietSmallButton} mt-2`}
                 >
                   {cancelling === invitation.id ? 'Cancelling...' : 'Cancel invitation'}
                 </button>
@@ -171,76 +160,32 @@ export function TeamView({
         </>
       )}
 
-      <h4 className="mt-4 text-sm font-semibold text-brand-900">Members</h4>
-      <ul className="mt-2 divide-y divide-slate-200">
-        {team.members.map((member) => (
-          <li key={member.memberId} data-member className="py-3 first:pt-0 last:pb-0">
-            <p className="text-sm font-semibold text-slate-900">
-              {member.name}
-              {member.isOwner && <span className="font-normal text-slate-600"> (you, owner)</span>}
-            </p>
-            <p className="mt-0.5 text-xs break-all text-slate-600">{member.email}</p>
-            <p className="text-xs text-slate-600">Joined {formatDate(member.joinedAt)}</p>
-            {member.devices.length === 0 ? (
-              <p className="mt-1 text-xs text-slate-600">No device activated yet.</p>
-            ) : (
-              <ul aria-label={`Devices of ${member.name}`} className="mt-1">
-                {member.devices.map((device) => (
-                  <li key={device.id} className="text-xs text-slate-700">
-                    {device.name ?? 'Unnamed device'} · last seen{' '}
-                    {formatDate(device.lastSeenAt, 'dayAndTime')}
-                  </li>
-                ))}
-              </ul>
-            )}
-            {!member.isOwner && (
-              <button
-                type="button"
-                aria-label={`Remove ${member.name} from the team`}
-                onClick={() => {
-                  removal.clear();
-                  setRemoving(member);
-                }}
-                className={`${dangerButton} mt-2`}
-              >
-                <Icon node={UserMinus} className="size-4" />
-                Remove
-              </button>
-            )}
-          </li>
-        ))}
-      </ul>
+      <MemberList
+        members={team.members}
+        onRemove={(member) => {
+          removal.clear();
+          setRemoving(member);
+        }}
+      />
 
       <button
         type="button"
         data-add-seats
         {...busyButtonProps(addSeatsBusy, onAddSeats)}
-        className={`${quietButton} mt-4`}
+        className={`${quietSmallButton} mt-4`}
       >
         <Icon node={UserPlus} className="size-4" />
         Add seats
       </button>
 
-      <Modal
-        open={removing !== null}
-        onClose={() => setRemoving(null)}
-        title={removing ? `Remove ${removing.name}?` : ''}
+      <RemoveMemberDialog
+        member={removing}
+        busy={removal.busy}
+        error={removal.error}
+        onCancel={() => setRemoving(null)}
+        onConfirm={remove}
         returnFocus={() => document.getElementById(emailId)}
-      >
-        <p className="text-sm text-slate-700">
-          {removing?.name} ({removing?.email}) loses the seat at once: their key stops working on every
-          device, and the seat is free to give to someone else.
-        </p>
-        <FormError message={removal.error} />
-        <div ref={confirmRef} className="mt-5 flex flex-col justify-end gap-3 md:flex-row">
-          <SecondaryButton cancel onClick={() => setRemoving(null)}>
-            Cancel
-          </SecondaryButton>
-          <Button variant="danger" busy={removal.busy} onClick={remove}>
-            Remove
-          </Button>
-        </div>
-      </Modal>
+      />
     </section>
   );
 }
