@@ -1,17 +1,18 @@
-import { FileText, TriangleAlert } from 'lucide';
+import { TriangleAlert } from 'lucide';
 import type { ReactNode } from 'react';
-import { Link } from 'wouter';
 import { formatSubunits } from '../../../shared/money';
 import type { OrderDetail } from '../../../shared/order-detail';
 import { OrderSummary } from '../../components/billing/OrderSummary';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { ApiError } from '../../lib/api';
-import { formatDate } from '../../lib/dates';
 import { useQuery } from '../../lib/useQuery';
 import { useAuth } from '../../session/AuthContext';
 import { ordersApi } from './api';
 import { BillingCorrection } from './BillingCorrection';
+import { LicenseSummary } from './LicenseSummary';
+import { Fact, Panel, when } from './Panel';
+import { TaxDocuments } from './TaxDocuments';
 
 export const ORDER_PAGE_MESSAGES = {
   notFound: 'There is no such order in your account.',
@@ -19,20 +20,12 @@ export const ORDER_PAGE_MESSAGES = {
   signedOut: 'Please log in to see this order.',
 } as const;
 
-const when = (iso: string) => formatDate(iso, 'dayAndTimeInIndia');
-
 const STATUS_LABELS: Record<OrderDetail['status'], string> = {
   created: 'Awaiting payment',
   paid: 'Paid',
   refunded: 'Refunded',
   failed: 'Not paid',
 };
-const LICENSE_LABELS = {
-  active: 'Active',
-  trial: 'Trial',
-  suspended: 'Suspended',
-  revoked: 'Revoked',
-} as const;
 const METHOD_LABELS: Record<string, string> = {
   card: 'Card',
   upi: 'UPI',
@@ -160,61 +153,9 @@ export function OrderView({
       </div>
 
       <div className="space-y-8">
-        <Panel title="Tax documents">
-          {order.documents.length === 0 ? (
-            <p className="text-sm text-slate-600">No tax documents for this order.</p>
-          ) : (
-            <ul className="space-y-2">
-              {order.documents.map((doc) => (
-                <li key={`${doc.kind}-${doc.number}`}>
-                  <a
-                    href={doc.url}
-                    download
-                    className="inline-flex min-h-6 items-center gap-1.5 text-sm font-medium text-brand-700 underline underline-offset-2 hover:text-brand-900"
-                  >
-                    <Icon node={FileText} className="size-4 shrink-0" />
-                    {doc.kind === 'invoice' ? 'Invoice' : 'Credit note'} {doc.number}
-                  </a>
-                  <span className="block pl-5 text-xs text-slate-600">{when(doc.issuedAt)}</span>
-                  {doc.cancelledBy && (
-                    <span className="block pl-5 text-xs text-slate-700">
-                      Cancelled by credit note {doc.cancelledBy}
-                    </span>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
-        </Panel>
+        <TaxDocuments documents={order.documents} />
 
-        <Panel title="License">
-          {order.license ? (
-            <>
-              <p className="text-sm">
-                Status: <strong>{LICENSE_LABELS[order.license.status]}</strong>
-              </p>
-              {order.license.devices.length === 0 ? (
-                <p className="mt-2 text-sm text-slate-600">Not activated on any device yet.</p>
-              ) : (
-                <ul className="mt-2 space-y-1 text-sm">
-                  {order.license.devices.map((device) => (
-                    <li key={`${device.name}-${device.activatedAt}`}>
-                      <span className="font-medium">{device.name}</span>{' '}
-                      <span className="text-slate-600">since {when(device.activatedAt)}</span>
-                    </li>
-                  ))}
-                </ul>
-              )}
-              <p className="mt-3 text-sm">
-                <Link href="/my-tools" className="font-medium text-brand-700 underline underline-offset-2">
-                  Manage devices in My Tools
-                </Link>
-              </p>
-            </>
-          ) : (
-            <p className="text-sm text-slate-600">No license on this order.</p>
-          )}
-        </Panel>
+        <LicenseSummary license={order.license} />
 
         <Panel title="History">
           <ol className="space-y-2 text-sm">
@@ -228,26 +169,6 @@ export function OrderView({
           </ol>
         </Panel>
       </div>
-    </div>
-  );
-}
-
-function Panel({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section aria-label={title} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
-      <h2 className="mb-4 text-lg font-semibold text-brand-900">{title}</h2>
-      {children}
-    </section>
-  );
-}
-
-function Fact({ label, value, mono }: { label: string; value: string; mono?: boolean }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{label}</dt>
-      <dd className={`break-words text-slate-900 ${mono ? 'font-mono text-[13px]' : ''} whitespace-pre-line`}>
-        {value}
-      </dd>
     </div>
   );
 }
