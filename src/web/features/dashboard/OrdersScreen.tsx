@@ -5,7 +5,8 @@ import { formatSubunits } from '../../../shared/money';
 import { ORDER_STATUSES, type OrderStatus } from '../../../shared/orders';
 import { Button, FormError } from '../../components/form';
 import { dashboardApi } from './api';
-import { type Column, CursorTable, FIRST_PAGE } from './DataTable';
+import { CursorTable, FIRST_PAGE } from './CursorTable';
+import type { Column } from './DataTable';
 import { customerEmail, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
 
