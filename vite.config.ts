@@ -104,20 +104,20 @@ export default defineConfig(({ isSsrBuild }) => ({
                   test: /lucide[\\/]dist[\\/]esm[\\/]icons[\\/]/,
                 },
                 {
-                  // The form kit's buttons and notice, which the tools pages use without its fields (decision 052):
-                  // one file, not a file each.
+                  // The form kit's buttons and notice, which the tools pages use without its fields (decision 052),
+                  // and the spinner every shop page shows while it loads: one file, not a file each.
                   name: 'buttons',
                   minShareCount: 2,
-                  test: /src[\\/]web[\\/]components[\\/]form[\\/](buttons|Notice)\./,
+                  test: /src[\\/]web[\\/]components[\\/](form[\\/](buttons|Notice)|Spinner)\./,
                 },
                 {
-                  // The shop's API calls and its spinner, which the shop's pages load together: one file, not two
-                  // (the team panel calls the API without the spinner, which split them; decision 052). Their
-                  // dependencies stay where they are: the fetch wrapper is the entry's.
-                  name: 'shop-api',
+                  // What the buyer's pages (My Tools, an order's page, the account, the team panel) read with: the
+                  // data-fetching hook, the orders' API calls and the date formats, one file rather than three
+                  // (decision 055). Their dependencies stay where they are: the fetch wrapper is the entry's.
+                  name: 'portal',
                   minShareCount: 2,
                   includeDependenciesRecursively: false,
-                  test: /src[\\/]web[\\/]features[\\/]shop[\\/](api|Spinner)\./,
+                  test: /src[\\/]web[\\/](features[\\/]orders[\\/]api|lib[\\/](useQuery|dates))\./,
                 },
                 {
                   name: 'page-header',

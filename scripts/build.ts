@@ -91,12 +91,13 @@ type ViteManifest = Record<
 
 /**
  * The files a chunk brings: itself and, transitively, its static imports; with `onDemand`, also the code it loads
- * later (dialogs, toasts), other pages excepted.
+ * later (dialogs, toasts, a part a page joins from two features such as My Tools' team panel), the site's pages
+ * (`onDemand.pages`, the route table's modules) excepted.
  */
 function chunkFiles(
   manifest: ViteManifest,
   key: string,
-  onDemand: boolean,
+  onDemand: { pages: ReadonlySet<string> } | false,
   files = new Set<string>(),
 ): Set<string> {
   const chunk = manifest[key];
@@ -106,7 +107,7 @@ function chunkFiles(
   for (const child of chunk.imports ?? []) chunkFiles(manifest, child, onDemand, files);
   if (!onDemand) return files;
   for (const child of chunk.dynamicImports ?? []) {
-    if (!child.startsWith('src/web/pages/')) chunkFiles(manifest, child, onDemand, files);
+    if (!onDemand.pages.has(child)) chunkFiles(manifest, child, onDemand, files);
   }
   return files;
 }
@@ -146,12 +147,13 @@ async function inlinePageCss(
   template: string,
   manifest: ViteManifest,
   pageKey: string,
+  pages: ReadonlySet<string>,
   appHtml: string,
 ): Promise<string> {
   const link = /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/;
   const file = link.exec(template)?.[1];
   if (!file) throw new Error('the built index.html links no stylesheet');
-  const scripts = [...chunkFiles(manifest, ENTRY_KEY, true), ...chunkFiles(manifest, pageKey, true)]
+  const scripts = [...chunkFiles(manifest, ENTRY_KEY, { pages }), ...chunkFiles(manifest, pageKey, { pages })]
     .filter((name) => name.endsWith('.js'))
     .map((name) => readFileSync(path.join(clientDir, name), 'utf8'));
   const css = await pageCss(readFileSync(path.join(clientDir, file), 'utf8'), [appHtml, ...scripts]);
@@ -193,15 +195,17 @@ async function main() {
     pageModuleOf(route: PageRoute): Promise<string>;
   };
 
+  const routes = [...ssr.PAGE_ROUTES, ssr.ADMIN_PAGE, ssr.NOT_FOUND_ROUTE];
+  const pageKeys = new Set(await Promise.all(routes.map((route) => ssr.pageModuleOf(route))));
   const pages: SiteManifest['pages'] = {};
-  for (const route of [...ssr.PAGE_ROUTES, ssr.ADMIN_PAGE, ssr.NOT_FOUND_ROUTE]) {
+  for (const route of routes) {
     // The dashboard's shell answers /admin and every address under it.
     const url = route.path === '*' ? '/__not-found__' : route.path.replace(/\/\*$/, '');
     const file = htmlFileOf(route.path);
     if (route === ssr.ADMIN_PAGE) pages[url] = file;
     const appHtml = await ssr.renderRoute(url);
     const pageKey = await ssr.pageModuleOf(route);
-    const html = (await inlinePageCss(template, manifest, pageKey, appHtml))
+    const html = (await inlinePageCss(template, manifest, pageKey, pageKeys, appHtml))
       .replace('<!--head-->', headFor(route, bootScriptFor(manifest, pageKey)))
       .replace('<!--app-->', () => appHtml);
     writeFileSync(path.join(clientDir, file), html);

@@ -1,6 +1,10 @@
-import { MyToolsList } from '../features/shop/MyToolsList';
-import { OrderHistory } from '../features/shop/OrderHistory';
+import { lazy } from 'react';
+import { MyToolsList } from '../features/my-tools/MyToolsList';
+import { OrderHistory } from '../features/orders/OrderHistory';
 import { ToolsLayout } from '../layout/ToolsLayout';
+
+/** A team's panel (issue 54) loads only on the card of a team the buyer owns. */
+const TeamPanel = lazy(() => import('./MyToolsTeamPanel'));
 
 /** /my-tools (docs/product.md §2): the signed-in buyer's tools; everyone else is sent to /utility-tools. */
 export default function MyToolsPage() {
@@ -25,7 +29,7 @@ export default function MyToolsPage() {
         <h2 id="purchased-tools-heading" className="sr-only">
           Purchased tools and trials
         </h2>
-        <MyToolsList />
+        <MyToolsList teamPanel={TeamPanel} />
       </section>
       <section aria-labelledby="order-history-heading" className="mx-auto max-w-6xl px-5 pb-16 sm:px-6">
         <OrderHistory />

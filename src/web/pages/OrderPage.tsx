@@ -1,5 +1,5 @@
-import { OrderView } from '../features/shop/OrderPage';
-import { RefundRequestPanel } from '../features/shop/RefundRequestPanel';
+import { OrderView } from '../features/orders/OrderView';
+import { RefundRequestPanel } from '../features/orders/RefundRequestPanel';
 import { MyToolsSubpage } from './MyToolsSubpage';
 
 /** /my-tools/orders/<orderId>: one of the buyer's orders (decision 044). */

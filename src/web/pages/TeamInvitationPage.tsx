@@ -1,4 +1,4 @@
-import { TeamInvitation } from '../features/shop/TeamInvitation';
+import { TeamInvitation } from '../features/teams/TeamInvitation';
 import { MyToolsSubpage } from './MyToolsSubpage';
 
 /** /my-tools/team-invitations/<token>: a seat of someone's team license, offered by email (issue 54). */

@@ -2,8 +2,30 @@ import { Info, ShieldCheck } from 'lucide';
 import { Link } from 'wouter';
 import { SITE } from '../../shared/site';
 import { Icon } from '../components/Icon';
-import { ToolCatalogue } from '../features/shop/ToolCatalogue';
+import { toolAction } from '../features/catalogue/ToolCard';
+import { ToolCatalogue } from '../features/catalogue/ToolCatalogue';
+import { useCatalogue } from '../features/catalogue/useCatalogue';
+import { useToolCheckout } from '../features/checkout/useToolCheckout';
 import { ToolsLayout } from '../layout/ToolsLayout';
+
+/** The catalogue and the checkout, which meet here: Buy on a card opens the checkout for its tool (decision 055). */
+function CatalogueWithCheckout() {
+  const catalogue = useCatalogue();
+  const checkout = useToolCheckout({
+    tools: catalogue.tools,
+    currency: catalogue.currency,
+    setCurrency: catalogue.setCurrency,
+    countryCode: catalogue.countryCode,
+    onPurchased: catalogue.markPurchased,
+    actionOf: toolAction,
+  });
+  return (
+    <>
+      <ToolCatalogue catalogue={catalogue} checkout={checkout} />
+      {checkout.dialog}
+    </>
+  );
+}
 
 /**
  * /utility-tools (docs/product.md §2): the notice and the Dashboard are prerendered; the tools arrive on the
@@ -75,7 +97,7 @@ export default function UtilityToolsPage() {
         <p className="mt-2 mb-8 text-slate-600">
           Every tool comes with lifetime validity. Prices are shown in your currency — switch any time.
         </p>
-        <ToolCatalogue />
+        <CatalogueWithCheckout />
         <p className="mt-10 text-sm text-slate-600">
           Delivery is by email within minutes; nothing is shipped. See our{' '}
           <Link to="/shipping-policy" className="font-medium text-brand-700 underline underline-offset-2">

@@ -11,8 +11,9 @@ import {
 import { useLocation } from 'wouter';
 import type { AuthUser } from '../../shared/auth';
 import { AUTH_POLL_INTERVAL_MS } from '../../shared/constants';
-import { announce, focusLost } from '../lib/announce';
 import { sessionApi } from './api';
+import { signedInOnlyReason } from './signed-in-only';
+import { rememberSignIn, welcomeBack } from './welcome-back';
 
 export type { AuthUser } from '../../shared/auth';
 
@@ -53,40 +54,6 @@ export type AuthDialogState = {
 const AuthContext = createContext<AuthState | null>(null);
 
 const TOOLS_PATH = '/utility-tools';
-
-/**
- * Why a signed-out visitor on this address is asked to sign in, or null when anyone may see it. Every address under
- * /my-tools (an order's page too) and /account is the buyer's own: opened signed out (a bookmark, an email's link),
- * it shows the sign-in dialog with this line, and signing in reloads the same address (docs/decisions/045).
- */
-export function signedInOnlyReason(pathname: string): string | null {
-  const path = pathname.replace(/\/+$/, '');
-  if (path === '/account' || path.startsWith('/account/'))
-    return 'Sign in to open your account settings. You will come back to this page.';
-  if (path.startsWith('/my-tools/team-invitations/'))
-    return 'Sign in, or create an account, to accept your seat. You will come back to this page.';
-  if (path.startsWith('/my-tools/')) return 'Sign in to see this page of My Tools. You will come back to it.';
-  if (path === '/my-tools')
-    return 'Sign in to see your tools, trials and orders. You will come back to this page.';
-  return null;
-}
-
-/** Set just before the reload that follows a sign-in, so the reloaded page can say so and place focus. */
-const JUST_SIGNED_IN = 'just-signed-in';
-
-/** After a sign-in's reload: focus on the account menu (named with the buyer's name), and one announcement. */
-function welcomeBack(name: string) {
-  let flagged = false;
-  try {
-    flagged = sessionStorage.getItem(JUST_SIGNED_IN) !== null;
-    sessionStorage.removeItem(JUST_SIGNED_IN);
-  } catch {
-    // Storage refused (private mode): nothing to say.
-  }
-  if (!flagged) return;
-  if (focusLost()) document.querySelector<HTMLElement>('[data-user-menu]')?.focus();
-  announce(`Signed in as ${name}.`);
-}
 
 /**
  * Who is logged in, for the tools pages (docs/product.md §4, §6). Checks GET /api/auth/check/ once mounted
@@ -171,11 +138,7 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
   }, []);
 
   const onLoggedIn = useCallback((loggedInUser: AuthUser) => {
-    try {
-      sessionStorage.setItem(JUST_SIGNED_IN, '1');
-    } catch {
-      // Storage refused: the reloaded page just does not say so.
-    }
+    rememberSignIn();
     setUser(loggedInUser);
     setChecked(true);
   }, []);

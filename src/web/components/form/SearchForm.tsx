@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button } from './buttons';
+import { compactInputClass } from './field';
 
 /** A search field with its button, for lists searched on the server; `onSearch` gets the trimmed text. */
 export function SearchForm({
@@ -32,7 +33,7 @@ export function SearchForm({
           value={text}
           onChange={(event) => setText(event.target.value)}
           placeholder={placeholder}
-          className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm sm:w-64"
+          className={`min-w-0 flex-1 sm:w-64 ${compactInputClass}`}
         />
         <Button type="submit">Search</Button>
       </form>

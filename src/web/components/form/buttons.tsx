@@ -16,6 +16,15 @@ export function busyButtonProps(busy: boolean | undefined, onClick?: () => void)
   } as const;
 }
 
+/**
+ * A card's small actions on My Tools (a device's, a team's): the frame, to which the caller adds its colours, and
+ * the two kinds most are, quiet and (for one that takes something away) danger.
+ */
+export const smallButton =
+  'inline-flex min-h-10 items-center justify-center gap-1.5 rounded-lg border px-3 text-sm font-semibold transition-colors aria-disabled:cursor-wait aria-disabled:opacity-70';
+export const quietSmallButton = `${smallButton} border-slate-300 bg-white text-brand-800 hover:bg-slate-50`;
+export const dangerSmallButton = `${smallButton} border-red-200 bg-white text-red-700 hover:bg-red-50`;
+
 const primary =
   'inline-flex items-center justify-center gap-2 rounded-lg bg-brand-800 font-semibold text-white shadow-sm transition-colors disabled:cursor-not-allowed aria-disabled:cursor-wait';
 

@@ -16,6 +16,12 @@ export const inputClass = (invalid: boolean, readOnly = false) =>
         : 'border-slate-300 bg-white text-slate-900 hover:border-slate-400 focus:border-brand-600 focus:outline-brand-600'
   }`;
 
+/**
+ * The compact look of a search or filter control (the back office's search bars and filters, beside their Search
+ * button): smaller text and padding than a form's field; the caller sets its width.
+ */
+export const compactInputClass = 'rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm';
+
 const errorId = (id: string) => `${id}-error`;
 const hintId = (id: string) => `${id}-hint`;
 

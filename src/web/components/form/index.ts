@@ -6,7 +6,15 @@ export {
   PrimaryButton,
   SecondaryButton,
 } from './buttons';
-export { Checkbox, controlProps, Field, inputClass, TextAreaField, TextField } from './field';
+export {
+  Checkbox,
+  compactInputClass,
+  controlProps,
+  Field,
+  inputClass,
+  TextAreaField,
+  TextField,
+} from './field';
 export { FormError, Notice } from './Notice';
 export { PasswordField } from './PasswordField';
 export { SearchForm } from './SearchForm';

@@ -2,12 +2,12 @@ import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/brow
 import { type FormEvent, useId, useState } from 'react';
 import { ACCOUNT_MESSAGES, PASSKEY_NAME_MAX_LENGTH, passkeyNameProblem } from '../../../shared/account';
 import { FormError, PrimaryButton, TextField, useForm } from '../../components/form';
+import { useQuery } from '../../lib/useQuery';
 import { AccountSection } from './AccountSection';
 import { accountApi } from './api';
 import { PasskeyRow } from './PasskeyRow';
 import { useReauth } from './ReauthPrompt';
 import { failureMessage, SavedNote, useSavedNote } from './SavedNote';
-import { useAccountList } from './useAccountList';
 
 export function PasskeysSection() {
   return (
@@ -22,20 +22,23 @@ export function PasskeysSection() {
 }
 
 function Passkeys() {
-  const list = useAccountList(accountApi.passkeys);
+  const list = useQuery('passkeys', accountApi.passkeys, (failure) =>
+    console.error('Failed to load an account list', failure),
+  );
   const saved = useSavedNote();
-  if (list.failed) return <FormError message="Your passkeys could not be loaded. Please reload the page." />;
-  if (!list.items) return <p className="text-sm text-slate-600">Loading your passkeys...</p>;
+  if (list.error !== null)
+    return <FormError message="Your passkeys could not be loaded. Please reload the page." />;
+  if (!list.data) return <p className="text-sm text-slate-600">Loading your passkeys...</p>;
   return (
     <div className="max-w-xl space-y-5">
-      {list.items.length > 0 ? (
+      {list.data.length > 0 ? (
         <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200">
-          {list.items.map((passkey) => (
+          {list.data.map((passkey) => (
             <PasskeyRow
               key={passkey.id}
               passkey={passkey}
               onChanged={(passkeys, message) => {
-                list.setItems(passkeys);
+                list.setData(() => passkeys);
                 saved.show(message);
               }}
             />
@@ -47,7 +50,7 @@ function Passkeys() {
       <SavedNote note={saved.note} />
       <AddPasskeyForm
         onAdded={(passkeys) => {
-          list.setItems(passkeys);
+          list.setData(() => passkeys);
           saved.show(ACCOUNT_MESSAGES.passkeyAdded);
         }}
       />

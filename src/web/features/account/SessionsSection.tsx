@@ -5,12 +5,12 @@ import { Button, FormError } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { Icon } from '../../components/Icon';
 import { focusOrFallback } from '../../lib/announce';
+import { useQuery } from '../../lib/useQuery';
 import { AccountSection } from './AccountSection';
 import { accountApi } from './api';
 import { countryName, formatWhen } from './format';
 import { useReauth } from './ReauthPrompt';
 import { failureMessage, SavedNote, useSavedNote } from './SavedNote';
-import { useAccountList } from './useAccountList';
 
 /** Something else on the page (a password change) signed browsers out: the list is read again. */
 const SESSIONS_CHANGED = 'account:sessions-changed';
@@ -29,7 +29,14 @@ export function SessionsSection() {
 }
 
 function SessionList() {
-  const { items, setItems, failed, reload } = useAccountList(accountApi.sessions);
+  const {
+    data: items,
+    setData: setItems,
+    error,
+    reload,
+  } = useQuery('sessions', accountApi.sessions, (failure) =>
+    console.error('Failed to load an account list', failure),
+  );
   // One action at a time; `acting` says whose button shows it.
   const action = useAction((failure) => failureMessage(failure, 'That did not work. Please try again.'));
   const [acting, setActing] = useState<string | null>(null);
@@ -67,7 +74,8 @@ function SessionList() {
     });
   };
 
-  if (failed) return <FormError message="Your sessions could not be loaded. Please reload the page." />;
+  if (error !== null)
+    return <FormError message="Your sessions could not be loaded. Please reload the page." />;
   if (!items) return <p className="text-sm text-slate-600">Loading your sessions...</p>;
   const others = items.filter((session) => !session.current);
   return (

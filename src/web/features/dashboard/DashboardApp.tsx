@@ -4,7 +4,8 @@ import { Link, Route, Switch } from 'wouter';
 import type { DashboardStatus } from '../../../shared/dashboard';
 import { ActivityScreen } from './ActivityScreen';
 import { dashboardApi } from './api';
-import { CouponScreen, CouponsScreen } from './CouponsScreen';
+import { CouponScreen } from './CouponScreen';
+import { CouponsScreen } from './CouponsScreen';
 import { CustomerScreen, CustomersScreen } from './CustomersScreen';
 import { DashboardLayout } from './DashboardLayout';
 import { EnrolScreen } from './EnrolScreen';
@@ -23,7 +24,8 @@ import { ToolsScreen } from './ToolsScreen';
 import { ScreenTitle, useScreenTitle } from './ui';
 import { SessionLostContext } from './useDashboardData';
 import { VerifyScreen } from './VerifyScreen';
-import { WebhookScreen, WebhooksScreen } from './WebhooksScreen';
+import { WebhookScreen } from './WebhookScreen';
+import { WebhooksScreen } from './WebhooksScreen';
 
 function UnknownScreen() {
   useScreenTitle('Not found');

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { InvoicePeriod, InvoiceReport } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
-import { Button, FormError } from '../../components/form';
+import { Button, compactInputClass, FormError } from '../../components/form';
 import { dashboardApi, queryString } from './api';
 import { type Column, DataTable } from './DataTable';
 import { Download } from './icons';
@@ -64,7 +64,6 @@ export function InvoicesScreen() {
     event.preventDefault();
     setPeriod(form);
   };
-  const fieldClass = 'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm';
   return (
     <>
       <ScreenTitle title="Invoices">
@@ -92,7 +91,7 @@ export function InvoicesScreen() {
               required
               value={form.from}
               onChange={(event) => setForm({ ...form, from: event.target.value })}
-              className={fieldClass}
+              className={`block w-full ${compactInputClass}`}
             />
           </div>
           <div>
@@ -105,7 +104,7 @@ export function InvoicesScreen() {
               required
               value={form.to}
               onChange={(event) => setForm({ ...form, to: event.target.value })}
-              className={fieldClass}
+              className={`block w-full ${compactInputClass}`}
             />
           </div>
           <Button type="submit">Show</Button>

@@ -4,8 +4,8 @@ import { SITE } from '../../../shared/site';
 import { Button, FormError } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { dashboardApi, problem } from './api';
-import { Pager } from './DataTable';
 import { Check, Reply } from './icons';
+import { Pager } from './PagedTable';
 import { formatDateTime, ScreenTitle, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
 

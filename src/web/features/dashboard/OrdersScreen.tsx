@@ -3,9 +3,10 @@ import { Link } from 'wouter';
 import type { OrderRow } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { ORDER_STATUSES, type OrderStatus } from '../../../shared/orders';
-import { Button, FormError } from '../../components/form';
+import { Button, compactInputClass, FormError } from '../../components/form';
 import { dashboardApi } from './api';
-import { type Column, CursorTable, FIRST_PAGE } from './DataTable';
+import { CursorTable, FIRST_PAGE } from './CursorTable';
+import type { Column } from './DataTable';
 import { customerEmail, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
 
@@ -55,8 +56,6 @@ export const ORDER_COLUMNS: Array<Column<OrderRow, Sort>> = [
     render: (order) => <StatusBadge status={order.status} />,
   },
 ];
-
-const fieldClass = 'rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm';
 
 /** Orders: search by email, order_…, pay_…, invoice number or id; filter by status and days; keyset paging. */
 export function OrdersScreen() {
@@ -117,7 +116,7 @@ export function OrdersScreen() {
               type="search"
               value={form.q}
               onChange={(e) => setForm({ ...form, q: e.target.value })}
-              className={`w-full ${fieldClass}`}
+              className={`w-full ${compactInputClass}`}
             />
           </div>
           <div>
@@ -128,7 +127,7 @@ export function OrdersScreen() {
               id="orders-status"
               value={form.status}
               onChange={(e) => setForm({ ...form, status: e.target.value as OrderStatus | '' })}
-              className={`w-full ${fieldClass}`}
+              className={`w-full ${compactInputClass}`}
             >
               <option value="">Any</option>
               {ORDER_STATUSES.map((status) => (
@@ -147,7 +146,7 @@ export function OrdersScreen() {
               type="date"
               value={form.from}
               onChange={(e) => setForm({ ...form, from: e.target.value })}
-              className={`w-full ${fieldClass}`}
+              className={`w-full ${compactInputClass}`}
             />
           </div>
           <div>
@@ -159,7 +158,7 @@ export function OrdersScreen() {
               type="date"
               value={form.to}
               onChange={(e) => setForm({ ...form, to: e.target.value })}
-              className={`w-full ${fieldClass}`}
+              className={`w-full ${compactInputClass}`}
             />
           </div>
           <Button type="submit">Search</Button>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { CursorPage } from '../../../shared/dashboard';
 import { FormError, SearchForm } from '../../components/form';
-import { type Column, type CursorPosition, CursorTable, FIRST_PAGE } from './DataTable';
+import { type CursorPosition, CursorTable, FIRST_PAGE } from './CursorTable';
+import type { Column } from './DataTable';
 import { ScreenTitle, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
 

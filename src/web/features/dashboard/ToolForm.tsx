@@ -1,12 +1,6 @@
 import { type AdminTool, type ToolInput, toolInputProblems } from '../../../shared/dashboard';
 import { defaultPackageId } from '../../../shared/releases';
-import {
-  ACTIVATION_LIMIT_RANGE,
-  DEFAULT_ACTIVATION_LIMIT,
-  DEFAULT_HEARTBEAT_MINUTES,
-  type LicenseModel,
-  TOOL_TEXT_MAX,
-} from '../../../shared/tool-rules';
+import { ACTIVATION_LIMIT_RANGE, type LicenseModel, TOOL_TEXT_MAX } from '../../../shared/tool-rules';
 import { TRIAL_DAYS_RANGE } from '../../../shared/trials';
 import {
   Button,
@@ -19,33 +13,7 @@ import {
   useForm,
 } from '../../components/form';
 import { problem } from './api';
-
-type ToolValues = Omit<
-  ToolInput,
-  'code' | 'trialDays' | 'packageId' | 'licenseModel' | 'heartbeatMinutes'
-> & {
-  code: string;
-  trialDays: string;
-  packageId: string;
-  licenseModel: LicenseModel;
-  heartbeatMinutes: string;
-};
-
-const FIELDS = [
-  'name',
-  'description',
-  'device',
-  'delivery',
-  'priceINR',
-  'priceUSD',
-  'activationLimit',
-  'licenseModel',
-  'heartbeatMinutes',
-  'trialDays',
-  'packageId',
-  'code',
-] as const satisfies ReadonlyArray<keyof ToolValues>;
-const fieldId = (field: string) => `tool-${field}`;
+import { FIELDS, fieldId, type ToolValues, typedPrice, valuesOf } from './toolValues';
 
 const DEVICES = [
   { value: 'Windows', label: 'Windows' },
@@ -60,46 +28,6 @@ const DELIVERIES = [
   { value: 'license_key', label: 'License key' },
   { value: 'credentials', label: 'Username and password' },
 ];
-
-/** A price in subunits as the operator types it (rupees or dollars with two decimals). */
-const typedPrice = (subunits: number | null) => (subunits === null ? '' : (subunits / 100).toFixed(2));
-
-function valuesOf(tool: AdminTool | null): ToolValues {
-  if (!tool) {
-    return {
-      name: '',
-      description: '',
-      device: 'Windows',
-      priceINR: '',
-      priceUSD: '',
-      comingSoon: false,
-      active: true,
-      delivery: 'license_key',
-      activationLimit: String(DEFAULT_ACTIVATION_LIMIT),
-      licenseModel: 'per-device',
-      heartbeatMinutes: String(DEFAULT_HEARTBEAT_MINUTES),
-      trialDays: '0',
-      packageId: '',
-      code: '',
-    };
-  }
-  return {
-    name: tool.name,
-    description: tool.description,
-    device: tool.device ?? 'none',
-    priceINR: typedPrice(tool.pricePaise),
-    priceUSD: typedPrice(tool.priceCents),
-    comingSoon: tool.comingSoon,
-    active: tool.active,
-    delivery: tool.delivery,
-    activationLimit: String(tool.activationLimit),
-    licenseModel: tool.licenseModel,
-    heartbeatMinutes: String(tool.heartbeatMinutes),
-    trialDays: String(tool.trialDays),
-    packageId: tool.packageId ?? '',
-    code: '',
-  };
-}
 
 /**
  * A tool's fields, checked with the server's own rules before sending (toolInputProblems) and showing the server's

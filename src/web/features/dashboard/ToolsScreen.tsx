@@ -4,8 +4,9 @@ import type { AdminTool } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { FormError } from '../../components/form';
 import { dashboardApi } from './api';
-import { type Column, PagedTable } from './DataTable';
+import type { Column } from './DataTable';
 import { Plus } from './icons';
+import { PagedTable } from './PagedTable';
 import { formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
 

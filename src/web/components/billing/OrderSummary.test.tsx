@@ -1,0 +1,29 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CheckoutQuote } from '../../../shared/checkout-quote';
+import { OrderSummary } from './OrderSummary';
+
+afterEach(cleanup);
+
+describe('the order summary', () => {
+  const quote: Omit<CheckoutQuote, 'coupon'> = {
+    listPrice: 749_500,
+    discount: 149_900,
+    taxableValue: 508_135,
+    taxes: [{ name: 'IGST', rate: 18, amount: 91_465 }],
+    total: 599_600,
+    currency: 'INR',
+  };
+
+  it('shows the seats and the price of one, as the invoice line does', () => {
+    render(<OrderSummary quote={quote} seats={5} couponCode="TEAM20" />);
+    expect(screen.getByText('List price (5 × ₹1,499.00)')).toBeTruthy();
+    expect(screen.getByText('₹7,495.00')).toBeTruthy();
+    expect(screen.getByTestId('order-total').textContent).toBe('₹5,996.00');
+  });
+
+  it('says only "List price" for one seat', () => {
+    render(<OrderSummary quote={{ ...quote, listPrice: 149_900 }} couponCode={null} />);
+    expect(screen.getByText('List price')).toBeTruthy();
+  });
+});

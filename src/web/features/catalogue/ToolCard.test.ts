@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { Tool } from '../../../shared/shop';
+import { buyLabel } from './ToolCard';
+
+const tool: Tool = {
+  _id: '0b6a4c9e-3f5d-4c1a-9a53-2f8f9d3c7e11',
+  name: 'PDF Utility Toolkit',
+  description: 'Merge, split and compress PDFs offline.',
+  device: 'Windows',
+  price: 1499,
+  priceINR: 1499,
+  priceUSD: 19.99,
+  comingSoon: false,
+  purchased: false,
+  icon: null,
+  trialDays: 0,
+  editions: [],
+};
+
+describe('tool card words (docs/product.md §2, §4)', () => {
+  it("labels the buy button '{device} - price', or 'Purchase - price' without a device", () => {
+    expect(buyLabel(tool, 'INR')).toBe('Windows - ₹1,499.00');
+    expect(buyLabel(tool, 'USD')).toBe('Windows - $19.99');
+    expect(buyLabel({ ...tool, device: null, priceINR: 249900, price: 249900 }, 'INR')).toBe(
+      'Purchase - ₹2,49,900.00',
+    );
+  });
+
+  it('shows the INR price at the fallback rate when a tool has no USD price', () => {
+    expect(buyLabel({ ...tool, device: 'macOS', priceUSD: null }, 'USD')).toBe('macOS - $19.99');
+  });
+});

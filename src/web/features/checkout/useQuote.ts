@@ -1,0 +1,102 @@
+import { useEffect, useRef, useState } from 'react';
+import type { CheckoutQuote } from '../../../shared/checkout-quote';
+import type { Currency } from '../../../shared/constants';
+import { formatSubunits } from '../../../shared/money';
+import { announce } from '../../lib/announce';
+import { ApiError } from '../../lib/api';
+import { checkoutApi } from './api';
+
+/** Said when the quote itself failed (no answer, a server error): never a reason the server did not give. */
+const CHECK_FAILED = 'The code could not be checked. Please try again.';
+
+/**
+ * The server's price for what the form says now (POST /api/checkout/quote): asked again when the number of seats,
+ * the state, the country or the coupon changes, a moment after the last change (a number typed or stepped through
+ * asks once). An answer that arrives after a newer question is dropped; no number of seats, no price. An applied
+ * code is announced with its effect; a refused one is a normal answer whose reason shows on the field.
+ */
+export function useQuote({
+  toolId,
+  currency,
+  seats,
+  state,
+  country,
+  initialCode,
+}: {
+  toolId?: string;
+  currency: Currency;
+  seats: number | null;
+  state: string;
+  country: string;
+  initialCode: string | null;
+}) {
+  // With the number of seats it prices: the summary says what the amounts are for while a newer number is asked.
+  const [quote, setQuote] = useState<(CheckoutQuote & { seats: number }) | null>(null);
+  const [quoting, setQuoting] = useState(false);
+  const [couponCode, setCode] = useState<string | null>(initialCode);
+  const [checkFailed, setCheckFailed] = useState<string | null>(null);
+  const announceResult = useRef(false);
+
+  const quoted = useRef(false);
+  useEffect(() => {
+    if (!toolId) return;
+    if (seats === null) {
+      setQuote(null);
+      setQuoting(false);
+      return;
+    }
+    let current = true;
+    setQuoting(true);
+    const ask = () =>
+      checkoutApi
+        .quote({
+          toolId,
+          currency,
+          state,
+          seats,
+          ...(country ? { country } : {}),
+          ...(couponCode ? { couponCode } : {}),
+        })
+        .then(
+          (answer) => {
+            if (!current) return;
+            setQuote({ ...answer, seats });
+            setCheckFailed(null);
+            if (announceResult.current && answer.coupon) {
+              announce(
+                answer.coupon.applied
+                  ? `Coupon ${answer.coupon.code} applied: ${formatSubunits(answer.discount, currency)} off, new price ${formatSubunits(answer.total, currency)}.`
+                  : answer.coupon.message,
+              );
+            }
+          },
+          (failure: unknown) => {
+            if (!current) return;
+            setQuote(null);
+            const message = (failure instanceof ApiError && failure.serverMessage) || CHECK_FAILED;
+            if (couponCode) {
+              setCheckFailed(message);
+              if (announceResult.current) announce(message);
+            }
+          },
+        )
+        .finally(() => {
+          if (!current) return;
+          setQuoting(false);
+          announceResult.current = false;
+        });
+    const timer = window.setTimeout(ask, quoted.current ? 300 : 0);
+    quoted.current = true;
+    return () => {
+      current = false;
+      window.clearTimeout(timer);
+    };
+  }, [toolId, currency, seats, state, country, couponCode]);
+
+  const setCouponCode = (code: string | null) => {
+    announceResult.current = code !== null;
+    setCheckFailed(null);
+    setCode(code);
+  };
+  return { quote, quoting, couponCode, setCouponCode, checkFailed };
+}

@@ -1,0 +1,17 @@
+import type { BillingCorrectionAnswer, BillingCorrectionInput } from '../../../shared/billing-correction';
+import type { OrderDetail } from '../../../shared/order-detail';
+import type { OrderHistoryOrder } from '../../../shared/order-history';
+import type { RefundRequestInput, RefundRequestView } from '../../../shared/refund-requests';
+import { api } from '../../lib/api';
+
+const order = (orderId: string) => `/api/orders/${encodeURIComponent(orderId)}`;
+
+/** The buyer's orders (decision 044): the history on My Tools, an order's page and what it offers. */
+export const ordersApi = {
+  orders: () => api.get<OrderHistoryOrder[]>('/api/orders/'),
+  order: (orderId: string) => api.get<OrderDetail>(order(orderId)),
+  requestRefund: (orderId: string, body: RefundRequestInput) =>
+    api.post<RefundRequestView>(`${order(orderId)}/refund-request`, body),
+  correctBilling: (orderId: string, body: BillingCorrectionInput) =>
+    api.post<BillingCorrectionAnswer>(`${order(orderId)}/billing`, body),
+};
