@@ -45,4 +45,21 @@ describe('health and readiness', () => {
     expect(t.ctx.dbHealth.observe(failed)).toBe(false);
     expect((await t.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
   });
+
+  it('answer 503 "draining" from /api/ready at once once shutdown starts, while every other route keeps answering', async () => {
+    const leaving = await createTestApp();
+    try {
+      leaving.app.startDraining();
+      const ready = await leaving.app.inject({ method: 'GET', url: '/api/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'draining' });
+      expect(ready.headers['cache-control']).toBe('no-store');
+      expect((await leaving.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+      expect((await leaving.app.inject({ method: 'GET', url: '/api/alltools/' })).statusCode).toBe(200);
+      // The instance that is not shutting down is still ready.
+      expect((await t.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+    } finally {
+      await leaving.close();
+    }
+  });
 });
