@@ -113,9 +113,10 @@ export function pgliteBackupJob(
 export const MAX_JOB_BACKOFF_MS = 5 * 60 * 1000;
 
 /**
- * Runs each job on its interval; `stop()` tells the runs in progress to end early and waits for them. A job whose run fails waits twice as long after each further failure (up to
- * five minutes), so a broken dependency is not hammered; while `health` says the database is unreachable no job
- * runs at all, and they resume on their next tick once it is back.
+ * Runs each job on its interval; `stop()` tells the runs in progress to end early and waits for them. A job whose
+ * run fails waits twice as long after each further failure (up to five minutes), so a broken dependency is not
+ * hammered; while `health` says the database is unreachable no job runs at all, and they resume on their next tick
+ * once it is back.
  */
 export function startJobs(
   jobs: BackgroundJob[],

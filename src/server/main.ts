@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { setTimeout } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { type AdminSocket, startAdminSocket } from './cli/socket';
@@ -75,9 +75,9 @@ async function main(): Promise<void> {
   );
 
   let adminSocket: AdminSocket | undefined;
-  // SIGTERM (systemd, a rolling deploy: deploy/README) or Ctrl-C. Readiness goes first, so the load balancer stops
-  // sending requests while the drain lets this instance answer those it still gets; then it closes. Past the bound
-  // the process ends anyway (exit 1), before systemd's TimeoutStopSec; a second signal ends it at once.
+  // SIGTERM (systemd; a rolling deploy, README "Run two instances behind HAProxy") or Ctrl-C. Readiness goes first,
+  // so the load balancer stops sending requests while the drain answers those still arriving; then it closes. Past
+  // the bound the process ends anyway (exit 1), before systemd's TimeoutStopSec; a second signal ends it at once.
   closeWithGrace(
     {
       delay: config.shutdownDrainMs + SHUTDOWN_CLOSE_MS,
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     async ({ signal }) => {
       app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: not ready from now on');
       app.startDraining();
-      await setTimeout(config.shutdownDrainMs);
+      await sleep(config.shutdownDrainMs);
       await jobs.stop();
       await adminSocket?.close();
       await licenseChanges.close();
