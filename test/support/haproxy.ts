@@ -67,6 +67,10 @@ export class HaproxyProcess {
     writeFileSync(file, testHaproxyConfig(readFileSync(deployConfig, 'utf8'), this.ports));
     const child = spawn('haproxy', ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
+    let missing: Error | undefined;
+    child.once('error', (error) => {
+      missing = error;
+    });
     child.stdout?.on('data', (chunk: Buffer) => {
       this.output += chunk.toString();
     });
@@ -75,6 +79,7 @@ export class HaproxyProcess {
     });
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
+      if (missing) throw new Error(`haproxy did not start (Debian's haproxy package): ${missing.message}`);
       if (child.exitCode !== null) throw new Error(`haproxy exited (${child.exitCode}):\n${this.output}`);
       if (await this.states().catch(() => undefined)) return this;
       await new Promise((resolve) => setTimeout(resolve, 100));
