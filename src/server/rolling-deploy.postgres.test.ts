@@ -31,7 +31,8 @@ import {
   loginAs,
 } from '../../test/support/shop-fixtures';
 import { type ReceivedMail, TestSmtpServer } from '../../test/support/smtp';
-import { orders, outbox, purchases } from './db/schema';
+import { outbox } from './db/schema/mail';
+import { orders, purchases } from './db/schema/orders';
 import { EMULATOR_PREFIX } from './payments/gateway';
 import { SITE_MANIFEST, type SiteManifest } from './site/static';
 

@@ -7,7 +7,7 @@ import { emptyPostgresDatabase } from '../../../test/support/database';
 import { createAppContext } from '../compose';
 import { startUp } from '../startup';
 import { type DatabaseHandle, openDatabase } from './index';
-import { tools } from './schema';
+import { tools } from './schema/catalogue';
 
 /**
  * Instances that start together on one PostgreSQL (every instance after the database host restarts, or two starts
