@@ -62,7 +62,7 @@ const UNIT_STOP_TIMEOUT_MS =
   ) * 1000;
 
 /** A steady load, well below what two instances answer: enough that every moment of a restart sees requests. */
-const EVERY_MS = { page: 100, catalogue: 100, validate: 500, purchase: 800 };
+const EVERY_MS = { page: 200, catalogue: 200, validate: 500, purchase: 1000 };
 /** Licenses validated in turn: each under the license API's 60 a minute per key (and 120 per address). */
 const VALIDATED_LICENSES = 10;
 
