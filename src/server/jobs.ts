@@ -15,7 +15,8 @@ import { createWebhookWorker, WEBHOOK_SHUTDOWN_GRACE_MS } from './webhooks/deliv
 export type BackgroundJob = {
   name: string;
   intervalMs: number;
-  run(): Promise<unknown>;
+  /** One run; `stop` aborts when the server shuts down, for a run that can end early (between batches). */
+  run(stop?: AbortSignal): Promise<unknown>;
   /** Lets a job ask for an extra run before its next tick; returns the unsubscribe function. */
   subscribe?(runSoon: () => void): () => void;
   /** Ends work a run started and left going (the webhook lanes), within the job's own bound. */
@@ -39,7 +40,7 @@ function outboxJob(ctx: AppContext, log: JobLog): BackgroundJob {
   return {
     name: 'outbox',
     intervalMs: 2000,
-    run: () => worker.drain(),
+    run: (stop) => worker.drain(stop),
     subscribe(runSoon) {
       let pending: NodeJS.Timeout | undefined;
       const unsubscribe = ctx.mailQueued.subscribe(() => {
@@ -127,9 +128,10 @@ export function pgliteBackupJob(
 export const MAX_JOB_BACKOFF_MS = 5 * 60 * 1000;
 
 /**
- * Runs each job on its interval. A job whose run fails waits twice as long after each further failure (up to
- * five minutes), so a broken dependency is not hammered; while `health` says the database is unreachable no job
- * runs at all, and they resume on their next tick once it is back.
+ * Runs each job on its interval; `stop()` tells the runs in progress to end early and waits for them. A job whose
+ * run fails waits twice as long after each further failure (up to five minutes), so a broken dependency is not
+ * hammered; while `health` says the database is unreachable no job runs at all, and they resume on their next tick
+ * once it is back.
  */
 export function startJobs(
   jobs: BackgroundJob[],
@@ -138,6 +140,7 @@ export function startJobs(
   metrics?: Pick<Metrics, 'jobRuns'>,
 ): { stop(): Promise<void> } {
   const running = new Set<Promise<unknown>>();
+  const stopping = new AbortController();
   let stopped = false;
   const handles = jobs.map((job) => {
     let busy = false;
@@ -148,7 +151,7 @@ export function startJobs(
       if (stopped || busy || Date.now() < notBefore || (health && !health.available)) return;
       busy = true;
       const run = job
-        .run()
+        .run(stopping.signal)
         .then(() => {
           metrics?.jobRuns.inc({ job: job.name, outcome: 'ok' });
           failures = 0;
@@ -183,6 +186,7 @@ export function startJobs(
   return {
     async stop() {
       stopped = true;
+      stopping.abort();
       for (const { timer, unsubscribe } of handles) {
         clearInterval(timer);
         unsubscribe?.();

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { type AdminSocket, startAdminSocket } from './cli/socket';
 import { createAppContext } from './compose';
@@ -10,6 +12,11 @@ import { followLicenseChanges } from './licenses/change-feed';
 import { logStartUp, startUp } from './startup';
 
 const rootDir = path.resolve(import.meta.dirname, '../..');
+/**
+ * After the drain, how long requests in flight, background runs and admin commands get to finish before the process
+ * ends anyway (deploy/pinkcity-shop@.service's TimeoutStopSec allows the drain and this, and a margin).
+ */
+const SHUTDOWN_CLOSE_MS = 20_000;
 
 async function main(): Promise<void> {
   createOwnerOnlyFiles();
@@ -68,20 +75,27 @@ async function main(): Promise<void> {
   );
 
   let adminSocket: AdminSocket | undefined;
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await jobs.stop();
-    await adminSocket?.close();
-    await licenseChanges.close();
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // SIGTERM (systemd; a rolling deploy, README "Run two instances behind HAProxy") or Ctrl-C. Readiness goes first,
+  // so the load balancer stops sending requests while the drain answers those still arriving; then it closes. Past
+  // the bound the process ends anyway (exit 1), before systemd's TimeoutStopSec; a second signal ends it at once.
+  closeWithGrace(
+    {
+      delay: config.shutdownDrainMs + SHUTDOWN_CLOSE_MS,
+      logger: app.log,
+      // A crash stays a crash (Node's default), not a graceful shutdown.
+      skip: ['uncaughtException', 'unhandledRejection'],
+    },
+    async ({ signal }) => {
+      app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: not ready from now on');
+      app.startDraining();
+      await sleep(config.shutdownDrainMs);
+      await jobs.stop();
+      await adminSocket?.close();
+      await licenseChanges.close();
+      await app.close();
+      await database.close();
+    },
+  );
 
   await app.listen({ port: config.port, host: config.host });
   // The embedded database admits this process only: `npm run admin` asks it to run commands (decision 017).

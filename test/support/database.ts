@@ -110,9 +110,27 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { url?: str
     await handle.migrate();
     return handle;
   }
+  const database = await emptyPostgresDatabase();
+  const handle = await openDatabase({ databaseUrl: database.url, pgliteDir: '' });
+  await handle.migrate();
+  return {
+    ...handle,
+    url: database.url,
+    async close() {
+      await handle.close();
+      await database.drop();
+    },
+  };
+}
+
+/**
+ * A new, empty database (not migrated) on the throwaway PostgreSQL server named by TEST_DATABASE_URL, and its drop,
+ * which waits for the database's last connections to close.
+ */
+export async function emptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl)
-    throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL (a server where we may create databases)');
+    throw new Error('a PostgreSQL test needs TEST_DATABASE_URL (a server where we may create databases)');
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -120,13 +138,9 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { url?: str
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), pgliteDir: '' });
-  await handle.migrate();
   return {
-    ...handle,
     url: url.toString(),
-    async close() {
-      await handle.close();
+    async drop() {
       const dropper = new pg.Client({ connectionString: adminUrl });
       await dropper.connect();
       // The pool's connections may still be closing on the server. Forcing the drop would kill them with a

@@ -46,12 +46,13 @@ export class ServerProcess {
   /**
    * `port` 0 picks a free one at start; give one when other processes must know it in advance. `options.migrated`
    * starts it, when its DATA_DIR has no PGlite database yet, on a copy of a migrated one instead of letting it create
-   * one (seconds saved a start): for tests that do not look at a first start.
+   * one (seconds saved a start): for tests that do not look at a first start. `options.root` runs the project from
+   * another folder, a copy of this one (a second release beside the first, as a deploy has).
    */
   constructor(
     private readonly env: Record<string, string>,
     public port = 0,
-    private readonly options: { dataDir?: string; built?: boolean; migrated?: boolean } = {},
+    private readonly options: { dataDir?: string; built?: boolean; migrated?: boolean; root?: string } = {},
   ) {
     this.dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'app-instance-'));
   }
@@ -76,7 +77,7 @@ export class ServerProcess {
     const built = this.options.built ?? runBuilt;
     const entry = built ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];
     const child = spawn(process.execPath, entry, {
-      cwd: repoRoot,
+      cwd: this.options.root ?? repoRoot,
       env: {
         PATH: process.env.PATH ?? '',
         NODE_ENV: 'test',
@@ -127,12 +128,16 @@ export class ServerProcess {
     await exited;
   }
 
-  async stop(): Promise<void> {
+  /**
+   * SIGTERM, then SIGKILL if the process has not exited within `timeoutMs` (as systemd's TimeoutStopSec does: the
+   * rolling deploy's test gives the production server the unit's 30 s).
+   */
+  async stop(timeoutMs = 10_000): Promise<void> {
     const child = this.child;
     if (child && this.alive) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, timeoutMs))]);
       if (this.alive) child.kill('SIGKILL');
     }
     rmSync(this.dataDir, { recursive: true, force: true });

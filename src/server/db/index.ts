@@ -57,6 +57,29 @@ declare module '../kernel/context' {
 
 const migrationsFolder = path.resolve(import.meta.dirname, '../../../drizzle');
 
+/** The advisory lock that instances starting together take in turn to migrate (shop/seed.ts holds 7130001). */
+const MIGRATION_LOCK = 7130002;
+
+/**
+ * Drizzle's migrator checks what is applied and applies the rest without a lock: two instances starting at once
+ * (both after a restart of the database host, or the first two of a rolling deploy) both apply the same
+ * migrations, and one of them fails on a duplicate. Under a session advisory lock, held on the one connection that
+ * migrates, they take turns: the first applies what is new, the next finds nothing to do. The lock goes with the
+ * connection if the process dies, and a failed migration closes the connection, ending its session and the lock.
+ */
+async function migrateUnderLock(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migratePg(drizzlePg(client), { migrationsFolder });
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    client.release();
+  } catch (error) {
+    client.release(true);
+    throw error;
+  }
+}
+
 /**
  * Opens PostgreSQL when a URL is given, otherwise embedded PGlite: files under `pgliteDir`,
  * or in memory when `pgliteDir` is "memory://" (tests).
@@ -87,7 +110,7 @@ export async function openDatabase(options: {
     return {
       db,
       driver: 'postgres',
-      migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+      migrate: () => migrateUnderLock(pool),
       follow: async (channel, handlers, onProblem) =>
         followPostgres(options.databaseUrl as string, channel, handlers, onProblem),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, type TestApp } from '../../../test/support/app';
+import { emptyPostgresDatabase } from '../../../test/support/database';
 import { freePort } from '../../../test/support/processes';
 import { addTool, buyTool, loginAs, newBuyer } from '../../../test/support/shop-fixtures';
 import { billingCorrectionSchema } from '../../shared/billing-correction';
@@ -14,27 +14,6 @@ import { refundOrder } from '../orders/refund';
 import { openDatabase } from './index';
 import { MoveRefused, moveToPostgres, type TableFigures, tableFigures } from './move';
 import { invoices } from './schema/invoices';
-
-/** A new, empty database on the throwaway server, dropped at the end. */
-async function emptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL as string;
-  const name = `move_${Math.random().toString(16).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = new pg.Client({ connectionString: adminUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
 
 describe('move-to-postgres: the embedded database copied whole into an empty PostgreSQL', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'move-test-'));

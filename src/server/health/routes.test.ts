@@ -1,3 +1,6 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
@@ -44,5 +47,52 @@ describe('health and readiness', () => {
     expect(isDriverError(failed)).toBe(true);
     expect(t.ctx.dbHealth.observe(failed)).toBe(false);
     expect((await t.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+  });
+
+  it('answer 503 "draining" from /api/ready at once once shutdown starts, while every other route keeps answering', async () => {
+    const leaving = await createTestApp();
+    try {
+      leaving.app.startDraining();
+      const ready = await leaving.app.inject({ method: 'GET', url: '/api/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'draining' });
+      expect(ready.headers['cache-control']).toBe('no-store');
+      expect((await leaving.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+      expect((await leaving.app.inject({ method: 'GET', url: '/api/alltools/' })).statusCode).toBe(200);
+      // The instance that is not shutting down is still ready.
+      expect((await t.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+    } finally {
+      await leaving.close();
+    }
+  });
+
+  it('closes once the requests in flight are answered: their answers end the connection the client kept alive', async () => {
+    const leaving = await createTestApp({
+      prepare: (app) =>
+        app.get('/test/slow', async () => {
+          await sleep(300);
+          return { answered: true };
+        }),
+    });
+    await leaving.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = leaving.app.server.address() as AddressInfo;
+    // A client that keeps its connections, as HAProxy keeps its connections to each instance.
+    const agent = new http.Agent({ keepAlive: true });
+    try {
+      const answer = new Promise<http.IncomingMessage>((resolve, reject) =>
+        http.get({ host: '127.0.0.1', port, path: '/test/slow', agent }, resolve).on('error', reject),
+      );
+      await sleep(100);
+      leaving.app.startDraining();
+      const closed = leaving.app.close().then(() => 'closed');
+      const response = await answer;
+      response.resume();
+      expect(response.statusCode).toBe(200);
+      expect(response.headers.connection).toBe('close');
+      expect(await Promise.race([closed, sleep(3000).then(() => 'still open after 3 s')])).toBe('closed');
+    } finally {
+      agent.destroy();
+      await leaving.database.close();
+    }
   });
 });

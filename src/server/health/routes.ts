@@ -27,11 +27,35 @@ export function registerDatabaseGuard(app: FastifyInstance, health: DatabaseHeal
   app.addHook('onClose', async () => health.stop());
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * A graceful shutdown's first step (main.ts): from now on `/api/ready` answers 503, so a load balancer stops
+     * sending this instance new requests after its next failed checks (HAProxy: `inter` × `fall`), while every
+     * other route keeps answering what it is sent meanwhile.
+     */
+    startDraining(): void;
+  }
+}
+
 /**
  * For load balancers and orchestrators (docs/product.md §12): `/api/health` says the process is alive and serving;
- * `/api/ready` says it can reach its database right now, so traffic should be sent to it (503 when not).
+ * `/api/ready` says it can reach its database right now and is not shutting down, so traffic should be sent to it
+ * (503 when not).
  */
 export async function healthRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  let draining = false;
+  app.decorate('startDraining', () => {
+    draining = true;
+  });
+  // From then on every answer says `Connection: close`, so neither the balancer nor a client keeps a connection to
+  // an instance that is leaving. Without it an answer to a request still in flight when the app closes leaves its
+  // connection kept alive, and the close waits for that connection (HAProxy holds idle ones for seconds).
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   app.get('/api/health', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return { status: 'ok' };
@@ -39,6 +63,8 @@ export async function healthRoutes(app: FastifyInstance, ctx: AppContext): Promi
 
   app.get('/api/ready', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
+    // At once, without asking the database: the balancer is to take this instance out now.
+    if (draining) return reply.status(503).send({ status: 'draining' });
     if (await ctx.dbHealth.ping()) return { status: 'ready', database: 'reachable' };
     reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
     return reply.status(503).send({ status: 'unavailable', database: 'unreachable' });

@@ -190,6 +190,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ SESSION_SECRET: SECRET, TRUST_PROXY: '0' }).trustProxy).toBe(false);
   });
 
+  it('drains 5 s after SIGTERM in production and not at all elsewhere, unless SHUTDOWN_DRAIN_SECONDS says', () => {
+    expect(loadConfig(production).shutdownDrainMs).toBe(5000);
+    expect(loadConfig({ SESSION_SECRET: SECRET }).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ ...production, SHUTDOWN_DRAIN_SECONDS: '12' }).shutdownDrainMs).toBe(12_000);
+    expect(loadConfig({ ...production, SHUTDOWN_DRAIN_SECONDS: '0' }).shutdownDrainMs).toBe(0);
+    expect(loadConfig({ ...production, SHUTDOWN_DRAIN_SECONDS: ' ' }).shutdownDrainMs).toBe(5000);
+    for (const value of ['-1', '2.5', '121', 'soon'])
+      expect(problemsOf({ SESSION_SECRET: SECRET, SHUTDOWN_DRAIN_SECONDS: value })).toHaveLength(1);
+  });
+
   it('takes a metrics token of at least 16 characters, and none when unset or blank', () => {
     const token = 'a-metrics-token-16';
     expect(loadConfig({ SESSION_SECRET: SECRET, METRICS_TOKEN: token }).metricsToken).toBe(token);

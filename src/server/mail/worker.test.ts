@@ -135,6 +135,30 @@ describe('outbox worker over SMTP', () => {
     expect(rows.every((row) => row.status === 'sent' && row.attempts === 1)).toBe(true);
   });
 
+  it('stops after the email it is sending when its job is stopped, and hands the rest back, due at once', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await queue(t, `backlog${i}@example.com`));
+    const stopping = new AbortController();
+    const smtpTransport = createMailTransport(t.config);
+    // The server is told to shut down while the first email of the batch is being sent.
+    const transport: MailTransport = {
+      ...smtpTransport,
+      send: (mail) => {
+        stopping.abort();
+        return smtpTransport.send(mail);
+      },
+    };
+    const stopped = createOutboxWorker({ ...fixed(t), transport, log: recordingLog(), batchSize: 4 });
+    expect(await stopped.drain(stopping.signal)).toMatchObject({ claimed: 4, sent: 1, released: 3 });
+    expect(smtp.messages).toHaveLength(1);
+    const rows = await t.ctx.db.select().from(outbox);
+    expect(rows.filter((row) => row.status === 'sent').map((row) => row.id)).toEqual([ids[0]]);
+    // None is left leased: another instance's worker sends the other nine now, each once.
+    expect(rows.filter((row) => row.status === 'pending' && row.attempts === 0)).toHaveLength(9);
+    expect(await deliverDueMail(t.ctx)).toMatchObject({ sent: 9 });
+    expect(new Set(smtp.messages.map((mail) => mail.to[0])).size).toBe(10);
+  });
+
   it('picks a message up again once the lease of a worker that died mid-send runs out', async () => {
     const id = await queue(t, 'patient@example.com');
     const stuck: MailTransport = { name: 'smtp', send: () => new Promise<void>(() => {}), close() {} };

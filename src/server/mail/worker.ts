@@ -32,13 +32,24 @@ export type OutboxLog = {
  */
 export type AttachmentResolver = (outboxId: number) => Promise<MailAttachment[]>;
 
-export type OutboxRunResult = { claimed: number; sent: number; retried: number; failed: number };
+export type OutboxRunResult = {
+  claimed: number;
+  sent: number;
+  retried: number;
+  failed: number;
+  /** Claimed, then handed back unsent because the worker was told to stop. */
+  released: number;
+};
 
 export type OutboxWorker = {
-  /** Claims one batch of due messages and tries each once. */
-  runOnce(): Promise<OutboxRunResult>;
-  /** Runs batches until nothing due is left (failed sends are rescheduled, so this ends). */
-  drain(): Promise<OutboxRunResult>;
+  /**
+   * Claims one batch of due messages and tries each once. Once `stop` aborts (the server is shutting down), the
+   * send in progress ends and the rest of the batch is handed back, due at once for any worker: a shutdown waits
+   * for one email, never for a batch of them (each purchase email renders its invoice), and leaves none leased.
+   */
+  runOnce(stop?: AbortSignal): Promise<OutboxRunResult>;
+  /** Runs batches until nothing due is left (failed sends are rescheduled, so this ends) or `stop` aborts. */
+  drain(stop?: AbortSignal): Promise<OutboxRunResult>;
 };
 
 function describeError(error: unknown): string {
@@ -93,10 +104,24 @@ export function createOutboxWorker(options: {
     });
   };
 
-  const runOnce = async (): Promise<OutboxRunResult> => {
+  /** Undoes the claim of messages not sent: the attempt is not counted, and they are due now. */
+  const release = async (ids: number[]) => {
+    await db
+      .update(outbox)
+      .set({ attempts: sql`${outbox.attempts} - 1`, nextAttemptAt: clock.now() })
+      .where(and(inArray(outbox.id, ids), eq(outbox.status, 'pending')));
+  };
+
+  const runOnce = async (stop?: AbortSignal): Promise<OutboxRunResult> => {
     const claimed = await claim();
-    const result: OutboxRunResult = { claimed: claimed.length, sent: 0, retried: 0, failed: 0 };
-    for (const message of claimed) {
+    const result: OutboxRunResult = { claimed: claimed.length, sent: 0, retried: 0, failed: 0, released: 0 };
+    for (const [index, message] of claimed.entries()) {
+      if (stop?.aborted) {
+        const unsent = claimed.slice(index).map((row) => row.id);
+        await release(unsent);
+        result.released = unsent.length;
+        break;
+      }
       try {
         // Bodies are opened only here, for the send; attachments are rendered now from the stored document, so the
         // email carries what a download gives.
@@ -140,15 +165,16 @@ export function createOutboxWorker(options: {
 
   return {
     runOnce,
-    async drain() {
-      const total: OutboxRunResult = { claimed: 0, sent: 0, retried: 0, failed: 0 };
+    async drain(stop) {
+      const total: OutboxRunResult = { claimed: 0, sent: 0, retried: 0, failed: 0, released: 0 };
       for (;;) {
-        const run = await runOnce();
+        const run = await runOnce(stop);
         total.claimed += run.claimed;
         total.sent += run.sent;
         total.retried += run.retried;
         total.failed += run.failed;
-        if (run.claimed < batchSize) return total;
+        total.released += run.released;
+        if (run.claimed < batchSize || stop?.aborted) return total;
       }
     },
   };
