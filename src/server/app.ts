@@ -9,6 +9,7 @@ import Fastify, {
 import { dataRightsRoutes } from './account/data-rights-routes';
 import { accountRoutes } from './account/routes';
 import { authRoutes } from './auth/routes';
+import { shopRoutes } from './catalogue/routes';
 import { checkoutRecoveryRoutes } from './checkout/routes';
 import { contactRoutes } from './contact/routes';
 import { couponRoutes } from './coupons/routes';
@@ -37,7 +38,6 @@ import { paymentsRoutes } from './payments/routes';
 import { updateFeedRoutes } from './releases/feed-routes';
 import { releaseRoutes } from './releases/routes';
 import { updateCheckRoutes } from './releases/update-check-routes';
-import { shopRoutes } from './shop/routes';
 import { registerStaticSite } from './site/static';
 import { teamRoutes } from './teams/routes';
 import { trialRoutes } from './trials/routes';

@@ -1,4 +1,5 @@
 import { createSessionCache } from './auth/session-cache';
+import { createShopCaches } from './catalogue/catalogue-cache';
 import { createDatabaseHealth } from './db/health';
 import type { Database, PoolStats } from './db/index';
 import { createLocalRateLimiter, createRateLimiter } from './http/rate-limit';
@@ -12,7 +13,6 @@ import { createSigningKeys } from './licenses/signing';
 import { createMailQueuedHint } from './mail/outbox';
 import { createMetrics } from './metrics';
 import { createGateway } from './payments/gateway';
-import { createShopCaches } from './shop/catalogue-cache';
 import { type FileStorage, storageFor } from './storage';
 
 /** Counters of the license API's per-key and per-address limits held by one instance. */

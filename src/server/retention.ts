@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { RETENTION_DAYS, type RetentionRule } from '../shared/retention';
 import { accountPrunes } from './auth/retention';
+import { downloadLinkPrune } from './catalogue/retention';
 import type { Database } from './db';
 import { PRUNE_BATCH, type Prune, rowsOf } from './db/prune';
 import { rateLimitPrune } from './http/rate-limit';
@@ -8,7 +9,6 @@ import type { Clock } from './kernel/clock';
 import { sentMailPrune } from './mail/retention';
 import { archiveOrderEmails } from './orders/events';
 import { razorpayEventPrune } from './payments/retention';
-import { downloadLinkPrune } from './shop/retention';
 import { webhookDeliveryPrune } from './webhooks/retention';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

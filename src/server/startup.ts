@@ -1,10 +1,14 @@
+import { newCouponSchema } from '../shared/coupons';
+import { DEVELOPMENT_EXAMPLES } from '../shared/shop';
+import { seedDefaultCatalogue } from './catalogue/seed';
+import { createCoupon } from './coupons/operator';
 import type { DatabaseHandle } from './db/index';
 import type { AppContext } from './kernel/context';
 import { sealLicenseSecrets } from './licenses/secrets-at-rest';
 import { recordLicenseSigningKey } from './licenses/signing';
 import { sealMailBodies } from './mail/outbox';
+import { cliActor } from './operator/audit';
 import { signMigratedArtifacts } from './releases/backfill';
-import { seedDefaultCatalogue } from './shop/seed';
 import { sealWebhookSecrets } from './webhooks/secrets';
 
 /** What the start-up writes changed: every figure is 0 (and `catalogueSeeded` false) on a start with nothing to do. */
@@ -37,7 +41,13 @@ export async function startUp(
   const emails = await sealMailBodies(ctx.db, ctx.dataSecrets);
   const endpoints = await sealWebhookSecrets(ctx.db, ctx.dataSecrets);
   const artifacts = await signMigratedArtifacts(ctx);
-  const { seeded } = await seedDefaultCatalogue(ctx);
+  const { seeded } = await seedDefaultCatalogue(ctx, (tx) =>
+    createCoupon(
+      { db: tx, clock: ctx.clock },
+      cliActor('first-run'),
+      newCouponSchema.parse({ ...DEVELOPMENT_EXAMPLES.coupon }),
+    ).then(() => {}),
+  );
   await recordLicenseSigningKey(ctx.db, ctx.licenseSigning.kid, ctx.clock.now());
   return { licenses, emails, endpoints, artifacts, catalogueSeeded: seeded };
 }

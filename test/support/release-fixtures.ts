@@ -2,9 +2,9 @@ import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from '
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { eq, max } from 'drizzle-orm';
+import { buildZip } from '../../src/server/catalogue/zip';
 import type { Database } from '../../src/server/db/index';
 import { releaseArtifacts, releases } from '../../src/server/db/schema/releases';
-import { buildZip } from '../../src/server/shop/zip';
 import type { FileStorage } from '../../src/server/storage';
 import type {
   ArtifactArch,

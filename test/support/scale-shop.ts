@@ -18,6 +18,7 @@
 import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { hashPassword } from '../../src/server/auth/passwords';
+import { seedDefaultCatalogue } from '../../src/server/catalogue/seed';
 import { COUPON_HOLD_MS } from '../../src/server/coupons/redemptions';
 import { users } from '../../src/server/db/schema/accounts';
 import { tools } from '../../src/server/db/schema/catalogue';
@@ -39,7 +40,6 @@ import type { AppContext } from '../../src/server/kernel/context';
 import { TRIAL_MACHINE_PURPOSE } from '../../src/server/licenses/activate';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { sealMailBody } from '../../src/server/mail/outbox';
-import { seedDefaultCatalogue } from '../../src/server/shop/seed';
 import { CONTACT_TOPICS } from '../../src/shared/constants';
 import { type CouponValue, couponDiscount } from '../../src/shared/coupons';
 import { INDIAN_STATES } from '../../src/shared/indian-states';

@@ -3,11 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorAnswerSchema } from '../../shared/api-schemas';
 import { checkoutOpenedAnswerSchema, checkoutOpenedSchema } from '../../shared/checkout-recovery';
 import { requireUser } from '../auth/session';
+import { findActiveTool, ownedToolIds } from '../catalogue/catalogue';
 import { notFound } from '../http/errors';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
-import { findActiveTool, ownedToolIds } from '../shop/catalogue';
 import { recordCheckoutStart } from './recovery';
 
 /** The billing dialog opens a few times a visit at most; this only bounds a script. */

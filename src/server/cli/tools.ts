@@ -5,8 +5,8 @@ import { type NewTool, type ToolChanges, toolChangesSchema } from '../../shared/
 import { formatSubunits, usdCentsFromInrPaise } from '../../shared/money';
 import { defaultPackageId, packageIdOf } from '../../shared/releases';
 import { FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES, TOOL_TEXT_MAX } from '../../shared/tool-rules';
-import { type ToolRow, toApiTool } from '../shop/catalogue';
-import { attachToolFile, createTool, listTools, updateTool } from '../shop/operator';
+import { type ToolRow, toApiTool } from '../catalogue/catalogue';
+import { attachToolFile, createTool, listTools, updateTool } from '../catalogue/operator';
 import { details, formatBytes, formatTime, shortId, table } from './format';
 import {
   type AdminEnv,

@@ -5,10 +5,10 @@ import type { CouponCheckResponse, couponCheckSchema } from '../../shared/coupon
 import { COUPON_MESSAGES } from '../../shared/coupons';
 import { fromSubunits, orderAmountSubunits } from '../../shared/money';
 import { SHOP_MESSAGES } from '../../shared/shop';
+import { findActiveTool } from '../catalogue/catalogue';
 import { coupons } from '../db/schema/coupons';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
-import { findActiveTool } from '../shop/catalogue';
 import { type CouponPrice, countUses, couponRefused, priceWith, refusalOf } from './redemptions';
 
 /**

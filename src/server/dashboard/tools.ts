@@ -2,10 +2,10 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { AdminTool, Page, toolInputSchema, toolsQuerySchema } from '../../shared/dashboard';
+import * as catalogue from '../catalogue/operator';
 import type { AppContext } from '../kernel/context';
 import type { Actor } from '../operator/audit';
 import { findTool } from '../operator/tool-lookup';
-import * as catalogue from '../shop/operator';
 
 /** Every tool, hidden ones too, a page at a time in the operator's order. */
 export async function listAdminTools(

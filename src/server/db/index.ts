@@ -57,7 +57,7 @@ declare module '../kernel/context' {
 
 const migrationsFolder = path.resolve(import.meta.dirname, '../../../drizzle');
 
-/** The advisory lock that instances starting together take in turn to migrate (shop/seed.ts holds 7130001). */
+/** The advisory lock that instances starting together take in turn to migrate (catalogue/seed.ts holds 7130001). */
 const MIGRATION_LOCK = 7130002;
 
 /**

@@ -5,7 +5,7 @@ import type { DataSecrets } from './data-secrets';
 /**
  * What this instance remembers of rows that live in the database. Each feature adds its own part beside the code
  * that keeps it (`declare module '../kernel/context'`): sessions (auth/session-cache.ts), the catalogue and owned
- * tools (shop/catalogue-cache.ts), licenses (licenses/memory.ts). Each context has its own, so two app instances
+ * tools (catalogue/catalogue-cache.ts), licenses (licenses/memory.ts). Each context has its own, so two app instances
  * in one process (tests) never see each other's entries.
  */
 // biome-ignore lint/suspicious/noEmptyInterface: the features fill it in, as Fastify's decorators fill FastifyInstance

@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { LicenseCredentials } from '../../shared/licenses';
 import { formatSubunits } from '../../shared/money';
 import { orderPagePath } from '../../shared/order-detail';
+import { createDownloadToken } from '../catalogue/downloads';
 import type { DbOrTx } from '../db';
 import { users } from '../db/schema/accounts';
 import { tools } from '../db/schema/catalogue';
@@ -12,7 +13,6 @@ import { renderDeliveryEmail } from '../licenses/delivery-email';
 import { revealSecret } from '../licenses/secrets-at-rest';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
-import { createDownloadToken } from '../shop/downloads';
 import { recordOrderEvent } from './events';
 
 export type DeliveryParts = {

@@ -1,7 +1,7 @@
+import { forgetOwnedTools } from '../catalogue/catalogue';
 import type { AppContext } from '../kernel/context';
 import { forgetLicenses } from '../licenses/memory';
 import { type RazorpayEvent, recordRazorpayEvent } from '../payments/razorpay-event';
-import { forgetOwnedTools } from '../shop/catalogue';
 import { applyDispute, type DisputeOutcome, type DisputeResult } from './disputes';
 import { type RazorpayRefundOutcome, recordRazorpayRefund } from './refund';
 import {

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Currency } from '../../shared/constants';
+import { forgetOwnedTools } from '../catalogue/catalogue';
 import type { Tx } from '../db';
 import { users } from '../db/schema/accounts';
 import { tools } from '../db/schema/catalogue';
@@ -11,7 +12,6 @@ import { forgetLicenses } from '../licenses/memory';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
 import { EMULATOR_PREFIX, GatewayError } from '../payments/gateway';
-import { forgetOwnedTools } from '../shop/catalogue';
 import { queueRefundEvent } from '../webhooks/events';
 import { recordOrderEvent } from './events';
 import { kindOf } from './kinds';

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { forgetOwnedTools } from '../catalogue/catalogue';
 import { markCouponUsed, releaseCouponOf } from '../coupons/redemptions';
 import type { DbOrTx, Tx } from '../db';
 import { isUniqueViolation } from '../db/driver-errors';
@@ -7,7 +8,6 @@ import { issueInvoice } from '../invoices/issue';
 import { settledInrFor } from '../invoices/settlement';
 import type { AppContext } from '../kernel/context';
 import { forgetLicenses } from '../licenses/memory';
-import { forgetOwnedTools } from '../shop/catalogue';
 import { recordOrderEvent } from './events';
 import { kindOf } from './kinds';
 import { refundOrder } from './refund';

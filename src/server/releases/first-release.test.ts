@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import { addTool } from '../../../test/support/shop-fixtures';
 import type { ReleasePublicKeyResponse } from '../../shared/releases';
+import { attachToolFile } from '../catalogue/operator';
+import { seedDefaultCatalogue } from '../catalogue/seed';
 import { tools } from '../db/schema/catalogue';
 import { cliActor } from '../operator/audit';
-import { attachToolFile } from '../shop/operator';
-import { seedDefaultCatalogue } from '../shop/seed';
 import { signMigratedArtifacts } from './backfill';
 import { listReleases, openArtifactStream } from './store';
 

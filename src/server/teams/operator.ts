@@ -1,6 +1,7 @@
 import { and, inArray, isNull } from 'drizzle-orm';
 import { normaliseEmail } from '../../shared/auth';
 import type { PendingInvitation } from '../../shared/teams';
+import { forgetOwnedTools } from '../catalogue/catalogue';
 import type { Tx } from '../db';
 import { licenses } from '../db/schema/licenses';
 import type { AppContext } from '../kernel/context';
@@ -8,7 +9,6 @@ import { DomainError } from '../kernel/domain-error';
 import { forgetLicenses } from '../licenses/memory';
 import { licenseKeyHashes } from '../licenses/secrets-at-rest';
 import { type Actor, recordAudit } from '../operator/audit';
-import { forgetOwnedTools } from '../shop/catalogue';
 import { inviteInTransaction, lockedTeam, revokeSeat, seatHolder } from './teams';
 
 /**

@@ -10,6 +10,7 @@ import {
   TEAM_MESSAGES,
   type Team,
 } from '../../shared/teams';
+import { forgetOwnedTools } from '../catalogue/catalogue';
 import type { DbOrTx, Tx } from '../db';
 import { users } from '../db/schema/accounts';
 import { tools } from '../db/schema/catalogue';
@@ -23,7 +24,6 @@ import { heldPurchaseOf } from '../licenses/lookup';
 import { forgetLicenses } from '../licenses/memory';
 import { SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
 import { enqueueMail } from '../mail/outbox';
-import { forgetOwnedTools } from '../shop/catalogue';
 import { queueLicenseStatusEvent } from '../webhooks/events';
 import {
   renderAcceptedEmail,

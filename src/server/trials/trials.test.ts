@@ -18,6 +18,7 @@ import {
 import type { PurchasedTool } from '../../shared/shop';
 import { TEAM_INVITATION_PATH } from '../../shared/teams';
 import { TRIAL_MESSAGES } from '../../shared/trials';
+import { invalidateCatalogue } from '../catalogue/catalogue';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { users } from '../db/schema/accounts';
 import { tools } from '../db/schema/catalogue';
@@ -27,7 +28,6 @@ import { outbox } from '../db/schema/mail';
 import { auditLog } from '../db/schema/operator';
 import { trials } from '../db/schema/trials';
 import { cliActor } from '../operator/audit';
-import { invalidateCatalogue } from '../shop/catalogue';
 import { endTrial, extendTrial } from './operator';
 import { sendTrialEmails } from './reminders';
 import { DAY_MS } from './trials';

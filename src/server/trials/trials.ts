@@ -2,6 +2,9 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { LicenseCredentials } from '../../shared/licenses';
 import { TRIAL_MESSAGES } from '../../shared/trials';
 import { addressHadTrial, claimTrialFor } from '../account/trial-claims';
+import { findActiveTool, forgetOwnedTools, type ToolRow } from '../catalogue/catalogue';
+import { createDownloadToken } from '../catalogue/downloads';
+import { editionsOf, trialEditionOf } from '../catalogue/editions';
 import type { Tx } from '../db';
 import { isUniqueViolation } from '../db/driver-errors';
 import { users } from '../db/schema/accounts';
@@ -16,9 +19,6 @@ import { heldPurchaseOf } from '../licenses/lookup';
 import { revealSecret } from '../licenses/secrets-at-rest';
 import { SEAT_HOLDING } from '../licenses/team-seats';
 import { enqueueMail } from '../mail/outbox';
-import { findActiveTool, forgetOwnedTools, type ToolRow } from '../shop/catalogue';
-import { createDownloadToken } from '../shop/downloads';
-import { editionsOf, trialEditionOf } from '../shop/editions';
 import { queueTrialEvent } from '../webhooks/events';
 
 /**

@@ -1,12 +1,12 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { orderAmountSubunits } from '../../../shared/money';
 import { SHOP_MESSAGES } from '../../../shared/shop';
+import { findActiveTool } from '../../catalogue/catalogue';
 import { toolEditions, tools } from '../../db/schema/catalogue';
 import { licenses } from '../../db/schema/licenses';
 import { purchases } from '../../db/schema/orders';
 import { DomainError } from '../../kernel/domain-error';
 import { addSeats, removeSeats } from '../../licenses/team-seats';
-import { findActiveTool } from '../../shop/catalogue';
 import { assertOwnTeam, queueSeatsAddedEmail } from '../../teams/teams';
 import type { OrderKind } from './kind';
 import { editionOfOrder, licenseInvoiceLine } from './new-license';

@@ -22,10 +22,10 @@ import { newEditionSchema } from '../../../shared/edition-schemas';
 import type { MyLicense } from '../../../shared/licenses';
 import type { OrderHistoryOrder } from '../../../shared/order-history';
 import type { Tool } from '../../../shared/shop';
+import { addEdition } from '../../catalogue/editions';
 import { creditNotes, invoices } from '../../db/schema/invoices';
 import { gstr1Report } from '../../invoices/gstr1';
 import { cliActor } from '../../operator/audit';
-import { addEdition } from '../../shop/editions';
 import { refundOrder } from '../refund';
 
 /**

@@ -1,5 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { UPGRADE_MESSAGES, upgradePriceSubunits } from '../../../shared/editions';
+import { type EditionRow, editionsOf } from '../../catalogue/editions';
 import type { Tx } from '../../db';
 import { users } from '../../db/schema/accounts';
 import { toolEditions, tools } from '../../db/schema/catalogue';
@@ -10,7 +11,6 @@ import { changeEdition } from '../../licenses/create';
 import { toolLabel } from '../../licenses/delivery-email';
 import { renderEmail } from '../../mail/layout';
 import { enqueueMail } from '../../mail/outbox';
-import { type EditionRow, editionsOf } from '../../shop/editions';
 import { queueUpgradeEvent } from '../../webhooks/events';
 import type { OrderKind, OrderRow } from './kind';
 

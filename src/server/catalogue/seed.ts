@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { newCouponSchema } from '../../shared/coupons';
 import { DEVELOPMENT_EXAMPLES } from '../../shared/shop';
 import { SITE } from '../../shared/site';
-import { createCoupon } from '../coupons/operator';
+import type { Tx } from '../db';
 import { tools } from '../db/schema/catalogue';
 import type { AppContext } from '../kernel/context';
-import { cliActor } from '../operator/audit';
 import { insertFirstRelease } from '../releases/first-release';
 import { buildZip } from './zip';
 
@@ -129,7 +127,11 @@ function sampleArchive(tool: SeedTool & { sample: NonNullable<SeedTool['sample']
  * also has a free trial and the example coupon is made (DEVELOPMENT_EXAMPLES), so a first run shows every way to
  * buy; production and the tests start from the catalogue alone.
  */
-export async function seedDefaultCatalogue(ctx: AppContext): Promise<{ seeded: boolean }> {
+export async function seedDefaultCatalogue(
+  ctx: AppContext,
+  /** What else a development shop's first run shows, written in the same transaction (the example coupon). */
+  seedExamples?: (tx: Tx) => Promise<void>,
+): Promise<{ seeded: boolean }> {
   const { storage } = ctx;
   return ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(7130001)`);
@@ -173,12 +175,7 @@ export async function seedDefaultCatalogue(ctx: AppContext): Promise<{ seeded: b
         await insertFirstRelease(tx, ctx, { id, device: tool.device }, sample, now);
       }
     }
-    if (examples)
-      await createCoupon(
-        { db: tx, clock: ctx.clock },
-        cliActor('first-run'),
-        newCouponSchema.parse({ ...DEVELOPMENT_EXAMPLES.coupon }),
-      );
+    if (examples) await seedExamples?.(tx);
     return { seeded: true };
   });
 }
