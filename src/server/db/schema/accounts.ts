@@ -28,6 +28,7 @@ export const users = pgTable(
     releaseEmails: boolean('release_emails').notNull().default(true),
     trialEmails: boolean('trial_emails').notNull().default(true),
     checkoutReminderEmails: boolean('checkout_reminder_emails').notNull().default(true),
+    renewalReminderEmails: boolean('renewal_reminder_emails').notNull().default(true),
     /**
      * When the buyer deleted the account (account/erasure.ts): the row stays, emptied of personal data, so orders
      * and tax documents keep their numbers and totals.

@@ -39,6 +39,13 @@ export const tools = pgTable('tools', {
    * (tool_editions follows tools); the migration adds one.
    */
   trialEditionId: uuid('trial_edition_id'),
+  /**
+   * A tool without editions' update period (decision 059): null, updates for life (every release, as ever); else the months of new
+   * releases a purchase includes, and what renewing them for that long costs (GST included, subunits).
+   */
+  updatesMonths: integer('updates_months'),
+  renewalPriceInrPaise: integer('renewal_price_inr_paise'),
+  renewalPriceUsdCents: integer('renewal_price_usd_cents'),
   sortOrder: integer('sort_order').notNull().default(0),
   active: boolean('active').notNull().default(true),
   createdAt: createdAt(),
@@ -64,6 +71,13 @@ export const toolEditions = pgTable(
     entitlements: text('entitlements').array().notNull().default(sql`'{}'::text[]`),
     /** Machines one license of the edition may run on at a time; null: the tool's activation limit. */
     deviceLimit: integer('device_limit'),
+    /**
+     * The edition's update period (decision 059): null, updates for life (every release, as ever); else the months of new
+     * releases a purchase includes, and what renewing them for that long costs (GST included, subunits).
+     */
+    updatesMonths: integer('updates_months'),
+    renewalPriceInrPaise: integer('renewal_price_inr_paise'),
+    renewalPriceUsdCents: integer('renewal_price_usd_cents'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -5,6 +5,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
   uuid,
@@ -68,6 +69,14 @@ export const licenses = pgTable(
      * team's members carry their team's edition, changed together with it.
      */
     editionId: uuid('edition_id').references(() => toolEditions.id),
+    /**
+     * The end of the license's updates (decision 059): it may install the releases published on or before it, and
+     * keeps working for ever. Null: every release (lifetime updates, and every license bought before periods
+     * existed). A team's seats carry their team's, renewed together.
+     */
+    updatesUntil: ts('updates_until'),
+    /** Why the operator suspended it by hand (null for a dispute's suspension, or when not suspended). */
+    suspendedReason: text('suspended_reason'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -141,3 +150,21 @@ export const licenseSigningKeys = pgTable('license_signing_keys', {
   firstUsedAt: ts('first_used_at').notNull(),
   lastUsedAt: ts('last_used_at').notNull(),
 });
+
+/**
+ * The renewal reminders sent (decision 059): one row per license, end of updates and stage (30 days before, 7 days
+ * before, the day it ends), inserted in the transaction that queues the email, so each goes once however many
+ * instances run the job. A renewal moves the end, and the next end is reminded afresh.
+ */
+export const renewalReminders = pgTable(
+  'renewal_reminders',
+  {
+    licenseId: uuid('license_id')
+      .notNull()
+      .references(() => licenses.id, { onDelete: 'cascade' }),
+    updatesUntil: ts('updates_until').notNull(),
+    stage: text('stage', { enum: ['30-days', '7-days', 'ended'] }).notNull(),
+    sentAt: ts('sent_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.licenseId, t.updatesUntil, t.stage] })],
+);
