@@ -62,6 +62,12 @@ export const licenseAnswerResponse = {
         type: 'array',
         items: { type: 'string' },
       },
+      updatesUntil: {
+        description:
+          'The end of the license’s updates (ISO 8601): it may install releases published until then and works for ever; null: every release (decision 059)',
+        type: ['string', 'null'],
+      },
+      reason: { description: 'With SUSPENDED: why, for the user', type: 'string' },
       updates: {
         type: 'object',
         required: ['appcastUrl', 'velopackUrl'],

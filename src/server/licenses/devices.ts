@@ -274,6 +274,7 @@ export async function licenseFileForOwnDevice(
       status,
       edition: device.edition ? { id: device.edition.id, name: device.edition.name } : null,
       entitlements: device.edition?.entitlements ?? [],
+      updatesUntil: device.license.updatesUntil?.toISOString() ?? null,
     },
     ctx.clock.now(),
   );

@@ -403,8 +403,9 @@ export async function acceptInvitation(
       holderId: member.id,
       purchaseId: team.purchaseId,
       teamLicenseId: team.license.id,
-      // A seat runs as the team's edition, and moves with it on an upgrade.
+      // A seat runs as the team's edition with the team's updates, and moves with them (an upgrade, a renewal).
       editionId: team.license.editionId,
+      updatesUntil: team.license.updatesUntil,
       createdAt: now,
     });
     await tx

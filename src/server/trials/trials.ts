@@ -172,7 +172,13 @@ async function queueTrialDelivery(
 export async function convertTrial(
   ctx: AppContext,
   tx: Tx,
-  purchase: { id: string; userId: string; toolId: string; editionId: string | null },
+  purchase: {
+    id: string;
+    userId: string;
+    toolId: string;
+    editionId: string | null;
+    updatesUntil: Date | null;
+  },
   now: Date,
 ): Promise<LicenseCredentials | undefined> {
   const [trial] = await tx
@@ -195,6 +201,7 @@ export async function convertTrial(
     .set({
       purchaseId: purchase.id,
       editionId: purchase.editionId,
+      updatesUntil: purchase.updatesUntil,
       status: 'active',
       expiresAt: null,
       statusChangedAt: now,
