@@ -113,7 +113,12 @@ export const orderSummarySchema = z
 export const ordersAnswerSchema = z.array(orderSummarySchema);
 
 export const emailPreferencesSchema = z
-  .object({ releases: z.boolean(), trials: z.boolean(), checkoutReminders: z.boolean() })
+  .object({
+    releases: z.boolean(),
+    trials: z.boolean(),
+    checkoutReminders: z.boolean(),
+    renewalReminders: z.boolean(),
+  })
   .meta({ id: 'EmailPreferences' }) satisfies z.ZodType<EmailPreferences>;
 
 export const licensePublicKeysSchema = z
@@ -153,6 +158,9 @@ export const myLicenseSchema = z
         entitlements: z.array(z.string()),
       }),
     ),
+    updatesUntil: z.string().nullable(),
+    renewal: z.object({ amount: z.int(), currency: z.enum(CURRENCIES), months: z.int() }).nullable(),
+    suspendedReason: z.string().optional(),
   })
   .meta({ id: 'MyLicense' }) satisfies z.ZodType<MyLicense>;
 

@@ -168,7 +168,18 @@ export type MyLicense = {
    * today for all its seats (GST included, subunits of the license's currency). Empty otherwise.
    */
   upgrades: LicenseUpgrade[];
+  /** The end of its updates (ISO 8601; decision 059); null: every release, for life. */
+  updatesUntil: string | null;
+  /**
+   * The buyer's own bought license whose updates end within 60 days or have ended: what renewing them for another
+   * period costs now for all its seats (GST included, subunits). Null otherwise.
+   */
+  renewal: LicenseRenewal | null;
+  /** Suspended by the firm: its reason, to show the buyer. */
+  suspendedReason?: string;
 };
+
+export type LicenseRenewal = { amount: number; currency: Currency; months: number };
 
 export type LicenseUpgrade = {
   editionId: string;

@@ -64,3 +64,12 @@ export function addMonths(from: Date, months: number): Date {
   to.setUTCDate(Math.min(day, lastDay));
   return to;
 }
+
+export const RENEWAL_MESSAGES = {
+  licenseNotFound: 'License not found.',
+  notActive: 'Only an active license can be renewed.',
+  currency: (currency: string) =>
+    `This license was bought in ${currency}: its renewal is paid in ${currency} too.`,
+  lifetime: 'This license gets every update for life: there is nothing to renew.',
+  notYet: (day: string) => `Renewal opens ${RENEWAL_OFFER_DAYS} days before the updates end, on ${day}.`,
+} as const;

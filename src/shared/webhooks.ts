@@ -12,6 +12,7 @@ export const WEBHOOK_EVENTS = [
   'license.suspended',
   'license.reinstated',
   'license.upgraded',
+  'license.renewed',
   'trial.started',
   'trial.converted',
   'trial.expired',

@@ -352,6 +352,7 @@ async function exportBody(ctx: ExportContext, userId: string) {
         releases: user.releaseEmails,
         trials: user.trialEmails,
         checkoutReminders: user.checkoutReminderEmails,
+        renewalReminders: user.renewalReminderEmails,
       },
     },
     signIns: sessionRows.map(dates),

@@ -318,6 +318,7 @@ export async function eraseAccount(ctx: AppContext, userId: string, actor: Actor
         releaseEmails: false,
         trialEmails: false,
         checkoutReminderEmails: false,
+        renewalReminderEmails: false,
         erasedAt: now,
       })
       .where(and(eq(users.id, userId), isNull(users.erasedAt)));

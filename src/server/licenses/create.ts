@@ -95,3 +95,25 @@ export async function changeEdition(
     .where(and(eq(licenses.teamLicenseId, licenseId), eq(licenses.editionId, edition.from)));
   return true;
 }
+
+/**
+ * A license's updates end elsewhen (a renewal, or its refund): the license and, for a team, every member's seat with
+ * it, each announced on the change feed. Only when it still ends at `from`: one changed meanwhile is left alone.
+ */
+export async function changeUpdatesUntil(
+  tx: Tx,
+  licenseId: string,
+  updates: { from: Date; to: Date },
+): Promise<boolean> {
+  const [moved] = await tx
+    .update(licenses)
+    .set({ updatesUntil: updates.to })
+    .where(and(eq(licenses.id, licenseId), eq(licenses.updatesUntil, updates.from)))
+    .returning({ id: licenses.id });
+  if (!moved) return false;
+  await tx
+    .update(licenses)
+    .set({ updatesUntil: updates.to })
+    .where(and(eq(licenses.teamLicenseId, licenseId), eq(licenses.updatesUntil, updates.from)));
+  return true;
+}

@@ -141,7 +141,11 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
       if (hold) {
         throw new DomainError(
           'refused',
-          hold === 'suspended' ? LICENSE_MESSAGES.licenseSuspended : LICENSE_MESSAGES.licenseRevoked,
+          hold.status === 'revoked'
+            ? LICENSE_MESSAGES.licenseRevoked
+            : hold.reason
+              ? LICENSE_MESSAGES.suspendedByFirm(hold.reason)
+              : LICENSE_MESSAGES.licenseSuspended,
         );
       }
       const outcome = await resendDelivery(ctx, { userId: user.id, toolId }, 'web');

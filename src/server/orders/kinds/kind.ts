@@ -23,6 +23,8 @@ export type OrderRequest = {
   editionId?: string;
   /** An upgrade: the buyer's license that moves to a higher edition. */
   upgradeLicenseId?: string;
+  /** A renewal: the buyer's license whose updates are renewed for another period. */
+  renewLicenseId?: string;
 };
 
 /** An order a kind agreed to: the tool it is for, the list price of one seat (GST included) and the seats. */
