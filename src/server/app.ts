@@ -6,7 +6,6 @@ import Fastify, {
   type FastifySchema,
   type RouteOptions,
 } from 'fastify';
-import { dataRightsRoutes } from './account/data-rights-routes';
 import { accountRoutes } from './account/routes';
 import { authRoutes } from './auth/routes';
 import { shopRoutes } from './catalogue/routes';
@@ -14,6 +13,7 @@ import { checkoutRecoveryRoutes } from './checkout/routes';
 import { contactRoutes } from './contact/routes';
 import { couponRoutes } from './coupons/routes';
 import { dashboardRoutes } from './dashboard/routes';
+import { dataRightsRoutes } from './data-rights/routes';
 import { databaseUnavailable, healthRoutes, registerDatabaseGuard } from './health/routes';
 import { registerCsrf } from './http/csrf';
 import { registerErrorHandler, sendJsonNotFound } from './http/errors';

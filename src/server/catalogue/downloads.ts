@@ -214,3 +214,8 @@ export async function revokeDownloadLinks(tx: Tx, purchaseId: string): Promise<n
     .returning({ tokenHash: downloadTokens.tokenHash });
   return revoked.length;
 }
+
+/** Erasure: every download link made for the person. */
+export async function deleteDownloadLinksOf(tx: Tx, userId: string): Promise<void> {
+  await tx.delete(downloadTokens).where(eq(downloadTokens.userId, userId));
+}

@@ -1,6 +1,6 @@
-import { exportAccountAsOperator } from '../account/data-export';
 import { findUserByEmail } from '../auth/accounts';
 import { listAccounts } from '../auth/users';
+import { exportAccountAsOperator } from '../data-rights/data-export';
 import { toolLabel } from '../licenses/delivery-email';
 import { customerDossier } from '../orders/read/operator';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';

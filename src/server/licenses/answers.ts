@@ -1,6 +1,6 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { LicenseEdition } from '../../shared/editions';
-import { LICENSE_MESSAGES, type LicenseCode, type LicenseSummary } from '../../shared/licenses';
+import type { LicenseCode, LicenseSummary } from '../../shared/licenses';
 import type { DbOrTx } from '../db';
 import { licenseActivations } from '../db/schema/licenses';
 import type { AppContext } from '../kernel/context';

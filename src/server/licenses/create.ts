@@ -117,3 +117,24 @@ export async function changeUpdatesUntil(
     .where(and(eq(licenses.teamLicenseId, licenseId), eq(licenses.updatesUntil, updates.from)));
   return true;
 }
+
+/**
+ * A trial's license becomes the bought one (trials/trials.ts, convertTrial): the purchase's, with the edition and
+ * updates bought, active and without an end; same key or credentials, its machine stays activated.
+ */
+export async function makeTrialBought(
+  tx: Tx,
+  licenseId: string,
+  bought: { purchaseId: string; editionId: string | null; updatesUntil: Date | null },
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(licenses)
+    .set({ ...bought, status: 'active', expiresAt: null, statusChangedAt: now })
+    .where(eq(licenses.id, licenseId));
+}
+
+/** A trial's end moves (the operator extends or ends it; decision 035). */
+export async function setTrialEnd(tx: Tx, licenseId: string, expiresAt: Date): Promise<void> {
+  await tx.update(licenses).set({ expiresAt }).where(eq(licenses.id, licenseId));
+}

@@ -22,7 +22,7 @@ import { DomainError } from '../kernel/domain-error';
 import { insertLicense } from '../licenses/create';
 import { heldPurchaseOf } from '../licenses/lookup';
 import { forgetLicenses } from '../licenses/memory';
-import { SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
+import { revokeMemberSeat, SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
 import { enqueueMail } from '../mail/outbox';
 import { queueLicenseStatusEvent } from '../webhooks/events';
 import {
@@ -450,17 +450,7 @@ export async function revokeSeat(
   by: 'owner' | 'operator',
 ): Promise<{ licenseId: string; email: string }> {
   if (memberId === team.ownerId) throw new DomainError('refused', TEAM_MESSAGES.ownerSeat);
-  const [seat] = await tx
-    .update(licenses)
-    .set({ status: 'revoked', statusChangedAt: now })
-    .where(
-      and(
-        eq(licenses.teamLicenseId, team.license.id),
-        eq(licenses.holderId, memberId),
-        inArray(licenses.status, [...SEAT_HOLDING]),
-      ),
-    )
-    .returning({ licenseId: licenses.id, status: licenses.status });
+  const seat = await revokeMemberSeat(tx, { teamLicenseId: team.license.id, memberId }, now);
   if (!seat) throw new DomainError('not_found', TEAM_MESSAGES.memberNotFound);
   await queueLicenseStatusEvent(tx, seat, now);
   const [member] = await tx
@@ -525,3 +515,17 @@ export async function seatHolder(
 }
 
 export { invite as inviteInTransaction };
+
+/**
+ * Erasure: the pending invitations of the person's teams (they name other people's addresses and go with the team),
+ * and every invitation sent to the person's addresses, by anyone's team (the seat it held is free again).
+ */
+export async function dropInvitations(
+  tx: Tx,
+  of: { teamLicenseIds: readonly string[]; emails: readonly string[] },
+): Promise<void> {
+  if (of.teamLicenseIds.length)
+    await tx.delete(teamInvitations).where(inArray(teamInvitations.teamLicenseId, [...of.teamLicenseIds]));
+  if (of.emails.length)
+    await tx.delete(teamInvitations).where(inArray(teamInvitations.email, [...of.emails]));
+}

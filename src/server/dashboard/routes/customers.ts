@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { customersQuerySchema, emptyRequestSchema } from '../../../shared/dashboard';
 import { SELF_DEACTIVATION_LIMIT } from '../../../shared/licenses';
-import { exportAccountAsOperator, exportFileName } from '../../account/data-export';
+import { exportAccountAsOperator, exportFileName } from '../../data-rights/data-export';
 import { contentDisposition } from '../../http/content-disposition';
 import type { AppContext } from '../../kernel/context';
 import { deactivateDeviceAsOperator, resetSelfDeactivations } from '../../licenses/operator';
