@@ -60,12 +60,14 @@ export async function addSeats(
   return row;
 }
 
-/** Takes back the seats a refunded "Add seats" order gave (never below the owner's own). */
-export async function removeSeats(tx: Tx, licenseId: string, removed: number): Promise<void> {
-  await tx
+/** Takes back the seats a refunded "Add seats" order gave (never below the owner's own); returns the seats left. */
+export async function removeSeats(tx: Tx, licenseId: string, removed: number): Promise<number> {
+  const [row] = await tx
     .update(licenses)
     .set({ seats: sql`greatest(1, ${licenses.seats} - ${removed})` })
-    .where(eq(licenses.id, licenseId));
+    .where(eq(licenses.id, licenseId))
+    .returning({ seats: licenses.seats });
+  return row?.seats ?? 1;
 }
 
 /**

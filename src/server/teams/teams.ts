@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import { normaliseEmail } from '../../shared/auth';
 import {
   INVITATION_DAYS,
@@ -214,7 +214,7 @@ const invitationAnswer = (row: typeof teamInvitations.$inferSelect): PendingInvi
   expiresAt: row.expiresAt.toISOString(),
 });
 
-async function describeTeam(db: DbOrTx, team: TeamRow, now: Date): Promise<Team> {
+export async function describeTeam(db: DbOrTx, team: TeamRow, now: Date): Promise<Team> {
   const [members, invitations, used] = await Promise.all([
     membersOf(db, team),
     db
@@ -528,4 +528,31 @@ export async function dropInvitations(
     await tx.delete(teamInvitations).where(inArray(teamInvitations.teamLicenseId, [...of.teamLicenseIds]));
   if (of.emails.length)
     await tx.delete(teamInvitations).where(inArray(teamInvitations.email, [...of.emails]));
+}
+
+/** Cancels up to `count` of a team's pending invitations, the newest first; returns how many it cancelled. */
+export async function cancelNewestInvitations(
+  tx: Tx,
+  teamLicenseId: string,
+  count: number,
+  now: Date,
+): Promise<number> {
+  if (count <= 0) return 0;
+  const newest = await tx
+    .select({ id: teamInvitations.id })
+    .from(teamInvitations)
+    .where(pendingInvitations(teamLicenseId, now))
+    .orderBy(desc(teamInvitations.invitedAt))
+    .limit(count);
+  if (newest.length === 0) return 0;
+  await tx
+    .update(teamInvitations)
+    .set({ cancelledAt: now })
+    .where(
+      inArray(
+        teamInvitations.id,
+        newest.map((row) => row.id),
+      ),
+    );
+  return newest.length;
 }
