@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { hashSessionId, SESSION_TTL_MS } from '../../src/server/auth/session';
 import { licenses, orders, outbox, purchases, sessions, tools, users } from '../../src/server/db/schema';
 import { checkoutSignature, webhookSignature } from '../../src/server/payments/signatures';
@@ -23,12 +24,15 @@ export type ShopTestApp = TestApp & {
  * for stored files. Without Razorpay keys in `env` the built-in emulator answers the gateway.
  */
 export async function createShopTestApp(
-  options: { env?: Record<string, string> } = {},
+  options: { env?: Record<string, string>; prepare?: (app: FastifyInstance) => void } = {},
 ): Promise<ShopTestApp> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'shop-test-'));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const t = await createTestApp({ env: { PUBLIC_URL: baseUrl, DATA_DIR: dataDir, ...options.env } });
+  const t = await createTestApp({
+    env: { PUBLIC_URL: baseUrl, DATA_DIR: dataDir, ...options.env },
+    prepare: options.prepare,
+  });
   await t.app.listen({ port, host: '127.0.0.1' });
   return {
     ...t,
