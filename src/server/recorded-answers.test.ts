@@ -268,6 +268,10 @@ async function playScenario(): Promise<void> {
   );
   const passkeyId = json<{ passkeys: Array<{ id: string }> }>(added).passkeys[0]?.id;
   await take(
+    'passkey: registration options, one passkey to exclude',
+    asha.post('/api/account/passkeys/options', {}),
+  );
+  await take(
     'passkey: renamed',
     asha.request('PATCH', `/api/account/passkeys/${passkeyId}`, { name: 'Office laptop' }),
   );
@@ -495,6 +499,10 @@ async function playScenario(): Promise<void> {
   await take('add a coupon', operator.post('/api/admin/coupons', { code: 'answers-10', percent: 10 }));
   await take('add a coupon: refused', operator.post('/api/admin/coupons', { code: '', percent: 200 }));
   await take('add a coupon: taken', operator.post('/api/admin/coupons', { code: 'ANSWERS-10', percent: 5 }));
+  await take(
+    'add a coupon for free copies of one tool',
+    operator.post('/api/admin/coupons', { code: 'answers-free', percent: 100, toolIds: [floating.id] }),
+  );
   await take('a coupon', operator.get('/api/admin/coupons/answers-10'));
   await take('a coupon: unknown', operator.get('/api/admin/coupons/NOPE'));
 
@@ -845,6 +853,15 @@ async function playScenario(): Promise<void> {
   await take('the team with its member', kiran.get(`/api/teams/${teamLicenseId}`));
   await take('my tools: a team owner', kiran.get('/api/my-tools/'));
   await take('my tools: a team member', dev.get('/api/my-tools/'));
+  await take(
+    'a free copy with a coupon',
+    dev.post('/api/create-payment/', {
+      toolId: floating.id,
+      currency: 'INR',
+      billingDetails: INR_BILLING,
+      couponCode: 'answers-free',
+    }),
+  );
   await take('my licenses: a team owner', kiran.get('/api/my-licenses/'));
   await take('my licenses: a team member', dev.get('/api/my-licenses/'));
   await take(

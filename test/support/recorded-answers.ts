@@ -72,6 +72,11 @@ const RULES: Rule[] = [
     replace: (match) =>
       /^[0-9a-f-]{36}$/.test(Buffer.from(match, 'base64url').toString()) ? '<uuid in base64url>' : match,
   },
+  // The passkeys a registration must not create again: their credential ids are the test authenticator's, random.
+  {
+    find: /"excludeCredentials":\[[^\]]*\]/g,
+    replace: (list) => list.replace(/("id":")[\w-]+/g, (_match, key) => `${key}<credential id>`),
+  },
   { find: /\b(?:order|pay|rfnd|disp|evt)_[A-Za-z0-9]{14}\b/g, kind: 'razorpay-id' },
   { find: /\bmsg_[0-9a-f]{32}\b/g, kind: 'webhook-message' },
   { find: new RegExp(`\\b[${UNAMBIGUOUS}]{5}(?:-[${UNAMBIGUOUS}]{5}){3}\\b`, 'g'), kind: 'license-key' },
@@ -96,7 +101,10 @@ const RULES: Rule[] = [
   { find: /(token=<uuid-\d+>\.\w+\.)[0-9a-f]{64}/g, replace: (_match, start) => `${start}<hmac>` },
   // A session's last use is written by the request that finds the session cache's entry gone, and that cache ages
   // its entries in real time (kernel/ttl-cache.ts): which request that is depends on the machine's pace.
-  { find: /("signedInAt":\s*"[^"]*",\s*"lastUsedAt":\s*")[^"]*/g, replace: (_match, start) => `${start}<last use>` },
+  {
+    find: /("signedInAt":\s*"[^"]*",\s*"lastUsedAt":\s*")[^"]*/g,
+    replace: (_match, start) => `${start}<last use>`,
+  },
   {
     find: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g,
     replace: (time) => (nearWallClock(Date.parse(time)) ? '<wall-clock time>' : time),
