@@ -22,6 +22,7 @@ import { grantOperator } from './operator/roles';
 import { webhookSignature } from './payments/signatures';
 import { invalidateCatalogue } from './shop/catalogue';
 import { buildZip } from './shop/zip';
+import { createWebhookWorker } from './webhooks/delivery';
 
 /**
  * Issue 62: every route declares its answers, and a declaration must not change what a route answers (a serialiser
@@ -721,6 +722,7 @@ async function playScenario(): Promise<void> {
     'ask for a refund: refused',
     asha.post(`/api/orders/${ledgerOrderId}/refund-request`, { reason: 'bored', description: 'x' }),
   );
+  await take('an order with a refund request', asha.get(`/api/orders/${ledgerOrderId}`));
 
   // ── Licenses: Asha's tool activates, validates, checks for updates and reads its feeds ─────────────────────
   section('licenses');
@@ -824,6 +826,7 @@ async function playScenario(): Promise<void> {
   await take('a team: not hers', asha.get(`/api/teams/${teamLicenseId}`));
   await take('a team: not an id', kiran.get('/api/teams/nope'));
   await take('invite', kiran.post(`/api/teams/${teamLicenseId}/invitations`, { email: 'dev@answers.test' }));
+  await take('the team with an invitation', kiran.get(`/api/teams/${teamLicenseId}`));
   await take('invite: refused', kiran.post(`/api/teams/${teamLicenseId}/invitations`, { email: 'nope' }));
   const invitation = await mailTo('dev@answers.test', 'team-invitation');
   const invitationToken = firstMatch(invitation.text, /\/team-invitations?\/([\w-]{43})/);
@@ -1107,11 +1110,14 @@ async function playScenario(): Promise<void> {
     }),
   );
   await t.emulator?.settled();
+  await take('a coupon with its uses', operator.get('/api/admin/coupons/answers-10'));
   await take('disable a coupon', operator.post('/api/admin/coupons/ANSWERS-10/disable', {}));
   await take('coupons', operator.get('/api/admin/coupons'));
+  // One attempt each (nothing listens on port 9), then given up, so that they may be redelivered.
+  await createWebhookWorker(t.ctx).runOnce();
   await t.ctx.db
     .update(webhookDeliveries)
-    .set({ status: 'failed', attempts: 8 })
+    .set({ status: 'failed' })
     .where(eq(webhookDeliveries.endpointId, endpoint.id));
   const deliveries = await take('webhook deliveries', operator.get(`/api/admin/webhooks/${endpoint.id}`));
   const firstDelivery = json<{ deliveries: Array<{ id: number }> }>(deliveries).deliveries.at(-1)?.id;

@@ -91,6 +91,8 @@ const RULES: Rule[] = [
   },
   // A code sent by email (sign-up, password reset, a new email address), as the development mailbox lists it.
   { find: /(code(?:\\n|\n) +)\d{4,6}\b/g, replace: (_match, label) => `${label}<code>` },
+  // How long a webhook delivery's attempt took.
+  { find: /("durationMs":)\d+/g, replace: (_match, key) => `${key}<ms>` },
   { find: /whsec_[A-Za-z0-9+/=]+/g, kind: 'webhook-secret' },
   // A second factor's enrolment: its secret, the QR code of it, and the recovery codes.
   { find: /\b[A-Z2-7]{32}\b/g, kind: 'totp-secret' },
