@@ -1,7 +1,10 @@
 import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { $ZodType, safeParse } from 'zod/v4/core';
 import { DEFAULT_PASSWORD, form, latestCode, mailsTo, signUp } from '../../test/support/auth-helpers';
 import type { TestClient } from '../../test/support/client';
 import { totpAt } from '../../test/support/dashboard-helpers';
@@ -17,6 +20,7 @@ import { createShopTestApp, INR_BILLING, type ShopTestApp } from '../../test/sup
 import { SoftPasskey } from '../../test/support/webauthn';
 import { unsubscribeToken } from './account/email-preferences';
 import { outbox, tools, users, webhookDeliveries } from './db/schema';
+import { answerKind } from './http/answers';
 import { cliActor } from './operator/audit';
 import { grantOperator } from './operator/roles';
 import { webhookSignature } from './payments/signatures';
@@ -48,6 +52,8 @@ const NOBODY = '00000000-0000-4000-8000-000000000000';
 let t: ShopTestApp;
 const played = new Map<string, Map<string, RecordedAnswer>>();
 let area = new Map<string, RecordedAnswer>();
+/** Every answer as it came, for the check against its route's declarations. */
+const answered: Array<{ step: string; response: LightMyRequestResponse }> = [];
 
 function section(name: string): void {
   area = new Map();
@@ -65,6 +71,7 @@ async function take(
   t.clock.advance(1000);
   const notCompared = BODY_NOT_COMPARED[recorded.route];
   area.set(step, notCompared && recorded.status === 200 ? { ...recorded, body: notCompared } : recorded);
+  answered.push({ step, response });
   return response;
 }
 
@@ -1216,6 +1223,46 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(() => t?.close());
+
+const ajv = new Ajv2020({ strict: false });
+
+/** Why an answer is not one its route declares, or undefined when it is. */
+function undeclared(response: LightMyRequestResponse): string | undefined {
+  const answeredBy = String(response.headers['x-answered-by']);
+  const route = t.routes.find((each) => `${each.method} ${each.url}` === answeredBy);
+  const declared = route?.schema?.response as Record<string, unknown> | undefined;
+  const status = String(response.statusCode);
+  const declaration = declared?.[status] ?? declared?.[`${status[0]}xx`] ?? declared?.default;
+  if (!declaration) return `${status} is not declared`;
+  const kind = answerKind(declaration);
+  const type = String(response.headers['content-type'] ?? '').split(';')[0] ?? '';
+  if (kind.kind === 'no body')
+    return response.rawPayload.length === 0
+      ? undefined
+      : `${status} is declared without a body; it sent ${type}`;
+  if (kind.kind === 'format')
+    return type in kind.mediaTypes
+      ? undefined
+      : `${status} sent ${type}, not one of ${Object.keys(kind.mediaTypes)}`;
+  if (type !== 'application/json') return `${status} is declared as JSON; it sent ${type}`;
+  const body: unknown = response.json();
+  if (kind.schema instanceof $ZodType) {
+    const parsed = safeParse(kind.schema, body);
+    return parsed.success ? undefined : `${status} does not fit its schema: ${z.prettifyError(parsed.error)}`;
+  }
+  const validate = ajv.compile(kind.schema as object);
+  return validate(body) ? undefined : `${status} does not fit its schema: ${ajv.errorsText(validate.errors)}`;
+}
+
+describe('every answer the scenario met', () => {
+  it('is one its route declares: the status, the kind of body, and a body that fits its schema', () => {
+    const problems = answered
+      .map(({ step, response }) => ({ step, response, problem: undeclared(response) }))
+      .filter(({ problem }) => problem !== undefined)
+      .map(({ step, response, problem }) => `${response.headers['x-answered-by']} (${step}): ${problem}`);
+    expect(problems).toEqual([]);
+  });
+});
 
 const recordings = RECORDING ? new Map<string, Record<string, RecordedAnswer>>() : readRecordings(FOLDER);
 

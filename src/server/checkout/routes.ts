@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { checkoutQuoteAnswerSchema, errorAnswerSchema } from '../../shared/api-schemas';
+import { checkoutQuoteAnswerSchema } from '../../shared/api-schemas';
 import { type CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
 import { checkoutOpenedAnswerSchema, checkoutOpenedSchema } from '../../shared/checkout-recovery';
 import { requireUser } from '../auth/session';
+import { refusals } from '../http/answers';
 import { notFound } from '../http/errors';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
@@ -33,13 +34,7 @@ export async function checkoutRoutes(base: FastifyInstance, ctx: AppContext): Pr
           'Remembered so that a buyer who leaves without paying gets a reminder after an hour and a last one after a day (unless they turned checkout reminders off).',
         security: SESSION,
         body: checkoutOpenedSchema,
-        response: {
-          200: checkoutOpenedAnswerSchema,
-          400: errorAnswerSchema,
-          401: errorAnswerSchema,
-          404: errorAnswerSchema,
-          429: errorAnswerSchema,
-        },
+        response: { 200: checkoutOpenedAnswerSchema, ...refusals(400, 401, 403, 404, 429) },
       },
       CALLER_FIRST,
     ),
@@ -71,13 +66,7 @@ export async function checkoutRoutes(base: FastifyInstance, ctx: AppContext): Pr
           'List price, coupon, discount, taxable value, GST as the invoice will split it, and the total, in the currency’s subunits: the amount create-payment charges.',
         security: SESSION,
         body: checkoutQuoteSchema,
-        response: {
-          200: checkoutQuoteAnswerSchema,
-          400: errorAnswerSchema,
-          401: errorAnswerSchema,
-          404: errorAnswerSchema,
-          429: errorAnswerSchema,
-        },
+        response: { 200: checkoutQuoteAnswerSchema, ...refusals(400, 401, 403, 404, 429) },
       },
       CALLER_FIRST,
     ),

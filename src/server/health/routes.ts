@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { healthAnswerSchema, notReadyAnswerSchema, readyAnswerSchema } from '../../shared/api-schemas';
 import { DATABASE_RETRY_AFTER_SECONDS, type DatabaseHealth } from '../db/health';
+import { refusals } from '../http/answers';
 import { AppError } from '../http/errors';
 import type { AppContext } from '../kernel/context';
+import { documented } from '../openapi/openapi';
 
 const HEALTH_PATHS = new Set(['/api/health', '/api/ready']);
 
@@ -32,12 +35,22 @@ export function registerDatabaseGuard(app: FastifyInstance, health: DatabaseHeal
  * `/api/ready` says it can reach its database right now, so traffic should be sent to it (503 when not).
  */
 export async function healthRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get('/api/health', async (_request, reply) => {
+  const alive = documented({
+    tags: ['Service'],
+    summary: 'Liveness: the process serves requests',
+    response: { 200: healthAnswerSchema, ...refusals() },
+  });
+  app.get('/api/health', alive, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return { status: 'ok' };
   });
 
-  app.get('/api/ready', async (_request, reply) => {
+  const ready = documented({
+    tags: ['Service'],
+    summary: 'Readiness: the database answers a query right now',
+    response: { 200: readyAnswerSchema, 503: notReadyAnswerSchema, ...refusals() },
+  });
+  app.get('/api/ready', ready, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     if (await ctx.dbHealth.ping()) return { status: 'ready', database: 'reachable' };
     reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));

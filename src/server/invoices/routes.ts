@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorAnswerSchema, ordersAnswerSchema } from '../../shared/api-schemas';
+import { ordersAnswerSchema } from '../../shared/api-schemas';
 import {
   type OrderHistoryOrder,
   type TaxDocumentKind,
   taxDocumentFileName,
 } from '../../shared/order-history';
 import { requireUser } from '../auth/session';
+import { answerIn, fileBytes, refusals } from '../http/answers';
 import { contentDisposition } from '../http/content-disposition';
 import { notFound } from '../http/errors';
 import { pathStrings } from '../http/route-schemas';
@@ -29,7 +30,7 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
       tags: ['Account'],
       summary: "The signed-in buyer's paid and refunded orders, newest first",
       security: SESSION,
-      response: { 200: ordersAnswerSchema, 401: errorAnswerSchema },
+      response: { 200: ordersAnswerSchema, ...refusals(401) },
     }),
     async (request, reply): Promise<OrderHistoryOrder[]> => {
       const user = await requireUser(ctx, request);
@@ -40,7 +41,18 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
 
   app.get(
     '/api/orders/:orderId/:file',
-    { schema: { params: pathStrings('orderId', 'file') } },
+    documented({
+      tags: ['Account'],
+      summary: "An order's tax invoice or credit note as a PDF",
+      description:
+        '`invoice.pdf` and `credit-note.pdf` are the current ones; `invoice-<id>.pdf` one document by its id.',
+      security: SESSION,
+      params: pathStrings('orderId', 'file'),
+      response: {
+        200: answerIn('The PDF, to show in the browser', { 'application/pdf': fileBytes }),
+        ...refusals(401, 404),
+      },
+    }),
     async (request, reply) => {
       const user = await requireUser(ctx, request);
       const { orderId, file } = request.params;

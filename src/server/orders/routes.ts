@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorAnswerSchema } from '../../shared/api-schemas';
+import { orderDetailSchema, refundRequestViewSchema } from '../../shared/api-schemas';
 import {
   BILLING_CORRECTION_MESSAGES,
   type BillingCorrectionAnswer,
@@ -10,6 +10,7 @@ import {
 import type { OrderDetail } from '../../shared/order-detail';
 import { buyerRefundRequestSchema, type RefundRequestView } from '../../shared/refund-requests';
 import { requireUser } from '../auth/session';
+import { refusals } from '../http/answers';
 import { notFound } from '../http/errors';
 import { CALLER_FIRST, pathStrings, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
@@ -25,7 +26,14 @@ export async function orderPageRoutes(base: FastifyInstance, ctx: AppContext): P
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/api/orders/:orderId',
-    { schema: { params: pathStrings('orderId') } },
+    documented({
+      tags: ['Account'],
+      summary:
+        'One of the buyer’s orders: lines, price as invoiced, payment, tax documents, license, history',
+      security: SESSION,
+      params: pathStrings('orderId'),
+      response: { 200: orderDetailSchema, ...refusals(401, 404) },
+    }),
     async (request, reply): Promise<OrderDetail> => {
       const user = await requireUser(ctx, request);
       const { orderId } = request.params;
@@ -39,10 +47,17 @@ export async function orderPageRoutes(base: FastifyInstance, ctx: AppContext): P
 
   app.post(
     '/api/orders/:orderId/refund-request',
-    {
-      schema: { params: pathStrings('orderId'), body: buyerRefundRequestSchema },
-      config: { checksCallerFirst: true },
-    },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Ask for a refund under one of the Refund Policy’s exceptions',
+        security: SESSION,
+        params: pathStrings('orderId'),
+        body: buyerRefundRequestSchema,
+        response: { 200: refundRequestViewSchema, ...refusals(400, 401, 403, 404, 409, 429) },
+      },
+      CALLER_FIRST,
+    ),
     async (request): Promise<RefundRequestView> => {
       const user = await requireUser(ctx, request);
       await ctx.limiter.consume({ key: `refund-request:user:${user.id}`, limit: 5, windowMs: 60 * 60_000 });
@@ -65,14 +80,7 @@ export async function orderPageRoutes(base: FastifyInstance, ctx: AppContext): P
         security: SESSION,
         params: pathStrings('orderId'),
         body: billingCorrectionSchema,
-        response: {
-          200: billingCorrectionAnswerSchema,
-          400: errorAnswerSchema,
-          401: errorAnswerSchema,
-          404: errorAnswerSchema,
-          409: errorAnswerSchema,
-          429: errorAnswerSchema,
-        },
+        response: { 200: billingCorrectionAnswerSchema, ...refusals(400, 401, 403, 404, 409, 429) },
       },
       CALLER_FIRST,
     ),

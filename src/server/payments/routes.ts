@@ -1,11 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  createPaymentAnswerSchema,
+  paymentsConfigAnswerSchema,
+  statusAnswerSchema,
+} from '../../shared/api-schemas';
 import { type PaymentsConfigResponse, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { createPaymentSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
 import { recordCheckoutStart } from '../checkout/recovery';
-import { refuseInvalidInput } from '../http/route-schemas';
+import { refusals } from '../http/answers';
+import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
+import { documented, SESSION } from '../openapi/openapi';
 import { createPayment } from './create-payment';
 import { type RazorpayEmulator, registerRazorpayEmulator } from './emulator';
 import { EMULATOR_PREFIX, RAZORPAY_CHECKOUT_SCRIPT } from './gateway';
@@ -21,7 +28,12 @@ export async function paymentsRoutes(
   const emulatorActive = ctx.config.razorpay.emulated && !ctx.config.isProduction;
 
   /** Which checkout script the tools page loads, and whether it is the test one. */
-  app.get('/api/payments/config/', async (_request, reply): Promise<PaymentsConfigResponse> => {
+  const config = documented({
+    tags: ['Shop'],
+    summary: 'Which checkout script the tools page loads (Razorpay’s, or the local emulator’s)',
+    response: { 200: paymentsConfigAnswerSchema, ...refusals() },
+  });
+  app.get('/api/payments/config/', config, async (_request, reply): Promise<PaymentsConfigResponse> => {
     reply.header('cache-control', 'no-store');
     return {
       keyId: ctx.config.razorpay.keyId,
@@ -32,7 +44,18 @@ export async function paymentsRoutes(
 
   app.post(
     '/api/create-payment/',
-    { schema: { body: createPaymentSchema }, config: { checksCallerFirst: true } },
+    documented(
+      {
+        tags: ['Shop'],
+        summary: 'Open a payment: a Razorpay order for a tool, priced by the server',
+        description:
+          'A 100 % coupon fulfils the order at once (`free`, no Razorpay order). A 5xx may be Razorpay refusing.',
+        security: SESSION,
+        body: createPaymentSchema,
+        response: { 200: createPaymentAnswerSchema, ...refusals(400, 401, 403, 404, 409, 429) },
+      },
+      CALLER_FIRST,
+    ),
     async (request) => {
       const user = await requireUser(ctx, request);
       await ctx.limiter.consume({
@@ -55,7 +78,16 @@ export async function paymentsRoutes(
 
   app.post(
     '/api/verify-payment/',
-    { schema: { body: verifyPaymentSchema }, config: { checksCallerFirst: true } },
+    documented(
+      {
+        tags: ['Shop'],
+        summary: 'Settle a payment with what Razorpay Checkout handed the browser (its signature checked)',
+        security: SESSION,
+        body: verifyPaymentSchema,
+        response: { 200: statusAnswerSchema, ...refusals(400, 401, 403, 404, 409, 429) },
+      },
+      CALLER_FIRST,
+    ),
     async (request): Promise<StatusResponse> => {
       const user = await requireUser(ctx, request);
       await ctx.limiter.consume({ key: `verify-payment:user:${user.id}`, limit: 30, windowMs: 60_000 });

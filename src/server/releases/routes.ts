@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { releasePublicKeySchema } from '../../shared/api-schemas';
 import type { ReleasePublicKeyResponse } from '../../shared/releases';
+import { refusals } from '../http/answers';
 import type { AppContext } from '../kernel/context';
 import { documented } from '../openapi/openapi';
 import { releaseSigner } from './signing';
@@ -9,7 +10,7 @@ const publicKeyRoute = documented({
   tags: ['Updates'],
   summary: 'The key that verifies release files',
   description: "SPKI PEM and Sparkle's base64 form, with the earlier keys still honoured.",
-  response: { 200: releasePublicKeySchema },
+  response: { 200: releasePublicKeySchema, ...refusals() },
 });
 
 /** The public side of releases that needs no license: the key every release file is signed with. */

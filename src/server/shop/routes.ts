@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { catalogueAnswerSchema, errorAnswerSchema, myToolsAnswerSchema } from '../../shared/api-schemas';
+import { catalogueAnswerSchema, myToolsAnswerSchema, statusAnswerSchema } from '../../shared/api-schemas';
 import { LICENSE_MESSAGES } from '../../shared/licenses';
 import { type PurchasedTool, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { sendCredentialsSchema } from '../../shared/shop-schemas';
 import { currentUser, requireUser } from '../auth/session';
+import { refusals } from '../http/answers';
 import { notFound } from '../http/errors';
-import { refuseInvalidInput } from '../http/route-schemas';
+import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { licenseHold } from '../licenses/status';
@@ -29,7 +30,7 @@ export async function shopRoutes(base: FastifyInstance, ctx: AppContext): Promis
       tags: ['Shop'],
       summary: 'The catalogue',
       description: 'Signed in, each tool also says whether this buyer owns it or has had its trial.',
-      response: { 200: catalogueAnswerSchema },
+      response: { 200: catalogueAnswerSchema, ...refusals() },
     }),
     async (request, reply) => {
       const catalogue = await activeCatalogue(ctx);
@@ -57,7 +58,7 @@ export async function shopRoutes(base: FastifyInstance, ctx: AppContext): Promis
       tags: ['Account'],
       summary: 'The tools the buyer owns or is trying, with their installers',
       security: SESSION,
-      response: { 200: myToolsAnswerSchema, 401: errorAnswerSchema },
+      response: { 200: myToolsAnswerSchema, ...refusals(401) },
     }),
     async (request, reply): Promise<PurchasedTool[]> => {
       const user = await requireUser(ctx, request);
@@ -68,7 +69,16 @@ export async function shopRoutes(base: FastifyInstance, ctx: AppContext): Promis
 
   app.post(
     '/api/send-tool-credentials/',
-    { schema: { body: sendCredentialsSchema }, config: { checksCallerFirst: true } },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Email the license key or sign-in details of a bought tool again',
+        security: SESSION,
+        body: sendCredentialsSchema,
+        response: { 200: statusAnswerSchema, ...refusals(400, 401, 403, 404, 409, 429) },
+      },
+      CALLER_FIRST,
+    ),
     async (request): Promise<StatusResponse> => {
       const user = await requireUser(ctx, request);
       refuseInvalidInput(request);

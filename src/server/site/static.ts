@@ -3,6 +3,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { answerIn, noBody } from '../http/answers';
 import { etagMatches } from '../http/conditional';
 import { sendJsonNotFound } from '../http/errors';
 
@@ -86,6 +88,13 @@ function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile, st
   return reply.send(file.body);
 }
 
+/** A page's answers: its prerendered HTML (Brotli or gzip when accepted), or no body. */
+const PAGE_ANSWERS = {
+  200: answerIn('The prerendered page', { 'text/html': z.string() }),
+  301: noBody('To the same address without its trailing slash'),
+  304: noBody('Unchanged: If-None-Match names the page’s ETag'),
+};
+
 /**
  * Serves the built site from memory: prerendered pages per route (revalidated on each visit), hashed assets
  * with immutable caching, other public files for an hour, and the 404 page for anything unknown.
@@ -116,7 +125,7 @@ export async function registerStaticSite(app: FastifyInstance, siteDir: string):
   const notFoundPage = load(path.join(siteDir, manifest.notFound), 'no-cache');
 
   for (const [route, page] of pages) {
-    app.get(route, (request, reply) => {
+    app.get(route, { schema: { response: PAGE_ANSWERS } }, (request, reply) => {
       // The router also matches "/Contact/"; the browser's router would then not know the page (its title
       // would read "Page not found"), so send such an address on to the one true path, keeping its query. The
       // path is the address asked for without its trailing slashes, never the route: "/admin/*" is a pattern.

@@ -9,6 +9,13 @@ const DASHBOARD_REQUESTS_PER_MINUTE = 300;
 
 export const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
+/**
+ * What the guard answers on every data route before the route runs: 401 signed out; 403 not an operator, the
+ * second factor not passed in this session, or no CSRF token; 429 past the operator's requests a minute. For
+ * `refusals(...GUARD_REFUSALS, …)`.
+ */
+export const GUARD_REFUSALS = [401, 403, 429] as const;
+
 const signedInOperators = new WeakMap<FastifyRequest, DashboardOperator>();
 
 /** The operator the scope's guard let in (only callable inside a guarded scope). */
