@@ -3,8 +3,6 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { answerIn, noBody } from '../http/answers';
 import { etagMatches } from '../http/conditional';
 import { sendJsonNotFound } from '../http/errors';
 
@@ -88,11 +86,15 @@ function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile, st
   return reply.send(file.body);
 }
 
-/** A page's answers: its prerendered HTML (Brotli or gzip when accepted), or no body. */
+/**
+ * A page's answers: its prerendered HTML (Brotli or gzip when accepted), or no body. JSON Schema rather than zod: the
+ * pages are bytes Fastify sends as they are, and this module serves them in any Fastify app, with or without the
+ * app's zod compilers (src/server/http/route-schemas.ts).
+ */
 const PAGE_ANSWERS = {
-  200: answerIn('The prerendered page', { 'text/html': z.string() }),
-  301: noBody('To the same address without its trailing slash'),
-  304: noBody('Unchanged: If-None-Match names the page’s ETag'),
+  200: { description: 'The prerendered page', content: { 'text/html': { schema: { type: 'string' } } } },
+  301: { description: 'To the same address without its trailing slash', type: 'null' },
+  304: { description: 'Unchanged: If-None-Match names the page’s ETag', type: 'null' },
 };
 
 /**

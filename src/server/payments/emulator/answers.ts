@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorAnswerSchema } from '../../../shared/api-schemas';
 import { answerIn, refusals } from '../../http/answers';
 
 /**
@@ -19,6 +20,12 @@ const razorpayError = z
     }),
   })
   .describe("Razorpay's error: `error.description` says why, `error.field` names the field");
+
+/**
+ * A 400 is Razorpay's error when the emulator refuses, and the site's one error when the app's hooks refuse first
+ * (the input policy, a path the schema refuses): each keeps its own shape.
+ */
+const emulatorRefusal = z.union([razorpayError, errorAnswerSchema]);
 
 const order = z.object({
   id: z.string(),
@@ -80,7 +87,7 @@ const dispute = z.object({
 /** Razorpay's API (basic auth with the key id and secret): 401 without it, 400 for what Razorpay refuses. */
 const api = <Answer extends z.ZodType>(answer: Answer) => ({
   200: answer,
-  400: razorpayError,
+  400: emulatorRefusal,
   401: razorpayError,
   ...refusals(),
 });
@@ -94,6 +101,7 @@ export const EMULATOR_ANSWERS = {
   script: { 200: answerIn('The stand-in for checkout.js', { 'text/javascript': z.string() }), ...refusals() },
   checkoutOrder: {
     200: z.object({ id: z.string(), amount: z.int(), currency: z.string(), status: z.string() }),
+    400: errorAnswerSchema,
     404: razorpayError,
     ...refusals(),
   },
@@ -104,9 +112,9 @@ export const EMULATOR_ANSWERS = {
       razorpay_payment_id: z.string(),
       razorpay_signature: z.string(),
     }),
-    400: razorpayError,
+    400: emulatorRefusal,
     ...refusals(),
   },
   /** A declined payment, as Checkout's `payment.failed` event carries it. */
-  declined: { 200: razorpayError, 400: razorpayError, ...refusals() },
+  declined: { 200: razorpayError, 400: emulatorRefusal, ...refusals() },
 };
