@@ -12,7 +12,7 @@ import {
 } from '../../../test/support/shop-fixtures';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver';
 import { createReleaseSchema } from '../../shared/release-schemas';
-import { WEBHOOK_EVENTS } from '../../shared/webhooks';
+import { newWebhookEndpointSchema, WEBHOOK_EVENTS } from '../../shared/webhooks';
 import { eraseAccount } from '../account/erasure';
 import { auditLog, licenses, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { loadConfig } from '../kernel/config';
@@ -60,11 +60,15 @@ const drain = () => createWebhookWorker(t.ctx).drain();
 
 describe('a purchase and its refund', () => {
   it('reach the receiver as order.paid, then order.refunded and license.revoked, each signed with its secret', async () => {
-    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
-      url: receiver.url('/orders'),
-      events: ['order.paid', 'order.refunded', 'license.revoked'],
-      description: 'Accounting',
-    });
+    const endpoint = await addWebhookEndpoint(
+      t.ctx,
+      actor,
+      newWebhookEndpointSchema.parse({
+        url: receiver.url('/orders'),
+        events: ['order.paid', 'order.refunded', 'license.revoked'],
+        description: 'Accounting',
+      }),
+    );
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     // The secret is stored sealed, and the audit log names the endpoint without it.
     const [stored] = await t.ctx.db
@@ -129,10 +133,14 @@ describe('a purchase and its refund', () => {
 
 describe('every operation that reports an event', () => {
   it('queues trial, license, release and dispute events in its own transaction', async () => {
-    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
-      url: receiver.url('/all'),
-      events: [...WEBHOOK_EVENTS],
-    });
+    const endpoint = await addWebhookEndpoint(
+      t.ctx,
+      actor,
+      newWebhookEndpointSchema.parse({
+        url: receiver.url('/all'),
+        events: [...WEBHOOK_EVENTS],
+      }),
+    );
     const trialTool = await addTool(t, { device: 'Windows', trialDays: 14 });
     const { user, client } = await newBuyer(t);
     const trial = await startTrial(t.ctx, user.id, trialTool.id);
@@ -193,10 +201,14 @@ describe('every operation that reports an event', () => {
 
 describe('erasure', () => {
   it('sends customer.erased and leaves no address in any stored payload about the customer', async () => {
-    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
-      url: receiver.url('/erasure'),
-      events: ['order.paid', 'customer.erased'],
-    });
+    const endpoint = await addWebhookEndpoint(
+      t.ctx,
+      actor,
+      newWebhookEndpointSchema.parse({
+        url: receiver.url('/erasure'),
+        events: ['order.paid', 'customer.erased'],
+      }),
+    );
     const { user, client } = await newBuyer(t);
     await buyThroughEmulator(t, client, catalogue.macos.id);
     await drain();
@@ -224,10 +236,14 @@ const never = (): never => {
 
 describe('retries', () => {
   it('deliver on the third attempt to a receiver that answered 500 twice, with three attempts logged', async () => {
-    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
-      url: receiver.url('/flaky'),
-      events: ['release.published'],
-    });
+    const endpoint = await addWebhookEndpoint(
+      t.ctx,
+      actor,
+      newWebhookEndpointSchema.parse({
+        url: receiver.url('/flaky'),
+        events: ['release.published'],
+      }),
+    );
     receiver.answer('/flaky', 500, 500);
     await t.ctx.db.transaction((tx) =>
       enqueueWebhookEvent(tx, 'release.published', { release: { id: 'r1' } }, { at: t.clock.now() }),
@@ -265,10 +281,14 @@ describe('retries', () => {
   });
 
   it('counts a redirect (never followed) and a receiver that does not answer in time as failures', async () => {
-    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
-      url: receiver.url('/slow'),
-      events: ['trial.converted'],
-    });
+    const endpoint = await addWebhookEndpoint(
+      t.ctx,
+      actor,
+      newWebhookEndpointSchema.parse({
+        url: receiver.url('/slow'),
+        events: ['trial.converted'],
+      }),
+    );
     receiver.answer('/slow', 302, 0);
     await t.ctx.db.transaction((tx) =>
       enqueueWebhookEvent(tx, 'trial.converted', { trial: { id: 't2' } }, { at: t.clock.now() }),
@@ -287,10 +307,14 @@ describe('retries', () => {
   });
 
   it('disables an endpoint that failed for 3 days and emails the firm', async () => {
-    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
-      url: receiver.url('/down'),
-      events: ['trial.started'],
-    });
+    const endpoint = await addWebhookEndpoint(
+      t.ctx,
+      actor,
+      newWebhookEndpointSchema.parse({
+        url: receiver.url('/down'),
+        events: ['trial.started'],
+      }),
+    );
     receiver.answer('/down', ...Array(20).fill(503));
     await t.ctx.db.transaction((tx) =>
       enqueueWebhookEvent(tx, 'trial.started', { trial: { id: 't1' } }, { at: t.clock.now() }),
@@ -310,10 +334,14 @@ describe('retries', () => {
 
 describe('a rotated DATA_SECRET_KEY', () => {
   it('re-seals endpoint secrets under the new key, which then opens them alone', async () => {
-    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
-      url: receiver.url('/rotated'),
-      events: ['trial.expired'],
-    });
+    const endpoint = await addWebhookEndpoint(
+      t.ctx,
+      actor,
+      newWebhookEndpointSchema.parse({
+        url: receiver.url('/rotated'),
+        events: ['trial.expired'],
+      }),
+    );
     const oldKey = t.config.dataSecret.key ?? never();
     const newKey = Buffer.alloc(32, 7);
     const rotated = createDataSecrets({ ...t.config, dataSecret: { key: newKey, previousKeys: [oldKey] } });
@@ -333,10 +361,14 @@ describe('a rotated DATA_SECRET_KEY', () => {
 
 describe('a change that rolls back', () => {
   it('never sends its event', async () => {
-    const endpoint = await addWebhookEndpoint(t.ctx, actor, {
-      url: receiver.url('/rollback'),
-      events: ['order.paid'],
-    });
+    const endpoint = await addWebhookEndpoint(
+      t.ctx,
+      actor,
+      newWebhookEndpointSchema.parse({
+        url: receiver.url('/rollback'),
+        events: ['order.paid'],
+      }),
+    );
     await expect(
       t.ctx.db.transaction(async (tx) => {
         await enqueueWebhookEvent(tx, 'order.paid', { order: { id: 'never' } }, { at: t.clock.now() });
@@ -386,14 +418,22 @@ describe('addresses in production', () => {
 
   it('refuses endpoints on loopback, private, link-local or metadata addresses when they are saved', async () => {
     await expect(
-      addWebhookEndpoint(production(t.ctx), actor, {
-        url: 'http://hooks.example.com/',
-        events: ['order.paid'],
-      }),
+      addWebhookEndpoint(
+        production(t.ctx),
+        actor,
+        newWebhookEndpointSchema.parse({
+          url: 'http://hooks.example.com/',
+          events: ['order.paid'],
+        }),
+      ),
     ).rejects.toThrow('url: must be https://');
     for (const url of internal.map((plain) => plain.replace('http://', 'https://'))) {
       await expect(
-        addWebhookEndpoint(production(t.ctx), actor, { url, events: ['order.paid'] }),
+        addWebhookEndpoint(
+          production(t.ctx),
+          actor,
+          newWebhookEndpointSchema.parse({ url, events: ['order.paid'] }),
+        ),
       ).rejects.toThrow(/^url: .* resolves to .*(loopback|private, link-local or metadata)/);
     }
   });
