@@ -1,7 +1,9 @@
 import { createSessionCache } from './auth/session-cache';
+import { createDashboardOperators } from './dashboard/routes/guard';
 import { createDatabaseHealth } from './db/health';
 import type { Database, PoolStats } from './db/index';
 import { createLocalRateLimiter, createRateLimiter } from './http/rate-limit';
+import { createPdfFonts } from './invoices/pdf-text';
 import { type Clock, systemClock } from './kernel/clock';
 import type { Config } from './kernel/config';
 import type { AppContext } from './kernel/context';
@@ -12,6 +14,7 @@ import { createSigningKeys } from './licenses/signing';
 import { createMailQueuedHint } from './mail/outbox';
 import { createMetrics } from './metrics';
 import { createGateway } from './payments/gateway';
+import { createReleaseSigner } from './releases/signing';
 import { createShopCaches } from './shop/catalogue-cache';
 import { type FileStorage, storageFor } from './storage';
 
@@ -48,7 +51,10 @@ export function createAppContext(options: AppContextOptions): AppContext {
     storage: options.storage ?? storageFor(config),
     caches: { sessions: createSessionCache(), ...createShopCaches(), ...createLicenseMemory() },
     mailQueued: createMailQueuedHint(),
+    pdfFonts: createPdfFonts(),
+    dashboardOperators: createDashboardOperators(),
     licenseSigning: createSigningKeys(config),
+    releaseSigning: createReleaseSigner(config),
     licenseChanges: {},
     dataSecrets,
     // Process figures (memory, event-loop delay) only where they are served: one monitor per real server.

@@ -63,7 +63,7 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
       if (!kind || !UUID_PATTERN.test(orderId)) throw notFound();
       const found = await findOwnTaxDocument(ctx, { userId: user.id, orderId, kind, documentId });
       if (!found) throw notFound();
-      const pdf = await renderTaxDocumentPdf(found.document);
+      const pdf = await renderTaxDocumentPdf(ctx.pdfFonts, found.document);
       return reply
         .header('cache-control', 'private, no-store')
         .header('content-disposition', contentDisposition(taxDocumentFileName(kind, found.number), 'inline'))

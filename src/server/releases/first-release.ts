@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ArtifactArch, ArtifactPlatform } from '../../shared/releases';
 import type { Tx } from '../db';
 import { releaseArtifacts, releases, type tools } from '../db/schema';
-import type { Config } from '../kernel/config';
-import { releaseSigner } from './signing';
+import type { AppContext } from '../kernel/context';
 
 /** Where a tool's one file runs, by the tool's device, as the releases migration decides it for existing files. */
 export function installerTarget(device: (typeof tools.$inferSelect)['device']): {
@@ -19,7 +18,7 @@ export function installerTarget(device: (typeof tools.$inferSelect)['device']): 
  */
 export async function insertFirstRelease(
   tx: Tx,
-  ctx: { config: Config },
+  ctx: Pick<AppContext, 'releaseSigning'>,
   tool: { id: string; device: (typeof tools.$inferSelect)['device'] },
   file: { fileName: string; storageKey: string; bytes: Uint8Array },
   at: Date,
@@ -36,7 +35,7 @@ export async function insertFirstRelease(
     })
     .returning({ id: releases.id });
   if (!release) throw new Error('release insert returned no row');
-  const signer = releaseSigner(ctx);
+  const signer = ctx.releaseSigning;
   await tx.insert(releaseArtifacts).values({
     releaseId: release.id,
     ...installerTarget(tool.device),

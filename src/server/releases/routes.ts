@@ -4,7 +4,6 @@ import type { ReleasePublicKeyResponse } from '../../shared/releases';
 import { refusals } from '../http/answers';
 import type { AppContext } from '../kernel/context';
 import { documented } from '../openapi/openapi';
-import { releaseSigner } from './signing';
 
 const publicKeyRoute = documented({
   tags: ['Updates'],
@@ -20,7 +19,7 @@ export async function releaseRoutes(app: FastifyInstance, ctx: AppContext): Prom
     publicKeyRoute,
     async (_request, reply): Promise<ReleasePublicKeyResponse> => {
       reply.header('cache-control', 'public, max-age=300');
-      const { kid, publicKey, sparklePublicEdKey, published } = releaseSigner(ctx);
+      const { kid, publicKey, sparklePublicEdKey, published } = ctx.releaseSigning;
       return { kid, publicKey, sparklePublicEdKey, previous: published.slice(1) };
     },
   );

@@ -27,7 +27,7 @@ export function dashboardCouponRoutes(base: FastifyInstance, ctx: AppContext): v
   };
   app.post('/api/admin/coupons', add, async (request) => {
     const input = request.body;
-    return createCoupon(ctx, operatorOf(request).actor, input);
+    return createCoupon(ctx, operatorOf(ctx, request).actor, input);
   });
 
   const one = {
@@ -48,7 +48,7 @@ export function dashboardCouponRoutes(base: FastifyInstance, ctx: AppContext): v
       },
     },
     async (request) => {
-      return disableCoupon(ctx, operatorOf(request).actor, request.params.code);
+      return disableCoupon(ctx, operatorOf(ctx, request).actor, request.params.code);
     },
   );
 }

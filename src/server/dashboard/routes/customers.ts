@@ -44,7 +44,7 @@ export function customerRoutes(base: FastifyInstance, ctx: AppContext): void {
     },
   };
   app.get('/api/admin/customers/:id/export', exported, async (request, reply) => {
-    const data = await exportAccountAsOperator(ctx, request.params.id, operatorOf(request).actor);
+    const data = await exportAccountAsOperator(ctx, request.params.id, operatorOf(ctx, request).actor);
     return reply
       .header('cache-control', 'no-store')
       .header('content-disposition', contentDisposition(exportFileName(ctx.clock.now())))
@@ -66,7 +66,7 @@ export function customerRoutes(base: FastifyInstance, ctx: AppContext): void {
       const { name } = await deactivateDeviceAsOperator(
         ctx,
         { license: { licenseId: id }, device: deviceId },
-        operatorOf(request).actor,
+        operatorOf(ctx, request).actor,
       );
       return { message: `${name ?? 'The device'} is deactivated; the license can be activated elsewhere.` };
     },
@@ -83,7 +83,7 @@ export function customerRoutes(base: FastifyInstance, ctx: AppContext): void {
     },
     async (request) => {
       const licenseId = request.params.id;
-      await resetSelfDeactivations(ctx, { licenseId }, operatorOf(request).actor);
+      await resetSelfDeactivations(ctx, { licenseId }, operatorOf(ctx, request).actor);
       return { message: `The buyer may free ${SELF_DEACTIVATION_LIMIT} devices from My Tools again.` };
     },
   );

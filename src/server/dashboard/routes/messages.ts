@@ -41,7 +41,7 @@ export function dashboardMessageRoutes(base: FastifyInstance, ctx: AppContext): 
     },
     async (request) => {
       const id = request.params.id;
-      const { message, alreadyHandled } = await markMessageHandled(ctx, id, operatorOf(request).actor);
+      const { message, alreadyHandled } = await markMessageHandled(ctx, id, operatorOf(ctx, request).actor);
       return {
         message: alreadyHandled
           ? 'It was already marked handled.'
@@ -64,7 +64,7 @@ export function dashboardMessageRoutes(base: FastifyInstance, ctx: AppContext): 
     },
     async (request) => {
       const { id } = request.params;
-      await retryMail(ctx, id, operatorOf(request).actor);
+      await retryMail(ctx, id, operatorOf(ctx, request).actor);
       return { message: 'It will be sent again within seconds.' };
     },
   );

@@ -57,7 +57,7 @@ export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): vo
     async (request) => {
       const id = request.params.id;
       await orderDetail(ctx, id);
-      const outcome = await resendDelivery(ctx, { orderId: id }, 'dashboard', operatorOf(request).actor);
+      const outcome = await resendDelivery(ctx, { orderId: id }, 'dashboard', operatorOf(ctx, request).actor);
       if (outcome.result !== 'sent') throw new AppError(409, 'refused', RESEND_REFUSALS[outcome.result]);
       return {
         message: `The delivery email is on its way to ${outcome.to}, with a fresh 3-hour download link.`,
@@ -77,7 +77,7 @@ export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): vo
     async (request) => {
       const id = request.params.id;
       const input = request.body;
-      const { actor } = operatorOf(request);
+      const { actor } = operatorOf(ctx, request);
       await orderDetail(ctx, id);
       await requireFreshCode(ctx, actor, input.code);
       const result = await refundOrder(ctx, {
@@ -113,7 +113,7 @@ export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): vo
       return reply
         .header('content-disposition', contentDisposition(taxDocumentFileName(kind, found.number), 'inline'))
         .type('application/pdf')
-        .send(await renderTaxDocumentPdf(found.document));
+        .send(await renderTaxDocumentPdf(ctx.pdfFonts, found.document));
     },
   );
 }

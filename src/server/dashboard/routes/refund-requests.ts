@@ -65,7 +65,7 @@ export function refundRequestRoutes(base: FastifyInstance, ctx: AppContext): voi
     async (request) => {
       const id = request.params.id;
       const input = request.body;
-      const { actor } = operatorOf(request);
+      const { actor } = operatorOf(ctx, request);
       await requireFreshCode(ctx, actor, input.code);
       const result = await approveRefundRequest(ctx, actor, id);
       return { message: 'Approved and refunded; the buyer is told by email.', request: result };
@@ -87,7 +87,7 @@ export function refundRequestRoutes(base: FastifyInstance, ctx: AppContext): voi
     async (request) => {
       const id = request.params.id;
       const input = request.body;
-      const result = await declineRefundRequest(ctx, operatorOf(request).actor, id, input.reason);
+      const result = await declineRefundRequest(ctx, operatorOf(ctx, request).actor, id, input.reason);
       return { message: 'Declined; the buyer is emailed the reason.', request: result };
     },
   );

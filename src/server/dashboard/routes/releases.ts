@@ -70,7 +70,7 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
     async (request): Promise<AdminRelease> => {
       const toolId = request.params.id;
       const input = request.body;
-      return toAdminRelease(await createRelease(ctx, toolId, input, operatorOf(request).actor));
+      return toAdminRelease(await createRelease(ctx, toolId, input, operatorOf(ctx, request).actor));
     },
   );
 
@@ -80,7 +80,7 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
     async (request): Promise<AdminRelease> => {
       const releaseId = request.params.id;
       const changes = request.body;
-      return toAdminRelease(await editRelease(ctx, releaseId, changes, operatorOf(request).actor));
+      return toAdminRelease(await editRelease(ctx, releaseId, changes, operatorOf(ctx, request).actor));
     },
   );
 
@@ -89,7 +89,7 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
     { schema: { params: artifactPath, response: changed } },
     async (request): Promise<AdminRelease> => {
       const { id, artifactId } = request.params;
-      return toAdminRelease(await removeArtifact(ctx, id, artifactId, operatorOf(request).actor));
+      return toAdminRelease(await removeArtifact(ctx, id, artifactId, operatorOf(ctx, request).actor));
     },
   );
 
@@ -103,7 +103,7 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
       async (request): Promise<AdminRelease> => {
         const releaseId = request.params.id;
         const { code } = request.body;
-        const { actor } = operatorOf(request);
+        const { actor } = operatorOf(ctx, request);
         await requireFreshCode(ctx, actor, code);
         return toAdminRelease(await operation(ctx, releaseId, actor));
       },
@@ -139,7 +139,7 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
 /** The form sends platform, arch and kind before the file, so they are checked before a byte is stored. */
 async function uploadArtifact(ctx: AppContext, request: FastifyRequest) {
   const releaseId = idParams(request);
-  const { actor } = operatorOf(request);
+  const { actor } = operatorOf(ctx, request);
   if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data.');
   const part = await request.file();
   if (!part) throw badRequest('Choose the file to upload.', { file: 'Choose the file to upload.' });

@@ -48,7 +48,7 @@ export async function toolRoutes(base: FastifyInstance, ctx: AppContext): Promis
   };
   app.post('/api/admin/tools', add, async (request) => {
     const input = request.body;
-    const { actor } = operatorOf(request);
+    const { actor } = operatorOf(ctx, request);
     await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code: input.code }).code);
     return createToolFromForm(ctx, input, actor);
   });
@@ -63,7 +63,7 @@ export async function toolRoutes(base: FastifyInstance, ctx: AppContext): Promis
   app.post('/api/admin/tools/:id', change, async (request) => {
     const id = request.params.id;
     const input = request.body;
-    const { actor } = operatorOf(request);
+    const { actor } = operatorOf(ctx, request);
     if (await changesPrices(ctx, id, input)) {
       await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code: input.code }).code);
     }
@@ -94,7 +94,7 @@ export async function toolRoutes(base: FastifyInstance, ctx: AppContext): Promis
 /** The form sends the code before the file, so it is checked before a byte of the file is stored. */
 async function uploadToolFile(ctx: AppContext, request: FastifyRequest) {
   const id = idParams(request);
-  const { actor } = operatorOf(request);
+  const { actor } = operatorOf(ctx, request);
   if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data.');
   const part = await request.file();
   if (!part) throw badRequest('Choose the file to upload.', { file: 'Choose the file to upload.' });

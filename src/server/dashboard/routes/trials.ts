@@ -21,14 +21,14 @@ export async function dashboardTrialRoutes(base: FastifyInstance, ctx: AppContex
     { schema: { params: idPath, body: extendTrialSchema, response: ended } },
     async (request) => {
       const id = request.params.id;
-      const { expiresAt } = await extendTrial(ctx, id, request.body, operatorOf(request).actor);
+      const { expiresAt } = await extendTrial(ctx, id, request.body, operatorOf(ctx, request).actor);
       return { id, expiresAt: expiresAt.toISOString() };
     },
   );
 
   app.post('/api/admin/trials/:id/end', { schema: { params: idPath, response: ended } }, async (request) => {
     const id = request.params.id;
-    const { endedAt } = await endTrial(ctx, id, operatorOf(request).actor);
+    const { endedAt } = await endTrial(ctx, id, operatorOf(ctx, request).actor);
     return { id, expiresAt: endedAt.toISOString() };
   });
 }

@@ -45,7 +45,7 @@ export function dashboardWebhookRoutes(base: FastifyInstance, ctx: AppContext): 
   };
   app.post('/api/admin/webhooks', add, async (request) => {
     const { code, ...input } = request.body;
-    const { actor } = operatorOf(request);
+    const { actor } = operatorOf(ctx, request);
     await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code }).code);
     return addWebhookEndpoint(ctx, actor, input);
   });
@@ -75,7 +75,7 @@ export function dashboardWebhookRoutes(base: FastifyInstance, ctx: AppContext): 
       },
       async (request) => {
         const { id } = request.params;
-        return setWebhookEndpointEnabled(ctx, operatorOf(request).actor, id, enabled);
+        return setWebhookEndpointEnabled(ctx, operatorOf(ctx, request).actor, id, enabled);
       },
     );
   }
@@ -90,7 +90,7 @@ export function dashboardWebhookRoutes(base: FastifyInstance, ctx: AppContext): 
       },
     },
     async (request) => {
-      return rotateWebhookSecret(ctx, operatorOf(request).actor, request.params.id);
+      return rotateWebhookSecret(ctx, operatorOf(ctx, request).actor, request.params.id);
     },
   );
 
@@ -104,7 +104,7 @@ export function dashboardWebhookRoutes(base: FastifyInstance, ctx: AppContext): 
       },
     },
     async (request) => {
-      return redeliverWebhook(ctx, operatorOf(request).actor, request.params.id);
+      return redeliverWebhook(ctx, operatorOf(ctx, request).actor, request.params.id);
     },
   );
 }
