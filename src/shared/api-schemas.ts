@@ -138,6 +138,14 @@ export const releasePublicKeySchema = exactly<ReleasePublicKeyResponse>()(
   z.object({ ...releaseKey, previous: z.array(z.object(releaseKey)) }).meta({ id: 'ReleasePublicKey' }),
 );
 
+/** A machine a license is active on, as the buyer and the operator see it. */
+export const licenseDeviceSchema = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  activatedAt: z.string(),
+  lastSeenAt: z.string(),
+});
+
 export const myLicenseSchema = exactly<MyLicense>()(
   z
     .object({
@@ -146,14 +154,7 @@ export const myLicenseSchema = exactly<MyLicense>()(
       username: z.string().nullable(),
       status: z.enum(LICENSE_STATUSES),
       activationLimit: z.int(),
-      devices: z.array(
-        z.object({
-          id: z.string(),
-          name: z.string().nullable(),
-          activatedAt: z.string(),
-          lastSeenAt: z.string(),
-        }),
-      ),
+      devices: z.array(licenseDeviceSchema),
       selfDeactivationsLeft: z.int(),
       expiresAt: z.string().optional(),
     })

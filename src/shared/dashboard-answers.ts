@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { refundRequestViewSchema } from './api-schemas';
+import { licenseDeviceSchema, refundRequestViewSchema } from './api-schemas';
 import { CURRENCIES } from './constants';
 import type { CouponDetail, CouponSummary } from './coupons';
 import type {
@@ -118,14 +118,7 @@ const adminLicenseSchema = exactly<AdminLicense>()(
     status: z.enum(LICENSE_STATUSES),
     activationLimit: z.int(),
     selfDeactivationsLeft: z.int(),
-    devices: z.array(
-      z.object({
-        id: z.string(),
-        name: z.string().nullable(),
-        activatedAt: z.string(),
-        lastSeenAt: z.string(),
-      }),
-    ),
+    devices: z.array(licenseDeviceSchema),
     seats: z.int(),
     members: z.array(
       z.object({

@@ -8,7 +8,8 @@ import { errorAnswerSchema } from '../../shared/api-schemas';
  * A declaration is one of three kinds, which `answerKind` tells apart for the tests:
  *
  * - JSON: a zod schema (serialised by zod: what it does not name is not sent, and keys come in its order), or, on
- *   the license API's hot paths, a JSON Schema (Fastify's compiled serialiser, decisions 027 and 030);
+ *   the hot paths (the license API, decisions 027 and 030; the auth check), a JSON Schema (Fastify's compiled
+ *   serialiser, `compiledAnswer`);
  * - no body (`noBody`): a 204, a 304, a redirect, a 416;
  * - another format (`answerIn`): a PDF, a feed, a file, a page, each by its media type. Such an answer is bytes the
  *   handler made (a Buffer, a stream, a string), which Fastify sends as they are: its schema documents it.
