@@ -125,6 +125,7 @@ describe('tables and their owners', () => {
     const source = [
       'await tx.update(licenses).set({ seats: 3 });',
       'await tx.insert(teamInvitations).values(row);',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the planted module's source text, not a template
       'await tx.execute(sql`delete from download_tokens where purchase_id = ${id}`);',
     ].join('\n');
     const planted = { file: path.join(serverDir, 'teams/planted.ts'), source };

@@ -10,7 +10,9 @@ import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
 import { findToolByIdOrName } from '../operator/tool-lookup';
-import { invalidateCatalogue, type ToolRow } from './catalogue';
+import { invalidateCatalogue } from './catalogue-cache';
+
+type ToolRow = typeof tools.$inferSelect;
 
 /**
  * A tool's editions (decision 056): what the catalogue shows, what an order of an edition costs, and the operator's

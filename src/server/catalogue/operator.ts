@@ -15,7 +15,8 @@ import { type Actor, recordAudit } from '../operator/audit';
 import { findTool } from '../operator/tool-lookup';
 import { isReleaseFile } from '../releases/store';
 import type { StoredFile } from '../storage';
-import { invalidateCatalogue, type ToolRow } from './catalogue';
+import type { ToolRow } from './catalogue';
+import { invalidateCatalogue } from './catalogue-cache';
 
 /**
  * The operator's catalogue: listing, adding and changing tools and attaching their download files, for the

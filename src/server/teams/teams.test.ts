@@ -301,7 +301,9 @@ describe('team licenses', () => {
     expect(team).toMatchObject({ seats: 2, seatsUsed: 2 });
     // The newest member went; the first one keeps the seat.
     expect(team.members.map((member) => member.email)).not.toContain(freed.membersFreed[0]?.email);
-    await expect(licenseCall('validate', second, fingerprint('x'))).resolves.toMatchObject({ code: 'REVOKED' });
+    await expect(licenseCall('validate', second, fingerprint('x'))).resolves.toMatchObject({
+      code: 'REVOKED',
+    });
     await expect(freeSeatsBeyondPaid(t.ctx, { teamLicenseId: licenseId }, cliActor('ops'))).rejects.toThrow(
       'nothing stands beyond them',
     );

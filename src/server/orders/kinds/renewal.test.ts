@@ -151,7 +151,7 @@ describe('updates for a period and renewals', () => {
     // The PDF wraps the line in its column; the stored document holds it whole.
     expect(text).toContain('Updates for 12 months: PDF Tool (Windows), 3 Mar 2027 – 2');
     const [invoice] = await t.ctx.db.select().from(invoices).where(eq(invoices.orderId, renewal.id));
-    expect((invoice?.document as TaxDocument).item.description).toBe(
+    expect((invoice?.document as TaxDocument | undefined)?.item.description).toBe(
       'Updates for 12 months: PDF Tool (Windows), 3 Mar 2027 – 2 Mar 2028',
     );
     expect(text).toContain('Total (INR) ₹599.00');
