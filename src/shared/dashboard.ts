@@ -381,9 +381,9 @@ function subunitsOf(text: string, issue: z.RefinementCtx): number {
 }
 
 const PRICE_EXAMPLE = 'Enter a price like 499 or 7.99.';
-const priceSchema = z.string({ error: PRICE_EXAMPLE }).transform(subunitsOf);
+export const priceSchema = z.string({ error: PRICE_EXAMPLE }).transform(subunitsOf);
 /** Empty: USD buyers pay the INR price / 75. */
-const usdPriceSchema = z
+export const usdPriceSchema = z
   .string({ error: PRICE_EXAMPLE })
   .transform((text, issue) => (text.trim() === '' ? null : subunitsOf(text, issue)));
 
@@ -416,12 +416,14 @@ const toolLicensingFields = {
 };
 
 /** A period of updates as typed ("12m", "lifetime"): months, null for lifetime (decision 059). */
-const updatesForSchema = z.string({ error: asSentence(UPDATES_FOR_PROBLEM) }).transform((text, issue) => {
-  const months = parseUpdatesFor(text);
-  if (months !== undefined) return months;
-  issue.addIssue({ code: 'custom', message: asSentence(UPDATES_FOR_PROBLEM) });
-  return z.NEVER;
-});
+export const updatesForSchema = z
+  .string({ error: asSentence(UPDATES_FOR_PROBLEM) })
+  .transform((text, issue) => {
+    const months = parseUpdatesFor(text);
+    if (months !== undefined) return months;
+    issue.addIssue({ code: 'custom', message: asSentence(UPDATES_FOR_PROBLEM) });
+    return z.NEVER;
+  });
 
 /** A tool without editions' update period and renewal prices; absent: unchanged (lifetime for a new tool). */
 const updatePeriodFields = {

@@ -34,6 +34,8 @@ export type OperatorLicense = {
   licenseKey: string | null;
   username: string | null;
   status: LicenseStatus;
+  /** Why the operator suspended it by hand; null otherwise (a dispute's suspension has none). */
+  suspendedReason: string | null;
   activationLimit: number;
   selfDeactivationsLeft: number;
   selfDeactivationsResetAt: Date | null;
@@ -128,6 +130,7 @@ export async function licensesOf(
       licenseKeySealed: licenses.licenseKeySealed,
       username: licenses.username,
       status: licenses.status,
+      suspendedReason: licenses.suspendedReason,
       refundedAt: purchases.refundedAt,
       resetAt: licenses.selfDeactivationsResetAt,
       activationLimit: tools.activationLimit,
@@ -158,6 +161,7 @@ export async function licensesOf(
       licenseKey: revealLicenseKey(ctx.dataSecrets, row),
       username: row.username,
       status: effectiveStatus(row),
+      suspendedReason: row.suspendedReason,
       activationLimit: row.activationLimit,
       selfDeactivationsLeft,
       selfDeactivationsResetAt: row.resetAt,
