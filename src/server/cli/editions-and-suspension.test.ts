@@ -264,7 +264,7 @@ describe('npm run admin -- licenses suspend / reinstate', () => {
 
     const noReason = await admin('licenses', 'suspend', licenseKey);
     expect(noReason.exitCode).toBe(1);
-    expect(noReason.stderr).toContain('--reason: required: the buyer is emailed it');
+    expect(noReason.stderr).toContain('--reason: Say why: the buyer is emailed the reason.');
     expect((await call('validate')).code).toBe('VALID');
 
     const reason = 'The key was posted on a public forum';

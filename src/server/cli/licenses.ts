@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { suspendLicenseSchema } from '../../shared/dashboard';
 import { SELF_DEACTIVATION_LIMIT, SELF_DEACTIVATION_WINDOW_DAYS } from '../../shared/licenses';
 import { teamInvitationRequestSchema } from '../../shared/teams';
 import { DomainError } from '../kernel/domain-error';
@@ -7,7 +8,6 @@ import {
   licensesOf,
   reinstateLicense,
   resetSelfDeactivations,
-  SUSPENSION_REASON_MAX,
   suspendLicense,
 } from '../licenses/operator';
 import { freeSeatAsOperator, freeSeatsBeyondPaid, moveSeatAsOperator } from '../teams/operator';
@@ -171,14 +171,6 @@ const moveSeat = defineCommand({
   },
 });
 
-const suspendInput = z.object({
-  reason: z
-    .string({ error: 'required: the buyer is emailed it and My Tools shows it.' })
-    .trim()
-    .min(1, 'required: the buyer is emailed it and My Tools shows it.')
-    .max(SUSPENSION_REASON_MAX, `too long (at most ${SUSPENSION_REASON_MAX} characters).`),
-});
-
 const suspend = defineCommand({
   path: ['licenses', 'suspend'],
   summary: 'Suspend a license with a reason (a key shared on a forum, a payment reversed outside Razorpay)',
@@ -193,7 +185,7 @@ const suspend = defineCommand({
     'undoes it.',
   async run(env, input) {
     // Named even when missing, so the refusal says --reason.
-    const { reason } = parseCommandInput(suspendInput, { options: { reason: input.options.reason } });
+    const { reason } = parseCommandInput(suspendLicenseSchema, { options: { reason: input.options.reason } });
     const licenseKey = argument(input, 0).trim();
     const ctx = await env.open();
     const done = await suspendLicense(ctx, { license: { licenseKey }, reason }, env.actor);

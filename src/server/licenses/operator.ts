@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
-import type { LicenseStatus } from '../../shared/licenses';
+import { type LicenseStatus, SUSPENSION_REASON_MAX } from '../../shared/licenses';
 import { SITE } from '../../shared/site';
 import type { Tx } from '../db';
 import { users } from '../db/schema/accounts';
@@ -260,8 +260,6 @@ export async function deactivateDeviceAsOperator(
   forgetLicenses(ctx, freed.licenseId);
   return freed;
 }
-
-export const SUSPENSION_REASON_MAX = 300;
 
 /**
  * The licenses a suspension by hand reaches: a personal or team license with every seat of its team (they share
