@@ -177,8 +177,8 @@ describe('the tool editor', () => {
 
     await user.clear(field(/^Updates included/));
     await user.type(field(/^Updates included/), '12m');
-    await user.type(field(/^Renewal price in INR/), '599');
-    await user.type(field(/^Renewal price in USD/), '9');
+    await user.type(field(/^Renewal cost in INR/), '599');
+    await user.type(field(/^Renewal cost in USD/), '9');
     await user.type(field(/prices are changing/), '123456');
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(saved).toHaveLength(1));
@@ -188,7 +188,7 @@ describe('the tool editor', () => {
       renewalPriceUSD: '9',
       code: '123456',
     });
-    await waitFor(() => expect(field(/^Renewal price in INR/).value).toBe('599.00'));
+    await waitFor(() => expect(field(/^Renewal cost in INR/).value).toBe('599.00'));
     expect(field(/^Updates included/).value).toBe('12m');
     expect(screen.queryByLabelText(/prices are changing/)).toBeNull();
   });

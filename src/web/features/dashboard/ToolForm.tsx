@@ -142,19 +142,20 @@ export function ToolForm({
       <TextField
         {...form.field('updatesMonths')}
         label="Updates included"
+        className="sm:col-span-2"
         autoComplete="off"
         spellCheck={false}
         hint="lifetime, or months like 12m: later releases then need a renewal (new purchases only; an edition sets its own)"
       />
       <TextField
         {...form.field('renewalPriceINR')}
-        label="Renewal price in INR"
+        label="Renewal cost in INR"
         inputMode="decimal"
         hint="Another period of updates, like 599; needed with a number of months"
       />
       <TextField
         {...form.field('renewalPriceUSD')}
-        label="Renewal price in USD"
+        label="Renewal cost in USD"
         inputMode="decimal"
         hint="Empty: USD buyers pay the INR renewal price / 75"
       />
