@@ -211,7 +211,7 @@ test('a buyer buys the new tool with the emulator; the operator finds the order 
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
-    }).then((response) => response.json() as Promise<{ code: string }>);
+    }).then((response) => response.json() as Promise<{ code: string; reason?: string }>);
   expect((await license('activate', { ...machine, name: 'Office PC' })).code).toBe('VALID');
   // Validated twice: the second answer comes from the server's memory of the first (decision 027).
   expect((await license('validate', machine)).code).toBe('VALID');
@@ -231,6 +231,26 @@ test('a buyer buys the new tool with the emulator; the operator finds the order 
   await expect(page.getByText('Office PC')).toBeVisible();
   await expect(page.getByRole('link', { name: /\(PDF\)$/ })).toHaveCount(1);
   await checkScreen('order');
+
+  // Suspended by hand with a reason, confirmed by a second click; the tool hears it at once, then it is reinstated.
+  await page.getByRole('button', { name: 'Suspend…' }).click();
+  await page.getByLabel('Reason (the buyer reads it)').fill('The key was posted on a public forum');
+  await checkScreen('order-suspend');
+  await page.getByRole('button', { name: 'Suspend license' }).click();
+  await expect(page.getByRole('main').getByText(/^The license is suspended/)).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByText('Suspended: The key was posted on a public forum')).toBeVisible();
+  expect(await license('validate', machine)).toMatchObject({
+    code: 'SUSPENDED',
+    reason: 'The key was posted on a public forum',
+  });
+  await checkScreen('order-suspended');
+  await page.getByRole('button', { name: 'Reinstate' }).click();
+  await expect(page.getByRole('main').getByText(/^The license is reinstated/)).toBeVisible({
+    timeout: 30_000,
+  });
+  expect((await license('validate', machine)).code).toBe('VALID');
 
   await page.getByRole('button', { name: 'Refund…' }).click();
   await page.getByLabel('Reason (for the records)').fill('Bought the wrong edition');
@@ -252,6 +272,8 @@ test('a buyer buys the new tool with the emulator; the operator finds the order 
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Activity' }).click();
   const activity = page.getByRole('table', { name: 'Operator actions' }).locator('tbody tr');
   await expect(activity.nth(0)).toContainText('order.refund');
+  await expect(activity.filter({ hasText: 'license.suspend' })).toHaveCount(1);
+  await expect(activity.filter({ hasText: 'license.reinstate' })).toHaveCount(1);
   await expect(activity.filter({ hasText: 'tool.create' })).toHaveCount(1);
   await expect(activity.filter({ hasText: 'tool.upload' })).toHaveCount(1);
 

@@ -121,6 +121,7 @@ const adminLicenseSchema = exactly<AdminLicense>()(
     maskedKey: z.string().nullable(),
     username: z.string().nullable(),
     status: z.enum(LICENSE_STATUSES),
+    suspendedReason: z.string().nullable(),
     activationLimit: z.int(),
     selfDeactivationsLeft: z.int(),
     devices: z.array(licenseDeviceSchema),

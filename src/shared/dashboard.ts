@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LicenseStatus } from './licenses';
+import { type LicenseStatus, SUSPENSION_REASON_MAX } from './licenses';
 import { ORDER_STATUSES, type OrderStatus } from './orders';
 import { PACKAGE_ID_PATTERN } from './releases';
 import {
@@ -268,6 +268,8 @@ export type AdminLicense = {
   maskedKey: string | null;
   username: string | null;
   status: LicenseStatus;
+  /** Why the operator suspended it by hand (Reinstate lifts it); null otherwise, a dispute's suspension too. */
+  suspendedReason: string | null;
   activationLimit: number;
   selfDeactivationsLeft: number;
   devices: Array<{ id: string; name: string | null; activatedAt: string; lastSeenAt: string }>;
@@ -313,6 +315,16 @@ export const refundRequestSchema = z.strictObject({
   code: totpCodeSchema,
 });
 export type RefundRequest = z.input<typeof refundRequestSchema>;
+
+/** Why the operator suspends a license by hand: the buyer is emailed it and My Tools shows it. */
+export const suspendLicenseSchema = z.strictObject({
+  reason: z
+    .string({ error: 'Say why: the buyer is emailed the reason.' })
+    .trim()
+    .min(1, 'Say why: the buyer is emailed the reason.')
+    .max(SUSPENSION_REASON_MAX, `At most ${SUSPENSION_REASON_MAX} characters.`),
+});
+export type SuspendLicenseRequest = z.input<typeof suspendLicenseSchema>;
 
 // ── Customers ───────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -381,9 +393,9 @@ function subunitsOf(text: string, issue: z.RefinementCtx): number {
 }
 
 const PRICE_EXAMPLE = 'Enter a price like 499 or 7.99.';
-const priceSchema = z.string({ error: PRICE_EXAMPLE }).transform(subunitsOf);
+export const priceSchema = z.string({ error: PRICE_EXAMPLE }).transform(subunitsOf);
 /** Empty: USD buyers pay the INR price / 75. */
-const usdPriceSchema = z
+export const usdPriceSchema = z
   .string({ error: PRICE_EXAMPLE })
   .transform((text, issue) => (text.trim() === '' ? null : subunitsOf(text, issue)));
 
@@ -416,12 +428,14 @@ const toolLicensingFields = {
 };
 
 /** A period of updates as typed ("12m", "lifetime"): months, null for lifetime (decision 059). */
-const updatesForSchema = z.string({ error: asSentence(UPDATES_FOR_PROBLEM) }).transform((text, issue) => {
-  const months = parseUpdatesFor(text);
-  if (months !== undefined) return months;
-  issue.addIssue({ code: 'custom', message: asSentence(UPDATES_FOR_PROBLEM) });
-  return z.NEVER;
-});
+export const updatesForSchema = z
+  .string({ error: asSentence(UPDATES_FOR_PROBLEM) })
+  .transform((text, issue) => {
+    const months = parseUpdatesFor(text);
+    if (months !== undefined) return months;
+    issue.addIssue({ code: 'custom', message: asSentence(UPDATES_FOR_PROBLEM) });
+    return z.NEVER;
+  });
 
 /** A tool without editions' update period and renewal prices; absent: unchanged (lifetime for a new tool). */
 const updatePeriodFields = {

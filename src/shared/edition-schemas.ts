@@ -42,7 +42,18 @@ const deviceLimitField = z
     error: `A device limit is ${ACTIVATION_LIMIT_RANGE.min} to ${ACTIVATION_LIMIT_RANGE.max}`,
   });
 
-/** A new edition; it goes above the tool's existing ones. */
+/** Months of updates a purchase of the edition includes; null: lifetime (decision 059). */
+const updatesMonthsField = z
+  .number()
+  .int()
+  .min(UPDATE_MONTHS_RANGE.min, { error: UPDATES_FOR_PROBLEM })
+  .max(UPDATE_MONTHS_RANGE.max, { error: UPDATES_FOR_PROBLEM })
+  .nullable();
+
+/**
+ * A new edition; it goes above the tool's existing ones, with lifetime updates unless a period is given. `trial`: a
+ * trial of the tool runs as this edition.
+ */
 export const newEditionSchema = z.strictObject({
   name: editionNameField,
   priceInrPaise: subunits('The INR price'),
@@ -50,6 +61,10 @@ export const newEditionSchema = z.strictObject({
   entitlements: entitlementsField.default([]),
   /** null: the tool's activation limit. */
   deviceLimit: deviceLimitField.nullable().default(null),
+  updatesMonths: updatesMonthsField.default(null),
+  renewalPriceInrPaise: subunits('The INR renewal price').nullable().default(null),
+  renewalPriceUsdCents: subunits('The USD renewal price').nullable().default(null),
+  trial: z.literal(true).optional(),
 });
 export type NewEdition = z.output<typeof newEditionSchema>;
 
@@ -61,14 +76,7 @@ export const editionChangesSchema = z
     priceUsdCents: subunits('The USD price').nullable().optional(),
     entitlements: entitlementsField.optional(),
     deviceLimit: deviceLimitField.nullable().optional(),
-    /** Months of updates a purchase of the edition includes; null: lifetime (decision 059). */
-    updatesMonths: z
-      .number()
-      .int()
-      .min(UPDATE_MONTHS_RANGE.min, { error: UPDATES_FOR_PROBLEM })
-      .max(UPDATE_MONTHS_RANGE.max, { error: UPDATES_FOR_PROBLEM })
-      .nullable()
-      .optional(),
+    updatesMonths: updatesMonthsField.optional(),
     renewalPriceInrPaise: subunits('The INR renewal price').nullable().optional(),
     renewalPriceUsdCents: subunits('The USD renewal price').nullable().optional(),
     trial: z.literal(true).optional(),

@@ -30,6 +30,9 @@ export const LICENSE_FILE_LIFETIME_DAYS = 30;
  * Machines a buyer may free, from My Tools and through the license API together: at most this many per license in
  * the rolling window, unless the operator resets the count.
  */
+/** The longest reason the operator may give for suspending a license by hand (the buyer reads it). */
+export const SUSPENSION_REASON_MAX = 300;
+
 export const SELF_DEACTIVATION_LIMIT = 3;
 export const SELF_DEACTIVATION_WINDOW_DAYS = 30;
 

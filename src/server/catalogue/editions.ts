@@ -138,10 +138,11 @@ export async function addEdition(
       .from(toolEditions)
       .where(eq(toolEditions.toolId, tool.id));
     const now = ctx.clock.now();
+    const { trial, ...columns } = input;
     const [edition] = await tx
       .insert(toolEditions)
       .values({
-        ...input,
+        ...columns,
         toolId: tool.id,
         position: (top?.position ?? 0) + 1,
         createdAt: now,
@@ -149,12 +150,15 @@ export async function addEdition(
       })
       .returning();
     if (!edition) throw new Error('edition insert returned no row');
+    if (trial)
+      await tx.update(tools).set({ trialEditionId: edition.id, updatedAt: now }).where(eq(tools.id, tool.id));
     await recordAudit(tx, actor, {
       action: 'tool.edition-add',
       target: `tool:${tool.id}`,
-      after: audited(edition),
+      ...(trial ? { before: { trialEditionId: tool.trialEditionId } } : {}),
+      after: { ...audited(edition), ...(trial ? { trialEditionId: edition.id } : {}) },
     });
-    return { tool, edition };
+    return { tool: trial ? { ...tool, trialEditionId: edition.id } : tool, edition };
   });
   invalidateCatalogue(ctx);
   return result;

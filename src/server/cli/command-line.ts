@@ -2,6 +2,7 @@ import { DomainError } from '../kernel/domain-error';
 import { activityCommands } from './activity';
 import { backupCommands } from './backup';
 import { couponCommands } from './coupons';
+import { editionCommands } from './editions';
 import { toJson } from './format';
 import { type AdminEnv, CommandError, type Group, parseCommandLine, UsageError } from './framework';
 import { invoiceCommands } from './invoices';
@@ -25,7 +26,10 @@ import { webhookCommands } from './webhooks';
  */
 
 const GROUPS: Group[] = [
-  { name: 'tools', summary: 'The catalogue: list, add, edit, price, show or hide tools, upload their files' },
+  {
+    name: 'tools',
+    summary: 'The catalogue: list, add, edit, price, show or hide tools, upload their files, their editions',
+  },
   { name: 'releases', summary: 'A tool’s releases: add, upload signed files, publish, yank, list' },
   { name: 'orders', summary: 'Orders: list, show, resend the delivery email, refund' },
   { name: 'reconcile', summary: 'Ask Razorpay about open orders once and fulfil the paid ones' },
@@ -36,7 +40,10 @@ const GROUPS: Group[] = [
   { name: 'messages', summary: 'Contact-form messages: list, show, mark handled, export as CSV' },
   { name: 'mail', summary: 'The mail outbox: counts, failures and why, retry' },
   { name: 'users', summary: 'Accounts and what they bought' },
-  { name: 'licenses', summary: 'Licenses: their devices, free one, reset a buyer’s self-service allowance' },
+  {
+    name: 'licenses',
+    summary: 'Licenses: their devices and seats, suspend or reinstate one, reset a buyer’s allowance',
+  },
   { name: 'invoices', summary: 'Tax invoices and credit notes of a period, split for GSTR-1; CSV export' },
   { name: 'coupons', summary: 'Coupon codes: add, list, show (uses and revenue), disable' },
   { name: 'backup', summary: 'Snapshot the embedded database now (the server does it daily)' },
@@ -53,6 +60,7 @@ const GROUPS: Group[] = [
 
 const COMMANDS = [
   ...toolCommands,
+  ...editionCommands,
   ...releaseCommands,
   ...orderCommands,
   ...reconcileCommands,

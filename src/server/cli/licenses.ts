@@ -1,9 +1,16 @@
 import { z } from 'zod';
+import { suspendLicenseSchema } from '../../shared/dashboard';
 import { SELF_DEACTIVATION_LIMIT, SELF_DEACTIVATION_WINDOW_DAYS } from '../../shared/licenses';
 import { teamInvitationRequestSchema } from '../../shared/teams';
 import { DomainError } from '../kernel/domain-error';
-import { deactivateDeviceAsOperator, licensesOf, resetSelfDeactivations } from '../licenses/operator';
-import { freeSeatAsOperator, moveSeatAsOperator } from '../teams/operator';
+import {
+  deactivateDeviceAsOperator,
+  licensesOf,
+  reinstateLicense,
+  resetSelfDeactivations,
+  suspendLicense,
+} from '../licenses/operator';
+import { freeSeatAsOperator, freeSeatsBeyondPaid, moveSeatAsOperator } from '../teams/operator';
 import { details, formatTime, sections, shortId, table } from './format';
 import { argument, defineCommand, parseCommandInput, requireOption } from './framework';
 
@@ -27,7 +34,10 @@ const show = defineCommand({
             ['License', license.licenseKey],
             ['Tool', license.toolName],
             ['Order', license.orderId],
-            ['Status', license.status],
+            [
+              'Status',
+              license.suspendedReason ? `${license.status}: ${license.suspendedReason}` : license.status,
+            ],
             ['Devices', `${license.devices.length} of ${license.activationLimit}`],
             ['Buyer may free', `${license.selfDeactivationsLeft} more from My Tools`],
             [
@@ -161,4 +171,98 @@ const moveSeat = defineCommand({
   },
 });
 
-export const licenseCommands = [show, deactivate, resetDeactivations, freeSeat, moveSeat];
+const suspend = defineCommand({
+  path: ['licenses', 'suspend'],
+  summary: 'Suspend a license with a reason (a key shared on a forum, a payment reversed outside Razorpay)',
+  args: [KEY_ARG],
+  options: {
+    reason: { type: 'string', value: '<text>', description: 'Why, as the buyer will read it (required)' },
+  },
+  example: 'licenses suspend ABCD-EFGH-IJKL-MNOP --reason "The key was posted on a public forum"',
+  details:
+    'Every instance answers SUSPENDED with the reason at the next check; its feeds and downloads stop, My Tools\n' +
+    'shows why, and the buyer is emailed. A team license suspends its members’ seats too. "licenses reinstate"\n' +
+    'undoes it.',
+  async run(env, input) {
+    // Named even when missing, so the refusal says --reason.
+    const { reason } = parseCommandInput(suspendLicenseSchema, { options: { reason: input.options.reason } });
+    const licenseKey = argument(input, 0).trim();
+    const ctx = await env.open();
+    const done = await suspendLicense(ctx, { license: { licenseKey }, reason }, env.actor);
+    const seats = done.suspended > 1 ? ` with ${done.suspended - 1} member seat(s)` : '';
+    return {
+      data: { ...done, licenseKey, reason },
+      text: `${licenseKey} is suspended${seats}: "${reason}". The buyer is emailed the reason.`,
+    };
+  },
+});
+
+const reinstate = defineCommand({
+  path: ['licenses', 'reinstate'],
+  summary: 'Lift a suspension made by hand: the license and its seats answer VALID again',
+  args: [KEY_ARG],
+  example: 'licenses reinstate ABCD-EFGH-IJKL-MNOP',
+  details: 'A license suspended by an open payment dispute waits for the dispute’s outcome instead.',
+  async run(env, input) {
+    const licenseKey = argument(input, 0).trim();
+    const ctx = await env.open();
+    const done = await reinstateLicense(ctx, { license: { licenseKey } }, env.actor);
+    const seats = done.reinstated > 1 ? ` with ${done.reinstated - 1} member seat(s)` : '';
+    return {
+      data: { ...done, licenseKey },
+      text: `${licenseKey} is reinstated${seats}: it answers VALID again.`,
+    };
+  },
+});
+
+/** How the command below is named where another command's output points at it. */
+export const FREE_BEYOND_PAID_COMMAND = 'licenses seats free-beyond-paid';
+
+const freeBeyondPaid = defineCommand({
+  path: ['licenses', 'seats', 'free-beyond-paid'],
+  summary: 'Free the seats a team holds beyond those still paid for (after a refund of added seats)',
+  args: [
+    {
+      name: 'team',
+      description: 'the team license: the owner’s key, or the team license id "orders refund" names',
+    },
+  ],
+  example: 'licenses seats free-beyond-paid ABCD-EFGH-IJKL-MNOP',
+  details:
+    'Pending invitations go first (the newest first), then the newest members’ seats: their licenses are revoked\n' +
+    'and each is emailed. The owner’s seat is never freed.',
+  async run(env, input) {
+    const typed = argument(input, 0).trim();
+    const ctx = await env.open();
+    const teamLicenseId = UUID.test(typed) ? typed : await teamLicenseOfKey(ctx, typed);
+    const freed = await freeSeatsBeyondPaid(ctx, { teamLicenseId }, env.actor);
+    const members = freed.membersFreed.map((member) => member.email);
+    return {
+      data: { teamLicenseId, ...freed },
+      text:
+        `Cancelled ${freed.invitationsCancelled} pending invitation(s) and freed ${members.length} member seat(s)` +
+        `${members.length > 0 ? ` (${members.join(', ')}; each is emailed)` : ''}.`,
+    };
+  },
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The team license an owner's key names (a member's key names no team). */
+async function teamLicenseOfKey(ctx: Parameters<typeof licensesOf>[0], licenseKey: string): Promise<string> {
+  const [license] = await licensesOf(ctx, { licenseKey });
+  if (!license || license.teamLicenseId !== null)
+    throw new DomainError('not_found', 'No team license with that key.');
+  return license.id;
+}
+
+export const licenseCommands = [
+  show,
+  deactivate,
+  resetDeactivations,
+  suspend,
+  reinstate,
+  freeSeat,
+  moveSeat,
+  freeBeyondPaid,
+];

@@ -5,11 +5,13 @@ import { ORDER_STATUSES } from '../../shared/orders';
 import { DomainError } from '../kernel/domain-error';
 import { toolLabel } from '../licenses/delivery-email';
 import { resendDelivery } from '../orders/delivery';
+import type { SeatsBeyondPaid } from '../orders/kinds/kind';
 import { findOrder, listOrders, type OrderDossier, orderDossier } from '../orders/read/operator';
 import { reconcileOnce } from '../orders/reconciler';
 import { refundOrder } from '../orders/refund';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
-import { argument, defineCommand, parseCommandInput } from './framework';
+import { argument, defineCommand, INVOCATION, parseCommandInput } from './framework';
+import { FREE_BEYOND_PAID_COMMAND } from './licenses';
 import { limitOption, oneOfWords, sinceOption } from './lookup';
 
 const ORDER_ARG = {
@@ -220,6 +222,17 @@ const refundInput = z.object({
     .transform((reason) => reason || null),
 });
 
+/** After a refund of added seats: who now stands beyond the seats still paid, and the command that frees them. */
+function seatsBeyondPaidText(beyond: SeatsBeyondPaid | null): string {
+  if (!beyond) return '';
+  const people = beyond.used - beyond.seats;
+  return (
+    `\n${people} ${people === 1 ? 'person holds a seat or an invitation' : 'people hold seats or invitations'} ` +
+    `beyond the ${beyond.seats} seats still paid for (${beyond.used} in use). Free them with:\n` +
+    `  ${INVOCATION} ${FREE_BEYOND_PAID_COMMAND} ${beyond.teamLicenseId}`
+  );
+}
+
 const refund = defineCommand({
   path: ['orders', 'refund'],
   summary: 'Refund a paid order in full through Razorpay; its license and downloads stop working',
@@ -248,7 +261,8 @@ const refund = defineCommand({
       text:
         `Refunded ${formatMoney(result.amount, result.currency)} for order ${shortId(order.id)} (${how}). ` +
         `${result.purchaseId ? `Purchase ended, ${result.downloadLinksRevoked} download link(s) deleted; ` : ''}` +
-        `customer email queued (mail ${result.outboxId}).`,
+        `customer email queued (mail ${result.outboxId}).` +
+        seatsBeyondPaidText(result.seatsBeyondPaid),
     };
   },
 });

@@ -6,6 +6,7 @@ import { type NewTool, type ToolChanges, toolChangesSchema } from '../../shared/
 import { formatSubunits, usdCentsFromInrPaise } from '../../shared/money';
 import { defaultPackageId, packageIdOf } from '../../shared/releases';
 import { FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES, TOOL_TEXT_MAX } from '../../shared/tool-rules';
+import { periodText } from '../../shared/update-periods';
 import { type ToolRow, toApiTool } from '../catalogue/catalogue';
 import { attachToolFile, createTool, listTools, updateTool } from '../catalogue/operator';
 import { details, formatBytes, formatTime, shortId, table } from './format';
@@ -52,6 +53,11 @@ function usdText(row: ToolRow): string {
   return `${formatSubunits(usdCentsFromInrPaise(row.priceInrPaise), 'USD')} (INR/75)`;
 }
 
+const updatesText = (row: ToolRow) =>
+  row.updatesMonths === null
+    ? periodText(null)
+    : `${periodText(row.updatesMonths)}, renewal ${row.renewalPriceInrPaise === null ? 'not priced' : formatSubunits(row.renewalPriceInrPaise, 'INR')} / ${row.renewalPriceUsdCents === null ? 'INR/75' : formatSubunits(row.renewalPriceUsdCents, 'USD')}`;
+
 const deliveryText = (delivery: Delivery) => (delivery === 'credentials' ? 'credentials' : 'license key');
 
 function toolDetails(row: ToolRow): string {
@@ -70,6 +76,7 @@ function toolDetails(row: ToolRow): string {
         : 'per device',
     ],
     ['Free trial', row.trialDays > 0 ? `${row.trialDays} days` : 'none'],
+    ['Updates', updatesText(row)],
     ['Status', status(row)],
     ['Sort order', row.sortOrder],
     ['Icon', row.icon],
@@ -104,6 +111,9 @@ const FIELD_OF_OPTION = {
   'trial-days': 'trialDays',
   'package-id': 'packageId',
   heartbeat: 'heartbeatMinutes',
+  'updates-for': 'updatesMonths',
+  'renewal-price-inr': 'renewalPriceINR',
+  'renewal-price-usd': 'renewalPriceUSD',
 } as const;
 
 type FieldOption = keyof typeof FIELD_OF_OPTION;
@@ -119,6 +129,8 @@ const WORDS: Partial<Record<FieldOption, Record<string, string>>> = {
     credentials: 'credentials',
   },
   'package-id': { none: '' },
+  'renewal-price-inr': { none: '' },
+  'renewal-price-usd': { none: '' },
 };
 
 /** A description's characters take at most four bytes each in UTF-8. */
@@ -202,6 +214,21 @@ const FIELD_OPTIONS = {
     type: 'string',
     value: '<10m|2h>',
     description: 'A floating tool’s heartbeat interval (default 10m, at least 1m)',
+  },
+  'updates-for': {
+    type: 'string',
+    value: '<12m|lifetime>',
+    description: 'Updates a purchase includes (a tool without editions): months, or lifetime (the default)',
+  },
+  'renewal-price-inr': {
+    type: 'string',
+    value: '<rupees|none>',
+    description: 'What another period of updates costs in INR (needed with a number of months)',
+  },
+  'renewal-price-usd': {
+    type: 'string',
+    value: '<dollars|none>',
+    description: 'The renewal price in USD; none: the INR renewal price / 75',
   },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -348,10 +375,13 @@ const add = defineCommand({
 const edit = defineCommand({
   path: ['tools', 'edit'],
   summary:
-    'Change a tool’s name, description, device, prices, delivery, icon, position, package id or license model',
+    'Change a tool’s name, description, device, prices, delivery, icon, position, package id, license model or update period',
   args: [{ name: 'id', description: 'the tool (its id or the start of it, as "tools list" shows)' }],
   options: FIELD_OPTIONS,
   example: 'tools edit 1a2b3c4d --name "PDF Toolkit Pro" --device macOS',
+  details:
+    'A tool with editions sets its update period per edition ("tools editions edit"). A changed update period\n' +
+    'applies to new purchases only; --updates-for lifetime goes back to every update for life.',
   async run(env, input) {
     const changes = await fieldChanges(env, input.options);
     if (Object.keys(changes).length === 0) {

@@ -12,6 +12,7 @@ export const toAdminLicense = (license: OperatorLicense): AdminLicense => ({
   maskedKey: license.licenseKey === null ? null : maskLicenseKey(license.licenseKey),
   username: license.username,
   status: license.status,
+  suspendedReason: license.suspendedReason,
   activationLimit: license.activationLimit,
   selfDeactivationsLeft: license.selfDeactivationsLeft,
   devices: license.devices.map((device) => ({

@@ -30,6 +30,7 @@ import { adminSessions, auditLog, operators } from '../db/schema/operator';
 import { orders, purchases } from '../db/schema/orders';
 import { webhookDeliveries } from '../db/schema/webhooks';
 import { activateLicense } from '../licenses/activate';
+import { suspendLicense } from '../licenses/operator';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { cliActor } from '../operator/audit';
 import { revokeOperator } from '../operator/roles';
@@ -213,6 +214,20 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
     url: `/api/admin/licenses/${fx.licenseId}/reset-deactivations`,
     body: {},
   }),
+  'POST /api/admin/licenses/:id/suspend': (fx) => ({
+    method: 'POST',
+    url: `/api/admin/licenses/${fx.licenseId}/suspend`,
+    body: { reason: 'The key was posted on a public forum' },
+  }),
+  // Suspended first (also when run alone), so the operator's call has a suspension to lift.
+  'POST /api/admin/licenses/:id/reinstate': async (fx) => {
+    await suspendLicense(
+      t.ctx,
+      { license: { licenseId: fx.licenseId }, reason: 'Shared key' },
+      cliActor('tester'),
+    );
+    return { method: 'POST', url: `/api/admin/licenses/${fx.licenseId}/reinstate`, body: {} };
+  },
   'GET /api/admin/invoices': () => ({
     method: 'GET',
     url: '/api/admin/invoices?from=2026-04-01&to=2026-12-31',

@@ -30,7 +30,13 @@ type ToolChange = z.output<typeof toolInputSchema>;
 /** Whether saving `input` changes what the tool costs (which needs a fresh authenticator code). */
 export async function changesPrices(ctx: AppContext, id: string, input: ToolChange): Promise<boolean> {
   const before = await toolForDashboard(ctx, id);
-  return before.pricePaise !== input.priceINR || before.priceCents !== input.priceUSD;
+  const changed = <T>(typed: T | undefined, stored: T) => typed !== undefined && typed !== stored;
+  return (
+    before.pricePaise !== input.priceINR ||
+    before.priceCents !== input.priceUSD ||
+    changed(input.renewalPriceINR, before.renewalPricePaise) ||
+    changed(input.renewalPriceUSD, before.renewalPriceCents)
+  );
 }
 
 export async function createToolFromForm(

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
-import type { LicenseStatus } from '../../shared/licenses';
+import { type LicenseStatus, SUSPENSION_REASON_MAX } from '../../shared/licenses';
 import { SITE } from '../../shared/site';
 import type { Tx } from '../db';
 import { users } from '../db/schema/accounts';
@@ -34,6 +34,8 @@ export type OperatorLicense = {
   licenseKey: string | null;
   username: string | null;
   status: LicenseStatus;
+  /** Why the operator suspended it by hand; null otherwise (a dispute's suspension has none). */
+  suspendedReason: string | null;
   activationLimit: number;
   selfDeactivationsLeft: number;
   selfDeactivationsResetAt: Date | null;
@@ -128,6 +130,7 @@ export async function licensesOf(
       licenseKeySealed: licenses.licenseKeySealed,
       username: licenses.username,
       status: licenses.status,
+      suspendedReason: licenses.suspendedReason,
       refundedAt: purchases.refundedAt,
       resetAt: licenses.selfDeactivationsResetAt,
       activationLimit: tools.activationLimit,
@@ -158,6 +161,7 @@ export async function licensesOf(
       licenseKey: revealLicenseKey(ctx.dataSecrets, row),
       username: row.username,
       status: effectiveStatus(row),
+      suspendedReason: row.suspendedReason,
       activationLimit: row.activationLimit,
       selfDeactivationsLeft,
       selfDeactivationsResetAt: row.resetAt,
@@ -256,8 +260,6 @@ export async function deactivateDeviceAsOperator(
   forgetLicenses(ctx, freed.licenseId);
   return freed;
 }
-
-export const SUSPENSION_REASON_MAX = 300;
 
 /**
  * The licenses a suspension by hand reaches: a personal or team license with every seat of its team (they share

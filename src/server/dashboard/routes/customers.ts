@@ -1,18 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountExportSchema, messageAnswerSchema } from '../../../shared/api-schemas';
-import { customersQuerySchema, emptyRequestSchema } from '../../../shared/dashboard';
+import { customersQuerySchema, emptyRequestSchema, suspendLicenseSchema } from '../../../shared/dashboard';
 import { customerDetailSchema, customersPageSchema } from '../../../shared/dashboard-answers';
 import { SELF_DEACTIVATION_LIMIT } from '../../../shared/licenses';
 import { exportAccountAsOperator, exportFileName } from '../../data-rights/data-export';
 import { answerIn, refusals } from '../../http/answers';
 import { contentDisposition } from '../../http/content-disposition';
 import type { AppContext } from '../../kernel/context';
-import { deactivateDeviceAsOperator, resetSelfDeactivations } from '../../licenses/operator';
+import {
+  deactivateDeviceAsOperator,
+  reinstateLicense,
+  resetSelfDeactivations,
+  suspendLicense,
+} from '../../licenses/operator';
 import { customerDetail, listCustomers } from '../customers';
 import { GUARD_REFUSALS, idPath, licenseDevicePath, operatorOf } from './guard';
 
-/** /api/admin/customers and the licenses shown on them: freeing a device, resetting the buyer's allowance. */
+/**
+ * /api/admin/customers and the licenses shown on them: freeing a device, resetting the buyer's allowance, suspending
+ * a license by hand and reinstating it.
+ */
 export function customerRoutes(base: FastifyInstance, ctx: AppContext): void {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const list = {
@@ -85,6 +93,47 @@ export function customerRoutes(base: FastifyInstance, ctx: AppContext): void {
       const licenseId = request.params.id;
       await resetSelfDeactivations(ctx, { licenseId }, operatorOf(ctx, request).actor);
       return { message: `The buyer may free ${SELF_DEACTIVATION_LIMIT} devices from My Tools again.` };
+    },
+  );
+
+  /** Suspends a license with a reason (decision 059): audited, the buyer emailed; a team's seats follow it. */
+  app.post(
+    '/api/admin/licenses/:id/suspend',
+    {
+      schema: {
+        params: idPath,
+        body: suspendLicenseSchema,
+        response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { suspended } = await suspendLicense(
+        ctx,
+        { license: { licenseId: request.params.id }, reason: request.body.reason },
+        operatorOf(ctx, request).actor,
+      );
+      const seats = suspended > 1 ? `, with ${suspended - 1} member seat${suspended > 2 ? 's' : ''}` : '';
+      return { message: `The license is suspended${seats}; the buyer is emailed the reason.` };
+    },
+  );
+
+  app.post(
+    '/api/admin/licenses/:id/reinstate',
+    {
+      schema: {
+        params: idPath,
+        body: emptyRequestSchema,
+        response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { reinstated } = await reinstateLicense(
+        ctx,
+        { license: { licenseId: request.params.id } },
+        operatorOf(ctx, request).actor,
+      );
+      const seats = reinstated > 1 ? `, with ${reinstated - 1} member seat${reinstated > 2 ? 's' : ''}` : '';
+      return { message: `The license is reinstated${seats}: it answers VALID again.` };
     },
   );
 }

@@ -1,12 +1,66 @@
 import { useState } from 'react';
 import type { AdminLicense } from '../../../shared/dashboard';
-import { Button, FormError } from '../../components/form';
+import { SUSPENSION_REASON_MAX } from '../../../shared/licenses';
+import { Button, FormError, TextAreaField, useForm } from '../../components/form';
 import { dashboardApi, problem } from './api';
 import { Card, formatDateTime, StatusBadge } from './ui';
 
+const SUSPEND_FIELDS = ['reason'] as const;
+
+/** Suspend: a reason the buyer will read, and a second, explicit click. */
+function SuspendForm({
+  license,
+  onDone,
+  onCancel,
+}: {
+  license: AdminLicense;
+  onDone: (message: string) => void;
+  onCancel: () => void;
+}) {
+  const form = useForm({
+    initial: { reason: '' },
+    fields: SUSPEND_FIELDS,
+    idOf: (field) => `suspend-${license.id}-${field}`,
+  });
+  const submit = form.submit({
+    send: async (values) => onDone((await dashboardApi.suspendLicense(license.id, values)).message),
+    explain: (failure, onFields) => (onFields ? null : problem(failure)),
+  });
+  return (
+    <form
+      onSubmit={submit}
+      className="space-y-3 rounded-lg border border-red-200 bg-red-50 p-4"
+      aria-label={`Suspend the license for ${license.toolName}`}
+    >
+      <p className="text-sm text-red-900">
+        Every machine answers SUSPENDED at its next check, updates and downloads stop
+        {license.seats > 1 ? ', the team’s members lose their seats with it' : ''}, and the buyer is emailed
+        the reason. Reinstate undoes it.
+      </p>
+      <TextAreaField
+        {...form.field('reason')}
+        label="Reason (the buyer reads it)"
+        required
+        maxLength={SUSPENSION_REASON_MAX}
+        rows={3}
+      />
+      <FormError message={form.formError} />
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" variant="danger" busy={form.busy === 'submit'}>
+          Suspend license
+        </Button>
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
+
 /**
- * Licenses with the machines they run on (key masked but for its last 4 characters): free one machine, or give the
- * buyer back their self-service allowance. `onChanged` reloads the screen after an action.
+ * Licenses with the machines they run on (key masked but for its last 4 characters): free one machine, give the
+ * buyer back their self-service allowance, suspend a license with a reason or reinstate it. `onChanged` reloads the
+ * screen after an action.
  */
 export function LicensesPanel({
   licenses,
@@ -17,6 +71,7 @@ export function LicensesPanel({
 }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [suspending, setSuspending] = useState<string | null>(null);
   const act = async (id: string, action: () => Promise<{ message: string }>) => {
     setBusy(id);
     setError(null);
@@ -80,13 +135,48 @@ export function LicensesPanel({
                   ))}
                 </ul>
               )}
-              <Button
-                variant="secondary"
-                busy={busy === license.id}
-                onClick={() => act(license.id, () => dashboardApi.resetDeactivations(license.id))}
-              >
-                Reset self-service limits
-              </Button>
+              {license.status === 'suspended' && (
+                <p className="text-red-800">
+                  {license.suspendedReason
+                    ? `Suspended: ${license.suspendedReason}`
+                    : 'Suspended by an open payment dispute: its outcome decides.'}
+                </p>
+              )}
+              <div className="flex flex-wrap gap-2">
+                <Button
+                  variant="secondary"
+                  busy={busy === license.id}
+                  onClick={() => act(license.id, () => dashboardApi.resetDeactivations(license.id))}
+                >
+                  Reset self-service limits
+                </Button>
+                {license.status === 'active' && suspending !== license.id && (
+                  <Button variant="secondary" onClick={() => setSuspending(license.id)}>
+                    Suspend…
+                  </Button>
+                )}
+                {license.status === 'suspended' && license.suspendedReason && (
+                  <Button
+                    variant="secondary"
+                    busy={busy === `reinstate-${license.id}`}
+                    onClick={() =>
+                      act(`reinstate-${license.id}`, () => dashboardApi.reinstateLicense(license.id))
+                    }
+                  >
+                    Reinstate
+                  </Button>
+                )}
+              </div>
+              {suspending === license.id && (
+                <SuspendForm
+                  license={license}
+                  onCancel={() => setSuspending(null)}
+                  onDone={(message) => {
+                    setSuspending(null);
+                    onChanged(message);
+                  }}
+                />
+              )}
             </li>
           ))}
         </ul>

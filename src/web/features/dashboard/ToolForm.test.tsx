@@ -115,6 +115,9 @@ describe('the tool editor', () => {
         heartbeatMinutes: '10',
         trialDays: '0',
         packageId: '',
+        updatesMonths: 'lifetime',
+        renewalPriceINR: '',
+        renewalPriceUSD: '',
         code: '123456',
       },
     ]);
@@ -155,6 +158,39 @@ describe('the tool editor', () => {
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]).toMatchObject({ licenseModel: 'floating', heartbeatMinutes: '5' });
     await waitFor(() => expect(field(/^Heartbeat interval/).value).toBe('5'));
+  });
+
+  it('sells a number of months of updates with a renewal price: checked before sending, a code asked', async () => {
+    const user = userEvent.setup();
+    const saved = showForm(STORED, async () => ({
+      ...STORED,
+      updatesMonths: 12,
+      renewalPricePaise: 599_00,
+      renewalPriceCents: 9_00,
+    }));
+    expect(field(/^Updates included/).value).toBe('lifetime');
+    await user.clear(field(/^Updates included/));
+    await user.type(field(/^Updates included/), 'forever');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(describedText(field(/^Updates included/))).toContain('"lifetime", or a number of months');
+    expect(saved).toEqual([]);
+
+    await user.clear(field(/^Updates included/));
+    await user.type(field(/^Updates included/), '12m');
+    await user.type(field(/^Renewal cost in INR/), '599');
+    await user.type(field(/^Renewal cost in USD/), '9');
+    await user.type(field(/prices are changing/), '123456');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({
+      updatesMonths: '12m',
+      renewalPriceINR: '599',
+      renewalPriceUSD: '9',
+      code: '123456',
+    });
+    await waitFor(() => expect(field(/^Renewal cost in INR/).value).toBe('599.00'));
+    expect(field(/^Updates included/).value).toBe('12m');
+    expect(screen.queryByLabelText(/prices are changing/)).toBeNull();
   });
 
   it('puts the server’s field errors on their fields, with its message for the form', async () => {

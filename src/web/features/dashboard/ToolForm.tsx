@@ -31,7 +31,7 @@ const DELIVERIES = [
 
 /**
  * A tool's fields, checked with the server's own rules before sending (toolInputProblems) and showing the server's
- * field errors where it still refuses. A price change asks for a fresh authenticator code.
+ * field errors where it still refuses. A change of a price or a renewal price asks for a fresh authenticator code.
  */
 export function ToolForm({
   tool,
@@ -47,7 +47,9 @@ export function ToolForm({
   const pricesChanged =
     !tool ||
     values.priceINR !== typedPrice(tool.pricePaise) ||
-    values.priceUSD !== typedPrice(tool.priceCents);
+    values.priceUSD !== typedPrice(tool.priceCents) ||
+    values.renewalPriceINR !== typedPrice(tool.renewalPricePaise) ||
+    values.renewalPriceUSD !== typedPrice(tool.renewalPriceCents);
   const input = ({ code, ...rest }: ToolValues): ToolInput => (pricesChanged ? { ...rest, code } : rest);
 
   const submit = form.submit({
@@ -136,6 +138,26 @@ export function ToolForm({
         autoComplete="off"
         spellCheck={false}
         hint="What vpk pack --packId was given; empty: the name's letters and digits"
+      />
+      <TextField
+        {...form.field('updatesMonths')}
+        label="Updates included"
+        className="sm:col-span-2"
+        autoComplete="off"
+        spellCheck={false}
+        hint="lifetime, or months like 12m: later releases then need a renewal (new purchases only; an edition sets its own)"
+      />
+      <TextField
+        {...form.field('renewalPriceINR')}
+        label="Renewal cost in INR"
+        inputMode="decimal"
+        hint="Another period of updates, like 599; needed with a number of months"
+      />
+      <TextField
+        {...form.field('renewalPriceUSD')}
+        label="Renewal cost in USD"
+        inputMode="decimal"
+        hint="Empty: USD buyers pay the INR renewal price / 75"
       />
       <Checkbox
         label="Coming soon (shown, cannot be bought)"

@@ -23,6 +23,7 @@ import type {
   OverviewResponse,
   Page,
   RefundRequest,
+  SuspendLicenseRequest,
   ToolInput,
   ToolsQuery,
 } from '../../../shared/dashboard';
@@ -100,6 +101,10 @@ export const dashboardApi = {
       `/api/admin/licenses/${encodeURIComponent(licenseId)}/reset-deactivations`,
       {},
     ),
+  suspendLicense: (licenseId: string, input: SuspendLicenseRequest) =>
+    api.post<{ message: string }>(`/api/admin/licenses/${encodeURIComponent(licenseId)}/suspend`, input),
+  reinstateLicense: (licenseId: string) =>
+    api.post<{ message: string }>(`/api/admin/licenses/${encodeURIComponent(licenseId)}/reinstate`, {}),
   invoices: (period: InvoicePeriod) => api.get<InvoiceReport>(`/api/admin/invoices${queryString(period)}`),
   coupons: () => api.get<CouponSummary[]>('/api/admin/coupons'),
   coupon: (code: string) => api.get<CouponDetail>(`/api/admin/coupons/${encodeURIComponent(code)}`),

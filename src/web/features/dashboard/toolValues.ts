@@ -8,9 +8,20 @@ import {
 /** The tool form's values: the tool's input as typed (numbers as text), with the authenticator code. */
 export type ToolValues = Omit<
   ToolInput,
-  'code' | 'trialDays' | 'packageId' | 'licenseModel' | 'heartbeatMinutes'
+  | 'code'
+  | 'trialDays'
+  | 'packageId'
+  | 'licenseModel'
+  | 'heartbeatMinutes'
+  | 'updatesMonths'
+  | 'renewalPriceINR'
+  | 'renewalPriceUSD'
 > & {
   code: string;
+  /** "lifetime" or a number of months ("12m"), with the renewal prices (empty: none, or the INR one / 75). */
+  updatesMonths: string;
+  renewalPriceINR: string;
+  renewalPriceUSD: string;
   trialDays: string;
   packageId: string;
   licenseModel: LicenseModel;
@@ -29,12 +40,18 @@ export const FIELDS = [
   'heartbeatMinutes',
   'trialDays',
   'packageId',
+  'updatesMonths',
+  'renewalPriceINR',
+  'renewalPriceUSD',
   'code',
 ] as const satisfies ReadonlyArray<keyof ToolValues>;
 export const fieldId = (field: string) => `tool-${field}`;
 
 /** A price in subunits as the operator types it (rupees or dollars with two decimals). */
 export const typedPrice = (subunits: number | null) => (subunits === null ? '' : (subunits / 100).toFixed(2));
+
+/** An update period as the operator types it: "lifetime" or "12m". */
+const typedPeriod = (months: number | null) => (months === null ? 'lifetime' : `${months}m`);
 
 /** The form's values for a tool as stored (null: a new tool's defaults), without a code. */
 export function valuesOf(tool: AdminTool | null): ToolValues {
@@ -53,6 +70,9 @@ export function valuesOf(tool: AdminTool | null): ToolValues {
       heartbeatMinutes: String(DEFAULT_HEARTBEAT_MINUTES),
       trialDays: '0',
       packageId: '',
+      updatesMonths: 'lifetime',
+      renewalPriceINR: '',
+      renewalPriceUSD: '',
       code: '',
     };
   }
@@ -70,6 +90,9 @@ export function valuesOf(tool: AdminTool | null): ToolValues {
     heartbeatMinutes: String(tool.heartbeatMinutes),
     trialDays: String(tool.trialDays),
     packageId: tool.packageId ?? '',
+    updatesMonths: typedPeriod(tool.updatesMonths),
+    renewalPriceINR: typedPrice(tool.renewalPricePaise),
+    renewalPriceUSD: typedPrice(tool.renewalPriceCents),
     code: '',
   };
 }
