@@ -138,6 +138,7 @@ export const myLicenseSchema = z
         name: z.string().nullable(),
         activatedAt: z.string(),
         lastSeenAt: z.string(),
+        offlineUntil: z.string().nullable(),
       }),
     ),
     selfDeactivationsLeft: z.int(),
@@ -153,6 +154,7 @@ export const myLicenseSchema = z
         entitlements: z.array(z.string()),
       }),
     ),
+    offlineDays: z.int().nullable(),
   })
   .meta({ id: 'MyLicense' }) satisfies z.ZodType<MyLicense>;
 

@@ -76,7 +76,16 @@ export type LicenseFilePayload = {
   /** The license's edition of a tool with editions, null without (decision 056), and the entitlements it unlocks. */
   edition: LicenseEdition | null;
   entitlements: string[];
+  /**
+   * A computer activated without internet (decision 061): the request this file answers (its nonce, which the tool
+   * checks against the requests it made) and the key its deactivation code is made with. Its `refreshBefore` is the
+   * end of the tool's offline period, not 30 days.
+   */
+  offline?: OfflineBinding;
 };
+
+/** What binds an offline response to its request, and lets only that activation make its deactivation code. */
+export type OfflineBinding = { nonce: string; deactivationKey: string };
 
 export type LicenseAnswer = {
   valid: boolean;
@@ -132,6 +141,8 @@ export type MyDevice = {
   name: string | null;
   activatedAt: string;
   lastSeenAt: string;
+  /** Activated without internet (decision 061): when its response file ends; null for an online activation. */
+  offlineUntil: string | null;
 };
 
 /** GET /api/my-licenses/ → MyLicense[]: the buyer's licenses with their devices, for My Tools. */
@@ -156,6 +167,11 @@ export type MyLicense = {
    * today for all its seats (GST included, subunits of the license's currency). Empty otherwise.
    */
   upgrades: LicenseUpgrade[];
+  /**
+   * How many days a computer activated without internet runs on its response file (the tool's offline period; a
+   * trial's file ends with the trial); null when the tool's licenses are floating, which cannot be used offline.
+   */
+  offlineDays: number | null;
 };
 
 export type LicenseUpgrade = {

@@ -38,6 +38,7 @@ export const toAdminTool = (tool: ToolRow): AdminTool => ({
   activationLimit: tool.activationLimit,
   licenseModel: tool.licenseModel,
   heartbeatMinutes: tool.heartbeatMinutes,
+  offlineDays: tool.offlineDays,
   trialDays: tool.trialDays,
   file:
     tool.fileName && tool.fileSha256 && tool.fileSize !== null
@@ -110,6 +111,7 @@ function toolColumns(fields: ToolChanges): Partial<typeof tools.$inferInsert> {
     trialDays: fields.trialDays,
     licenseModel: fields.licenseModel,
     heartbeatMinutes: fields.heartbeatMinutes,
+    offlineDays: fields.offlineDays,
     packageId: fields.packageId,
     icon: fields.icon,
     sortOrder: fields.sortOrder,

@@ -29,6 +29,7 @@ export function toolForCommandLine(row: ToolRow) {
     activationLimit: row.activationLimit,
     licenseModel: row.licenseModel,
     heartbeatMinutes: row.heartbeatMinutes,
+    offlineDays: row.offlineDays,
     active: row.active,
     sortOrder: row.sortOrder,
     packageId: packageIdOf(row),
@@ -67,6 +68,12 @@ function toolDetails(row: ToolRow): string {
         ? `floating, heartbeat every ${row.heartbeatMinutes} min (a quiet machine's seat frees after ${2 * row.heartbeatMinutes} min)`
         : 'per device',
     ],
+    [
+      'Offline activation',
+      row.licenseModel === 'floating'
+        ? 'none (floating licenses need the network)'
+        : `response files last ${row.offlineDays} days (a trial's: until it ends)`,
+    ],
     ['Free trial', row.trialDays > 0 ? `${row.trialDays} days` : 'none'],
     ['Status', status(row)],
     ['Sort order', row.sortOrder],
@@ -102,6 +109,7 @@ const FIELD_OF_OPTION = {
   'trial-days': 'trialDays',
   'package-id': 'packageId',
   heartbeat: 'heartbeatMinutes',
+  'offline-days': 'offlineDays',
 } as const;
 
 type FieldOption = keyof typeof FIELD_OF_OPTION;
@@ -200,6 +208,12 @@ const FIELD_OPTIONS = {
     type: 'string',
     value: '<10m|2h>',
     description: 'A floating tool’s heartbeat interval (default 10m, at least 1m)',
+  },
+  'offline-days': {
+    type: 'string',
+    value: '<n>',
+    description:
+      'Days a computer activated without internet runs on its response file (1 to 365, default 365)',
   },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -320,7 +334,7 @@ const add = defineCommand({
 const edit = defineCommand({
   path: ['tools', 'edit'],
   summary:
-    'Change a tool’s name, description, device, prices, delivery, icon, position, package id or license model',
+    'Change a tool’s name, description, device, prices, delivery, icon, position, package id, license model or offline period',
   args: [{ name: 'id', description: 'the tool (its id or the start of it, as "tools list" shows)' }],
   options: FIELD_OPTIONS,
   example: 'tools edit 1a2b3c4d --name "PDF Toolkit Pro" --device macOS',

@@ -10,13 +10,20 @@ import { trials } from '../db/schema/trials';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { deactivationsLeftOfAll, lockDeactivationsLeft } from './allowance';
-import { issueLicenseFile } from './files';
+import { issueLicenseFile, licenseFileName } from './files';
 import { effectiveStatus } from './lookup';
 import { forgetLicenses } from './memory';
 import { revealLicenseKey } from './secrets-at-rest';
 import { SEAT_HOLDING } from './team-seats';
 
-type Seat = { id: string; name: string | null; activatedAt: Date; lastSeenAt: Date };
+type Seat = {
+  id: string;
+  name: string | null;
+  activatedAt: Date;
+  lastSeenAt: Date;
+  /** Activated without internet (offline.ts): when its response file ends. */
+  offlineUntil: Date | null;
+};
 
 /**
  * The machines in use of each license, oldest first, and how many self-service deactivations its buyer has left:
@@ -36,6 +43,7 @@ export async function seatsOfAll(
         name: licenseActivations.name,
         activatedAt: licenseActivations.activatedAt,
         lastSeenAt: licenseActivations.lastSeenAt,
+        offlineUntil: licenseActivations.offlineUntil,
       })
       .from(licenseActivations)
       .where(
@@ -76,6 +84,8 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
     expiresAt: licenses.expiresAt,
     edition: { id: toolEditions.id, name: toolEditions.name, position: toolEditions.position },
     seats: licenses.seats,
+    licenseModel: tools.licenseModel,
+    offlineDays: tools.offlineDays,
   };
   const [bought, seated, trialled] = await Promise.all([
     ctx.db
@@ -165,6 +175,7 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
         name: device.name,
         activatedAt: device.activatedAt.toISOString(),
         lastSeenAt: device.lastSeenAt.toISOString(),
+        offlineUntil: device.offlineUntil?.toISOString() ?? null,
       })),
       selfDeactivationsLeft,
       ...(status === 'trial' && license.expiresAt ? { expiresAt: license.expiresAt.toISOString() } : {}),
@@ -174,6 +185,8 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
           ? { id: license.edition.id, name: license.edition.name }
           : null,
       upgrades: upgradesOf(license),
+      // A floating tool's seats are leases renewed online: no computer can hold one without internet.
+      offlineDays: license.licenseModel === 'floating' ? null : license.offlineDays,
     };
   });
 }
@@ -277,10 +290,5 @@ export async function licenseFileForOwnDevice(
     },
     ctx.clock.now(),
   );
-  const slug =
-    device.toolName
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '') || 'tool';
-  return { fileName: `${slug}-license.json`, text };
+  return { fileName: licenseFileName(device.toolName, 'license'), text };
 }

@@ -4,6 +4,7 @@ import {
   type LicenseFile,
   type LicenseFilePayload,
   type LicenseStatus,
+  type OfflineBinding,
 } from '../../shared/licenses';
 import type { SigningKeys } from './signing';
 
@@ -24,15 +25,21 @@ type LicenseFileInput = {
   /** The license's edition (null without editions) and what it unlocks: the tool reads them offline too. */
   edition: LicenseEdition | null;
   entitlements: string[];
+  /**
+   * A computer activated without internet (offline.ts): the file answers its request and lasts until `until` (the
+   * tool's offline period, already capped by the license's end) instead of 30 days.
+   */
+  offline?: OfflineBinding & { until: Date };
 };
 
 /**
  * The offline license file: the payload is UTF-8 JSON, carried as base64 so the signature covers exact bytes and
  * no JSON re-serialisation can change what was signed. A tool may start from it until `refreshBefore`, which for a
- * trial is never after the trial's end: a file cannot carry a tool past it offline.
+ * trial is never after the trial's end: a file cannot carry a tool past it offline. A computer activated without
+ * internet gets the same file with an `offline` part (decision 061), so every tool that reads files reads it.
  */
 export function issueLicenseFile(keys: SigningKeys, input: LicenseFileInput, now: Date): string {
-  const lifetimeEnd = now.getTime() + LICENSE_FILE_LIFETIME_DAYS * DAY_MS;
+  const lifetimeEnd = input.offline?.until.getTime() ?? now.getTime() + LICENSE_FILE_LIFETIME_DAYS * DAY_MS;
   const refreshBefore = Math.min(
     lifetimeEnd,
     input.expiresAt?.getTime() ?? lifetimeEnd,
@@ -53,6 +60,9 @@ export function issueLicenseFile(keys: SigningKeys, input: LicenseFileInput, now
     entitlements: input.entitlements,
     ...(input.expiresAt ? { expiresAt: input.expiresAt.toISOString() } : {}),
     ...(input.leaseExpiresAt ? { leaseExpiresAt: input.leaseExpiresAt.toISOString() } : {}),
+    ...(input.offline
+      ? { offline: { nonce: input.offline.nonce, deactivationKey: input.offline.deactivationKey } }
+      : {}),
   };
   const bytes = Buffer.from(JSON.stringify(payload), 'utf8');
   const file: LicenseFile = {
@@ -62,4 +72,14 @@ export function issueLicenseFile(keys: SigningKeys, input: LicenseFileInput, now
     signature: keys.sign(bytes).toString('base64'),
   };
   return JSON.stringify(file);
+}
+
+/** A license file's download name: the tool's name as a slug, then what the file is (`license`, …). */
+export function licenseFileName(toolName: string, what: 'license' | 'activation-response'): string {
+  const slug =
+    toolName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'tool';
+  return `${slug}-${what}.json`;
 }
