@@ -52,3 +52,16 @@ export const OFFLINE_MESSAGES = {
   codeAccepted: (name: string) =>
     `${name} is deactivated: its seat is free. A deactivation code does not count against your monthly deactivations.`,
 } as const;
+
+/**
+ * A license file's download name: the tool's name as a slug, then what the file is. My Tools' "Download license
+ * file" and the offline response (from the server, or saved by the browser from the JSON answer) are named so.
+ */
+export function licenseFileName(toolName: string, what: 'license' | 'activation-response'): string {
+  const slug =
+    toolName
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'tool';
+  return `${slug}-${what}.json`;
+}

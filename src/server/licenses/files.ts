@@ -73,13 +73,3 @@ export function issueLicenseFile(keys: SigningKeys, input: LicenseFileInput, now
   };
   return JSON.stringify(file);
 }
-
-/** A license file's download name: the tool's name as a slug, then what the file is (`license`, …). */
-export function licenseFileName(toolName: string, what: 'license' | 'activation-response'): string {
-  const slug =
-    toolName
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '') || 'tool';
-  return `${slug}-${what}.json`;
-}

@@ -9,11 +9,11 @@ import {
   type PublicKey,
   verifyLicenseFile,
 } from '../../../packages/license-client/src/index';
-import { createTestApp, type TestApp } from '../../../test/support/app';
 import type { TestClient } from '../../../test/support/client';
 import { fingerprint, licensedPurchase } from '../../../test/support/license-fixtures';
 import { answerChecker } from '../../../test/support/openapi';
-import { loginAs } from '../../../test/support/shop-fixtures';
+import { createShopTestApp, loginAs, type ShopTestApp } from '../../../test/support/shop-fixtures';
+import { seatMember } from '../../../test/support/team-fixtures';
 import type { MyLicense } from '../../shared/licenses';
 import { OFFLINE_MESSAGES } from '../../shared/offline-activation';
 import { toolEditions, tools } from '../db/schema/catalogue';
@@ -27,7 +27,7 @@ import { deactivationCodeOf } from './offline';
  * use them: the client makes the request, the buyer uploads it, the client checks the response with no server to
  * ask. Runs on PGlite and on PostgreSQL.
  */
-let t: TestApp;
+let t: ShopTestApp;
 let matchesDocument: Awaited<ReturnType<typeof answerChecker>>;
 let publicKeys: PublicKey[];
 const folders: string[] = [];
@@ -36,7 +36,8 @@ const OFFLINE_ACTIVATIONS = '/api/my-licenses/{licenseId}/offline-activations';
 const OFFLINE_DEACTIVATIONS = '/api/my-licenses/{licenseId}/offline-deactivations';
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Listening, for the team invitation's fixture (the API as people use it).
+  t = await createShopTestApp();
   matchesDocument = await answerChecker(t.app);
   publicKeys = (await t.app.inject({ method: 'GET', url: '/api/licenses/public-keys' })).json().keys;
 });
@@ -454,6 +455,27 @@ describe('a computer activated without internet', () => {
     const anonymous = await t.client();
     expect((await upload(anonymous, purchase.licenseId, request)).statusCode).toBe(401);
     expect((await myLicense(browser, purchase.licenseId))?.devices).toEqual([]);
+  });
+
+  it('lets a team member activate their own seat’s computer, and not the owner', async () => {
+    const { purchase: team, browser: owner } = await buyerWith();
+    await t.ctx.db.update(licenses).set({ seats: 3 }).where(eq(licenses.id, team.licenseId));
+    await seatMember(t, owner, team.licenseId);
+    const [seat] = await t.ctx.db.select().from(licenses).where(eq(licenses.teamLicenseId, team.licenseId));
+    const member = await loginAs(t, { id: seat?.holderId ?? '' });
+    const machine = computer();
+    const request = await machine.client.createOfflineRequest({
+      toolId: team.toolId,
+      fingerprint: machine.fingerprint,
+      name: 'Member laptop',
+    });
+    expect((await upload(owner, seat?.id ?? '', request)).statusCode).toBe(404);
+    const answered = await upload(member, seat?.id ?? '', request);
+    expect(answered.statusCode).toBe(200);
+    expect((await machine.client.activateOffline(answered.body)).valid).toBe(true);
+    expect((await myLicense(member, seat?.id ?? ''))?.devices).toEqual([
+      expect.objectContaining({ name: 'Member laptop', offlineUntil: expect.any(String) }),
+    ]);
   });
 
   it('lasts the tool’s offline period, which the operator may shorten', async () => {
