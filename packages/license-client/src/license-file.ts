@@ -18,6 +18,8 @@ export type LicenseFilePayload = {
   /** The license's edition (null without editions) and its entitlements; absent in files from before editions. */
   edition?: Edition | null;
   entitlements?: string[];
+  /** The end of the license's updates (null: every release); absent in files from before update periods. */
+  updatesUntil?: string | null;
   /**
    * A response to an activation request from a computer without internet (offline.ts): the request's nonce, and
    * the key its deactivation code is made with. Absent in files from the license API.

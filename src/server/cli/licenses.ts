@@ -1,13 +1,14 @@
 import { open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { isValidEmail } from '../../shared/auth';
+import { z } from 'zod';
 import { SELF_DEACTIVATION_LIMIT, SELF_DEACTIVATION_WINDOW_DAYS } from '../../shared/licenses';
+import { teamInvitationRequestSchema } from '../../shared/teams';
 import { DomainError } from '../kernel/domain-error';
 import { activateWithoutInternet } from '../licenses/offline';
 import { deactivateDeviceAsOperator, licensesOf, resetSelfDeactivations } from '../licenses/operator';
 import { freeSeatAsOperator, moveSeatAsOperator } from '../teams/operator';
 import { details, formatTime, sections, shortId, table } from './format';
-import { argument, CommandError, defineCommand, requireOption } from './framework';
+import { argument, CommandError, defineCommand, parseCommandInput, requireOption } from './framework';
 import { userFile } from './tools';
 
 const KEY_ARG = { name: 'license-key', description: 'the license key as the buyer received it' };
@@ -201,6 +202,9 @@ const freeSeat = defineCommand({
   },
 });
 
+/** Who gets the seat: an email address, checked as the team page checks an invitation's. */
+const moveInput = z.object({ to: teamInvitationRequestSchema.shape.email });
+
 const moveSeat = defineCommand({
   path: ['licenses', 'seats', 'move'],
   summary: 'Move a member’s seat of a team license to someone else, invited by email',
@@ -218,8 +222,9 @@ const moveSeat = defineCommand({
     'The member’s license is revoked and they are emailed; the new person accepts from the invitation email.',
   async run(env, input) {
     const member = requireOption(input.options.member, 'member', 'licenses seats move');
-    const to = requireOption(input.options.to, 'to', 'licenses seats move');
-    if (!isValidEmail(to.trim())) throw new CommandError(`--to: not an email address, got "${to}".`);
+    const { to } = parseCommandInput(moveInput, {
+      options: { to: requireOption(input.options.to, 'to', 'licenses seats move') },
+    });
     const ctx = await env.open();
     const moved = await moveSeatAsOperator(ctx, { licenseKey: argument(input, 0), member, to }, env.actor);
     return {
