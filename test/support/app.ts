@@ -27,11 +27,8 @@ export type TestApp = {
   close(): Promise<void>;
 };
 
-/**
- * One license signing key per test process: production settings need one, and nothing is written to disk. A process a
- * test starts that must sign as the test's apps do (the command line) is given it too.
- */
-export const TEST_LICENSE_SIGNING_KEY = generateKeyPairSync('ed25519')
+/** One license signing key per test process: production settings need one, and nothing is written to disk. */
+const TEST_LICENSE_SIGNING_KEY = generateKeyPairSync('ed25519')
   .privateKey.export({ format: 'pem', type: 'pkcs8' })
   .toString();
 
