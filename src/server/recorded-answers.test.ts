@@ -18,6 +18,7 @@ import {
 } from '../../test/support/recorded-answers';
 import { createShopTestApp, INR_BILLING, type ShopTestApp } from '../../test/support/shop-fixtures';
 import { SoftPasskey } from '../../test/support/webauthn';
+import { OFFLINE_REQUEST_PREFIX } from '../shared/offline-activation';
 import { unsubscribeToken } from './account/email-preferences';
 import { invalidateCatalogue } from './catalogue/catalogue-cache';
 import { buildZip } from './catalogue/zip';
@@ -26,6 +27,7 @@ import { tools } from './db/schema/catalogue';
 import { outbox } from './db/schema/mail';
 import { webhookDeliveries } from './db/schema/webhooks';
 import { answerKind } from './http/answers';
+import { deactivationCodeOf } from './licenses/offline';
 import { cliActor } from './operator/audit';
 import { grantOperator } from './operator/roles';
 import { webhookSignature } from './payments/signatures';
@@ -1178,6 +1180,55 @@ async function playScenario(): Promise<void> {
     leela.post('/api/account/delete', { password: DEFAULT_PASSWORD, email: 'leela@answers.test' }),
   );
   await take('auth check after the deletion', leela.get('/api/auth/check/'));
+
+  // ── Asha activates a computer without internet and frees it with its code (issue 67) ────────────────────────
+  // Last, so the steps before keep the times they were recorded at. The request is written as the reference client
+  // writes it, with a fixed nonce.
+  section('computers-without-internet');
+  const toolkitLicenseId = json<Array<{ toolId: string; licenseId: string }>>(
+    await asha.get('/api/my-licenses/'),
+  ).find((license) => license.toolId === toolkit.id)?.licenseId;
+  const offlineRequest = `${OFFLINE_REQUEST_PREFIX}${Buffer.from(
+    JSON.stringify({
+      v: 1,
+      toolId: toolkit.id,
+      fingerprint: 'answers-offline-0001',
+      name: 'Audit room',
+      client: '1.0.0',
+      nonce: 'answers-offline-nonce-01',
+      createdAt: '2026-06-01T10:00:00.000Z',
+    }),
+  ).toString('base64url')}`;
+  const offlineActivations = `/api/my-licenses/${toolkitLicenseId}/offline-activations`;
+  const offlineResponse = await take(
+    'activate a computer without internet',
+    asha.post(offlineActivations, { request: offlineRequest }),
+  );
+  await take(
+    'activate a computer without internet: not a request',
+    asha.post(offlineActivations, { request: 'Please activate our computer' }),
+  );
+  await take(
+    'activate a computer without internet: not her license',
+    asha.post(`/api/my-licenses/${NOBODY}/offline-activations`, { request: offlineRequest }),
+  );
+  const responsePayload = JSON.parse(
+    Buffer.from(json<{ payload: string }>(offlineResponse).payload, 'base64').toString(),
+  );
+  const deactivationCode = deactivationCodeOf(
+    responsePayload.offline.deactivationKey,
+    responsePayload.activationId,
+  );
+  const offlineDeactivations = `/api/my-licenses/${toolkitLicenseId}/offline-deactivations`;
+  await take('free a computer without internet', asha.post(offlineDeactivations, { code: deactivationCode }));
+  await take(
+    'free a computer without internet: again',
+    asha.post(offlineDeactivations, { code: deactivationCode }),
+  );
+  await take(
+    'free a computer without internet: not a code',
+    asha.post(offlineDeactivations, { code: 'nope' }),
+  );
 
   // ── Strangers: every route, asked by someone signed out, with and without the CSRF token ─────────────────────
   section('strangers');

@@ -8,7 +8,13 @@ import type { CouponCheckResponse } from './coupons';
 import type { LocationResponse } from './currency';
 import type { ToolEditionView } from './editions';
 import { exactly } from './exactly';
-import { LICENSE_STATUSES, type LicenseFile, type MyLicense, type PublicKeysResponse } from './licenses';
+import {
+  LICENSE_STATUSES,
+  type LicenseFile,
+  type MyDevice,
+  type MyLicense,
+  type PublicKeysResponse,
+} from './licenses';
 import type { OrderDetail } from './order-detail';
 import type { OrderHistoryOrder } from './order-history';
 import { ORDER_STATUSES } from './orders';
@@ -160,12 +166,15 @@ export const releasePublicKeySchema = exactly<ReleasePublicKeyResponse>()(
 );
 
 /** A machine a license is active on, as the buyer and the operator see it. */
-export const licenseDeviceSchema = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  activatedAt: z.string(),
-  lastSeenAt: z.string(),
-});
+export const licenseDeviceSchema = exactly<MyDevice>()(
+  z.object({
+    id: z.string(),
+    name: z.string().nullable(),
+    activatedAt: z.string(),
+    lastSeenAt: z.string(),
+    offlineUntil: z.string().nullable(),
+  }),
+);
 
 export const myLicenseSchema = exactly<MyLicense>()(
   z
@@ -191,6 +200,7 @@ export const myLicenseSchema = exactly<MyLicense>()(
       ),
       updatesUntil: z.string().nullable(),
       renewal: z.object({ amount: z.int(), currency: z.enum(CURRENCIES), months: z.int() }).nullable(),
+      offlineDays: z.int().nullable(),
       suspendedReason: z.string().optional(),
     })
     .meta({ id: 'MyLicense' }),

@@ -283,6 +283,7 @@ export const adminToolSchema = exactly<AdminTool>()(
     activationLimit: z.int(),
     licenseModel: z.enum(['per-device', 'floating']),
     heartbeatMinutes: z.int(),
+    offlineDays: z.int(),
     trialDays: z.int(),
     updatesMonths: z.int().nullable(),
     renewalPricePaise: z.int().nullable(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type LicenseStatus, SUSPENSION_REASON_MAX } from './licenses';
+import { type LicenseStatus, type MyDevice, SUSPENSION_REASON_MAX } from './licenses';
 import { ORDER_STATUSES, type OrderStatus } from './orders';
 import { PACKAGE_ID_PATTERN } from './releases';
 import {
@@ -8,8 +8,10 @@ import {
   HEARTBEAT_PROBLEM,
   LICENSE_MODELS,
   type LicenseModel,
+  OFFLINE_DAYS_PROBLEM,
   parseActivationLimitText,
   parseHeartbeatText,
+  parseOfflineDaysText,
   parsePriceText,
   TOOL_TEXT_MAX,
   usdPriceProblem,
@@ -272,7 +274,8 @@ export type AdminLicense = {
   suspendedReason: string | null;
   activationLimit: number;
   selfDeactivationsLeft: number;
-  devices: Array<{ id: string; name: string | null; activatedAt: string; lastSeenAt: string }>;
+  /** `offlineUntil`: a computer activated without internet, and when its response file ends (decision 061). */
+  devices: MyDevice[];
   /** Team licenses (decision 051): how many may hold a seat, and who does (the owner first). */
   seats: number;
   members: Array<{ memberId: string; email: string; name: string; isOwner: boolean; joinedAt: string }>;
@@ -425,6 +428,20 @@ const toolLicensingFields = {
       issue.addIssue({ code: 'custom', message: asSentence(HEARTBEAT_PROBLEM) });
       return z.NEVER;
     }),
+  /**
+   * How long a computer activated without internet runs on its response file (decision 061): `tools edit
+   * --offline-days 90`. Absent: unchanged (365 for a new tool).
+   */
+  offlineDays: z
+    .string({ error: asSentence(OFFLINE_DAYS_PROBLEM) })
+    .optional()
+    .transform((text, issue) => {
+      if (text === undefined) return undefined;
+      const value = parseOfflineDaysText(text);
+      if (value !== undefined) return value;
+      issue.addIssue({ code: 'custom', message: asSentence(OFFLINE_DAYS_PROBLEM) });
+      return z.NEVER;
+    }),
 };
 
 /** A period of updates as typed ("12m", "lifetime"): months, null for lifetime (decision 059). */
@@ -564,6 +581,8 @@ export type AdminTool = {
   /** per-device or floating (decision 049), and a floating tool's heartbeat interval. */
   licenseModel: LicenseModel;
   heartbeatMinutes: number;
+  /** How long a computer activated without internet runs on its response file (decision 061). */
+  offlineDays: number;
   /** Length of the free trial; 0: none. */
   trialDays: number;
   /** Months of updates a purchase includes (null: lifetime) and the renewal prices, for a tool without editions. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normaliseDeactivationCode, OFFLINE_MESSAGES, OFFLINE_REQUEST_MAX_CHARS } from './offline-activation';
 import { ARTIFACT_ARCHES, ARTIFACT_PLATFORMS, RELEASE_CHANNELS } from './releases';
 
 /** Request schemas of the license API (docs/license-api.md) and of My Tools' device routes. */
@@ -65,6 +66,49 @@ export const activateLicenseSchema = z
 export const licenseMachineSchema = z.strictObject(authFields).superRefine(requireOneCredential);
 
 export const deviceIdSchema = z.strictObject({ activationId: z.uuid({ error: 'Unknown device' }) });
+
+/** `/api/my-licenses/:licenseId/…`: one of the buyer's licenses (a team member's own seat included). */
+export const myLicenseIdSchema = z.strictObject({ licenseId: z.uuid({ error: 'License not found.' }) });
+
+/**
+ * `POST /api/my-licenses/:licenseId/offline-activations` (decision 061): the request text as the tool showed it or
+ * saved it. Surrounding white space (a file's last line break, a pasted space) is not part of it.
+ */
+export const offlineActivationBodySchema = z.strictObject({
+  request: z
+    .string({ error: OFFLINE_MESSAGES.requestRequired })
+    .trim()
+    .min(1, { error: OFFLINE_MESSAGES.requestRequired })
+    .max(OFFLINE_REQUEST_MAX_CHARS, { error: OFFLINE_MESSAGES.requestTooLong }),
+});
+
+/** What an offline request holds once decoded (the reference client's `createOfflineRequest` writes it). */
+export const offlineRequestContentSchema = z.strictObject({
+  v: z.literal(1),
+  toolId: z.uuid(),
+  fingerprint,
+  name: deviceName.optional(),
+  /** The reference client's version, for the operator's eyes. */
+  client: z.string().regex(/^[\x21-\x7e]{1,32}$/),
+  /** 16 to 48 random bytes in base64url: the response must carry it back. */
+  nonce: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/),
+  createdAt: z.iso.datetime(),
+});
+
+/** `POST /api/my-licenses/:licenseId/offline-deactivations`: the code the tool showed, as typed. */
+export const offlineDeactivationBodySchema = z.strictObject({
+  code: z
+    .string({ error: OFFLINE_MESSAGES.codeRequired })
+    .trim()
+    .min(1, { error: OFFLINE_MESSAGES.codeRequired })
+    .max(64, { error: OFFLINE_MESSAGES.codeMalformed })
+    .transform((typed, issue) => {
+      const code = normaliseDeactivationCode(typed);
+      if (code) return code;
+      issue.addIssue({ code: 'custom', message: OFFLINE_MESSAGES.codeMalformed });
+      return z.NEVER;
+    }),
+});
 
 /** A semantic version as tools report theirs: 1.2.3, 1.2.3-beta.1, with optional build metadata. */
 const SEMVER =

@@ -84,7 +84,16 @@ export type LicenseFilePayload = {
   entitlements: string[];
   /** The end of the license's updates (decision 059); null: every release. */
   updatesUntil: string | null;
+  /**
+   * A computer activated without internet (decision 061): the request this file answers (its nonce, which the tool
+   * checks against the requests it made) and the key its deactivation code is made with. Its `refreshBefore` is the
+   * end of the tool's offline period, not 30 days.
+   */
+  offline?: OfflineBinding;
 };
+
+/** What binds an offline response to its request, and lets only that activation make its deactivation code. */
+export type OfflineBinding = { nonce: string; deactivationKey: string };
 
 export type LicenseAnswer = {
   valid: boolean;
@@ -147,6 +156,8 @@ export type MyDevice = {
   name: string | null;
   activatedAt: string;
   lastSeenAt: string;
+  /** Activated without internet (decision 061): when its response file ends; null for an online activation. */
+  offlineUntil: string | null;
 };
 
 /** GET /api/my-licenses/ → MyLicense[]: the buyer's licenses with their devices, for My Tools. */
@@ -178,6 +189,11 @@ export type MyLicense = {
    * period costs now for all its seats (GST included, subunits). Null otherwise.
    */
   renewal: LicenseRenewal | null;
+  /**
+   * How many days a computer activated without internet runs on its response file (the tool's offline period; a
+   * trial's file ends with the trial); null when the tool's licenses are floating, which cannot be used offline.
+   */
+  offlineDays: number | null;
   /** Suspended by the firm: its reason, to show the buyer. */
   suspendedReason?: string;
 };

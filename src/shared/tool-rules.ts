@@ -34,6 +34,26 @@ export function parseHeartbeatText(typed: string): number | undefined {
 
 export const HEARTBEAT_PROBLEM = `a heartbeat interval in whole minutes from ${HEARTBEAT_MINUTES_RANGE.min} to ${HEARTBEAT_MINUTES_RANGE.max} (like 10m or 2h)`;
 
+/**
+ * How long a computer activated without internet (issue 67, decision 061) may run on its signed response file: the
+ * default, and the range the operator may set per tool. Nothing the server decides later (a refund, a suspension, a
+ * seat taken back) reaches such a computer before its file ends, so the operator may shorten it; never longer than a
+ * year, the longest an old signing key has to stay published for the files it signed.
+ */
+export const DEFAULT_OFFLINE_DAYS = 365;
+const OFFLINE_DAYS_RANGE = { min: 1, max: 365 } as const;
+
+/** A typed offline period in whole days, or undefined when it is not one in range. */
+export function parseOfflineDaysText(typed: string): number | undefined {
+  const text = typed.trim();
+  const value = Number(text);
+  return /^\d{1,3}$/.test(text) && value >= OFFLINE_DAYS_RANGE.min && value <= OFFLINE_DAYS_RANGE.max
+    ? value
+    : undefined;
+}
+
+export const OFFLINE_DAYS_PROBLEM = `a whole number of days from ${OFFLINE_DAYS_RANGE.min} to ${OFFLINE_DAYS_RANGE.max}`;
+
 /** Razorpay's smallest payment is 100 subunits (₹1.00, $1.00); a cheaper tool could never be bought. */
 export const MIN_PRICE_SUBUNITS = 100;
 /** Far above any tool, and well inside the integer column that stores subunits. */

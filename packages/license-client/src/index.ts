@@ -14,9 +14,21 @@ export { type HeartbeatOptions, type Heartbeats, startHeartbeats } from './heart
 export {
   type LicenseFileCheck,
   type LicenseFilePayload,
+  type LicenseFileRefusal,
   type PublicKey,
   verifyLicenseFile,
 } from './license-file';
+export {
+  CLIENT_VERSION,
+  OFFLINE_REFUSALS,
+  OfflineActivation,
+  type OfflineActivationOptions,
+  type OfflineCheck,
+  type OfflineRefusal,
+  type OfflineState,
+  type OfflineStore,
+  offlineStateFile,
+} from './offline';
 export { checkLicenseAtStart, type StartCheckOptions, type StartDecision } from './start-check';
 export {
   type AvailableUpdate,

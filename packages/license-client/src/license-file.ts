@@ -20,6 +20,11 @@ export type LicenseFilePayload = {
   entitlements?: string[];
   /** The end of the license's updates (null: every release); absent in files from before update periods. */
   updatesUntil?: string | null;
+  /**
+   * A response to an activation request from a computer without internet (offline.ts): the request's nonce, and
+   * the key its deactivation code is made with. Absent in files from the license API.
+   */
+  offline?: { nonce: string; deactivationKey: string };
 };
 
 /** One entry of `GET /api/licenses/public-keys`: a key id and an SPKI PEM. Ship these inside the tool. */
@@ -62,15 +67,17 @@ function isPayload(value: unknown): value is LicenseFilePayload {
   );
 }
 
+/** Why a file cannot be used: what `verifyLicenseFile` and the offline activation's checks (offline.ts) answer. */
+export type LicenseFileRefusal = Extract<LicenseFileCheck, { valid: false }>['reason'];
+
 /**
- * Checks an offline license file with the published public keys: the Ed25519 signature over the payload bytes,
- * then that it names this machine (and this tool, when given), is active, and has not passed `refreshBefore`.
+ * The payload of a file the shop signed: the Ed25519 signature over the payload's exact bytes, with the published
+ * key of the file's `kid`. Says nothing yet about which machine or tool it is for, or whether it has ended.
  */
-export function verifyLicenseFile(
+export function readSignedPayload(
   text: string,
   publicKeys: readonly PublicKey[],
-  options: { fingerprint: string; now?: Date; toolId?: string },
-): LicenseFileCheck {
+): { valid: true; payload: LicenseFilePayload } | { valid: false; reason: LicenseFileRefusal } {
   let file: Record<string, unknown>;
   try {
     file = JSON.parse(text);
@@ -101,6 +108,14 @@ export function verifyLicenseFile(
     return { valid: false, reason: 'malformed' };
   }
   if (!isPayload(payload)) return { valid: false, reason: 'malformed' };
+  return { valid: true, payload };
+}
+
+/** Whether a signed payload may run here: this machine, this tool (when given), active, and not past its end. */
+export function checkPayload(
+  payload: LicenseFilePayload,
+  options: { fingerprint: string; now?: Date; toolId?: string },
+): LicenseFileCheck {
   if (payload.fingerprint !== options.fingerprint)
     return { valid: false, reason: 'wrong-fingerprint', payload };
   if (options.toolId !== undefined && payload.toolId !== options.toolId) {
@@ -112,4 +127,17 @@ export function verifyLicenseFile(
   const now = options.now ?? new Date();
   if (now.getTime() >= Date.parse(payload.refreshBefore)) return { valid: false, reason: 'expired', payload };
   return { valid: true, payload };
+}
+
+/**
+ * Checks an offline license file with the published public keys: the Ed25519 signature over the payload bytes,
+ * then that it names this machine (and this tool, when given), is active, and has not passed `refreshBefore`.
+ */
+export function verifyLicenseFile(
+  text: string,
+  publicKeys: readonly PublicKey[],
+  options: { fingerprint: string; now?: Date; toolId?: string },
+): LicenseFileCheck {
+  const signed = readSignedPayload(text, publicKeys);
+  return signed.valid ? checkPayload(signed.payload, options) : signed;
 }

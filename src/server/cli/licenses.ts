@@ -1,8 +1,11 @@
+import { open, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
 import { suspendLicenseSchema } from '../../shared/dashboard';
 import { SELF_DEACTIVATION_LIMIT, SELF_DEACTIVATION_WINDOW_DAYS } from '../../shared/licenses';
 import { teamInvitationRequestSchema } from '../../shared/teams';
 import { DomainError } from '../kernel/domain-error';
+import { activateWithoutInternet } from '../licenses/offline';
 import {
   deactivateDeviceAsOperator,
   licensesOf,
@@ -12,7 +15,8 @@ import {
 } from '../licenses/operator';
 import { freeSeatAsOperator, freeSeatsBeyondPaid, moveSeatAsOperator } from '../teams/operator';
 import { details, formatTime, sections, shortId, table } from './format';
-import { argument, defineCommand, parseCommandInput, requireOption } from './framework';
+import { argument, CommandError, defineCommand, parseCommandInput, requireOption } from './framework';
+import { userFile } from './tools';
 
 const KEY_ARG = { name: 'license-key', description: 'the license key as the buyer received it' };
 
@@ -62,12 +66,14 @@ const show = defineCommand({
         [
           'Active devices ("licenses deactivate <key> <device>" frees one):',
           table(
-            ['DEVICE', 'NAME', 'ACTIVATED', 'LAST SEEN'],
+            ['DEVICE', 'NAME', 'ACTIVATED', 'LAST SEEN', 'OFFLINE FILE ENDS'],
             license.devices.map((device) => [
               shortId(device.id),
               device.name,
               formatTime(device.activatedAt),
               formatTime(device.lastSeenAt),
+              // A computer activated without internet learns nothing (a refund, a suspension) before then.
+              device.offlineUntil ? formatTime(device.offlineUntil) : 'online',
             ]),
             'None.',
           ),
@@ -94,6 +100,73 @@ const deactivate = defineCommand({
       data: freed,
       text: `${freed.name ?? 'The device'} (${shortId(freed.id)}) is deactivated; the license can be activated elsewhere.`,
     };
+  },
+});
+
+/** An activation request is one line of at most 1,000 characters; a file of more is not one. */
+const REQUEST_FILE_LIMIT = {
+  bytes: 4096,
+  problem: 'an activation request is one line of at most 1,000 characters',
+};
+
+const offlineActivate = defineCommand({
+  path: ['licenses', 'offline-activate'],
+  summary:
+    'Answer a computer’s activation request sent by email: write its response file (no internet needed)',
+  args: [KEY_ARG],
+  options: {
+    request: {
+      type: 'string',
+      value: '<file>',
+      description: 'the request the buyer sent (the file the tool saved, or the line it showed, in a file)',
+    },
+    out: {
+      type: 'string',
+      value: '<file>',
+      description: 'where to write the response file to send back (a new file)',
+    },
+  },
+  example:
+    'licenses offline-activate ABCD1-EFGH2-IJKL3-MNOP4 --request ./activation-request.txt --out ./response.json',
+  details:
+    'Takes a seat as My Tools’ "Activate a computer without internet" does, for the tool’s offline period\n' +
+    '("tools edit --offline-days"). The computer learns of no refund or suspension until its file ends.',
+  async run(env, input) {
+    const command = 'licenses offline-activate';
+    const requestFile = await userFile(
+      env,
+      requireOption(input.options.request, 'request', command),
+      REQUEST_FILE_LIMIT,
+    );
+    const out = path.resolve(env.cwd, requireOption(input.options.out, 'out', command));
+    const requestText = await readFile(requestFile, 'utf8');
+    // Made first, and only if it is new: a response is never written over another file, nor a seat taken for
+    // nothing when the file cannot be written.
+    const output = await open(out, 'wx', 0o600).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') throw new CommandError(`--out: ${out} exists; name a new file.`);
+      if (error.code === 'ENOENT') throw new CommandError(`--out: no such folder: ${path.dirname(out)}.`);
+      if (error.code === 'EACCES') throw new CommandError(`--out: cannot write ${out}: permission denied.`);
+      throw error;
+    });
+    try {
+      const ctx = await env.open();
+      const issued = await activateWithoutInternet(
+        ctx,
+        { licenseKey: argument(input, 0) },
+        requestText,
+        env.actor,
+      );
+      await output.writeFile(issued.text);
+      await output.close();
+      return {
+        data: { licenseId: issued.licenseId, device: issued.device, out },
+        text: `${issued.device.name ?? 'The computer'} (${shortId(issued.device.id)}) is activated without internet until ${formatTime(issued.device.offlineUntil)}. Send ${out} to the buyer to load into the tool.`,
+      };
+    } catch (error) {
+      await output.close();
+      await rm(out, { force: true });
+      throw error;
+    }
   },
 });
 
@@ -259,6 +332,7 @@ async function teamLicenseOfKey(ctx: Parameters<typeof licensesOf>[0], licenseKe
 export const licenseCommands = [
   show,
   deactivate,
+  offlineActivate,
   resetDeactivations,
   suspend,
   reinstate,

@@ -32,6 +32,7 @@ export function toolForCommandLine(row: ToolRow) {
     activationLimit: row.activationLimit,
     licenseModel: row.licenseModel,
     heartbeatMinutes: row.heartbeatMinutes,
+    offlineDays: row.offlineDays,
     active: row.active,
     sortOrder: row.sortOrder,
     packageId: packageIdOf(row),
@@ -75,6 +76,12 @@ function toolDetails(row: ToolRow): string {
         ? `floating, heartbeat every ${row.heartbeatMinutes} min (a quiet machine's seat frees after ${2 * row.heartbeatMinutes} min)`
         : 'per device',
     ],
+    [
+      'Offline activation',
+      row.licenseModel === 'floating'
+        ? 'none (floating licenses need the network)'
+        : `response files last ${row.offlineDays} days (a trial's: until it ends)`,
+    ],
     ['Free trial', row.trialDays > 0 ? `${row.trialDays} days` : 'none'],
     ['Updates', updatesText(row)],
     ['Status', status(row)],
@@ -114,6 +121,7 @@ const FIELD_OF_OPTION = {
   'updates-for': 'updatesMonths',
   'renewal-price-inr': 'renewalPriceINR',
   'renewal-price-usd': 'renewalPriceUSD',
+  'offline-days': 'offlineDays',
 } as const;
 
 type FieldOption = keyof typeof FIELD_OF_OPTION;
@@ -229,6 +237,12 @@ const FIELD_OPTIONS = {
     type: 'string',
     value: '<dollars|none>',
     description: 'The renewal price in USD; none: the INR renewal price / 75',
+  },
+  'offline-days': {
+    type: 'string',
+    value: '<n>',
+    description:
+      'Days a computer activated without internet runs on its response file (1 to 365, default 365)',
   },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -375,7 +389,7 @@ const add = defineCommand({
 const edit = defineCommand({
   path: ['tools', 'edit'],
   summary:
-    'Change a tool’s name, description, device, prices, delivery, icon, position, package id, license model or update period',
+    'Change a tool’s name, description, device, prices, delivery, icon, position, package id, license model, update period or offline period',
   args: [{ name: 'id', description: 'the tool (its id or the start of it, as "tools list" shows)' }],
   options: FIELD_OPTIONS,
   example: 'tools edit 1a2b3c4d --name "PDF Toolkit Pro" --device macOS',

@@ -20,6 +20,7 @@ export const toAdminLicense = (license: OperatorLicense): AdminLicense => ({
     name: device.name,
     activatedAt: device.activatedAt.toISOString(),
     lastSeenAt: device.lastSeenAt.toISOString(),
+    offlineUntil: device.offlineUntil?.toISOString() ?? null,
   })),
   seats: license.seats,
   members: license.members.map((member) => ({

@@ -59,7 +59,8 @@ const DOMAIN_ERROR_HTTP: Record<DomainErrorCode, { status: number; code?: string
 export function httpErrorOf(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   if (!(error instanceof DomainError)) return undefined;
-  const { status, code = error.code, shown } = DOMAIN_ERROR_HTTP[error.code];
+  const { status, code: mappedCode, shown } = DOMAIN_ERROR_HTTP[error.code];
+  const code = error.answerCode ?? mappedCode ?? error.code;
   if (status >= 500 && !shown) return undefined;
   const headers =
     error.retryAfterSeconds === undefined

@@ -60,11 +60,20 @@ export type DomainErrorCode =
 /** Field name → first message for that field, as the browser's forms show it. */
 export type FieldErrors = Record<string, string>;
 
-export type DomainErrorDetails = { fieldErrors?: FieldErrors; retryAfterSeconds?: number };
+export type DomainErrorDetails = {
+  fieldErrors?: FieldErrors;
+  retryAfterSeconds?: number;
+  /**
+   * A finer code for the caller than the domain code's own, carried by the answer in its place: the license API's
+   * code of a refused offline activation (TRIAL_USED, LIMIT_REACHED), which a program acts on.
+   */
+  answerCode?: string;
+};
 
 export class DomainError extends Error {
   readonly fieldErrors?: FieldErrors;
   readonly retryAfterSeconds?: number;
+  readonly answerCode?: string;
   constructor(
     readonly code: DomainErrorCode,
     message: string,
@@ -74,5 +83,6 @@ export class DomainError extends Error {
     this.name = 'DomainError';
     if (details.fieldErrors) this.fieldErrors = details.fieldErrors;
     if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds;
+    if (details.answerCode) this.answerCode = details.answerCode;
   }
 }

@@ -38,61 +38,9 @@ export async function activateLicense(
   }
 
   const answer = await ctx.db.transaction(async (tx): Promise<LicenseAnswer> => {
-    const now = ctx.clock.now();
-    const [locked] = await tx
-      .select({ status: licenses.status, expiresAt: licenses.expiresAt })
-      .from(licenses)
-      .where(eq(licenses.id, found.id))
-      .for('update');
-    const row = { ...found, ...locked };
-    const lockedRefusal = refusal(row, request.toolId, now);
-    if (lockedRefusal) return refusedAnswer(lockedRefusal, row);
-    // A floating license's lapsed leases give their seats back before seats are counted (leases.ts).
-    if (isFloating(row)) await releaseLapsedLeases(tx, found.id, now);
-    const lease = leaseFrom(row, now);
-
-    const live = await tx
-      .select()
-      .from(licenseActivations)
-      .where(and(eq(licenseActivations.licenseId, found.id), isNull(licenseActivations.deactivatedAt)));
-    let activation = live.find((candidate) => candidate.fingerprint === request.fingerprint);
-    if (activation) {
-      // The hash is written again: activations made before update feeds existed, or before a key rotation, get one.
-      await tx
-        .update(licenseActivations)
-        .set({
-          lastSeenAt: now,
-          updateTokenHash: updateTokenHash(ctx.dataSecrets, updateTokenOf(ctx.dataSecrets, activation.id)),
-          ...(request.name ? { name: request.name } : {}),
-          ...lease,
-        })
-        .where(eq(licenseActivations.id, activation.id));
-      activation = { ...activation, name: request.name ?? activation.name };
-    } else {
-      if (live.length >= seatLimit(row)) {
-        return { valid: false, code: 'LIMIT_REACHED', license: summaryOf(row, live.length) };
-      }
-      if (row.status === 'trial' && !(await claimTrialMachine(ctx, tx, row, request.fingerprint))) {
-        return { valid: false, code: 'TRIAL_USED' };
-      }
-      const id = randomUUID();
-      const [inserted] = await tx
-        .insert(licenseActivations)
-        .values({
-          id,
-          updateTokenHash: updateTokenHash(ctx.dataSecrets, updateTokenOf(ctx.dataSecrets, id)),
-          licenseId: found.id,
-          fingerprint: request.fingerprint,
-          name: request.name ?? null,
-          activatedAt: now,
-          lastSeenAt: now,
-          ...lease,
-        })
-        .returning();
-      if (!inserted) throw new Error('activation insert returned no row');
-      activation = inserted;
-      live.push(inserted);
-    }
+    const seat = await takeSeat(ctx, tx, found, request);
+    if (!seat.taken) return seat.refused;
+    const { row, activation, lease, used } = seat;
     const summary: ActivationSummary = {
       id: activation.id,
       fingerprint: activation.fingerprint,
@@ -103,7 +51,7 @@ export async function activateLicense(
       valid: true,
       ...granted(row),
       ...leaseAnswer(row, lease),
-      license: summaryOf(row, live.length),
+      license: summaryOf(row, used),
       activation: summary,
       licenseFile: fileFor(ctx, row, { ...activation, ...lease }),
       updates: updateUrlsOf(ctx.config.publicUrl, updateTokenOf(ctx.dataSecrets, activation.id)),
@@ -112,6 +60,87 @@ export async function activateLicense(
   // This machine may have been remembered as not activated.
   if (answer.valid) forgetLicenses(ctx, found.id);
   return answer;
+}
+
+/** A seat held by a machine: the license as locked, the machine's activation, its lease, and the seats in use. */
+type Seat = {
+  taken: true;
+  row: LicenseRow;
+  activation: typeof licenseActivations.$inferSelect;
+  lease: { leaseExpiresAt?: Date };
+  used: number;
+};
+
+/**
+ * This machine's seat, taken with the license row locked, the one way every activation takes one (the license API's
+ * activate, and a computer activated without internet: offline.ts): refused when the license may not run, no seat
+ * is free (LIMIT_REACHED), or a trial's machine had another account's trial (TRIAL_USED). A machine already activated
+ * gets its own activation back, named anew if a name is given, and uses no second seat. Call it inside a transaction:
+ * concurrent activations wait for the lock, so together they never take more seats than the limit.
+ */
+export async function takeSeat(
+  ctx: AppContext,
+  tx: Tx,
+  found: LicenseRow,
+  request: { toolId: string; fingerprint: string; name?: string },
+): Promise<Seat | { taken: false; refused: LicenseAnswer & { valid: false } }> {
+  const now = ctx.clock.now();
+  const [locked] = await tx
+    .select({ status: licenses.status, expiresAt: licenses.expiresAt })
+    .from(licenses)
+    .where(eq(licenses.id, found.id))
+    .for('update');
+  const row = { ...found, ...locked };
+  const lockedRefusal = refusal(row, request.toolId, now);
+  if (lockedRefusal) return { taken: false, refused: refusedAnswer(lockedRefusal, row) };
+  // A floating license's lapsed leases give their seats back before seats are counted (leases.ts).
+  if (isFloating(row)) await releaseLapsedLeases(tx, found.id, now);
+  const lease = leaseFrom(row, now);
+
+  const live = await tx
+    .select()
+    .from(licenseActivations)
+    .where(and(eq(licenseActivations.licenseId, found.id), isNull(licenseActivations.deactivatedAt)));
+  const existing = live.find((candidate) => candidate.fingerprint === request.fingerprint);
+  if (existing) {
+    // The hash is written again: activations made before update feeds existed, or before a key rotation, get one.
+    await tx
+      .update(licenseActivations)
+      .set({
+        lastSeenAt: now,
+        updateTokenHash: updateTokenHash(ctx.dataSecrets, updateTokenOf(ctx.dataSecrets, existing.id)),
+        ...(request.name ? { name: request.name } : {}),
+        ...lease,
+      })
+      .where(eq(licenseActivations.id, existing.id));
+    const activation = { ...existing, name: request.name ?? existing.name };
+    return { taken: true, row, activation, lease, used: live.length };
+  }
+  if (live.length >= seatLimit(row)) {
+    return {
+      taken: false,
+      refused: { valid: false, code: 'LIMIT_REACHED', license: summaryOf(row, live.length) },
+    };
+  }
+  if (row.status === 'trial' && !(await claimTrialMachine(ctx, tx, row, request.fingerprint))) {
+    return { taken: false, refused: { valid: false, code: 'TRIAL_USED' } };
+  }
+  const id = randomUUID();
+  const [inserted] = await tx
+    .insert(licenseActivations)
+    .values({
+      id,
+      updateTokenHash: updateTokenHash(ctx.dataSecrets, updateTokenOf(ctx.dataSecrets, id)),
+      licenseId: found.id,
+      fingerprint: request.fingerprint,
+      name: request.name ?? null,
+      activatedAt: now,
+      lastSeenAt: now,
+      ...lease,
+    })
+    .returning();
+  if (!inserted) throw new Error('activation insert returned no row');
+  return { taken: true, row, activation: inserted, lease, used: live.length + 1 };
 }
 
 /** What a trial machine's fingerprint is hashed for (data-secrets' keyed look-up hash). */

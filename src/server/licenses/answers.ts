@@ -1,6 +1,6 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { LicenseEdition } from '../../shared/editions';
-import type { LicenseCode, LicenseSummary } from '../../shared/licenses';
+import type { LicenseCode, LicenseSummary, OfflineBinding } from '../../shared/licenses';
 import type { DbOrTx } from '../db';
 import { licenseActivations } from '../db/schema/licenses';
 import type { AppContext } from '../kernel/context';
@@ -82,10 +82,15 @@ export function summaryOf(row: LicenseRow, used: number): LicenseSummary {
   };
 }
 
+/**
+ * The license file of this machine's activation: what activate, validate and heartbeat answer, and (with `offline`)
+ * the response to an activation request from a computer without internet, so both carry the same license.
+ */
 export function fileFor(
   ctx: AppContext,
   row: LicenseRow,
   activation: { id: string; fingerprint: string; leaseExpiresAt?: Date | null },
+  offline?: OfflineBinding & { until: Date },
 ): string {
   return issueLicenseFile(
     ctx.licenseSigning,
@@ -100,6 +105,7 @@ export function fileFor(
       expiresAt: effectiveStatus(row) === 'trial' ? row.expiresAt : null,
       leaseExpiresAt: activation.leaseExpiresAt ?? null,
       ...entitledOf(row),
+      ...(offline ? { offline } : {}),
     },
     ctx.clock.now(),
   );

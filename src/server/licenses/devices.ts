@@ -7,6 +7,7 @@ import {
   type LicenseUpgrade,
   type MyLicense,
 } from '../../shared/licenses';
+import { licenseFileName } from '../../shared/offline-activation';
 import { RENEWAL_OFFER_DAYS, renewalPriceSubunits } from '../../shared/update-periods';
 import type { DbOrTx } from '../db';
 import { toolEditions, tools } from '../db/schema/catalogue';
@@ -24,7 +25,14 @@ import { SEAT_HOLDING } from './team-seats';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-type Seat = { id: string; name: string | null; activatedAt: Date; lastSeenAt: Date };
+type Seat = {
+  id: string;
+  name: string | null;
+  activatedAt: Date;
+  lastSeenAt: Date;
+  /** Activated without internet (offline.ts): when its response file ends. */
+  offlineUntil: Date | null;
+};
 
 /**
  * The machines in use of each license, oldest first, and how many self-service deactivations its buyer has left:
@@ -44,6 +52,7 @@ export async function seatsOfAll(
         name: licenseActivations.name,
         activatedAt: licenseActivations.activatedAt,
         lastSeenAt: licenseActivations.lastSeenAt,
+        offlineUntil: licenseActivations.offlineUntil,
       })
       .from(licenseActivations)
       .where(
@@ -84,6 +93,8 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
     expiresAt: licenses.expiresAt,
     edition: { id: toolEditions.id, name: toolEditions.name, position: toolEditions.position },
     seats: licenses.seats,
+    licenseModel: tools.licenseModel,
+    offlineDays: tools.offlineDays,
     updatesUntil: licenses.updatesUntil,
     suspendedReason: licenses.suspendedReason,
     // The period that applies: the edition's, else the tool's (decision 059).
@@ -197,6 +208,7 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
         name: device.name,
         activatedAt: device.activatedAt.toISOString(),
         lastSeenAt: device.lastSeenAt.toISOString(),
+        offlineUntil: device.offlineUntil?.toISOString() ?? null,
       })),
       selfDeactivationsLeft,
       ...(status === 'trial' && license.expiresAt ? { expiresAt: license.expiresAt.toISOString() } : {}),
@@ -208,6 +220,8 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
       upgrades: upgradesOf(license),
       updatesUntil: license.updatesUntil?.toISOString() ?? null,
       renewal: renewalOf(license),
+      // A floating tool's seats are leases renewed online: no computer can hold one without internet.
+      offlineDays: license.licenseModel === 'floating' ? null : license.offlineDays,
       ...(status === 'suspended' && license.suspendedReason
         ? { suspendedReason: license.suspendedReason }
         : {}),
@@ -315,10 +329,5 @@ export async function licenseFileForOwnDevice(
     },
     ctx.clock.now(),
   );
-  const slug =
-    device.toolName
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '') || 'tool';
-  return { fileName: `${slug}-license.json`, text };
+  return { fileName: licenseFileName(device.toolName, 'license'), text };
 }

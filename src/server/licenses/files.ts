@@ -4,6 +4,7 @@ import {
   type LicenseFile,
   type LicenseFilePayload,
   type LicenseStatus,
+  type OfflineBinding,
 } from '../../shared/licenses';
 import type { SigningKeys } from './signing';
 
@@ -26,15 +27,21 @@ type LicenseFileInput = {
   entitlements: string[];
   /** The end of its updates (null: every release): the tool may show it, and the feeds hold to it. */
   updatesUntil: string | null;
+  /**
+   * A computer activated without internet (offline.ts): the file answers its request and lasts until `until` (the
+   * tool's offline period, already capped by the license's end) instead of 30 days.
+   */
+  offline?: OfflineBinding & { until: Date };
 };
 
 /**
  * The offline license file: the payload is UTF-8 JSON, carried as base64 so the signature covers exact bytes and
  * no JSON re-serialisation can change what was signed. A tool may start from it until `refreshBefore`, which for a
- * trial is never after the trial's end: a file cannot carry a tool past it offline.
+ * trial is never after the trial's end: a file cannot carry a tool past it offline. A computer activated without
+ * internet gets the same file with an `offline` part (decision 061), so every tool that reads files reads it.
  */
 export function issueLicenseFile(keys: SigningKeys, input: LicenseFileInput, now: Date): string {
-  const lifetimeEnd = now.getTime() + LICENSE_FILE_LIFETIME_DAYS * DAY_MS;
+  const lifetimeEnd = input.offline?.until.getTime() ?? now.getTime() + LICENSE_FILE_LIFETIME_DAYS * DAY_MS;
   const refreshBefore = Math.min(
     lifetimeEnd,
     input.expiresAt?.getTime() ?? lifetimeEnd,
@@ -56,6 +63,9 @@ export function issueLicenseFile(keys: SigningKeys, input: LicenseFileInput, now
     updatesUntil: input.updatesUntil,
     ...(input.expiresAt ? { expiresAt: input.expiresAt.toISOString() } : {}),
     ...(input.leaseExpiresAt ? { leaseExpiresAt: input.leaseExpiresAt.toISOString() } : {}),
+    ...(input.offline
+      ? { offline: { nonce: input.offline.nonce, deactivationKey: input.offline.deactivationKey } }
+      : {}),
   };
   const bytes = Buffer.from(JSON.stringify(payload), 'utf8');
   const file: LicenseFile = {

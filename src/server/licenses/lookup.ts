@@ -45,6 +45,8 @@ export type LicenseRow = {
   /** The tool's license model and heartbeat interval (leases.ts). */
   licenseModel: LicenseModel;
   heartbeatMinutes: number;
+  /** How long a computer activated without internet runs on its response file (offline.ts). */
+  offlineDays: number;
   activationId: string | null;
   activationFingerprint: string | null;
   activationName: string | null;
@@ -109,6 +111,7 @@ function selectLicenses(db: DbOrTx, activationOn: SQL) {
       suspendedReason: licenses.suspendedReason,
       licenseModel: tools.licenseModel,
       heartbeatMinutes: tools.heartbeatMinutes,
+      offlineDays: tools.offlineDays,
       activationId: licenseActivations.id,
       activationFingerprint: licenseActivations.fingerprint,
       activationName: licenseActivations.name,
@@ -147,6 +150,23 @@ export async function findLicense(
     .where(byCredential)
     .limit(1);
   return row && { ...row, licenseKey: 'licenseKey' in request ? request.licenseKey : null };
+}
+
+/**
+ * A license by its id, with this machine's live activation if any: what an activation without internet works from
+ * (offline.ts), where the buyer's session or the operator names the license instead of a key. `licenseKey` is the
+ * key as the buyer holds it, which the caller reveals (the request proves nothing).
+ */
+export async function findLicenseById(
+  store: LicenseStore,
+  licenseId: string,
+  fingerprint: string,
+  licenseKey: string | null,
+): Promise<LicenseRow | undefined> {
+  const [row] = await selectLicenses(store.db, eq(licenseActivations.fingerprint, fingerprint))
+    .where(eq(licenses.id, licenseId))
+    .limit(1);
+  return row && { ...row, licenseKey };
 }
 
 type KeyLookup = { licenseKey: string; fingerprint: string };

@@ -39,7 +39,14 @@ export type OperatorLicense = {
   activationLimit: number;
   selfDeactivationsLeft: number;
   selfDeactivationsResetAt: Date | null;
-  devices: Array<{ id: string; name: string | null; activatedAt: Date; lastSeenAt: Date }>;
+  /** Its live machines; one activated without internet says when its response file ends (`offlineUntil`). */
+  devices: Array<{
+    id: string;
+    name: string | null;
+    activatedAt: Date;
+    lastSeenAt: Date;
+    offlineUntil: Date | null;
+  }>;
   /** How many people may hold a seat (decision 051): 1 for a personal license, N for a team's own. */
   seats: number;
   /** A member's license: the team license it is a seat of; null for a buyer's own. */

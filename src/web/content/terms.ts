@@ -93,6 +93,10 @@ export const TERMS: PolicyDocumentContent = {
         },
         {
           kind: 'paragraph',
+          text: 'A computer you activate without internet from the My Tools page runs on a response file until the end date shown there (365 days at most, or a shorter period we set for the tool). Because that computer never contacts us, a refund, a suspension or the removal of a team seat cannot reach it before that date. A licence that is refunded, suspended or ended may not be used on it from then on, and you agree to remove the licence from that computer; the tool then shows a deactivation code that frees its seat.',
+        },
+        {
+          kind: 'paragraph',
           text: 'Deliverables we create for you in a professional engagement, such as reports, financial statements or a website, become yours once they are paid for in full. Our pre-existing materials, templates, tools and know-how remain ours, and we license them to you to the extent needed to use the deliverables; third-party components remain subject to their own licences.',
         },
       ],

@@ -3,6 +3,7 @@ import { boolean, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/
 import {
   DEFAULT_ACTIVATION_LIMIT,
   DEFAULT_HEARTBEAT_MINUTES,
+  DEFAULT_OFFLINE_DAYS,
   LICENSE_MODELS,
 } from '../../../shared/tool-rules';
 import { createdAt, updatedAt } from './columns';
@@ -34,6 +35,11 @@ export const tools = pgTable('tools', {
   heartbeatMinutes: integer('heartbeat_minutes').notNull().default(DEFAULT_HEARTBEAT_MINUTES),
   /** Length of the free trial a signed-in visitor may start (docs/decisions/035-trials.md); 0: no trial. */
   trialDays: integer('trial_days').notNull().default(0),
+  /**
+   * How long a computer activated without internet runs on its response file (decision 061), capped by the license's
+   * own end (a trial's); 1 to 365 days.
+   */
+  offlineDays: integer('offline_days').notNull().default(DEFAULT_OFFLINE_DAYS),
   /**
    * The edition a trial of a tool with editions runs as; null: the top one. No foreign key in this file
    * (tool_editions follows tools); the migration adds one.

@@ -120,10 +120,13 @@ export const licenseActivations = pgTable(
     deactivatedAt: ts('deactivated_at'),
     /**
      * tool: the machine freed itself over the API; owner: from My Tools (counted); operator: from the CLI; lapsed: a
-     * floating lease ran out without a heartbeat; released: a floating lease given back by deactivate (neither counts
+     * floating lease ran out without a heartbeat; released: a floating lease given back by deactivate; offline-code:
+     * a computer activated without internet freed with the deactivation code it showed (none of the last three counts
      * against the buyer's allowance).
      */
-    deactivatedBy: text('deactivated_by', { enum: ['tool', 'owner', 'operator', 'lapsed', 'released'] }),
+    deactivatedBy: text('deactivated_by', {
+      enum: ['tool', 'owner', 'operator', 'lapsed', 'released', 'offline-code'],
+    }),
     /** A floating license's lease: the seat is this machine's until then (licenses/leases.ts); null per device. */
     leaseExpiresAt: ts('lease_expires_at'),
     /**
@@ -131,6 +134,16 @@ export const licenseActivations = pgTable(
      * activation by it. The token itself is derived from the activation id, so it is never stored.
      */
     updateTokenHash: text('update_token_hash').unique(),
+    /**
+     * A computer activated without internet (licenses/offline.ts, decision 061): when its signed response file ends.
+     * Null for an activation made online.
+     */
+    offlineUntil: ts('offline_until'),
+    /**
+     * Keyed hash of the deactivation code that computer's response lets it show (never the code or its secret): the
+     * code is looked up by it, and it stays after the seat is freed, so a second use is told so.
+     */
+    offlineCodeHash: text('offline_code_hash').unique(),
   },
   (t) => [
     uniqueIndex('license_activations_live_key')

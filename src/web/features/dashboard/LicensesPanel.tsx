@@ -120,6 +120,13 @@ export function LicensesPanel({
                         <span className="block text-slate-600">
                           Last seen {formatDateTime(device.lastSeenAt)}
                         </span>
+                        {device.offlineUntil && (
+                          // Nothing decided here (a refund, a suspension) reaches it before its file ends.
+                          <span className="block text-slate-600">
+                            Activated without internet · its license file works until{' '}
+                            {formatDateTime(device.offlineUntil)}
+                          </span>
+                        )}
                       </span>
                       <Button
                         variant="secondary"

@@ -21,6 +21,7 @@ const STORED: AdminTool = {
   activationLimit: 3,
   licenseModel: 'per-device',
   heartbeatMinutes: 10,
+  offlineDays: 365,
   trialDays: 0,
   updatesMonths: null,
   renewalPricePaise: null,

@@ -11,19 +11,27 @@ import {
 import { Icon } from '../../components/Icon';
 import { formatDate } from '../../lib/dates';
 import { myToolsApi } from './api';
+import { OfflineDisclosure } from './OfflineActions';
 
-/** One machine a license runs on: when it was activated and last seen, its license file, and Deactivate. */
+/**
+ * One machine a license runs on: when it was activated and last seen, its license file, and Deactivate. A computer
+ * activated without internet shows when its response file ends instead, and takes its deactivation code.
+ */
 export function DeviceRow({
   device,
+  licenseId,
   deactivationsLeft,
   deactivating,
   onDeactivate,
+  onFreedWithCode,
   canDownload,
 }: {
   device: MyDevice;
+  licenseId: string;
   deactivationsLeft: number;
   deactivating: boolean;
   onDeactivate: () => void;
+  onFreedWithCode: () => void;
   canDownload: boolean;
 }) {
   const [confirming, setConfirming] = useState(false);
@@ -42,9 +50,23 @@ export function DeviceRow({
     <li className="py-3 first:pt-0 last:pb-0">
       <p className="truncate text-sm font-semibold text-slate-900">{name}</p>
       <p className="mt-0.5 text-xs text-slate-600">Activated {formatDate(device.activatedAt)}</p>
-      <p className="text-xs text-slate-600">Last seen {formatDate(device.lastSeenAt, 'dayAndTime')}</p>
+      {device.offlineUntil ? (
+        <p className="text-xs text-slate-600">
+          Offline · its license file works until {formatDate(device.offlineUntil)}
+        </p>
+      ) : (
+        <p className="text-xs text-slate-600">Last seen {formatDate(device.lastSeenAt, 'dayAndTime')}</p>
+      )}
       <div className="mt-2 flex flex-wrap gap-2">
-        {canDownload && (
+        {device.offlineUntil && (
+          <OfflineDisclosure
+            label="Enter deactivation code"
+            ariaLabel={`Enter the deactivation code of ${name}`}
+            form={{ kind: 'code', licenseId, deviceName: name, onDone: onFreedWithCode }}
+          />
+        )}
+        {/* A computer without internet has its response file; a new one is a new request. */}
+        {canDownload && !device.offlineUntil && (
           <a
             href={myToolsApi.licenseFileUrl(device.id)}
             download

@@ -5,6 +5,7 @@ import { Notice } from '../../components/form/Notice';
 import { Icon } from '../../components/Icon';
 import { announce, focusLost } from '../../lib/announce';
 import { DeviceRow } from './DeviceRow';
+import { OfflineDisclosure } from './OfflineActions';
 import type { LicensesState } from './useLicenses';
 
 /**
@@ -63,8 +64,19 @@ export function LicenseSecret({ license }: { license: MyLicense }) {
   );
 }
 
-/** The license of one purchased tool on My Tools: the key, its status and the devices it runs on. */
-export function LicensePanel({ license, state }: { license: MyLicense; state: LicensesState }) {
+/**
+ * The license of one purchased tool on My Tools: the key, its status, the devices it runs on, and activating a
+ * computer without internet (not for a floating tool, whose seats are leases renewed online).
+ */
+export function LicensePanel({
+  license,
+  toolName,
+  state,
+}: {
+  license: MyLicense;
+  toolName: string;
+  state: LicensesState;
+}) {
   const devicesId = useId();
   const panelRef = useRef<HTMLElement>(null);
   // A deactivated device's row goes, and its focused button with it: focus stays in this license's panel.
@@ -109,12 +121,28 @@ export function LicensePanel({ license, state }: { license: MyLicense; state: Li
               key={device.id}
               device={device}
               deactivationsLeft={license.selfDeactivationsLeft}
+              licenseId={license.licenseId}
               deactivating={state.isDeactivating(device.id)}
               onDeactivate={() => state.deactivate(device.id)}
+              onFreedWithCode={state.reload}
               canDownload={license.status === 'active'}
             />
           ))}
         </ul>
+      )}
+      {license.status === 'active' && license.offlineDays !== null && (
+        <div className="mt-3 flex flex-wrap gap-2">
+          <OfflineDisclosure
+            label="Activate a computer without internet"
+            form={{
+              kind: 'activate',
+              licenseId: license.licenseId,
+              toolName,
+              offlineDays: license.offlineDays,
+              onDone: state.reload,
+            }}
+          />
+        </div>
       )}
     </section>
   );

@@ -13,6 +13,7 @@ import { toolTitle } from '../../components/tools/toolTitle';
 import { formatDate } from '../../lib/dates';
 import { rememberPurchase } from '../../lib/purchase-intent';
 import { LicensePanel, LicenseSecret } from './LicensePanel';
+import { OfflineDisclosure } from './OfflineActions';
 import type { LicensesState } from './useLicenses';
 import { VersionPanel } from './VersionPanel';
 
@@ -50,10 +51,12 @@ function TrialToolCard({
   tool,
   trialEndsAt,
   license,
+  onActivatedOffline,
 }: {
   tool: PurchasedTool;
   trialEndsAt: string;
   license: MyLicense | undefined;
+  onActivatedOffline: () => void;
 }) {
   const [, navigate] = useLocation();
   const buyNow = () => {
@@ -96,6 +99,20 @@ function TrialToolCard({
               ? 'Enter it in the tool to start the trial on one computer.'
               : 'The tool stopped at the end of the trial; buying brings it back with this key.'}
           </p>
+          {running && license.offlineDays !== null && (
+            <div className="mt-3 flex flex-wrap gap-2">
+              <OfflineDisclosure
+                label="Activate a computer without internet"
+                form={{
+                  kind: 'activate',
+                  licenseId: license.licenseId,
+                  toolName: tool.name,
+                  offlineDays: license.offlineDays,
+                  onDone: onActivatedOffline,
+                }}
+              />
+            </div>
+          )}
         </section>
       )}
       <button
@@ -126,7 +143,16 @@ export function PurchasedToolCard({
   onGetCredentials: () => void;
   teamPanel: TeamPanelSlot;
 }) {
-  if (tool.trialEndsAt) return <TrialToolCard tool={tool} trialEndsAt={tool.trialEndsAt} license={license} />;
+  if (tool.trialEndsAt) {
+    return (
+      <TrialToolCard
+        tool={tool}
+        trialEndsAt={tool.trialEndsAt}
+        license={license}
+        onActivatedOffline={licenses.reload}
+      />
+    );
+  }
   return (
     <article
       data-tool-card={tool._id}
@@ -150,7 +176,7 @@ export function PurchasedToolCard({
       </div>
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
       <VersionPanel tool={tool} />
-      {license && <LicensePanel license={license} state={licenses} />}
+      {license && <LicensePanel license={license} toolName={tool.name} state={licenses} />}
       {tool.team && (
         <Suspense fallback={null}>
           <TeamPanel tool={tool} licenseId={tool.team.licenseId} />

@@ -112,6 +112,12 @@ describe('Terms and Conditions content (docs/product.md §2, §9)', () => {
     expect(law).toContain('laws of India');
     expect(law).toContain('courts at Jaipur, Rajasthan have exclusive jurisdiction');
   });
+
+  it('says a refund or suspension cannot reach a computer activated without internet (decision 061)', () => {
+    expect(sectionText(TERMS, 'Intellectual Property')).toMatch(
+      /activate without internet.*a refund, a suspension or the removal of a team seat cannot reach it before that date/,
+    );
+  });
 });
 
 describe('section anchors', () => {
