@@ -13,6 +13,7 @@ import { createSigningKeys } from './licenses/signing';
 import { createMailQueuedHint } from './mail/outbox';
 import { createMetrics } from './metrics';
 import { createGateway } from './payments/gateway';
+import { createAdoptionRecorder } from './releases/adoption';
 import { type FileStorage, storageFor } from './storage';
 
 /** Counters of the license API's per-key and per-address limits held by one instance. */
@@ -44,6 +45,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     limiter: createRateLimiter(db, clock),
     licenseLimiter: createLocalRateLimiter(clock, LOCAL_LIMITER_MAX_KEYS),
     licenseLoaders: createLicenseLoaders(db, dataSecrets),
+    adoption: createAdoptionRecorder(db, clock),
     gateway: createGateway(config),
     storage: options.storage ?? storageFor(config),
     caches: { sessions: createSessionCache(), ...createShopCaches(), ...createLicenseMemory() },

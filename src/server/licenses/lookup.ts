@@ -38,6 +38,8 @@ export type LicenseRow = {
   editionId: string | null;
   editionName: string | null;
   entitlements: string[];
+  /** The end of the license's updates (issue 65): it may install the releases published until then; null, all. */
+  updatesUntil: Date | null;
   /** The tool's license model and heartbeat interval (leases.ts). */
   licenseModel: LicenseModel;
   heartbeatMinutes: number;
@@ -101,6 +103,7 @@ function selectLicenses(db: DbOrTx, activationOn: SQL) {
       editionId: licenses.editionId,
       editionName: toolEditions.name,
       entitlements: sql<string[]>`coalesce(${toolEditions.entitlements}, '{}'::text[])`,
+      updatesUntil: licenses.updatesUntil,
       licenseModel: tools.licenseModel,
       heartbeatMinutes: tools.heartbeatMinutes,
       activationId: licenseActivations.id,

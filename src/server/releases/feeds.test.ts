@@ -532,7 +532,7 @@ describe('update check', () => {
     expect(mac.answer.update?.artifact.fileName).toBe('Invoicer-1.1.0-macos.exe');
     expect(
       (await updateCheck({ ...ask, platform: 'windows', arch: 'x64', version: '1.1.0' })).answer,
-    ).toEqual({ valid: true, code: 'VALID', update: null });
+    ).toEqual({ valid: true, code: 'VALID', update: null, renewal: null });
 
     // The license checks are validate's: a machine not activated, a suspended license, a bad request.
     expect(
@@ -545,12 +545,12 @@ describe('update check', () => {
           version: '1.0.0',
         })
       ).answer,
-    ).toEqual({ valid: false, code: 'NOT_ACTIVATED', update: null });
+    ).toEqual({ valid: false, code: 'NOT_ACTIVATED', update: null, renewal: null });
     await t.ctx.db.update(licenses).set({ status: 'suspended' }).where(eq(licenses.id, purchase.licenseId));
     forgetLicenses(t.ctx, purchase.licenseId); // what the change feed does when the dispute commits
     expect(
       (await updateCheck({ ...ask, platform: 'windows', arch: 'x64', version: '1.0.0' })).answer,
-    ).toEqual({ valid: false, code: 'SUSPENDED', update: null });
+    ).toEqual({ valid: false, code: 'SUSPENDED', update: null, renewal: null });
     const bad = await updateCheck({ ...ask, platform: 'linux', arch: 'x64', version: 'one' });
     expect(bad.status).toBe(400);
     expect(bad.answer).toMatchObject({ valid: false, code: 'validation_error' });

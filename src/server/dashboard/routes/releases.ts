@@ -6,14 +6,22 @@ import {
   artifactFieldsSchema,
   createReleaseSchema,
   editReleaseSchema,
+  publishReleaseSchema,
   releaseActionSchema,
+  rolloutChangeRequestSchema,
 } from '../../../shared/release-schemas';
-import { type AdminRelease, RELEASE_FILE_MAX_BYTES, RELEASE_FILE_TOO_LARGE } from '../../../shared/releases';
+import {
+  type AdminRelease,
+  RELEASE_FILE_MAX_BYTES,
+  RELEASE_FILE_TOO_LARGE,
+  type ToolAdoption,
+} from '../../../shared/releases';
 import { asSentence } from '../../../shared/tool-rules';
 import { AppError, badRequest, parseInput } from '../../http/errors';
 import type { AppContext } from '../../kernel/context';
 import { requireFreshCode } from '../../operator/second-factor';
 import { findTool } from '../../operator/tool-lookup';
+import { toolAdoption } from '../../releases/adoption';
 import {
   addArtifact,
   createRelease,
@@ -23,6 +31,7 @@ import {
   toAdminRelease,
   yankRelease,
 } from '../../releases/operator';
+import { changeRollout } from '../../releases/rollout';
 import { listReleases } from '../../releases/store';
 import { FileTooLargeError } from '../../storage';
 import { idParams, idPath, operatorOf } from './guard';
@@ -42,7 +51,8 @@ const MULTIPART_LIMITS = {
 
 /**
  * /api/admin/tools/:id/releases and /api/admin/releases/…: a tool's releases as the operator makes them
- * (issue 31). Publishing and yanking change what every buyer's updater sees, so each needs a fresh code.
+ * (issue 31), their staged rollouts and the tool's adoption figures (issue 66). Publishing, yanking and changing a
+ * rollout change what every buyer's updater sees, so each needs a fresh code.
  */
 export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -84,22 +94,46 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
     },
   );
 
-  for (const [action, operation] of [
-    ['publish', publishRelease],
-    ['yank', yankRelease],
-  ] as const) {
-    app.post(
-      `/api/admin/releases/:id/${action}`,
-      { schema: { params: idPath, body: releaseActionSchema } },
-      async (request): Promise<AdminRelease> => {
-        const releaseId = request.params.id;
-        const { code } = request.body;
-        const { actor } = operatorOf(request);
-        await requireFreshCode(ctx, actor, code);
-        return toAdminRelease(await operation(ctx, releaseId, actor));
-      },
-    );
-  }
+  app.post(
+    '/api/admin/releases/:id/publish',
+    { schema: { params: idPath, body: publishReleaseSchema } },
+    async (request): Promise<AdminRelease> => {
+      const { code, ...rollout } = request.body;
+      const { actor } = operatorOf(request);
+      await requireFreshCode(ctx, actor, code);
+      return toAdminRelease(await publishRelease(ctx, request.params.id, actor, rollout));
+    },
+  );
+
+  app.post(
+    '/api/admin/releases/:id/yank',
+    { schema: { params: idPath, body: releaseActionSchema } },
+    async (request): Promise<AdminRelease> => {
+      const { actor } = operatorOf(request);
+      await requireFreshCode(ctx, actor, request.body.code);
+      return toAdminRelease(await yankRelease(ctx, request.params.id, actor));
+    },
+  );
+
+  app.post(
+    '/api/admin/releases/:id/rollout',
+    { schema: { params: idPath, body: rolloutChangeRequestSchema } },
+    async (request): Promise<AdminRelease> => {
+      const { code, change } = request.body;
+      const { actor } = operatorOf(request);
+      await requireFreshCode(ctx, actor, code);
+      return toAdminRelease(await changeRollout(ctx, request.params.id, change, actor));
+    },
+  );
+
+  app.get(
+    '/api/admin/tools/:id/adoption',
+    { schema: { params: idPath } },
+    async (request): Promise<ToolAdoption> => {
+      const tool = await findTool(ctx.db, request.params.id);
+      return toolAdoption(ctx.db, tool, ctx.clock.now());
+    },
+  );
 
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: MULTIPART_LIMITS });
