@@ -136,7 +136,6 @@ export const rolloutStartSchema = z.strictObject({
   phasedInterval: phasedIntervalSchema.nullable().optional(),
   haltIfStuckPercent: haltIfStuckSchema.nullable().optional(),
 });
-export type RolloutStartInput = z.input<typeof rolloutStartSchema>;
 export type RolloutStart = z.output<typeof rolloutStartSchema>;
 
 /** Publishing: the fresh code, and how the rollout starts. */

@@ -35,3 +35,13 @@ export const lastIstDays = (now: number, count: number) => {
   const today = istMidnight(istDay(now));
   return Array.from({ length: count }, (_, i) => istDay(today - (count - 1 - i) * DAY_MS));
 };
+
+const INDIA_DAY = new Intl.DateTimeFormat('en-IN', {
+  timeZone: 'Asia/Kolkata',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
+
+/** "3 Mar 2027": the day a moment falls on in India, as buyers read dates in emails and on invoices. */
+export const indiaDay = (date: Date): string => INDIA_DAY.format(date);

@@ -24,7 +24,6 @@ import { addWebhookEndpoint } from '../webhooks/operator';
 import { rolloutPlace } from './offer';
 import { publishRelease } from './operator';
 import { changeRollout } from './rollout';
-import { releaseSigner } from './signing';
 
 /**
  * Staged rollouts (issue 66) as 1,000 machines see them through every client: the update check, the appcast read
@@ -183,7 +182,7 @@ beforeAll(async () => {
   const tool = await addTool(t, { name: 'Rollout Tool', packageId: PACKAGE });
   await t.ctx.db.update(tools).set({ activationLimit: MACHINES }).where(eq(tools.id, tool.id));
   purchase = await licensedPurchase(t.ctx, { toolId: tool.id });
-  const signer = releaseSigner(t.ctx);
+  const signer = t.ctx.releaseSigning;
   const first = await addRelease(
     t.ctx,
     { toolId: tool.id, version: '1.0.0', artifacts: files('1.0.0') },
@@ -201,6 +200,7 @@ beforeAll(async () => {
   await addWebhookEndpoint(t.ctx, operator, {
     url: 'http://127.0.0.1:9/rollouts',
     events: ['release.rollout_changed'],
+    description: 'Rollout changes',
   });
 }, 120_000);
 afterAll(async () => {

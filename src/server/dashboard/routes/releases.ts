@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { adminReleaseSchema, toolAdoptionSchema } from '../../../shared/dashboard-answers';
 import {
   artifactFieldsSchema,
   createReleaseSchema,
@@ -17,6 +18,7 @@ import {
   type ToolAdoption,
 } from '../../../shared/releases';
 import { asSentence } from '../../../shared/tool-rules';
+import { refusals } from '../../http/answers';
 import { AppError, badRequest, parseInput } from '../../http/errors';
 import type { AppContext } from '../../kernel/context';
 import { requireFreshCode } from '../../operator/second-factor';
@@ -34,7 +36,7 @@ import {
 import { changeRollout } from '../../releases/rollout';
 import { listReleases } from '../../releases/store';
 import { FileTooLargeError } from '../../storage';
-import { idParams, idPath, operatorOf } from './guard';
+import { GUARD_REFUSALS, idParams, idPath, operatorOf } from './guard';
 
 const artifactPath = z.object({ id: z.guid('Not an id.'), artifactId: z.guid('Not an id.') });
 
@@ -56,9 +58,16 @@ const MULTIPART_LIMITS = {
  */
 export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  /** A release made or changed: the release as it now is. */
+  const changed = { 200: adminReleaseSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) };
   app.get(
     '/api/admin/tools/:id/releases',
-    { schema: { params: idPath } },
+    {
+      schema: {
+        params: idPath,
+        response: { 200: z.array(adminReleaseSchema), ...refusals(...GUARD_REFUSALS, 400, 404) },
+      },
+    },
     async (request): Promise<AdminRelease[]> => {
       const tool = await findTool(ctx.db, request.params.id);
       return (await listReleases(ctx.db, tool.id)).map(toAdminRelease);
@@ -67,39 +76,39 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
 
   app.post(
     '/api/admin/tools/:id/releases',
-    { schema: { params: idPath, body: createReleaseSchema } },
+    { schema: { params: idPath, body: createReleaseSchema, response: changed } },
     async (request): Promise<AdminRelease> => {
       const toolId = request.params.id;
       const input = request.body;
-      return toAdminRelease(await createRelease(ctx, toolId, input, operatorOf(request).actor));
+      return toAdminRelease(await createRelease(ctx, toolId, input, operatorOf(ctx, request).actor));
     },
   );
 
   app.patch(
     '/api/admin/releases/:id',
-    { schema: { params: idPath, body: editReleaseSchema } },
+    { schema: { params: idPath, body: editReleaseSchema, response: changed } },
     async (request): Promise<AdminRelease> => {
       const releaseId = request.params.id;
       const changes = request.body;
-      return toAdminRelease(await editRelease(ctx, releaseId, changes, operatorOf(request).actor));
+      return toAdminRelease(await editRelease(ctx, releaseId, changes, operatorOf(ctx, request).actor));
     },
   );
 
   app.delete(
     '/api/admin/releases/:id/artifacts/:artifactId',
-    { schema: { params: artifactPath } },
+    { schema: { params: artifactPath, response: changed } },
     async (request): Promise<AdminRelease> => {
       const { id, artifactId } = request.params;
-      return toAdminRelease(await removeArtifact(ctx, id, artifactId, operatorOf(request).actor));
+      return toAdminRelease(await removeArtifact(ctx, id, artifactId, operatorOf(ctx, request).actor));
     },
   );
 
   app.post(
     '/api/admin/releases/:id/publish',
-    { schema: { params: idPath, body: publishReleaseSchema } },
+    { schema: { params: idPath, body: publishReleaseSchema, response: changed } },
     async (request): Promise<AdminRelease> => {
       const { code, ...rollout } = request.body;
-      const { actor } = operatorOf(request);
+      const { actor } = operatorOf(ctx, request);
       await requireFreshCode(ctx, actor, code);
       return toAdminRelease(await publishRelease(ctx, request.params.id, actor, rollout));
     },
@@ -107,9 +116,9 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
 
   app.post(
     '/api/admin/releases/:id/yank',
-    { schema: { params: idPath, body: releaseActionSchema } },
+    { schema: { params: idPath, body: releaseActionSchema, response: changed } },
     async (request): Promise<AdminRelease> => {
-      const { actor } = operatorOf(request);
+      const { actor } = operatorOf(ctx, request);
       await requireFreshCode(ctx, actor, request.body.code);
       return toAdminRelease(await yankRelease(ctx, request.params.id, actor));
     },
@@ -117,10 +126,10 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
 
   app.post(
     '/api/admin/releases/:id/rollout',
-    { schema: { params: idPath, body: rolloutChangeRequestSchema } },
+    { schema: { params: idPath, body: rolloutChangeRequestSchema, response: changed } },
     async (request): Promise<AdminRelease> => {
       const { code, change } = request.body;
-      const { actor } = operatorOf(request);
+      const { actor } = operatorOf(ctx, request);
       await requireFreshCode(ctx, actor, code);
       return toAdminRelease(await changeRollout(ctx, request.params.id, change, actor));
     },
@@ -128,7 +137,12 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
 
   app.get(
     '/api/admin/tools/:id/adoption',
-    { schema: { params: idPath } },
+    {
+      schema: {
+        params: idPath,
+        response: { 200: toolAdoptionSchema, ...refusals(...GUARD_REFUSALS, 400, 404) },
+      },
+    },
     async (request): Promise<ToolAdoption> => {
       const tool = await findTool(ctx.db, request.params.id);
       return toolAdoption(ctx.db, tool, ctx.clock.now());
@@ -140,7 +154,13 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
     const config = { uploadLimit: RELEASE_FILE_MAX_BYTES + 64 * 1024 };
     scope.post(
       '/api/admin/releases/:id/artifacts',
-      { schema: { params: idPath }, config },
+      {
+        schema: {
+          params: idPath,
+          response: { ...changed, ...refusals(...GUARD_REFUSALS, 400, 404, 409, 413) },
+        },
+        config,
+      },
       async (request): Promise<AdminRelease> => {
         try {
           return toAdminRelease(await uploadArtifact(ctx, request));
@@ -158,7 +178,7 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
 /** The form sends platform, arch and kind before the file, so they are checked before a byte is stored. */
 async function uploadArtifact(ctx: AppContext, request: FastifyRequest) {
   const releaseId = idParams(request);
-  const { actor } = operatorOf(request);
+  const { actor } = operatorOf(ctx, request);
   if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data.');
   const part = await request.file();
   if (!part) throw badRequest('Choose the file to upload.', { file: 'Choose the file to upload.' });
