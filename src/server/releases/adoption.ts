@@ -121,18 +121,11 @@ async function writeSightings(db: Database, batch: readonly Stamped[]): Promise<
 export function createAdoptionRecorder(db: Database, clock: Clock): AdoptionRecorder {
   const written = new Map<string, Remembered>();
   const downloads = new Map<string, true>();
-  const writes = new DataLoader<Stamped, undefined, string>(
-    (batch) =>
-      writeSightings(db, batch).catch((e) => {
-        console.error('DEBUG', e);
-        throw e;
-      }),
-    {
-      cache: false,
-      maxBatchSize: WRITE_BATCH,
-      batchScheduleFn: (callback) => setImmediate(callback),
-    },
-  );
+  const writes = new DataLoader<Stamped, undefined, string>((batch) => writeSightings(db, batch), {
+    cache: false,
+    maxBatchSize: WRITE_BATCH,
+    batchScheduleFn: (callback) => setImmediate(callback),
+  });
   return {
     async sighted(sighting) {
       const version = reportedVersion(sighting.version);
