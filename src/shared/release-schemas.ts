@@ -140,6 +140,7 @@ export type RolloutStart = z.output<typeof rolloutStartSchema>;
 
 /** Publishing: the fresh code, and how the rollout starts. */
 export const publishReleaseSchema = rolloutStartSchema.extend({ code: totpCodeSchema });
+export type PublishReleaseInput = z.input<typeof publishReleaseSchema>;
 
 /** A change to a published release's rollout: widen it, halt it, resume it or complete it. */
 export const rolloutChangeSchema = z.discriminatedUnion('action', [
@@ -149,6 +150,7 @@ export const rolloutChangeSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('complete') }),
 ]);
 export type RolloutChange = z.output<typeof rolloutChangeSchema>;
+export type RolloutChangeInput = z.input<typeof rolloutChangeSchema>;
 
 /** A rollout change changes what every buyer's updater sees, as publishing does: a fresh code each time. */
 export const rolloutChangeRequestSchema = z.strictObject({
