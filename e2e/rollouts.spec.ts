@@ -197,6 +197,16 @@ test('the operator halts, resumes and completes the rollout with a fresh code ea
   const code = staged.getByLabel('Code from your authenticator app (to change it)');
   const state = staged.getByTestId('rollout-state');
 
+  // From the command line: one change at a time, and only wider; the page shows the new share once reloaded.
+  const both = await shop.admin('releases', 'rollout', TOOL, '1.1.0', '--halt', '--resume');
+  expect(both).toMatchObject({ code: 1, stdout: '' });
+  expect(both.stderr).toContain('takes one of --percent N, --halt, --resume or --complete');
+  const widened = await shop.admin('releases', 'rollout', TOOL, '1.1.0', '--percent', '60');
+  expect(widened.stderr).toBe('');
+  expect(widened.stdout).toContain('The rollout of 1.1.0: 60 % of machines, rolling.');
+  await page.reload();
+  await expect(state).toContainText('60 % of machines, rolling');
+
   // Narrowing is refused: machines offered it keep it.
   await staged.getByLabel('Widen to (% of machines)').fill('30');
   await code.fill(await nextCode());
@@ -207,16 +217,16 @@ test('the operator halts, resumes and completes the rollout with a fresh code ea
 
   await code.fill(await nextCode());
   await staged.getByRole('button', { name: 'Halt' }).click();
-  await expect(state).toContainText('halted at 50 %');
+  await expect(state).toContainText('halted at 60 %');
   expect((await adoptionFromCli()).versions.find((v) => v.version === '1.1.0')?.rollout).toEqual({
-    percent: 50,
+    percent: 60,
     state: 'halted',
   });
   await checkScreen('halted');
 
   await code.fill(await nextCode());
   await staged.getByRole('button', { name: 'Resume' }).click();
-  await expect(state).toContainText('50 % of machines, rolling');
+  await expect(state).toContainText('60 % of machines, rolling');
   await code.fill(await nextCode());
   await staged.getByRole('button', { name: 'Complete' }).click();
   await expect(state).toContainText('complete: every machine is offered it');
@@ -227,5 +237,5 @@ test('the operator halts, resumes and completes the rollout with a fresh code ea
   ).toContainText('complete');
 
   const audit = await shop.admin('activity', '--search', 'release.rollout', '--json');
-  expect(audit.stdout.match(/release\.rollout/g)?.length).toBe(3);
+  expect(audit.stdout.match(/release\.rollout/g)?.length).toBe(4);
 });

@@ -23,7 +23,7 @@ const codeField = (release: AdminRelease, what: string, code: string, setCode: (
     maxLength={7}
     value={code}
     onValueChange={setCode}
-    className="w-full sm:w-80"
+    className="w-full sm:w-96"
   />
 );
 
