@@ -35,6 +35,7 @@ import { applyRazorpayEvent } from './orders/razorpay-events';
 import { orderRoutes } from './orders/routes';
 import type { RazorpayEmulator } from './payments/emulator';
 import { paymentsRoutes } from './payments/routes';
+import { machinesByVersion } from './releases/adoption';
 import { updateFeedRoutes } from './releases/feed-routes';
 import { releaseRoutes } from './releases/routes';
 import { updateCheckRoutes } from './releases/update-check-routes';
@@ -103,7 +104,11 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   // Before the other routes, so its hook times every one of them.
   await metricsRoutes(app, ctx.metrics, {
     token: config.metricsToken,
-    sources: { outboxDepth: () => outboxDepth(ctx.db), pool: ctx.poolStats },
+    sources: {
+      outboxDepth: () => outboxDepth(ctx.db),
+      pool: ctx.poolStats,
+      machinesByVersion: () => machinesByVersion(ctx.db, ctx.clock.now()),
+    },
   });
   await healthRoutes(app, ctx);
   openApiRoutes(app);

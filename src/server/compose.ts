@@ -15,6 +15,7 @@ import { createSigningKeys } from './licenses/signing';
 import { createMailQueuedHint } from './mail/outbox';
 import { createMetrics } from './metrics';
 import { createGateway } from './payments/gateway';
+import { createAdoptionRecorder } from './releases/adoption';
 import { createReleaseSigner } from './releases/signing';
 import { type FileStorage, storageFor } from './storage';
 
@@ -47,6 +48,7 @@ export function createAppContext(options: AppContextOptions): AppContext {
     limiter: createRateLimiter(db, clock),
     licenseLimiter: createLocalRateLimiter(clock, LOCAL_LIMITER_MAX_KEYS),
     licenseLoaders: createLicenseLoaders(db, dataSecrets),
+    adoption: createAdoptionRecorder(db, clock),
     gateway: createGateway(config),
     storage: options.storage ?? storageFor(config),
     caches: { sessions: createSessionCache(), ...createShopCaches(), ...createLicenseMemory() },

@@ -9,6 +9,7 @@ import type { Metrics } from './metrics';
 import { RECONCILE_INTERVAL_MS, reconcileOnce } from './orders/reconciler';
 import { RENEWAL_REMINDERS_INTERVAL_MS, sendRenewalReminders } from './orders/renewal-reminders';
 import { announceReleases } from './releases/announcements';
+import { ROLLOUT_WATCH_INTERVAL_MS, watchRollouts } from './releases/rollout';
 import { pruneExpiredRows } from './retention';
 import { sendTrialEmails, TRIAL_EMAILS_INTERVAL_MS } from './trials/reminders';
 import { createWebhookWorker, WEBHOOK_SHUTDOWN_GRACE_MS } from './webhooks/delivery';
@@ -69,6 +70,8 @@ export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
     outboxJob(ctx, log),
     // Emails owners about each newly published stable release, in batches, each owner once.
     { name: 'release-announcements', intervalMs: 60 * 1000, run: () => announceReleases(ctx) },
+    // Halts a rollout whose machines stay on the old version; the halt holds the release's row, so it happens once.
+    { name: 'rollout-watch', intervalMs: ROLLOUT_WATCH_INTERVAL_MS, run: () => watchRollouts(ctx) },
     {
       name: 'payments-reconcile',
       intervalMs: RECONCILE_INTERVAL_MS,

@@ -32,6 +32,8 @@ import {
   ARTIFACT_PLATFORMS,
   RELEASE_CHANNELS,
   RELEASE_STATES,
+  ROLLOUT_STATES,
+  type ToolAdoption,
   VELOPACK_TYPES,
 } from './releases';
 import { WEBHOOK_EVENTS, type WebhookDeliverySummary, type WebhookEndpointSummary } from './webhooks';
@@ -436,6 +438,36 @@ export const adminReleaseSchema = exactly<AdminRelease>()(
     createdAt: z.string(),
     publishedAt: z.string().nullable(),
     yankedAt: z.string().nullable(),
+    rollout: z.object({
+      percent: z.int(),
+      state: z.enum(ROLLOUT_STATES),
+      phasedIntervalSeconds: z.int().nullable(),
+      haltIfStuckPercent: z.int().nullable(),
+    }),
     artifacts: z.array(adminArtifactSchema),
+  }),
+);
+
+/** A tool's adoption: the machines on each version and how far each release has got (issue 66). */
+export const toolAdoptionSchema = exactly<ToolAdoption>()(
+  z.object({
+    toolId: z.string(),
+    toolName: z.string(),
+    activeMachines: z.int(),
+    unknownVersion: z.int(),
+    versions: z.array(
+      z.object({
+        version: z.string(),
+        releaseId: z.string().nullable(),
+        releaseState: z.enum(RELEASE_STATES).nullable(),
+        rollout: z.object({ percent: z.int(), state: z.enum(ROLLOUT_STATES) }).nullable(),
+        machines: z.int(),
+        share: z.number(),
+        offered: z.int(),
+        downloaded: z.int(),
+        running: z.int(),
+        days: z.array(z.object({ day: z.string(), offered: z.int(), downloaded: z.int(), running: z.int() })),
+      }),
+    ),
   }),
 );

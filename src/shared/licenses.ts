@@ -142,8 +142,23 @@ export type AvailableUpdate = {
   artifact: { url: string; fileName: string; size: number; sha256: string; signature: string; kid: string };
 };
 
-/** The update check's answer: validate's code, and an update only for a valid license. */
-export type UpdateCheckAnswer = { valid: boolean; code: LicenseCode; update: AvailableUpdate | null };
+/**
+ * A newer release than the license's update period covers (issue 65): what renewing its updates would bring, at
+ * what price (subunits, GST included; null when the tool sells no renewal) in the currency it was bought in, and
+ * where to renew.
+ */
+export type RenewalOffer = { version: string; price: number | null; currency: Currency; url: string };
+
+/**
+ * The update check's answer: validate's code, an update only for a valid license, and the newer release a renewal
+ * would bring (null without one, always for a license whose updates do not end).
+ */
+export type UpdateCheckAnswer = {
+  valid: boolean;
+  code: LicenseCode;
+  update: AvailableUpdate | null;
+  renewal: RenewalOffer | null;
+};
 
 /** An activation's update feeds: a Sparkle / WinSparkle appcast, and the folder Velopack's UpdateManager reads. */
 export type UpdateUrls = { appcastUrl: string; velopackUrl: string };

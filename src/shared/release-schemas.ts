@@ -98,3 +98,62 @@ export const artifactFieldsSchema = z.strictObject({
 
 /** Publishing and yanking change what every buyer's updater sees: a fresh authenticator code each time. */
 export const releaseActionSchema = z.strictObject({ code: totpCodeSchema });
+
+/** A whole percentage of machines, 1–100: a rollout's share, or the stuck share that halts it. */
+const percentSchema = (what: string) =>
+  z.coerce
+    .number({ error: `${what} is a whole percentage from 1 to 100.` })
+    .int(`${what} is a whole percentage from 1 to 100.`)
+    .min(1, `${what} is a whole percentage from 1 to 100.`)
+    .max(100, `${what} is a whole percentage from 1 to 100.`);
+export const rolloutPercentSchema = percentSchema('The rollout');
+const haltIfStuckSchema = percentSchema('The stuck share that halts the rollout');
+
+const DURATION_UNITS = { d: 86_400, h: 3_600, m: 60, s: 1 } as const;
+const PHASED_INTERVAL_MESSAGE =
+  'Write the interval as a number with d, h, m or s, e.g. 1d or 12h (from 1 minute to 30 days).';
+
+/**
+ * Sparkle's `sparkle:phasedRolloutInterval` as the operator types it ("1d", "12h", "90m", "3600s"), in seconds:
+ * Sparkle offers the item to its group g (0–6) once g intervals have passed since the item's pubDate.
+ */
+export const phasedIntervalSchema = z
+  .string()
+  .trim()
+  .transform((text, issue) => {
+    const match = /^(\d{1,7})\s*([dhms])$/i.exec(text);
+    const seconds = match
+      ? Number(match[1]) * DURATION_UNITS[(match[2] ?? 's').toLowerCase() as keyof typeof DURATION_UNITS]
+      : Number.NaN;
+    if (seconds >= 60 && seconds <= 30 * 86_400) return seconds;
+    issue.addIssue({ code: 'custom', message: PHASED_INTERVAL_MESSAGE });
+    return z.NEVER;
+  });
+
+/** How publishing starts a release's rollout: a share of the machines (default all), and its safeguards. */
+export const rolloutStartSchema = z.strictObject({
+  rolloutPercent: rolloutPercentSchema.default(100),
+  phasedInterval: phasedIntervalSchema.nullable().optional(),
+  haltIfStuckPercent: haltIfStuckSchema.nullable().optional(),
+});
+export type RolloutStart = z.output<typeof rolloutStartSchema>;
+
+/** Publishing: the fresh code, and how the rollout starts. */
+export const publishReleaseSchema = rolloutStartSchema.extend({ code: totpCodeSchema });
+export type PublishReleaseInput = z.input<typeof publishReleaseSchema>;
+
+/** A change to a published release's rollout: widen it, halt it, resume it or complete it. */
+export const rolloutChangeSchema = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('percent'), percent: rolloutPercentSchema }),
+  z.strictObject({ action: z.literal('halt') }),
+  z.strictObject({ action: z.literal('resume') }),
+  z.strictObject({ action: z.literal('complete') }),
+]);
+export type RolloutChange = z.output<typeof rolloutChangeSchema>;
+export type RolloutChangeInput = z.input<typeof rolloutChangeSchema>;
+
+/** A rollout change changes what every buyer's updater sees, as publishing does: a fresh code each time. */
+export const rolloutChangeRequestSchema = z.strictObject({
+  code: totpCodeSchema,
+  change: rolloutChangeSchema,
+});

@@ -9,6 +9,23 @@ export type ReleaseChannel = (typeof RELEASE_CHANNELS)[number];
 export const RELEASE_STATES = ['draft', 'published', 'yanked'] as const;
 export type ReleaseState = (typeof RELEASE_STATES)[number];
 
+/**
+ * A published release's staged rollout (issue 66, decision 060): `rolling` offers it to the machines whose place
+ * (0–99, fixed per machine and release) is below its percentage; `halted` offers it to no machine; `complete` to all.
+ */
+export const ROLLOUT_STATES = ['rolling', 'halted', 'complete'] as const;
+export type RolloutState = (typeof ROLLOUT_STATES)[number];
+
+/** A release's rollout as the operator sees and changes it. */
+export type ReleaseRollout = {
+  percent: number;
+  state: RolloutState;
+  /** Sparkle's own schedule on top (`sparkle:phasedRolloutInterval`), in seconds; null for none. */
+  phasedIntervalSeconds: number | null;
+  /** Halt it automatically when more than this share of the machines that downloaded it stay on the old version. */
+  haltIfStuckPercent: number | null;
+};
+
 export const ARTIFACT_PLATFORMS = ['windows', 'macos'] as const;
 export type ArtifactPlatform = (typeof ARTIFACT_PLATFORMS)[number];
 
@@ -108,5 +125,39 @@ export type AdminRelease = {
   createdAt: string;
   publishedAt: string | null;
   yankedAt: string | null;
+  rollout: ReleaseRollout;
   artifacts: AdminArtifact[];
+};
+
+/** A machine counts as active while it was seen (validate, the update check or a feed) within this many days. */
+export const ACTIVE_MACHINE_DAYS = 30;
+
+/** One day of a release's adoption, counted up to the end of that day in India: machines that had by then… */
+export type AdoptionDay = { day: string; offered: number; downloaded: number; running: number };
+
+/** One version of a tool as its machines run it (`releases adoption`, the dashboard's release page). */
+export type VersionAdoption = {
+  version: string;
+  /** The release of that version; null for a version machines report that was never released here. */
+  releaseId: string | null;
+  releaseState: ReleaseState | null;
+  rollout: { percent: number; state: RolloutState } | null;
+  /** Active machines that run it now, and their share (0–1) of the tool's active machines. */
+  machines: number;
+  share: number;
+  /** Machines that were offered it, downloaded one of its files, reported running it, ever. */
+  offered: number;
+  downloaded: number;
+  running: number;
+  /** The same three per day over the last days (cumulative), for the chart. */
+  days: AdoptionDay[];
+};
+
+export type ToolAdoption = {
+  toolId: string;
+  toolName: string;
+  activeMachines: number;
+  /** Active machines that never reported a version (only validate, which does not send one). */
+  unknownVersion: number;
+  versions: VersionAdoption[];
 };

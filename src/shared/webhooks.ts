@@ -17,6 +17,7 @@ export const WEBHOOK_EVENTS = [
   'trial.converted',
   'trial.expired',
   'release.published',
+  'release.rollout_changed',
   'customer.created',
   'customer.erased',
 ] as const;

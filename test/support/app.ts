@@ -84,6 +84,22 @@ export async function openTestApp(options: { env: Record<string, string>; now?: 
   return appOn(database, config, new ManualClock(options.now ?? new Date()));
 }
 
+/**
+ * A second instance of `t`'s app: its own context (memory, limits, adoption recorder) and routes on the same
+ * database, configuration and clock, as a second server behind the load balancer would be.
+ */
+export async function secondInstance(t: TestApp): Promise<Pick<TestApp, 'app' | 'ctx' | 'close'>> {
+  const ctx = createAppContext({
+    config: t.config,
+    db: t.database.db,
+    clock: t.clock,
+    poolStats: t.database.poolStats,
+  });
+  const { app } = await buildApp({ ctx });
+  await app.ready();
+  return { app, ctx, close: () => app.close() };
+}
+
 async function appOn(
   database: DatabaseHandle,
   config: Config,

@@ -1,13 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../src/server/db/index';
 import { users } from '../../src/server/db/schema/accounts';
 import { tools } from '../../src/server/db/schema/catalogue';
-import { licenses } from '../../src/server/db/schema/licenses';
+import { licenseActivations, licenses } from '../../src/server/db/schema/licenses';
 import { orders, purchases } from '../../src/server/db/schema/orders';
 import type { DataSecrets } from '../../src/server/kernel/data-secrets';
 import { generateCredentials, generateLicenseKey } from '../../src/server/licenses/create';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
+import { updateTokenHash, updateTokenOf, updateUrlsOf } from '../../src/server/licenses/update-tokens';
 
 export type LicensedPurchase = {
   userId: string;
@@ -117,3 +118,43 @@ export async function licensedPurchase(
 
 /** A fingerprint of the allowed shape, different every call. */
 export const fingerprint = (label = 'machine') => `${label}-${randomBytes(12).toString('hex')}`;
+
+export type ActivatedMachine = {
+  activationId: string;
+  fingerprint: string;
+  /** The machine's feeds, as its activate answer would give them. */
+  appcastUrl: string;
+  velopackUrl: string;
+};
+
+/**
+ * `count` machines activated on one license, written straight into the database in bulk (activate has its own
+ * tests), each with its update-feed token as activate stores it. For tests of many machines (rollouts).
+ */
+export async function activatedMachines(
+  target: { db: Database; dataSecrets: DataSecrets; config: { publicUrl: string } },
+  licenseId: string,
+  count: number,
+): Promise<ActivatedMachine[]> {
+  const machines = Array.from({ length: count }, (_, index) => {
+    const activationId = randomUUID();
+    const token = updateTokenOf(target.dataSecrets, activationId);
+    return {
+      activationId,
+      fingerprint: `${fingerprint(`fleet-${index}`)}`,
+      token,
+      ...updateUrlsOf(target.config.publicUrl, token),
+    };
+  });
+  for (let start = 0; start < machines.length; start += 500) {
+    await target.db.insert(licenseActivations).values(
+      machines.slice(start, start + 500).map((machine) => ({
+        id: machine.activationId,
+        licenseId,
+        fingerprint: machine.fingerprint,
+        updateTokenHash: updateTokenHash(target.dataSecrets, machine.token),
+      })),
+    );
+  }
+  return machines.map(({ token: _token, ...machine }) => machine);
+}

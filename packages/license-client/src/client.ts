@@ -55,8 +55,22 @@ export type LicenseAnswer = {
   reason?: string;
 };
 
-/** The update check's answer: validate's code, and the update to install, if there is one. */
-export type UpdateCheckAnswer = { valid: boolean; code: LicenseCode; update: AvailableUpdate | null };
+/**
+ * A newer release than the license's update period covers: what renewing would bring, at what price (subunits, GST
+ * included; null when none is sold) in the currency the license was bought in, and the page to renew on.
+ */
+export type RenewalOffer = { version: string; price: number | null; currency: 'INR' | 'USD'; url: string };
+
+/**
+ * The update check's answer: validate's code, the update to install, if there is one, and the newer release a
+ * renewal of the license's updates would bring (show it with its `url`; it cannot be installed before).
+ */
+export type UpdateCheckAnswer = {
+  valid: boolean;
+  code: LicenseCode;
+  update: AvailableUpdate | null;
+  renewal: RenewalOffer | null;
+};
 
 export type UpdateTarget = {
   platform: 'windows' | 'macos';

@@ -6,6 +6,7 @@ export {
   type LicenseClientOptions,
   type LicenseCode,
   LicenseServerUnreachableError,
+  type RenewalOffer,
   type UpdateCheckAnswer,
   type UpdateTarget,
 } from './client';

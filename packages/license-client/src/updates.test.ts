@@ -111,7 +111,7 @@ describe('LicenseClient updates against the real server', () => {
       ...windows,
       version: '1.1.0',
     });
-    expect(upToDate).toEqual({ valid: false, code: 'NOT_ACTIVATED', update: null });
+    expect(upToDate).toEqual({ valid: false, code: 'NOT_ACTIVATED', update: null, renewal: null });
   });
 
   it('refuses a file altered in storage and leaves nothing on disk', async () => {

@@ -220,7 +220,7 @@ describe('releases on the command line', () => {
     });
     expect(await admin('releases', 'add', tool._id, '--version', '1.1')).toMatchObject({
       code: 1,
-      stderr: expect.stringMatching(/^admin: --version: "1\.1" is not a semantic version/),
+      stderr: expect.stringMatching(/^admin: --version "1\.1": "1\.1" is not a semantic version/),
     });
     expect(
       (

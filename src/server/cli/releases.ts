@@ -2,7 +2,13 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { artifactFieldsSchema, createReleaseSchema } from '../../shared/release-schemas';
+import {
+  artifactFieldsSchema,
+  createReleaseSchema,
+  type RolloutChange,
+  rolloutChangeSchema,
+  rolloutStartSchema,
+} from '../../shared/release-schemas';
 import {
   type AdminRelease,
   ARTIFACT_ARCHES,
@@ -10,8 +16,12 @@ import {
   ARTIFACT_PLATFORMS,
   RELEASE_FILE_MAX_BYTES,
   RELEASE_FILE_TOO_LARGE,
+  type ReleaseRollout,
 } from '../../shared/releases';
+import type { AppContext } from '../kernel/context';
+import { DomainError } from '../kernel/domain-error';
 import { findToolByIdOrName } from '../operator/tool-lookup';
+import { toolAdoption } from '../releases/adoption';
 import {
   addArtifact,
   createRelease,
@@ -20,11 +30,13 @@ import {
   toAdminRelease,
   yankRelease,
 } from '../releases/operator';
-import { listReleases } from '../releases/store';
+import { changeRollout } from '../releases/rollout';
+import { findRelease, listReleases } from '../releases/store';
 import { details, formatBytes, formatTime, table } from './format';
 import {
   type AdminEnv,
   argument,
+  CommandError,
   type CommandOutput,
   defineCommand,
   parseCommandInput,
@@ -35,6 +47,48 @@ import { userFile } from './tools';
 
 const TOOL_ARG = { name: 'tool', description: 'the tool: its id, the start of it, or its exact name' };
 const VERSION_ARG = { name: 'version', description: 'the release’s version, e.g. 1.1.0' };
+/** A published release's commands take its id (as the dashboard, the audit log and the rollout email give it) too. */
+const RELEASE_ARGS = [
+  {
+    name: 'release',
+    description: 'the release’s id, or its tool (id, start of it, or exact name) followed by VERSION',
+  },
+  { ...VERSION_ARG, optional: true },
+];
+
+/** The release the arguments name: `ID`, or `TOOL VERSION`. */
+async function namedRelease(ctx: AppContext, input: { args: Array<string | undefined> }) {
+  const [first, version] = input.args;
+  if (version !== undefined) return findReleaseByVersion(ctx.db, argument(input, 0), version);
+  const release = await findRelease(ctx.db, argument(input, 0).trim());
+  if (!release) {
+    throw new DomainError(
+      'not_found',
+      `No release has the id "${first}"; give its tool and version (releases publish TOOL VERSION), or see "releases list TOOL".`,
+    );
+  }
+  return release;
+}
+
+/** "10 % of machines, rolling", "halted at 50 %", "complete". */
+function rolloutText(rollout: ReleaseRollout): string {
+  if (rollout.state === 'complete') return 'complete (every machine)';
+  if (rollout.state === 'halted') return `halted at ${rollout.percent} % (no machine is offered it)`;
+  return `${rollout.percent} % of machines, rolling`;
+}
+
+const DAY_SECONDS = 86_400;
+/** "1d", "12h", "90m": an interval as the operator types it. */
+function durationText(seconds: number): string {
+  for (const [unit, size] of [
+    ['d', DAY_SECONDS],
+    ['h', 3600],
+    ['m', 60],
+  ] as const) {
+    if (seconds % size === 0) return `${seconds / size}${unit}`;
+  }
+  return `${seconds}s`;
+}
 
 function releaseDetails(release: AdminRelease): string {
   const files = release.artifacts.map((file) =>
@@ -58,6 +112,15 @@ function releaseDetails(release: AdminRelease): string {
       ['Created', formatTime(new Date(release.createdAt))],
       ['Published', release.publishedAt ? formatTime(new Date(release.publishedAt)) : null],
       ['Yanked', release.yankedAt ? formatTime(new Date(release.yankedAt)) : null],
+      ['Rollout', release.state === 'published' ? rolloutText(release.rollout) : null],
+      [
+        'Sparkle phased interval',
+        release.rollout.phasedIntervalSeconds ? durationText(release.rollout.phasedIntervalSeconds) : null,
+      ],
+      [
+        'Halt if stuck',
+        release.rollout.haltIfStuckPercent ? `above ${release.rollout.haltIfStuckPercent} %` : null,
+      ],
     ]),
     '',
     files.length > 0 ? `Files:\n${files.join('\n')}` : 'Files: none yet.',
@@ -258,23 +321,157 @@ const upload = defineCommand({
   },
 });
 
-function stateCommand(name: 'publish' | 'yank') {
-  const operation = name === 'publish' ? publishRelease : yankRelease;
-  return defineCommand({
-    path: ['releases', name],
-    summary:
-      name === 'publish'
-        ? 'Publish a draft release: its files go into the feeds, the update check and My Tools'
-        : 'Yank a published release: out of every feed, the update check and My Tools at once',
-    args: [TOOL_ARG, VERSION_ARG],
-    example: `releases ${name} "PDF Toolkit" 1.1.0`,
-    async run(env, input) {
-      const ctx = await env.open();
-      const release = await findReleaseByVersion(ctx.db, argument(input, 0), argument(input, 1));
-      const after = toAdminRelease(await operation(ctx, release.id, env.actor));
-      return releaseOutput(after, `${name === 'publish' ? 'Published' : 'Yanked'} release ${after.version}.`);
+/** `releases publish`'s options, then the rollout's start as the dashboard's form gives it, by the same schema. */
+const publishInput = z
+  .object({
+    rollout: z.string().optional(),
+    'phased-interval': z.string().nullable().default(null),
+    'halt-if-stuck': z.string().nullable().default(null),
+  })
+  .transform(
+    (typed): z.input<typeof rolloutStartSchema> => ({
+      ...(typed.rollout === undefined ? {} : { rolloutPercent: typed.rollout }),
+      phasedInterval: typed['phased-interval'],
+      haltIfStuckPercent: typed['halt-if-stuck'],
+    }),
+  )
+  .pipe(rolloutStartSchema);
+
+/** The option each of the rollout's fields comes from, for a refusal's name. */
+const PUBLISH_OPTION_OF_FIELD = {
+  rolloutPercent: 'rollout',
+  phasedInterval: 'phased-interval',
+  haltIfStuckPercent: 'halt-if-stuck',
+};
+
+const publish = defineCommand({
+  path: ['releases', 'publish'],
+  summary: 'Publish a draft release: its files go into the feeds, the update check and My Tools',
+  args: RELEASE_ARGS,
+  options: {
+    rollout: {
+      type: 'string',
+      value: '<percent>',
+      description:
+        'Offer it to this share of machines first (1–100, default 100); widen it with "releases rollout"',
     },
-  });
+    'phased-interval': {
+      type: 'string',
+      value: '<1d|12h|…>',
+      description: 'Sparkle’s own schedule on top: each of its 7 groups of Macs one interval after the last',
+    },
+    'halt-if-stuck': {
+      type: 'string',
+      value: '<percent>',
+      description:
+        'Halt it when more than this share of machines that downloaded it stay on the old version a day',
+    },
+  },
+  example: 'releases publish "PDF Toolkit" 1.1.0 --rollout 10 --phased-interval 1d --halt-if-stuck 20',
+  async run(env, input) {
+    const rollout = parseCommandInput(publishInput, { options: input.options }, PUBLISH_OPTION_OF_FIELD);
+    const ctx = await env.open();
+    const release = await namedRelease(ctx, input);
+    const after = toAdminRelease(await publishRelease(ctx, release.id, env.actor, rollout));
+    const staged = after.rollout.state === 'complete' ? '' : ` Rollout: ${rolloutText(after.rollout)}.`;
+    return releaseOutput(after, `Published release ${after.version}.${staged}`);
+  },
+});
+
+const yank = defineCommand({
+  path: ['releases', 'yank'],
+  summary: 'Yank a published release: out of every feed, the update check and My Tools at once',
+  args: RELEASE_ARGS,
+  example: 'releases yank "PDF Toolkit" 1.1.0',
+  async run(env, input) {
+    const ctx = await env.open();
+    const release = await namedRelease(ctx, input);
+    const after = toAdminRelease(await yankRelease(ctx, release.id, env.actor));
+    return releaseOutput(after, `Yanked release ${after.version}.`);
+  },
+});
+
+/** The one change the options ask for: exactly one of --percent, --halt, --resume, --complete. */
+function rolloutChangeOf(options: {
+  percent?: string;
+  halt?: boolean;
+  resume?: boolean;
+  complete?: boolean;
+}): RolloutChange {
+  const asked = [
+    options.percent === undefined ? null : { action: 'percent', percent: options.percent },
+    options.halt ? { action: 'halt' } : null,
+    options.resume ? { action: 'resume' } : null,
+    options.complete ? { action: 'complete' } : null,
+  ].filter((change) => change !== null);
+  if (asked.length !== 1) {
+    throw new CommandError('"releases rollout" takes one of --percent N, --halt, --resume or --complete.');
+  }
+  return parseCommandInput(rolloutChangeSchema, { options: asked[0] });
 }
 
-export const releaseCommands = [list, add, upload, stateCommand('publish'), stateCommand('yank')];
+const rollout = defineCommand({
+  path: ['releases', 'rollout'],
+  summary: 'Widen, halt, resume or complete a published release’s staged rollout',
+  args: RELEASE_ARGS,
+  options: {
+    percent: {
+      type: 'string',
+      value: '<N>',
+      description: 'Offer it to N % of machines (only widens; 100 completes it)',
+    },
+    halt: { type: 'boolean', description: 'No further machine is offered it; machines that have it keep it' },
+    resume: { type: 'boolean', description: 'Offer it again at the percentage it had' },
+    complete: { type: 'boolean', description: 'Offer it to every machine' },
+  },
+  example: 'releases rollout "PDF Toolkit" 1.1.0 --percent 50',
+  details:
+    'A machine’s place in a rollout is fixed (a hash of its activation and the release), so widening keeps every machine that was offered it. Each change is audited and sent as the webhook release.rollout_changed.',
+  async run(env, input) {
+    const change = rolloutChangeOf(input.options);
+    const ctx = await env.open();
+    const release = await namedRelease(ctx, input);
+    const after = toAdminRelease(await changeRollout(ctx, release.id, change, env.actor));
+    return releaseOutput(after, `The rollout of ${after.version}: ${rolloutText(after.rollout)}.`);
+  },
+});
+
+const percentText = (share: number) => `${(share * 100).toFixed(1)} %`;
+
+const adoption = defineCommand({
+  path: ['releases', 'adoption'],
+  summary: 'Which versions a tool’s machines run, and how far each release has got',
+  args: [TOOL_ARG],
+  example: 'releases adoption "PDF Toolkit" --json',
+  details:
+    'MACHINES are the machines seen within 30 days that run the version (SHARE of all of them); OFFERED, DOWNLOADED and RUNNING count the machines that were ever offered the release, downloaded one of its files, and reported running it. --json adds these per day over the last 30 days.',
+  async run(env, input) {
+    const ctx = await env.open();
+    const tool = await findToolByIdOrName(ctx.db, argument(input, 0));
+    const figures = await toolAdoption(ctx.db, tool, ctx.clock.now());
+    const headline = `${tool.name}: ${figures.activeMachines} machine${figures.activeMachines === 1 ? '' : 's'} seen within 30 days, ${figures.unknownVersion} without a reported version.`;
+    return {
+      data: figures,
+      text: `${headline}\n\n${table(
+        ['VERSION', 'STATE', 'ROLLOUT', 'MACHINES', 'SHARE', 'OFFERED', 'DOWNLOADED', 'RUNNING'],
+        figures.versions.map((version) => [
+          version.version,
+          version.releaseState ?? 'not released',
+          version.rollout && version.releaseState === 'published'
+            ? version.rollout.state === 'complete'
+              ? 'complete'
+              : `${version.rollout.state} ${version.rollout.percent} %`
+            : '',
+          String(version.machines),
+          percentText(version.share),
+          String(version.offered),
+          String(version.downloaded),
+          String(version.running),
+        ]),
+        `${tool.name} has no published release and no machine has reported a version yet.`,
+      )}`,
+    };
+  },
+});
+
+export const releaseCommands = [list, add, upload, publish, yank, rollout, adoption];

@@ -5,23 +5,16 @@ import { contactMessages } from '../db/schema/contact';
 import { outbox } from '../db/schema/mail';
 import { orders, refundRequests } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
+import { istDay, istMidnight, lastIstDays } from '../kernel/operator-time';
 import { trialFigures } from '../trials/operator';
 
-/** The firm works in India: "today" and the chart's days are calendar days in Asia/Kolkata (UTC+5:30, no DST). */
-const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 const CHART_DAYS = 30;
-
-const istDay = (instant: number) => new Date(instant + IST_OFFSET_MS).toISOString().slice(0, 10);
-const istMidnight = (day: string) => Date.parse(`${day}T00:00:00+05:30`);
 
 /** Revenue and order counts of paid orders (refunded ones no longer count), the daily chart and open items. */
 export async function overview(ctx: AppContext): Promise<OverviewResponse> {
   const now = ctx.clock.now().getTime();
   const today = istDay(now);
-  const days = Array.from({ length: CHART_DAYS }, (_, i) =>
-    istDay(istMidnight(today) - (CHART_DAYS - 1 - i) * DAY_MS),
-  );
+  const days = lastIstDays(now, CHART_DAYS);
   const since = new Date(istMidnight(days[0] ?? today));
   const dayOfPayment = sql<string>`to_char(${orders.paidAt} at time zone 'Asia/Kolkata', 'YYYY-MM-DD')`;
 

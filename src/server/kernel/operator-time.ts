@@ -20,6 +20,22 @@ export function formatOperatorTime(date: Date | null | undefined): string {
   return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute} IST`;
 }
 
+/** The firm works in India: "today" and a chart's days are calendar days in Asia/Kolkata (UTC+5:30, no DST). */
+const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The calendar day in India of an instant (milliseconds), as YYYY-MM-DD. */
+export const istDay = (instant: number) => new Date(instant + IST_OFFSET_MS).toISOString().slice(0, 10);
+
+/** The instant an Indian calendar day (YYYY-MM-DD) begins, in milliseconds. */
+export const istMidnight = (day: string) => Date.parse(`${day}T00:00:00+05:30`);
+
+/** The last `count` Indian calendar days up to the one `now` is in, oldest first. */
+export const lastIstDays = (now: number, count: number) => {
+  const today = istMidnight(istDay(now));
+  return Array.from({ length: count }, (_, i) => istDay(today - (count - 1 - i) * DAY_MS));
+};
+
 const INDIA_DAY = new Intl.DateTimeFormat('en-IN', {
   timeZone: 'Asia/Kolkata',
   day: 'numeric',

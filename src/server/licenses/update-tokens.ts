@@ -33,8 +33,19 @@ export function updateUrlsOf(publicUrl: string, token: string) {
   return { appcastUrl: `${base}appcast.xml`, velopackUrl: base };
 }
 
-/** The tool a live update token serves, or undefined for an unknown, freed, revoked, suspended or ended one. */
-export type FeedOwner = { toolId: string; toolName: string; packageId: string };
+/**
+ * The machine a live update token serves and its tool, or undefined for an unknown, freed, revoked, suspended or
+ * ended one: its activation and its license's end of updates decide what its feeds offer (releases/offer.ts).
+ */
+export type FeedOwner = {
+  toolId: string;
+  toolName: string;
+  packageId: string;
+  activationId: string;
+  licenseId: string;
+  /** The license's end of updates (issue 65); null: every release. */
+  updatesUntil: Date | null;
+};
 
 /**
  * The activation behind a token, if it is still alive: not freed, and its license either bought (active, not
@@ -45,7 +56,14 @@ export type FeedOwner = { toolId: string; toolName: string; packageId: string };
 export async function liveFeedOwner(ctx: AppContext, token: string): Promise<FeedOwner | undefined> {
   if (!UPDATE_TOKEN_PATTERN.test(token)) return undefined;
   const [row] = await ctx.db
-    .select({ toolId: tools.id, toolName: tools.name, packageId: tools.packageId })
+    .select({
+      toolId: tools.id,
+      toolName: tools.name,
+      packageId: tools.packageId,
+      activationId: licenseActivations.id,
+      licenseId: licenses.id,
+      updatesUntil: licenses.updatesUntil,
+    })
     .from(licenseActivations)
     .innerJoin(licenses, eq(licenses.id, licenseActivations.licenseId))
     .leftJoin(purchases, eq(purchases.id, licenses.purchaseId))
@@ -62,13 +80,7 @@ export async function liveFeedOwner(ctx: AppContext, token: string): Promise<Fee
       ),
     )
     .limit(1);
-  return (
-    row && {
-      toolId: row.toolId,
-      toolName: row.toolName,
-      packageId: packageIdOf({ name: row.toolName, packageId: row.packageId }),
-    }
-  );
+  return row && { ...row, packageId: packageIdOf({ name: row.toolName, packageId: row.packageId }) };
 }
 
 /**

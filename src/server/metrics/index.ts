@@ -14,6 +14,10 @@ export type MetricsSources = {
   outboxDepth(): Promise<Array<{ status: string; count: number }>>;
   /** The PostgreSQL pool's connections; absent on the embedded database, which has no pool. */
   pool?(): { total: number; idle: number; waiting: number };
+  /** Machines seen within 30 days per tool and the version they run (null: never reported one). */
+  machinesByVersion?(): Promise<
+    Array<{ toolId: string; toolName: string; version: string | null; machines: number }>
+  >;
 };
 
 declare module '../kernel/context' {
@@ -110,6 +114,25 @@ function registerScrapeGauges(metrics: Metrics, sources: MetricsSources): void {
       for (const { status, count } of depth) this.set({ status }, count);
     },
   });
+  const machinesByVersion = sources.machinesByVersion;
+  if (machinesByVersion) {
+    new Gauge({
+      name: 'release_active_machines',
+      help: 'Machines seen within 30 days, by tool and the version they run (unknown: never reported one)',
+      labelNames: ['tool_id', 'tool', 'version'],
+      registers: [metrics.registry],
+      async collect() {
+        const rows = await machinesByVersion().catch(() => undefined);
+        this.reset();
+        for (const row of rows ?? []) {
+          this.set(
+            { tool_id: row.toolId, tool: row.toolName, version: row.version ?? 'unknown' },
+            row.machines,
+          );
+        }
+      },
+    });
+  }
   const pool = sources.pool;
   if (!pool) return;
   new Gauge({

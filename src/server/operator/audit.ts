@@ -10,14 +10,24 @@ export type Actor =
   | { kind: 'operator'; userId: string; email: string }
   | { kind: 'cli'; osUser: string }
   /** A buyer acting on their own account (deleting it): named without personal data. */
-  | { kind: 'buyer'; userId: string };
+  | { kind: 'buyer'; userId: string }
+  /** The shop itself, by a background job's rule the operator set (a rollout halted when machines are stuck). */
+  | { kind: 'system'; job: string };
 
 export const cliActor = (osUser: string): Actor => ({ kind: 'cli', osUser });
 
-/** How the audit log names an actor: the operator's email, `cli:<OS user>`, or `buyer:self`. */
+/** How the audit log names an actor: the operator's email, `cli:<OS user>`, `buyer:self` or `system:<job>`. */
 export function actorName(actor: Actor): string {
-  if (actor.kind === 'operator') return actor.email;
-  return actor.kind === 'cli' ? `cli:${actor.osUser}` : 'buyer:self';
+  switch (actor.kind) {
+    case 'operator':
+      return actor.email;
+    case 'cli':
+      return `cli:${actor.osUser}`;
+    case 'buyer':
+      return 'buyer:self';
+    case 'system':
+      return `system:${actor.job}`;
+  }
 }
 
 /**
@@ -30,7 +40,7 @@ export async function recordAudit(
   entry: { action: string; target?: string; before?: unknown; after?: unknown },
 ): Promise<void> {
   await db.insert(auditLog).values({
-    actorId: actor.kind === 'cli' ? null : actor.userId,
+    actorId: actor.kind === 'operator' || actor.kind === 'buyer' ? actor.userId : null,
     actor: actorName(actor),
     action: entry.action,
     target: entry.target ?? null,

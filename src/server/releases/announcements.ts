@@ -127,13 +127,22 @@ async function announceBatch(ctx: AppContext, releaseId: string): Promise<boolea
 /**
  * The background job's run: every published stable release not yet announced is emailed to its tool's owners, in
  * batches, never twice (decision: a job rather than a hook in publish, so a publish never waits on a thousand
- * inserts and an interrupted announcement simply continues on the next run). Betas are never announced.
+ * inserts and an interrupted announcement simply continues on the next run). Betas are never announced, and a
+ * staged release only once its rollout is complete (decision 060).
  */
 export async function announceReleases(ctx: AppContext): Promise<{ announced: number }> {
   const pending = await ctx.db
     .select({ id: releases.id })
     .from(releases)
-    .where(and(eq(releases.state, 'published'), eq(releases.channel, 'stable'), isNull(releases.announcedAt)))
+    .where(
+      and(
+        eq(releases.state, 'published'),
+        eq(releases.channel, 'stable'),
+        // A staged release is announced once its rollout completes: until then most owners' updaters do not offer it.
+        eq(releases.rolloutState, 'complete'),
+        isNull(releases.announcedAt),
+      ),
+    )
     .orderBy(asc(releases.publishedAt));
   let announced = 0;
   for (const { id } of pending) {

@@ -84,18 +84,59 @@ function windowsItem(release: ReleaseRow, artifacts: ArtifactRow[], fileUrl: (a:
   };
 }
 
+/** What Sparkle compares and checks on a Mac item: the build number, the semver shown, the macOS minimum. */
+function macosVersions(release: ReleaseRow) {
+  return {
+    'sparkle:version': String(release.buildNumber),
+    'sparkle:shortVersionString': release.version,
+    ...(release.minimumMacosVersion ? { 'sparkle:minimumSystemVersion': release.minimumMacosVersion } : {}),
+  };
+}
+
 /**
  * A release's macOS item: Sparkle's comparator stops at the first `-`, so `sparkle:version` is the build number (the
- * app's CFBundleVersion) and the semver is only shown; the macOS minimum only; one archive.
+ * app's CFBundleVersion) and the semver is only shown; the macOS minimum only; one archive. With Sparkle's own
+ * phased rollout (`--phased-interval`), each Mac's group g (0–6) gets it g intervals after the item's pubDate, on
+ * background checks (SUAppcastDriver +itemIsReadyForPhasedRollout:…); WinSparkle never reads it.
  */
 function macosItem(release: ReleaseRow, artifact: ArtifactRow, fileUrl: (a: ArtifactRow) => string) {
   return {
     ...commonFields(release),
-    'sparkle:version': String(release.buildNumber),
-    'sparkle:shortVersionString': release.version,
-    ...(release.minimumMacosVersion ? { 'sparkle:minimumSystemVersion': release.minimumMacosVersion } : {}),
+    ...macosVersions(release),
+    ...(release.phasedRolloutIntervalSeconds
+      ? { 'sparkle:phasedRolloutInterval': release.phasedRolloutIntervalSeconds }
+      : {}),
     ...flags(release, renderNotes(release.notesMarkdown)),
     enclosure: enclosureOf(artifact, fileUrl(artifact), 'macos'),
+  };
+}
+
+/** What a release beyond the license's update period is announced with (decision 060). */
+export type Announcement = { entries: Entry[]; renewalUrl: string };
+
+/**
+ * A release beyond the license's update period, announced to Sparkle and to no other client (decision 060), read as
+ * Sparkle 2 reads it (SUAppcastItem -initWithDictionary:…, SPUAppcastItemStateResolver, SUAppcastDriver):
+ *
+ * - `<sparkle:informationalUpdate/>` with a `<link>`: shown with "Learn More…" opening the link (the renewal page),
+ *   never downloaded or installed; not critical, whatever the release is;
+ * - `sparkle:minimumAutoupdateVersion` at its own build: every Mac below it takes it for a major upgrade, which
+ *   Sparkle's first pass leaves out, so a release the Mac may still install is offered before it and the
+ *   announcement comes once the Mac has everything it may install;
+ * - an enclosure marked `sparkle:os="macos"` pointing at the renewal page, without a signature: WinSparkle skips an
+ *   item whose enclosures are all for another OS (appcast.cpp), where a link-only item would be its "web link"
+ *   update; a Sparkle too old to know informational items finds no signature and installs nothing.
+ */
+function informationalItem(release: ReleaseRow, renewalUrl: string) {
+  const notes = `<p>This version came out after your updates ended: renew them to install it.</p>${renderNotes(release.notesMarkdown)}`;
+  return {
+    ...commonFields(release),
+    ...macosVersions(release),
+    'sparkle:minimumAutoupdateVersion': String(release.buildNumber),
+    'sparkle:informationalUpdate': '',
+    link: renewalUrl,
+    ...flags({ ...release, critical: false }, notes),
+    enclosure: { '@_url': renewalUrl, '@_length': 0, '@_type': 'text/html', '@_sparkle:os': 'macos' },
   };
 }
 
@@ -110,19 +151,37 @@ function macosArchive(artifacts: ArtifactRow[], arch: ArtifactArch | undefined):
   return artifacts.find((artifact) => artifact.arch === arch) ?? universal;
 }
 
+/** `entries` by release, in their order, each with its files. */
+function byRelease(entries: Entry[]) {
+  const groups = new Map<string, { release: ReleaseRow; artifacts: ArtifactRow[] }>();
+  for (const { release, artifact } of entries) {
+    const group = groups.get(release.id) ?? { release, artifacts: [] };
+    group.artifacts.push(artifact);
+    groups.set(release.id, group);
+  }
+  return [...groups.values()];
+}
+
+/** The announced release's informational item, when it has a Mac archive that this URL would serve. */
+function announcementItems(announcement: Announcement | undefined, filter: AppcastFilter) {
+  if (!announcement || filter.os === 'windows') return [];
+  return byRelease(announcement.entries).flatMap(({ release, artifacts }) =>
+    macosArchive(
+      artifacts.filter((artifact) => artifact.platform === 'macos'),
+      filter.arch,
+    )
+      ? [informationalItem(release, announcement.renewalUrl)]
+      : [],
+  );
+}
+
 /**
  * The appcast's items of `entries` (newest release first, each archive once): per release one Windows item with
  * the architectures that fit and one macOS item with the archive that fits.
  */
 function itemsOf(entries: Entry[], filter: AppcastFilter, fileUrl: (a: ArtifactRow) => string) {
-  const byRelease = new Map<string, { release: ReleaseRow; artifacts: ArtifactRow[] }>();
-  for (const { release, artifact } of entries) {
-    const group = byRelease.get(release.id) ?? { release, artifacts: [] };
-    group.artifacts.push(artifact);
-    byRelease.set(release.id, group);
-  }
   const items = [];
-  for (const { release, artifacts } of byRelease.values()) {
+  for (const { release, artifacts } of byRelease(entries)) {
     const windows = artifacts.filter(
       (artifact) =>
         artifact.platform === 'windows' &&
@@ -140,13 +199,15 @@ function itemsOf(entries: Entry[], filter: AppcastFilter, fileUrl: (a: ArtifactR
 
 /**
  * A Sparkle 2 / WinSparkle appcast (RSS 2.0 with the sparkle namespace) of `entries`, which come newest first,
- * each enclosure under the same token (`fileUrl`).
+ * each enclosure under the same token (`fileUrl`), and the announcement of a newer release beyond the license's
+ * update period, if any.
  */
 export function buildAppcast(
   toolName: string,
   entries: Entry[],
   filter: AppcastFilter,
   fileUrl: (artifact: ArtifactRow) => string,
+  announcement?: Announcement,
 ): string {
   return builder.build({
     '?xml': { '@_version': '1.0', '@_encoding': 'utf-8' },
@@ -157,7 +218,7 @@ export function buildAppcast(
         title: toolName,
         description: `Updates of ${toolName}`,
         language: 'en',
-        item: itemsOf(entries, filter, fileUrl),
+        item: [...announcementItems(announcement, filter), ...itemsOf(entries, filter, fileUrl)],
       },
     },
   });

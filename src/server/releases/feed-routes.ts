@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import semver from 'semver';
 import { z } from 'zod';
 import { ARTIFACT_ARCHES, ARTIFACT_PLATFORMS, RELEASE_CHANNELS } from '../../shared/releases';
 import { answerIn, fileBytes, noBody, refusals } from '../http/answers';
@@ -10,9 +11,12 @@ import { pathStrings } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
 import { artifactUrlOf, type FeedOwner, liveFeedOwner } from '../licenses/update-tokens';
 import { documented } from '../openapi/openapi';
+import { reportedVersion, versionFromUserAgent } from './adoption';
 import { buildAppcast } from './appcast';
 import { artifactAnswers, sendArtifact } from './artifact-download';
-import { type ArtifactRow, findArtifact, findRelease, publishedArtifacts } from './store';
+import { offerTo, withinUpdates } from './offer';
+import { renewalUrlOf } from './renewal';
+import { type ArtifactRow, findArtifact, findRelease, publishedArtifacts, type ReleaseRow } from './store';
 import { squirrelReleases, velopackChannel, velopackFeed } from './velopack-feed';
 
 const MINUTE = 60 * 1000;
@@ -24,11 +28,15 @@ const isOneOf = <T extends string>(values: readonly T[], value: unknown): value 
   typeof value === 'string' && (values as readonly string[]).includes(value);
 
 type TokenParams = { token: string };
-/** Checked by the appcast itself: a value it does not know is an unknown address (404), as before. */
+/**
+ * Checked by the appcast itself: a value it does not know is an unknown address (404), as before. Velopack's
+ * `localVersion` (the version the app runs) is read for the adoption figures; anything else is ignored.
+ */
 const appcastQuery = z.object({
   os: z.string().optional(),
   arch: z.string().optional(),
   channel: z.string().optional(),
+  localVersion: z.string().optional(),
 });
 type AppcastQuery = z.output<typeof appcastQuery>;
 
@@ -70,6 +78,24 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
     return reply.type(type).send(body);
   }
 
+  /**
+   * Notes what the machine runs and the newest release its feed offers above it (releases/adoption.ts: at most one
+   * write an hour per machine, so a polled feed stays a read).
+   */
+  function sighted(
+    owner: FeedOwner,
+    version: string | null,
+    offered: ReadonlyArray<{ release: ReleaseRow }>,
+  ) {
+    const newest = offered.find(({ release }) => version === null || semver.gt(release.version, version));
+    return ctx.adoption.sighted({
+      activationId: owner.activationId,
+      toolId: owner.toolId,
+      version,
+      offeredReleaseId: newest?.release.id ?? null,
+    });
+  }
+
   async function appcast(
     request: FastifyRequest<{ Params: TokenParams; Querystring: AppcastQuery }>,
     reply: FastifyReply,
@@ -91,16 +117,31 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
     const fileUrl = (artifact: ArtifactRow) =>
       artifactUrlOf(ctx.config.publicUrl, request.params.token, artifact);
     const filter = { ...(os ? { os } : {}), ...(arch ? { arch } : {}) };
-    return sendFeed(
-      request,
-      reply,
-      'application/rss+xml; charset=utf-8',
-      buildAppcast(owner.toolName, entries, filter, fileUrl),
+    const { installable } = offerTo(owner, entries);
+    // Announced to Sparkle only, and only above what it may install for macOS: WinSparkle skips the item.
+    const mac = entries.filter(({ artifact }) => artifact.platform === 'macos');
+    const { announced } = offerTo(owner, mac);
+    const feed = buildAppcast(owner.toolName, installable, filter, fileUrl, {
+      entries: announced,
+      renewalUrl: renewalUrlOf(ctx.config.publicUrl, owner.licenseId),
+    });
+    // Sparkle and WinSparkle name the app's version in their User-Agent, and which of them asks.
+    const userAgent = request.headers['user-agent'];
+    const client = /\bWinSparkle\//.test(userAgent ?? '')
+      ? 'windows'
+      : /\bSparkle\//.test(userAgent ?? '')
+        ? 'macos'
+        : null;
+    await sighted(
+      owner,
+      versionFromUserAgent(userAgent),
+      client ? installable.filter(({ artifact }) => artifact.platform === client) : installable,
     );
+    return sendFeed(request, reply, 'application/rss+xml; charset=utf-8', feed);
   }
 
   async function velopackFile(
-    request: FastifyRequest<{ Params: TokenParams }>,
+    request: FastifyRequest<{ Params: TokenParams; Querystring: AppcastQuery }>,
     reply: FastifyReply,
     owner: FeedOwner,
     fileName: string,
@@ -109,25 +150,45 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
     const legacy = fileName === 'RELEASES' || fileName.startsWith('RELEASES-');
     const feed = velopackChannel(fileName === 'RELEASES' ? 'win' : (channel ?? ''));
     if (feed) {
-      const entries = (
-        await publishedArtifacts(ctx.db, owner.toolId, {
-          kind: 'velopack',
-          platform: feed.platform,
-          includeBeta: feed.includeBeta,
-        })
-      ).filter(({ artifact }) => feed.arches.includes(artifact.arch));
-      if (legacy) return sendFeed(request, reply, 'text/plain; charset=utf-8', squirrelReleases(entries));
+      const { installable } = offerTo(
+        owner,
+        (
+          await publishedArtifacts(ctx.db, owner.toolId, {
+            kind: 'velopack',
+            platform: feed.platform,
+            includeBeta: feed.includeBeta,
+          })
+        ).filter(({ artifact }) => feed.arches.includes(artifact.arch)),
+      );
+      await sighted(owner, reportedVersion(request.query.localVersion), installable);
+      if (legacy) return sendFeed(request, reply, 'text/plain; charset=utf-8', squirrelReleases(installable));
       return sendFeed(
         request,
         reply,
         'application/json; charset=utf-8',
-        JSON.stringify(velopackFeed(owner.packageId, entries)),
+        JSON.stringify(velopackFeed(owner.packageId, installable)),
       );
     }
     // A package the feed named by its relative FileName.
     const packages = await publishedArtifacts(ctx.db, owner.toolId, { kind: 'velopack', includeBeta: true });
     const found = packages.find(({ artifact }) => artifact.fileName === fileName);
-    return found ? sendArtifact(ctx, request, reply, found.artifact) : sendJsonNotFound(reply);
+    return found ? download(request, reply, owner, found) : sendJsonNotFound(reply);
+  }
+
+  /**
+   * A file of a published release, if the license's update period covers the release (a halted rollout keeps its
+   * files for the machines that have it): the first download per machine and release is noted for the adoption
+   * figures and the rollout watch.
+   */
+  async function download(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    owner: FeedOwner,
+    { release, artifact }: { release: ReleaseRow; artifact: ArtifactRow },
+  ) {
+    if (!withinUpdates(release, owner.updatesUntil)) return sendJsonNotFound(reply);
+    await ctx.adoption.downloaded(owner.activationId, release.id);
+    return sendArtifact(ctx, request, reply, artifact);
   }
 
   app.get(
@@ -182,7 +243,7 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
         release.state === 'published' &&
         artifact.fileName === request.params.fileName
       )
-        return sendArtifact(ctx, request, reply, artifact);
+        return download(request, reply, owner, { release, artifact });
       return sendJsonNotFound(reply);
     },
   );

@@ -1,31 +1,20 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { XMLParser } from 'fast-xml-parser';
-import type { UpdateManager as VelopackUpdateManager } from 'velopack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
 import { answerChecker } from '../../../test/support/openapi';
 import { addRelease, nupkg, type ReleaseSpec } from '../../../test/support/release-fixtures';
 import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
+import { installedVelopackApp } from '../../../test/support/velopack';
 import type { LicenseAnswer, UpdateCheckAnswer } from '../../shared/licenses';
 import { licenses } from '../db/schema/licenses';
 import { forgetLicenses } from '../licenses/memory';
 import { refundOrder } from '../orders/refund';
-
-const require = createRequire(import.meta.url);
-const { UpdateManager, setVelopackLogger } = require('velopack') as {
-  UpdateManager: typeof VelopackUpdateManager;
-  setVelopackLogger: (callback: (level: string, message: string) => void) => void;
-};
-// The client logs every HTTP exchange to the console; keep its warnings and errors only.
-setVelopackLogger((level, message) => {
-  if (level === 'warn' || level === 'error') console.warn(`velopack ${level}: ${message}`);
-});
 
 let t: ShopTestApp;
 /** The update check's answers are checked against the OpenAPI document's schema. */
@@ -144,41 +133,6 @@ describe('Velopack feed', () => {
     }
   });
 });
-
-/** What an installed Velopack app keeps as `current/sq.version`: the nuspec of the version it runs. */
-function buildNupkgManifest(packageId: string, version: string, channel = 'win'): string {
-  return `<?xml version="1.0" encoding="utf-8"?>
-<package xmlns="http://schemas.microsoft.com/packaging/2010/07/nuspec.xsd"><metadata><id>${packageId}</id><version>${version}</version><title>${packageId}</title><authors>x</authors><description>x</description><channel>${channel}</channel><mainExe>${packageId}.exe</mainExe></metadata></package>`;
-}
-
-/**
- * A fake installed app of `version` packed on `channel`, for Velopack's documented locator override, and its
- * UpdateManager on the activation's folder URL; `packages` is where the client downloads to.
- */
-function installedVelopackApp(velopackUrl: string, packageId: string, version: string, channel: string) {
-  const root = mkdtempSync(path.join(tmpdir(), 'velopack-app-'));
-  mkdirSync(path.join(root, 'current'));
-  mkdirSync(path.join(root, 'packages'));
-  writeFileSync(path.join(root, 'current', 'sq.version'), buildNupkgManifest(packageId, version, channel));
-  writeFileSync(path.join(root, 'Update.exe'), '');
-  const manager = new UpdateManager(
-    velopackUrl,
-    { ExplicitChannel: channel, AllowVersionDowngrade: false },
-    {
-      RootAppDir: root,
-      UpdateExePath: path.join(root, 'Update.exe'),
-      PackagesDir: path.join(root, 'packages'),
-      ManifestPath: path.join(root, 'current', 'sq.version'),
-      CurrentBinaryDir: path.join(root, 'current'),
-      IsPortable: true,
-    },
-  );
-  return {
-    manager,
-    packages: path.join(root, 'packages'),
-    remove: () => rmSync(root, { recursive: true, force: true }),
-  };
-}
 
 /** Verifies an Ed25519 signature with OpenSSL from the raw 32-byte key, as Sparkle's SUPublicEDKey holds it. */
 function opensslVerifies(rawPublicKeyBase64: string, data: Uint8Array, signatureBase64: string): boolean {
@@ -531,7 +485,7 @@ describe('update check', () => {
     expect(mac.answer.update?.artifact.fileName).toBe('Invoicer-1.1.0-macos.exe');
     expect(
       (await updateCheck({ ...ask, platform: 'windows', arch: 'x64', version: '1.1.0' })).answer,
-    ).toEqual({ valid: true, code: 'VALID', update: null });
+    ).toEqual({ valid: true, code: 'VALID', update: null, renewal: null });
 
     // The license checks are validate's: a machine not activated, a suspended license, a bad request.
     expect(
@@ -544,12 +498,12 @@ describe('update check', () => {
           version: '1.0.0',
         })
       ).answer,
-    ).toEqual({ valid: false, code: 'NOT_ACTIVATED', update: null });
+    ).toEqual({ valid: false, code: 'NOT_ACTIVATED', update: null, renewal: null });
     await t.ctx.db.update(licenses).set({ status: 'suspended' }).where(eq(licenses.id, purchase.licenseId));
     forgetLicenses(t.ctx, purchase.licenseId); // what the change feed does when the dispute commits
     expect(
       (await updateCheck({ ...ask, platform: 'windows', arch: 'x64', version: '1.0.0' })).answer,
-    ).toEqual({ valid: false, code: 'SUSPENDED', update: null });
+    ).toEqual({ valid: false, code: 'SUSPENDED', update: null, renewal: null });
     const bad = await updateCheck({ ...ask, platform: 'linux', arch: 'x64', version: 'one' });
     expect(bad.status).toBe(400);
     expect(bad.answer).toMatchObject({ valid: false, code: 'validation_error' });

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { pipeline, type Readable, Transform } from 'node:stream';
 import { and, eq, max } from 'drizzle-orm';
 import semver from 'semver';
-import type { NewRelease, ReleaseChanges } from '../../shared/release-schemas';
+import type { NewRelease, ReleaseChanges, RolloutStart } from '../../shared/release-schemas';
 import {
   type AdminRelease,
   type ArtifactArch,
@@ -11,6 +11,7 @@ import {
   packageIdOf,
   RELEASE_FILE_MAX_BYTES,
   RELEASE_MESSAGES,
+  type ReleaseRollout,
   type VelopackType,
 } from '../../shared/releases';
 import type { DbOrTx, Tx } from '../db';
@@ -31,6 +32,14 @@ import { type ArtifactRow, findRelease, isId, type ReleaseRow, type ReleaseWithA
  * published; only a draft takes or loses files, so what an updater verified once never changes under it.
  */
 
+/** A release's staged rollout as the operator sees it (decision 060). */
+export const rolloutOf = (release: ReleaseRow): ReleaseRollout => ({
+  percent: release.rolloutPercent,
+  state: release.rolloutState,
+  phasedIntervalSeconds: release.phasedRolloutIntervalSeconds,
+  haltIfStuckPercent: release.haltIfStuckPercent,
+});
+
 /** A release as the dashboard and `releases list --json` show it, with its notes rendered as buyers see them. */
 export function toAdminRelease(release: ReleaseWithArtifacts): AdminRelease {
   return {
@@ -48,6 +57,7 @@ export function toAdminRelease(release: ReleaseWithArtifacts): AdminRelease {
     createdAt: release.createdAt.toISOString(),
     publishedAt: release.publishedAt?.toISOString() ?? null,
     yankedAt: release.yankedAt?.toISOString() ?? null,
+    rollout: rolloutOf(release),
     artifacts: release.artifacts.map((artifact) => ({
       id: artifact.id,
       platform: artifact.platform,
@@ -67,7 +77,7 @@ export function toAdminRelease(release: ReleaseWithArtifacts): AdminRelease {
 }
 
 /** What the audit log keeps of a release: enough to read the change, not the notes' whole text. */
-const auditView = (release: ReleaseRow) => ({
+export const auditView = (release: ReleaseRow) => ({
   toolId: release.toolId,
   version: release.version,
   channel: release.channel,
@@ -77,6 +87,7 @@ const auditView = (release: ReleaseRow) => ({
   minimumMacosVersion: release.minimumMacosVersion,
   minimumWindowsVersion: release.minimumWindowsVersion,
   notesLength: release.notesMarkdown.length,
+  rollout: rolloutOf(release),
 });
 
 const auditFile = (artifact: ArtifactRow) => ({
@@ -89,7 +100,7 @@ const auditFile = (artifact: ArtifactRow) => ({
   installerArguments: artifact.installerArguments,
 });
 
-async function lockRelease(tx: Tx, releaseId: string): Promise<ReleaseRow> {
+export async function lockRelease(tx: Tx, releaseId: string): Promise<ReleaseRow> {
   const [row] = isId(releaseId)
     ? await tx.select().from(releases).where(eq(releases.id, releaseId)).for('update')
     : [];
@@ -97,7 +108,7 @@ async function lockRelease(tx: Tx, releaseId: string): Promise<ReleaseRow> {
   return row;
 }
 
-async function releaseOrNotFound(db: DbOrTx, releaseId: string): Promise<ReleaseWithArtifacts> {
+export async function releaseOrNotFound(db: DbOrTx, releaseId: string): Promise<ReleaseWithArtifacts> {
   const release = await findRelease(db, releaseId);
   if (!release) throw new DomainError('not_found', 'No such release.');
   return release;
@@ -504,11 +515,15 @@ function assertDeltasHaveFulls(files: ArtifactRow[]): void {
   }
 }
 
-/** Makes a draft with at least one file visible to feeds, the update check and My Tools. */
+/**
+ * Makes a draft with at least one file visible to feeds, the update check and My Tools: to every machine, or staged
+ * to a share of them (`rollout.rolloutPercent` below 100, decision 060).
+ */
 export async function publishRelease(
   ctx: AppContext,
   releaseId: string,
   actor: Actor,
+  rollout: RolloutStart = { rolloutPercent: 100 },
 ): Promise<ReleaseWithArtifacts> {
   await ctx.db.transaction(async (tx) => {
     const before = await lockRelease(tx, releaseId);
@@ -527,7 +542,14 @@ export async function publishRelease(
       tx,
       actor,
       before,
-      { state: 'published', publishedAt: ctx.clock.now() },
+      {
+        state: 'published',
+        publishedAt: ctx.clock.now(),
+        rolloutPercent: rollout.rolloutPercent,
+        rolloutState: rollout.rolloutPercent === 100 ? 'complete' : 'rolling',
+        phasedRolloutIntervalSeconds: rollout.phasedInterval ?? null,
+        haltIfStuckPercent: rollout.haltIfStuckPercent ?? null,
+      },
       'release.publish',
     );
     await queueReleaseEvent(tx, before.id, ctx.clock.now());

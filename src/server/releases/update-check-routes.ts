@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import semver from 'semver';
+import { CURRENCIES } from '../../shared/constants';
 import { updateCheckSchema } from '../../shared/license-schemas';
 import { LICENSE_CODES, type UpdateCheckAnswer } from '../../shared/licenses';
 import {
@@ -15,6 +16,8 @@ import { asRequest, registerLicenseApi } from '../licenses/routes';
 import { artifactUrlOf, updateTokenFor } from '../licenses/update-tokens';
 import { checkMachine } from '../licenses/validate';
 import { renderNotes } from './notes';
+import { offerTo } from './offer';
+import { renewalOffer } from './renewal';
 import { newestFirst, publishedArtifacts, type ReleaseRow } from './store';
 
 type UpdateCheckRequest = LicenseRequest & {
@@ -44,16 +47,19 @@ function runsOn(release: ReleaseRow, platform: ArtifactPlatform, osVersion: stri
 
 /**
  * The newest published release above the tool's version for its platform and architecture (a universal file fits
- * either), stable only unless it asks for beta. What it offers is the release's `installer` for that platform — the
- * file a person runs, as My Tools offers it — and, for a release that has none, its Sparkle archive; Velopack
- * packages are left to Velopack's own feed. The license is checked exactly as validate checks it.
+ * either), stable only unless it asks for beta, that this machine is offered (its rollout reaches it and its
+ * license's update period covers it: releases/offer.ts). What it offers is the release's `installer` for that
+ * platform — the file a person runs, as My Tools offers it — and, for a release that has none, its Sparkle archive;
+ * Velopack packages are left to Velopack's own feed. A newer release beyond the update period is named under
+ * `renewal`. The license is checked exactly as validate checks it; the version it runs is noted for the adoption
+ * figures (at most hourly per machine).
  */
 export async function checkForUpdate(
   ctx: AppContext,
   request: UpdateCheckRequest,
 ): Promise<UpdateCheckAnswer> {
   const checked = await checkMachine(ctx, request);
-  if (!checked.valid) return { valid: false, code: checked.code, update: null };
+  if (!checked.valid) return { valid: false, code: checked.code, update: null, renewal: null };
   // A running trial answers TRIAL, as validate does, and is offered updates like a bought license.
   const { code } = granted(checked.row);
 
@@ -63,7 +69,7 @@ export async function checkForUpdate(
     publishedArtifacts(ctx.db, request.toolId, { kind: 'sparkle', ...filter }),
   ]);
   // Sorting is stable: within one release the installer stays ahead of the archive.
-  const [best] = [...installers, ...archives]
+  const newer = [...installers, ...archives]
     .filter(
       ({ release, artifact }) =>
         (artifact.arch === request.arch || artifact.arch === 'universal') &&
@@ -71,7 +77,20 @@ export async function checkForUpdate(
         runsOn(release, request.platform, request.osVersion),
     )
     .sort((a, b) => newestFirst(a.release, b.release));
-  if (!best) return { valid: true, code, update: null };
+  const { row, activationId } = checked;
+  const offer = offerTo({ activationId, updatesUntil: row.updatesUntil }, newer);
+  const [best] = offer.installable;
+  const [beyond] = offer.announced;
+  const [renewal] = await Promise.all([
+    beyond ? renewalOffer(ctx, row.id, beyond.release) : null,
+    ctx.adoption.sighted({
+      activationId,
+      toolId: request.toolId,
+      version: request.version,
+      offeredReleaseId: best?.release.id ?? null,
+    }),
+  ]);
+  if (!best) return { valid: true, code, update: null, renewal };
 
   const { release, artifact } = best;
   const token = await updateTokenFor(ctx, checked.activationId);
@@ -93,6 +112,7 @@ export async function checkForUpdate(
         kid: artifact.kid,
       },
     },
+    renewal,
   };
 }
 
@@ -101,7 +121,7 @@ const updateCheckResponse = {
   200: {
     description: "Validate's code, and the update when the license is valid and one is newer",
     type: 'object',
-    required: ['valid', 'code', 'update'],
+    required: ['valid', 'code', 'update', 'renewal'],
     properties: {
       valid: { type: 'boolean' },
       code: { type: 'string', enum: LICENSE_CODES },
@@ -128,6 +148,17 @@ const updateCheckResponse = {
           },
         },
       },
+      renewal: {
+        type: ['object', 'null'],
+        description: "A newer release than the license's update period covers, and what renewing would cost",
+        required: ['version', 'price', 'currency', 'url'],
+        properties: {
+          version: { type: 'string' },
+          price: { type: ['integer', 'null'], description: 'Subunits (paise, cents), GST included' },
+          currency: { type: 'string', enum: CURRENCIES },
+          url: { type: 'string' },
+        },
+      },
     },
   },
 } as const;
@@ -141,7 +172,7 @@ export async function updateCheckRoutes(app: FastifyInstance, ctx: AppContext): 
       {
         summary: 'Ask for the newest release this machine may update to',
         description:
-          "Validate's fields plus the platform, architecture, running version and channel; `update` is null when there is none, or the license is not valid.",
+          "Validate's fields plus the platform, architecture, running version and channel; `update` is null when there is none, or the license is not valid; `renewal` names a newer release beyond the license's update period.",
         body: updateCheckSchema,
       },
       ({ platform, arch, version, channel, osVersion, ...body }) =>

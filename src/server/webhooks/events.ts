@@ -210,6 +210,7 @@ export async function queueReleaseEvent(db: DbOrTx, releaseId: string, at: Date)
       critical: releases.critical,
       minimumMacosVersion: releases.minimumMacosVersion,
       minimumWindowsVersion: releases.minimumWindowsVersion,
+      rollout: { percent: releases.rolloutPercent, state: releases.rolloutState },
     })
     .from(releases)
     .innerJoin(tools, eq(tools.id, releases.toolId))
@@ -219,6 +220,29 @@ export async function queueReleaseEvent(db: DbOrTx, releaseId: string, at: Date)
     db,
     'release.published',
     { release: { ...release, publishedAt: at.toISOString() } },
+    { at },
+  );
+}
+
+/**
+ * `release.rollout_changed` (a rollout raised, halted, resumed or completed, by the operator or the rollout watch,
+ * in its transaction): `{releaseId, percent, state}`, with the release's tool and version.
+ */
+export async function queueRolloutChanged(
+  db: DbOrTx,
+  release: { id: string; toolId: string; version: string; rolloutPercent: number; rolloutState: string },
+  at: Date,
+): Promise<void> {
+  await enqueueWebhookEvent(
+    db,
+    'release.rollout_changed',
+    {
+      releaseId: release.id,
+      percent: release.rolloutPercent,
+      state: release.rolloutState,
+      toolId: release.toolId,
+      version: release.version,
+    },
     { at },
   );
 }

@@ -2,20 +2,28 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { adminReleaseSchema } from '../../../shared/dashboard-answers';
+import { adminReleaseSchema, toolAdoptionSchema } from '../../../shared/dashboard-answers';
 import {
   artifactFieldsSchema,
   createReleaseSchema,
   editReleaseSchema,
+  publishReleaseSchema,
   releaseActionSchema,
+  rolloutChangeRequestSchema,
 } from '../../../shared/release-schemas';
-import { type AdminRelease, RELEASE_FILE_MAX_BYTES, RELEASE_FILE_TOO_LARGE } from '../../../shared/releases';
+import {
+  type AdminRelease,
+  RELEASE_FILE_MAX_BYTES,
+  RELEASE_FILE_TOO_LARGE,
+  type ToolAdoption,
+} from '../../../shared/releases';
 import { asSentence } from '../../../shared/tool-rules';
 import { refusals } from '../../http/answers';
 import { AppError, badRequest, parseInput } from '../../http/errors';
 import type { AppContext } from '../../kernel/context';
 import { requireFreshCode } from '../../operator/second-factor';
 import { findTool } from '../../operator/tool-lookup';
+import { toolAdoption } from '../../releases/adoption';
 import {
   addArtifact,
   createRelease,
@@ -25,6 +33,7 @@ import {
   toAdminRelease,
   yankRelease,
 } from '../../releases/operator';
+import { changeRollout } from '../../releases/rollout';
 import { listReleases } from '../../releases/store';
 import { FileTooLargeError } from '../../storage';
 import { GUARD_REFUSALS, idParams, idPath, operatorOf } from './guard';
@@ -44,7 +53,8 @@ const MULTIPART_LIMITS = {
 
 /**
  * /api/admin/tools/:id/releases and /api/admin/releases/…: a tool's releases as the operator makes them
- * (issue 31). Publishing and yanking change what every buyer's updater sees, so each needs a fresh code.
+ * (issue 31), their staged rollouts and the tool's adoption figures (issue 66). Publishing, yanking and changing a
+ * rollout change what every buyer's updater sees, so each needs a fresh code.
  */
 export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
@@ -93,22 +103,51 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
     },
   );
 
-  for (const [action, operation] of [
-    ['publish', publishRelease],
-    ['yank', yankRelease],
-  ] as const) {
-    app.post(
-      `/api/admin/releases/:id/${action}`,
-      { schema: { params: idPath, body: releaseActionSchema, response: changed } },
-      async (request): Promise<AdminRelease> => {
-        const releaseId = request.params.id;
-        const { code } = request.body;
-        const { actor } = operatorOf(ctx, request);
-        await requireFreshCode(ctx, actor, code);
-        return toAdminRelease(await operation(ctx, releaseId, actor));
+  app.post(
+    '/api/admin/releases/:id/publish',
+    { schema: { params: idPath, body: publishReleaseSchema, response: changed } },
+    async (request): Promise<AdminRelease> => {
+      const { code, ...rollout } = request.body;
+      const { actor } = operatorOf(ctx, request);
+      await requireFreshCode(ctx, actor, code);
+      return toAdminRelease(await publishRelease(ctx, request.params.id, actor, rollout));
+    },
+  );
+
+  app.post(
+    '/api/admin/releases/:id/yank',
+    { schema: { params: idPath, body: releaseActionSchema, response: changed } },
+    async (request): Promise<AdminRelease> => {
+      const { actor } = operatorOf(ctx, request);
+      await requireFreshCode(ctx, actor, request.body.code);
+      return toAdminRelease(await yankRelease(ctx, request.params.id, actor));
+    },
+  );
+
+  app.post(
+    '/api/admin/releases/:id/rollout',
+    { schema: { params: idPath, body: rolloutChangeRequestSchema, response: changed } },
+    async (request): Promise<AdminRelease> => {
+      const { code, change } = request.body;
+      const { actor } = operatorOf(ctx, request);
+      await requireFreshCode(ctx, actor, code);
+      return toAdminRelease(await changeRollout(ctx, request.params.id, change, actor));
+    },
+  );
+
+  app.get(
+    '/api/admin/tools/:id/adoption',
+    {
+      schema: {
+        params: idPath,
+        response: { 200: toolAdoptionSchema, ...refusals(...GUARD_REFUSALS, 400, 404) },
       },
-    );
-  }
+    },
+    async (request): Promise<ToolAdoption> => {
+      const tool = await findTool(ctx.db, request.params.id);
+      return toolAdoption(ctx.db, tool, ctx.clock.now());
+    },
+  );
 
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: MULTIPART_LIMITS });

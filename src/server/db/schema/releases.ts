@@ -1,14 +1,28 @@
-import { bigint, boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import {
   ARTIFACT_ARCHES,
   ARTIFACT_KINDS,
   ARTIFACT_PLATFORMS,
   RELEASE_CHANNELS,
   RELEASE_STATES,
+  ROLLOUT_STATES,
   VELOPACK_TYPES,
 } from '../../../shared/releases';
 import { tools } from './catalogue';
 import { createdAt, ts } from './columns';
+import { licenseActivations } from './licenses';
 
 /**
  * A version of a tool (issue 31, decision 034). The version is a normalised semantic version, compared as such in
@@ -41,11 +55,26 @@ export const releases = pgTable(
     yankedAt: ts('yanked_at'),
     /** When the owners were emailed about it (never twice). */
     announcedAt: ts('announced_at'),
+    /**
+     * The staged rollout (decision 060): offered to the machines whose place (a hash of the activation and the
+     * release, 0–99) is below the percentage while `rolling`, to none while `halted`, to all once `complete`. Every
+     * release published before rollouts existed is complete.
+     */
+    rolloutPercent: integer('rollout_percent').notNull().default(100),
+    rolloutState: text('rollout_state', { enum: ROLLOUT_STATES }).notNull().default('complete'),
+    /** Sparkle's own client-side schedule on top of the server's share (`sparkle:phasedRolloutInterval`). */
+    phasedRolloutIntervalSeconds: integer('phased_rollout_interval_seconds'),
+    /** Halted by the rollout watch when more than this share of the machines that downloaded it stay behind. */
+    haltIfStuckPercent: integer('halt_if_stuck_percent'),
+    /** The last resume of a halted rollout: the watch counts only downloads after it, which the operator has not seen. */
+    rolloutResumedAt: ts('rollout_resumed_at'),
   },
   (t) => [
     uniqueIndex('releases_tool_id_version_key').on(t.toolId, t.version),
     uniqueIndex('releases_tool_id_build_number_key').on(t.toolId, t.buildNumber),
     index('releases_tool_id_state_idx').on(t.toolId, t.state),
+    check('releases_rollout_percent_range', sql`${t.rolloutPercent} between 1 and 100`),
+    check('releases_halt_if_stuck_percent_range', sql`${t.haltIfStuckPercent} between 1 and 100`),
   ],
 );
 
@@ -79,4 +108,44 @@ export const releaseArtifacts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('release_artifacts_file_key').on(t.releaseId, t.kind, t.platform, t.arch, t.fileName)],
+);
+
+/**
+ * The version each machine last reported (decision 060): from the update check's `version`, Velopack's
+ * `localVersion` and the version Sparkle and WinSparkle put in their User-Agent. Written at most once an hour per
+ * machine (sooner only when the version changes), so polling feeds do not write on every request.
+ */
+export const machineVersions = pgTable(
+  'machine_versions',
+  {
+    activationId: uuid('activation_id')
+      .primaryKey()
+      .references(() => licenseActivations.id, { onDelete: 'cascade' }),
+    toolId: uuid('tool_id')
+      .notNull()
+      .references(() => tools.id, { onDelete: 'cascade' }),
+    version: text('version').notNull(),
+    seenAt: ts('seen_at').notNull(),
+  },
+  (t) => [index('machine_versions_tool_id_idx').on(t.toolId, t.seenAt)],
+);
+
+/**
+ * A machine's way through one release (decision 060): when it was first offered it, first downloaded one of its
+ * files, and first reported running it. What the adoption figures, the chart and the rollout watch count.
+ */
+export const releaseMachines = pgTable(
+  'release_machines',
+  {
+    releaseId: uuid('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    activationId: uuid('activation_id')
+      .notNull()
+      .references(() => licenseActivations.id, { onDelete: 'cascade' }),
+    offeredAt: ts('offered_at'),
+    downloadedAt: ts('downloaded_at'),
+    runningAt: ts('running_at'),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.activationId] })],
 );

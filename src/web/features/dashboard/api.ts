@@ -28,8 +28,13 @@ import type {
   ToolsQuery,
 } from '../../../shared/dashboard';
 import type { RefundRequestListRow } from '../../../shared/refund-requests';
-import type { CreateReleaseInput, EditReleaseInput } from '../../../shared/release-schemas';
-import type { AdminRelease } from '../../../shared/releases';
+import type {
+  CreateReleaseInput,
+  EditReleaseInput,
+  PublishReleaseInput,
+  RolloutChangeInput,
+} from '../../../shared/release-schemas';
+import type { AdminRelease, ToolAdoption } from '../../../shared/releases';
 import type {
   NewWebhookEndpoint,
   WebhookDeliverySummary,
@@ -161,8 +166,14 @@ export const dashboardApi = {
     api.delete<AdminRelease>(
       `/api/admin/releases/${encodeURIComponent(id)}/artifacts/${encodeURIComponent(artifactId)}`,
     ),
-  releaseAction: (id: string, action: 'publish' | 'yank', code: string) =>
-    api.post<AdminRelease>(`/api/admin/releases/${encodeURIComponent(id)}/${action}`, { code }),
+  yankRelease: (id: string, code: string) =>
+    api.post<AdminRelease>(`/api/admin/releases/${encodeURIComponent(id)}/yank`, { code }),
+  publishRelease: (id: string, input: PublishReleaseInput) =>
+    api.post<AdminRelease>(`/api/admin/releases/${encodeURIComponent(id)}/publish`, input),
+  changeRollout: (id: string, code: string, change: RolloutChangeInput) =>
+    api.post<AdminRelease>(`/api/admin/releases/${encodeURIComponent(id)}/rollout`, { code, change }),
+  adoption: (toolId: string) =>
+    api.get<ToolAdoption>(`/api/admin/tools/${encodeURIComponent(toolId)}/adoption`),
 };
 
 /** The server's message for a failed call, else the fallback. */

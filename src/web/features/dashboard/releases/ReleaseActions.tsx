@@ -1,12 +1,36 @@
 import { type FormEvent, useState } from 'react';
-import type { AdminRelease } from '../../../../shared/releases';
+import type { RolloutChangeInput } from '../../../../shared/release-schemas';
+import type { AdminRelease, ReleaseRollout } from '../../../../shared/releases';
 import { Button, FormError, TextField } from '../../../components/form';
 import { useAction } from '../../../components/form/useAction';
 import { dashboardApi, problem } from '../api';
 
+/** "10 % of machines, rolling", "halted at 50 %", "complete": as `releases rollout` prints it. */
+export const rolloutText = (rollout: ReleaseRollout) =>
+  rollout.state === 'complete'
+    ? 'complete: every machine is offered it'
+    : rollout.state === 'halted'
+      ? `halted at ${rollout.percent} %: no further machine is offered it`
+      : `${rollout.percent} % of machines, rolling`;
+
+/** Wide enough for its label on one line, so the fields beside it line up. */
+const codeField = (release: AdminRelease, what: string, code: string, setCode: (code: string) => void) => (
+  <TextField
+    id={`release-${release.id}-code`}
+    label={`Code from your authenticator app (to ${what})`}
+    inputMode="numeric"
+    autoComplete="one-time-code"
+    maxLength={7}
+    value={code}
+    onValueChange={setCode}
+    className="w-full sm:w-96"
+  />
+);
+
 /**
- * Publish a draft or yank a published release: each changes what every buyer's updater sees at once, so each asks
- * for a fresh code from the authenticator app.
+ * Publish a draft (at a share of machines, with Sparkle's own schedule and the stuck threshold if wanted), change a
+ * published release's rollout, or yank it: each changes what buyers' updaters see, so each asks for a fresh code
+ * from the authenticator app.
  */
 export function ReleaseActions({
   release,
@@ -15,35 +39,158 @@ export function ReleaseActions({
   release: AdminRelease;
   onChange: (release: AdminRelease) => void;
 }) {
-  const [code, setCode] = useState('');
-  const { run, busy, error } = useAction(problem);
   if (release.state === 'yanked') {
     return <p className="text-sm text-slate-700">Yanked: in no feed, no update check and not on My Tools.</p>;
   }
-  const action = release.state === 'draft' ? 'publish' : 'yank';
+  return release.state === 'draft' ? (
+    <PublishForm release={release} onChange={onChange} />
+  ) : (
+    <RolloutForm release={release} onChange={onChange} />
+  );
+}
+
+function PublishForm({
+  release,
+  onChange,
+}: {
+  release: AdminRelease;
+  onChange: (release: AdminRelease) => void;
+}) {
+  const [code, setCode] = useState('');
+  const [percent, setPercent] = useState('100');
+  const [phasedInterval, setPhasedInterval] = useState('');
+  const [haltIfStuck, setHaltIfStuck] = useState('');
+  const { run, busy, error } = useAction(problem);
+  const idOf = (field: string) => `release-${release.id}-${field}`;
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     await run(async () => {
-      onChange(await dashboardApi.releaseAction(release.id, action, code));
+      onChange(
+        await dashboardApi.publishRelease(release.id, {
+          code,
+          rolloutPercent: percent.trim(),
+          phasedInterval: phasedInterval.trim() || null,
+          haltIfStuckPercent: haltIfStuck.trim() || null,
+        }),
+      );
       setCode('');
     });
   };
   return (
-    <form onSubmit={submit} noValidate className="flex flex-wrap items-end gap-3">
-      <TextField
-        id={`release-${release.id}-code`}
-        label={`Code from your authenticator app (to ${action})`}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={7}
-        value={code}
-        onValueChange={setCode}
-        className="w-full sm:w-64"
-      />
-      <Button type="submit" variant={action === 'yank' ? 'danger' : 'primary'} busy={busy}>
-        {action === 'publish' ? `Publish ${release.version}` : `Yank ${release.version}`}
-      </Button>
+    <form onSubmit={submit} noValidate className="space-y-3">
+      <div className="grid gap-3 sm:grid-cols-3">
+        <TextField
+          id={idOf('rollout')}
+          label="Offer it first to (% of machines)"
+          inputMode="numeric"
+          value={percent}
+          onValueChange={setPercent}
+          hint="100 publishes it to everyone; widen it later."
+        />
+        <TextField
+          id={idOf('phased')}
+          label="Sparkle phased interval (optional)"
+          placeholder="e.g. 1d"
+          value={phasedInterval}
+          onValueChange={setPhasedInterval}
+          hint="Sparkle’s 7 groups of Macs, one interval apart."
+        />
+        <TextField
+          id={idOf('halt-if-stuck')}
+          label="Halt if stuck above (%, optional)"
+          inputMode="numeric"
+          placeholder="e.g. 20"
+          value={haltIfStuck}
+          onValueChange={setHaltIfStuck}
+          hint="Machines still on the old version a day after downloading it."
+        />
+      </div>
+      <div className="flex flex-wrap items-end gap-3">
+        {codeField(release, 'publish', code, setCode)}
+        <Button type="submit" busy={busy}>
+          Publish {release.version}
+        </Button>
+      </div>
       <FormError message={error} />
     </form>
+  );
+}
+
+function RolloutForm({
+  release,
+  onChange,
+}: {
+  release: AdminRelease;
+  onChange: (release: AdminRelease) => void;
+}) {
+  const [code, setCode] = useState('');
+  const [percent, setPercent] = useState('');
+  const { run, busy, error } = useAction(problem);
+  const { rollout } = release;
+  const change = (next: RolloutChangeInput | 'yank') =>
+    run(async () => {
+      onChange(
+        next === 'yank'
+          ? await dashboardApi.yankRelease(release.id, code)
+          : await dashboardApi.changeRollout(release.id, code, next),
+      );
+      setCode('');
+      setPercent('');
+    });
+  return (
+    <section aria-label={`Rollout of ${release.version}`} className="space-y-3">
+      <h3 className="text-sm font-semibold text-slate-900">Rollout</h3>
+      <p className="text-sm text-slate-700" data-testid="rollout-state">
+        {rolloutText(rollout)}
+        {rollout.phasedIntervalSeconds !== null &&
+          `; Sparkle’s phased interval ${Math.round(rollout.phasedIntervalSeconds / 3600)} h`}
+        {rollout.haltIfStuckPercent !== null &&
+          `; the watch halts it when more than ${rollout.haltIfStuckPercent} % of the machines that downloaded it are stuck`}
+        .
+      </p>
+      <form
+        noValidate
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void change({ action: 'percent', percent: percent.trim() });
+        }}
+      >
+        {codeField(release, 'change it', code, setCode)}
+        {rollout.state === 'rolling' && (
+          <>
+            <TextField
+              id={`release-${release.id}-widen`}
+              label="Widen to (% of machines)"
+              inputMode="numeric"
+              value={percent}
+              onValueChange={setPercent}
+              className="w-full sm:w-48"
+            />
+            <Button type="submit" busy={busy}>
+              Widen
+            </Button>
+          </>
+        )}
+        {rollout.state === 'halted' ? (
+          <Button variant="secondary" busy={busy} onClick={() => void change({ action: 'resume' })}>
+            Resume
+          </Button>
+        ) : (
+          <Button variant="secondary" busy={busy} onClick={() => void change({ action: 'halt' })}>
+            Halt
+          </Button>
+        )}
+        {rollout.state !== 'complete' && (
+          <Button variant="secondary" busy={busy} onClick={() => void change({ action: 'complete' })}>
+            Complete
+          </Button>
+        )}
+        <Button variant="danger" busy={busy} onClick={() => void change('yank')}>
+          Yank {release.version}
+        </Button>
+      </form>
+      <FormError message={error} />
+    </section>
   );
 }

@@ -6,6 +6,7 @@ import { announce } from '../../../lib/announce';
 import { dashboardApi } from '../api';
 import { Card } from '../ui';
 import { useDashboardData } from '../useDashboardData';
+import { AdoptionPanel } from './AdoptionPanel';
 import { NewReleaseForm } from './NewReleaseForm';
 import { ReleaseCard } from './ReleaseCard';
 
@@ -36,31 +37,38 @@ export function ReleasesPanel({ tool }: { tool: AdminTool }) {
     if (loaded.data && opened === null && loaded.data[0]) setOpened(loaded.data[0].id);
   }, [loaded.data, opened]);
 
+  /** The adoption figures are read again when a release is published, yanked or its rollout changes. */
+  const rollouts = releases.map(
+    (release) => `${release.state}:${release.rollout.state}:${release.rollout.percent}`,
+  );
   return (
-    <Card title="Releases" className="mt-4">
-      <p className="mb-4 text-sm text-slate-700">
-        Velopack package id: <span className="font-mono">{tool.packageId ?? tool.defaultPackageId}</span>. A
-        draft takes files; a published release never changes them, and yanking takes it out of every feed at
-        once.
-      </p>
-      <FormError message={loaded.error} />
-      <div className="space-y-3">
-        {releases.map((release) => (
-          <ReleaseCard key={release.id} release={release} open={release.id === opened} onChange={replace} />
-        ))}
-        {!loaded.loading && releases.length === 0 && (
-          <p className="text-sm text-slate-600">No releases yet.</p>
-        )}
-      </div>
-      <h3 className="mt-6 mb-3 text-sm font-semibold text-slate-900">New draft release</h3>
-      <NewReleaseForm
-        toolId={tool.id}
-        onCreated={(release) => {
-          setOpened(release.id);
-          setCreated(release);
-          loaded.reload();
-        }}
-      />
-    </Card>
+    <>
+      <Card title="Releases" className="mt-4">
+        <p className="mb-4 text-sm text-slate-700">
+          Velopack package id: <span className="font-mono">{tool.packageId ?? tool.defaultPackageId}</span>. A
+          draft takes files; a published release never changes them, and yanking takes it out of every feed at
+          once.
+        </p>
+        <FormError message={loaded.error} />
+        <div className="space-y-3">
+          {releases.map((release) => (
+            <ReleaseCard key={release.id} release={release} open={release.id === opened} onChange={replace} />
+          ))}
+          {!loaded.loading && releases.length === 0 && (
+            <p className="text-sm text-slate-600">No releases yet.</p>
+          )}
+        </div>
+        <h3 className="mt-6 mb-3 text-sm font-semibold text-slate-900">New draft release</h3>
+        <NewReleaseForm
+          toolId={tool.id}
+          onCreated={(release) => {
+            setOpened(release.id);
+            setCreated(release);
+            loaded.reload();
+          }}
+        />
+      </Card>
+      <AdoptionPanel toolId={tool.id} refresh={rollouts.join(',')} />
+    </>
   );
 }
