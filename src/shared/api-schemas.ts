@@ -6,6 +6,7 @@ import type { CouponCheckResponse } from './coupons';
 import type { ToolEditionView } from './editions';
 import { LICENSE_STATUSES, type LicenseFile, type MyLicense, type PublicKeysResponse } from './licenses';
 import type { OrderHistoryOrder } from './order-history';
+import type { ProformaAnswer } from './proforma';
 import { ARTIFACT_ARCHES, type ReleasePublicKeyResponse } from './releases';
 import type { PurchasedTool, Tool } from './shop';
 import { ownedTeamSchema, teamOwnerSchema } from './teams';
@@ -86,10 +87,22 @@ export const checkoutQuoteAnswerSchema = z
       z.object({ name: z.enum(['CGST', 'SGST', 'IGST']), rate: z.number(), amount: z.number().int() }),
     ),
     total: z.number().int(),
+    tds: z.number().int(),
+    amountDue: z.number().int(),
     currency: z.enum(CURRENCIES),
     coupon: z.object({ code: z.string(), applied: z.boolean(), message: z.string() }).nullable(),
   })
   .meta({ id: 'CheckoutQuote' }) satisfies z.ZodType<CheckoutQuote>;
+
+export const proformaAnswerSchema = z
+  .object({
+    orderId: z.string(),
+    proformaNumber: z.string(),
+    amountDue: z.number().int(),
+    paymentLinkUrl: z.string().nullable(),
+    validUntil: z.string(),
+  })
+  .meta({ id: 'ProformaInvoice' }) satisfies z.ZodType<ProformaAnswer>;
 
 export const startTrialAnswerSchema = z
   .object({ status: z.literal('success'), message: z.string(), expiresAt: z.string() })
@@ -102,7 +115,7 @@ export const orderSummarySchema = z
     toolName: z.string(),
     amount: z.number(),
     currency: z.enum(CURRENCIES),
-    status: z.enum(['paid', 'refunded']),
+    status: z.enum(['paid', 'refunded', 'awaiting-payment']),
     invoiceNumber: z.string().nullable(),
     invoiceUrl: z.string().nullable(),
     creditNoteNumber: z.string().nullable(),

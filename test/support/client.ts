@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
-type Body = Record<string, unknown> | URLSearchParams | string | undefined;
+type Body = Record<string, unknown> | URLSearchParams | string | Buffer | undefined;
 
 /**
  * A browser stand-in over app.inject: keeps cookies like a browser does and echoes csrftoken in X-CSRFToken
@@ -43,8 +43,10 @@ export class TestClient {
       headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     }
     if (method !== 'GET' && this.sendCsrfHeader && this.csrfToken) headers['x-csrftoken'] = this.csrfToken;
-    let payload: string | undefined;
-    if (body instanceof URLSearchParams) {
+    let payload: string | Buffer | undefined;
+    if (Buffer.isBuffer(body)) {
+      payload = body;
+    } else if (body instanceof URLSearchParams) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       payload = body.toString();
     } else if (typeof body === 'string') {

@@ -11,6 +11,7 @@ import { messageCommands } from './messages';
 import { moveCommands } from './move';
 import { operatorCommands } from './operators';
 import { orderCommands, reconcileCommands } from './orders';
+import { proformaCommands } from './proformas';
 import { refundCommands } from './refunds';
 import { releaseCommands } from './releases';
 import { toolCommands } from './tools';
@@ -55,6 +56,7 @@ const COMMANDS = [
   ...toolCommands,
   ...releaseCommands,
   ...orderCommands,
+  ...proformaCommands,
   ...reconcileCommands,
   ...refundCommands,
   ...messageCommands,

@@ -1,8 +1,10 @@
 import { FILTER_DAY_MESSAGES, filterDayProblem } from '../../shared/dashboard';
 import { formatSubunits } from '../../shared/money';
+import { QUARTER_MESSAGE, quarterDays } from '../../shared/tds-report';
 import { type Gstr1Report, gstr1Csv, gstr1Report } from '../invoices/gstr1';
-import { sections, table } from './format';
-import { CommandError, defineCommand } from './framework';
+import { tdsReport, tdsReportCsv, tdsTotalsLine } from '../orders/read/tds-report';
+import { sections, shortId, table } from './format';
+import { CommandError, defineCommand, requireOption } from './framework';
 
 const PERIOD = {
   from: { type: 'string', value: '<YYYY-MM-DD>', description: 'First day, India time (required)' },
@@ -119,4 +121,51 @@ const exportCommand = defineCommand({
   },
 });
 
-export const invoiceCommands = [list, exportCommand];
+const tds = defineCommand({
+  path: ['invoices', 'tds'],
+  summary: 'TDS receivable of a quarter: orders whose buyer deducted TDS, with the Form 16A received or not',
+  options: {
+    quarter: {
+      type: 'string',
+      value: '<YYYY-Qn>',
+      description: 'A quarter of the financial year, e.g. 2026-Q3 for October to December 2026 (required)',
+    },
+    csv: { type: 'boolean', description: 'CSV for the accountant instead of a table' },
+  },
+  example: 'invoices tds --quarter 2026-Q3 --csv > tds-2026-Q3.csv',
+  details:
+    'For matching against Form 26AS: order, buyer, PAN, invoice, taxable value, TDS (10 % under s.194J) and\n' +
+    'whether the Form 16A has come (received, checked or missing), by the quarter the order was settled in.',
+  async run(env, { options }) {
+    const quarter = requireOption(options.quarter, 'quarter', 'invoices tds');
+    if (!quarterDays(quarter)) throw new CommandError(`--quarter: ${QUARTER_MESSAGE}`);
+    const ctx = await env.open();
+    const report = await tdsReport(ctx, quarter);
+    if (options.csv) return { data: report, text: tdsReportCsv(report) };
+    return {
+      data: report,
+      text: sections([
+        [
+          `TDS receivable, ${report.quarter} (${report.from} to ${report.to})`,
+          table(
+            ['ORDER', 'SETTLED', 'BUYER', 'PAN', 'INVOICE', 'TAXABLE', 'TDS', 'FORM 16A'],
+            report.rows.map((row) => [
+              shortId(row.orderId),
+              row.settledOn,
+              row.buyerName,
+              row.pan,
+              row.invoiceNumber ?? '',
+              inr(row.taxableValue),
+              inr(row.tdsAmount),
+              row.certificateReceivedOn ? `${row.certificate} ${row.certificateReceivedOn}` : row.certificate,
+            ]),
+            'None.',
+          ),
+        ],
+        [null, tdsTotalsLine(report)],
+      ]),
+    };
+  },
+});
+
+export const invoiceCommands = [list, exportCommand, tds];

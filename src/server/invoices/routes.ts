@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type TaxDocumentKind, taxDocumentFileName } from '../../shared/order-history';
 import { requireUser } from '../auth/session';
@@ -6,7 +6,8 @@ import { contentDisposition } from '../http/content-disposition';
 import { notFound } from '../http/errors';
 import { pathStrings } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
-import { findOwnTaxDocument } from './lookup';
+import type { TaxDocument } from './document';
+import { findOwnTaxDocument, findProforma } from './lookup';
 import { renderTaxDocumentPdf } from './pdf';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -14,7 +15,10 @@ const KINDS: readonly TaxDocumentKind[] = ['invoice', 'credit-note'];
 const FILE_PATTERN =
   /^(invoice|credit-note)(?:-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}))?\.pdf$/i;
 
-/** The download of an order's tax invoices and credit notes, for the order's owner only. */
+/**
+ * The download of an order's tax invoices and credit notes, and of the proforma invoice it is paid against
+ * (`proforma.pdf`, issue 68), for the order's owner only.
+ */
 export async function taxDocumentRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.get(
@@ -23,6 +27,11 @@ export async function taxDocumentRoutes(base: FastifyInstance, ctx: AppContext):
     async (request, reply) => {
       const user = await requireUser(ctx, request);
       const { orderId, file } = request.params;
+      if (file === 'proforma.pdf' && UUID_PATTERN.test(orderId)) {
+        const proforma = await findProforma(ctx, { orderId, userId: user.id });
+        if (!proforma) throw notFound();
+        return sendPdf(reply, taxDocumentFileName('proforma', proforma.number), proforma.document);
+      }
       // `invoice.pdf`, `credit-note.pdf`, or one document by its id: `invoice-<id>.pdf`.
       const named = FILE_PATTERN.exec(file);
       const kind = KINDS.find((candidate) => candidate === named?.[1]);
@@ -30,12 +39,16 @@ export async function taxDocumentRoutes(base: FastifyInstance, ctx: AppContext):
       if (!kind || !UUID_PATTERN.test(orderId)) throw notFound();
       const found = await findOwnTaxDocument(ctx, { userId: user.id, orderId, kind, documentId });
       if (!found) throw notFound();
-      const pdf = await renderTaxDocumentPdf(found.document);
-      return reply
-        .header('cache-control', 'private, no-store')
-        .header('content-disposition', contentDisposition(taxDocumentFileName(kind, found.number), 'inline'))
-        .type('application/pdf')
-        .send(pdf);
+      return sendPdf(reply, taxDocumentFileName(kind, found.number), found.document);
     },
   );
+}
+
+async function sendPdf(reply: FastifyReply, fileName: string, document: TaxDocument) {
+  const pdf = await renderTaxDocumentPdf(document);
+  return reply
+    .header('cache-control', 'private, no-store')
+    .header('content-disposition', contentDisposition(fileName, 'inline'))
+    .type('application/pdf')
+    .send(pdf);
 }

@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorAnswerSchema, ordersAnswerSchema } from '../../shared/api-schemas';
@@ -14,6 +15,7 @@ import { buyerRefundRequestSchema, type RefundRequestView } from '../../shared/r
 import { SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { sendCredentialsSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
+import { contentDisposition } from '../http/content-disposition';
 import { notFound } from '../http/errors';
 import { CALLER_FIRST, pathStrings, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
@@ -25,6 +27,12 @@ import { resendDelivery } from './delivery';
 import { listOwnOrders } from './read/buyer-orders';
 import { ownOrderDetail } from './read/buyer-page';
 import { requestRefund } from './refund-requests';
+import {
+  readTdsCertificate,
+  storeTdsCertificate,
+  TDS_CERTIFICATE_MAX_BYTES,
+  TDS_CERTIFICATE_MESSAGES,
+} from './tds';
 
 const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 const RESEND_LIMIT = { limit: 5, windowMs: 60 * 60 * 1000 };
@@ -121,6 +129,61 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
         creditNote: { number: issued.creditNote.number },
         invoice: { number: issued.invoice.number },
       };
+    },
+  );
+
+  // The buyer's TDS certificate (Form 16A, issue 68): a PDF, in a scope of its own that takes multipart files.
+  await app.register(async (files) => {
+    await files.register(multipart, {
+      limits: { files: 1, fields: 0, parts: 1, fileSize: TDS_CERTIFICATE_MAX_BYTES + 1 },
+      throwFileSizeLimit: false,
+    });
+    files.withTypeProvider<ZodTypeProvider>().post(
+      '/api/orders/:orderId/tds-certificate',
+      {
+        schema: { params: pathStrings('orderId') },
+        config: { uploadLimit: TDS_CERTIFICATE_MAX_BYTES + 64 * 1024 },
+      },
+      async (request): Promise<{ message: string; fileName: string; uploadedAt: string }> => {
+        const user = await requireUser(ctx, request);
+        await ctx.limiter.consume({
+          key: `tds-certificate:user:${user.id}`,
+          limit: 10,
+          windowMs: 60 * 60_000,
+        });
+        const { orderId } = request.params;
+        if (!UUID_PATTERN.test(orderId)) throw notFound();
+        const fileRequired = new DomainError('validation_error', 'Choose the Form 16A PDF to upload.', {
+          fieldErrors: { file: 'Choose the Form 16A PDF to upload.' },
+        });
+        if (!request.isMultipart()) throw fileRequired;
+        const part = await request.file();
+        if (!part) throw fileRequired;
+        const stored = await storeTdsCertificate(ctx, {
+          userId: user.id,
+          orderId,
+          fileName: part.filename,
+          stream: part.file,
+        });
+        return { message: TDS_CERTIFICATE_MESSAGES.uploaded, ...stored };
+      },
+    );
+  });
+
+  app.get(
+    '/api/orders/:orderId/tds-certificate.pdf',
+    { schema: { params: pathStrings('orderId') } },
+    async (request, reply) => {
+      const user = await requireUser(ctx, request);
+      const { orderId } = request.params;
+      if (!UUID_PATTERN.test(orderId)) throw notFound();
+      const certificate = await readTdsCertificate(ctx, { orderId, userId: user.id });
+      if (!certificate) throw notFound();
+      return reply
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', contentDisposition(certificate.fileName, 'inline'))
+        .type('application/pdf')
+        .send(certificate.bytes);
     },
   );
 
