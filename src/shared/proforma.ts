@@ -83,3 +83,6 @@ export type ProformaAnswer = {
 
 /** Where the order's proforma invoice is downloaded: its owner only, 404 for anyone else. */
 export const proformaPath = (orderId: string) => `/api/orders/${orderId}/proforma.pdf`;
+
+/** What the buyer's upload of its Form 16A answers. */
+export type TdsCertificateAnswer = { message: string; fileName: string; uploadedAt: string };

@@ -32,7 +32,7 @@ export type BillingDetails = z.output<typeof billingDetailsSchema>;
 
 /** What an order is for and how it is billed: create-payment and the proforma take the same. */
 const orderFields = {
-  /** Every kind but an upgrade names the tool (refined below). */
+  /** Every kind but an upgrade and a renewal names the tool (refined below). */
   toolId: z.uuid({ error: 'Unknown tool' }).optional(),
   currency: currencySchema,
   billingDetails: billingDetailsSchema,
@@ -49,6 +49,8 @@ const orderFields = {
   editionId: z.uuid({ error: 'Unknown edition' }).optional(),
   /** An upgrade: the buyer's license that moves to the edition `editionId` (then no toolId is needed). */
   upgradeLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
+  /** A renewal: the buyer's license whose updates are renewed for another period (no toolId needed). */
+  renewLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
   /** The buyer deducts TDS under s.194J (issue 68): 10 % of the taxable value is left out of what is due. */
   tds: z.boolean().optional().default(false),
   /** The PAN the buyer deducts TDS under (required with `tds`; the GSTIN's own when the buyer has one). */
@@ -62,6 +64,7 @@ type OrderFields = {
   toolId?: string;
   teamLicenseId?: string;
   upgradeLicenseId?: string;
+  renewLicenseId?: string;
   currency: string;
   seats: number;
   tds: boolean;

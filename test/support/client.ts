@@ -1,5 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
+/** A form, JSON (an object), or bytes sent as they are (a string, or a Buffer such as a multipart body). */
 type Body = Record<string, unknown> | URLSearchParams | string | Buffer | undefined;
 
 /**
@@ -44,12 +45,10 @@ export class TestClient {
     }
     if (method !== 'GET' && this.sendCsrfHeader && this.csrfToken) headers['x-csrftoken'] = this.csrfToken;
     let payload: string | Buffer | undefined;
-    if (Buffer.isBuffer(body)) {
-      payload = body;
-    } else if (body instanceof URLSearchParams) {
+    if (body instanceof URLSearchParams) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       payload = body.toString();
-    } else if (typeof body === 'string') {
+    } else if (typeof body === 'string' || Buffer.isBuffer(body)) {
       payload = body;
     } else if (body !== undefined) {
       headers['content-type'] = 'application/json';

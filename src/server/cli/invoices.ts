@@ -1,29 +1,23 @@
-import { FILTER_DAY_MESSAGES, filterDayProblem } from '../../shared/dashboard';
+import { invoicePeriodSchema, tdsQuarterSchema } from '../../shared/dashboard';
 import { formatSubunits } from '../../shared/money';
-import { QUARTER_MESSAGE, quarterDays } from '../../shared/tds-report';
 import { type Gstr1Report, gstr1Csv, gstr1Report } from '../invoices/gstr1';
 import { tdsReport, tdsReportCsv, tdsTotalsLine } from '../orders/read/tds-report';
 import { sections, shortId, table } from './format';
-import { CommandError, defineCommand, requireOption } from './framework';
+import { CommandError, defineCommand, parseCommandInput } from './framework';
 
 const PERIOD = {
   from: { type: 'string', value: '<YYYY-MM-DD>', description: 'First day, India time (required)' },
   to: { type: 'string', value: '<YYYY-MM-DD>', description: 'Last day, India time, included (required)' },
 } as const;
 
-/** `--from` / `--to`: calendar dates, checked before the database is opened. */
-function parsePeriod(options: { from?: string; to?: string }): { from: string; to: string } {
-  const check = (name: 'from' | 'to') => {
-    const value = options[name]?.trim() ?? '';
-    const problem = filterDayProblem(value);
-    if (problem === FILTER_DAY_MESSAGES.outOfRange) throw new CommandError(`--${name}: ${problem}`);
-    if (problem) throw new CommandError(`--${name}: give a date as YYYY-MM-DD, e.g. 2026-04-01.`);
-    return value;
-  };
-  const period = { from: check('from'), to: check('to') };
-  if (period.from > period.to) throw new CommandError('--from must not be after --to.');
-  return period;
-}
+/**
+ * `--from` / `--to`: the period as the dashboard's invoices page parses it (the same schema), before the database is
+ * opened.
+ */
+const parsePeriod = (options: { from?: string; to?: string }): { from: string; to: string } =>
+  parseCommandInput(invoicePeriodSchema, {
+    options: { from: options.from?.trim(), to: options.to?.trim() },
+  });
 
 const inr = (paise: number) => formatSubunits(paise, 'INR');
 
@@ -137,8 +131,7 @@ const tds = defineCommand({
     'For matching against Form 26AS: order, buyer, PAN, invoice, taxable value, TDS (10 % under s.194J) and\n' +
     'whether the Form 16A has come (received, checked or missing), by the quarter the order was settled in.',
   async run(env, { options }) {
-    const quarter = requireOption(options.quarter, 'quarter', 'invoices tds');
-    if (!quarterDays(quarter)) throw new CommandError(`--quarter: ${QUARTER_MESSAGE}`);
+    const { quarter } = parseCommandInput(tdsQuarterSchema, { options: { quarter: options.quarter } });
     const ctx = await env.open();
     const report = await tdsReport(ctx, quarter);
     if (options.csv) return { data: report, text: tdsReportCsv(report) };

@@ -13,6 +13,7 @@ import type { TdsReport } from '../../shared/tds-report';
 import { auditLog } from '../db/schema/operator';
 import { orders } from '../db/schema/orders';
 import { findOrderTaxDocument } from '../invoices/lookup';
+import { renderTaxDocumentPdf } from '../invoices/pdf';
 
 /**
  * Issue 68's transfers from the command line, as the operator records them from the bank statement: a separate
@@ -85,7 +86,15 @@ describe('orders record-transfer', () => {
   });
 
   it('refuses a bad amount and a missing UTR before touching anything', async () => {
-    const bad = await admin('orders', 'record-transfer', proforma.orderId, '--amount', '12.345', '--utr', 'X1234567');
+    const bad = await admin(
+      'orders',
+      'record-transfer',
+      proforma.orderId,
+      '--amount',
+      '12.345',
+      '--utr',
+      'X1234567',
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--amount: "12.345" must be rupees with at most two decimals');
     const noUtr = await admin('orders', 'record-transfer', proforma.orderId, '--amount', '100');
@@ -128,7 +137,9 @@ describe('orders record-transfer', () => {
       '2026-12-01',
     );
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('The transfer SBINN52026120100001 is recorded already; nothing was changed.');
+    expect(again.stderr).toContain(
+      'The transfer SBINN52026120100001 is recorded already; nothing was changed.',
+    );
   });
 
   it('settles the order with the second part: tax invoice naming both transfers, license delivered', async () => {
@@ -159,14 +170,17 @@ describe('orders record-transfer', () => {
         { method: 'bank-transfer', reference: 'SBINN52026120100001', amount: 300_000, date: '2026-12-01' },
         { method: 'bank-transfer', reference: 'SBINN52026120300002', amount: 299_600, date: '2026-12-03' },
       ]);
-      const { renderTaxDocumentPdf } = await import('../invoices/pdf');
-      const text = (await pdfText(await renderTaxDocumentPdf(invoice?.document ?? ({} as never)))).replace(
+      if (!invoice) throw new Error('the settled order has no invoice');
+      const text = (await pdfText(await renderTaxDocumentPdf(t.ctx.pdfFonts, invoice.document))).replace(
         /\s+/g,
         ' ',
       );
       expect(text).toContain('Paid against proforma invoice PCAP/26-27/00001');
       expect(text).toContain('CGST @ 9%');
-      const audits = await t.ctx.db.select().from(auditLog).where(eq(auditLog.action, 'order.record-transfer'));
+      const audits = await t.ctx.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, 'order.record-transfer'));
       expect(audits).toHaveLength(2);
       expect(audits[0]?.actor).toMatch(/^cli:/);
     });

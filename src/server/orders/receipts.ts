@@ -69,7 +69,7 @@ async function liveReceipts(tx: Tx, orderId: string) {
 
 /**
  * Settles a locked order paid against its proforma with the receipts that cover it: its tax invoice names the
- * proforma, the TDS and the money received, and repeats the proforma's line; a payment link's payment is the
+ * proforma, the TDS and the money received, and its kind's line (the proforma's, from the same `describe`); a payment link's payment is the
  * order's payment (a refund goes back through Razorpay), a transfer leaves none.
  */
 async function settleAgainstProforma(
@@ -106,7 +106,6 @@ async function settleAgainstProforma(
       razorpayPaymentId: paymentId,
       source,
       paidAgainst,
-      invoiceLine: document.item.description,
     },
     ctx.clock.now(),
   );

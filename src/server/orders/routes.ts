@@ -1,7 +1,13 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorAnswerSchema, ordersAnswerSchema } from '../../shared/api-schemas';
+import {
+  orderDetailSchema,
+  ordersAnswerSchema,
+  refundRequestViewSchema,
+  statusAnswerSchema,
+  tdsCertificateAnswerSchema,
+} from '../../shared/api-schemas';
 import {
   BILLING_CORRECTION_MESSAGES,
   type BillingCorrectionAnswer,
@@ -11,10 +17,12 @@ import {
 import { LICENSE_MESSAGES } from '../../shared/licenses';
 import type { OrderDetail } from '../../shared/order-detail';
 import type { OrderHistoryOrder } from '../../shared/order-history';
+import type { TdsCertificateAnswer } from '../../shared/proforma';
 import { buyerRefundRequestSchema, type RefundRequestView } from '../../shared/refund-requests';
 import { SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { sendCredentialsSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
+import { answerIn, fileBytes, refusals } from '../http/answers';
 import { contentDisposition } from '../http/content-disposition';
 import { notFound } from '../http/errors';
 import { CALLER_FIRST, pathStrings, refuseInvalidInput } from '../http/route-schemas';
@@ -51,7 +59,7 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
       tags: ['Account'],
       summary: "The signed-in buyer's paid and refunded orders, newest first",
       security: SESSION,
-      response: { 200: ordersAnswerSchema, 401: errorAnswerSchema },
+      response: { 200: ordersAnswerSchema, ...refusals(401) },
     }),
     async (request, reply): Promise<OrderHistoryOrder[]> => {
       const user = await requireUser(ctx, request);
@@ -62,7 +70,14 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
 
   app.get(
     '/api/orders/:orderId',
-    { schema: { params: pathStrings('orderId') } },
+    documented({
+      tags: ['Account'],
+      summary:
+        'One of the buyer’s orders: lines, price as invoiced, payment, tax documents, license, history',
+      security: SESSION,
+      params: pathStrings('orderId'),
+      response: { 200: orderDetailSchema, ...refusals(401, 404) },
+    }),
     async (request, reply): Promise<OrderDetail> => {
       const user = await requireUser(ctx, request);
       const { orderId } = request.params;
@@ -76,10 +91,17 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
 
   app.post(
     '/api/orders/:orderId/refund-request',
-    {
-      schema: { params: pathStrings('orderId'), body: buyerRefundRequestSchema },
-      config: { checksCallerFirst: true },
-    },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Ask for a refund under one of the Refund Policy’s exceptions',
+        security: SESSION,
+        params: pathStrings('orderId'),
+        body: buyerRefundRequestSchema,
+        response: { 200: refundRequestViewSchema, ...refusals(400, 401, 403, 404, 409, 429) },
+      },
+      CALLER_FIRST,
+    ),
     async (request): Promise<RefundRequestView> => {
       const user = await requireUser(ctx, request);
       await ctx.limiter.consume({ key: `refund-request:user:${user.id}`, limit: 5, windowMs: 60 * 60_000 });
@@ -102,14 +124,7 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
         security: SESSION,
         params: pathStrings('orderId'),
         body: billingCorrectionSchema,
-        response: {
-          200: billingCorrectionAnswerSchema,
-          400: errorAnswerSchema,
-          401: errorAnswerSchema,
-          404: errorAnswerSchema,
-          409: errorAnswerSchema,
-          429: errorAnswerSchema,
-        },
+        response: { 200: billingCorrectionAnswerSchema, ...refusals(400, 401, 403, 404, 409, 429) },
       },
       CALLER_FIRST,
     ),
@@ -140,11 +155,19 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
     });
     files.withTypeProvider<ZodTypeProvider>().post(
       '/api/orders/:orderId/tds-certificate',
-      {
-        schema: { params: pathStrings('orderId') },
-        config: { uploadLimit: TDS_CERTIFICATE_MAX_BYTES + 64 * 1024 },
-      },
-      async (request): Promise<{ message: string; fileName: string; uploadedAt: string }> => {
+      documented(
+        {
+          tags: ['Account'],
+          summary: 'Upload the Form 16A for an order whose buyer deducted TDS',
+          description:
+            'multipart/form-data with one PDF file (at most 2 MB). A later upload replaces the earlier one until the firm has checked it.',
+          security: SESSION,
+          params: pathStrings('orderId'),
+          response: { 200: tdsCertificateAnswerSchema, ...refusals(400, 401, 403, 404, 409, 413, 429) },
+        },
+        { uploadLimit: TDS_CERTIFICATE_MAX_BYTES + 64 * 1024 },
+      ),
+      async (request): Promise<TdsCertificateAnswer> => {
         const user = await requireUser(ctx, request);
         await ctx.limiter.consume({
           key: `tds-certificate:user:${user.id}`,
@@ -172,7 +195,16 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
 
   app.get(
     '/api/orders/:orderId/tds-certificate.pdf',
-    { schema: { params: pathStrings('orderId') } },
+    documented({
+      tags: ['Account'],
+      summary: 'The Form 16A the buyer uploaded for an order',
+      security: SESSION,
+      params: pathStrings('orderId'),
+      response: {
+        200: answerIn('The PDF, to show in the browser', { 'application/pdf': fileBytes }),
+        ...refusals(401, 404),
+      },
+    }),
     async (request, reply) => {
       const user = await requireUser(ctx, request);
       const { orderId } = request.params;
@@ -189,7 +221,16 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
 
   app.post(
     '/api/send-tool-credentials/',
-    { schema: { body: sendCredentialsSchema }, config: { checksCallerFirst: true } },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Email the license key or sign-in details of a bought tool again',
+        security: SESSION,
+        body: sendCredentialsSchema,
+        response: { 200: statusAnswerSchema, ...refusals(400, 401, 403, 404, 409, 429) },
+      },
+      CALLER_FIRST,
+    ),
     async (request): Promise<StatusResponse> => {
       const user = await requireUser(ctx, request);
       refuseInvalidInput(request);
@@ -204,7 +245,11 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
       if (hold) {
         throw new DomainError(
           'refused',
-          hold === 'suspended' ? LICENSE_MESSAGES.licenseSuspended : LICENSE_MESSAGES.licenseRevoked,
+          hold.status === 'revoked'
+            ? LICENSE_MESSAGES.licenseRevoked
+            : hold.reason
+              ? LICENSE_MESSAGES.suspendedByFirm(hold.reason)
+              : LICENSE_MESSAGES.licenseSuspended,
         );
       }
       const outcome = await resendDelivery(ctx, { userId: user.id, toolId }, 'web');

@@ -70,8 +70,6 @@ type OrderRow = typeof orders.$inferSelect;
 type PaymentInput = Omit<FulfilInput, 'razorpayPaymentId'> & {
   razorpayPaymentId: string | null;
   paidAgainst?: PaidAgainstProforma;
-  /** The proforma's line: its tax invoice repeats what the proforma printed. */
-  invoiceLine?: string;
 };
 
 /**
@@ -115,7 +113,7 @@ async function settleOrder(
   await markCouponUsed(tx, order.id, now);
   const invoice = await issueInvoice(ctx, tx, {
     orderId: order.id,
-    itemDescription: input.invoiceLine ?? invoiceLine,
+    itemDescription: invoiceLine,
     razorpayPaymentId: input.razorpayPaymentId,
     settledInr: input.settledInr,
     paidAgainst: input.paidAgainst,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { messageAnswerSchema } from '../../../shared/api-schemas';
 import {
   emptyRequestSchema,
   ordersQuerySchema,
@@ -8,8 +9,10 @@ import {
   refundRequestSchema,
   returnPaymentSchema,
 } from '../../../shared/dashboard';
+import { adminOrderDetailSchema, ordersPageSchema } from '../../../shared/dashboard-answers';
 import { formatSubunits, toSubunits } from '../../../shared/money';
 import { type TaxDocumentKind, taxDocumentFileName } from '../../../shared/order-history';
+import { answerIn, fileBytes, refusals } from '../../http/answers';
 import { contentDisposition } from '../../http/content-disposition';
 import { AppError, notFound } from '../../http/errors';
 import { findOrderTaxDocument, findProforma } from '../../invoices/lookup';
@@ -21,7 +24,7 @@ import { recordTransfer, returnLatePayment, settleLatePayment } from '../../orde
 import { refundOrder } from '../../orders/refund';
 import { markTdsCertificateChecked, readTdsCertificate } from '../../orders/tds';
 import { orderDetail, ordersPage } from '../orders';
-import { idPath, operatorOf } from './guard';
+import { GUARD_REFUSALS, idPath, operatorOf } from './guard';
 
 const RESEND_REFUSALS = {
   'no-purchase': 'This order has no purchase to deliver (it was never paid).',
@@ -34,21 +37,35 @@ const TAX_DOCUMENT_KINDS: readonly TaxDocumentKind[] = ['invoice', 'credit-note'
 /** /api/admin/orders: the list, one order, its tax documents, and resending or refunding it. */
 export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): void {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  app.get('/api/admin/orders', { schema: { querystring: ordersQuerySchema } }, async (request) =>
-    ordersPage(ctx, request.query),
-  );
+  const list = {
+    schema: {
+      querystring: ordersQuerySchema,
+      response: { 200: ordersPageSchema, ...refusals(...GUARD_REFUSALS, 400) },
+    },
+  };
+  app.get('/api/admin/orders', list, async (request) => ordersPage(ctx, request.query));
 
-  app.get('/api/admin/orders/:id', { schema: { params: idPath } }, async (request) =>
-    orderDetail(ctx, request.params.id),
-  );
+  const one = {
+    schema: {
+      params: idPath,
+      response: { 200: adminOrderDetailSchema, ...refusals(...GUARD_REFUSALS, 400, 404) },
+    },
+  };
+  app.get('/api/admin/orders/:id', one, async (request) => orderDetail(ctx, request.params.id));
 
   app.post(
     '/api/admin/orders/:id/resend',
-    { schema: { params: idPath, body: emptyRequestSchema } },
+    {
+      schema: {
+        params: idPath,
+        body: emptyRequestSchema,
+        response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
+      },
+    },
     async (request) => {
       const id = request.params.id;
       await orderDetail(ctx, id);
-      const outcome = await resendDelivery(ctx, { orderId: id }, 'dashboard', operatorOf(request).actor);
+      const outcome = await resendDelivery(ctx, { orderId: id }, 'dashboard', operatorOf(ctx, request).actor);
       if (outcome.result !== 'sent') throw new AppError(409, 'refused', RESEND_REFUSALS[outcome.result]);
       return {
         message: `The delivery email is on its way to ${outcome.to}, with a fresh 3-hour download link.`,
@@ -58,11 +75,17 @@ export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): vo
 
   app.post(
     '/api/admin/orders/:id/refund',
-    { schema: { params: idPath, body: refundRequestSchema } },
+    {
+      schema: {
+        params: idPath,
+        body: refundRequestSchema,
+        response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
+      },
+    },
     async (request) => {
       const id = request.params.id;
       const input = request.body;
-      const { actor } = operatorOf(request);
+      const { actor } = operatorOf(ctx, request);
       await orderDetail(ctx, id);
       await requireFreshCode(ctx, actor, input.code);
       const result = await refundOrder(ctx, {
@@ -80,7 +103,13 @@ export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): vo
   // Orders paid against a proforma invoice (issue 68): transfers recorded, late money decided, Form 16A checked.
   app.post(
     '/api/admin/orders/:id/transfers',
-    { schema: { params: idPath, body: recordTransferSchema } },
+    {
+      schema: {
+        params: idPath,
+        body: recordTransferSchema,
+        response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
+      },
+    },
     async (request) => {
       const id = request.params.id;
       const { amount, utr, date } = request.body;
@@ -89,7 +118,7 @@ export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): vo
         amount: toSubunits(Number(amount)),
         utr,
         date,
-        actor: operatorOf(request).actor,
+        actor: operatorOf(ctx, request).actor,
         source: 'dashboard',
       });
       const received = `${formatSubunits(outcome.received, 'INR')} of ${formatSubunits(outcome.due, 'INR')} received`;
@@ -106,11 +135,21 @@ export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): vo
 
   app.post(
     '/api/admin/orders/:id/late-payment/settle',
-    { schema: { params: idPath, body: emptyRequestSchema } },
+    {
+      schema: {
+        params: idPath,
+        body: emptyRequestSchema,
+        response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
+      },
+    },
     async (request) => {
       const id = request.params.id;
       await orderDetail(ctx, id);
-      await settleLatePayment(ctx, { orderId: id, actor: operatorOf(request).actor, source: 'dashboard' });
+      await settleLatePayment(ctx, {
+        orderId: id,
+        actor: operatorOf(ctx, request).actor,
+        source: 'dashboard',
+      });
       return {
         message: 'The order is settled with the late payment; its invoice and license are on their way.',
       };
@@ -119,10 +158,16 @@ export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): vo
 
   app.post(
     '/api/admin/orders/:id/late-payment/return',
-    { schema: { params: idPath, body: returnPaymentSchema } },
+    {
+      schema: {
+        params: idPath,
+        body: returnPaymentSchema,
+        response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
+      },
+    },
     async (request) => {
       const id = request.params.id;
-      const { actor } = operatorOf(request);
+      const { actor } = operatorOf(ctx, request);
       await orderDetail(ctx, id);
       await requireFreshCode(ctx, actor, request.body.code);
       const result = await returnLatePayment(ctx, { orderId: id, returnReference: request.body.utr, actor });
@@ -132,18 +177,32 @@ export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): vo
 
   app.post(
     '/api/admin/orders/:id/tds-certificate/checked',
-    { schema: { params: idPath, body: emptyRequestSchema } },
+    {
+      schema: {
+        params: idPath,
+        body: emptyRequestSchema,
+        response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
+      },
+    },
     async (request) => {
       const id = request.params.id;
       await orderDetail(ctx, id);
-      await markTdsCertificateChecked(ctx, { orderId: id, actor: operatorOf(request).actor });
+      await markTdsCertificateChecked(ctx, { orderId: id, actor: operatorOf(ctx, request).actor });
       return { message: 'Form 16A marked checked.' };
     },
   );
 
   app.get(
     '/api/admin/orders/:id/tds-certificate.pdf',
-    { schema: { params: idPath } },
+    {
+      schema: {
+        params: idPath,
+        response: {
+          200: answerIn('The Form 16A the buyer uploaded', { 'application/pdf': fileBytes }),
+          ...refusals(...GUARD_REFUSALS, 400, 404),
+        },
+      },
+    },
     async (request, reply) => {
       const certificate = await readTdsCertificate(ctx, { orderId: request.params.id });
       if (!certificate) throw notFound();
@@ -156,7 +215,20 @@ export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): vo
 
   app.get(
     '/api/admin/orders/:id/:file',
-    { schema: { params: idPath.extend({ file: z.string() }) } },
+    {
+      schema: {
+        params: idPath.extend({ file: z.string() }),
+        response: {
+          200: answerIn(
+            'The proforma invoice, tax invoice or credit note (proforma.pdf, invoice.pdf, credit-note.pdf)',
+            {
+              'application/pdf': fileBytes,
+            },
+          ),
+          ...refusals(...GUARD_REFUSALS, 400, 404),
+        },
+      },
+    },
     async (request, reply) => {
       const id = request.params.id;
       if (request.params.file === 'proforma.pdf') {
@@ -168,7 +240,7 @@ export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): vo
             contentDisposition(taxDocumentFileName('proforma', proforma.number), 'inline'),
           )
           .type('application/pdf')
-          .send(await renderTaxDocumentPdf(proforma.document));
+          .send(await renderTaxDocumentPdf(ctx.pdfFonts, proforma.document));
       }
       const kind = TAX_DOCUMENT_KINDS.find((candidate) => request.params.file === `${candidate}.pdf`);
       const found = kind && (await findOrderTaxDocument(ctx, { orderId: id, kind }));
@@ -176,7 +248,7 @@ export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): vo
       return reply
         .header('content-disposition', contentDisposition(taxDocumentFileName(kind, found.number), 'inline'))
         .type('application/pdf')
-        .send(await renderTaxDocumentPdf(found.document));
+        .send(await renderTaxDocumentPdf(ctx.pdfFonts, found.document));
     },
   );
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { pathStrings } from '../../http/route-schemas';
 import type { RazorpayOrder, RazorpayPayment, RazorpayPaymentLink } from '../gateway';
+import { EMULATOR_ANSWERS } from './answers';
 
 /** What the emulator's payment links share with the rest of it: its orders, payments, ids and webhooks. */
 export type PaymentLinkDeps = {
@@ -60,49 +61,53 @@ export function registerPaymentLinks(app: FastifyInstance, deps: PaymentLinkDeps
   const unixNow = () => Math.floor(Date.now() / 1000);
   const linkId = pathStrings('id');
 
-  app.post(`${deps.api}/v1/payment_links`, { config: { csrf: false } }, async (request, reply) => {
-    if (!deps.authenticated(request, reply)) return reply;
-    const parsed = createLinkSchema.safeParse(request.body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return deps.error(reply, 400, issue?.message ?? 'Invalid request', issue?.path.join('.'));
-    }
-    const body = parsed.data;
-    if (body.accept_partial)
-      return deps.error(reply, 400, 'The emulator takes full payments only', 'accept_partial');
-    if (body.reference_id && byReference.has(body.reference_id))
-      return deps.error(
-        reply,
-        400,
-        `Payment Link with reference id ${body.reference_id} already exists`,
-        'reference_id',
-      );
-    const id = deps.newId('plink');
-    const link: StoredLink = {
-      id,
-      amount: body.amount,
-      amount_paid: 0,
-      currency: body.currency,
-      status: 'created',
-      reference_id: body.reference_id ?? null,
-      expire_by: body.expire_by ?? unixNow() + 180 * 24 * 60 * 60,
-      short_url: `${deps.publicUrl}${deps.api}/l/${id}`,
-      accept_partial: false,
-      description: body.description ?? '',
-      customer: body.customer ?? {},
-      notes: Object.fromEntries(Object.entries(body.notes ?? {}).map(([k, v]) => [k, String(v)])),
-      created_at: unixNow(),
-      cancelled_at: 0,
-      payments: [],
-    };
-    links.set(id, link);
-    if (link.reference_id) byReference.set(link.reference_id, id);
-    return reply.send({ ...link, payments: null });
-  });
+  app.post(
+    `${deps.api}/v1/payment_links`,
+    { schema: { response: EMULATOR_ANSWERS.paymentLink }, config: { csrf: false } },
+    async (request, reply) => {
+      if (!deps.authenticated(request, reply)) return reply;
+      const parsed = createLinkSchema.safeParse(request.body);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return deps.error(reply, 400, issue?.message ?? 'Invalid request', issue?.path.join('.'));
+      }
+      const body = parsed.data;
+      if (body.accept_partial)
+        return deps.error(reply, 400, 'The emulator takes full payments only', 'accept_partial');
+      if (body.reference_id && byReference.has(body.reference_id))
+        return deps.error(
+          reply,
+          400,
+          `Payment Link with reference id ${body.reference_id} already exists`,
+          'reference_id',
+        );
+      const id = deps.newId('plink');
+      const link: StoredLink = {
+        id,
+        amount: body.amount,
+        amount_paid: 0,
+        currency: body.currency,
+        status: 'created',
+        reference_id: body.reference_id ?? null,
+        expire_by: body.expire_by ?? unixNow() + 180 * 24 * 60 * 60,
+        short_url: `${deps.publicUrl}${deps.api}/l/${id}`,
+        accept_partial: false,
+        description: body.description ?? '',
+        customer: body.customer ?? {},
+        notes: Object.fromEntries(Object.entries(body.notes ?? {}).map(([k, v]) => [k, String(v)])),
+        created_at: unixNow(),
+        cancelled_at: 0,
+        payments: [],
+      };
+      links.set(id, link);
+      if (link.reference_id) byReference.set(link.reference_id, id);
+      return reply.send({ ...link, payments: null });
+    },
+  );
 
   app.get<{ Params: { id: string } }>(
     `${deps.api}/v1/payment_links/:id`,
-    { schema: { params: linkId } },
+    { schema: { params: linkId, response: EMULATOR_ANSWERS.paymentLink } },
     async (request, reply) => {
       if (!deps.authenticated(request, reply)) return reply;
       const link = links.get(request.params.id);
@@ -113,7 +118,7 @@ export function registerPaymentLinks(app: FastifyInstance, deps: PaymentLinkDeps
 
   app.post<{ Params: { id: string } }>(
     `${deps.api}/v1/payment_links/:id/cancel`,
-    { schema: { params: linkId }, config: { csrf: false } },
+    { schema: { params: linkId, response: EMULATOR_ANSWERS.paymentLink }, config: { csrf: false } },
     async (request, reply) => {
       if (!deps.authenticated(request, reply)) return reply;
       const link = links.get(request.params.id);
@@ -128,7 +133,7 @@ export function registerPaymentLinks(app: FastifyInstance, deps: PaymentLinkDeps
   /** The hosted page a buyer opens from the proforma: the amount, and one button that pays it. */
   app.get<{ Params: { id: string } }>(
     `${deps.api}/l/:id`,
-    { schema: { params: linkId } },
+    { schema: { params: linkId, response: EMULATOR_ANSWERS.linkPage } },
     async (request, reply) => {
       const link = links.get(request.params.id);
       if (!link)
@@ -158,7 +163,7 @@ ${
   /** The hosted page's Pay: one captured payment on an order of the link's amount, then the webhooks. */
   app.post<{ Params: { id: string } }>(
     `${deps.api}/l/:id/pay`,
-    { schema: { params: linkId }, config: { csrf: false } },
+    { schema: { params: linkId, response: EMULATOR_ANSWERS.linkPaid }, config: { csrf: false } },
     async (request, reply) => {
       const link = links.get(request.params.id);
       if (!link) return deps.error(reply, 400, 'The id provided does not exist', 'id');
