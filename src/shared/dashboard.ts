@@ -342,13 +342,16 @@ export type AdminProforma = {
 
 /** A bank transfer the operator records against an order's proforma (issue 68): rupees, the UTR, the value date. */
 export const recordTransferSchema = z.strictObject({
-  amount: z
-    .string()
-    .trim()
-    .regex(/^\d{1,9}(\.\d{1,2})?$/, 'Rupees with at most two decimals, e.g. 5000.00.')
-    .refine((value) => Number(value) > 0, 'The amount must be more than zero.'),
+  // Rupees as a bank statement prints them: 5,000.00 is 5000.00.
+  amount: z.preprocess(
+    (value) => (typeof value === 'string' ? value.replaceAll(',', '').trim() : value),
+    z
+      .string({ error: 'Give the amount received, e.g. 5000.00.' })
+      .regex(/^\d{1,9}(\.\d{1,2})?$/, 'Rupees with at most two decimals, e.g. 5000.00.')
+      .refine((value) => Number(value) > 0, 'The amount must be more than zero.'),
+  ),
   utr: z
-    .string()
+    .string({ error: 'Give the UTR the bank statement shows.' })
     .trim()
     .regex(/^[A-Za-z0-9]{6,30}$/, 'The UTR as the bank statement shows it: 6 to 30 letters and digits.'),
   date: z

@@ -1,3 +1,4 @@
+import { recordTransferSchema } from '../../shared/dashboard';
 import { formatSubunits, toSubunits } from '../../shared/money';
 import { indiaDate } from '../invoices/numbering';
 import { findOrder } from '../orders/read/operator';
@@ -9,7 +10,7 @@ import {
 } from '../orders/receipts';
 import { markTdsCertificateChecked } from '../orders/tds';
 import { formatTime, shortId } from './format';
-import { argument, CommandError, defineCommand, requireOption } from './framework';
+import { argument, defineCommand, parseCommandInput } from './framework';
 
 /**
  * Orders paid against a proforma invoice (issue 68, docs/decisions/062): bank transfers recorded as the bank
@@ -23,13 +24,8 @@ const ORDER_ARG = {
     'the order: its id (or the start of it), its proforma number (PCAP/26-27/00001) or Razorpay ids',
 };
 
-/** `--amount 5000.00`: rupees with at most two decimals, as paise. */
-function parseRupees(typed: string): number {
-  const text = typed.trim().replaceAll(',', '');
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(text) || Number(text) <= 0)
-    throw new CommandError(`--amount: "${typed}" must be rupees with at most two decimals, e.g. 5000.00.`);
-  return toSubunits(Number(text));
-}
+/** The dashboard's transfer, with the value date left to today when it is not given. */
+const transferInputSchema = recordTransferSchema.extend({ date: recordTransferSchema.shape.date.optional() });
 
 function receiptText(outcome: ReceiptOutcome, orderId: string): string {
   const money = (paise: number) => formatSubunits(paise, 'INR');
@@ -73,16 +69,15 @@ const recordTransferCommand = defineCommand({
     'The order settles (tax invoice, license, email) once what was received covers what is due: the total, less TDS\n' +
     'when the buyer deducts it. A UTR is recorded once. Audited as order.record-transfer.',
   async run(env, input) {
-    const amount = parseRupees(requireOption(input.options.amount, 'amount', 'orders record-transfer'));
-    const utr = requireOption(input.options.utr, 'utr', 'orders record-transfer');
+    const { amount, utr, date } = input.options;
+    const typed = parseCommandInput(transferInputSchema, { options: { amount, utr, date } });
     const ctx = await env.open();
     const order = await findOrder(ctx.db, argument(input, 0));
-    const date = input.options.date?.trim() ?? indiaDate(ctx.clock.now());
     const outcome = await recordTransfer(ctx, {
       orderId: order.id,
-      amount,
-      utr,
-      date,
+      amount: toSubunits(Number(typed.amount)),
+      utr: typed.utr,
+      date: typed.date ?? indiaDate(ctx.clock.now()),
       actor: env.actor,
       source: 'admin',
     });

@@ -160,7 +160,7 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
           tags: ['Account'],
           summary: 'Upload the Form 16A for an order whose buyer deducted TDS',
           description:
-            'multipart/form-data with one PDF file (at most 2 MB). A later upload replaces the earlier one until the firm has checked it.',
+            'multipart/form-data with one PDF file (at most 5 MB). A later upload replaces the earlier one until the firm has checked it.',
           security: SESSION,
           params: pathStrings('orderId'),
           response: { 200: tdsCertificateAnswerSchema, ...refusals(400, 401, 403, 404, 409, 413, 429) },
