@@ -222,7 +222,7 @@ describe('invoices tds', { timeout: 120_000 }, () => {
       'quarter,order,settled_on,buyer,buyer_email,pan,invoice,invoice_date,taxable_value,tds_amount,form_16a,form_16a_received_on,order_status',
     );
     const wrong = await admin('invoices', 'tds', '--quarter', '2026-Q5');
-    expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toContain('YYYY-Qn');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('--quarter "2026-Q5": Give a quarter of the financial year as YYYY-Qn');
   });
 });
