@@ -6,6 +6,7 @@ import type { AppContext } from './kernel/context';
 import { createMailTransport } from './mail/transport';
 import { createOutboxWorker, type OutboxLog } from './mail/worker';
 import type { Metrics } from './metrics';
+import { PROFORMA_NOTICES_INTERVAL_MS, sendProformaNotices } from './orders/proforma-expiry';
 import { RECONCILE_INTERVAL_MS, reconcileOnce } from './orders/reconciler';
 import { RENEWAL_REMINDERS_INTERVAL_MS, sendRenewalReminders } from './orders/renewal-reminders';
 import { announceReleases } from './releases/announcements';
@@ -94,6 +95,12 @@ export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
       name: 'checkout-reminders',
       intervalMs: CHECKOUT_REMINDERS_INTERVAL_MS,
       run: () => sendCheckoutReminders(ctx),
+    },
+    // Claims each proforma's row with SKIP LOCKED and stamps it in the transaction that queues its email.
+    {
+      name: 'proforma-notices',
+      intervalMs: PROFORMA_NOTICES_INTERVAL_MS,
+      run: () => sendProformaNotices(ctx),
     },
     webhookJob(ctx),
   ];

@@ -18,6 +18,7 @@ import {
 import type { OrderDetail } from './order-detail';
 import type { OrderHistoryOrder } from './order-history';
 import { ORDER_STATUSES } from './orders';
+import type { ProformaAnswer, TdsCertificateAnswer } from './proforma';
 import { REFUND_REQUEST_REASONS, REFUND_REQUEST_STATUSES, type RefundRequestView } from './refund-requests';
 import { ARTIFACT_ARCHES, type ReleasePublicKeyResponse } from './releases';
 import type {
@@ -112,10 +113,30 @@ export const checkoutQuoteAnswerSchema = exactly<CheckoutQuote>()(
         z.object({ name: z.enum(['CGST', 'SGST', 'IGST']), rate: z.number(), amount: z.number().int() }),
       ),
       total: z.number().int(),
+      tds: z.number().int(),
+      amountDue: z.number().int(),
       currency: z.enum(CURRENCIES),
       coupon: z.object({ code: z.string(), applied: z.boolean(), message: z.string() }).nullable(),
     })
     .meta({ id: 'CheckoutQuote' }),
+);
+
+export const proformaAnswerSchema = exactly<ProformaAnswer>()(
+  z
+    .object({
+      orderId: z.string(),
+      proformaNumber: z.string(),
+      amountDue: z.number().int(),
+      paymentLinkUrl: z.string().nullable(),
+      validUntil: z.string(),
+    })
+    .meta({ id: 'ProformaInvoice' }),
+);
+
+export const tdsCertificateAnswerSchema = exactly<TdsCertificateAnswer>()(
+  z
+    .object({ message: z.string(), fileName: z.string(), uploadedAt: z.string() })
+    .meta({ id: 'TdsCertificate' }),
 );
 
 export const startTrialAnswerSchema = exactly<StartTrialResponse>()(
@@ -132,7 +153,7 @@ export const orderSummarySchema = exactly<OrderHistoryOrder>()(
       toolName: z.string(),
       amount: z.number(),
       currency: z.enum(CURRENCIES),
-      status: z.enum(['paid', 'refunded']),
+      status: z.enum(['paid', 'refunded', 'awaiting-payment']),
       invoiceNumber: z.string().nullable(),
       invoiceUrl: z.string().nullable(),
       creditNoteNumber: z.string().nullable(),
@@ -406,6 +427,8 @@ export const orderDetailSchema = exactly<OrderDetail>()(
     taxableValue: z.number(),
     taxes: z.array(taxLineSchema),
     total: z.number(),
+    tds: z.number(),
+    amountDue: z.number(),
     billing: z.object({ address: z.string(), state: z.string(), country: z.string(), gstin: z.string() }),
     payment: z.object({
       reference: z.string().nullable(),
@@ -431,6 +454,42 @@ export const orderDetailSchema = exactly<OrderDetail>()(
       })
       .nullable(),
     refundRequests: z.array(refundRequestViewSchema),
+    proforma: z
+      .object({
+        number: z.string(),
+        issuedAt: z.string(),
+        validUntil: z.string(),
+        url: z.string(),
+        state: z.enum(['awaiting', 'paid', 'expired']),
+        paymentLinkUrl: z.string().nullable(),
+        bank: z
+          .object({
+            accountName: z.string(),
+            accountNumber: z.string(),
+            ifsc: z.string(),
+            bankName: z.string(),
+          })
+          .nullable(),
+        received: z.number(),
+        receipts: z.array(
+          z.object({
+            method: z.enum(['payment-link', 'bank-transfer']),
+            amount: z.number(),
+            reference: z.string(),
+            receivedOn: z.string(),
+          }),
+        ),
+      })
+      .nullable(),
+    tdsCertificate: z
+      .object({
+        pan: z.string(),
+        certificate: z
+          .object({ fileName: z.string(), uploadedAt: z.string(), checked: z.boolean(), url: z.string() })
+          .nullable(),
+        canUpload: z.boolean(),
+      })
+      .nullable(),
   }),
 );
 

@@ -72,6 +72,8 @@ export const checkoutQuoteSchema = z
     upgradeLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
     /** A renewal: the buyer's license whose updates are renewed for another period (no toolId needed). */
     renewLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
+    /** Price it as the buyer deducting TDS under s.194J (issue 68): `tds` and `amountDue` say what is left to pay. */
+    tds: z.boolean().optional().default(false),
   })
   .superRefine((body, check) => {
     checkOrderTarget(body, check);
@@ -96,6 +98,10 @@ export type CheckoutQuote = {
   taxableValue: number;
   taxes: QuoteTaxLine[];
   total: number;
+  /** TDS the buyer deducts (s.194J, 10 % of the taxable value) when the quote was asked with `tds`; else 0. */
+  tds: number;
+  /** What the payment asks for: the total less TDS. The invoice still shows the total. */
+  amountDue: number;
   currency: Currency;
   /** The code asked about: applied, or not with the reason (a normal answer, not an error). */
   coupon: { code: string; applied: boolean; message: string } | null;

@@ -36,6 +36,7 @@ import {
   type ToolAdoption,
   VELOPACK_TYPES,
 } from './releases';
+import type { TdsReport } from './tds-report';
 import { WEBHOOK_EVENTS, type WebhookDeliverySummary, type WebhookEndpointSummary } from './webhooks';
 
 /**
@@ -149,6 +150,42 @@ export const adminOrderDetailSchema = exactly<AdminOrderDetail>()(
     licenses: z.array(adminLicenseSchema),
     invoice: taxDocumentRef,
     creditNote: taxDocumentRef,
+    tdsAmount: z.int(),
+    buyerPan: z.string().nullable(),
+    proforma: z
+      .object({
+        number: z.string(),
+        issuedAt: z.string(),
+        validUntil: z.string(),
+        expiredAt: z.string().nullable(),
+        pdfUrl: z.string(),
+        paymentLinkUrl: z.string().nullable(),
+        amountDue: z.int(),
+        received: z.int(),
+        lateToDecide: z.boolean(),
+        receipts: z.array(
+          z.object({
+            method: z.enum(['payment-link', 'bank-transfer']),
+            amount: z.int(),
+            reference: z.string(),
+            receivedOn: z.string(),
+            recordedBy: z.string(),
+            late: z.boolean(),
+            returnedAt: z.string().nullable(),
+            returnReference: z.string().nullable(),
+          }),
+        ),
+      })
+      .nullable(),
+    tdsCertificate: z
+      .object({
+        fileName: z.string(),
+        uploadedAt: z.string(),
+        checkedAt: z.string().nullable(),
+        checkedBy: z.string().nullable(),
+        pdfUrl: z.string(),
+      })
+      .nullable(),
     events: z.array(z.object({ id: z.int(), kind: z.string(), detail: z.unknown(), createdAt: z.string() })),
     emails: z.array(
       z.object({
@@ -245,6 +282,31 @@ export const invoiceReportSchema = exactly<InvoiceReport>()(
       z.object({ placeOfSupply: z.string(), ratePercent: z.number(), documents: z.int(), ...taxFigures }),
     ),
     unconverted: z.array(z.string()),
+  }),
+);
+
+export const tdsReportSchema = exactly<TdsReport>()(
+  z.object({
+    quarter: z.string(),
+    from: z.string(),
+    to: z.string(),
+    rows: z.array(
+      z.object({
+        orderId: z.string(),
+        settledOn: z.string(),
+        buyerName: z.string(),
+        buyerEmail: z.string(),
+        pan: z.string(),
+        invoiceNumber: z.string().nullable(),
+        invoiceDate: z.string().nullable(),
+        taxableValue: z.int(),
+        tdsAmount: z.int(),
+        certificate: z.enum(['missing', 'received', 'checked']),
+        certificateReceivedOn: z.string().nullable(),
+        orderStatus: z.string(),
+      }),
+    ),
+    totals: z.object({ taxableValue: z.int(), tdsAmount: z.int(), received: z.int(), missing: z.int() }),
   }),
 );
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type LicenseStatus, type MyDevice, SUSPENSION_REASON_MAX } from './licenses';
 import { ORDER_STATUSES, type OrderStatus } from './orders';
 import { PACKAGE_ID_PATTERN } from './releases';
+import { QUARTER_MESSAGE, quarterDays } from './tds-report';
 import {
   ACTIVATION_LIMIT_PROBLEM,
   asSentence,
@@ -293,6 +294,19 @@ export type AdminOrderDetail = OrderRow & {
   licenses: AdminLicense[];
   invoice: TaxDocumentRef | null;
   creditNote: TaxDocumentRef | null;
+  /** TDS the buyer deducts (issue 68), subunits; 0 without. */
+  tdsAmount: number;
+  buyerPan: string | null;
+  /** How an order paid against a proforma stands; null for a checkout's order. */
+  proforma: AdminProforma | null;
+  /** The buyer's Form 16A, once uploaded. */
+  tdsCertificate: {
+    fileName: string;
+    uploadedAt: string;
+    checkedAt: string | null;
+    checkedBy: string | null;
+    pdfUrl: string;
+  } | null;
   paidAt: string | null;
   failureReason: string | null;
   billing: Record<string, unknown>;
@@ -307,6 +321,65 @@ export type AdminOrderDetail = OrderRow & {
     lastError: string | null;
   }>;
 };
+
+export type AdminProforma = {
+  number: string;
+  issuedAt: string;
+  validUntil: string;
+  expiredAt: string | null;
+  pdfUrl: string;
+  paymentLinkUrl: string | null;
+  amountDue: number;
+  received: number;
+  /** Money came after the proforma expired (or the order was paid): settle with it, or return it. */
+  lateToDecide: boolean;
+  receipts: Array<{
+    method: 'payment-link' | 'bank-transfer';
+    amount: number;
+    reference: string;
+    receivedOn: string;
+    recordedBy: string;
+    late: boolean;
+    returnedAt: string | null;
+    returnReference: string | null;
+  }>;
+};
+
+/** A bank transfer the operator records against an order's proforma (issue 68): rupees, the UTR, the value date. */
+export const recordTransferSchema = z.strictObject({
+  // Rupees as a bank statement prints them: 5,000.00 is 5000.00.
+  amount: z.preprocess(
+    (value) => (typeof value === 'string' ? value.replaceAll(',', '').trim() : value),
+    z
+      .string({ error: 'Give the amount received, e.g. 5000.00.' })
+      .regex(/^\d{1,9}(\.\d{1,2})?$/, 'Rupees with at most two decimals, e.g. 5000.00.')
+      .refine((value) => Number(value) > 0, 'The amount must be more than zero.'),
+  ),
+  utr: z
+    .string({ error: 'Give the UTR the bank statement shows.' })
+    .trim()
+    .regex(/^[A-Za-z0-9]{6,30}$/, 'The UTR as the bank statement shows it: 6 to 30 letters and digits.'),
+  date: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'The value date as YYYY-MM-DD.'),
+});
+export type RecordTransferRequest = z.input<typeof recordTransferSchema>;
+
+/** Returning a late payment: money leaves, so a fresh code; the UTR of the transfer back when one is returned. */
+export const returnPaymentSchema = z.strictObject({
+  utr: z.string().trim().max(30).optional(),
+  code: totpCodeSchema,
+});
+export type ReturnPaymentRequest = z.input<typeof returnPaymentSchema>;
+
+/** The TDS report's quarter (`2026-Q3`). */
+export const tdsQuarterSchema = z.strictObject({
+  quarter: z
+    .string({ error: 'Give the quarter, e.g. 2026-Q3.' })
+    .trim()
+    .refine((value) => quarterDays(value) !== null, QUARTER_MESSAGE),
+});
 
 export const REFUND_REASON_MAX = 500;
 export const refundRequestSchema = z.strictObject({

@@ -31,6 +31,8 @@ export const MAX_LENGTH = {
   billingCountry: 80,
   /** A GSTIN is 15 characters; people may type spaces between its parts. */
   gstin: 20,
+  /** A PAN is 10 characters; people may type spaces in it. */
+  pan: 14,
 
   toolName: 200,
   razorpayId: 100,

@@ -24,6 +24,10 @@ export type OrderDetail = {
   taxableValue: number;
   taxes: QuoteTaxLine[];
   total: number;
+  /** TDS the buyer deducts (s.194J, issue 68); 0 when it does not. */
+  tds: number;
+  /** What the buyer pays: the total less TDS. */
+  amountDue: number;
   billing: { address: string; state: string; country: string; gstin: string };
   payment: {
     /** Razorpay's payment id (pay_…); null for a free order or one not paid. */
@@ -50,4 +54,39 @@ export type OrderDetail = {
   } | null;
   /** The buyer's refund requests and what became of them, oldest first. */
   refundRequests: RefundRequestView[];
+  /** The proforma invoice the order is paid against (issue 68), and how that payment stands. */
+  proforma: OrderProforma | null;
+  /** The TDS the buyer deducts and its Form 16A; null without TDS. */
+  tdsCertificate: OrderTdsCertificate | null;
+};
+
+export type OrderProforma = {
+  number: string;
+  issuedAt: string;
+  /** The last moment it can be paid (ISO). */
+  validUntil: string;
+  /** Where its PDF is (owner only). */
+  url: string;
+  /** `awaiting` payment, `paid`, or `expired` unpaid (the order is then cancelled). */
+  state: 'awaiting' | 'paid' | 'expired';
+  /** The Razorpay payment link, while the proforma can still be paid by it. */
+  paymentLinkUrl: string | null;
+  /** The firm's account for NEFT/RTGS, while it can still be paid. */
+  bank: { accountName: string; accountNumber: string; ifsc: string; bankName: string } | null;
+  /** Received so far (subunits) and each payment: by payment link or bank transfer. */
+  received: number;
+  receipts: Array<{
+    method: 'payment-link' | 'bank-transfer';
+    amount: number;
+    reference: string;
+    receivedOn: string;
+  }>;
+};
+
+export type OrderTdsCertificate = {
+  pan: string;
+  /** The uploaded Form 16A, if any: its name, when, whether the firm has checked it, and where to see it. */
+  certificate: { fileName: string; uploadedAt: string; checked: boolean; url: string } | null;
+  /** The buyer may upload (or replace) it now. */
+  canUpload: boolean;
 };

@@ -2,9 +2,14 @@ import type { Currency } from './constants';
 
 /** The buyer's order history (docs/product.md §12), shared by the server and My Tools. */
 
-/** What the buyer sees of an order's status: only paid and refunded orders are listed. */
-export type OrderHistoryStatus = 'paid' | 'refunded';
+/**
+ * What the buyer sees of an order's status: paid and refunded orders are listed, and orders awaiting payment against
+ * a proforma invoice (issue 68).
+ */
+export type OrderHistoryStatus = 'paid' | 'refunded' | 'awaiting-payment';
 export type TaxDocumentKind = 'invoice' | 'credit-note';
+/** The documents of an order: its tax documents, and the proforma invoice it was paid against (issue 68). */
+export type OrderDocumentKind = TaxDocumentKind | 'proforma';
 
 /** GET /api/orders/ → OrderHistoryOrder[], newest first: the signed-in buyer's own paid and refunded orders. */
 export type OrderHistoryOrder = {
@@ -33,7 +38,13 @@ export function taxDocumentPath(orderId: string, kind: TaxDocumentKind, document
   return `/api/orders/${orderId}/${kind}${documentId ? `-${documentId}` : ''}.pdf`;
 }
 
+const FILE_NAME_WORDS: Record<OrderDocumentKind, string> = {
+  invoice: 'Invoice',
+  'credit-note': 'Credit-note',
+  proforma: 'Proforma-invoice',
+};
+
 /** "PCA/26-27/00001" → "Invoice-PCA-26-27-00001.pdf": the name a download is saved under. */
-export function taxDocumentFileName(kind: TaxDocumentKind, number: string): string {
-  return `${kind === 'invoice' ? 'Invoice' : 'Credit-note'}-${number.replace(/[^A-Za-z0-9-]+/g, '-')}.pdf`;
+export function taxDocumentFileName(kind: OrderDocumentKind, number: string): string {
+  return `${FILE_NAME_WORDS[kind]}-${number.replace(/[^A-Za-z0-9-]+/g, '-')}.pdf`;
 }

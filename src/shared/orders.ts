@@ -6,8 +6,11 @@ import { formatSubunits } from './money';
  * The database columns, the services and the operator's command line all take their names from here.
  */
 
-/** created → paid → refunded, or created → failed when Razorpay could not open the order. */
-export const ORDER_STATUSES = ['created', 'paid', 'failed', 'refunded'] as const;
+/**
+ * created → paid → refunded, or created → failed when Razorpay could not open the order, or created → cancelled
+ * when its proforma invoice expired unpaid (issue 68).
+ */
+export const ORDER_STATUSES = ['created', 'paid', 'failed', 'refunded', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /**
@@ -65,6 +68,22 @@ export const ORDER_EVENT_KINDS = [
   'refund-declined',
   /** The buyer corrected the GSTIN or billing address: a credit note cancels the invoice, a new one replaces it. */
   'billing-corrected',
+  /** A proforma invoice asks for the order's payment (by payment link or bank transfer) until its validity date. */
+  'proforma-issued',
+  /** Money came in against the proforma (a payment link's payment or a bank transfer); settled once it covers what is due. */
+  'payment-received',
+  /** The buyer was reminded, a week before, that the proforma expires. */
+  'proforma-reminder',
+  /** The proforma expired unpaid: the order is cancelled and its coupon use returned. */
+  'proforma-expired',
+  /** Money came in after the proforma expired: the operator settles the order or returns the money. */
+  'late-payment',
+  /** The operator returned a late payment to the buyer. */
+  'late-payment-returned',
+  /** The buyer uploaded its TDS certificate (Form 16A). */
+  'tds-certificate-uploaded',
+  /** The operator checked the TDS certificate against the amount deducted. */
+  'tds-certificate-checked',
 ] as const;
 export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
 
@@ -87,6 +106,14 @@ export const ORDER_EVENT_LABELS: Record<OrderEventKind, string> = {
   'refund-requested': 'Refund requested',
   'refund-declined': 'Refund request declined',
   'billing-corrected': 'Billing details corrected; invoice cancelled by a credit note and issued again',
+  'proforma-issued': 'Proforma invoice issued; awaiting payment',
+  'payment-received': 'Payment received against the proforma',
+  'proforma-reminder': 'Reminded: the proforma expires in a week',
+  'proforma-expired': 'Proforma expired unpaid; order cancelled',
+  'late-payment': 'Payment received after the proforma expired',
+  'late-payment-returned': 'Late payment returned to the buyer',
+  'tds-certificate-uploaded': 'TDS certificate (Form 16A) received',
+  'tds-certificate-checked': 'TDS certificate (Form 16A) checked',
 };
 
 /** The facts events record (their `detail`), named for people; in the order they are shown. */
@@ -113,6 +140,14 @@ export const ORDER_EVENT_DETAIL_LABELS: Record<string, string> = {
   invoice: 'New invoice',
   gstin: 'GSTIN',
   state: 'State',
+  proforma: 'Proforma invoice',
+  amountDue: 'Amount due',
+  tds: 'TDS',
+  validUntil: 'Valid until',
+  method: 'Method',
+  reference: 'Reference',
+  receivedOn: 'Received on',
+  received: 'Received so far',
 };
 
 /** Who or what caused an event (its detail's `source`). */
@@ -125,7 +160,13 @@ export const ORDER_EVENT_SOURCES: Record<string, string> = {
   dashboard: 'the dashboard',
   razorpay: 'the Razorpay Dashboard',
   'duplicate-payment': 'automatic refund of a duplicate payment',
+  'payment-link': 'Razorpay payment link',
+  'bank-transfer': 'bank transfer',
+  proforma: 'the proforma expiry',
 };
+
+/** Facts that are amounts in the order's (or the event's) currency. */
+const MONEY_FACTS = new Set(['amount', 'amountDue', 'tds', 'received']);
 
 const isCurrency = (value: unknown): value is Currency => value === 'INR' || value === 'USD';
 
@@ -138,7 +179,8 @@ const asWords = (key: string) => {
 function factValue(key: string, value: unknown, currency: Currency): string | undefined {
   if (value === null || value === undefined || value === '') return undefined;
   if (key === 'source' && typeof value === 'string') return ORDER_EVENT_SOURCES[value] ?? value;
-  if (key === 'amount' && typeof value === 'number') return formatSubunits(value, currency);
+  if (MONEY_FACTS.has(key) && typeof value === 'number') return formatSubunits(value, currency);
+  if (key === 'method' && typeof value === 'string') return ORDER_EVENT_SOURCES[value] ?? value;
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'object') {
     const money = value as { amount?: unknown; currency?: unknown };

@@ -5,6 +5,7 @@ import { CURRENCIES } from './constants';
 import { couponCodeSchema } from './coupons';
 import { multiLineText, singleLineText } from './input-policy';
 import { MAX_LENGTH } from './limits';
+import { mayPayAsFirm, normalisePan, PROFORMA_MESSAGES, panProblem } from './proforma';
 
 /**
  * The zod schemas of the shop's API bodies, used by the server. Kept apart from shop.ts so the browser's shop pages,
@@ -29,40 +30,82 @@ export const billingDetailsSchema = z
   .transform(normaliseBilling);
 export type BillingDetails = z.output<typeof billingDetailsSchema>;
 
+/** What an order is for and how it is billed: create-payment and the proforma take the same. */
+const orderFields = {
+  /** Every kind but an upgrade and a renewal names the tool (refined below). */
+  toolId: z.uuid({ error: 'Unknown tool' }).optional(),
+  currency: currencySchema,
+  billingDetails: billingDetailsSchema,
+  /** Optional; the server judges and applies it (an empty field is no code). */
+  couponCode: z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    couponCodeSchema.optional(),
+  ),
+  /** How many seats (1–50, decision 051); more than one makes a team license. */
+  seats: seatsField,
+  /** "Add seats": the team license (owned by the buyer) the seats are added to, instead of a new license. */
+  teamLicenseId: z.uuid({ error: 'Unknown team license' }).optional(),
+  /** The edition bought, of a tool with editions (decision 056). */
+  editionId: z.uuid({ error: 'Unknown edition' }).optional(),
+  /** An upgrade: the buyer's license that moves to the edition `editionId` (then no toolId is needed). */
+  upgradeLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
+  /** A renewal: the buyer's license whose updates are renewed for another period (no toolId needed). */
+  renewLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
+  /** The buyer deducts TDS under s.194J (issue 68): 10 % of the taxable value is left out of what is due. */
+  tds: z.boolean().optional().default(false),
+  /** The PAN the buyer deducts TDS under (required with `tds`; the GSTIN's own when the buyer has one). */
+  pan: z.preprocess(
+    (value) => (typeof value === 'string' ? normalisePan(value) : value === null ? undefined : value),
+    singleLineText(MAX_LENGTH.pan).optional().default(''),
+  ),
+};
+
+type OrderFields = {
+  toolId?: string;
+  teamLicenseId?: string;
+  upgradeLicenseId?: string;
+  renewLicenseId?: string;
+  currency: string;
+  seats: number;
+  tds: boolean;
+  pan: string;
+  billingDetails: { currency: string; gstin: string };
+};
+
+/** The rules every order request keeps beyond its fields' own: one target, one currency, TDS only as a firm. */
+function checkOrderRequest(body: OrderFields, check: z.core.$RefinementCtx): void {
+  checkOrderTarget(body, check);
+  if (body.billingDetails.currency !== body.currency)
+    check.addIssue({
+      code: 'custom',
+      path: ['billingDetails', 'currency'],
+      message: 'The billing currency must match the order currency',
+    });
+  if (!body.tds) return;
+  const asFirm = mayPayAsFirm({
+    currency: body.currency === 'INR' ? 'INR' : 'USD',
+    gstin: body.billingDetails.gstin,
+    seats: body.seats,
+    addsSeats: Boolean(body.teamLicenseId),
+  });
+  if (!asFirm)
+    check.addIssue({
+      code: 'custom',
+      path: ['tds'],
+      message: body.currency === 'INR' ? PROFORMA_MESSAGES.tdsNeedsBusiness : PROFORMA_MESSAGES.rupeesOnly,
+    });
+  const problem = panProblem(body.pan, body.billingDetails.gstin);
+  if (problem) check.addIssue({ code: 'custom', path: ['pan'], message: problem });
+}
+
 /** POST /api/create-payment/ body. `toolName` and `price` are accepted for the product document's browser but ignored. */
 export const createPaymentSchema = z
   .strictObject({
-    /** Every kind but an upgrade and a renewal names the tool (refined below). */
-    toolId: z.uuid({ error: 'Unknown tool' }).optional(),
+    ...orderFields,
     toolName: singleLineText(MAX_LENGTH.toolName).optional(),
     price: z.number().optional(),
-    currency: currencySchema,
-    billingDetails: billingDetailsSchema,
-    /** Optional; the server judges and applies it (an empty field is no code). */
-    couponCode: z.preprocess(
-      (value) => (value === '' || value === null ? undefined : value),
-      couponCodeSchema.optional(),
-    ),
-    /** How many seats (1–50, decision 051); more than one makes a team license. */
-    seats: seatsField,
-    /** "Add seats": the team license (owned by the buyer) the seats are added to, instead of a new license. */
-    teamLicenseId: z.uuid({ error: 'Unknown team license' }).optional(),
-    /** The edition bought, of a tool with editions (decision 056). */
-    editionId: z.uuid({ error: 'Unknown edition' }).optional(),
-    /** An upgrade: the buyer's license that moves to the edition `editionId` (then no toolId is needed). */
-    upgradeLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
-    /** A renewal: the buyer's license whose updates are renewed for another period (no toolId needed). */
-    renewLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
   })
-  .superRefine((body, check) => {
-    checkOrderTarget(body, check);
-    if (body.billingDetails.currency !== body.currency)
-      check.addIssue({
-        code: 'custom',
-        path: ['billingDetails', 'currency'],
-        message: 'The billing currency must match the order currency',
-      });
-  });
+  .superRefine(checkOrderRequest);
 export type CreatePaymentRequest = z.input<typeof createPaymentSchema>;
 
 /** POST /api/verify-payment/ body. */
@@ -80,3 +123,28 @@ export const sendCredentialsSchema = z.strictObject({ toolId: z.uuid({ error: 'U
 
 /** POST /api/trials/ body. */
 export const startTrialSchema = z.strictObject({ toolId: z.uuid({ error: 'Unknown tool' }) });
+
+/**
+ * POST /api/checkout/proforma body (issue 68): what create-payment takes (the quote's order and the payment's
+ * billing details), with `tds` and `pan`. A proforma is for a business buyer with a GSTIN or a team of seats, in
+ * rupees: said on the field that decides it.
+ */
+export const proformaRequestSchema = z.strictObject(orderFields).superRefine((body, check) => {
+  checkOrderRequest(body, check);
+  if (body.currency !== 'INR')
+    check.addIssue({ code: 'custom', path: ['currency'], message: PROFORMA_MESSAGES.rupeesOnly });
+  else if (
+    !mayPayAsFirm({
+      currency: 'INR',
+      gstin: body.billingDetails.gstin,
+      seats: body.seats,
+      addsSeats: Boolean(body.teamLicenseId),
+    })
+  )
+    check.addIssue({
+      code: 'custom',
+      path: ['billingDetails', 'gstin'],
+      message: PROFORMA_MESSAGES.notEligible,
+    });
+});
+export type ProformaRequest = z.input<typeof proformaRequestSchema>;

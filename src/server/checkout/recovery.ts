@@ -5,7 +5,7 @@ import type { DbOrTx, Tx } from '../db';
 import { users } from '../db/schema/accounts';
 import { tools } from '../db/schema/catalogue';
 import { checkoutStarts } from '../db/schema/checkout';
-import { purchases } from '../db/schema/orders';
+import { orders, proformaTerms, purchases } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 import { toolLabel } from '../licenses/delivery-email';
 import { renderEmail } from '../mail/layout';
@@ -73,8 +73,12 @@ function renderReminder(parts: {
 
 async function sendDue(ctx: AppContext, tx: Tx, now: Date): Promise<number> {
   const at = now.getTime();
-  const bought = sql`exists (select 1 from ${purchases} where ${purchases.userId} = ${checkoutStarts.userId}
-    and ${purchases.toolId} = ${checkoutStarts.toolId} and ${purchases.refundedAt} is null)`;
+  // Bought, or being paid against a proforma invoice (issue 68): nothing to remind the buyer of.
+  const bought = sql`(exists (select 1 from ${purchases} where ${purchases.userId} = ${checkoutStarts.userId}
+    and ${purchases.toolId} = ${checkoutStarts.toolId} and ${purchases.refundedAt} is null)
+    or exists (select 1 from ${orders} join ${proformaTerms} on ${proformaTerms.orderId} = ${orders.id}
+      where ${orders.userId} = ${checkoutStarts.userId} and ${orders.toolId} = ${checkoutStarts.toolId}
+      and ${orders.status} = 'created'))`;
   const due = await tx
     .select({
       id: checkoutStarts.id,

@@ -12,6 +12,7 @@ import { messageCommands } from './messages';
 import { moveCommands } from './move';
 import { operatorCommands } from './operators';
 import { orderCommands, reconcileCommands } from './orders';
+import { proformaCommands } from './proformas';
 import { refundCommands } from './refunds';
 import { releaseCommands } from './releases';
 import { toolCommands } from './tools';
@@ -63,6 +64,7 @@ const COMMANDS = [
   ...editionCommands,
   ...releaseCommands,
   ...orderCommands,
+  ...proformaCommands,
   ...reconcileCommands,
   ...refundCommands,
   ...messageCommands,

@@ -1,7 +1,8 @@
-import { invoicePeriodSchema } from '../../shared/dashboard';
+import { invoicePeriodSchema, tdsQuarterSchema } from '../../shared/dashboard';
 import { formatSubunits } from '../../shared/money';
 import { type Gstr1Report, gstr1Csv, gstr1Report } from '../invoices/gstr1';
-import { sections, table } from './format';
+import { tdsReport, tdsReportCsv, tdsTotalsLine } from '../orders/read/tds-report';
+import { sections, shortId, table } from './format';
 import { CommandError, defineCommand, parseCommandInput } from './framework';
 
 const PERIOD = {
@@ -114,4 +115,50 @@ const exportCommand = defineCommand({
   },
 });
 
-export const invoiceCommands = [list, exportCommand];
+const tds = defineCommand({
+  path: ['invoices', 'tds'],
+  summary: 'TDS receivable of a quarter: orders whose buyer deducted TDS, with the Form 16A received or not',
+  options: {
+    quarter: {
+      type: 'string',
+      value: '<YYYY-Qn>',
+      description: 'A quarter of the financial year, e.g. 2026-Q3 for October to December 2026 (required)',
+    },
+    csv: { type: 'boolean', description: 'CSV for the accountant instead of a table' },
+  },
+  example: 'invoices tds --quarter 2026-Q3 --csv > tds-2026-Q3.csv',
+  details:
+    'For matching against Form 26AS: order, buyer, PAN, invoice, taxable value, TDS (10 % under s.194J) and\n' +
+    'whether the Form 16A has come (received, checked or missing), by the quarter the order was settled in.',
+  async run(env, { options }) {
+    const { quarter } = parseCommandInput(tdsQuarterSchema, { options: { quarter: options.quarter } });
+    const ctx = await env.open();
+    const report = await tdsReport(ctx, quarter);
+    if (options.csv) return { data: report, text: tdsReportCsv(report) };
+    return {
+      data: report,
+      text: sections([
+        [
+          `TDS receivable, ${report.quarter} (${report.from} to ${report.to})`,
+          table(
+            ['ORDER', 'SETTLED', 'BUYER', 'PAN', 'INVOICE', 'TAXABLE', 'TDS', 'FORM 16A'],
+            report.rows.map((row) => [
+              shortId(row.orderId),
+              row.settledOn,
+              row.buyerName,
+              row.pan,
+              row.invoiceNumber ?? '',
+              inr(row.taxableValue),
+              inr(row.tdsAmount),
+              row.certificateReceivedOn ? `${row.certificate} ${row.certificateReceivedOn}` : row.certificate,
+            ]),
+            'None.',
+          ),
+        ],
+        [null, tdsTotalsLine(report)],
+      ]),
+    };
+  },
+});
+
+export const invoiceCommands = [list, exportCommand, tds];

@@ -33,7 +33,7 @@ const list = defineCommand({
   options: {
     status: {
       type: 'string',
-      value: '<created|paid|failed|refunded>',
+      value: '<created|paid|failed|refunded|cancelled>',
       description: 'Only orders in this state',
     },
     email: { type: 'string', value: '<address>', description: 'Only this customer’s orders' },
@@ -85,8 +85,18 @@ function dossierText(d: OrderDossier): string {
         ['Tool', d.tool ? `${toolLabel(d.tool.name, d.tool.device)} (${shortId(d.tool.id)})` : 'missing'],
         ['Invoice', d.invoice && `${d.invoice.number} of ${formatTime(d.invoice.issuedAt)}`],
         ['Credit note', d.creditNote && `${d.creditNote.number} of ${formatTime(d.creditNote.issuedAt)}`],
+        [
+          'TDS',
+          d.tdsAmount > 0 ? `${formatMoney(d.tdsAmount, d.currency)} under s.194J, PAN ${d.buyerPan}` : null,
+        ],
+        [
+          'Form 16A',
+          d.tdsCertificate &&
+            `${d.tdsCertificate.fileName}, received ${formatTime(d.tdsCertificate.uploadedAt)}${d.tdsCertificate.checkedAt ? `, checked ${formatTime(d.tdsCertificate.checkedAt)} by ${d.tdsCertificate.checkedBy}` : ', not checked yet'}`,
+        ],
       ]),
     ],
+    ...proformaSections(d),
     [
       'Billing:',
       details([
@@ -155,6 +165,48 @@ function dossierText(d: OrderDossier): string {
       ),
     ],
   ]);
+}
+
+/** An order paid against a proforma: its terms, what is due and received, and each receipt. */
+function proformaSections(d: OrderDossier): Array<[string | null, string]> {
+  const p = d.proforma;
+  if (!p) return [];
+  return [
+    [
+      'Proforma invoice:',
+      details([
+        ['Number', `${p.number} of ${formatTime(p.issuedAt)}`],
+        ['Valid until', formatTime(p.validUntil)],
+        ['Expired', formatTime(p.expiredAt)],
+        ['Payment link', p.paymentLinkUrl],
+        ['Amount due', formatMoney(p.amountDue, d.currency)],
+        ['Received', formatMoney(p.received, d.currency)],
+        [
+          'Decide',
+          p.lateToDecide ? 'money came late: "orders settle-late" or "orders return-payment"' : null,
+        ],
+      ]),
+    ],
+    [
+      'Payments received:',
+      table(
+        ['METHOD', 'AMOUNT', 'REFERENCE', 'RECEIVED ON', 'RECORDED BY', 'STATE'],
+        p.receipts.map((receipt) => [
+          receipt.method,
+          formatMoney(receipt.amount, d.currency),
+          receipt.reference,
+          receipt.receivedOn,
+          receipt.recordedBy,
+          receipt.returnedAt
+            ? `returned ${formatTime(receipt.returnedAt)} ${receipt.returnReference ?? ''}`.trim()
+            : receipt.late
+              ? 'late'
+              : 'counted',
+        ]),
+        'None yet.',
+      ),
+    ],
+  ];
 }
 
 const show = defineCommand({

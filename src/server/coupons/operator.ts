@@ -18,7 +18,7 @@ import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { type Actor, actorName, recordAudit } from '../operator/audit';
-import { COUPON_HOLD_MS, type CouponRow } from './redemptions';
+import { type CouponRow, heldAt } from './redemptions';
 
 /**
  * The operator's coupons, for the dashboard and the command line alike: each change is one transaction that
@@ -59,13 +59,12 @@ const toSummary = (coupon: CouponRow, uses: Uses, now: Date): CouponSummary => (
 async function usesOf(db: DbOrTx, couponIds: string[], now: Date): Promise<Map<string, Uses>> {
   const result = new Map<string, Uses>();
   if (couponIds.length === 0) return result;
-  const cutoff = new Date(now.getTime() - COUPON_HOLD_MS);
   const rows = await db
     .select({
       couponId: couponRedemptions.couponId,
       used: sql<number>`count(*) filter (where ${couponRedemptions.state} = 'used')`.mapWith(Number),
       reserved:
-        sql<number>`count(*) filter (where ${couponRedemptions.state} = 'reserved' and ${couponRedemptions.createdAt} > ${cutoff})`.mapWith(
+        sql<number>`count(*) filter (where ${couponRedemptions.state} = 'reserved' and (${heldAt(now)}))`.mapWith(
           Number,
         ),
     })

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, not, sql } from 'drizzle-orm';
 import type { Currency } from '../../shared/constants';
 import { COUPON_MESSAGES, couponDiscount } from '../../shared/coupons';
 import type { DbOrTx, Tx } from '../db';
@@ -9,9 +9,14 @@ import { DomainError } from '../kernel/domain-error';
 /**
  * A coupon use is reserved with the order and held while its checkout can still be paid: at most 30 minutes, so
  * unpaid orders cannot hoard a limited code (decision 042). A payment that arrives later is still honoured at
- * fulfilment (markCouponUsed), the buyer having paid the discounted price.
+ * fulfilment (markCouponUsed), the buyer having paid the discounted price. An order paid against a proforma holds
+ * its use until the proforma's validity ends (`held_until`, issue 68).
  */
 export const COUPON_HOLD_MS = 30 * 60 * 1000;
+
+/** A reservation still held at `now`: a checkout's for 30 minutes after it was made, a proforma's until its end. */
+export const heldAt = (now: Date) =>
+  sql`(${couponRedemptions.heldUntil} is null and ${couponRedemptions.createdAt} > ${new Date(now.getTime() - COUPON_HOLD_MS)}) or ${couponRedemptions.heldUntil} > ${now}`;
 
 export type CouponRow = typeof coupons.$inferSelect;
 
@@ -29,11 +34,11 @@ export async function countUses(
   db: DbOrTx,
   input: { couponId: string; userId: string; now: Date; ignoreOpenOrderOf?: { toolId: string } },
 ): Promise<CouponUses> {
-  const cutoff = new Date(input.now.getTime() - COUPON_HOLD_MS);
+  // A proforma's reservation is never taken over by a new checkout: the proforma can still be paid.
   const ignored = input.ignoreOpenOrderOf
-    ? sql`(${couponRedemptions.state} = 'reserved' and ${couponRedemptions.userId} = ${input.userId} and ${orders.toolId} = ${input.ignoreOpenOrderOf.toolId})`
+    ? sql`(${couponRedemptions.state} = 'reserved' and ${couponRedemptions.heldUntil} is null and ${couponRedemptions.userId} = ${input.userId} and ${orders.toolId} = ${input.ignoreOpenOrderOf.toolId})`
     : sql`false`;
-  const counts = sql`(${couponRedemptions.state} = 'used' or (${couponRedemptions.state} = 'reserved' and ${couponRedemptions.createdAt} > ${cutoff})) and not ${ignored}`;
+  const counts = sql`(${couponRedemptions.state} = 'used' or (${couponRedemptions.state} = 'reserved' and (${heldAt(input.now)}))) and not ${ignored}`;
   const [row] = await db
     .select({
       live: sql<number>`count(*) filter (where ${counts})`.mapWith(Number),
@@ -101,6 +106,7 @@ export async function reserveCoupon(
         and(
           eq(couponRedemptions.couponId, coupon.id),
           eq(couponRedemptions.state, 'reserved'),
+          isNull(couponRedemptions.heldUntil),
           inArray(couponRedemptions.orderId, superseded),
         ),
       );
@@ -116,7 +122,15 @@ export async function reserveCoupon(
 /** Writes the reservation of `reserveCoupon` for the order just inserted, in the same transaction. */
 export async function recordReservation(
   tx: Tx,
-  input: { priced: CouponPrice; orderId: string; userId: string; currency: Currency; now: Date },
+  input: {
+    priced: CouponPrice;
+    orderId: string;
+    userId: string;
+    currency: Currency;
+    now: Date;
+    /** Held longer than a checkout's 30 minutes: an order paid against a proforma, until its validity ends. */
+    heldUntil?: Date;
+  },
 ): Promise<void> {
   await tx.insert(couponRedemptions).values({
     couponId: input.priced.coupon.id,
@@ -126,6 +140,7 @@ export async function recordReservation(
     discount: input.priced.discount,
     currency: input.currency,
     createdAt: input.now,
+    heldUntil: input.heldUntil ?? null,
   });
 }
 
@@ -150,11 +165,10 @@ export async function releaseCouponOf(db: DbOrTx, orderId: string): Promise<void
 
 /** Marks reservations past their hold as released (they already stopped counting); returns how many. */
 export async function releaseExpiredReservations(db: DbOrTx, now: Date): Promise<number> {
-  const cutoff = new Date(now.getTime() - COUPON_HOLD_MS);
   const released = await db
     .update(couponRedemptions)
     .set({ state: 'released' })
-    .where(and(eq(couponRedemptions.state, 'reserved'), lt(couponRedemptions.createdAt, cutoff)))
+    .where(and(eq(couponRedemptions.state, 'reserved'), not(heldAt(now))))
     .returning({ id: couponRedemptions.id });
   return released.length;
 }

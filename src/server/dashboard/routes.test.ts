@@ -9,6 +9,7 @@ import {
   totpAt,
   verifiedOperator,
 } from '../../../test/support/dashboard-helpers';
+import { multipartFile } from '../../../test/support/forms';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import {
   addTool,
@@ -29,15 +30,71 @@ import { outbox } from '../db/schema/mail';
 import { adminSessions, auditLog, operators } from '../db/schema/operator';
 import { orders, purchases } from '../db/schema/orders';
 import { webhookDeliveries } from '../db/schema/webhooks';
+import { indiaDate } from '../invoices/numbering';
 import { activateLicense } from '../licenses/activate';
 import { suspendLicense } from '../licenses/operator';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
 import { cliActor } from '../operator/audit';
 import { revokeOperator } from '../operator/roles';
+import { recordTransfer } from '../orders/receipts';
 import { addArtifact, createRelease } from '../releases/operator';
 import { startTrial } from '../trials/trials';
 import { addWebhookEndpoint } from '../webhooks/operator';
 import { DASHBOARD_IDLE_MS, DASHBOARD_MAX_MS } from './session';
+
+const FIRM_BILLING = {
+  address: 'Unit 4, Trade Centre, Bandra Kurla Complex, Mumbai',
+  state: 'Maharashtra',
+  country: 'India',
+  gstin: '27AAPFU0939F1ZV',
+  currency: 'INR',
+};
+
+/**
+ * Proformas for the route table (issue 68), asked for by a firm as the checkout asks: one left awaiting payment; two
+ * cancelled as their expiry leaves them, each with the whole amount transferred after it (a late payment); one with
+ * TDS and its Form 16A uploaded.
+ */
+async function proformaFixtures(toolId: string, today: string): Promise<Fixtures['proformas']> {
+  const firm = await newBuyer(t);
+  const ask = async (tds: boolean) => {
+    const asked = await firm.client.post('/api/checkout/proforma', {
+      toolId,
+      currency: 'INR',
+      billingDetails: FIRM_BILLING,
+      seats: 5,
+      ...(tds ? { tds: true, pan: 'AAPFU0939F' } : {}),
+    });
+    if (asked.statusCode !== 200) throw new Error(`proforma refused: ${asked.body}`);
+    return asked.json<{ orderId: string; amountDue: number }>();
+  };
+  const lateTransfer = async (utr: string) => {
+    const { orderId, amountDue } = await ask(false);
+    await t.ctx.db.update(orders).set({ status: 'cancelled' }).where(eq(orders.id, orderId));
+    const outcome = await recordTransfer(t.ctx, {
+      orderId,
+      amount: amountDue,
+      utr,
+      date: today,
+      actor: cliActor('tester'),
+      source: 'admin',
+    });
+    if (outcome.result !== 'late') throw new Error(`expected a late payment, got ${outcome.result}`);
+    return orderId;
+  };
+  const withForm16a = (await ask(true)).orderId;
+  const upload = multipartFile('file', 'Form16A.pdf', Buffer.from('%PDF-1.4\n%%EOF\n'));
+  const uploaded = await firm.client.post(`/api/orders/${withForm16a}/tds-certificate`, upload.body, {
+    'content-type': upload.contentType,
+  });
+  if (uploaded.statusCode !== 200) throw new Error(`Form 16A refused: ${uploaded.body}`);
+  return {
+    open: (await ask(false)).orderId,
+    lateToSettle: await lateTransfer('ROUTELATE0001'),
+    lateToReturn: await lateTransfer('ROUTELATE0002'),
+    withForm16a,
+  };
+}
 
 type Call = {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -64,6 +121,13 @@ type Fixtures = {
   webhookId: string;
   /** A delivery already made, which may be redelivered. */
   webhookDeliveryId: number;
+  /**
+   * Orders paid against a proforma (issue 68): one awaiting transfers, two cancelled with a late transfer (one to
+   * settle with it, one to return it), and one whose buyer deducts TDS and has uploaded its Form 16A.
+   */
+  proformas: { open: string; lateToSettle: string; lateToReturn: string; withForm16a: string };
+  /** Today in India, the value date of a transfer. */
+  today: string;
   /** A TOTP code not used yet, for the actions that ask for one. */
   freshCode(): Promise<string>;
 };
@@ -231,6 +295,31 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
   'GET /api/admin/invoices': () => ({
     method: 'GET',
     url: '/api/admin/invoices?from=2026-04-01&to=2026-12-31',
+  }),
+  'GET /api/admin/tds': () => ({ method: 'GET', url: '/api/admin/tds?quarter=2026-Q3' }),
+  'POST /api/admin/orders/:id/transfers': (fx) => ({
+    method: 'POST',
+    url: `/api/admin/orders/${fx.proformas.open}/transfers`,
+    body: { amount: '1,000.00', utr: 'ROUTETABLE0001', date: fx.today },
+  }),
+  'POST /api/admin/orders/:id/late-payment/settle': (fx) => ({
+    method: 'POST',
+    url: `/api/admin/orders/${fx.proformas.lateToSettle}/late-payment/settle`,
+    body: {},
+  }),
+  'POST /api/admin/orders/:id/late-payment/return': async (fx) => ({
+    method: 'POST',
+    url: `/api/admin/orders/${fx.proformas.lateToReturn}/late-payment/return`,
+    body: { utr: 'ROUTERETURN0001', code: await fx.freshCode() },
+  }),
+  'POST /api/admin/orders/:id/tds-certificate/checked': (fx) => ({
+    method: 'POST',
+    url: `/api/admin/orders/${fx.proformas.withForm16a}/tds-certificate/checked`,
+    body: {},
+  }),
+  'GET /api/admin/orders/:id/tds-certificate.pdf': (fx) => ({
+    method: 'GET',
+    url: `/api/admin/orders/${fx.proformas.withForm16a}/tds-certificate.pdf`,
   }),
   'GET /api/admin/invoices/export': () => ({
     method: 'GET',
@@ -408,7 +497,11 @@ describe('who reaches /api/admin/', () => {
       });
       return asked.json<{ id: string }>().id;
     };
+    const today = indiaDate(t.clock.now());
+    const proformas = await proformaFixtures(tool.id, today);
     fixtures = {
+      proformas,
+      today,
       webhookId: webhook.id,
       webhookDeliveryId: delivery.id,
       refundRequests: { approve: await refundRequestOf(), decline: await refundRequestOf() },

@@ -1,6 +1,7 @@
 import { BILLING_COUNTRY_INDIA } from '../../shared/billing';
 import type { Currency } from '../../shared/constants';
-import type { FirmIdentity } from '../kernel/firm';
+import { TDS_RATE_PERCENT, TDS_SECTION, tdsOn } from '../../shared/proforma';
+import type { FirmBank, FirmIdentity } from '../kernel/firm';
 import { indiaDate } from './numbering';
 import { priceOrder } from './pricing';
 import { type SupplyType, splitTax, type TaxLine } from './tax';
@@ -15,7 +16,8 @@ export const OTHER_COUNTRIES_CODE = '96';
  * firm's settings never changes a document already issued.
  */
 export type TaxDocument = {
-  kind: 'invoice' | 'credit-note';
+  /** A proforma invoice (issue 68) is drawn like a tax invoice but is none: it asks for a payment. */
+  kind: 'invoice' | 'credit-note' | 'proforma';
   number: string;
   /** Date of issue in India, YYYY-MM-DD. */
   date: string;
@@ -49,6 +51,36 @@ export type TaxDocument = {
   /** A coupon's discount, when the order had one (absent on documents issued before coupons existed). */
   discount?: DocumentDiscount | null;
   reason: string | null;
+  /** A proforma's terms: until when, what is due after TDS, and how to pay it. */
+  proforma?: ProformaTerms;
+  /** A tax invoice of an order paid against a proforma: that proforma, the TDS deducted and the money received. */
+  paidAgainst?: PaidAgainstProforma | null;
+};
+
+/** TDS the buyer deducts (s.194J): on the taxable value, under the buyer's PAN. */
+export type DocumentTds = { section: string; ratePercent: number; amount: number; pan: string };
+
+export type ProformaTerms = {
+  /** The last day it can be paid, India time (YYYY-MM-DD). */
+  validUntil: string;
+  tds: DocumentTds | null;
+  /** The total less TDS: what the payment link asks for and a transfer must cover. */
+  amountDue: number;
+  amountDueInWords: string;
+  paymentLinkUrl: string | null;
+  /** The firm's account for NEFT/RTGS (the holder is the supplier's legal name); null when none is set. */
+  bank: FirmBank | null;
+};
+
+export type PaidAgainstProforma = {
+  proforma: { number: string; date: string };
+  tds: DocumentTds | null;
+  receipts: Array<{
+    method: 'payment-link' | 'bank-transfer';
+    reference: string;
+    amount: number;
+    date: string;
+  }>;
 };
 
 /**
@@ -96,6 +128,8 @@ export type InvoiceInput = {
   coupon?: { code: string; listPrice: number } | null;
   /** Seats the order bought (decision 051); the list price is the unit price times this. */
   seats?: number;
+  /** An order paid against a proforma (issue 68): printed under the totals. */
+  paidAgainst?: PaidAgainstProforma | null;
 };
 
 /** Builds the snapshot of a tax invoice for a paid order. */
@@ -161,6 +195,43 @@ export function buildInvoiceDocument(input: InvoiceInput): TaxDocument {
     original: null,
     reason: null,
     discount: documentDiscount(input.coupon ?? null, split),
+    ...(input.paidAgainst ? { paidAgainst: input.paidAgainst } : {}),
+  };
+}
+
+/**
+ * Builds the snapshot of a proforma invoice (issue 68): the order's lines, tax split and total exactly as its tax
+ * invoice will print them (the same function, the same pricing), with TDS worked out of the same taxable value by
+ * the pricing rule, the amount due, the validity and the ways to pay.
+ */
+export function buildProformaDocument(
+  input: Omit<InvoiceInput, 'settledInr' | 'payment' | 'paidAgainst'> & {
+    validUntil: string;
+    /** The buyer's PAN when it deducts TDS; null when it does not. */
+    tdsPan: string | null;
+    paymentLinkUrl: string | null;
+  },
+): TaxDocument {
+  const document = buildInvoiceDocument({
+    ...input,
+    settledInr: null,
+    payment: { razorpayOrderId: '', razorpayPaymentId: null },
+  });
+  const tdsAmount = input.tdsPan ? tdsOn(document.taxableValue) : 0;
+  const amountDue = document.total - tdsAmount;
+  return {
+    ...document,
+    kind: 'proforma',
+    proforma: {
+      validUntil: input.validUntil,
+      tds: input.tdsPan
+        ? { section: TDS_SECTION, ratePercent: TDS_RATE_PERCENT, amount: tdsAmount, pan: input.tdsPan }
+        : null,
+      amountDue,
+      amountDueInWords: amountInWords(amountDue, input.currency),
+      paymentLinkUrl: input.paymentLinkUrl,
+      bank: input.firm.bank,
+    },
   };
 }
 
@@ -197,5 +268,7 @@ export function buildCreditNoteDocument(input: {
     reason: input.reason,
     // A full refund reverses the discounted supply as invoiced; a partial one is just an amount.
     discount: invoice.discount && input.amount === invoice.total ? invoice.discount : null,
+    // A credit note reverses the supply; how the invoice was paid is the invoice's.
+    paidAgainst: null,
   };
 }

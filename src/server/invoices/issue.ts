@@ -2,10 +2,16 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { BillingDetails } from '../../shared/shop';
 import type { DbOrTx, Tx } from '../db';
 import { users } from '../db/schema/accounts';
-import { creditNotes, invoices } from '../db/schema/invoices';
+import { creditNotes, invoices, proformaInvoices } from '../db/schema/invoices';
 import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
-import { buildCreditNoteDocument, buildInvoiceDocument, type TaxDocument } from './document';
+import {
+  buildCreditNoteDocument,
+  buildInvoiceDocument,
+  buildProformaDocument,
+  type PaidAgainstProforma,
+  type TaxDocument,
+} from './document';
 import { nextDocumentNumber } from './numbering';
 
 export type IssuedDocument = { id: string; number: string; document: TaxDocument };
@@ -33,6 +39,8 @@ export async function issueInvoice(
     itemDescription: string;
     razorpayPaymentId: string | null;
     settledInr?: number | null;
+    /** An order paid against a proforma: its proforma, TDS and receipts, printed under the totals. */
+    paidAgainst?: PaidAgainstProforma | null;
   },
 ): Promise<IssuedDocument> {
   const existing = await currentInvoiceOf(tx, input.orderId);
@@ -69,6 +77,7 @@ export async function issueInvoice(
       order.couponCode && order.listPrice !== null
         ? { code: order.couponCode, listPrice: order.listPrice }
         : null,
+    paidAgainst: input.paidAgainst ?? null,
   });
   const [invoice] = await tx
     .insert(invoices)
@@ -86,6 +95,78 @@ export async function issueInvoice(
     .returning({ id: invoices.id });
   if (!invoice) throw new Error('invoice insert returned no row');
   return { id: invoice.id, number, document };
+}
+
+/**
+ * Issues the proforma invoice of an order about to be paid against it (issue 68), inside the caller's transaction:
+ * the next number of its own gap-free series, and a frozen snapshot of the order as its tax invoice will print it,
+ * with TDS, the amount due, the validity and the ways to pay. An order that has one gets it back unchanged.
+ */
+export async function issueProforma(
+  ctx: Pick<AppContext, 'config' | 'clock'>,
+  tx: Tx,
+  input: {
+    orderId: string;
+    itemDescription: string;
+    /** The last day it can be paid, India time (YYYY-MM-DD). */
+    validUntil: string;
+    paymentLinkUrl: string | null;
+  },
+): Promise<IssuedDocument> {
+  const [existing] = await tx
+    .select()
+    .from(proformaInvoices)
+    .where(eq(proformaInvoices.orderId, input.orderId));
+  if (existing)
+    return { id: existing.id, number: existing.number, document: existing.document as TaxDocument };
+  const [row] = await tx
+    .select({ order: orders, user: users })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, input.orderId));
+  if (!row) throw new Error(`order ${input.orderId} not found for its proforma`);
+  const { order, user } = row;
+  const issuedAt = ctx.clock.now();
+  const firm = ctx.config.firm;
+  const { number } = await nextDocumentNumber(tx, {
+    series: 'proforma',
+    prefix: firm.invoicePrefix,
+    at: issuedAt,
+  });
+  const document = buildProformaDocument({
+    firm,
+    number,
+    issuedAt,
+    buyer: { name: user.name, email: user.email, billing: order.billing },
+    itemDescription: input.itemDescription,
+    seats: order.seats,
+    currency: order.currency,
+    total: order.amount,
+    coupon:
+      order.couponCode && order.listPrice !== null
+        ? { code: order.couponCode, listPrice: order.listPrice }
+        : null,
+    validUntil: input.validUntil,
+    tdsPan: order.tdsAmount > 0 ? order.buyerPan : null,
+    paymentLinkUrl: input.paymentLinkUrl,
+  });
+  // The order was priced by the same function: a proforma that disagrees with it must never be issued.
+  if (document.proforma?.amountDue !== order.amount - order.tdsAmount)
+    throw new Error(`order ${order.id}: the proforma's amount due differs from the order's`);
+  const [proforma] = await tx
+    .insert(proformaInvoices)
+    .values({
+      number,
+      orderId: order.id,
+      userId: order.userId,
+      issuedAt,
+      total: document.total,
+      amountDue: document.proforma.amountDue,
+      document,
+    })
+    .returning({ id: proformaInvoices.id });
+  if (!proforma) throw new Error('proforma insert returned no row');
+  return { id: proforma.id, number, document };
 }
 
 /**
@@ -205,6 +286,7 @@ export async function reissueInvoice(
     settledInr: was.settledInr,
     payment: was.payment,
     coupon: was.discount ? { code: was.discount.code, listPrice: was.discount.listPrice } : null,
+    paidAgainst: was.paidAgainst ?? null,
   });
   const [invoice] = await tx
     .insert(invoices)

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
-import type { TaxDocumentKind } from '../../shared/order-history';
-import { creditNotes, invoices } from '../db/schema/invoices';
+import type { OrderDocumentKind, TaxDocumentKind } from '../../shared/order-history';
+import { creditNotes, invoices, proformaInvoices } from '../db/schema/invoices';
 import type { AppContext } from '../kernel/context';
 import type { TaxDocument } from './document';
 
@@ -61,13 +61,35 @@ export async function taxDocumentsOfOrder(ctx: Pick<AppContext, 'db'>, orderId: 
   return { invoice: invoice ?? null, creditNote: creditNote ?? null };
 }
 
-/** A tax document by its id, for the mail worker attaching it to an email. */
+/** An order's proforma invoice (issue 68); with `userId`, only when that buyer owns the order. */
+export async function findProforma(
+  ctx: Pick<AppContext, 'db'>,
+  input: { orderId: string; userId?: string },
+): Promise<{ id: string; number: string; issuedAt: Date; document: TaxDocument } | undefined> {
+  const [row] = await ctx.db
+    .select({
+      id: proformaInvoices.id,
+      number: proformaInvoices.number,
+      issuedAt: proformaInvoices.issuedAt,
+      document: proformaInvoices.document,
+    })
+    .from(proformaInvoices)
+    .where(
+      and(
+        eq(proformaInvoices.orderId, input.orderId),
+        input.userId ? eq(proformaInvoices.userId, input.userId) : undefined,
+      ),
+    );
+  return row ? { ...row, document: row.document as TaxDocument } : undefined;
+}
+
+/** A document by its id, for the mail worker attaching it to an email. */
 export async function findTaxDocument(
   ctx: Pick<AppContext, 'db'>,
-  kind: TaxDocumentKind,
+  kind: OrderDocumentKind,
   id: string,
 ): Promise<{ number: string; document: TaxDocument } | undefined> {
-  const table = kind === 'invoice' ? invoices : creditNotes;
+  const table = kind === 'invoice' ? invoices : kind === 'credit-note' ? creditNotes : proformaInvoices;
   const [row] = await ctx.db
     .select({ number: table.number, document: table.document })
     .from(table)

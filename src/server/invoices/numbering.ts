@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../db';
 import { documentCounters } from '../db/schema/invoices';
 
-export type DocumentSeries = 'invoice' | 'credit-note';
+export type DocumentSeries = 'invoice' | 'credit-note' | 'proforma';
+
+const SERIES_LETTER: Record<DocumentSeries, string> = { invoice: '', 'credit-note': 'C', proforma: 'P' };
 
 const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
 const MAX_SERIAL = 99_999;
@@ -20,14 +22,17 @@ export function financialYearOf(at: Date): string {
   return `${yy(start)}-${yy(start + 1)}`;
 }
 
-/** `PCA/26-27/00001` for invoices, `PCAC/26-27/00001` for credit notes: at most 16 characters (rule 46 (b)). */
+/**
+ * `PCA/26-27/00001` for invoices, `PCAC/26-27/00001` for credit notes, `PCAP/26-27/00001` for proforma invoices
+ * (their own series, issue 68): at most 16 characters (rule 46 (b)).
+ */
 export function formatDocumentNumber(
   prefix: string,
   series: DocumentSeries,
   financialYear: string,
   serial: number,
 ): string {
-  const seriesPrefix = series === 'credit-note' ? `${prefix}C` : prefix;
+  const seriesPrefix = `${prefix}${SERIES_LETTER[series]}`;
   return `${seriesPrefix}/${financialYear}/${String(serial).padStart(5, '0')}`;
 }
 

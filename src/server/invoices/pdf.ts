@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { BRAND_MARK } from '../../shared/brand-mark';
 import { formatSubunits } from '../../shared/money';
-import type { TaxDocument } from './document';
+import type { PaidAgainstProforma, ProformaTerms, TaxDocument } from './document';
 import {
   type PdfFonts,
   printable,
@@ -22,6 +22,7 @@ import { EXPORT_ENDORSEMENT } from './tax';
  */
 
 export const SPECIMEN_NOTICE = 'SPECIMEN — not a tax invoice';
+export const PROFORMA_NOTICE = 'Proforma invoice — not a tax invoice';
 export const REVERSE_CHARGE_NOTICE = 'Tax is not payable on reverse charge';
 
 const INK = '#1f2937';
@@ -31,6 +32,8 @@ const ALERT = '#b42318';
 const MARGIN = 48;
 const A4_WIDTH = 595.28;
 const CONTENT_WIDTH = A4_WIDTH - 2 * MARGIN;
+/** The lowest line pdfkit draws on a page before it starts another (A4 is 841.89 high). */
+const PAGE_BOTTOM = 841.89 - MARGIN;
 
 type Doc = TypesetDocument;
 type LineOptions = {
@@ -115,7 +118,17 @@ const formatDate = (isoDate: string) => {
   return `${day}/${month}/${year}`;
 };
 const money = (document: TaxDocument, subunits: number) => formatSubunits(subunits, document.currency);
-const title = (document: TaxDocument) => (document.kind === 'invoice' ? 'Tax invoice' : 'Credit note');
+const TITLES: Record<TaxDocument['kind'], string> = {
+  invoice: 'Tax invoice',
+  'credit-note': 'Credit note',
+  proforma: 'Proforma invoice',
+};
+const NUMBER_LABELS: Record<TaxDocument['kind'], string> = {
+  invoice: 'Invoice no.',
+  'credit-note': 'Credit note no.',
+  proforma: 'Proforma no.',
+};
+const title = (document: TaxDocument) => TITLES[document.kind];
 
 function drawHeader(doc: Doc, d: TaxDocument, top: number): number {
   drawMark(doc, MARGIN, top, 40);
@@ -133,9 +146,15 @@ function drawHeader(doc: Doc, d: TaxDocument, top: number): number {
 
   const right = { x: MARGIN + CONTENT_WIDTH - 200, width: 200, align: 'right' as const };
   line(doc, title(d).toUpperCase(), right.x, top, { ...right, size: 16, weight: 'bold', colour: BRAND });
-  const label = d.kind === 'invoice' ? 'Invoice no.' : 'Credit note no.';
-  line(doc, `${label} ${d.number}`, right.x, top + 24, { ...right, weight: 'bold' });
+  line(doc, `${NUMBER_LABELS[d.kind]} ${d.number}`, right.x, top + 24, { ...right, weight: 'bold' });
   line(doc, `Date: ${formatDate(d.date)}`, right.x, top + 37, right);
+  if (d.proforma) {
+    line(doc, `Valid until: ${formatDate(d.proforma.validUntil)}`, right.x, top + 50, {
+      ...right,
+      weight: 'bold',
+    });
+    line(doc, PROFORMA_NOTICE, right.x, top + 63, { ...right, weight: 'bold', colour: ALERT });
+  }
   if (d.original) {
     line(doc, `Against invoice ${d.original.number}`, right.x, top + 50, right);
     line(doc, `dated ${formatDate(d.original.date)}`, right.x, top + 63, right);
@@ -162,8 +181,20 @@ function drawParties(doc: Doc, d: TaxDocument, top: number): number {
   const place = `${d.placeOfSupply.name} (${d.placeOfSupply.code})`;
   let right = paragraph(doc, place, x, top + 11, half, { size: 10, weight: 'bold' });
   right = paragraph(doc, REVERSE_CHARGE_NOTICE, x, right + 1, half);
-  right = paragraph(doc, `Payment: ${d.payment.razorpayPaymentId ?? '—'}`, x, right, half, { colour: MUTED });
-  right = paragraph(doc, `Order: ${d.payment.razorpayOrderId}`, x, right, half, { colour: MUTED });
+  if (d.proforma) {
+    right = paragraph(doc, 'Payable by payment link or bank transfer (NEFT/RTGS), below', x, right, half, {
+      colour: MUTED,
+    });
+  } else if (d.paidAgainst) {
+    right = paragraph(doc, `Against proforma ${d.paidAgainst.proforma.number}`, x, right, half, {
+      colour: MUTED,
+    });
+  } else {
+    right = paragraph(doc, `Payment: ${d.payment.razorpayPaymentId ?? '—'}`, x, right, half, {
+      colour: MUTED,
+    });
+    right = paragraph(doc, `Order: ${d.payment.razorpayOrderId}`, x, right, half, { colour: MUTED });
+  }
   return Math.max(left, right);
 }
 
@@ -234,11 +265,23 @@ function drawTotals(doc: Doc, d: TaxDocument, top: number): number {
   doc.rect(x - 6, y - 5, width + 6, 22).fill('#f3f4f6');
   row(`Total (${d.currency})`, money(d, d.total), y, 'bold');
   y += 24;
+  const tds = d.proforma?.tds;
+  if (d.proforma && tds) {
+    row(`Less TDS u/s ${tds.section} @ ${tds.ratePercent}% of taxable value`, `-${money(d, tds.amount)}`, y);
+    y += 18;
+    doc.rect(x - 6, y - 5, width + 6, 22).fill('#e8eef5');
+    row(`Amount due (${d.currency})`, money(d, d.proforma.amountDue), y, 'bold');
+    y += 24;
+  }
   if (d.settledInr !== null) {
     row('Value in INR settled by Razorpay', formatSubunits(d.settledInr, 'INR'), y);
     y += 14;
   }
   y = paragraph(doc, `Amount in words: ${d.totalInWords}`, MARGIN, y + 4, CONTENT_WIDTH, { weight: 'bold' });
+  if (d.proforma && tds)
+    y = paragraph(doc, `Amount due in words: ${d.proforma.amountDueInWords}`, MARGIN, y + 2, CONTENT_WIDTH, {
+      weight: 'bold',
+    });
   if (d.discount) {
     const { listPrice, amount, code } = d.discount;
     const text = `List price ${money(d, listPrice)} (incl. GST) less coupon ${code} ${money(d, amount)} (incl. GST) = ${money(d, d.total)}. GST is charged on the value after the discount.`;
@@ -255,6 +298,8 @@ function drawNotes(doc: Doc, d: TaxDocument, top: number): number {
   } else if (d.supplyType === 'export-igst') {
     y = paragraph(doc, 'Export of services with payment of integrated tax.', MARGIN, y, CONTENT_WIDTH) + 6;
   }
+  if (d.proforma) y = drawHowToPay(doc, d, d.proforma, y);
+  if (d.paidAgainst) y = paragraph(doc, paidAgainstText(d, d.paidAgainst), MARGIN, y, CONTENT_WIDTH) + 6;
   if (d.kind === 'credit-note') {
     const reason = d.reason ? `Reason: ${d.reason}. ` : '';
     const text = `${reason}This credit note reduces the value and tax of invoice ${d.original?.number} for the refund of the payment above.`;
@@ -263,23 +308,78 @@ function drawNotes(doc: Doc, d: TaxDocument, top: number): number {
   return y;
 }
 
+/** A proforma's validity, its TDS and the two ways to pay it: the payment link and the firm's bank account. */
+function drawHowToPay(doc: Doc, d: TaxDocument, terms: ProformaTerms, top: number): number {
+  let y = paragraph(doc, 'HOW TO PAY', MARGIN, top, CONTENT_WIDTH, {
+    size: 8,
+    weight: 'bold',
+    colour: MUTED,
+  });
+  const due = money(d, terms.amountDue);
+  if (terms.paymentLinkUrl) {
+    // The whole line is the link (a click in the PDF opens the payment page), in one font: no rupee sign in it.
+    doc.fillColor(BRAND);
+    setFont(doc, 'latin', 'bold').fontSize(9);
+    doc.text(`Pay online (card, UPI, net banking): ${terms.paymentLinkUrl}`, MARGIN, y + 2, {
+      width: CONTENT_WIDTH,
+      link: terms.paymentLinkUrl,
+      underline: true,
+    });
+    y = doc.y;
+  }
+  if (terms.bank) {
+    y = paragraph(
+      doc,
+      `By NEFT/RTGS: ${due} to ${d.supplier.legalName}, account ${terms.bank.accountNumber}, IFSC ${terms.bank.ifsc}, ${terms.bank.bankName}. Quote ${d.number} as the reference.`,
+      MARGIN,
+      y + 2,
+      CONTENT_WIDTH,
+    );
+  }
+  const tds = terms.tds
+    ? ` TDS under section ${terms.tds.section} (PAN ${terms.tds.pan}): deduct ${money(d, terms.tds.amount)}, ${terms.tds.ratePercent}% of the taxable value ${money(d, d.taxableValue)} (GST shown apart, CBDT Circular 23/2017), and send us Form 16A; the tax invoice shows the full value.`
+    : '';
+  const text = `Prices and any coupon are held until ${formatDate(terms.validUntil)}; the order is cancelled if ${due} has not been received by then. The tax invoice is issued, dated, when the payment is received.${tds}`;
+  return paragraph(doc, text, MARGIN, y + 4, CONTENT_WIDTH, { colour: MUTED }) + 6;
+}
+
+/** A tax invoice's line on the proforma it was paid against: the money received, and the TDS receivable. */
+function paidAgainstText(d: TaxDocument, paid: PaidAgainstProforma): string {
+  const receipts = paid.receipts
+    .map(
+      (receipt) =>
+        `${money(d, receipt.amount)} by ${receipt.method === 'payment-link' ? 'payment link' : 'bank transfer'} (${receipt.reference}, ${formatDate(receipt.date)})`,
+    )
+    .join('; ');
+  const tds = paid.tds
+    ? ` TDS of ${money(d, paid.tds.amount)} under section ${paid.tds.section} (${paid.tds.ratePercent}% of the taxable value) is deducted by the buyer (PAN ${paid.tds.pan}): the total above is the value of the supply.`
+    : '';
+  return `Paid against proforma invoice ${paid.proforma.number} of ${formatDate(paid.proforma.date)}: ${receipts}.${tds}`;
+}
+
 function drawSignature(doc: Doc, d: TaxDocument, top: number): void {
   const x = MARGIN + CONTENT_WIDTH - 220;
-  const y = Math.max(top + 20, 640);
+  // Under the signature; a long document (a proforma with its ways to pay) keeps it beside a shorter signature
+  // block, so it stays on one page.
+  const roomy = Math.max(top + 20, 640) + 90 + 24 <= PAGE_BOTTOM;
+  const y = roomy ? Math.max(top + 20, 640) : top + 10;
+  const signatureGap = roomy ? 46 : 30;
   line(doc, `For ${d.supplier.legalName}`, x, y, { weight: 'bold', align: 'right', width: 220 });
   doc
-    .moveTo(x + 40, y + 46)
-    .lineTo(x + 220, y + 46)
+    .moveTo(x + 40, y + signatureGap)
+    .lineTo(x + 220, y + signatureGap)
     .lineWidth(0.5)
     .stroke(MUTED);
-  line(doc, 'Authorised signatory', x, y + 51, { align: 'right', width: 220, colour: MUTED });
-  const rule = d.kind === 'invoice' ? 'rule 46' : 'rule 53';
+  line(doc, 'Authorised signatory', x, y + signatureGap + 5, { align: 'right', width: 220, colour: MUTED });
+  const rule = d.kind === 'credit-note' ? 'rule 53' : 'rule 46';
   paragraph(
     doc,
-    `Issued electronically under ${rule} of the CGST Rules, 2017. Keep this document for your tax records.`,
+    d.kind === 'proforma'
+      ? 'A proforma invoice asks for payment: it is not a tax invoice and gives no input tax credit. The tax invoice under rule 46 of the CGST Rules, 2017 follows the payment.'
+      : `Issued electronically under ${rule} of the CGST Rules, 2017. Keep this document for your tax records.`,
     MARGIN,
-    y + 90,
-    CONTENT_WIDTH,
+    roomy ? y + 90 : y + 2,
+    roomy ? CONTENT_WIDTH : CONTENT_WIDTH - 240,
     { size: 7.5, colour: MUTED },
   );
 }

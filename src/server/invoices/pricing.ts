@@ -1,6 +1,7 @@
 import { BILLING_COUNTRY_INDIA } from '../../shared/billing';
 import type { Currency } from '../../shared/constants';
 import { findIndianState, type IndianState } from '../../shared/indian-states';
+import { tdsOn } from '../../shared/proforma';
 import type { FirmIdentity } from '../kernel/firm';
 import { type SupplyType, splitTax, supplyTypeFor, type TaxLine } from './tax';
 
@@ -21,6 +22,10 @@ export type OrderPrice = {
   taxableValue: number;
   taxes: TaxLine[];
   total: number;
+  /** TDS the buyer deducts under s.194J (10 % of the taxable value), when it says so; else 0. */
+  tds: number;
+  /** What the buyer pays: the total less TDS. TDS is not a discount: the invoice shows the total. */
+  amountDue: number;
   supplyType: SupplyType;
   /** The buyer's state when billed in India and known (its GST code decides the supply type). */
   buyerState: IndianState | undefined;
@@ -41,7 +46,10 @@ export function placeOfBilling(billing: BillingPlace, firm: Pick<FirmIdentity, '
   return { country, billedInIndia, buyerState, supplyType };
 }
 
-/** Prices `seats` of a tool at `unitPrice` (subunits) less `discount`, for a buyer billed at `billing`. */
+/**
+ * Prices `seats` of a tool at `unitPrice` (subunits) less `discount`, for a buyer billed at `billing`; with `tds`,
+ * the buyer deducts TDS from what it pays (issue 68).
+ */
 export function priceOrder(input: {
   unitPrice: number;
   seats?: number;
@@ -49,12 +57,14 @@ export function priceOrder(input: {
   currency: Currency;
   billing: BillingPlace;
   firm: Pick<FirmIdentity, 'state' | 'lutArn'>;
+  tds?: boolean;
 }): OrderPrice {
   const seats = input.seats ?? 1;
   const listPrice = input.unitPrice * seats;
   const discount = Math.min(Math.max(0, input.discount), listPrice);
   const place = placeOfBilling(input.billing, input.firm);
   const split = splitTax(listPrice - discount, place.supplyType);
+  const tds = input.tds ? tdsOn(split.taxableValue) : 0;
   return {
     currency: input.currency,
     seats,
@@ -63,6 +73,8 @@ export function priceOrder(input: {
     taxableValue: split.taxableValue,
     taxes: split.taxes,
     total: split.total,
+    tds,
+    amountDue: split.total - tds,
     supplyType: place.supplyType,
     buyerState: place.buyerState,
     country: place.country,

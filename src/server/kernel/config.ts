@@ -62,6 +62,9 @@ const envSchema = z.object({
   INVOICE_SAC: optionalString,
   INVOICE_PREFIX: optionalString,
   LUT_ARN: optionalString,
+  FIRM_BANK_ACCOUNT: optionalString,
+  FIRM_BANK_IFSC: optionalString,
+  FIRM_BANK_NAME: optionalString,
   WEBHOOKS_ALLOW_LOOPBACK: z
     .enum(['', '0', '1', 'true', 'false'])
     .default('')

@@ -17,7 +17,47 @@ export type FirmIdentity = {
   lutArn: string | undefined;
   /** Outside production the identity is a stand-in and every document says so. */
   specimen: boolean;
+  /**
+   * Where a buyer pays a proforma invoice by NEFT/RTGS (issue 68): FIRM_BANK_ACCOUNT, FIRM_BANK_IFSC and
+   * FIRM_BANK_NAME, the account holder being the legal name. Null in production without them: proformas then
+   * offer the payment link only. Outside production a specimen account fills in.
+   */
+  bank: FirmBank | null;
 };
+
+export type FirmBank = { accountNumber: string; ifsc: string; bankName: string };
+
+/** IFSC: four letters of the bank, a zero, six characters of the branch. */
+const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
+const SPECIMEN_BANK: FirmBank = {
+  accountNumber: '000000000000',
+  ifsc: 'SPEC0000001',
+  bankName: 'Specimen Bank, Jaipur (not a real account)',
+};
+
+/** The firm's bank account for transfers: all three settings or none (then the specimen outside production). */
+function parseFirmBank(
+  raw: (name: string) => string | undefined,
+  isProduction: boolean,
+): { bank: FirmBank | null; problems: string[] } {
+  const accountNumber = raw('FIRM_BANK_ACCOUNT')?.replace(/\s+/g, '');
+  const ifsc = raw('FIRM_BANK_IFSC')?.replace(/\s+/g, '').toUpperCase();
+  const bankName = raw('FIRM_BANK_NAME');
+  if (!accountNumber && !ifsc && !bankName)
+    return { bank: isProduction ? null : SPECIMEN_BANK, problems: [] };
+  const problems: string[] = [];
+  if (!accountNumber || !/^\d{9,18}$/.test(accountNumber))
+    problems.push(
+      'FIRM_BANK_ACCOUNT: the account number, 9 to 18 digits (set with FIRM_BANK_IFSC and FIRM_BANK_NAME)',
+    );
+  if (!ifsc || !IFSC_PATTERN.test(ifsc))
+    problems.push(
+      'FIRM_BANK_IFSC: the branch IFSC, e.g. HDFC0001234 (set with FIRM_BANK_ACCOUNT and FIRM_BANK_NAME)',
+    );
+  if (!bankName) problems.push('FIRM_BANK_NAME: the bank and branch, e.g. "HDFC Bank, MI Road, Jaipur"');
+  if (problems.length > 0 || !accountNumber || !ifsc || !bankName) return { bank: null, problems };
+  return { bank: { accountNumber, ifsc, bankName }, problems };
+}
 
 export const DEFAULT_SAC = '997331';
 export const DEFAULT_FIRM_STATE = 'Rajasthan';
@@ -77,6 +117,9 @@ export function parseFirmIdentity(
   if (lutArn && !/^[A-Z0-9]{15}$/.test(lutArn))
     problems.push('LUT_ARN: must be the 15-character ARN of the letter of undertaking');
 
+  const bank = parseFirmBank(raw, isProduction);
+  problems.push(...bank.problems);
+
   if (problems.length > 0 || !state) return { identity: undefined, problems };
   return {
     identity: {
@@ -89,6 +132,7 @@ export function parseFirmIdentity(
       invoicePrefix,
       lutArn,
       specimen: !isProduction,
+      bank: bank.bank,
     },
     problems,
   };

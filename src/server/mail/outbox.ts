@@ -3,8 +3,8 @@ import type { Database, DbOrTx } from '../db';
 import { outbox, outboxAttachments } from '../db/schema/mail';
 import type { DataSecrets } from '../kernel/data-secrets';
 
-/** A tax document to attach, by reference: the worker renders it when it sends. */
-export type AttachmentRef = { kind: 'invoice' | 'credit-note'; id: string };
+/** An order's document to attach (a tax document, or a proforma invoice), by reference: rendered when sent. */
+export type AttachmentRef = { kind: 'invoice' | 'credit-note' | 'proforma'; id: string };
 
 export type MailMessage = {
   /** One bare address ("name@example.com"); it is delivered to exactly this one recipient. */

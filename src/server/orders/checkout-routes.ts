@@ -3,11 +3,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   checkoutQuoteAnswerSchema,
   createPaymentAnswerSchema,
+  proformaAnswerSchema,
   statusAnswerSchema,
 } from '../../shared/api-schemas';
 import { type CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
+import type { ProformaAnswer } from '../../shared/proforma';
 import { SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
-import { createPaymentSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
+import { createPaymentSchema, proformaRequestSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
 import { recordCheckoutStart } from '../checkout/recovery';
 import { refusals } from '../http/answers';
@@ -15,6 +17,7 @@ import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
 import { placeOrder } from './place';
+import { placeProforma } from './proforma';
 import { quoteCheckout } from './quote';
 import { verifyPayment } from './verify';
 
@@ -91,6 +94,39 @@ export async function checkoutRoutes(base: FastifyInstance, ctx: AppContext): Pr
           (error: unknown) => request.log.warn({ err: error }, 'checkout start not recorded'),
         );
       return answer;
+    },
+  );
+
+  /**
+   * A proforma invoice for an order (issue 68): the same order as a checkout's, paid by a Razorpay payment link or a
+   * bank transfer until its validity date, optionally less the TDS the buyer deducts. Emailed and on the order's page.
+   */
+  app.post(
+    '/api/checkout/proforma',
+    documented(
+      {
+        tags: ['Shop'],
+        summary: 'Ask for a proforma invoice: pay by payment link or bank transfer, optionally less TDS',
+        description:
+          'For a business buyer with a GSTIN, or a team of seats, in rupees. Takes what create-payment takes plus `tds` (the buyer deducts TDS under s.194J, 10 % of the taxable value) and `pan`. The order is priced by the one pricing function; its coupon is held until `validUntil` (15 days); `amountDue` is the total less TDS, what the payment link asks for and a transfer must cover. The tax invoice follows the payment, with the full value.',
+        security: SESSION,
+        body: proformaRequestSchema,
+        response: { 200: proformaAnswerSchema, ...refusals(400, 401, 403, 404, 409, 429) },
+      },
+      CALLER_FIRST,
+    ),
+    async (request, reply): Promise<ProformaAnswer> => {
+      const user = await requireUser(ctx, request);
+      // A proforma opens an order and a payment link, as create-payment opens an order: the same budget.
+      await ctx.limiter.consume({
+        key: `create-payment:user:${user.id}`,
+        limit: 10,
+        windowMs: 60_000,
+        message: 'Too many payment attempts. Please wait a minute and try again.',
+      });
+      reply.header('cache-control', 'no-store');
+      refuseInvalidInput(request);
+      return placeProforma(ctx, user, request.body, { ip: request.ip });
     },
   );
 

@@ -19,7 +19,7 @@ export type DeliveryParts = {
   occasion: 'purchase' | 'resend';
   user: { id: string; name: string; email: string };
   purchaseId: string;
-  order: Pick<typeof orders.$inferSelect, 'id' | 'amount' | 'currency' | 'razorpayPaymentId'>;
+  order: Pick<typeof orders.$inferSelect, 'id' | 'amount' | 'tdsAmount' | 'currency' | 'razorpayPaymentId'>;
   tool: Pick<typeof tools.$inferSelect, 'id' | 'name' | 'device' | 'fileKey'>;
   /** The key or credentials, in clear only on their way into the email. */
   secret: LicenseCredentials;
@@ -44,7 +44,8 @@ export async function queueDeliveryEmail(ctx: AppContext, tx: DbOrTx, parts: Del
     customerName: parts.user.name,
     toolName: parts.tool.name,
     device: parts.tool.device,
-    amountPaid: formatSubunits(parts.order.amount, parts.order.currency),
+    // What the buyer paid: the total, less TDS it deducted (issue 68).
+    amountPaid: formatSubunits(parts.order.amount - parts.order.tdsAmount, parts.order.currency),
     razorpayPaymentId: parts.order.razorpayPaymentId,
     secret: parts.secret,
     downloadUrl: link?.url,

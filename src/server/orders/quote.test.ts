@@ -61,6 +61,9 @@ describe('POST /api/checkout/quote', () => {
         { name: 'SGST', rate: 9, amount: 9_146 },
       ],
       total: 119_920,
+      // No TDS deducted (issue 68): what is due is the total.
+      tds: 0,
+      amountDue: 119_920,
       currency: 'INR',
       coupon: { code: 'LAUNCH-20', applied: true, message: 'LAUNCH-20 applied' },
     });

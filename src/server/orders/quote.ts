@@ -47,6 +47,7 @@ export async function quoteCheckout(
         ? { state: body.state, country: 'India' }
         : { country: body.country || 'India' },
     firm: ctx.config.firm,
+    tds: body.tds && body.currency === 'INR',
   });
   return {
     listPrice: price.listPrice,
@@ -54,6 +55,8 @@ export async function quoteCheckout(
     taxableValue: price.taxableValue,
     taxes: price.taxes.map((line) => ({ name: line.name, rate: line.ratePercent, amount: line.amount })),
     total: price.total,
+    tds: price.tds,
+    amountDue: price.amountDue,
     currency: body.currency,
     coupon,
   };

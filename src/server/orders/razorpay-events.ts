@@ -3,6 +3,7 @@ import type { AppContext } from '../kernel/context';
 import { forgetLicenses } from '../licenses/memory';
 import { type RazorpayEvent, recordRazorpayEvent } from '../payments/razorpay-event';
 import { applyDispute, type DisputeOutcome, type DisputeResult } from './disputes';
+import { afterLinkPayment, recordLinkPayment } from './receipts';
 import { type RazorpayRefundOutcome, recordRazorpayRefund } from './refund';
 import {
   afterFulfilment,
@@ -24,7 +25,8 @@ type Handled =
   | { kind: 'payment-failed'; recorded: boolean }
   | { kind: 'payment'; paymentId: string; outcome: FulfilOutcome }
   | { kind: 'dispute'; result: DisputeResult }
-  | { kind: 'refund'; outcome: RazorpayRefundOutcome };
+  | { kind: 'refund'; outcome: RazorpayRefundOutcome }
+  | { kind: 'payment-link'; outcome: Awaited<ReturnType<typeof recordLinkPayment>> };
 
 /** What became of an event: `duplicate`, `ignored`, `payment-failed`, `dispute`, `refund`, or the payment's result. */
 export type RazorpayEventResult = { result: string; handled: Handled };
@@ -56,6 +58,20 @@ export async function applyRazorpayEvent(
           settledInr: payment.base_amount,
         });
         return { kind: 'payment', paymentId: payment.id, outcome };
+      }
+      case 'payment_link.paid': {
+        // A proforma's link (issue 68): the money is one receipt of the order, settled once it covers what is due.
+        const link = event.payload.payment_link?.entity;
+        if (!link || !payment) return { kind: 'ignored', reason: 'no payment link or payment' };
+        const outcome = await recordLinkPayment(ctx, tx, {
+          paymentLinkId: link.id,
+          paymentId: payment.id,
+          amount: payment.amount,
+          razorpayOrderId: payment.order_id ?? null,
+          paidAt: ctx.clock.now(),
+          source: 'webhook',
+        });
+        return { kind: 'payment-link', outcome };
       }
       case 'payment.failed': {
         if (!payment?.order_id) return { kind: 'ignored', reason: 'no order' };
@@ -104,6 +120,10 @@ export async function applyRazorpayEvent(
     ctx.metrics.orders.inc({ event: 'refunded', currency: handled.outcome.currency });
   }
   if (handled.kind === 'dispute' && handled.result.result === 'recorded') forgetLicenses(ctx);
+  if (handled.kind === 'payment-link') {
+    await afterLinkPayment(ctx, handled.outcome);
+    return { result: handled.outcome.result, handled };
+  }
   if (handled.kind === 'payment') {
     const outcome = await afterFulfilment(ctx, handled.outcome, handled.paymentId);
     return { result: outcome.result, handled };

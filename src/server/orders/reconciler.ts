@@ -1,10 +1,12 @@
-import { and, asc, eq, gt, like, lt, not } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, like, lt, not } from 'drizzle-orm';
 import { releaseCouponOf, releaseExpiredReservations } from '../coupons/redemptions';
-import { orders } from '../db/schema/orders';
+import { orders, proformaTerms } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
 import { recordOrderEvent } from './events';
 import { PENDING_ORDER_PREFIX } from './place';
-import { FREE_ORDER_PREFIX, fulfilFreeOrder, fulfilOrder } from './settle';
+import { PROFORMA_ORDER_PREFIX } from './proforma';
+import { afterLinkPayment, recordLinkPayment } from './receipts';
+import { FREE_ORDER_PREFIX, fulfilFreeOrder, fulfilOrder, inFulfilmentTransaction } from './settle';
 
 /** Give the browser and the webhook a head start before asking Razorpay ourselves. */
 export const RECONCILE_MIN_AGE_MS = 2 * 60 * 1000;
@@ -21,6 +23,8 @@ export type ReconcileSummary = {
   duplicates: number;
   unpaid: number;
   abandoned: number;
+  /** Payment links of open proformas found paid: the webhook was lost, the payment is recorded now. */
+  linkPayments: number;
   errors: Array<{ orderId: string; message: string }>;
 };
 
@@ -40,6 +44,7 @@ export async function reconcileOnce(ctx: AppContext): Promise<ReconcileSummary> 
     duplicates: 0,
     unpaid: 0,
     abandoned: 0,
+    linkPayments: 0,
     errors: [],
   };
 
@@ -69,6 +74,8 @@ export async function reconcileOnce(ctx: AppContext): Promise<ReconcileSummary> 
       and(
         eq(orders.status, 'created'),
         not(like(orders.razorpayOrderId, `${PENDING_ORDER_PREFIX}%`)),
+        // Paid against a proforma: there is no Razorpay order to ask about, its payment link is asked below.
+        not(like(orders.razorpayOrderId, `${PROFORMA_ORDER_PREFIX}%`)),
         lt(orders.createdAt, youngest),
         gt(orders.createdAt, oldest),
       ),
@@ -107,5 +114,56 @@ export async function reconcileOnce(ctx: AppContext): Promise<ReconcileSummary> 
       summary.errors.push({ orderId: order.id, message: (error as Error).message });
     }
   }
+  await reconcilePaymentLinks(ctx, youngest, summary);
   return summary;
+}
+
+/**
+ * The safety net for a lost `payment_link.paid`: asks Razorpay about the links of open proformas issued more than a
+ * couple of minutes ago, and records a paid one's payment as the webhook would have (a later webhook is then a
+ * duplicate).
+ */
+async function reconcilePaymentLinks(ctx: AppContext, youngest: Date, summary: ReconcileSummary) {
+  const open = await ctx.db
+    .select({ orderId: orders.id, linkId: proformaTerms.paymentLinkId })
+    .from(proformaTerms)
+    .innerJoin(orders, eq(orders.id, proformaTerms.orderId))
+    .where(
+      and(
+        eq(orders.status, 'created'),
+        isNotNull(proformaTerms.paymentLinkId),
+        isNull(proformaTerms.expiredAt),
+        lt(orders.createdAt, youngest),
+      ),
+    )
+    .orderBy(asc(proformaTerms.validUntil))
+    .limit(BATCH);
+  for (const { orderId, linkId } of open) {
+    if (!linkId) continue;
+    summary.checked++;
+    try {
+      const link = await ctx.gateway.fetchPaymentLink(linkId);
+      const paid =
+        link.status === 'paid' ? link.payments?.find((payment) => payment.status === 'captured') : undefined;
+      if (!paid) {
+        summary.unpaid++;
+        continue;
+      }
+      const payment = await ctx.gateway.fetchPayment(paid.payment_id);
+      const outcome = await inFulfilmentTransaction(ctx, (tx) =>
+        recordLinkPayment(ctx, tx, {
+          paymentLinkId: linkId,
+          paymentId: paid.payment_id,
+          amount: paid.amount,
+          razorpayOrderId: payment.order_id,
+          paidAt: ctx.clock.now(),
+          source: 'reconciler',
+        }),
+      );
+      await afterLinkPayment(ctx, outcome);
+      if (outcome.result === 'settled') summary.linkPayments++;
+    } catch (error) {
+      summary.errors.push({ orderId, message: (error as Error).message });
+    }
+  }
 }

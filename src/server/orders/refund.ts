@@ -109,7 +109,8 @@ async function refundAtGateway(
         `Razorpay does not list payment ${paymentId} on order ${order.razorpayOrderId}; check it in the Razorpay Dashboard. Nothing was changed.`,
       );
     }
-    if (payment.status === 'refunded') return { refundId: null, amount: order.amount, refundedEarlier: true };
+    if (payment.status === 'refunded')
+      return { refundId: null, amount: order.amount - order.tdsAmount, refundedEarlier: true };
     if (payment.status !== 'captured') {
       throw new DomainError(
         'refused',
@@ -203,7 +204,10 @@ export async function recordRefund(
     .from(tools)
     .where(eq(tools.id, order.toolId));
   if (!customer || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
-  const creditNote = await issueCreditNote(ctx, tx, { orderId: order.id, amount: refund.amount, reason });
+  // A full refund cancels the whole supply: with TDS (issue 68) the buyer was paid back what it paid, and the credit
+  // note credits the invoice's full value (the buyer reverses its TDS).
+  const credited = refund.amount >= order.amount - order.tdsAmount ? order.amount : refund.amount;
+  const creditNote = await issueCreditNote(ctx, tx, { orderId: order.id, amount: credited, reason });
   // Every refund tells the customer, whoever started it; a duplicate payment's notice says the tool stays theirs.
   const outboxId = await enqueueMail(
     ctx,
@@ -317,7 +321,8 @@ export async function recordRazorpayRefund(
   if (!order?.razorpayPaymentId) return { result: 'unknown-payment' };
   if (order.status === 'refunded') return { result: 'already-refunded' };
   if (order.status !== 'paid') return { result: 'not-paid' };
-  if (Math.max(input.amount, input.amountRefunded ?? 0) < order.amount) return { result: 'partial' };
+  if (Math.max(input.amount, input.amountRefunded ?? 0) < order.amount - order.tdsAmount)
+    return { result: 'partial' };
   await recordRefund(ctx, tx, {
     order: { ...order, razorpayPaymentId: order.razorpayPaymentId },
     source: 'razorpay',

@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -5,6 +6,7 @@ import {
   ordersAnswerSchema,
   refundRequestViewSchema,
   statusAnswerSchema,
+  tdsCertificateAnswerSchema,
 } from '../../shared/api-schemas';
 import {
   BILLING_CORRECTION_MESSAGES,
@@ -15,11 +17,13 @@ import {
 import { LICENSE_MESSAGES } from '../../shared/licenses';
 import type { OrderDetail } from '../../shared/order-detail';
 import type { OrderHistoryOrder } from '../../shared/order-history';
+import type { TdsCertificateAnswer } from '../../shared/proforma';
 import { buyerRefundRequestSchema, type RefundRequestView } from '../../shared/refund-requests';
 import { SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { sendCredentialsSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
-import { refusals } from '../http/answers';
+import { answerIn, fileBytes, refusals } from '../http/answers';
+import { contentDisposition } from '../http/content-disposition';
 import { notFound } from '../http/errors';
 import { CALLER_FIRST, pathStrings, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
@@ -31,6 +35,12 @@ import { resendDelivery } from './delivery';
 import { listOwnOrders } from './read/buyer-orders';
 import { ownOrderDetail } from './read/buyer-page';
 import { requestRefund } from './refund-requests';
+import {
+  readTdsCertificate,
+  storeTdsCertificate,
+  TDS_CERTIFICATE_MAX_BYTES,
+  TDS_CERTIFICATE_MESSAGES,
+} from './tds';
 
 const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 const RESEND_LIMIT = { limit: 5, windowMs: 60 * 60 * 1000 };
@@ -134,6 +144,78 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
         creditNote: { number: issued.creditNote.number },
         invoice: { number: issued.invoice.number },
       };
+    },
+  );
+
+  // The buyer's TDS certificate (Form 16A, issue 68): a PDF, in a scope of its own that takes multipart files.
+  await app.register(async (files) => {
+    await files.register(multipart, {
+      limits: { files: 1, fields: 0, parts: 1, fileSize: TDS_CERTIFICATE_MAX_BYTES + 1 },
+      throwFileSizeLimit: false,
+    });
+    files.withTypeProvider<ZodTypeProvider>().post(
+      '/api/orders/:orderId/tds-certificate',
+      documented(
+        {
+          tags: ['Account'],
+          summary: 'Upload the Form 16A for an order whose buyer deducted TDS',
+          description:
+            'multipart/form-data with one PDF file (at most 5 MB). A later upload replaces the earlier one until the firm has checked it.',
+          security: SESSION,
+          params: pathStrings('orderId'),
+          response: { 200: tdsCertificateAnswerSchema, ...refusals(400, 401, 403, 404, 409, 413, 429) },
+        },
+        { uploadLimit: TDS_CERTIFICATE_MAX_BYTES + 64 * 1024 },
+      ),
+      async (request): Promise<TdsCertificateAnswer> => {
+        const user = await requireUser(ctx, request);
+        await ctx.limiter.consume({
+          key: `tds-certificate:user:${user.id}`,
+          limit: 10,
+          windowMs: 60 * 60_000,
+        });
+        const { orderId } = request.params;
+        if (!UUID_PATTERN.test(orderId)) throw notFound();
+        const fileRequired = new DomainError('validation_error', 'Choose the Form 16A PDF to upload.', {
+          fieldErrors: { file: 'Choose the Form 16A PDF to upload.' },
+        });
+        if (!request.isMultipart()) throw fileRequired;
+        const part = await request.file();
+        if (!part) throw fileRequired;
+        const stored = await storeTdsCertificate(ctx, {
+          userId: user.id,
+          orderId,
+          fileName: part.filename,
+          stream: part.file,
+        });
+        return { message: TDS_CERTIFICATE_MESSAGES.uploaded, ...stored };
+      },
+    );
+  });
+
+  app.get(
+    '/api/orders/:orderId/tds-certificate.pdf',
+    documented({
+      tags: ['Account'],
+      summary: 'The Form 16A the buyer uploaded for an order',
+      security: SESSION,
+      params: pathStrings('orderId'),
+      response: {
+        200: answerIn('The PDF, to show in the browser', { 'application/pdf': fileBytes }),
+        ...refusals(401, 404),
+      },
+    }),
+    async (request, reply) => {
+      const user = await requireUser(ctx, request);
+      const { orderId } = request.params;
+      if (!UUID_PATTERN.test(orderId)) throw notFound();
+      const certificate = await readTdsCertificate(ctx, { orderId, userId: user.id });
+      if (!certificate) throw notFound();
+      return reply
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', contentDisposition(certificate.fileName, 'inline'))
+        .type('application/pdf')
+        .send(certificate.bytes);
     },
   );
 

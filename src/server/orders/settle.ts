@@ -4,6 +4,7 @@ import { markCouponUsed, releaseCouponOf } from '../coupons/redemptions';
 import type { DbOrTx, Tx } from '../db';
 import { isUniqueViolation } from '../db/driver-errors';
 import { orders } from '../db/schema/orders';
+import type { PaidAgainstProforma } from '../invoices/document';
 import { issueInvoice } from '../invoices/issue';
 import { settledInrFor } from '../invoices/settlement';
 import type { AppContext } from '../kernel/context';
@@ -14,7 +15,8 @@ import { refundOrder } from './refund';
 
 const DUPLICATE_PAYMENT_REASON = 'Duplicate purchase of an owned tool';
 
-export type FulfilSource = 'verify' | 'webhook' | 'reconciler' | 'coupon';
+/** Who reported the payment: the checkout's paths, a free order's coupon, or an operator recording a transfer. */
+export type FulfilSource = 'verify' | 'webhook' | 'reconciler' | 'coupon' | 'admin' | 'dashboard';
 
 /** The order id of a free order (a 100 % coupon) in place of Razorpay's: there is no Razorpay order. */
 export const FREE_ORDER_PREFIX = 'free_';
@@ -61,8 +63,14 @@ export async function inFulfilmentTransaction<T>(ctx: AppContext, work: (tx: Tx)
 
 type OrderRow = typeof orders.$inferSelect;
 
-/** What fulfilment is told of a payment: no payment id for a free order (a 100 % coupon), nothing was paid. */
-type PaymentInput = Omit<FulfilInput, 'razorpayPaymentId'> & { razorpayPaymentId: string | null };
+/**
+ * What fulfilment is told of a payment: no payment id for a free order (a 100 % coupon, nothing was paid) or one
+ * paid by bank transfer. An order paid against a proforma names it, with the money received (issue 68).
+ */
+type PaymentInput = Omit<FulfilInput, 'razorpayPaymentId'> & {
+  razorpayPaymentId: string | null;
+  paidAgainst?: PaidAgainstProforma;
+};
 
 /**
  * A paid order that cannot be fulfilled (the tool is already owned, the team cannot take the seats): its coupon
@@ -108,6 +116,7 @@ async function settleOrder(
     itemDescription: invoiceLine,
     razorpayPaymentId: input.razorpayPaymentId,
     settledInr: input.settledInr,
+    paidAgainst: input.paidAgainst,
   });
   await recordOrderEvent(
     tx,
@@ -148,7 +157,9 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: PaymentInput)
     return { result: 'already-paid', orderId: order.id };
 
   const now = ctx.clock.now();
-  if (input.paid && (input.paid.amount !== order.amount || input.paid.currency !== order.currency)) {
+  // What the payment must be: the total, less the TDS the buyer deducts (issue 68).
+  const due = order.amount - order.tdsAmount;
+  if (input.paid && (input.paid.amount !== due || input.paid.currency !== order.currency)) {
     await recordOrderEvent(
       tx,
       order.id,
@@ -158,14 +169,38 @@ export async function applyPayment(ctx: AppContext, tx: Tx, input: PaymentInput)
     );
     return { result: 'amount-mismatch', orderId: order.id };
   }
+  return settleLockedOrder(ctx, tx, order, input, now);
+}
 
+/**
+ * Settles an order the caller has locked and found payable: marks it paid, lets its kind give what was bought, then
+ * issues the invoice and queues the kind's delivery, all in the caller's transaction. The Razorpay order id moves
+ * to the one the payment names (a payment link opens its own order), so a refund finds the payment.
+ */
+export async function settleLockedOrder(
+  ctx: AppContext,
+  tx: Tx,
+  order: OrderRow,
+  input: PaymentInput,
+  now: Date,
+): Promise<FulfilOutcome> {
   await tx
     .update(orders)
-    .set({ status: 'paid', razorpayPaymentId: input.razorpayPaymentId, paidAt: now, updatedAt: now })
+    .set({
+      status: 'paid',
+      razorpayOrderId: input.razorpayOrderId,
+      razorpayPaymentId: input.razorpayPaymentId,
+      paidAt: now,
+      updatedAt: now,
+    })
     .where(eq(orders.id, order.id));
 
   const kind = kindOf(order);
-  const paidOrder = { ...order, razorpayPaymentId: input.razorpayPaymentId };
+  const paidOrder = {
+    ...order,
+    razorpayOrderId: input.razorpayOrderId,
+    razorpayPaymentId: input.razorpayPaymentId,
+  };
   const settlement = await kind.fulfil(ctx, tx, paidOrder, now);
   if (!settlement.settled)
     return refuseOrder(tx, order, input, now, { reason: settlement.reason, detail: settlement.detail });

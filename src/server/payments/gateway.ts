@@ -42,6 +42,21 @@ export type RazorpayRefund = {
   status: string;
 };
 
+/** Razorpay's Payment Links API (a Standard link): a hosted page that takes one payment of `amount`. */
+export type RazorpayPaymentLink = {
+  id: string;
+  amount: number;
+  amount_paid: number;
+  currency: string;
+  /** created, partially_paid, expired, cancelled, paid */
+  status: string;
+  reference_id: string | null;
+  expire_by: number;
+  short_url: string;
+  /** Payments made through the link (the fetch answer lists them; creating one answers an empty list or null). */
+  payments?: Array<{ payment_id: string; amount: number; status: string; created_at?: number }> | null;
+};
+
 export const RAZORPAY_API_URL = 'https://api.razorpay.com';
 export const RAZORPAY_CHECKOUT_SCRIPT = 'https://checkout.razorpay.com/v1/checkout.js';
 export const EMULATOR_PREFIX = '/emulator/razorpay';
@@ -102,6 +117,10 @@ export class RazorpayGateway {
     return collection.items;
   }
 
+  fetchPayment(paymentId: string): Promise<RazorpayPayment> {
+    return this.call<RazorpayPayment>('GET', `/v1/payments/${encodeURIComponent(paymentId)}`);
+  }
+
   /**
    * Refunds a payment. `idempotencyKey` goes out as X-Refund-Idempotency: a retry after a timeout or a crash gets
    * the refund Razorpay already made instead of a second one (use one key per order and reason).
@@ -116,6 +135,46 @@ export class RazorpayGateway {
       `/v1/payments/${encodeURIComponent(paymentId)}/refund`,
       body,
       idempotencyKey ? { 'x-refund-idempotency': idempotencyKey } : {},
+    );
+  }
+
+  /**
+   * A Standard Payment Link for exactly `amount` (no partial payments), tied to our order by `reference_id` (unique
+   * per link at Razorpay) and expiring at `expireBy`. Razorpay emails nothing itself: the proforma carries the link.
+   */
+  createPaymentLink(input: {
+    amount: number;
+    currency: Currency;
+    referenceId: string;
+    expireBy: Date;
+    description: string;
+    customer: { name: string; email: string; contact?: string };
+    notes: Record<string, string>;
+  }): Promise<RazorpayPaymentLink> {
+    return this.call<RazorpayPaymentLink>('POST', '/v1/payment_links', {
+      amount: input.amount,
+      currency: input.currency,
+      accept_partial: false,
+      reference_id: input.referenceId,
+      expire_by: Math.floor(input.expireBy.getTime() / 1000),
+      description: input.description,
+      customer: input.customer,
+      notify: { sms: false, email: false },
+      reminder_enable: false,
+      notes: input.notes,
+    });
+  }
+
+  fetchPaymentLink(linkId: string): Promise<RazorpayPaymentLink> {
+    return this.call<RazorpayPaymentLink>('GET', `/v1/payment_links/${encodeURIComponent(linkId)}`);
+  }
+
+  /** Cancels a link that must not be paid any more (the order was paid another way, or expired). */
+  cancelPaymentLink(linkId: string): Promise<RazorpayPaymentLink> {
+    return this.call<RazorpayPaymentLink>(
+      'POST',
+      `/v1/payment_links/${encodeURIComponent(linkId)}/cancel`,
+      {},
     );
   }
 

@@ -25,6 +25,13 @@ const refundEntity = z.looseObject({
   payment_id: singleLineText(100).min(1),
   amount: z.number().int().nonnegative(),
 });
+/** A payment link (issue 68): its id, and the status and amount Razorpay reports. */
+const paymentLinkEntity = z.looseObject({
+  id: singleLineText(100).min(1),
+  status: singleLineText(40).optional(),
+  amount: z.number().int().nonnegative().optional(),
+  reference_id: singleLineText(100).nullish(),
+});
 export const razorpayEventSchema = z.looseObject({
   event: singleLineText(100).min(1),
   payload: z.looseObject({
@@ -32,6 +39,7 @@ export const razorpayEventSchema = z.looseObject({
     order: z.looseObject({ entity: z.looseObject({ id: singleLineText(100) }) }).optional(),
     dispute: z.looseObject({ entity: disputeEntity }).optional(),
     refund: z.looseObject({ entity: refundEntity }).optional(),
+    payment_link: z.looseObject({ entity: paymentLinkEntity }).optional(),
   }),
 });
 

@@ -46,6 +46,7 @@ export async function paymentsRoutes(
     keySecret: ctx.config.razorpay.keySecret,
     webhookSecret: ctx.config.razorpay.webhookSecret,
     webhookUrl: `${ctx.config.publicUrl}${WEBHOOK_PATH}`,
+    publicUrl: ctx.config.publicUrl,
     prefix: EMULATOR_PREFIX.replace(/\/razorpay$/, ''),
     log: app.log,
   });

@@ -133,6 +133,14 @@ export const TERMS: PolicyDocumentContent = {
             ],
             'Utility tools are paid for in full at checkout. Prices are shown in Indian rupees (INR) or US dollars (USD) depending on your location, and the amount charged is the price confirmed by our server when you place the order.',
             'Online payments are processed by Razorpay. We never receive or store your card, UPI or bank details. Any fees your bank or card issuer charges for currency conversion or international payments are yours to bear.',
+            [
+              { strong: 'Buying as a business: ' },
+              'a buyer with a GSTIN, or buying several seats, may instead ask for a proforma invoice at checkout. It is not a tax invoice; it holds the price and any coupon for 15 days and is paid by its Razorpay payment link or by bank transfer (NEFT/RTGS) to the account printed on it, in one or more parts. The tax invoice is issued, dated the day payment is complete, and the licence delivered once the full amount due has been received. An unpaid proforma expires after its validity date and the order is cancelled; money received after that is, at our choice, applied to the order or returned.',
+            ],
+            [
+              { strong: 'Tax deducted at source (TDS): ' },
+              'if you tell us at checkout that you deduct TDS under section 194J of the Income-tax Act, the amount due is the total less 10 % of the taxable value (the value excluding GST). The tax invoice still shows the full value. You must deposit the tax and give us the Form 16A certificate for it, which you can upload on the order page; if the TDS is not credited to our PAN, the amount deducted remains payable.',
+            ],
             'Goods and Services Tax (GST) applies at the prevailing rate and is shown on your tax invoice. If you give us your GSTIN at checkout, it appears on the invoice.',
             'If an invoice remains unpaid after its due date, we may pause work on the engagement after giving you written notice.',
           ],

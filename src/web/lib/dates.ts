@@ -13,7 +13,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 
 /** India's offset from UTC: +5:30 all year (no daylight saving). */
 const INDIA_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
 
-export type DateStyle = 'day' | 'dayAndTime' | 'dayAndTimeInIndia';
+export type DateStyle = 'day' | 'dayInIndia' | 'dayAndTime' | 'dayAndTimeInIndia';
 
 type Parts = { day: number; month: number; year: number; hours: number; minutes: number };
 
@@ -41,9 +41,9 @@ export function formatDate(value: string | Date, style: DateStyle = 'day'): stri
   const date = typeof value === 'string' ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) throw new RangeError('Invalid time value');
   const { day, month, year, hours, minutes } =
-    style === 'dayAndTimeInIndia' ? indianParts(date) : localParts(date);
+    style === 'dayAndTimeInIndia' || style === 'dayInIndia' ? indianParts(date) : localParts(date);
   const dayText = `${day} ${MONTHS[month]} ${year}`;
-  if (style === 'day') return dayText;
+  if (style === 'day' || style === 'dayInIndia') return dayText;
   const hour = hours % 12 === 0 ? 12 : hours % 12;
   return `${dayText}, ${hour}:${String(minutes).padStart(2, '0')} ${hours < 12 ? 'am' : 'pm'}`;
 }

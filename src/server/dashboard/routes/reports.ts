@@ -2,18 +2,27 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { activityQuerySchema, invoicePeriodSchema } from '../../../shared/dashboard';
-import { activityPageSchema, invoiceReportSchema, overviewSchema } from '../../../shared/dashboard-answers';
+import { activityQuerySchema, invoicePeriodSchema, tdsQuarterSchema } from '../../../shared/dashboard';
+import {
+  activityPageSchema,
+  invoiceReportSchema,
+  overviewSchema,
+  tdsReportSchema,
+} from '../../../shared/dashboard-answers';
 import { answerIn, refusals } from '../../http/answers';
 import { contentDisposition } from '../../http/content-disposition';
 import { gstr1CsvStream } from '../../invoices/gstr1';
 import type { AppContext } from '../../kernel/context';
 import { listActivity } from '../../operator/activity';
+import { tdsReport } from '../../orders/read/tds-report';
 import { invoiceReport } from '../invoices';
 import { overview } from '../overview';
 import { GUARD_REFUSALS } from './guard';
 
-/** What the operator reads: the overview, the invoices of a period (and their GSTR-1 CSV), the activity log. */
+/**
+ * What the operator reads: the overview, the invoices of a period (and their GSTR-1 CSV), the TDS receivable of a
+ * quarter, the activity log.
+ */
 export function reportRoutes(base: FastifyInstance, ctx: AppContext): void {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const figures = { schema: { response: { 200: overviewSchema, ...refusals(...GUARD_REFUSALS) } } };
@@ -47,6 +56,15 @@ export function reportRoutes(base: FastifyInstance, ctx: AppContext): void {
         .send(Readable.from(gstr1CsvStream(ctx, period)));
     },
   );
+
+  // The accountant's TDS receivable of a quarter (issue 68); its CSV is the command line's `invoices tds --csv`.
+  const tds = {
+    schema: {
+      querystring: tdsQuarterSchema,
+      response: { 200: tdsReportSchema, ...refusals(...GUARD_REFUSALS, 400) },
+    },
+  };
+  app.get('/api/admin/tds', tds, async (request) => tdsReport(ctx, request.query.quarter));
 
   const activity = {
     schema: {

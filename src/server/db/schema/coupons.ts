@@ -52,6 +52,11 @@ export const couponRedemptions = pgTable(
     currency: text('currency', { enum: CURRENCIES }).notNull(),
     createdAt: createdAt(),
     usedAt: ts('used_at'),
+    /**
+     * Until when a reservation counts. Null: a checkout's, held COUPON_HOLD_MS after it was made; an order paid
+     * against a proforma holds its use until the proforma's validity ends (issue 68).
+     */
+    heldUntil: ts('held_until'),
   },
   (t) => [
     uniqueIndex('coupon_redemptions_order_id_key').on(t.orderId),

@@ -22,7 +22,7 @@ import { orders } from './orders';
 export const documentCounters = pgTable(
   'document_counters',
   {
-    series: text('series', { enum: ['invoice', 'credit-note'] }).notNull(),
+    series: text('series', { enum: ['invoice', 'credit-note', 'proforma'] }).notNull(),
     /** "26-27" for April 2026 to March 2027, India time. */
     financialYear: text('financial_year').notNull(),
     lastNumber: integer('last_number').notNull(),
@@ -103,5 +103,33 @@ export const creditNotes = pgTable(
     index('credit_notes_user_id_idx').on(t.userId),
     index('credit_notes_issued_at_idx').on(t.issuedAt),
     index('credit_notes_issued_at_number_idx').on(t.issuedAt, t.number),
+  ],
+);
+
+/**
+ * Proforma invoices (issue 68): not tax documents, but numbered in their own gap-free series per financial year
+ * (`PCAP/26-27/00001`) and frozen like them. `document` is everything printed (the order's lines and tax split,
+ * TDS and the amount due, validity, the firm's bank details, the payment link); the order's payment state is the
+ * orders' `proforma_terms`. One per order.
+ */
+export const proformaInvoices = pgTable(
+  'proforma_invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: text('number').notNull(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    issuedAt: ts('issued_at').notNull(),
+    total: integer('total').notNull(),
+    amountDue: integer('amount_due').notNull(),
+    document: jsonb('document').notNull(),
+  },
+  (t) => [
+    uniqueIndex('proforma_invoices_number_key').on(t.number),
+    uniqueIndex('proforma_invoices_order_id_key').on(t.orderId),
   ],
 );

@@ -49,7 +49,7 @@ export const outboxAttachments = pgTable(
     outboxId: bigint('outbox_id', { mode: 'number' })
       .notNull()
       .references(() => outbox.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['invoice', 'credit-note'] }).notNull(),
+    kind: text('kind', { enum: ['invoice', 'credit-note', 'proforma'] }).notNull(),
     documentId: uuid('document_id').notNull(),
   },
   (t) => [primaryKey({ columns: [t.outboxId, t.kind, t.documentId] })],

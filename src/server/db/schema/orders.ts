@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { CURRENCIES } from '../../../shared/constants';
 import type { OrderTerms } from '../../../shared/orders';
 import { ORDER_EVENT_KINDS, ORDER_KINDS, ORDER_STATUSES } from '../../../shared/orders';
@@ -44,6 +54,13 @@ export const orders = pgTable(
      * editions an upgrade goes from and to (orders/kinds/). Null for orders of a tool without editions.
      */
     terms: jsonb('terms').$type<OrderTerms>(),
+    /**
+     * TDS the buyer deducts under s.194J (issue 68), in subunits: `amount` is still the order's total (its invoice's);
+     * what is due is `amount - tds_amount`, and the firm holds the rest as receivable until the Form 16A arrives.
+     */
+    tdsAmount: integer('tds_amount').notNull().default(0),
+    /** The PAN the buyer deducts TDS under (its Form 16A names it); null without TDS. */
+    buyerPan: text('buyer_pan'),
     createdAt: createdAt(),
     paidAt: ts('paid_at'),
     updatedAt: updatedAt(),
@@ -126,3 +143,81 @@ export const purchases = pgTable(
     index('purchases_user_id_idx').on(t.userId),
   ],
 );
+
+/**
+ * An order paid against a proforma invoice (issue 68; the document itself is invoices' `proforma_invoices`): until
+ * when it may be paid, the Razorpay payment link for what is due, and what the expiry job has done (reminded a week
+ * before, expired). The job claims rows with SKIP LOCKED and stamps them in the transaction that queues the email.
+ */
+export const proformaTerms = pgTable(
+  'proforma_terms',
+  {
+    orderId: uuid('order_id')
+      .primaryKey()
+      .references(() => orders.id),
+    validUntil: ts('valid_until').notNull(),
+    /** Razorpay's payment link (plink_…) and its address; null when Razorpay could not make one (bank transfer). */
+    paymentLinkId: text('payment_link_id'),
+    paymentLinkUrl: text('payment_link_url'),
+    reminderSentAt: ts('reminder_sent_at'),
+    expiredAt: ts('expired_at'),
+  },
+  (t) => [
+    uniqueIndex('proforma_terms_payment_link_id_key').on(t.paymentLinkId),
+    // The expiry job's look-up: open proformas by their end.
+    index('proforma_terms_open_valid_until_idx').on(t.validUntil).where(sql`${t.expiredAt} is null`),
+  ],
+);
+
+export const RECEIPT_METHODS = ['payment-link', 'bank-transfer'] as const;
+
+/**
+ * Money received for an order outside the checkout (issue 68): a payment link's payment (its pay_… id) or a bank
+ * transfer the operator records (its UTR). An order paid against a proforma settles when its receipts cover what is
+ * due; one reference is recorded once. A receipt after the proforma expired is `late` until the operator settles
+ * the order or returns the money (`returned_at`, with the return transfer's reference).
+ */
+export const orderReceipts = pgTable(
+  'order_receipts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    method: text('method', { enum: RECEIPT_METHODS }).notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    reference: text('reference').notNull(),
+    /** The Razorpay order a link's payment opened (the order takes it at settlement, so a refund finds it). */
+    razorpayOrderId: text('razorpay_order_id'),
+    /** The day the money arrived, India time (YYYY-MM-DD): a transfer's value date. */
+    receivedOn: text('received_on').notNull(),
+    recordedAt: ts('recorded_at').notNull(),
+    /** Who recorded it, as the audit log names them; 'razorpay' for a payment link's payment. */
+    recordedBy: text('recorded_by').notNull(),
+    late: boolean('late').notNull().default(false),
+    returnedAt: ts('returned_at'),
+    returnReference: text('return_reference'),
+  },
+  (t) => [
+    uniqueIndex('order_receipts_method_reference_key').on(t.method, t.reference),
+    index('order_receipts_order_id_idx').on(t.orderId),
+  ],
+);
+
+/**
+ * The buyer's TDS certificate (Form 16A) for an order it deducted TDS from: the PDF in storage, kept with the order
+ * for the statutory period (erasure keeps it, as it keeps invoices), and the operator's check of it.
+ */
+export const tdsCertificates = pgTable('tds_certificates', {
+  orderId: uuid('order_id')
+    .primaryKey()
+    .references(() => orders.id),
+  storageKey: text('storage_key').notNull(),
+  fileName: text('file_name').notNull(),
+  size: integer('size').notNull(),
+  sha256: text('sha256').notNull(),
+  uploadedAt: ts('uploaded_at').notNull(),
+  checkedAt: ts('checked_at'),
+  checkedBy: text('checked_by'),
+});

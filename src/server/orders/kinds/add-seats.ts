@@ -2,14 +2,14 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { orderAmountSubunits } from '../../../shared/money';
 import { SHOP_MESSAGES } from '../../../shared/shop';
 import { findActiveTool } from '../../catalogue/catalogue';
-import { toolEditions, tools } from '../../db/schema/catalogue';
+import { toolEditions } from '../../db/schema/catalogue';
 import { licenses } from '../../db/schema/licenses';
 import { purchases } from '../../db/schema/orders';
 import { DomainError } from '../../kernel/domain-error';
 import { addSeats, removeSeats, seatsUsedOf } from '../../licenses/team-seats';
 import { assertOwnTeam, queueSeatsAddedEmail } from '../../teams/teams';
 import type { OrderKind } from './kind';
-import { editionOfOrder, licenseInvoiceLine } from './new-license';
+import { newLicense } from './new-license';
 
 const PAYMENT_MESSAGES = SHOP_MESSAGES.payment;
 
@@ -59,16 +59,17 @@ export const addSeatsKind: OrderKind = {
         reason: 'Seats for a team license that is no longer live',
         detail: { addsToLicenseId: licenseId },
       };
-    const [tool] = await tx.select().from(tools).where(eq(tools.id, order.toolId));
-    if (!tool) throw new Error(`order ${order.id} refers to a missing tool`);
     return {
       settled: true,
       purchaseId: team.purchaseId,
-      invoiceLine: licenseInvoiceLine(order, tool, await editionOfOrder(tx, order)),
+      invoiceLine: await addSeatsKind.describe(tx, order),
       detail: { addsToLicenseId: licenseId, seatsAdded: order.seats, seats: added.seats },
       deliver: (invoice) => queueSeatsAddedEmail(ctx, tx, { order, seats: added.seats, invoice }, now),
     };
   },
+
+  // Seats are licenses like a new one's: the same line.
+  describe: (tx, order) => newLicense.describe(tx, order),
 
   // The seats go back; members already seated keep theirs until the owner or the operator frees them (the refund
   // says how many stand beyond the seats still paid). A refused order (its team refunded meanwhile) never added any.

@@ -78,6 +78,8 @@ export type OrderKind = {
   name: OrderKindName;
   plan(ctx: AppContext, buyer: { id: string }, request: OrderRequest): Promise<PlannedOrder>;
   fulfil(ctx: AppContext, tx: Tx, order: OrderRow, now: Date): Promise<Settlement>;
+  /** The line its documents print before it is settled: a proforma invoice's (issue 68), which its invoice repeats. */
+  describe(tx: Tx, order: OrderRow): Promise<string>;
   /** `settled`: the order was given (a refused one is refunded without anything to take back). */
   undo(ctx: AppContext, tx: Tx, order: OrderRow, settled: boolean, now: Date): Promise<Undone>;
 };

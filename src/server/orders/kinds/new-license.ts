@@ -151,6 +151,12 @@ export const newLicense: OrderKind = {
     };
   },
 
+  async describe(tx, order) {
+    const [tool] = await tx.select().from(tools).where(eq(tools.id, order.toolId));
+    if (!tool) throw new Error(`order ${order.id} refers to a missing tool`);
+    return licenseInvoiceLine(order, tool, await editionOfOrder(tx, order));
+  },
+
   async undo(_ctx, tx, order, _settled, now) {
     const [purchase] = await tx
       .update(purchases)

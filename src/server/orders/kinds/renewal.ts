@@ -107,7 +107,7 @@ export const renewalKind: OrderKind = {
       purchaseId: live.purchaseId,
       licenseChanged: true,
       detail: { licenseId, months, from: terms.fromUpdatesUntil, to: terms.toUpdatesUntil },
-      invoiceLine: `Updates for ${periodText(months)}: ${label}, ${covered}${order.seats > 1 ? `, ${order.seats} seats` : ''}`,
+      invoiceLine: renewalLine(order, label, covered),
       deliver: async (invoice) => {
         await queueRenewalEvent(tx, { licenseId, orderId: order.id, updatesUntil: to }, now);
         await enqueueMail(
@@ -142,6 +142,13 @@ export const renewalKind: OrderKind = {
     };
   },
 
+  // Before it is paid the period's days are not known (they run from the end, or from the day it is paid).
+  async describe(tx, order) {
+    const [tool] = await tx.select().from(tools).where(eq(tools.id, order.toolId));
+    if (!tool) throw new Error(`order ${order.id} refers to a missing tool`);
+    return renewalLine(order, toolLabel(tool.name, tool.device), null);
+  },
+
   // Back to the end it had, if the renewal's end is still the license's; the license lives on.
   async undo(_ctx, tx, order, settled) {
     const settledTerms = await termsOf(tx, order);
@@ -153,6 +160,12 @@ export const renewalKind: OrderKind = {
     return { purchaseId: null, downloadLinksRevoked: 0 };
   },
 };
+
+/** A renewal's line on its documents: the period, the tool, the days it covers once they are known, the seats. */
+function renewalLine(order: OrderRow, label: string, covered: string | null): string {
+  const months = order.terms?.months ?? 0;
+  return `Updates for ${periodText(months)}: ${label}${covered ? `, ${covered}` : ''}${order.seats > 1 ? `, ${order.seats} seats` : ''}`;
+}
 
 /** The order's terms as settlement left them (the refund's order row may have been read before it). */
 async function termsOf(tx: Tx, order: OrderRow) {

@@ -20,6 +20,15 @@ import type { OrderKind, OrderRow } from './kind';
  * charge). The license keeps its key, machines, feeds and members; every key of it answers with the new edition's
  * entitlements from the settlement on. A refund of the upgrade moves it back and touches nothing else.
  */
+/** An upgrade's line on its documents: the tool, the editions it goes from and to, and the seats. */
+function upgradeInvoiceLine(
+  label: string,
+  order: Pick<OrderRow, 'seats'>,
+  editions: { from: { name: string }; to: { name: string } },
+): string {
+  return `${label} — Upgrade from ${editions.from.name} to ${editions.to.name}${order.seats > 1 ? `, ${order.seats} seats` : ''}, delivered electronically`;
+}
+
 export const upgradeKind: OrderKind = {
   name: 'upgrade',
 
@@ -88,7 +97,7 @@ export const upgradeKind: OrderKind = {
       purchaseId: live.purchaseId,
       licenseChanged: true,
       detail: { licenseId, from: from.name, to: to.name, seats: order.seats },
-      invoiceLine: `${label} — Upgrade from ${from.name} to ${to.name}${order.seats > 1 ? `, ${order.seats} seats` : ''}, delivered electronically`,
+      invoiceLine: upgradeInvoiceLine(label, order, { from, to }),
       deliver: async (invoice) => {
         await queueUpgradeEvent(
           tx,
@@ -131,6 +140,12 @@ export const upgradeKind: OrderKind = {
   },
 
   // Back to the edition it came from, if the upgrade is still what it runs as; the license lives on.
+  async describe(tx, order) {
+    const [tool] = await tx.select().from(tools).where(eq(tools.id, order.toolId));
+    if (!tool) throw new Error(`order ${order.id} refers to a missing tool`);
+    return upgradeInvoiceLine(toolLabel(tool.name, tool.device), order, await editionsOfUpgrade(tx, order));
+  },
+
   async undo(_ctx, tx, order, settled) {
     if (settled) {
       const { from, to } = await editionsOfUpgrade(tx, order);

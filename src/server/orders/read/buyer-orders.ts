@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, like, or } from 'drizzle-orm';
 import { fromSubunits } from '../../../shared/money';
 import { type OrderHistoryOrder, taxDocumentPath } from '../../../shared/order-history';
 import { tools } from '../../db/schema/catalogue';
@@ -6,8 +6,12 @@ import { creditNotes, invoices } from '../../db/schema/invoices';
 import { orders } from '../../db/schema/orders';
 import type { AppContext } from '../../kernel/context';
 import { toolLabel } from '../../licenses/delivery-email';
+import { PROFORMA_ORDER_PREFIX } from '../proforma';
 
-/** The buyer's own paid and refunded orders with their current invoice and its credit note, newest first. */
+/**
+ * The buyer's own paid and refunded orders with their current invoice and its credit note, and those awaiting
+ * payment against a proforma invoice (issue 68), newest first.
+ */
 export async function listOwnOrders(
   ctx: Pick<AppContext, 'db'>,
   userId: string,
@@ -28,7 +32,15 @@ export async function listOwnOrders(
     .innerJoin(tools, eq(tools.id, orders.toolId))
     .leftJoin(invoices, and(eq(invoices.orderId, orders.id), isNull(invoices.cancelledByCreditNoteId)))
     .leftJoin(creditNotes, eq(creditNotes.invoiceId, invoices.id))
-    .where(and(eq(orders.userId, userId), inArray(orders.status, ['paid', 'refunded'])))
+    .where(
+      and(
+        eq(orders.userId, userId),
+        or(
+          inArray(orders.status, ['paid', 'refunded']),
+          and(eq(orders.status, 'created'), like(orders.razorpayOrderId, `${PROFORMA_ORDER_PREFIX}%`)),
+        ),
+      ),
+    )
     .orderBy(desc(orders.createdAt));
   return rows.map((row) => ({
     id: row.id,
@@ -36,7 +48,7 @@ export async function listOwnOrders(
     toolName: toolLabel(row.toolName, row.device),
     amount: fromSubunits(row.amount),
     currency: row.currency,
-    status: row.status === 'refunded' ? 'refunded' : 'paid',
+    status: row.status === 'created' ? 'awaiting-payment' : row.status === 'refunded' ? 'refunded' : 'paid',
     invoiceNumber: row.invoiceNumber,
     invoiceUrl: row.invoiceNumber ? taxDocumentPath(row.id, 'invoice') : null,
     creditNoteNumber: row.creditNoteNumber,

@@ -1,12 +1,20 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { BILLING_COUNTRY_INDIA } from '../../../shared/billing';
-import type { OrderDetail } from '../../../shared/order-detail';
+import type { OrderDetail, OrderProforma, OrderTdsCertificate } from '../../../shared/order-detail';
 import { taxDocumentPath } from '../../../shared/order-history';
 import { ORDER_EVENT_LABELS, type OrderEventKind } from '../../../shared/orders';
+import { proformaPath } from '../../../shared/proforma';
 import { tools } from '../../db/schema/catalogue';
-import { creditNotes, invoices } from '../../db/schema/invoices';
+import { creditNotes, invoices, proformaInvoices } from '../../db/schema/invoices';
 import { licenseActivations, licenses } from '../../db/schema/licenses';
-import { orderEvents, orders, purchases } from '../../db/schema/orders';
+import {
+  orderEvents,
+  orderReceipts,
+  orders,
+  proformaTerms,
+  purchases,
+  tdsCertificates,
+} from '../../db/schema/orders';
 import { indiaDate } from '../../invoices/numbering';
 import { priceOrder } from '../../invoices/pricing';
 import type { AppContext } from '../../kernel/context';
@@ -14,6 +22,8 @@ import { toolLabel } from '../../licenses/delivery-email';
 import { billingCorrectionDeadline } from '../billing-correction';
 import { refundRequestsOfOrder } from '../refund-requests';
 import { FREE_ORDER_PREFIX } from '../settle';
+
+type OrderRow = typeof orders.$inferSelect;
 
 /** How long the order page waits for Razorpay to say how a payment was made before showing it without. */
 const METHOD_TIMEOUT_MS = 2_000;
@@ -44,9 +54,10 @@ export async function ownOrderDetail(
     currency: order.currency,
     billing: order.billing,
     firm: ctx.config.firm,
+    tds: order.tdsAmount > 0,
   });
 
-  const [events, invoiceRows, noteRows, license, requests] = await Promise.all([
+  const [events, invoiceRows, noteRows, license, requests, proforma, tdsCertificate] = await Promise.all([
     ctx.db
       .select({ kind: orderEvents.kind, detail: orderEvents.detail, createdAt: orderEvents.createdAt })
       .from(orderEvents)
@@ -74,6 +85,8 @@ export async function ownOrderDetail(
       .where(eq(creditNotes.orderId, order.id)),
     licenseOf(ctx, order.id),
     refundRequestsOfOrder(ctx, order.id),
+    proformaOf(ctx, order),
+    tdsCertificateOf(ctx, order),
   ]);
   const documents = [
     ...invoiceRows.map((doc) => ({ kind: 'invoice' as const, credits: doc.number, ...doc })),
@@ -117,6 +130,8 @@ export async function ownOrderDetail(
     taxableValue: price.taxableValue,
     taxes: price.taxes.map((line) => ({ name: line.name, rate: line.ratePercent, amount: line.amount })),
     total: price.total,
+    tds: price.tds,
+    amountDue: price.amountDue,
     billing: {
       address: order.billing.address ?? '',
       state: order.billing.state ?? '',
@@ -137,6 +152,62 @@ export async function ownOrderDetail(
     billingCorrectableUntil: correctableUntil(ctx, order, invoiceRows),
     license,
     refundRequests: requests,
+    proforma,
+    tdsCertificate,
+  };
+}
+
+/** The proforma the order is paid against, how far its payment has come, and how to pay while it can be paid. */
+async function proformaOf(ctx: AppContext, order: OrderRow): Promise<OrderProforma | null> {
+  const [row] = await ctx.db
+    .select({ terms: proformaTerms, number: proformaInvoices.number, issuedAt: proformaInvoices.issuedAt })
+    .from(proformaTerms)
+    .innerJoin(proformaInvoices, eq(proformaInvoices.orderId, proformaTerms.orderId))
+    .where(eq(proformaTerms.orderId, order.id));
+  if (!row) return null;
+  const receipts = await ctx.db
+    .select()
+    .from(orderReceipts)
+    .where(and(eq(orderReceipts.orderId, order.id), isNull(orderReceipts.returnedAt)))
+    .orderBy(asc(orderReceipts.recordedAt));
+  const state = order.status === 'created' ? 'awaiting' : order.status === 'cancelled' ? 'expired' : 'paid';
+  const bank = ctx.config.firm.bank;
+  return {
+    number: row.number,
+    issuedAt: row.issuedAt.toISOString(),
+    validUntil: row.terms.validUntil.toISOString(),
+    url: proformaPath(order.id),
+    state,
+    paymentLinkUrl: state === 'awaiting' ? row.terms.paymentLinkUrl : null,
+    bank: state === 'awaiting' && bank ? { accountName: ctx.config.firm.legalName, ...bank } : null,
+    received: receipts.reduce((sum, receipt) => sum + receipt.amount, 0),
+    receipts: receipts.map((receipt) => ({
+      method: receipt.method,
+      amount: receipt.amount,
+      reference: receipt.reference,
+      receivedOn: receipt.receivedOn,
+    })),
+  };
+}
+
+/** The order's TDS and its Form 16A, when the buyer deducts TDS. */
+async function tdsCertificateOf(ctx: AppContext, order: OrderRow): Promise<OrderTdsCertificate | null> {
+  if (order.tdsAmount === 0) return null;
+  const [certificate] = await ctx.db
+    .select()
+    .from(tdsCertificates)
+    .where(eq(tdsCertificates.orderId, order.id));
+  return {
+    pan: order.buyerPan ?? '',
+    certificate: certificate
+      ? {
+          fileName: certificate.fileName,
+          uploadedAt: certificate.uploadedAt.toISOString(),
+          checked: certificate.checkedAt !== null,
+          url: `/api/orders/${order.id}/tds-certificate.pdf`,
+        }
+      : null,
+    canUpload: (order.status === 'created' || order.status === 'paid') && !certificate?.checkedAt,
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, between, desc, eq, gt, gte, isNull, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, between, desc, eq, gt, gte, inArray, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../../shared/orders';
 import { emailMatches, findAccount } from '../../auth/users';
 import type { DbOrTx } from '../../db';
@@ -6,10 +6,17 @@ import { cappedCount, keysetPage } from '../../db/keyset';
 import { users } from '../../db/schema/accounts';
 import { tools } from '../../db/schema/catalogue';
 import { downloadTokens } from '../../db/schema/downloads';
-import { creditNotes, invoices } from '../../db/schema/invoices';
+import { creditNotes, invoices, proformaInvoices } from '../../db/schema/invoices';
 import { licenses } from '../../db/schema/licenses';
 import { outbox } from '../../db/schema/mail';
-import { orderEvents, orders, purchases } from '../../db/schema/orders';
+import {
+  orderEvents,
+  orderReceipts,
+  orders,
+  proformaTerms,
+  purchases,
+  tdsCertificates,
+} from '../../db/schema/orders';
 import { findByTypedId } from '../../db/typed-id';
 import { taxDocumentsOfOrder } from '../../invoices/lookup';
 import type { AppContext } from '../../kernel/context';
@@ -21,14 +28,25 @@ import { revealLicenseKey, revealPassword } from '../../licenses/secrets-at-rest
 
 type StoredOrder = typeof orders.$inferSelect;
 
-/** An order by its id (or the start of it), its Razorpay order id (order_…) or its payment id (pay_…). */
+/**
+ * An order by its id (or the start of it), its Razorpay order id (order_…), its payment id (pay_…) or its proforma
+ * invoice's number (`PCAP/26-27/00001`, what a bank transfer quotes).
+ */
 export function findOrder(db: DbOrTx, typed: string): Promise<StoredOrder> {
   const text = typed.trim();
   const alternative = /^order_\w+$/.test(text)
     ? eq(orders.razorpayOrderId, text)
     : /^pay_\w+$/.test(text)
       ? eq(orders.razorpayPaymentId, text)
-      : undefined;
+      : text.includes('/')
+        ? inArray(
+            orders.id,
+            db
+              .select({ id: proformaInvoices.orderId })
+              .from(proformaInvoices)
+              .where(eq(proformaInvoices.number, text.toUpperCase())),
+          )
+        : undefined;
   return findByTypedId({
     idColumn: orders.id,
     typed: text,
@@ -72,7 +90,7 @@ function searchCondition(q: string): SQL {
   if (/^pay_\w+$/.test(q)) return eq(orders.razorpayPaymentId, q);
   if (q.includes('/')) {
     const number = q.toUpperCase();
-    return sql`${orders.id} in (select ${invoices.orderId} from ${invoices} where ${invoices.number} = ${number} union all select ${creditNotes.orderId} from ${creditNotes} where ${creditNotes.number} = ${number})`;
+    return sql`${orders.id} in (select ${invoices.orderId} from ${invoices} where ${invoices.number} = ${number} union all select ${creditNotes.orderId} from ${creditNotes} where ${creditNotes.number} = ${number} union all select ${proformaInvoices.orderId} from ${proformaInvoices} where ${proformaInvoices.number} = ${number})`;
   }
   const hex = q.replaceAll('-', '').toLowerCase();
   if (/^[0-9a-f]{4,32}$/.test(hex)) {
@@ -198,39 +216,42 @@ export async function orderDossier(ctx: Pick<AppContext, 'db' | 'clock' | 'dataS
   const [order] = await db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
   if (!order) throw new DomainError('not_found', 'No such order.');
   const now = ctx.clock.now();
-  const [[customer], [tool], [owned], events, emails, licensesOfOrder, documents] = await Promise.all([
-    db
-      .select({ id: users.id, name: users.name, email: users.email, phone: users.phone })
-      .from(users)
-      .where(eq(users.id, order.userId)),
-    db
-      .select({ id: tools.id, name: tools.name, device: tools.device, delivery: tools.delivery })
-      .from(tools)
-      .where(eq(tools.id, order.toolId)),
-    db
-      .select({ purchase: purchases, license: licenses })
-      .from(purchases)
-      .leftJoin(licenses, and(eq(licenses.purchaseId, purchases.id), isNull(licenses.teamLicenseId)))
-      .where(eq(purchases.orderId, order.id)),
-    db.select().from(orderEvents).where(eq(orderEvents.orderId, order.id)).orderBy(asc(orderEvents.id)),
-    db
-      .select({
-        id: outbox.id,
-        kind: outbox.kind,
-        to: outbox.to,
-        subject: outbox.subject,
-        status: outbox.status,
-        attempts: outbox.attempts,
-        lastError: outbox.lastError,
-        createdAt: outbox.createdAt,
-        sentAt: outbox.sentAt,
-      })
-      .from(outbox)
-      .where(eq(outbox.ref, `order:${order.id}`))
-      .orderBy(asc(outbox.id)),
-    licensesOf(ctx, { orderId: order.id }),
-    taxDocumentsOfOrder(ctx, order.id),
-  ]);
+  const [[customer], [tool], [owned], events, emails, licensesOfOrder, documents, proforma, [certificate]] =
+    await Promise.all([
+      db
+        .select({ id: users.id, name: users.name, email: users.email, phone: users.phone })
+        .from(users)
+        .where(eq(users.id, order.userId)),
+      db
+        .select({ id: tools.id, name: tools.name, device: tools.device, delivery: tools.delivery })
+        .from(tools)
+        .where(eq(tools.id, order.toolId)),
+      db
+        .select({ purchase: purchases, license: licenses })
+        .from(purchases)
+        .leftJoin(licenses, and(eq(licenses.purchaseId, purchases.id), isNull(licenses.teamLicenseId)))
+        .where(eq(purchases.orderId, order.id)),
+      db.select().from(orderEvents).where(eq(orderEvents.orderId, order.id)).orderBy(asc(orderEvents.id)),
+      db
+        .select({
+          id: outbox.id,
+          kind: outbox.kind,
+          to: outbox.to,
+          subject: outbox.subject,
+          status: outbox.status,
+          attempts: outbox.attempts,
+          lastError: outbox.lastError,
+          createdAt: outbox.createdAt,
+          sentAt: outbox.sentAt,
+        })
+        .from(outbox)
+        .where(eq(outbox.ref, `order:${order.id}`))
+        .orderBy(asc(outbox.id)),
+      licensesOf(ctx, { orderId: order.id }),
+      taxDocumentsOfOrder(ctx, order.id),
+      proformaPaymentOf(db, order),
+      db.select().from(tdsCertificates).where(eq(tdsCertificates.orderId, order.id)),
+    ]);
   const [links] = owned
     ? await db
         .select({ n: sql<number>`count(*)`.mapWith(Number) })
@@ -271,6 +292,19 @@ export async function orderDossier(ctx: Pick<AppContext, 'db' | 'clock' | 'dataS
     licenses: licensesOfOrder,
     invoice: documents.invoice,
     creditNote: documents.creditNote,
+    tdsAmount: order.tdsAmount,
+    buyerPan: order.buyerPan,
+    proforma,
+    tdsCertificate: certificate
+      ? {
+          fileName: certificate.fileName,
+          size: certificate.size,
+          sha256: certificate.sha256,
+          uploadedAt: certificate.uploadedAt,
+          checkedAt: certificate.checkedAt,
+          checkedBy: certificate.checkedBy,
+        }
+      : null,
     events: events.map((event) => ({
       id: event.id,
       at: event.createdAt,
@@ -282,3 +316,48 @@ export async function orderDossier(ctx: Pick<AppContext, 'db' | 'clock' | 'dataS
 }
 
 export type OrderDossier = Awaited<ReturnType<typeof orderDossier>>;
+
+/**
+ * How an order paid against a proforma stands (issue 68): its number and terms, what is due and what was received,
+ * each receipt (late ones waiting for the operator's decision, returned ones with their reference). Null for an
+ * order paid at the checkout.
+ */
+async function proformaPaymentOf(db: DbOrTx, order: StoredOrder) {
+  const [row] = await db
+    .select({ terms: proformaTerms, number: proformaInvoices.number, issuedAt: proformaInvoices.issuedAt })
+    .from(proformaTerms)
+    .innerJoin(proformaInvoices, eq(proformaInvoices.orderId, proformaTerms.orderId))
+    .where(eq(proformaTerms.orderId, order.id));
+  if (!row) return null;
+  const receipts = await db
+    .select()
+    .from(orderReceipts)
+    .where(eq(orderReceipts.orderId, order.id))
+    .orderBy(asc(orderReceipts.recordedAt));
+  const live = receipts.filter((receipt) => receipt.returnedAt === null);
+  return {
+    number: row.number,
+    issuedAt: row.issuedAt,
+    validUntil: row.terms.validUntil,
+    expiredAt: row.terms.expiredAt,
+    reminderSentAt: row.terms.reminderSentAt,
+    paymentLinkId: row.terms.paymentLinkId,
+    paymentLinkUrl: row.terms.paymentLinkUrl,
+    amountDue: order.amount - order.tdsAmount,
+    received: live.reduce((sum, receipt) => sum + receipt.amount, 0),
+    /** Late money not yet settled or returned: the operator decides. */
+    lateToDecide: live.some((receipt) => receipt.late),
+    receipts: receipts.map((receipt) => ({
+      id: receipt.id,
+      method: receipt.method,
+      amount: receipt.amount,
+      reference: receipt.reference,
+      receivedOn: receipt.receivedOn,
+      recordedAt: receipt.recordedAt,
+      recordedBy: receipt.recordedBy,
+      late: receipt.late,
+      returnedAt: receipt.returnedAt,
+      returnReference: receipt.returnReference,
+    })),
+  };
+}

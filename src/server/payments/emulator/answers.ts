@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorAnswerSchema } from '../../../shared/api-schemas';
-import { answerIn, refusals } from '../../http/answers';
+import { answerIn, noBody, refusals } from '../../http/answers';
 
 /**
  * What the Razorpay emulator answers, in Razorpay's own shapes (its fields in the order the emulator writes them):
@@ -84,6 +84,27 @@ const dispute = z.object({
   status: z.enum(['open', 'won', 'lost']),
 });
 
+/** A Payment Link (issue 68) as Razorpay's API answers it: creating one answers `payments: null`. */
+const paymentLink = z.object({
+  id: z.string(),
+  amount: z.int(),
+  amount_paid: z.int(),
+  currency: z.string(),
+  status: z.enum(['created', 'partially_paid', 'expired', 'cancelled', 'paid']),
+  reference_id: z.string().nullable(),
+  expire_by: z.int(),
+  short_url: z.string(),
+  accept_partial: z.boolean(),
+  description: z.string(),
+  customer: z.record(z.string(), z.string()),
+  notes: z.record(z.string(), z.string()),
+  created_at: z.int(),
+  cancelled_at: z.int(),
+  payments: z
+    .array(z.object({ payment_id: z.string(), amount: z.int(), status: z.string(), created_at: z.int() }))
+    .nullable(),
+});
+
 /** Razorpay's API (basic auth with the key id and secret): 401 without it, 400 for what Razorpay refuses. */
 const api = <Answer extends z.ZodType>(answer: Answer) => ({
   200: answer,
@@ -112,6 +133,20 @@ export const EMULATOR_ANSWERS = {
       razorpay_payment_id: z.string(),
       razorpay_signature: z.string(),
     }),
+    400: emulatorRefusal,
+    ...refusals(),
+  },
+  paymentLink: api(paymentLink),
+  /** The hosted page of a payment link, with its Pay button. */
+  linkPage: {
+    200: answerIn('The hosted page of a payment link', { 'text/html': z.string() }),
+    404: answerIn('No such payment link', { 'text/html': z.string() }),
+    ...refusals(),
+  },
+  /** The hosted page's Pay: the payment as JSON when asked for, else back to the page. */
+  linkPaid: {
+    200: z.object({ payment_link_id: z.string(), payment_id: z.string(), status: z.literal('paid') }),
+    303: noBody('Back to the payment link’s page, now paid'),
     400: emulatorRefusal,
     ...refusals(),
   },

@@ -7,6 +7,7 @@ import { pathStrings } from '../../http/route-schemas';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../gateway';
 import { checkoutSignature, webhookSignature } from '../signatures';
 import { EMULATOR_ANSWERS } from './answers';
+import { registerPaymentLinks } from './payment-links';
 
 /**
  * A stand-in for Razorpay in development and tests: the Orders API the gateway module calls, a checkout script
@@ -20,6 +21,8 @@ export type EmulatorOptions = {
   webhookSecret?: string;
   /** Where webhooks go, e.g. `${PUBLIC_URL}/api/razorpay/webhook/`. */
   webhookUrl?: string;
+  /** The site's address: a payment link's `short_url` (its hosted page) is absolute, as Razorpay's is. */
+  publicUrl?: string;
   /** How long after a checkout outcome its webhook is sent: the browser's own verify call usually wins. */
   webhookDelayMs?: number;
   /** URL prefix of every emulator route. */
@@ -157,6 +160,24 @@ export async function registerRazorpayEmulator(
     await Promise.allSettled([...inFlight]);
   });
 
+  const newOrder = (amount: number, currency: 'INR' | 'USD', receipt: string | null): RazorpayOrder => {
+    const order: RazorpayOrder = {
+      id: razorpayId('order'),
+      entity: 'order',
+      amount,
+      amount_paid: 0,
+      amount_due: amount,
+      currency,
+      receipt,
+      status: 'created',
+      attempts: 0,
+      notes: {},
+      created_at: unixNow(),
+    };
+    orders.set(order.id, order);
+    return order;
+  };
+
   // ── Orders API (what the gateway module calls) ──────────────────────────────────────────────────────────
 
   const createOrder = { schema: { response: EMULATOR_ANSWERS.order }, config: { csrf: false } };
@@ -167,20 +188,8 @@ export async function registerRazorpayEmulator(
       const issue = parsed.error.issues[0];
       return razorpayError(reply, 400, issue?.message ?? 'Invalid request', issue?.path.join('.'));
     }
-    const order: RazorpayOrder = {
-      id: razorpayId('order'),
-      entity: 'order',
-      amount: parsed.data.amount,
-      amount_paid: 0,
-      amount_due: parsed.data.amount,
-      currency: parsed.data.currency,
-      receipt: parsed.data.receipt ?? null,
-      status: 'created',
-      attempts: 0,
-      notes: Object.fromEntries(Object.entries(parsed.data.notes ?? {}).map(([k, v]) => [k, String(v)])),
-      created_at: unixNow(),
-    };
-    orders.set(order.id, order);
+    const order = newOrder(parsed.data.amount, parsed.data.currency, parsed.data.receipt ?? null);
+    order.notes = Object.fromEntries(Object.entries(parsed.data.notes ?? {}).map(([k, v]) => [k, String(v)]));
     return reply.send(order);
   });
 
@@ -204,6 +213,17 @@ export async function registerRazorpayEmulator(
         return razorpayError(reply, 400, 'The id provided does not exist', 'id');
       const items = [...payments.values()].filter((payment) => payment.order_id === request.params.id);
       return reply.send({ entity: 'collection', count: items.length, items });
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    `${api}/v1/payments/:id`,
+    { schema: { params: pathStrings('id'), response: EMULATOR_ANSWERS.payment } },
+    async (request, reply) => {
+      if (!authenticated(request, reply)) return reply;
+      const payment = payments.get(request.params.id);
+      if (!payment) return razorpayError(reply, 400, 'The id provided does not exist', 'id');
+      return reply.send(payment);
     },
   );
 
@@ -446,6 +466,18 @@ export async function registerRazorpayEmulator(
       });
     },
   );
+
+  registerPaymentLinks(app, {
+    api,
+    publicUrl: (options.publicUrl ?? '').replace(/\/+$/, ''),
+    orders,
+    newId: razorpayId,
+    newOrder,
+    newPayment,
+    sendWebhook,
+    authenticated,
+    error: razorpayError,
+  });
 
   return {
     orders,

@@ -12,6 +12,8 @@ describe('the order summary', () => {
     taxableValue: 508_135,
     taxes: [{ name: 'IGST', rate: 18, amount: 91_465 }],
     total: 599_600,
+    tds: 0,
+    amountDue: 599_600,
     currency: 'INR',
   };
 
@@ -20,6 +22,16 @@ describe('the order summary', () => {
     expect(screen.getByText('List price (5 × ₹1,499.00)')).toBeTruthy();
     expect(screen.getByText('₹7,495.00')).toBeTruthy();
     expect(screen.getByTestId('order-total').textContent).toBe('₹5,996.00');
+  });
+
+  it('takes TDS off the total and says what is due, when the buyer deducts it', () => {
+    render(
+      <OrderSummary quote={{ ...quote, tds: 50_814, amountDue: 548_786 }} seats={5} couponCode={null} />,
+    );
+    expect(screen.getByText('Less TDS, s. 194J (10 % of taxable value)')).toBeTruthy();
+    expect(screen.getByText('−₹508.14')).toBeTruthy();
+    expect(screen.getByTestId('order-total').textContent).toBe('₹5,996.00');
+    expect(screen.getByTestId('order-amount-due').textContent).toBe('₹5,487.86');
   });
 
   it('says only "List price" for one seat', () => {

@@ -1,10 +1,11 @@
 import type { CheckoutQuote } from '../../../shared/checkout-quote';
 import { formatSubunits } from '../../../shared/money';
+import { TDS_RATE_PERCENT, TDS_SECTION } from '../../../shared/proforma';
 
 /**
  * The order summary above the pay button: the server's quote, line by line as the tax invoice will print it
  * (list price, coupon, discount, taxable value, the GST lines, total). Prices include GST, so the lines add up to
- * the total from the taxable value.
+ * the total from the taxable value. A buyer deducting TDS (issue 68) sees it taken off the total, and what is due.
  */
 export function OrderSummary({
   quote,
@@ -62,6 +63,20 @@ export function OrderSummary({
             {money(quote.total)}
           </dd>
         </div>
+        {quote.tds > 0 && (
+          <>
+            <Row
+              label={`Less TDS, s. ${TDS_SECTION} (${TDS_RATE_PERCENT} % of taxable value)`}
+              value={`−${money(quote.tds)}`}
+            />
+            <div className="flex items-baseline justify-between gap-4 border-t border-slate-200 pt-2 text-base font-semibold text-brand-900">
+              <dt>Amount due</dt>
+              <dd className="tabular-nums" data-testid="order-amount-due">
+                {money(quote.amountDue)}
+              </dd>
+            </div>
+          </>
+        )}
       </dl>
     </section>
   );

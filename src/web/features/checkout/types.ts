@@ -24,7 +24,15 @@ export type BillingFormProps = {
    * started, or fails with the server's answer.
    */
   onSubmit: (billing: BillingDetails, draft: BillingDraft, order: OrderChoice) => Promise<void>;
+  /**
+   * Asks for a proforma invoice for the same order instead of paying now (issue 68): offered to a business buyer or
+   * a team of seats when given; settles once the proforma exists, or fails with the server's answer.
+   */
+  onProforma?: (billing: BillingDetails, draft: BillingDraft, order: OrderChoice) => Promise<void>;
 };
 
-/** What the order buys beyond the billing details: the coupon applied and the number of seats. */
-export type OrderChoice = { couponCode?: string; seats: number };
+/**
+ * What the order buys beyond the billing details: the coupon applied, the number of seats, and whether the buyer
+ * deducts TDS (and under which PAN).
+ */
+export type OrderChoice = { couponCode?: string; seats: number; tds?: boolean; pan?: string };

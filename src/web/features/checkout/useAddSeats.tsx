@@ -16,6 +16,7 @@ import {
 import { shopApi } from '../../lib/shop-api';
 import { loadCheckout } from './razorpay';
 import type { OrderChoice } from './types';
+import { useProforma } from './useProforma';
 import { usePurchase } from './usePurchase';
 
 const BillingModal = lazy(() =>
@@ -93,6 +94,15 @@ export function useAddSeats({
     });
   };
 
+  const proforma = useProforma();
+  const askProforma = async (billing: BillingDetails, typed: BillingDraft, order: OrderChoice) => {
+    if (!adding) return;
+    await proforma(tool._id, adding.currency, billing, { ...order, teamLicenseId: licenseId }, () => {
+      rememberBillingDraft({ ...typed, couponCode: '', couponFor: '', seats: '' });
+      flushSync(() => setAdding(null));
+    });
+  };
+
   const dialog = shown && seats !== undefined && (
     <Suspense fallback={null}>
       <BillingModal
@@ -112,6 +122,7 @@ export function useAddSeats({
         }
         onCancel={() => setAdding(null)}
         onSubmit={proceed}
+        onProforma={askProforma}
         returnFocus={returnFocus}
       />
     </Suspense>

@@ -39,7 +39,7 @@ export function usePurchase({
      * The coupon applied in the billing form (the server prices the order with it, or refuses it), the number of
      * seats, and for "Add seats" the team license they join.
      */
-    order?: { couponCode?: string; seats?: number; teamLicenseId?: string },
+    order?: { couponCode?: string; seats?: number; teamLicenseId?: string; tds?: boolean; pan?: string },
   ) => Promise<void>;
 } {
   const [processingId, setProcessingId] = useState<string | null>(null);
@@ -55,7 +55,9 @@ export function usePurchase({
         couponCode,
         seats,
         teamLicenseId,
-      }: { couponCode?: string; seats?: number; teamLicenseId?: string } = {},
+        tds,
+        pan,
+      }: { couponCode?: string; seats?: number; teamLicenseId?: string; tds?: boolean; pan?: string } = {},
     ) => {
       setProcessingId(tool._id);
       const failToStart = (error: unknown) => {
@@ -75,6 +77,8 @@ export function usePurchase({
           ...(couponCode ? { couponCode } : {}),
           seats,
           teamLicenseId,
+          // The buyer deducts TDS (issue 68): the payment asks for the total less it.
+          ...(tds ? { tds, pan } : {}),
         }),
         loadCheckout(),
       ])

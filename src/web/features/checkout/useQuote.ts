@@ -22,7 +22,10 @@ export function useQuote({
   state,
   country,
   initialCode,
+  tds,
 }: {
+  /** Priced as the buyer deducting TDS (issue 68): the quote says what is then due. */
+  tds: boolean;
   toolId?: string;
   currency: Currency;
   seats: number | null;
@@ -54,6 +57,7 @@ export function useQuote({
           currency,
           state,
           seats,
+          ...(tds ? { tds } : {}),
           ...(country ? { country } : {}),
           ...(couponCode ? { couponCode } : {}),
         })
@@ -91,7 +95,7 @@ export function useQuote({
       current = false;
       window.clearTimeout(timer);
     };
-  }, [toolId, currency, seats, state, country, couponCode]);
+  }, [toolId, currency, seats, state, country, couponCode, tds]);
 
   const setCouponCode = (code: string | null) => {
     announceResult.current = code !== null;

@@ -16,6 +16,7 @@ import { useAuth } from '../../session/AuthContext';
 import { useCheckout } from './razorpay';
 import { useCheckoutLink, usePurchaseIntent } from './resumePurchase';
 import type { OrderChoice } from './types';
+import { useProforma } from './useProforma';
 import { usePurchase } from './usePurchase';
 
 /**
@@ -121,6 +122,17 @@ export function useToolCheckout({
     await purchase(billingFor, currency, billing, () => flushSync(() => setBillingFor(null)), order);
   };
 
+  const proforma = useProforma();
+  const askProforma = async (billing: BillingDetails, draft: BillingDraft, order: OrderChoice) => {
+    if (!billingFor || !currency) return;
+    keepDraft({ ...draft, couponFor: billingFor._id });
+    await proforma(billingFor._id, currency, billing, order, () => {
+      // The proforma holds the code now: the next order starts without it.
+      keepDraft({ ...draft, couponCode: '', couponFor: '', seats: '' });
+      flushSync(() => setBillingFor(null));
+    });
+  };
+
   const dialog = checkoutWanted && (
     <Suspense fallback={null}>
       <CheckoutDialog
@@ -142,6 +154,7 @@ export function useToolCheckout({
         }
         onCancel={() => setBillingFor(null)}
         onSubmit={proceed}
+        onProforma={askProforma}
         toolId={billingFor?._id}
         returnFocus={() => (billingFor ? actionOf(billingFor._id) : null)}
       />

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { InvoicePeriod, InvoiceReport } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
+import { QUARTER_MESSAGE, quarterDays, type TdsReportRow } from '../../../shared/tds-report';
 import { Button, compactInputClass, FormError } from '../../components/form';
 import { dashboardApi, queryString } from './api';
 import { type Column, DataTable } from './DataTable';
@@ -47,6 +48,101 @@ const B2C_COLUMNS: Array<Column<B2cRow, never>> = [
   ...figures<B2cRow>(),
 ];
 
+const CERTIFICATE = {
+  missing: 'Not received',
+  received: 'Received',
+  checked: 'Received and checked',
+} as const;
+const TDS_COLUMNS: Array<Column<TdsReportRow, never>> = [
+  { key: 'settled', label: 'Settled', render: (row) => row.settledOn },
+  { key: 'buyer', label: 'Buyer', render: (row) => `${row.buyerName} · ${row.pan}` },
+  { key: 'invoice', label: 'Invoice', render: (row) => row.invoiceNumber ?? '' },
+  { key: 'taxable', label: 'Taxable', render: (row) => inr(row.taxableValue) },
+  { key: 'tds', label: 'TDS', render: (row) => inr(row.tdsAmount) },
+  {
+    key: 'form16a',
+    label: 'Form 16A',
+    render: (row) =>
+      row.certificateReceivedOn
+        ? `${CERTIFICATE[row.certificate]} ${row.certificateReceivedOn}`
+        : CERTIFICATE[row.certificate],
+  },
+];
+
+/** This quarter of the financial year in India (April to June is Q1). */
+function thisQuarter(): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
+  const [year = 2026, month = 1] = today.split('-').map(Number);
+  return month >= 4 ? `${year}-Q${Math.floor((month - 4) / 3) + 1}` : `${year - 1}-Q4`;
+}
+
+/**
+ * TDS receivable of a quarter (issue 68; the command line's `invoices tds`): orders whose buyer deducted TDS, for the
+ * accountant to match against Form 26AS, with the Form 16A received or not.
+ */
+function TdsReceivable() {
+  const [quarter, setQuarter] = useState(thisQuarter);
+  const [typed, setTyped] = useState(quarter);
+  const [problem, setProblem] = useState<string | null>(null);
+  const { data, error } = useDashboardData(() => dashboardApi.tdsReport(quarter), quarter);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const valid = quarterDays(typed) !== null;
+    setProblem(valid ? null : QUARTER_MESSAGE);
+    if (valid) setQuarter(typed.trim().toUpperCase());
+  };
+  return (
+    <section aria-labelledby="tds-heading" className="mt-8 space-y-4">
+      <h2 id="tds-heading" className="text-lg font-semibold text-slate-900">
+        TDS receivable (s.194J), for Form 26AS
+      </h2>
+      <form
+        onSubmit={submit}
+        noValidate
+        className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-[1fr_auto] sm:items-end"
+      >
+        <div>
+          <label htmlFor="tds-quarter" className="mb-1 block text-sm font-medium text-slate-800">
+            Quarter of the financial year
+          </label>
+          <input
+            id="tds-quarter"
+            required
+            value={typed}
+            placeholder="2026-Q3"
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? 'tds-quarter-error' : undefined}
+            onChange={(event) => setTyped(event.target.value)}
+            className={`block w-full ${compactInputClass}`}
+          />
+        </div>
+        <Button type="submit">Show</Button>
+        <div id="tds-quarter-error" className="sm:col-span-2">
+          <FormError message={problem} />
+        </div>
+      </form>
+      <FormError message={error} />
+      {data && (
+        <>
+          <DataTable
+            caption={`TDS receivable, ${data.quarter} (${data.from} to ${data.to})`}
+            columns={TDS_COLUMNS}
+            rows={data.rows}
+            rowKey={(row) => row.orderId}
+            empty="No TDS deducted in this quarter."
+          />
+          <p className="text-sm text-slate-700">
+            {data.rows.length} order(s): TDS receivable {inr(data.totals.tdsAmount)} on a taxable value of{' '}
+            {inr(data.totals.taxableValue)}; Form 16A received for {data.totals.received}, missing for{' '}
+            {data.totals.missing}. CSV:{' '}
+            <code>npm run admin -- invoices tds --quarter {data.quarter} --csv</code>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
 /** The first and last day of this month in India, the accountant's usual period. */
 function thisMonth(): InvoicePeriod {
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
@@ -54,7 +150,10 @@ function thisMonth(): InvoicePeriod {
   return { from: `${year}-${month}-01`, to: today };
 }
 
-/** Invoices: the GSTR-1 split of a period (the command line's `invoices list`) and its CSV export for the accountant. */
+/**
+ * Invoices: the GSTR-1 split of a period (the command line's `invoices list`) and its CSV export for the accountant,
+ * then the TDS receivable of a quarter.
+ */
 export function InvoicesScreen() {
   useScreenTitle('Invoices');
   const [period, setPeriod] = useState<InvoicePeriod>(thisMonth);
@@ -136,6 +235,7 @@ export function InvoicesScreen() {
           )}
         </div>
       )}
+      <TdsReceivable />
     </>
   );
 }

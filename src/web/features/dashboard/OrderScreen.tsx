@@ -6,6 +6,7 @@ import { dashboardApi, problem } from './api';
 import { ArrowLeft } from './icons';
 import { LicensesPanel } from './LicensesPanel';
 import { Detail, OrderRecords } from './OrderRecords';
+import { ProformaPaymentPanel, TdsCertificateCard } from './ProformaPaymentPanel';
 import { RefundPanel } from './RefundPanel';
 import {
   Card,
@@ -120,6 +121,25 @@ export function OrderScreen() {
             )}
             <FormError message={actionError} />
           </Card>
+          {order.proforma && (
+            <ProformaPaymentPanel
+              order={order}
+              proforma={order.proforma}
+              onChanged={(message) => {
+                setNotice(message);
+                reload();
+              }}
+            />
+          )}
+          {order.tdsAmount > 0 && (
+            <TdsCertificateCard
+              order={order}
+              onChanged={(message) => {
+                setNotice(message);
+                reload();
+              }}
+            />
+          )}
           <LicensesPanel
             licenses={order.licenses}
             onChanged={(message) => {

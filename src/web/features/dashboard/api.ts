@@ -22,7 +22,9 @@ import type {
   OrdersQuery,
   OverviewResponse,
   Page,
+  RecordTransferRequest,
   RefundRequest,
+  ReturnPaymentRequest,
   SuspendLicenseRequest,
   ToolInput,
   ToolsQuery,
@@ -35,6 +37,7 @@ import type {
   RolloutChangeInput,
 } from '../../../shared/release-schemas';
 import type { AdminRelease, ToolAdoption } from '../../../shared/releases';
+import type { TdsReport } from '../../../shared/tds-report';
 import type {
   NewWebhookEndpoint,
   WebhookDeliverySummary,
@@ -88,6 +91,15 @@ export const dashboardApi = {
     api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/resend`, {}),
   refund: (id: string, body: RefundRequest) =>
     api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/refund`, body),
+  recordTransfer: (id: string, body: RecordTransferRequest) =>
+    api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/transfers`, body),
+  settleLatePayment: (id: string) =>
+    api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/late-payment/settle`, {}),
+  returnLatePayment: (id: string, body: ReturnPaymentRequest) =>
+    api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/late-payment/return`, body),
+  tdsCertificateChecked: (id: string) =>
+    api.post<{ message: string }>(`/api/admin/orders/${encodeURIComponent(id)}/tds-certificate/checked`, {}),
+  tdsReport: (quarter: string) => api.get<TdsReport>(`/api/admin/tds${queryString({ quarter })}`),
   customers: (query: CustomersQuery) =>
     api.get<CursorPage<CustomerRow>>(`/api/admin/customers${queryString(query)}`),
   customer: (id: string) => api.get<CustomerDetail>(`/api/admin/customers/${encodeURIComponent(id)}`),

@@ -16,16 +16,16 @@ export const ORDER_HISTORY_MESSAGES = {
   empty: 'Your paid orders, with their tax invoices, will appear here.',
 } as const;
 
+const BADGES: Record<OrderHistoryOrder['status'], [label: string, colours: string]> = {
+  paid: ['Paid', 'bg-emerald-100 text-emerald-900'],
+  refunded: ['Refunded', 'bg-amber-100 text-amber-900'],
+  'awaiting-payment': ['Awaiting payment', 'bg-sky-100 text-sky-900'],
+};
+
 function StatusBadge({ status }: { status: OrderHistoryOrder['status'] }) {
-  const refunded = status === 'refunded';
+  const [label, colours] = BADGES[status];
   return (
-    <span
-      className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${
-        refunded ? 'bg-amber-100 text-amber-900' : 'bg-emerald-100 text-emerald-900'
-      }`}
-    >
-      {refunded ? 'Refunded' : 'Paid'}
-    </span>
+    <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${colours}`}>{label}</span>
   );
 }
 

@@ -12,7 +12,9 @@ import { ordersApi } from './api';
 import { BillingCorrection } from './BillingCorrection';
 import { LicenseSummary } from './LicenseSummary';
 import { Fact, Panel, when } from './Panel';
+import { ProformaPanel } from './ProformaPanel';
 import { TaxDocuments } from './TaxDocuments';
+import { TdsCertificatePanel } from './TdsCertificatePanel';
 
 export const ORDER_PAGE_MESSAGES = {
   notFound: 'There is no such order in your account.',
@@ -25,6 +27,7 @@ const STATUS_LABELS: Record<OrderDetail['status'], string> = {
   paid: 'Paid',
   refunded: 'Refunded',
   failed: 'Not paid',
+  cancelled: 'Cancelled: its proforma expired unpaid',
 };
 const METHOD_LABELS: Record<string, string> = {
   card: 'Card',
@@ -126,10 +129,19 @@ export function OrderView({
           </div>
         </Panel>
 
+        {order.proforma && <ProformaPanel order={order} proforma={order.proforma} />}
+        {order.tdsCertificate && (
+          <TdsCertificatePanel order={order} tds={order.tdsCertificate} onChanged={() => void reload()} />
+        )}
+
         <Panel title="Payment">
           <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
             <Fact label="Payment reference" value={order.payment.reference ?? '—'} mono />
-            <Fact label="Razorpay order" value={order.payment.orderReference} mono />
+            <Fact
+              label="Razorpay order"
+              value={order.payment.orderReference.startsWith('order_') ? order.payment.orderReference : '—'}
+              mono
+            />
             <Fact
               label="Method"
               value={

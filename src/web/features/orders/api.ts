@@ -14,4 +14,13 @@ export const ordersApi = {
     api.post<RefundRequestView>(`${order(orderId)}/refund-request`, body),
   correctBilling: (orderId: string, body: BillingCorrectionInput) =>
     api.post<BillingCorrectionAnswer>(`${order(orderId)}/billing`, body),
+  /** The buyer's Form 16A for an order it deducts TDS from (issue 68): one PDF, as multipart form data. */
+  uploadTdsCertificate: (orderId: string, file: File) => {
+    const body = new FormData();
+    body.append('file', file);
+    return api.post<{ message: string; fileName: string; uploadedAt: string }>(
+      `${order(orderId)}/tds-certificate`,
+      body,
+    );
+  },
 };
