@@ -1,21 +1,32 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { freshCodeSchema, toolInputSchema, toolsQuerySchema } from '../../../shared/dashboard';
+import {
+  adminEditionSchema,
+  dashboardEditionChangesSchema,
+  dashboardNewEditionSchema,
+} from '../../../shared/edition-schemas';
 import { asSentence, FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES } from '../../../shared/tool-rules';
 import { AppError, badRequest, parseInput } from '../../http/errors';
 import type { AppContext } from '../../kernel/context';
+import { undocumented } from '../../openapi/openapi';
 import { requireFreshCode } from '../../operator/second-factor';
 import { FileTooLargeError } from '../../storage';
 import {
+  addEditionFromForm,
   attachToolFileFromForm,
+  changesEditionPrices,
   changesPrices,
   createToolFromForm,
+  editEditionFromForm,
+  editionsForDashboard,
   listAdminTools,
   toolForDashboard,
   updateToolFromForm,
 } from '../tools';
-import { idParams, idPath, operatorOf } from './guard';
+import { idParams, idPath, operatorOf, toolEditionPath } from './guard';
 
 const MULTIPART_LIMITS = {
   fields: 1,
@@ -53,6 +64,43 @@ export async function toolRoutes(base: FastifyInstance, ctx: AppContext): Promis
     }
     return updateToolFromForm(ctx, id, input, actor);
   });
+
+  // A tool's editions (decision 056): each answer is the tool's editions as they now are.
+  const editions = z.array(adminEditionSchema);
+  app.get(
+    '/api/admin/tools/:id/editions',
+    undocumented({ params: idPath, response: { 200: editions } }),
+    async (request) => editionsForDashboard(ctx, request.params.id),
+  );
+
+  app.post(
+    '/api/admin/tools/:id/editions',
+    undocumented({ params: idPath, body: dashboardNewEditionSchema, response: { 200: editions } }),
+    async (request) => {
+      const { code, ...edition } = request.body;
+      const { actor } = operatorOf(request);
+      await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code }).code);
+      return addEditionFromForm(ctx, request.params.id, edition, actor);
+    },
+  );
+
+  app.post(
+    '/api/admin/tools/:id/editions/:editionId',
+    undocumented({
+      params: toolEditionPath,
+      body: dashboardEditionChangesSchema,
+      response: { 200: editions },
+    }),
+    async (request) => {
+      const { id, editionId } = request.params;
+      const { code, ...changes } = request.body;
+      const { actor } = operatorOf(request);
+      if (await changesEditionPrices(ctx, id, editionId, changes)) {
+        await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code }).code);
+      }
+      return editEditionFromForm(ctx, id, editionId, changes, actor);
+    },
+  );
 
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: MULTIPART_LIMITS });
