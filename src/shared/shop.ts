@@ -68,8 +68,8 @@ export type ToolInstaller = {
 };
 
 /**
- * Every message of the shop (docs/product.md §5, §8) but the billing form's (billing.ts), for both sides: the
- * catalogue and My Tools pages, the purchase flow, "Get Credentials", and the payment endpoints.
+ * Every message of the shop (docs/product.md §5, §8) but the billing form's (billing.ts) and the payment endpoints'
+ * (below), for both sides: the catalogue and My Tools pages, the purchase flow and "Get Credentials".
  */
 export const SHOP_MESSAGES = {
   catalogue: {
@@ -97,6 +97,13 @@ export const SHOP_MESSAGES = {
     failed: 'Failed to send credentials',
     error: 'Error sending credentials',
   },
+} as const;
+
+/**
+ * What the payment endpoints answer (docs/product.md §8), apart from SHOP_MESSAGES so that the shop's pages, which
+ * show the server's message as it comes, do not carry them.
+ */
+export const PAYMENT_ENDPOINT_MESSAGES = {
   /** POST /api/create-payment/ */
   payment: {
     toolNotFound: 'This tool is not available.',
