@@ -88,22 +88,25 @@ export const SHOP_MESSAGES = {
     createFailed: 'There was a problem initiating your payment. Please try again.',
     paymentFailed: (description: string) => `Payment failed: ${description}`,
   },
-  /** "Get Credentials": what the server answers, and what the browser shows when it gets no usable answer. */
+  /** "Get Credentials": what the server answers when it sent them, and what the browser shows without an answer. */
   credentials: {
     sent: 'Credentials sent to your email!',
-    notPurchased: 'You have not purchased this tool.',
-    tooMany:
-      'You have asked for your credentials several times already. Please check your inbox or try again later.',
     failed: 'Failed to send credentials',
     error: 'Error sending credentials',
   },
 } as const;
 
 /**
- * What the payment endpoints answer (docs/product.md §8), apart from SHOP_MESSAGES so that the shop's pages, which
- * show the server's message as it comes, do not carry them.
+ * What the payment endpoints and "Get Credentials" answer when they refuse (docs/product.md §8), apart from
+ * SHOP_MESSAGES so that the shop's pages, which show the server's message as it comes, do not carry them.
  */
-export const PAYMENT_ENDPOINT_MESSAGES = {
+export const SHOP_ENDPOINT_MESSAGES = {
+  /** POST /api/send-tool-credentials/ */
+  credentials: {
+    notPurchased: 'You have not purchased this tool.',
+    tooMany:
+      'You have asked for your credentials several times already. Please check your inbox or try again later.',
+  },
   /** POST /api/create-payment/ */
   payment: {
     toolNotFound: 'This tool is not available.',

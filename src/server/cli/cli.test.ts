@@ -22,7 +22,7 @@ import {
   orderRow,
 } from '../../../test/support/shop-fixtures';
 import type { Tool } from '../../shared/shop';
-import { SHOP_MESSAGES } from '../../shared/shop';
+import { SHOP_ENDPOINT_MESSAGES } from '../../shared/shop';
 import { contactMessages } from '../db/schema/contact';
 import { downloadTokens } from '../db/schema/downloads';
 import { licenses } from '../db/schema/licenses';
@@ -40,7 +40,6 @@ import { adminSocketPath, askServer } from './socket';
  * command the test opens the same database with the real app and looks through the API.
  */
 
-const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 const root = path.resolve(import.meta.dirname, '../../..');
 const KEY_ID = 'rzp_test_emulator';
 
@@ -355,7 +354,7 @@ describe('npm run admin', () => {
       const client = await loginAs(t, buyer);
       const credentials = await client.post('/api/send-tool-credentials/', { toolId: windowsToolId });
       expect(credentials.statusCode).toBe(404);
-      expect(credentials.json()).toMatchObject({ message: CREDENTIALS_MESSAGES.notPurchased });
+      expect(credentials.json()).toMatchObject({ message: SHOP_ENDPOINT_MESSAGES.credentials.notPurchased });
       expect((await client.get('/api/my-tools/')).json()).toEqual([]);
 
       const [order] = await t.ctx.db.select().from(orders).where(eq(orders.id, paidOrderId));

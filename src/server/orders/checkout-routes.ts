@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { checkoutQuoteAnswerSchema, errorAnswerSchema } from '../../shared/api-schemas';
 import { type CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
-import { PAYMENT_ENDPOINT_MESSAGES, type StatusResponse } from '../../shared/shop';
+import { SHOP_ENDPOINT_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { createPaymentSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
 import { recordCheckoutStart } from '../checkout/recovery';
@@ -95,7 +95,7 @@ export async function checkoutRoutes(base: FastifyInstance, ctx: AppContext): Pr
 
       const { outcome, orderId } = await verifyPayment(ctx, user.id, body);
       request.log.info({ orderId, outcome }, 'payment verified');
-      return { status: 'success', message: PAYMENT_ENDPOINT_MESSAGES.verify.success };
+      return { status: 'success', message: SHOP_ENDPOINT_MESSAGES.verify.success };
     },
   );
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { OrderKindName } from '../../shared/orders';
-import { type CreatePaymentResponse, PAYMENT_ENDPOINT_MESSAGES, SHOP_MESSAGES } from '../../shared/shop';
+import { type CreatePaymentResponse, SHOP_ENDPOINT_MESSAGES, SHOP_MESSAGES } from '../../shared/shop';
 import type { createPaymentSchema } from '../../shared/shop-schemas';
 import type { SessionUser } from '../auth/session-cache';
 import { judgeCoupon } from '../coupons/check';
@@ -19,7 +19,7 @@ import { FREE_ORDER_PREFIX, fulfilFreeOrder } from './settle';
 
 type CreatePaymentBody = z.output<typeof createPaymentSchema>;
 
-const PAYMENT_MESSAGES = PAYMENT_ENDPOINT_MESSAGES.payment;
+const PAYMENT_MESSAGES = SHOP_ENDPOINT_MESSAGES.payment;
 
 /** Until Razorpay names the order, the row carries this placeholder (the column is unique and required). */
 export const PENDING_ORDER_PREFIX = 'pending_';
