@@ -45,6 +45,8 @@ export type BillingDraft = {
   couponCode?: string;
   /** The number of seats as typed ("5"); absent: one. */
   seats?: string;
+  /** The edition chosen, of a tool with editions (kept while the page is open, not across a reload). */
+  editionId?: string;
 };
 
 /** The billing form as last typed in this tab, with its coupon code and the tool that code was for. */

@@ -3,7 +3,7 @@ import { BILLING_COUNTRY_INDIA } from '../../../shared/billing';
 import type { OrderDetail } from '../../../shared/order-detail';
 import { taxDocumentPath } from '../../../shared/order-history';
 import { ORDER_EVENT_LABELS, type OrderEventKind } from '../../../shared/orders';
-import { tools } from '../../db/schema/catalogue';
+import { toolEditions, tools } from '../../db/schema/catalogue';
 import { creditNotes, invoices } from '../../db/schema/invoices';
 import { licenseActivations, licenses } from '../../db/schema/licenses';
 import { orderEvents, orders, purchases } from '../../db/schema/orders';
@@ -164,9 +164,10 @@ function historyLabel(kind: OrderEventKind, detail: unknown): string {
 
 async function licenseOf(ctx: AppContext, orderId: string): Promise<OrderDetail['license']> {
   const [found] = await ctx.db
-    .select({ id: licenses.id, status: licenses.status })
+    .select({ id: licenses.id, status: licenses.status, edition: toolEditions.name })
     .from(licenses)
     .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .leftJoin(toolEditions, eq(toolEditions.id, licenses.editionId))
     // The buyer's own license; a team's members hold theirs under the same purchase (decision 051).
     .where(and(eq(purchases.orderId, orderId), isNull(licenses.teamLicenseId)));
   if (!found) return null;
@@ -181,7 +182,9 @@ async function licenseOf(ctx: AppContext, orderId: string): Promise<OrderDetail[
     .where(and(eq(licenseActivations.licenseId, found.id), isNull(licenseActivations.deactivatedAt)))
     .orderBy(asc(licenseActivations.activatedAt));
   return {
+    id: found.id,
     status: found.status,
+    edition: found.edition,
     devices: devices.map((device) => ({
       name: device.name ?? `Machine ${device.fingerprint.slice(0, 8)}`,
       activatedAt: device.activatedAt.toISOString(),

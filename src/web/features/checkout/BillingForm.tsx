@@ -13,6 +13,7 @@ import { ApiError } from '../../lib/api';
 import type { BillingDraft } from '../../lib/purchase-intent';
 import { COUNTRY_OPTIONS, CountryField } from './CountryField';
 import { CouponField } from './CouponField';
+import { EditionField } from './EditionField';
 import { SeatsField } from './SeatsField';
 import type { BillingFormProps } from './types';
 import { useQuote } from './useQuote';
@@ -20,8 +21,9 @@ import { useQuote } from './useQuote';
 const FIELDS = ['address', 'state', 'country', 'gstin', 'seats'] as const;
 
 /**
- * The billing details asked before payment (docs/product.md §2, §5), with the seats, the coupon and the server's
- * price for them. INR orders: address, state, India, optional GSTIN. Other currencies: the country only.
+ * The billing details asked before payment (docs/product.md §2, §5), with the edition (of a tool with editions), the
+ * seats, the coupon and the server's price for them. INR orders: address, state, India, optional GSTIN. Other
+ * currencies: the country only. An upgrade asks no seats: it is priced for all of its license's.
  */
 export function BillingForm({
   currency,
@@ -33,6 +35,8 @@ export function BillingForm({
   toolId,
   onDraftChange,
   addSeatsTo,
+  editions,
+  upgrade,
 }: BillingFormProps) {
   const domestic = currency === 'INR';
   const prefix = useId();
@@ -51,9 +55,16 @@ export function BillingForm({
     serverPath: 'billingDetails',
   });
   const { values, errors } = form;
-  const seats = parseSeats(values.seats);
+  // An upgrade is of all the license's seats, which the server knows: it is asked as one order.
+  const seats = upgrade ? 1 : parseSeats(values.seats);
+  // The edition chosen of a tool with editions: the one chosen last time, else the lowest.
+  const [editionId, setEditionId] = useState(
+    () => (editions?.find((edition) => edition.id === draft?.editionId) ?? editions?.[0])?.id,
+  );
   const { quote, quoting, couponCode, setCouponCode, checkFailed } = useQuote({
     toolId,
+    editionId: upgrade?.editionId ?? editionId,
+    upgradeLicenseId: upgrade?.licenseId,
     currency,
     seats,
     state: domestic && findIndianState(values.state) ? values.state : '',
@@ -68,8 +79,8 @@ export function BillingForm({
   const draftRef = useRef(onDraftChange);
   draftRef.current = onDraftChange;
   useEffect(() => {
-    draftRef.current?.({ ...values, couponCode: couponCode ?? '' });
-  }, [values, couponCode]);
+    draftRef.current?.({ ...values, couponCode: couponCode ?? '', editionId });
+  }, [values, couponCode, editionId]);
 
   const removeCoupon = () => {
     setCouponCode(null);
@@ -91,14 +102,18 @@ export function BillingForm({
 
   const submit = form.submit({
     validate: (typed) => ({
-      ...(parseSeats(typed.seats) === null ? { seats: SEATS_MESSAGE } : {}),
+      ...(!upgrade && parseSeats(typed.seats) === null ? { seats: SEATS_MESSAGE } : {}),
       ...validateBilling(input(typed)),
     }),
     send: (typed) =>
       onSubmit(
         normaliseBilling(input(typed)),
-        { ...typed, couponCode: couponCode ?? '' },
-        { couponCode: applied?.code, seats: parseSeats(typed.seats) ?? 1 },
+        { ...typed, couponCode: couponCode ?? '', editionId },
+        {
+          couponCode: applied?.code,
+          seats: (upgrade ? 1 : parseSeats(typed.seats)) ?? 1,
+          ...(editionId ? { editionId } : {}),
+        },
       ),
     // A code refused when the order was made (its last use went meanwhile) says why; anything else, the spec's words.
     // The seats are named outside billingDetails: their refusal (a team grown past its limit) goes on their field.
@@ -116,9 +131,21 @@ export function BillingForm({
   return (
     <form noValidate onSubmit={submit} className="space-y-4">
       <div className="rounded-xl border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700">
-        {summary}
+        {typeof summary === 'function'
+          ? summary(editions?.find((edition) => edition.id === editionId))
+          : summary}
         {domestic && <p className="mt-1 text-slate-600">Prices include GST.</p>}
       </div>
+
+      {editions && editionId && (
+        <EditionField
+          name={idOf('edition')}
+          editions={editions}
+          currency={currency}
+          value={editionId}
+          onChange={setEditionId}
+        />
+      )}
 
       {domestic ? (
         <IndianBillingFields idOf={idOf} values={values} errors={errors} set={form.set} checkout />
@@ -131,15 +158,17 @@ export function BillingForm({
         />
       )}
 
-      <SeatsField
-        id={idOf('seats')}
-        value={values.seats}
-        error={errors.seats}
-        onChange={(seats) => form.set('seats', seats)}
-        addSeatsTo={addSeatsTo}
-      />
+      {!upgrade && (
+        <SeatsField
+          id={idOf('seats')}
+          value={values.seats}
+          error={errors.seats}
+          onChange={(seats) => form.set('seats', seats)}
+          addSeatsTo={addSeatsTo}
+        />
+      )}
 
-      {toolId && (
+      {(toolId || upgrade) && (
         <CouponField
           key={couponFieldKey}
           id={idOf('coupon')}
@@ -171,7 +200,9 @@ export function BillingForm({
         <PrimaryButton size="inline" busy={form.busy !== null}>
           {/* The spec's words, and beside them the amount the payment will ask for (the quote's total). */}
           Proceed to Payment
-          {quote?.seats === seats ? ` · Pay ${formatSubunits(quote.total, quote.currency)}` : ''}
+          {quote?.seats === seats && quote.editionId === (upgrade?.editionId ?? editionId)
+            ? ` · Pay ${formatSubunits(quote.total, quote.currency)}`
+            : ''}
         </PrimaryButton>
       </div>
     </form>

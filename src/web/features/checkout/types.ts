@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Currency } from '../../../shared/constants';
+import type { ToolEditionView } from '../../../shared/editions';
 import type { BillingDetails } from '../../../shared/shop';
 import type { BillingDraft } from '../../lib/purchase-intent';
 
@@ -11,9 +12,16 @@ export type BillingFormProps = {
   onDraftChange?: (draft: BillingDraft) => void;
   /** The tool being bought: with it the form offers the optional coupon code (checked by the server). */
   toolId?: string;
+  /** A tool with editions (decision 056): the buyer chooses one, the lowest to start with. */
+  editions?: ToolEditionView[];
+  /**
+   * An upgrade (decision 056): the buyer's license and the edition it moves to. The form then asks no seats (all of
+   * the license's are upgraded) and offers the coupon field as for a tool.
+   */
+  upgrade?: { licenseId: string; editionId: string };
   currency: Currency;
-  /** What is being bought and for how much, shown above the form. */
-  summary: ReactNode;
+  /** What is being bought and for how much, shown above the form; for a tool with editions, of the one chosen. */
+  summary: ReactNode | ((edition: ToolEditionView | undefined) => ReactNode);
   /** What the buyer typed last time (a checkout they closed), to start from. */
   draft?: BillingDraft;
   /** Preselected for an international order (the detected country), when known. */
@@ -26,5 +34,5 @@ export type BillingFormProps = {
   onSubmit: (billing: BillingDetails, draft: BillingDraft, order: OrderChoice) => Promise<void>;
 };
 
-/** What the order buys beyond the billing details: the coupon applied and the number of seats. */
-export type OrderChoice = { couponCode?: string; seats: number };
+/** What the order buys beyond the billing details: the coupon applied, the number of seats and the edition chosen. */
+export type OrderChoice = { couponCode?: string; seats: number; editionId?: string };

@@ -6,17 +6,10 @@ import { displayPrice, formatPrice } from '../../../shared/money';
 import type { BillingDetails, PurchasedTool, Tool } from '../../../shared/shop';
 import { toast } from '../../components/ToastHost';
 import { toolTitle } from '../../components/tools/toolTitle';
-import { focusLost } from '../../lib/announce';
-import {
-  type BillingDraft,
-  chosenCurrency,
-  rememberBillingDraft,
-  storedBillingDraft,
-} from '../../lib/purchase-intent';
+import { type BillingDraft, chosenCurrency } from '../../lib/purchase-intent';
 import { shopApi } from '../../lib/shop-api';
-import { loadCheckout } from './razorpay';
 import type { OrderChoice } from './types';
-import { usePurchase } from './usePurchase';
+import { useLicenseOrder } from './useLicenseOrder';
 
 const BillingModal = lazy(() =>
   import('./BillingModal').then((module) => ({ default: module.BillingModal })),
@@ -49,20 +42,7 @@ export function useAddSeats({
   const [shown, setShown] = useState<AddSeats | null>(null);
   const [opening, setOpening] = useState(false);
 
-  const { purchase } = usePurchase({
-    loadCheckout,
-    onPurchased: () => {
-      // The code was used and the seats bought: the next order starts without them.
-      const next = { ...(storedBillingDraft() ?? { address: '', state: '', country: '', gstin: '' }) };
-      rememberBillingDraft({ ...next, couponCode: '', couponFor: '', seats: '' });
-      onPurchased();
-    },
-    onCheckoutClosed: () =>
-      window.setTimeout(() => {
-        if (focusLost() || !document.getElementById('main')?.contains(document.activeElement))
-          returnFocus()?.focus();
-      }),
-  });
+  const { purchase, draft, keepDraft } = useLicenseOrder({ toolId: tool._id, onPurchased, returnFocus });
 
   const openAddSeats = async () => {
     if (opening) return;
@@ -86,7 +66,7 @@ export function useAddSeats({
 
   const proceed = async (billing: BillingDetails, typed: BillingDraft, order: OrderChoice) => {
     if (!adding) return;
-    rememberBillingDraft({ ...typed, couponFor: tool._id });
+    keepDraft(typed);
     await purchase(adding.tool, adding.currency, billing, () => flushSync(() => setAdding(null)), {
       ...order,
       teamLicenseId: licenseId,
@@ -100,8 +80,8 @@ export function useAddSeats({
         addSeatsTo={seats}
         currency={shown.currency}
         toolId={adding ? tool._id : undefined}
-        draft={draftFor(tool._id)}
-        onDraftChange={(typed) => rememberBillingDraft({ ...typed, couponFor: tool._id })}
+        draft={draft()}
+        onDraftChange={keepDraft}
         summary={
           <div className="flex items-baseline justify-between gap-4">
             <span className="font-medium text-brand-900">{toolTitle(shown.tool)}</span>
@@ -117,10 +97,4 @@ export function useAddSeats({
     </Suspense>
   );
   return { opening, open: () => void openAddSeats(), dialog };
-}
-
-/** What the buyer typed last in this tab, with its coupon only if it was applied to this tool. */
-function draftFor(toolId: string): BillingDraft | undefined {
-  const stored = storedBillingDraft();
-  return stored && { ...stored, couponCode: stored.couponFor === toolId ? stored.couponCode : '' };
 }

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { DASHBOARD_MESSAGES } from '../../../shared/dashboard';
 import {
   type AdminEdition,
@@ -108,6 +108,9 @@ export function EditionForm({
   const prefix = useId();
   const idOf = (field: string) => `${prefix}-${field}`;
   const form = useForm({ initial: valuesOf(edition), fields: FIELDS, idOf });
+  // Opened by its button, which goes while it is open: focus starts at its first field.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form opens.
+  useEffect(() => document.getElementById(idOf('name'))?.focus(), []);
   const { values } = form;
   const pricesChanged =
     !edition ||

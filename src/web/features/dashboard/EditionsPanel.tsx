@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AdminTool } from '../../../shared/dashboard';
 import type {
   AdminEdition,
@@ -30,9 +30,16 @@ export function EditionsPanel({ tool }: { tool: AdminTool }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [notice, setNotice] = useNotice();
 
+  // Where focus goes once the form has closed and the list is drawn again (the form took focus with it).
+  const focusNext = useRef<(() => HTMLElement | null) | null>(null);
+  useEffect(() => {
+    const target = focusNext.current;
+    focusNext.current = null;
+    target?.()?.focus();
+  });
   const close = (focusOn: () => HTMLElement | null) => {
+    focusNext.current = focusOn;
     setEditing(null);
-    window.setTimeout(() => focusOn()?.focus());
   };
   const save = async (
     input: DashboardNewEdition | DashboardEditionChanges,

@@ -22,6 +22,12 @@ import { VersionPanel } from './VersionPanel';
  */
 export type TeamPanelSlot = ComponentType<{ tool: PurchasedTool; licenseId: string }>;
 
+/**
+ * A license's edition and its upgrades (issue 64), which the page gives (the checkout's upgrade is part of it); it
+ * loads on demand, only for a license of a tool with editions.
+ */
+export type EditionSlot = ComponentType<{ tool: PurchasedTool; license: MyLicense; onUpgraded: () => void }>;
+
 /** 'Purchased: 22 Nov 2026', or N/A when the date is unknown. */
 export function purchasedLabel(purchaseDate: string | null): string {
   const date = purchaseDate ? new Date(purchaseDate) : null;
@@ -118,6 +124,7 @@ export function PurchasedToolCard({
   sending,
   onGetCredentials,
   teamPanel: TeamPanel,
+  edition: Edition,
 }: {
   tool: PurchasedTool;
   license: MyLicense | undefined;
@@ -125,6 +132,7 @@ export function PurchasedToolCard({
   sending: boolean;
   onGetCredentials: () => void;
   teamPanel: TeamPanelSlot;
+  edition: EditionSlot;
 }) {
   if (tool.trialEndsAt) return <TrialToolCard tool={tool} trialEndsAt={tool.trialEndsAt} license={license} />;
   return (
@@ -150,7 +158,13 @@ export function PurchasedToolCard({
       </div>
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
       <VersionPanel tool={tool} />
-      {license && <LicensePanel license={license} state={licenses} />}
+      {license && (
+        // The license shows once its edition's code is here too, so the card grows once.
+        <Suspense fallback={null}>
+          <LicensePanel license={license} state={licenses} />
+          {license.edition && <Edition tool={tool} license={license} onUpgraded={licenses.reload} />}
+        </Suspense>
+      )}
       {tool.team && (
         <Suspense fallback={null}>
           <TeamPanel tool={tool} licenseId={tool.team.licenseId} />

@@ -14,6 +14,8 @@ export type LicensesState = {
   licenseFor: (toolId: string) => MyLicense | undefined;
   isDeactivating: (deviceId: string) => boolean;
   deactivate: (deviceId: string) => void;
+  /** Reads the licenses again (an upgrade was paid). */
+  reload: () => void;
 };
 
 /**
@@ -57,5 +59,6 @@ export function useLicenses(enabled: boolean): LicensesState {
     licenseFor: (toolId) => licenses.data?.find((license) => license.toolId === toolId),
     isDeactivating: (deviceId) => busy.has(deviceId),
     deactivate,
+    reload: () => void reload(),
   };
 }
