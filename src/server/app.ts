@@ -6,7 +6,6 @@ import Fastify, {
   type FastifySchema,
   type RouteOptions,
 } from 'fastify';
-import { dataRightsRoutes } from './account/data-rights-routes';
 import { accountRoutes } from './account/routes';
 import { authRoutes } from './auth/routes';
 import { shopRoutes } from './catalogue/routes';
@@ -14,6 +13,7 @@ import { checkoutRecoveryRoutes } from './checkout/routes';
 import { contactRoutes } from './contact/routes';
 import { couponRoutes } from './coupons/routes';
 import { dashboardRoutes } from './dashboard/routes';
+import { dataRightsRoutes } from './data-rights/routes';
 import { databaseUnavailable, healthRoutes, registerDatabaseGuard } from './health/routes';
 import { registerCsrf } from './http/csrf';
 import { registerErrorHandler, sendJsonNotFound } from './http/errors';
@@ -29,7 +29,7 @@ import { licenseApiRoutes } from './licenses/routes';
 import { locationRoutes } from './location/routes';
 import { devMailboxRoutes } from './mail/dev-mailbox-routes';
 import { metricsRoutes, outboxDepth } from './metrics';
-import { registerOpenApi } from './openapi/openapi';
+import { openApiRoutes, registerOpenApi } from './openapi/openapi';
 import { checkoutRoutes } from './orders/checkout-routes';
 import { applyRazorpayEvent } from './orders/razorpay-events';
 import { orderRoutes } from './orders/routes';
@@ -98,14 +98,15 @@ export async function buildApp(options: BuildAppOptions): Promise<{
   registerInputPolicy(app);
   registerErrorHandler(app, (error) => (dbHealth.observe(error) ? databaseUnavailable() : undefined));
   registerSecurityHeaders(app, config);
-  // Before the routes, so its hook times every one of them.
+  // Before every route it describes: the generator collects them as they are added.
+  await registerOpenApi(app, config.publicUrl);
+  // Before the other routes, so its hook times every one of them.
   await metricsRoutes(app, ctx.metrics, {
     token: config.metricsToken,
     sources: { outboxDepth: () => outboxDepth(ctx.db), pool: ctx.poolStats },
   });
   await healthRoutes(app, ctx);
-  // Before every route it describes: the generator collects them as they are added.
-  await registerOpenApi(app, config.publicUrl);
+  openApiRoutes(app);
 
   // What desktop tools and their updaters call: JSON or files to programs, which hold no cookie and send no CSRF
   // token, so none of the site's cookie and form handling runs on the API every start of every tool calls.

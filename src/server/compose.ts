@@ -1,8 +1,10 @@
 import { createSessionCache } from './auth/session-cache';
 import { createShopCaches } from './catalogue/catalogue-cache';
+import { createDashboardOperators } from './dashboard/routes/guard';
 import { createDatabaseHealth } from './db/health';
 import type { Database, PoolStats } from './db/index';
 import { createLocalRateLimiter, createRateLimiter } from './http/rate-limit';
+import { createPdfFonts } from './invoices/pdf-text';
 import { type Clock, systemClock } from './kernel/clock';
 import type { Config } from './kernel/config';
 import type { AppContext } from './kernel/context';
@@ -13,6 +15,7 @@ import { createSigningKeys } from './licenses/signing';
 import { createMailQueuedHint } from './mail/outbox';
 import { createMetrics } from './metrics';
 import { createGateway } from './payments/gateway';
+import { createReleaseSigner } from './releases/signing';
 import { type FileStorage, storageFor } from './storage';
 
 /** Counters of the license API's per-key and per-address limits held by one instance. */
@@ -48,7 +51,10 @@ export function createAppContext(options: AppContextOptions): AppContext {
     storage: options.storage ?? storageFor(config),
     caches: { sessions: createSessionCache(), ...createShopCaches(), ...createLicenseMemory() },
     mailQueued: createMailQueuedHint(),
+    pdfFonts: createPdfFonts(),
+    dashboardOperators: createDashboardOperators(),
     licenseSigning: createSigningKeys(config),
+    releaseSigning: createReleaseSigner(config),
     licenseChanges: {},
     dataSecrets,
     // Process figures (memory, event-loop delay) only where they are served: one monitor per real server.

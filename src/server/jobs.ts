@@ -7,6 +7,7 @@ import { createMailTransport } from './mail/transport';
 import { createOutboxWorker, type OutboxLog } from './mail/worker';
 import type { Metrics } from './metrics';
 import { RECONCILE_INTERVAL_MS, reconcileOnce } from './orders/reconciler';
+import { RENEWAL_REMINDERS_INTERVAL_MS, sendRenewalReminders } from './orders/renewal-reminders';
 import { announceReleases } from './releases/announcements';
 import { pruneExpiredRows } from './retention';
 import { sendTrialEmails, TRIAL_EMAILS_INTERVAL_MS } from './trials/reminders';
@@ -80,6 +81,11 @@ export function backgroundJobs(ctx: AppContext, log: JobLog): BackgroundJob[] {
     },
     // Claims its rows with SKIP LOCKED and marks them in the same transaction: one email per trial and occasion.
     { name: 'trial-emails', intervalMs: TRIAL_EMAILS_INTERVAL_MS, run: () => sendTrialEmails(ctx) },
+    {
+      name: 'renewal-reminders',
+      intervalMs: RENEWAL_REMINDERS_INTERVAL_MS,
+      run: () => sendRenewalReminders(ctx),
+    },
     // Claimed with SKIP LOCKED, counted in the transaction that queues the email, two at most.
     {
       name: 'checkout-reminders',

@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/app';
 import type { RegisteredRoute } from './app';
+import { SITE_MANIFEST } from './site/static';
 
 /**
  * Issue 49 (docs/decisions/053-house-layout.md, "Schemas on routes"): every route declares a schema for the input it
@@ -8,16 +12,29 @@ import type { RegisteredRoute } from './app';
  * one, and a body or a query when its handler reads `request.body` or `request.query`. The walk is over every route
  * the app registered (Fastify's `onRoute`), the development-only ones (the Razorpay emulator, the dev mailbox)
  * included.
+ *
+ * Issue 62 (docs/decisions/065-every-route-declares-its-answers.md): every route declares its answers too, so each is
+ * serialised from its schema and the OpenAPI document can show it. The app is built with everything a route may
+ * depend on: the metrics token (GET /metrics) and a built site (its pages' routes).
  */
 
 let t: TestApp;
+let siteDir: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  siteDir = mkdtempSync(path.join(tmpdir(), 'route-schemas-site-'));
+  writeFileSync(
+    path.join(siteDir, SITE_MANIFEST),
+    JSON.stringify({ pages: { '/': 'index.html', '/Contact': 'Contact.html' }, notFound: '404.html' }),
+  );
+  for (const page of ['index.html', 'Contact.html', '404.html'])
+    writeFileSync(path.join(siteDir, page), `<!doctype html><title>${page}</title>`);
+  t = await createTestApp({ env: { METRICS_TOKEN: 'route-schemas-metrics-token' }, siteDir });
 }, 120_000);
 
 afterAll(async () => {
   await t?.close();
+  rmSync(siteDir, { recursive: true, force: true });
 });
 
 type Part = 'params' | 'querystring' | 'body';
@@ -39,6 +56,14 @@ function missing(route: RegisteredRoute): Part[] {
   return (Object.keys(takes) as Part[]).filter((part) => takes[part] && !route.schema?.[part]);
 }
 
+/** What is wrong with a route's declared answers: none declared, or only refusals (no 2xx or 3xx answer). */
+function undeclaredAnswers(route: RegisteredRoute): string | undefined {
+  const statuses = Object.keys(route.schema?.response ?? {});
+  if (statuses.length === 0) return 'no response schema';
+  if (!statuses.some((status) => /^[23]/.test(status))) return 'no 2xx or 3xx answer';
+  return undefined;
+}
+
 describe('route schemas', () => {
   it('are declared for the params, query and body of every route that takes them', () => {
     const routes = t.routes.filter((route) => route.method !== 'HEAD');
@@ -55,6 +80,25 @@ describe('route schemas', () => {
     const route = { method: 'POST', url: '/api/things/:id', handler } as unknown as RegisteredRoute;
     expect(missing(route)).toEqual(['params', 'querystring', 'body']);
     expect(missing({ ...route, schema: { params: {}, querystring: {}, body: {} } })).toEqual([]);
+  });
+
+  it('declare the answers of every route, its success among them', () => {
+    const routes = t.routes.filter((route) => route.method !== 'HEAD');
+    expect(routes.map((route) => route.url)).toEqual(expect.arrayContaining(['/', '/Contact', '/metrics']));
+    const undeclared = routes
+      .map((route) => ({ route, problem: undeclaredAnswers(route) }))
+      .filter(({ problem }) => problem !== undefined)
+      .map(({ route, problem }) => `${route.method} ${route.url}: ${problem}`);
+    expect(undeclared).toEqual([]);
+  });
+
+  it('would list a route that declares no answer, or only its refusals', () => {
+    const route = { method: 'GET', url: '/api/things', handler: () => [] } as unknown as RegisteredRoute;
+    expect(undeclaredAnswers(route)).toBe('no response schema');
+    expect(undeclaredAnswers({ ...route, schema: { response: { 401: {}, '5xx': {} } } })).toBe(
+      'no 2xx or 3xx answer',
+    );
+    expect(undeclaredAnswers({ ...route, schema: { response: { 200: {}, 401: {} } } })).toBeUndefined();
   });
 
   it('answers a refused body as parseInput did: 400, the first message, one message per field', async () => {

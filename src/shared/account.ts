@@ -3,7 +3,7 @@ import { AUTH_MESSAGES, type FieldIssue, phoneProblem, validateNewPassword } fro
 import { MAX_LENGTH } from './limits';
 
 /** Optional mail a buyer can turn off; transactional mail is always sent. */
-export const EMAIL_TOPICS = ['releases', 'trials', 'checkoutReminders'] as const;
+export const EMAIL_TOPICS = ['releases', 'trials', 'checkoutReminders', 'renewalReminders'] as const;
 export type EmailTopic = (typeof EMAIL_TOPICS)[number];
 export type EmailPreferences = Record<EmailTopic, boolean>;
 
@@ -11,6 +11,7 @@ export const EMAIL_TOPIC_LABELS: Record<EmailTopic, string> = {
   releases: 'New versions of tools I own',
   trials: 'Reminders about my free trials',
   checkoutReminders: 'Checkout reminders when I leave a purchase unfinished',
+  renewalReminders: 'Reminders before the updates of a tool I own end',
 };
 
 export const ACCOUNT_MESSAGES = {

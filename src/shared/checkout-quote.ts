@@ -32,25 +32,26 @@ const optionalText = (max: number) =>
 
 /**
  * What an order is for, the same for the quote and the payment: a tool (a new license, or seats for its team), or
- * a license to upgrade; never both kinds of license at once.
+ * a license to upgrade or renew; one of them at a time.
  */
 export function checkOrderTarget(
-  body: { toolId?: string; teamLicenseId?: string; upgradeLicenseId?: string },
+  body: { toolId?: string; teamLicenseId?: string; upgradeLicenseId?: string; renewLicenseId?: string },
   check: z.core.$RefinementCtx,
 ): void {
-  if (!body.toolId && !body.upgradeLicenseId)
+  if (!body.toolId && !body.upgradeLicenseId && !body.renewLicenseId)
     check.addIssue({ code: 'custom', path: ['toolId'], message: 'Unknown tool' });
-  if (body.teamLicenseId && body.upgradeLicenseId)
+  const licenses = [body.teamLicenseId, body.upgradeLicenseId, body.renewLicenseId].filter(Boolean);
+  if (licenses.length > 1)
     check.addIssue({
       code: 'custom',
-      path: ['upgradeLicenseId'],
-      message: 'An order either adds seats or upgrades a license, not both',
+      path: [body.renewLicenseId ? 'renewLicenseId' : 'upgradeLicenseId'],
+      message: 'An order adds seats, upgrades a license or renews its updates: one at a time',
     });
 }
 
 export const checkoutQuoteSchema = z
   .strictObject({
-    /** Every kind but an upgrade names the tool (refined below). */
+    /** Every kind but an upgrade and a renewal names the tool (refined below). */
     toolId: z.uuid({ error: 'Unknown tool' }).optional(),
     currency: z.enum(CURRENCIES),
     /** The Indian state billed (decides CGST + SGST or IGST); empty while the buyer has not chosen one. */
@@ -69,6 +70,8 @@ export const checkoutQuoteSchema = z
     editionId: z.uuid({ error: 'Unknown edition' }).optional(),
     /** An upgrade: the buyer's license that moves to the edition `editionId` (then no toolId is needed). */
     upgradeLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
+    /** A renewal: the buyer's license whose updates are renewed for another period (no toolId needed). */
+    renewLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
   })
   .superRefine((body, check) => {
     checkOrderTarget(body, check);

@@ -15,6 +15,7 @@ import {
   usdPriceProblem,
 } from './tool-rules';
 import { parseTrialDaysText, TRIAL_DAYS_PROBLEM, TRIAL_EXTEND_DAYS_RANGE, type TrialFigures } from './trials';
+import { parseUpdatesFor, UPDATES_FOR_PROBLEM } from './update-periods';
 
 /**
  * The operator's dashboard (docs/product.md §12): request and response shapes of /api/admin/…, shared by the
@@ -414,6 +415,21 @@ const toolLicensingFields = {
     }),
 };
 
+/** A period of updates as typed ("12m", "lifetime"): months, null for lifetime (decision 059). */
+const updatesForSchema = z.string({ error: asSentence(UPDATES_FOR_PROBLEM) }).transform((text, issue) => {
+  const months = parseUpdatesFor(text);
+  if (months !== undefined) return months;
+  issue.addIssue({ code: 'custom', message: asSentence(UPDATES_FOR_PROBLEM) });
+  return z.NEVER;
+});
+
+/** A tool without editions' update period and renewal prices; absent: unchanged (lifetime for a new tool). */
+const updatePeriodFields = {
+  updatesMonths: updatesForSchema.optional(),
+  renewalPriceINR: usdPriceSchema.optional(),
+  renewalPriceUSD: usdPriceSchema.optional(),
+};
+
 /**
  * A tool's fields as the operator types them, each by the catalogue's one rule. The dashboard's form and the
  * command line (`tools add`, `tools edit`, …) parse with these same fields, and the catalogue's operations take what
@@ -421,6 +437,7 @@ const toolLicensingFields = {
  */
 const toolFields = {
   ...toolLicensingFields,
+  ...updatePeriodFields,
   name: z
     .string()
     .trim()
@@ -535,6 +552,10 @@ export type AdminTool = {
   heartbeatMinutes: number;
   /** Length of the free trial; 0: none. */
   trialDays: number;
+  /** Months of updates a purchase includes (null: lifetime) and the renewal prices, for a tool without editions. */
+  updatesMonths: number | null;
+  renewalPricePaise: number | null;
+  renewalPriceCents: number | null;
   file: { name: string; size: number; sha256: string } | null;
   /** The Velopack package id the operator set, or null for the default. */
   packageId: string | null;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EDITION_NAME_MAX, ENTITLEMENT_CODE, ENTITLEMENTS_MAX } from './editions';
 import { ACTIVATION_LIMIT_RANGE, MAX_PRICE_SUBUNITS, MIN_PRICE_SUBUNITS } from './tool-rules';
+import { UPDATE_MONTHS_RANGE, UPDATES_FOR_PROBLEM } from './update-periods';
 
 /** The zod schemas of editions (shared/editions.ts), apart so the shop's pages do not download zod. */
 
@@ -58,6 +59,16 @@ const editionChangeFields = {
   priceUsdCents: subunits('The USD price').nullable().optional(),
   entitlements: entitlementsField.optional(),
   deviceLimit: deviceLimitField.nullable().optional(),
+  /** Months of updates a purchase of the edition includes; null: lifetime (decision 059). */
+  updatesMonths: z
+    .number()
+    .int()
+    .min(UPDATE_MONTHS_RANGE.min, { error: UPDATES_FOR_PROBLEM })
+    .max(UPDATE_MONTHS_RANGE.max, { error: UPDATES_FOR_PROBLEM })
+    .nullable()
+    .optional(),
+  renewalPriceInrPaise: subunits('The INR renewal price').nullable().optional(),
+  renewalPriceUsdCents: subunits('The USD renewal price').nullable().optional(),
   trial: z.literal(true).optional(),
 };
 const changesSomething = (changes: Record<string, unknown>) =>

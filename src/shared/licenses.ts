@@ -40,6 +40,9 @@ export const LICENSE_MESSAGES = {
   licenseRevoked:
     'This license has been revoked after a refund or a lost payment dispute. Please contact support if you think this is a mistake.',
   licenseSuspended: 'This license is suspended while a payment dispute is open.',
+  /** My Tools and "Get Credentials" for a license the firm suspended by hand, with its reason. */
+  suspendedByFirm: (reason: string) =>
+    `This license is suspended by Pinkcity Advisors: ${reason} Please contact support to resolve it.`,
 } as const;
 
 export type LicenseCredentials = { licenseKey: string } | { username: string; password: string };
@@ -76,6 +79,8 @@ export type LicenseFilePayload = {
   /** The license's edition of a tool with editions, null without (decision 056), and the entitlements it unlocks. */
   edition: LicenseEdition | null;
   entitlements: string[];
+  /** The end of the license's updates (decision 059); null: every release. */
+  updatesUntil: string | null;
 };
 
 export type LicenseAnswer = {
@@ -106,6 +111,13 @@ export type LicenseAnswer = {
    */
   edition?: LicenseEdition | null;
   entitlements?: string[];
+  /**
+   * VALID and TRIAL: the end of the license's updates (ISO 8601; null: every release, for life). The license keeps
+   * working after it; only releases published later need a renewal (decision 059).
+   */
+  updatesUntil?: string | null;
+  /** SUSPENDED by the firm: why, in its words for the user (a dispute's suspension gives none). */
+  reason?: string;
 };
 
 /** The newest published release a tool may update to, from `POST /api/licenses/update-check`. */
@@ -156,7 +168,18 @@ export type MyLicense = {
    * today for all its seats (GST included, subunits of the license's currency). Empty otherwise.
    */
   upgrades: LicenseUpgrade[];
+  /** The end of its updates (ISO 8601; decision 059); null: every release, for life. */
+  updatesUntil: string | null;
+  /**
+   * The buyer's own bought license whose updates end within 60 days or have ended: what renewing them for another
+   * period costs now for all its seats (GST included, subunits). Null otherwise.
+   */
+  renewal: LicenseRenewal | null;
+  /** Suspended by the firm: its reason, to show the buyer. */
+  suspendedReason?: string;
 };
+
+export type LicenseRenewal = { amount: number; currency: Currency; months: number };
 
 export type LicenseUpgrade = {
   editionId: string;

@@ -12,14 +12,24 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /**
  * What an order buys (docs/structure.md, "Kinds of order"): a new license (one seat or a team's), seats added to a
- * team license the buyer owns, an upgrade of a license to a higher edition of its tool. Each kind is one module on
- * the server (src/server/orders/kinds/).
+ * team license the buyer owns, an upgrade of a license to a higher edition of its tool, a renewal of a license's
+ * updates for another period. Each kind is one module on the server (src/server/orders/kinds/).
  */
-export const ORDER_KINDS = ['new-license', 'add-seats', 'upgrade'] as const;
+export const ORDER_KINDS = ['new-license', 'add-seats', 'upgrade', 'renewal'] as const;
 export type OrderKindName = (typeof ORDER_KINDS)[number];
 
-/** What an order's kind fixed when it was placed (orders.terms): the edition it buys, or an upgrade's two. */
-export type OrderTerms = { editionId?: string; fromEditionId?: string; toEditionId?: string };
+/**
+ * What an order's kind fixed when it was placed (orders.terms): the edition it buys, an upgrade's two editions, or
+ * a renewal's months (and, once settled, the end of updates it moved from and to, which its refund puts back).
+ */
+export type OrderTerms = {
+  editionId?: string;
+  fromEditionId?: string;
+  toEditionId?: string;
+  months?: number;
+  fromUpdatesUntil?: string;
+  toUpdatesUntil?: string;
+};
 
 export const ORDER_EVENT_KINDS = [
   /** The local order exists, priced from the catalogue. */

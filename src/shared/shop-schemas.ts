@@ -32,7 +32,7 @@ export type BillingDetails = z.output<typeof billingDetailsSchema>;
 /** POST /api/create-payment/ body. `toolName` and `price` are accepted for the product document's browser but ignored. */
 export const createPaymentSchema = z
   .strictObject({
-    /** Every kind but an upgrade names the tool (refined below). */
+    /** Every kind but an upgrade and a renewal names the tool (refined below). */
     toolId: z.uuid({ error: 'Unknown tool' }).optional(),
     toolName: singleLineText(MAX_LENGTH.toolName).optional(),
     price: z.number().optional(),
@@ -51,6 +51,8 @@ export const createPaymentSchema = z
     editionId: z.uuid({ error: 'Unknown edition' }).optional(),
     /** An upgrade: the buyer's license that moves to the edition `editionId` (then no toolId is needed). */
     upgradeLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
+    /** A renewal: the buyer's license whose updates are renewed for another period (no toolId needed). */
+    renewLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
   })
   .superRefine((body, check) => {
     checkOrderTarget(body, check);

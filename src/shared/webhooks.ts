@@ -12,6 +12,7 @@ export const WEBHOOK_EVENTS = [
   'license.suspended',
   'license.reinstated',
   'license.upgraded',
+  'license.renewed',
   'trial.started',
   'trial.converted',
   'trial.expired',
@@ -61,6 +62,8 @@ export const newWebhookEndpointSchema = z.strictObject({
     .default(''),
 });
 export type NewWebhookEndpoint = z.input<typeof newWebhookEndpointSchema>;
+/** A new endpoint as the schema parsed it (events in their canonical order, a description): what adding takes. */
+export type ParsedWebhookEndpoint = z.output<typeof newWebhookEndpointSchema>;
 
 export type WebhookEndpointSummary = {
   id: string;

@@ -61,11 +61,13 @@ export async function createTestApp(
     now?: Date;
     /** Called before the app is ready: a test may add its own hooks to watch what the app does. */
     prepare?: (app: FastifyInstance) => void;
+    /** A built site to serve (its pages' routes with it); none by default. */
+    siteDir?: string;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const clock = new ManualClock(options.now ?? new Date('2026-06-01T10:00:00Z'));
-  return appOn(database, testConfig(options.env), clock, options.prepare);
+  return appOn(database, testConfig(options.env), clock, options);
 }
 
 /**
@@ -86,12 +88,12 @@ async function appOn(
   database: DatabaseHandle,
   config: Config,
   clock: ManualClock,
-  prepare?: (app: FastifyInstance) => void,
+  { prepare, siteDir }: { prepare?: (app: FastifyInstance) => void; siteDir?: string } = {},
 ): Promise<TestApp> {
   // As the server starts: the writes a start makes (the default catalogue among them) before anything reads.
   const started = createAppContext({ config, db: database.db, clock, poolStats: database.poolStats });
   await startUp(database, started);
-  const { app, ctx, emulator, routes } = await buildApp({ ctx: started });
+  const { app, ctx, emulator, routes } = await buildApp({ ctx: started, siteDir });
   prepare?.(app);
   await app.ready();
   return {

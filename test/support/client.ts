@@ -1,6 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
-type Body = Record<string, unknown> | URLSearchParams | string | undefined;
+/** A form, JSON (an object), or bytes sent as they are (a string, or a Buffer such as a multipart body). */
+type Body = Record<string, unknown> | URLSearchParams | string | Buffer | undefined;
 
 /**
  * A browser stand-in over app.inject: keeps cookies like a browser does and echoes csrftoken in X-CSRFToken
@@ -43,11 +44,11 @@ export class TestClient {
       headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     }
     if (method !== 'GET' && this.sendCsrfHeader && this.csrfToken) headers['x-csrftoken'] = this.csrfToken;
-    let payload: string | undefined;
+    let payload: string | Buffer | undefined;
     if (body instanceof URLSearchParams) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       payload = body.toString();
-    } else if (typeof body === 'string') {
+    } else if (typeof body === 'string' || Buffer.isBuffer(body)) {
       payload = body;
     } else if (body !== undefined) {
       headers['content-type'] = 'application/json';

@@ -1,5 +1,6 @@
 import type { Database } from '../../src/server/db/index';
 import { resolveAttachments } from '../../src/server/invoices/attachments';
+import type { PdfFonts } from '../../src/server/invoices/pdf-text';
 import type { Clock } from '../../src/server/kernel/clock';
 import type { Config } from '../../src/server/kernel/config';
 import type { DataSecrets } from '../../src/server/kernel/data-secrets';
@@ -25,7 +26,7 @@ const silentLog: OutboxLog = { warn() {}, error() {} };
  * attachment resolver, and reports what happened. A running server does this from its background job.
  */
 export async function deliverDueMail(
-  ctx: { db: Database; clock: Clock; config: Config; dataSecrets: DataSecrets },
+  ctx: { db: Database; clock: Clock; config: Config; dataSecrets: DataSecrets; pdfFonts: PdfFonts },
   options: { transport?: MailTransport; log?: OutboxLog } = {},
 ): Promise<OutboxRunResult> {
   const transport = options.transport ?? createMailTransport(ctx.config);

@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { hashSessionId, SESSION_TTL_MS } from '../../src/server/auth/session';
-import { activeCatalogue, invalidateCatalogue } from '../../src/server/catalogue/catalogue';
+import { activeCatalogue } from '../../src/server/catalogue/catalogue';
+import { invalidateCatalogue } from '../../src/server/catalogue/catalogue-cache';
 import { sessions, users } from '../../src/server/db/schema/accounts';
 import { tools } from '../../src/server/db/schema/catalogue';
 import { licenses } from '../../src/server/db/schema/licenses';
@@ -27,12 +29,15 @@ export type ShopTestApp = TestApp & {
  * for stored files. Without Razorpay keys in `env` the built-in emulator answers the gateway.
  */
 export async function createShopTestApp(
-  options: { env?: Record<string, string> } = {},
+  options: { env?: Record<string, string>; prepare?: (app: FastifyInstance) => void } = {},
 ): Promise<ShopTestApp> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'shop-test-'));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const t = await createTestApp({ env: { PUBLIC_URL: baseUrl, DATA_DIR: dataDir, ...options.env } });
+  const t = await createTestApp({
+    env: { PUBLIC_URL: baseUrl, DATA_DIR: dataDir, ...options.env },
+    prepare: options.prepare,
+  });
   await t.app.listen({ port, host: '127.0.0.1' });
   return {
     ...t,

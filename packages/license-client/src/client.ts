@@ -49,6 +49,10 @@ export type LicenseAnswer = {
   /** VALID and TRIAL answers: the license's edition (null without editions) and what it unlocks; see `licensedFrom`. */
   edition?: Edition | null;
   entitlements?: string[];
+  /** VALID and TRIAL: the end of the license's updates (null: every release). */
+  updatesUntil?: string | null;
+  /** SUSPENDED: why, to show the user. */
+  reason?: string;
 };
 
 /** The update check's answer: validate's code, and the update to install, if there is one. */

@@ -9,17 +9,24 @@ export type Licensed = {
   edition: Edition | null;
   entitlements: readonly string[];
   hasEntitlement(code: string): boolean;
+  /**
+   * The end of the license's updates (ISO 8601), or null for every release: the tool keeps working after it, and
+   * may tell its user that newer versions need a renewal.
+   */
+  updatesUntil: string | null;
 };
 
-/** The license's edition and entitlements, from a license answer or a verified license file's payload. */
+/** The license's edition, entitlements and end of updates, from a license answer or a verified file's payload. */
 export function licensedFrom(source: {
   edition?: Edition | null;
   entitlements?: readonly string[];
+  updatesUntil?: string | null;
 }): Licensed {
   const entitlements = Object.freeze([...(source.entitlements ?? [])]);
   return {
     edition: source.edition ?? null,
     entitlements,
     hasEntitlement: (code) => entitlements.includes(code),
+    updatesUntil: source.updatesUntil ?? null,
   };
 }

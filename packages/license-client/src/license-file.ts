@@ -18,6 +18,8 @@ export type LicenseFilePayload = {
   /** The license's edition (null without editions) and its entitlements; absent in files from before editions. */
   edition?: Edition | null;
   entitlements?: string[];
+  /** The end of the license's updates (null: every release); absent in files from before update periods. */
+  updatesUntil?: string | null;
 };
 
 /** One entry of `GET /api/licenses/public-keys`: a key id and an SPKI PEM. Ship these inside the tool. */

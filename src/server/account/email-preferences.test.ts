@@ -25,6 +25,7 @@ describe('email preferences', () => {
       releases: true,
       trials: true,
       checkoutReminders: true,
+      renewalReminders: true,
     });
 
     buyer.client.sendCsrfHeader = false;
@@ -33,13 +34,19 @@ describe('email preferences', () => {
     buyer.client.sendCsrfHeader = true;
 
     const changed = await buyer.client.request('PATCH', '/api/account/email-preferences', { trials: false });
-    expect(changed.json()).toEqual({ releases: true, trials: false, checkoutReminders: true });
+    expect(changed.json()).toEqual({
+      releases: true,
+      trials: false,
+      checkoutReminders: true,
+      renewalReminders: true,
+    });
     const bad = await buyer.client.request('PATCH', '/api/account/email-preferences', { trials: 'no' });
     expect(bad.statusCode).toBe(400);
     expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
       releases: true,
       trials: false,
       checkoutReminders: true,
+      renewalReminders: true,
     });
 
     const stranger = await t.client();
@@ -61,6 +68,7 @@ describe('email preferences', () => {
       releases: true,
       trials: true,
       checkoutReminders: true,
+      renewalReminders: true,
     });
 
     const response = await mailProvider.post(
@@ -73,6 +81,7 @@ describe('email preferences', () => {
       releases: false,
       trials: true,
       checkoutReminders: true,
+      renewalReminders: true,
     });
   });
 
@@ -93,11 +102,13 @@ describe('email preferences', () => {
       releases: true,
       trials: true,
       checkoutReminders: true,
+      renewalReminders: true,
     });
     expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
       releases: true,
       trials: true,
       checkoutReminders: true,
+      renewalReminders: true,
     });
   });
 });

@@ -19,11 +19,13 @@ const COLUMN = {
   releases: users.releaseEmails,
   trials: users.trialEmails,
   checkoutReminders: users.checkoutReminderEmails,
+  renewalReminders: users.renewalReminderEmails,
 } as const;
 const FIELD = {
   releases: 'releaseEmails',
   trials: 'trialEmails',
   checkoutReminders: 'checkoutReminderEmails',
+  renewalReminders: 'renewalReminderEmails',
 } as const;
 
 const PURPOSE = 'unsubscribe';

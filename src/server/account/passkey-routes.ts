@@ -7,13 +7,22 @@ import {
   passkeyNameSchema,
   passkeyRegistrationSchema,
 } from '../../shared/account-schemas';
+import {
+  passkeyCreationOptionsSchema,
+  passkeyRequestOptionsSchema,
+  passkeysAnswerSchema,
+  passkeysChangedAnswerSchema,
+  signedInAnswerSchema,
+} from '../../shared/api-schemas';
 import { AUTH_MESSAGES, type LoginResponse } from '../../shared/auth';
 import { LOGIN_LIMIT_PER_ADDRESS_MINUTE } from '../auth/routes';
 import { requireUser, rotateSession } from '../auth/session';
+import { refusals } from '../http/answers';
 import { issueCsrfToken } from '../http/csrf';
 import { notFound } from '../http/errors';
-import { pathStrings, refuseInvalidInput } from '../http/route-schemas';
+import { CALLER_FIRST, pathStrings, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
+import { documented, SESSION } from '../openapi/openapi';
 import {
   addPasskey,
   listPasskeys,
@@ -31,13 +40,28 @@ const PASSKEY_OPTIONS_PER_ADDRESS_MINUTE = 30;
 /** The account's passkeys, and signing in with one from the login dialog (issue 33). */
 export function passkeyRoutes(base: FastifyInstance, ctx: AppContext): void {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  app.get('/api/account/passkeys', async (request, reply) => {
+  const list = documented({
+    tags: ['Account'],
+    summary: "The account's passkeys",
+    security: SESSION,
+    response: { 200: passkeysAnswerSchema, ...refusals(401) },
+  });
+  app.get('/api/account/passkeys', list, async (request, reply) => {
     const { id } = await requireUser(ctx, request);
     reply.header('cache-control', 'no-store');
     return listPasskeys(ctx.db, id);
   });
 
-  app.post('/api/account/passkeys/options', { config: { reauth: true } }, async (request, reply) => {
+  const creationOptions = documented(
+    {
+      tags: ['Account'],
+      summary: 'Start adding a passkey: the options for navigator.credentials.create()',
+      security: SESSION,
+      response: { 200: passkeyCreationOptionsSchema, ...refusals(401, 403) },
+    },
+    { reauth: true },
+  );
+  app.post('/api/account/passkeys/options', creationOptions, async (request, reply) => {
     const { user, sessionIdHash } = await requireSession(ctx, request);
     reply.header('cache-control', 'no-store');
     return registrationOptions(ctx, user, sessionIdHash);
@@ -45,7 +69,16 @@ export function passkeyRoutes(base: FastifyInstance, ctx: AppContext): void {
 
   app.post(
     '/api/account/passkeys',
-    { schema: { body: passkeyRegistrationSchema }, config: { checksCallerFirst: true, reauth: true } },
+    documented(
+      {
+        tags: ['Account'],
+        summary: "Add a passkey: its name and the browser's registration",
+        security: SESSION,
+        body: passkeyRegistrationSchema,
+        response: { 200: passkeysChangedAnswerSchema, ...refusals(400, 401, 403) },
+      },
+      { ...CALLER_FIRST, reauth: true },
+    ),
     async (request) => {
       const { user, sessionIdHash } = await requireSession(ctx, request);
       refuseInvalidInput(request);
@@ -62,7 +95,17 @@ export function passkeyRoutes(base: FastifyInstance, ctx: AppContext): void {
 
   app.patch(
     '/api/account/passkeys/:id',
-    { schema: { params: pathStrings('id'), body: passkeyNameSchema }, config: { checksCallerFirst: true } },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Rename a passkey',
+        security: SESSION,
+        params: pathStrings('id'),
+        body: passkeyNameSchema,
+        response: { 200: passkeysChangedAnswerSchema, ...refusals(400, 401, 403, 404) },
+      },
+      CALLER_FIRST,
+    ),
     async (request) => {
       const { id: userId } = await requireUser(ctx, request);
       const id = idParam(request, ACCOUNT_MESSAGES.passkeyNotFound);
@@ -75,7 +118,16 @@ export function passkeyRoutes(base: FastifyInstance, ctx: AppContext): void {
 
   app.delete(
     '/api/account/passkeys/:id',
-    { schema: { params: pathStrings('id') }, config: { reauth: true } },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Remove a passkey (needs a recent "confirm it is you")',
+        security: SESSION,
+        params: pathStrings('id'),
+        response: { 200: passkeysChangedAnswerSchema, ...refusals(401, 403, 404) },
+      },
+      { reauth: true },
+    ),
     async (request) => {
       const { id: userId } = await requireUser(ctx, request);
       const id = idParam(request, ACCOUNT_MESSAGES.passkeyNotFound);
@@ -84,7 +136,12 @@ export function passkeyRoutes(base: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  app.post('/api/auth/passkey/options', async (request, reply) => {
+  const requestOptions = documented({
+    tags: ['Sign-in'],
+    summary: 'Start signing in with a passkey: the options for navigator.credentials.get()',
+    response: { 200: passkeyRequestOptionsSchema, ...refusals(403, 429) },
+  });
+  app.post('/api/auth/passkey/options', requestOptions, async (request, reply) => {
     await ctx.limiter.consume({
       key: `passkey-options-ip:${request.ip}`,
       limit: PASSKEY_OPTIONS_PER_ADDRESS_MINUTE,
@@ -97,7 +154,12 @@ export function passkeyRoutes(base: FastifyInstance, ctx: AppContext): void {
 
   app.post(
     '/api/auth/passkey/login',
-    { schema: { body: passkeyLoginSchema } },
+    documented({
+      tags: ['Sign-in'],
+      summary: "Sign in with the browser's passkey assertion",
+      body: passkeyLoginSchema,
+      response: { 200: signedInAnswerSchema, ...refusals(400, 403, 429) },
+    }),
     async (request, reply): Promise<LoginResponse> => {
       const { credential } = request.body;
       await ctx.limiter.consume({

@@ -4,11 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ACCOUNT_MESSAGES, REAUTH_WINDOW_MINUTES } from '../../shared/account';
 import { reauthSchema } from '../../shared/account-schemas';
+import { reauthAnswerSchema } from '../../shared/api-schemas';
 import { verifyPassword } from '../auth/passwords';
 import { sessions, users } from '../db/schema/accounts';
+import { refusals } from '../http/answers';
 import { AppError } from '../http/errors';
-import { refuseInvalidInput } from '../http/route-schemas';
+import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
+import { documented, SESSION } from '../openapi/openapi';
 import { verifyPasskeyLogin } from './passkeys';
 import { requireSession } from './settings-routes';
 
@@ -73,7 +76,16 @@ export function reauthRoutes(base: FastifyInstance, ctx: AppContext): void {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/api/account/reauth',
-    { schema: { body: reauthSchema }, config: { checksCallerFirst: true } },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Confirm it is you (password or passkey): risky changes are allowed for 10 minutes',
+        security: SESSION,
+        body: reauthSchema,
+        response: { 200: reauthAnswerSchema, ...refusals(400, 401, 403, 429) },
+      },
+      CALLER_FIRST,
+    ),
     async (request, reply) => {
       const { user, sessionIdHash } = await requireSession(ctx, request);
       refuseInvalidInput(request);

@@ -2,8 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EMAIL_TOPICS } from '../../shared/account';
-import { emailPreferencesSchema, errorAnswerSchema } from '../../shared/api-schemas';
+import {
+  emailPreferencesSchema,
+  unsubscribedAnswerSchema,
+  unsubscribeLinkAnswerSchema,
+} from '../../shared/api-schemas';
 import { requireUser } from '../auth/session';
+import { refusals } from '../http/answers';
 import { AppError, unauthorized } from '../http/errors';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
@@ -33,7 +38,7 @@ export async function accountRoutes(base: FastifyInstance, ctx: AppContext): Pro
       tags: ['Account'],
       summary: 'The optional emails the buyer gets',
       security: SESSION,
-      response: { 200: emailPreferencesSchema, 401: errorAnswerSchema },
+      response: { 200: emailPreferencesSchema, ...refusals(401) },
     }),
     async (request, reply) => {
       const user = await requireUser(ctx, request);
@@ -51,7 +56,7 @@ export async function accountRoutes(base: FastifyInstance, ctx: AppContext): Pro
         summary: 'Turn optional emails on or off',
         security: SESSION,
         body: preferencesBody,
-        response: { 200: emailPreferencesSchema, 400: errorAnswerSchema, 401: errorAnswerSchema },
+        response: { 200: emailPreferencesSchema, ...refusals(400, 401, 403) },
       },
       CALLER_FIRST,
     ),
@@ -67,7 +72,13 @@ export async function accountRoutes(base: FastifyInstance, ctx: AppContext): Pro
   );
 
   /** What an unsubscribe link turns off, for the signed-out page at /unsubscribe. Changes nothing. */
-  app.get('/api/account/unsubscribe', { schema: { querystring: tokenQuery } }, async (request, reply) => {
+  const unsubscribeLink = documented({
+    tags: ['Account'],
+    summary: 'What an unsubscribe link turns off (for the signed-out page it opens); changes nothing',
+    querystring: tokenQuery,
+    response: { 200: unsubscribeLinkAnswerSchema, ...refusals(400) },
+  });
+  app.get('/api/account/unsubscribe', unsubscribeLink, async (request, reply) => {
     const { token } = request.query;
     const target = readUnsubscribeToken(ctx.dataSecrets, token);
     if (!target || !(await emailPreferences(ctx.db, target.userId))) throw invalidLink();
@@ -81,7 +92,15 @@ export async function accountRoutes(base: FastifyInstance, ctx: AppContext): Pro
    */
   app.post(
     '/api/account/unsubscribe',
-    { schema: { querystring: tokenQuery }, config: { csrf: false } },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'One-click unsubscribe (RFC 8058), as mail providers send it: no cookie, no CSRF token',
+        querystring: tokenQuery,
+        response: { 200: unsubscribedAnswerSchema, ...refusals(400) },
+      },
+      { csrf: false },
+    ),
     async (request) => {
       const { token } = request.query;
       const target = readUnsubscribeToken(ctx.dataSecrets, token);
@@ -91,7 +110,7 @@ export async function accountRoutes(base: FastifyInstance, ctx: AppContext): Pro
       ) {
         throw invalidLink();
       }
-      return { topic: target.topic, subscribed: false };
+      return { topic: target.topic, subscribed: false as const };
     },
   );
 }

@@ -8,13 +8,21 @@ import {
   passwordChangeSchema,
   profileSchema,
 } from '../../shared/account-schemas';
+import {
+  messageAnswerSchema,
+  othersSignedOutAnswerSchema,
+  sessionsAnswerSchema,
+  signedInAnswerSchema,
+} from '../../shared/api-schemas';
 import { AUTH_MESSAGES } from '../../shared/auth';
 import { limitSendsFromAddress } from '../auth/codes';
 import { requireUser, sessionIdHashOf } from '../auth/session';
 import type { SessionUser } from '../auth/session-cache';
+import { refusals } from '../http/answers';
 import { notFound, unauthorized } from '../http/errors';
-import { pathStrings, refuseInvalidInput } from '../http/route-schemas';
+import { CALLER_FIRST, pathStrings, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
+import { documented, SESSION } from '../openapi/openapi';
 import { confirmEmailChange, requestEmailChange } from './email-change';
 import { changePassword } from './password';
 import { updateProfile } from './profile';
@@ -46,7 +54,16 @@ export function settingsRoutes(base: FastifyInstance, ctx: AppContext): void {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.patch(
     '/api/account/profile',
-    { schema: { body: profileSchema }, config: { checksCallerFirst: true } },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Change the name and phone number',
+        security: SESSION,
+        body: profileSchema,
+        response: { 200: signedInAnswerSchema, ...refusals(400, 401, 403) },
+      },
+      CALLER_FIRST,
+    ),
     async (request) => {
       const { id } = await requireUser(ctx, request);
       refuseInvalidInput(request);
@@ -57,7 +74,16 @@ export function settingsRoutes(base: FastifyInstance, ctx: AppContext): void {
 
   app.post(
     '/api/account/password',
-    { schema: { body: passwordChangeSchema }, config: { checksCallerFirst: true } },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Change the password (every other browser is signed out)',
+        security: SESSION,
+        body: passwordChangeSchema,
+        response: { 200: messageAnswerSchema, ...refusals(400, 401, 403, 429) },
+      },
+      CALLER_FIRST,
+    ),
     async (request) => {
       const { user, sessionIdHash } = await requireSession(ctx, request);
       refuseInvalidInput(request);
@@ -69,7 +95,16 @@ export function settingsRoutes(base: FastifyInstance, ctx: AppContext): void {
 
   app.post(
     '/api/account/email',
-    { schema: { body: emailChangeSchema }, config: { checksCallerFirst: true, reauth: true } },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Email a code to a new sign-in address (needs a recent "confirm it is you")',
+        security: SESSION,
+        body: emailChangeSchema,
+        response: { 200: messageAnswerSchema, ...refusals(400, 401, 403, 429) },
+      },
+      { ...CALLER_FIRST, reauth: true },
+    ),
     async (request) => {
       const user = await requireUser(ctx, request);
       refuseInvalidInput(request);
@@ -82,7 +117,16 @@ export function settingsRoutes(base: FastifyInstance, ctx: AppContext): void {
 
   app.post(
     '/api/account/email/confirm',
-    { schema: { body: emailConfirmSchema }, config: { checksCallerFirst: true, reauth: true } },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Move the account to the new address with its emailed code',
+        security: SESSION,
+        body: emailConfirmSchema,
+        response: { 200: signedInAnswerSchema, ...refusals(400, 401, 403, 409, 429) },
+      },
+      { ...CALLER_FIRST, reauth: true },
+    ),
     async (request) => {
       const user = await requireUser(ctx, request);
       refuseInvalidInput(request);
@@ -101,20 +145,42 @@ export function settingsRoutes(base: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  app.get('/api/account/sessions', async (request, reply) => {
+  const sessions = documented({
+    tags: ['Account'],
+    summary: 'The browsers signed in to the account',
+    security: SESSION,
+    response: { 200: sessionsAnswerSchema, ...refusals(401) },
+  });
+  app.get('/api/account/sessions', sessions, async (request, reply) => {
     const { user, sessionIdHash } = await requireSession(ctx, request);
     reply.header('cache-control', 'no-store');
     return listSessions(ctx, user.id, sessionIdHash);
   });
 
-  app.delete('/api/account/sessions/:id', { schema: { params: pathStrings('id') } }, async (request) => {
+  const endSession = documented({
+    tags: ['Account'],
+    summary: 'Sign out one of those browsers',
+    security: SESSION,
+    params: pathStrings('id'),
+    response: { 200: messageAnswerSchema, ...refusals(401, 403, 404) },
+  });
+  app.delete('/api/account/sessions/:id', endSession, async (request) => {
     const { id } = await requireUser(ctx, request);
     const publicId = idParam(request, ACCOUNT_MESSAGES.sessionNotFound);
     if (!(await endSessionByPublicId(ctx, id, publicId))) throw notFound(ACCOUNT_MESSAGES.sessionNotFound);
     return { message: ACCOUNT_MESSAGES.sessionEnded };
   });
 
-  app.post('/api/account/sessions/sign-out-others', { config: { reauth: true } }, async (request) => {
+  const signOutOthers = documented(
+    {
+      tags: ['Account'],
+      summary: 'Sign out every other browser (needs a recent "confirm it is you")',
+      security: SESSION,
+      response: { 200: othersSignedOutAnswerSchema, ...refusals(401, 403) },
+    },
+    { reauth: true },
+  );
+  app.post('/api/account/sessions/sign-out-others', signOutOthers, async (request) => {
     const { user, sessionIdHash } = await requireSession(ctx, request);
     const count = await endOthers(ctx, user.id, sessionIdHash);
     return { ended: count, message: ACCOUNT_MESSAGES.othersEnded(count) };

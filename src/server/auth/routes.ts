@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  authCheckAnswerSchema,
+  errorAnswerSchema,
+  messageAnswerSchema,
+  signedInAnswerSchema,
+} from '../../shared/api-schemas';
+import {
   AUTH_MESSAGES,
   type AuthCheckResponse,
   type AuthUser,
@@ -15,11 +21,13 @@ import {
   sendOtpSchema,
   verifyOtpSchema,
 } from '../../shared/auth';
+import { compiledAnswer, refusals } from '../http/answers';
 import { issueCsrfToken } from '../http/csrf';
 import { AppError, badRequest } from '../http/errors';
 import { registerMultipartForms } from '../http/form-data';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
+import { documented } from '../openapi/openapi';
 import {
   AccountRefused,
   authenticate,
@@ -95,9 +103,27 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
   });
 }
 
+/**
+ * Every page asks it first: its answers are JSON Schemas for Fastify's compiled serialiser (faster than encoding with
+ * zod, docs/decisions/065-every-route-declares-its-answers.md).
+ */
+const authCheck = documented({
+  tags: ['Sign-in'],
+  summary: 'Whether the visitor is signed in, and as whom',
+  response: {
+    200: compiledAnswer(authCheckAnswerSchema),
+    '5xx': compiledAnswer(
+      errorAnswerSchema,
+      'The database cannot be reached (503), or an unexpected failure',
+    ),
+  },
+});
+
+const bodies = 'Bodies are read as form data (urlencoded or multipart) or JSON.';
+
 function registerAuthRoutes(base: FastifyInstance, ctx: AppContext): void {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  app.get('/api/auth/check/', async (request, reply): Promise<AuthCheckResponse> => {
+  app.get('/api/auth/check/', authCheck, async (request, reply): Promise<AuthCheckResponse> => {
     reply.header('cache-control', 'no-store');
     const user = await currentUser(ctx, request);
     // A cookie for a session that is gone (expired, logged out elsewhere, password reset) is cleared.
@@ -107,7 +133,13 @@ function registerAuthRoutes(base: FastifyInstance, ctx: AppContext): void {
 
   app.post(
     '/api/auth/login/',
-    { schema: { body: loginSchema } },
+    documented({
+      tags: ['Sign-in'],
+      summary: 'Sign in with email and password',
+      description: `Sets the session cookie and a fresh CSRF token. ${bodies}`,
+      body: loginSchema,
+      response: { 200: signedInAnswerSchema, ...refusals(400, 401, 403, 429) },
+    }),
     async (request, reply): Promise<LoginResponse> => {
       const input = request.body;
       const email = normaliseEmail(input.email);
@@ -136,14 +168,25 @@ function registerAuthRoutes(base: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  app.post('/api/auth/logout/', async (request, reply): Promise<MessageResponse> => {
+  const logout = documented({
+    tags: ['Sign-in'],
+    summary: 'Sign out of this browser',
+    response: { 200: messageAnswerSchema, ...refusals(403) },
+  });
+  app.post('/api/auth/logout/', logout, async (request, reply): Promise<MessageResponse> => {
     await endSession(ctx, request, reply);
     return { message: AUTH_MESSAGES.logoutSuccess };
   });
 
   app.post(
     '/api/auth/send-otp/',
-    { schema: { body: sendOtpSchema } },
+    documented({
+      tags: ['Sign-in'],
+      summary: 'Email a 4-digit code to finish signing up',
+      description: `Answers alike whether or not the email has an account. ${bodies}`,
+      body: sendOtpSchema,
+      response: { 200: messageAnswerSchema, ...refusals(400, 403, 429) },
+    }),
     async (request): Promise<MessageResponse> => {
       const input = request.body;
       await limitSendsFromAddress(ctx, request.ip);
@@ -154,7 +197,13 @@ function registerAuthRoutes(base: FastifyInstance, ctx: AppContext): void {
 
   app.post(
     '/api/auth/initiate-signup/',
-    { schema: { body: initiateSignupSchema } },
+    documented({
+      tags: ['Sign-in'],
+      summary: 'Create the account with the emailed code, and sign in',
+      description: bodies,
+      body: initiateSignupSchema,
+      response: { 200: signedInAnswerSchema, ...refusals(400, 403, 409, 429) },
+    }),
     async (request, reply): Promise<SignupResponse> => {
       const input = request.body;
       const email = normaliseEmail(input.email);
@@ -181,7 +230,13 @@ function registerAuthRoutes(base: FastifyInstance, ctx: AppContext): void {
 
   app.post(
     '/api/auth/forgot-password/',
-    { schema: { body: forgotPasswordSchema } },
+    documented({
+      tags: ['Sign-in'],
+      summary: 'Email a 6-digit code to reset the password',
+      description: `Answers alike whether or not the email has an account. ${bodies}`,
+      body: forgotPasswordSchema,
+      response: { 200: messageAnswerSchema, ...refusals(400, 403, 429) },
+    }),
     async (request): Promise<MessageResponse> => {
       const input = request.body;
       await limitSendsFromAddress(ctx, request.ip);
@@ -192,7 +247,13 @@ function registerAuthRoutes(base: FastifyInstance, ctx: AppContext): void {
 
   app.post(
     '/api/auth/verify-otp/',
-    { schema: { body: verifyOtpSchema } },
+    documented({
+      tags: ['Sign-in'],
+      summary: 'Check a password-reset code before the new password is chosen',
+      description: bodies,
+      body: verifyOtpSchema,
+      response: { 200: messageAnswerSchema, ...refusals(400, 403) },
+    }),
     async (request): Promise<MessageResponse> => {
       const input = request.body;
       const matched = await checkCode(ctx, {
@@ -207,7 +268,13 @@ function registerAuthRoutes(base: FastifyInstance, ctx: AppContext): void {
 
   app.post(
     '/api/auth/reset-password/',
-    { schema: { body: resetPasswordSchema } },
+    documented({
+      tags: ['Sign-in'],
+      summary: 'Set a new password with the emailed code',
+      description: `Signs out every session of the account. ${bodies}`,
+      body: resetPasswordSchema,
+      response: { 200: messageAnswerSchema, ...refusals(400, 403, 429) },
+    }),
     async (request, reply): Promise<MessageResponse> => {
       const input = request.body;
       const email = normaliseEmail(input.email);

@@ -1,4 +1,5 @@
 import type { Tool } from '../../shared/shop';
+import type { AppContext } from '../kernel/context';
 import { TtlCache } from '../kernel/ttl-cache';
 
 export type CachedCatalogue = {
@@ -38,4 +39,9 @@ export type ShopperTools = { owned: Set<string>; trialled: Set<string>; trialEnd
 
 export function createShopCaches(): ShopCaches {
   return { catalogue: {}, ownedTools: new TtlCache(OWNED_TOOLS_TTL_MS, OWNED_TOOLS_MAX_ENTRIES) };
+}
+
+/** Forget this instance's copy of the catalogue: every write to a tool or an edition calls it. */
+export function invalidateCatalogue(ctx: Pick<AppContext, 'caches'>): void {
+  ctx.caches.catalogue = {};
 }

@@ -17,7 +17,8 @@ import { auditLog } from '../db/schema/operator';
 import { cliActor } from '../operator/audit';
 import { startUp } from '../startup';
 import { sha256Hex } from '../storage';
-import { activeCatalogue, invalidateCatalogue } from './catalogue';
+import { activeCatalogue } from './catalogue';
+import { invalidateCatalogue } from './catalogue-cache';
 import { attachToolFile, createTool, updateTool } from './operator';
 import { seedDefaultCatalogue } from './seed';
 

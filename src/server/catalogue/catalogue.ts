@@ -72,9 +72,6 @@ export async function activeCatalogue(ctx: AppContext): Promise<CachedCatalogue>
 }
 
 /** Call after any write to the tools table, so this instance answers with the new catalogue at once. */
-export function invalidateCatalogue(ctx: Pick<AppContext, 'caches'>): void {
-  ctx.caches.catalogue = {};
-}
 
 /** Ids of the tools this user owns now (refunded purchases do not count), straight from the database. */
 export async function ownedToolIds(db: DbOrTx, userId: string): Promise<Set<string>> {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { downloadRefusalSchema } from '../../shared/api-schemas';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { currentUser, requireUser } from '../auth/session';
 import type { DbOrTx, Tx } from '../db';
@@ -10,11 +11,13 @@ import { downloadTokens } from '../db/schema/downloads';
 import { licenses } from '../db/schema/licenses';
 import { purchases } from '../db/schema/orders';
 import { trials } from '../db/schema/trials';
+import { answerIn, fileBytes, noBody, refusals } from '../http/answers';
 import { contentDisposition } from '../http/content-disposition';
 import { pathStrings } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
 import { heldPurchaseOf } from '../licenses/lookup';
-import { sendArtifact } from '../releases/artifact-download';
+import { documented, SESSION } from '../openapi/openapi';
+import { artifactAnswers, sendArtifact } from '../releases/artifact-download';
 import { findArtifact, findRelease } from '../releases/store';
 
 export const INVALID_LINK_PATH = '/utility-tools/invalid-link';
@@ -60,10 +63,24 @@ const CONTENT_TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
 };
 
+/** What a download may be: a tool's file by its name's extension, or a release's installer. */
+const DOWNLOAD_TYPES = Object.fromEntries(
+  [...new Set([...Object.values(CONTENT_TYPES), 'application/octet-stream'])].map((type) => [
+    type,
+    fileBytes,
+  ]),
+);
+
 function contentTypeOf(fileName: string): string {
   const dot = fileName.lastIndexOf('.');
   return (dot >= 0 && CONTENT_TYPES[fileName.slice(dot).toLowerCase()]) || 'application/octet-stream';
 }
+
+/** What `refuse` answers: the invalid-link page, or 404 to a client that asks for JSON. */
+const refusedDownload = {
+  302: noBody(`Not a live link of this visitor: to the invalid-link page (${INVALID_LINK_PATH})`),
+  404: downloadRefusalSchema.describe('The same, to a client that accepts JSON and not HTML'),
+};
 
 /**
  * Anything that is not a live link of this visitor ends on the invalid-link page. A client that asks for JSON
@@ -122,7 +139,18 @@ export async function downloadRoutes(base: FastifyInstance, ctx: AppContext): Pr
    */
   app.get(
     '/api/my-tools/installers/:artifactId',
-    { schema: { params: pathStrings('artifactId') } },
+    documented({
+      tags: ['Account'],
+      summary:
+        'Download an installer: a fresh 3-hour link of the buyer (or their running trial), followed at once',
+      security: SESSION,
+      params: pathStrings('artifactId'),
+      response: {
+        303: noBody('To the download link (Location: /api/downloads/<token>)'),
+        ...refusedDownload,
+        ...refusals(401),
+      },
+    }),
     async (request, reply) => {
       const user = await requireUser(ctx, request);
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
@@ -139,7 +167,20 @@ export async function downloadRoutes(base: FastifyInstance, ctx: AppContext): Pr
     },
   );
 
-  app.get('/api/downloads/:token', { schema: { params: pathStrings('token') } }, async (request, reply) => {
+  const download = documented({
+    tags: ['Account'],
+    summary:
+      'Download a bought tool or an installer by its link (from an email or My Tools), valid for 3 hours',
+    description: 'Needs no sign-in; a signed-in visitor may use only their own links. Resumes with Range.',
+    params: pathStrings('token'),
+    response: {
+      ...artifactAnswers,
+      200: answerIn('The file', DOWNLOAD_TYPES),
+      ...refusedDownload,
+      ...refusals(),
+    },
+  });
+  app.get('/api/downloads/:token', download, async (request, reply) => {
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-robots-tag', 'noindex');
     const { token } = request.params;
@@ -213,4 +254,9 @@ export async function revokeDownloadLinks(tx: Tx, purchaseId: string): Promise<n
     .where(eq(downloadTokens.purchaseId, purchaseId))
     .returning({ tokenHash: downloadTokens.tokenHash });
   return revoked.length;
+}
+
+/** Erasure: every download link made for the person. */
+export async function deleteDownloadLinksOf(tx: Tx, userId: string): Promise<void> {
+  await tx.delete(downloadTokens).where(eq(downloadTokens.userId, userId));
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, max, sql } from 'drizzle-orm';
 import type { EditionChanges, NewEdition } from '../../shared/edition-schemas';
 import type { ToolEditionView } from '../../shared/editions';
 import { usdPriceProblem } from '../../shared/tool-rules';
+import { type UpdatePeriod, updatePeriodProblem } from '../../shared/update-periods';
 import type { DbOrTx } from '../db';
 import { toolEditions, tools } from '../db/schema/catalogue';
 import { findByTypedId } from '../db/typed-id';
@@ -9,7 +10,9 @@ import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
 import { findToolByIdOrName } from '../operator/tool-lookup';
-import { invalidateCatalogue, type ToolRow } from './catalogue';
+import { invalidateCatalogue } from './catalogue-cache';
+
+type ToolRow = typeof tools.$inferSelect;
 
 /**
  * A tool's editions (decision 056): what the catalogue shows, what an order of an edition costs, and the operator's
@@ -85,8 +88,16 @@ export async function findEdition(
   });
 }
 
-function assertPayable(edition: Pick<EditionRow, 'name' | 'priceInrPaise' | 'priceUsdCents'>): void {
-  const problem = usdPriceProblem(edition);
+function assertPayable(
+  edition: Pick<EditionRow, 'name' | 'priceInrPaise' | 'priceUsdCents'> & Partial<UpdatePeriod>,
+): void {
+  const problem =
+    usdPriceProblem(edition) ??
+    updatePeriodProblem({
+      updatesMonths: edition.updatesMonths ?? null,
+      renewalPriceInrPaise: edition.renewalPriceInrPaise ?? null,
+      renewalPriceUsdCents: edition.renewalPriceUsdCents ?? null,
+    });
   if (problem) throw new DomainError('refused', `${edition.name}: ${problem}`);
 }
 
@@ -98,6 +109,9 @@ const audited = (edition: EditionRow) => ({
   priceUsdCents: edition.priceUsdCents,
   entitlements: edition.entitlements,
   deviceLimit: edition.deviceLimit,
+  updatesMonths: edition.updatesMonths,
+  renewalPriceInrPaise: edition.renewalPriceInrPaise,
+  renewalPriceUsdCents: edition.renewalPriceUsdCents,
 });
 
 type CatalogueContext = Pick<AppContext, 'db' | 'clock' | 'caches'>;

@@ -4,6 +4,7 @@ import { and, asc, count, desc, eq, isNull, max } from 'drizzle-orm';
 import type { AdminTool, NewTool, ToolChanges } from '../../shared/dashboard';
 import { defaultPackageId } from '../../shared/releases';
 import { TOOL_FILE_MAX_BYTES, usdPriceProblem } from '../../shared/tool-rules';
+import { type UpdatePeriod, updatePeriodProblem } from '../../shared/update-periods';
 import type { Tx } from '../db';
 import { tools } from '../db/schema/catalogue';
 import { licenseActivations, licenses } from '../db/schema/licenses';
@@ -14,7 +15,8 @@ import { type Actor, recordAudit } from '../operator/audit';
 import { findTool } from '../operator/tool-lookup';
 import { isReleaseFile } from '../releases/store';
 import type { StoredFile } from '../storage';
-import { invalidateCatalogue, type ToolRow } from './catalogue';
+import type { ToolRow } from './catalogue';
+import { invalidateCatalogue } from './catalogue-cache';
 
 /**
  * The operator's catalogue: listing, adding and changing tools and attaching their download files, for the
@@ -39,6 +41,9 @@ export const toAdminTool = (tool: ToolRow): AdminTool => ({
   licenseModel: tool.licenseModel,
   heartbeatMinutes: tool.heartbeatMinutes,
   trialDays: tool.trialDays,
+  updatesMonths: tool.updatesMonths,
+  renewalPricePaise: tool.renewalPriceInrPaise,
+  renewalPriceCents: tool.renewalPriceUsdCents,
   file:
     tool.fileName && tool.fileSha256 && tool.fileSize !== null
       ? { name: tool.fileName, size: tool.fileSize, sha256: tool.fileSha256 }
@@ -111,14 +116,25 @@ function toolColumns(fields: ToolChanges): Partial<typeof tools.$inferInsert> {
     licenseModel: fields.licenseModel,
     heartbeatMinutes: fields.heartbeatMinutes,
     packageId: fields.packageId,
+    updatesMonths: fields.updatesMonths,
+    renewalPriceInrPaise: fields.renewalPriceINR,
+    renewalPriceUsdCents: fields.renewalPriceUSD,
     icon: fields.icon,
     sortOrder: fields.sortOrder,
   };
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
 
-function assertPayable(prices: { priceInrPaise: number; priceUsdCents: number | null }): void {
-  const problem = usdPriceProblem(prices);
+function assertPayable(
+  tool: { priceInrPaise: number; priceUsdCents: number | null } & Partial<UpdatePeriod>,
+): void {
+  const problem =
+    usdPriceProblem(tool) ??
+    updatePeriodProblem({
+      updatesMonths: tool.updatesMonths ?? null,
+      renewalPriceInrPaise: tool.renewalPriceInrPaise ?? null,
+      renewalPriceUsdCents: tool.renewalPriceUsdCents ?? null,
+    });
   if (problem) throw new DomainError('refused', problem);
 }
 

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { catalogueAnswerSchema, errorAnswerSchema, myToolsAnswerSchema } from '../../shared/api-schemas';
+import { catalogueAnswerSchema, myToolsAnswerSchema } from '../../shared/api-schemas';
 import type { PurchasedTool } from '../../shared/shop';
 import { currentUser, requireUser } from '../auth/session';
+import { refusals } from '../http/answers';
 import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
 import { activeCatalogue, cachedShopperTools, purchasedTools } from './catalogue';
@@ -18,7 +19,7 @@ export async function shopRoutes(base: FastifyInstance, ctx: AppContext): Promis
       tags: ['Shop'],
       summary: 'The catalogue',
       description: 'Signed in, each tool also says whether this buyer owns it or has had its trial.',
-      response: { 200: catalogueAnswerSchema },
+      response: { 200: catalogueAnswerSchema, ...refusals() },
     }),
     async (request, reply) => {
       const catalogue = await activeCatalogue(ctx);
@@ -46,7 +47,7 @@ export async function shopRoutes(base: FastifyInstance, ctx: AppContext): Promis
       tags: ['Account'],
       summary: 'The tools the buyer owns or is trying, with their installers',
       security: SESSION,
-      response: { 200: myToolsAnswerSchema, 401: errorAnswerSchema },
+      response: { 200: myToolsAnswerSchema, ...refusals(401) },
     }),
     async (request, reply): Promise<PurchasedTool[]> => {
       const user = await requireUser(ctx, request);

@@ -10,9 +10,9 @@ import {
   newBuyer,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
-import { accountExport } from '../account/data-export';
-import { eraseAccount } from '../account/erasure';
 import { overview } from '../dashboard/overview';
+import { accountExport } from '../data-rights/data-export';
+import { eraseAccount } from '../data-rights/erasure';
 import { checkoutStarts } from '../db/schema/checkout';
 import { outbox } from '../db/schema/mail';
 import { cliActor } from '../operator/audit';

@@ -153,3 +153,8 @@ export async function sendCheckoutReminders(ctx: AppContext): Promise<{ reminder
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => ({ reminders: await sendDue(ctx, tx, now) }));
 }
+
+/** Erasure: the billing dialogs the person opened, kept only to remind them. */
+export async function forgetCheckoutStartsOf(tx: Tx, userId: string): Promise<void> {
+  await tx.delete(checkoutStarts).where(eq(checkoutStarts.userId, userId));
+}

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorAnswerSchema } from '../../shared/api-schemas';
 import { checkoutOpenedAnswerSchema, checkoutOpenedSchema } from '../../shared/checkout-recovery';
 import { requireUser } from '../auth/session';
 import { findActiveTool, ownedToolIds } from '../catalogue/catalogue';
+import { refusals } from '../http/answers';
 import { notFound } from '../http/errors';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
@@ -27,13 +27,7 @@ export async function checkoutRecoveryRoutes(base: FastifyInstance, ctx: AppCont
           'Remembered so that a buyer who leaves without paying gets a reminder after an hour and a last one after a day (unless they turned checkout reminders off).',
         security: SESSION,
         body: checkoutOpenedSchema,
-        response: {
-          200: checkoutOpenedAnswerSchema,
-          400: errorAnswerSchema,
-          401: errorAnswerSchema,
-          404: errorAnswerSchema,
-          429: errorAnswerSchema,
-        },
+        response: { 200: checkoutOpenedAnswerSchema, ...refusals(400, 401, 403, 404, 429) },
       },
       CALLER_FIRST,
     ),

@@ -1,9 +1,16 @@
+import { z } from 'zod';
 import { listActivity } from '../operator/activity';
 import { formatTime, table } from './format';
-import { defineCommand } from './framework';
-import { parseLimit, parseSince } from './lookup';
+import { defineCommand, parseCommandInput } from './framework';
+import { limitOption, sinceOption } from './lookup';
 
 const change = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value));
+
+const activityInput = z.object({
+  since: sinceOption,
+  search: z.string().optional(),
+  limit: limitOption(100),
+});
 
 const activity = defineCommand({
   path: ['activity'],
@@ -22,14 +29,13 @@ const activity = defineCommand({
     'The same entries as the dashboard’s Activity: operator actions from the dashboard (by email) and from this\n' +
     'command line (cli:<OS user>), second-factor sign-ins and wrong codes.',
   async run(env, { options }) {
-    const since = options.since === undefined ? undefined : parseSince(options.since, new Date());
-    const pageSize = parseLimit(options.limit, 100);
+    const { since, search, limit } = parseCommandInput(activityInput, { options });
     const ctx = await env.open();
     const { items } = await listActivity(ctx, {
-      pageSize,
+      pageSize: limit,
       sort: 'createdAt',
       dir: 'desc',
-      q: options.search?.trim() || undefined,
+      q: search?.trim() || undefined,
       since,
     });
     return {

@@ -1,26 +1,68 @@
-import {
-  type CouponSummary,
-  describeCouponValue,
-  type NewCouponInput,
-  newCouponSchema,
-} from '../../shared/coupons';
+import { z } from 'zod';
+import { type CouponSummary, describeCouponValue, newCouponSchema } from '../../shared/coupons';
 import { couponDetail, createCoupon, disableCoupon, listCoupons } from '../coupons/operator';
 import { findTool } from '../operator/tool-lookup';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
-import { argument, CommandError, defineCommand, parseCommandInput } from './framework';
+import { argument, defineCommand, parseCommandInput } from './framework';
 
-const amount = (typed: string | undefined, option: string): number | null => {
-  if (typed === undefined) return null;
-  const value = Number(typed.trim());
-  if (typed.trim() === '' || !Number.isFinite(value))
-    throw new CommandError(`${option}: not an amount, got "${typed}".`);
-  return value;
-};
+const amount = z
+  .string()
+  .trim()
+  .refine((typed) => typed !== '' && Number.isFinite(Number(typed)), 'not an amount.')
+  .transform(Number)
+  .nullable()
+  .default(null);
+const whole = z.string().trim().regex(/^\d+$/, 'a whole number.').transform(Number).nullable().default(null);
 
-const whole = (typed: string | undefined, option: string): number | null => {
-  if (typed === undefined) return null;
-  if (!/^\d+$/.test(typed.trim())) throw new CommandError(`${option}: a whole number, got "${typed}".`);
-  return Number(typed.trim());
+/**
+ * `coupons add`: the command line's words (amounts and counts as typed, tools as typed ids) and then the coupon as
+ * the dashboard's form gives it, parsed by the same schema (`newCouponSchema`) in the one pass. The tools are looked
+ * up afterwards, in the database.
+ */
+const addInput = z
+  .object({
+    code: z.string(),
+    percent: whole,
+    'amount-inr': amount,
+    'amount-usd': amount,
+    tools: z
+      .string()
+      .default('')
+      .transform((typed) =>
+        typed
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      ),
+    starts: z.string().nullable().default(null),
+    ends: z.string().nullable().default(null),
+    'max-uses': whole,
+    reusable: z.boolean().default(false),
+  })
+  .transform((typed, check) => {
+    const coupon = newCouponSchema.safeParse({
+      code: typed.code,
+      percent: typed.percent,
+      amountInr: typed['amount-inr'],
+      amountUsd: typed['amount-usd'],
+      startsAt: typed.starts,
+      endsAt: typed.ends,
+      maxUses: typed['max-uses'],
+      reusable: typed.reusable,
+    });
+    if (coupon.success) return { coupon: coupon.data, tools: typed.tools };
+    for (const issue of coupon.error.issues)
+      check.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    return z.NEVER;
+  });
+
+/** The option each of the coupon's fields comes from, for a refusal's name. */
+const OPTION_OF_FIELD = {
+  amountInr: 'amount-inr',
+  amountUsd: 'amount-usd',
+  startsAt: 'starts',
+  endsAt: 'ends',
+  maxUses: 'max-uses',
 };
 
 const when = (iso: string | null) => (iso ? formatTime(new Date(iso)) : '—');
@@ -64,29 +106,15 @@ const add = defineCommand({
     'A use is reserved when a buyer creates an order with the code and counted when the order is paid; an\n' +
     'unpaid order holds it for 30 minutes. A discounted price never goes below ₹1 / $1, except with --percent 100.',
   async run(env, input) {
-    const { options } = input;
-    const coupon: NewCouponInput = {
-      code: argument(input, 0),
-      percent: whole(options.percent, '--percent'),
-      amountInr: amount(options['amount-inr'], '--amount-inr'),
-      amountUsd: amount(options['amount-usd'], '--amount-usd'),
-      startsAt: options.starts ?? null,
-      endsAt: options.ends ?? null,
-      maxUses: whole(options['max-uses'], '--max-uses'),
-      reusable: options.reusable ?? false,
-    };
-    const ctx = await env.open();
-    const typedTools = (options.tools ?? '')
-      .split(',')
-      .map((id) => id.trim())
-      .filter(Boolean);
-    const toolIds = [];
-    for (const typed of typedTools) toolIds.push((await findTool(ctx.db, typed)).id);
-    const created = await createCoupon(
-      ctx,
-      env.actor,
-      parseCommandInput(newCouponSchema, { ...coupon, toolIds }, { noun: 'coupon' }),
+    const { coupon, tools } = parseCommandInput(
+      addInput,
+      { options: input.options, args: { code: argument(input, 0) } },
+      OPTION_OF_FIELD,
     );
+    const ctx = await env.open();
+    const toolIds = [];
+    for (const typed of tools) toolIds.push((await findTool(ctx.db, typed)).id);
+    const created = await createCoupon(ctx, env.actor, { ...coupon, toolIds });
     return { data: created, text: `Coupon ${created.code} created: ${describeCouponValue(created)}.` };
   },
 });

@@ -310,19 +310,38 @@ export function argument(input: { args: Array<string | undefined> }, index: numb
 }
 
 /**
- * A command's input parsed once with the shared schema the dashboard parses the same input with (decision 053);
- * the first problem, named by its field (or by the option that gave it, `options`: field → option), refuses the
- * command (exit 1).
+ * What the operator typed, by where they typed it: options by their name, arguments by theirs; `files`, the text of
+ * files that options name (`--description-file`), parsed in the option's place and refused by its path.
+ */
+export type TypedInput = {
+  options?: Record<string, string | boolean | undefined>;
+  args?: Record<string, string | undefined>;
+  files?: Record<string, string>;
+};
+
+/**
+ * A command's options and arguments parsed once, by one schema over `{ <option or argument name>: typed }` (the
+ * shared schema the dashboard parses the same input with, where there is one: decision 053), before the database is
+ * opened. The first problem refuses the command (exit 1), named as the operator typed it: `--price-inr "-5": The price
+ * must be positive.`, `<email> "asha": Enter a valid email address.`; a schema whose messages name their own field
+ * (the webhook endpoint's) is quoted as it is. `fields` names the option or argument of a field the schema calls
+ * otherwise (after a transform into the operation's own names).
  */
 export function parseCommandInput<S extends ZodType>(
   schema: S,
-  input: unknown,
-  { noun = 'input', options = {} }: { noun?: string; options?: Record<string, string> } = {},
+  typed: TypedInput,
+  fields: Record<string, string> = {},
 ): z.output<S> {
-  const parsed = schema.safeParse(input);
+  const parsed = schema.safeParse({ ...typed.args, ...typed.options, ...typed.files });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const field = issue?.path.join('.') ?? '';
-  const named = options[field] ? `--${options[field]}` : field || noun;
-  throw new DomainError('invalid', `${named}: ${issue?.message ?? 'invalid'}`);
+  const message = issue?.message ?? 'invalid';
+  const field = String(issue?.path[0] ?? '');
+  const key = fields[field] ?? field;
+  const fromOption = typed.options !== undefined && key in typed.options;
+  const label = fromOption ? `--${key}` : typed.args && key in typed.args ? `<${key}>` : field;
+  const value = fromOption ? typed.options?.[key] : typed.args?.[key];
+  if (!label || message.startsWith(`${field}:`)) throw new DomainError('invalid', message);
+  const shown = typeof value === 'string' ? ` "${value}"` : '';
+  throw new DomainError('invalid', `${label}${shown}: ${message}`);
 }

@@ -1,27 +1,22 @@
-import { FILTER_DAY_MESSAGES, filterDayProblem } from '../../shared/dashboard';
+import { invoicePeriodSchema } from '../../shared/dashboard';
 import { formatSubunits } from '../../shared/money';
 import { type Gstr1Report, gstr1Csv, gstr1Report } from '../invoices/gstr1';
 import { sections, table } from './format';
-import { CommandError, defineCommand } from './framework';
+import { CommandError, defineCommand, parseCommandInput } from './framework';
 
 const PERIOD = {
   from: { type: 'string', value: '<YYYY-MM-DD>', description: 'First day, India time (required)' },
   to: { type: 'string', value: '<YYYY-MM-DD>', description: 'Last day, India time, included (required)' },
 } as const;
 
-/** `--from` / `--to`: calendar dates, checked before the database is opened. */
-function parsePeriod(options: { from?: string; to?: string }): { from: string; to: string } {
-  const check = (name: 'from' | 'to') => {
-    const value = options[name]?.trim() ?? '';
-    const problem = filterDayProblem(value);
-    if (problem === FILTER_DAY_MESSAGES.outOfRange) throw new CommandError(`--${name}: ${problem}`);
-    if (problem) throw new CommandError(`--${name}: give a date as YYYY-MM-DD, e.g. 2026-04-01.`);
-    return value;
-  };
-  const period = { from: check('from'), to: check('to') };
-  if (period.from > period.to) throw new CommandError('--from must not be after --to.');
-  return period;
-}
+/**
+ * `--from` / `--to`: the period as the dashboard's invoices page parses it (the same schema), before the database is
+ * opened.
+ */
+const parsePeriod = (options: { from?: string; to?: string }): { from: string; to: string } =>
+  parseCommandInput(invoicePeriodSchema, {
+    options: { from: options.from?.trim(), to: options.to?.trim() },
+  });
 
 const inr = (paise: number) => formatSubunits(paise, 'INR');
 

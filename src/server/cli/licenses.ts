@@ -1,10 +1,11 @@
-import { isValidEmail } from '../../shared/auth';
+import { z } from 'zod';
 import { SELF_DEACTIVATION_LIMIT, SELF_DEACTIVATION_WINDOW_DAYS } from '../../shared/licenses';
+import { teamInvitationRequestSchema } from '../../shared/teams';
 import { DomainError } from '../kernel/domain-error';
 import { deactivateDeviceAsOperator, licensesOf, resetSelfDeactivations } from '../licenses/operator';
 import { freeSeatAsOperator, moveSeatAsOperator } from '../teams/operator';
 import { details, formatTime, sections, shortId, table } from './format';
-import { argument, CommandError, defineCommand, requireOption } from './framework';
+import { argument, defineCommand, parseCommandInput, requireOption } from './framework';
 
 const KEY_ARG = { name: 'license-key', description: 'the license key as the buyer received it' };
 
@@ -128,6 +129,9 @@ const freeSeat = defineCommand({
   },
 });
 
+/** Who gets the seat: an email address, checked as the team page checks an invitation's. */
+const moveInput = z.object({ to: teamInvitationRequestSchema.shape.email });
+
 const moveSeat = defineCommand({
   path: ['licenses', 'seats', 'move'],
   summary: 'Move a member’s seat of a team license to someone else, invited by email',
@@ -145,8 +149,9 @@ const moveSeat = defineCommand({
     'The member’s license is revoked and they are emailed; the new person accepts from the invitation email.',
   async run(env, input) {
     const member = requireOption(input.options.member, 'member', 'licenses seats move');
-    const to = requireOption(input.options.to, 'to', 'licenses seats move');
-    if (!isValidEmail(to.trim())) throw new CommandError(`--to: not an email address, got "${to}".`);
+    const { to } = parseCommandInput(moveInput, {
+      options: { to: requireOption(input.options.to, 'to', 'licenses seats move') },
+    });
     const ctx = await env.open();
     const moved = await moveSeatAsOperator(ctx, { licenseKey: argument(input, 0), member, to }, env.actor);
     return {

@@ -1,11 +1,16 @@
+import { z } from 'zod';
 import { FILTER_DAY_MESSAGES, FILTER_YEARS, isFilterMoment } from '../../shared/dashboard';
 import { CommandError } from './framework';
 
 /**
- * `--since`: a date (2026-06-01), a date and time (2026-06-01T09:30, in local time unless it names a zone), or
- * an age such as 30m, 12h, 7d.
+ * Options several commands take, as fields of their input schemas (parsed by `parseCommandInput`, framework.ts).
  */
-export function parseSince(typed: string, now: Date): Date {
+
+/**
+ * What `--since` names: a date (2026-06-01), a date and time (2026-06-01T09:30, in local time unless it names a
+ * zone), or an age before `now` such as 30m, 12h, 7d; undefined for anything else.
+ */
+export function sinceDate(typed: string, now: Date): Date | undefined {
   const text = typed.trim();
   const age = /^(\d+)\s*([mhd])$/i.exec(text);
   if (age) {
@@ -22,9 +27,7 @@ export function parseSince(typed: string, now: Date): Date {
     : /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(text)
       ? new Date(text.replace(' ', 'T'))
       : new Date(Number.NaN);
-  if (Number.isNaN(parsed.getTime())) {
-    throw new CommandError(`--since: "${typed}" is not a date or an age; use e.g. 2026-06-01 or 7d.`);
-  }
+  if (Number.isNaN(parsed.getTime())) return undefined;
   // new Date(99, 5, 15) is 1999: the typed year itself must be one a filter may name, as must the moment.
   const typedYear = Number(dateOnly?.[1] ?? parsed.getUTCFullYear());
   if (typedYear < FILTER_YEARS.first || typedYear > FILTER_YEARS.last || !isFilterMoment(parsed))
@@ -32,12 +35,40 @@ export function parseSince(typed: string, now: Date): Date {
   return parsed;
 }
 
-/** `--limit`: a whole number from 1 to 1000. */
-export function parseLimit(typed: string | undefined, fallback: number): number {
-  if (typed === undefined) return fallback;
-  const value = Number(typed);
-  if (!/^\d+$/.test(typed.trim()) || value < 1 || value > 1000) {
-    throw new CommandError(`--limit: "${typed}" must be a whole number from 1 to 1000.`);
-  }
-  return value;
-}
+/** `--since`, read when the command runs. */
+export const sinceOption = z
+  .string()
+  .optional()
+  .transform((typed, issue) => {
+    if (typed === undefined) return undefined;
+    const since = sinceDate(typed, new Date());
+    if (since) return since;
+    issue.addIssue({ code: 'custom', message: 'not a date or an age; use e.g. 2026-06-01 or 7d.' });
+    return z.NEVER;
+  });
+
+/** `--limit`: a whole number from 1 to 1000, `fallback` when not given. */
+export const limitOption = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((typed, issue) => {
+      if (typed === undefined) return fallback;
+      const value = Number(typed);
+      if (/^\d+$/.test(typed.trim()) && value >= 1 && value <= 1000) return value;
+      issue.addIssue({ code: 'custom', message: 'a whole number from 1 to 1000.' });
+      return z.NEVER;
+    });
+
+/** One of a few words (any letter case, spaces around ignored), or a message that lists them. */
+export const oneOfWords = <const W extends string>(words: readonly [W, ...W[]]) =>
+  z.preprocess(
+    (typed) => (typeof typed === 'string' ? typed.trim().toLowerCase() : typed),
+    z.enum(words, { error: `one of ${words.join(', ')}.` }),
+  );
+
+/** An account's email address as an argument (any letter case). */
+export const emailArgument = z
+  .string()
+  .trim()
+  .refine((email) => email.includes('@'), 'not an email address.');

@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import { type MailSummary, outboxStatus, retryFailedMail, retryMail } from '../mail/operator';
 import { MAX_ATTEMPTS } from '../mail/worker';
 import { details, formatTime, sections, table } from './format';
-import { argument, CommandError, defineCommand } from './framework';
+import { argument, defineCommand, parseCommandInput } from './framework';
 
 /** An outbox row without its bodies: what the operator needs to judge a delivery. */
 const mailJson = (row: MailSummary) => ({
@@ -18,11 +19,14 @@ const mailJson = (row: MailSummary) => ({
   sentAt: row.sentAt,
 });
 
-function parseMailId(typed: string): number {
-  const text = typed.trim().replace(/^#/, '');
-  if (!/^\d{1,15}$/.test(text)) throw new CommandError(`"${typed}" is not a mail id; see "mail status".`);
-  return Number(text);
-}
+/** A message number as "mail status" shows it (a leading # allowed). */
+const retryInput = z.object({
+  id: z
+    .string()
+    .transform((typed) => typed.trim().replace(/^#/, ''))
+    .pipe(z.string().regex(/^\d{1,15}$/, 'not a mail id; see "mail status".'))
+    .transform(Number),
+});
 
 const status = defineCommand({
   path: ['mail', 'status'],
@@ -81,7 +85,7 @@ const retry = defineCommand({
   example: 'mail retry 42',
   details: 'The running server’s mail worker sends it within seconds (or when the server next starts).',
   async run(env, input) {
-    const id = parseMailId(argument(input, 0));
+    const { id } = parseCommandInput(retryInput, { args: { id: argument(input, 0) } });
     const ctx = await env.open();
     const { before: row, after: updated } = await retryMail(ctx, id, env.actor);
     return {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   findMessage,
   listMessages,
@@ -6,8 +7,8 @@ import {
   type StoredMessage,
 } from '../contact/messages';
 import { csv, details, formatTime, shortId, table } from './format';
-import { argument, CommandError, defineCommand } from './framework';
-import { parseLimit, parseSince } from './lookup';
+import { argument, CommandError, defineCommand, parseCommandInput } from './framework';
+import { limitOption, sinceOption } from './lookup';
 
 const messageJson = (row: StoredMessage) => ({
   id: row.id,
@@ -26,11 +27,9 @@ const FILTERS = {
   since: { type: 'string', value: '<date|age>', description: 'Received since, e.g. 2026-06-01 or 7d' },
 } as const;
 
-/** The filter the options ask for, checked before the database is opened. */
-const messageFilter = (options: { unhandled?: boolean; since?: string }): MessageFilter => ({
-  unhandled: options.unhandled,
-  since: options.since === undefined ? undefined : parseSince(options.since, new Date()),
-});
+/** The filter the options ask for, parsed before the database is opened. */
+const filterInput = z.object({ unhandled: z.boolean().optional(), since: sinceOption });
+const listInput = filterInput.extend({ limit: limitOption(50) });
 
 const list = defineCommand({
   path: ['messages', 'list'],
@@ -41,8 +40,7 @@ const list = defineCommand({
   },
   example: 'messages list --unhandled',
   async run(env, { options }) {
-    const filter = messageFilter(options);
-    const limit = parseLimit(options.limit, 50);
+    const { limit, ...filter }: MessageFilter & { limit: number } = parseCommandInput(listInput, { options });
     const ctx = await env.open();
     const rows = await listMessages(ctx, { ...filter, order: 'newest', limit });
     return {
@@ -120,7 +118,7 @@ const exportCommand = defineCommand({
   async run(env, { options }) {
     if (options.csv === false)
       throw new CommandError('messages export only writes CSV (or JSON with --json).');
-    const filter = messageFilter(options);
+    const filter: MessageFilter = parseCommandInput(filterInput, { options });
     const ctx = await env.open();
     const rows = await listMessages(ctx, { ...filter, order: 'oldest' });
     return {

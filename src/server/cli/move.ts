@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type DatabaseHandle, DatabaseInUseError, openDatabase } from '../db';
-import { MoveRefused, moveToPostgres } from '../db/move';
+import { MoveRefused, maskedUrl, moveToPostgres, openMoveTarget } from '../db/move';
 import { ConfigError, loadConfig } from '../kernel/config';
 import { recordAudit } from '../operator/audit';
 import { argument, CommandError, defineCommand, UsageError } from './framework';
@@ -31,13 +31,6 @@ function targetUrl(text: string): string {
   return text;
 }
 
-/** The URL with its password hidden, for messages (the final `DATABASE_URL=` line shows it as typed). */
-function masked(text: string): string {
-  const url = new URL(text);
-  if (url.password) url.password = '***';
-  return url.toString();
-}
-
 /** Opens the embedded database, which only this process may hold while it is read. */
 async function openSource(dataDir: string): Promise<DatabaseHandle> {
   const pgliteDir = path.join(dataDir, 'pglite');
@@ -51,19 +44,6 @@ async function openSource(dataDir: string): Promise<DatabaseHandle> {
         `The embedded database in ${pgliteDir} is in use by a running server (pid ${error.pid}): stop the server first, then run ${NAME} again.`,
       );
     throw error;
-  }
-}
-
-async function openTarget(url: string): Promise<DatabaseHandle> {
-  const target = await openDatabase({ databaseUrl: url, pgliteDir: '' });
-  try {
-    await target.db.execute('select 1');
-    return target;
-  } catch (error) {
-    await target.close().catch(() => {});
-    const message =
-      error instanceof Error ? (error.cause instanceof Error ? error.cause : error).message : '';
-    throw new CommandError(`Cannot use PostgreSQL at ${masked(url)}: ${message}`);
   }
 }
 
@@ -86,19 +66,21 @@ const move = defineCommand({
       );
     const source = await openSource(dataDir);
     try {
-      const target = await openTarget(url);
+      const target = await openMoveTarget(url);
       try {
-        const tables = await moveToPostgres(source, target);
-        // In the target, which is the shop's database from now on; no personal data, only the figures.
-        await recordAudit(target.db, env.actor, {
-          action: 'database.move_to_postgres',
-          after: { tables: tables.length, rows: tables.reduce((sum, table) => sum + table.rows, 0) },
+        const tables = await moveToPostgres(source, target, {
+          // In the target, which is the shop's database from now on, with the copy: no personal data, only figures.
+          beforeCommit: (to, copied) =>
+            recordAudit(to, env.actor, {
+              action: 'database.move_to_postgres',
+              after: { tables: copied.length, rows: copied.reduce((sum, table) => sum + table.rows, 0) },
+            }),
         });
         return {
-          data: { target: masked(url), tables, databaseUrl: url },
+          data: { target: maskedUrl(url), tables, databaseUrl: url },
           text: [
             ...tables.map((table) => `${table.table}: ${table.rows} rows`),
-            `Copied ${tables.length} tables into ${masked(url)}; row counts and checksums match.`,
+            `Copied ${tables.length} tables into ${maskedUrl(url)}; row counts and checksums match.`,
             'Add this line to the server’s environment, then start it:',
             `DATABASE_URL=${url}`,
           ].join('\n'),

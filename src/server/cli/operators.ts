@@ -1,16 +1,16 @@
+import { z } from 'zod';
 import { grantOperator, listOperators, OperatorError, revokeOperator } from '../operator/roles';
 import { formatTime, table } from './format';
-import { argument, CommandError, defineCommand } from './framework';
+import { argument, CommandError, defineCommand, parseCommandInput } from './framework';
+import { emailArgument } from './lookup';
 
 /** The operator role is granted and removed here only, never from the web (docs/product.md §12). */
 
-const emailArgument = { name: 'email', description: 'the account’s email address (any letter case)' };
+const EMAIL_ARG = { name: 'email', description: 'the account’s email address (any letter case)' };
+const accountInput = z.object({ email: emailArgument });
 
-function emailOf(input: { args: Array<string | undefined> }): string {
-  const email = argument(input, 0).trim();
-  if (!email.includes('@')) throw new CommandError(`"${email}" is not an email address.`);
-  return email;
-}
+const emailOf = (input: { args: Array<string | undefined> }): string =>
+  parseCommandInput(accountInput, { args: { email: argument(input, 0) } }).email;
 
 async function refusedAsCommandError<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -24,7 +24,7 @@ async function refusedAsCommandError<T>(run: () => Promise<T>): Promise<T> {
 const add = defineCommand({
   path: ['operators', 'add'],
   summary: 'Give an account access to the /admin dashboard (it enrols an authenticator app at first sign-in)',
-  args: [emailArgument],
+  args: [EMAIL_ARG],
   example: 'operators add asha@example.com',
   async run(env, input) {
     const email = emailOf(input);
@@ -40,7 +40,7 @@ const add = defineCommand({
 const remove = defineCommand({
   path: ['operators', 'remove'],
   summary: 'Take dashboard access away (ends their dashboard sessions, forgets their authenticator app)',
-  args: [emailArgument],
+  args: [EMAIL_ARG],
   example: 'operators remove asha@example.com',
   async run(env, input) {
     const email = emailOf(input);

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
-import { ORDER_STATUSES, type OrderStatus } from '../../shared/orders';
+import { REFUND_REASON_MAX } from '../../shared/dashboard';
+import { ORDER_STATUSES } from '../../shared/orders';
 import { DomainError } from '../kernel/domain-error';
 import { toolLabel } from '../licenses/delivery-email';
 import { resendDelivery } from '../orders/delivery';
@@ -7,14 +9,21 @@ import { findOrder, listOrders, type OrderDossier, orderDossier } from '../order
 import { reconcileOnce } from '../orders/reconciler';
 import { refundOrder } from '../orders/refund';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
-import { argument, CommandError, defineCommand } from './framework';
-import { parseLimit, parseSince } from './lookup';
+import { argument, defineCommand, parseCommandInput } from './framework';
+import { limitOption, oneOfWords, sinceOption } from './lookup';
 
 const ORDER_ARG = {
   name: 'id',
   description:
     'the order: its id (or the start of it), its Razorpay order id (order_…) or payment id (pay_…)',
 };
+
+const listInput = z.object({
+  status: oneOfWords(ORDER_STATUSES).optional(),
+  email: z.string().trim().optional(),
+  since: sinceOption,
+  limit: limitOption(50),
+});
 
 const list = defineCommand({
   path: ['orders', 'list'],
@@ -31,24 +40,8 @@ const list = defineCommand({
   },
   example: 'orders list --status paid --since 7d',
   async run(env, { options }) {
-    let status: OrderStatus | undefined;
-    if (options.status !== undefined) {
-      const wanted = options.status.trim().toLowerCase();
-      if (!(ORDER_STATUSES as readonly string[]).includes(wanted)) {
-        throw new CommandError(
-          `--status must be one of ${ORDER_STATUSES.join(', ')}, got "${options.status}".`,
-        );
-      }
-      status = wanted as OrderStatus;
-    }
-    const query = {
-      status,
-      email: options.email?.trim(),
-      since: options.since === undefined ? undefined : parseSince(options.since, new Date()),
-      sort: 'createdAt',
-      dir: 'desc',
-      pageSize: parseLimit(options.limit, 50),
-    } as const;
+    const { status, email, since, limit } = parseCommandInput(listInput, { options });
+    const query = { status, email, since, sort: 'createdAt', dir: 'desc', pageSize: limit } as const;
     const ctx = await env.open();
     const { rows } = await listOrders(ctx, query);
     return {
@@ -218,6 +211,15 @@ const resend = defineCommand({
   },
 });
 
+const refundInput = z.object({
+  reason: z
+    .string()
+    .trim()
+    .max(REFUND_REASON_MAX, `too long (at most ${REFUND_REASON_MAX} characters).`)
+    .optional()
+    .transform((reason) => reason || null),
+});
+
 const refund = defineCommand({
   path: ['orders', 'refund'],
   summary: 'Refund a paid order in full through Razorpay; its license and downloads stop working',
@@ -234,9 +236,7 @@ const refund = defineCommand({
     'Razorpay is asked first; if it refuses, nothing changes. Then the order and purchase are marked refunded,\n' +
     'the download links deleted, "Get Credentials" refuses, and the customer is emailed.',
   async run(env, input) {
-    const reason = input.options.reason?.trim() || null;
-    if (reason && reason.length > 500)
-      throw new CommandError('--reason is too long (at most 500 characters).');
+    const { reason } = parseCommandInput(refundInput, { options: input.options });
     const ctx = await env.open();
     const order = await findOrder(ctx.db, argument(input, 0));
     const result = await refundOrder(ctx, { orderId: order.id, source: 'admin', reason, actor: env.actor });

@@ -1,7 +1,19 @@
-import { REFUND_REQUEST_STATUSES, type RefundRequestStatus } from '../../shared/refund-requests';
+import { z } from 'zod';
+import { REFUND_REQUEST_STATUSES } from '../../shared/refund-requests';
 import { approveRefundRequest, declineRefundRequest, listRefundRequests } from '../orders/refund-requests';
 import { formatMoney, formatTime, shortId, table } from './format';
-import { argument, CommandError, defineCommand } from './framework';
+import { argument, defineCommand, parseCommandInput } from './framework';
+import { oneOfWords } from './lookup';
+
+const listInput = z.object({
+  status: oneOfWords([...REFUND_REQUEST_STATUSES, 'all']).default('open'),
+});
+const declineInput = z.object({
+  reason: z
+    .string({ error: 'required: the buyer is told why.' })
+    .trim()
+    .min(1, 'required: the buyer is told why.'),
+});
 
 const REQUEST_ARG = { name: 'id', description: 'the refund request: its id or the start of it' };
 
@@ -17,16 +29,9 @@ const list = defineCommand({
   },
   example: 'refunds requests list --json',
   async run(env, { options }) {
-    const wanted = (options.status ?? 'open').trim().toLowerCase();
-    if (wanted !== 'all' && !(REFUND_REQUEST_STATUSES as readonly string[]).includes(wanted))
-      throw new CommandError(
-        `--status must be one of ${REFUND_REQUEST_STATUSES.join(', ')}, all; got "${options.status}".`,
-      );
+    const { status } = parseCommandInput(listInput, { options });
     const ctx = await env.open();
-    const rows = await listRefundRequests(
-      ctx,
-      wanted === 'all' ? {} : { status: wanted as RefundRequestStatus },
-    );
+    const rows = await listRefundRequests(ctx, status === 'all' ? {} : { status });
     return {
       data: rows,
       text: table(
@@ -71,8 +76,7 @@ const decline = defineCommand({
   },
   example: 'refunds requests decline 3f2a9c1b --reason "The tool works on Windows 10; see our reply"',
   async run(env, input) {
-    const reason = input.options.reason?.trim();
-    if (!reason) throw new CommandError('--reason is required: the buyer is told why.');
+    const { reason } = parseCommandInput(declineInput, { options: input.options });
     const ctx = await env.open();
     const result = await declineRefundRequest(ctx, env.actor, argument(input, 0), reason);
     return {

@@ -107,7 +107,8 @@ describe('releases on the command line', () => {
     expect(badMinimum).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'admin: --min-windows: Write the Windows version as major.minor.build, e.g. 10.0.17763.\n',
+      stderr:
+        'admin: --min-windows "10.0": Write the Windows version as major.minor.build, e.g. 10.0.17763.\n',
     });
     const lowBuild = await admin('releases', 'add', 'PDF Toolkit CLI', '--version', '1.2.0', '--build', '7');
     expect(lowBuild.stderr).toMatch(/build number must be above 7/);
@@ -237,7 +238,7 @@ describe('releases on the command line', () => {
           'installer',
         )
       ).stderr,
-    ).toBe('admin: --platform must be windows, macos; got "linux".\n');
+    ).toBe('admin: --platform "linux": one of windows, macos.\n');
 
     expect((await admin('releases', 'yank', tool._id, '1.1.0')).stdout).toMatch(/^Yanked release 1\.1\.0\./);
     const activity = await adminJson<ActivityEntry[]>('activity', '--search', 'release.');

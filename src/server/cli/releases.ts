@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 import { artifactFieldsSchema, createReleaseSchema } from '../../shared/release-schemas';
 import {
   type AdminRelease,
@@ -24,11 +25,12 @@ import { details, formatBytes, formatTime, table } from './format';
 import {
   type AdminEnv,
   argument,
-  CommandError,
   type CommandOutput,
   defineCommand,
+  parseCommandInput,
   requireOption,
 } from './framework';
+import { oneOfWords } from './lookup';
 import { userFile } from './tools';
 
 const TOOL_ARG = { name: 'tool', description: 'the tool: its id, the start of it, or its exact name' };
@@ -67,53 +69,69 @@ const releaseOutput = (release: AdminRelease, headline: string): CommandOutput =
   text: `${headline}\n\n${releaseDetails(release)}`,
 });
 
-/** One of the allowed words for an option, or a message that lists them. */
-function oneOf<T extends string>(typed: string, allowed: readonly T[], option: string): T {
-  const text = typed.trim().toLowerCase();
-  const found = allowed.find((word) => word === text);
-  if (!found) throw new CommandError(`--${option} must be ${allowed.join(', ')}; got "${typed}".`);
-  return found;
-}
+/** `releases add`'s options, then the release as the dashboard's form gives it, by the same schema. */
+const addInput = z
+  .object({
+    version: z.string(),
+    channel: z.string().optional(),
+    'notes-file': z.string().default(''),
+    build: z.string().nullable().default(null),
+    'min-macos': z.string().nullable().default(null),
+    'min-windows': z.string().nullable().default(null),
+    critical: z.boolean().default(false),
+  })
+  .transform(
+    (typed): z.input<typeof createReleaseSchema> => ({
+      version: typed.version,
+      // The schema says what is wrong with a channel it does not know.
+      channel: typed.channel?.trim().toLowerCase() as z.input<typeof createReleaseSchema>['channel'],
+      notesMarkdown: typed['notes-file'],
+      buildNumber: typed.build,
+      minimumMacosVersion: typed['min-macos'],
+      minimumWindowsVersion: typed['min-windows'],
+      critical: typed.critical,
+    }),
+  )
+  .pipe(createReleaseSchema);
+
+/** The option each of the release's fields comes from, for a refusal's name. */
+const OPTION_OF_FIELD = {
+  notesMarkdown: 'notes-file',
+  buildNumber: 'build',
+  minimumMacosVersion: 'min-macos',
+  minimumWindowsVersion: 'min-windows',
+};
 
 /** The release's fields checked by the dashboard's own schema, so both take and refuse the same values. */
 async function newRelease(
   env: AdminEnv,
-  options: {
-    version?: string;
-    channel?: string;
-    'notes-file'?: string;
-    critical?: boolean;
-    build?: string;
-    'min-macos'?: string;
-    'min-windows'?: string;
-  },
+  options: { version?: string; 'notes-file'?: string } & Record<string, string | boolean | undefined>,
 ) {
-  const notesMarkdown =
-    options['notes-file'] === undefined
-      ? ''
-      : await readFile(await userFile(env, options['notes-file']), 'utf8');
-  const parsed = createReleaseSchema.safeParse({
-    version: requireOption(options.version, 'version', 'releases add'),
-    channel: options.channel === undefined ? 'stable' : options.channel.trim().toLowerCase(),
-    notesMarkdown,
-    buildNumber: options.build ?? null,
-    minimumMacosVersion: options['min-macos'] ?? null,
-    minimumWindowsVersion: options['min-windows'] ?? null,
-    critical: options.critical === true,
-  });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const option =
-      {
-        notesMarkdown: 'notes-file',
-        buildNumber: 'build',
-        minimumMacosVersion: 'min-macos',
-        minimumWindowsVersion: 'min-windows',
-      }[String(issue?.path[0])] ?? issue?.path[0];
-    throw new CommandError(`--${String(option)}: ${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
+  const notesFile = options['notes-file'];
+  const notes = notesFile === undefined ? undefined : await readFile(await userFile(env, notesFile), 'utf8');
+  return parseCommandInput(
+    addInput,
+    {
+      options: { ...options, version: requireOption(options.version, 'version', 'releases add') },
+      files: notes === undefined ? {} : { 'notes-file': notes },
+    },
+    OPTION_OF_FIELD,
+  );
 }
+
+/** `releases upload`'s options: the file's platform, architecture and kind, as the dashboard's form gives them. */
+const uploadInput = z
+  .object({
+    platform: oneOfWords(ARTIFACT_PLATFORMS),
+    arch: oneOfWords(ARTIFACT_ARCHES),
+    kind: oneOfWords(ARTIFACT_KINDS),
+    'installer-args': z.string().optional(),
+  })
+  .transform(
+    ({ 'installer-args': installerArguments, ...fields }): z.input<typeof artifactFieldsSchema> =>
+      installerArguments === undefined ? fields : { ...fields, installerArguments },
+  )
+  .pipe(artifactFieldsSchema);
 
 const list = defineCommand({
   path: ['releases', 'list'],
@@ -207,22 +225,18 @@ const upload = defineCommand({
   async run(env, input) {
     const command = 'releases upload';
     const { options } = input;
-    const platform = oneOf(
-      requireOption(options.platform, 'platform', command),
-      ARTIFACT_PLATFORMS,
-      'platform',
+    const fields = parseCommandInput(
+      uploadInput,
+      {
+        options: {
+          ...options,
+          platform: requireOption(options.platform, 'platform', command),
+          arch: requireOption(options.arch, 'arch', command),
+          kind: requireOption(options.kind, 'kind', command),
+        },
+      },
+      { installerArguments: 'installer-args' },
     );
-    const arch = oneOf(requireOption(options.arch, 'arch', command), ARTIFACT_ARCHES, 'arch');
-    const kind = oneOf(requireOption(options.kind, 'kind', command), ARTIFACT_KINDS, 'kind');
-    const fields = artifactFieldsSchema.safeParse({
-      platform,
-      arch,
-      kind,
-      installerArguments: options['installer-args'],
-    });
-    if (!fields.success) {
-      throw new CommandError(`--installer-args: ${fields.error.issues[0]?.message ?? 'invalid'}`);
-    }
     const typedFile = argument(input, 2);
     const file = await userFile(env, typedFile, {
       bytes: RELEASE_FILE_MAX_BYTES,
@@ -234,7 +248,7 @@ const upload = defineCommand({
     const { release: after, artifact } = await addArtifact(
       ctx,
       release.id,
-      { ...fields.data, fileName, stream: createReadStream(file) },
+      { ...fields, fileName, stream: createReadStream(file) },
       env.actor,
     );
     return releaseOutput(

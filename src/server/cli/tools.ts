@@ -1,6 +1,7 @@
 import { constants, createReadStream } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
 import { type NewTool, type ToolChanges, toolChangesSchema } from '../../shared/dashboard';
 import { formatSubunits, usdCentsFromInrPaise } from '../../shared/money';
 import { defaultPackageId, packageIdOf } from '../../shared/releases';
@@ -15,6 +16,7 @@ import {
   type CommandOutput,
   defineCommand,
   type OptionSpec,
+  parseCommandInput,
   requireOption,
 } from './framework';
 
@@ -207,40 +209,66 @@ type FieldOptions = {
   [K in keyof typeof FIELD_OPTIONS]?: (typeof FIELD_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string;
 };
 
+/** The option each tool field comes from, for a refusal's name (the inverse of FIELD_OF_OPTION). */
+const OPTION_OF_FIELD: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(FIELD_OF_OPTION).map(([option, field]) => [field, option])),
+  description: 'description',
+};
+
 /**
- * The tool fields the options ask for (only those given), parsed once by the catalogue's schema before the database
- * is opened; a refusal names the option and what was typed.
+ * The options of the tool commands, spelled as the dashboard's form spells them, then the tool's fields parsed by the
+ * catalogue's schema (`toolChangesSchema`, which the form shares): only the fields given.
+ */
+const fieldsInput = z
+  .object(
+    Object.fromEntries(
+      Object.keys(FIELD_OPTIONS).map((option) => [
+        option,
+        FIELD_OPTIONS[option as keyof typeof FIELD_OPTIONS].type === 'boolean'
+          ? z.boolean().optional()
+          : z.string().optional(),
+      ]),
+    ),
+  )
+  .superRefine((typed, check) => {
+    if (typed.description !== undefined && typed['description-file'] !== undefined)
+      check.addIssue({ code: 'custom', message: 'Give --description or --description-file, not both.' });
+    if (typed.floating && typed['per-device'])
+      check.addIssue({ code: 'custom', message: 'Give --floating or --per-device, not both.' });
+  })
+  .transform((typed) => {
+    const fields: Record<string, unknown> = {};
+    for (const option of Object.keys(FIELD_OF_OPTION) as FieldOption[]) {
+      const value = typed[option];
+      if (typeof value === 'string') fields[FIELD_OF_OPTION[option]] = spelledAsForm(option, value);
+    }
+    // The text of --description-file, which parseCommandInput gives in the option's place.
+    if (typeof typed['description-file'] === 'string') fields.description = typed['description-file'];
+    if (typed.floating || typed['per-device'])
+      fields.licenseModel = typed.floating ? 'floating' : 'per-device';
+    return fields;
+  })
+  .pipe(toolChangesSchema);
+
+/**
+ * The tool fields the options ask for (only those given), parsed once before the database is opened; a refusal
+ * names the option and what was typed.
  */
 async function fieldChanges(env: AdminEnv, options: FieldOptions): Promise<ToolChanges> {
-  if (options.description !== undefined && options['description-file'] !== undefined) {
-    throw new CommandError('Give --description or --description-file, not both.');
-  }
-  if (options.floating && options['per-device']) {
-    throw new CommandError('Give --floating or --per-device, not both.');
-  }
-  const input: Record<string, unknown> = {};
-  const typedFor = new Map<string, { option: string; typed: string }>();
-  for (const option of Object.keys(FIELD_OF_OPTION) as FieldOption[]) {
-    const typed = options[option];
-    if (typed === undefined) continue;
-    input[FIELD_OF_OPTION[option]] = spelledAsForm(option, typed);
-    typedFor.set(FIELD_OF_OPTION[option], { option: `--${option}`, typed });
-  }
   const descriptionFile = options['description-file'];
-  if (descriptionFile !== undefined) {
-    const file = await userFile(env, descriptionFile, DESCRIPTION_FILE_LIMIT);
-    input.description = await readFile(file, 'utf8');
-    typedFor.set('description', { option: '--description-file', typed: descriptionFile });
-  }
-  if (options.floating || options['per-device']) {
-    input.licenseModel = options.floating ? 'floating' : 'per-device';
-  }
-  const parsed = toolChangesSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const [issue] = parsed.error.issues;
-  const given = typedFor.get(String(issue?.path[0]));
-  const message = issue?.message ?? 'Not a valid value.';
-  throw new CommandError(given ? `${given.option} "${given.typed}": ${message}` : message);
+  const description =
+    descriptionFile === undefined
+      ? undefined
+      : await readFile(await userFile(env, descriptionFile, DESCRIPTION_FILE_LIMIT), 'utf8');
+  return parseCommandInput(
+    fieldsInput,
+    { options, files: description === undefined ? {} : { 'description-file': description } },
+    {
+      ...OPTION_OF_FIELD,
+      ...(descriptionFile === undefined ? {} : { description: 'description-file' }),
+      licenseModel: options.floating ? 'floating' : 'per-device',
+    },
+  );
 }
 
 /** Applies changes through the catalogue service, once the command's input was checked. */

@@ -16,11 +16,9 @@ const extend = defineCommand({
   example: 'trials extend ABCD1-EFGH2-IJKL3-MNOP4 --days 7',
   details: 'The reminder and end emails are sent again before the new end.',
   async run(env, input) {
-    const change = parseCommandInput(
-      extendTrialSchema,
-      { days: requireOption(input.options.days, 'days', 'trials extend').trim() },
-      { options: { days: 'days' } },
-    );
+    const change = parseCommandInput(extendTrialSchema, {
+      options: { days: requireOption(input.options.days, 'days', 'trials extend').trim() },
+    });
     const ctx = await env.open();
     const done = await extendTrial(ctx, argument(input, 0), change, env.actor);
     return {

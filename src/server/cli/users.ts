@@ -1,11 +1,15 @@
-import { exportAccountAsOperator } from '../account/data-export';
+import { z } from 'zod';
 import { findUserByEmail } from '../auth/accounts';
 import { listAccounts } from '../auth/users';
+import { exportAccountAsOperator } from '../data-rights/data-export';
 import { toolLabel } from '../licenses/delivery-email';
 import { customerDossier } from '../orders/read/operator';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
-import { argument, CommandError, defineCommand } from './framework';
-import { parseLimit } from './lookup';
+import { argument, CommandError, defineCommand, parseCommandInput } from './framework';
+import { emailArgument, limitOption } from './lookup';
+
+const listInput = z.object({ search: z.string().trim().optional(), limit: limitOption(50) });
+const accountInput = z.object({ email: emailArgument });
 
 const list = defineCommand({
   path: ['users', 'list'],
@@ -21,8 +25,7 @@ const list = defineCommand({
   },
   example: 'users list --search gmail.com',
   async run(env, { options }) {
-    const limit = parseLimit(options.limit, 50);
-    const search = options.search?.trim();
+    const { search, limit } = parseCommandInput(listInput, { options });
     const ctx = await env.open();
     const query = { search, sort: 'createdAt', dir: 'desc', pageSize: limit } as const;
     const { rows } = await listAccounts(ctx, query);
@@ -43,8 +46,7 @@ const show = defineCommand({
   args: [{ name: 'email', description: 'the account’s email address (any letter case)' }],
   example: 'users show asha@example.com',
   async run(env, input) {
-    const email = argument(input, 0).trim();
-    if (!email.includes('@')) throw new CommandError(`"${email}" is not an email address.`);
+    const { email } = parseCommandInput(accountInput, { args: { email: argument(input, 0) } });
     const ctx = await env.open();
     const { account, orders } = await customerDossier(ctx, { email });
     const owned = orders.filter((order) => order.purchase && !order.purchase.refundedAt);
@@ -122,8 +124,7 @@ const exportData = defineCommand({
   args: [{ name: 'email', description: 'the account’s email address (any letter case)' }],
   example: 'users export asha@example.com > asha-data.json',
   async run(env, input) {
-    const email = argument(input, 0).trim();
-    if (!email.includes('@')) throw new CommandError(`"${email}" is not an email address.`);
+    const { email } = parseCommandInput(accountInput, { args: { email: argument(input, 0) } });
     const ctx = await env.open();
     const user = await findUserByEmail(ctx.db, email);
     if (!user) throw new CommandError(`No account with email ${email}.`);

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import {
+  newWebhookEndpointSchema,
   WEBHOOK_EVENTS,
   type WebhookAttemptSummary,
   type WebhookDeliverySummary,
@@ -12,11 +14,25 @@ import {
   setWebhookEndpointEnabled,
 } from '../webhooks/operator';
 import { formatTime, table } from './format';
-import { argument, defineCommand, requireOption } from './framework';
+import { argument, defineCommand, parseCommandInput, requireOption } from './framework';
 
 const when = (iso: string | null) => (iso ? formatTime(new Date(iso)) : '—');
 
 const SECRET_NOTE = 'Keep the secret now: it is not shown again ("webhooks rotate-secret" makes a new one).';
+
+/** `--events a,b` as a list, then the endpoint as the dashboard's form gives it, by the same schema. */
+const addInput = z
+  .object({
+    url: z.string(),
+    events: z.string().transform((typed) =>
+      typed
+        .split(',')
+        .map((event) => event.trim())
+        .filter(Boolean),
+    ),
+    description: z.string().optional(),
+  })
+  .pipe(newWebhookEndpointSchema);
 
 const add = defineCommand({
   path: ['webhooks', 'add'],
@@ -35,16 +51,15 @@ const add = defineCommand({
     'Each request is signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature), and\n' +
     'retried for up to 3 days until the endpoint answers 2xx. See docs/webhooks.md.',
   async run(env, input) {
-    const events = requireOption(input.options.events, 'events', 'webhooks add')
-      .split(',')
-      .map((event) => event.trim())
-      .filter(Boolean);
-    const ctx = await env.open();
-    const created = await addWebhookEndpoint(ctx, env.actor, {
-      url: argument(input, 0),
-      events: events as never,
-      description: input.options.description ?? '',
+    const endpoint = parseCommandInput(addInput, {
+      options: {
+        events: requireOption(input.options.events, 'events', 'webhooks add'),
+        description: input.options.description,
+      },
+      args: { url: argument(input, 0) },
     });
+    const ctx = await env.open();
+    const created = await addWebhookEndpoint(ctx, env.actor, endpoint);
     return {
       data: created,
       text: `Webhook endpoint ${created.id} added for ${created.events.join(', ')}.\nSecret: ${created.secret}\n${SECRET_NOTE}`,

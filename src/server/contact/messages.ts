@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, gte, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { ContactRequest } from '../../shared/contact-schema';
 import { SITE } from '../../shared/site';
-import type { DbOrTx } from '../db';
+import type { DbOrTx, Tx } from '../db';
 import { contactMessages } from '../db/schema/contact';
 import { findByTypedId } from '../db/typed-id';
 import type { AppContext } from '../kernel/context';
@@ -130,4 +130,13 @@ export async function markMessageHandled(
     });
     return { message: updated, alreadyHandled: false };
   });
+}
+
+/** Erasure: the firm's copies of the messages the addresses sent go; returns their ids (their mail goes too). */
+export async function eraseMessagesFrom(tx: Tx, emails: readonly string[]): Promise<string[]> {
+  const gone = await tx
+    .delete(contactMessages)
+    .where(inArray(sql`lower(${contactMessages.email})`, [...emails]))
+    .returning({ id: contactMessages.id });
+  return gone.map((message) => message.id);
 }

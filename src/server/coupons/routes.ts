@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { couponCheckAnswerSchema, errorAnswerSchema } from '../../shared/api-schemas';
+import { couponCheckAnswerSchema } from '../../shared/api-schemas';
 import { type CouponCheckResponse, couponCheckSchema } from '../../shared/coupons';
 import { requireUser } from '../auth/session';
+import { refusals } from '../http/answers';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
@@ -18,12 +19,7 @@ export async function couponRoutes(base: FastifyInstance, ctx: AppContext): Prom
         summary: 'Price a tool with a coupon code',
         security: SESSION,
         body: couponCheckSchema,
-        response: {
-          200: couponCheckAnswerSchema,
-          400: errorAnswerSchema,
-          401: errorAnswerSchema,
-          429: errorAnswerSchema,
-        },
+        response: { 200: couponCheckAnswerSchema, ...refusals(400, 401, 403, 429) },
       },
       CALLER_FIRST,
     ),

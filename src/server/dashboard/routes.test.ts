@@ -20,6 +20,7 @@ import {
 } from '../../../test/support/shop-fixtures';
 import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { createReleaseSchema } from '../../shared/release-schemas';
+import { newWebhookEndpointSchema } from '../../shared/webhooks';
 import { users } from '../db/schema/accounts';
 import { tools } from '../db/schema/catalogue';
 import { contactMessages } from '../db/schema/contact';
@@ -364,10 +365,14 @@ describe('who reaches /api/admin/', () => {
       },
       cliActor('tester'),
     );
-    const webhook = await addWebhookEndpoint(t.ctx, cliActor('tester'), {
-      url: 'http://127.0.0.1:9/fixture',
-      events: ['order.paid'],
-    });
+    const webhook = await addWebhookEndpoint(
+      t.ctx,
+      cliActor('tester'),
+      newWebhookEndpointSchema.parse({
+        url: 'http://127.0.0.1:9/fixture',
+        events: ['order.paid'],
+      }),
+    );
     const [delivery] = await t.ctx.db
       .insert(webhookDeliveries)
       .values({

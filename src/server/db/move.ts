@@ -1,6 +1,7 @@
 import { is, type SQL, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import type { Database, DatabaseHandle } from './index';
+import { openDatabase } from './index';
 import * as schema from './schema/all-tables';
 
 /** Rows carried per statement: one JSON array each way, so memory stays bounded whatever the table's size. */
@@ -9,6 +10,27 @@ const BATCH = 2000;
 export type TableFigures = { table: string; rows: number; checksum: string };
 
 export class MoveRefused extends Error {}
+
+/** A PostgreSQL URL with its password hidden, for messages. */
+export function maskedUrl(text: string): string {
+  const url = new URL(text);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
+/** The PostgreSQL database a move copies into, once it answers a query; refused with why it cannot be used. */
+export async function openMoveTarget(url: string): Promise<DatabaseHandle> {
+  const target = await openDatabase({ databaseUrl: url, pgliteDir: '' });
+  try {
+    await target.db.execute(sql`select 1`);
+    return target;
+  } catch (error) {
+    await target.close().catch(() => {});
+    const message =
+      error instanceof Error ? (error.cause instanceof Error ? error.cause : error).message : '';
+    throw new MoveRefused(`Cannot use PostgreSQL at ${maskedUrl(url)}: ${message}`);
+  }
+}
 
 /**
  * References that close a loop (an invoice cancelled by a credit note of that invoice; an order adding seats to a
@@ -102,12 +124,19 @@ async function latestMigration(db: Database): Promise<string | undefined> {
  * each table in dependency order inside one transaction on the target, serial sequences set past the copied
  * ids, and every table's row count and checksum compared before the transaction commits. The source is only
  * read (in one repeatable-read transaction, so the copy is one consistent moment). Refuses a target that holds
- * any row; a mismatch rolls the whole copy back.
+ * any row; a mismatch rolls the whole copy back. `beforeCommit` writes what the caller records of the move (its
+ * audit entry) in the copy's own transaction, once the copy is verified: both commit, or neither.
  */
 export async function moveToPostgres(
   source: DatabaseHandle,
   target: DatabaseHandle,
-  progress: (line: string) => void = () => {},
+  {
+    progress = () => {},
+    beforeCommit = async () => {},
+  }: {
+    progress?: (line: string) => void;
+    beforeCommit?: (to: Database, tables: TableFigures[]) => Promise<void>;
+  } = {},
 ): Promise<TableFigures[]> {
   const occupied = await nonEmptyTables(target.db);
   if (occupied.length > 0)
@@ -142,6 +171,7 @@ export async function moveToPostgres(
               `${want.table} differs after the copy (${got.rows} rows, expected ${want.rows}); nothing was kept`,
             );
         }
+        await beforeCommit(to as unknown as Database, expected);
         return expected;
       });
     },

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { healthAnswerSchema, notReadyAnswerSchema, readyAnswerSchema } from '../../shared/api-schemas';
 import { DATABASE_RETRY_AFTER_SECONDS, type DatabaseHealth } from '../db/health';
+import { refusals } from '../http/answers';
 import { AppError } from '../http/errors';
 import type { AppContext } from '../kernel/context';
+import { documented } from '../openapi/openapi';
 
 const HEALTH_PATHS = new Set(['/api/health', '/api/ready']);
 
@@ -56,12 +59,22 @@ export async function healthRoutes(app: FastifyInstance, ctx: AppContext): Promi
     done(null, payload);
   });
 
-  app.get('/api/health', async (_request, reply) => {
+  const alive = documented({
+    tags: ['Service'],
+    summary: 'Liveness: the process serves requests',
+    response: { 200: healthAnswerSchema, ...refusals() },
+  });
+  app.get('/api/health', alive, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return { status: 'ok' };
   });
 
-  app.get('/api/ready', async (_request, reply) => {
+  const ready = documented({
+    tags: ['Service'],
+    summary: 'Readiness: the database answers a query right now',
+    response: { 200: readyAnswerSchema, 503: notReadyAnswerSchema, ...refusals() },
+  });
+  app.get('/api/ready', ready, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     // At once, without asking the database: the balancer is to take this instance out now.
     if (draining) return reply.status(503).send({ status: 'draining' });

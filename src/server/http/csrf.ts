@@ -1,6 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { csrfTokenAnswerSchema } from '../../shared/api-schemas';
 import type { Config } from '../kernel/config';
+import { refusals } from './answers';
 import { AppError } from './errors';
 
 export const CSRF_COOKIE = 'csrftoken';
@@ -67,7 +69,16 @@ export function registerCsrf(app: FastifyInstance, config: Config): void {
     done();
   });
 
-  app.get('/api/csrf-token/', async (request, reply) => {
+  // In the OpenAPI document like the calls it guards (tagged as src/server/openapi/openapi.ts tags them).
+  const tokenRoute = {
+    schema: {
+      tags: ['Site'],
+      summary:
+        'The CSRF token (also set as the csrftoken cookie) that every unsafe call echoes in X-CSRFToken',
+      response: { 200: csrfTokenAnswerSchema, ...refusals() },
+    },
+  };
+  app.get('/api/csrf-token/', tokenRoute, async (request, reply) => {
     const existing = request.cookies[CSRF_COOKIE];
     const csrfToken = existing && /^[\w-]{43}$/.test(existing) ? existing : issueCsrfToken(reply, config);
     reply.header('cache-control', 'no-store');

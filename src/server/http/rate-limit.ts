@@ -181,3 +181,8 @@ export const rateLimitPrune: Prune = {
         returning 1`,
     ),
 };
+
+/** Erasure: the counters keyed on an address (every address-keyed counter ends with `:<address>`). */
+export async function forgetHitsOf(tx: DbOrTx, email: string): Promise<void> {
+  await tx.execute(sql`delete from rate_limit_hits where right(key, ${email.length + 1}) = ${`:${email}`}`);
+}

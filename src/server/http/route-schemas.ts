@@ -2,14 +2,16 @@ import type {
   FastifyBaseLogger,
   FastifyInstance,
   FastifyRequest,
+  FastifySerializerCompiler,
   preHandlerHookHandler,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodTypeProvider, serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { $ZodType, safeParse } from 'zod/v4/core';
+import { isZodAnswer } from './answers';
 import { inputRefusal } from './errors';
 
 declare module 'fastify' {
@@ -43,7 +45,12 @@ export type ZodFastify = FastifyInstance<
  *   (`attachValidation`) and a last `preHandler` of the route answers it, or, on a route that checks its caller
  *   first (`config.checksCallerFirst`), the handler does, after that check.
  *
- * Registered on the root before any route. A route schema that is not zod is a mistake found at start.
+ * Answers are declared too (`schema.response`, src/server/http/answers.ts): a route whose answers are zod schemas is
+ * given the type provider's serialiser (each answer encoded by its status's schema, then written as JSON); a route
+ * whose answers are JSON Schemas keeps Fastify's own compiled serialiser (the license API's, decisions 027 and 030).
+ *
+ * Registered on the root before any route. An input schema that is not zod, or a route that mixes zod and JSON
+ * Schema answers, is a mistake found at start.
  */
 export function registerRouteSchemas(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, method, url, httpPart }) => {
@@ -56,6 +63,12 @@ export function registerRouteSchemas(app: FastifyInstance): void {
   });
   app.addHook('onRoute', (route) => {
     const { schema } = route;
+    const answers = Object.values(schema?.response ?? {});
+    const zodAnswers = answers.filter(isZodAnswer).length;
+    if (zodAnswers > 0 && zodAnswers < answers.length)
+      throw new Error(`${route.method} ${route.url}: its answers are all zod or all JSON Schema`);
+    if (zodAnswers > 0)
+      route.serializerCompiler ??= zodSerializerCompiler as FastifySerializerCompiler<unknown>;
     if (!schema?.body && !schema?.params && !schema?.querystring) return;
     route.attachValidation = true;
     if (route.config?.checksCallerFirst) return;

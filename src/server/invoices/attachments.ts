@@ -11,7 +11,7 @@ import { renderTaxDocumentPdf } from './pdf';
  * gives. A reference to a missing document is an error, so the email is retried rather than sent without it.
  */
 export async function resolveAttachments(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db' | 'pdfFonts'>,
   outboxId: number,
 ): Promise<MailAttachment[]> {
   const references = await ctx.db
@@ -24,7 +24,7 @@ export async function resolveAttachments(
     if (!found) throw new Error(`outbox ${outboxId}: ${reference.kind} ${reference.documentId} not found`);
     files.push({
       filename: taxDocumentFileName(reference.kind, found.number),
-      content: await renderTaxDocumentPdf(found.document),
+      content: await renderTaxDocumentPdf(ctx.pdfFonts, found.document),
       contentType: 'application/pdf',
     });
   }

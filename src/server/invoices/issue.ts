@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { BillingDetails } from '../../shared/shop';
 import type { DbOrTx, Tx } from '../db';
 import { users } from '../db/schema/accounts';
@@ -225,4 +225,14 @@ export async function reissueInvoice(
     creditNote: { id: note.id, number: noteNumber.number },
     invoice: { id: invoice.id, number: invoiceNumber.number },
   };
+}
+
+/** Erasure: issued documents keep the name and address the law requires; the address they were emailed to goes. */
+export async function blankBuyerEmails(tx: Tx, userId: string): Promise<void> {
+  for (const table of ['invoices', 'credit_notes']) {
+    await tx.execute(
+      sql`update ${sql.identifier(table)} set document = jsonb_set(document, '{buyer,email}', '""')
+          where user_id = ${userId}`,
+    );
+  }
 }

@@ -113,20 +113,42 @@ const LATIN_NAMES: Record<string, string> = {
 };
 const fontName = (face: Face, weight: Weight) => LATIN_NAMES[`${face} ${weight}`] ?? `${face}-${weight}`;
 
-/** Font files read once, when a document first needs them (most invoices use only the Latin ones). */
-const loaded = new Map<string, Buffer>();
-const registered = new WeakMap<PDFKit.PDFDocument, Set<string>>();
+/** The font files of an app instance, each read once, when a document first needs it (most need only Latin). */
+export type PdfFonts = { bytesOf(face: Face, weight: Weight): Buffer };
+
+declare module '../kernel/context' {
+  interface AppContext {
+    pdfFonts: PdfFonts;
+  }
+}
+
+export function createPdfFonts(): PdfFonts {
+  const loaded = new Map<string, Buffer>();
+  return {
+    bytesOf(face, weight) {
+      const name = fontName(face, weight);
+      const bytes = loaded.get(name) ?? readFileSync(fontFile(face, weight));
+      loaded.set(name, bytes);
+      return bytes;
+    },
+  };
+}
+
+/** A document being drawn, with the fonts it draws from and those it has registered so far. */
+export type TypesetDocument = PDFKit.PDFDocument & {
+  readonly typeface: { fonts: PdfFonts; registered: Set<string> };
+};
+
+export const typeset = (doc: PDFKit.PDFDocument, fonts: PdfFonts): TypesetDocument =>
+  Object.assign(doc, { typeface: { fonts, registered: new Set<string>() } });
 
 /** Selects the font for a run in `doc`, registering its file with the document on first use. */
-export function setFont(doc: PDFKit.PDFDocument, face: Face, weight: Weight): PDFKit.PDFDocument {
+export function setFont(doc: TypesetDocument, face: Face, weight: Weight): PDFKit.PDFDocument {
   const name = fontName(face, weight);
-  const names = registered.get(doc) ?? new Set<string>();
-  registered.set(doc, names);
-  if (!names.has(name)) {
-    const bytes = loaded.get(name) ?? readFileSync(fontFile(face, weight));
-    loaded.set(name, bytes);
-    doc.registerFont(name, bytes);
-    names.add(name);
+  const { fonts, registered } = doc.typeface;
+  if (!registered.has(name)) {
+    doc.registerFont(name, fonts.bytesOf(face, weight));
+    registered.add(name);
   }
   return doc.font(name);
 }
@@ -146,7 +168,7 @@ const switches = (features: Record<string, boolean>): PDFKit.Mixins.TextOptions 
   features: features as unknown as PDFKit.Mixins.OpenTypeFeatures[],
 });
 
-function laysOut(doc: PDFKit.PDFDocument, run: Run, weight: Weight, options: PDFKit.Mixins.TextOptions) {
+function laysOut(doc: TypesetDocument, run: Run, weight: Weight, options: PDFKit.Mixins.TextOptions) {
   try {
     setFont(doc, run.face, weight).widthOfString(run.text, options);
     return true;
@@ -160,7 +182,7 @@ function laysOut(doc: PDFKit.PDFDocument, run: Run, weight: Weight, options: PDF
  * The shaping options that draw every run of one line or paragraph: the fonts' own, unless fontkit fails on one.
  * One set for all runs, because pdfkit measures a paragraph's chained runs with the options of its first.
  */
-export function shapingFor(doc: PDFKit.PDFDocument, runs: Run[], weight: Weight): PDFKit.Mixins.TextOptions {
+export function shapingFor(doc: TypesetDocument, runs: Run[], weight: Weight): PDFKit.Mixins.TextOptions {
   for (const options of [{}, ...FALLBACK_FEATURES.map(switches)]) {
     if (runs.every((run) => laysOut(doc, run, weight, options))) return options;
   }

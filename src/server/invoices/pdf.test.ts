@@ -6,6 +6,10 @@ import { pdfFonts, pdfInfo, pdfText, productionFirm } from '../../../test/suppor
 import { isLayoutControl } from '../../shared/input-policy';
 import { buildCreditNoteDocument, buildInvoiceDocument, type InvoiceInput } from './document';
 import { REVERSE_CHARGE_NOTICE, renderTaxDocumentPdf, SPECIMEN_NOTICE } from './pdf';
+import { createPdfFonts } from './pdf-text';
+
+const typefaces = createPdfFonts();
+
 import { EXPORT_ENDORSEMENT } from './tax';
 
 const firm = productionFirm({ lutArn: 'AD080423000123X' });
@@ -63,7 +67,7 @@ const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 describe('tax invoice PDF', () => {
   it('is one A4 page of searchable text with the firm identity and every rule 46 item (intra-state)', async () => {
-    const pdf = await renderTaxDocumentPdf(rajasthan);
+    const pdf = await renderTaxDocumentPdf(typefaces, rajasthan);
     expect((await pdfInfo(pdf))['Page size']).toMatch(/^595\.2\d* x 841\.8\d* pts \(A4\)/);
     expect((await pdfInfo(pdf)).Pages).toBe('1');
     const text = flat(await pdfText(pdf));
@@ -96,7 +100,7 @@ describe('tax invoice PDF', () => {
   });
 
   it('charges IGST to a buyer in another state and prints their GSTIN (inter-state B2B)', async () => {
-    const text = flat(await pdfText(await renderTaxDocumentPdf(maharashtraB2b)));
+    const text = flat(await pdfText(await renderTaxDocumentPdf(typefaces, maharashtraB2b)));
     expect(text).toContain('Maharashtra (27)');
     expect(text).toContain('GSTIN: 27AAPFU0939F1ZV');
     expect(text).toContain('IGST @ 18% ₹76.12');
@@ -107,7 +111,7 @@ describe('tax invoice PDF', () => {
   });
 
   it('zero-rates an export under the LUT, with the endorsement and the INR value settled', async () => {
-    const text = flat(await pdfText(await renderTaxDocumentPdf(exported)));
+    const text = flat(await pdfText(await renderTaxDocumentPdf(typefaces, exported)));
     expect(text).toContain('Outside India (United States) (96)');
     expect(text).toContain(EXPORT_ENDORSEMENT);
     expect(text).toContain('LUT ARN: AD080423000123X');
@@ -127,7 +131,7 @@ describe('tax invoice PDF', () => {
       total: 19_99,
       settledInr: 1679_16,
     });
-    const text = flat(await pdfText(await renderTaxDocumentPdf(document)));
+    const text = flat(await pdfText(await renderTaxDocumentPdf(typefaces, document)));
     expect(text).toContain('IGST @ 18% $3.05');
     expect(text).toContain('Taxable value $16.94');
     expect(text).not.toContain(EXPORT_ENDORSEMENT);
@@ -142,7 +146,7 @@ describe('tax invoice PDF', () => {
       amount: maharashtraB2b.total,
       reason: 'Bought the Windows edition by mistake',
     });
-    const text = flat(await pdfText(await renderTaxDocumentPdf(note)));
+    const text = flat(await pdfText(await renderTaxDocumentPdf(typefaces, note)));
     expect(text).toContain('CREDIT NOTE');
     expect(text).toContain('Credit note no. PCAC/26-27/00001');
     expect(text).toContain('Against invoice PCA/26-27/00002 dated 01/06/2026');
@@ -154,12 +158,12 @@ describe('tax invoice PDF', () => {
 
   it('says SPECIMEN on every document of a specimen identity', async () => {
     const specimen = { ...rajasthan, specimen: true };
-    expect(flat(await pdfText(await renderTaxDocumentPdf(specimen)))).toContain(SPECIMEN_NOTICE);
+    expect(flat(await pdfText(await renderTaxDocumentPdf(typefaces, specimen)))).toContain(SPECIMEN_NOTICE);
   });
 
   it('renders the same bytes every time', async () => {
-    const first = await renderTaxDocumentPdf(exported);
-    const second = await renderTaxDocumentPdf(structuredClone(exported));
+    const first = await renderTaxDocumentPdf(typefaces, exported);
+    const second = await renderTaxDocumentPdf(typefaces, structuredClone(exported));
     expect(first.equals(second)).toBe(true);
   });
 
@@ -187,7 +191,10 @@ const inScript = (name: string, address: string) =>
 
 describe('tax documents in the scripts of Indian addresses', () => {
   it('prints a Devanagari name and address as text, set in Noto Sans Devanagari', async () => {
-    const pdf = await renderTaxDocumentPdf(inScript('श्रीमती क्षमा', 'प्लॉट १२, गोपालपुरा बाईपास\nजयपुर ३०२०१८'));
+    const pdf = await renderTaxDocumentPdf(
+      typefaces,
+      inScript('श्रीमती क्षमा', 'प्लॉट १२, गोपालपुरा बाईपास\nजयपुर ३०२०१८'),
+    );
     const text = await pdfText(pdf);
     for (const expected of ['श्रीमती क्षमा', 'प्लॉट १२, गोपालपुरा बाईपास', 'जयपुर ३०२०१८'])
       expect(text).toContain(expected);
@@ -199,7 +206,7 @@ describe('tax documents in the scripts of Indian addresses', () => {
 
   it('sets each script of an address in its own Noto file, Gurmukhi marks included', async () => {
     const address = ['কলকাতা · અમદાવાદ · ਅੰਮ੍ਰਿਤਸਰ · தமிழ்நாடு', 'హైదరాబాద్ · ಬೆಂಗಳೂರು · തിരുവനന്തപുരം · ଓଡ଼ିଶା'].join('\n');
-    const pdf = await renderTaxDocumentPdf(inScript('Kshama Tripathi', address));
+    const pdf = await renderTaxDocumentPdf(typefaces, inScript('Kshama Tripathi', address));
     const fonts = await pdfFonts(pdf);
     for (const script of [
       'Bengali',
@@ -220,6 +227,7 @@ describe('tax documents in the scripts of Indian addresses', () => {
 
   it('replaces control characters that older stored text still holds', async () => {
     const pdf = await renderTaxDocumentPdf(
+      typefaces,
       inScript('Asha\u0007 Meena\u202e', '12 Civil Lines\u0085Jaipur\u2028302006 \u202eevil\u202c'),
     );
     const text = await pdfText(pdf);
@@ -234,7 +242,7 @@ describe('tax documents in the scripts of Indian addresses', () => {
 
   it('renders the same bytes every time in any script', async () => {
     const document = inScript('श्रीमती क्षमा', 'ਅੰਮ੍ਰਿਤਸਰ · சென்னை');
-    const first = await renderTaxDocumentPdf(document);
-    expect(first.equals(await renderTaxDocumentPdf(structuredClone(document)))).toBe(true);
+    const first = await renderTaxDocumentPdf(typefaces, document);
+    expect(first.equals(await renderTaxDocumentPdf(typefaces, structuredClone(document)))).toBe(true);
   });
 });

@@ -2,7 +2,16 @@ import PDFDocument from 'pdfkit';
 import { BRAND_MARK } from '../../shared/brand-mark';
 import { formatSubunits } from '../../shared/money';
 import type { TaxDocument } from './document';
-import { printable, runsOf, setFont, shapingFor, type Weight } from './pdf-text';
+import {
+  type PdfFonts,
+  printable,
+  runsOf,
+  setFont,
+  shapingFor,
+  type TypesetDocument,
+  typeset,
+  type Weight,
+} from './pdf-text';
 import { EXPORT_ENDORSEMENT } from './tax';
 
 /**
@@ -23,7 +32,7 @@ const MARGIN = 48;
 const A4_WIDTH = 595.28;
 const CONTENT_WIDTH = A4_WIDTH - 2 * MARGIN;
 
-type Doc = PDFKit.PDFDocument;
+type Doc = TypesetDocument;
 type LineOptions = {
   size?: number;
   weight?: Weight;
@@ -286,10 +295,10 @@ function drawSpecimenBanner(doc: Doc): void {
   });
 }
 
-/** Renders a document snapshot to PDF bytes. */
-export async function renderTaxDocumentPdf(d: TaxDocument): Promise<Buffer> {
+/** Renders a document snapshot to PDF bytes, in the app's fonts (`ctx.pdfFonts`). */
+export async function renderTaxDocumentPdf(fonts: PdfFonts, d: TaxDocument): Promise<Buffer> {
   const issued = new Date(`${d.date}T00:00:00+05:30`);
-  const doc = new PDFDocument({
+  const pdf = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
     lang: 'en-IN',
@@ -303,6 +312,7 @@ export async function renderTaxDocumentPdf(d: TaxDocument): Promise<Buffer> {
       ModDate: issued,
     },
   });
+  const doc = typeset(pdf, fonts);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const finished = new Promise<void>((resolve, reject) => {

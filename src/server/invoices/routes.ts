@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type TaxDocumentKind, taxDocumentFileName } from '../../shared/order-history';
 import { requireUser } from '../auth/session';
+import { answerIn, fileBytes, refusals } from '../http/answers';
 import { contentDisposition } from '../http/content-disposition';
 import { notFound } from '../http/errors';
 import { pathStrings } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
+import { documented, SESSION } from '../openapi/openapi';
 import { findOwnTaxDocument } from './lookup';
 import { renderTaxDocumentPdf } from './pdf';
 
@@ -19,7 +21,18 @@ export async function taxDocumentRoutes(base: FastifyInstance, ctx: AppContext):
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/api/orders/:orderId/:file',
-    { schema: { params: pathStrings('orderId', 'file') } },
+    documented({
+      tags: ['Account'],
+      summary: "An order's tax invoice or credit note as a PDF",
+      description:
+        '`invoice.pdf` and `credit-note.pdf` are the current ones; `invoice-<id>.pdf` one document by its id.',
+      security: SESSION,
+      params: pathStrings('orderId', 'file'),
+      response: {
+        200: answerIn('The PDF, to show in the browser', { 'application/pdf': fileBytes }),
+        ...refusals(401, 404),
+      },
+    }),
     async (request, reply) => {
       const user = await requireUser(ctx, request);
       const { orderId, file } = request.params;
@@ -30,7 +43,7 @@ export async function taxDocumentRoutes(base: FastifyInstance, ctx: AppContext):
       if (!kind || !UUID_PATTERN.test(orderId)) throw notFound();
       const found = await findOwnTaxDocument(ctx, { userId: user.id, orderId, kind, documentId });
       if (!found) throw notFound();
-      const pdf = await renderTaxDocumentPdf(found.document);
+      const pdf = await renderTaxDocumentPdf(ctx.pdfFonts, found.document);
       return reply
         .header('cache-control', 'private, no-store')
         .header('content-disposition', contentDisposition(taxDocumentFileName(kind, found.number), 'inline'))

@@ -14,4 +14,8 @@ export class ManualClock implements Clock {
   advance(ms: number): void {
     this.current += ms;
   }
+  /** Moves to a moment, forwards or back (a test stepping through the days of a period). */
+  set(at: Date): void {
+    this.current = at.getTime();
+  }
 }

@@ -15,8 +15,9 @@ export interface AppCaches {}
  * Everything a service works with. The foundation's part is here: configuration, the clock, the data key and the
  * caches. Every other slot is declared by the module that owns its type, the way a Fastify plugin declares its
  * decorator (`declare module '../kernel/context' { interface AppContext { … } }`): the database and its health (db),
- * rate limiters (http), license look-ups, signing keys and change feed (licenses), the payment gateway (payments),
- * file storage (storage), the mail hint (mail), metrics (metrics). So this module imports
+ * rate limiters (http), license look-ups, signing keys and change feed (licenses), the release signing key
+ * (releases), the payment gateway (payments), file storage (storage), the mail hint (mail), the tax documents' fonts
+ * (invoices), the dashboard's signed-in operators (dashboard), metrics (metrics). So this module imports
  * no feature, and a feature's new slot touches no shared file but compose.ts, which builds the whole context.
  * The HTTP app, the admin command line and the tests all build it with `createAppContext` (compose.ts).
  */

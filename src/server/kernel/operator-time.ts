@@ -19,3 +19,13 @@ export function formatOperatorTime(date: Date | null | undefined): string {
   const part = Object.fromEntries(INDIA_TIME.formatToParts(date).map(({ type, value }) => [type, value]));
   return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute} IST`;
 }
+
+const INDIA_DAY = new Intl.DateTimeFormat('en-IN', {
+  timeZone: 'Asia/Kolkata',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+});
+
+/** "3 Mar 2027": the day a moment falls on in India, as buyers read dates in emails and on invoices. */
+export const indiaDay = (date: Date): string => INDIA_DAY.format(date);

@@ -5,7 +5,15 @@ import type { Tx } from '../db';
 import { licenseActivations, licenses } from '../db/schema/licenses';
 import { trialMachines } from '../db/schema/trials';
 import type { AppContext } from '../kernel/context';
-import { activationsUsed, fileFor, granted, refusal, seatLimit, summaryOf } from './answers';
+import {
+  activationsUsed,
+  fileFor,
+  granted,
+  refusal,
+  refused as refusedAnswer,
+  seatLimit,
+  summaryOf,
+} from './answers';
 import { isFloating, leaseAnswer, leaseFrom, releaseLapsedLeases } from './leases';
 import { type LicenseRequest, type LicenseRow, lookUp } from './lookup';
 import { forgetLicenses } from './memory';
@@ -26,7 +34,7 @@ export async function activateLicense(
       found && refused !== 'WRONG_TOOL'
         ? summaryOf(found, await activationsUsed(ctx.db, found.id))
         : undefined;
-    return { valid: false, code: refused ?? 'INVALID_KEY', ...(license ? { license } : {}) };
+    return { ...refusedAnswer(refused ?? 'INVALID_KEY', found), ...(license ? { license } : {}) };
   }
 
   const answer = await ctx.db.transaction(async (tx): Promise<LicenseAnswer> => {
@@ -38,7 +46,7 @@ export async function activateLicense(
       .for('update');
     const row = { ...found, ...locked };
     const lockedRefusal = refusal(row, request.toolId, now);
-    if (lockedRefusal) return { valid: false, code: lockedRefusal };
+    if (lockedRefusal) return refusedAnswer(lockedRefusal, row);
     // A floating license's lapsed leases give their seats back before seats are counted (leases.ts).
     if (isFloating(row)) await releaseLapsedLeases(tx, found.id, now);
     const lease = leaseFrom(row, now);

@@ -62,6 +62,12 @@ export const licenseAnswerResponse = {
         type: 'array',
         items: { type: 'string' },
       },
+      updatesUntil: {
+        description:
+          'The end of the license’s updates (ISO 8601): it may install releases published until then and works for ever; null: every release (decision 059)',
+        type: ['string', 'null'],
+      },
+      reason: { description: 'With SUSPENDED: why, for the user', type: 'string' },
       updates: {
         type: 'object',
         required: ['appcastUrl', 'velopackUrl'],
@@ -72,8 +78,10 @@ export const licenseAnswerResponse = {
 } as const;
 
 /**
- * A refusal of the license API (400, 413, 415, 429), from the shared schema: declared so the document describes
- * it, and serialised from it like the answers (every field the scope's error handler writes is in it).
+ * A refusal of the license API (400, 413, 415, 429, and 503 while the database cannot be reached), from the shared
+ * schema: declared so the document describes it, and serialised from it like the answers (every field the scope's
+ * error handler writes is in it). An unexpected failure (500) is the root's one error, left undeclared here: this
+ * shape, which requires `valid`, could not serialise it.
  */
 const { $schema: _draft, ...licenseError } = z.toJSONSchema(licenseErrorAnswerSchema);
 export const licenseErrorResponses = {
@@ -84,4 +92,5 @@ export const licenseErrorResponses = {
   413: { description: 'The body is larger than 4 KB', ...licenseError },
   415: { description: 'The body is not application/json', ...licenseError },
   429: { description: 'Too many calls for this key or address; see Retry-After', ...licenseError },
+  503: { description: 'The database cannot be reached right now; see Retry-After', ...licenseError },
 };

@@ -23,13 +23,33 @@ export function refusal(row: LicenseRow | undefined, toolId: string, now: Date):
   return undefined;
 }
 
-/** What a license may do, in every answer that lets it run: its edition (null without editions) and entitlements. */
-export type Entitled = { edition: LicenseEdition | null; entitlements: string[] };
+/**
+ * What a license may do, in every answer that lets it run: its edition (null without editions), its entitlements,
+ * and the end of its updates (null: every release; decision 059).
+ */
+export type Entitled = {
+  edition: LicenseEdition | null;
+  entitlements: string[];
+  updatesUntil: string | null;
+};
 
 const entitledOf = (row: LicenseRow): Entitled => ({
   edition: row.editionId && row.editionName ? { id: row.editionId, name: row.editionName } : null,
   entitlements: row.entitlements,
+  updatesUntil: row.updatesUntil?.toISOString() ?? null,
 });
+
+/**
+ * A refusal as every call answers it. SUSPENDED by the firm says why, in the operator's words (decision 059); a
+ * dispute's suspension answers as it always has.
+ */
+export function refused(
+  code: LicenseCode,
+  row?: Pick<LicenseRow, 'suspendedReason'>,
+): { valid: false; code: LicenseCode; reason?: string } {
+  if (code !== 'SUSPENDED' || !row?.suspendedReason) return { valid: false, code };
+  return { valid: false, code, reason: row.suspendedReason };
+}
 
 /** What a license that may run answers: VALID, or TRIAL with the trial's end; with its edition and entitlements. */
 export function granted(

@@ -339,6 +339,7 @@ describe('offline license files', () => {
           status: 'active',
           edition: null,
           entitlements: [],
+          updatesUntil: null,
         },
         new Date(),
       ),

@@ -95,3 +95,46 @@ export async function changeEdition(
     .where(and(eq(licenses.teamLicenseId, licenseId), eq(licenses.editionId, edition.from)));
   return true;
 }
+
+/**
+ * A license's updates end elsewhen (a renewal, or its refund): the license and, for a team, every member's seat with
+ * it, each announced on the change feed. Only when it still ends at `from`: one changed meanwhile is left alone.
+ */
+export async function changeUpdatesUntil(
+  tx: Tx,
+  licenseId: string,
+  updates: { from: Date; to: Date },
+): Promise<boolean> {
+  const [moved] = await tx
+    .update(licenses)
+    .set({ updatesUntil: updates.to })
+    .where(and(eq(licenses.id, licenseId), eq(licenses.updatesUntil, updates.from)))
+    .returning({ id: licenses.id });
+  if (!moved) return false;
+  await tx
+    .update(licenses)
+    .set({ updatesUntil: updates.to })
+    .where(and(eq(licenses.teamLicenseId, licenseId), eq(licenses.updatesUntil, updates.from)));
+  return true;
+}
+
+/**
+ * A trial's license becomes the bought one (trials/trials.ts, convertTrial): the purchase's, with the edition and
+ * updates bought, active and without an end; same key or credentials, its machine stays activated.
+ */
+export async function makeTrialBought(
+  tx: Tx,
+  licenseId: string,
+  bought: { purchaseId: string; editionId: string | null; updatesUntil: Date | null },
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(licenses)
+    .set({ ...bought, status: 'active', expiresAt: null, statusChangedAt: now })
+    .where(eq(licenses.id, licenseId));
+}
+
+/** A trial's end moves (the operator extends or ends it; decision 035). */
+export async function setTrialEnd(tx: Tx, licenseId: string, expiresAt: Date): Promise<void> {
+  await tx.update(licenses).set({ expiresAt }).where(eq(licenses.id, licenseId));
+}

@@ -1,7 +1,13 @@
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Currency } from '../../shared/constants';
 import { upgradePriceSubunits } from '../../shared/editions';
-import { LICENSE_MESSAGES, type LicenseUpgrade, type MyLicense } from '../../shared/licenses';
+import {
+  LICENSE_MESSAGES,
+  type LicenseRenewal,
+  type LicenseUpgrade,
+  type MyLicense,
+} from '../../shared/licenses';
+import { RENEWAL_OFFER_DAYS, renewalPriceSubunits } from '../../shared/update-periods';
 import type { DbOrTx } from '../db';
 import { toolEditions, tools } from '../db/schema/catalogue';
 import { licenseActivations, licenses } from '../db/schema/licenses';
@@ -15,6 +21,8 @@ import { effectiveStatus } from './lookup';
 import { forgetLicenses } from './memory';
 import { revealLicenseKey } from './secrets-at-rest';
 import { SEAT_HOLDING } from './team-seats';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 type Seat = { id: string; name: string | null; activatedAt: Date; lastSeenAt: Date };
 
@@ -76,6 +84,20 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
     expiresAt: licenses.expiresAt,
     edition: { id: toolEditions.id, name: toolEditions.name, position: toolEditions.position },
     seats: licenses.seats,
+    updatesUntil: licenses.updatesUntil,
+    suspendedReason: licenses.suspendedReason,
+    // The period that applies: the edition's, else the tool's (decision 059).
+    period: {
+      updatesMonths: sql<
+        number | null
+      >`case when ${toolEditions.id} is null then ${tools.updatesMonths} else ${toolEditions.updatesMonths} end`,
+      renewalPriceInrPaise: sql<
+        number | null
+      >`case when ${toolEditions.id} is null then ${tools.renewalPriceInrPaise} else ${toolEditions.renewalPriceInrPaise} end`,
+      renewalPriceUsdCents: sql<
+        number | null
+      >`case when ${toolEditions.id} is null then ${tools.renewalPriceUsdCents} else ${toolEditions.renewalPriceUsdCents} end`,
+    },
   };
   const [bought, seated, trialled] = await Promise.all([
     ctx.db
@@ -148,6 +170,16 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
         entitlements: edition.entitlements,
       }));
   };
+  /** A bought license whose updates end within RENEWAL_OFFER_DAYS (or ended): what renewing costs it now. */
+  const renewalOf = (license: (typeof owned)[number]): LicenseRenewal | null => {
+    const until = license.updatesUntil;
+    if (!until || !('currency' in license) || effectiveStatus(license) !== 'active') return null;
+    if (now.getTime() < until.getTime() - RENEWAL_OFFER_DAYS * DAY_MS) return null;
+    const currency = license.currency as Currency;
+    const price = renewalPriceSubunits(license.period, currency);
+    if (price === null || license.period.updatesMonths === null) return null;
+    return { amount: price * license.seats, currency, months: license.period.updatesMonths };
+  };
   return owned.map((license) => {
     const { devices, selfDeactivationsLeft } = seats.get(license.id) ?? {
       devices: [],
@@ -174,6 +206,11 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
           ? { id: license.edition.id, name: license.edition.name }
           : null,
       upgrades: upgradesOf(license),
+      updatesUntil: license.updatesUntil?.toISOString() ?? null,
+      renewal: renewalOf(license),
+      ...(status === 'suspended' && license.suspendedReason
+        ? { suspendedReason: license.suspendedReason }
+        : {}),
     };
   });
 }
@@ -274,6 +311,7 @@ export async function licenseFileForOwnDevice(
       status,
       edition: device.edition ? { id: device.edition.id, name: device.edition.name } : null,
       entitlements: device.edition?.entitlements ?? [],
+      updatesUntil: device.license.updatesUntil?.toISOString() ?? null,
     },
     ctx.clock.now(),
   );

@@ -24,6 +24,8 @@ type LicenseFileInput = {
   /** The license's edition (null without editions) and what it unlocks: the tool reads them offline too. */
   edition: LicenseEdition | null;
   entitlements: string[];
+  /** The end of its updates (null: every release): the tool may show it, and the feeds hold to it. */
+  updatesUntil: string | null;
 };
 
 /**
@@ -51,6 +53,7 @@ export function issueLicenseFile(keys: SigningKeys, input: LicenseFileInput, now
     refreshBefore: new Date(refreshBefore).toISOString(),
     edition: input.edition,
     entitlements: input.entitlements,
+    updatesUntil: input.updatesUntil,
     ...(input.expiresAt ? { expiresAt: input.expiresAt.toISOString() } : {}),
     ...(input.leaseExpiresAt ? { leaseExpiresAt: input.leaseExpiresAt.toISOString() } : {}),
   };

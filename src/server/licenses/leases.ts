@@ -3,7 +3,7 @@ import type { LicenseAnswer } from '../../shared/licenses';
 import type { Tx } from '../db';
 import { licenseActivations } from '../db/schema/licenses';
 import type { AppContext } from '../kernel/context';
-import { fileFor, granted, refusal } from './answers';
+import { fileFor, granted, refusal, refused as refusedAnswer } from './answers';
 import { type LicenseRequest, type LicenseRow, lookUp } from './lookup';
 import { forgetLicenses } from './memory';
 
@@ -89,7 +89,7 @@ export async function heartbeatLicense(
   const found = await lookUp(ctx, request);
   const now = ctx.clock.now();
   const refused = refusal(found, request.toolId, now);
-  if (refused || !found) return { valid: false, code: refused ?? 'INVALID_KEY' };
+  if (refused || !found) return refusedAnswer(refused ?? 'INVALID_KEY', found);
   if (!isFloating(found)) return validate(ctx, request);
   const { activationId } = found;
   if (!activationId || leaseLapsed(found, now)) return { valid: false, code: 'NOT_ACTIVATED' };

@@ -38,6 +38,10 @@ export type LicenseRow = {
   editionId: string | null;
   editionName: string | null;
   entitlements: string[];
+  /** The end of the license's updates (decision 059); null: every release. */
+  updatesUntil: Date | null;
+  /** The operator's reason for suspending it by hand; null for a dispute's suspension. */
+  suspendedReason: string | null;
   /** The tool's license model and heartbeat interval (leases.ts). */
   licenseModel: LicenseModel;
   heartbeatMinutes: number;
@@ -101,6 +105,8 @@ function selectLicenses(db: DbOrTx, activationOn: SQL) {
       editionId: licenses.editionId,
       editionName: toolEditions.name,
       entitlements: sql<string[]>`coalesce(${toolEditions.entitlements}, '{}'::text[])`,
+      updatesUntil: licenses.updatesUntil,
+      suspendedReason: licenses.suspendedReason,
       licenseModel: tools.licenseModel,
       heartbeatMinutes: tools.heartbeatMinutes,
       activationId: licenseActivations.id,

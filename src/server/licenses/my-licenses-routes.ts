@@ -1,14 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  deviceFreedAnswerSchema,
-  errorAnswerSchema,
-  licenseFileSchema,
-  myLicensesAnswerSchema,
-} from '../../shared/api-schemas';
+import { deviceFreedAnswerSchema, licenseFileSchema, myLicensesAnswerSchema } from '../../shared/api-schemas';
 import { deviceIdSchema } from '../../shared/license-schemas';
 import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
 import { requireUser } from '../auth/session';
+import { refusals } from '../http/answers';
 import { contentDisposition } from '../http/content-disposition';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
@@ -18,14 +14,13 @@ import { deactivateOwnDevice, licenseFileForOwnDevice, myLicenses } from './devi
 /** The buyer's side of licenses, on My Tools: session cookie and CSRF token like the rest of the site. */
 export async function myLicensesRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const refusals = { 400: errorAnswerSchema, 401: errorAnswerSchema, 404: errorAnswerSchema };
   app.get(
     '/api/my-licenses/',
     documented({
       tags: ['Account'],
       summary: "The signed-in buyer's licenses, with their devices",
       security: SESSION,
-      response: { 200: myLicensesAnswerSchema, 401: errorAnswerSchema },
+      response: { 200: myLicensesAnswerSchema, ...refusals(401) },
     }),
     async (request, reply): Promise<MyLicense[]> => {
       const user = await requireUser(ctx, request);
@@ -43,7 +38,7 @@ export async function myLicensesRoutes(base: FastifyInstance, ctx: AppContext): 
         description: "Counts against the same allowance as the license API's deactivate.",
         security: SESSION,
         params: deviceIdSchema,
-        response: { 200: deviceFreedAnswerSchema, ...refusals, 409: errorAnswerSchema },
+        response: { 200: deviceFreedAnswerSchema, ...refusals(400, 401, 403, 404, 409) },
       },
       CALLER_FIRST,
     ),
@@ -70,7 +65,7 @@ export async function myLicensesRoutes(base: FastifyInstance, ctx: AppContext): 
           'The signed file a tool keeps for offline starts (docs/license-api.md, "Offline license file").',
         security: SESSION,
         params: deviceIdSchema,
-        response: { 200: licenseFileSchema, ...refusals },
+        response: { 200: licenseFileSchema, ...refusals(400, 401, 404) },
       },
       CALLER_FIRST,
     ),

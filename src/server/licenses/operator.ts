@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { LicenseStatus } from '../../shared/licenses';
+import { SITE } from '../../shared/site';
 import type { Tx } from '../db';
 import { users } from '../db/schema/accounts';
 import { tools } from '../db/schema/catalogue';
@@ -9,7 +10,11 @@ import { findByTypedId } from '../db/typed-id';
 import type { AppContext } from '../kernel/context';
 import type { DataSecrets } from '../kernel/data-secrets';
 import { DomainError } from '../kernel/domain-error';
+import { renderEmail } from '../mail/layout';
+import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
+import { queueLicenseStatusEvent } from '../webhooks/events';
+import { toolLabel } from './delivery-email';
 import { seatsOfAll } from './devices';
 import { effectiveStatus } from './lookup';
 import { forgetLicenses } from './memory';
@@ -250,4 +255,138 @@ export async function deactivateDeviceAsOperator(
   // This instance answers validate from memory (decision 016): the freed machine must read NOT_ACTIVATED at once.
   forgetLicenses(ctx, freed.licenseId);
   return freed;
+}
+
+export const SUSPENSION_REASON_MAX = 300;
+
+/**
+ * The licenses a suspension by hand reaches: a personal or team license with every seat of its team (they share
+ * the purchase), or one member's seat alone.
+ */
+function reachOf(license: typeof licenses.$inferSelect) {
+  return license.teamLicenseId === null && license.purchaseId
+    ? eq(licenses.purchaseId, license.purchaseId)
+    : eq(licenses.id, license.id);
+}
+
+/**
+ * Suspends a license by hand (a key shared on a forum, a payment reversed outside Razorpay; decision 059): every
+ * instance answers SUSPENDED with the reason from this commit on (the change feed), its feeds and downloads stop, My
+ * Tools shows why, and the buyer is emailed the reason and how to reach the firm. A team license takes its members'
+ * seats with it. Reinstating undoes exactly this.
+ */
+export async function suspendLicense(
+  ctx: AppContext,
+  input: { license: LicenseRef; reason: string },
+  actor: Actor,
+): Promise<{ licenseId: string; suspended: number }> {
+  const reason = input.reason.trim().replace(/\s+/g, ' ');
+  if (!reason || reason.length > SUSPENSION_REASON_MAX)
+    throw new DomainError(
+      'invalid',
+      `Give a reason of 1 to ${SUSPENSION_REASON_MAX} characters; the buyer reads it.`,
+    );
+  const result = await ctx.db.transaction(async (tx) => {
+    const license = await lockedLicense(tx, ctx.dataSecrets, input.license);
+    if (license.status === 'revoked')
+      throw new DomainError('refused', 'This license is revoked: there is nothing to suspend.');
+    if (license.status === 'trial')
+      throw new DomainError('refused', 'A trial cannot be suspended; it ends by itself.');
+    const now = ctx.clock.now();
+    const changed = await tx
+      .update(licenses)
+      .set({ status: 'suspended', suspendedReason: reason, statusChangedAt: now })
+      .where(and(reachOf(license), inArray(licenses.status, ['active', 'suspended'])))
+      .returning({ licenseId: licenses.id, status: licenses.status, holderId: licenses.holderId });
+    for (const { licenseId, status } of changed)
+      if (licenseId !== license.id || license.status !== 'suspended')
+        await queueLicenseStatusEvent(tx, { licenseId, status }, now);
+    await recordAudit(tx, actor, {
+      action: 'license.suspend',
+      target: `license:${license.id}`,
+      before: { status: license.status, reason: license.suspendedReason },
+      after: { status: 'suspended', reason, seats: changed.length },
+    });
+    await queueSuspensionEmail(ctx, tx, { licenseId: license.id, holderId: license.holderId, reason }, now);
+    return { licenseId: license.id, suspended: changed.length };
+  });
+  forgetLicenses(ctx);
+  return result;
+}
+
+/** Lifts a suspension made by hand: the license and the seats it took along answer VALID again. */
+export async function reinstateLicense(
+  ctx: AppContext,
+  input: { license: LicenseRef },
+  actor: Actor,
+): Promise<{ licenseId: string; reinstated: number }> {
+  const result = await ctx.db.transaction(async (tx) => {
+    const license = await lockedLicense(tx, ctx.dataSecrets, input.license);
+    if (license.status !== 'suspended' || license.suspendedReason === null)
+      throw new DomainError(
+        'refused',
+        license.status === 'suspended'
+          ? 'This license is suspended by an open payment dispute: the dispute’s outcome decides it.'
+          : 'This license is not suspended.',
+      );
+    const now = ctx.clock.now();
+    const changed = await tx
+      .update(licenses)
+      .set({ status: 'active', suspendedReason: null, statusChangedAt: now })
+      .where(and(reachOf(license), eq(licenses.status, 'suspended')))
+      .returning({ licenseId: licenses.id, status: licenses.status });
+    for (const each of changed) await queueLicenseStatusEvent(tx, each, now);
+    await recordAudit(tx, actor, {
+      action: 'license.reinstate',
+      target: `license:${license.id}`,
+      before: { status: 'suspended', reason: license.suspendedReason },
+      after: { status: 'active', seats: changed.length },
+    });
+    return { licenseId: license.id, reinstated: changed.length };
+  });
+  forgetLicenses(ctx);
+  return result;
+}
+
+/** Tells the license's holder it is suspended, why, and how to reach the firm. */
+async function queueSuspensionEmail(
+  ctx: AppContext,
+  tx: Tx,
+  suspended: { licenseId: string; holderId: string; reason: string },
+  now: Date,
+): Promise<void> {
+  const [row] = await tx
+    .select({ name: users.name, email: users.email, toolName: tools.name, device: tools.device })
+    .from(licenses)
+    .innerJoin(users, eq(users.id, licenses.holderId))
+    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .innerJoin(tools, eq(tools.id, purchases.toolId))
+    .where(eq(licenses.id, suspended.licenseId));
+  if (!row) return;
+  const label = toolLabel(row.toolName, row.device);
+  await enqueueMail(
+    ctx,
+    tx,
+    {
+      to: row.email,
+      ...renderEmail({
+        subject: `Your license for ${label} is suspended`,
+        heading: 'Your license is suspended',
+        blocks: [
+          {
+            kind: 'paragraph',
+            text: `Hello ${row.name}, Pinkcity Advisors has suspended your license for ${label}. The tool stops at its next license check, and its updates and downloads are paused.`,
+          },
+          { kind: 'details', rows: [['Reason', suspended.reason]] },
+          {
+            kind: 'paragraph',
+            text: `If you think this is a mistake, or to resolve it, reply to this email or write to ${SITE.supportEmail}; the license works again, on the same computers, as soon as it is reinstated.`,
+          },
+        ],
+      }),
+      kind: 'license-suspended',
+      ref: `license:${suspended.licenseId}`,
+    },
+    now,
+  );
 }

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { licensePublicKeysSchema } from '../../shared/api-schemas';
 import { activateLicenseSchema, licenseMachineSchema } from '../../shared/license-schemas';
 import type { PublicKeysResponse } from '../../shared/licenses';
+import { refusals } from '../http/answers';
 import { type AppError, httpErrorOf } from '../http/errors';
 import type { ZodFastify } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
@@ -152,7 +153,7 @@ export async function licenseApiRoutes(app: FastifyInstance, ctx: AppContext): P
     tags: ['License API'],
     summary: 'The keys that verify offline license files',
     description: 'Earlier keys stay listed after a rotation, so a file signed before it still verifies.',
-    response: { 200: licensePublicKeysSchema },
+    response: { 200: licensePublicKeysSchema, ...refusals() },
   });
   app.get('/api/licenses/public-keys', publicKeys, async (_request, reply): Promise<PublicKeysResponse> => {
     reply.header('cache-control', 'public, max-age=300');

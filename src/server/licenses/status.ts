@@ -31,7 +31,14 @@ export async function changeLicenseOfPurchase(
   const changed = await tx
     .update(licenses)
     .set({ status: to, statusChangedAt: now })
-    .where(and(eq(licenses.purchaseId, purchaseId), inArray(licenses.status, from)))
+    .where(
+      and(
+        eq(licenses.purchaseId, purchaseId),
+        inArray(licenses.status, from),
+        // A dispute won lifts the dispute's suspension, not one the firm made by hand (decision 059).
+        change === 'restore' ? isNull(licenses.suspendedReason) : undefined,
+      ),
+    )
     .returning({ licenseId: licenses.id, status: licenses.status, teamLicenseId: licenses.teamLicenseId });
   for (const { teamLicenseId: _, ...license } of changed) await queueLicenseStatusEvent(tx, license, now);
   const own = changed.find((license) => license.teamLicenseId === null) ?? changed[0];
@@ -56,14 +63,14 @@ export async function changeLicenseOfPayment(
 
 /**
  * Why a buyer's live purchase of a tool may not deliver anything now (Get Credentials): its license is suspended
- * by an open dispute or revoked. Undefined when it may (or when there is no such purchase: the caller says so).
+ * (by an open dispute, or by the firm with a reason) or revoked. Undefined when it may (or when there is no such purchase: the caller says so).
  */
 export async function licenseHold(
   db: DbOrTx,
   owner: { userId: string; toolId: string },
-): Promise<'suspended' | 'revoked' | undefined> {
+): Promise<{ status: 'suspended' | 'revoked'; reason: string | null } | undefined> {
   const [license] = await db
-    .select({ status: licenses.status })
+    .select({ status: licenses.status, reason: licenses.suspendedReason })
     .from(purchases)
     .innerJoin(licenses, and(eq(licenses.purchaseId, purchases.id), isNull(licenses.teamLicenseId)))
     .where(
@@ -73,5 +80,7 @@ export async function licenseHold(
         isNull(purchases.refundedAt),
       ),
     );
-  return license?.status === 'suspended' || license?.status === 'revoked' ? license.status : undefined;
+  return license?.status === 'suspended' || license?.status === 'revoked'
+    ? { status: license.status, reason: license.reason }
+    : undefined;
 }

@@ -60,10 +60,35 @@ export async function addSeats(
   return row;
 }
 
-/** Takes back the seats a refunded "Add seats" order gave (never below the owner's own). */
-export async function removeSeats(tx: Tx, licenseId: string, removed: number): Promise<void> {
-  await tx
+/** Takes back the seats a refunded "Add seats" order gave (never below the owner's own); returns the seats left. */
+export async function removeSeats(tx: Tx, licenseId: string, removed: number): Promise<number> {
+  const [row] = await tx
     .update(licenses)
     .set({ seats: sql`greatest(1, ${licenses.seats} - ${removed})` })
-    .where(eq(licenses.id, licenseId));
+    .where(eq(licenses.id, licenseId))
+    .returning({ seats: licenses.seats });
+  return row?.seats ?? 1;
+}
+
+/**
+ * Takes a member's seat of a team back: their license is revoked (REVOKED at its next validate, its feeds gone).
+ * Undefined when the person holds no live seat of it.
+ */
+export async function revokeMemberSeat(
+  tx: Tx,
+  seat: { teamLicenseId: string; memberId: string },
+  now: Date,
+): Promise<{ licenseId: string; status: 'revoked' } | undefined> {
+  const [revoked] = await tx
+    .update(licenses)
+    .set({ status: 'revoked', statusChangedAt: now })
+    .where(
+      and(
+        eq(licenses.teamLicenseId, seat.teamLicenseId),
+        eq(licenses.holderId, seat.memberId),
+        inArray(licenses.status, [...SEAT_HOLDING]),
+      ),
+    )
+    .returning({ licenseId: licenses.id });
+  return revoked && { licenseId: revoked.licenseId, status: 'revoked' };
 }

@@ -1,6 +1,6 @@
 import type { LicenseAnswer, LicenseCode } from '../../shared/licenses';
 import type { AppContext } from '../kernel/context';
-import { fileFor, granted, refusal } from './answers';
+import { fileFor, granted, refusal, refused as refusedAnswer } from './answers';
 import { leaseAnswer, leaseLapsed, leaseOf } from './leases';
 import { credentialOf, findLicense, type LicenseRequest, type LicenseRow, withCredential } from './lookup';
 import { type KnownLicense, rememberedFor } from './memory';
@@ -40,7 +40,7 @@ async function lookUpRemembered(ctx: AppContext, request: LicenseRequest): Promi
 
 /** What validate's checks found: a refusal, or this activated machine's remembered license. */
 export type MachineCheck =
-  | { valid: false; code: LicenseCode }
+  | { valid: false; code: LicenseCode; reason?: string }
   | { valid: true; entry: KnownLicense; row: LicenseRow; activationId: string };
 
 /**
@@ -54,7 +54,7 @@ export async function checkMachine(ctx: AppContext, request: LicenseRequest): Pr
   const now = ctx.clock.now();
   // Evaluated now, not when the row was remembered: a trial ends on time even when answered from memory.
   const refused = refusal(found, request.toolId, now);
-  if (refused || !entry || !found) return { valid: false, code: refused ?? 'INVALID_KEY' };
+  if (refused || !entry || !found) return refusedAnswer(refused ?? 'INVALID_KEY', found);
   if (!found.activationId) return { valid: false, code: 'NOT_ACTIVATED' };
   // Evaluated now too: a floating lease remembered while live stops here on time, as a trial does.
   if (leaseLapsed(found, now)) return { valid: false, code: 'NOT_ACTIVATED' };

@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import geoip from 'geoip-country';
+import { locationAnswerSchema } from '../../shared/api-schemas';
 import { currencyForCountry, type LocationResponse } from '../../shared/currency';
+import { refusals } from '../http/answers';
 import type { Config } from '../kernel/config';
 import type { AppContext } from '../kernel/context';
+import { documented } from '../openapi/openapi';
 
 /**
  * The visitor's country. Behind a trusted proxy (Cloudflare) its CF-IPCountry header is the best answer;
@@ -21,7 +24,12 @@ export function countryOf(request: FastifyRequest, config: Pick<Config, 'trustPr
 }
 
 export async function locationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get('/api/get-location/', async (request, reply): Promise<LocationResponse> => {
+  const location = documented({
+    tags: ['Site'],
+    summary: "The visitor's country and the currency the shop prices in for it",
+    response: { 200: locationAnswerSchema, ...refusals() },
+  });
+  app.get('/api/get-location/', location, async (request, reply): Promise<LocationResponse> => {
     // Per visitor, so only the browser may keep it; an hour spares a lookup on every catalogue visit.
     reply.header('cache-control', 'private, max-age=3600');
     return currencyForCountry(countryOf(request, ctx.config));

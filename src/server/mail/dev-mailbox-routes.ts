@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { singleLineText } from '../../shared/input-policy';
 import { outbox } from '../db/schema/mail';
+import { answerIn, refusals } from '../http/answers';
 import { notFound } from '../http/errors';
 import type { AppContext } from '../kernel/context';
 import { escapeHtml } from './layout';
@@ -23,19 +24,22 @@ const listQuery = z.strictObject({
 });
 const messageParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
-export type DevMailboxEntry = {
-  id: number;
-  to: string;
-  subject: string;
-  kind: string;
-  ref: string | null;
-  status: 'pending' | 'sent' | 'failed';
-  attempts: number;
-  lastError: string | null;
-  createdAt: string;
-  sentAt: string | null;
-  text: string;
-};
+const devMailboxEntrySchema = z.object({
+  id: z.int(),
+  to: z.string(),
+  subject: z.string(),
+  kind: z.string(),
+  ref: z.string().nullable(),
+  status: z.enum(['pending', 'sent', 'failed']),
+  attempts: z.int(),
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+  text: z.string(),
+});
+type DevMailboxEntry = z.output<typeof devMailboxEntrySchema>;
+
+const htmlPage = { 200: answerIn('The page', { 'text/html': z.string() }) };
 
 const timeFormat = new Intl.DateTimeFormat('en-GB', {
   dateStyle: 'medium',
@@ -115,13 +119,20 @@ export async function devMailboxRoutes(base: FastifyInstance, ctx: AppContext): 
     }));
   };
 
-  app.get('/dev/mailbox.json', { schema: { querystring: listQuery } }, async (request, reply) => {
+  const asJson = {
+    schema: {
+      querystring: listQuery,
+      response: { 200: z.object({ messages: z.array(devMailboxEntrySchema) }), ...refusals(400) },
+    },
+  };
+  app.get('/dev/mailbox.json', asJson, async (request, reply) => {
     const filter = request.query;
     reply.header('cache-control', 'no-store');
     return { messages: await list(filter) };
   });
 
-  app.get('/dev/mailbox', { schema: { querystring: listQuery } }, async (request, reply) => {
+  const listPage = { schema: { querystring: listQuery, response: { ...htmlPage, ...refusals(400) } } };
+  app.get('/dev/mailbox', listPage, async (request, reply) => {
     const filter = request.query;
     const messages = await list(filter);
     const rows = messages
@@ -147,7 +158,8 @@ export async function devMailboxRoutes(base: FastifyInstance, ctx: AppContext): 
     );
   });
 
-  app.get('/dev/mailbox/:id', { schema: { params: messageParams } }, async (request, reply) => {
+  const messagePage = { schema: { params: messageParams, response: { ...htmlPage, ...refusals(400, 404) } } };
+  app.get('/dev/mailbox/:id', messagePage, async (request, reply) => {
     const { id } = request.params;
     const [stored] = await ctx.db.select().from(outbox).where(eq(outbox.id, id)).limit(1);
     if (!stored) throw notFound('No such email');

@@ -44,6 +44,7 @@ export const REPLIES_GO_TO_FIRM: ReadonlySet<string> = new Set([
   'refund-request',
   'refund-request-declined',
   'checkout-reminder',
+  'license-suspended',
 ]);
 
 /** Timeouts short enough that a dead SMTP server delays a worker run by seconds, not minutes. */

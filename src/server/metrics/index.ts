@@ -2,8 +2,11 @@ import { timingSafeEqual } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { z } from 'zod';
 import type { Database } from '../db';
 import { outbox } from '../db/schema/mail';
+import { answerIn, refusals } from '../http/answers';
+import { documented } from '../openapi/openapi';
 
 /** What the scrape reads from elsewhere at the moment it is taken. */
 export type MetricsSources = {
@@ -154,7 +157,19 @@ export async function metricsRoutes(
   const { token } = options;
   if (!token) return;
   registerScrapeGauges(metrics, options.sources);
-  app.get('/metrics', async (request, reply) => {
+  const scrape = documented({
+    tags: ['Service'],
+    summary: "Prometheus' scrape: request durations, the outbox, the database pool, the process",
+    security: [{ metricsToken: [] }],
+    response: {
+      ...refusals(),
+      200: answerIn("Prometheus' text format", { 'text/plain': z.string() }),
+      401: z
+        .object({ code: z.literal('unauthorized'), message: z.string() })
+        .describe('No Authorization: Bearer <METRICS_TOKEN>, or another token'),
+    },
+  });
+  app.get('/metrics', scrape, async (request, reply) => {
     if (!bearerMatches(request.headers.authorization, token)) {
       return reply
         .code(401)

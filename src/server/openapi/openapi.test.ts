@@ -1,4 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import { answerChecker, openApiDocument } from '../../../test/support/openapi';
@@ -40,7 +41,26 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(paths).filter((path) => path.startsWith('/api/admin'))).toEqual([]);
     const validate = paths['/api/licenses/validate']?.post;
     expect(validate?.requestBody).toBeDefined();
-    expect(Object.keys(validate?.responses ?? {})).toEqual(['200', '400', '413', '415', '429']);
+    expect(Object.keys(validate?.responses ?? {})).toEqual(['200', '400', '413', '415', '429', '503']);
+  });
+
+  it('describes every call a program may make, with every answer its route declares', async () => {
+    const { paths = {} } = await openApiDocument(t.app);
+    // The operator's dashboard, and the development-only mailbox and Razorpay emulator, are not for programs.
+    const offTheDocument = /^\/(api\/admin\/|dev\/|emulator\/)/;
+    const routes = t.routes.filter((route) => route.method !== 'HEAD' && !offTheDocument.test(route.url));
+    expect(routes.length).toBeGreaterThan(70);
+    const undescribed = routes.flatMap((route) => {
+      const path = route.url.replace(/:(\w+)/g, '{$1}');
+      const operation = paths[path]?.[route.method.toLowerCase() as OpenAPIV3_1.HttpMethods];
+      if (!operation) return [`${route.method} ${route.url}`];
+      const described = Object.keys(operation.responses ?? {});
+      return Object.keys(route.schema?.response ?? {})
+        .map((status) => status.toUpperCase())
+        .filter((status) => !described.includes(status))
+        .map((status) => `${route.method} ${route.url}: ${status}`);
+    });
+    expect(undescribed).toEqual([]);
   });
 });
 

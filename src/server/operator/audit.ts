@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db';
 import { auditLog } from '../db/schema/operator';
 
@@ -36,4 +37,20 @@ export async function recordAudit(
     before: entry.before ?? null,
     after: entry.after ?? null,
   });
+}
+
+/**
+ * Erasure (data-rights/erasure.ts): an address wherever the audit log wrote it down (an operator's own account, a
+ * customer named by address) is replaced; the entries and what they record stay.
+ */
+export async function redactAuditLog(tx: DbOrTx, pattern: string, replacement: string): Promise<void> {
+  const scrub = (column: string, json = false) => {
+    const name = sql.identifier(column);
+    return json
+      ? sql`${name} = regexp_replace(${name}::text, ${pattern}, ${replacement}, 'gi')::jsonb`
+      : sql`${name} = regexp_replace(${name}, ${pattern}, ${replacement}, 'gi')`;
+  };
+  await tx.execute(sql`
+    update audit_log set ${scrub('actor')}, ${scrub('target')}, ${scrub('before', true)}, ${scrub('after', true)}
+    where actor ~* ${pattern} or target ~* ${pattern} or before::text ~* ${pattern} or after::text ~* ${pattern}`);
 }

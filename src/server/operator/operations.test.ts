@@ -9,6 +9,7 @@ import {
   newBuyer,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
+import { newWebhookEndpointSchema } from '../../shared/webhooks';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { tools } from '../db/schema/catalogue';
 import { contactMessages } from '../db/schema/contact';
@@ -151,10 +152,14 @@ describe('an operation and its audit row commit together or not at all', () => {
   });
 
   it('webhooks: a refused commit adds no endpoint and leaves a disabled one disabled, with no audit row', async () => {
-    const added = await addWebhookEndpoint(t.ctx, cliActor('tester'), {
-      url: 'http://127.0.0.1:9/atomic',
-      events: ['order.paid'],
-    });
+    const added = await addWebhookEndpoint(
+      t.ctx,
+      cliActor('tester'),
+      newWebhookEndpointSchema.parse({
+        url: 'http://127.0.0.1:9/atomic',
+        events: ['order.paid'],
+      }),
+    );
     await setWebhookEndpointEnabled(t.ctx, cliActor('tester'), added.id, false);
     const before = await auditRows();
     const endpoints = (await t.ctx.db.select().from(webhookEndpoints)).length;

@@ -1,11 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { checkoutQuoteAnswerSchema, errorAnswerSchema } from '../../shared/api-schemas';
+import {
+  checkoutQuoteAnswerSchema,
+  createPaymentAnswerSchema,
+  statusAnswerSchema,
+} from '../../shared/api-schemas';
 import { type CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
 import { SHOP_ENDPOINT_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { createPaymentSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
 import { recordCheckoutStart } from '../checkout/recovery';
+import { refusals } from '../http/answers';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
@@ -39,13 +44,7 @@ export async function checkoutRoutes(base: FastifyInstance, ctx: AppContext): Pr
           'List price, coupon, discount, taxable value, GST as the invoice will split it, and the total, in the currency’s subunits: the amount create-payment charges.',
         security: SESSION,
         body: checkoutQuoteSchema,
-        response: {
-          200: checkoutQuoteAnswerSchema,
-          400: errorAnswerSchema,
-          401: errorAnswerSchema,
-          404: errorAnswerSchema,
-          429: errorAnswerSchema,
-        },
+        response: { 200: checkoutQuoteAnswerSchema, ...refusals(400, 401, 403, 404, 429) },
       },
       CALLER_FIRST,
     ),
@@ -60,7 +59,18 @@ export async function checkoutRoutes(base: FastifyInstance, ctx: AppContext): Pr
   );
   app.post(
     '/api/create-payment/',
-    { schema: { body: createPaymentSchema }, config: { checksCallerFirst: true } },
+    documented(
+      {
+        tags: ['Shop'],
+        summary: 'Open a payment: a Razorpay order for a tool, priced by the server',
+        description:
+          'A 100 % coupon fulfils the order at once (`free`, no Razorpay order). A 5xx may be Razorpay refusing.',
+        security: SESSION,
+        body: createPaymentSchema,
+        response: { 200: createPaymentAnswerSchema, ...refusals(400, 401, 403, 404, 409, 429) },
+      },
+      CALLER_FIRST,
+    ),
     async (request) => {
       const user = await requireUser(ctx, request);
       await ctx.limiter.consume({
@@ -86,7 +96,16 @@ export async function checkoutRoutes(base: FastifyInstance, ctx: AppContext): Pr
 
   app.post(
     '/api/verify-payment/',
-    { schema: { body: verifyPaymentSchema }, config: { checksCallerFirst: true } },
+    documented(
+      {
+        tags: ['Shop'],
+        summary: 'Settle a payment with what Razorpay Checkout handed the browser (its signature checked)',
+        security: SESSION,
+        body: verifyPaymentSchema,
+        response: { 200: statusAnswerSchema, ...refusals(400, 401, 403, 404, 409, 429) },
+      },
+      CALLER_FIRST,
+    ),
     async (request): Promise<StatusResponse> => {
       const user = await requireUser(ctx, request);
       await ctx.limiter.consume({ key: `verify-payment:user:${user.id}`, limit: 30, windowMs: 60_000 });

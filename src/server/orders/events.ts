@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { OrderEventKind } from '../../shared/orders';
 import type { DbOrTx, Tx } from '../db';
 import { orderEvents, orders } from '../db/schema/orders';
@@ -42,4 +42,16 @@ export async function archiveOrderEmails(tx: Tx, gone: readonly ArchivedMail[]):
       createdAt: mail.sentAt,
     }));
   if (lines.length > 0) await tx.insert(orderEvents).values(lines);
+}
+
+/** Erasure: an address in the history of the person's orders (a 'paid' event's details) is replaced. */
+export async function redactOrderEvents(
+  tx: Tx,
+  userId: string,
+  pattern: string,
+  replacement: string,
+): Promise<void> {
+  await tx.execute(sql`
+    update order_events set detail = regexp_replace(detail::text, ${pattern}, ${replacement}, 'gi')::jsonb
+    where order_id in (select id from orders where user_id = ${userId}) and detail::text ~* ${pattern}`);
 }

@@ -15,6 +15,7 @@ import { EMULATOR_PREFIX, GatewayError } from '../payments/gateway';
 import { queueRefundEvent } from '../webhooks/events';
 import { recordOrderEvent } from './events';
 import { kindOf } from './kinds';
+import type { SeatsBeyondPaid } from './kinds/kind';
 import { renderRefundEmail } from './refund-email';
 
 /** Who asked for the refund; recorded on the order's history. */
@@ -45,6 +46,8 @@ export type RefundResult = {
   purchaseId: string | null;
   downloadLinksRevoked: number;
   outboxId: number;
+  /** Seats taken back by the refund of "Add seats" that people still hold: the operator may free the newest. */
+  seatsBeyondPaid: SeatsBeyondPaid | null;
 };
 
 type OrderRow = typeof orders.$inferSelect;
@@ -237,6 +240,7 @@ export async function recordRefund(
     purchaseId: undone.purchaseId,
     downloadLinksRevoked: undone.downloadLinksRevoked,
     outboxId,
+    seatsBeyondPaid: undone.seatsBeyondPaid ?? null,
   };
 }
 

@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorAnswerSchema, ordersAnswerSchema } from '../../shared/api-schemas';
+import {
+  orderDetailSchema,
+  ordersAnswerSchema,
+  refundRequestViewSchema,
+  statusAnswerSchema,
+} from '../../shared/api-schemas';
 import {
   BILLING_CORRECTION_MESSAGES,
   type BillingCorrectionAnswer,
@@ -14,6 +19,7 @@ import { buyerRefundRequestSchema, type RefundRequestView } from '../../shared/r
 import { SHOP_ENDPOINT_MESSAGES, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { sendCredentialsSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
+import { refusals } from '../http/answers';
 import { notFound } from '../http/errors';
 import { CALLER_FIRST, pathStrings, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
@@ -43,7 +49,7 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
       tags: ['Account'],
       summary: "The signed-in buyer's paid and refunded orders, newest first",
       security: SESSION,
-      response: { 200: ordersAnswerSchema, 401: errorAnswerSchema },
+      response: { 200: ordersAnswerSchema, ...refusals(401) },
     }),
     async (request, reply): Promise<OrderHistoryOrder[]> => {
       const user = await requireUser(ctx, request);
@@ -54,7 +60,14 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
 
   app.get(
     '/api/orders/:orderId',
-    { schema: { params: pathStrings('orderId') } },
+    documented({
+      tags: ['Account'],
+      summary:
+        'One of the buyer’s orders: lines, price as invoiced, payment, tax documents, license, history',
+      security: SESSION,
+      params: pathStrings('orderId'),
+      response: { 200: orderDetailSchema, ...refusals(401, 404) },
+    }),
     async (request, reply): Promise<OrderDetail> => {
       const user = await requireUser(ctx, request);
       const { orderId } = request.params;
@@ -68,10 +81,17 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
 
   app.post(
     '/api/orders/:orderId/refund-request',
-    {
-      schema: { params: pathStrings('orderId'), body: buyerRefundRequestSchema },
-      config: { checksCallerFirst: true },
-    },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Ask for a refund under one of the Refund Policy’s exceptions',
+        security: SESSION,
+        params: pathStrings('orderId'),
+        body: buyerRefundRequestSchema,
+        response: { 200: refundRequestViewSchema, ...refusals(400, 401, 403, 404, 409, 429) },
+      },
+      CALLER_FIRST,
+    ),
     async (request): Promise<RefundRequestView> => {
       const user = await requireUser(ctx, request);
       await ctx.limiter.consume({ key: `refund-request:user:${user.id}`, limit: 5, windowMs: 60 * 60_000 });
@@ -94,14 +114,7 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
         security: SESSION,
         params: pathStrings('orderId'),
         body: billingCorrectionSchema,
-        response: {
-          200: billingCorrectionAnswerSchema,
-          400: errorAnswerSchema,
-          401: errorAnswerSchema,
-          404: errorAnswerSchema,
-          409: errorAnswerSchema,
-          429: errorAnswerSchema,
-        },
+        response: { 200: billingCorrectionAnswerSchema, ...refusals(400, 401, 403, 404, 409, 429) },
       },
       CALLER_FIRST,
     ),
@@ -126,7 +139,16 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
 
   app.post(
     '/api/send-tool-credentials/',
-    { schema: { body: sendCredentialsSchema }, config: { checksCallerFirst: true } },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Email the license key or sign-in details of a bought tool again',
+        security: SESSION,
+        body: sendCredentialsSchema,
+        response: { 200: statusAnswerSchema, ...refusals(400, 401, 403, 404, 409, 429) },
+      },
+      CALLER_FIRST,
+    ),
     async (request): Promise<StatusResponse> => {
       const user = await requireUser(ctx, request);
       refuseInvalidInput(request);
@@ -141,7 +163,11 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
       if (hold) {
         throw new DomainError(
           'refused',
-          hold === 'suspended' ? LICENSE_MESSAGES.licenseSuspended : LICENSE_MESSAGES.licenseRevoked,
+          hold.status === 'revoked'
+            ? LICENSE_MESSAGES.licenseRevoked
+            : hold.reason
+              ? LICENSE_MESSAGES.suspendedByFirm(hold.reason)
+              : LICENSE_MESSAGES.licenseSuspended,
         );
       }
       const outcome = await resendDelivery(ctx, { userId: user.id, toolId }, 'web');

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { paymentsConfigAnswerSchema } from '../../shared/api-schemas';
 import type { PaymentsConfigResponse } from '../../shared/shop';
+import { refusals } from '../http/answers';
 import type { AppContext } from '../kernel/context';
+import { documented } from '../openapi/openapi';
 import { type RazorpayEmulator, registerRazorpayEmulator } from './emulator';
 import { EMULATOR_PREFIX, RAZORPAY_CHECKOUT_SCRIPT } from './gateway';
 import type { RazorpayEventHandler } from './razorpay-event';
@@ -21,7 +24,12 @@ export async function paymentsRoutes(
   const emulatorActive = ctx.config.razorpay.emulated && !ctx.config.isProduction;
 
   /** Which checkout script the tools page loads, and whether it is the test one. */
-  app.get('/api/payments/config/', async (_request, reply): Promise<PaymentsConfigResponse> => {
+  const config = documented({
+    tags: ['Shop'],
+    summary: 'Which checkout script the tools page loads (Razorpay’s, or the local emulator’s)',
+    response: { 200: paymentsConfigAnswerSchema, ...refusals() },
+  });
+  app.get('/api/payments/config/', config, async (_request, reply): Promise<PaymentsConfigResponse> => {
     reply.header('cache-control', 'no-store');
     return {
       keyId: ctx.config.razorpay.keyId,

@@ -2,10 +2,13 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { webhookAppliedAnswerSchema } from '../../shared/api-schemas';
 import { findHostileText } from '../../shared/input-policy';
+import { refusals } from '../http/answers';
 import { CALLER_FIRST } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
+import { documented } from '../openapi/openapi';
 import { type RazorpayEventHandler, razorpayEventSchema } from './razorpay-event';
 import { verifyWebhookSignature } from './signatures';
 
@@ -40,8 +43,17 @@ export async function webhookRoutes(
     scope.post(
       WEBHOOK_PATH,
       {
-        schema: { body: signedBody },
-        config: { csrf: false, ...CALLER_FIRST },
+        ...documented(
+          {
+            tags: ['Shop'],
+            summary: 'Razorpay’s webhook: a payment, refund or dispute event, signed with the webhook secret',
+            description:
+              'Called by Razorpay (X-Razorpay-Signature over the raw body, X-Razorpay-Event-Id); an event already applied answers `duplicate`.',
+            body: signedBody,
+            response: { 200: webhookAppliedAnswerSchema, ...refusals(400, 413, 415) },
+          },
+          { csrf: false, ...CALLER_FIRST },
+        ),
         bodyLimit: WEBHOOK_BODY_LIMIT,
       },
       async (request, reply) => {

@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fileUnavailableSchema } from '../../shared/api-schemas';
+import { answerIn, fileBytes, noBody } from '../http/answers';
 import { etagMatches } from '../http/conditional';
 import { contentDisposition } from '../http/content-disposition';
 import type { AppContext } from '../kernel/context';
@@ -37,6 +39,15 @@ export function requestedRange(
 function rangeStillValid(ifRange: string | string[] | undefined, etag: string): boolean {
   return ifRange === undefined || (typeof ifRange === 'string' && ifRange.trim() === etag);
 }
+
+/** What `sendArtifact` answers, for the routes that send release files. */
+export const artifactAnswers = {
+  200: answerIn('The file', { 'application/octet-stream': fileBytes }),
+  206: answerIn('The byte range the Range header asked for', { 'application/octet-stream': fileBytes }),
+  304: noBody('Unchanged: If-None-Match names the file’s ETag (its SHA-256)'),
+  416: noBody('The range lies outside the file (Content-Range: bytes */size)'),
+  503: fileUnavailableSchema,
+};
 
 /**
  * Sends an artifact's bytes, streamed from storage and never buffered, so a 200 MB installer costs the server a

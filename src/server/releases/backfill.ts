@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { releaseArtifacts } from '../db/schema/releases';
 import type { AppContext } from '../kernel/context';
-import { releaseSigner } from './signing';
 
 /**
  * The migration that made each tool's one file the installer of its release 1.0.0 could not compute SHA-1 or sign
@@ -10,10 +9,10 @@ import { releaseSigner } from './signing';
  * every start, it finds nothing to do after the first. A file missing from storage is left as it is and counted.
  */
 export async function signMigratedArtifacts(
-  ctx: Pick<AppContext, 'db' | 'storage' | 'config'>,
+  ctx: Pick<AppContext, 'db' | 'storage' | 'releaseSigning'>,
 ): Promise<{ signed: number; missing: number }> {
   const rows = await ctx.db.select().from(releaseArtifacts).where(eq(releaseArtifacts.signature, ''));
-  const signer = releaseSigner(ctx);
+  const signer = ctx.releaseSigning;
   let signed = 0;
   let missing = 0;
   for (const row of rows) {

@@ -3,13 +3,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ARTIFACT_ARCHES, ARTIFACT_PLATFORMS, RELEASE_CHANNELS } from '../../shared/releases';
+import { answerIn, fileBytes, noBody, refusals } from '../http/answers';
 import { etagMatches } from '../http/conditional';
 import { sendJsonNotFound } from '../http/errors';
 import { pathStrings } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
 import { artifactUrlOf, type FeedOwner, liveFeedOwner } from '../licenses/update-tokens';
+import { documented } from '../openapi/openapi';
 import { buildAppcast } from './appcast';
-import { sendArtifact } from './artifact-download';
+import { artifactAnswers, sendArtifact } from './artifact-download';
 import { type ArtifactRow, findArtifact, findRelease, publishedArtifacts } from './store';
 import { squirrelReleases, velopackChannel, velopackFeed } from './velopack-feed';
 
@@ -29,6 +31,15 @@ const appcastQuery = z.object({
   channel: z.string().optional(),
 });
 type AppcastQuery = z.output<typeof appcastQuery>;
+
+/** Velopack's `releases.<channel>.json`, whose fields Velopack defines (docs/updates.md). */
+const velopackFeedSchema = z.object({ Assets: z.array(z.record(z.string(), z.unknown())) });
+
+/** What an unknown address, or a token that is not alive, is answered (the one error shape): nothing tells which. */
+const unknownAddress = {
+  ...refusals(404, 429),
+  503: artifactAnswers[503],
+};
 
 /**
  * The update feeds of one activation, under its secret token (docs/updates.md): a Sparkle / WinSparkle appcast,
@@ -121,7 +132,28 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
 
   app.get(
     '/api/updates/:token/:file',
-    { schema: { params: pathStrings('token', 'file'), querystring: appcastQuery } },
+    documented({
+      tags: ['Updates'],
+      summary:
+        "An activation's update feed: Sparkle's appcast.xml, Velopack's releases.<channel>.json and RELEASES, or a package",
+      description:
+        'Under the secret token of one activation (from activate). A feed carries a strong ETag: If-None-Match answers 304.',
+      params: pathStrings('token', 'file'),
+      querystring: appcastQuery,
+      response: {
+        ...artifactAnswers,
+        200: answerIn('The feed, or the package it names', {
+          'application/rss+xml': z
+            .string()
+            .describe('appcast.xml, for Sparkle and WinSparkle (?os, ?arch, ?channel=beta)'),
+          'application/json': velopackFeedSchema,
+          'text/plain': z.string().describe("Squirrel's RELEASES, for older Velopack clients"),
+          'application/octet-stream': fileBytes,
+        }),
+        304: noBody('Unchanged: If-None-Match names the feed’s (or the file’s) ETag'),
+        ...unknownAddress,
+      },
+    }),
     async (request, reply) => {
       const owner = await ownerOf(request);
       if (!owner) return sendJsonNotFound(reply);
@@ -132,7 +164,12 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
 
   app.get(
     '/api/updates/:token/files/:artifactId/:fileName',
-    { schema: { params: pathStrings('token', 'artifactId', 'fileName') } },
+    documented({
+      tags: ['Updates'],
+      summary: 'A release file a feed points to (streamed; Range resumes it)',
+      params: pathStrings('token', 'artifactId', 'fileName'),
+      response: { ...artifactAnswers, ...unknownAddress },
+    }),
     async (request, reply) => {
       const owner = await ownerOf(request);
       if (!owner) return sendJsonNotFound(reply);

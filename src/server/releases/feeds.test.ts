@@ -16,7 +16,6 @@ import type { LicenseAnswer, UpdateCheckAnswer } from '../../shared/licenses';
 import { licenses } from '../db/schema/licenses';
 import { forgetLicenses } from '../licenses/memory';
 import { refundOrder } from '../orders/refund';
-import { releaseSigner } from './signing';
 
 const require = createRequire(import.meta.url);
 const { UpdateManager, setVelopackLogger } = require('velopack') as {
@@ -300,7 +299,7 @@ describe('appcast', () => {
       fileName: `Scanner-${version}-${platform}.zip`,
       content: Buffer.from(`archive of ${version} for ${platform} ${'x'.repeat(200)}`),
     });
-    const signer = releaseSigner(t.ctx);
+    const signer = t.ctx.releaseSigning;
     await addRelease(
       t.ctx,
       {
@@ -478,7 +477,7 @@ describe('update check', () => {
       fileName: `Invoicer-${version}-${platform}.exe`,
       content: Buffer.from(`installer ${version} ${platform}`),
     });
-    const signer = releaseSigner(t.ctx);
+    const signer = t.ctx.releaseSigning;
     const release = (version: string, extra: Partial<ReleaseSpec> = {}) =>
       addRelease(
         t.ctx,

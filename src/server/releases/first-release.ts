@@ -3,8 +3,7 @@ import type { ArtifactArch, ArtifactPlatform } from '../../shared/releases';
 import type { Tx } from '../db';
 import type { tools } from '../db/schema/catalogue';
 import { releaseArtifacts, releases } from '../db/schema/releases';
-import type { Config } from '../kernel/config';
-import { releaseSigner } from './signing';
+import type { AppContext } from '../kernel/context';
 
 /** Where a tool's one file runs, by the tool's device, as the releases migration decides it for existing files. */
 export function installerTarget(device: (typeof tools.$inferSelect)['device']): {
@@ -20,7 +19,7 @@ export function installerTarget(device: (typeof tools.$inferSelect)['device']): 
  */
 export async function insertFirstRelease(
   tx: Tx,
-  ctx: { config: Config },
+  ctx: Pick<AppContext, 'releaseSigning'>,
   tool: { id: string; device: (typeof tools.$inferSelect)['device'] },
   file: { fileName: string; storageKey: string; bytes: Uint8Array },
   at: Date,
@@ -37,7 +36,7 @@ export async function insertFirstRelease(
     })
     .returning({ id: releases.id });
   if (!release) throw new Error('release insert returned no row');
-  const signer = releaseSigner(ctx);
+  const signer = ctx.releaseSigning;
   await tx.insert(releaseArtifacts).values({
     releaseId: release.id,
     ...installerTarget(tool.device),

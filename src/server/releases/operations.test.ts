@@ -21,7 +21,6 @@ import {
   removeArtifact,
   yankRelease,
 } from './operator';
-import { releaseSigner } from './signing';
 import { listReleases, publishedArtifacts } from './store';
 
 /** Releases as the operator makes them: semver order, drafts and yanks out of every list, files fixed once out. */
@@ -134,7 +133,7 @@ describe('release files', () => {
       },
       actor,
     );
-    const signer = releaseSigner(t.ctx);
+    const signer = t.ctx.releaseSigning;
     expect(artifact).toMatchObject({
       size: bytes.byteLength,
       sha1: createHash('sha1').update(bytes).digest('hex'),

@@ -23,7 +23,6 @@ import { findToolByIdOrName } from '../operator/tool-lookup';
 import { queueReleaseEvent } from '../webhooks/events';
 import { renderNotes } from './notes';
 import { NotAPackageError, nuspecIdentity, velopackTypeOf } from './nupkg';
-import { releaseSigner } from './signing';
 import { type ArtifactRow, findRelease, isId, type ReleaseRow, type ReleaseWithArtifacts } from './store';
 
 /**
@@ -355,7 +354,7 @@ function signStoredFile(
     if (!bytes || createHash('sha256').update(bytes).digest('hex') !== stored.sha256) {
       throw new Error(`stored release file ${stored.key} does not read back as it was written`);
     }
-    const signer = releaseSigner(ctx);
+    const signer = ctx.releaseSigning;
     const signed: Signed = { signature: signer.sign(bytes), kid: signer.kid };
     if (kind === 'velopack') {
       try {

@@ -57,14 +57,9 @@ export function createReleaseSigner(config: Config): ReleaseSigner {
   };
 }
 
-/** One signer per configuration (so per app context), made on first use: the key is read or generated once. */
-const signers = new WeakMap<Config, ReleaseSigner>();
-
-export function releaseSigner(ctx: { config: Config }): ReleaseSigner {
-  let signer = signers.get(ctx.config);
-  if (!signer) {
-    signer = createReleaseSigner(ctx.config);
-    signers.set(ctx.config, signer);
+declare module '../kernel/context' {
+  interface AppContext {
+    /** The release signing key and the earlier ones still honoured: read or generated once, by compose.ts. */
+    releaseSigning: ReleaseSigner;
   }
-  return signer;
 }

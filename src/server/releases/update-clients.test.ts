@@ -6,7 +6,6 @@ import * as sparkle from '../../../test/support/sparkle';
 import * as winsparkle from '../../../test/support/winsparkle';
 import type { LicenseAnswer, UpdateCheckAnswer } from '../../shared/licenses';
 import type { ArtifactArch, ArtifactPlatform } from '../../shared/releases';
-import { releaseSigner } from './signing';
 import type { ArtifactRow } from './store';
 
 /**
@@ -56,7 +55,7 @@ async function release(version: string, spec: Record<string, unknown>, artifacts
   const made = await addRelease(
     t.ctx,
     { toolId: purchase.toolId, version, artifacts, ...spec },
-    releaseSigner(t.ctx),
+    t.ctx.releaseSigning,
   );
   for (const file of made.artifacts) files.set(`${version} ${file.platform} ${file.arch}`, file);
   builds.set(version, made.release.buildNumber);

@@ -87,6 +87,17 @@ function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile, st
 }
 
 /**
+ * A page's answers: its prerendered HTML (Brotli or gzip when accepted), or no body. JSON Schema rather than zod: the
+ * pages are bytes Fastify sends as they are, and this module serves them in any Fastify app, with or without the
+ * app's zod compilers (src/server/http/route-schemas.ts).
+ */
+const PAGE_ANSWERS = {
+  200: { description: 'The prerendered page', content: { 'text/html': { schema: { type: 'string' } } } },
+  301: { description: 'To the same address without its trailing slash', type: 'null' },
+  304: { description: 'Unchanged: If-None-Match names the page’s ETag', type: 'null' },
+};
+
+/**
  * Serves the built site from memory: prerendered pages per route (revalidated on each visit), hashed assets
  * with immutable caching, other public files for an hour, and the 404 page for anything unknown.
  */
@@ -116,7 +127,7 @@ export async function registerStaticSite(app: FastifyInstance, siteDir: string):
   const notFoundPage = load(path.join(siteDir, manifest.notFound), 'no-cache');
 
   for (const [route, page] of pages) {
-    app.get(route, (request, reply) => {
+    app.get(route, { schema: { response: PAGE_ANSWERS } }, (request, reply) => {
       // The router also matches "/Contact/"; the browser's router would then not know the page (its title
       // would read "Page not found"), so send such an address on to the one true path, keeping its query. The
       // path is the address asked for without its trailing slashes, never the route: "/admin/*" is a pattern.

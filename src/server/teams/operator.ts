@@ -9,7 +9,14 @@ import { DomainError } from '../kernel/domain-error';
 import { forgetLicenses } from '../licenses/memory';
 import { licenseKeyHashes } from '../licenses/secrets-at-rest';
 import { type Actor, recordAudit } from '../operator/audit';
-import { inviteInTransaction, lockedTeam, revokeSeat, seatHolder } from './teams';
+import {
+  cancelNewestInvitations,
+  describeTeam,
+  inviteInTransaction,
+  lockedTeam,
+  revokeSeat,
+  seatHolder,
+} from './teams';
 
 /**
  * The operator's seat operations on a team license (decision 051), for the command line and the dashboard alike:
@@ -92,4 +99,50 @@ export async function moveSeatAsOperator(
   forgetLicenses(ctx, moved.memberLicenseId);
   forgetOwnedTools(ctx, moved.memberId);
   return moved;
+}
+
+/**
+ * After seats were taken back (a refund of "Add seats"), frees what stands beyond the seats still paid for: pending
+ * invitations first (newest first), then the newest members' seats (their licenses revoked, each emailed), one audit
+ * entry for the lot. The owner's seat is never freed.
+ */
+export async function freeSeatsBeyondPaid(
+  ctx: AppContext,
+  input: { teamLicenseId: string },
+  actor: Actor,
+): Promise<{ invitationsCancelled: number; membersFreed: Array<{ memberId: string; email: string }> }> {
+  const now = ctx.clock.now();
+  const freed = await ctx.db.transaction(async (tx) => {
+    const locked = await lockedTeam(tx, input.teamLicenseId);
+    const team = await describeTeam(tx, locked, now);
+    let beyond = team.seatsUsed - team.seats;
+    if (beyond <= 0)
+      throw new DomainError('refused', 'Every seat of this team is paid for: nothing stands beyond them.');
+    const cancelled = await cancelNewestInvitations(tx, team.licenseId, beyond, now);
+    beyond -= cancelled;
+    const newest = team.members
+      .filter((member) => !member.isOwner)
+      .slice(-Math.max(0, beyond))
+      .reverse();
+    const membersFreed: Array<{ memberId: string; email: string; licenseId: string }> = [];
+    for (const member of beyond > 0 ? newest : []) {
+      const seat = await revokeSeat(ctx, tx, locked, member.memberId, now, 'operator');
+      membersFreed.push({ memberId: member.memberId, email: member.email, licenseId: seat.licenseId });
+    }
+    await recordAudit(tx, actor, {
+      action: 'license.seats_free_beyond_paid',
+      target: `license:${team.licenseId}`,
+      before: { seats: team.seats, used: team.seatsUsed },
+      after: { invitationsCancelled: cancelled, membersFreed: membersFreed.map((member) => member.email) },
+    });
+    return { invitationsCancelled: cancelled, membersFreed };
+  });
+  for (const member of freed.membersFreed) {
+    forgetLicenses(ctx, member.licenseId);
+    forgetOwnedTools(ctx, member.memberId);
+  }
+  return {
+    invitationsCancelled: freed.invitationsCancelled,
+    membersFreed: freed.membersFreed.map(({ memberId, email }) => ({ memberId, email })),
+  };
 }

@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { errorAnswerSchema } from '../../shared/api-schemas';
 import {
   invitationAcceptedSchema,
   invitationPreviewSchema,
@@ -14,6 +12,7 @@ import {
   teamSchema,
 } from '../../shared/teams';
 import { requireUser } from '../auth/session';
+import { noBody, refusals } from '../http/answers';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
@@ -32,8 +31,6 @@ import {
  */
 export async function teamRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  const refusals = { 400: errorAnswerSchema, 401: errorAnswerSchema, 404: errorAnswerSchema };
-  const noContent = z.null().describe('No content');
 
   app.get(
     '/api/teams/:licenseId',
@@ -43,7 +40,7 @@ export async function teamRoutes(base: FastifyInstance, ctx: AppContext): Promis
         summary: 'A team license the buyer owns: seats, pending invitations and members with their devices',
         security: SESSION,
         params: teamParamsSchema,
-        response: { 200: teamSchema, ...refusals },
+        response: { 200: teamSchema, ...refusals(400, 401, 404) },
       },
       CALLER_FIRST,
     ),
@@ -67,7 +64,7 @@ export async function teamRoutes(base: FastifyInstance, ctx: AppContext): Promis
         security: SESSION,
         params: teamParamsSchema,
         body: teamInvitationRequestSchema,
-        response: { 201: teamInvitationAnswerSchema, ...refusals, 409: errorAnswerSchema },
+        response: { 201: teamInvitationAnswerSchema, ...refusals(400, 401, 403, 404, 409) },
       },
       CALLER_FIRST,
     ),
@@ -89,7 +86,7 @@ export async function teamRoutes(base: FastifyInstance, ctx: AppContext): Promis
         summary: 'Cancel a pending invitation (its seat is free again)',
         security: SESSION,
         params: teamInvitationParamsSchema,
-        response: { 204: noContent, ...refusals },
+        response: { 204: noBody('Cancelled: its seat is free again'), ...refusals(400, 401, 403, 404) },
       },
       CALLER_FIRST,
     ),
@@ -112,7 +109,7 @@ export async function teamRoutes(base: FastifyInstance, ctx: AppContext): Promis
           "The member's license is revoked at once (validate answers REVOKED) and the member is emailed.",
         security: SESSION,
         params: teamMemberParamsSchema,
-        response: { 204: noContent, ...refusals, 409: errorAnswerSchema },
+        response: { 204: noBody('The seat is taken back'), ...refusals(400, 401, 403, 404, 409) },
       },
       CALLER_FIRST,
     ),
@@ -131,7 +128,7 @@ export async function teamRoutes(base: FastifyInstance, ctx: AppContext): Promis
       tags: ['Account'],
       summary: 'What an invitation link offers (anyone holding the link)',
       params: invitationTokenParamsSchema,
-      response: { 200: invitationPreviewSchema, 400: errorAnswerSchema, 404: errorAnswerSchema },
+      response: { 200: invitationPreviewSchema, ...refusals(400, 404) },
     }),
     async (request, reply) => {
       const { token } = request.params;
@@ -148,7 +145,7 @@ export async function teamRoutes(base: FastifyInstance, ctx: AppContext): Promis
         summary: 'Take the seat an invitation offers: the signed-in account gets its own license of the tool',
         security: SESSION,
         params: invitationTokenParamsSchema,
-        response: { 200: invitationAcceptedSchema, ...refusals, 409: errorAnswerSchema },
+        response: { 200: invitationAcceptedSchema, ...refusals(400, 401, 403, 404, 409) },
       },
       CALLER_FIRST,
     ),

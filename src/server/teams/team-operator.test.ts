@@ -11,8 +11,8 @@ import {
 import type { MyLicense } from '../../shared/licenses';
 import type { PurchasedTool } from '../../shared/shop';
 import { TEAM_INVITATION_PATH, type Team } from '../../shared/teams';
-import { eraseAccount } from '../account/erasure';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
+import { eraseAccount } from '../data-rights/erasure';
 import { creditNotes } from '../db/schema/invoices';
 import { licenses } from '../db/schema/licenses';
 import { outbox } from '../db/schema/mail';

@@ -16,6 +16,7 @@ import {
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { TestSmtpServer } from '../../../test/support/smtp';
+import { seatMember } from '../../../test/support/team-fixtures';
 import { newCouponSchema } from '../../shared/coupons';
 import type { MyLicense } from '../../shared/licenses';
 import type { OrderHistoryOrder } from '../../shared/order-history';
@@ -28,6 +29,7 @@ import { orderEvents, orders } from '../db/schema/orders';
 import { gstr1Report } from '../invoices/gstr1';
 import { cliActor } from '../operator/audit';
 import { refundOrder } from '../orders/refund';
+import { freeSeatsBeyondPaid } from './operator';
 
 let t: ShopTestApp;
 let smtp: TestSmtpServer;
@@ -268,6 +270,43 @@ describe('team licenses', () => {
     expect(await seatsOf(licenseId)).toBe(5);
     await refundOrder(t.ctx, { orderId: added.id, source: 'admin', reason: 'Seats not needed' });
     expect(await seatsOf(licenseId)).toBe(2);
+  }, 120_000);
+
+  it('says how many stand beyond the paid seats after an Add-seats refund, and frees the newest for the operator', async () => {
+    const owner = await newBuyer(t);
+    await buyThroughEmulator(t, owner.client, toolId, { seats: 2 });
+    const licenseId =
+      (await owner.client.get('/api/my-tools/')).json<PurchasedTool[]>()[0]?.team?.licenseId ?? '';
+    const added = await buyThroughEmulator(t, owner.client, toolId, { seats: 2, teamLicenseId: licenseId });
+    const first = await seatMember(t, owner.client, licenseId);
+    const second = await seatMember(t, owner.client, licenseId);
+    expect(first).not.toBe(second);
+    await owner.client.post(`/api/teams/${licenseId}/invitations`, { email: 'late-colleague@example.com' });
+    expect((await owner.client.get(`/api/teams/${licenseId}`)).json<Team>()).toMatchObject({
+      seats: 4,
+      seatsUsed: 4,
+    });
+
+    const refund = await refundOrder(t.ctx, {
+      orderId: added.id,
+      source: 'admin',
+      reason: 'Seats not needed',
+    });
+    expect(refund.seatsBeyondPaid).toEqual({ teamLicenseId: licenseId, seats: 2, used: 4 });
+
+    const freed = await freeSeatsBeyondPaid(t.ctx, { teamLicenseId: licenseId }, cliActor('ops'));
+    expect(freed.invitationsCancelled).toBe(1);
+    expect(freed.membersFreed).toHaveLength(1);
+    const team = (await owner.client.get(`/api/teams/${licenseId}`)).json<Team>();
+    expect(team).toMatchObject({ seats: 2, seatsUsed: 2 });
+    // The newest member went; the first one keeps the seat.
+    expect(team.members.map((member) => member.email)).not.toContain(freed.membersFreed[0]?.email);
+    await expect(licenseCall('validate', second, fingerprint('x'))).resolves.toMatchObject({
+      code: 'REVOKED',
+    });
+    await expect(freeSeatsBeyondPaid(t.ctx, { teamLicenseId: licenseId }, cliActor('ops'))).rejects.toThrow(
+      'nothing stands beyond them',
+    );
   }, 120_000);
 
   it('gives back an Add-seats payment that arrives after its team was refunded; the team gains no seat', async () => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import { normaliseEmail } from '../../shared/auth';
 import {
   INVITATION_DAYS,
@@ -22,7 +22,7 @@ import { DomainError } from '../kernel/domain-error';
 import { insertLicense } from '../licenses/create';
 import { heldPurchaseOf } from '../licenses/lookup';
 import { forgetLicenses } from '../licenses/memory';
-import { SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
+import { revokeMemberSeat, SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
 import { enqueueMail } from '../mail/outbox';
 import { queueLicenseStatusEvent } from '../webhooks/events';
 import {
@@ -214,7 +214,7 @@ const invitationAnswer = (row: typeof teamInvitations.$inferSelect): PendingInvi
   expiresAt: row.expiresAt.toISOString(),
 });
 
-async function describeTeam(db: DbOrTx, team: TeamRow, now: Date): Promise<Team> {
+export async function describeTeam(db: DbOrTx, team: TeamRow, now: Date): Promise<Team> {
   const [members, invitations, used] = await Promise.all([
     membersOf(db, team),
     db
@@ -403,8 +403,9 @@ export async function acceptInvitation(
       holderId: member.id,
       purchaseId: team.purchaseId,
       teamLicenseId: team.license.id,
-      // A seat runs as the team's edition, and moves with it on an upgrade.
+      // A seat runs as the team's edition with the team's updates, and moves with them (an upgrade, a renewal).
       editionId: team.license.editionId,
+      updatesUntil: team.license.updatesUntil,
       createdAt: now,
     });
     await tx
@@ -449,17 +450,7 @@ export async function revokeSeat(
   by: 'owner' | 'operator',
 ): Promise<{ licenseId: string; email: string }> {
   if (memberId === team.ownerId) throw new DomainError('refused', TEAM_MESSAGES.ownerSeat);
-  const [seat] = await tx
-    .update(licenses)
-    .set({ status: 'revoked', statusChangedAt: now })
-    .where(
-      and(
-        eq(licenses.teamLicenseId, team.license.id),
-        eq(licenses.holderId, memberId),
-        inArray(licenses.status, [...SEAT_HOLDING]),
-      ),
-    )
-    .returning({ licenseId: licenses.id, status: licenses.status });
+  const seat = await revokeMemberSeat(tx, { teamLicenseId: team.license.id, memberId }, now);
   if (!seat) throw new DomainError('not_found', TEAM_MESSAGES.memberNotFound);
   await queueLicenseStatusEvent(tx, seat, now);
   const [member] = await tx
@@ -524,3 +515,44 @@ export async function seatHolder(
 }
 
 export { invite as inviteInTransaction };
+
+/**
+ * Erasure: the pending invitations of the person's teams (they name other people's addresses and go with the team),
+ * and every invitation sent to the person's addresses, by anyone's team (the seat it held is free again).
+ */
+export async function dropInvitations(
+  tx: Tx,
+  of: { teamLicenseIds: readonly string[]; emails: readonly string[] },
+): Promise<void> {
+  if (of.teamLicenseIds.length)
+    await tx.delete(teamInvitations).where(inArray(teamInvitations.teamLicenseId, [...of.teamLicenseIds]));
+  if (of.emails.length)
+    await tx.delete(teamInvitations).where(inArray(teamInvitations.email, [...of.emails]));
+}
+
+/** Cancels up to `count` of a team's pending invitations, the newest first; returns how many it cancelled. */
+export async function cancelNewestInvitations(
+  tx: Tx,
+  teamLicenseId: string,
+  count: number,
+  now: Date,
+): Promise<number> {
+  if (count <= 0) return 0;
+  const newest = await tx
+    .select({ id: teamInvitations.id })
+    .from(teamInvitations)
+    .where(pendingInvitations(teamLicenseId, now))
+    .orderBy(desc(teamInvitations.invitedAt))
+    .limit(count);
+  if (newest.length === 0) return 0;
+  await tx
+    .update(teamInvitations)
+    .set({ cancelledAt: now })
+    .where(
+      inArray(
+        teamInvitations.id,
+        newest.map((row) => row.id),
+      ),
+    );
+  return newest.length;
+}

@@ -8,7 +8,7 @@ import { trials } from '../db/schema/trials';
 import { findByTypedId } from '../db/typed-id';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
-import { LICENSE_KEY_PATTERN } from '../licenses/create';
+import { LICENSE_KEY_PATTERN, setTrialEnd } from '../licenses/create';
 import { forgetLicenses } from '../licenses/memory';
 import { licenseKeyHashes } from '../licenses/secrets-at-rest';
 import { type Actor, actorName, recordAudit } from '../operator/audit';
@@ -66,7 +66,7 @@ export async function extendTrial(
     const before = found.license.expiresAt ?? now;
     const from = Math.max(before.getTime(), now.getTime());
     const expiresAt = new Date(from + days * DAY_MS);
-    await tx.update(licenses).set({ expiresAt }).where(eq(licenses.id, found.license.id));
+    await setTrialEnd(tx, found.license.id, expiresAt);
     await tx
       .update(trials)
       .set({ reminderSentAt: null, endNoticeSentAt: null, endedAt: null, endedBy: null })
@@ -97,7 +97,7 @@ export async function endTrial(
     const before = found.license.expiresAt;
     if (before && before.getTime() <= now.getTime())
       throw new DomainError('refused', 'This trial has already ended.');
-    await tx.update(licenses).set({ expiresAt: now }).where(eq(licenses.id, found.license.id));
+    await setTrialEnd(tx, found.license.id, now);
     await tx
       .update(trials)
       .set({ endedAt: now, endedBy: actorName(actor) })

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorAnswerSchema, startTrialAnswerSchema } from '../../shared/api-schemas';
+import { startTrialAnswerSchema } from '../../shared/api-schemas';
 import { startTrialSchema } from '../../shared/shop-schemas';
 import { type StartTrialResponse, TRIAL_MESSAGES } from '../../shared/trials';
 import { requireUser } from '../auth/session';
+import { refusals } from '../http/answers';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
@@ -24,14 +25,7 @@ export async function trialRoutes(base: FastifyInstance, ctx: AppContext): Promi
         description: "The trial's key is emailed like a bought one; 409 for a second trial or an owned tool.",
         security: SESSION,
         body: startTrialSchema,
-        response: {
-          200: startTrialAnswerSchema,
-          400: errorAnswerSchema,
-          401: errorAnswerSchema,
-          404: errorAnswerSchema,
-          409: errorAnswerSchema,
-          429: errorAnswerSchema,
-        },
+        response: { 200: startTrialAnswerSchema, ...refusals(400, 401, 403, 404, 409, 429) },
       },
       CALLER_FIRST,
     ),

@@ -18,7 +18,7 @@ import {
 import type { PurchasedTool } from '../../shared/shop';
 import { TEAM_INVITATION_PATH } from '../../shared/teams';
 import { TRIAL_MESSAGES } from '../../shared/trials';
-import { invalidateCatalogue } from '../catalogue/catalogue';
+import { invalidateCatalogue } from '../catalogue/catalogue-cache';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { users } from '../db/schema/accounts';
 import { tools } from '../db/schema/catalogue';

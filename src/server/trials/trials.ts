@@ -13,7 +13,7 @@ import { purchases } from '../db/schema/orders';
 import { trials } from '../db/schema/trials';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
-import { insertLicense } from '../licenses/create';
+import { insertLicense, makeTrialBought } from '../licenses/create';
 import { renderTrialDeliveryEmail } from '../licenses/delivery-email';
 import { heldPurchaseOf } from '../licenses/lookup';
 import { revealSecret } from '../licenses/secrets-at-rest';
@@ -172,7 +172,13 @@ async function queueTrialDelivery(
 export async function convertTrial(
   ctx: AppContext,
   tx: Tx,
-  purchase: { id: string; userId: string; toolId: string; editionId: string | null },
+  purchase: {
+    id: string;
+    userId: string;
+    toolId: string;
+    editionId: string | null;
+    updatesUntil: Date | null;
+  },
   now: Date,
 ): Promise<LicenseCredentials | undefined> {
   const [trial] = await tx
@@ -190,16 +196,12 @@ export async function convertTrial(
     .limit(1)
     .for('update');
   if (!trial) return undefined;
-  await tx
-    .update(licenses)
-    .set({
-      purchaseId: purchase.id,
-      editionId: purchase.editionId,
-      status: 'active',
-      expiresAt: null,
-      statusChangedAt: now,
-    })
-    .where(eq(licenses.id, trial.license.id));
+  await makeTrialBought(
+    tx,
+    trial.license.id,
+    { purchaseId: purchase.id, editionId: purchase.editionId, updatesUntil: purchase.updatesUntil },
+    now,
+  );
   await tx.update(trials).set({ convertedAt: now }).where(eq(trials.id, trial.id));
   await queueTrialEvent(tx, 'trial.converted', trial.id, now);
   return revealSecret(ctx.dataSecrets, trial.license);

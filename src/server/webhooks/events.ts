@@ -284,3 +284,26 @@ export async function queueUpgradeEvent(
     { at, customerId: row?.customerId ?? null },
   );
 }
+
+/** `license.renewed`: a license's updates (a team's with its seats) now run until a later day. */
+export async function queueRenewalEvent(
+  db: DbOrTx,
+  renewal: { licenseId: string; orderId: string; updatesUntil: Date },
+  at: Date,
+): Promise<void> {
+  const [row] = await db
+    .select({ toolId: purchases.toolId, customerId: purchases.userId, purchaseId: purchases.id })
+    .from(licenses)
+    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .where(eq(licenses.id, renewal.licenseId));
+  await enqueueWebhookEvent(
+    db,
+    'license.renewed',
+    {
+      license: { id: renewal.licenseId, updatesUntil: renewal.updatesUntil.toISOString() },
+      orderId: renewal.orderId,
+      ...row,
+    },
+    { at, customerId: row?.customerId ?? null },
+  );
+}

@@ -1,10 +1,9 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import {
-  type NewWebhookEndpoint,
-  newWebhookEndpointSchema,
-  type WebhookDeliverySummary,
-  type WebhookEndpointSummary,
-  type WebhookEvent,
+import type {
+  ParsedWebhookEndpoint,
+  WebhookDeliverySummary,
+  WebhookEndpointSummary,
+  WebhookEvent,
 } from '../../shared/webhooks';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema/webhooks';
 import type { AppContext } from '../kernel/context';
@@ -49,18 +48,15 @@ export async function listWebhookEndpoints(ctx: AppContext): Promise<WebhookEndp
 }
 
 /**
- * Adds an endpoint; its URL must resolve to a public address (or loopback where WEBHOOKS_ALLOW_LOOPBACK allows).
- * Returns the secret in clear this once: it is stored sealed and never shown again.
+ * Adds an endpoint, as its adapter parsed it (the dashboard's route and `webhooks add` parse with
+ * `newWebhookEndpointSchema`); its URL must resolve to a public address (or loopback where WEBHOOKS_ALLOW_LOOPBACK
+ * allows). Returns the secret in clear this once: it is stored sealed and never shown again.
  */
 export async function addWebhookEndpoint(
   ctx: AppContext,
   actor: Actor,
-  input: NewWebhookEndpoint,
+  endpoint: ParsedWebhookEndpoint,
 ): Promise<WebhookEndpointSummary & { secret: string }> {
-  const parsed = newWebhookEndpointSchema.safeParse(input);
-  if (!parsed.success)
-    throw new DomainError('invalid', parsed.error.issues[0]?.message ?? 'Invalid endpoint.');
-  const endpoint = parsed.data;
   if (ctx.config.isProduction && new URL(endpoint.url).protocol !== 'https:')
     throw new DomainError('invalid', 'url: must be https:// (events carry customers’ data).');
   await checkedAddress(endpoint.url, ctx.config.webhooks);

@@ -8,6 +8,7 @@ import { databaseForProcesses } from '../../../test/support/database';
 import { ServerProcess } from '../../../test/support/processes';
 import { eventually } from '../../../test/support/shop-fixtures';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver';
+import { newWebhookEndpointSchema } from '../../shared/webhooks';
 import { webhookDeliveries } from '../db/schema/webhooks';
 import { cliActor } from '../operator/audit';
 import { WEBHOOK_SHUTDOWN_GRACE_MS } from './delivery';
@@ -69,14 +70,22 @@ describe('a server beside a receiver that never answers', () => {
     const { hanging, healthy } = await withApp(async (app) => {
       const actor = cliActor('shutdown-test');
       const endpoints = {
-        hanging: await addWebhookEndpoint(app.ctx, actor, {
-          url: receiver.url('/hanging'),
-          events: ['release.published'],
-        }),
-        healthy: await addWebhookEndpoint(app.ctx, actor, {
-          url: receiver.url('/healthy'),
-          events: ['release.published'],
-        }),
+        hanging: await addWebhookEndpoint(
+          app.ctx,
+          actor,
+          newWebhookEndpointSchema.parse({
+            url: receiver.url('/hanging'),
+            events: ['release.published'],
+          }),
+        ),
+        healthy: await addWebhookEndpoint(
+          app.ctx,
+          actor,
+          newWebhookEndpointSchema.parse({
+            url: receiver.url('/healthy'),
+            events: ['release.published'],
+          }),
+        ),
       };
       for (let i = 0; i < EVENTS; i++)
         await app.ctx.db.transaction((tx) =>

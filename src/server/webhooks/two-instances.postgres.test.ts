@@ -5,6 +5,7 @@ import { createTestDatabase } from '../../../test/support/database';
 import { ServerProcess } from '../../../test/support/processes';
 import { eventually } from '../../../test/support/shop-fixtures';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver';
+import { newWebhookEndpointSchema } from '../../shared/webhooks';
 import { webhookAttempts, webhookDeliveries } from '../db/schema/webhooks';
 import { cliActor } from '../operator/audit';
 import { enqueueWebhookEvent } from './events';
@@ -42,10 +43,14 @@ afterAll(async () => {
 
 describe('two instances on one PostgreSQL', () => {
   it('deliver each event once', async () => {
-    const endpoint = await addWebhookEndpoint(app.ctx, cliActor('two-instances'), {
-      url: receiver.url('/both'),
-      events: ['release.published'],
-    });
+    const endpoint = await addWebhookEndpoint(
+      app.ctx,
+      cliActor('two-instances'),
+      newWebhookEndpointSchema.parse({
+        url: receiver.url('/both'),
+        events: ['release.published'],
+      }),
+    );
     for (let i = 0; i < EVENTS; i++) {
       await app.ctx.db.transaction((tx) =>
         enqueueWebhookEvent(tx, 'release.published', { release: { id: `r${i}` } }, { at: new Date() }),

@@ -9,11 +9,30 @@ const DASHBOARD_REQUESTS_PER_MINUTE = 300;
 
 export const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
-const signedInOperators = new WeakMap<FastifyRequest, DashboardOperator>();
+/**
+ * What the guard answers on every data route before the route runs: 401 signed out; 403 not an operator, the
+ * second factor not passed in this session, or no CSRF token; 429 past the operator's requests a minute. For
+ * `refusals(...GUARD_REFUSALS, …)`.
+ */
+export const GUARD_REFUSALS = [401, 403, 429] as const;
+
+/** Who each request of a guarded scope is: the operator its guard let in, until the request is gone. */
+export type DashboardOperators = WeakMap<FastifyRequest, DashboardOperator>;
+
+declare module '../../kernel/context' {
+  interface AppContext {
+    dashboardOperators: DashboardOperators;
+  }
+}
+
+export const createDashboardOperators = (): DashboardOperators => new WeakMap();
 
 /** The operator the scope's guard let in (only callable inside a guarded scope). */
-export function operatorOf(request: FastifyRequest): DashboardOperator {
-  const operator = signedInOperators.get(request);
+export function operatorOf(
+  ctx: Pick<AppContext, 'dashboardOperators'>,
+  request: FastifyRequest,
+): DashboardOperator {
+  const operator = ctx.dashboardOperators.get(request);
   if (!operator) throw new Error('dashboard route outside the guarded scope');
   return operator;
 }
@@ -31,7 +50,7 @@ export function guardDashboard(scope: FastifyInstance, ctx: AppContext): void {
       windowMs: 60 * 1000,
     });
     noStore(reply);
-    signedInOperators.set(request, operator);
+    ctx.dashboardOperators.set(request, operator);
   });
 }
 

@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { adminReleaseSchema } from '../../../shared/dashboard-answers';
 import {
   artifactFieldsSchema,
   createReleaseSchema,
@@ -10,6 +11,7 @@ import {
 } from '../../../shared/release-schemas';
 import { type AdminRelease, RELEASE_FILE_MAX_BYTES, RELEASE_FILE_TOO_LARGE } from '../../../shared/releases';
 import { asSentence } from '../../../shared/tool-rules';
+import { refusals } from '../../http/answers';
 import { AppError, badRequest, parseInput } from '../../http/errors';
 import type { AppContext } from '../../kernel/context';
 import { requireFreshCode } from '../../operator/second-factor';
@@ -25,7 +27,7 @@ import {
 } from '../../releases/operator';
 import { listReleases } from '../../releases/store';
 import { FileTooLargeError } from '../../storage';
-import { idParams, idPath, operatorOf } from './guard';
+import { GUARD_REFUSALS, idParams, idPath, operatorOf } from './guard';
 
 const artifactPath = z.object({ id: z.guid('Not an id.'), artifactId: z.guid('Not an id.') });
 
@@ -46,9 +48,16 @@ const MULTIPART_LIMITS = {
  */
 export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  /** A release made or changed: the release as it now is. */
+  const changed = { 200: adminReleaseSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) };
   app.get(
     '/api/admin/tools/:id/releases',
-    { schema: { params: idPath } },
+    {
+      schema: {
+        params: idPath,
+        response: { 200: z.array(adminReleaseSchema), ...refusals(...GUARD_REFUSALS, 400, 404) },
+      },
+    },
     async (request): Promise<AdminRelease[]> => {
       const tool = await findTool(ctx.db, request.params.id);
       return (await listReleases(ctx.db, tool.id)).map(toAdminRelease);
@@ -57,30 +66,30 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
 
   app.post(
     '/api/admin/tools/:id/releases',
-    { schema: { params: idPath, body: createReleaseSchema } },
+    { schema: { params: idPath, body: createReleaseSchema, response: changed } },
     async (request): Promise<AdminRelease> => {
       const toolId = request.params.id;
       const input = request.body;
-      return toAdminRelease(await createRelease(ctx, toolId, input, operatorOf(request).actor));
+      return toAdminRelease(await createRelease(ctx, toolId, input, operatorOf(ctx, request).actor));
     },
   );
 
   app.patch(
     '/api/admin/releases/:id',
-    { schema: { params: idPath, body: editReleaseSchema } },
+    { schema: { params: idPath, body: editReleaseSchema, response: changed } },
     async (request): Promise<AdminRelease> => {
       const releaseId = request.params.id;
       const changes = request.body;
-      return toAdminRelease(await editRelease(ctx, releaseId, changes, operatorOf(request).actor));
+      return toAdminRelease(await editRelease(ctx, releaseId, changes, operatorOf(ctx, request).actor));
     },
   );
 
   app.delete(
     '/api/admin/releases/:id/artifacts/:artifactId',
-    { schema: { params: artifactPath } },
+    { schema: { params: artifactPath, response: changed } },
     async (request): Promise<AdminRelease> => {
       const { id, artifactId } = request.params;
-      return toAdminRelease(await removeArtifact(ctx, id, artifactId, operatorOf(request).actor));
+      return toAdminRelease(await removeArtifact(ctx, id, artifactId, operatorOf(ctx, request).actor));
     },
   );
 
@@ -90,11 +99,11 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
   ] as const) {
     app.post(
       `/api/admin/releases/:id/${action}`,
-      { schema: { params: idPath, body: releaseActionSchema } },
+      { schema: { params: idPath, body: releaseActionSchema, response: changed } },
       async (request): Promise<AdminRelease> => {
         const releaseId = request.params.id;
         const { code } = request.body;
-        const { actor } = operatorOf(request);
+        const { actor } = operatorOf(ctx, request);
         await requireFreshCode(ctx, actor, code);
         return toAdminRelease(await operation(ctx, releaseId, actor));
       },
@@ -106,7 +115,13 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
     const config = { uploadLimit: RELEASE_FILE_MAX_BYTES + 64 * 1024 };
     scope.post(
       '/api/admin/releases/:id/artifacts',
-      { schema: { params: idPath }, config },
+      {
+        schema: {
+          params: idPath,
+          response: { ...changed, ...refusals(...GUARD_REFUSALS, 400, 404, 409, 413) },
+        },
+        config,
+      },
       async (request): Promise<AdminRelease> => {
         try {
           return toAdminRelease(await uploadArtifact(ctx, request));
@@ -124,7 +139,7 @@ export async function dashboardReleaseRoutes(base: FastifyInstance, ctx: AppCont
 /** The form sends platform, arch and kind before the file, so they are checked before a byte is stored. */
 async function uploadArtifact(ctx: AppContext, request: FastifyRequest) {
   const releaseId = idParams(request);
-  const { actor } = operatorOf(request);
+  const { actor } = operatorOf(ctx, request);
   if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data.');
   const part = await request.file();
   if (!part) throw badRequest('Choose the file to upload.', { file: 'Choose the file to upload.' });

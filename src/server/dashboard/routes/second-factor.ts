@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { messageAnswerSchema } from '../../../shared/api-schemas';
 import {
   confirmEnrolmentRequestSchema,
   type DashboardStatus,
@@ -8,7 +10,13 @@ import {
   emptyRequestSchema,
   verifySecondFactorRequestSchema,
 } from '../../../shared/dashboard';
+import {
+  dashboardStatusSchema,
+  enrolmentDoneSchema,
+  enrolmentStartSchema,
+} from '../../../shared/dashboard-answers';
 import { currentUser } from '../../auth/session';
+import { refusals } from '../../http/answers';
 import type { AppContext } from '../../kernel/context';
 import { DomainError } from '../../kernel/domain-error';
 import { confirmEnrolment, startEnrolment, verifySecondFactor } from '../../operator/second-factor';
@@ -36,7 +44,8 @@ async function dashboardStatus(ctx: AppContext, request: FastifyRequest): Promis
 
 /** /api/admin/auth/…: how an operator passes the second factor (every route but status needs an operator). */
 export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.get('/api/admin/auth/status', async (request, reply) => {
+  const status = { schema: { response: { 200: dashboardStatusSchema, ...refusals() } } };
+  app.get('/api/admin/auth/status', status, async (request, reply) => {
     noStore(reply);
     return dashboardStatus(ctx, request);
   });
@@ -44,6 +53,11 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
   await app.register(async (base) => {
     const scope = base.withTypeProvider<ZodTypeProvider>();
     guardOperatorAccount(scope, ctx);
+    /** The operator's account check (401, 403), the CSRF check (403), the attempts' limit (429), the code (400). */
+    const answers = <Done extends z.ZodType>(done: Done) => ({
+      200: done,
+      ...refusals(400, 401, 403, 409, 429),
+    });
     const attempt = async (request: FastifyRequest) => {
       await ctx.limiter.consume({
         key: `admin-2fa-ip:${request.ip}`,
@@ -56,7 +70,7 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
 
     scope.post(
       '/api/admin/auth/enrol',
-      { schema: { body: emptyRequestSchema } },
+      { schema: { body: emptyRequestSchema, response: answers(enrolmentStartSchema) } },
       async (request): Promise<EnrolmentStart> => {
         return startEnrolment(ctx, (await attempt(request)).user);
       },
@@ -64,7 +78,7 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
 
     scope.post(
       '/api/admin/auth/enrol/confirm',
-      { schema: { body: confirmEnrolmentRequestSchema } },
+      { schema: { body: confirmEnrolmentRequestSchema, response: answers(enrolmentDoneSchema) } },
       async (request): Promise<EnrolmentDone> => {
         const { code } = request.body;
         const state = await attempt(request);
@@ -74,7 +88,7 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
 
     scope.post(
       '/api/admin/auth/verify',
-      { schema: { body: verifySecondFactorRequestSchema } },
+      { schema: { body: verifySecondFactorRequestSchema, response: answers(dashboardStatusSchema) } },
       async (request): Promise<DashboardStatus> => {
         const { code } = request.body;
         const state = await attempt(request);
@@ -83,7 +97,8 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
       },
     );
 
-    scope.post('/api/admin/auth/sign-out', { schema: { body: emptyRequestSchema } }, async (request) => {
+    const signOut = { schema: { body: emptyRequestSchema, response: answers(messageAnswerSchema) } };
+    scope.post('/api/admin/auth/sign-out', signOut, async (request) => {
       const state = await operatorState(ctx, request);
       await endDashboardSession(ctx, state.sessionIdHash);
       return { message: 'Signed out of the dashboard.' };

@@ -3,15 +3,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { freshCodeSchema, toolInputSchema, toolsQuerySchema } from '../../../shared/dashboard';
+import { adminToolSchema, toolsPageSchema } from '../../../shared/dashboard-answers';
 import {
   adminEditionSchema,
   dashboardEditionChangesSchema,
   dashboardNewEditionSchema,
 } from '../../../shared/edition-schemas';
 import { asSentence, FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES } from '../../../shared/tool-rules';
+import { refusals } from '../../http/answers';
 import { AppError, badRequest, parseInput } from '../../http/errors';
 import type { AppContext } from '../../kernel/context';
-import { undocumented } from '../../openapi/openapi';
 import { requireFreshCode } from '../../operator/second-factor';
 import { FileTooLargeError } from '../../storage';
 import {
@@ -26,7 +27,7 @@ import {
   toolForDashboard,
   updateToolFromForm,
 } from '../tools';
-import { idParams, idPath, operatorOf, toolEditionPath } from './guard';
+import { GUARD_REFUSALS, idParams, idPath, operatorOf, toolEditionPath } from './guard';
 
 const MULTIPART_LIMITS = {
   fields: 1,
@@ -40,25 +41,39 @@ const MULTIPART_LIMITS = {
 /** /api/admin/tools: the catalogue as the operator manages it; prices and files need a fresh code. */
 export async function toolRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  app.get('/api/admin/tools', { schema: { querystring: toolsQuerySchema } }, async (request) =>
-    listAdminTools(ctx, request.query),
-  );
+  const tool = { 200: adminToolSchema };
+  const list = {
+    schema: {
+      querystring: toolsQuerySchema,
+      response: { 200: toolsPageSchema, ...refusals(...GUARD_REFUSALS, 400) },
+    },
+  };
+  app.get('/api/admin/tools', list, async (request) => listAdminTools(ctx, request.query));
 
-  app.get('/api/admin/tools/:id', { schema: { params: idPath } }, async (request) =>
-    toolForDashboard(ctx, request.params.id),
-  );
+  const one = { schema: { params: idPath, response: { ...tool, ...refusals(...GUARD_REFUSALS, 400, 404) } } };
+  app.get('/api/admin/tools/:id', one, async (request) => toolForDashboard(ctx, request.params.id));
 
-  app.post('/api/admin/tools', { schema: { body: toolInputSchema } }, async (request) => {
+  const add = {
+    schema: { body: toolInputSchema, response: { ...tool, ...refusals(...GUARD_REFUSALS, 400, 409) } },
+  };
+  app.post('/api/admin/tools', add, async (request) => {
     const input = request.body;
-    const { actor } = operatorOf(request);
+    const { actor } = operatorOf(ctx, request);
     await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code: input.code }).code);
     return createToolFromForm(ctx, input, actor);
   });
 
-  app.post('/api/admin/tools/:id', { schema: { params: idPath, body: toolInputSchema } }, async (request) => {
+  const change = {
+    schema: {
+      params: idPath,
+      body: toolInputSchema,
+      response: { ...tool, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
+    },
+  };
+  app.post('/api/admin/tools/:id', change, async (request) => {
     const id = request.params.id;
     const input = request.body;
-    const { actor } = operatorOf(request);
+    const { actor } = operatorOf(ctx, request);
     if (await changesPrices(ctx, id, input)) {
       await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code: input.code }).code);
     }
@@ -69,16 +84,22 @@ export async function toolRoutes(base: FastifyInstance, ctx: AppContext): Promis
   const editions = z.array(adminEditionSchema);
   app.get(
     '/api/admin/tools/:id/editions',
-    undocumented({ params: idPath, response: { 200: editions } }),
+    { schema: { params: idPath, response: { 200: editions, ...refusals(...GUARD_REFUSALS, 400, 404) } } },
     async (request) => editionsForDashboard(ctx, request.params.id),
   );
 
   app.post(
     '/api/admin/tools/:id/editions',
-    undocumented({ params: idPath, body: dashboardNewEditionSchema, response: { 200: editions } }),
+    {
+      schema: {
+        params: idPath,
+        body: dashboardNewEditionSchema,
+        response: { 200: editions, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
+      },
+    },
     async (request) => {
       const { code, ...edition } = request.body;
-      const { actor } = operatorOf(request);
+      const { actor } = operatorOf(ctx, request);
       await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code }).code);
       return addEditionFromForm(ctx, request.params.id, edition, actor);
     },
@@ -86,15 +107,17 @@ export async function toolRoutes(base: FastifyInstance, ctx: AppContext): Promis
 
   app.post(
     '/api/admin/tools/:id/editions/:editionId',
-    undocumented({
-      params: toolEditionPath,
-      body: dashboardEditionChangesSchema,
-      response: { 200: editions },
-    }),
+    {
+      schema: {
+        params: toolEditionPath,
+        body: dashboardEditionChangesSchema,
+        response: { 200: editions, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
+      },
+    },
     async (request) => {
       const { id, editionId } = request.params;
       const { code, ...changes } = request.body;
-      const { actor } = operatorOf(request);
+      const { actor } = operatorOf(ctx, request);
       if (await changesEditionPrices(ctx, id, editionId, changes)) {
         await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code }).code);
       }
@@ -106,7 +129,11 @@ export async function toolRoutes(base: FastifyInstance, ctx: AppContext): Promis
     await scope.register(multipart, { limits: MULTIPART_LIMITS });
     // The file plus the form's few small parts; the file itself is held to its limit as it streams.
     const config = { uploadLimit: TOOL_FILE_MAX_BYTES + 64 * 1024 };
-    scope.post('/api/admin/tools/:id/file', { schema: { params: idPath }, config }, async (request) => {
+    const upload = {
+      schema: { params: idPath, response: { ...tool, ...refusals(...GUARD_REFUSALS, 400, 404, 413) } },
+      config,
+    };
+    scope.post('/api/admin/tools/:id/file', upload, async (request) => {
       try {
         return await uploadToolFile(ctx, request);
       } catch (error) {
@@ -122,7 +149,7 @@ export async function toolRoutes(base: FastifyInstance, ctx: AppContext): Promis
 /** The form sends the code before the file, so it is checked before a byte of the file is stored. */
 async function uploadToolFile(ctx: AppContext, request: FastifyRequest) {
   const id = idParams(request);
-  const { actor } = operatorOf(request);
+  const { actor } = operatorOf(ctx, request);
   if (!request.isMultipart()) throw badRequest('Send the file as multipart/form-data.');
   const part = await request.file();
   if (!part) throw badRequest('Choose the file to upload.', { file: 'Choose the file to upload.' });

@@ -6,7 +6,7 @@ import { toolEditions, tools } from '../../db/schema/catalogue';
 import { licenses } from '../../db/schema/licenses';
 import { purchases } from '../../db/schema/orders';
 import { DomainError } from '../../kernel/domain-error';
-import { addSeats, removeSeats } from '../../licenses/team-seats';
+import { addSeats, removeSeats, seatsUsedOf } from '../../licenses/team-seats';
 import { assertOwnTeam, queueSeatsAddedEmail } from '../../teams/teams';
 import type { OrderKind } from './kind';
 import { editionOfOrder, licenseInvoiceLine } from './new-license';
@@ -70,10 +70,17 @@ export const addSeatsKind: OrderKind = {
     };
   },
 
-  // The seats go back; members already seated keep theirs until the owner or the operator frees them. A refused
-  // order (its team refunded meanwhile) never added any.
-  async undo(_ctx, tx, order, settled) {
-    if (settled) await removeSeats(tx, order.licenseId as string, order.seats);
-    return { purchaseId: null, downloadLinksRevoked: 0 };
+  // The seats go back; members already seated keep theirs until the owner or the operator frees them (the refund
+  // says how many stand beyond the seats still paid). A refused order (its team refunded meanwhile) never added any.
+  async undo(_ctx, tx, order, settled, now) {
+    if (!settled) return { purchaseId: null, downloadLinksRevoked: 0 };
+    const teamLicenseId = order.licenseId as string;
+    const seats = await removeSeats(tx, teamLicenseId, order.seats);
+    const used = (await seatsUsedOf(tx, [teamLicenseId], now)).get(teamLicenseId) ?? 1;
+    return {
+      purchaseId: null,
+      downloadLinksRevoked: 0,
+      ...(used > seats ? { seatsBeyondPaid: { teamLicenseId, seats, used } } : {}),
+    };
   },
 };

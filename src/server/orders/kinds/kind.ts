@@ -23,6 +23,8 @@ export type OrderRequest = {
   editionId?: string;
   /** An upgrade: the buyer's license that moves to a higher edition. */
   upgradeLicenseId?: string;
+  /** A renewal: the buyer's license whose updates are renewed for another period. */
+  renewLicenseId?: string;
 };
 
 /** An order a kind agreed to: the tool it is for, the list price of one seat (GST included) and the seats. */
@@ -54,8 +56,17 @@ export type Settlement =
     }
   | { settled: false; reason: string; detail: Record<string, unknown> };
 
-/** What a refund undid beyond the shared steps: the purchase it ended, if any, and the download links it revoked. */
-export type Undone = { purchaseId: string | null; downloadLinksRevoked: number };
+/**
+ * What a refund undid beyond the shared steps: the purchase it ended, if any, the download links it revoked, and,
+ * for seats taken back, how many people now hold a seat beyond the ones still paid for (the operator may free them).
+ */
+export type Undone = {
+  purchaseId: string | null;
+  downloadLinksRevoked: number;
+  seatsBeyondPaid?: SeatsBeyondPaid;
+};
+
+export type SeatsBeyondPaid = { teamLicenseId: string; seats: number; used: number };
 
 /**
  * One kind of order (docs/structure.md, "Kinds of order"): who may place it and at what price (`plan`), what paying

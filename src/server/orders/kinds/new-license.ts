@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { EDITION_MESSAGES } from '../../../shared/editions';
 import { orderAmountSubunits } from '../../../shared/money';
 import { SHOP_ENDPOINT_MESSAGES } from '../../../shared/shop';
+import { addMonths } from '../../../shared/update-periods';
 import { findActiveTool, ownedToolIds, type ToolRow } from '../../catalogue/catalogue';
 import { revokeDownloadLinks } from '../../catalogue/downloads';
 import { deviceLimitOf, type EditionRow, editionsOf } from '../../catalogue/editions';
@@ -102,6 +103,9 @@ export const newLicense: OrderKind = {
     if (!user || !tool) throw new Error(`order ${order.id} refers to a missing user or tool`);
     const edition = await editionOfOrder(tx, order);
     const editionId = edition?.id ?? null;
+    // Updates for the edition's (or the tool's) period from today; null: every release, for life (decision 059).
+    const months = (edition ?? tool).updatesMonths;
+    const updatesUntil = months === null ? null : addMonths(now, months);
 
     // The buyer now owns the tool: the purchase the license, downloads and My Tools hang off.
     const [purchase] = await tx
@@ -114,7 +118,7 @@ export const newLicense: OrderKind = {
       (await convertTrial(
         ctx,
         tx,
-        { id: purchase.id, userId: order.userId, toolId: order.toolId, editionId },
+        { id: purchase.id, userId: order.userId, toolId: order.toolId, editionId, updatesUntil },
         now,
       )) ??
       (
@@ -122,6 +126,7 @@ export const newLicense: OrderKind = {
           holderId: order.userId,
           purchaseId: purchase.id,
           editionId,
+          updatesUntil,
           createdAt: now,
         })
       ).secret;

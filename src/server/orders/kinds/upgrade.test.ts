@@ -23,6 +23,7 @@ import type { MyLicense } from '../../../shared/licenses';
 import type { OrderHistoryOrder } from '../../../shared/order-history';
 import type { Tool } from '../../../shared/shop';
 import { addEdition } from '../../catalogue/editions';
+import type { AccountExport } from '../../data-rights/data-export';
 import { creditNotes, invoices } from '../../db/schema/invoices';
 import { gstr1Report } from '../../invoices/gstr1';
 import { cliActor } from '../../operator/audit';
@@ -236,6 +237,12 @@ describe('editions and upgrades', () => {
     expect(licensed.hasEntitlement('ocr')).toBe(true);
     expect(licensed.hasEntitlement('translate')).toBe(false);
     expect((await myLicense(buyer.client)).upgrades).toEqual([]);
+    // The buyer's data export names the license's edition and its upgrade.
+    const exported = (await buyer.client.get('/api/account/export')).json<AccountExport>();
+    expect(exported.licenses.find((each) => each.licenseKey === key)).toMatchObject({
+      edition: 'Pro',
+      upgrades: [{ orderId: upgrade.id, from: 'Standard', to: 'Pro', refunded: false }],
+    });
 
     // GSTR-1: both invoices are B2B lines of the buyer's GSTIN, each with its own taxable value.
     const issued = await t.ctx.db.select().from(invoices).where(eq(invoices.userId, buyer.user.id));

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { pathStrings } from '../../http/route-schemas';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../gateway';
 import { checkoutSignature, webhookSignature } from '../signatures';
+import { EMULATOR_ANSWERS } from './answers';
 
 /**
  * A stand-in for Razorpay in development and tests: the Orders API the gateway module calls, a checkout script
@@ -158,7 +159,8 @@ export async function registerRazorpayEmulator(
 
   // ── Orders API (what the gateway module calls) ──────────────────────────────────────────────────────────
 
-  app.post(`${api}/v1/orders`, { config: { csrf: false } }, async (request, reply) => {
+  const createOrder = { schema: { response: EMULATOR_ANSWERS.order }, config: { csrf: false } };
+  app.post(`${api}/v1/orders`, createOrder, async (request, reply) => {
     if (!authenticated(request, reply)) return reply;
     const parsed = createOrderSchema.safeParse(request.body);
     if (!parsed.success) {
@@ -184,7 +186,7 @@ export async function registerRazorpayEmulator(
 
   app.get<{ Params: { id: string } }>(
     `${api}/v1/orders/:id`,
-    { schema: { params: pathStrings('id') } },
+    { schema: { params: pathStrings('id'), response: EMULATOR_ANSWERS.order } },
     async (request, reply) => {
       if (!authenticated(request, reply)) return reply;
       const order = orders.get(request.params.id);
@@ -195,7 +197,7 @@ export async function registerRazorpayEmulator(
 
   app.get<{ Params: { id: string } }>(
     `${api}/v1/orders/:id/payments`,
-    { schema: { params: pathStrings('id') } },
+    { schema: { params: pathStrings('id'), response: EMULATOR_ANSWERS.payments } },
     async (request, reply) => {
       if (!authenticated(request, reply)) return reply;
       if (!orders.has(request.params.id))
@@ -230,7 +232,7 @@ export async function registerRazorpayEmulator(
 
   app.post<{ Params: { id: string } }>(
     `${api}/v1/payments/:id/refund`,
-    { schema: { params: pathStrings('id') }, config: { csrf: false } },
+    { schema: { params: pathStrings('id'), response: EMULATOR_ANSWERS.refund }, config: { csrf: false } },
     async (request, reply) => {
       if (!authenticated(request, reply)) return reply;
       // Razorpay answers a repeated X-Refund-Idempotency with the refund it already made, never a second one.
@@ -264,7 +266,7 @@ export async function registerRazorpayEmulator(
   /** A refund made by hand in the Razorpay Dashboard: only the webhooks tell the app. */
   app.post<{ Params: { id: string } }>(
     `${api}/test/payments/:id/dashboard-refund`,
-    { schema: { params: pathStrings('id') }, config: { csrf: false } },
+    { schema: { params: pathStrings('id'), response: EMULATOR_ANSWERS.refund }, config: { csrf: false } },
     async (request, reply) => {
       if (!authenticated(request, reply)) return reply;
       const payment = payments.get(request.params.id);
@@ -283,7 +285,7 @@ export async function registerRazorpayEmulator(
   /** A chargeback the buyer's bank opens, and its outcome: payment.dispute.created / .won / .lost. */
   app.post<{ Params: { id: string } }>(
     `${api}/test/payments/:id/dispute`,
-    { schema: { params: pathStrings('id') }, config: { csrf: false } },
+    { schema: { params: pathStrings('id'), response: EMULATOR_ANSWERS.dispute }, config: { csrf: false } },
     async (request, reply) => {
       if (!authenticated(request, reply)) return reply;
       const payment = payments.get(request.params.id);
@@ -312,7 +314,7 @@ export async function registerRazorpayEmulator(
   /** A UPI payment reported failed that the bank captures after all, minutes later. */
   app.post<{ Params: { id: string } }>(
     `${api}/test/payments/:id/late-capture`,
-    { schema: { params: pathStrings('id') }, config: { csrf: false } },
+    { schema: { params: pathStrings('id'), response: EMULATOR_ANSWERS.payment }, config: { csrf: false } },
     async (request, reply) => {
       if (!authenticated(request, reply)) return reply;
       const payment = payments.get(request.params.id);
@@ -334,16 +336,19 @@ export async function registerRazorpayEmulator(
 
   // ── Checkout (what the stand-in checkout.js calls from the browser) ──────────────────────────────────────
 
-  app.get(`${prefix}/checkout.js`, async (_request, reply) =>
-    reply
-      .header('content-type', 'text/javascript; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .send(checkoutScript),
+  app.get(
+    `${prefix}/checkout.js`,
+    { schema: { response: EMULATOR_ANSWERS.script } },
+    async (_request, reply) =>
+      reply
+        .header('content-type', 'text/javascript; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(checkoutScript),
   );
 
   app.get<{ Params: { orderId: string } }>(
     `${api}/checkout/:orderId`,
-    { schema: { params: pathStrings('orderId') } },
+    { schema: { params: pathStrings('orderId'), response: EMULATOR_ANSWERS.checkoutOrder } },
     async (request, reply) => {
       const order = orders.get(request.params.orderId);
       if (!order) return razorpayError(reply, 404, 'The id provided does not exist', 'order_id');
@@ -400,7 +405,7 @@ export async function registerRazorpayEmulator(
 
   app.post<{ Params: { orderId: string } }>(
     `${api}/checkout/:orderId/pay`,
-    { schema: { params: pathStrings('orderId') }, config: { csrf: false } },
+    { schema: { params: pathStrings('orderId'), response: EMULATOR_ANSWERS.paid }, config: { csrf: false } },
     async (request, reply) => {
       const order = checkoutOrder(request, reply);
       if (!order) return reply;
@@ -419,7 +424,10 @@ export async function registerRazorpayEmulator(
 
   app.post<{ Params: { orderId: string } }>(
     `${api}/checkout/:orderId/fail`,
-    { schema: { params: pathStrings('orderId') }, config: { csrf: false } },
+    {
+      schema: { params: pathStrings('orderId'), response: EMULATOR_ANSWERS.declined },
+      config: { csrf: false },
+    },
     async (request, reply) => {
       const order = checkoutOrder(request, reply);
       if (!order) return reply;

@@ -152,6 +152,7 @@ describe('Download my data', () => {
       releases: true,
       trials: true,
       checkoutReminders: true,
+      renewalReminders: true,
     });
     expect(data.signIns.length).toBeGreaterThanOrEqual(1);
     expect(data.orders.map((order) => order.id).sort()).toEqual([...buyer.orderIds].sort());

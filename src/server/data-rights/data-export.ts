@@ -9,7 +9,7 @@ import { fromSubunits } from '../../shared/money';
 import { DATA_PROCESSORS } from '../../shared/privacy';
 import { consentHistory } from '../auth/consents';
 import { passkeys, sessions, users } from '../db/schema/accounts';
-import { tools } from '../db/schema/catalogue';
+import { toolEditions, tools } from '../db/schema/catalogue';
 import { checkoutStarts } from '../db/schema/checkout';
 import { contactMessages } from '../db/schema/contact';
 import { creditNotes, invoices } from '../db/schema/invoices';
@@ -203,11 +203,14 @@ async function licensesOf(ctx: ExportContext, userId: string) {
       trialStartedAt: trials.startedAt,
       trialEndsAt: licenses.expiresAt,
       trialConvertedAt: trials.convertedAt,
+      edition: toolEditions.name,
+      updatesUntil: licenses.updatesUntil,
     })
     .from(licenses)
     .leftJoin(purchases, eq(purchases.id, licenses.purchaseId))
     .leftJoin(trials, eq(trials.licenseId, licenses.id))
     .innerJoin(tools, sql`${tools.id} = coalesce(${purchases.toolId}, ${trials.toolId})`)
+    .leftJoin(toolEditions, eq(toolEditions.id, licenses.editionId))
     .where(eq(licenses.holderId, userId))
     .orderBy(asc(licenses.createdAt));
   const devices = owned.length
@@ -229,6 +232,46 @@ async function licensesOf(ctx: ExportContext, userId: string) {
         )
         .orderBy(asc(licenseActivations.activatedAt))
     : [];
+  // Its upgrades and renewals (decisions 056, 059): the orders that acted on it, with what they changed.
+  const changes = owned.length
+    ? await ctx.db
+        .select({
+          licenseId: orders.licenseId,
+          orderId: orders.id,
+          kind: orders.kind,
+          status: orders.status,
+          paidAt: orders.paidAt,
+          terms: orders.terms,
+        })
+        .from(orders)
+        .where(
+          and(
+            inArray(
+              orders.licenseId,
+              owned.map((license) => license.id),
+            ),
+            inArray(orders.kind, ['upgrade', 'renewal']),
+            inArray(orders.status, ['paid', 'refunded']),
+          ),
+        )
+        .orderBy(asc(orders.paidAt))
+    : [];
+  const editionNames = new Map(
+    (changes.length
+      ? await ctx.db
+          .select({ id: toolEditions.id, name: toolEditions.name })
+          .from(toolEditions)
+          .where(
+            inArray(
+              toolEditions.id,
+              changes
+                .flatMap((change) => [change.terms?.fromEditionId ?? '', change.terms?.toEditionId ?? ''])
+                .filter(Boolean),
+            ),
+          )
+      : []
+    ).map((edition) => [edition.id, edition.name]),
+  );
   return owned.map(
     ({
       id,
@@ -238,9 +281,28 @@ async function licensesOf(ctx: ExportContext, userId: string) {
       trialStartedAt,
       trialEndsAt,
       trialConvertedAt,
+      updatesUntil,
       ...license
     }) => ({
       ...license,
+      updatesUntil: iso(updatesUntil),
+      upgrades: changes
+        .filter((change) => change.licenseId === id && change.kind === 'upgrade')
+        .map((change) => ({
+          orderId: change.orderId,
+          from: editionNames.get(change.terms?.fromEditionId ?? '') ?? null,
+          to: editionNames.get(change.terms?.toEditionId ?? '') ?? null,
+          paidAt: iso(change.paidAt),
+          refunded: change.status === 'refunded',
+        })),
+      renewals: changes
+        .filter((change) => change.licenseId === id && change.kind === 'renewal')
+        .map((change) => ({
+          orderId: change.orderId,
+          updatesUntil: change.terms?.toUpdatesUntil ?? null,
+          paidAt: iso(change.paidAt),
+          refunded: change.status === 'refunded',
+        })),
       licenseKey: revealLicenseKey(ctx.dataSecrets, { licenseKeySealed }),
       createdAt: iso(createdAt),
       refundedAt: iso(refundedAt),
@@ -352,6 +414,7 @@ async function exportBody(ctx: ExportContext, userId: string) {
         releases: user.releaseEmails,
         trials: user.trialEmails,
         checkoutReminders: user.checkoutReminderEmails,
+        renewalReminders: user.renewalReminderEmails,
       },
     },
     signIns: sessionRows.map(dates),

@@ -2,15 +2,18 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { accountExportSchema, messageAnswerSchema } from '../../shared/api-schemas';
 import { normaliseEmail } from '../../shared/auth';
 import { DATA_RIGHTS_MESSAGES } from '../../shared/privacy';
 import { verifyPassword } from '../auth/passwords';
 import { clearSessionCookie, requireUser } from '../auth/session';
 import { users } from '../db/schema/accounts';
+import { answerIn, refusals } from '../http/answers';
 import { contentDisposition } from '../http/content-disposition';
 import { AppError } from '../http/errors';
-import { refuseInvalidInput } from '../http/route-schemas';
+import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
+import { documented, SESSION } from '../openapi/openapi';
 import { accountExport, exportFileName } from './data-export';
 import { eraseAccount } from './erasure';
 
@@ -25,7 +28,16 @@ const DELETE_ATTEMPTS_PER_15_MINUTES = 10;
 /** The buyer's data rights (DPDP Act ss. 11–12): a copy of everything held, and erasure. */
 export async function dataRightsRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  app.get('/api/account/export', async (request, reply) => {
+  const exported = documented({
+    tags: ['Account'],
+    summary: 'A copy of everything the shop holds about the account (DPDP Act s. 11), as a JSON file',
+    security: SESSION,
+    response: {
+      200: answerIn('The JSON file, as an attachment', { 'application/json': accountExportSchema }),
+      ...refusals(401),
+    },
+  });
+  app.get('/api/account/export', exported, async (request, reply) => {
     const user = await requireUser(ctx, request);
     const data = await accountExport(ctx, user.id);
     return reply
@@ -37,7 +49,17 @@ export async function dataRightsRoutes(base: FastifyInstance, ctx: AppContext): 
 
   app.post(
     '/api/account/delete',
-    { schema: { body: deleteBody }, config: { checksCallerFirst: true, reauth: true } },
+    documented(
+      {
+        tags: ['Account'],
+        summary: 'Delete the account (DPDP Act s. 12): its password and email address, typed again',
+        description: 'Tax invoices and credit notes are kept, with the name and address they were issued to.',
+        security: SESSION,
+        body: deleteBody,
+        response: { 200: messageAnswerSchema, ...refusals(400, 401, 403, 429) },
+      },
+      { ...CALLER_FIRST, reauth: true },
+    ),
     async (request, reply) => {
       const user = await requireUser(ctx, request);
       refuseInvalidInput(request);
