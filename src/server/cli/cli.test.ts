@@ -254,6 +254,46 @@ describe('npm run admin', () => {
     });
   }, 60_000);
 
+  it('sells a number of months of updates with a renewal price, and lifetime again (issue 65)', async () => {
+    const id = addedToolId.slice(0, 8);
+    const edited = await adminJson<{ updatesMonths: number | null; renewalPriceInrPaise: number | null }>(
+      'tools',
+      'edit',
+      id,
+      '--updates-for',
+      '12m',
+      '--renewal-price-inr',
+      '599',
+      '--renewal-price-usd',
+      '9',
+    );
+    expect(edited).toMatchObject({
+      updatesMonths: 12,
+      renewalPriceInrPaise: 599_00,
+      renewalPriceUsdCents: 9_00,
+    });
+    const shown = await admin('tools', 'edit', id, '--updates-for', '1y');
+    expect(shown.stdout).toMatch(/Updates\s+12 months, renewed for ₹599\.00 \/ \$9\.00/);
+    // A period of no length is refused.
+    expectRefusal(
+      await admin('tools', 'edit', id, '--updates-for', '0m'),
+      1,
+      /--updates-for "0m": .*lifetime/i,
+    );
+    const lifetime = await adminJson<{ updatesMonths: number | null }>(
+      'tools',
+      'edit',
+      id,
+      '--updates-for',
+      'lifetime',
+      '--renewal-price-inr',
+      'none',
+      '--renewal-price-usd',
+      'none',
+    );
+    expect(lifetime).toMatchObject({ updatesMonths: null, renewalPriceInrPaise: null });
+  }, 60_000);
+
   it('refuses bad input with a one-line reason and a non-zero exit, and changes nothing', async () => {
     const id = addedToolId.slice(0, 8);
     // None of these needs the database, so they can run side by side.

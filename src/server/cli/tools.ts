@@ -6,6 +6,7 @@ import { type NewTool, type ToolChanges, toolChangesSchema } from '../../shared/
 import { formatSubunits, usdCentsFromInrPaise } from '../../shared/money';
 import { defaultPackageId, packageIdOf } from '../../shared/releases';
 import { FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES, TOOL_TEXT_MAX } from '../../shared/tool-rules';
+import { periodText } from '../../shared/update-periods';
 import { type ToolRow, toApiTool } from '../catalogue/catalogue';
 import { attachToolFile, createTool, listTools, updateTool } from '../catalogue/operator';
 import { details, formatBytes, formatTime, shortId, table } from './format';
@@ -34,6 +35,10 @@ export function toolForCommandLine(row: ToolRow) {
     active: row.active,
     sortOrder: row.sortOrder,
     packageId: packageIdOf(row),
+    /** Months of updates a purchase includes, null: lifetime (decision 059); the renewal's prices in subunits. */
+    updatesMonths: row.updatesMonths,
+    renewalPriceInrPaise: row.renewalPriceInrPaise,
+    renewalPriceUsdCents: row.renewalPriceUsdCents,
     file: row.fileKey
       ? { name: row.fileName, size: row.fileSize, sha256: row.fileSha256, key: row.fileKey }
       : null,
@@ -50,6 +55,16 @@ function status(row: ToolRow): string {
 function usdText(row: ToolRow): string {
   if (row.priceUsdCents !== null) return formatSubunits(row.priceUsdCents, 'USD');
   return `${formatSubunits(usdCentsFromInrPaise(row.priceInrPaise), 'USD')} (INR/75)`;
+}
+
+/** "12 months, renewed for ₹599.00 / $9.00", or "lifetime". */
+function updatesText(row: ToolRow): string {
+  if (row.updatesMonths === null) return periodText(null);
+  const prices = [
+    row.renewalPriceInrPaise === null ? null : formatSubunits(row.renewalPriceInrPaise, 'INR'),
+    row.renewalPriceUsdCents === null ? null : formatSubunits(row.renewalPriceUsdCents, 'USD'),
+  ].filter((price) => price !== null);
+  return `${periodText(row.updatesMonths)}, renewed for ${prices.join(' / ')}`;
 }
 
 const deliveryText = (delivery: Delivery) => (delivery === 'credentials' ? 'credentials' : 'license key');
@@ -70,6 +85,7 @@ function toolDetails(row: ToolRow): string {
         : 'per device',
     ],
     ['Free trial', row.trialDays > 0 ? `${row.trialDays} days` : 'none'],
+    ['Updates', updatesText(row)],
     ['Status', status(row)],
     ['Sort order', row.sortOrder],
     ['Icon', row.icon],
@@ -104,6 +120,9 @@ const FIELD_OF_OPTION = {
   'trial-days': 'trialDays',
   'package-id': 'packageId',
   heartbeat: 'heartbeatMinutes',
+  'updates-for': 'updatesMonths',
+  'renewal-price-inr': 'renewalPriceINR',
+  'renewal-price-usd': 'renewalPriceUSD',
 } as const;
 
 type FieldOption = keyof typeof FIELD_OF_OPTION;
@@ -119,6 +138,8 @@ const WORDS: Partial<Record<FieldOption, Record<string, string>>> = {
     credentials: 'credentials',
   },
   'package-id': { none: '' },
+  'renewal-price-inr': { none: '' },
+  'renewal-price-usd': { none: '' },
 };
 
 /** A description's characters take at most four bytes each in UTF-8. */
@@ -202,6 +223,21 @@ const FIELD_OPTIONS = {
     type: 'string',
     value: '<10m|2h>',
     description: 'A floating tool’s heartbeat interval (default 10m, at least 1m)',
+  },
+  'updates-for': {
+    type: 'string',
+    value: '<12m|1y|lifetime>',
+    description: 'Months of updates a purchase includes (lifetime, the default: every release)',
+  },
+  'renewal-price-inr': {
+    type: 'string',
+    value: '<rupees|none>',
+    description: 'Price in INR of another period of updates, e.g. 599',
+  },
+  'renewal-price-usd': {
+    type: 'string',
+    value: '<dollars|none>',
+    description: 'Price in USD of another period of updates, e.g. 9',
   },
 } as const satisfies Record<string, OptionSpec>;
 
