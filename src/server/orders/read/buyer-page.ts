@@ -1,8 +1,9 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { BILLING_COUNTRY_INDIA } from '../../../shared/billing';
 import type { OrderDetail } from '../../../shared/order-detail';
 import { taxDocumentPath } from '../../../shared/order-history';
 import { ORDER_EVENT_LABELS, type OrderEventKind } from '../../../shared/orders';
+import { periodText } from '../../../shared/update-periods';
 import { toolEditions, tools } from '../../db/schema/catalogue';
 import { creditNotes, invoices } from '../../db/schema/invoices';
 import { licenseActivations, licenses } from '../../db/schema/licenses';
@@ -46,7 +47,8 @@ export async function ownOrderDetail(
     firm: ctx.config.firm,
   });
 
-  const [events, invoiceRows, noteRows, license, requests] = await Promise.all([
+  const [description, events, invoiceRows, noteRows, license, requests] = await Promise.all([
+    lineDescription(ctx, order, toolLabel(tool.name, tool.device)),
     ctx.db
       .select({ kind: orderEvents.kind, detail: orderEvents.detail, createdAt: orderEvents.createdAt })
       .from(orderEvents)
@@ -105,7 +107,7 @@ export async function ownOrderDetail(
     currency: order.currency,
     lines: [
       {
-        description: toolLabel(tool.name, tool.device),
+        description,
         quantity: price.seats,
         unitPrice,
         amount: price.listPrice,
@@ -160,6 +162,29 @@ function historyLabel(kind: OrderEventKind, detail: unknown): string {
   if (kind === 'billing-corrected' && typeof facts.creditNote === 'string')
     return `Billing details corrected: credit note ${facts.creditNote} cancels invoice ${String(facts.cancelledInvoice)}; new invoice ${String(facts.invoice)}`;
   return ORDER_EVENT_LABELS[kind];
+}
+
+/**
+ * What the order bought, as its line says it: the tool, with the edition bought (decision 056), the upgrade's two
+ * editions, or the renewal's period of updates (decision 059); the tool alone for an order of a tool without them.
+ */
+async function lineDescription(
+  ctx: AppContext,
+  order: typeof orders.$inferSelect,
+  label: string,
+): Promise<string> {
+  const terms = order.terms ?? {};
+  if (order.kind === 'renewal' && terms.months) return `Updates for ${periodText(terms.months)}: ${label}`;
+  const ids = [terms.editionId, terms.fromEditionId, terms.toEditionId].filter((id) => id !== undefined);
+  if (ids.length === 0) return label;
+  const rows = await ctx.db
+    .select({ id: toolEditions.id, name: toolEditions.name })
+    .from(toolEditions)
+    .where(inArray(toolEditions.id, ids));
+  const name = (id: string | undefined) => rows.find((row) => row.id === id)?.name;
+  const [from, to, bought] = [name(terms.fromEditionId), name(terms.toEditionId), name(terms.editionId)];
+  if (order.kind === 'upgrade' && from && to) return `${label} — Upgrade from ${from} to ${to}`;
+  return bought ? `${label} — ${bought}` : label;
 }
 
 async function licenseOf(ctx: AppContext, orderId: string): Promise<OrderDetail['license']> {
