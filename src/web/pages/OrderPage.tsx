@@ -4,7 +4,7 @@ import { RefundRequestPanel } from '../features/orders/RefundRequestPanel';
 import { MyToolsSubpage } from './MyToolsSubpage';
 
 /** The license's edition and upgrades (issue 64) load only for a license of a tool with editions. */
-const LicenseEdition = lazy(() => import('./OrderLicenseEdition'));
+const LicenseEdition = lazy(() => import('./OrderLicenseOffers'));
 
 /** /my-tools/orders/<orderId>: one of the buyer's orders (decision 044). */
 export default function OrderPage() {

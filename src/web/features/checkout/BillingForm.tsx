@@ -15,7 +15,7 @@ import { COUNTRY_OPTIONS, CountryField } from './CountryField';
 import { CouponField } from './CouponField';
 import { EditionField } from './EditionField';
 import { SeatsField } from './SeatsField';
-import type { BillingFormProps } from './types';
+import { type BillingFormProps, editionOf } from './types';
 import { useQuote } from './useQuote';
 
 const FIELDS = ['address', 'state', 'country', 'gstin', 'seats'] as const;
@@ -23,7 +23,7 @@ const FIELDS = ['address', 'state', 'country', 'gstin', 'seats'] as const;
 /**
  * The billing details asked before payment (docs/product.md §2, §5), with the edition (of a tool with editions), the
  * seats, the coupon and the server's price for them. INR orders: address, state, India, optional GSTIN. Other
- * currencies: the country only. An upgrade asks no seats: it is priced for all of its license's.
+ * currencies: the country only. An upgrade or a renewal asks no seats: it is priced for all of its license's.
  */
 export function BillingForm({
   currency,
@@ -36,7 +36,7 @@ export function BillingForm({
   onDraftChange,
   addSeatsTo,
   editions,
-  upgrade,
+  change,
 }: BillingFormProps) {
   const domestic = currency === 'INR';
   const prefix = useId();
@@ -55,16 +55,16 @@ export function BillingForm({
     serverPath: 'billingDetails',
   });
   const { values, errors } = form;
-  // An upgrade is of all the license's seats, which the server knows: it is asked as one order.
-  const seats = upgrade ? 1 : parseSeats(values.seats);
+  // An upgrade or a renewal is of all the license's seats, which the server knows: it is asked as one order.
+  const seats = change ? 1 : parseSeats(values.seats);
   // The edition chosen of a tool with editions: the one chosen last time, else the lowest.
   const [editionId, setEditionId] = useState(
     () => (editions?.find((edition) => edition.id === draft?.editionId) ?? editions?.[0])?.id,
   );
   const { quote, quoting, couponCode, setCouponCode, checkFailed } = useQuote({
     toolId,
-    editionId: upgrade?.editionId ?? editionId,
-    upgradeLicenseId: upgrade?.licenseId,
+    ...change,
+    editionId: editionOf(change, editionId),
     currency,
     seats,
     state: domestic && findIndianState(values.state) ? values.state : '',
@@ -102,7 +102,7 @@ export function BillingForm({
 
   const submit = form.submit({
     validate: (typed) => ({
-      ...(!upgrade && parseSeats(typed.seats) === null ? { seats: SEATS_MESSAGE } : {}),
+      ...(!change && parseSeats(typed.seats) === null ? { seats: SEATS_MESSAGE } : {}),
       ...validateBilling(input(typed)),
     }),
     send: (typed) =>
@@ -111,7 +111,7 @@ export function BillingForm({
         { ...typed, couponCode: couponCode ?? '', editionId },
         {
           couponCode: applied?.code,
-          seats: (upgrade ? 1 : parseSeats(typed.seats)) ?? 1,
+          seats: (change ? 1 : parseSeats(typed.seats)) ?? 1,
           ...(editionId ? { editionId } : {}),
         },
       ),
@@ -158,7 +158,7 @@ export function BillingForm({
         />
       )}
 
-      {!upgrade && (
+      {!change && (
         <SeatsField
           id={idOf('seats')}
           value={values.seats}
@@ -168,7 +168,7 @@ export function BillingForm({
         />
       )}
 
-      {(toolId || upgrade) && (
+      {(toolId || change) && (
         <CouponField
           key={couponFieldKey}
           id={idOf('coupon')}
@@ -200,7 +200,7 @@ export function BillingForm({
         <PrimaryButton size="inline" busy={form.busy !== null}>
           {/* The spec's words, and beside them the amount the payment will ask for (the quote's total). */}
           Proceed to Payment
-          {quote?.seats === seats && quote.editionId === (upgrade?.editionId ?? editionId)
+          {quote?.seats === seats && quote.editionId === editionOf(change, editionId)
             ? ` · Pay ${formatSubunits(quote.total, quote.currency)}`
             : ''}
         </PrimaryButton>

@@ -11,14 +11,14 @@ const PURCHASE_MESSAGES = SHOP_MESSAGES.purchase;
 /** The checkout's accent: brand-800 from styles.css, so the payment window matches the site. */
 const CHECKOUT_THEME_COLOR = '#17324d';
 
-/** The tool an order is for, as the payment window names it (an upgrade's from My Tools has no catalogue prices). */
+/** The tool an order is for, as the payment window names it (an upgrade's or a renewal's from My Tools has no catalogue prices). */
 export type PurchasedItem = Pick<Tool, '_id' | 'name' | 'device'> &
   Partial<Pick<Tool, 'price' | 'priceINR' | 'priceUSD'>>;
 
 /**
  * What the order buys beyond the billing details: the coupon applied in the billing form (the server prices the
  * order with it, or refuses it), the number of seats, the edition of a tool with editions, and for "Add seats" the
- * team license they join, for an upgrade the license that moves to the edition.
+ * team license they join, for an upgrade the license that moves to the edition, for a renewal the license renewed.
  */
 export type OrderOptions = {
   couponCode?: string;
@@ -26,6 +26,7 @@ export type OrderOptions = {
   editionId?: string;
   teamLicenseId?: string;
   upgradeLicenseId?: string;
+  renewLicenseId?: string;
 };
 
 /** What the purchase tells the page that started it, and how it moves on. */
@@ -51,7 +52,7 @@ export function startPurchase(
   currency: Currency,
   billing: BillingDetails,
   beforeCheckout?: () => void,
-  { couponCode, seats, editionId, teamLicenseId, upgradeLicenseId }: OrderOptions = {},
+  { couponCode, seats, editionId, teamLicenseId, upgradeLicenseId, renewLicenseId }: OrderOptions = {},
 ): Promise<void> {
   setProcessingId(tool._id);
   const failToStart = (error: unknown) => {
@@ -63,10 +64,12 @@ export function startPurchase(
 
   return Promise.all([
     checkoutApi.createPayment({
-      // An upgrade names its license, whose tool the server knows; any other order names the tool.
+      // An upgrade or a renewal names its license, whose tool the server knows; any other order names the tool.
       ...(upgradeLicenseId
         ? { upgradeLicenseId }
-        : { toolId: tool._id, toolName: tool.name, price: displayPrice(tool, currency) }),
+        : renewLicenseId
+          ? { renewLicenseId }
+          : { toolId: tool._id, toolName: tool.name, price: displayPrice(tool, currency) }),
       currency,
       billingDetails: billing,
       ...(couponCode ? { couponCode } : {}),

@@ -15,10 +15,10 @@ export type BillingFormProps = {
   /** A tool with editions (decision 056): the buyer chooses one, the lowest to start with. */
   editions?: ToolEditionView[];
   /**
-   * An upgrade (decision 056): the buyer's license and the edition it moves to. The form then asks no seats (all of
-   * the license's are upgraded) and offers the coupon field as for a tool.
+   * An upgrade or a renewal of one of the buyer's licenses. The form then asks no seats (all of the license's are
+   * upgraded or renewed) and offers the coupon field as for a tool.
    */
-  upgrade?: { licenseId: string; editionId: string };
+  change?: LicenseChange;
   currency: Currency;
   /** What is being bought and for how much, shown above the form; for a tool with editions, of the one chosen. */
   summary: ReactNode | ((edition: ToolEditionView | undefined) => ReactNode);
@@ -33,6 +33,16 @@ export type BillingFormProps = {
    */
   onSubmit: (billing: BillingDetails, draft: BillingDraft, order: OrderChoice) => Promise<void>;
 };
+
+/**
+ * An order that names one of the buyer's licenses rather than a tool: an upgrade to a higher edition (decision 056),
+ * or a renewal of its updates for another period (decision 059). The server prices it for all the license's seats.
+ */
+export type LicenseChange = { upgradeLicenseId: string; editionId: string } | { renewLicenseId: string };
+
+/** The edition an order prices: the one it upgrades to, else the one chosen. */
+export const editionOf = (change: LicenseChange | undefined, chosen: string | undefined) =>
+  change && 'editionId' in change ? change.editionId : chosen;
 
 /** What the order buys beyond the billing details: the coupon applied, the number of seats and the edition chosen. */
 export type OrderChoice = { couponCode?: string; seats: number; editionId?: string };

@@ -12,14 +12,15 @@ const CHECK_FAILED = 'The code could not be checked. Please try again.';
 /**
  * The server's price for what the form says now (POST /api/checkout/quote): asked again when the edition, the number
  * of seats, the state, the country or the coupon changes, a moment after the last change (a number typed or stepped
- * through asks once). A tool's order names the tool (and its edition, of a tool with editions); an upgrade names the
- * license and the edition it moves to. An answer that arrives after a newer question is dropped; no number of seats, no price. An applied
+ * through asks once). A tool's order names the tool (and its edition, of a tool with editions); an upgrade or a
+ * renewal names the license (and the edition an upgrade moves to). An answer that arrives after a newer question is dropped; no number of seats, no price. An applied
  * code is announced with its effect; a refused one is a normal answer whose reason shows on the field.
  */
 export function useQuote({
   toolId,
   editionId,
   upgradeLicenseId,
+  renewLicenseId,
   currency,
   seats,
   state,
@@ -29,6 +30,7 @@ export function useQuote({
   toolId?: string;
   editionId?: string;
   upgradeLicenseId?: string;
+  renewLicenseId?: string;
   currency: Currency;
   seats: number | null;
   state: string;
@@ -45,7 +47,7 @@ export function useQuote({
 
   const quoted = useRef(false);
   useEffect(() => {
-    if (!toolId && !upgradeLicenseId) return;
+    if (!toolId && !upgradeLicenseId && !renewLicenseId) return;
     if (seats === null) {
       setQuote(null);
       setQuoting(false);
@@ -56,7 +58,7 @@ export function useQuote({
     const ask = () =>
       checkoutApi
         .quote({
-          ...(upgradeLicenseId ? { upgradeLicenseId } : { toolId }),
+          ...(upgradeLicenseId ? { upgradeLicenseId } : renewLicenseId ? { renewLicenseId } : { toolId }),
           ...(editionId ? { editionId } : {}),
           currency,
           state,
@@ -98,7 +100,7 @@ export function useQuote({
       current = false;
       window.clearTimeout(timer);
     };
-  }, [toolId, editionId, upgradeLicenseId, currency, seats, state, country, couponCode]);
+  }, [toolId, editionId, upgradeLicenseId, renewLicenseId, currency, seats, state, country, couponCode]);
 
   const setCouponCode = (code: string | null) => {
     announceResult.current = code !== null;

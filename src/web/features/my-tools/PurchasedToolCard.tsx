@@ -23,10 +23,17 @@ import { VersionPanel } from './VersionPanel';
 export type TeamPanelSlot = ComponentType<{ tool: PurchasedTool; licenseId: string }>;
 
 /**
- * A license's edition and its upgrades (issue 64), which the page gives (the checkout's upgrade is part of it); it
- * loads on demand, only for a license of a tool with editions.
+ * A license's edition with its upgrades (issue 64) and the end of its updates with their renewal (issue 65), which
+ * the page gives (the checkout is part of it); it loads on demand, only for a license that has either.
  */
-export type EditionSlot = ComponentType<{ tool: PurchasedTool; license: MyLicense; onUpgraded: () => void }>;
+export type LicenseOffersSlot = ComponentType<{
+  tool: PurchasedTool;
+  license: MyLicense;
+  onPurchased: () => void;
+}>;
+
+/** A license of a tool with editions, or with updates for a period: what LicenseOffersSlot shows. */
+export const hasOffers = (license: MyLicense) => license.edition !== null || license.updatesUntil !== null;
 
 /** 'Purchased: 22 Nov 2026', or N/A when the date is unknown. */
 export function purchasedLabel(purchaseDate: string | null): string {
@@ -124,7 +131,7 @@ export function PurchasedToolCard({
   sending,
   onGetCredentials,
   teamPanel: TeamPanel,
-  edition: Edition,
+  offers: Offers,
 }: {
   tool: PurchasedTool;
   license: MyLicense | undefined;
@@ -132,7 +139,7 @@ export function PurchasedToolCard({
   sending: boolean;
   onGetCredentials: () => void;
   teamPanel: TeamPanelSlot;
-  edition: EditionSlot;
+  offers: LicenseOffersSlot;
 }) {
   if (tool.trialEndsAt) return <TrialToolCard tool={tool} trialEndsAt={tool.trialEndsAt} license={license} />;
   return (
@@ -159,10 +166,10 @@ export function PurchasedToolCard({
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
       <VersionPanel tool={tool} />
       {license && (
-        // The license shows once its edition's code is here too, so the card grows once.
+        // The license shows once its offers' code is here too, so the card grows once.
         <Suspense fallback={null}>
           <LicensePanel license={license} state={licenses} />
-          {license.edition && <Edition tool={tool} license={license} onUpgraded={licenses.reload} />}
+          {hasOffers(license) && <Offers tool={tool} license={license} onPurchased={licenses.reload} />}
         </Suspense>
       )}
       {tool.team && (
