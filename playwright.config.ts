@@ -2,13 +2,14 @@ import { defineConfig } from '@playwright/test';
 
 /**
  * Browser journeys in Debian's Chromium (never a downloaded browser). Each spec file gets a worker, and so a shop (server,
- * mail sink, command line), of its own through e2e/fixtures.ts.
+ * mail sink, command line), of its own through e2e/fixtures.ts; files are isolated that way, so two workers run two
+ * files side by side (E2E_WORKERS=1 runs them one at a time, e.g. to read a failing journey's log in order).
  */
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 10_000 },

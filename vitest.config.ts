@@ -1,4 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -8,6 +10,17 @@ import { defineConfig } from 'vitest/config';
  * (`*.test.tsx`) run in happy-dom. Browser journeys live in e2e/ and run under Playwright.
  */
 const postgres = process.env.TEST_DATABASE_URL;
+
+/**
+ * Server test files that open no database (no test support, no db module, no app): they would test the same thing
+ * twice, so the PostgreSQL pass leaves them out. Read from their imports, so a file that starts opening one joins
+ * the second pass by itself.
+ */
+const OPENS_A_DATABASE = /test\/support|\/db'|\/db\/|openDatabase|TEST_DB|createApp|buildApp/;
+const databaseFreeTests = readdirSync('src/server', { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.test.ts'))
+  .map((file) => path.join('src/server', file))
+  .filter((file) => !OPENS_A_DATABASE.test(readFileSync(file, 'utf8')));
 
 /**
  * Vitest's default is one worker per core but one; on a 2-core machine that is one, and most of these tests wait on
@@ -48,7 +61,7 @@ export default defineConfig({
                 name: 'postgres',
                 include: ['src/server/**/*.test.ts'],
                 // The embedded database's own features (its backups) have no PostgreSQL counterpart.
-                exclude: ['**/node_modules/**', 'src/**/*.pglite.test.ts'],
+                exclude: ['**/node_modules/**', 'src/**/*.pglite.test.ts', ...databaseFreeTests],
                 environment: 'node',
                 env: { TEST_DB: 'postgres', TEST_DATABASE_URL: postgres },
                 testTimeout: 30_000,

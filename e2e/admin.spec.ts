@@ -93,10 +93,13 @@ test('Activity lists the grant and the enrolment, sorted and searched on the ser
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Activity' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
   const rows = page.getByRole('table', { name: 'Operator actions' }).locator('tbody tr');
-  await expect(rows).toHaveCount(2);
+  // Newest first: the enrolment, the grant, and the development shop's example coupon its first start made.
+  await expect(rows).toHaveCount(3);
   await expect(rows.nth(0)).toContainText('second_factor.enrol');
   await expect(rows.nth(1)).toContainText('operator.grant');
   await expect(rows.nth(1)).toContainText(`cli:${userInfo().username}`);
+  await expect(rows.nth(2)).toContainText('coupon.create');
+  await expect(rows.nth(2)).toContainText('cli:first-run');
   await checkScreen('activity');
 
   const byAction = page.getByRole('button', { name: 'What' });
@@ -106,7 +109,8 @@ test('Activity lists the grant and the enrolment, sorted and searched on the ser
   await expect(rows.nth(0)).toContainText('second_factor.enrol');
   await page.keyboard.press('Enter');
   await expect(page.getByRole('columnheader', { name: 'What' })).toHaveAttribute('aria-sort', 'ascending');
-  await expect(rows.nth(0)).toContainText('operator.grant');
+  await expect(rows.nth(0)).toContainText('coupon.create');
+  await expect(rows.nth(1)).toContainText('operator.grant');
 
   await page.getByRole('searchbox', { name: 'Search activity' }).fill('enrol');
   await page.getByRole('button', { name: 'Search' }).click();

@@ -98,6 +98,7 @@ test('My Tools shows the trial’s key, end date and days left; “Buy — keeps
     day: 'numeric',
     month: 'short',
     year: 'numeric',
+    timeZone: 'Asia/Kolkata',
   }).format(ends);
   await expect(card.getByText(`Ends on ${endText}`)).toBeVisible();
   await expect(card.getByRole('region', { name: 'Trial license' }).locator('code')).toHaveText(trialKey);

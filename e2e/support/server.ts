@@ -30,7 +30,7 @@ export type RunningServer = {
  */
 export async function startServer(
   env: Record<string, string> = {},
-  options: { dataDir?: string; built?: boolean } = {},
+  options: { dataDir?: string; built?: boolean; nodeArgs?: string[] } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://localhost:${port}`;
@@ -48,7 +48,7 @@ export async function startServer(
       DATA_DIR: dataDir,
     },
     port,
-    { built: options.built, migrated: true },
+    { built: options.built, migrated: true, nodeArgs: options.nodeArgs },
   );
   await server.start(120_000);
   return {

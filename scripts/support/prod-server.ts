@@ -242,7 +242,12 @@ export async function startProductionServer(
       // The soak's real mail sink and payment emulator, a metrics token (scripts/soak.ts).
       ...options.env,
     },
-    { dataDir, built: true },
+    {
+      dataDir,
+      built: true,
+      // A profiler's flags, which NODE_OPTIONS refuses: BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=reports/prof".
+      nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean),
+    },
   );
   if (!databaseUrl) await firstSnapshotWritten(dataDir);
   return {

@@ -52,7 +52,14 @@ export class ServerProcess {
   constructor(
     private readonly env: Record<string, string>,
     public port = 0,
-    private readonly options: { dataDir?: string; built?: boolean; migrated?: boolean; root?: string } = {},
+    private readonly options: {
+      dataDir?: string;
+      built?: boolean;
+      migrated?: boolean;
+      root?: string;
+      /** Node's own flags before the entry point, for those NODE_OPTIONS refuses (`--cpu-prof`). */
+      nodeArgs?: string[];
+    } = {},
   ) {
     this.dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'app-instance-'));
   }
@@ -76,7 +83,7 @@ export class ServerProcess {
       await seedMigratedDataDir(this.env.DATA_DIR ?? this.dataDir);
     const built = this.options.built ?? runBuilt;
     const entry = built ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];
-    const child = spawn(process.execPath, entry, {
+    const child = spawn(process.execPath, [...(this.options.nodeArgs ?? []), ...entry], {
       cwd: this.options.root ?? repoRoot,
       env: {
         PATH: process.env.PATH ?? '',
