@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation, useSearch } from 'wouter';
+import { useSearch } from 'wouter';
 import type { MyLicense } from '../../shared/licenses';
 import type { PurchasedTool } from '../../shared/shop';
 import { toolTitle } from '../components/tools/toolTitle';
@@ -31,14 +31,14 @@ export default function LicenseOffers({
       'upgrade' in offer ? upgradeButton(license.licenseId) : renewButton(license.licenseId),
   });
 
-  const [path, navigate] = useLocation();
   const asked = new URLSearchParams(useSearch()).get('renew') === license.licenseId;
   const offered = license.renewal;
   useEffect(() => {
     if (!asked) return;
-    navigate(path, { replace: true });
+    // The page's own address without the question (wouter hears replaceState), so a reload does not ask again.
+    window.history.replaceState(window.history.state, '', window.location.pathname);
     if (offered) change.open({ renewal: offered });
-  }, [asked, offered, path, navigate, change.open]);
+  }, [asked, offered, change.open]);
 
   return (
     <>
