@@ -112,12 +112,31 @@ export default defineConfig(({ isSsrBuild }) => ({
                 },
                 {
                   // What the buyer's pages (My Tools, an order's page, the account, the team panel) read with: the
-                  // data-fetching hook, the orders' API calls and the date formats, one file rather than three
-                  // (decision 055). Their dependencies stay where they are: the fetch wrapper is the entry's.
+                  // data-fetching hook, the orders' and My Tools' API calls and the date formats, one file rather
+                  // than four (decision 055; the order page reads a license's upgrades with My Tools' calls). Their
+                  // dependencies stay where they are: the fetch wrapper is the entry's.
                   name: 'portal',
                   minShareCount: 2,
                   includeDependenciesRecursively: false,
-                  test: /src[\\/]web[\\/](features[\\/]orders[\\/]api|lib[\\/](useQuery|dates))\./,
+                  test: /src[\\/]web[\\/](features[\\/](orders|my-tools)[\\/]api|lib[\\/](useQuery|dates))\./,
+                },
+                {
+                  // What both shop pages show a tool with (its icon, title, text, "Get Credentials", the search box
+                  // and the shop's messages), and the purchase the catalogue, Add seats and an upgrade share (its
+                  // calls, the checkout script's loader, the currency): one file each, as when only the shop pages
+                  // used them. An upgrade from an order's page (issue 64) reaches for some of them later, which
+                  // would otherwise split each into files of their own, every one a request and a line in the
+                  // entry's preload lists.
+                  name: 'tool-parts',
+                  minShareCount: 2,
+                  includeDependenciesRecursively: false,
+                  test: /src[\\/]web[\\/]components[\\/](tools[\\/](toolTitle|TruncatedText|ToolIcon|useSendCredentials)|SearchBox)\.|src[\\/]shared[\\/]shop\./,
+                },
+                {
+                  name: 'purchase',
+                  minShareCount: 2,
+                  includeDependenciesRecursively: false,
+                  test: /src[\\/]web[\\/](features[\\/]checkout[\\/](usePurchase|razorpay|api)|lib[\\/]shop-api)\.|src[\\/]shared[\\/]currency\./,
                 },
                 {
                   name: 'page-header',

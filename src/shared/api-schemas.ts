@@ -449,7 +449,9 @@ export const orderDetailSchema = exactly<OrderDetail>()(
     billingCorrectableUntil: z.string().nullable(),
     license: z
       .object({
+        id: z.string(),
         status: z.enum(LICENSE_STATUSES),
+        edition: z.string().nullable(),
         devices: z.array(z.object({ name: z.string(), activatedAt: z.string(), lastSeenAt: z.string() })),
       })
       .nullable(),

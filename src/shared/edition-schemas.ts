@@ -68,20 +68,51 @@ export const newEditionSchema = z.strictObject({
 });
 export type NewEdition = z.output<typeof newEditionSchema>;
 
+const editionChangeFields = {
+  name: editionNameField.optional(),
+  priceInrPaise: subunits('The INR price').optional(),
+  priceUsdCents: subunits('The USD price').nullable().optional(),
+  entitlements: entitlementsField.optional(),
+  deviceLimit: deviceLimitField.nullable().optional(),
+  /** Months of updates a purchase of the edition includes; null: lifetime (decision 059). */
+  updatesMonths: updatesMonthsField.optional(),
+  renewalPriceInrPaise: subunits('The INR renewal price').nullable().optional(),
+  renewalPriceUsdCents: subunits('The USD renewal price').nullable().optional(),
+  trial: z.literal(true).optional(),
+};
+const changesSomething = (changes: Record<string, unknown>) =>
+  Object.values(changes).some((value) => value !== undefined);
+const NOTHING_TO_CHANGE = { error: 'Nothing to change: give at least one field' };
+
 /** Changes to an edition: only what is given changes. `trial`: a trial of the tool runs as this edition. */
 export const editionChangesSchema = z
-  .strictObject({
-    name: editionNameField.optional(),
-    priceInrPaise: subunits('The INR price').optional(),
-    priceUsdCents: subunits('The USD price').nullable().optional(),
-    entitlements: entitlementsField.optional(),
-    deviceLimit: deviceLimitField.nullable().optional(),
-    updatesMonths: updatesMonthsField.optional(),
-    renewalPriceInrPaise: subunits('The INR renewal price').nullable().optional(),
-    renewalPriceUsdCents: subunits('The USD renewal price').nullable().optional(),
-    trial: z.literal(true).optional(),
-  })
-  .refine((changes) => Object.values(changes).some((value) => value !== undefined), {
-    error: 'Nothing to change: give at least one field',
-  });
+  .strictObject(editionChangeFields)
+  .refine(changesSomething, NOTHING_TO_CHANGE);
 export type EditionChanges = z.output<typeof editionChangesSchema>;
+
+/**
+ * The dashboard's edition forms: the same fields, and the fresh authenticator code that setting or changing a price
+ * asks for there, as a tool's prices do (the route decides whether it is needed).
+ */
+const freshCodeField = { code: z.string().optional() };
+export const dashboardNewEditionSchema = newEditionSchema.extend(freshCodeField);
+export type DashboardNewEdition = z.input<typeof dashboardNewEditionSchema>;
+export const dashboardEditionChangesSchema = z
+  .strictObject({ ...editionChangeFields, ...freshCodeField })
+  .refine(({ code: _code, ...changes }) => changesSomething(changes), NOTHING_TO_CHANGE);
+export type DashboardEditionChanges = z.input<typeof dashboardEditionChangesSchema>;
+
+/**
+ * An edition as the dashboard's tool page lists it: prices in subunits, its own device limit (null: the tool's) and
+ * whether a trial of the tool runs as it.
+ */
+export const adminEditionSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  priceInrPaise: z.int(),
+  priceUsdCents: z.int().nullable(),
+  entitlements: z.array(z.string()),
+  deviceLimit: z.int().nullable(),
+  trial: z.boolean(),
+});
+export type AdminEdition = z.output<typeof adminEditionSchema>;

@@ -49,7 +49,11 @@ export type OrderDetail = {
   /** Until when the billing details can still be corrected (India date, YYYY-MM-DD); null when they cannot. */
   billingCorrectableUntil: string | null;
   license: {
+    /** The license's id, as My Tools lists it (with its upgrades). */
+    id: string;
     status: LicenseStatus;
+    /** Its edition's name, of a tool with editions (decision 056); null without. */
+    edition: string | null;
     devices: Array<{ name: string; activatedAt: string; lastSeenAt: string }>;
   } | null;
   /** The buyer's refund requests and what became of them, oldest first. */

@@ -68,8 +68,8 @@ export type ToolInstaller = {
 };
 
 /**
- * Every message of the shop (docs/product.md §5, §8) but the billing form's (billing.ts), for both sides: the
- * catalogue and My Tools pages, the purchase flow, "Get Credentials", and the payment endpoints.
+ * Every message of the shop (docs/product.md §5, §8) but the billing form's (billing.ts) and the payment endpoints'
+ * (below), for both sides: the catalogue and My Tools pages, the purchase flow and "Get Credentials".
  */
 export const SHOP_MESSAGES = {
   catalogue: {
@@ -88,14 +88,24 @@ export const SHOP_MESSAGES = {
     createFailed: 'There was a problem initiating your payment. Please try again.',
     paymentFailed: (description: string) => `Payment failed: ${description}`,
   },
-  /** "Get Credentials": what the server answers, and what the browser shows when it gets no usable answer. */
+  /** "Get Credentials": what the server answers when it sent them, and what the browser shows without an answer. */
   credentials: {
     sent: 'Credentials sent to your email!',
+    failed: 'Failed to send credentials',
+    error: 'Error sending credentials',
+  },
+} as const;
+
+/**
+ * What the payment endpoints and "Get Credentials" answer when they refuse (docs/product.md §8), apart from
+ * SHOP_MESSAGES so that the shop's pages, which show the server's message as it comes, do not carry them.
+ */
+export const SHOP_ENDPOINT_MESSAGES = {
+  /** POST /api/send-tool-credentials/ */
+  credentials: {
     notPurchased: 'You have not purchased this tool.',
     tooMany:
       'You have asked for your credentials several times already. Please check your inbox or try again later.',
-    failed: 'Failed to send credentials',
-    error: 'Error sending credentials',
   },
   /** POST /api/create-payment/ */
   payment: {

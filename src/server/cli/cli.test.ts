@@ -22,7 +22,7 @@ import {
   orderRow,
 } from '../../../test/support/shop-fixtures';
 import type { Tool } from '../../shared/shop';
-import { SHOP_MESSAGES } from '../../shared/shop';
+import { SHOP_ENDPOINT_MESSAGES } from '../../shared/shop';
 import { contactMessages } from '../db/schema/contact';
 import { downloadTokens } from '../db/schema/downloads';
 import { licenses } from '../db/schema/licenses';
@@ -40,7 +40,6 @@ import { adminSocketPath, askServer } from './socket';
  * command the test opens the same database with the real app and looks through the API.
  */
 
-const CREDENTIALS_MESSAGES = SHOP_MESSAGES.credentials;
 const root = path.resolve(import.meta.dirname, '../../..');
 const KEY_ID = 'rzp_test_emulator';
 
@@ -255,6 +254,46 @@ describe('npm run admin', () => {
     });
   }, 60_000);
 
+  it('sells a number of months of updates with a renewal price, and lifetime again (issue 65)', async () => {
+    const id = addedToolId.slice(0, 8);
+    const edited = await adminJson<{ updatesMonths: number | null; renewalPriceInrPaise: number | null }>(
+      'tools',
+      'edit',
+      id,
+      '--updates-for',
+      '12m',
+      '--renewal-price-inr',
+      '599',
+      '--renewal-price-usd',
+      '9',
+    );
+    expect(edited).toMatchObject({
+      updatesMonths: 12,
+      renewalPriceInrPaise: 599_00,
+      renewalPriceUsdCents: 9_00,
+    });
+    const shown = await admin('tools', 'edit', id, '--updates-for', '1y');
+    expect(shown.stdout).toMatch(/Updates\s+12 months, renewed for ₹599\.00 \/ \$9\.00/);
+    // A period of no length is refused.
+    expectRefusal(
+      await admin('tools', 'edit', id, '--updates-for', '0m'),
+      1,
+      /--updates-for "0m": .*lifetime/i,
+    );
+    const lifetime = await adminJson<{ updatesMonths: number | null }>(
+      'tools',
+      'edit',
+      id,
+      '--updates-for',
+      'lifetime',
+      '--renewal-price-inr',
+      'none',
+      '--renewal-price-usd',
+      'none',
+    );
+    expect(lifetime).toMatchObject({ updatesMonths: null, renewalPriceInrPaise: null });
+  }, 60_000);
+
   it('refuses bad input with a one-line reason and a non-zero exit, and changes nothing', async () => {
     const id = addedToolId.slice(0, 8);
     // None of these needs the database, so they can run side by side.
@@ -355,7 +394,7 @@ describe('npm run admin', () => {
       const client = await loginAs(t, buyer);
       const credentials = await client.post('/api/send-tool-credentials/', { toolId: windowsToolId });
       expect(credentials.statusCode).toBe(404);
-      expect(credentials.json()).toMatchObject({ message: CREDENTIALS_MESSAGES.notPurchased });
+      expect(credentials.json()).toMatchObject({ message: SHOP_ENDPOINT_MESSAGES.credentials.notPurchased });
       expect((await client.get('/api/my-tools/')).json()).toEqual([]);
 
       const [order] = await t.ctx.db.select().from(orders).where(eq(orders.id, paidOrderId));

@@ -36,6 +36,10 @@ export function toolForCommandLine(row: ToolRow) {
     active: row.active,
     sortOrder: row.sortOrder,
     packageId: packageIdOf(row),
+    /** Months of updates a purchase includes, null: lifetime (decision 059); the renewal's prices in subunits. */
+    updatesMonths: row.updatesMonths,
+    renewalPriceInrPaise: row.renewalPriceInrPaise,
+    renewalPriceUsdCents: row.renewalPriceUsdCents,
     file: row.fileKey
       ? { name: row.fileName, size: row.fileSize, sha256: row.fileSha256, key: row.fileKey }
       : null,

@@ -4,7 +4,7 @@ import type { Currency } from '../../shared/constants';
 import type { CouponCheckResponse, couponCheckSchema } from '../../shared/coupons';
 import { COUPON_MESSAGES } from '../../shared/coupons';
 import { fromSubunits, orderAmountSubunits } from '../../shared/money';
-import { SHOP_MESSAGES } from '../../shared/shop';
+import { SHOP_ENDPOINT_MESSAGES } from '../../shared/shop';
 import { findActiveTool } from '../catalogue/catalogue';
 import { coupons } from '../db/schema/coupons';
 import type { AppContext } from '../kernel/context';
@@ -56,7 +56,8 @@ export async function checkCoupon(
   body: z.output<typeof couponCheckSchema>,
 ): Promise<CouponCheckResponse> {
   const tool = await findActiveTool(ctx.db, body.toolId);
-  if (!tool || tool.comingSoon) throw new DomainError('not_found', SHOP_MESSAGES.payment.toolNotFound);
+  if (!tool || tool.comingSoon)
+    throw new DomainError('not_found', SHOP_ENDPOINT_MESSAGES.payment.toolNotFound);
   const priced = await judgeCoupon(ctx, guesser, {
     code: body.code,
     toolId: tool.id,

@@ -8,7 +8,7 @@ import {
 } from '../../shared/api-schemas';
 import { type CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
 import type { ProformaAnswer } from '../../shared/proforma';
-import { SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
+import { SHOP_ENDPOINT_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { createPaymentSchema, proformaRequestSchema, verifyPaymentSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
 import { recordCheckoutStart } from '../checkout/recovery';
@@ -150,7 +150,7 @@ export async function checkoutRoutes(base: FastifyInstance, ctx: AppContext): Pr
 
       const { outcome, orderId } = await verifyPayment(ctx, user.id, body);
       request.log.info({ orderId, outcome }, 'payment verified');
-      return { status: 'success', message: SHOP_MESSAGES.verify.success };
+      return { status: 'success', message: SHOP_ENDPOINT_MESSAGES.verify.success };
     },
   );
 }

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { OrderKindName } from '../../shared/orders';
 import { mayPayAsFirm, PROFORMA_MESSAGES } from '../../shared/proforma';
-import { type CreatePaymentResponse, SHOP_MESSAGES } from '../../shared/shop';
+import { type CreatePaymentResponse, SHOP_ENDPOINT_MESSAGES, SHOP_MESSAGES } from '../../shared/shop';
 import type { createPaymentSchema } from '../../shared/shop-schemas';
 import type { SessionUser } from '../auth/session-cache';
 import { judgeCoupon } from '../coupons/check';
@@ -22,7 +22,7 @@ type CreatePaymentBody = z.output<typeof createPaymentSchema>;
 /** What an order is opened from: the checkout's payment and the proforma take the same (shop-schemas.ts). */
 export type OrderRequestBody = Omit<CreatePaymentBody, 'toolName' | 'price'>;
 
-const PAYMENT_MESSAGES = SHOP_MESSAGES.payment;
+const PAYMENT_MESSAGES = SHOP_ENDPOINT_MESSAGES.payment;
 
 /** Until Razorpay names the order, the row carries this placeholder (the column is unique and required). */
 export const PENDING_ORDER_PREFIX = 'pending_';

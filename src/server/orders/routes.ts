@@ -19,7 +19,7 @@ import type { OrderDetail } from '../../shared/order-detail';
 import type { OrderHistoryOrder } from '../../shared/order-history';
 import type { TdsCertificateAnswer } from '../../shared/proforma';
 import { buyerRefundRequestSchema, type RefundRequestView } from '../../shared/refund-requests';
-import { SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
+import { SHOP_ENDPOINT_MESSAGES, SHOP_MESSAGES, type StatusResponse } from '../../shared/shop';
 import { sendCredentialsSchema } from '../../shared/shop-schemas';
 import { requireUser } from '../auth/session';
 import { answerIn, fileBytes, refusals } from '../http/answers';
@@ -239,7 +239,7 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
       await ctx.limiter.consume({
         key: `send-credentials:${user.id}:${toolId}`,
         ...RESEND_LIMIT,
-        message: CREDENTIALS_MESSAGES.tooMany,
+        message: SHOP_ENDPOINT_MESSAGES.credentials.tooMany,
       });
       const hold = await licenseHold(ctx.db, { userId: user.id, toolId });
       if (hold) {
@@ -253,7 +253,7 @@ export async function orderRoutes(base: FastifyInstance, ctx: AppContext): Promi
         );
       }
       const outcome = await resendDelivery(ctx, { userId: user.id, toolId }, 'web');
-      if (outcome.result !== 'sent') throw notFound(CREDENTIALS_MESSAGES.notPurchased);
+      if (outcome.result !== 'sent') throw notFound(SHOP_ENDPOINT_MESSAGES.credentials.notPurchased);
       return { status: 'success', message: CREDENTIALS_MESSAGES.sent };
     },
   );

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { SHOP_MESSAGES } from '../../shared/shop';
+import { SHOP_ENDPOINT_MESSAGES } from '../../shared/shop';
 import type { verifyPaymentSchema } from '../../shared/shop-schemas';
 import { orders } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
@@ -8,7 +8,7 @@ import { DomainError } from '../kernel/domain-error';
 import { verifyCheckoutSignature } from '../payments/signatures';
 import { type FulfilOutcome, fulfilOrder } from './settle';
 
-const VERIFY_MESSAGES = SHOP_MESSAGES.verify;
+const VERIFY_MESSAGES = SHOP_ENDPOINT_MESSAGES.verify;
 
 /**
  * POST /api/verify-payment/: the browser reports a payment on one of the caller's orders. The checkout signature

@@ -1,4 +1,3 @@
-import { BILLING_COUNTRY_INDIA } from '../../shared/billing';
 import { CURRENCIES, type Currency } from '../../shared/constants';
 
 /**
@@ -46,6 +45,8 @@ export type BillingDraft = {
   couponCode?: string;
   /** The number of seats as typed ("5"); absent: one. */
   seats?: string;
+  /** The edition chosen, of a tool with editions (kept while the page is open, not across a reload). */
+  editionId?: string;
 };
 
 /** The billing form as last typed in this tab, with its coupon code and the tool that code was for. */
@@ -75,10 +76,16 @@ export const rememberBillingDraft = (draft: StoredBillingDraft) =>
 
 /**
  * A paid order's billing details were corrected (an Indian GSTIN and address): the next checkout in this tab starts
- * from them, not from what was typed before (issue 63); the coupon and seats typed stay.
+ * from them, not from what was typed before (issue 63); the coupon and seats typed stay. The caller names the
+ * country, so that this file, which every shop page loads, does not bring the billing rules and their country list.
  */
-export function rememberCorrectedBilling(corrected: { address: string; state: string; gstin: string }): void {
-  rememberBillingDraft({ ...storedBillingDraft(), ...corrected, country: BILLING_COUNTRY_INDIA });
+export function rememberCorrectedBilling(corrected: {
+  address: string;
+  state: string;
+  gstin: string;
+  country: string;
+}): void {
+  rememberBillingDraft({ ...storedBillingDraft(), ...corrected });
 }
 
 /**

@@ -5,6 +5,8 @@ import { ToolsLayout } from '../layout/ToolsLayout';
 
 /** A team's panel (issue 54) loads only on the card of a team the buyer owns. */
 const TeamPanel = lazy(() => import('./MyToolsTeamPanel'));
+/** A license's edition, upgrades, updates and renewal (issues 64, 65) load only on the card of a license with them. */
+const LicenseOffers = lazy(() => import('./LicenseOffers'));
 
 /** /my-tools (docs/product.md §2): the signed-in buyer's tools; everyone else is sent to /utility-tools. */
 export default function MyToolsPage() {
@@ -29,7 +31,7 @@ export default function MyToolsPage() {
         <h2 id="purchased-tools-heading" className="sr-only">
           Purchased tools and trials
         </h2>
-        <MyToolsList teamPanel={TeamPanel} />
+        <MyToolsList teamPanel={TeamPanel} offers={LicenseOffers} />
       </section>
       <section aria-labelledby="order-history-heading" className="mx-auto max-w-6xl px-5 pb-16 sm:px-6">
         <OrderHistory />

@@ -70,5 +70,8 @@ export const idPath = z.object({ id });
 /** `:id` (the license) and `:deviceId` of a license's device. */
 export const licenseDevicePath = z.object({ id, deviceId: id });
 
+/** `:id` (the tool) and `:editionId` of one of its editions. */
+export const toolEditionPath = z.object({ id, editionId: id });
+
 /** `:id` as its route's schema (`idPath`) let it through, for the upload helpers that take the bare request. */
 export const idParams = (request: FastifyRequest) => parseInput(idPath, request.params).id;

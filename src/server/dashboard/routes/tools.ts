@@ -1,8 +1,14 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { freshCodeSchema, toolInputSchema, toolsQuerySchema } from '../../../shared/dashboard';
 import { adminToolSchema, toolsPageSchema } from '../../../shared/dashboard-answers';
+import {
+  adminEditionSchema,
+  dashboardEditionChangesSchema,
+  dashboardNewEditionSchema,
+} from '../../../shared/edition-schemas';
 import { asSentence, FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES } from '../../../shared/tool-rules';
 import { refusals } from '../../http/answers';
 import { AppError, badRequest, parseInput } from '../../http/errors';
@@ -10,14 +16,18 @@ import type { AppContext } from '../../kernel/context';
 import { requireFreshCode } from '../../operator/second-factor';
 import { FileTooLargeError } from '../../storage';
 import {
+  addEditionFromForm,
   attachToolFileFromForm,
+  changesEditionPrices,
   changesPrices,
   createToolFromForm,
+  editEditionFromForm,
+  editionsForDashboard,
   listAdminTools,
   toolForDashboard,
   updateToolFromForm,
 } from '../tools';
-import { GUARD_REFUSALS, idParams, idPath, operatorOf } from './guard';
+import { GUARD_REFUSALS, idParams, idPath, operatorOf, toolEditionPath } from './guard';
 
 const MULTIPART_LIMITS = {
   fields: 1,
@@ -69,6 +79,51 @@ export async function toolRoutes(base: FastifyInstance, ctx: AppContext): Promis
     }
     return updateToolFromForm(ctx, id, input, actor);
   });
+
+  // A tool's editions (decision 056): each answer is the tool's editions as they now are.
+  const editions = z.array(adminEditionSchema);
+  app.get(
+    '/api/admin/tools/:id/editions',
+    { schema: { params: idPath, response: { 200: editions, ...refusals(...GUARD_REFUSALS, 400, 404) } } },
+    async (request) => editionsForDashboard(ctx, request.params.id),
+  );
+
+  app.post(
+    '/api/admin/tools/:id/editions',
+    {
+      schema: {
+        params: idPath,
+        body: dashboardNewEditionSchema,
+        response: { 200: editions, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { code, ...edition } = request.body;
+      const { actor } = operatorOf(ctx, request);
+      await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code }).code);
+      return addEditionFromForm(ctx, request.params.id, edition, actor);
+    },
+  );
+
+  app.post(
+    '/api/admin/tools/:id/editions/:editionId',
+    {
+      schema: {
+        params: toolEditionPath,
+        body: dashboardEditionChangesSchema,
+        response: { 200: editions, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { id, editionId } = request.params;
+      const { code, ...changes } = request.body;
+      const { actor } = operatorOf(ctx, request);
+      if (await changesEditionPrices(ctx, id, editionId, changes)) {
+        await requireFreshCode(ctx, actor, parseInput(freshCodeSchema, { code }).code);
+      }
+      return editEditionFromForm(ctx, id, editionId, changes, actor);
+    },
+  );
 
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: MULTIPART_LIMITS });

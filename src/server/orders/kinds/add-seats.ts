@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { orderAmountSubunits } from '../../../shared/money';
-import { SHOP_MESSAGES } from '../../../shared/shop';
+import { SHOP_ENDPOINT_MESSAGES } from '../../../shared/shop';
 import { findActiveTool } from '../../catalogue/catalogue';
 import { toolEditions } from '../../db/schema/catalogue';
 import { licenses } from '../../db/schema/licenses';
@@ -11,7 +11,7 @@ import { assertOwnTeam, queueSeatsAddedEmail } from '../../teams/teams';
 import type { OrderKind } from './kind';
 import { newLicense } from './new-license';
 
-const PAYMENT_MESSAGES = SHOP_MESSAGES.payment;
+const PAYMENT_MESSAGES = SHOP_ENDPOINT_MESSAGES.payment;
 
 /**
  * "Add seats" (decision 051): more seats for a team license the buyer owns, at the tool's price per seat. No new

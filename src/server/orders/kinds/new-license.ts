@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { EDITION_MESSAGES } from '../../../shared/editions';
 import { orderAmountSubunits } from '../../../shared/money';
-import { SHOP_MESSAGES } from '../../../shared/shop';
+import { SHOP_ENDPOINT_MESSAGES } from '../../../shared/shop';
 import { addMonths } from '../../../shared/update-periods';
 import { findActiveTool, ownedToolIds, type ToolRow } from '../../catalogue/catalogue';
 import { revokeDownloadLinks } from '../../catalogue/downloads';
@@ -19,7 +19,7 @@ import { queuePurchaseEvents } from '../../webhooks/events';
 import { queueDeliveryEmail } from '../delivery';
 import type { OrderKind, OrderRow } from './kind';
 
-const PAYMENT_MESSAGES = SHOP_MESSAGES.payment;
+const PAYMENT_MESSAGES = SHOP_ENDPOINT_MESSAGES.payment;
 
 /**
  * The invoice line of licenses sold (a new license, or seats added to a team's): the tool and its edition, and as

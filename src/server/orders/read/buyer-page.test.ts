@@ -9,6 +9,7 @@ import {
 } from '../../../../test/support/shop-fixtures';
 import type { CheckoutQuote } from '../../../shared/checkout-quote';
 import { newCouponSchema } from '../../../shared/coupons';
+import type { MyLicense } from '../../../shared/licenses';
 import type { OrderDetail } from '../../../shared/order-detail';
 import { createCoupon } from '../../coupons/operator';
 import { cliActor } from '../../operator/audit';
@@ -65,9 +66,12 @@ describe('GET /api/orders/:orderId', () => {
       total: quote.total,
       billing: { state: 'Rajasthan', country: 'India' },
       payment: { method: 'card' },
-      license: { status: 'active', devices: [] },
+      license: { status: 'active', edition: null, devices: [] },
     });
     expect(order.payment.reference).toMatch(/^pay_/);
+    // The license by the id My Tools lists it under, where its edition and upgrades are.
+    const listed = (await client.get('/api/my-licenses/')).json<MyLicense[]>();
+    expect(listed.map((license) => license.licenseId)).toContain(order.license?.id);
     expect(order.history.map((event) => event.label)).toEqual([
       'Order created',
       'Paid; license and delivery email issued',

@@ -1,10 +1,11 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { BILLING_COUNTRY_INDIA } from '../../../shared/billing';
 import type { OrderDetail, OrderProforma, OrderTdsCertificate } from '../../../shared/order-detail';
 import { taxDocumentPath } from '../../../shared/order-history';
 import { ORDER_EVENT_LABELS, type OrderEventKind } from '../../../shared/orders';
 import { proformaPath } from '../../../shared/proforma';
-import { tools } from '../../db/schema/catalogue';
+import { periodText } from '../../../shared/update-periods';
+import { toolEditions, tools } from '../../db/schema/catalogue';
 import { creditNotes, invoices, proformaInvoices } from '../../db/schema/invoices';
 import { licenseActivations, licenses } from '../../db/schema/licenses';
 import {
@@ -57,37 +58,39 @@ export async function ownOrderDetail(
     tds: order.tdsAmount > 0,
   });
 
-  const [events, invoiceRows, noteRows, license, requests, proforma, tdsCertificate] = await Promise.all([
-    ctx.db
-      .select({ kind: orderEvents.kind, detail: orderEvents.detail, createdAt: orderEvents.createdAt })
-      .from(orderEvents)
-      .where(eq(orderEvents.orderId, order.id))
-      .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id)),
-    ctx.db
-      .select({
-        id: invoices.id,
-        number: invoices.number,
-        issuedAt: invoices.issuedAt,
-        cancelledBy: creditNotes.number,
-      })
-      .from(invoices)
-      .leftJoin(creditNotes, eq(creditNotes.id, invoices.cancelledByCreditNoteId))
-      .where(eq(invoices.orderId, order.id)),
-    ctx.db
-      .select({
-        id: creditNotes.id,
-        number: creditNotes.number,
-        issuedAt: creditNotes.issuedAt,
-        credits: invoices.number,
-      })
-      .from(creditNotes)
-      .innerJoin(invoices, eq(invoices.id, creditNotes.invoiceId))
-      .where(eq(creditNotes.orderId, order.id)),
-    licenseOf(ctx, order.id),
-    refundRequestsOfOrder(ctx, order.id),
-    proformaOf(ctx, order),
-    tdsCertificateOf(ctx, order),
-  ]);
+  const [description, events, invoiceRows, noteRows, license, requests, proforma, tdsCertificate] =
+    await Promise.all([
+      lineDescription(ctx, order, toolLabel(tool.name, tool.device)),
+      ctx.db
+        .select({ kind: orderEvents.kind, detail: orderEvents.detail, createdAt: orderEvents.createdAt })
+        .from(orderEvents)
+        .where(eq(orderEvents.orderId, order.id))
+        .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id)),
+      ctx.db
+        .select({
+          id: invoices.id,
+          number: invoices.number,
+          issuedAt: invoices.issuedAt,
+          cancelledBy: creditNotes.number,
+        })
+        .from(invoices)
+        .leftJoin(creditNotes, eq(creditNotes.id, invoices.cancelledByCreditNoteId))
+        .where(eq(invoices.orderId, order.id)),
+      ctx.db
+        .select({
+          id: creditNotes.id,
+          number: creditNotes.number,
+          issuedAt: creditNotes.issuedAt,
+          credits: invoices.number,
+        })
+        .from(creditNotes)
+        .innerJoin(invoices, eq(invoices.id, creditNotes.invoiceId))
+        .where(eq(creditNotes.orderId, order.id)),
+      licenseOf(ctx, order.id),
+      refundRequestsOfOrder(ctx, order.id),
+      proformaOf(ctx, order),
+      tdsCertificateOf(ctx, order),
+    ]);
   const documents = [
     ...invoiceRows.map((doc) => ({ kind: 'invoice' as const, credits: doc.number, ...doc })),
     ...noteRows.map((doc) => ({ kind: 'credit-note' as const, cancelledBy: null, ...doc })),
@@ -118,7 +121,7 @@ export async function ownOrderDetail(
     currency: order.currency,
     lines: [
       {
-        description: toolLabel(tool.name, tool.device),
+        description,
         quantity: price.seats,
         unitPrice,
         amount: price.listPrice,
@@ -233,11 +236,35 @@ function historyLabel(kind: OrderEventKind, detail: unknown): string {
   return ORDER_EVENT_LABELS[kind];
 }
 
+/**
+ * What the order bought, as its line says it: the tool, with the edition bought (decision 056), the upgrade's two
+ * editions, or the renewal's period of updates (decision 059); the tool alone for an order of a tool without them.
+ */
+async function lineDescription(
+  ctx: AppContext,
+  order: typeof orders.$inferSelect,
+  label: string,
+): Promise<string> {
+  const terms = order.terms ?? {};
+  if (order.kind === 'renewal' && terms.months) return `Updates for ${periodText(terms.months)}: ${label}`;
+  const ids = [terms.editionId, terms.fromEditionId, terms.toEditionId].filter((id) => id !== undefined);
+  if (ids.length === 0) return label;
+  const rows = await ctx.db
+    .select({ id: toolEditions.id, name: toolEditions.name })
+    .from(toolEditions)
+    .where(inArray(toolEditions.id, ids));
+  const name = (id: string | undefined) => rows.find((row) => row.id === id)?.name;
+  const [from, to, bought] = [name(terms.fromEditionId), name(terms.toEditionId), name(terms.editionId)];
+  if (order.kind === 'upgrade' && from && to) return `${label} — Upgrade from ${from} to ${to}`;
+  return bought ? `${label} — ${bought}` : label;
+}
+
 async function licenseOf(ctx: AppContext, orderId: string): Promise<OrderDetail['license']> {
   const [found] = await ctx.db
-    .select({ id: licenses.id, status: licenses.status })
+    .select({ id: licenses.id, status: licenses.status, edition: toolEditions.name })
     .from(licenses)
     .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .leftJoin(toolEditions, eq(toolEditions.id, licenses.editionId))
     // The buyer's own license; a team's members hold theirs under the same purchase (decision 051).
     .where(and(eq(purchases.orderId, orderId), isNull(licenses.teamLicenseId)));
   if (!found) return null;
@@ -252,7 +279,9 @@ async function licenseOf(ctx: AppContext, orderId: string): Promise<OrderDetail[
     .where(and(eq(licenseActivations.licenseId, found.id), isNull(licenseActivations.deactivatedAt)))
     .orderBy(asc(licenseActivations.activatedAt));
   return {
+    id: found.id,
     status: found.status,
+    edition: found.edition,
     devices: devices.map((device) => ({
       name: device.name ?? `Machine ${device.fingerprint.slice(0, 8)}`,
       activatedAt: device.activatedAt.toISOString(),

@@ -26,6 +26,15 @@ describe('tool card words (docs/product.md §2, §4)', () => {
     );
   });
 
+  it('prices a tool with editions at its lowest edition, the one the checkout starts with', () => {
+    const editions = [
+      { id: 'a', name: 'Standard', priceInr: 999, priceUsd: 12, entitlements: [], deviceLimit: 2 },
+      { id: 'b', name: 'Pro', priceInr: 2999, priceUsd: 39, entitlements: ['ocr'], deviceLimit: 2 },
+    ];
+    expect(buyLabel({ ...tool, editions }, 'INR')).toBe('Windows - ₹999.00');
+    expect(buyLabel({ ...tool, editions }, 'USD')).toBe('Windows - $12.00');
+  });
+
   it('shows the INR price at the fallback rate when a tool has no USD price', () => {
     expect(buyLabel({ ...tool, device: 'macOS', priceUSD: null }, 'USD')).toBe('macOS - $19.99');
   });

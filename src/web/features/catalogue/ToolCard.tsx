@@ -6,16 +6,19 @@ import type { Tool } from '../../../shared/shop';
 import { trialDaysLeft } from '../../../shared/trials';
 import { busyButtonProps } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
+import { editionFeatures, editionPrice } from '../../components/tools/editions';
 import { ToolIcon } from '../../components/tools/ToolIcon';
 import { TruncatedText } from '../../components/tools/TruncatedText';
 import { toolTitle } from '../../components/tools/toolTitle';
 
 /**
  * The buy button's words (docs/product.md §4): '{device} - price', or 'Purchase - price' for a tool with no
- * device.
+ * device. A tool with editions costs what its lowest edition does, the one its checkout starts with.
  */
 export function buyLabel(tool: Tool, currency: Currency): string {
-  return `${tool.device ?? 'Purchase'} - ${formatPrice(displayPrice(tool, currency), currency)}`;
+  const [lowest] = tool.editions;
+  const price = lowest ? editionPrice(lowest, currency) : displayPrice(tool, currency);
+  return `${tool.device ?? 'Purchase'} - ${formatPrice(price, currency)}`;
 }
 
 /** A tool card's action button (Buy, Processing..., Get Credentials): one element whatever it says. */
@@ -101,6 +104,24 @@ export function ToolCard({
         </p>
       )}
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.catalogue} className="mt-4 mb-6" />
+      {tool.editions.length > 0 && (
+        <ul
+          aria-label={`Editions of ${title}`}
+          className="-mt-2 mb-6 divide-y divide-slate-100 rounded-xl border border-slate-200 text-sm"
+        >
+          {tool.editions.map((edition) => (
+            <li key={edition.id} className="flex items-baseline justify-between gap-3 px-3 py-2">
+              <span>
+                <span className="font-semibold text-brand-900">{edition.name}</span>{' '}
+                <span className="block text-slate-600">{editionFeatures(edition)}</span>
+              </span>
+              <span className="shrink-0 font-semibold text-brand-900 tabular-nums">
+                {formatPrice(editionPrice(edition, currency), currency)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
 
       <div className="mt-auto">
         <ToolAction

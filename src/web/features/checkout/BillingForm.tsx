@@ -36,8 +36,9 @@ import { ApiError } from '../../lib/api';
 import type { BillingDraft } from '../../lib/purchase-intent';
 import { COUNTRY_OPTIONS, CountryField } from './CountryField';
 import { CouponField } from './CouponField';
+import { EditionField } from './EditionField';
 import { SeatsField } from './SeatsField';
-import type { BillingFormProps } from './types';
+import { type BillingFormProps, editionOf } from './types';
 import { useQuote } from './useQuote';
 
 const FIELDS = ['address', 'state', 'country', 'gstin', 'seats', 'pan'] as const;
@@ -54,9 +55,11 @@ type BillingValues = {
 };
 
 /**
- * The billing details asked before payment (docs/product.md §2, §5), with the seats, the coupon and the server's
- * price for them. INR orders: address, state, India, optional GSTIN. Other currencies: the country only. A business
- * buyer (a GSTIN) or a team of seats may declare TDS and ask for a proforma invoice instead of paying now (issue 68).
+ * The billing details asked before payment (docs/product.md §2, §5), with the edition (of a tool with editions), the
+ * seats, the coupon and the server's price for them. INR orders: address, state, India, optional GSTIN. Other
+ * currencies: the country only. An upgrade or a renewal asks no seats: it is priced for all of its license's. A
+ * business buyer (a GSTIN) or a team of seats may declare TDS and ask for a proforma invoice instead of paying now
+ * (issue 68).
  */
 export function BillingForm({
   currency,
@@ -69,6 +72,9 @@ export function BillingForm({
   toolId,
   onDraftChange,
   addSeatsTo,
+  teamLicenseId,
+  editions,
+  change,
 }: BillingFormProps) {
   const domestic = currency === 'INR';
   const prefix = useId();
@@ -89,7 +95,12 @@ export function BillingForm({
     serverPath: 'billingDetails',
   });
   const { values, errors } = form;
-  const seats = parseSeats(values.seats);
+  // An upgrade or a renewal is of all the license's seats, which the server knows: it is asked as one order.
+  const seats = change ? 1 : parseSeats(values.seats);
+  // The edition chosen of a tool with editions: the one chosen last time, else the lowest.
+  const [editionId, setEditionId] = useState(
+    () => (editions?.find((edition) => edition.id === draft?.editionId) ?? editions?.[0])?.id,
+  );
   const gstin = normaliseGstin(values.gstin);
   // A business (a well-formed GSTIN) or a team of seats may deduct TDS and pay against a proforma invoice.
   const asFirm = mayPayAsFirm({
@@ -101,6 +112,9 @@ export function BillingForm({
   const tds = asFirm && values.tds;
   const { quote, quoting, couponCode, setCouponCode, checkFailed } = useQuote({
     toolId,
+    teamLicenseId,
+    ...change,
+    editionId: editionOf(change, editionId),
     currency,
     seats,
     state: domestic && findIndianState(values.state) ? values.state : '',
@@ -116,8 +130,8 @@ export function BillingForm({
   const draftRef = useRef(onDraftChange);
   draftRef.current = onDraftChange;
   useEffect(() => {
-    draftRef.current?.({ ...values, couponCode: couponCode ?? '' });
-  }, [values, couponCode]);
+    draftRef.current?.({ ...values, couponCode: couponCode ?? '', editionId });
+  }, [values, couponCode, editionId]);
 
   const removeCoupon = () => {
     setCouponCode(null);
@@ -141,7 +155,7 @@ export function BillingForm({
   const action = (kind: 'submit' | 'proforma', go: NonNullable<BillingFormProps['onProforma']>) => ({
     kind,
     validate: (typed: BillingValues) => ({
-      ...(parseSeats(typed.seats) === null ? { seats: SEATS_MESSAGE } : {}),
+      ...(!change && parseSeats(typed.seats) === null ? { seats: SEATS_MESSAGE } : {}),
       ...validateBilling(input(typed)),
       ...(tds && panProblem(normalisePan(typed.pan), gstin)
         ? { pan: panProblem(normalisePan(typed.pan), gstin) ?? '' }
@@ -150,10 +164,11 @@ export function BillingForm({
     send: (typed: BillingValues) =>
       go(
         normaliseBilling(input(typed)),
-        { ...typed, couponCode: couponCode ?? '' },
+        { ...typed, couponCode: couponCode ?? '', editionId },
         {
           couponCode: applied?.code,
-          seats: parseSeats(typed.seats) ?? 1,
+          seats: (change ? 1 : parseSeats(typed.seats)) ?? 1,
+          ...(editionId ? { editionId } : {}),
           ...(tds ? { tds: true, pan: normalisePan(typed.pan) } : {}),
         },
       ),
@@ -182,9 +197,21 @@ export function BillingForm({
   return (
     <form noValidate onSubmit={submit} className="space-y-4">
       <div className="rounded-xl border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700">
-        {summary}
+        {typeof summary === 'function'
+          ? summary(editions?.find((edition) => edition.id === editionId))
+          : summary}
         {domestic && <p className="mt-1 text-slate-600">Prices include GST.</p>}
       </div>
+
+      {editions && editionId && (
+        <EditionField
+          name={idOf('edition')}
+          editions={editions}
+          currency={currency}
+          value={editionId}
+          onChange={setEditionId}
+        />
+      )}
 
       {domestic ? (
         <IndianBillingFields idOf={idOf} values={values} errors={errors} set={form.set} checkout />
@@ -197,15 +224,17 @@ export function BillingForm({
         />
       )}
 
-      <SeatsField
-        id={idOf('seats')}
-        value={values.seats}
-        error={errors.seats}
-        onChange={(seats) => form.set('seats', seats)}
-        addSeatsTo={addSeatsTo}
-      />
+      {!change && (
+        <SeatsField
+          id={idOf('seats')}
+          value={values.seats}
+          error={errors.seats}
+          onChange={(seats) => form.set('seats', seats)}
+          addSeatsTo={addSeatsTo}
+        />
+      )}
 
-      {toolId && (
+      {(toolId || change) && (
         <CouponField
           key={couponFieldKey}
           id={idOf('coupon')}
@@ -276,7 +305,9 @@ export function BillingForm({
         <PrimaryButton size="inline" busy={form.busy === 'submit'}>
           {/* The spec's words, and beside them the amount the payment will ask for (the quote's total, less TDS). */}
           Proceed to Payment
-          {quote?.seats === seats ? ` · Pay ${formatSubunits(quote.amountDue, quote.currency)}` : ''}
+          {quote?.seats === seats && quote.editionId === editionOf(change, editionId)
+            ? ` · Pay ${formatSubunits(quote.amountDue, quote.currency)}`
+            : ''}
         </PrimaryButton>
       </div>
     </form>

@@ -2,6 +2,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BILLING_MESSAGES } from '../../../shared/billing';
+import type { ToolEditionView } from '../../../shared/editions';
 import { SEATS_MESSAGE } from '../../../shared/seats';
 import { SHOP_MESSAGES } from '../../../shared/shop';
 import { ApiError } from '../../lib/api';
@@ -110,6 +111,9 @@ describe('the billing dialog', () => {
           gstin: '08abcde1234f1z0',
           couponCode: '',
           seats: '1',
+          // Not deducting TDS (issue 68): the box unticked, no PAN typed.
+          tds: false,
+          pan: '',
         },
         order: { seats: 1 },
       },
@@ -231,6 +235,66 @@ describe('the number of seats', () => {
     expect(document.activeElement).toBe(seats);
     // Not also said as the form's own failure.
     expect(dialog.queryByText(SHOP_MESSAGES.purchase.createFailed)).toBeNull();
+  });
+});
+
+describe('the edition of a tool with editions', () => {
+  const editions: ToolEditionView[] = [
+    { id: 'standard', name: 'Standard', priceInr: 1499, priceUsd: 19, entitlements: [], deviceLimit: 2 },
+    { id: 'pro', name: 'Pro', priceInr: 2999, priceUsd: 39, entitlements: ['ocr', 'batch'], deviceLimit: 3 },
+  ];
+  const filled: BillingDraft = { address: '14 Civil Lines', state: 'Rajasthan', country: '', gstin: '' };
+
+  function openWithEditions(draft: BillingDraft = filled) {
+    const sent: Sent[] = [];
+    render(
+      <BillingModal
+        open
+        currency="INR"
+        editions={editions}
+        summary={(edition) => `PDF Tool (Windows) — ${edition?.name}`}
+        draft={draft}
+        onCancel={() => {}}
+        onSubmit={async (billing, typed, order) => {
+          sent.push({ billing, draft: typed, order });
+        }}
+      />,
+    );
+    return { dialog: within(screen.getByRole('dialog', { name: 'Billing Information' })), sent };
+  }
+
+  it('is a radio group of the editions with their prices and what they give, the lowest chosen', () => {
+    const { dialog } = openWithEditions();
+    const group = dialog.getByRole('group', { name: 'Edition' });
+    const radios = within(group).getAllByRole('radio') as HTMLInputElement[];
+    expect(radios.map((radio) => radio.checked)).toEqual([true, false]);
+    expect(
+      within(group).getByRole('radio', { name: /Pro.*Up to 3 devices · ocr, batch.*₹2,999\.00/ }),
+    ).toBeTruthy();
+    expect(dialog.getByText('PDF Tool (Windows) — Standard')).toBeTruthy();
+  });
+
+  it('follows the choice in the summary, sends the edition chosen and keeps it for the next attempt', async () => {
+    const user = userEvent.setup();
+    const { dialog, sent } = openWithEditions();
+    const standard = dialog.getByRole('radio', { name: /^Standard/ });
+    standard.focus();
+    // Arrow keys move the choice, as in any radio group.
+    await user.keyboard('{ArrowDown}');
+    expect((dialog.getByRole('radio', { name: /^Pro/ }) as HTMLInputElement).checked).toBe(true);
+    expect(dialog.getByText('PDF Tool (Windows) — Pro')).toBeTruthy();
+    await user.click(dialog.getByRole('button', { name: /^Proceed to Payment/ }));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.order).toEqual({ seats: 1, editionId: 'pro' });
+    expect(sent[0]?.draft.editionId).toBe('pro');
+  });
+
+  it('starts from the edition chosen last time, and from the lowest when that one is not the tool’s', () => {
+    openWithEditions({ ...filled, editionId: 'pro' });
+    expect((screen.getByRole('radio', { name: /^Pro/ }) as HTMLInputElement).checked).toBe(true);
+    cleanup();
+    openWithEditions({ ...filled, editionId: 'another-tools-edition' });
+    expect((screen.getByRole('radio', { name: /^Standard/ }) as HTMLInputElement).checked).toBe(true);
   });
 });
 

@@ -4,6 +4,7 @@ import { Modal } from '../../components/Modal';
 import { checkoutApi } from './api';
 import { BillingForm } from './BillingForm';
 import type { BillingFormProps } from './types';
+import { loadPurchaseFlow } from './usePurchase';
 
 export function billingTitle(currency: Currency): string {
   return currency === 'INR' ? 'Billing Information' : 'Billing Information (International Order)';
@@ -27,6 +28,10 @@ export function BillingModal({
     // Fire and forget (checkout recovery): the dialog works the same whether or not the server remembered it.
     if (open && toolId) checkoutApi.checkoutOpened({ toolId }).catch(() => undefined);
   }, [open, toolId]);
+  useEffect(() => {
+    // The purchase's code comes while the buyer fills the form, so Proceed to Payment does not wait for it.
+    if (open) loadPurchaseFlow().catch(() => undefined);
+  }, [open]);
   return (
     <Modal
       open={open}

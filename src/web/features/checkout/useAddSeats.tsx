@@ -6,18 +6,11 @@ import { displayPrice, formatPrice } from '../../../shared/money';
 import type { BillingDetails, PurchasedTool, Tool } from '../../../shared/shop';
 import { toast } from '../../components/ToastHost';
 import { toolTitle } from '../../components/tools/toolTitle';
-import { focusLost } from '../../lib/announce';
-import {
-  type BillingDraft,
-  chosenCurrency,
-  rememberBillingDraft,
-  storedBillingDraft,
-} from '../../lib/purchase-intent';
+import { type BillingDraft, chosenCurrency, rememberBillingDraft } from '../../lib/purchase-intent';
 import { shopApi } from '../../lib/shop-api';
-import { loadCheckout } from './razorpay';
 import type { OrderChoice } from './types';
+import { useLicenseOrder } from './useLicenseOrder';
 import { useProforma } from './useProforma';
-import { usePurchase } from './usePurchase';
 
 const BillingModal = lazy(() =>
   import('./BillingModal').then((module) => ({ default: module.BillingModal })),
@@ -50,20 +43,7 @@ export function useAddSeats({
   const [shown, setShown] = useState<AddSeats | null>(null);
   const [opening, setOpening] = useState(false);
 
-  const { purchase } = usePurchase({
-    loadCheckout,
-    onPurchased: () => {
-      // The code was used and the seats bought: the next order starts without them.
-      const next = { ...(storedBillingDraft() ?? { address: '', state: '', country: '', gstin: '' }) };
-      rememberBillingDraft({ ...next, couponCode: '', couponFor: '', seats: '' });
-      onPurchased();
-    },
-    onCheckoutClosed: () =>
-      window.setTimeout(() => {
-        if (focusLost() || !document.getElementById('main')?.contains(document.activeElement))
-          returnFocus()?.focus();
-      }),
-  });
+  const { purchase, draft, keepDraft } = useLicenseOrder({ toolId: tool._id, onPurchased, returnFocus });
 
   const openAddSeats = async () => {
     if (opening) return;
@@ -87,7 +67,7 @@ export function useAddSeats({
 
   const proceed = async (billing: BillingDetails, typed: BillingDraft, order: OrderChoice) => {
     if (!adding) return;
-    rememberBillingDraft({ ...typed, couponFor: tool._id });
+    keepDraft(typed);
     await purchase(adding.tool, adding.currency, billing, () => flushSync(() => setAdding(null)), {
       ...order,
       teamLicenseId: licenseId,
@@ -108,10 +88,11 @@ export function useAddSeats({
       <BillingModal
         open={adding !== null}
         addSeatsTo={seats}
+        teamLicenseId={licenseId}
         currency={shown.currency}
         toolId={adding ? tool._id : undefined}
-        draft={draftFor(tool._id)}
-        onDraftChange={(typed) => rememberBillingDraft({ ...typed, couponFor: tool._id })}
+        draft={draft()}
+        onDraftChange={keepDraft}
         summary={
           <div className="flex items-baseline justify-between gap-4">
             <span className="font-medium text-brand-900">{toolTitle(shown.tool)}</span>
@@ -128,10 +109,4 @@ export function useAddSeats({
     </Suspense>
   );
   return { opening, open: () => void openAddSeats(), dialog };
-}
-
-/** What the buyer typed last in this tab, with its coupon only if it was applied to this tool. */
-function draftFor(toolId: string): BillingDraft | undefined {
-  const stored = storedBillingDraft();
-  return stored && { ...stored, couponCode: stored.couponFor === toolId ? stored.couponCode : '' };
 }

@@ -10,13 +10,18 @@ import { checkoutApi } from './api';
 const CHECK_FAILED = 'The code could not be checked. Please try again.';
 
 /**
- * The server's price for what the form says now (POST /api/checkout/quote): asked again when the number of seats,
- * the state, the country or the coupon changes, a moment after the last change (a number typed or stepped through
- * asks once). An answer that arrives after a newer question is dropped; no number of seats, no price. An applied
+ * The server's price for what the form says now (POST /api/checkout/quote): asked again when the edition, the number
+ * of seats, the state, the country or the coupon changes, a moment after the last change (a number typed or stepped
+ * through asks once). A tool's order names the tool (and its edition, of a tool with editions); an upgrade or a
+ * renewal names the license (and the edition an upgrade moves to). An answer that arrives after a newer question is dropped; no number of seats, no price. An applied
  * code is announced with its effect; a refused one is a normal answer whose reason shows on the field.
  */
 export function useQuote({
   toolId,
+  teamLicenseId,
+  editionId,
+  upgradeLicenseId,
+  renewLicenseId,
   currency,
   seats,
   state,
@@ -27,14 +32,20 @@ export function useQuote({
   /** Priced as the buyer deducting TDS (issue 68): the quote says what is then due. */
   tds: boolean;
   toolId?: string;
+  /** "Add seats": the team license the seats join. */
+  teamLicenseId?: string;
+  editionId?: string;
+  upgradeLicenseId?: string;
+  renewLicenseId?: string;
   currency: Currency;
   seats: number | null;
   state: string;
   country: string;
   initialCode: string | null;
 }) {
-  // With the number of seats it prices: the summary says what the amounts are for while a newer number is asked.
-  const [quote, setQuote] = useState<(CheckoutQuote & { seats: number }) | null>(null);
+  // With the number of seats and the edition it prices: the summary says what the amounts are for while a newer
+  // question is asked.
+  const [quote, setQuote] = useState<(CheckoutQuote & { seats: number; editionId?: string }) | null>(null);
   const [quoting, setQuoting] = useState(false);
   const [couponCode, setCode] = useState<string | null>(initialCode);
   const [checkFailed, setCheckFailed] = useState<string | null>(null);
@@ -42,7 +53,7 @@ export function useQuote({
 
   const quoted = useRef(false);
   useEffect(() => {
-    if (!toolId) return;
+    if (!toolId && !upgradeLicenseId && !renewLicenseId) return;
     if (seats === null) {
       setQuote(null);
       setQuoting(false);
@@ -53,7 +64,12 @@ export function useQuote({
     const ask = () =>
       checkoutApi
         .quote({
-          toolId,
+          ...(upgradeLicenseId
+            ? { upgradeLicenseId }
+            : renewLicenseId
+              ? { renewLicenseId }
+              : { toolId, ...(teamLicenseId ? { teamLicenseId } : {}) }),
+          ...(editionId ? { editionId } : {}),
           currency,
           state,
           seats,
@@ -64,7 +80,7 @@ export function useQuote({
         .then(
           (answer) => {
             if (!current) return;
-            setQuote({ ...answer, seats });
+            setQuote({ ...answer, seats, editionId });
             setCheckFailed(null);
             if (announceResult.current && answer.coupon) {
               announce(
@@ -95,7 +111,19 @@ export function useQuote({
       current = false;
       window.clearTimeout(timer);
     };
-  }, [toolId, currency, seats, state, country, couponCode, tds]);
+  }, [
+    toolId,
+    teamLicenseId,
+    editionId,
+    upgradeLicenseId,
+    renewLicenseId,
+    currency,
+    seats,
+    state,
+    country,
+    couponCode,
+    tds,
+  ]);
 
   const setCouponCode = (code: string | null) => {
     announceResult.current = code !== null;

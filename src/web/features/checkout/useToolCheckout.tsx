@@ -1,9 +1,7 @@
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { Currency } from '../../../shared/constants';
-import { displayPrice, formatPrice } from '../../../shared/money';
 import type { BillingDetails, Tool } from '../../../shared/shop';
-import { toolTitle } from '../../components/tools/toolTitle';
 import { focusLost } from '../../lib/announce';
 import {
   type BillingDraft,
@@ -141,21 +139,10 @@ export function useToolCheckout({
         draft={draftFor(billingFor)}
         onDraftChange={(draft) => billingFor && keepDraft({ ...draft, couponFor: billingFor._id })}
         countryCode={countryCode}
-        summary={
-          billingFor &&
-          currency && (
-            <div className="flex items-baseline justify-between gap-4">
-              <span className="font-medium text-brand-900">{toolTitle(billingFor)}</span>
-              <span className="shrink-0 font-semibold text-brand-900">
-                {formatPrice(displayPrice(billingFor, currency), currency)}
-              </span>
-            </div>
-          )
-        }
+        tool={billingFor}
         onCancel={() => setBillingFor(null)}
         onSubmit={proceed}
         onProforma={askProforma}
-        toolId={billingFor?._id}
         returnFocus={() => (billingFor ? actionOf(billingFor._id) : null)}
       />
     </Suspense>

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'wouter';
 import type { AdminTool, ToolInput } from '../../../shared/dashboard';
 import { FormError } from '../../components/form';
 import { dashboardApi } from './api';
+import { EditionsPanel } from './EditionsPanel';
 import { ArrowLeft } from './icons';
 import { ReleasesPanel } from './releases/ReleasesPanel';
 import { ToolForm } from './ToolForm';
@@ -55,6 +56,11 @@ export function ToolEditScreen() {
             <ToolForm key={tool?.id ?? 'new'} tool={tool ?? null} onSave={save} />
           </Card>
           {tool && <UploadPanel tool={tool} onUploaded={setSaved} />}
+          {tool && (
+            <div className="lg:col-span-2">
+              <EditionsPanel tool={tool} />
+            </div>
+          )}
           {tool && (
             <div className="lg:col-span-2">
               <TrialsPanel toolId={tool.id} />

@@ -29,6 +29,11 @@ import type {
   ToolInput,
   ToolsQuery,
 } from '../../../shared/dashboard';
+import type {
+  AdminEdition,
+  DashboardEditionChanges,
+  DashboardNewEdition,
+} from '../../../shared/edition-schemas';
 import type { RefundRequestListRow } from '../../../shared/refund-requests';
 import type {
   CreateReleaseInput,
@@ -70,6 +75,15 @@ export const dashboardApi = {
   tools: (query: ToolsQuery) => api.get<Page<AdminTool>>(`/api/admin/tools${queryString(query)}`),
   tool: (id: string) => api.get<AdminTool>(`/api/admin/tools/${encodeURIComponent(id)}`),
   createTool: (input: ToolInput) => api.post<AdminTool>('/api/admin/tools', input),
+  editions: (toolId: string) =>
+    api.get<AdminEdition[]>(`/api/admin/tools/${encodeURIComponent(toolId)}/editions`),
+  addEdition: (toolId: string, input: DashboardNewEdition) =>
+    api.post<AdminEdition[]>(`/api/admin/tools/${encodeURIComponent(toolId)}/editions`, input),
+  editEdition: (toolId: string, editionId: string, changes: DashboardEditionChanges) =>
+    api.post<AdminEdition[]>(
+      `/api/admin/tools/${encodeURIComponent(toolId)}/editions/${encodeURIComponent(editionId)}`,
+      changes,
+    ),
   toolTrials: (id: string) => api.get<AdminToolTrials>(`/api/admin/tools/${encodeURIComponent(id)}/trials`),
   extendTrial: (id: string, days: number) =>
     api.post<{ id: string; expiresAt: string }>(`/api/admin/trials/${encodeURIComponent(id)}/extend`, {

@@ -96,9 +96,11 @@ export function LicensePanel({
       {license.status !== 'active' && (
         <div className="mt-3">
           <Notice tone="error">
-            {license.status === 'suspended'
-              ? LICENSE_MESSAGES.licenseSuspended
-              : LICENSE_MESSAGES.licenseRevoked}
+            {license.status === 'revoked'
+              ? LICENSE_MESSAGES.licenseRevoked
+              : license.suspendedReason
+                ? LICENSE_MESSAGES.suspendedByFirm(license.suspendedReason)
+                : LICENSE_MESSAGES.licenseSuspended}
           </Notice>
         </div>
       )}

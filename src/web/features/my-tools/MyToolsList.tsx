@@ -10,7 +10,7 @@ import { ApiError } from '../../lib/api';
 import { useQuery } from '../../lib/useQuery';
 import { useAuth } from '../../session/AuthContext';
 import { myToolsApi } from './api';
-import { PurchasedToolCard, type TeamPanelSlot } from './PurchasedToolCard';
+import { type LicenseOffersSlot, PurchasedToolCard, type TeamPanelSlot } from './PurchasedToolCard';
 import { useLicenses } from './useLicenses';
 
 const MY_TOOLS_MESSAGES = SHOP_MESSAGES.myTools;
@@ -19,7 +19,7 @@ const MY_TOOLS_MESSAGES = SHOP_MESSAGES.myTools;
  * The buyer's tools and trials (docs/product.md §2). A visitor who is not signed in gets the page's sign-in prompt
  * (layout/SignInGate.tsx) once the check says so, or when the session ends between the check and the list (401).
  */
-export function MyToolsList({ teamPanel }: { teamPanel: TeamPanelSlot }) {
+export function MyToolsList({ teamPanel, offers }: { teamPanel: TeamPanelSlot; offers: LicenseOffersSlot }) {
   const [query, setQuery] = useState('');
   const credentials = useSendCredentials();
   const { checked, loggedIn, refresh } = useAuth();
@@ -92,6 +92,7 @@ export function MyToolsList({ teamPanel }: { teamPanel: TeamPanelSlot }) {
               sending={credentials.isSending(tool._id)}
               onGetCredentials={() => credentials.send(tool._id)}
               teamPanel={teamPanel}
+              offers={offers}
             />
           </li>
         ))}

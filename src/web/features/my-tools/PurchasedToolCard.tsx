@@ -23,6 +23,19 @@ import { VersionPanel } from './VersionPanel';
  */
 export type TeamPanelSlot = ComponentType<{ tool: PurchasedTool; licenseId: string }>;
 
+/**
+ * A license's edition with its upgrades (issue 64) and the end of its updates with their renewal (issue 65), which
+ * the page gives (the checkout is part of it); it loads on demand, only for a license that has either.
+ */
+export type LicenseOffersSlot = ComponentType<{
+  tool: PurchasedTool;
+  license: MyLicense;
+  onPurchased: () => void;
+}>;
+
+/** A license of a tool with editions, or with updates for a period: what LicenseOffersSlot shows. */
+export const hasOffers = (license: MyLicense) => license.edition !== null || license.updatesUntil !== null;
+
 /** 'Purchased: 22 Nov 2026', or N/A when the date is unknown. */
 export function purchasedLabel(purchaseDate: string | null): string {
   const date = purchaseDate ? new Date(purchaseDate) : null;
@@ -135,6 +148,7 @@ export function PurchasedToolCard({
   sending,
   onGetCredentials,
   teamPanel: TeamPanel,
+  offers: Offers,
 }: {
   tool: PurchasedTool;
   license: MyLicense | undefined;
@@ -142,6 +156,7 @@ export function PurchasedToolCard({
   sending: boolean;
   onGetCredentials: () => void;
   teamPanel: TeamPanelSlot;
+  offers: LicenseOffersSlot;
 }) {
   if (tool.trialEndsAt) {
     return (
@@ -176,7 +191,13 @@ export function PurchasedToolCard({
       </div>
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
       <VersionPanel tool={tool} />
-      {license && <LicensePanel license={license} toolName={tool.name} state={licenses} />}
+      {license && (
+        // The license shows once its offers' code is here too, so the card grows once.
+        <Suspense fallback={null}>
+          <LicensePanel license={license} toolName={tool.name} state={licenses} />
+          {hasOffers(license) && <Offers tool={tool} license={license} onPurchased={licenses.reload} />}
+        </Suspense>
+      )}
       {tool.team && (
         <Suspense fallback={null}>
           <TeamPanel tool={tool} licenseId={tool.team.licenseId} />

@@ -14,7 +14,7 @@ export type LicensesState = {
   licenseFor: (toolId: string) => MyLicense | undefined;
   isDeactivating: (deviceId: string) => boolean;
   deactivate: (deviceId: string) => void;
-  /** Reads the licenses again (a computer activated or freed without internet). */
+  /** Reads the licenses again (an upgrade or a renewal was paid, a computer activated or freed without internet). */
   reload: () => void;
 };
 

@@ -79,7 +79,7 @@ function BillingCorrectionForm({
     validate: (typed) => validateBilling({ ...typed, country: BILLING_COUNTRY_INDIA, currency: 'INR' }),
     send: async (typed) => {
       const answer = await ordersApi.correctBilling(order.id, typed);
-      rememberCorrectedBilling(typed);
+      rememberCorrectedBilling({ ...typed, country: BILLING_COUNTRY_INDIA });
       onDone(answer.message);
     },
     explain: (failure, onFields) =>

@@ -1,3 +1,4 @@
+import { type ComponentType, Suspense } from 'react';
 import { Link } from 'wouter';
 import type { OrderDetail } from '../../../shared/order-detail';
 import { Panel, when } from './Panel';
@@ -9,8 +10,20 @@ const LICENSE_LABELS = {
   revoked: 'Revoked',
 } as const;
 
-/** The order's license: its status and the devices it runs on, which My Tools manages. */
-export function LicenseSummary({ license }: { license: OrderDetail['license'] }) {
+/**
+ * A license's edition and its upgrades (issue 64), which the page gives (they are My Tools' and the checkout's); it
+ * loads on demand, only for a license of a tool with editions.
+ */
+export type LicenseEditionSlot = ComponentType<{ licenseId: string }>;
+
+/** The order's license: its status, edition and the devices it runs on, which My Tools manages. */
+export function LicenseSummary({
+  license,
+  edition: Edition,
+}: {
+  license: OrderDetail['license'];
+  edition?: LicenseEditionSlot;
+}) {
   return (
     <Panel title="License">
       {license ? (
@@ -18,6 +31,13 @@ export function LicenseSummary({ license }: { license: OrderDetail['license'] })
           <p className="text-sm">
             Status: <strong>{LICENSE_LABELS[license.status]}</strong>
           </p>
+          {license.edition && Edition && (
+            <div className="mt-2">
+              <Suspense fallback={null}>
+                <Edition licenseId={license.id} />
+              </Suspense>
+            </div>
+          )}
           {license.devices.length === 0 ? (
             <p className="mt-2 text-sm text-slate-600">Not activated on any device yet.</p>
           ) : (

@@ -10,7 +10,7 @@ import { useQuery } from '../../lib/useQuery';
 import { useAuth } from '../../session/AuthContext';
 import { ordersApi } from './api';
 import { BillingCorrection } from './BillingCorrection';
-import { LicenseSummary } from './LicenseSummary';
+import { type LicenseEditionSlot, LicenseSummary } from './LicenseSummary';
 import { Fact, Panel, when } from './Panel';
 import { ProformaPanel } from './ProformaPanel';
 import { TaxDocuments } from './TaxDocuments';
@@ -72,8 +72,10 @@ function useOrder() {
 /** /my-tools/orders/<orderId>: one order with everything about it, for its owner. */
 export function OrderView({
   children,
+  licenseEdition,
 }: {
   children?: (order: OrderDetail, reload: () => void) => ReactNode;
+  licenseEdition?: LicenseEditionSlot;
 }) {
   const { order, problem, reload } = useOrder();
   if (problem) {
@@ -167,7 +169,7 @@ export function OrderView({
       <div className="space-y-8">
         <TaxDocuments documents={order.documents} />
 
-        <LicenseSummary license={order.license} />
+        <LicenseSummary license={order.license} edition={licenseEdition} />
 
         <Panel title="History">
           <ol className="space-y-2 text-sm">
