@@ -41,6 +41,12 @@ export async function enrol(t: TestApp, client: TestClient) {
   return { secret, recoveryCodes };
 }
 
+/** A code from the next time step: the one used at sign-in (or the last action) cannot be used again. */
+export function freshTotp(t: TestApp, secret: string): Promise<string> {
+  t.clock.advance(30_000);
+  return totpAt(t, secret);
+}
+
 /** An operator with the second factor passed in this session. */
 export async function verifiedOperator(t: TestApp) {
   const operator = await signedInOperator(t);

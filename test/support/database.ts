@@ -97,6 +97,26 @@ export async function databaseForProcesses(
 }
 
 /**
+ * The database for `npm run admin` processes a test starts in `dataDir` (as `databaseForProcesses`), and the
+ * environment they run with on it: a test process's settings, with the test file's own `settings` added.
+ */
+export async function commandLineProcessEnv(
+  dataDir: string,
+  settings: Record<string, string>,
+): Promise<{ env: Record<string, string>; drop?: () => Promise<void> }> {
+  const { databaseUrl, drop } = await databaseForProcesses(dataDir);
+  const env = {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    PUBLIC_URL: 'http://127.0.0.1:3999',
+    LOG_LEVEL: 'silent',
+    ...settings,
+  };
+  return { env, drop };
+}
+
+/**
  * A fresh, migrated database for one test file: in-memory PGlite unpacked from the migrated archive, or a new
  * database on the throwaway PostgreSQL server named by TEST_DATABASE_URL (dropped again on close). Migrated once
  * more either way: nothing to do when the archive is current, and what a test of migrations relies on.

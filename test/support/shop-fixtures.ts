@@ -7,12 +7,15 @@ import type { FastifyInstance } from 'fastify';
 import { hashSessionId, SESSION_TTL_MS } from '../../src/server/auth/session';
 import { activeCatalogue } from '../../src/server/catalogue/catalogue';
 import { invalidateCatalogue } from '../../src/server/catalogue/catalogue-cache';
+import { createCoupon } from '../../src/server/coupons/operator';
 import { sessions, users } from '../../src/server/db/schema/accounts';
 import { tools } from '../../src/server/db/schema/catalogue';
 import { licenses } from '../../src/server/db/schema/licenses';
 import { outbox } from '../../src/server/db/schema/mail';
 import { orders, purchases } from '../../src/server/db/schema/orders';
+import { cliActor } from '../../src/server/operator/audit';
 import { checkoutSignature, webhookSignature } from '../../src/server/payments/signatures';
+import { newCouponSchema } from '../../src/shared/coupons';
 import { createTestApp, type TestApp } from './app';
 import type { TestClient } from './client';
 import { openedMails } from './mail';
@@ -108,6 +111,11 @@ export async function catalogueRows(t: TestApp) {
     macos: find((row) => row.device === 'macOS' && !row.comingSoon),
     comingSoon: find((row) => row.comingSoon),
   };
+}
+
+/** A percentage coupon `code` for every tool, made as the operator `by` makes one on the command line. */
+export function addPercentCoupon(t: TestApp, code: string, percent: number, by: string) {
+  return createCoupon(t.ctx, cliActor(by), newCouponSchema.parse({ code, percent }));
 }
 
 /** A purchasable tool added for one test (e.g. one delivered as credentials). */

@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, TEST_DATA_SECRET_KEY, type TestApp } from '../../../test/support/app';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
-import { databaseForProcesses, testDriver } from '../../../test/support/database';
+import { commandLineProcessEnv, testDriver } from '../../../test/support/database';
 import { openedMails } from '../../../test/support/mail';
 import { runCli, ServerProcess } from '../../../test/support/processes';
 import {
@@ -126,13 +126,7 @@ beforeAll(async () => {
   if (!address || typeof address !== 'object') throw new Error('emulator is not listening');
   emulatorUrl = `http://127.0.0.1:${address.port}/emulator/razorpay`;
 
-  const { databaseUrl, drop } = await databaseForProcesses(dataDir);
-  dropDatabase = drop;
-  env = {
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    PUBLIC_URL: 'http://127.0.0.1:3999',
+  ({ env, drop: dropDatabase } = await commandLineProcessEnv(dataDir, {
     RAZORPAY_API_URL: emulatorUrl,
     RAZORPAY_KEY_ID: '',
     RAZORPAY_KEY_SECRET: '',
@@ -140,8 +134,7 @@ beforeAll(async () => {
     SESSION_SECRET: 'admin-cli-test-session-secret-0123456789abcdef',
     // One installation: the command line opens the mail the test app sealed.
     DATA_SECRET_KEY: TEST_DATA_SECRET_KEY,
-    LOG_LEVEL: 'silent',
-  };
+  }));
 
   await withApp(async (t) => {
     const catalogue = await catalogueRows(t);

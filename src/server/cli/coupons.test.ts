@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminOn } from '../../../test/support/command-line';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
 import {
   addTool,
@@ -12,28 +13,19 @@ import {
 import type { CouponDetail, CouponSummary } from '../../shared/coupons';
 import { coupons } from '../db/schema/coupons';
 import { auditLog } from '../db/schema/operator';
-import { cliActor } from '../operator/audit';
-import { type CommandLineEnv, runCommandLine } from './command-line';
 
 /** `npm run admin -- coupons …` through the command line's dispatcher, in this process, on the test's database. */
 
 let t: ShopTestApp;
-let cli: CommandLineEnv;
 let toolId: string;
 
 beforeAll(async () => {
   t = await createShopTestApp();
   toolId = (await addTool(t, { name: 'Invoice Printer', priceInrPaise: 1000_00 })).id;
-  cli = {
-    cwd: process.cwd(),
-    actor: cliActor('tester'),
-    open: async () => t.ctx,
-    snapshot: async () => undefined,
-  };
 });
 afterAll(() => t.close());
 
-const admin = (...args: string[]) => runCommandLine(args, cli);
+const admin = adminOn(() => t);
 
 describe('npm run admin -- coupons', () => {
   it('adds a coupon (audited), lists it, shows its uses and revenue, and disables it', async () => {

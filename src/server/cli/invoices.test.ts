@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp } from '../../../test/support/app';
-import { databaseForProcesses } from '../../../test/support/database';
+import { commandLineProcessEnv } from '../../../test/support/database';
 import { runCli } from '../../../test/support/processes';
 import { addTool, createUser } from '../../../test/support/shop-fixtures';
 import { orders } from '../db/schema/orders';
@@ -25,17 +25,10 @@ function admin(...args: string[]): Promise<Run> {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'admin-invoices-'));
-  const { databaseUrl, drop } = await databaseForProcesses(dataDir);
-  dropDatabase = drop;
-  env = {
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    PUBLIC_URL: 'http://127.0.0.1:3999',
+  ({ env, drop: dropDatabase } = await commandLineProcessEnv(dataDir, {
     SMTP_URL: '',
     SESSION_SECRET: 'admin-invoices-test-session-secret-0123456789abcdef',
-    LOG_LEVEL: 'silent',
-  };
+  }));
   const t = await openTestApp({ env, now: new Date('2026-05-15T06:00:00Z') });
   try {
     const tool = await addTool(t, { name: 'GST Return Helper', priceInrPaise: 1180_00 });

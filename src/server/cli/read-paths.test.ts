@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
+import { commandLineOn } from '../../../test/support/command-line';
 import { tools } from '../db/schema/catalogue';
-import { cliActor } from '../operator/audit';
 import { type CommandLineEnv, runCommandLine } from './command-line';
 
 /**
@@ -14,12 +14,7 @@ let cli: CommandLineEnv;
 
 beforeAll(async () => {
   t = await createTestApp();
-  cli = {
-    cwd: process.cwd(),
-    actor: cliActor('tester'),
-    open: async () => t.ctx,
-    snapshot: async () => undefined,
-  };
+  cli = commandLineOn(t);
 });
 afterAll(() => t.close());
 

@@ -4,7 +4,7 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DATA_SECRET_KEY, TEST_RELEASE_SIGNING_KEY } from '../../../test/support/app';
-import { databaseForProcesses } from '../../../test/support/database';
+import { commandLineProcessEnv } from '../../../test/support/database';
 import { runCli } from '../../../test/support/processes';
 import { nupkg } from '../../../test/support/release-fixtures';
 import type { ActivityEntry } from '../../shared/dashboard';
@@ -20,18 +20,11 @@ let dropDatabase: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'admin-releases-'));
-  const { databaseUrl, drop } = await databaseForProcesses(dataDir);
-  dropDatabase = drop;
-  env = {
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    PUBLIC_URL: 'http://127.0.0.1:3999',
+  ({ env, drop: dropDatabase } = await commandLineProcessEnv(dataDir, {
     SESSION_SECRET: 'admin-cli-test-session-secret-0123456789abcdef',
     DATA_SECRET_KEY: TEST_DATA_SECRET_KEY,
     RELEASE_SIGNING_KEY: TEST_RELEASE_SIGNING_KEY,
-    LOG_LEVEL: 'silent',
-  };
+  }));
 }, 60_000);
 
 afterAll(async () => {

@@ -1,36 +1,28 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
+import { adminOn } from '../../../test/support/command-line';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver';
 import { auditLog } from '../db/schema/operator';
 import { webhookEndpoints } from '../db/schema/webhooks';
-import { cliActor } from '../operator/audit';
 import { createWebhookWorker } from '../webhooks/delivery';
 import { enqueueWebhookEvent } from '../webhooks/events';
-import { type CommandLineEnv, runCommandLine } from './command-line';
 
 /** `npm run admin -- webhooks …` through the command line's dispatcher, in this process, on the test's database. */
 
 let t: TestApp;
-let cli: CommandLineEnv;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { WEBHOOKS_ALLOW_LOOPBACK: '1' } });
   receiver = await new WebhookReceiver().start();
-  cli = {
-    cwd: process.cwd(),
-    actor: cliActor('tester'),
-    open: async () => t.ctx,
-    snapshot: async () => undefined,
-  };
 });
 afterAll(async () => {
   await receiver.close();
   await t.close();
 });
 
-const admin = (...args: string[]) => runCommandLine(args, cli);
+const admin = adminOn(() => t);
 
 describe('npm run admin -- webhooks', () => {
   it('adds an endpoint with its secret shown once, lists, disables, enables, rotates, shows and redelivers', async () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
-import { totpAt, verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { freshTotp, verifiedOperator } from '../../../test/support/dashboard-helpers';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import {
   addTool,
@@ -34,11 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A code from the next time step: the one used at sign-in cannot be used again. */
-async function freshCode() {
-  t.clock.advance(30_000);
-  return totpAt(t, operator.secret);
-}
+const freshCode = () => freshTotp(t, operator.secret);
 
 const lastAudit = async () => (await t.ctx.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1))[0];
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
 import type { TestClient } from '../../../test/support/client';
+import { commandLineOn } from '../../../test/support/command-line';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
 import { FILTER_DAY_MESSAGES } from '../../shared/dashboard';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
-import { cliActor } from '../operator/audit';
 
 /**
  * Issue 63: the operator's date filters (the dashboard's orders and invoices, the command line's --from, --to and
@@ -18,12 +18,7 @@ let cli: CommandLineEnv;
 beforeAll(async () => {
   t = await createTestApp();
   ({ client: operator } = await verifiedOperator(t));
-  cli = {
-    cwd: process.cwd(),
-    actor: cliActor('tester'),
-    open: async () => t.ctx,
-    snapshot: async () => undefined,
-  };
+  cli = commandLineOn(t);
 });
 afterAll(() => t.close());
 

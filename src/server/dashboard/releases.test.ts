@@ -3,9 +3,9 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import {
+  freshTotp,
   signedInBuyer,
   signedInOperator,
-  totpAt,
   verifiedOperator,
 } from '../../../test/support/dashboard-helpers';
 import { nupkg } from '../../../test/support/release-fixtures';
@@ -27,10 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function freshCode() {
-  t.clock.advance(30_000);
-  return totpAt(t, operator.secret);
-}
+const freshCode = () => freshTotp(t, operator.secret);
 
 /** A multipart upload over the listening server, as the browser's XMLHttpRequest sends it. */
 function uploadArtifact(releaseId: string, fields: Record<string, string>, file: Buffer, fileName: string) {

@@ -1,6 +1,7 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
+import { commandLineOn } from '../../../test/support/command-line';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
 import {
   addTool,
@@ -33,12 +34,7 @@ let cli: CommandLineEnv;
 beforeAll(async () => {
   t = await createShopTestApp({ env: { WEBHOOKS_ALLOW_LOOPBACK: '1' } });
   dashboard = (await verifiedOperator(t)).client;
-  cli = {
-    cwd: process.cwd(),
-    actor: cliActor('tester'),
-    open: async () => t.ctx,
-    snapshot: async () => undefined,
-  };
+  cli = commandLineOn(t);
 }, 60_000);
 afterAll(() => t.close());
 

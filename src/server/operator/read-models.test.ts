@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
+import { commandLineOn } from '../../../test/support/command-line';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
 import {
   buyTool,
@@ -12,7 +13,6 @@ import type { AdminOrderDetail, CustomerDetail } from '../../shared/dashboard';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { shortId } from '../cli/format';
 import type { OrderDossier } from '../orders/read/operator';
-import { cliActor } from './audit';
 
 /**
  * One order, one read model (`orderDossier`): the dashboard's order page and `npm run admin -- orders show` read
@@ -30,12 +30,7 @@ let buyerId: string;
 beforeAll(async () => {
   t = await createShopTestApp();
   dashboard = (await verifiedOperator(t)).client;
-  cli = {
-    cwd: process.cwd(),
-    actor: cliActor('tester'),
-    open: async () => t.ctx,
-    snapshot: async () => undefined,
-  };
+  cli = commandLineOn(t);
   const buyer = await newBuyer(t);
   const { windows } = await catalogueRows(t);
   orderId = (await buyTool(t, buyer.client, windows.id)).order.id;

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandLineOn } from '../../../test/support/command-line';
 import { pdfText } from '../../../test/support/invoices-helpers';
 import { deliverDueMail } from '../../../test/support/mail';
 import {
@@ -40,12 +41,7 @@ beforeAll(async () => {
   smtp = await new TestSmtpServer().start();
   t = await createShopTestApp({ env: { SMTP_URL: smtp.url } });
   windowsId = (await catalogueRows(t)).windows.id;
-  cli = {
-    cwd: process.cwd(),
-    actor: cliActor('accountant'),
-    open: async () => t.ctx,
-    snapshot: async () => undefined,
-  };
+  cli = commandLineOn(t, 'accountant');
 });
 afterAll(async () => {
   await t.close();

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import {
+  addPercentCoupon,
   catalogueRows,
   createOrder,
   createShopTestApp,
@@ -12,12 +13,10 @@ import {
 import { BILLING_MESSAGES } from '../../shared/billing';
 import type { CheckoutQuote } from '../../shared/checkout-quote';
 import { QUOTE_MESSAGES } from '../../shared/checkout-quote';
-import { COUPON_MESSAGES, newCouponSchema } from '../../shared/coupons';
+import { COUPON_MESSAGES } from '../../shared/coupons';
 import { gstinCheckCharacter } from '../../shared/gstin';
-import { createCoupon } from '../coupons/operator';
 import { invoices } from '../db/schema/invoices';
 import type { TaxDocument } from '../invoices/document';
-import { cliActor } from '../operator/audit';
 
 let t: ShopTestApp;
 let windowsId: string;
@@ -25,11 +24,7 @@ let windowsId: string;
 beforeAll(async () => {
   t = await createShopTestApp();
   windowsId = (await catalogueRows(t)).windows.id;
-  await createCoupon(
-    t.ctx,
-    cliActor('quote-tests'),
-    newCouponSchema.parse({ code: 'LAUNCH-20', percent: 20 }),
-  );
+  await addPercentCoupon(t, 'LAUNCH-20', 20, 'quote-tests');
 });
 afterAll(async () => {
   await t.close();

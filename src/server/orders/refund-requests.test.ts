@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminOn } from '../../../test/support/command-line';
 import { openedMails } from '../../../test/support/mail';
 import {
   buyThroughEmulator,
@@ -11,16 +12,13 @@ import {
 } from '../../../test/support/shop-fixtures';
 import type { OrderDetail } from '../../shared/order-detail';
 import { REFUND_REQUEST_MESSAGES, type RefundRequestView } from '../../shared/refund-requests';
-import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { overview } from '../dashboard/overview';
 import { creditNotes } from '../db/schema/invoices';
 import { outbox } from '../db/schema/mail';
 import { auditLog } from '../db/schema/operator';
 import { orders, refundRequests } from '../db/schema/orders';
-import { cliActor } from '../operator/audit';
 
 let t: ShopTestApp;
-let cli: CommandLineEnv;
 let windowsId: string;
 let macosId: string;
 
@@ -29,16 +27,10 @@ beforeAll(async () => {
   const rows = await catalogueRows(t);
   windowsId = rows.windows.id;
   macosId = rows.macos.id;
-  cli = {
-    cwd: process.cwd(),
-    actor: cliActor('tester'),
-    open: async () => t.ctx,
-    snapshot: async () => undefined,
-  };
 });
 afterAll(() => t.close());
 
-const admin = (...args: string[]) => runCommandLine(args, cli);
+const admin = adminOn(() => t);
 const DESCRIPTION = 'The installer stops at 40 % on Windows 11 and support could not fix it.';
 
 async function mailsOf(orderId: string, kind: string) {

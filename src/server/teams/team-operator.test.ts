@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminOn } from '../../../test/support/command-line';
 import { openedMails } from '../../../test/support/mail';
 import {
   addTool,
@@ -11,7 +12,6 @@ import {
 import type { MyLicense } from '../../shared/licenses';
 import type { PurchasedTool } from '../../shared/shop';
 import { TEAM_INVITATION_PATH, type Team } from '../../shared/teams';
-import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { eraseAccount } from '../data-rights/erasure';
 import { creditNotes } from '../db/schema/invoices';
 import { licenses } from '../db/schema/licenses';
@@ -19,28 +19,20 @@ import { outbox } from '../db/schema/mail';
 import { auditLog } from '../db/schema/operator';
 import { orders } from '../db/schema/orders';
 import { teamInvitations } from '../db/schema/teams';
-import { cliActor } from '../operator/audit';
 import { refundOrder } from '../orders/refund';
 
 /** The operator's view of teams (`licenses show --json`, seats free / move, audited) and erasure of members and owners. */
 
 let t: ShopTestApp;
-let cli: CommandLineEnv;
 let toolId: string;
 
 beforeAll(async () => {
   t = await createShopTestApp();
   toolId = (await addTool(t, { name: 'Audit Trail', priceInrPaise: 800_00 })).id;
-  cli = {
-    cwd: process.cwd(),
-    actor: cliActor('tester'),
-    open: async () => t.ctx,
-    snapshot: async () => undefined,
-  };
 });
 afterAll(() => t.close());
 
-const admin = (...args: string[]) => runCommandLine(args, cli);
+const admin = adminOn(() => t);
 
 /** The token of the newest invitation link mailed to `email` (read back from the outbox, as the worker sends it). */
 async function tokenFor(email: string): Promise<string> {

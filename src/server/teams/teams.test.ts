@@ -5,6 +5,7 @@ import { pdfText } from '../../../test/support/invoices-helpers';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import { deliverDueMail } from '../../../test/support/mail';
 import {
+  addPercentCoupon,
   addTool,
   buyThroughEmulator,
   createOrder,
@@ -17,12 +18,10 @@ import {
 } from '../../../test/support/shop-fixtures';
 import { TestSmtpServer } from '../../../test/support/smtp';
 import { seatMember } from '../../../test/support/team-fixtures';
-import { newCouponSchema } from '../../shared/coupons';
 import type { MyLicense } from '../../shared/licenses';
 import type { OrderHistoryOrder } from '../../shared/order-history';
 import type { PurchasedTool } from '../../shared/shop';
 import { TEAM_INVITATION_PATH, TEAM_MESSAGES, type Team } from '../../shared/teams';
-import { createCoupon } from '../coupons/operator';
 import { invoices } from '../db/schema/invoices';
 import { licenses } from '../db/schema/licenses';
 import { orderEvents, orders } from '../db/schema/orders';
@@ -50,7 +49,7 @@ beforeAll(async () => {
   smtp = await new TestSmtpServer().start();
   t = await createShopTestApp({ env: { SMTP_URL: smtp.url } });
   toolId = (await addTool(t, { name: 'Ledger Lens', device: 'Windows', priceInrPaise: 1000_00 })).id;
-  await createCoupon(t.ctx, cliActor('team-tests'), newCouponSchema.parse({ code: 'FIRM-10', percent: 10 }));
+  await addPercentCoupon(t, 'FIRM-10', 10, 'team-tests');
 });
 afterAll(async () => {
   await t.close();

@@ -1,5 +1,6 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandLineOn } from '../../../test/support/command-line';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import { openedMails } from '../../../test/support/mail';
 import { answerChecker } from '../../../test/support/openapi';
@@ -19,7 +20,7 @@ import type { PurchasedTool } from '../../shared/shop';
 import { TEAM_INVITATION_PATH } from '../../shared/teams';
 import { TRIAL_MESSAGES } from '../../shared/trials';
 import { invalidateCatalogue } from '../catalogue/catalogue-cache';
-import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
+import { runCommandLine } from '../cli/command-line';
 import { users } from '../db/schema/accounts';
 import { tools } from '../db/schema/catalogue';
 import { invoices } from '../db/schema/invoices';
@@ -417,12 +418,7 @@ describe('the operator', () => {
 });
 
 describe('the command line', () => {
-  const cli = (): CommandLineEnv => ({
-    cwd: process.cwd(),
-    actor: cliActor('asha'),
-    open: async () => t.ctx,
-    snapshot: async () => undefined,
-  });
+  const cli = () => commandLineOn(t, 'asha');
 
   it('sets a tool’s trial days, and refuses a number out of range without changing anything', async () => {
     const tool = await addTool(t);

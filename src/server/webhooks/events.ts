@@ -285,17 +285,23 @@ export async function queueCustomerErased(db: DbOrTx, customerId: string, at: Da
   );
 }
 
+/** The tool, customer and purchase a license was bought with, as a license event reports them. */
+async function purchaseOfLicense(db: DbOrTx, licenseId: string) {
+  const [row] = await db
+    .select({ toolId: purchases.toolId, customerId: purchases.userId, purchaseId: purchases.id })
+    .from(licenses)
+    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .where(eq(licenses.id, licenseId));
+  return row;
+}
+
 /** `license.upgraded`: a license (a team's with its seats) moved to a higher edition by a paid upgrade order. */
 export async function queueUpgradeEvent(
   db: DbOrTx,
   upgrade: { licenseId: string; orderId: string; from: string; to: string; entitlements: string[] },
   at: Date,
 ): Promise<void> {
-  const [row] = await db
-    .select({ toolId: purchases.toolId, customerId: purchases.userId, purchaseId: purchases.id })
-    .from(licenses)
-    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
-    .where(eq(licenses.id, upgrade.licenseId));
+  const row = await purchaseOfLicense(db, upgrade.licenseId);
   await enqueueWebhookEvent(
     db,
     'license.upgraded',
@@ -315,11 +321,7 @@ export async function queueRenewalEvent(
   renewal: { licenseId: string; orderId: string; updatesUntil: Date },
   at: Date,
 ): Promise<void> {
-  const [row] = await db
-    .select({ toolId: purchases.toolId, customerId: purchases.userId, purchaseId: purchases.id })
-    .from(licenses)
-    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
-    .where(eq(licenses.id, renewal.licenseId));
+  const row = await purchaseOfLicense(db, renewal.licenseId);
   await enqueueWebhookEvent(
     db,
     'license.renewed',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../../test/support/client';
 import {
+  addPercentCoupon,
   buyThroughEmulator,
   catalogueRows,
   createShopTestApp,
@@ -8,11 +9,8 @@ import {
   type ShopTestApp,
 } from '../../../../test/support/shop-fixtures';
 import type { CheckoutQuote } from '../../../shared/checkout-quote';
-import { newCouponSchema } from '../../../shared/coupons';
 import type { MyLicense } from '../../../shared/licenses';
 import type { OrderDetail } from '../../../shared/order-detail';
-import { createCoupon } from '../../coupons/operator';
-import { cliActor } from '../../operator/audit';
 
 let t: ShopTestApp;
 let windowsId: string;
@@ -20,11 +18,7 @@ let windowsId: string;
 beforeAll(async () => {
   t = await createShopTestApp();
   windowsId = (await catalogueRows(t)).windows.id;
-  await createCoupon(
-    t.ctx,
-    cliActor('order-page-tests'),
-    newCouponSchema.parse({ code: 'LAUNCH-20', percent: 20 }),
-  );
+  await addPercentCoupon(t, 'LAUNCH-20', 20, 'order-page-tests');
 });
 afterAll(async () => {
   await t.close();
