@@ -23,9 +23,14 @@ describe('output', () => {
 describe('sinceDate', () => {
   const now = new Date('2026-06-10T12:00:00Z');
   it('reads ages and dates, and nothing else', () => {
-    expect(sinceDate('7d', now)?.toISOString()).toBe('2026-06-03T12:00:00.000Z');
-    expect(sinceDate('90m', now)?.toISOString()).toBe('2026-06-10T10:30:00.000Z');
-    expect(sinceDate('2026-06-01T09:30Z', now)?.toISOString()).toBe('2026-06-01T09:30:00.000Z');
+    expect(sinceDate('7d', now)).toEqual(new Date('2026-06-03T12:00:00.000Z'));
+    expect(sinceDate('90m', now)).toEqual(new Date('2026-06-10T10:30:00.000Z'));
+    expect(sinceDate('2026-06-01T09:30Z', now)).toEqual(new Date('2026-06-01T09:30:00.000Z'));
     expect(sinceDate('last week', now)).toBeUndefined();
+  });
+
+  it('says a moment a filter may not name is out of range', () => {
+    expect(sinceDate('0099-06-15', now)).toBe('out of range');
+    expect(sinceDate('999999d', now)).toBe('out of range');
   });
 });

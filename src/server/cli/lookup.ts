@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { FILTER_DAY_MESSAGES, FILTER_YEARS, isFilterMoment } from '../../shared/dashboard';
-import { CommandError } from './framework';
 
 /**
  * Options several commands take, as fields of their input schemas (parsed by `parseCommandInput`, framework.ts).
@@ -8,9 +7,10 @@ import { CommandError } from './framework';
 
 /**
  * What `--since` names: a date (2026-06-01), a date and time (2026-06-01T09:30, in local time unless it names a
- * zone), or an age before `now` such as 30m, 12h, 7d; undefined for anything else.
+ * zone), or an age before `now` such as 30m, 12h, 7d; undefined for anything else, 'out of range' for a moment a
+ * filter may not name (before 1900 or after 2999: the database cannot hold every such date).
  */
-export function sinceDate(typed: string, now: Date): Date | undefined {
+export function sinceDate(typed: string, now: Date): Date | 'out of range' | undefined {
   const text = typed.trim();
   const age = /^(\d+)\s*([mhd])$/i.exec(text);
   if (age) {
@@ -18,8 +18,7 @@ export function sinceDate(typed: string, now: Date): Date | undefined {
       (age[2] as string).toLowerCase() as 'm' | 'h' | 'd'
     ];
     const since = new Date(now.getTime() - Number(age[1]) * unit);
-    if (!isFilterMoment(since)) throw new CommandError(`--since: ${FILTER_DAY_MESSAGES.outOfRange}`);
-    return since;
+    return isFilterMoment(since) ? since : 'out of range';
   }
   const dateOnly = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   const parsed = dateOnly
@@ -31,7 +30,7 @@ export function sinceDate(typed: string, now: Date): Date | undefined {
   // new Date(99, 5, 15) is 1999: the typed year itself must be one a filter may name, as must the moment.
   const typedYear = Number(dateOnly?.[1] ?? parsed.getUTCFullYear());
   if (typedYear < FILTER_YEARS.first || typedYear > FILTER_YEARS.last || !isFilterMoment(parsed))
-    throw new CommandError(`--since: ${FILTER_DAY_MESSAGES.outOfRange}`);
+    return 'out of range';
   return parsed;
 }
 
@@ -42,8 +41,11 @@ export const sinceOption = z
   .transform((typed, issue) => {
     if (typed === undefined) return undefined;
     const since = sinceDate(typed, new Date());
-    if (since) return since;
-    issue.addIssue({ code: 'custom', message: 'not a date or an age; use e.g. 2026-06-01 or 7d.' });
+    if (since instanceof Date) return since;
+    issue.addIssue({
+      code: 'custom',
+      message: since ? FILTER_DAY_MESSAGES.outOfRange : 'not a date or an age; use e.g. 2026-06-01 or 7d.',
+    });
     return z.NEVER;
   });
 

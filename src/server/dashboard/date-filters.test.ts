@@ -58,13 +58,13 @@ describe('the command line', () => {
     ] as const) {
       const run = await runCommandLine([...args], cli);
       expect(run.exitCode, `${args.join(' ')}: ${run.stdout}`).not.toBe(0);
-      expect(run.stderr, args.join(' ')).toContain(`${option}: ${FILTER_DAY_MESSAGES.outOfRange}`);
+      expect(run.stderr, args.join(' ')).toContain(`${option} "${day}": ${FILTER_DAY_MESSAGES.outOfRange}`);
     }
   });
 
   it('refuses an age that reaches before the first day', async () => {
     const run = await runCommandLine(['orders', 'list', '--since', '999999d'], cli);
     expect(run.exitCode).not.toBe(0);
-    expect(run.stderr).toContain(`--since: ${FILTER_DAY_MESSAGES.outOfRange}`);
+    expect(run.stderr).toContain(`--since "999999d": ${FILTER_DAY_MESSAGES.outOfRange}`);
   });
 });
