@@ -24,7 +24,7 @@ import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { createReleaseSchema } from '../../shared/release-schemas';
 import { newWebhookEndpointSchema } from '../../shared/webhooks';
 import { users } from '../db/schema/accounts';
-import { tools } from '../db/schema/catalogue';
+import { toolEditions, tools } from '../db/schema/catalogue';
 import { contactMessages } from '../db/schema/contact';
 import { licenseActivations, licenses } from '../db/schema/licenses';
 import { outbox } from '../db/schema/mail';
@@ -372,6 +372,16 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
     url: `/api/admin/releases/${fx.releaseId}/publish`,
     body: { code: await fx.freshCode() },
   }),
+  // Published at 100 %: halting it is a change every state but halted allows.
+  'POST /api/admin/releases/:id/rollout': async (fx) => ({
+    method: 'POST',
+    url: `/api/admin/releases/${fx.releaseId}/rollout`,
+    body: { code: await fx.freshCode(), change: { action: 'halt' } },
+  }),
+  'GET /api/admin/tools/:id/adoption': (fx) => ({
+    method: 'GET',
+    url: `/api/admin/tools/${fx.toolId}/adoption`,
+  }),
   'POST /api/admin/releases/:id/yank': async (fx) => ({
     method: 'POST',
     url: `/api/admin/releases/${fx.releaseId}/yank`,
@@ -381,6 +391,28 @@ const ENDPOINTS: Record<string, (fx: Fixtures) => Call | Promise<Call>> = {
     method: 'GET',
     url: '/api/admin/activity?pageSize=5&sort=action&dir=asc&q=sign',
   }),
+  // Last: an edition makes the tool one sold by editions, which the rows before do not expect.
+  'GET /api/admin/tools/:id/editions': (fx) => ({
+    method: 'GET',
+    url: `/api/admin/tools/${fx.toolId}/editions`,
+  }),
+  'POST /api/admin/tools/:id/editions': async (fx) => ({
+    method: 'POST',
+    url: `/api/admin/tools/${fx.toolId}/editions`,
+    body: { name: 'Route table Pro', priceInrPaise: 299_900, code: await fx.freshCode() },
+  }),
+  'POST /api/admin/tools/:id/editions/:editionId': async (fx) => {
+    const [edition] = await t.ctx.db
+      .select({ id: toolEditions.id })
+      .from(toolEditions)
+      .where(eq(toolEditions.toolId, fx.toolId))
+      .limit(1);
+    return {
+      method: 'POST',
+      url: `/api/admin/tools/${fx.toolId}/editions/${edition?.id ?? 'none'}`,
+      body: { entitlements: ['ocr'] },
+    };
+  },
 };
 
 /** The sign-in steps: open to a signed-in operator before the second factor, tested one by one below. */
