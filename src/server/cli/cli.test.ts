@@ -244,6 +244,8 @@ describe('npm run admin', () => {
       icon: null,
       // The catalogue carries each tool's free trial length (decision 035); a new tool has none.
       trialDays: 0,
+      // Sold at its own prices: no editions (decision 056).
+      editions: [],
     });
   }, 60_000);
 
@@ -266,7 +268,7 @@ describe('npm run admin', () => {
       renewalPriceUsdCents: 9_00,
     });
     const shown = await admin('tools', 'edit', id, '--updates-for', '1y');
-    expect(shown.stdout).toMatch(/Updates\s+12 months, renewed for ₹599\.00 \/ \$9\.00/);
+    expect(shown.stdout).toMatch(/Updates\s+12 months, renewal ₹599\.00 \/ \$9\.00/);
     // A period of no length is refused.
     expectRefusal(
       await admin('tools', 'edit', id, '--updates-for', '0m'),
