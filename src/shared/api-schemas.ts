@@ -279,8 +279,13 @@ export const myToolsAnswerSchema = z.array(purchasedToolSchema);
 export const healthAnswerSchema = z.object({ status: z.literal('ok') });
 export const readyAnswerSchema = z.object({ status: z.literal('ready'), database: z.literal('reachable') });
 export const notReadyAnswerSchema = z
-  .object({ status: z.literal('unavailable'), database: z.literal('unreachable') })
-  .describe('The database cannot be reached right now: send no traffic here (`Retry-After`)');
+  .union([
+    z.object({ status: z.literal('unavailable'), database: z.literal('unreachable') }),
+    z.object({ status: z.literal('draining') }),
+  ])
+  .describe(
+    'The database cannot be reached right now (`Retry-After`), or the instance is shutting down (`draining`): send no traffic here',
+  );
 export const csrfTokenAnswerSchema = z.object({ csrfToken: z.string() });
 export const locationAnswerSchema = exactly<LocationResponse>()(
   z.object({ country: z.string(), currency: z.enum(CURRENCIES) }),
