@@ -89,8 +89,8 @@ export const toolSchema = exactly<Tool>()(
       trialStarted: z.boolean().optional(),
       /** Signed in, a running or ended trial not bought: when it ends (ISO 8601). */
       trialEndsAt: z.string().optional(),
-      /** Lowest first; empty for a tool sold at its own prices (decision 056). */
-      editions: z.array(toolEditionSchema),
+      /** Lowest first; absent for a tool sold at its own prices (decision 056). */
+      editions: z.array(toolEditionSchema).optional(),
     })
     .meta({ id: 'Tool' }),
 );

@@ -29,8 +29,11 @@ export type Tool = {
   trialStarted?: boolean;
   /** Signed in only: the end of this visitor's trial of the tool, running or ended, while not bought. */
   trialEndsAt?: string;
-  /** The tool's editions, lowest first (decision 056); empty for a tool sold at its own prices. */
-  editions: ToolEditionView[];
+  /**
+   * The tool's editions, lowest first (decision 056); absent for a tool sold at its own prices, whose answer stays
+   * as it was before editions.
+   */
+  editions?: ToolEditionView[];
 };
 
 /** GET /api/my-tools/ → PurchasedTool[] */

@@ -35,7 +35,7 @@ export function toApiTool(row: ToolRow, purchased: boolean, editions: readonly E
     purchased,
     icon: row.icon,
     trialDays: row.trialDays,
-    editions: editions.map((edition) => toEditionView(edition, row)),
+    ...(editions.length > 0 ? { editions: editions.map((edition) => toEditionView(edition, row)) } : {}),
   };
 }
 

@@ -244,8 +244,6 @@ describe('npm run admin', () => {
       icon: null,
       // The catalogue carries each tool's free trial length (decision 035); a new tool has none.
       trialDays: 0,
-      // Sold at its own prices: no editions (decision 056).
-      editions: [],
     });
   }, 60_000);
 

@@ -16,7 +16,7 @@ import { toolTitle } from '../../components/tools/toolTitle';
  * device. A tool with editions costs what its lowest edition does, the one its checkout starts with.
  */
 export function buyLabel(tool: Tool, currency: Currency): string {
-  const [lowest] = tool.editions;
+  const [lowest] = tool.editions ?? [];
   const price = lowest ? editionPrice(lowest, currency) : displayPrice(tool, currency);
   return `${tool.device ?? 'Purchase'} - ${formatPrice(price, currency)}`;
 }
@@ -104,7 +104,7 @@ export function ToolCard({
         </p>
       )}
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.catalogue} className="mt-4 mb-6" />
-      {tool.editions.length > 0 && (
+      {tool.editions && tool.editions.length > 0 && (
         <ul
           aria-label={`Editions of ${title}`}
           className="-mt-2 mb-6 divide-y divide-slate-100 rounded-xl border border-slate-200 text-sm"

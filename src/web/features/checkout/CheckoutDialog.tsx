@@ -27,7 +27,7 @@ export function CheckoutDialog({
       {...props}
       defaultCountry={defaultCountry}
       toolId={tool?._id}
-      editions={tool?.editions.length ? tool.editions : undefined}
+      editions={tool?.editions?.length ? tool.editions : undefined}
       summary={(edition) =>
         tool && (
           <div className="flex items-baseline justify-between gap-4">
