@@ -136,7 +136,7 @@ describe('POST /api/auth/login/', () => {
       (await login(await t.client({ ip: uniqueIp() }), { email: target, password: DEFAULT_PASSWORD }))
         .statusCode,
     ).toBe(200);
-  });
+  }, 120_000);
   it('checks at most 10 of 20 concurrent wrong passwords for one account from 20 addresses; the rest get 429', async () => {
     const target = uniqueEmail('raced');
     const owner = await t.client({ ip: uniqueIp() });
@@ -148,7 +148,7 @@ describe('POST /api/auth/login/', () => {
     const statuses = answers.map((answer) => answer.statusCode).sort();
     expect(statuses.filter((status) => status === 401)).toHaveLength(LOGIN_FAILURES_PER_ACCOUNT);
     expect(statuses.filter((status) => status === 429)).toHaveLength(20 - LOGIN_FAILURES_PER_ACCOUNT);
-  });
+  }, 120_000);
 
   it('gives a correct password its unit of the failure budget back', async () => {
     const target = uniqueEmail('refund');
@@ -162,7 +162,7 @@ describe('POST /api/auth/login/', () => {
       const client = await t.client({ ip: uniqueIp() });
       expect((await login(client, { email: target, password: `guess-${i}-x` })).statusCode).toBe(401);
     }
-  });
+  }, 120_000);
 });
 
 describe('POST /api/auth/logout/', () => {

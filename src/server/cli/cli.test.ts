@@ -502,7 +502,7 @@ describe('npm run admin', () => {
     );
     expect(activity[0]).toMatchObject({ action: 'customer.export', target: expect.stringMatching(/^user:/) });
     expectRefusal(await admin('users', 'export', 'nobody@example.com'), 1, /No account/);
-  }, 30_000);
+  }, 120_000);
 
   // Only the embedded database has a data directory to hold; on PostgreSQL the command line opens it itself.
   (testDriver() === 'pglite' ? it : () => undefined)(

@@ -411,5 +411,5 @@ describe('Delete my account', () => {
       (await buyer.client.post('/api/account/delete', { password: DEFAULT_PASSWORD, email: buyer.email }))
         .statusCode,
     ).toBe(401);
-  });
+  }, 120_000);
 });
