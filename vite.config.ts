@@ -126,11 +126,14 @@ export default defineConfig(({ isSsrBuild }) => ({
                   // calls, the checkout script's loader, the currency): one file each, as when only the shop pages
                   // used them. An upgrade from an order's page (issue 64) reaches for some of them later, which
                   // would otherwise split each into files of their own, every one a request and a line in the
-                  // entry's preload lists.
+                  // entry's preload lists. With them the small shared modules both shop pages and an order's page
+                  // load (the money format, the trial and license rules, the purchase intent kept across sign-in,
+                  // the prerendered form's hand-over): six files of a few hundred bytes, each wrapped at a cost like
+                  // its code's, were what took the shop pages past 95 KB gzip (issue 69).
                   name: 'tool-parts',
                   minShareCount: 2,
                   includeDependenciesRecursively: false,
-                  test: /src[\\/]web[\\/]components[\\/](tools[\\/](toolTitle|TruncatedText|ToolIcon|useSendCredentials)|SearchBox)\.|src[\\/]shared[\\/]shop\./,
+                  test: /src[\\/]web[\\/](components[\\/](tools[\\/](toolTitle|TruncatedText|ToolIcon|useSendCredentials)|SearchBox)|lib[\\/](purchase-intent|prerendered-form))\.|src[\\/]shared[\\/](shop|money|trials|licenses|order-detail)\./,
                 },
                 {
                   name: 'purchase',

@@ -46,11 +46,17 @@ test('the header links move between pages in the same document, marking the curr
   await nav.getByRole('link', { name: 'Utility Tools' }).click();
   await expect(page).toHaveURL(`${shop.url}/utility-tools`);
   await expect(page).toHaveTitle(/^Utility Tools — /);
+  // The description follows too, from its own module (page-descriptions.ts), which the first page did not load.
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute(
+    'content',
+    /^Licensed desktop PDF utility tools/,
+  );
   await expectSameDocument(page);
 
   await page.goBack();
   await expect(page).toHaveURL(`${shop.url}/OurTeam`);
   await expect(page).toHaveTitle(/^Our Team — /);
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /^Meet the accounting/);
   await page.goBack();
   await expect(page).toHaveURL(`${shop.url}/Contact`);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

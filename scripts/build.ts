@@ -10,7 +10,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import type { SiteManifest } from '../src/server/site/static';
 import { SITE } from '../src/shared/site';
-import type { PageRoute } from '../src/web/routes';
+import type { DescribedRoute } from '../src/web/entry-prerender';
 import { pageCss } from './support/page-css';
 import { buildServer } from './support/server-build';
 
@@ -59,7 +59,7 @@ function htmlFileOf(routePath: string): string {
   return `${routePath.replace(/\/\*$/, '').slice(1).replaceAll('/', '-')}.html`;
 }
 
-function headFor(route: PageRoute, bootScript: string): string {
+function headFor(route: DescribedRoute, bootScript: string): string {
   const url =
     route.path === '*'
       ? publicUrl
@@ -188,11 +188,11 @@ async function main() {
     readFileSync(path.join(clientDir, '.vite/manifest.json'), 'utf8'),
   ) as ViteManifest;
   const ssr = (await import(pathToFileURL(path.join(ssrDir, 'entry-prerender.js')).href)) as {
-    PAGE_ROUTES: PageRoute[];
-    NOT_FOUND_ROUTE: PageRoute;
-    ADMIN_PAGE: PageRoute;
+    PAGE_ROUTES: DescribedRoute[];
+    NOT_FOUND_ROUTE: DescribedRoute;
+    ADMIN_PAGE: DescribedRoute;
     renderRoute(url: string): Promise<string>;
-    pageModuleOf(route: PageRoute): Promise<string>;
+    pageModuleOf(route: DescribedRoute): Promise<string>;
   };
 
   const routes = [...ssr.PAGE_ROUTES, ssr.ADMIN_PAGE, ssr.NOT_FOUND_ROUTE];

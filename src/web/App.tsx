@@ -38,15 +38,27 @@ export async function loadPage(pathname: string, { hydrating = false } = {}): Pr
   if (!hydrating) await module.preload?.();
 }
 
-/** Keeps the document title and description right after client-side navigation. */
+/**
+ * Keeps the document title and description right after client-side navigation (the prerendered page has both right
+ * at first, so the descriptions' module is loaded only once the visitor moves).
+ */
 function RouteMeta() {
   const [pathname] = useLocation();
+  const first = useRef(true);
   useEffect(() => {
     const route = routeFor(pathname);
+    const arrived = first.current;
+    first.current = false;
     // The dashboard titles its screens itself.
     if (!('title' in route)) return;
     document.title = route.title;
-    document.querySelector('meta[name="description"]')?.setAttribute('content', route.description);
+    if (arrived) return;
+    void import('./page-descriptions').then(({ PAGE_DESCRIPTIONS }) => {
+      if (window.location.pathname !== pathname) return;
+      document
+        .querySelector('meta[name="description"]')
+        ?.setAttribute('content', PAGE_DESCRIPTIONS[route.path] ?? '');
+    });
   }, [pathname]);
   return null;
 }

@@ -3,12 +3,28 @@ import { prerender } from 'react-dom/static';
 import { Router } from 'wouter';
 import { App } from './App';
 import { ADMIN_META } from './features/dashboard/meta';
-import { ADMIN_ROUTE as ADMIN_PART, type PageRoute } from './routes';
+import { PAGE_DESCRIPTIONS } from './page-descriptions';
+import {
+  ADMIN_ROUTE as ADMIN_PART,
+  NOT_FOUND_ROUTE as NOT_FOUND,
+  PAGE_ROUTES as PAGES,
+  type PageRoute,
+} from './routes';
 
-export { NOT_FOUND_ROUTE, PAGE_ROUTES } from './routes';
+/** A route as the build prerenders it: with the description its head carries. */
+export type DescribedRoute = PageRoute & { description: string };
+
+function described(route: PageRoute): DescribedRoute {
+  const description = PAGE_DESCRIPTIONS[route.path];
+  if (!description) throw new Error(`page-descriptions.ts has no description for ${route.path}`);
+  return { ...route, description };
+}
+
+export const PAGE_ROUTES = PAGES.map(described);
+export const NOT_FOUND_ROUTE = described(NOT_FOUND);
 
 /** The dashboard's prerendered shell: noindex, outside the sitemap, and answering every address under /admin. */
-export const ADMIN_PAGE: PageRoute = {
+export const ADMIN_PAGE: DescribedRoute = {
   ...ADMIN_PART,
   ...ADMIN_META,
   search: 'noindex',

@@ -10,8 +10,8 @@ export type PageModule = {
 export type PageRoute = {
   /** Also names the prerendered HTML file: /refund-policy → refund-policy.html (scripts/build.ts). */
   path: string;
+  // Its meta description is in page-descriptions.ts, out of the JavaScript every page loads.
   title: string;
-  description: string;
   /**
    * For search engines: listed in sitemap.xml with a canonical link (the default), `unlisted` (only the canonical
    * link: a page behind sign-in), or `noindex` (error and dead-end pages).
@@ -29,57 +29,46 @@ export const PAGE_ROUTES: PageRoute[] = [
   {
     path: '/',
     title: `${SITE.name} — Accounting, Tax & Business Consulting in Jaipur`,
-    description:
-      'Accounting and bookkeeping, tax and business consultancy, and web development from Jaipur. Consulting that cuts costs and raises profitability, with a 99% client success rate.',
     load: () => import('./pages/HomePage'),
   },
   {
     path: '/Contact',
     title: `Contact Us — ${SITE.name}`,
-    description: `Get in touch with ${SITE.name} in Jaipur: call, email or send us a message about our services or products.`,
     load: () => import('./pages/ContactPage'),
   },
   {
     path: '/OurTeam',
     title: `Our Team — ${SITE.name}`,
-    description: `Meet the accounting, finance and web development professionals behind ${SITE.name}.`,
     load: () => import('./pages/OurTeamPage'),
   },
   {
     path: '/PrivacyPolicy',
     title: `Privacy Policy — ${SITE.name}`,
-    description: `How ${SITE.name} collects, uses, protects and retains your personal information.`,
     load: () => import('./pages/PrivacyPolicyPage'),
   },
   {
     path: '/TermsAndConditions',
     title: `Terms and Conditions — ${SITE.name}`,
-    description: `The terms that govern the services, products and website of ${SITE.name}.`,
     load: () => import('./pages/TermsPage'),
   },
   {
     path: '/refund-policy',
     title: `Refund and Cancellation Policy — ${SITE.name}`,
-    description: `When ${SITE.name} cancels an order or refunds a payment for utility tools and services, how refunds are paid, and the credit note you receive.`,
     load: () => import('./pages/RefundPolicyPage'),
   },
   {
     path: '/shipping-policy',
     title: `Shipping and Delivery Policy — ${SITE.name}`,
-    description: `How ${SITE.name} delivers utility tools: by email within minutes of payment, with 3-hour download links. Nothing is shipped.`,
     load: () => import('./pages/ShippingPolicyPage'),
   },
   {
     path: '/utility-tools',
     title: `Utility Tools — ${SITE.name}`,
-    description:
-      'Licensed desktop PDF utility tools for Windows and macOS, with lifetime validity. Prices in INR or USD.',
     load: () => import('./pages/UtilityToolsPage'),
   },
   {
     path: '/my-tools',
     title: `My Tools — ${SITE.name}`,
-    description: 'The utility tools you have purchased, with their credentials and downloads.',
     search: 'unlisted',
     load: () => import('./pages/MyToolsPage'),
   },
@@ -87,7 +76,6 @@ export const PAGE_ROUTES: PageRoute[] = [
     // One order of the signed-in buyer (decision 044): one shell for every order, the id read in the browser.
     path: '/my-tools/orders/*',
     title: `Order — ${SITE.name}`,
-    description: 'One of your orders.',
     // Behind sign-in, as /my-tools is: unlisted (a canonical link, outside the sitemap) rather than noindex, which
     // protected nothing a crawler could see and cost the page Lighthouse's SEO score (issue 56).
     search: 'unlisted',
@@ -97,14 +85,12 @@ export const PAGE_ROUTES: PageRoute[] = [
     // The link of a team invitation email (issue 54): one shell, the token read in the browser.
     path: '/my-tools/team-invitations/*',
     title: `Team invitation — ${SITE.name}`,
-    description: 'A seat on a team license.',
     search: 'noindex',
     load: () => import('./pages/TeamInvitationPage'),
   },
   {
     path: '/account',
     title: `Account — ${SITE.name}`,
-    description: 'Your profile, password, sign-in email, passkeys, signed-in browsers and email preferences.',
     // A page behind sign-in with nothing for a search engine (issue 33): unlisted, as /my-tools is (issue 56).
     search: 'unlisted',
     load: () => import('./pages/AccountPage'),
@@ -112,7 +98,6 @@ export const PAGE_ROUTES: PageRoute[] = [
   {
     path: '/unsubscribe',
     title: `Unsubscribe — ${SITE.name}`,
-    description: 'Turn off one kind of optional email from your account.',
     // Reached only from a personal link in an email.
     search: 'noindex',
     load: () => import('./pages/UnsubscribePage'),
@@ -120,14 +105,11 @@ export const PAGE_ROUTES: PageRoute[] = [
   {
     path: '/api-reference',
     title: `API Reference — ${SITE.name}`,
-    // Short: every page's JavaScript carries this table, and the home page's is held to 80 KB gzip.
-    description: 'The license, trial and update API for desktop tools (OpenAPI 3.1).',
     load: () => import('./pages/ApiReferencePage'),
   },
   {
     path: '/utility-tools/invalid-link',
     title: `Invalid or Expired Link — ${SITE.name}`,
-    description: 'This download link is invalid or has expired. Download links are valid for 3 hours.',
     // Reached only through the redirect of an expired download link, which no crawler follows: unlisted rather
     // than noindex, which protected nothing and cost the page its Lighthouse SEO score (issue 15).
     search: 'unlisted',
@@ -138,7 +120,6 @@ export const PAGE_ROUTES: PageRoute[] = [
 export const NOT_FOUND_ROUTE: PageRoute = {
   path: '*',
   title: `Page not found — ${SITE.name}`,
-  description: 'The page you were looking for does not exist.',
   search: 'noindex',
   load: () => import('./pages/NotFoundPage'),
 };
