@@ -16,6 +16,7 @@ import { createMailQueuedHint } from './mail/outbox';
 import { createMetrics } from './metrics';
 import { createGateway } from './payments/gateway';
 import { createAdoptionRecorder } from './releases/adoption';
+import { createReleaseMemory } from './releases/memory';
 import { createReleaseSigner } from './releases/signing';
 import { type FileStorage, storageFor } from './storage';
 
@@ -51,13 +52,19 @@ export function createAppContext(options: AppContextOptions): AppContext {
     adoption: createAdoptionRecorder(db, clock),
     gateway: createGateway(config),
     storage: options.storage ?? storageFor(config),
-    caches: { sessions: createSessionCache(), ...createShopCaches(), ...createLicenseMemory() },
+    caches: {
+      sessions: createSessionCache(),
+      ...createShopCaches(),
+      ...createLicenseMemory(),
+      ...createReleaseMemory(),
+    },
     mailQueued: createMailQueuedHint(),
     pdfFonts: createPdfFonts(),
     dashboardOperators: createDashboardOperators(),
     licenseSigning: createSigningKeys(config),
     releaseSigning: createReleaseSigner(config),
     licenseChanges: {},
+    releaseChanges: {},
     dataSecrets,
     // Process figures (memory, event-loop delay) only where they are served: one monitor per real server.
     metrics: createMetrics({ withProcessMetrics: config.metricsToken !== undefined }),

@@ -9,6 +9,7 @@ import { backgroundJobs, pgliteBackupJob, startJobs } from './jobs';
 import { ConfigError, loadConfig } from './kernel/config';
 import { createOwnerOnlyFiles, repairDataDirModes, reportDataDirRepair } from './kernel/data-dir';
 import { followLicenseChanges } from './licenses/change-feed';
+import { followReleaseChanges } from './releases/memory';
 import { logStartUp, startUp } from './startup';
 
 const rootDir = path.resolve(import.meta.dirname, '../..');
@@ -73,6 +74,9 @@ async function main(): Promise<void> {
   const licenseChanges = await followLicenseChanges(ctx, database, (err) =>
     app.log.warn({ err }, 'license change feed interrupted; validate answers from memory for 1 s only'),
   );
+  const releaseChanges = await followReleaseChanges(ctx, database, (err) =>
+    app.log.warn({ err }, 'release change feed interrupted; feeds read releases from the database meanwhile'),
+  );
 
   let adminSocket: AdminSocket | undefined;
   // SIGTERM (systemd; a rolling deploy, README "Run two instances behind HAProxy") or Ctrl-C. Readiness goes first,
@@ -92,6 +96,7 @@ async function main(): Promise<void> {
       await jobs.stop();
       await adminSocket?.close();
       await licenseChanges.close();
+      await releaseChanges.close();
       await app.close();
       await database.close();
     },

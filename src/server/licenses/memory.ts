@@ -1,6 +1,7 @@
 import type { ChannelFollower } from '../db/notifications';
 import { TtlCache } from '../kernel/ttl-cache';
 import type { LicenseRow } from './lookup';
+import type { FeedOwner } from './update-tokens';
 
 /**
  * How long one instance answers validate from memory when it cannot hear changes as they commit (starting up, or
@@ -14,6 +15,11 @@ export const LICENSE_CACHE_TTL_MS = 1000;
  */
 const LICENSE_CACHE_FOLLOWED_TTL_MS = 5 * 60 * 1000;
 const LICENSE_CACHE_MAX_ENTRIES = 20_000;
+/**
+ * Update-feed tokens remembered (issue 69): a release day's fleet polls its feeds within hours, each machine under its
+ * own token, and checks again within minutes (the appcast, then Velopack's feed or a download).
+ */
+const FEED_OWNER_MAX_ENTRIES = 50_000;
 /** Unknown credentials are remembered more briefly, and in fewer entries, than known ones. */
 const UNKNOWN_LICENSE_CACHE_TTL_MS = 500;
 export const UNKNOWN_LICENSE_CACHE_MAX_ENTRIES = 1000;
@@ -30,6 +36,11 @@ export type LicenseMemory = {
   licenses: TtlCache<string, KnownLicense>;
   /** Credentials that named no license, kept apart and briefly so bad keys cannot push out good entries. */
   unknownLicenses: TtlCache<string, true>;
+  /**
+   * For the update feeds: the machine and license a live token serves (update-tokens.ts), forgotten with its
+   * license like the entries above; a trial's is good only until the trial ends.
+   */
+  feedOwners: TtlCache<string, { owner: FeedOwner; trialEndsAt: number | null }>;
 };
 
 declare module '../kernel/context' {
@@ -44,6 +55,7 @@ export function createLicenseMemory(): LicenseMemory {
   return {
     licenses: new TtlCache(LICENSE_CACHE_TTL_MS, LICENSE_CACHE_MAX_ENTRIES),
     unknownLicenses: new TtlCache(UNKNOWN_LICENSE_CACHE_TTL_MS, UNKNOWN_LICENSE_CACHE_MAX_ENTRIES),
+    feedOwners: new TtlCache(LICENSE_CACHE_FOLLOWED_TTL_MS, FEED_OWNER_MAX_ENTRIES),
   };
 }
 
@@ -57,8 +69,13 @@ export function rememberedFor(changes: LicenseChangeFeed): number {
  * refund, a dispute). Call it after the change has committed, so no look-up can store the state before it.
  */
 export function forgetLicenses(ctx: { caches: LicenseMemory }, licenseId?: string): void {
-  const { licenses: known, unknownLicenses } = ctx.caches;
-  if (licenseId) known.deleteWhere((entry) => entry.row.id === licenseId);
-  else known.clear();
+  const { licenses: known, unknownLicenses, feedOwners } = ctx.caches;
+  if (licenseId) {
+    known.deleteWhere((entry) => entry.row.id === licenseId);
+    feedOwners.deleteWhere((entry) => entry.owner.licenseId === licenseId);
+  } else {
+    known.clear();
+    feedOwners.clear();
+  }
   unknownLicenses.clear();
 }

@@ -55,6 +55,13 @@ export type FeedOwner = {
  */
 export async function liveFeedOwner(ctx: AppContext, token: string): Promise<FeedOwner | undefined> {
   if (!UPDATE_TOKEN_PATTERN.test(token)) return undefined;
+  // Remembered only while this instance hears every license change as it commits (memory.ts), each of which
+  // forgets the license's tokens: a refund, a suspension or a freed machine closes the feed at once, as before.
+  const following = ctx.licenseChanges.follower?.healthy() ?? false;
+  const remembered = following ? ctx.caches.feedOwners.get(token) : undefined;
+  if (remembered && (remembered.trialEndsAt === null || remembered.trialEndsAt > ctx.clock.now().getTime()))
+    return remembered.owner;
+  const generation = ctx.caches.feedOwners.generation;
   const [row] = await ctx.db
     .select({
       toolId: tools.id,
@@ -63,6 +70,8 @@ export async function liveFeedOwner(ctx: AppContext, token: string): Promise<Fee
       activationId: licenseActivations.id,
       licenseId: licenses.id,
       updatesUntil: licenses.updatesUntil,
+      status: licenses.status,
+      expiresAt: licenses.expiresAt,
     })
     .from(licenseActivations)
     .innerJoin(licenses, eq(licenses.id, licenseActivations.licenseId))
@@ -80,7 +89,12 @@ export async function liveFeedOwner(ctx: AppContext, token: string): Promise<Fee
       ),
     )
     .limit(1);
-  return row && { ...row, packageId: packageIdOf({ name: row.toolName, packageId: row.packageId }) };
+  if (!row) return undefined;
+  const { status, expiresAt, ...found } = row;
+  const owner = { ...found, packageId: packageIdOf({ name: row.toolName, packageId: row.packageId }) };
+  const trialEndsAt = status === 'trial' ? (expiresAt?.getTime() ?? 0) : null;
+  if (following) ctx.caches.feedOwners.set(token, { owner, trialEndsAt }, generation);
+  return owner;
 }
 
 /**

@@ -14,9 +14,10 @@ import { documented } from '../openapi/openapi';
 import { reportedVersion, versionFromUserAgent } from './adoption';
 import { buildAppcast } from './appcast';
 import { artifactAnswers, sendArtifact } from './artifact-download';
+import { publishedFor } from './memory';
 import { offerTo, withinUpdates } from './offer';
 import { renewalUrlOf } from './renewal';
-import { type ArtifactRow, findArtifact, findRelease, publishedArtifacts, type ReleaseRow } from './store';
+import { type ArtifactRow, findArtifact, findRelease, type ReleaseRow } from './store';
 import { squirrelReleases, velopackChannel, velopackFeed } from './velopack-feed';
 
 const MINUTE = 60 * 1000;
@@ -109,7 +110,7 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
     )
       return sendJsonNotFound(reply);
     // Stable only unless the URL asks for betas: WinSparkle never reads sparkle:channel.
-    const entries = await publishedArtifacts(ctx.db, owner.toolId, {
+    const entries = await publishedFor(ctx, owner.toolId, {
       kind: 'sparkle',
       includeBeta: channel === 'beta',
       ...(os ? { platform: os } : {}),
@@ -153,7 +154,7 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
       const { installable } = offerTo(
         owner,
         (
-          await publishedArtifacts(ctx.db, owner.toolId, {
+          await publishedFor(ctx, owner.toolId, {
             kind: 'velopack',
             platform: feed.platform,
             includeBeta: feed.includeBeta,
@@ -170,7 +171,7 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
       );
     }
     // A package the feed named by its relative FileName.
-    const packages = await publishedArtifacts(ctx.db, owner.toolId, { kind: 'velopack', includeBeta: true });
+    const packages = await publishedFor(ctx, owner.toolId, { kind: 'velopack', includeBeta: true });
     const found = packages.find(({ artifact }) => artifact.fileName === fileName);
     return found ? download(request, reply, owner, found) : sendJsonNotFound(reply);
   }

@@ -22,6 +22,7 @@ import { DomainError } from '../kernel/domain-error';
 import { type Actor, recordAudit } from '../operator/audit';
 import { findToolByIdOrName } from '../operator/tool-lookup';
 import { queueReleaseEvent } from '../webhooks/events';
+import { forgetReleases } from './memory';
 import { renderNotes } from './notes';
 import { NotAPackageError, nuspecIdentity, velopackTypeOf } from './nupkg';
 import { type ArtifactRow, findRelease, isId, type ReleaseRow, type ReleaseWithArtifacts } from './store';
@@ -192,6 +193,7 @@ export async function createRelease(
     });
     return row;
   });
+  forgetReleases(ctx);
   return { ...release, artifacts: [] };
 }
 
@@ -227,6 +229,7 @@ export async function editRelease(
     }
     await updateAudited(tx, actor, before, changes, 'release.edit');
   });
+  forgetReleases(ctx);
   return releaseOrNotFound(ctx.db, releaseId);
 }
 
@@ -460,6 +463,7 @@ export async function addArtifact(
       });
       return row;
     });
+    forgetReleases(ctx);
     return { release: await releaseOrNotFound(ctx.db, release.id), artifact };
   } catch (error) {
     await ctx.storage.remove(stored.key).catch(() => {});
@@ -494,6 +498,7 @@ export async function removeArtifact(
     });
     return artifact;
   });
+  forgetReleases(ctx);
   await ctx.storage.remove(removed.storageKey).catch(() => {});
   return releaseOrNotFound(ctx.db, releaseId);
 }
@@ -554,6 +559,7 @@ export async function publishRelease(
     );
     await queueReleaseEvent(tx, before.id, ctx.clock.now());
   });
+  forgetReleases(ctx);
   return releaseOrNotFound(ctx.db, releaseId);
 }
 
@@ -575,5 +581,6 @@ export async function yankRelease(
       throw new DomainError('refused', `Release ${before.version} is already yanked.`);
     await updateAudited(tx, actor, before, { state: 'yanked', yankedAt: ctx.clock.now() }, 'release.yank');
   });
+  forgetReleases(ctx);
   return releaseOrNotFound(ctx.db, releaseId);
 }

@@ -12,6 +12,7 @@ import { renderEmail } from '../mail/layout';
 import { enqueueMail } from '../mail/outbox';
 import { type Actor, recordAudit } from '../operator/audit';
 import { queueRolloutChanged } from '../webhooks/events';
+import { forgetReleases } from './memory';
 import { auditView, lockRelease, releaseOrNotFound } from './operator';
 import type { ReleaseRow, ReleaseWithArtifacts } from './store';
 
@@ -106,6 +107,7 @@ export async function changeRollout(
     const now = ctx.clock.now();
     await applyRollout(tx, actor, before, nextRollout(before, change, now), now);
   });
+  forgetReleases(ctx);
   return releaseOrNotFound(ctx.db, releaseId);
 }
 
@@ -156,7 +158,7 @@ const WATCH: Actor = { kind: 'system', job: 'rollout-watch' };
  * sent once. Returns whether this call halted it.
  */
 async function haltStuck(ctx: AppContext, releaseId: string, figures: StuckFigures): Promise<boolean> {
-  return ctx.db.transaction(async (tx) => {
+  const halted = await ctx.db.transaction(async (tx) => {
     const [release] = await tx
       .select()
       .from(releases)
@@ -199,6 +201,8 @@ async function haltStuck(ctx: AppContext, releaseId: string, figures: StuckFigur
     );
     return true;
   });
+  if (halted) forgetReleases(ctx);
+  return halted;
 }
 
 /**

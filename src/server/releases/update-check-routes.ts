@@ -15,10 +15,11 @@ import type { LicenseRequest } from '../licenses/lookup';
 import { asRequest, registerLicenseApi } from '../licenses/routes';
 import { artifactUrlOf, updateTokenFor } from '../licenses/update-tokens';
 import { checkMachine } from '../licenses/validate';
+import { publishedFor } from './memory';
 import { renderNotes } from './notes';
 import { offerTo } from './offer';
 import { renewalOffer } from './renewal';
-import { newestFirst, publishedArtifacts, type ReleaseRow } from './store';
+import { newestFirst, type ReleaseRow } from './store';
 
 type UpdateCheckRequest = LicenseRequest & {
   platform: ArtifactPlatform;
@@ -65,8 +66,8 @@ export async function checkForUpdate(
 
   const filter = { platform: request.platform, includeBeta: request.channel === 'beta' };
   const [installers, archives] = await Promise.all([
-    publishedArtifacts(ctx.db, request.toolId, { kind: 'installer', ...filter }),
-    publishedArtifacts(ctx.db, request.toolId, { kind: 'sparkle', ...filter }),
+    publishedFor(ctx, request.toolId, { kind: 'installer', ...filter }),
+    publishedFor(ctx, request.toolId, { kind: 'sparkle', ...filter }),
   ]);
   // Sorting is stable: within one release the installer stays ahead of the archive.
   const newer = [...installers, ...archives]
