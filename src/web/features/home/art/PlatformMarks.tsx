@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+
 /**
  * Our own marks for the two desktop platforms: a monitor with a taskbar and a laptop with a menu bar. They are
  * deliberately generic drawings, not the vendors' trademarked logos, and always appear next to the platform's name.
@@ -7,7 +9,8 @@
 
 type MarkProps = { className?: string };
 
-export function DesktopMark({ className }: MarkProps) {
+/** The frame both marks share: a 40-unit square drawn in the text's colour with round strokes. */
+function Mark({ className, children }: MarkProps & { children: ReactNode }) {
   return (
     <svg
       viewBox="0 0 40 40"
@@ -20,29 +23,27 @@ export function DesktopMark({ className }: MarkProps) {
       strokeLinecap="round"
       strokeLinejoin="round"
     >
+      {children}
+    </svg>
+  );
+}
+
+export function DesktopMark({ className }: MarkProps) {
+  return (
+    <Mark className={className}>
       <rect x="4" y="6" width="32" height="22" rx="3" />
       <path d="M4 23h32M15 34h10M20 28v6" />
       <path d="M8 25.5h3m3 0h2" strokeWidth="1.6" />
-    </svg>
+    </Mark>
   );
 }
 
 export function LaptopMark({ className }: MarkProps) {
   return (
-    <svg
-      viewBox="0 0 40 40"
-      className={className}
-      aria-hidden="true"
-      focusable="false"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2.2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
+    <Mark className={className}>
       <rect x="7" y="8" width="26" height="18" rx="2.5" />
       <path d="M7 12h26M3 31h34l-3-5H6z" />
       <circle cx="10" cy="10" r="0.6" strokeWidth="1.4" />
-    </svg>
+    </Mark>
   );
 }
