@@ -9,13 +9,8 @@ const dayLabel = (seconds: number) =>
     timeZone: 'Asia/Kolkata',
   });
 
-/** One line of the chart: its figure for each day, in the order of the chart's days. */
-export type DayLine = Omit<uPlot.Series, 'value'> & {
-  label: string;
-  figures: number[];
-  /** The figure as the legend shows it (uPlot's own when absent). */
-  format?: (figure: number) => string;
-};
+/** One line of the chart (uPlot's series) and its figure for each day, in the order of the chart's days. */
+export type DayLine = { series: uPlot.Series; figures: number[] };
 
 /**
  * Figures per day (`YYYY-MM-DD`, India time) as lines, drawn by uPlot once the browser has it: the library needs a
@@ -55,14 +50,11 @@ export function DayChart({
           scales: { x: { time: true }, ...scales },
           series: [
             { label: 'Day', value: (_u, ts) => (ts == null ? '–' : dayLabel(ts)) },
-            ...lines.map(({ figures: _figures, format, ...series }) => ({
-              ...series,
-              ...(format && { value: (_u: uPlot, v: number | null) => (v == null ? '–' : format(v)) }),
-            })),
+            ...lines.map((line) => line.series),
           ],
           axes: [{ stroke: '#334155', values: (_u, ticks) => ticks.map(dayLabel) }, ...axes],
         },
-        [x, ...lines.map(({ figures }) => figures)],
+        [x, ...lines.map((line) => line.figures)],
         element,
       );
       const resize = new ResizeObserver(() => chart.setSize({ width: element.clientWidth, height }));

@@ -15,7 +15,6 @@ import {
 } from '../../../shared/tool-rules';
 import { Button, Checkbox, FormError, TextField, useForm } from '../../components/form';
 import { problem } from './api';
-import { OperatorCodeField } from './OperatorCodeField';
 import { typedPrice } from './toolValues';
 
 type EditionValues = {
@@ -201,7 +200,7 @@ export function EditionForm({
           </div>
         ))}
       {pricesChanged && (
-        <OperatorCodeField
+        <TextField
           {...form.field('code')}
           label={
             edition
@@ -209,6 +208,9 @@ export function EditionForm({
               : 'Code from your authenticator app'
           }
           className="sm:col-span-2"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={7}
         />
       )}
       <div className="space-y-2 sm:col-span-2">

@@ -16,38 +16,6 @@ const PERIODS: Array<{ key: keyof OverviewResponse['periods']; label: string }> 
   { key: 'last30Days', label: 'Last 30 days' },
 ];
 
-/** What waits for the operator, each a link to the screen where it is handled. */
-const OPEN_ITEMS: Array<{
-  key: keyof OverviewResponse['openItems'];
-  label: string;
-  to: string;
-  icon: typeof Inbox;
-  colour: string;
-}> = [
-  {
-    key: 'unhandledMessages',
-    label: 'Unhandled messages',
-    to: '/admin/messages',
-    icon: Inbox,
-    colour: 'text-brand-700',
-  },
-  { key: 'failedMail', label: 'Failed mail', to: '/admin/mail', icon: MailWarning, colour: 'text-red-700' },
-  {
-    key: 'retryingMail',
-    label: 'Mail being retried',
-    to: '/admin/mail',
-    icon: RotateCw,
-    colour: 'text-amber-700',
-  },
-  {
-    key: 'openRefundRequests',
-    label: 'Refund requests to answer',
-    to: '/admin/refund-requests',
-    icon: Reply,
-    colour: 'text-brand-700',
-  },
-];
-
 function PeriodCard({ label, figures }: { label: string; figures: PeriodFigures }) {
   return (
     <Card title={label}>
@@ -94,15 +62,37 @@ export function OverviewScreen() {
             </Card>
             <Card title="Open items">
               <ul className="space-y-3 text-sm">
-                {OPEN_ITEMS.map(({ key, label, to, icon: ItemIcon, colour }) => (
-                  <li key={key} className="flex items-center gap-3">
-                    <ItemIcon className={`size-5 ${colour}`} aria-hidden="true" />
-                    <Link to={to} className="flex-1 text-brand-700 underline underline-offset-2">
-                      {label}
-                    </Link>
-                    <strong className="text-lg tabular-nums">{data.openItems[key]}</strong>
-                  </li>
-                ))}
+                <li className="flex items-center gap-3">
+                  <Inbox className="size-5 text-brand-700" aria-hidden="true" />
+                  <Link to="/admin/messages" className="flex-1 text-brand-700 underline underline-offset-2">
+                    Unhandled messages
+                  </Link>
+                  <strong className="text-lg tabular-nums">{data.openItems.unhandledMessages}</strong>
+                </li>
+                <li className="flex items-center gap-3">
+                  <MailWarning className="size-5 text-red-700" aria-hidden="true" />
+                  <Link to="/admin/mail" className="flex-1 text-brand-700 underline underline-offset-2">
+                    Failed mail
+                  </Link>
+                  <strong className="text-lg tabular-nums">{data.openItems.failedMail}</strong>
+                </li>
+                <li className="flex items-center gap-3">
+                  <RotateCw className="size-5 text-amber-700" aria-hidden="true" />
+                  <Link to="/admin/mail" className="flex-1 text-brand-700 underline underline-offset-2">
+                    Mail being retried
+                  </Link>
+                  <strong className="text-lg tabular-nums">{data.openItems.retryingMail}</strong>
+                </li>
+                <li className="flex items-center gap-3">
+                  <Reply className="size-5 text-brand-700" aria-hidden="true" />
+                  <Link
+                    to="/admin/refund-requests"
+                    className="flex-1 text-brand-700 underline underline-offset-2"
+                  >
+                    Refund requests to answer
+                  </Link>
+                  <strong className="text-lg tabular-nums">{data.openItems.openRefundRequests}</strong>
+                </li>
               </ul>
             </Card>
           </div>

@@ -31,13 +31,15 @@ const AXES: uPlot.Axis[] = [
 export function SalesChart({ daily }: { daily: Daily }) {
   const { days, lines } = useMemo(() => {
     const line = (currency: 'INR' | 'USD', colour: string): DayLine => ({
-      label: currency,
-      scale: currency.toLowerCase(),
-      stroke: colour,
-      width: 2,
-      points: { show: true },
+      series: {
+        label: currency,
+        scale: currency.toLowerCase(),
+        stroke: colour,
+        width: 2,
+        points: { show: true },
+        value: (_u, v) => (v == null ? '–' : formatPrice(v, currency)),
+      },
       figures: daily.map((entry) => entry.revenue[currency] / 100),
-      format: (figure) => formatPrice(figure, currency),
     });
     return {
       days: daily.map((entry) => entry.day),

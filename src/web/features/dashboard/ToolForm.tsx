@@ -13,7 +13,6 @@ import {
   useForm,
 } from '../../components/form';
 import { problem } from './api';
-import { OperatorCodeField } from './OperatorCodeField';
 import { FIELDS, fieldId, type ToolValues, typedPrice, valuesOf } from './toolValues';
 
 const DEVICES = [
@@ -171,10 +170,13 @@ export function ToolForm({
         onCheckedChange={(checked) => form.set('active', checked)}
       />
       {pricesChanged && (
-        <OperatorCodeField
+        <TextField
           {...form.field('code')}
           label="Code from your authenticator app (prices are changing)"
           className="sm:col-span-2"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={7}
         />
       )}
       <div className="space-y-2 sm:col-span-2">

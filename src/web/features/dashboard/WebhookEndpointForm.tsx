@@ -7,7 +7,6 @@ import {
 } from '../../../shared/webhooks';
 import { Button, Checkbox, FormError, TextField, useForm } from '../../components/form';
 import { problem } from './api';
-import { OperatorCodeField } from './OperatorCodeField';
 
 type EndpointValues = { url: string; description: string; code: string };
 const FIELDS = ['url', 'description', 'code'] as const;
@@ -79,9 +78,13 @@ export function EndpointForm({
           </p>
         )}
       </fieldset>
-      <OperatorCodeField
+      <TextField
         {...form.field('code')}
+        label="Code from your authenticator app"
         hint="Events carry customers’ data to this address: confirm it is you"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={7}
         className="sm:max-w-xs"
       />
       <div className="space-y-2">

@@ -30,10 +30,7 @@ export function AdoptionChart({ version, days }: { version: string; days: Adopti
     () => ({
       days: days.map((entry) => entry.day),
       lines: SERIES.map(({ key, label, colour }) => ({
-        label,
-        stroke: colour,
-        width: 2,
-        points: { show: false },
+        series: { label, stroke: colour, width: 2, points: { show: false } },
         figures: days.map((entry) => entry[key]),
       })),
     }),

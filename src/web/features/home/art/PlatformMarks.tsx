@@ -1,5 +1,3 @@
-import type { ReactNode } from 'react';
-
 /**
  * Our own marks for the two desktop platforms: a monitor with a taskbar and a laptop with a menu bar. They are
  * deliberately generic drawings, not the vendors' trademarked logos, and always appear next to the platform's name.
@@ -9,8 +7,7 @@ import type { ReactNode } from 'react';
 
 type MarkProps = { className?: string };
 
-/** The frame both marks share: a 40-unit square drawn in the text's colour with round strokes. */
-function Mark({ className, children }: MarkProps & { children: ReactNode }) {
+export function DesktopMark({ className }: MarkProps) {
   return (
     <svg
       viewBox="0 0 40 40"
@@ -23,27 +20,29 @@ function Mark({ className, children }: MarkProps & { children: ReactNode }) {
       strokeLinecap="round"
       strokeLinejoin="round"
     >
-      {children}
-    </svg>
-  );
-}
-
-export function DesktopMark({ className }: MarkProps) {
-  return (
-    <Mark className={className}>
       <rect x="4" y="6" width="32" height="22" rx="3" />
       <path d="M4 23h32M15 34h10M20 28v6" />
       <path d="M8 25.5h3m3 0h2" strokeWidth="1.6" />
-    </Mark>
+    </svg>
   );
 }
 
 export function LaptopMark({ className }: MarkProps) {
   return (
-    <Mark className={className}>
+    <svg
+      viewBox="0 0 40 40"
+      className={className}
+      aria-hidden="true"
+      focusable="false"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2.2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <rect x="7" y="8" width="26" height="18" rx="2.5" />
       <path d="M7 12h26M3 31h34l-3-5H6z" />
       <circle cx="10" cy="10" r="0.6" strokeWidth="1.4" />
-    </Mark>
+    </svg>
   );
 }
