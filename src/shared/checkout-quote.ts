@@ -49,6 +49,27 @@ export function checkOrderTarget(
     });
 }
 
+/** What an order is besides its tool and billing: the quote and create-payment (shop-schemas.ts) take the same. */
+export const orderChoiceFields = {
+  /** Optional; the server judges and applies it (an empty field is no code). */
+  couponCode: z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    couponCodeSchema.optional(),
+  ),
+  /** How many seats (1–50, decision 051); more than one makes a team license. */
+  seats: seatsField,
+  /** "Add seats": the team license (owned by the buyer) the seats are added to, instead of a new license. */
+  teamLicenseId: z.uuid({ error: 'Unknown team license' }).optional(),
+  /** The edition bought, of a tool with editions (decision 056). */
+  editionId: z.uuid({ error: 'Unknown edition' }).optional(),
+  /** An upgrade: the buyer's license that moves to the edition `editionId` (then no toolId is needed). */
+  upgradeLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
+  /** A renewal: the buyer's license whose updates are renewed for another period (no toolId needed). */
+  renewLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
+  /** The buyer deducts TDS under s.194J (issue 68): 10 % of the taxable value is left out of what is due. */
+  tds: z.boolean().optional().default(false),
+};
+
 export const checkoutQuoteSchema = z
   .strictObject({
     /** Every kind but an upgrade and a renewal names the tool (refined below). */
@@ -59,21 +80,7 @@ export const checkoutQuoteSchema = z
     /** Beside the issue's fields: an order in another currency is billed to a country (export, or India). */
     country: optionalText(MAX_LENGTH.billingCountry),
     gstin: optionalText(MAX_LENGTH.gstin).transform(normaliseGstin),
-    couponCode: z.preprocess(
-      (value) => (value === '' || value === null ? undefined : value),
-      couponCodeSchema.optional(),
-    ),
-    seats: seatsField,
-    /** "Add seats": the buyer's team license the seats would be added to (create-payment's field). */
-    teamLicenseId: z.uuid({ error: 'Unknown team license' }).optional(),
-    /** The edition bought, of a tool with editions (decision 056). */
-    editionId: z.uuid({ error: 'Unknown edition' }).optional(),
-    /** An upgrade: the buyer's license that moves to the edition `editionId` (then no toolId is needed). */
-    upgradeLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
-    /** A renewal: the buyer's license whose updates are renewed for another period (no toolId needed). */
-    renewLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
-    /** Price it as the buyer deducting TDS under s.194J (issue 68): `tds` and `amountDue` say what is left to pay. */
-    tds: z.boolean().optional().default(false),
+    ...orderChoiceFields,
   })
   .superRefine((body, check) => {
     checkOrderTarget(body, check);

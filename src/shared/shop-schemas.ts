@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { normaliseBilling, validateBilling } from './billing';
-import { checkOrderTarget, seatsField } from './checkout-quote';
+import { checkOrderTarget, orderChoiceFields } from './checkout-quote';
 import { CURRENCIES } from './constants';
-import { couponCodeSchema } from './coupons';
 import { multiLineText, singleLineText } from './input-policy';
 import { MAX_LENGTH } from './limits';
 import { mayPayAsFirm, normalisePan, PROFORMA_MESSAGES, panProblem } from './proforma';
@@ -36,23 +35,7 @@ const orderFields = {
   toolId: z.uuid({ error: 'Unknown tool' }).optional(),
   currency: currencySchema,
   billingDetails: billingDetailsSchema,
-  /** Optional; the server judges and applies it (an empty field is no code). */
-  couponCode: z.preprocess(
-    (value) => (value === '' || value === null ? undefined : value),
-    couponCodeSchema.optional(),
-  ),
-  /** How many seats (1–50, decision 051); more than one makes a team license. */
-  seats: seatsField,
-  /** "Add seats": the team license (owned by the buyer) the seats are added to, instead of a new license. */
-  teamLicenseId: z.uuid({ error: 'Unknown team license' }).optional(),
-  /** The edition bought, of a tool with editions (decision 056). */
-  editionId: z.uuid({ error: 'Unknown edition' }).optional(),
-  /** An upgrade: the buyer's license that moves to the edition `editionId` (then no toolId is needed). */
-  upgradeLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
-  /** A renewal: the buyer's license whose updates are renewed for another period (no toolId needed). */
-  renewLicenseId: z.uuid({ error: 'Unknown license' }).optional(),
-  /** The buyer deducts TDS under s.194J (issue 68): 10 % of the taxable value is left out of what is due. */
-  tds: z.boolean().optional().default(false),
+  ...orderChoiceFields,
   /** The PAN the buyer deducts TDS under (required with `tds`; the GSTIN's own when the buyer has one). */
   pan: z.preprocess(
     (value) => (typeof value === 'string' ? normalisePan(value) : value === null ? undefined : value),

@@ -85,6 +85,15 @@ export async function ownedToolIds(db: DbOrTx, userId: string): Promise<Set<stri
   return new Set([...rows, ...seats].map((row) => row.toolId));
 }
 
+/** What My Tools shows of a tool on its card. */
+const TOOL_CARD = {
+  id: tools.id,
+  name: tools.name,
+  description: tools.description,
+  device: tools.device,
+  icon: tools.icon,
+};
+
 /** The seats of other people's teams this user holds (decision 051): tools they have without buying them. */
 function teamSeatsOf(db: DbOrTx, userId: string) {
   const owner = alias(users, 'team_owner');
@@ -94,10 +103,7 @@ function teamSeatsOf(db: DbOrTx, userId: string) {
       toolId: purchases.toolId,
       joinedAt: licenses.createdAt,
       ownerName: owner.name,
-      name: tools.name,
-      description: tools.description,
-      device: tools.device,
-      icon: tools.icon,
+      ...TOOL_CARD,
     })
     .from(licenses)
     .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
@@ -179,11 +185,7 @@ async function trialTools(
 ): Promise<Array<Omit<PurchasedTool, 'currentVersion' | 'earlierVersions'>>> {
   const rows = await ctx.db
     .select({
-      id: tools.id,
-      name: tools.name,
-      description: tools.description,
-      device: tools.device,
-      icon: tools.icon,
+      ...TOOL_CARD,
       startedAt: trials.startedAt,
       expiresAt: licenses.expiresAt,
     })
@@ -209,11 +211,7 @@ export async function purchasedTools(ctx: AppContext, userId: string): Promise<P
   const [rows, seats] = await Promise.all([
     ctx.db
       .select({
-        id: tools.id,
-        name: tools.name,
-        description: tools.description,
-        device: tools.device,
-        icon: tools.icon,
+        ...TOOL_CARD,
         purchasedAt: purchases.createdAt,
         licenseId: licenses.id,
         seats: licenses.seats,

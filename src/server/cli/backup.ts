@@ -3,18 +3,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DatabaseInUseError } from '../db';
 import { listBackups, pgliteDirOf, RestoreRefusedError, restoreBackup, writeBackup } from '../db/backup';
-import { ConfigError, loadConfig } from '../kernel/config';
-import { argument, CommandError, defineCommand } from './framework';
-
-function config() {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError)
-      throw new CommandError(`Invalid configuration: ${error.problems.join('; ')}`);
-    throw error;
-  }
-}
+import { argument, CommandError, configuredOrRefused, defineCommand } from './framework';
 
 function embeddedOnly(databaseUrl: string | undefined): void {
   if (databaseUrl)
@@ -33,7 +22,7 @@ const backup = defineCommand({
     'The running server writes one every day by itself and keeps seven. This command is for a copy on demand, ' +
     'e.g. before an upgrade; while the server runs, it takes the snapshot.',
   async run(env) {
-    const { dataDir, databaseUrl } = config();
+    const { dataDir, databaseUrl } = configuredOrRefused();
     embeddedOnly(databaseUrl);
     const snapshot = await env.snapshot();
     if (!snapshot) throw new CommandError('This database cannot be snapshotted.');
@@ -64,7 +53,7 @@ const restore = defineCommand({
     const secretFile = path.join(dataDirOf, 'session-secret');
     const hadDir = existsSync(dataDirOf);
     const hadSecret = existsSync(secretFile);
-    const settings = config();
+    const settings = configuredOrRefused();
     const { dataDir, databaseUrl } = settings;
     embeddedOnly(databaseUrl);
     try {

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { ZodType, z } from 'zod';
 import type { Snapshot } from '../db/backup';
+import { ConfigError, loadConfig } from '../kernel/config';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import type { Actor } from '../operator/audit';
@@ -344,4 +345,15 @@ export function parseCommandInput<S extends ZodType>(
   if (!label || message.startsWith(`${field}:`)) throw new DomainError('invalid', message);
   const shown = typeof value === 'string' ? ` "${value}"` : '';
   throw new DomainError('invalid', `${label}${shown}: ${message}`);
+}
+
+/** The configuration, for the commands that work on the database's files without opening it; invalid: refused. */
+export function configuredOrRefused() {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError)
+      throw new CommandError(`Invalid configuration: ${error.problems.join('; ')}`);
+    throw error;
+  }
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { FILTER_DAY_MESSAGES, FILTER_YEARS, isFilterMoment } from '../../shared/dashboard';
+import { findOrder } from '../orders/read/operator';
+import { type AdminEnv, argument } from './framework';
 
 /**
  * Options several commands take, as fields of their input schemas (parsed by `parseCommandInput`, framework.ts).
@@ -74,3 +76,9 @@ export const emailArgument = z
   .string()
   .trim()
   .refine((email) => email.includes('@'), 'not an email address.');
+
+/** Opens the database and finds the order the command's first argument names (orders/read/operator.ts findOrder). */
+export async function namedOrder(env: AdminEnv, input: { args: Array<string | undefined> }) {
+  const ctx = await env.open();
+  return { ctx, order: await findOrder(ctx.db, argument(input, 0)) };
+}

@@ -2,21 +2,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type DatabaseHandle, DatabaseInUseError, openDatabase } from '../db';
 import { MoveRefused, maskedUrl, moveToPostgres, openMoveTarget } from '../db/move';
-import { ConfigError, loadConfig } from '../kernel/config';
 import { recordAudit } from '../operator/audit';
-import { argument, CommandError, defineCommand, UsageError } from './framework';
+import { argument, CommandError, configuredOrRefused, defineCommand, UsageError } from './framework';
 
 const NAME = 'move-to-postgres';
-
-function config() {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError)
-      throw new CommandError(`Invalid configuration: ${error.problems.join('; ')}`);
-    throw error;
-  }
-}
 
 /** The target as the operator typed it, checked to be a PostgreSQL URL; a wrong one is a usage error. */
 function targetUrl(text: string): string {
@@ -59,7 +48,7 @@ const move = defineCommand({
   notInServer: `${NAME} cannot run inside the running server: stop the server first, then run it again.`,
   async run(env, input) {
     const url = targetUrl(argument(input, 0));
-    const { dataDir, databaseUrl } = config();
+    const { dataDir, databaseUrl } = configuredOrRefused();
     if (databaseUrl)
       throw new UsageError(
         `DATABASE_URL is set: the shop already runs on PostgreSQL. ${NAME} copies the embedded database in DATA_DIR; unset DATABASE_URL to run it.`,

@@ -6,13 +6,13 @@ import { DomainError } from '../kernel/domain-error';
 import { toolLabel } from '../licenses/delivery-email';
 import { resendDelivery } from '../orders/delivery';
 import type { SeatsBeyondPaid } from '../orders/kinds/kind';
-import { findOrder, listOrders, type OrderDossier, orderDossier } from '../orders/read/operator';
+import { listOrders, type OrderDossier, orderDossier } from '../orders/read/operator';
 import { reconcileOnce } from '../orders/reconciler';
 import { refundOrder } from '../orders/refund';
 import { details, formatMoney, formatTime, sections, shortId, table } from './format';
-import { argument, defineCommand, INVOCATION, parseCommandInput } from './framework';
+import { defineCommand, INVOCATION, parseCommandInput } from './framework';
 import { FREE_BEYOND_PAID_COMMAND } from './licenses';
-import { limitOption, oneOfWords, sinceOption } from './lookup';
+import { limitOption, namedOrder, oneOfWords, sinceOption } from './lookup';
 
 const ORDER_ARG = {
   name: 'id',
@@ -215,8 +215,7 @@ const show = defineCommand({
   args: [ORDER_ARG],
   example: 'orders show pay_Q1w2E3r4T5y6U7',
   async run(env, input) {
-    const ctx = await env.open();
-    const order = await findOrder(ctx.db, argument(input, 0));
+    const { ctx, order } = await namedOrder(env, input);
     const dossier = await orderDossier(ctx, order.id);
     return { data: dossier, text: dossierText(dossier) };
   },
@@ -229,8 +228,7 @@ const resend = defineCommand({
   example: 'orders resend 9c8d7e6f',
   details: 'The same email as "Get Credentials" on My Tools; the running server’s mail worker sends it.',
   async run(env, input) {
-    const ctx = await env.open();
-    const order = await findOrder(ctx.db, argument(input, 0));
+    const { ctx, order } = await namedOrder(env, input);
     const outcome = await resendDelivery(ctx, { orderId: order.id }, 'admin', env.actor);
     if (outcome.result === 'no-purchase') {
       throw new DomainError(
@@ -302,8 +300,7 @@ const refund = defineCommand({
     'the download links deleted, "Get Credentials" refuses, and the customer is emailed.',
   async run(env, input) {
     const { reason } = parseCommandInput(refundInput, { options: input.options });
-    const ctx = await env.open();
-    const order = await findOrder(ctx.db, argument(input, 0));
+    const { ctx, order } = await namedOrder(env, input);
     const result = await refundOrder(ctx, { orderId: order.id, source: 'admin', reason, actor: env.actor });
     const how = result.refundedEarlier
       ? 'Razorpay already showed the payment refunded; recorded it'

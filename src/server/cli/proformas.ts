@@ -1,7 +1,6 @@
 import { recordTransferSchema } from '../../shared/dashboard';
 import { formatSubunits, toSubunits } from '../../shared/money';
 import { indiaDate } from '../invoices/numbering';
-import { findOrder } from '../orders/read/operator';
 import {
   type ReceiptOutcome,
   recordTransfer,
@@ -10,7 +9,8 @@ import {
 } from '../orders/receipts';
 import { markTdsCertificateChecked } from '../orders/tds';
 import { formatTime, shortId } from './format';
-import { argument, defineCommand, parseCommandInput } from './framework';
+import { defineCommand, parseCommandInput } from './framework';
+import { namedOrder } from './lookup';
 
 /**
  * Orders paid against a proforma invoice (issue 68, docs/decisions/062): bank transfers recorded as the bank
@@ -71,8 +71,7 @@ const recordTransferCommand = defineCommand({
   async run(env, input) {
     const { amount, utr, date } = input.options;
     const typed = parseCommandInput(transferInputSchema, { options: { amount, utr, date } });
-    const ctx = await env.open();
-    const order = await findOrder(ctx.db, argument(input, 0));
+    const { ctx, order } = await namedOrder(env, input);
     const outcome = await recordTransfer(ctx, {
       orderId: order.id,
       amount: toSubunits(Number(typed.amount)),
@@ -92,8 +91,7 @@ const settleLate = defineCommand({
   example: 'orders settle-late 9c8d7e6f',
   details: 'The tax invoice is issued today and the license delivered, as if paid in time. Audited.',
   async run(env, input) {
-    const ctx = await env.open();
-    const order = await findOrder(ctx.db, argument(input, 0));
+    const { ctx, order } = await namedOrder(env, input);
     const outcome = await settleLatePayment(ctx, { orderId: order.id, actor: env.actor, source: 'admin' });
     return { data: outcome, text: receiptText(outcome, order.id) };
   },
@@ -114,8 +112,7 @@ const returnPayment = defineCommand({
   example: 'orders return-payment 9c8d7e6f --utr HDFCN52026121012345',
   details: 'The order stays cancelled. Audited as order.return-late-payment.',
   async run(env, input) {
-    const ctx = await env.open();
-    const order = await findOrder(ctx.db, argument(input, 0));
+    const { ctx, order } = await namedOrder(env, input);
     const result = await returnLatePayment(ctx, {
       orderId: order.id,
       returnReference: input.options.utr,
@@ -135,8 +132,7 @@ const tdsChecked = defineCommand({
   example: 'orders tds-checked 9c8d7e6f',
   details: 'Check the PAN, the amount and the section against "orders show" first. Audited.',
   async run(env, input) {
-    const ctx = await env.open();
-    const order = await findOrder(ctx.db, argument(input, 0));
+    const { ctx, order } = await namedOrder(env, input);
     const result = await markTdsCertificateChecked(ctx, { orderId: order.id, actor: env.actor });
     return {
       data: result,

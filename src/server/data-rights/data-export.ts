@@ -5,6 +5,7 @@
  * milliseconds; nothing here writes.
  */
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import { fromSubunits } from '../../shared/money';
 import { DATA_PROCESSORS } from '../../shared/privacy';
 import { consentHistory } from '../auth/consents';
@@ -17,6 +18,7 @@ import { licenseActivations, licenses } from '../db/schema/licenses';
 import { outbox } from '../db/schema/mail';
 import { orderEvents, orders, purchases } from '../db/schema/orders';
 import { trials } from '../db/schema/trials';
+import { contentDisposition } from '../http/content-disposition';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { revealLicenseKey } from '../licenses/secrets-at-rest';
@@ -466,7 +468,16 @@ function exportSummary(data: ExportBody): string {
 }
 
 /** `pinkcity-data-2026-11-26.json`: the download's name. */
-export const exportFileName = (at: Date) => `pinkcity-data-${at.toISOString().slice(0, 10)}.json`;
+const exportFileName = (at: Date) => `pinkcity-data-${at.toISOString().slice(0, 10)}.json`;
+
+/** Sends an export as the download the buyer and the operator get: indented JSON, named by the day, never cached. */
+export function sendExport(reply: FastifyReply, data: unknown, now: Date) {
+  return reply
+    .header('cache-control', 'no-store')
+    .header('content-disposition', contentDisposition(exportFileName(now)))
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(data, null, 2));
+}
 
 /**
  * The export as the operator takes it for a request that came by email or post (dashboard or command line): the

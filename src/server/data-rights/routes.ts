@@ -9,12 +9,11 @@ import { verifyPassword } from '../auth/passwords';
 import { clearSessionCookie, requireUser } from '../auth/session';
 import { users } from '../db/schema/accounts';
 import { answerIn, refusals } from '../http/answers';
-import { contentDisposition } from '../http/content-disposition';
 import { AppError } from '../http/errors';
 import { CALLER_FIRST, refuseInvalidInput } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
 import { documented, SESSION } from '../openapi/openapi';
-import { accountExport, exportFileName } from './data-export';
+import { accountExport, sendExport } from './data-export';
 import { eraseAccount } from './erasure';
 
 const deleteBody = z.object({
@@ -40,11 +39,7 @@ export async function dataRightsRoutes(base: FastifyInstance, ctx: AppContext): 
   app.get('/api/account/export', exported, async (request, reply) => {
     const user = await requireUser(ctx, request);
     const data = await accountExport(ctx, user.id);
-    return reply
-      .header('cache-control', 'no-store')
-      .header('content-disposition', contentDisposition(exportFileName(ctx.clock.now())))
-      .type('application/json; charset=utf-8')
-      .send(JSON.stringify(data, null, 2));
+    return sendExport(reply, data, ctx.clock.now());
   });
 
   app.post(

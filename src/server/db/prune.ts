@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { RetentionRule } from '../../shared/retention';
 import type { Tx } from './index';
 
@@ -22,4 +23,20 @@ export async function countedDelete(tx: Tx, deletion: SQL): Promise<number> {
     await tx.execute(sql`with gone as (${deletion}) select count(*)::int as deleted from gone`),
   );
   return batch?.deleted ?? 0;
+}
+
+/**
+ * The usual rule: the rows of `table` whose `before` column is earlier than the cutoff, taken by their `key` a batch
+ * at a time. The owner names its own table, so the rule stays in the owner's folder.
+ */
+export function prunePast(rule: RetentionRule, table: PgTable, key: PgColumn, before: PgColumn): Prune {
+  return {
+    rule,
+    deleteBatch: (tx, cutoff) =>
+      countedDelete(
+        tx,
+        sql`delete from ${table} where ${key} in
+          (select ${key} from ${table} where ${before} < ${cutoff} limit ${PRUNE_BATCH}) returning 1`,
+      ),
+  };
 }

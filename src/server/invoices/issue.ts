@@ -26,6 +26,48 @@ export async function currentInvoiceOf(db: DbOrTx, orderId: string) {
   return invoice;
 }
 
+/** A document issued before, as its issuing returns it. */
+function issuedBefore(row: { id: string; number: string; document: unknown }): IssuedDocument {
+  return { id: row.id, number: row.number, document: row.document as TaxDocument };
+}
+
+/**
+ * The order an invoice or a proforma is issued for, the next number of that series, and what both print of the
+ * order: the firm, the number and date, the buyer, the line, seats, amount and coupon.
+ */
+async function numberedOrder(
+  ctx: Pick<AppContext, 'config' | 'clock'>,
+  tx: Tx,
+  input: { orderId: string; itemDescription: string },
+  series: 'invoice' | 'proforma',
+) {
+  const [row] = await tx
+    .select({ order: orders, user: users })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, input.orderId));
+  if (!row) throw new Error(`order ${input.orderId} not found for its ${series}`);
+  const { order, user } = row;
+  const issuedAt = ctx.clock.now();
+  const firm = ctx.config.firm;
+  const { number } = await nextDocumentNumber(tx, { series, prefix: firm.invoicePrefix, at: issuedAt });
+  const printed = {
+    firm,
+    number,
+    issuedAt,
+    buyer: { name: user.name, email: user.email, billing: order.billing },
+    itemDescription: input.itemDescription,
+    seats: order.seats,
+    currency: order.currency,
+    total: order.amount,
+    coupon:
+      order.couponCode && order.listPrice !== null
+        ? { code: order.couponCode, listPrice: order.listPrice }
+        : null,
+  };
+  return { order, issuedAt, number, printed };
+}
+
 /**
  * Issues the tax invoice of a paid order inside the fulfilment transaction, so the invoice exists exactly when the
  * purchase does and its number is never lost to a rollback. An order that already has one gets it back unchanged.
@@ -44,39 +86,12 @@ export async function issueInvoice(
   },
 ): Promise<IssuedDocument> {
   const existing = await currentInvoiceOf(tx, input.orderId);
-  if (existing)
-    return { id: existing.id, number: existing.number, document: existing.document as TaxDocument };
-
-  const [row] = await tx
-    .select({ order: orders, user: users })
-    .from(orders)
-    .innerJoin(users, eq(users.id, orders.userId))
-    .where(eq(orders.id, input.orderId));
-  if (!row) throw new Error(`order ${input.orderId} not found for its invoice`);
-  const { order, user } = row;
-
-  const issuedAt = ctx.clock.now();
-  const firm = ctx.config.firm;
-  const { number } = await nextDocumentNumber(tx, {
-    series: 'invoice',
-    prefix: firm.invoicePrefix,
-    at: issuedAt,
-  });
+  if (existing) return issuedBefore(existing);
+  const { order, issuedAt, number, printed } = await numberedOrder(ctx, tx, input, 'invoice');
   const document = buildInvoiceDocument({
-    firm,
-    number,
-    issuedAt,
-    buyer: { name: user.name, email: user.email, billing: order.billing },
-    itemDescription: input.itemDescription,
-    seats: order.seats,
-    currency: order.currency,
-    total: order.amount,
+    ...printed,
     settledInr: input.settledInr ?? null,
     payment: { razorpayOrderId: order.razorpayOrderId, razorpayPaymentId: input.razorpayPaymentId },
-    coupon:
-      order.couponCode && order.listPrice !== null
-        ? { code: order.couponCode, listPrice: order.listPrice }
-        : null,
     paidAgainst: input.paidAgainst ?? null,
   });
   const [invoice] = await tx
@@ -117,35 +132,10 @@ export async function issueProforma(
     .select()
     .from(proformaInvoices)
     .where(eq(proformaInvoices.orderId, input.orderId));
-  if (existing)
-    return { id: existing.id, number: existing.number, document: existing.document as TaxDocument };
-  const [row] = await tx
-    .select({ order: orders, user: users })
-    .from(orders)
-    .innerJoin(users, eq(users.id, orders.userId))
-    .where(eq(orders.id, input.orderId));
-  if (!row) throw new Error(`order ${input.orderId} not found for its proforma`);
-  const { order, user } = row;
-  const issuedAt = ctx.clock.now();
-  const firm = ctx.config.firm;
-  const { number } = await nextDocumentNumber(tx, {
-    series: 'proforma',
-    prefix: firm.invoicePrefix,
-    at: issuedAt,
-  });
+  if (existing) return issuedBefore(existing);
+  const { order, issuedAt, number, printed } = await numberedOrder(ctx, tx, input, 'proforma');
   const document = buildProformaDocument({
-    firm,
-    number,
-    issuedAt,
-    buyer: { name: user.name, email: user.email, billing: order.billing },
-    itemDescription: input.itemDescription,
-    seats: order.seats,
-    currency: order.currency,
-    total: order.amount,
-    coupon:
-      order.couponCode && order.listPrice !== null
-        ? { code: order.couponCode, listPrice: order.listPrice }
-        : null,
+    ...printed,
     validUntil: input.validUntil,
     tdsPan: order.tdsAmount > 0 ? order.buyerPan : null,
     paymentLinkUrl: input.paymentLinkUrl,
@@ -186,8 +176,7 @@ export async function issueCreditNote(
     .from(creditNotes)
     .where(eq(creditNotes.invoiceId, invoice.id))
     .limit(1);
-  if (existing)
-    return { id: existing.id, number: existing.number, document: existing.document as TaxDocument };
+  if (existing) return issuedBefore(existing);
 
   const issuedAt = ctx.clock.now();
   const firm = ctx.config.firm;

@@ -9,7 +9,7 @@ import type { AppContext } from '../kernel/context';
 import { escapeHtml } from './layout';
 import { openMailBody, sealMailBody } from './outbox';
 import type { ArchivedMail } from './retention';
-import { writeMailFiles } from './transport';
+import { type OutgoingMail, writeMailFiles } from './transport';
 
 /**
  * What erasing an account (data-rights/erasure.ts) asks of the mail it holds, in the erasure's transaction: mail to
@@ -71,15 +71,10 @@ export function redactor(name: string, emails: readonly string[]): (text: string
     patterns.reduce((result, [pattern, replacement]) => result.replace(pattern, replacement), text);
 }
 
-export type RedactedMail = {
-  id: number;
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-  kind: string;
-  createdAt: Date;
-};
+export type RedactedMail = Pick<
+  OutgoingMail,
+  'id' | 'to' | 'subject' | 'html' | 'text' | 'kind' | 'createdAt'
+>;
 
 /**
  * Mail about the person sent to someone else (issue 63): the rows of `refs` whose subject or (sealed) body names the

@@ -8,7 +8,7 @@ import { proformaInvoices } from '../db/schema/invoices';
 import { orders, proformaTerms } from '../db/schema/orders';
 import type { TaxDocument } from '../invoices/document';
 import type { AppContext } from '../kernel/context';
-import { renderEmail } from '../mail/layout';
+import { type EmailBlock, renderEmail } from '../mail/layout';
 import { enqueueMail } from '../mail/outbox';
 import { recordOrderEvent } from './events';
 import { proformaFacts } from './proforma';
@@ -57,6 +57,30 @@ async function claim(tx: Tx, when: ReturnType<typeof and>): Promise<Due[]> {
     .for('update', { of: proformaTerms, skipLocked: true });
 }
 
+/** Queues the buyer's email about the proforma: a greeting, the facts given, and a button to the order's page. */
+async function mailBuyer(
+  ctx: AppContext,
+  tx: Tx,
+  now: Date,
+  row: Due,
+  mail: { kind: string; subject: string; heading: string; text: string; facts: EmailBlock[] },
+) {
+  const email = renderEmail({
+    subject: mail.subject,
+    heading: mail.heading,
+    blocks: [
+      { kind: 'paragraph', text: `Hello ${row.name}, ${mail.text}` },
+      ...mail.facts,
+      {
+        kind: 'button',
+        href: `${ctx.config.publicUrl}${orderPagePath(row.orderId)}`,
+        label: 'See the order',
+      },
+    ],
+  });
+  await enqueueMail(ctx, tx, { to: row.email, ...email, kind: mail.kind, ref: `order:${row.orderId}` }, now);
+}
+
 async function remind(ctx: AppContext, tx: Tx, now: Date): Promise<number> {
   const due = await claim(
     tx,
@@ -70,29 +94,13 @@ async function remind(ctx: AppContext, tx: Tx, now: Date): Promise<number> {
     ),
   );
   for (const row of due) {
-    const document = row.document as TaxDocument;
-    const email = renderEmail({
+    await mailBuyer(ctx, tx, now, row, {
+      kind: 'proforma-reminder',
       subject: `Your proforma invoice ${row.number} expires in ${PROFORMA_REMINDER_DAYS} days`,
       heading: 'Your proforma invoice expires soon',
-      blocks: [
-        {
-          kind: 'paragraph',
-          text: `Hello ${row.name}, we have not received the payment of proforma invoice ${row.number} yet. Its prices and coupon are held until the date below; after it the order is cancelled. If you have paid already, thank you: nothing more is needed.`,
-        },
-        ...proformaFacts(document),
-        {
-          kind: 'button',
-          href: `${ctx.config.publicUrl}${orderPagePath(row.orderId)}`,
-          label: 'See the order',
-        },
-      ],
+      text: `we have not received the payment of proforma invoice ${row.number} yet. Its prices and coupon are held until the date below; after it the order is cancelled. If you have paid already, thank you: nothing more is needed.`,
+      facts: proformaFacts(row.document as TaxDocument),
     });
-    await enqueueMail(
-      ctx,
-      tx,
-      { to: row.email, ...email, kind: 'proforma-reminder', ref: `order:${row.orderId}` },
-      now,
-    );
     await tx.update(proformaTerms).set({ reminderSentAt: now }).where(eq(proformaTerms.orderId, row.orderId));
     await recordOrderEvent(tx, row.orderId, 'proforma-reminder', { proforma: row.number }, now);
   }
@@ -122,27 +130,13 @@ async function expire(ctx: AppContext, tx: Tx, now: Date): Promise<string[]> {
     );
     cancelled.push(row.orderId);
     if (row.erasedAt) continue;
-    const email = renderEmail({
+    await mailBuyer(ctx, tx, now, row, {
+      kind: 'proforma-expired',
       subject: `Proforma invoice ${row.number} has expired`,
       heading: 'Your proforma invoice has expired',
-      blocks: [
-        {
-          kind: 'paragraph',
-          text: `Hello ${row.name}, proforma invoice ${row.number} was not paid by its validity date, so the order is cancelled and its prices and coupon are no longer held. If you paid it after all, write to us: we will complete the order or return the money. You can order again at any time.`,
-        },
-        {
-          kind: 'button',
-          href: `${ctx.config.publicUrl}${orderPagePath(row.orderId)}`,
-          label: 'See the order',
-        },
-      ],
+      text: `proforma invoice ${row.number} was not paid by its validity date, so the order is cancelled and its prices and coupon are no longer held. If you paid it after all, write to us: we will complete the order or return the money. You can order again at any time.`,
+      facts: [],
     });
-    await enqueueMail(
-      ctx,
-      tx,
-      { to: row.email, ...email, kind: 'proforma-expired', ref: `order:${row.orderId}` },
-      now,
-    );
   }
   return cancelled;
 }

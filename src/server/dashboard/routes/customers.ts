@@ -4,9 +4,8 @@ import { accountExportSchema, messageAnswerSchema } from '../../../shared/api-sc
 import { customersQuerySchema, emptyRequestSchema, suspendLicenseSchema } from '../../../shared/dashboard';
 import { customerDetailSchema, customersPageSchema } from '../../../shared/dashboard-answers';
 import { SELF_DEACTIVATION_LIMIT } from '../../../shared/licenses';
-import { exportAccountAsOperator, exportFileName } from '../../data-rights/data-export';
+import { exportAccountAsOperator, sendExport } from '../../data-rights/data-export';
 import { answerIn, refusals } from '../../http/answers';
-import { contentDisposition } from '../../http/content-disposition';
 import type { AppContext } from '../../kernel/context';
 import {
   deactivateDeviceAsOperator,
@@ -53,11 +52,7 @@ export function customerRoutes(base: FastifyInstance, ctx: AppContext): void {
   };
   app.get('/api/admin/customers/:id/export', exported, async (request, reply) => {
     const data = await exportAccountAsOperator(ctx, request.params.id, operatorOf(ctx, request).actor);
-    return reply
-      .header('cache-control', 'no-store')
-      .header('content-disposition', contentDisposition(exportFileName(ctx.clock.now())))
-      .type('application/json; charset=utf-8')
-      .send(JSON.stringify(data, null, 2));
+    return sendExport(reply, data, ctx.clock.now());
   });
 
   app.post(

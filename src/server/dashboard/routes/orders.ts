@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { type ZodType, z } from 'zod';
 import { messageAnswerSchema } from '../../../shared/api-schemas';
 import {
   emptyRequestSchema,
@@ -53,137 +53,90 @@ export function dashboardOrderRoutes(base: FastifyInstance, ctx: AppContext): vo
   };
   app.get('/api/admin/orders/:id', one, async (request) => orderDetail(ctx, request.params.id));
 
-  app.post(
-    '/api/admin/orders/:id/resend',
-    {
-      schema: {
-        params: idPath,
-        body: emptyRequestSchema,
-        response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
-      },
+  /** What the operator does to one order: its id in the path, the body given, a message or a refusal back. */
+  const orderAction = <Body extends ZodType>(body: Body) => ({
+    schema: {
+      params: idPath,
+      body,
+      response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
     },
-    async (request) => {
-      const id = request.params.id;
-      await orderDetail(ctx, id);
-      const outcome = await resendDelivery(ctx, { orderId: id }, 'dashboard', operatorOf(ctx, request).actor);
-      if (outcome.result !== 'sent') throw new AppError(409, 'refused', RESEND_REFUSALS[outcome.result]);
-      return {
-        message: `The delivery email is on its way to ${outcome.to}, with a fresh 3-hour download link.`,
-      };
-    },
-  );
+  });
 
-  app.post(
-    '/api/admin/orders/:id/refund',
-    {
-      schema: {
-        params: idPath,
-        body: refundRequestSchema,
-        response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
-      },
-    },
-    async (request) => {
-      const id = request.params.id;
-      const input = request.body;
-      const { actor } = operatorOf(ctx, request);
-      await orderDetail(ctx, id);
-      await requireFreshCode(ctx, actor, input.code);
-      const result = await refundOrder(ctx, {
-        orderId: id,
-        source: 'dashboard',
-        reason: input.reason,
-        actor,
-      });
-      return {
-        message: `Refunded ${formatSubunits(result.amount, result.currency)} for ${result.razorpayPaymentId}; the buyer is told by email.`,
-      };
-    },
-  );
+  app.post('/api/admin/orders/:id/resend', orderAction(emptyRequestSchema), async (request) => {
+    const id = request.params.id;
+    await orderDetail(ctx, id);
+    const outcome = await resendDelivery(ctx, { orderId: id }, 'dashboard', operatorOf(ctx, request).actor);
+    if (outcome.result !== 'sent') throw new AppError(409, 'refused', RESEND_REFUSALS[outcome.result]);
+    return {
+      message: `The delivery email is on its way to ${outcome.to}, with a fresh 3-hour download link.`,
+    };
+  });
+
+  app.post('/api/admin/orders/:id/refund', orderAction(refundRequestSchema), async (request) => {
+    const id = request.params.id;
+    const input = request.body;
+    const { actor } = operatorOf(ctx, request);
+    await orderDetail(ctx, id);
+    await requireFreshCode(ctx, actor, input.code);
+    const result = await refundOrder(ctx, {
+      orderId: id,
+      source: 'dashboard',
+      reason: input.reason,
+      actor,
+    });
+    return {
+      message: `Refunded ${formatSubunits(result.amount, result.currency)} for ${result.razorpayPaymentId}; the buyer is told by email.`,
+    };
+  });
 
   // Orders paid against a proforma invoice (issue 68): transfers recorded, late money decided, Form 16A checked.
-  app.post(
-    '/api/admin/orders/:id/transfers',
-    {
-      schema: {
-        params: idPath,
-        body: recordTransferSchema,
-        response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
-      },
-    },
-    async (request) => {
-      const id = request.params.id;
-      const { amount, utr, date } = request.body;
-      const outcome = await recordTransfer(ctx, {
-        orderId: (await orderDetail(ctx, id)).id,
-        amount: toSubunits(Number(amount)),
-        utr,
-        date,
-        actor: operatorOf(ctx, request).actor,
-        source: 'dashboard',
-      });
-      const received = `${formatSubunits(outcome.received, 'INR')} of ${formatSubunits(outcome.due, 'INR')} received`;
-      return {
-        message:
-          outcome.result === 'settled'
-            ? `Transfer recorded: ${received}. The order is paid; its invoice and license are on their way.`
-            : outcome.result === 'late'
-              ? 'Transfer recorded as a late payment: settle the order with it, or return it.'
-              : `Transfer recorded: ${received}.`,
-      };
-    },
-  );
+  app.post('/api/admin/orders/:id/transfers', orderAction(recordTransferSchema), async (request) => {
+    const id = request.params.id;
+    const { amount, utr, date } = request.body;
+    const outcome = await recordTransfer(ctx, {
+      orderId: (await orderDetail(ctx, id)).id,
+      amount: toSubunits(Number(amount)),
+      utr,
+      date,
+      actor: operatorOf(ctx, request).actor,
+      source: 'dashboard',
+    });
+    const received = `${formatSubunits(outcome.received, 'INR')} of ${formatSubunits(outcome.due, 'INR')} received`;
+    return {
+      message:
+        outcome.result === 'settled'
+          ? `Transfer recorded: ${received}. The order is paid; its invoice and license are on their way.`
+          : outcome.result === 'late'
+            ? 'Transfer recorded as a late payment: settle the order with it, or return it.'
+            : `Transfer recorded: ${received}.`,
+    };
+  });
 
-  app.post(
-    '/api/admin/orders/:id/late-payment/settle',
-    {
-      schema: {
-        params: idPath,
-        body: emptyRequestSchema,
-        response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
-      },
-    },
-    async (request) => {
-      const id = request.params.id;
-      await orderDetail(ctx, id);
-      await settleLatePayment(ctx, {
-        orderId: id,
-        actor: operatorOf(ctx, request).actor,
-        source: 'dashboard',
-      });
-      return {
-        message: 'The order is settled with the late payment; its invoice and license are on their way.',
-      };
-    },
-  );
+  app.post('/api/admin/orders/:id/late-payment/settle', orderAction(emptyRequestSchema), async (request) => {
+    const id = request.params.id;
+    await orderDetail(ctx, id);
+    await settleLatePayment(ctx, {
+      orderId: id,
+      actor: operatorOf(ctx, request).actor,
+      source: 'dashboard',
+    });
+    return {
+      message: 'The order is settled with the late payment; its invoice and license are on their way.',
+    };
+  });
 
-  app.post(
-    '/api/admin/orders/:id/late-payment/return',
-    {
-      schema: {
-        params: idPath,
-        body: returnPaymentSchema,
-        response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
-      },
-    },
-    async (request) => {
-      const id = request.params.id;
-      const { actor } = operatorOf(ctx, request);
-      await orderDetail(ctx, id);
-      await requireFreshCode(ctx, actor, request.body.code);
-      const result = await returnLatePayment(ctx, { orderId: id, returnReference: request.body.utr, actor });
-      return { message: `Returned ${formatSubunits(result.returned, 'INR')}; the order stays cancelled.` };
-    },
-  );
+  app.post('/api/admin/orders/:id/late-payment/return', orderAction(returnPaymentSchema), async (request) => {
+    const id = request.params.id;
+    const { actor } = operatorOf(ctx, request);
+    await orderDetail(ctx, id);
+    await requireFreshCode(ctx, actor, request.body.code);
+    const result = await returnLatePayment(ctx, { orderId: id, returnReference: request.body.utr, actor });
+    return { message: `Returned ${formatSubunits(result.returned, 'INR')}; the order stays cancelled.` };
+  });
 
   app.post(
     '/api/admin/orders/:id/tds-certificate/checked',
-    {
-      schema: {
-        params: idPath,
-        body: emptyRequestSchema,
-        response: { 200: messageAnswerSchema, ...refusals(...GUARD_REFUSALS, 400, 404, 409) },
-      },
-    },
+    orderAction(emptyRequestSchema),
     async (request) => {
       const id = request.params.id;
       await orderDetail(ctx, id);

@@ -10,12 +10,12 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { createdAt, ts } from './columns';
+import { createdAt, id, ref, ts } from './columns';
 
 export const users = pgTable(
   'users',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     name: text('name').notNull(),
     /** Stored as typed; uniqueness and look-ups use lower(email). */
     email: text('email').notNull(),
@@ -52,9 +52,7 @@ export const sessions = pgTable(
   {
     /** SHA-256 of the random session id; the id itself lives only in the cookie. */
     idHash: text('id_hash').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ref('user_id', () => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     expiresAt: ts('expires_at').notNull(),
     /** What the account page names a session by: never the id or its hash, which sign the browser in. */
@@ -78,10 +76,8 @@ export const sessions = pgTable(
 export const passkeys = pgTable(
   'passkeys',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: id(),
+    userId: ref('user_id', () => users.id, { onDelete: 'cascade' }),
     /** The credential id as base64url, as the browser reports it. */
     credentialId: text('credential_id').notNull(),
     /** The COSE public key, base64url. */
@@ -122,7 +118,7 @@ export const webauthnChallenges = pgTable(
 export const verificationCodes = pgTable(
   'verification_codes',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     email: text('email').notNull(),
     purpose: text('purpose', { enum: ['signup', 'reset', 'email-change'] }).notNull(),
     codeHash: text('code_hash').notNull(),
@@ -140,10 +136,8 @@ export const verificationCodes = pgTable(
 export const consents = pgTable(
   'consents',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: id(),
+    userId: ref('user_id', () => users.id, { onDelete: 'cascade' }),
     /** 'privacy-policy', 'email:releases', 'email:trials' (shared/privacy.ts). */
     kind: text('kind').notNull(),
     /** The Privacy Policy's version in force when it was given. */
@@ -161,9 +155,7 @@ export const consents = pgTable(
 export const accountAddresses = pgTable(
   'account_addresses',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ref('user_id', () => users.id, { onDelete: 'cascade' }),
     /** Normalised (trimmed, lower case). */
     email: text('email').notNull(),
     createdAt: createdAt(),

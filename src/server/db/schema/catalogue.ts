@@ -6,10 +6,10 @@ import {
   DEFAULT_OFFLINE_DAYS,
   LICENSE_MODELS,
 } from '../../../shared/tool-rules';
-import { createdAt, updatedAt } from './columns';
+import { createdAt, id, ref, updatedAt } from './columns';
 
 export const tools = pgTable('tools', {
-  id: uuid('id').primaryKey().defaultRandom(),
+  id: id(),
   name: text('name').notNull(),
   description: text('description').notNull(),
   device: text('device', { enum: ['Windows', 'macOS'] }),
@@ -65,10 +65,8 @@ export const tools = pgTable('tools', {
 export const toolEditions = pgTable(
   'tool_editions',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    toolId: uuid('tool_id')
-      .notNull()
-      .references(() => tools.id, { onDelete: 'cascade' }),
+    id: id(),
+    toolId: ref('tool_id', () => tools.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     /** The edition's place, lowest first: an upgrade goes to a higher one. */
     position: integer('position').notNull(),

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 import { tools } from './catalogue';
-import { ts } from './columns';
+import { id, ref, ts } from './columns';
 
 /**
  * One trial per machine and tool, whichever account starts it: the machine's fingerprint, keyed-hashed
@@ -17,13 +17,9 @@ import { ts } from './columns';
 export const checkoutStarts = pgTable(
   'checkout_starts',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    toolId: uuid('tool_id')
-      .notNull()
-      .references(() => tools.id, { onDelete: 'cascade' }),
+    id: id(),
+    userId: ref('user_id', () => users.id, { onDelete: 'cascade' }),
+    toolId: ref('tool_id', () => tools.id, { onDelete: 'cascade' }),
     couponCode: text('coupon_code'),
     openedAt: ts('opened_at').notNull(),
     remindersSent: integer('reminders_sent').notNull().default(0),

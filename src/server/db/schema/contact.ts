@@ -1,11 +1,11 @@
-import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text } from 'drizzle-orm/pg-core';
 import { CONTACT_TOPICS } from '../../../shared/constants';
-import { createdAt, ts } from './columns';
+import { createdAt, id, ts } from './columns';
 
 export const contactMessages = pgTable(
   'contact_messages',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     name: text('name').notNull(),
     organisation: text('organisation'),
     email: text('email').notNull(),

@@ -1,7 +1,7 @@
 import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { CURRENCIES } from '../../../shared/constants';
 import { users } from './accounts';
-import { createdAt, ts } from './columns';
+import { createdAt, id, ref, ts } from './columns';
 import { orders } from './orders';
 
 /**
@@ -11,7 +11,7 @@ import { orders } from './orders';
 export const coupons = pgTable(
   'coupons',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     /** Stored upper case; looked up by the upper-cased code the buyer typed. */
     code: text('code').notNull(),
     percent: integer('percent'),
@@ -37,16 +37,10 @@ export const coupons = pgTable(
 export const couponRedemptions = pgTable(
   'coupon_redemptions',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    couponId: uuid('coupon_id')
-      .notNull()
-      .references(() => coupons.id),
-    orderId: uuid('order_id')
-      .notNull()
-      .references(() => orders.id),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    couponId: ref('coupon_id', () => coupons.id),
+    orderId: ref('order_id', () => orders.id),
+    userId: ref('user_id', () => users.id),
     state: text('state', { enum: ['reserved', 'used', 'released'] }).notNull(),
     discount: integer('discount').notNull(),
     currency: text('currency', { enum: CURRENCIES }).notNull(),

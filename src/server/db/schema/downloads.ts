@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 import { tools } from './catalogue';
-import { createdAt, ts } from './columns';
+import { createdAt, ref, ts } from './columns';
 import { purchases } from './orders';
 import { releaseArtifacts } from './releases';
 import { trials } from './trials';
@@ -15,12 +15,8 @@ export const downloadTokens = pgTable(
     /** The purchase the link downloads for, or (a free trial's link) the trial. */
     purchaseId: uuid('purchase_id').references(() => purchases.id, { onDelete: 'cascade' }),
     trialId: uuid('trial_id').references(() => trials.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
-    toolId: uuid('tool_id')
-      .notNull()
-      .references(() => tools.id),
+    userId: ref('user_id', () => users.id),
+    toolId: ref('tool_id', () => tools.id),
     /** A release's installer chosen on My Tools; null: the tool's own download (emailed links). */
     artifactId: uuid('artifact_id').references(() => releaseArtifacts.id, { onDelete: 'cascade' }),
     expiresAt: ts('expires_at').notNull(),

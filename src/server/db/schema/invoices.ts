@@ -11,7 +11,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
-import { ts } from './columns';
+import { id, ref, ts } from './columns';
 import { orders } from './orders';
 
 /**
@@ -39,14 +39,10 @@ export const documentCounters = pgTable(
 export const invoices = pgTable(
   'invoices',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     number: text('number').notNull(),
-    orderId: uuid('order_id')
-      .notNull()
-      .references(() => orders.id),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    orderId: ref('order_id', () => orders.id),
+    userId: ref('user_id', () => users.id),
     issuedAt: ts('issued_at').notNull(),
     supplyType: text('supply_type', {
       enum: ['intra-state', 'inter-state', 'export-lut', 'export-igst'],
@@ -81,17 +77,11 @@ export const invoices = pgTable(
 export const creditNotes = pgTable(
   'credit_notes',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     number: text('number').notNull(),
-    invoiceId: uuid('invoice_id')
-      .notNull()
-      .references(() => invoices.id),
-    orderId: uuid('order_id')
-      .notNull()
-      .references(() => orders.id),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    invoiceId: ref('invoice_id', () => invoices.id),
+    orderId: ref('order_id', () => orders.id),
+    userId: ref('user_id', () => users.id),
     issuedAt: ts('issued_at').notNull(),
     currency: text('currency', { enum: ['INR', 'USD'] }).notNull(),
     total: integer('total').notNull(),
@@ -115,14 +105,10 @@ export const creditNotes = pgTable(
 export const proformaInvoices = pgTable(
   'proforma_invoices',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     number: text('number').notNull(),
-    orderId: uuid('order_id')
-      .notNull()
-      .references(() => orders.id),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    orderId: ref('order_id', () => orders.id),
+    userId: ref('user_id', () => users.id),
     issuedAt: ts('issued_at').notNull(),
     total: integer('total').notNull(),
     amountDue: integer('amount_due').notNull(),

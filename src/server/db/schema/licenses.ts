@@ -13,20 +13,18 @@ import {
 import { LICENSE_STATUSES } from '../../../shared/licenses';
 import { users } from './accounts';
 import { toolEditions } from './catalogue';
-import { createdAt, ts } from './columns';
+import { createdAt, id, ref, ts } from './columns';
 import { purchases } from './orders';
 
 export const licenses = pgTable(
   'licenses',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: id(),
     /**
      * The account that holds the license (the buyer, the trial's account, later a team member): what erasure and
      * the export find licenses by, whatever made them.
      */
-    holderId: uuid('holder_id')
-      .notNull()
-      .references(() => users.id),
+    holderId: ref('holder_id', () => users.id),
     /** Null while the license is a trial (its `trials` row names the tool); set when the trial is bought. */
     purchaseId: uuid('purchase_id').references(() => purchases.id, { onDelete: 'cascade' }),
     /** The license key's keyed hash, what it is looked up by (data-secrets.ts). */
@@ -109,10 +107,8 @@ export const licenses = pgTable(
 export const licenseActivations = pgTable(
   'license_activations',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    licenseId: uuid('license_id')
-      .notNull()
-      .references(() => licenses.id, { onDelete: 'cascade' }),
+    id: id(),
+    licenseId: ref('license_id', () => licenses.id, { onDelete: 'cascade' }),
     fingerprint: text('fingerprint').notNull(),
     name: text('name'),
     activatedAt: ts('activated_at').notNull().defaultNow(),
@@ -172,9 +168,7 @@ export const licenseSigningKeys = pgTable('license_signing_keys', {
 export const renewalReminders = pgTable(
   'renewal_reminders',
   {
-    licenseId: uuid('license_id')
-      .notNull()
-      .references(() => licenses.id, { onDelete: 'cascade' }),
+    licenseId: ref('license_id', () => licenses.id, { onDelete: 'cascade' }),
     updatesUntil: ts('updates_until').notNull(),
     stage: text('stage', { enum: ['30-days', '7-days', 'ended'] }).notNull(),
     sentAt: ts('sent_at').notNull(),

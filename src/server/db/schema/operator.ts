@@ -1,6 +1,6 @@
 import { bigserial, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { sessions, users } from './accounts';
-import { createdAt, ts } from './columns';
+import { createdAt, id, ref, ts } from './columns';
 
 /**
  * Accounts with the operator role (granted only from the command line) and their second factor. The TOTP secret
@@ -21,10 +21,8 @@ export const operators = pgTable('operators', {
 export const operatorRecoveryCodes = pgTable(
   'operator_recovery_codes',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => operators.userId, { onDelete: 'cascade' }),
+    id: id(),
+    userId: ref('user_id', () => operators.userId, { onDelete: 'cascade' }),
     codeHash: text('code_hash').notNull(),
     usedAt: ts('used_at'),
   },
@@ -39,9 +37,7 @@ export const adminSessions = pgTable('admin_sessions', {
   sessionIdHash: text('session_id_hash')
     .primaryKey()
     .references(() => sessions.idHash, { onDelete: 'cascade' }),
-  userId: uuid('user_id')
-    .notNull()
-    .references(() => operators.userId, { onDelete: 'cascade' }),
+  userId: ref('user_id', () => operators.userId, { onDelete: 'cascade' }),
   verifiedAt: ts('verified_at').notNull(),
   lastSeenAt: ts('last_seen_at').notNull(),
 });

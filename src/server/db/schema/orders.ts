@@ -17,18 +17,14 @@ import { REFUND_REQUEST_REASONS, REFUND_REQUEST_STATUSES } from '../../../shared
 import type { BillingDetails } from '../../../shared/shop';
 import { users } from './accounts';
 import { tools } from './catalogue';
-import { createdAt, ts, updatedAt } from './columns';
+import { createdAt, id, ref, ts, updatedAt } from './columns';
 
 export const orders = pgTable(
   'orders',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
-    toolId: uuid('tool_id')
-      .notNull()
-      .references(() => tools.id),
+    id: id(),
+    userId: ref('user_id', () => users.id),
+    toolId: ref('tool_id', () => tools.id),
     razorpayOrderId: text('razorpay_order_id').notNull(),
     razorpayPaymentId: text('razorpay_payment_id'),
     amount: integer('amount').notNull(),
@@ -83,9 +79,7 @@ export const orderEvents = pgTable(
   'order_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    orderId: uuid('order_id')
-      .notNull()
-      .references(() => orders.id, { onDelete: 'cascade' }),
+    orderId: ref('order_id', () => orders.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ORDER_EVENT_KINDS }).notNull(),
     detail: jsonb('detail'),
     createdAt: createdAt(),
@@ -100,13 +94,9 @@ export const orderEvents = pgTable(
 export const refundRequests = pgTable(
   'refund_requests',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    orderId: uuid('order_id')
-      .notNull()
-      .references(() => orders.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    orderId: ref('order_id', () => orders.id, { onDelete: 'cascade' }),
+    userId: ref('user_id', () => users.id),
     reason: text('reason', { enum: REFUND_REQUEST_REASONS }).notNull(),
     description: text('description').notNull(),
     status: text('status', { enum: REFUND_REQUEST_STATUSES }).notNull().default('open'),
@@ -124,16 +114,10 @@ export const refundRequests = pgTable(
 export const purchases = pgTable(
   'purchases',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
-    toolId: uuid('tool_id')
-      .notNull()
-      .references(() => tools.id),
-    orderId: uuid('order_id')
-      .notNull()
-      .references(() => orders.id),
+    id: id(),
+    userId: ref('user_id', () => users.id),
+    toolId: ref('tool_id', () => tools.id),
+    orderId: ref('order_id', () => orders.id),
     createdAt: createdAt(),
     refundedAt: ts('refunded_at'),
   },
@@ -180,10 +164,8 @@ export const RECEIPT_METHODS = ['payment-link', 'bank-transfer'] as const;
 export const orderReceipts = pgTable(
   'order_receipts',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    orderId: uuid('order_id')
-      .notNull()
-      .references(() => orders.id),
+    id: id(),
+    orderId: ref('order_id', () => orders.id),
     method: text('method', { enum: RECEIPT_METHODS }).notNull(),
     amount: integer('amount').notNull(),
     currency: text('currency', { enum: CURRENCIES }).notNull(),

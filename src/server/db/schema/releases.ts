@@ -21,7 +21,7 @@ import {
   VELOPACK_TYPES,
 } from '../../../shared/releases';
 import { tools } from './catalogue';
-import { createdAt, ts } from './columns';
+import { createdAt, id, ref, ts } from './columns';
 import { licenseActivations } from './licenses';
 
 /**
@@ -31,10 +31,8 @@ import { licenseActivations } from './licenses';
 export const releases = pgTable(
   'releases',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    toolId: uuid('tool_id')
-      .notNull()
-      .references(() => tools.id, { onDelete: 'restrict' }),
+    id: id(),
+    toolId: ref('tool_id', () => tools.id, { onDelete: 'restrict' }),
     version: text('version').notNull(),
     channel: text('channel', { enum: RELEASE_CHANNELS }).notNull().default('stable'),
     state: text('state', { enum: RELEASE_STATES }).notNull().default('draft'),
@@ -85,10 +83,8 @@ export const releases = pgTable(
 export const releaseArtifacts = pgTable(
   'release_artifacts',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    releaseId: uuid('release_id')
-      .notNull()
-      .references(() => releases.id, { onDelete: 'cascade' }),
+    id: id(),
+    releaseId: ref('release_id', () => releases.id, { onDelete: 'cascade' }),
     platform: text('platform', { enum: ARTIFACT_PLATFORMS }).notNull(),
     arch: text('arch', { enum: ARTIFACT_ARCHES }).notNull(),
     kind: text('kind', { enum: ARTIFACT_KINDS }).notNull(),
@@ -121,9 +117,7 @@ export const machineVersions = pgTable(
     activationId: uuid('activation_id')
       .primaryKey()
       .references(() => licenseActivations.id, { onDelete: 'cascade' }),
-    toolId: uuid('tool_id')
-      .notNull()
-      .references(() => tools.id, { onDelete: 'cascade' }),
+    toolId: ref('tool_id', () => tools.id, { onDelete: 'cascade' }),
     version: text('version').notNull(),
     seenAt: ts('seen_at').notNull(),
   },
@@ -137,12 +131,8 @@ export const machineVersions = pgTable(
 export const releaseMachines = pgTable(
   'release_machines',
   {
-    releaseId: uuid('release_id')
-      .notNull()
-      .references(() => releases.id, { onDelete: 'cascade' }),
-    activationId: uuid('activation_id')
-      .notNull()
-      .references(() => licenseActivations.id, { onDelete: 'cascade' }),
+    releaseId: ref('release_id', () => releases.id, { onDelete: 'cascade' }),
+    activationId: ref('activation_id', () => licenseActivations.id, { onDelete: 'cascade' }),
     offeredAt: ts('offered_at'),
     downloadedAt: ts('downloaded_at'),
     runningAt: ts('running_at'),

@@ -1,5 +1,5 @@
 import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { ts } from './columns';
+import { id, ref, ts } from './columns';
 import { licenses } from './licenses';
 
 /**
@@ -9,10 +9,8 @@ import { licenses } from './licenses';
 export const teamInvitations = pgTable(
   'team_invitations',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    teamLicenseId: uuid('team_license_id')
-      .notNull()
-      .references(() => licenses.id, { onDelete: 'cascade' }),
+    id: id(),
+    teamLicenseId: ref('team_license_id', () => licenses.id, { onDelete: 'cascade' }),
     /** Normalised (trimmed, lower case). */
     email: text('email').notNull(),
     tokenHash: text('token_hash').notNull(),

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 import { tools } from './catalogue';
-import { createdAt, ts } from './columns';
+import { createdAt, id, ref, ts } from './columns';
 import { licenses } from './licenses';
 
 /**
@@ -12,16 +12,10 @@ import { licenses } from './licenses';
 export const trials = pgTable(
   'trials',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id),
-    toolId: uuid('tool_id')
-      .notNull()
-      .references(() => tools.id),
-    licenseId: uuid('license_id')
-      .notNull()
-      .references(() => licenses.id),
+    id: id(),
+    userId: ref('user_id', () => users.id),
+    toolId: ref('tool_id', () => tools.id),
+    licenseId: ref('license_id', () => licenses.id),
     startedAt: ts('started_at').notNull(),
     /** When the tool was bought: the same license became the paid one. */
     convertedAt: ts('converted_at'),
@@ -46,13 +40,9 @@ export const trials = pgTable(
 export const trialMachines = pgTable(
   'trial_machines',
   {
-    toolId: uuid('tool_id')
-      .notNull()
-      .references(() => tools.id),
+    toolId: ref('tool_id', () => tools.id),
     fingerprintHash: text('fingerprint_hash').notNull(),
-    trialId: uuid('trial_id')
-      .notNull()
-      .references(() => trials.id),
+    trialId: ref('trial_id', () => trials.id),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.toolId, t.fingerprintHash] })],

@@ -1,9 +1,9 @@
 import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import { createdAt, ts, updatedAt } from './columns';
+import { createdAt, id, ref, ts, updatedAt } from './columns';
 
 /** Where the operator wants events sent (decision 046). The secret is sealed (decision 032): shown once, when made. */
 export const webhookEndpoints = pgTable('webhook_endpoints', {
-  id: uuid('id').primaryKey().defaultRandom(),
+  id: id(),
   url: text('url').notNull(),
   description: text('description').notNull().default(''),
   events: jsonb('events').$type<string[]>().notNull(),
@@ -26,9 +26,7 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    endpointId: uuid('endpoint_id')
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    endpointId: ref('endpoint_id', () => webhookEndpoints.id, { onDelete: 'cascade' }),
     messageId: text('message_id').notNull(),
     event: text('event').notNull(),
     /** The body sent: `{ type, timestamp, data }`. */

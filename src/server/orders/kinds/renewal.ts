@@ -8,18 +8,15 @@ import {
   renewalPriceSubunits,
 } from '../../../shared/update-periods';
 import type { Tx } from '../../db';
-import { users } from '../../db/schema/accounts';
 import { toolEditions, tools } from '../../db/schema/catalogue';
 import { licenses } from '../../db/schema/licenses';
 import { orders, purchases } from '../../db/schema/orders';
 import { DomainError } from '../../kernel/domain-error';
 import { indiaDay } from '../../kernel/operator-time';
 import { changeUpdatesUntil } from '../../licenses/create';
-import { toolLabel } from '../../licenses/delivery-email';
-import { renderEmail } from '../../mail/layout';
-import { enqueueMail } from '../../mail/outbox';
 import { queueRenewalEvent } from '../../webhooks/events';
 import type { OrderKind, OrderRow } from './kind';
+import { buyerAndLabel, labelOf, lockLiveLicense, mailLicenseChange } from './license-change';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -73,12 +70,7 @@ export const renewalKind: OrderKind = {
   async fulfil(ctx, tx, order, now) {
     const licenseId = order.licenseId as string;
     const months = order.terms?.months ?? 0;
-    const [live] = await tx
-      .select({ purchaseId: purchases.id, updatesUntil: licenses.updatesUntil })
-      .from(licenses)
-      .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
-      .where(and(eq(licenses.id, licenseId), eq(licenses.status, 'active'), isNull(purchases.refundedAt)))
-      .for('update', { of: licenses });
+    const live = await lockLiveLicense(tx, licenseId);
     // Refunded, suspended, or moved to lifetime updates since it was ordered: the payment goes back.
     if (!live?.updatesUntil || months <= 0)
       return {
@@ -94,13 +86,7 @@ export const renewalKind: OrderKind = {
     const terms = { ...order.terms, fromUpdatesUntil: from.toISOString(), toUpdatesUntil: to.toISOString() };
     await tx.update(orders).set({ terms }).where(eq(orders.id, order.id));
 
-    const [row] = await tx
-      .select({ user: users, tool: tools })
-      .from(users)
-      .innerJoin(tools, eq(tools.id, order.toolId))
-      .where(eq(users.id, order.userId));
-    if (!row) throw new Error(`order ${order.id} refers to a missing user or tool`);
-    const label = toolLabel(row.tool.name, row.tool.device);
+    const { user, label } = await buyerAndLabel(tx, order);
     const covered = `${indiaDay(start)} – ${indiaDay(new Date(to.getTime() - DAY_MS))}`;
     return {
       settled: true,
@@ -110,43 +96,23 @@ export const renewalKind: OrderKind = {
       invoiceLine: renewalLine(order, label, covered),
       deliver: async (invoice) => {
         await queueRenewalEvent(tx, { licenseId, orderId: order.id, updatesUntil: to }, now);
-        await enqueueMail(
-          ctx,
-          tx,
-          {
-            to: row.user.email,
-            ...renderEmail({
-              subject: `Updates of ${label} renewed until ${indiaDay(to)}`,
-              heading: 'Thank you: your updates are renewed',
-              blocks: [
-                {
-                  kind: 'paragraph',
-                  text: `Hello ${row.user.name}, your license for ${label} gets every new version released until ${indiaDay(to)}${order.seats > 1 ? `, on all ${order.seats} seats` : ''}. The license itself works for ever, as before: nothing to install or activate again.`,
-                },
-                {
-                  kind: 'details',
-                  rows: [
-                    ['Updates until', indiaDay(to)],
-                    ['Tax invoice', `${invoice.number} (attached)`],
-                  ],
-                },
-              ],
-            }),
-            kind: 'license-renewed',
-            ref: `order:${order.id}`,
-            attachments: [{ kind: 'invoice', id: invoice.id }],
-          },
-          now,
-        );
+        await mailLicenseChange(ctx, tx, now, {
+          order,
+          user,
+          invoice,
+          kind: 'license-renewed',
+          subject: `Updates of ${label} renewed until ${indiaDay(to)}`,
+          heading: 'Thank you: your updates are renewed',
+          text: `your license for ${label} gets every new version released until ${indiaDay(to)}${order.seats > 1 ? `, on all ${order.seats} seats` : ''}. The license itself works for ever, as before: nothing to install or activate again.`,
+          rows: [['Updates until', indiaDay(to)]],
+        });
       },
     };
   },
 
   // Before it is paid the period's days are not known (they run from the end, or from the day it is paid).
   async describe(tx, order) {
-    const [tool] = await tx.select().from(tools).where(eq(tools.id, order.toolId));
-    if (!tool) throw new Error(`order ${order.id} refers to a missing tool`);
-    return renewalLine(order, toolLabel(tool.name, tool.device), null);
+    return renewalLine(order, await labelOf(tx, order), null);
   },
 
   // Back to the end it had, if the renewal's end is still the license's; the license lives on.

@@ -2,17 +2,14 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { UPGRADE_MESSAGES, upgradePriceSubunits } from '../../../shared/editions';
 import { type EditionRow, editionsOf } from '../../catalogue/editions';
 import type { Tx } from '../../db';
-import { users } from '../../db/schema/accounts';
 import { toolEditions, tools } from '../../db/schema/catalogue';
 import { licenses } from '../../db/schema/licenses';
 import { orders, purchases } from '../../db/schema/orders';
 import { DomainError } from '../../kernel/domain-error';
 import { changeEdition } from '../../licenses/create';
-import { toolLabel } from '../../licenses/delivery-email';
-import { renderEmail } from '../../mail/layout';
-import { enqueueMail } from '../../mail/outbox';
 import { queueUpgradeEvent } from '../../webhooks/events';
 import type { OrderKind, OrderRow } from './kind';
+import { buyerAndLabel, labelOf, lockLiveLicense, mailLicenseChange } from './license-change';
 
 /**
  * An upgrade (decision 056): a bought license moves to a higher edition of its tool for the difference between the
@@ -72,12 +69,7 @@ export const upgradeKind: OrderKind = {
   async fulfil(ctx, tx, order, now) {
     const licenseId = order.licenseId as string;
     const { from, to } = await editionsOfUpgrade(tx, order);
-    const [live] = await tx
-      .select({ purchaseId: purchases.id })
-      .from(licenses)
-      .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
-      .where(and(eq(licenses.id, licenseId), eq(licenses.status, 'active'), isNull(purchases.refundedAt)))
-      .for('update', { of: licenses });
+    const live = await lockLiveLicense(tx, licenseId);
     // Refunded, suspended or upgraded some other way since it was ordered: the payment goes back.
     if (!live || !(await changeEdition(tx, licenseId, { from: from.id, to: to.id })))
       return {
@@ -85,13 +77,7 @@ export const upgradeKind: OrderKind = {
         reason: 'Upgrade of a license that changed since it was ordered',
         detail: { licenseId },
       };
-    const [row] = await tx
-      .select({ user: users, tool: tools })
-      .from(users)
-      .innerJoin(tools, eq(tools.id, order.toolId))
-      .where(eq(users.id, order.userId));
-    if (!row) throw new Error(`order ${order.id} refers to a missing user or tool`);
-    const label = toolLabel(row.tool.name, row.tool.device);
+    const { user, label } = await buyerAndLabel(tx, order);
     return {
       settled: true,
       purchaseId: live.purchaseId,
@@ -104,46 +90,26 @@ export const upgradeKind: OrderKind = {
           { licenseId, orderId: order.id, from: from.name, to: to.name, entitlements: to.entitlements },
           now,
         );
-        await enqueueMail(
-          ctx,
-          tx,
-          {
-            to: row.user.email,
-            ...renderEmail({
-              subject: `${label} is now ${to.name}`,
-              heading: `Thank you: your license is now ${to.name}`,
-              blocks: [
-                {
-                  kind: 'paragraph',
-                  text: `Hello ${row.user.name}, your license for ${label} is now the ${to.name} edition${order.seats > 1 ? `, on all ${order.seats} seats` : ''}. The same key works on the same computers: the tool picks up what ${to.name} adds the next time it checks its license.`,
-                },
-                {
-                  kind: 'details',
-                  rows: [
-                    ['Edition', `${from.name} → ${to.name}`],
-                    ...(to.entitlements.length
-                      ? [['Adds', to.entitlements.join(', ')] as [string, string]]
-                      : []),
-                    ['Tax invoice', `${invoice.number} (attached)`],
-                  ],
-                },
-              ],
-            }),
-            kind: 'license-upgraded',
-            ref: `order:${order.id}`,
-            attachments: [{ kind: 'invoice', id: invoice.id }],
-          },
-          now,
-        );
+        await mailLicenseChange(ctx, tx, now, {
+          order,
+          user,
+          invoice,
+          kind: 'license-upgraded',
+          subject: `${label} is now ${to.name}`,
+          heading: `Thank you: your license is now ${to.name}`,
+          text: `your license for ${label} is now the ${to.name} edition${order.seats > 1 ? `, on all ${order.seats} seats` : ''}. The same key works on the same computers: the tool picks up what ${to.name} adds the next time it checks its license.`,
+          rows: [
+            ['Edition', `${from.name} → ${to.name}`],
+            ...(to.entitlements.length ? [['Adds', to.entitlements.join(', ')] as [string, string]] : []),
+          ],
+        });
       },
     };
   },
 
   // Back to the edition it came from, if the upgrade is still what it runs as; the license lives on.
   async describe(tx, order) {
-    const [tool] = await tx.select().from(tools).where(eq(tools.id, order.toolId));
-    if (!tool) throw new Error(`order ${order.id} refers to a missing tool`);
-    return upgradeInvoiceLine(toolLabel(tool.name, tool.device), order, await editionsOfUpgrade(tx, order));
+    return upgradeInvoiceLine(await labelOf(tx, order), order, await editionsOfUpgrade(tx, order));
   },
 
   async undo(_ctx, tx, order, settled) {

@@ -30,6 +30,29 @@ function EventFacts({ detail, currency }: { detail: unknown; currency: Currency 
   );
 }
 
+/** One tax document: its number linking to the PDF, and when it was issued. */
+function TaxDocument({
+  label,
+  document,
+}: {
+  label: string;
+  document: { pdfUrl: string; number: string; issuedAt: string };
+}) {
+  return (
+    <Detail label={label}>
+      <a
+        href={document.pdfUrl}
+        target="_blank"
+        rel="noreferrer"
+        className="font-medium text-brand-700 underline underline-offset-2"
+      >
+        {document.number} (PDF)
+      </a>{' '}
+      · {formatDateTime(document.issuedAt)}
+    </Detail>
+  );
+}
+
 /** What an order left behind: its tax documents, billing details, events and emails. */
 export function OrderRecords({ order }: { order: AdminOrderDetail }) {
   return (
@@ -37,32 +60,8 @@ export function OrderRecords({ order }: { order: AdminOrderDetail }) {
       <Card title="Tax documents">
         {order.invoice || order.creditNote ? (
           <dl>
-            {order.invoice && (
-              <Detail label="Invoice">
-                <a
-                  href={order.invoice.pdfUrl}
-                  target="_blank"
-                  rel="noreferrer"
-                  className="font-medium text-brand-700 underline underline-offset-2"
-                >
-                  {order.invoice.number} (PDF)
-                </a>{' '}
-                · {formatDateTime(order.invoice.issuedAt)}
-              </Detail>
-            )}
-            {order.creditNote && (
-              <Detail label="Credit note">
-                <a
-                  href={order.creditNote.pdfUrl}
-                  target="_blank"
-                  rel="noreferrer"
-                  className="font-medium text-brand-700 underline underline-offset-2"
-                >
-                  {order.creditNote.number} (PDF)
-                </a>{' '}
-                · {formatDateTime(order.creditNote.issuedAt)}
-              </Detail>
-            )}
+            {order.invoice && <TaxDocument label="Invoice" document={order.invoice} />}
+            {order.creditNote && <TaxDocument label="Credit note" document={order.creditNote} />}
           </dl>
         ) : (
           <p className="text-sm text-slate-600">No invoice: the order was not paid.</p>
