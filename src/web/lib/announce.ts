@@ -6,7 +6,26 @@
  */
 export const ANNOUNCER_ID = 'announcer';
 
-export function announce(message: string): void {
+/** A confirmation said just before the page changes, which the next page's title is said after (not instead of). */
+let beforeNextPage: string | null = null;
+
+/**
+ * Says `message`. With `beforeNextPage`, the page is about to change (a payment confirmed, an account deleted): the
+ * next page's title is added after it rather than replacing it, which would silence it (issue 63).
+ */
+export function announce(message: string, options: { beforeNextPage?: boolean } = {}): void {
+  beforeNextPage = options.beforeNextPage ? message : null;
+  say(message);
+}
+
+/** Says the title of the page just moved to, after the confirmation that led there, if there was one. */
+export function announcePage(title: string): void {
+  const message = beforeNextPage ? `${beforeNextPage} ${title}` : title;
+  beforeNextPage = null;
+  say(message);
+}
+
+function say(message: string): void {
   const region = typeof document === 'undefined' ? null : document.getElementById(ANNOUNCER_ID);
   if (!region) return;
   // Emptied first, so the same message said twice in a row is read twice.
