@@ -100,10 +100,10 @@ function TrialToolCard({
       </div>
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
       {/* The installers download while the trial runs, as the trial's email link does. */}
-      {running && <VersionPanel tool={tool} />}
+      {running && <VersionPanel tool={tool} title={toolTitle(tool)} />}
       {license && (
         <section
-          aria-label="Trial license"
+          aria-label={`Trial license of ${toolTitle(tool)}`}
           className="mb-6 rounded-xl border border-slate-200 bg-slate-50 p-4"
         >
           <LicenseSecret license={license} />
@@ -190,11 +190,16 @@ export function PurchasedToolCard({
         </div>
       </div>
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
-      <VersionPanel tool={tool} />
+      <VersionPanel tool={tool} title={toolTitle(tool)} />
       {license && (
         // The license shows once its offers' code is here too, so the card grows once.
         <Suspense fallback={null}>
-          <LicensePanel license={license} toolName={tool.name} state={licenses} />
+          <LicensePanel
+            license={license}
+            toolName={tool.name}
+            regionName={`License of ${toolTitle(tool)}`}
+            state={licenses}
+          />
           {hasOffers(license) && <Offers tool={tool} license={license} onPurchased={licenses.reload} />}
         </Suspense>
       )}
