@@ -9,7 +9,7 @@ import { busyButtonProps } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
 import { ToolIcon } from '../../components/tools/ToolIcon';
 import { TruncatedText } from '../../components/tools/TruncatedText';
-import { toolTitle } from '../../components/tools/toolTitle';
+import { getCredentialsName, toolTitle } from '../../components/tools/toolTitle';
 import { formatDate } from '../../lib/dates';
 import { rememberPurchase } from '../../lib/purchase-intent';
 import { LicensePanel, LicenseSecret } from './LicensePanel';
@@ -211,6 +211,7 @@ export function PurchasedToolCard({
       <button
         type="button"
         {...busyButtonProps(sending, onGetCredentials)}
+        aria-label={getCredentialsName(tool)}
         className="mt-auto inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-lg bg-brand-800 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 aria-disabled:cursor-wait aria-disabled:opacity-80"
       >
         {sending ? (
