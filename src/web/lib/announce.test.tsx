@@ -24,6 +24,14 @@ describe('the live region', () => {
     expect(region()).toBe('Utility Tools — Pinkcity Advisors');
   });
 
+  it('does not bring a confirmation back with a page opened long after it (no page change followed it)', () => {
+    announce('Payment successful!', { beforeNextPage: true });
+    vi.advanceTimersByTime(60_000);
+    announcePage('Account — Pinkcity Advisors');
+    vi.advanceTimersByTime(200);
+    expect(region()).toBe('Account — Pinkcity Advisors');
+  });
+
   it('lets a page’s title replace an ordinary message, and a later message drop the carried one', () => {
     announce('License key copied');
     announcePage('My Tools — Pinkcity Advisors');
