@@ -340,6 +340,9 @@ test('the navbar follows the session: polled every 5 s, /my-tools needs a login,
   await expect(page.getByRole('button', { name: 'Nisha Rao' })).toBeVisible({ timeout: 7_000 });
   await api.post(`${shop.url}/api/auth/logout/`, { headers: { 'X-CSRFToken': await csrf() } });
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible({ timeout: 7_000 });
+  // Shown and said, not only the menu swapped for Login (issue 63).
+  await expect(page.locator('.Toastify__toast').filter({ hasText: 'You are signed out.' })).toBeVisible();
+  await expect(page.locator('#announcer')).toHaveText('You are signed out.');
 
   await logIn(page, email, password);
   await expect(page.getByRole('button', { name: 'Nisha Rao' })).toBeVisible();
@@ -351,4 +354,5 @@ test('the navbar follows the session: polled every 5 s, /my-tools needs a login,
   await page.getByRole('menuitem', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(`${shop.url}/utility-tools`);
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+  await expect(page.locator('#announcer')).toHaveText('You are signed out.');
 });

@@ -3,6 +3,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { LicenseClient } from '../packages/license-client/src/index';
 import { DATA_RIGHTS_MESSAGES } from '../src/shared/privacy';
+import { SHOP_MESSAGES } from '../src/shared/shop';
+import { SITE } from '../src/shared/site';
 import { expect, person, type Shop, test } from './fixtures';
 import { buyInRupees, signUpInDialog } from './support/steps';
 
@@ -41,6 +43,10 @@ test('a buyer signs up, buys a tool and runs it on one machine', async () => {
     page,
     page.getByRole('article', { name: WINDOWS_TOOL, exact: true }),
     '7 Hawa Mahal Road, Jaipur',
+  );
+  // The confirmation is said before the new page's title, in the one live region, not replaced by it (issue 63).
+  await expect(page.locator('#announcer')).toHaveText(
+    `${SHOP_MESSAGES.purchase.success} My Tools — ${SITE.name}`,
   );
 
   const mail = await shop.smtp.waitFor(
@@ -101,6 +107,10 @@ test('"Delete my account" refuses a wrong password, then erases the account and 
   await section.getByRole('button', { name: 'Delete my account' }).click();
   await section.getByRole('alertdialog').getByRole('button', { name: 'Yes, delete my account' }).click();
   await page.waitForURL(`${shop.url}/`);
+  // Said, then the home page's title after it: the page change does not replace the confirmation (issue 63).
+  await expect(page.locator('#announcer')).toHaveText(
+    `${DATA_RIGHTS_MESSAGES.erased} ${SITE.name} — Accounting, Tax & Business Consulting in Jaipur`,
+  );
   // The purchase's own toast may still be leaving (toasts outlive a page change): this one is the erasure's.
   await expect(
     page.locator('.Toastify__toast--success').filter({ hasText: DATA_RIGHTS_MESSAGES.erased }),

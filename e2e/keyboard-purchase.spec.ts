@@ -208,6 +208,10 @@ test('after the reload the purchase carries on: the same tool, in the chosen cur
   const state = billing.getByRole('combobox', { name: 'State' });
   await expect(state).toHaveAttribute('aria-required', 'true');
   await expect(state).not.toHaveAttribute('aria-invalid', /.*/);
+  // No state yet: GST is one line, not split into CGST and SGST or IGST (issue 63).
+  const summary = billing.getByRole('region', { name: 'Order summary' });
+  await expect(summary).toContainText('GST 18 % (split by the state you choose)₹228.66');
+  await expect(summary).not.toContainText(/CGST|SGST|IGST/);
   await checkDialogAtBothWidths(billing, 'Billing Information');
   await page.setViewportSize({ width: 1440, height: 900 });
 
@@ -225,6 +229,7 @@ test('after the reload the purchase carries on: the same tool, in the chosen cur
   await expectVisibleFocus(page, 'state select', /State/);
   await page.keyboard.type('Rajasthan');
   await expect(state).toHaveValue('Rajasthan');
+  await expect(summary).toContainText('CGST 9 %₹114.33');
   await tabTo(/^Proceed to Payment/);
   await snap('keyboard-purchase-billing-proceed-focus');
   await page.keyboard.press('Enter');
@@ -312,10 +317,11 @@ test('on My Tools the buyer copies the key, downloads a license file, cancels a 
   await expect(card.getByText('Front desk PC')).toBeVisible();
   await expect(page.getByText(LICENSE_MESSAGES.deviceDeactivated)).toHaveCount(0);
 
-  await tabTo('Get Credentials');
+  // Named with its tool, and the same name while it sends (issue 63).
+  await tabTo(`Get Credentials for ${WINDOWS_TOOL}`);
   await page.keyboard.press('Enter');
   await expect(page.getByRole('note').filter({ hasText: 'Credentials sent to your email!' })).toBeVisible();
-  await expectVisibleFocus(page, 'credentials sent', 'Get Credentials');
+  await expectVisibleFocus(page, 'credentials sent', `Get Credentials for ${WINDOWS_TOOL}`);
 
   await tabTo(/^Invoice /);
   const invoice = page.waitForEvent('download');

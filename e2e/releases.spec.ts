@@ -73,7 +73,9 @@ test('a draft gets notes, a file uploaded with progress, and is published with a
   test.setTimeout(180_000);
   await page.getByLabel('Version', { exact: true }).fill('1.1.0');
   await page.locator('#new-release-buildNumber').fill('7');
-  await page.locator('#new-release-minimumMacosVersion').fill('12.0');
+  // A Windows tool's release asks for the Windows minimum only, and its build number without Sparkle's key (issue 63).
+  await expect(page.getByLabel('Build number', { exact: true })).toBeVisible();
+  await expect(page.locator('#new-release-minimumMacosVersion')).toHaveCount(0);
   // A macOS-style minimum for Windows is refused with the form WinSparkle reads.
   await page.locator('#new-release-minimumWindowsVersion').fill('10.0');
   await page.getByRole('button', { name: 'Create draft' }).click();
@@ -85,7 +87,7 @@ test('a draft gets notes, a file uploaded with progress, and is published with a
   const draft = page.getByTestId('release-1.1.0');
   await expect(draft).toContainText('draft');
   await expect(draft).toContainText('build 7');
-  await expect(draft.getByLabel('Minimum macOS')).toHaveValue('12.0');
+  await expect(draft.getByLabel('Minimum macOS')).toHaveCount(0);
   await expect(draft.getByLabel('Minimum Windows')).toHaveValue('10.0.17763');
 
   await draft
@@ -110,7 +112,8 @@ test('a draft gets notes, a file uploaded with progress, and is published with a
     uploadThroughput: 1024 * 1024,
   });
   await draft.getByLabel('File (at most 1 GB)').setInputFiles(file);
-  await draft.getByRole('button', { name: 'Upload file' }).click();
+  await draft.getByRole('button', { name: 'Upload file' }).focus();
+  await page.keyboard.press('Enter');
   const progress = draft.getByRole('progressbar');
   await expect(progress).toBeVisible();
   await expect(draft.getByText(/Uploading… \d+%/)).toBeVisible();
@@ -128,6 +131,11 @@ test('a draft gets notes, a file uploaded with progress, and is published with a
     uploadThroughput: -1,
   });
   await expect(draft.getByTestId('artifact-signature')).toContainText(/[A-Za-z0-9+/]{80,}={0,2}/);
+  // Said what happened, and focus stays on the release just changed, ready for its next file (issue 63).
+  await expect(page.locator('#announcer')).toHaveText(
+    'PdfUtilityToolkit-Setup-1.1.0.exe uploaded to 1.1.0, hashed and signed.',
+  );
+  await expect(draft.getByRole('button', { name: 'Upload file' })).toBeFocused();
   await checkScreen('draft');
 
   await draft.getByLabel(/Code from your authenticator app \(to publish\)/).fill('000000');
@@ -135,9 +143,13 @@ test('a draft gets notes, a file uploaded with progress, and is published with a
   await expect(draft.getByRole('alert')).toBeVisible();
   // The browser logs the refused request itself; that one is expected.
   consoleWatch.allow(/400 \(Bad Request\).*\/publish\)$/);
+  // Enter in the code field publishes; the release's summary takes focus from the form that is gone, and the
+  // live region says what happened (issue 63).
   await draft.getByLabel(/Code from your authenticator app \(to publish\)/).fill(await nextCode());
-  await draft.getByRole('button', { name: 'Publish 1.1.0' }).click();
+  await draft.getByLabel(/Code from your authenticator app \(to publish\)/).press('Enter');
   await expect(draft.locator('summary')).toContainText('published');
+  await expect(page.locator('#announcer')).toHaveText('1.1.0 is published to every machine.');
+  await expect(draft.locator('summary')).toBeFocused();
   await expect(draft.getByRole('button', { name: 'Yank 1.1.0' })).toBeVisible();
   await expect(draft.getByLabel('File (at most 1 GB)')).toHaveCount(0);
   await checkScreen('published');

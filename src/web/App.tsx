@@ -1,7 +1,7 @@
 import { type ComponentType, lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { ToastHost } from './components/ToastHost';
-import { ANNOUNCER_ID, announce, focusLost } from './lib/announce';
+import { ANNOUNCER_ID, announcePage, focusLost } from './lib/announce';
 import { withSiteStylesheet } from './lib/stylesheet';
 import { ADMIN_ROUTE, NOT_FOUND_ROUTE, PAGE_ROUTES, routeFor } from './routes';
 
@@ -64,7 +64,8 @@ function RouteMeta() {
 }
 
 /**
- * After a client-side move to another page: the live region says which page it is (its title), and focus, which
+ * After a client-side move to another page: the live region says which page it is (its title, after the confirmation
+ * that led there, if any), and focus, which
  * the link or menu that led here took with it, starts again at the new page's skip link.
  */
 function RouteAnnouncer() {
@@ -76,7 +77,7 @@ function RouteAnnouncer() {
       first.current = false;
       return;
     }
-    if ('title' in route) announce(route.title);
+    if ('title' in route) announcePage(route.title);
     if (focusLost()) document.querySelector<HTMLElement>('[data-skip-link]')?.focus();
   }, [route]);
   return <div id={ANNOUNCER_ID} role="status" aria-live="polite" aria-atomic="true" className="sr-only" />;

@@ -11,6 +11,8 @@ type ModalProps = {
   className?: string;
   /** Where focus goes on close when what opened the dialog is gone (the dialog was opened by the page itself). */
   returnFocus?: () => HTMLElement | null;
+  /** A line under the title that says why the dialog is open; read with its name when focus moves in. */
+  description?: string;
 };
 
 /**
@@ -30,9 +32,18 @@ function rememberOpener(dialog: HTMLDialogElement) {
  * (or to `returnFocus` when that is gone), Escape and a click that starts and ends on the backdrop close it, and the
  * rest of the page is inert while it is open.
  */
-export function Modal({ open, onClose, title, children, className = 'max-w-md', returnFocus }: ModalProps) {
+export function Modal({
+  open,
+  onClose,
+  title,
+  children,
+  className = 'max-w-md',
+  returnFocus,
+  description,
+}: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const descriptionId = `${titleId}-description`;
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
   /** Whether the press that led to this click began on the backdrop (not in a field whose text was selected). */
@@ -73,6 +84,7 @@ export function Modal({ open, onClose, title, children, className = 'max-w-md', 
     <dialog
       ref={ref}
       aria-labelledby={titleId}
+      aria-describedby={open && description ? descriptionId : undefined}
       className={`m-auto w-[calc(100%-2rem)] rounded-2xl bg-white p-0 text-slate-800 shadow-2xl backdrop:bg-slate-900/60 ${className}`}
       onPointerDown={(event) => {
         pressedOnBackdrop.current = event.target === event.currentTarget;
@@ -90,6 +102,11 @@ export function Modal({ open, onClose, title, children, className = 'max-w-md', 
           <h2 id={titleId} className="mb-5 text-xl font-semibold text-brand-900">
             {title}
           </h2>
+          {description && (
+            <p id={descriptionId} className="-mt-3 mb-4 text-sm text-slate-600">
+              {description}
+            </p>
+          )}
           {children}
         </div>
       )}

@@ -27,13 +27,14 @@ function mountContainer(): void {
 /**
  * Shows a toast. react-toastify holds a toast shown before its container has mounted and shows it once it has, so
  * the first toast mounts the container and waits for nothing. Toasts keep their order, since the module promise
- * settles once. The message is read once, through the site's one live region (the toasts are not one).
+ * settles once. The message is read once, through the site's one live region (the toasts are not one); one shown
+ * just before the page changes (`beforeNextPage`) is said with the next page's title after it.
  */
 const show =
   (kind: 'success' | 'warning' | 'error') =>
-  (message: string): void => {
+  (message: string, options?: { beforeNextPage?: boolean }): void => {
     mountContainer();
-    announce(message);
+    announce(message, options);
     loadToasts().then(
       (module) => module.toast[kind](message),
       (error: unknown) => console.error('Could not load the toasts to show:', message, error),

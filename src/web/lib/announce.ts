@@ -6,7 +6,31 @@
  */
 export const ANNOUNCER_ID = 'announcer';
 
-export function announce(message: string): void {
+/**
+ * A confirmation said just before the page changes, which the next page's title is said after (not instead of),
+ * if the page does change soon: a purchase made on My Tools itself moves nowhere, and its message must not come
+ * back with a page opened minutes later.
+ */
+let beforeNextPage: { message: string; until: number } | null = null;
+const CARRIED_MS = 10_000;
+
+/**
+ * Says `message`. With `beforeNextPage`, the page is about to change (a payment confirmed, an account deleted): the
+ * next page's title is added after it rather than replacing it, which would silence it (issue 63).
+ */
+export function announce(message: string, options: { beforeNextPage?: boolean } = {}): void {
+  beforeNextPage = options.beforeNextPage ? { message, until: Date.now() + CARRIED_MS } : null;
+  say(message);
+}
+
+/** Says the title of the page just moved to, after the confirmation that led there, if there was one. */
+export function announcePage(title: string): void {
+  const carried = beforeNextPage && Date.now() <= beforeNextPage.until ? beforeNextPage.message : null;
+  beforeNextPage = null;
+  say(carried ? `${carried} ${title}` : title);
+}
+
+function say(message: string): void {
   const region = typeof document === 'undefined' ? null : document.getElementById(ANNOUNCER_ID);
   if (!region) return;
   // Emptied first, so the same message said twice in a row is read twice.

@@ -13,7 +13,7 @@ import type { AuthUser } from '../../shared/auth';
 import { AUTH_POLL_INTERVAL_MS } from '../../shared/constants';
 import { sessionApi } from './api';
 import { signedInOnlyReason } from './signed-in-only';
-import { rememberSignIn, welcomeBack } from './welcome-back';
+import { goodbye, rememberSignIn, rememberSignOut, signedOut, welcomeBack } from './welcome-back';
 
 export type { AuthUser } from '../../shared/auth';
 
@@ -74,9 +74,13 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
   const signedInOnlyRef = useRef(signedInOnly);
   signedInOnlyRef.current = signedInOnly;
 
+  /** Who the last check found signed in: a later check that finds no one says the session has ended. */
+  const signedInAs = useRef<string | null>(null);
   const refresh = useCallback(async () => {
     try {
       const result = await sessionApi.check();
+      if (signedInAs.current !== null && !result.loggedin) signedOut();
+      signedInAs.current = result.loggedin ? (result.user?.email ?? null) : null;
       setUser(result.loggedin ? result.user : null);
       setChecked(true);
     } catch (error) {
@@ -124,6 +128,7 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
     if (!checked || greeted.current) return;
     greeted.current = true;
     if (userName) welcomeBack(userName);
+    else goodbye();
   }, [checked, userName]);
 
   const logout = useCallback(async () => {
@@ -133,6 +138,7 @@ export function AuthProvider({ children, poll = false }: { children: ReactNode; 
       // The server may already have ended the session; reloading shows whatever state is true now.
       console.error('Logout failed', error);
     }
+    rememberSignOut();
     if (signedInOnlyRef.current) window.location.assign(TOOLS_PATH);
     else window.location.reload();
   }, []);

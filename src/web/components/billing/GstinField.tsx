@@ -36,9 +36,10 @@ export function GstinField({
         autoCapitalize="characters"
         spellCheck={false}
         maxLength={MAX_LENGTH.gstin}
-        // The example alone: drawn in capitals like what is typed, it needs no "e.g." (and no rule of its own).
-        placeholder={GSTIN_EXAMPLE}
-        className={`${inputClass(Boolean(error))} uppercase`}
+        // Marked as an example, in lower-case "e.g.": the number alone, in capitals like what is typed, looked
+        // like a GSTIN already filled in (issue 63).
+        placeholder={`e.g. ${GSTIN_EXAMPLE}`}
+        className={`${inputClass(Boolean(error))} uppercase placeholder:normal-case`}
       />
     </Field>
   );

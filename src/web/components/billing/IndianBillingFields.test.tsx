@@ -32,6 +32,9 @@ describe('the Indian billing fields', () => {
     expect(address.getAttribute('rows')).toBe('3');
     expect(screen.getByLabelText(/^State/).id).toBe('billing-state');
     expect(screen.getByLabelText(/^GSTIN/).id).toBe('billing-gstin');
+    // The example does not look like a number already filled in: marked "e.g.", not drawn in capitals.
+    expect(screen.getByLabelText(/^GSTIN/).getAttribute('placeholder')).toBe('e.g. 08ABCDE1234F1Z0');
+    expect(screen.getByLabelText(/^GSTIN/).className).toContain('placeholder:normal-case');
     // The correction of an issued invoice asks no country.
     expect(screen.queryByLabelText(/^Country/)).toBeNull();
 

@@ -34,6 +34,25 @@ describe('the order summary', () => {
     expect(screen.getByTestId('order-amount-due').textContent).toBe('₹5,487.86');
   });
 
+  it('shows GST as one line until a state is chosen, then split as the invoice will be', () => {
+    const split = {
+      ...quote,
+      taxes: [
+        { name: 'CGST' as const, rate: 9, amount: 45_732 },
+        { name: 'SGST' as const, rate: 9, amount: 45_733 },
+      ],
+    };
+    const { rerender } = render(<OrderSummary quote={split} couponCode={null} stateChosen={false} />);
+    const summary = screen.getByRole('region', { name: 'Order summary' });
+    expect(summary.textContent).toContain('GST 18 % (split by the state you choose)₹914.65');
+    expect(summary.textContent).not.toMatch(/CGST|SGST|IGST/);
+    expect(screen.getByTestId('order-total').textContent).toBe('₹5,996.00');
+
+    rerender(<OrderSummary quote={split} couponCode={null} />);
+    expect(summary.textContent).toContain('CGST 9 %₹457.32');
+    expect(summary.textContent).toContain('SGST 9 %₹457.33');
+  });
+
   it('says only "List price" for one seat', () => {
     render(<OrderSummary quote={{ ...quote, listPrice: 149_900 }} couponCode={null} />);
     expect(screen.getByText('List price')).toBeTruthy();

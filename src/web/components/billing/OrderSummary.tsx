@@ -13,6 +13,7 @@ export function OrderSummary({
   couponCode,
   onRemoveCoupon,
   title = 'Order summary',
+  stateChosen = true,
 }: {
   quote: Omit<CheckoutQuote, 'coupon'>;
   /** How many seats the list price is for: more than one shows them as the invoice line does, "5 × ₹1,499.00". */
@@ -22,8 +23,15 @@ export function OrderSummary({
   /** In the checkout, the coupon can be taken off; an order's page only shows it. */
   onRemoveCoupon?: () => void;
   title?: string;
+  /**
+   * Whether the buyer has chosen their state: until then GST is one line, since whether it is CGST + SGST or IGST
+   * depends on it (issue 63).
+   */
+  stateChosen?: boolean;
 }) {
   const money = (amount: number) => formatSubunits(amount, quote.currency);
+  const sum = (of: (line: (typeof quote.taxes)[number]) => number) =>
+    quote.taxes.reduce((total, line) => total + of(line), 0);
   const applied = couponCode ? { code: couponCode } : null;
   return (
     <section aria-label={title} className="rounded-xl border border-slate-200 px-4 py-3 text-sm">
@@ -54,9 +62,16 @@ export function OrderSummary({
           </div>
         )}
         <Row label="Taxable value" value={money(quote.taxableValue)} />
-        {quote.taxes.map((line) => (
-          <Row key={line.name} label={`${line.name} ${line.rate} %`} value={money(line.amount)} />
-        ))}
+        {stateChosen || quote.taxes.length === 0 ? (
+          quote.taxes.map((line) => (
+            <Row key={line.name} label={`${line.name} ${line.rate} %`} value={money(line.amount)} />
+          ))
+        ) : (
+          <Row
+            label={`GST ${sum((line) => line.rate)} % (split by the state you choose)`}
+            value={money(sum((line) => line.amount))}
+          />
+        )}
         <div className="flex items-baseline justify-between gap-4 border-t border-slate-200 pt-2 text-base font-semibold text-brand-900">
           <dt>Total</dt>
           <dd className="tabular-nums" data-testid="order-total">

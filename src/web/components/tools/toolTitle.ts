@@ -4,3 +4,11 @@ import type { Tool } from '../../../shared/shop';
 export function toolTitle(tool: Pick<Tool, 'name' | 'device'>): string {
   return tool.device ? `${tool.name} (${tool.device})` : tool.name;
 }
+
+/**
+ * The accessible name of a tool's "Get Credentials": one name, with the tool, whichever card shows it and while it
+ * is sending (the spinner and 'Sending...' show that; the toast says what happened), so each card's button is told
+ * apart from the others' (issue 63).
+ */
+export const getCredentialsName = (tool: Pick<Tool, 'name' | 'device'>) =>
+  `Get Credentials for ${toolTitle(tool)}`;

@@ -70,8 +70,8 @@ function DeleteAccountForm({ user }: { user: AuthUser }) {
           setConfirming(false);
           throw failure;
         }
-        // The toast (role alert) outlasts the move to the home page, where it is the announcement.
-        toast.success(DATA_RIGHTS_MESSAGES.erased);
+        // The toast outlasts the move to the home page; the live region says it, then the home page's title.
+        toast.success(DATA_RIGHTS_MESSAGES.erased, { beforeNextPage: true });
         // The home page starts without a session of its own; asking this page's provider again first would send
         // the visitor to /utility-tools, as any signed-in-only page does once the session is gone.
         navigate('/', { replace: true });

@@ -102,7 +102,17 @@ function RenameForm({
         onFields ? null : failureMessage(failure, 'The passkey could not be renamed.'),
     })(event);
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-3">
+    // Escape cancels, as Cancel does (focus back on Rename).
+    <form
+      onSubmit={onSubmit}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        onDone();
+      }}
+      noValidate
+      className="space-y-3"
+    >
       <TextField
         {...form.field('name')}
         label="Passkey Name"

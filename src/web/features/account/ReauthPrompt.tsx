@@ -59,8 +59,21 @@ function ReauthPrompt({ onConfirmed, onCancel }: { onConfirmed: () => void; onCa
     fields: ['password'] as const,
     idOf: () => `${id}-password`,
   });
-  const [passkeys] = useState(() => browserSupportsWebAuthn());
+  /** "Use a passkey" only for an account that has one, in a browser that can use it (issue 63). */
+  const [passkeys, setPasskeys] = useState(false);
   useEffect(() => input.current?.focus(), []);
+  useEffect(() => {
+    if (!browserSupportsWebAuthn()) return;
+    let current = true;
+    accountApi.passkeys().then(
+      (list) => current && setPasskeys(list.length > 0),
+      // Not known: the password is always there.
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
 
   // A wrong password goes on the field (the server names it); anything else under the form.
   const explain = (failure: unknown, onField: boolean) =>

@@ -5,10 +5,11 @@ import { Button, FormError } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { Icon } from '../../components/Icon';
 import { focusOrFallback } from '../../lib/announce';
+import { formatDate } from '../../lib/dates';
 import { useQuery } from '../../lib/useQuery';
 import { AccountSection } from './AccountSection';
 import { accountApi } from './api';
-import { countryName, formatWhen } from './format';
+import { countryName, sessionTimes } from './format';
 import { useReauth } from './ReauthPrompt';
 import { failureMessage, SavedNote, useSavedNote } from './SavedNote';
 
@@ -136,8 +137,7 @@ function SessionRow({
           )}
         </p>
         <p className="mt-1 text-sm text-slate-600">
-          {countryName(session.country)} · Signed in {formatWhen(session.signedInAt)} · Last used{' '}
-          {formatWhen(session.lastUsedAt)}
+          {countryName(session.country)} · {sessionTimes(session)}
         </p>
       </div>
       {!session.current && (
@@ -145,7 +145,7 @@ function SessionRow({
           variant="secondary"
           busy={busy}
           onClick={onSignOut}
-          aria-label={`Sign out ${session.browser} on ${session.os}, signed in ${formatWhen(session.signedInAt)}`}
+          aria-label={`Sign out ${session.browser} on ${session.os}, signed in ${formatDate(session.signedInAt, 'dayAndTimeInIndia')} (India time)`}
         >
           Sign out
         </Button>

@@ -13,6 +13,9 @@ const TITLES: Record<LoginView, string> = {
   reset: 'Reset Password',
 };
 
+/** Why the Login dialog is open, when what opened it gave no reason of its own. */
+const DEFAULT_REASON = 'Sign in to buy tools and see the ones you own.';
+
 /**
  * The Login dialog and its forgot-password flow (docs/product.md §2, §4, §8): Welcome Back → Forgot Password →
  * Verify Code → Reset Password, and back to login 3 s after a successful reset.
@@ -38,10 +41,16 @@ export function LoginDialog({
     if (!open) setView('login');
   }, [open]);
   return (
-    <Modal open={open} onClose={onClose} title={TITLES[view]} returnFocus={returnFocus}>
+    <Modal
+      open={open}
+      onClose={onClose}
+      title={TITLES[view]}
+      returnFocus={returnFocus}
+      // Why the dialog is open is its description, read with its name (issue 63); the other steps say theirs.
+      description={view === 'login' ? (reason ?? DEFAULT_REASON) : undefined}
+    >
       <LoginFlow
         view={view}
-        reason={reason}
         setView={setView}
         onClose={onClose}
         onSignup={onSignup}
@@ -54,14 +63,12 @@ export function LoginDialog({
 /** Mounted only while the dialog is open, so each opening starts with empty fields. */
 function LoginFlow({
   view,
-  reason,
   setView,
   onClose,
   onSignup,
   onLoggedIn,
 }: {
   view: LoginView;
-  reason?: string;
   setView: (view: LoginView) => void;
   onClose: () => void;
   onSignup: () => void;
@@ -73,7 +80,7 @@ function LoginFlow({
     <>
       {view === 'login' && (
         <>
-          <LoginStep id={id} flow={flow} onSignup={onSignup} reason={reason} />
+          <LoginStep id={id} flow={flow} onSignup={onSignup} />
           <PasskeySignIn onLoggedIn={onLoggedIn} onClose={onClose} />
         </>
       )}

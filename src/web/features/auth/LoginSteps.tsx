@@ -16,17 +16,9 @@ function FlowNotice({ flow }: { flow: LoginFlow }) {
   return flow.message && <Notice tone={flow.message.tone}>{flow.message.text}</Notice>;
 }
 
-export function LoginStep({
-  id,
-  flow,
-  onSignup,
-  reason = 'Sign in to buy tools and see the ones you own.',
-}: StepProps & { onSignup: () => void; reason?: string }) {
+export function LoginStep({ id, flow, onSignup }: StepProps & { onSignup: () => void }) {
   return (
-    <form onSubmit={flow.onLogin} aria-describedby={`${id}-reason`} className="space-y-4">
-      <p id={`${id}-reason`} className="-mt-2 text-sm text-slate-600">
-        {reason}
-      </p>
+    <form onSubmit={flow.onLogin} className="space-y-4">
       <TextField
         id={`${id}-email`}
         inputRef={flow.firstFieldRef}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '../../../shared/shop';
+import { getCredentialsName } from '../../components/tools/toolTitle';
 import { buyLabel } from './ToolCard';
 
 const tool: Tool = {
@@ -37,5 +38,12 @@ describe('tool card words (docs/product.md §2, §4)', () => {
 
   it('shows the INR price at the fallback rate when a tool has no USD price', () => {
     expect(buyLabel({ ...tool, device: 'macOS', priceUSD: null }, 'USD')).toBe('macOS - $19.99');
+  });
+});
+
+describe('Get Credentials', () => {
+  it('is named with its tool, so each card’s button is told apart', () => {
+    expect(getCredentialsName(tool)).toBe('Get Credentials for PDF Utility Toolkit (Windows)');
+    expect(getCredentialsName({ ...tool, device: null })).toBe('Get Credentials for PDF Utility Toolkit');
   });
 });

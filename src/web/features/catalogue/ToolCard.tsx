@@ -9,7 +9,7 @@ import { Icon } from '../../components/Icon';
 import { editionFeatures, editionPrice } from '../../components/tools/editions';
 import { ToolIcon } from '../../components/tools/ToolIcon';
 import { TruncatedText } from '../../components/tools/TruncatedText';
-import { toolTitle } from '../../components/tools/toolTitle';
+import { getCredentialsName, toolTitle } from '../../components/tools/toolTitle';
 
 /**
  * The buy button's words (docs/product.md §4): '{device} - price', or 'Purchase - price' for a tool with no
@@ -181,6 +181,7 @@ function ToolAction({ tool, currency, processing, sending, onBuy, onGetCredentia
         type="button"
         data-tool-action={tool._id}
         {...busyButtonProps(sending, () => onGetCredentials(tool))}
+        aria-label={getCredentialsName(tool)}
         className={`${buttonBase} border border-brand-300 bg-white text-brand-800 hover:border-brand-500 hover:bg-brand-50 aria-disabled:cursor-wait aria-disabled:opacity-70`}
       >
         {sending ? (

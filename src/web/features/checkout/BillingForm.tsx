@@ -285,6 +285,7 @@ export function BillingForm({
           seats={quote.seats}
           couponCode={applied?.code ?? null}
           onRemoveCoupon={removeCoupon}
+          stateChosen={!domestic || Boolean(findIndianState(values.state))}
         />
       )}
 

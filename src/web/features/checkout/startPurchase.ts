@@ -99,7 +99,7 @@ export function startPurchase(
         beforeCheckout?.();
         onCheckoutClosed(tool._id);
         onPurchased(tool._id);
-        toast.success(PURCHASE_MESSAGES.success);
+        toast.success(PURCHASE_MESSAGES.success, { beforeNextPage: true });
         setProcessingId(null);
         window.setTimeout(() => navigate('/my-tools'), REDIRECT_AFTER_PAYMENT_MS);
         return;
@@ -122,11 +122,11 @@ export function startPurchase(
             .then((result) => {
               if (result.status !== 'success') throw new Error(result.message);
               onPurchased(tool._id);
-              toast.success(PURCHASE_MESSAGES.success);
+              toast.success(PURCHASE_MESSAGES.success, { beforeNextPage: true });
             })
             .catch((error: unknown) => {
               console.error('Failed to verify payment', error);
-              toast.error(PURCHASE_MESSAGES.verifyFailed);
+              toast.error(PURCHASE_MESSAGES.verifyFailed, { beforeNextPage: true });
             })
             .finally(() => {
               setProcessingId(null);

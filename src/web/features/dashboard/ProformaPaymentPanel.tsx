@@ -5,7 +5,7 @@ import { Button, FormError, TextField, useForm } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { dashboardApi, problem } from './api';
 import { Detail } from './OrderRecords';
-import { Card, formatDateTime } from './ui';
+import { AUTHENTICATOR_CODE, Card, formatDateTime } from './ui';
 
 const TRANSFER_FIELDS = ['amount', 'utr', 'date'] as const;
 const RETURN_FIELDS = ['utr', 'code'] as const;
@@ -160,9 +160,7 @@ export function ProformaPaymentPanel({
               <TextField
                 {...giveBack.field('code')}
                 label="Code from your authenticator app"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={7}
+                {...AUTHENTICATOR_CODE}
                 required
               />
               <FormError message={giveBack.formError} />

@@ -1,6 +1,7 @@
 import { REFUND_REASON_MAX } from '../../../shared/dashboard';
 import { Button, FormError, TextAreaField, TextField, useForm } from '../../components/form';
 import { dashboardApi, problem } from './api';
+import { AUTHENTICATOR_CODE } from './ui';
 
 const FIELDS = ['reason', 'code'] as const;
 const fieldId = (field: string) => `refund-${field}`;
@@ -45,9 +46,7 @@ export function RefundPanel({
       <TextField
         {...form.field('code')}
         label="Code from your authenticator app"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={7}
+        {...AUTHENTICATOR_CODE}
         required
       />
       <FormError message={form.formError} />

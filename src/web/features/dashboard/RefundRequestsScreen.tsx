@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { formatSubunits } from '../../../shared/money';
 import { REFUND_REASON_LABELS } from '../../../shared/refund-requests';
 import { Button, FormError, TextAreaField, TextField } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { dashboardApi, problem } from './api';
-import { Card, formatDateTime, ScreenTitle, useScreenTitle } from './ui';
+import { AUTHENTICATOR_CODE, Card, formatDateTime, ScreenTitle, useNotice, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
 
 /**
@@ -17,15 +17,36 @@ export function RefundRequestsScreen() {
   const [acting, setActing] = useState<{ id: string; kind: 'approve' | 'decline' } | null>(null);
   const [text, setText] = useState('');
   const { run, busy, error: actionError, clear } = useAction(problem);
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useNotice();
+  const doneRef = useRef<HTMLParagraphElement>(null);
+  /** How many requests were decided here: each time, the notice takes focus (its words may be the same). */
+  const [decided, setDecided] = useState(0);
+  /** The Approve… or Decline… button whose step was cancelled, to take focus back. */
+  const reopen = useRef<string | null>(null);
+
+  // Each step moves focus to what it opened or left: the field Approve… or Decline… opened, the button that
+  // opened it after Cancel, the notice of what was done once the request has left the list (issue 63).
+  useEffect(() => {
+    if (acting) document.getElementById(`${acting.kind}-${acting.id}`)?.focus();
+    else if (reopen.current) document.querySelector<HTMLElement>(`[data-opens="${reopen.current}"]`)?.focus();
+    reopen.current = null;
+  }, [acting]);
+  useEffect(() => {
+    if (decided > 0) doneRef.current?.focus();
+  }, [decided]);
 
   const start = (id: string, kind: 'approve' | 'decline') => {
     setActing({ id, kind });
     setText('');
     clear();
   };
+  const cancel = () => {
+    if (acting) reopen.current = `${acting.kind}-${acting.id}`;
+    setActing(null);
+  };
 
-  const act = async () => {
+  const act = async (event: FormEvent) => {
+    event.preventDefault();
     if (!acting) return;
     await run(async () => {
       const answer =
@@ -33,6 +54,7 @@ export function RefundRequestsScreen() {
           ? await dashboardApi.approveRefundRequest(acting.id, text.trim())
           : await dashboardApi.declineRefundRequest(acting.id, text);
       setDone(answer.message);
+      setDecided((count) => count + 1);
       setActing(null);
       setText('');
       reload();
@@ -44,7 +66,7 @@ export function RefundRequestsScreen() {
       <ScreenTitle title="Refund requests" />
       <FormError message={error} />
       {done && (
-        <p role="status" className="mb-4 text-sm text-green-800">
+        <p ref={doneRef} tabIndex={-1} className="mb-4 text-sm text-green-800">
           {done}
         </p>
       )}
@@ -64,7 +86,11 @@ export function RefundRequestsScreen() {
                   </p>
                   <p className="break-words whitespace-pre-line text-slate-700">{request.description}</p>
                   {acting?.id === request.id ? (
-                    <div className="space-y-3 rounded-lg border border-slate-200 bg-slate-50 p-3">
+                    <form
+                      noValidate
+                      onSubmit={act}
+                      className="space-y-3 rounded-lg border border-slate-200 bg-slate-50 p-3"
+                    >
                       {acting.kind === 'decline' ? (
                         <TextAreaField
                           id={`decline-${request.id}`}
@@ -79,9 +105,7 @@ export function RefundRequestsScreen() {
                         <TextField
                           id={`approve-${request.id}`}
                           label="Code from your authenticator app"
-                          inputMode="numeric"
-                          autoComplete="one-time-code"
-                          maxLength={7}
+                          {...AUTHENTICATOR_CODE}
                           required
                           value={text}
                           onValueChange={setText}
@@ -90,23 +114,31 @@ export function RefundRequestsScreen() {
                       <FormError message={actionError} />
                       <div className="flex flex-wrap gap-2">
                         <Button
+                          type="submit"
                           variant={acting.kind === 'approve' ? 'danger' : 'primary'}
                           busy={busy}
-                          onClick={act}
                         >
                           {acting.kind === 'approve' ? 'Approve and refund' : 'Decline request'}
                         </Button>
-                        <Button variant="secondary" onClick={() => setActing(null)}>
+                        <Button variant="secondary" onClick={cancel}>
                           Cancel
                         </Button>
                       </div>
-                    </div>
+                    </form>
                   ) : (
                     <div className="flex flex-wrap gap-2">
-                      <Button variant="secondary" onClick={() => start(request.id, 'approve')}>
+                      <Button
+                        variant="secondary"
+                        data-opens={`approve-${request.id}`}
+                        onClick={() => start(request.id, 'approve')}
+                      >
                         Approve…
                       </Button>
-                      <Button variant="secondary" onClick={() => start(request.id, 'decline')}>
+                      <Button
+                        variant="secondary"
+                        data-opens={`decline-${request.id}`}
+                        onClick={() => start(request.id, 'decline')}
+                      >
                         Decline…
                       </Button>
                     </div>

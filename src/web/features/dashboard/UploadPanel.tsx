@@ -4,7 +4,7 @@ import { asSentence, FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES } from '../../../shared
 import { Button, FormError, TextField } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { dashboardApi, problem } from './api';
-import { Card, formatFileSize } from './ui';
+import { AUTHENTICATOR_CODE, Card, formatFileSize } from './ui';
 
 /** The download file: streamed to storage, its size and SHA-256 shown; needs a fresh authenticator code. */
 export function UploadPanel({
@@ -60,9 +60,7 @@ export function UploadPanel({
         <TextField
           id="upload-code"
           label="Code from your authenticator app"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={7}
+          {...AUTHENTICATOR_CODE}
           value={code}
           onValueChange={setCode}
         />

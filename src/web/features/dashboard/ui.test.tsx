@@ -1,5 +1,7 @@
+import { cleanup, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { formatCouponEnd } from './CouponsScreen';
+import { RefundPanel } from './RefundPanel';
 import { headingsUnder } from './releases/NotesForm';
 import { customerEmail, formatFileSize } from './ui';
 
@@ -29,5 +31,18 @@ describe('the back office’s small print', () => {
     // Notes that start at ## start at h4 too: no level is skipped under the h3 (axe heading-order).
     expect(headingsUnder('<h2>Faster</h2><h3>Detail</h3>')).toBe('<h4>Faster</h4><h5>Detail</h5>');
     expect(headingsUnder('<p>No headings</p>')).toBe('<p>No headings</p>');
+  });
+});
+
+describe('the authenticator code fields', () => {
+  it('have one length, the numeric keypad and a description of what to type', () => {
+    render(<RefundPanel orderId="order-1" amount="₹1,499.00" onDone={() => {}} onCancel={() => {}} />);
+    const code = screen.getByRole('textbox', { name: /Code from your authenticator app/ });
+    expect(code.getAttribute('inputmode')).toBe('numeric');
+    expect(code.getAttribute('maxlength')).toBe('7');
+    expect(code.getAttribute('autocomplete')).toBe('one-time-code');
+    const described = document.getElementById(code.getAttribute('aria-describedby') ?? '');
+    expect(described?.textContent).toBe('The 6-digit code your authenticator app shows now.');
+    cleanup();
   });
 });

@@ -49,6 +49,17 @@ export function ScreenTitle({ title, children }: { title: string; children?: Rea
   );
 }
 
+/**
+ * What every field that asks for the authenticator app's code shares: one length (six digits, a space allowed in the
+ * middle as some apps show it), the numeric keypad on a phone, and a description of what to type (issue 63).
+ */
+export const AUTHENTICATOR_CODE = {
+  inputMode: 'numeric',
+  autoComplete: 'one-time-code',
+  maxLength: 7,
+  hint: 'The 6-digit code your authenticator app shows now.',
+} as const;
+
 /** The address an erased account is left with (server/account/erasure.ts erasedEmail): a placeholder, not a mailbox. */
 const ERASED_EMAIL = /^erased-[0-9a-f-]+@invalid$/i;
 export const isErasedEmail = (email: string) => ERASED_EMAIL.test(email);

@@ -71,10 +71,13 @@ export function LicenseSecret({ license }: { license: MyLicense }) {
 export function LicensePanel({
   license,
   toolName,
+  regionName,
   state,
 }: {
   license: MyLicense;
   toolName: string;
+  /** "License of PDF Utility Toolkit (Windows)": each card's panel named apart from the others (issue 63). */
+  regionName: string;
   state: LicensesState;
 }) {
   const devicesId = useId();
@@ -89,7 +92,7 @@ export function LicensePanel({
   return (
     <section
       ref={panelRef}
-      aria-label="License"
+      aria-label={regionName}
       className="mb-6 rounded-xl border border-slate-200 bg-slate-50 p-4"
     >
       <LicenseSecret license={license} />

@@ -9,7 +9,7 @@ import { busyButtonProps } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
 import { ToolIcon } from '../../components/tools/ToolIcon';
 import { TruncatedText } from '../../components/tools/TruncatedText';
-import { toolTitle } from '../../components/tools/toolTitle';
+import { getCredentialsName, toolTitle } from '../../components/tools/toolTitle';
 import { formatDate } from '../../lib/dates';
 import { rememberPurchase } from '../../lib/purchase-intent';
 import { LicensePanel, LicenseSecret } from './LicensePanel';
@@ -100,10 +100,10 @@ function TrialToolCard({
       </div>
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
       {/* The installers download while the trial runs, as the trial's email link does. */}
-      {running && <VersionPanel tool={tool} />}
+      {running && <VersionPanel tool={tool} title={toolTitle(tool)} />}
       {license && (
         <section
-          aria-label="Trial license"
+          aria-label={`Trial license of ${toolTitle(tool)}`}
           className="mb-6 rounded-xl border border-slate-200 bg-slate-50 p-4"
         >
           <LicenseSecret license={license} />
@@ -190,11 +190,16 @@ export function PurchasedToolCard({
         </div>
       </div>
       <TruncatedText text={tool.description} words={TRUNCATE_WORDS.myTools} className="mt-4 mb-6" />
-      <VersionPanel tool={tool} />
+      <VersionPanel tool={tool} title={toolTitle(tool)} />
       {license && (
         // The license shows once its offers' code is here too, so the card grows once.
         <Suspense fallback={null}>
-          <LicensePanel license={license} toolName={tool.name} state={licenses} />
+          <LicensePanel
+            license={license}
+            toolName={tool.name}
+            regionName={`License of ${toolTitle(tool)}`}
+            state={licenses}
+          />
           {hasOffers(license) && <Offers tool={tool} license={license} onPurchased={licenses.reload} />}
         </Suspense>
       )}
@@ -206,6 +211,7 @@ export function PurchasedToolCard({
       <button
         type="button"
         {...busyButtonProps(sending, onGetCredentials)}
+        aria-label={getCredentialsName(tool)}
         className="mt-auto inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-lg bg-brand-800 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-brand-700 aria-disabled:cursor-wait aria-disabled:opacity-80"
       >
         {sending ? (

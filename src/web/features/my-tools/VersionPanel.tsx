@@ -53,12 +53,16 @@ function InstallerLinks({ version, toolName }: { version: ToolVersion; toolName:
 }
 
 /** A purchased tool's current version on My Tools: its notes, an installer per platform, and earlier versions. */
-export function VersionPanel({ tool }: { tool: PurchasedTool }) {
+export function VersionPanel({ tool, title }: { tool: PurchasedTool; title: string }) {
   const current = tool.currentVersion;
   if (!current) return null;
   const released = dateOf(current);
   return (
-    <section aria-label="Current version" className="mb-6 rounded-xl border border-slate-200 p-4">
+    // Named with the tool: every card on My Tools has one (issue 63).
+    <section
+      aria-label={`Current version of ${title}`}
+      className="mb-6 rounded-xl border border-slate-200 p-4"
+    >
       <p className="text-sm font-semibold text-brand-900">
         Version {current.version}
         {released && <span className="font-normal text-slate-600"> · released {released}</span>}

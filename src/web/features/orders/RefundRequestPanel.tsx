@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { OrderDetail } from '../../../shared/order-detail';
 import {
   REFUND_REASON_LABELS,
@@ -30,8 +30,16 @@ export function RefundRequestPanel({ order, onChanged }: { order: OrderDetail; o
   const prefix = useId();
   const idOf = (field: string) => `${prefix}-${field}`;
   const form = useForm({ initial: { reason: '', description: '' }, fields: FIELDS, idOf });
-  const open = order.refundRequests.some((request) => request.status === 'open');
+  const open = order.refundRequests.find((request) => request.status === 'open');
   const canAsk = order.status === 'paid' && !open;
+  /** The request just sent: once the order is read again and lists it, it takes focus from the form that went. */
+  const [sent, setSent] = useState(false);
+  const openRef = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (!sent || !open) return;
+    setSent(false);
+    openRef.current?.focus();
+  }, [sent, open]);
 
   const submit = form.submit({
     validate: (values) => ({
@@ -44,6 +52,7 @@ export function RefundRequestPanel({ order, onChanged }: { order: OrderDetail; o
         description: values.description,
       });
       announce('Your refund request was sent. We reply within 2 working days.');
+      setSent(true);
       onChanged();
     },
     explain: (failure, onFields) =>
@@ -59,7 +68,12 @@ export function RefundRequestPanel({ order, onChanged }: { order: OrderDetail; o
       {order.refundRequests.length > 0 && (
         <ul className="mb-4 space-y-3 text-sm">
           {order.refundRequests.map((request) => (
-            <li key={request.id} className="rounded-lg bg-slate-50 px-3 py-2">
+            <li
+              key={request.id}
+              ref={request.id === open?.id ? openRef : undefined}
+              tabIndex={request.id === open?.id ? -1 : undefined}
+              className="rounded-lg bg-slate-50 px-3 py-2"
+            >
               <p className="font-medium">{REFUND_REASON_LABELS[request.reason]}</p>
               <p>{STATUS_TEXT[request.status]}</p>
               {request.declineReason && <p className="text-slate-700">Reason: {request.declineReason}</p>}
@@ -87,6 +101,7 @@ export function RefundRequestPanel({ order, onChanged }: { order: OrderDetail; o
           <TextAreaField
             {...form.field('description')}
             label="What happened"
+            hint="At least 10 characters."
             required
             rows={4}
             maxLength={2000}

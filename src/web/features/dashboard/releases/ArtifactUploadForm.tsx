@@ -9,6 +9,7 @@ import {
 } from '../../../../shared/releases';
 import { asSentence } from '../../../../shared/tool-rules';
 import { Button, Field, FormError, Select, TextField } from '../../../components/form';
+import { announce } from '../../../lib/announce';
 import { dashboardApi, problem } from '../api';
 
 const KIND_LABELS: Record<(typeof ARTIFACT_KINDS)[number], string> = {
@@ -45,6 +46,8 @@ export function ArtifactUploadForm({
     try {
       const sent = takesArguments ? { ...fields, installerArguments } : fields;
       onUploaded(await dashboardApi.uploadArtifact(release.id, sent, file, setProgress));
+      // Focus stays on Upload file, ready for the release's next file; the live region says what was stored.
+      announce(`${file.name} uploaded to ${release.version}, hashed and signed.`);
       setFile(null);
       setInputKey((key) => key + 1);
     } catch (failure) {

@@ -23,15 +23,50 @@ const EMPTY = {
   critical: false,
 };
 
+/** The tool's platform as the catalogue stores it: Windows, macOS, or none (both). */
+export type Device = 'Windows' | 'macOS' | null;
+
+type FieldProps = { id: string; value: string; onValueChange: (value: string) => void; error: string | null };
+
+/**
+ * The minimum OS of the tool's own platform (issue 63): a Windows tool's release has no macOS minimum to give, and
+ * the reverse; a tool with no platform gets both.
+ */
+export function MinimumOsFields({
+  form,
+  device,
+}: {
+  form: { field: (name: 'minimumMacosVersion' | 'minimumWindowsVersion') => FieldProps };
+  device: Device;
+}) {
+  return (
+    <>
+      {device !== 'Windows' && (
+        <TextField {...form.field('minimumMacosVersion')} label="Minimum macOS" placeholder="e.g. 12.0" />
+      )}
+      {device !== 'macOS' && (
+        <TextField
+          {...form.field('minimumWindowsVersion')}
+          label="Minimum Windows"
+          placeholder="e.g. 10.0.17763"
+        />
+      )}
+    </>
+  );
+}
+
 /**
  * A new draft: its version (semantic), build number (empty: the next one), channel, each platform's minimum OS and
  * whether it is critical; notes come after.
  */
 export function NewReleaseForm({
   toolId,
+  device,
   onCreated,
 }: {
   toolId: string;
+  /** The tool's platform: only its minimum OS is asked (both for a tool with none). */
+  device: Device;
   onCreated: (release: AdminRelease) => void;
 }) {
   const form = useForm({
@@ -85,16 +120,11 @@ export function NewReleaseForm({
       </Field>
       <TextField
         {...form.field('buildNumber')}
-        label="Build number (CFBundleVersion)"
+        label={device === 'Windows' ? 'Build number' : 'Build number (CFBundleVersion)'}
         placeholder="empty: the next one"
         inputMode="numeric"
       />
-      <TextField {...form.field('minimumMacosVersion')} label="Minimum macOS" placeholder="e.g. 12.0" />
-      <TextField
-        {...form.field('minimumWindowsVersion')}
-        label="Minimum Windows"
-        placeholder="e.g. 10.0.17763"
-      />
+      <MinimumOsFields form={form} device={device} />
       <Checkbox
         label="Critical update"
         checked={values.critical}

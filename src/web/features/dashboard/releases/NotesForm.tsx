@@ -1,6 +1,7 @@
 import type { AdminRelease } from '../../../../shared/releases';
-import { Button, Checkbox, FormError, TextAreaField, TextField, useForm } from '../../../components/form';
+import { Button, Checkbox, FormError, TextAreaField, useForm } from '../../../components/form';
 import { dashboardApi, problem } from '../api';
+import { type Device, MinimumOsFields } from './NewReleaseForm';
 
 const FIELDS = ['notesMarkdown', 'minimumMacosVersion', 'minimumWindowsVersion'] as const;
 
@@ -23,8 +24,10 @@ export const headingsUnder = (html: string) => {
  */
 export function NotesForm({
   release,
+  device,
   onSaved,
 }: {
+  device: Device;
   release: AdminRelease;
   onSaved: (release: AdminRelease) => void;
 }) {
@@ -59,12 +62,7 @@ export function NotesForm({
         />
       </div>
       <div className="grid gap-3 sm:grid-cols-2">
-        <TextField {...form.field('minimumMacosVersion')} label="Minimum macOS" placeholder="e.g. 12.0" />
-        <TextField
-          {...form.field('minimumWindowsVersion')}
-          label="Minimum Windows"
-          placeholder="e.g. 10.0.17763"
-        />
+        <MinimumOsFields form={form} device={device} />
       </div>
       <Checkbox
         label="Critical update"

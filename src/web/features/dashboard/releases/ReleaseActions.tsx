@@ -4,6 +4,7 @@ import type { AdminRelease, ReleaseRollout } from '../../../../shared/releases';
 import { Button, FormError, TextField } from '../../../components/form';
 import { useAction } from '../../../components/form/useAction';
 import { dashboardApi, problem } from '../api';
+import { AUTHENTICATOR_CODE } from '../ui';
 
 /** "10 % of machines, rolling", "halted at 50 %", "complete": as `releases rollout` prints it. */
 export const rolloutText = (rollout: ReleaseRollout) =>
@@ -13,14 +14,18 @@ export const rolloutText = (rollout: ReleaseRollout) =>
       ? `halted at ${rollout.percent} %: no further machine is offered it`
       : `${rollout.percent} % of machines, rolling`;
 
+/** What publishing did, said through the live region: "1.1.0 is published to 10 % of machines." */
+const publishedText = (release: AdminRelease) =>
+  `${release.version} is published to ${
+    release.rollout.state === 'complete' ? 'every machine' : `${release.rollout.percent} % of machines`
+  }.`;
+
 /** Wide enough for its label on one line, so the fields beside it line up. */
 const codeField = (release: AdminRelease, what: string, code: string, setCode: (code: string) => void) => (
   <TextField
     id={`release-${release.id}-code`}
     label={`Code from your authenticator app (to ${what})`}
-    inputMode="numeric"
-    autoComplete="one-time-code"
-    maxLength={7}
+    {...AUTHENTICATOR_CODE}
     value={code}
     onValueChange={setCode}
     className="w-full sm:w-96"
@@ -62,18 +67,22 @@ function PublishForm({
   const [haltIfStuck, setHaltIfStuck] = useState('');
   const { run, busy, error } = useAction(problem);
   const idOf = (field: string) => `release-${release.id}-${field}`;
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // This form goes once the release is published: focus goes to the release's summary line, so it stays on the
+    // release just changed (issue 63).
+    const summary = event.currentTarget.closest('details')?.querySelector('summary');
     await run(async () => {
-      onChange(
-        await dashboardApi.publishRelease(release.id, {
-          code,
-          rolloutPercent: percent.trim(),
-          phasedInterval: phasedInterval.trim() || null,
-          haltIfStuckPercent: haltIfStuck.trim() || null,
-        }),
-      );
+      const published = await dashboardApi.publishRelease(release.id, {
+        code,
+        rolloutPercent: percent.trim(),
+        phasedInterval: phasedInterval.trim() || null,
+        haltIfStuckPercent: haltIfStuck.trim() || null,
+      });
+      onChange(published);
       setCode('');
+      summary?.focus();
+      return publishedText(published);
     });
   };
   return (

@@ -2,6 +2,7 @@ import type { AdminRelease } from '../../../../shared/releases';
 import { formatDateTime, StatusBadge } from '../ui';
 import { ArtifactList } from './ArtifactList';
 import { ArtifactUploadForm } from './ArtifactUploadForm';
+import type { Device } from './NewReleaseForm';
 import { NotesForm } from './NotesForm';
 import { ReleaseActions } from './ReleaseActions';
 
@@ -15,10 +16,13 @@ const when = (release: AdminRelease) =>
 /** One release, folded to its summary line until opened: notes, files, upload (drafts) and publish or yank. */
 export function ReleaseCard({
   release,
+  device,
   open,
   onChange,
 }: {
   release: AdminRelease;
+  /** The tool's platform, whose minimum OS the release asks. */
+  device: Device;
   open: boolean;
   onChange: (release: AdminRelease) => void;
 }) {
@@ -37,7 +41,7 @@ export function ReleaseCard({
         <span className="text-slate-600">{when(release)}</span>
       </summary>
       <div className="space-y-5 border-t border-slate-200 p-4">
-        <NotesForm key={`${release.id}-notes`} release={release} onSaved={onChange} />
+        <NotesForm key={`${release.id}-notes`} release={release} device={device} onSaved={onChange} />
         <section aria-label={`Files of ${release.version}`} className="space-y-3">
           <h3 className="text-sm font-semibold text-slate-900">Files</h3>
           <ArtifactList release={release} onChange={onChange} />

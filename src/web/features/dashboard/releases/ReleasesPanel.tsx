@@ -52,7 +52,13 @@ export function ReleasesPanel({ tool }: { tool: AdminTool }) {
         <FormError message={loaded.error} />
         <div className="space-y-3">
           {releases.map((release) => (
-            <ReleaseCard key={release.id} release={release} open={release.id === opened} onChange={replace} />
+            <ReleaseCard
+              key={release.id}
+              release={release}
+              device={tool.device}
+              open={release.id === opened}
+              onChange={replace}
+            />
           ))}
           {!loaded.loading && releases.length === 0 && (
             <p className="text-sm text-slate-600">No releases yet.</p>
@@ -61,6 +67,7 @@ export function ReleasesPanel({ tool }: { tool: AdminTool }) {
         <h3 className="mt-6 mb-3 text-sm font-semibold text-slate-900">New draft release</h3>
         <NewReleaseForm
           toolId={tool.id}
+          device={tool.device}
           onCreated={(release) => {
             setOpened(release.id);
             setCreated(release);
