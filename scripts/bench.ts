@@ -31,6 +31,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { type ReleaseDay, releaseDayRoutes, releaseDaySeed } from './bench-release-day';
+import { forwardedFor, type Load, type Route } from './support/bench-route';
 import { ensureBuilt, type ProductionServer, startProductionServer } from './support/prod-server';
 
 /** getconf CLK_TCK: the unit of /proc/PID/stat's CPU times on Linux. */
@@ -78,23 +80,6 @@ type Figures = {
 };
 
 type Round = { route: Figures; floor: Figures; share: number };
-
-/** What a route is sent: autocannon's options but the address, which is the route's or the floor's. */
-type Load = Omit<autocannon.Options, 'url'>;
-
-type Route = {
-  name: string;
-  path: string;
-  /** The floor's route that answers like this one: `/` (JSON) or `/page<path>` (the page's own bytes). */
-  floorPath: string;
-  /** The least share of the floor's answers/s this route must reach; undefined: measured, not budgeted. */
-  minShare?: number;
-  /** The status every answer must have: 200 unless said (a revalidated page's is 304). */
-  expectedStatus?: number;
-  load(round: number): Load;
-  /** Runs before each round's measurement (validate: every machine of the round's fleet starts once). */
-  prepare?(round: number): Promise<void>;
-};
 
 type Target = { url: string; pid: number };
 
@@ -223,8 +208,6 @@ async function measureInTurns(server: Target, floor: Target, route: Route, load:
   };
 }
 
-const forwardedFor = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-
 /**
  * POST /api/licenses/validate as a fleet of tools starting again sends it. Each round has its own third of the
  * prepared licenses, so no key passes its 60 a minute (docs/license-api.md) below 24,000 answers/s; each connection
@@ -323,16 +306,25 @@ async function routesOf(server: ProductionServer): Promise<Route[]> {
       expectedStatus: 304,
     },
     page('GET /utility-tools (prerendered HTML)', '/utility-tools', 0.6),
-  ].filter((route) => onlyRoutes === undefined || route.name.includes(onlyRoutes));
+  ];
 }
 
 type RouteResult = { name: string; minShare?: number; rounds: Round[] };
 
+/** `--release-day`: the feeds and update check of a fleet of 100,000 machines (scripts/bench-release-day.ts). */
+const releaseDay = process.argv.includes('--release-day');
+
 async function benchDatabase(databaseUrl: string | undefined) {
-  const server = await startProductionServer({ databaseUrl });
+  const day: ReleaseDay = { fleet: [], packageIds: new Map() };
+  const server = await startProductionServer(
+    releaseDay ? { databaseUrl, licenses: 0, seed: releaseDaySeed(day) } : { databaseUrl },
+  );
+  if (releaseDay) console.log(`${server.driver}: the server answers`);
   const floor = await startFloor();
   try {
-    const routes = await routesOf(server);
+    const routes = (releaseDay ? releaseDayRoutes(server, day) : await routesOf(server)).filter(
+      (route) => onlyRoutes === undefined || route.name.includes(onlyRoutes),
+    );
     const results: RouteResult[] = routes.map(({ name, minShare }) => ({ name, minShare, rounds: [] }));
     // The warm-up sends what the last round will send, minutes before it: warmed up with the first round's fleet,
     // validate's keys got the warm-up's calls and the first round's in one minute's window, past their 60 on a
@@ -443,7 +435,7 @@ async function main() {
 
   mkdirSync(path.join(root, 'reports'), { recursive: true });
   writeFileSync(
-    path.join(root, 'reports/bench.json'),
+    path.join(root, releaseDay ? 'reports/bench-release-day.json' : 'reports/bench.json'),
     JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, runs, budgets }, null, 2),
   );
   process.exit(budgets.every((budget) => budget.ok) ? 0 : 1);

@@ -30,7 +30,7 @@ export type RunningServer = {
  */
 export async function startServer(
   env: Record<string, string> = {},
-  options: { dataDir?: string; built?: boolean; nodeArgs?: string[] } = {},
+  options: { dataDir?: string; built?: boolean; nodeArgs?: string[]; startTimeoutMs?: number } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://localhost:${port}`;
@@ -50,7 +50,7 @@ export async function startServer(
     port,
     { built: options.built, migrated: true, nodeArgs: options.nodeArgs },
   );
-  await server.start(120_000);
+  await server.start(options.startTimeoutMs ?? 120_000);
   return {
     url,
     port,
@@ -59,7 +59,7 @@ export async function startServer(
     output: () => server.output,
     stop: () => server.stop(),
     start: async () => {
-      await server.start(120_000);
+      await server.start(options.startTimeoutMs ?? 120_000);
     },
     close: async () => {
       await server.stop();

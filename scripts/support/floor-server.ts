@@ -19,6 +19,13 @@ import Fastify from 'fastify';
 const answer = { valid: true, code: 'VALID', licenseFile: JSON.stringify({ payload: 'x'.repeat(560) }) };
 const app = Fastify({ logger: false });
 app.route({ method: ['GET', 'POST'], url: '/', handler: async () => answer });
+// An update feed's address (`npm run bench -- --release-day`): the same answer, or a 304 to a client that sends an
+// ETag, as the app's feeds answer one that already has the feed.
+app.get('/api/updates/:token/:file', async (request, reply) => {
+  if (request.headers['if-none-match'])
+    return reply.header('etag', request.headers['if-none-match']).status(304).send();
+  return answer;
+});
 
 const siteDir = process.argv[2];
 if (siteDir) {

@@ -13,6 +13,7 @@ import { orders, purchases } from '../../src/server/db/schema/orders';
 import { createDataSecrets, type DataSecrets } from '../../src/server/kernel/data-secrets';
 import { generateLicenseKey } from '../../src/server/licenses/create';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
+import { updateTokenHash, updateTokenOf } from '../../src/server/licenses/update-tokens';
 import { licensedPurchase } from '../../test/support/license-fixtures';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -30,6 +31,11 @@ export function ensureBuilt(): void {
 
 /** A license activated on one machine: what a desktop tool sends to POST /api/licenses/validate. */
 export type ActivatedLicense = { licenseKey: string; toolId: string; fingerprint: string };
+/** What `startProductionServer`'s `seed` is given: the database before the server starts, and its data folder. */
+export type SeedTarget = { db: Database; secrets: DataSecrets; dataDir: string };
+
+/** The same with the machine's update-feed token (`/api/updates/<token>/`), as its activate answer gives it. */
+export type FleetMachine = ActivatedLicense & { token: string };
 
 export type ProductionServer = RunningServer & {
   sessionCookie: string;
@@ -57,17 +63,17 @@ const INSERT_BATCH = 500;
  * is (so validate has no "last seen" to write for 5 minutes). Inserted in batches: one purchase at a time would
  * take minutes.
  */
-async function activatedLicenses(
+export async function activatedLicenses(
   db: Database,
   secrets: DataSecrets,
   count: number,
-  licenseModel: 'per-device' | 'floating' = 'per-device',
-): Promise<ActivatedLicense[]> {
+  { licenseModel = 'per-device', name }: { licenseModel?: 'per-device' | 'floating'; name?: string } = {},
+): Promise<FleetMachine[]> {
   const tag = randomBytes(4).toString('hex');
   const [tool] = await db
     .insert(tools)
     .values({
-      name: `Measured ${licenseModel === 'floating' ? 'floating ' : ''}tool ${tag}`,
+      name: name ?? `Measured ${licenseModel === 'floating' ? 'floating ' : ''}tool ${tag}`,
       description: 'A tool whose licenses the bench validates.',
       device: 'Windows',
       priceInrPaise: 99_900,
@@ -76,12 +82,15 @@ async function activatedLicenses(
     })
     .returning({ id: tools.id });
   if (!tool) throw new Error('could not create the measured tool');
-  const prepared: ActivatedLicense[] = [];
+  const prepared: FleetMachine[] = [];
   for (let start = 0; start < count; start += INSERT_BATCH) {
     const batch = Array.from({ length: Math.min(INSERT_BATCH, count - start) }, (_, offset) => {
       const index = start + offset;
+      const activationId = randomUUID();
       return {
         index,
+        activationId,
+        token: updateTokenOf(secrets, activationId),
         userId: randomUUID(),
         orderId: randomUUID(),
         purchaseId: randomUUID(),
@@ -135,11 +144,21 @@ async function activatedLicenses(
         ...storedSecret(secrets, { licenseKey: row.licenseKey }),
       })),
     );
-    await db
-      .insert(licenseActivations)
-      .values(batch.map((row) => ({ licenseId: row.licenseId, fingerprint: row.fingerprint })));
+    await db.insert(licenseActivations).values(
+      batch.map((row) => ({
+        id: row.activationId,
+        licenseId: row.licenseId,
+        fingerprint: row.fingerprint,
+        updateTokenHash: updateTokenHash(secrets, row.token),
+      })),
+    );
     for (const row of batch) {
-      prepared.push({ licenseKey: row.licenseKey, toolId: tool.id, fingerprint: row.fingerprint });
+      prepared.push({
+        licenseKey: row.licenseKey,
+        toolId: tool.id,
+        fingerprint: row.fingerprint,
+        token: row.token,
+      });
     }
   }
   return prepared;
@@ -174,6 +193,8 @@ export async function startProductionServer(
     paidOrder?: boolean;
     /** How many licenses of a floating tool to prepare (the soak's heartbeats); none by default. */
     floatingLicenses?: number;
+    /** More of the shop to seed before the server starts (the release-day bench's fleet and releases). */
+    seed?: (target: SeedTarget) => Promise<void>;
   } = {},
 ): Promise<ProductionServer> {
   const { databaseUrl, licenses: licenseCount = MEASURED_LICENSES } = options;
@@ -202,14 +223,18 @@ export async function startProductionServer(
   });
   const licenses = await activatedLicenses(database.db, secrets, licenseCount);
   const floatingLicenses = options.floatingLicenses
-    ? await activatedLicenses(database.db, secrets, options.floatingLicenses, 'floating')
+    ? await activatedLicenses(database.db, secrets, options.floatingLicenses, { licenseModel: 'floating' })
     : [];
   const paidOrderId = options.paidOrder
     ? (await licensedPurchase({ db: database.db, dataSecrets: secrets }, { userId: user.id })).orderId
     : undefined;
+  await options.seed?.({ db: database.db, secrets, dataDir });
   // Settled as a database in steady use is: PostgreSQL's autovacuum would otherwise vacuum and analyse the tables
   // just filled while the routes are measured, a core busy for seconds in some turns and not in others.
   await database.db.execute(sql`VACUUM ANALYZE`);
+  // And its write-ahead log folded in: a fleet's worth of inserts left hundreds of MB of it, which the embedded
+  // database's first snapshot would otherwise copy.
+  await database.db.execute(sql`CHECKPOINT`);
   await database.close();
 
   const server = await startServer(
@@ -247,9 +272,12 @@ export async function startProductionServer(
       built: true,
       // A profiler's flags, which NODE_OPTIONS refuses: BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=reports/prof".
       nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean),
+      // A seeded fleet of 100,000 machines opens in minutes on a busy machine.
+      startTimeoutMs: options.seed ? 900_000 : undefined,
     },
   );
-  if (!databaseUrl) await firstSnapshotWritten(dataDir);
+  // A seeded fleet's first snapshot takes minutes on a busy 2-core machine.
+  if (!databaseUrl) await firstSnapshotWritten(dataDir, options.seed ? 900_000 : undefined);
   return {
     ...server,
     sessionCookie: `sessionid=${sessionId}`,
