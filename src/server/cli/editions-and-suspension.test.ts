@@ -1,13 +1,8 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, licensedPurchase } from '../../../test/support/license-fixtures';
-import {
-  addTool,
-  buyThroughEmulator,
-  createShopTestApp,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { addTool, buyThroughEmulator, newBuyer } from '../../../test/support/shop-fixtures';
 import { seatMember } from '../../../test/support/team-fixtures';
 import type { PurchasedTool } from '../../shared/shop';
 import type { Team } from '../../shared/teams';
@@ -23,11 +18,10 @@ import { type CommandLineEnv, runCommandLine } from './command-line';
  * license, and freeing the seats a refund of added seats left unpaid.
  */
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let cli: CommandLineEnv;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   cli = {
     cwd: process.cwd(),
     actor: cliActor('tester'),
@@ -35,7 +29,6 @@ beforeAll(async () => {
     snapshot: async () => undefined,
   };
 });
-afterAll(() => t.close());
 
 const admin = (...args: string[]) => runCommandLine(args, cli);
 

@@ -1,15 +1,9 @@
 import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { pdfText } from '../../../test/support/invoices-helpers';
-import {
-  addTool,
-  createOrder,
-  createShopTestApp,
-  newBuyer,
-  orderRow,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { addTool, createOrder, newBuyer, orderRow } from '../../../test/support/shop-fixtures';
 import { COUPON_MESSAGES, type NewCouponInput, newCouponSchema } from '../../shared/coupons';
 import type { OrderHistoryOrder } from '../../shared/order-history';
 import { couponRedemptions } from '../db/schema/coupons';
@@ -23,7 +17,7 @@ import { refundOrder } from '../orders/refund';
 import { fulfilFreeOrder } from '../orders/settle';
 import { couponDetail, createCoupon, disableCoupon } from './operator';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let toolId: string;
 let otherToolId: string;
 const operator = cliActor('coupon-tests');
@@ -31,12 +25,8 @@ const DAY = 24 * 60 * 60 * 1000;
 const MINUTE = 60 * 1000;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   toolId = (await addTool(t, { name: 'GST Return Helper', priceInrPaise: 999_00, priceUsdCents: 14_99 })).id;
   otherToolId = (await addTool(t, { name: 'Ledger Cleaner', priceInrPaise: 499_00 })).id;
-});
-afterAll(async () => {
-  await t.close();
 });
 // The buyers of this file share one network address, whose coupon guesses share one budget a minute.
 beforeEach(() => t.clock.advance(MINUTE + 1000));

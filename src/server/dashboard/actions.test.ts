@@ -1,16 +1,11 @@
 import { createHash } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import { freshTotp, verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint } from '../../../test/support/license-fixtures';
-import {
-  addTool,
-  buyThroughEmulator,
-  createShopTestApp,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { addTool, buyThroughEmulator, newBuyer } from '../../../test/support/shop-fixtures';
 import type { AdminOrderDetail, AdminTool, CustomerDetail, InvoiceReport } from '../../shared/dashboard';
 import { tools } from '../db/schema/catalogue';
 import { contactMessages } from '../db/schema/contact';
@@ -23,16 +18,14 @@ import { revealLicenseKey } from '../licenses/secrets-at-rest';
 
 /** Every dashboard action changes what it says, asks for a fresh code where it must, and is audited with it. */
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let operator: Awaited<ReturnType<typeof verifiedOperator>>;
 let client: TestClient;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   operator = await verifiedOperator(t);
   client = operator.client;
 });
-afterAll(() => t.close());
 
 const freshCode = () => freshTotp(t, operator.secret);
 

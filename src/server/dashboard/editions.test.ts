@@ -1,8 +1,8 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import { signedInBuyer, totpAt, verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { addTool } from '../../../test/support/shop-fixtures';
 import type { AdminEdition } from '../../shared/edition-schemas';
 import type { Tool } from '../../shared/shop';
@@ -15,18 +15,16 @@ import { auditLog } from '../db/schema/operator';
  * authenticator code, and a refusal that changes nothing.
  */
 
-let t: TestApp;
+const t = testAppForFile();
 let operator: Awaited<ReturnType<typeof verifiedOperator>>;
 let client: TestClient;
 let toolId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
   operator = await verifiedOperator(t);
   client = operator.client;
   toolId = (await addTool(t, { name: 'Ledger Lens', device: 'Windows', activationLimit: 2 })).id;
 }, 120_000);
-afterAll(() => t?.close());
 
 /** A code from the next time step: the one used at sign-in cannot be used again. */
 async function freshCode() {

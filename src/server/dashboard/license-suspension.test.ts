@@ -1,9 +1,10 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import { signedInBuyer, totpAt, verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, licensedPurchase } from '../../../test/support/license-fixtures';
-import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
+import { addTool } from '../../../test/support/shop-fixtures';
 import type { AdminTool, CustomerDetail } from '../../shared/dashboard';
 import { tools } from '../db/schema/catalogue';
 import { licenses } from '../db/schema/licenses';
@@ -14,16 +15,14 @@ import { auditLog } from '../db/schema/operator';
  * a verified operator's session with its CSRF header), and a tool's update period and renewal prices on its page.
  */
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let operator: Awaited<ReturnType<typeof verifiedOperator>>;
 let client: TestClient;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   operator = await verifiedOperator(t);
   client = operator.client;
 });
-afterAll(() => t.close());
 
 const auditOf = (action: string, target: string) =>
   t.ctx.db

@@ -1,6 +1,6 @@
 import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import {
   freshTotp,
@@ -8,24 +8,23 @@ import {
   signedInOperator,
   verifiedOperator,
 } from '../../../test/support/dashboard-helpers';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { nupkg } from '../../../test/support/release-fixtures';
-import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
+import { addTool } from '../../../test/support/shop-fixtures';
 import type { AdminTool } from '../../shared/dashboard';
 import type { AdminRelease, ReleasePublicKeyResponse } from '../../shared/releases';
 import { auditLog } from '../db/schema/operator';
 import { releases } from '../db/schema/releases';
 
 /** The dashboard's Releases over real HTTP: only a verified operator, and publish and yank need a fresh code. */
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let operator: Awaited<ReturnType<typeof verifiedOperator>>;
 let client: TestClient;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   operator = await verifiedOperator(t);
   client = operator.client;
 });
-afterAll(() => t.close());
 
 const freshCode = () => freshTotp(t, operator.secret);
 

@@ -1,18 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, signUp, uniqueIp } from '../../../test/support/auth-helpers';
 import type { TestClient } from '../../../test/support/client';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { pdfText } from '../../../test/support/invoices-helpers';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import { deliverDueMail } from '../../../test/support/mail';
-import {
-  addTool,
-  buyThroughEmulator,
-  createShopTestApp,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { addTool, buyThroughEmulator } from '../../../test/support/shop-fixtures';
 import type { LicenseAnswer, MyLicense } from '../../shared/licenses';
 import type { OrderHistoryOrder } from '../../shared/order-history';
 import { POLICY_CONSENT, PRIVACY_POLICY_VERSION } from '../../shared/privacy';
@@ -24,16 +20,14 @@ import { gstr1Csv, gstr1Report } from '../invoices/gstr1';
 import { refundOrder } from '../orders/refund';
 import type { AccountExport } from './data-export';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 const toolIds: string[] = [];
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   for (const name of ['Ledger Cleaner', 'Invoice Batcher', 'GST Reconciler']) {
     toolIds.push((await addTool(t, { name, device: 'Windows', priceInrPaise: 1499_00 })).id);
   }
 });
-afterAll(() => t.close());
 
 type Buyer = {
   client: TestClient;

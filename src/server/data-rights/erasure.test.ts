@@ -2,15 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, mailsTo, signUp, uniqueIp } from '../../../test/support/auth-helpers';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { deliverDueMail, openedMails } from '../../../test/support/mail';
 import { addRelease } from '../../../test/support/release-fixtures';
 import {
   addTool,
   buyThroughEmulator,
   catalogueRows,
-  createShopTestApp,
   newBuyer,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
@@ -29,11 +29,7 @@ import type { AccountExport } from './data-export';
  * fingerprints or device names, except the name on the tax invoice the law keeps.
  */
 
-let t: ShopTestApp;
-beforeAll(async () => {
-  t = await createShopTestApp();
-});
-afterAll(() => t.close());
+const t = shopTestAppForFile();
 
 const json = { accept: 'application/json' };
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { multipartBody } from '../../../test/support/forms';
 import { INPUT_MESSAGES, MAX_INPUT_DEPTH } from '../../shared/input-policy';
 import { contactMessages } from '../db/schema/contact';
@@ -9,11 +9,7 @@ import { webhookSignature } from '../payments/signatures';
 import { WEBHOOK_PATH } from '../payments/webhook';
 import { FORM_BODY_LIMIT } from './form-data';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 describe('hostile bytes', () => {
   it('refuses NUL in a contact name with a field error and stores nothing', async () => {

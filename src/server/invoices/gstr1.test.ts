@@ -1,18 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { addTool, createUser } from '../../../test/support/shop-fixtures';
 import { orders } from '../db/schema/orders';
 import { GSTR1_CSV_HEADERS, gstr1CsvRows, gstr1Report } from './gstr1';
 import { issueCreditNote, issueInvoice } from './issue';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ now: new Date('2026-04-10T06:00:00Z') });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = testAppForFile({ now: new Date('2026-04-10T06:00:00Z') });
 
 async function invoiceFor(
   billing: Partial<Record<'address' | 'state' | 'country' | 'gstin', string>>,

@@ -1,20 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { addTool, createUser } from '../../../test/support/shop-fixtures';
 import { creditNotes, invoices } from '../db/schema/invoices';
 import { orders } from '../db/schema/orders';
 import type { TaxDocument } from './document';
 import { issueCreditNote, issueInvoice } from './issue';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ now: new Date('2026-06-01T10:00:00Z') });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = testAppForFile({ now: new Date('2026-06-01T10:00:00Z') });
 
 /** The line an order's kind would print (orders/kinds/); issuing the invoice takes it as given. */
 const LINE = 'GST Return Helper (Windows) — license for up to 3 devices, delivered electronically';

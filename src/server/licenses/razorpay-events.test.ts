@@ -1,16 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import {
   catalogueRows,
   createOrder,
-  createShopTestApp,
   downloadLinkIn,
   effectsOf,
   eventually,
   newBuyer,
   orderRow,
-  type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { LICENSE_MESSAGES, type LicenseAnswer } from '../../shared/licenses';
 import { creditNotes } from '../db/schema/invoices';
@@ -25,13 +24,11 @@ import { revealLicenseKey } from './secrets-at-rest';
  * What Razorpay does without the shop asking (a bank's chargeback, a late UPI capture, a refund idempotency
  * retry), driven through the emulator over real HTTP: its signed webhooks reach the app as Razorpay's would.
  */
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let catalogue: Awaited<ReturnType<typeof catalogueRows>>;
 beforeAll(async () => {
-  t = await createShopTestApp();
   catalogue = await catalogueRows(t);
 });
-afterAll(() => t.close());
 
 const emulatorAuth = () =>
   `Basic ${Buffer.from(`${t.config.razorpay.keyId}:${t.config.razorpay.keySecret}`).toString('base64')}`;

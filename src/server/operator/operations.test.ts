@@ -1,15 +1,10 @@
 import { count, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import { commandLineOn } from '../../../test/support/command-line';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
-import {
-  addTool,
-  buyThroughEmulator,
-  createShopTestApp,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
+import { addTool, buyThroughEmulator, newBuyer } from '../../../test/support/shop-fixtures';
 import { newWebhookEndpointSchema } from '../../shared/webhooks';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { tools } from '../db/schema/catalogue';
@@ -27,16 +22,14 @@ import { cliActor } from './audit';
  * database) and the dashboard over HTTP. Each operation writes its audit row in its own transaction.
  */
 
-let t: ShopTestApp;
+const t = shopTestAppForFile({ env: { WEBHOOKS_ALLOW_LOOPBACK: '1' } });
 let dashboard: TestClient;
 let cli: CommandLineEnv;
 
 beforeAll(async () => {
-  t = await createShopTestApp({ env: { WEBHOOKS_ALLOW_LOOPBACK: '1' } });
   dashboard = (await verifiedOperator(t)).client;
   cli = commandLineOn(t);
 }, 60_000);
-afterAll(() => t.close());
 
 const auditRows = async () => (await t.ctx.db.select({ n: count() }).from(auditLog))[0]?.n ?? 0;
 

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { deliverDueMail } from '../../../test/support/mail';
 import {
   addTool,
@@ -19,13 +20,11 @@ import { orderEvents, purchases } from '../db/schema/orders';
 import { LICENSE_KEY_PATTERN } from '../licenses/create';
 import { revealPassword } from '../licenses/secrets-at-rest';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let catalogue: Awaited<ReturnType<typeof catalogueRows>>;
 beforeAll(async () => {
-  t = await createShopTestApp();
   catalogue = await catalogueRows(t);
 });
-afterAll(() => t.close());
 
 /** The path part of an emailed download link, for app.inject. */
 const pathOf = (link: string) => new URL(link).pathname;

@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { openedMails } from '../../../test/support/mail';
 import {
   addTool,
   buyTool,
   catalogueRows,
   createOrder,
-  createShopTestApp,
   effectsOf,
   eventually,
   fakePaymentId,
@@ -14,7 +14,6 @@ import {
   orderRow,
   paymentEvent,
   postWebhook,
-  type ShopTestApp,
   signedCheckout,
 } from '../../../test/support/shop-fixtures';
 import { licenses } from '../db/schema/licenses';
@@ -28,14 +27,12 @@ import { razorpayEventSchema } from '../payments/razorpay-event';
 import { webhookSignature } from '../payments/signatures';
 import { applyRazorpayEvent } from './razorpay-events';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let catalogue: Awaited<ReturnType<typeof catalogueRows>>;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   catalogue = await catalogueRows(t);
 });
-afterAll(() => t.close());
 
 type CreateResponse = {
   status: string;

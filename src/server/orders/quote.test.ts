@@ -1,14 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import {
   addPercentCoupon,
   catalogueRows,
   createOrder,
-  createShopTestApp,
   newBuyer,
   orderRow,
-  type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { BILLING_MESSAGES } from '../../shared/billing';
 import type { CheckoutQuote } from '../../shared/checkout-quote';
@@ -18,16 +17,12 @@ import { gstinCheckCharacter } from '../../shared/gstin';
 import { invoices } from '../db/schema/invoices';
 import type { TaxDocument } from '../invoices/document';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let windowsId: string;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   windowsId = (await catalogueRows(t)).windows.id;
   await addPercentCoupon(t, 'LAUNCH-20', 20, 'quote-tests');
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const quote = (client: TestClient, body: Record<string, unknown>) =>

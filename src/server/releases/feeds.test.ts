@@ -5,25 +5,24 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
 import { answerChecker } from '../../../test/support/openapi';
 import { addRelease, nupkg, type ReleaseSpec } from '../../../test/support/release-fixtures';
-import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
+import { addTool } from '../../../test/support/shop-fixtures';
 import { installedVelopackApp } from '../../../test/support/velopack';
 import type { LicenseAnswer, UpdateCheckAnswer } from '../../shared/licenses';
 import { licenses } from '../db/schema/licenses';
 import { forgetLicenses } from '../licenses/memory';
 import { refundOrder } from '../orders/refund';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 /** The update check's answers are checked against the OpenAPI document's schema. */
 let matchesDocument: Awaited<ReturnType<typeof answerChecker>>;
 beforeAll(async () => {
-  t = await createShopTestApp();
   matchesDocument = await answerChecker(t.app);
 });
-afterAll(() => t?.close());
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 

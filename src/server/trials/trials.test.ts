@@ -1,6 +1,7 @@
 import { and, count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commandLineOn } from '../../../test/support/command-line';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import { openedMails } from '../../../test/support/mail';
 import { answerChecker } from '../../../test/support/openapi';
@@ -10,11 +11,9 @@ import {
   buyThroughEmulator,
   buyTool,
   catalogueRows,
-  createShopTestApp,
   downloadLinkIn,
   loginAs,
   newBuyer,
-  type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type { PurchasedTool } from '../../shared/shop';
 import { TEAM_INVITATION_PATH } from '../../shared/teams';
@@ -33,16 +32,14 @@ import { endTrial, extendTrial } from './operator';
 import { sendTrialEmails } from './reminders';
 import { DAY_MS } from './trials';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 /** Every license API answer and started trial here is checked against the OpenAPI document's schema. */
 let matchesDocument: Awaited<ReturnType<typeof answerChecker>>;
 beforeAll(async () => {
-  t = await createShopTestApp();
   matchesDocument = await answerChecker(t.app);
   // The default catalogue (its Windows tool has a download file) is seeded only into an empty tools table.
   await catalogueRows(t);
 });
-afterAll(() => t.close());
 
 async function licenseApi(operation: 'activate' | 'validate', body: Record<string, unknown>) {
   const response = await t.app.inject({ method: 'POST', url: `/api/licenses/${operation}`, payload: body });

@@ -1,16 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../../test/support/client';
+import { shopTestAppForFile } from '../../../../test/support/file-apps';
 import { pdfText } from '../../../../test/support/invoices-helpers';
 import { fingerprint } from '../../../../test/support/license-fixtures';
 import {
   addTool,
-  createShopTestApp,
   INR_BILLING,
   loginAs,
   newBuyer,
   payThroughEmulator,
-  type ShopTestApp,
 } from '../../../../test/support/shop-fixtures';
 import { seatMember } from '../../../../test/support/team-fixtures';
 import type { CheckoutQuote } from '../../../shared/checkout-quote';
@@ -34,11 +33,10 @@ import { refundOrder } from '../refund';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DAY_0 = new Date('2026-03-03T06:30:00Z');
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let toolId: string;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   t.clock.set(DAY_0);
   toolId = (
     await addTool(t, { name: 'PDF Tool', device: 'Windows', priceInrPaise: 1499_00, activationLimit: 2 })
@@ -50,9 +48,6 @@ beforeAll(async () => {
     cliActor('renewal-test'),
   );
 }, 120_000);
-afterAll(async () => {
-  await t?.close();
-});
 
 const onDay = (day: number) => t.clock.set(new Date(DAY_0.getTime() + day * DAY_MS));
 /** A session of `user` on the current day (one from day 0 has long expired by day 380). */
