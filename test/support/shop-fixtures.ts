@@ -316,6 +316,18 @@ export async function payThroughEmulator(t: ShopTestApp, client: TestClient, bod
   return paidThroughEmulator(t, client, await client.post('/api/create-payment/', body));
 }
 
+/**
+ * Presses "pay" (or "fail") in the emulator's checkout for `razorpayOrderId` over real HTTP, as its checkout script
+ * does; the answer holds what Razorpay Checkout would hand the browser.
+ */
+export function emulatorCheckout(t: ShopTestApp, razorpayOrderId: string, outcome: 'pay' | 'fail' = 'pay') {
+  return fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/${outcome}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
+  });
+}
+
 async function paidThroughEmulator(
   t: ShopTestApp,
   client: TestClient,
@@ -323,11 +335,7 @@ async function paidThroughEmulator(
 ) {
   if (created.statusCode !== 200) throw new Error(`create-payment failed: ${created.body}`);
   const razorpayOrderId = created.json<{ order_id: string }>().order_id;
-  const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-  });
+  const paid = await emulatorCheckout(t, razorpayOrderId);
   const verified = await client.post('/api/verify-payment/', await paid.json());
   if (verified.statusCode !== 200) throw new Error(`verify-payment failed: ${verified.body}`);
   await t.emulator?.settled();

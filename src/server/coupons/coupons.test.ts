@@ -3,7 +3,13 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { pdfText } from '../../../test/support/invoices-helpers';
-import { addTool, createOrder, newBuyer, orderRow } from '../../../test/support/shop-fixtures';
+import {
+  addTool,
+  createOrder,
+  emulatorCheckout,
+  newBuyer,
+  orderRow,
+} from '../../../test/support/shop-fixtures';
 import { COUPON_MESSAGES, type NewCouponInput, newCouponSchema } from '../../shared/coupons';
 import type { OrderHistoryOrder } from '../../shared/order-history';
 import { couponRedemptions } from '../db/schema/coupons';
@@ -41,11 +47,7 @@ async function check(client: TestClient, code: string, tool = toolId, currency: 
 
 /** Pays an order on the emulator over HTTP and reports it as the browser does (verify-payment). */
 async function payAndVerify(client: TestClient, razorpayOrderId: string) {
-  const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-  });
+  const paid = await emulatorCheckout(t, razorpayOrderId);
   expect(paid.status).toBe(200);
   const verified = await client.post('/api/verify-payment/', await paid.json());
   expect(verified.statusCode, verified.body).toBe(200);

@@ -6,6 +6,7 @@ import { deliverDueMail } from '../../../test/support/mail';
 import {
   addTool,
   createShopTestApp,
+  emulatorCheckout,
   newBuyer,
   orderRow,
   type ShopTestApp,
@@ -49,11 +50,7 @@ async function purchase(client: TestClient, billingDetails: Record<string, strin
   });
   expect(created.statusCode, created.body).toBe(200);
   const razorpayOrderId = created.json<{ order_id: string }>().order_id;
-  const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-  });
+  const paid = await emulatorCheckout(t, razorpayOrderId);
   expect(paid.status).toBe(200);
   const verified = await client.post('/api/verify-payment/', await paid.json());
   expect(verified.statusCode, verified.body).toBe(200);

@@ -7,6 +7,7 @@ import {
   createOrder,
   downloadLinkIn,
   effectsOf,
+  emulatorCheckout,
   eventually,
   newBuyer,
   orderRow,
@@ -50,11 +51,7 @@ async function emulator(
 async function buyOnEmulator() {
   const { client, user } = await newBuyer(t);
   const created = (await createOrder(client, catalogue.windows.id)).json<{ order_id: string }>();
-  const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${created.order_id}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-  });
+  const paid = await emulatorCheckout(t, created.order_id);
   const { razorpay_payment_id: paymentId } = (await paid.json()) as { razorpay_payment_id: string };
   const order = await eventually(async () => {
     const row = await orderRow(t, created.order_id);
@@ -254,11 +251,7 @@ describe('a failed payment captured late', () => {
   it('is fulfilled once, by the payment.captured webhook', async () => {
     const { client } = await newBuyer(t);
     const created = (await createOrder(client, catalogue.windows.id)).json<{ order_id: string }>();
-    const failed = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${created.order_id}/fail`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-    });
+    const failed = await emulatorCheckout(t, created.order_id, 'fail');
     const paymentId = ((await failed.json()) as { error: { metadata: { payment_id: string } } }).error
       .metadata.payment_id;
     await t.emulator?.settled();

@@ -167,20 +167,24 @@ describe('an operation and its audit row commit together or not at all', () => {
   });
 });
 
+/** What the dashboard's tool editor sends for a Windows tool it leaves as it is. */
+const editorFieldsOf = (tool: typeof tools.$inferSelect) => ({
+  name: tool.name,
+  description: tool.description,
+  device: 'Windows',
+  priceINR: String(tool.priceInrPaise / 100),
+  priceUSD: '',
+  comingSoon: false,
+  active: true,
+  delivery: 'license_key',
+  activationLimit: String(tool.activationLimit),
+});
+
 describe('the activation limit', () => {
   it('cannot go below the devices active on a license without saying how many, from either adapter', async () => {
     const tool = await addTool(t, { device: 'Windows', activationLimit: 3 });
     const license = await licenseOnMachines(tool.id, 3);
-    const editorFields = {
-      name: tool.name,
-      description: tool.description,
-      device: 'Windows',
-      priceINR: String(tool.priceInrPaise / 100),
-      priceUSD: '',
-      comingSoon: false,
-      active: true,
-      delivery: 'license_key',
-    };
+    const editorFields = editorFieldsOf(tool);
 
     const fromCli = await runCommandLine(['tools', 'edit', tool.id, '--activation-limit', '2'], cli);
     expect(fromCli.exitCode).toBe(1);
@@ -244,17 +248,7 @@ describe('the license model', () => {
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toMatch(/--heartbeat "0m": A heartbeat interval in whole minutes from 1 to 1440/);
 
-    const editorFields = {
-      name: tool.name,
-      description: tool.description,
-      device: 'Windows',
-      priceINR: String(tool.priceInrPaise / 100),
-      priceUSD: '',
-      comingSoon: false,
-      active: true,
-      delivery: 'license_key',
-      activationLimit: String(tool.activationLimit),
-    };
+    const editorFields = editorFieldsOf(tool);
     const badInterval = await dashboard.post(`/api/admin/tools/${tool.id}`, {
       ...editorFields,
       licenseModel: 'floating',

@@ -8,6 +8,7 @@ import {
   catalogueRows,
   createOrder,
   effectsOf,
+  emulatorCheckout,
   eventually,
   fakePaymentId,
   newBuyer,
@@ -48,11 +49,7 @@ type CreateResponse = {
 
 /** Pays on the emulator the way its checkout script does, over real HTTP. */
 async function payOnEmulator(razorpayOrderId: string, outcome: 'pay' | 'fail' = 'pay') {
-  const response = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/${outcome}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-  });
+  const response = await emulatorCheckout(t, razorpayOrderId, outcome);
   return {
     status: response.status,
     body: (await response.json()) as Record<string, unknown> & {

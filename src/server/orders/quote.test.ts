@@ -6,6 +6,7 @@ import {
   addPercentCoupon,
   catalogueRows,
   createOrder,
+  emulatorCheckout,
   newBuyer,
   orderRow,
 } from '../../../test/support/shop-fixtures';
@@ -63,11 +64,7 @@ describe('POST /api/checkout/quote', () => {
     expect(created.json<{ amount: number }>().amount).toBe(summary.total);
 
     const razorpayOrderId = created.json<{ order_id: string }>().order_id;
-    const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-    });
+    const paid = await emulatorCheckout(t, razorpayOrderId);
     expect((await client.post('/api/verify-payment/', await paid.json())).statusCode).toBe(200);
     const order = await orderRow(t, razorpayOrderId);
     const [invoice] = await t.ctx.db.select().from(invoices).where(eq(invoices.orderId, order.id));

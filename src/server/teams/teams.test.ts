@@ -11,6 +11,7 @@ import {
   createOrder,
   createShopTestApp,
   createUser,
+  emulatorCheckout,
   loginAs,
   newBuyer,
   orderRow,
@@ -328,11 +329,7 @@ describe('team licenses', () => {
     await refundOrder(t.ctx, { orderId: teamOrder?.id ?? '', source: 'admin', reason: 'Firm closed' });
     const seatsAfterRefund = await seatsOf(licenseId);
 
-    const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-    });
+    const paid = await emulatorCheckout(t, razorpayOrderId);
     const payment = (await paid.json()) as { razorpay_payment_id: string };
     expect((await owner.client.post('/api/verify-payment/', payment)).statusCode).toBe(409);
     await t.emulator?.settled();
