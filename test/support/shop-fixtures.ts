@@ -137,6 +137,37 @@ export async function addTool(
   return row;
 }
 
+/**
+ * A paid order of `toolId` for `userId` inserted directly, without the gateway, for tests of what follows a payment
+ * (the tax invoice, GSTR-1). The billing details default to an Indian buyer without a GSTIN. Returns the order's id.
+ */
+export async function insertPaidOrder(
+  t: TestApp,
+  input: {
+    userId: string;
+    toolId: string;
+    amount: number;
+    currency?: 'INR' | 'USD';
+    billing?: Partial<Record<'address' | 'state' | 'country' | 'gstin', string>>;
+  },
+): Promise<string> {
+  const currency = input.currency ?? 'INR';
+  const [order] = await t.ctx.db
+    .insert(orders)
+    .values({
+      userId: input.userId,
+      toolId: input.toolId,
+      razorpayOrderId: `order_${randomBytes(7).toString('hex')}`,
+      amount: input.amount,
+      currency,
+      billing: { currency, address: '', state: '', country: 'India', gstin: '', ...input.billing },
+      status: 'paid',
+    })
+    .returning({ id: orders.id });
+  if (!order) throw new Error('order insert returned no row');
+  return order.id;
+}
+
 export const INR_BILLING = {
   address: '3rd Floor, Ganpati Plaza, MI Road, Jaipur',
   state: 'Rajasthan',

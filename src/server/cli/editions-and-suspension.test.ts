@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditOf } from '../../../test/support/dashboard-helpers';
 import { shopTestAppForFile } from '../../../test/support/file-apps';
@@ -9,7 +9,6 @@ import type { PurchasedTool } from '../../shared/shop';
 import type { Team } from '../../shared/teams';
 import { tools } from '../db/schema/catalogue';
 import { outbox } from '../db/schema/mail';
-import { auditLog } from '../db/schema/operator';
 import { cliActor } from '../operator/audit';
 import { type CommandLineEnv, runCommandLine } from './command-line';
 

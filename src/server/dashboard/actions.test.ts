@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { TestClient } from '../../../test/support/client';
+import { describe, expect, it } from 'vitest';
 import { freshTotp, uploadForm, verifiedOperator } from '../../../test/support/dashboard-helpers';
 import { sharedForFile, shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint } from '../../../test/support/license-fixtures';

@@ -1,6 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TestClient } from '../../../test/support/client';
 import { signedInBuyer, totpAt, verifiedOperator } from '../../../test/support/dashboard-helpers';
 import { sharedForFile, testAppForFile } from '../../../test/support/file-apps';
 import { addTool } from '../../../test/support/shop-fixtures';

@@ -1,6 +1,5 @@
-import { and, desc, eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { TestClient } from '../../../test/support/client';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
 import { auditOf, signedInBuyer, totpAt, verifiedOperator } from '../../../test/support/dashboard-helpers';
 import { sharedForFile, shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, licensedPurchase } from '../../../test/support/license-fixtures';
@@ -8,7 +7,6 @@ import { addTool } from '../../../test/support/shop-fixtures';
 import type { AdminTool, CustomerDetail } from '../../shared/dashboard';
 import { tools } from '../db/schema/catalogue';
 import { licenses } from '../db/schema/licenses';
-import { auditLog } from '../db/schema/operator';
 
 /**
  * The dashboard's side of issue 65: suspending a license by hand with a reason and reinstating it (audited, only for

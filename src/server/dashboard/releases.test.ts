@@ -1,7 +1,6 @@
 import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { TestClient } from '../../../test/support/client';
+import { describe, expect, it } from 'vitest';
 import {
   freshTotp,
   signedInBuyer,

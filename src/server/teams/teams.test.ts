@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
+import { appWithSmtp } from '../../../test/support/file-apps';
 import { pdfText } from '../../../test/support/invoices-helpers';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import { deliverDueMail } from '../../../test/support/mail';
@@ -15,9 +16,7 @@ import {
   loginAs,
   newBuyer,
   orderRow,
-  type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
-import { TestSmtpServer } from '../../../test/support/smtp';
 import { seatMember } from '../../../test/support/team-fixtures';
 import type { MyLicense } from '../../shared/licenses';
 import type { OrderHistoryOrder } from '../../shared/order-history';
@@ -31,8 +30,7 @@ import { cliActor } from '../operator/audit';
 import { refundOrder } from '../orders/refund';
 import { freeSeatsBeyondPaid } from './operator';
 
-let t: ShopTestApp;
-let smtp: TestSmtpServer;
+const { t, smtp } = appWithSmtp(createShopTestApp);
 let toolId: string;
 const desks = [fingerprint('desk'), fingerprint('desk'), fingerprint('desk'), fingerprint('desk')];
 
@@ -47,14 +45,8 @@ const FIRM_BILLING = {
 };
 
 beforeAll(async () => {
-  smtp = await new TestSmtpServer().start();
-  t = await createShopTestApp({ env: { SMTP_URL: smtp.url } });
   toolId = (await addTool(t, { name: 'Ledger Lens', device: 'Windows', priceInrPaise: 1000_00 })).id;
   await addPercentCoupon(t, 'FIRM-10', 10, 'team-tests');
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.stop();
 });
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
