@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { desc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
@@ -13,6 +12,7 @@ import {
 import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { multipartFile } from '../../../test/support/forms';
 import { fingerprint } from '../../../test/support/license-fixtures';
+import { installerUpload } from '../../../test/support/release-fixtures';
 import { addTool, buyThroughEmulator, INR_BILLING, newBuyer } from '../../../test/support/shop-fixtures';
 import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { createReleaseSchema } from '../../shared/release-schemas';
@@ -480,18 +480,7 @@ describe('who reaches /api/admin/', () => {
       createReleaseSchema.parse({ version: '1.1.0' }),
       cliActor('tester'),
     );
-    const { artifact } = await addArtifact(
-      t.ctx,
-      release.id,
-      {
-        platform: 'windows',
-        arch: 'x64',
-        kind: 'installer',
-        fileName: 'Setup.exe',
-        stream: Readable.from([Buffer.from('MZ')]),
-      },
-      cliActor('tester'),
-    );
+    const { artifact } = await addArtifact(t.ctx, release.id, installerUpload(), cliActor('tester'));
     const webhook = await addWebhookEndpoint(
       t.ctx,
       cliActor('tester'),

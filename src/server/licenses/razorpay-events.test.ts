@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shopTestAppForFile } from '../../../test/support/file-apps';
-import { fingerprint } from '../../../test/support/license-fixtures';
+import { fingerprint, licenseApiCall } from '../../../test/support/license-fixtures';
 import {
   catalogueRows,
   createOrder,
@@ -77,26 +77,18 @@ async function buyOnEmulator() {
 }
 
 async function activate(licenseKey: string, machine: string): Promise<LicenseAnswer> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/licenses/activate',
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ licenseKey, toolId: catalogue.windows.id, fingerprint: machine }),
-  });
-  return response.json();
+  return (
+    await licenseApiCall(t, 'activate', { licenseKey, toolId: catalogue.windows.id, fingerprint: machine })
+  ).json();
 }
 
 const download = (link: string) =>
   t.app.inject({ url: new URL(link).pathname, headers: { accept: 'application/json' } });
 
 async function validate(licenseKey: string, machine: string): Promise<LicenseAnswer> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/licenses/validate',
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ licenseKey, toolId: catalogue.windows.id, fingerprint: machine }),
-  });
-  return response.json();
+  return (
+    await licenseApiCall(t, 'validate', { licenseKey, toolId: catalogue.windows.id, fingerprint: machine })
+  ).json();
 }
 
 describe('payment disputes', () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
-import { nupkg, streamOf } from '../../../test/support/release-fixtures';
+import { installerUpload, nupkg, streamOf } from '../../../test/support/release-fixtures';
 import { addTool } from '../../../test/support/shop-fixtures';
 import { createReleaseSchema } from '../../shared/release-schemas';
 import { RELEASE_MESSAGES } from '../../shared/releases';
@@ -41,18 +41,7 @@ const draft = (version: string, extra: Record<string, unknown> = {}) =>
 
 async function withInstaller(toolId: string, version: string, extra: Record<string, unknown> = {}) {
   const release = await createRelease(t.ctx, toolId, draft(version, extra), actor);
-  await addArtifact(
-    t.ctx,
-    release.id,
-    {
-      platform: 'windows',
-      arch: 'x64',
-      kind: 'installer',
-      fileName: `Setup-${version}.exe`,
-      stream: streamOf(randomBytes(64)),
-    },
-    actor,
-  );
+  await addArtifact(t.ctx, release.id, installerUpload(`Setup-${version}.exe`, randomBytes(64)), actor);
   return release;
 }
 
@@ -172,13 +161,7 @@ describe('release files', () => {
     );
 
     await publishRelease(t.ctx, release.id, actor);
-    const extra = {
-      platform: 'windows',
-      arch: 'x64',
-      kind: 'installer',
-      fileName: 'Setup.exe',
-      stream: streamOf(bytes),
-    } as const;
+    const extra = installerUpload('Setup.exe', bytes);
     await expect(addArtifact(t.ctx, release.id, extra, actor)).rejects.toThrow(
       RELEASE_MESSAGES.publishedFilesFixed,
     );

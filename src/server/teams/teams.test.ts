@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import { appWithSmtp } from '../../../test/support/file-apps';
 import { pdfText } from '../../../test/support/invoices-helpers';
-import { fingerprint } from '../../../test/support/license-fixtures';
+import { fingerprint, licenseApiCall } from '../../../test/support/license-fixtures';
 import { deliverDueMail } from '../../../test/support/mail';
 import {
   addPercentCoupon,
@@ -52,12 +52,7 @@ beforeAll(async () => {
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 async function licenseCall(action: 'activate' | 'validate', licenseKey: string, fingerprint: string) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/licenses/${action}`,
-    headers: { 'content-type': 'application/json' },
-    payload: { licenseKey, toolId, fingerprint },
-  });
+  const response = await licenseApiCall(t, action, { licenseKey, toolId, fingerprint });
   return response.json<{ code: string; valid: boolean }>();
 }
 

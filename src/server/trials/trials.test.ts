@@ -5,7 +5,7 @@ import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import { openedMails } from '../../../test/support/mail';
 import { answerChecker } from '../../../test/support/openapi';
-import { addRelease } from '../../../test/support/release-fixtures';
+import { addRelease, windowsInstaller } from '../../../test/support/release-fixtures';
 import {
   addTool,
   buyThroughEmulator,
@@ -168,15 +168,7 @@ describe('starting a trial', () => {
     const release = await addRelease(t.ctx, {
       toolId: tool.id,
       version: '2.0.0',
-      artifacts: [
-        {
-          platform: 'windows',
-          arch: 'x64',
-          kind: 'installer',
-          fileName: 'Setup.exe',
-          content: Buffer.from('MZ'),
-        },
-      ],
+      artifacts: [windowsInstaller()],
     });
     const [mine] = (await client.get('/api/my-tools/')).json<PurchasedTool[]>();
     expect(mine).toMatchObject({ trialEndsAt: answer.expiresAt, currentVersion: { version: '2.0.0' } });

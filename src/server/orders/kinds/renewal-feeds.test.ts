@@ -2,7 +2,11 @@ import semver from 'semver';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../../test/support/client';
 import { shopTestAppForFile } from '../../../../test/support/file-apps';
-import { type ActivatedMachine, activatedMachines } from '../../../../test/support/license-fixtures';
+import {
+  type ActivatedMachine,
+  activatedMachines,
+  licenseApiCall,
+} from '../../../../test/support/license-fixtures';
 import { addRelease, nupkg } from '../../../../test/support/release-fixtures';
 import {
   addTool,
@@ -132,10 +136,10 @@ async function offeredTo(licenseKey: string, machine: ActivatedMachine): Promise
 }
 
 async function validate(licenseKey: string, machine: ActivatedMachine) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/licenses/validate',
-    payload: { licenseKey, toolId, fingerprint: machine.fingerprint },
+  const response = await licenseApiCall(t, 'validate', {
+    licenseKey,
+    toolId,
+    fingerprint: machine.fingerprint,
   });
   return response.json<{ code: string; updatesUntil?: string | null }>();
 }

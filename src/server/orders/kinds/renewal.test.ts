@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../../test/support/client';
 import { shopTestAppForFile } from '../../../../test/support/file-apps';
 import { pdfText } from '../../../../test/support/invoices-helpers';
-import { fingerprint } from '../../../../test/support/license-fixtures';
+import { fingerprint, licenseApiCall } from '../../../../test/support/license-fixtures';
 import {
   addTool,
   INR_BILLING,
@@ -55,12 +55,7 @@ const signedIn = (user: { id: string }) => loginAs(t, user);
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 async function validate(licenseKey: string, machine: string) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/licenses/validate',
-    headers: { 'content-type': 'application/json' },
-    payload: { licenseKey, toolId, fingerprint: machine },
-  });
+  const response = await licenseApiCall(t, 'validate', { licenseKey, toolId, fingerprint: machine });
   return response.json<{ code: string; updatesUntil?: string | null }>();
 }
 
@@ -70,11 +65,10 @@ async function buyAndActivate() {
   await payThroughEmulator(t, buyer.client, { toolId, currency: 'INR', billingDetails: INR_BILLING });
   const license = await myLicense(buyer.client);
   const machine = fingerprint('office');
-  const activated = await t.app.inject({
-    method: 'POST',
-    url: '/api/licenses/activate',
-    headers: { 'content-type': 'application/json' },
-    payload: { licenseKey: license.licenseKey, toolId, fingerprint: machine },
+  const activated = await licenseApiCall(t, 'activate', {
+    licenseKey: license.licenseKey,
+    toolId,
+    fingerprint: machine,
   });
   expect(activated.json<{ code: string }>().code).toBe('VALID');
   return { ...buyer, license, machine };

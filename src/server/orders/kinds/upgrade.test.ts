@@ -8,7 +8,7 @@ import {
 import type { TestClient } from '../../../../test/support/client';
 import { shopTestAppForFile } from '../../../../test/support/file-apps';
 import { pdfText } from '../../../../test/support/invoices-helpers';
-import { fingerprint } from '../../../../test/support/license-fixtures';
+import { fingerprint, licenseApiCall } from '../../../../test/support/license-fixtures';
 import { addTool, newBuyer, orderRow, payThroughEmulator } from '../../../../test/support/shop-fixtures';
 import { seatMember } from '../../../../test/support/team-fixtures';
 import type { CheckoutQuote } from '../../../shared/checkout-quote';
@@ -84,16 +84,11 @@ const rupees = (subunits: number) =>
   `₹${(subunits / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 async function licenseCall(action: 'activate' | 'validate', licenseKey: string, machine: string) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/licenses/${action}`,
-    headers: { 'content-type': 'application/json' },
-    payload: {
-      licenseKey,
-      toolId,
-      fingerprint: machine,
-      ...(action === 'activate' ? { name: 'Accounts PC' } : {}),
-    },
+  const response = await licenseApiCall(t, action, {
+    licenseKey,
+    toolId,
+    fingerprint: machine,
+    ...(action === 'activate' ? { name: 'Accounts PC' } : {}),
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{
