@@ -2,12 +2,13 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { $ZodType, safeParse } from 'zod/v4/core';
 import { DEFAULT_PASSWORD, form, latestCode, mailsTo, signUp } from '../../test/support/auth-helpers';
 import type { TestClient } from '../../test/support/client';
 import { totpAt } from '../../test/support/dashboard-helpers';
+import { shopTestAppForFile } from '../../test/support/file-apps';
 import {
   nameAnsweringRoutes,
   type RecordedAnswer,
@@ -16,7 +17,7 @@ import {
   seededSigningKey,
   writeRecordings,
 } from '../../test/support/recorded-answers';
-import { createShopTestApp, INR_BILLING, type ShopTestApp } from '../../test/support/shop-fixtures';
+import { INR_BILLING } from '../../test/support/shop-fixtures';
 import { SoftPasskey } from '../../test/support/webauthn';
 import { OFFLINE_REQUEST_PREFIX } from '../shared/offline-activation';
 import { unsubscribeToken } from './account/email-preferences';
@@ -54,7 +55,15 @@ const BODY_NOT_COMPARED: Record<string, string> = {
 /** A uuid that names nothing. */
 const NOBODY = '00000000-0000-4000-8000-000000000000';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile({
+  env: {
+    WEBHOOKS_ALLOW_LOOPBACK: '1',
+    METRICS_TOKEN: 'answers-metrics-token-0123456789',
+    LICENSE_SIGNING_KEY: seededSigningKey('recorded answers: licenses'),
+    RELEASE_SIGNING_KEY: seededSigningKey('recorded answers: releases'),
+  },
+  prepare: nameAnsweringRoutes,
+});
 const played = new Map<string, Map<string, RecordedAnswer>>();
 let area = new Map<string, RecordedAnswer>();
 /** Every answer as it came, for the check against its route's declarations. */
@@ -1259,15 +1268,6 @@ async function playScenario(): Promise<void> {
 }
 
 beforeAll(async () => {
-  t = await createShopTestApp({
-    env: {
-      WEBHOOKS_ALLOW_LOOPBACK: '1',
-      METRICS_TOKEN: 'answers-metrics-token-0123456789',
-      LICENSE_SIGNING_KEY: seededSigningKey('recorded answers: licenses'),
-      RELEASE_SIGNING_KEY: seededSigningKey('recorded answers: releases'),
-    },
-    prepare: nameAnsweringRoutes,
-  });
   // The default catalogue names both PDF toolkits alike, and the dashboard's list sorts by name: told apart here,
   // so the two rows come in one order on every run.
   await t.ctx.db.update(tools).set({ name: 'PDF Utility Toolkit for Mac' }).where(eq(tools.device, 'macOS'));
@@ -1275,8 +1275,6 @@ beforeAll(async () => {
   await playScenario();
   if (RECORDING) writeRecordings(FOLDER, played);
 }, 600_000);
-
-afterAll(() => t?.close());
 
 const ajv = new Ajv2020({ strict: false });
 

@@ -1,4 +1,6 @@
+import { and, desc, eq } from 'drizzle-orm';
 import { generate } from 'otplib';
+import { auditLog } from '../../src/server/db/schema/operator';
 import { cliActor } from '../../src/server/operator/audit';
 import { grantOperator } from '../../src/server/operator/roles';
 import type { TestApp } from './app';
@@ -52,4 +54,26 @@ export async function verifiedOperator(t: TestApp) {
   const operator = await signedInOperator(t);
   const factor = await enrol(t, operator.client);
   return { ...operator, ...factor };
+}
+
+/** The audit log's entries of `action` on `target` (e.g. `tool:<id>`), newest first. */
+export function auditOf(t: TestApp, action: string, target: string) {
+  return t.ctx.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, action), eq(auditLog.target, target)))
+    .orderBy(desc(auditLog.id));
+}
+
+/** `form` posted as multipart to the listening server at `baseUrl`, with `client`'s session, as the browser uploads. */
+export function uploadForm(baseUrl: string, client: TestClient, path: string, form: FormData) {
+  return fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    body: form,
+    headers: {
+      cookie: [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+      'x-csrftoken': client.csrfToken ?? '',
+      origin: baseUrl,
+    },
+  });
 }

@@ -3,9 +3,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { chmod, copyFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { backupDirOf, writeBackup } from '../../src/server/db/backup';
-import { type DatabaseHandle, openDatabase } from '../../src/server/db/index';
+import { type Database, type DatabaseHandle, openDatabase } from '../../src/server/db/index';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const templates = path.join(root, 'node_modules/.cache/test-databases');
@@ -178,4 +179,26 @@ export async function emptyPostgresDatabase(): Promise<{ url: string; drop(): Pr
       await dropper.end();
     },
   };
+}
+
+/**
+ * Which text, varchar, JSON and array columns of any table hold `needle` (any letter case), as "table.column": for
+ * tests that show a person's data is gone everywhere but where the law keeps it.
+ */
+export async function columnsHolding(db: Database, needle: string): Promise<string[]> {
+  const columns = await db.execute(sql`
+    select table_name as "table", column_name as "column" from information_schema.columns
+    where table_schema = 'public' and data_type in ('text', 'character varying', 'jsonb', 'json', 'ARRAY')
+    order by table_name, column_name`);
+  const found: string[] = [];
+  for (const { table, column } of (columns as unknown as { rows: Array<{ table: string; column: string }> })
+    .rows) {
+    const result = await db.execute(
+      sql`select count(*)::int as n from ${sql.identifier(table)}
+          where position(lower(${needle}) in lower(${sql.identifier(column)}::text)) > 0`,
+    );
+    const [row] = (result as unknown as { rows: Array<{ n: number }> }).rows;
+    if ((row?.n ?? 0) > 0) found.push(`${table}.${column}`);
+  }
+  return found;
 }

@@ -9,6 +9,7 @@ import type { DataSecrets } from '../../src/server/kernel/data-secrets';
 import { generateCredentials, generateLicenseKey } from '../../src/server/licenses/create';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { updateTokenHash, updateTokenOf, updateUrlsOf } from '../../src/server/licenses/update-tokens';
+import type { TestApp } from './app';
 
 export type LicensedPurchase = {
   userId: string;
@@ -117,6 +118,25 @@ export async function licensedPurchase(
 }
 
 /** A fingerprint of the allowed shape, different every call. */
+/**
+ * `POST /api/licenses/<action>` with `body` in JSON, as a desktop tool calls the license API (from `remoteAddress`
+ * when given, so that a test's calls need not share one address's rate limit). The answer as it came back.
+ */
+export function licenseApiCall(
+  t: Pick<TestApp, 'app'>,
+  action: string,
+  body: Record<string, unknown>,
+  remoteAddress?: string,
+) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/licenses/${action}`,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
+}
+
 export const fingerprint = (label = 'machine') => `${label}-${randomBytes(12).toString('hex')}`;
 
 export type ActivatedMachine = {

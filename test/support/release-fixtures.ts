@@ -159,4 +159,17 @@ export function nupkg(id: string, version: string, options: { channel?: string }
 }
 
 /** Bytes as the stream an upload arrives as. */
+/** A Windows x64 installer of two bytes, for a release whose file's content does not matter. */
+export const windowsInstaller = (fileName = 'Setup.exe'): ArtifactSpec => ({
+  platform: 'windows',
+  arch: 'x64',
+  kind: 'installer',
+  fileName,
+  content: Buffer.from('MZ'),
+});
+
 export const streamOf = (bytes: Uint8Array) => Readable.from([Buffer.from(bytes)]);
+
+/** A Windows x64 installer as the operator uploads one (`addArtifact`'s file): two bytes unless `bytes` are given. */
+export const installerUpload = (fileName = 'Setup.exe', bytes: Uint8Array = Buffer.from('MZ')) =>
+  ({ platform: 'windows', arch: 'x64', kind: 'installer', fileName, stream: streamOf(bytes) }) as const;

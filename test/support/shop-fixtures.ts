@@ -137,6 +137,37 @@ export async function addTool(
   return row;
 }
 
+/**
+ * A paid order of `toolId` for `userId` inserted directly, without the gateway, for tests of what follows a payment
+ * (the tax invoice, GSTR-1). The billing details default to an Indian buyer without a GSTIN. Returns the order's id.
+ */
+export async function insertPaidOrder(
+  t: TestApp,
+  input: {
+    userId: string;
+    toolId: string;
+    amount: number;
+    currency?: 'INR' | 'USD';
+    billing?: Partial<Record<'address' | 'state' | 'country' | 'gstin', string>>;
+  },
+): Promise<string> {
+  const currency = input.currency ?? 'INR';
+  const [order] = await t.ctx.db
+    .insert(orders)
+    .values({
+      userId: input.userId,
+      toolId: input.toolId,
+      razorpayOrderId: `order_${randomBytes(7).toString('hex')}`,
+      amount: input.amount,
+      currency,
+      billing: { currency, address: '', state: '', country: 'India', gstin: '', ...input.billing },
+      status: 'paid',
+    })
+    .returning({ id: orders.id });
+  if (!order) throw new Error('order insert returned no row');
+  return order.id;
+}
+
 export const INR_BILLING = {
   address: '3rd Floor, Ganpati Plaza, MI Road, Jaipur',
   state: 'Rajasthan',
@@ -316,6 +347,18 @@ export async function payThroughEmulator(t: ShopTestApp, client: TestClient, bod
   return paidThroughEmulator(t, client, await client.post('/api/create-payment/', body));
 }
 
+/**
+ * Presses "pay" (or "fail") in the emulator's checkout for `razorpayOrderId` over real HTTP, as its checkout script
+ * does; the answer holds what Razorpay Checkout would hand the browser.
+ */
+export function emulatorCheckout(t: ShopTestApp, razorpayOrderId: string, outcome: 'pay' | 'fail' = 'pay') {
+  return fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/${outcome}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
+  });
+}
+
 async function paidThroughEmulator(
   t: ShopTestApp,
   client: TestClient,
@@ -323,11 +366,7 @@ async function paidThroughEmulator(
 ) {
   if (created.statusCode !== 200) throw new Error(`create-payment failed: ${created.body}`);
   const razorpayOrderId = created.json<{ order_id: string }>().order_id;
-  const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-  });
+  const paid = await emulatorCheckout(t, razorpayOrderId);
   const verified = await client.post('/api/verify-payment/', await paid.json());
   if (verified.statusCode !== 200) throw new Error(`verify-payment failed: ${verified.body}`);
   await t.emulator?.settled();

@@ -1,21 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { mailsTo, uniqueEmail } from '../../../test/support/auth-helpers';
-import {
-  buyTool,
-  catalogueRows,
-  createShopTestApp,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
+import { buyTool, catalogueRows, newBuyer } from '../../../test/support/shop-fixtures';
 import { invoices } from '../db/schema/invoices';
 import type { TaxDocument } from '../invoices/document';
 
-let t: ShopTestApp;
-beforeAll(async () => {
-  t = await createShopTestApp();
-});
-afterAll(() => t.close());
+const t = shopTestAppForFile();
 
 const invoiceEmail = async (orderId: string) => {
   const [row] = await t.ctx.db.select().from(invoices).where(eq(invoices.orderId, orderId));

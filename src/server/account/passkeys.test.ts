@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
 import { uniqueIp } from '../../../test/support/auth-helpers';
 import type { TestClient } from '../../../test/support/client';
 import { signedInBuyer } from '../../../test/support/dashboard-helpers';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { SoftPasskey } from '../../../test/support/webauthn';
 import { ACCOUNT_MESSAGES } from '../../shared/account';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const ORIGIN = 'http://localhost:3000';
 

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, uniqueIp } from '../../../test/support/auth-helpers';
 import { signedInBuyer } from '../../../test/support/dashboard-helpers';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { SoftPasskey } from '../../../test/support/webauthn';
 import { ACCOUNT_MESSAGES } from '../../shared/account';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const ORIGIN = 'http://localhost:3000';
 const MINUTE = 60 * 1000;

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, form, mailsTo, uniqueEmail, uniqueIp } from '../../../test/support/auth-helpers';
 import type { TestClient } from '../../../test/support/client';
 import { signedInBuyer } from '../../../test/support/dashboard-helpers';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { ACCOUNT_MESSAGES } from '../../shared/account';
 import { AUTH_MESSAGES } from '../../shared/auth';
 import { sessions, users } from '../db/schema/accounts';
@@ -12,11 +12,7 @@ const FIREFOX_ON_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/201001
 const SAFARI_ON_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 /** Another browser signed in to the same account with the password, with its own User-Agent. */
 async function secondBrowser(email: string, userAgent = SAFARI_ON_IPHONE): Promise<TestClient> {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from '../../../test/support/app';
 import {
   DEFAULT_PASSWORD,
   form,
@@ -8,13 +8,10 @@ import {
   uniqueEmail,
   uniqueIp,
 } from '../../../test/support/auth-helpers';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { SESSION_COOKIE } from './session';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const AUTH_POSTS = [
   '/api/auth/login/',

@@ -1,19 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, form, signUp, uniqueEmail, uniqueIp } from '../../../test/support/auth-helpers';
 import type { TestClient } from '../../../test/support/client';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { AUTH_MESSAGES } from '../../shared/auth';
 import { sessions } from '../db/schema/accounts';
 import { LOGIN_FAILURES_PER_ACCOUNT } from './routes';
 import { hashSessionId, SESSION_COOKIE } from './session';
 import { SESSION_CACHE_TTL_MS } from './session-cache';
 
-let t: TestApp;
+const t = testAppForFile();
 let email: string;
 beforeAll(async () => {
-  t = await createTestApp();
   email = uniqueEmail('login');
   const client = await t.client({ ip: uniqueIp() });
   const response = await signUp(t, client, {
@@ -22,7 +21,6 @@ beforeAll(async () => {
   });
   expect(response.statusCode).toBe(200);
 });
-afterAll(() => t.close());
 
 const login = (client: TestClient, fields: Record<string, string>) =>
   client.post('/api/auth/login/', form(fields));

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_PASSWORD,
   form,
@@ -10,17 +9,14 @@ import {
   uniqueEmail,
   uniqueIp,
 } from '../../../test/support/auth-helpers';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { AUTH_MESSAGES } from '../../shared/auth';
 import { users, verificationCodes } from '../db/schema/accounts';
 import { pruneExpiredRows } from '../retention';
 import { SEND_GAP_MS, storeCode } from './codes';
 import { SESSION_COOKIE } from './session';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 async function account() {
   const email = uniqueEmail('reset');

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_PASSWORD,
   form,
@@ -11,15 +10,12 @@ import {
   uniqueIp,
   userCount,
 } from '../../../test/support/auth-helpers';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { AUTH_MESSAGES } from '../../shared/auth';
 import { users, verificationCodes } from '../db/schema/accounts';
 import { SEND_GAP_MS } from './codes';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const details = (email: string, otp: string, extra: Record<string, string> = {}) =>
   form({ name: 'Asha Verma', email, phone: '+919876543210', password: DEFAULT_PASSWORD, otp, ...extra });

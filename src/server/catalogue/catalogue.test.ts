@@ -3,14 +3,8 @@ import { inflateRawSync } from 'node:zlib';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
-import {
-  addTool,
-  buyTool,
-  catalogueRows,
-  createShopTestApp,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
+import { addTool, buyTool, catalogueRows, newBuyer } from '../../../test/support/shop-fixtures';
 import type { PurchasedTool, Tool } from '../../shared/shop';
 import { tools } from '../db/schema/catalogue';
 import { auditLog } from '../db/schema/operator';
@@ -22,11 +16,7 @@ import { invalidateCatalogue } from './catalogue-cache';
 import { attachToolFile, createTool, updateTool } from './operator';
 import { seedDefaultCatalogue } from './seed';
 
-let t: ShopTestApp;
-beforeAll(async () => {
-  t = await createShopTestApp();
-});
-afterAll(() => t.close());
+const t = shopTestAppForFile();
 
 /** The entries of a ZIP archive, read from its central directory. */
 function unzip(archive: Buffer): Map<string, string> {

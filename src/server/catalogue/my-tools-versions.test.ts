@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { licensedPurchase } from '../../../test/support/license-fixtures';
 import { addRelease } from '../../../test/support/release-fixtures';
 import { addTool, loginAs, newBuyer } from '../../../test/support/shop-fixtures';
 import type { PurchasedTool } from '../../shared/shop';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t?.close());
+const t = testAppForFile();
 
 const installer = (version: string, platform: 'windows' | 'macos' = 'windows') => ({
   platform,

@@ -1,15 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { openedMails } from '../../../test/support/mail';
 import { answerChecker } from '../../../test/support/openapi';
-import {
-  addTool,
-  buyTool,
-  createOrder,
-  createShopTestApp,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { addTool, buyTool, createOrder, newBuyer } from '../../../test/support/shop-fixtures';
 import { overview } from '../dashboard/overview';
 import { accountExport } from '../data-rights/data-export';
 import { eraseAccount } from '../data-rights/erasure';
@@ -21,13 +15,11 @@ import { sendCheckoutReminders } from './recovery';
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let matchesDocument: Awaited<ReturnType<typeof answerChecker>>;
 beforeAll(async () => {
-  t = await createShopTestApp();
   matchesDocument = await answerChecker(t.app);
 });
-afterAll(() => t.close());
 
 async function reminders(email: string) {
   const rows = await t.ctx.db

@@ -1,29 +1,21 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adminOn } from '../../../test/support/command-line';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
-import {
-  addTool,
-  buyThroughEmulator,
-  createOrder,
-  createShopTestApp,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
+import { addTool, buyThroughEmulator, createOrder, newBuyer } from '../../../test/support/shop-fixtures';
 import type { CouponDetail, CouponSummary } from '../../shared/coupons';
 import { coupons } from '../db/schema/coupons';
 import { auditLog } from '../db/schema/operator';
 
 /** `npm run admin -- coupons …` through the command line's dispatcher, in this process, on the test's database. */
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let toolId: string;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   toolId = (await addTool(t, { name: 'Invoice Printer', priceInrPaise: 1000_00 })).id;
 });
-afterAll(() => t.close());
 
 const admin = adminOn(() => t);
 

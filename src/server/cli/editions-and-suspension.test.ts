@@ -1,19 +1,14 @@
-import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { auditOf } from '../../../test/support/dashboard-helpers';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, licensedPurchase } from '../../../test/support/license-fixtures';
-import {
-  addTool,
-  buyThroughEmulator,
-  createShopTestApp,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { addTool, buyThroughEmulator, newBuyer } from '../../../test/support/shop-fixtures';
 import { seatMember } from '../../../test/support/team-fixtures';
 import type { PurchasedTool } from '../../shared/shop';
 import type { Team } from '../../shared/teams';
 import { tools } from '../db/schema/catalogue';
 import { outbox } from '../db/schema/mail';
-import { auditLog } from '../db/schema/operator';
 import { cliActor } from '../operator/audit';
 import { type CommandLineEnv, runCommandLine } from './command-line';
 
@@ -23,11 +18,10 @@ import { type CommandLineEnv, runCommandLine } from './command-line';
  * license, and freeing the seats a refund of added seats left unpaid.
  */
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let cli: CommandLineEnv;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   cli = {
     cwd: process.cwd(),
     actor: cliActor('tester'),
@@ -35,16 +29,8 @@ beforeAll(async () => {
     snapshot: async () => undefined,
   };
 });
-afterAll(() => t.close());
 
 const admin = (...args: string[]) => runCommandLine(args, cli);
-
-const auditOf = (action: string, target: string) =>
-  t.ctx.db
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, action), eq(auditLog.target, target)))
-    .orderBy(desc(auditLog.id));
 
 type EditionLine = {
   name: string;
@@ -58,15 +44,19 @@ type EditionLine = {
   trial: boolean;
 };
 
+/** `npm run admin -- tools editions <verb> <tool> …`. */
+const editions = (verb: string, tool: string, ...args: string[]) =>
+  admin('tools', 'editions', verb, tool, ...args);
+const listEditions = async (tool: string) =>
+  JSON.parse((await editions('list', tool, '--json')).stdout) as EditionLine[];
+
 describe('npm run admin -- tools editions', () => {
   it('adds editions in order (audited), lists them, edits one’s update period, and refuses bad input unchanged', async () => {
     const tool = await addTool(t, { name: 'Scan Desk', priceInrPaise: 1499_00, activationLimit: 2 });
-    const none = await admin('tools', 'editions', 'list', 'scan desk');
+    const none = await editions('list', 'scan desk');
     expect(none.stdout).toContain('Scan Desk has no editions');
 
-    const standard = await admin(
-      'tools',
-      'editions',
+    const standard = await editions(
       'add',
       'Scan Desk',
       '--name',
@@ -78,9 +68,7 @@ describe('npm run admin -- tools editions', () => {
     );
     expect(standard.stderr).toBe('');
     expect(standard.stdout).toContain('Added the edition Standard to Scan Desk');
-    const pro = await admin(
-      'tools',
-      'editions',
+    const pro = await editions(
       'add',
       tool.id.slice(0, 8),
       '--name',
@@ -98,38 +86,16 @@ describe('npm run admin -- tools editions', () => {
     expect(pro.exitCode, pro.stderr).toBe(0);
 
     // Refused before anything is written: an entitlement that is not a code, a period without a renewal price.
-    const badCode = await admin(
-      'tools',
-      'editions',
-      'add',
-      'Scan Desk',
-      '--name',
-      'Max',
-      '--price-inr',
-      '4999',
-      '--entitlements',
-      'OCR',
-    );
-    expect(badCode.exitCode).toBe(1);
-    expect(badCode.stderr).toContain('--entitlements "OCR": Each entitlement is a short code');
-    const noRenewal = await admin(
-      'tools',
-      'editions',
-      'add',
-      'Scan Desk',
-      '--name',
-      'Max',
-      '--price-inr',
-      '4999',
-      '--updates-for',
-      '12m',
-    );
-    expect(noRenewal.exitCode).toBe(1);
-    expect(noRenewal.stderr).toContain('needs a renewal price in INR');
+    for (const [extra, refusal] of [
+      [['--entitlements', 'OCR'], '--entitlements "OCR": Each entitlement is a short code'],
+      [['--updates-for', '12m'], 'needs a renewal price in INR'],
+    ] as const) {
+      const refused = await editions('add', 'Scan Desk', '--name', 'Max', '--price-inr', '4999', ...extra);
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr).toContain(refusal);
+    }
 
-    const listed = JSON.parse(
-      (await admin('tools', 'editions', 'list', 'Scan Desk', '--json')).stdout,
-    ) as EditionLine[];
+    const listed = await listEditions('Scan Desk');
     expect(listed).toEqual([
       expect.objectContaining({
         name: 'Standard',
@@ -151,15 +117,13 @@ describe('npm run admin -- tools editions', () => {
     ]);
     const [trialTool] = await t.ctx.db.select().from(tools).where(eq(tools.id, tool.id));
     expect(trialTool?.trialEditionId).toBeTruthy();
-    const added = await auditOf('tool.edition-add', `tool:${tool.id}`);
+    const added = await auditOf(t, 'tool.edition-add', `tool:${tool.id}`);
     expect(added.map((entry) => [entry.actor, (entry.after as { name: string }).name])).toEqual([
       ['cli:tester', 'Pro'],
       ['cli:tester', 'Standard'],
     ]);
 
-    const edited = await admin(
-      'tools',
-      'editions',
+    const edited = await editions(
       'edit',
       'Scan Desk',
       'pro',
@@ -172,30 +136,16 @@ describe('npm run admin -- tools editions', () => {
     );
     expect(edited.exitCode, edited.stderr).toBe(0);
     expect(edited.stdout).toContain('12 months, renewal ₹599.00 / $9.00');
-    const badPeriod = await admin(
-      'tools',
-      'editions',
-      'edit',
-      'Scan Desk',
-      'Pro',
-      '--updates-for',
-      'forever',
-    );
+    const badPeriod = await editions('edit', 'Scan Desk', 'Pro', '--updates-for', 'forever');
     expect(badPeriod.stderr).toContain('--updates-for "forever": "lifetime", or a number of months');
-    const [, proNow] = JSON.parse(
-      (await admin('tools', 'editions', 'list', 'Scan Desk', '--json')).stdout,
-    ) as EditionLine[];
+    const [, proNow] = await listEditions('Scan Desk');
     expect(proNow).toMatchObject({ updatesMonths: 12, renewalPriceInr: 599, renewalPriceUsd: 9 });
-    const [audit] = await auditOf('tool.edition-edit', `tool:${tool.id}`);
+    const [audit] = await auditOf(t, 'tool.edition-edit', `tool:${tool.id}`);
     expect(audit?.before).toMatchObject({ edition: 'Pro', updatesMonths: null });
     expect(audit?.after).toMatchObject({ edition: 'Pro', updatesMonths: 12, renewalPriceInrPaise: 599_00 });
 
-    expect(
-      (await admin('tools', 'editions', 'edit', 'Scan Desk', 'Pro', '--updates-for', 'lifetime')).exitCode,
-    ).toBe(0);
-    const [, lifetime] = JSON.parse(
-      (await admin('tools', 'editions', 'list', 'Scan Desk', '--json')).stdout,
-    ) as EditionLine[];
+    expect((await editions('edit', 'Scan Desk', 'Pro', '--updates-for', 'lifetime')).exitCode).toBe(0);
+    const [, lifetime] = await listEditions('Scan Desk');
     expect(lifetime?.updatesMonths).toBeNull();
 
     const catalogue = (await t.app.inject({ method: 'GET', url: '/api/alltools/' })).json<
@@ -230,7 +180,7 @@ describe('npm run admin -- tools edit --updates-for', () => {
       renewalPriceInrPaise: 599_00,
       renewalPriceUsdCents: 9_00,
     });
-    const [audit] = await auditOf('tool.update', `tool:${tool.id}`);
+    const [audit] = await auditOf(t, 'tool.update', `tool:${tool.id}`);
     expect(audit?.actor).toBe('cli:tester');
 
     const bad = await admin('tools', 'edit', tool.id.slice(0, 8), '--updates-for', '0m');
@@ -272,7 +222,7 @@ describe('npm run admin -- licenses suspend / reinstate', () => {
     expect(suspended.exitCode, suspended.stderr).toBe(0);
     expect(suspended.stdout).toContain(`is suspended: "${reason}"`);
     expect(await call('validate')).toMatchObject({ code: 'SUSPENDED', reason });
-    const [audit] = await auditOf('license.suspend', `license:${bought.licenseId}`);
+    const [audit] = await auditOf(t, 'license.suspend', `license:${bought.licenseId}`);
     expect(audit).toMatchObject({ actor: 'cli:tester', after: { status: 'suspended', reason } });
     const mails = await t.ctx.db.select({ subject: outbox.subject, to: outbox.to }).from(outbox);
     expect(
@@ -283,7 +233,7 @@ describe('npm run admin -- licenses suspend / reinstate', () => {
     const reinstated = await admin('licenses', 'reinstate', licenseKey);
     expect(reinstated.stdout).toContain('answers VALID again');
     expect((await call('validate')).code).toBe('VALID');
-    expect(await auditOf('license.reinstate', `license:${bought.licenseId}`)).toHaveLength(1);
+    expect(await auditOf(t, 'license.reinstate', `license:${bought.licenseId}`)).toHaveLength(1);
     const again = await admin('licenses', 'reinstate', licenseKey);
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toContain('not suspended');
@@ -316,7 +266,7 @@ describe('npm run admin -- orders refund of added seats, then licenses seats fre
       seats: 2,
       seatsUsed: 2,
     });
-    const [audit] = await auditOf('license.seats_free_beyond_paid', `license:${teamLicenseId}`);
+    const [audit] = await auditOf(t, 'license.seats_free_beyond_paid', `license:${teamLicenseId}`);
     expect(audit?.actor).toBe('cli:tester');
     const nothing = await admin('licenses', 'seats', 'free-beyond-paid', teamLicenseId);
     expect(nothing.stderr).toContain('nothing stands beyond them');

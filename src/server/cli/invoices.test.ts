@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp } from '../../../test/support/app';
 import { commandLineProcessEnv } from '../../../test/support/database';
 import { runCli } from '../../../test/support/processes';
-import { addTool, createUser } from '../../../test/support/shop-fixtures';
-import { orders } from '../db/schema/orders';
+import { addTool, createUser, insertPaidOrder } from '../../../test/support/shop-fixtures';
 import type { Gstr1Report } from '../invoices/gstr1';
 import { issueCreditNote, issueInvoice } from '../invoices/issue';
 
@@ -34,27 +32,20 @@ beforeAll(async () => {
     const tool = await addTool(t, { name: 'GST Return Helper', priceInrPaise: 1180_00 });
     const sell = async (billing: { state: string; gstin?: string }) => {
       const user = await createUser(t, { name: `Buyer ${billing.state}` });
-      const [order] = await t.ctx.db
-        .insert(orders)
-        .values({
-          userId: user.id,
-          toolId: tool.id,
-          razorpayOrderId: `order_${randomBytes(7).toString('hex')}`,
-          amount: 1180_00,
-          currency: 'INR',
-          billing: { currency: 'INR', address: 'Somewhere', country: 'India', gstin: '', ...billing },
-          status: 'paid',
-        })
-        .returning({ id: orders.id });
-      if (!order) throw new Error('no order');
+      const orderId = await insertPaidOrder(t, {
+        userId: user.id,
+        toolId: tool.id,
+        amount: 1180_00,
+        billing: { address: 'Somewhere', ...billing },
+      });
       await t.ctx.db.transaction((tx) =>
         issueInvoice(t.ctx, tx, {
-          orderId: order.id,
+          orderId,
           itemDescription: 'Tool — license',
           razorpayPaymentId: 'pay_1',
         }),
       );
-      return order.id;
+      return orderId;
     };
     await sell({ state: 'Rajasthan' });
     const b2b = await sell({ state: 'Maharashtra', gstin: '27AAPFU0939F1ZV' });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commandLineOn } from '../../../test/support/command-line';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { tools } from '../db/schema/catalogue';
 import { type CommandLineEnv, runCommandLine } from './command-line';
 
@@ -9,14 +9,12 @@ import { type CommandLineEnv, runCommandLine } from './command-line';
  * writes (startup.ts), which the test app has already made.
  */
 
-let t: TestApp;
+const t = testAppForFile();
 let cli: CommandLineEnv;
 
 beforeAll(async () => {
-  t = await createTestApp();
   cli = commandLineOn(t);
 });
-afterAll(() => t.close());
 
 describe('tools list', () => {
   it('lists the catalogue as it stands and writes nothing (not even the tools it might seed)', async () => {

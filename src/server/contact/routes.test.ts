@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
+import { appWithSmtp } from '../../../test/support/file-apps';
 import { deliverDueMail, openedMails } from '../../../test/support/mail';
-import { TestSmtpServer } from '../../../test/support/smtp';
 import { CONTACT_MESSAGES } from '../../shared/contact';
 import { SITE } from '../../shared/site';
 import { contactMessages } from '../db/schema/contact';
@@ -230,17 +230,7 @@ describe('POST /api/contact', () => {
 });
 
 describe('contact emails over SMTP', () => {
-  let smtp: TestSmtpServer;
-  let t: TestApp;
-
-  beforeEach(async () => {
-    smtp = await new TestSmtpServer().start();
-    t = await createTestApp({ env: { SMTP_URL: smtp.url } });
-  });
-  afterEach(async () => {
-    await t.close();
-    await smtp.stop();
-  });
+  const { t, smtp } = appWithSmtp(createTestApp, { each: true });
 
   it('delivers the notification to the firm and the acknowledgement to the sender', async () => {
     const c = await t.client();

@@ -1,14 +1,14 @@
 import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { pdfText } from '../../../test/support/invoices-helpers';
 import {
   addTool,
   createOrder,
-  createShopTestApp,
+  emulatorCheckout,
   newBuyer,
   orderRow,
-  type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { COUPON_MESSAGES, type NewCouponInput, newCouponSchema } from '../../shared/coupons';
 import type { OrderHistoryOrder } from '../../shared/order-history';
@@ -23,7 +23,7 @@ import { refundOrder } from '../orders/refund';
 import { fulfilFreeOrder } from '../orders/settle';
 import { couponDetail, createCoupon, disableCoupon } from './operator';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let toolId: string;
 let otherToolId: string;
 const operator = cliActor('coupon-tests');
@@ -31,12 +31,8 @@ const DAY = 24 * 60 * 60 * 1000;
 const MINUTE = 60 * 1000;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   toolId = (await addTool(t, { name: 'GST Return Helper', priceInrPaise: 999_00, priceUsdCents: 14_99 })).id;
   otherToolId = (await addTool(t, { name: 'Ledger Cleaner', priceInrPaise: 499_00 })).id;
-});
-afterAll(async () => {
-  await t.close();
 });
 // The buyers of this file share one network address, whose coupon guesses share one budget a minute.
 beforeEach(() => t.clock.advance(MINUTE + 1000));
@@ -51,11 +47,7 @@ async function check(client: TestClient, code: string, tool = toolId, currency: 
 
 /** Pays an order on the emulator over HTTP and reports it as the browser does (verify-payment). */
 async function payAndVerify(client: TestClient, razorpayOrderId: string) {
-  const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-  });
+  const paid = await emulatorCheckout(t, razorpayOrderId);
   expect(paid.status).toBe(200);
   const verified = await client.post('/api/verify-payment/', await paid.json());
   expect(verified.statusCode, verified.body).toBe(200);

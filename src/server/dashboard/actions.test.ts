@@ -1,16 +1,10 @@
 import { createHash } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestClient } from '../../../test/support/client';
-import { freshTotp, verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { describe, expect, it } from 'vitest';
+import { freshTotp, uploadForm, verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { sharedForFile, shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint } from '../../../test/support/license-fixtures';
-import {
-  addTool,
-  buyThroughEmulator,
-  createShopTestApp,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { addTool, buyThroughEmulator, newBuyer } from '../../../test/support/shop-fixtures';
 import type { AdminOrderDetail, AdminTool, CustomerDetail, InvoiceReport } from '../../shared/dashboard';
 import { tools } from '../db/schema/catalogue';
 import { contactMessages } from '../db/schema/contact';
@@ -23,16 +17,8 @@ import { revealLicenseKey } from '../licenses/secrets-at-rest';
 
 /** Every dashboard action changes what it says, asks for a fresh code where it must, and is audited with it. */
 
-let t: ShopTestApp;
-let operator: Awaited<ReturnType<typeof verifiedOperator>>;
-let client: TestClient;
-
-beforeAll(async () => {
-  t = await createShopTestApp();
-  operator = await verifiedOperator(t);
-  client = operator.client;
-});
-afterAll(() => t.close());
+const t = shopTestAppForFile();
+const operator = sharedForFile(() => verifiedOperator(t));
 
 const freshCode = () => freshTotp(t, operator.secret);
 
@@ -55,10 +41,10 @@ describe('tools', () => {
 
   it('refuses a new tool without a fresh code, or with bad fields, and creates nothing', async () => {
     const before = (await t.ctx.db.select().from(tools)).length;
-    const noCode = await client.post('/api/admin/tools', toolInput);
+    const noCode = await operator.client.post('/api/admin/tools', toolInput);
     expect(noCode.statusCode).toBe(400);
     expect(noCode.json().fieldErrors).toHaveProperty('code');
-    const bad = await client.post('/api/admin/tools', {
+    const bad = await operator.client.post('/api/admin/tools', {
       ...toolInput,
       priceINR: '12.345',
       priceUSD: '',
@@ -73,7 +59,7 @@ describe('tools', () => {
       activationLimit: 'A whole number from 1 to 100.',
     });
     // A USD price it cannot read says why on its field (a union once answered "Invalid input"), and so does a device.
-    const unreadable = await client.post('/api/admin/tools', {
+    const unreadable = await operator.client.post('/api/admin/tools', {
       ...toolInput,
       priceUSD: '7,99',
       device: 'Linux',
@@ -84,7 +70,7 @@ describe('tools', () => {
       priceUSD: 'Not a price; write it like 499 or 7.99, without separators.',
       device: 'Choose Windows, macOS or none.',
     });
-    const cheap = await client.post('/api/admin/tools', {
+    const cheap = await operator.client.post('/api/admin/tools', {
       ...toolInput,
       priceINR: '50',
       priceUSD: '',
@@ -95,7 +81,10 @@ describe('tools', () => {
   });
 
   it('creates a tool the site then lists, audited', async () => {
-    const response = await client.post('/api/admin/tools', { ...toolInput, code: await freshCode() });
+    const response = await operator.client.post('/api/admin/tools', {
+      ...toolInput,
+      code: await freshCode(),
+    });
     expect(response.statusCode).toBe(200);
     created = response.json() as AdminTool;
     expect(created).toMatchObject({
@@ -115,7 +104,7 @@ describe('tools', () => {
   });
 
   it('edits without a code unless the prices change', async () => {
-    const renamed = await client.post(`/api/admin/tools/${created.id}`, {
+    const renamed = await operator.client.post(`/api/admin/tools/${created.id}`, {
       ...toolInput,
       name: 'Ledger Lens Pro',
     });
@@ -125,11 +114,14 @@ describe('tools', () => {
       before: { name: 'Ledger Lens' },
       after: { name: 'Ledger Lens Pro' },
     });
-    const repriced = await client.post(`/api/admin/tools/${created.id}`, { ...toolInput, priceINR: '999' });
+    const repriced = await operator.client.post(`/api/admin/tools/${created.id}`, {
+      ...toolInput,
+      priceINR: '999',
+    });
     expect(repriced.statusCode).toBe(400);
     const [row] = await t.ctx.db.select().from(tools).where(eq(tools.id, created.id));
     expect(row?.priceInrPaise).toBe(149_900);
-    const done = await client.post(`/api/admin/tools/${created.id}`, {
+    const done = await operator.client.post(`/api/admin/tools/${created.id}`, {
       ...toolInput,
       priceINR: '999',
       code: await freshCode(),
@@ -143,15 +135,7 @@ describe('tools', () => {
       const form = new FormData();
       form.set('code', code);
       form.set('file', new Blob([content]), 'ledger-lens-setup.exe');
-      return fetch(`${t.baseUrl}/api/admin/tools/${created.id}/file`, {
-        method: 'POST',
-        body: form,
-        headers: {
-          cookie: [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-          'x-csrftoken': client.csrfToken ?? '',
-          origin: t.baseUrl,
-        },
-      });
+      return uploadForm(t.baseUrl, operator.client, `/api/admin/tools/${created.id}/file`, form);
     };
     const refused = await upload('000000');
     expect(refused.status).toBe(400);
@@ -180,20 +164,23 @@ describe('orders', () => {
     const tool = await addTool(t, { device: 'Windows' });
     const { id } = await buyThroughEmulator(t, buyer.client, tool.id);
 
-    const resent = await client.post(`/api/admin/orders/${id}/resend`, {});
+    const resent = await operator.client.post(`/api/admin/orders/${id}/resend`, {});
     expect(resent.statusCode).toBe(200);
     expect(await lastAudit()).toMatchObject({ action: 'order.resend', target: `order:${id}` });
 
-    const noReason = await client.post(`/api/admin/orders/${id}/refund`, { reason: '', code: '123456' });
+    const noReason = await operator.client.post(`/api/admin/orders/${id}/refund`, {
+      reason: '',
+      code: '123456',
+    });
     expect(noReason.statusCode).toBe(400);
-    const wrongCode = await client.post(`/api/admin/orders/${id}/refund`, {
+    const wrongCode = await operator.client.post(`/api/admin/orders/${id}/refund`, {
       reason: 'Bought by mistake',
       code: '000000',
     });
     expect(wrongCode.statusCode).toBe(400);
     expect((await t.ctx.db.select().from(orders).where(eq(orders.id, id)))[0]?.status).toBe('paid');
 
-    const refunded = await client.post(`/api/admin/orders/${id}/refund`, {
+    const refunded = await operator.client.post(`/api/admin/orders/${id}/refund`, {
       reason: 'Bought by mistake',
       code: await freshCode(),
     });
@@ -206,13 +193,14 @@ describe('orders', () => {
     });
     const mails = await t.ctx.db.select().from(outbox).where(eq(outbox.to, buyer.user.email));
     expect(mails.some((mail) => /refund/i.test(mail.subject))).toBe(true);
-    const again = await client.post(`/api/admin/orders/${id}/refund`, {
+    const again = await operator.client.post(`/api/admin/orders/${id}/refund`, {
       reason: 'Twice',
       code: await freshCode(),
     });
     expect(again.statusCode).toBe(409);
     expect(
-      (await client.post('/api/admin/orders/00000000-0000-0000-0000-000000000000/resend', {})).statusCode,
+      (await operator.client.post('/api/admin/orders/00000000-0000-0000-0000-000000000000/resend', {}))
+        .statusCode,
     ).toBe(404);
   });
 });
@@ -236,37 +224,45 @@ describe('licenses and tax documents', () => {
     });
     expect(answer.valid).toBe(true);
 
-    const detail = (await client.get(`/api/admin/orders/${id}`)).json() as AdminOrderDetail;
+    const detail = (await operator.client.get(`/api/admin/orders/${id}`)).json() as AdminOrderDetail;
     const [shown] = detail.licenses;
     expect(shown?.maskedKey).toMatch(new RegExp(`^[•-]+${key.slice(-4)}$`));
     expect(JSON.stringify(detail)).not.toContain(key.slice(0, 9));
     expect(shown).toMatchObject({ status: 'active', activationLimit: 2, devices: [{ name: 'Office PC' }] });
     expect(detail.invoice?.number).toMatch(/\S/);
     expect(detail.creditNote).toBeNull();
-    const byNumber = await client.get(
+    const byNumber = await operator.client.get(
       `/api/admin/orders?q=${encodeURIComponent(detail.invoice?.number.toLowerCase() ?? '')}`,
     );
     expect(byNumber.json().items.map((order: { id: string }) => order.id)).toEqual([id]);
-    const invoicePdf = await client.get(detail.invoice?.pdfUrl ?? '');
+    const invoicePdf = await operator.client.get(detail.invoice?.pdfUrl ?? '');
     expect(invoicePdf.headers['content-type']).toBe('application/pdf');
     expect(invoicePdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-    expect((await client.get(`/api/admin/orders/${id}/credit-note.pdf`)).statusCode).toBe(404);
+    expect((await operator.client.get(`/api/admin/orders/${id}/credit-note.pdf`)).statusCode).toBe(404);
 
     const deviceId = shown?.devices[0]?.id;
-    const freed = await client.post(`/api/admin/licenses/${shown?.id}/devices/${deviceId}/deactivate`, {});
+    const freed = await operator.client.post(
+      `/api/admin/licenses/${shown?.id}/devices/${deviceId}/deactivate`,
+      {},
+    );
     expect(freed.statusCode, freed.body).toBe(200);
     expect(await lastAudit()).toMatchObject({
       action: 'license.deactivate_device',
       actor: operator.email,
       after: { device: deviceId, active: false },
     });
-    const again = await client.post(`/api/admin/licenses/${shown?.id}/devices/${deviceId}/deactivate`, {});
+    const again = await operator.client.post(
+      `/api/admin/licenses/${shown?.id}/devices/${deviceId}/deactivate`,
+      {},
+    );
     expect(again.statusCode).toBe(404);
-    const customer = (await client.get(`/api/admin/customers/${buyer.user.id}`)).json() as CustomerDetail;
+    const customer = (
+      await operator.client.get(`/api/admin/customers/${buyer.user.id}`)
+    ).json() as CustomerDetail;
     expect(customer.licenses.map((each) => each.devices.length)).toEqual([0]);
     expect(customer.orderList.map((order) => order.id)).toContain(id);
 
-    const reset = await client.post(`/api/admin/licenses/${shown?.id}/reset-deactivations`, {});
+    const reset = await operator.client.post(`/api/admin/licenses/${shown?.id}/reset-deactivations`, {});
     expect(reset.statusCode).toBe(200);
     const [after] = await t.ctx.db
       .select()
@@ -278,27 +274,29 @@ describe('licenses and tax documents', () => {
       before: { resetAt: null },
     });
 
-    const refunded = await client.post(`/api/admin/orders/${id}/refund`, {
+    const refunded = await operator.client.post(`/api/admin/orders/${id}/refund`, {
       reason: 'Wrong edition',
       code: await freshCode(),
     });
     expect(refunded.statusCode, refunded.body).toBe(200);
-    const afterRefund = (await client.get(`/api/admin/orders/${id}`)).json() as AdminOrderDetail;
+    const afterRefund = (await operator.client.get(`/api/admin/orders/${id}`)).json() as AdminOrderDetail;
     expect(afterRefund.licenses[0]?.status).toBe('revoked');
     expect(afterRefund.creditNote?.number).toMatch(/\S/);
-    expect((await client.get(afterRefund.creditNote?.pdfUrl ?? '')).statusCode).toBe(200);
+    expect((await operator.client.get(afterRefund.creditNote?.pdfUrl ?? '')).statusCode).toBe(200);
 
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(t.clock.now());
-    const report = (await client.get(`/api/admin/invoices?from=${day}&to=${day}`)).json() as InvoiceReport;
+    const report = (
+      await operator.client.get(`/api/admin/invoices?from=${day}&to=${day}`)
+    ).json() as InvoiceReport;
     expect(report.documents).toContainEqual(
       expect.objectContaining({ section: 'cdn', number: afterRefund.creditNote?.number }),
     );
     expect(report.b2c.reduce((sum, row) => sum + row.documents, 0)).toBeGreaterThan(0);
-    const exported = await client.get(`/api/admin/invoices/export?from=${day}&to=${day}`);
+    const exported = await operator.client.get(`/api/admin/invoices/export?from=${day}&to=${day}`);
     expect(exported.headers['content-type']).toMatch(/^text\/csv/);
     expect(exported.body.split('\r\n')[0]).toMatch(/^section,/);
     expect(exported.body).toContain(afterRefund.creditNote?.number ?? 'missing');
-    const backwards = await client.get(`/api/admin/invoices?from=${day}&to=2020-01-01`);
+    const backwards = await operator.client.get(`/api/admin/invoices?from=${day}&to=2020-01-01`);
     expect(backwards.statusCode).toBe(400);
     expect(backwards.json().fieldErrors).toHaveProperty('to');
   });
@@ -311,10 +309,10 @@ describe('messages and mail', () => {
       .values({ name: 'Ravi', email: 'ravi@example.com', relatedTo: 'Products', description: 'Hi' })
       .returning();
     const url = `/api/admin/messages/${message?.id}/handled`;
-    expect((await client.post(url, {})).json().message).toMatch(/marked handled/);
+    expect((await operator.client.post(url, {})).json().message).toMatch(/marked handled/);
     expect(await lastAudit()).toMatchObject({ action: 'message.handled', target: `message:${message?.id}` });
-    expect((await client.post(url, {})).json().message).toBe('It was already marked handled.');
-    expect((await client.post(url, { extra: true })).statusCode).toBe(400);
+    expect((await operator.client.post(url, {})).json().message).toBe('It was already marked handled.');
+    expect((await operator.client.post(url, { extra: true })).statusCode).toBe(400);
   });
 
   it('retries a failed email, audited; a sent one is refused', async () => {
@@ -331,7 +329,7 @@ describe('messages and mail', () => {
         lastError: 'boom',
       })
       .returning();
-    expect((await client.post(`/api/admin/mail/${mail?.id}/retry`, {})).statusCode).toBe(200);
+    expect((await operator.client.post(`/api/admin/mail/${mail?.id}/retry`, {})).statusCode).toBe(200);
     const [after] = await t.ctx.db
       .select()
       .from(outbox)
@@ -345,7 +343,7 @@ describe('messages and mail', () => {
       .update(outbox)
       .set({ status: 'sent' })
       .where(eq(outbox.id, mail?.id ?? 0));
-    expect((await client.post(`/api/admin/mail/${mail?.id}/retry`, {})).statusCode).toBe(409);
-    expect((await client.post('/api/admin/mail/999999/retry', {})).statusCode).toBe(404);
+    expect((await operator.client.post(`/api/admin/mail/${mail?.id}/retry`, {})).statusCode).toBe(409);
+    expect((await operator.client.post('/api/admin/mail/999999/retry', {})).statusCode).toBe(404);
   });
 });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import { commandLineOn } from '../../../test/support/command-line';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { FILTER_DAY_MESSAGES } from '../../shared/dashboard';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 
@@ -11,16 +11,14 @@ import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
  * --since) refuse year 0 and any day the database cannot hold, naming the field, instead of a 500 or a silent
  * year 1900.
  */
-let t: TestApp;
+const t = testAppForFile();
 let operator: TestClient;
 let cli: CommandLineEnv;
 
 beforeAll(async () => {
-  t = await createTestApp();
   ({ client: operator } = await verifiedOperator(t));
   cli = commandLineOn(t);
 });
-afterAll(() => t.close());
 
 const UNHOLDABLE = ['0000-01-01', '0001-01-01', '9999-12-31', '0099-06-15'];
 

@@ -1,8 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
-import type { TestClient } from '../../../test/support/client';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signedInBuyer, totpAt, verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { sharedForFile, testAppForFile } from '../../../test/support/file-apps';
 import { addTool } from '../../../test/support/shop-fixtures';
 import type { AdminEdition } from '../../shared/edition-schemas';
 import type { Tool } from '../../shared/shop';
@@ -15,18 +14,13 @@ import { auditLog } from '../db/schema/operator';
  * authenticator code, and a refusal that changes nothing.
  */
 
-let t: TestApp;
-let operator: Awaited<ReturnType<typeof verifiedOperator>>;
-let client: TestClient;
+const t = testAppForFile();
+const operator = sharedForFile(() => verifiedOperator(t));
 let toolId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  operator = await verifiedOperator(t);
-  client = operator.client;
   toolId = (await addTool(t, { name: 'Ledger Lens', device: 'Windows', activationLimit: 2 })).id;
 }, 120_000);
-afterAll(() => t?.close());
 
 /** A code from the next time step: the one used at sign-in cannot be used again. */
 async function freshCode() {
@@ -49,16 +43,16 @@ describe('editions on the dashboard', () => {
   let pro: AdminEdition;
 
   it('lists none for a tool sold at its own prices', async () => {
-    const response = await client.get(editionsPath());
+    const response = await operator.client.get(editionsPath());
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual([]);
   });
 
   it('refuses an edition without a fresh code, or with bad fields, and adds nothing', async () => {
-    const noCode = await client.post(editionsPath(), { name: 'Standard', priceInrPaise: 1499_00 });
+    const noCode = await operator.client.post(editionsPath(), { name: 'Standard', priceInrPaise: 1499_00 });
     expect(noCode.statusCode).toBe(400);
     expect(noCode.json().fieldErrors).toHaveProperty('code');
-    const bad = await client.post(editionsPath(), {
+    const bad = await operator.client.post(editionsPath(), {
       name: ' ',
       priceInrPaise: 12.5,
       entitlements: ['OCR'],
@@ -71,7 +65,7 @@ describe('editions on the dashboard', () => {
       priceInrPaise: 'The INR price must be whole subunits (paise or cents)',
       deviceLimit: expect.stringMatching(/^A device limit is 1 to \d+$/),
     });
-    const unknownField = await client.post(editionsPath(), {
+    const unknownField = await operator.client.post(editionsPath(), {
       name: 'Standard',
       priceInrPaise: 1499_00,
       position: 9,
@@ -83,14 +77,14 @@ describe('editions on the dashboard', () => {
   });
 
   it('adds Standard, then Pro above it, each audited, and the catalogue shows them', async () => {
-    const first = await client.post(editionsPath(), {
+    const first = await operator.client.post(editionsPath(), {
       name: 'Standard',
       priceInrPaise: 1499_00,
       priceUsdCents: 19_00,
       code: await freshCode(),
     });
     expect(first.statusCode, first.body).toBe(200);
-    const second = await client.post(editionsPath(), {
+    const second = await operator.client.post(editionsPath(), {
       name: 'Pro',
       priceInrPaise: 2999_00,
       priceUsdCents: 39_00,
@@ -122,7 +116,7 @@ describe('editions on the dashboard', () => {
         trial: true,
       },
     ]);
-    expect((await client.get(editionsPath())).json()).toEqual(listed);
+    expect((await operator.client.get(editionsPath())).json()).toEqual(listed);
     const audits = await auditsOf('tool.edition-add');
     expect(audits.map((entry) => [entry.actor, (entry.after as { name: string }).name])).toEqual([
       [operator.email, 'Pro'],
@@ -144,7 +138,7 @@ describe('editions on the dashboard', () => {
   });
 
   it('refuses a second edition of the same name', async () => {
-    const clash = await client.post(editionsPath(), {
+    const clash = await operator.client.post(editionsPath(), {
       name: 'pro',
       priceInrPaise: 3999_00,
       code: await freshCode(),
@@ -154,7 +148,7 @@ describe('editions on the dashboard', () => {
   });
 
   it('changes what an edition adds without a code, and its price only with one', async () => {
-    const renamed = await client.post(`${editionsPath()}/${pro.id}`, {
+    const renamed = await operator.client.post(`${editionsPath()}/${pro.id}`, {
       name: 'Professional',
       entitlements: ['ocr', 'batch', 'translate'],
     });
@@ -166,18 +160,21 @@ describe('editions on the dashboard', () => {
     });
 
     const repriced = { priceInrPaise: 3499_00, priceUsdCents: 45_00 };
-    const noCode = await client.post(`${editionsPath()}/${pro.id}`, repriced);
+    const noCode = await operator.client.post(`${editionsPath()}/${pro.id}`, repriced);
     expect(noCode.statusCode).toBe(400);
     expect(noCode.json().fieldErrors).toHaveProperty('code');
     // The same prices as stored are no change of price: no code asked.
-    const samePrice = await client.post(`${editionsPath()}/${pro.id}`, {
+    const samePrice = await operator.client.post(`${editionsPath()}/${pro.id}`, {
       priceInrPaise: 2999_00,
       deviceLimit: null,
     });
     expect(samePrice.statusCode, samePrice.body).toBe(200);
     expect(samePrice.json<AdminEdition[]>()[1]?.deviceLimit).toBeNull();
 
-    const paid = await client.post(`${editionsPath()}/${pro.id}`, { ...repriced, code: await freshCode() });
+    const paid = await operator.client.post(`${editionsPath()}/${pro.id}`, {
+      ...repriced,
+      code: await freshCode(),
+    });
     expect(paid.statusCode, paid.body).toBe(200);
     expect(paid.json<AdminEdition[]>()[1]).toMatchObject(repriced);
     const [last] = await auditsOf('tool.edition-edit');
@@ -189,7 +186,7 @@ describe('editions on the dashboard', () => {
   });
 
   it('makes the trial run as the edition chosen', async () => {
-    const chosen = await client.post(`${editionsPath()}/${standard.id}`, { trial: true });
+    const chosen = await operator.client.post(`${editionsPath()}/${standard.id}`, { trial: true });
     expect(chosen.statusCode, chosen.body).toBe(200);
     expect(chosen.json<AdminEdition[]>().map((edition) => [edition.name, edition.trial])).toEqual([
       ['Standard', true],
@@ -201,16 +198,16 @@ describe('editions on the dashboard', () => {
 
   it('refuses an empty change, an edition of another tool, and an unknown one, changing nothing', async () => {
     const before = await editionRows();
-    const empty = await client.post(`${editionsPath()}/${pro.id}`, { code: await freshCode() });
+    const empty = await operator.client.post(`${editionsPath()}/${pro.id}`, { code: await freshCode() });
     expect(empty.statusCode).toBe(400);
     const other = await addTool(t, { name: 'Other tool' });
-    const elsewhere = await client.post(`/api/admin/tools/${other.id}/editions/${pro.id}`, {
+    const elsewhere = await operator.client.post(`/api/admin/tools/${other.id}/editions/${pro.id}`, {
       name: 'Stolen',
     });
     expect(elsewhere.statusCode).toBe(404);
-    const unknown = await client.post(`${editionsPath()}/${crypto.randomUUID()}`, { name: 'Ghost' });
+    const unknown = await operator.client.post(`${editionsPath()}/${crypto.randomUUID()}`, { name: 'Ghost' });
     expect(unknown.statusCode).toBe(404);
-    const notAnId = await client.post(`${editionsPath()}/pro`, { name: 'Ghost' });
+    const notAnId = await operator.client.post(`${editionsPath()}/pro`, { name: 'Ghost' });
     expect(notAnId.statusCode).toBe(400);
     expect(await editionRows()).toEqual(before);
   });

@@ -1,36 +1,20 @@
-import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestClient } from '../../../test/support/client';
-import { signedInBuyer, totpAt, verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { auditOf, signedInBuyer, totpAt, verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { sharedForFile, shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, licensedPurchase } from '../../../test/support/license-fixtures';
-import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
+import { addTool } from '../../../test/support/shop-fixtures';
 import type { AdminTool, CustomerDetail } from '../../shared/dashboard';
 import { tools } from '../db/schema/catalogue';
 import { licenses } from '../db/schema/licenses';
-import { auditLog } from '../db/schema/operator';
 
 /**
  * The dashboard's side of issue 65: suspending a license by hand with a reason and reinstating it (audited, only for
  * a verified operator's session with its CSRF header), and a tool's update period and renewal prices on its page.
  */
 
-let t: ShopTestApp;
-let operator: Awaited<ReturnType<typeof verifiedOperator>>;
-let client: TestClient;
-
-beforeAll(async () => {
-  t = await createShopTestApp();
-  operator = await verifiedOperator(t);
-  client = operator.client;
-});
-afterAll(() => t.close());
-
-const auditOf = (action: string, target: string) =>
-  t.ctx.db
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, action), eq(auditLog.target, target)))
-    .orderBy(desc(auditLog.id));
+const t = shopTestAppForFile();
+const operator = sharedForFile(() => verifiedOperator(t));
 
 describe('POST /api/admin/licenses/:id/suspend and /reinstate', () => {
   it('suspends with a reason (audited), which the license answers with, and reinstates; strangers change nothing', async () => {
@@ -58,38 +42,40 @@ describe('POST /api/admin/licenses/:id/suspend and /reinstate', () => {
     expect((await signedOut.post(suspendUrl, { reason })).statusCode).toBe(401);
     const buyer = await signedInBuyer(t);
     expect((await buyer.client.post(suspendUrl, { reason })).statusCode).toBe(403);
-    client.sendCsrfHeader = false;
+    operator.client.sendCsrfHeader = false;
     try {
-      const noCsrf = await client.post(suspendUrl, { reason });
+      const noCsrf = await operator.client.post(suspendUrl, { reason });
       expect(noCsrf.statusCode).toBe(403);
       expect(noCsrf.json().code).toBe('csrf_failed');
     } finally {
-      client.sendCsrfHeader = true;
+      operator.client.sendCsrfHeader = true;
     }
-    const noReason = await client.post(suspendUrl, { reason: '  ' });
+    const noReason = await operator.client.post(suspendUrl, { reason: '  ' });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().fieldErrors.reason).toBe('Say why: the buyer is emailed the reason.');
     expect(await statusNow()).toBe('active');
-    expect(await auditOf('license.suspend', `license:${bought.licenseId}`)).toEqual([]);
+    expect(await auditOf(t, 'license.suspend', `license:${bought.licenseId}`)).toEqual([]);
 
-    const suspended = await client.post(suspendUrl, { reason });
+    const suspended = await operator.client.post(suspendUrl, { reason });
     expect(suspended.statusCode, suspended.body).toBe(200);
     expect(suspended.json().message).toBe('The license is suspended; the buyer is emailed the reason.');
     expect(await validate()).toMatchObject({ code: 'SUSPENDED', reason });
-    const [audit] = await auditOf('license.suspend', `license:${bought.licenseId}`);
+    const [audit] = await auditOf(t, 'license.suspend', `license:${bought.licenseId}`);
     expect(audit).toMatchObject({ after: { status: 'suspended', reason } });
     expect(audit?.actor).toContain(operator.email);
-    const customer = (await client.get(`/api/admin/customers/${bought.userId}`)).json<CustomerDetail>();
+    const customer = (
+      await operator.client.get(`/api/admin/customers/${bought.userId}`)
+    ).json<CustomerDetail>();
     expect(customer.licenses[0]).toMatchObject({ status: 'suspended', suspendedReason: reason });
 
     const reinstateUrl = `/api/admin/licenses/${bought.licenseId}/reinstate`;
     expect((await buyer.client.post(reinstateUrl, {})).statusCode).toBe(403);
     expect(await statusNow()).toBe('suspended');
-    const reinstated = await client.post(reinstateUrl, {});
+    const reinstated = await operator.client.post(reinstateUrl, {});
     expect(reinstated.statusCode, reinstated.body).toBe(200);
     expect((await validate()).code).toBe('VALID');
-    expect(await auditOf('license.reinstate', `license:${bought.licenseId}`)).toHaveLength(1);
-    const again = await client.post(reinstateUrl, {});
+    expect(await auditOf(t, 'license.reinstate', `license:${bought.licenseId}`)).toHaveLength(1);
+    const again = await operator.client.post(reinstateUrl, {});
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('This license is not suspended.');
   });
@@ -112,12 +98,12 @@ describe('POST /api/admin/tools/:id with an update period', () => {
       renewalPriceINR: '599',
       renewalPriceUSD: '9',
     };
-    const withoutCode = await client.post(`/api/admin/tools/${tool.id}`, form);
+    const withoutCode = await operator.client.post(`/api/admin/tools/${tool.id}`, form);
     expect(withoutCode.statusCode).toBe(400);
     expect((await t.ctx.db.select().from(tools).where(eq(tools.id, tool.id)))[0]?.updatesMonths).toBeNull();
 
     t.clock.advance(30_000);
-    const saved = await client.post(`/api/admin/tools/${tool.id}`, {
+    const saved = await operator.client.post(`/api/admin/tools/${tool.id}`, {
       ...form,
       code: await totpAt(t, operator.secret),
     });
@@ -127,11 +113,14 @@ describe('POST /api/admin/tools/:id with an update period', () => {
       renewalPricePaise: 599_00,
       renewalPriceCents: 9_00,
     });
-    const [audit] = await auditOf('tool.update', `tool:${tool.id}`);
+    const [audit] = await auditOf(t, 'tool.update', `tool:${tool.id}`);
     expect(audit?.after).toMatchObject({ updatesMonths: 12 });
 
     // Back to lifetime: the renewal prices unchanged, so no code is needed.
-    const lifetime = await client.post(`/api/admin/tools/${tool.id}`, { ...form, updatesMonths: 'lifetime' });
+    const lifetime = await operator.client.post(`/api/admin/tools/${tool.id}`, {
+      ...form,
+      updatesMonths: 'lifetime',
+    });
     expect(lifetime.statusCode, lifetime.body).toBe(200);
     expect(lifetime.json<AdminTool>().updatesMonths).toBeNull();
   });

@@ -1,14 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
-import {
-  buyTool,
-  catalogueRows,
-  createShopTestApp,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
+import { buyTool, catalogueRows, newBuyer } from '../../../test/support/shop-fixtures';
 import type {
   AdminOrderDetail,
   CursorPage,
@@ -26,19 +21,17 @@ import { auditLog } from '../db/schema/operator';
 
 /** What the dashboard's screens read: real purchases through the emulator, real messages and outbox rows. */
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let operator: TestClient;
 let buyer: Awaited<ReturnType<typeof newBuyer>>;
 let bought: Awaited<ReturnType<typeof buyTool>>;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   operator = (await verifiedOperator(t)).client;
   buyer = await newBuyer(t);
   const { windows } = await catalogueRows(t);
   bought = await buyTool(t, buyer.client, windows.id);
 });
-afterAll(() => t.close());
 
 const orders = async (query: string) => {
   const response = await operator.get(`/api/admin/orders${query}`);

@@ -1,31 +1,24 @@
 import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestClient } from '../../../test/support/client';
+import { describe, expect, it } from 'vitest';
 import {
   freshTotp,
   signedInBuyer,
   signedInOperator,
+  uploadForm,
   verifiedOperator,
 } from '../../../test/support/dashboard-helpers';
+import { sharedForFile, shopTestAppForFile } from '../../../test/support/file-apps';
 import { nupkg } from '../../../test/support/release-fixtures';
-import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
+import { addTool } from '../../../test/support/shop-fixtures';
 import type { AdminTool } from '../../shared/dashboard';
 import type { AdminRelease, ReleasePublicKeyResponse } from '../../shared/releases';
 import { auditLog } from '../db/schema/operator';
 import { releases } from '../db/schema/releases';
 
 /** The dashboard's Releases over real HTTP: only a verified operator, and publish and yank need a fresh code. */
-let t: ShopTestApp;
-let operator: Awaited<ReturnType<typeof verifiedOperator>>;
-let client: TestClient;
-
-beforeAll(async () => {
-  t = await createShopTestApp();
-  operator = await verifiedOperator(t);
-  client = operator.client;
-});
-afterAll(() => t.close());
+const t = shopTestAppForFile();
+const operator = sharedForFile(() => verifiedOperator(t));
 
 const freshCode = () => freshTotp(t, operator.secret);
 
@@ -34,15 +27,7 @@ function uploadArtifact(releaseId: string, fields: Record<string, string>, file:
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
   form.set('file', new Blob([new Uint8Array(file)]), fileName);
-  return fetch(`${t.baseUrl}/api/admin/releases/${releaseId}/artifacts`, {
-    method: 'POST',
-    body: form,
-    headers: {
-      cookie: [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-      'x-csrftoken': client.csrfToken ?? '',
-      origin: t.baseUrl,
-    },
-  });
+  return uploadForm(t.baseUrl, operator.client, `/api/admin/releases/${releaseId}/artifacts`, form);
 }
 
 describe('who may use the release routes', () => {
@@ -72,7 +57,7 @@ describe('who may use the release routes', () => {
 describe('a release from draft to yanked', () => {
   it('creates, uploads, edits, publishes and yanks with codes, answering the release with its notes rendered', async () => {
     const tool = await addTool(t, { name: 'Ledger Lens Releases' });
-    const created = await client.post(`/api/admin/tools/${tool.id}/releases`, {
+    const created = await operator.client.post(`/api/admin/tools/${tool.id}/releases`, {
       version: 'v1.1.0',
       channel: 'stable',
       notesMarkdown: '## Faster\n\n[x](javascript:alert(1)) <img src=x onerror=alert(2)>',
@@ -92,7 +77,7 @@ describe('a release from draft to yanked', () => {
     expect(draft.notesHtml).toContain('<h2>Faster</h2>');
     expect(draft.notesHtml).not.toMatch(/javascript:|onerror|<img/);
 
-    const bad = await client.post(`/api/admin/tools/${tool.id}/releases`, {
+    const bad = await operator.client.post(`/api/admin/tools/${tool.id}/releases`, {
       version: '1.1',
       critical: false,
     });
@@ -154,7 +139,7 @@ describe('a release from draft to yanked', () => {
       'This package is LedgerLensReleases 1.2.0, not LedgerLensReleases 1.1.0.',
     );
 
-    const edited = await client.request('PATCH', `/api/admin/releases/${draft.id}`, {
+    const edited = await operator.client.request('PATCH', `/api/admin/releases/${draft.id}`, {
       notesMarkdown: '**Bold**',
       critical: true,
     });
@@ -163,14 +148,16 @@ describe('a release from draft to yanked', () => {
       notesHtml: '<p><strong>Bold</strong></p>',
     });
 
-    const noCode = await client.post(`/api/admin/releases/${draft.id}/publish`, {});
+    const noCode = await operator.client.post(`/api/admin/releases/${draft.id}/publish`, {});
     expect(noCode.statusCode).toBe(400);
     expect(noCode.json().fieldErrors).toHaveProperty('code');
-    const wrongCode = await client.post(`/api/admin/releases/${draft.id}/publish`, { code: '000000' });
+    const wrongCode = await operator.client.post(`/api/admin/releases/${draft.id}/publish`, {
+      code: '000000',
+    });
     expect(wrongCode.statusCode).toBe(400);
     expect((await t.ctx.db.select().from(releases).where(eq(releases.id, draft.id)))[0]?.state).toBe('draft');
 
-    const published = await client.post(`/api/admin/releases/${draft.id}/publish`, {
+    const published = await operator.client.post(`/api/admin/releases/${draft.id}/publish`, {
       code: await freshCode(),
     });
     expect(published.statusCode).toBe(200);
@@ -189,16 +176,18 @@ describe('a release from draft to yanked', () => {
     expect(((await late.json()) as { message: string }).message).toBe(
       'A published release never changes its files.',
     );
-    const removal = await client.request(
+    const removal = await operator.client.request(
       'DELETE',
       `/api/admin/releases/${draft.id}/artifacts/${artifact?.id}`,
     );
     expect(removal.statusCode).toBe(409);
 
-    const yanked = await client.post(`/api/admin/releases/${draft.id}/yank`, { code: await freshCode() });
+    const yanked = await operator.client.post(`/api/admin/releases/${draft.id}/yank`, {
+      code: await freshCode(),
+    });
     expect(yanked.json<AdminRelease>()).toMatchObject({ state: 'yanked' });
 
-    const listed = await client.get(`/api/admin/tools/${tool.id}/releases`);
+    const listed = await operator.client.get(`/api/admin/tools/${tool.id}/releases`);
     expect(listed.json<AdminRelease[]>().map((release) => [release.version, release.state])).toEqual([
       ['1.1.0', 'yanked'],
     ]);
@@ -221,7 +210,7 @@ describe('a release from draft to yanked', () => {
 
   it('sets a tool’s Velopack package id in the tool editor, showing the default made from the name', async () => {
     const tool = await addTool(t, { name: 'PDF Toolkit' });
-    const before = (await client.get(`/api/admin/tools/${tool.id}`)).json<AdminTool>();
+    const before = (await operator.client.get(`/api/admin/tools/${tool.id}`)).json<AdminTool>();
     expect(before).toMatchObject({ packageId: null, defaultPackageId: 'PDFToolkit' });
     const input = {
       name: 'PDF Toolkit',
@@ -234,14 +223,20 @@ describe('a release from draft to yanked', () => {
       delivery: 'license_key',
       activationLimit: '2',
     };
-    const bad = await client.post(`/api/admin/tools/${tool.id}`, { ...input, packageId: 'Pdf Toolkit!' });
+    const bad = await operator.client.post(`/api/admin/tools/${tool.id}`, {
+      ...input,
+      packageId: 'Pdf Toolkit!',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fieldErrors).toHaveProperty('packageId');
-    const saved = await client.post(`/api/admin/tools/${tool.id}`, { ...input, packageId: 'PdfToolkit' });
+    const saved = await operator.client.post(`/api/admin/tools/${tool.id}`, {
+      ...input,
+      packageId: 'PdfToolkit',
+    });
     expect(saved.json<AdminTool>()).toMatchObject({ packageId: 'PdfToolkit' });
-    const kept = await client.post(`/api/admin/tools/${tool.id}`, input);
+    const kept = await operator.client.post(`/api/admin/tools/${tool.id}`, input);
     expect(kept.json<AdminTool>().packageId).toBe('PdfToolkit');
-    const cleared = await client.post(`/api/admin/tools/${tool.id}`, { ...input, packageId: '' });
+    const cleared = await operator.client.post(`/api/admin/tools/${tool.id}`, { ...input, packageId: '' });
     expect(cleared.json<AdminTool>().packageId).toBeNull();
   });
 });

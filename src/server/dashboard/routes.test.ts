@@ -1,6 +1,5 @@
-import { Readable } from 'node:stream';
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import {
   enrol,
@@ -10,16 +9,11 @@ import {
   totpAt,
   verifiedOperator,
 } from '../../../test/support/dashboard-helpers';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { multipartFile } from '../../../test/support/forms';
 import { fingerprint } from '../../../test/support/license-fixtures';
-import {
-  addTool,
-  buyThroughEmulator,
-  createShopTestApp,
-  INR_BILLING,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { installerUpload } from '../../../test/support/release-fixtures';
+import { addTool, buyThroughEmulator, INR_BILLING, newBuyer } from '../../../test/support/shop-fixtures';
 import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { createReleaseSchema } from '../../shared/release-schemas';
 import { newWebhookEndpointSchema } from '../../shared/webhooks';
@@ -424,11 +418,7 @@ const SIGN_IN_ROUTES = [
   'POST /api/admin/auth/sign-out',
 ];
 
-let t: ShopTestApp;
-beforeAll(async () => {
-  t = await createShopTestApp({ env: { WEBHOOKS_ALLOW_LOOPBACK: '1' } });
-});
-afterAll(() => t.close());
+const t = shopTestAppForFile({ env: { WEBHOOKS_ALLOW_LOOPBACK: '1' } });
 
 const call = (client: TestClient, request: Call) =>
   client.request(request.method, request.url, request.body, request.headers);
@@ -490,18 +480,7 @@ describe('who reaches /api/admin/', () => {
       createReleaseSchema.parse({ version: '1.1.0' }),
       cliActor('tester'),
     );
-    const { artifact } = await addArtifact(
-      t.ctx,
-      release.id,
-      {
-        platform: 'windows',
-        arch: 'x64',
-        kind: 'installer',
-        fileName: 'Setup.exe',
-        stream: Readable.from([Buffer.from('MZ')]),
-      },
-      cliActor('tester'),
-    );
+    const { artifact } = await addArtifact(t.ctx, release.id, installerUpload(), cliActor('tester'));
     const webhook = await addWebhookEndpoint(
       t.ctx,
       cliActor('tester'),

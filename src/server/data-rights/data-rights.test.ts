@@ -1,18 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, signUp, uniqueIp } from '../../../test/support/auth-helpers';
 import type { TestClient } from '../../../test/support/client';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { columnsHolding } from '../../../test/support/database';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { pdfText } from '../../../test/support/invoices-helpers';
-import { fingerprint } from '../../../test/support/license-fixtures';
+import { fingerprint, licenseApiCall } from '../../../test/support/license-fixtures';
 import { deliverDueMail } from '../../../test/support/mail';
-import {
-  addTool,
-  buyThroughEmulator,
-  createShopTestApp,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { addTool, buyThroughEmulator } from '../../../test/support/shop-fixtures';
 import type { LicenseAnswer, MyLicense } from '../../shared/licenses';
 import type { OrderHistoryOrder } from '../../shared/order-history';
 import { POLICY_CONSENT, PRIVACY_POLICY_VERSION } from '../../shared/privacy';
@@ -24,16 +21,14 @@ import { gstr1Csv, gstr1Report } from '../invoices/gstr1';
 import { refundOrder } from '../orders/refund';
 import type { AccountExport } from './data-export';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 const toolIds: string[] = [];
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   for (const name of ['Ledger Cleaner', 'Invoice Batcher', 'GST Reconciler']) {
     toolIds.push((await addTool(t, { name, device: 'Windows', priceInrPaise: 1499_00 })).id);
   }
 });
-afterAll(() => t.close());
 
 type Buyer = {
   client: TestClient;
@@ -50,13 +45,7 @@ const tool = (index: number) => toolIds[index] ?? '';
 
 /** One API call of a desktop tool, from its own address. */
 async function licenseCall(action: 'activate' | 'validate', body: Record<string, string>) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/licenses/${action}`,
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-    remoteAddress: uniqueIp(),
-  });
+  const response = await licenseApiCall(t, action, body, uniqueIp());
   return response.json<LicenseAnswer>();
 }
 
@@ -111,28 +100,7 @@ async function exportOf(client: TestClient) {
   return { response, data: response.json<AccountExport>() };
 }
 
-/** Every text, varchar and jsonb column of every table, as information_schema lists them. */
-async function textColumns(): Promise<Array<{ table: string; column: string }>> {
-  const result = await t.ctx.db.execute(sql`
-    select table_name as "table", column_name as "column" from information_schema.columns
-    where table_schema = 'public' and data_type in ('text', 'character varying', 'jsonb')
-    order by table_name, column_name`);
-  return (result as unknown as { rows: Array<{ table: string; column: string }> }).rows;
-}
-
-/** Where `needle` occurs (any letter case), as "table.column". */
-async function whereFound(needle: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const { table, column } of await textColumns()) {
-    const result = await t.ctx.db.execute(
-      sql`select count(*)::int as n from ${sql.identifier(table)}
-          where position(lower(${needle}) in lower(${sql.identifier(column)}::text)) > 0`,
-    );
-    const [row] = (result as unknown as { rows: Array<{ n: number }> }).rows;
-    if ((row?.n ?? 0) > 0) found.push(`${table}.${column}`);
-  }
-  return found;
-}
+const whereFound = (needle: string) => columnsHolding(t.ctx.db, needle);
 
 async function gstr1(): Promise<string> {
   return gstr1Csv(await gstr1Report(t.ctx, { from: '2020-04-01', to: '2040-03-31' }));
@@ -288,25 +256,18 @@ describe('Delete my account', () => {
   it('erases the account in one go: license revoked, personal data gone everywhere, tax documents kept', async () => {
     const buyer = await buyerWithHistory('erased');
     const machine = fingerprint();
-    expect(
+    /** The license API's answer code for the buyer's license on `machine`. */
+    const onMachine = async (action: 'activate' | 'validate') =>
       (
-        await licenseCall('activate', {
+        await licenseCall(action, {
           licenseKey: buyer.licenseKey,
           toolId: buyer.toolId,
           fingerprint: machine,
         })
-      ).code,
-    ).toBe('VALID');
+      ).code;
+    expect(await onMachine('activate')).toBe('VALID');
     // Validate once, so this instance remembers the license: the erasure must make it forget at once.
-    expect(
-      (
-        await licenseCall('validate', {
-          licenseKey: buyer.licenseKey,
-          toolId: buyer.toolId,
-          fingerprint: machine,
-        })
-      ).code,
-    ).toBe('VALID');
+    expect(await onMachine('validate')).toBe('VALID');
     const [passwordRow] = await t.ctx.db
       .select({ hash: users.passwordHash })
       .from(users)
@@ -341,15 +302,7 @@ describe('Delete my account', () => {
       expect((await client.get('/api/auth/check/')).json()).toMatchObject({ loggedin: false });
     }
 
-    expect(
-      (
-        await licenseCall('validate', {
-          licenseKey: buyer.licenseKey,
-          toolId: buyer.toolId,
-          fingerprint: machine,
-        })
-      ).code,
-    ).toBe('REVOKED');
+    expect(await onMachine('validate')).toBe('REVOKED');
 
     // The confirmation is queued for the address, sent, and then its row is gone too.
     const [confirmation] = await t.ctx.db.select().from(outbox).where(eq(outbox.kind, 'account-erased'));

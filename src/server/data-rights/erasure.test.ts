@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD, mailsTo, signUp, uniqueIp } from '../../../test/support/auth-helpers';
+import { columnsHolding } from '../../../test/support/database';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
+import { licenseApiCall } from '../../../test/support/license-fixtures';
 import { deliverDueMail, openedMails } from '../../../test/support/mail';
-import { addRelease } from '../../../test/support/release-fixtures';
+import { addRelease, windowsInstaller } from '../../../test/support/release-fixtures';
 import {
   addTool,
   buyThroughEmulator,
   catalogueRows,
-  createShopTestApp,
   newBuyer,
   type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
@@ -29,45 +30,18 @@ import type { AccountExport } from './data-export';
  * fingerprints or device names, except the name on the tax invoice the law keeps.
  */
 
-let t: ShopTestApp;
-beforeAll(async () => {
-  t = await createShopTestApp();
-});
-afterAll(() => t.close());
+const t = shopTestAppForFile();
 
 const json = { accept: 'application/json' };
 
 async function licenseApi(action: string, body: Record<string, unknown>) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/licenses/${action}`,
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify(body),
-    remoteAddress: uniqueIp(),
-  });
+  const response = await licenseApiCall(t, action, body, uniqueIp());
   return response.json();
 }
 
 const pathOf = (url: string) => new URL(url).pathname;
 
-/** Every text, varchar and jsonb column of every table, and which of them hold `needle` (any letter case). */
-async function whereFound(needle: string): Promise<string[]> {
-  const columns = await t.ctx.db.execute(sql`
-    select table_name as "table", column_name as "column" from information_schema.columns
-    where table_schema = 'public' and data_type in ('text', 'character varying', 'jsonb', 'json', 'ARRAY')
-    order by table_name, column_name`);
-  const found: string[] = [];
-  for (const { table, column } of (columns as unknown as { rows: Array<{ table: string; column: string }> })
-    .rows) {
-    const result = await t.ctx.db.execute(
-      sql`select count(*)::int as n from ${sql.identifier(table)}
-          where position(lower(${needle}) in lower(${sql.identifier(column)}::text)) > 0`,
-    );
-    const [row] = (result as unknown as { rows: Array<{ n: number }> }).rows;
-    if ((row?.n ?? 0) > 0) found.push(`${table}.${column}`);
-  }
-  return found;
-}
+const whereFound = (needle: string) => columnsHolding(t.ctx.db, needle);
 
 /** The development mail folder's files that hold `needle`. */
 async function mailFilesWith(needle: string): Promise<string[]> {
@@ -106,15 +80,7 @@ describe('deleting an account', () => {
       const release = await addRelease(t.ctx, {
         toolId,
         version: '9.1.0',
-        artifacts: [
-          {
-            platform: 'windows',
-            arch: 'x64',
-            kind: 'installer',
-            fileName: 'Setup.exe',
-            content: Buffer.from('MZ'),
-          },
-        ],
+        artifacts: [windowsInstaller()],
       });
       const artifact = release.artifacts[0];
       if (artifact) installers.set(toolId, { id: artifact.id, fileName: 'Setup.exe' });

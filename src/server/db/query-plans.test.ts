@@ -1,8 +1,9 @@
 import { and, eq, lte, or } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../../test/support/app';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { type ScaleManifest, seedScale } from '../../../test/support/scale-shop';
 import { customerDetail, listCustomers } from '../dashboard/customers';
 import { ordersPage } from '../dashboard/orders';
@@ -48,14 +49,13 @@ type Client = {
   connect?: () => Promise<Client & { release(): void }>;
 };
 
-let t: TestApp;
+const t = testAppForFile({ now: new Date('2026-11-20T10:00:00Z') });
 let manifest: ScaleManifest;
 let client: Client;
 const caught: Caught[] = [];
 let logged: Database;
 
 beforeAll(async () => {
-  t = await createTestApp({ now: new Date('2026-11-20T10:00:00Z') });
   manifest = await seedScale(t.ctx, { buyers: 2000, orders: 3000, seed: 7 }, () => {});
   client = (t.database.db as unknown as { $client: Client }).$client;
   const logger = { logQuery: (query: string, params: unknown[]) => caught.push({ query, params }) };
@@ -63,7 +63,6 @@ beforeAll(async () => {
     ? drizzlePglite(client as never, { logger })
     : drizzlePg(client as never, { logger })) as unknown as Database;
 }, 240_000);
-afterAll(() => t.close());
 
 /** The plans of the queries `work` sends, counting queries (capped at COUNT_LIMIT + 1 rows) left out. */
 async function plansOf(work: (ctx: TestApp['ctx']) => Promise<unknown>): Promise<string[]> {

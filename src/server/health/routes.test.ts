@@ -2,16 +2,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from '../../../test/support/app';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { isDriverError } from '../db/driver-errors';
 import { isDatabaseUnavailable } from '../db/health';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 describe('health and readiness', () => {
   it('GET /api/health says the process is serving, GET /api/ready that the database answers', async () => {

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { HttpClient } from '../../../test/support/processes';
-import { createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
 
 /**
  * A client that sends part of a body and then resets or closes its connection raises ECONNRESET ("aborted") in the
@@ -11,11 +11,7 @@ import { createShopTestApp, type ShopTestApp } from '../../../test/support/shop-
 const ABORTED_ROUTES = ['/api/razorpay/webhook/', '/api/auth/login/', '/api/contact'];
 const ABORTS = 100;
 
-let t: ShopTestApp;
-beforeAll(async () => {
-  t = await createShopTestApp();
-});
-afterAll(() => t.close());
+const t = shopTestAppForFile();
 
 /** Announces 100 bytes of body, sends one, then resets (odd turns) or just closes (even turns) the connection. */
 function abortMidBody(url: string, cookie: string, csrf: string, reset: boolean): Promise<void> {

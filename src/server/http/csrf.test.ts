@@ -1,13 +1,10 @@
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, testConfig } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
+import { testConfig } from '../../../test/support/app';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { registerSecurityHeaders } from './security-headers';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 describe('CSRF protection', () => {
   it('issues a csrftoken cookie readable by scripts', async () => {

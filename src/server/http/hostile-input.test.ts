@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { count } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { multipartBody } from '../../../test/support/forms';
 import { catalogueRows, createUser, INR_BILLING, loginAs } from '../../../test/support/shop-fixtures';
 import { sessions, users, verificationCodes } from '../db/schema/accounts';
@@ -37,7 +37,7 @@ type Endpoint = {
   signedIn?: boolean;
 };
 
-let t: TestApp;
+const t = testAppForFile();
 let toolId: string;
 let buyers: TestClient[];
 
@@ -164,12 +164,10 @@ let ipCounter = 0;
 const nextIp = () => `10.77.${(++ipCounter >> 8) & 255}.${ipCounter & 255}`;
 
 beforeAll(async () => {
-  t = await createTestApp();
   toolId = (await catalogueRows(t)).windows.id;
   const buyer = await createUser(t, { email: 'asha@example.com' });
   buyers = [await loginAs(t, buyer)];
 }, 120_000);
-afterAll(() => t.close());
 
 describe('hostile input into every field of every endpoint', () => {
   for (const endpoint of ENDPOINTS) {

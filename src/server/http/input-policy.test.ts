@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { multipartBody } from '../../../test/support/forms';
 import { INPUT_MESSAGES, MAX_INPUT_DEPTH } from '../../shared/input-policy';
 import { contactMessages } from '../db/schema/contact';
@@ -9,11 +9,7 @@ import { webhookSignature } from '../payments/signatures';
 import { WEBHOOK_PATH } from '../payments/webhook';
 import { FORM_BODY_LIMIT } from './form-data';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 describe('hostile bytes', () => {
   it('refuses NUL in a contact name with a field error and stores nothing', async () => {
@@ -49,37 +45,30 @@ describe('hostile bytes', () => {
     const client = await t.client({ ip: '10.9.0.3' });
     const huge = 'x'.repeat(1024 * 1024);
     const form = multipartBody({ email: 'eve@example.com', password: huge });
+    /** The form sent as a stream, with no length declared for the limit to read up front. */
+    const streamedLogin = (body: ReturnType<typeof multipartBody>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login/',
+        headers: {
+          'content-type': body.contentType,
+          'x-csrftoken': client.csrfToken ?? '',
+          cookie: `csrftoken=${client.csrfToken}`,
+        },
+        payload: Readable.from([body.body]),
+        remoteAddress: '10.9.0.3',
+      });
     const declared = await client.post('/api/auth/login/', form.body.toString('utf8'), {
       'content-type': form.contentType,
     });
     expect(declared.statusCode).toBe(413);
     expect(declared.json().code).toBe('payload_too_large');
 
-    const streamed = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login/',
-      headers: {
-        'content-type': form.contentType,
-        'x-csrftoken': client.csrfToken ?? '',
-        cookie: `csrftoken=${client.csrfToken}`,
-      },
-      payload: Readable.from([form.body]),
-      remoteAddress: '10.9.0.3',
-    });
+    const streamed = await streamedLogin(form);
     expect(streamed.statusCode).toBe(413);
 
     const justOver = multipartBody({ email: 'eve@example.com', password: 'y'.repeat(FORM_BODY_LIMIT) });
-    const over = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login/',
-      headers: {
-        'content-type': justOver.contentType,
-        'x-csrftoken': client.csrfToken ?? '',
-        cookie: `csrftoken=${client.csrfToken}`,
-      },
-      payload: Readable.from([justOver.body]),
-      remoteAddress: '10.9.0.3',
-    });
+    const over = await streamedLogin(justOver);
     expect(over.statusCode).toBe(413);
 
     const urlencoded = await client.post(

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueIp } from '../../../test/support/auth-helpers';
 import type { TestClient } from '../../../test/support/client';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { catalogueRows } from '../../../test/support/shop-fixtures';
 
 /**
@@ -80,12 +80,11 @@ const PLAUSIBLE: Record<string, unknown> = {
 /** Routes that end the caller's own session or account: called last would hide nothing, called first would. */
 const SKIPPED = /logout|\/account\/delete|sign-out|\/emulator\//;
 
-let t: TestApp;
+const t = testAppForFile();
 let toolId: string;
 let callers: Array<{ label: string; client: TestClient }>;
 
 beforeAll(async () => {
-  t = await createTestApp();
   toolId = (await catalogueRows(t)).windows.id;
   const operator = await verifiedOperator(t);
   const buyer = await t.client({ ip: uniqueIp() });
@@ -94,7 +93,6 @@ beforeAll(async () => {
     { label: 'operator', client: operator.client },
   ];
 });
-afterAll(() => t.close());
 
 const withPath = (url: string, value: string) =>
   url.replace(/:[A-Za-z]+/g, encodeURIComponent(value)).replace('*', value);

@@ -1,19 +1,17 @@
 import { count, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { seedScale } from '../../../test/support/scale-shop';
 import { invoices } from '../db/schema/invoices';
 import { gstr1Csv, gstr1CsvStream, gstr1Report } from './gstr1';
 
 /** The streamed GSTR-1 CSV is the built one, byte for byte, and leaves in many chunks (issue 35). */
 
-let t: TestApp;
+const t = testAppForFile({ now: new Date('2026-11-20T10:00:00Z') });
 
 beforeAll(async () => {
-  t = await createTestApp({ now: new Date('2026-11-20T10:00:00Z') });
   await seedScale(t.ctx, { buyers: 1500, orders: 4000, seed: 11 }, () => {});
 }, 240_000);
-afterAll(() => t.close());
 
 describe('GSTR-1 export, streamed', () => {
   it('gives the same bytes as the report built in memory, for a whole financial year and for one day', async () => {

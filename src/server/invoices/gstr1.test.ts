@@ -1,18 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
-import { addTool, createUser } from '../../../test/support/shop-fixtures';
-import { orders } from '../db/schema/orders';
+import { describe, expect, it } from 'vitest';
+import { testAppForFile } from '../../../test/support/file-apps';
+import { addTool, createUser, insertPaidOrder } from '../../../test/support/shop-fixtures';
 import { GSTR1_CSV_HEADERS, gstr1CsvRows, gstr1Report } from './gstr1';
 import { issueCreditNote, issueInvoice } from './issue';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ now: new Date('2026-04-10T06:00:00Z') });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = testAppForFile({ now: new Date('2026-04-10T06:00:00Z') });
 
 async function invoiceFor(
   billing: Partial<Record<'address' | 'state' | 'country' | 'gstin', string>>,
@@ -21,29 +13,17 @@ async function invoiceFor(
 ) {
   const user = await createUser(t, { name: `Buyer ${billing.state || billing.country}` });
   const tool = await addTool(t);
-  const [order] = await t.ctx.db
-    .insert(orders)
-    .values({
-      userId: user.id,
-      toolId: tool.id,
-      razorpayOrderId: `order_${randomBytes(7).toString('hex')}`,
-      amount,
-      currency,
-      billing: { currency, address: '', state: '', country: 'India', gstin: '', ...billing },
-      status: 'paid',
-    })
-    .returning({ id: orders.id });
-  if (!order) throw new Error('no order');
+  const orderId = await insertPaidOrder(t, { userId: user.id, toolId: tool.id, amount, currency, billing });
   const settledInr = currency === 'USD' ? amount * 84 : null;
   await t.ctx.db.transaction((tx) =>
     issueInvoice(t.ctx, tx, {
-      orderId: order.id,
+      orderId,
       itemDescription: 'Tool — license',
       razorpayPaymentId: 'pay_x',
       settledInr,
     }),
   );
-  return order.id;
+  return orderId;
 }
 
 describe('GSTR-1 report', () => {

@@ -1,20 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
-import { addTool, createUser } from '../../../test/support/shop-fixtures';
+import { describe, expect, it } from 'vitest';
+import { testAppForFile } from '../../../test/support/file-apps';
+import { addTool, createUser, insertPaidOrder } from '../../../test/support/shop-fixtures';
 import { creditNotes, invoices } from '../db/schema/invoices';
-import { orders } from '../db/schema/orders';
 import type { TaxDocument } from './document';
 import { issueCreditNote, issueInvoice } from './issue';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ now: new Date('2026-06-01T10:00:00Z') });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = testAppForFile({ now: new Date('2026-06-01T10:00:00Z') });
 
 /** The line an order's kind would print (orders/kinds/); issuing the invoice takes it as given. */
 const LINE = 'GST Return Helper (Windows) — license for up to 3 devices, delivered electronically';
@@ -26,27 +18,13 @@ async function paidOrder(input: {
 }): Promise<string> {
   const user = await createUser(t, { name: 'Ravi Traders' });
   const tool = await addTool(t, { name: 'GST Return Helper', device: 'Windows' });
-  const [order] = await t.ctx.db
-    .insert(orders)
-    .values({
-      userId: user.id,
-      toolId: tool.id,
-      razorpayOrderId: `order_${randomBytes(7).toString('hex')}`,
-      amount: input.amount ?? 499_00,
-      currency: input.currency ?? 'INR',
-      billing: {
-        currency: input.currency ?? 'INR',
-        address: '',
-        state: '',
-        country: 'India',
-        gstin: '',
-        ...input.billing,
-      },
-      status: 'paid',
-    })
-    .returning({ id: orders.id });
-  if (!order) throw new Error('order insert returned no row');
-  return order.id;
+  return insertPaidOrder(t, {
+    userId: user.id,
+    toolId: tool.id,
+    amount: input.amount ?? 499_00,
+    currency: input.currency,
+    billing: input.billing,
+  });
 }
 
 const maharashtra = {

@@ -1,16 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
+import { appWithSmtp } from '../../../test/support/file-apps';
 import { pdfText } from '../../../test/support/invoices-helpers';
 import { deliverDueMail } from '../../../test/support/mail';
 import {
   addTool,
   createShopTestApp,
+  emulatorCheckout,
   newBuyer,
   orderRow,
-  type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
-import { TestSmtpServer } from '../../../test/support/smtp';
 import type { OrderHistoryOrder } from '../../shared/order-history';
 import { invoices } from '../db/schema/invoices';
 import { refundOrder } from '../orders/refund';
@@ -18,13 +18,10 @@ import type { TaxDocument } from './document';
 import { EXPORT_ENDORSEMENT } from './tax';
 
 const LUT_ARN = 'AD080423000123X';
-let t: ShopTestApp;
-let smtp: TestSmtpServer;
+const { t, smtp } = appWithSmtp(createShopTestApp, { env: { LUT_ARN } });
 let toolId: string;
 
 beforeAll(async () => {
-  smtp = await new TestSmtpServer().start();
-  t = await createShopTestApp({ env: { SMTP_URL: smtp.url, LUT_ARN } });
   const tool = await addTool(t, {
     name: 'GST Return Helper',
     device: 'Windows',
@@ -32,10 +29,6 @@ beforeAll(async () => {
     priceUsdCents: 19_99,
   });
   toolId = tool.id;
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.stop();
 });
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
@@ -49,11 +42,7 @@ async function purchase(client: TestClient, billingDetails: Record<string, strin
   });
   expect(created.statusCode, created.body).toBe(200);
   const razorpayOrderId = created.json<{ order_id: string }>().order_id;
-  const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-  });
+  const paid = await emulatorCheckout(t, razorpayOrderId);
   expect(paid.status).toBe(200);
   const verified = await client.post('/api/verify-payment/', await paid.json());
   expect(verified.statusCode, verified.body).toBe(200);

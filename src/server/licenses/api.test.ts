@@ -1,7 +1,8 @@
 import { createPublicKey, generateKeyPairSync, type KeyObject, verify } from 'node:crypto';
 import { count, eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, testConfig } from '../../../test/support/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../../test/support/app';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
 import { answerChecker } from '../../../test/support/openapi';
 import type {
@@ -18,15 +19,13 @@ import { forgetLicenses, UNKNOWN_LICENSE_CACHE_MAX_ENTRIES } from './memory';
 import { createSigningKeys } from './signing';
 import { validateLicense } from './validate';
 
-let t: TestApp;
+const t = testAppForFile();
 let addressCounter = 0;
 /** Every answer of this file's calls is checked against the OpenAPI document's schema for its status. */
 let matchesDocument: Awaited<ReturnType<typeof answerChecker>>;
 beforeAll(async () => {
-  t = await createTestApp();
   matchesDocument = await answerChecker(t.app);
 });
-afterAll(() => t.close());
 
 /** Each call from its own address unless told, so the per-address limit only bites where a test wants it. */
 async function call(

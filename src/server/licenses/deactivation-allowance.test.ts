@@ -1,16 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
-import { createShopTestApp, loginAs, type ShopTestApp } from '../../../test/support/shop-fixtures';
+import { loginAs } from '../../../test/support/shop-fixtures';
 import { LICENSE_MESSAGES, type LicenseAnswer, type MyLicense } from '../../shared/licenses';
 import { licenses } from '../db/schema/licenses';
 
 /** One allowance for freeing machines (allowance.ts): the license API over real HTTP, and My Tools, together. */
-let t: ShopTestApp;
-beforeAll(async () => {
-  t = await createShopTestApp();
-});
-afterAll(() => t.close());
+const t = shopTestAppForFile();
 
 async function call(
   action: 'activate' | 'validate' | 'deactivate',

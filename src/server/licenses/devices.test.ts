@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, licensedPurchase } from '../../../test/support/license-fixtures';
 import { loginAs } from '../../../test/support/shop-fixtures';
 import { LICENSE_MESSAGES, type MyLicense } from '../../shared/licenses';
@@ -8,11 +8,7 @@ import { licenseActivations, licenses } from '../db/schema/licenses';
 import { purchases } from '../db/schema/orders';
 import { activateLicense } from './activate';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 async function ownerWithDevices(machines: number, activationLimit = 10) {
   const purchase = await licensedPurchase(t.ctx, { activationLimit });

@@ -1,18 +1,14 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
 import type { LicenseAnswer, LicenseFilePayload } from '../../shared/licenses';
 import { tools } from '../db/schema/catalogue';
 import { licenseActivations } from '../db/schema/licenses';
 
 /** Floating licenses (leases.ts, decision 049) through the real app, on a clock the test moves. */
-let t: TestApp;
+const t = testAppForFile();
 let addressCounter = 0;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
 
 const MINUTE = 60_000;
 

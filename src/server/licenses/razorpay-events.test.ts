@@ -1,16 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../../test/support/license-fixtures';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
+import { fingerprint, licenseApiCall } from '../../../test/support/license-fixtures';
 import {
   catalogueRows,
   createOrder,
-  createShopTestApp,
   downloadLinkIn,
   effectsOf,
+  emulatorCheckout,
   eventually,
   newBuyer,
   orderRow,
-  type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { LICENSE_MESSAGES, type LicenseAnswer } from '../../shared/licenses';
 import { creditNotes } from '../db/schema/invoices';
@@ -25,13 +25,11 @@ import { revealLicenseKey } from './secrets-at-rest';
  * What Razorpay does without the shop asking (a bank's chargeback, a late UPI capture, a refund idempotency
  * retry), driven through the emulator over real HTTP: its signed webhooks reach the app as Razorpay's would.
  */
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let catalogue: Awaited<ReturnType<typeof catalogueRows>>;
 beforeAll(async () => {
-  t = await createShopTestApp();
   catalogue = await catalogueRows(t);
 });
-afterAll(() => t.close());
 
 const emulatorAuth = () =>
   `Basic ${Buffer.from(`${t.config.razorpay.keyId}:${t.config.razorpay.keySecret}`).toString('base64')}`;
@@ -53,11 +51,7 @@ async function emulator(
 async function buyOnEmulator() {
   const { client, user } = await newBuyer(t);
   const created = (await createOrder(client, catalogue.windows.id)).json<{ order_id: string }>();
-  const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${created.order_id}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-  });
+  const paid = await emulatorCheckout(t, created.order_id);
   const { razorpay_payment_id: paymentId } = (await paid.json()) as { razorpay_payment_id: string };
   const order = await eventually(async () => {
     const row = await orderRow(t, created.order_id);
@@ -83,26 +77,18 @@ async function buyOnEmulator() {
 }
 
 async function activate(licenseKey: string, machine: string): Promise<LicenseAnswer> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/licenses/activate',
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ licenseKey, toolId: catalogue.windows.id, fingerprint: machine }),
-  });
-  return response.json();
+  return (
+    await licenseApiCall(t, 'activate', { licenseKey, toolId: catalogue.windows.id, fingerprint: machine })
+  ).json();
 }
 
 const download = (link: string) =>
   t.app.inject({ url: new URL(link).pathname, headers: { accept: 'application/json' } });
 
 async function validate(licenseKey: string, machine: string): Promise<LicenseAnswer> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/licenses/validate',
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ licenseKey, toolId: catalogue.windows.id, fingerprint: machine }),
-  });
-  return response.json();
+  return (
+    await licenseApiCall(t, 'validate', { licenseKey, toolId: catalogue.windows.id, fingerprint: machine })
+  ).json();
 }
 
 describe('payment disputes', () => {
@@ -257,11 +243,7 @@ describe('a failed payment captured late', () => {
   it('is fulfilled once, by the payment.captured webhook', async () => {
     const { client } = await newBuyer(t);
     const created = (await createOrder(client, catalogue.windows.id)).json<{ order_id: string }>();
-    const failed = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${created.order_id}/fail`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-    });
+    const failed = await emulatorCheckout(t, created.order_id, 'fail');
     const paymentId = ((await failed.json()) as { error: { metadata: { payment_id: string } } }).error
       .metadata.payment_id;
     await t.emulator?.settled();

@@ -1,28 +1,18 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { eq, type SQL, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testDriver } from '../../../test/support/database';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, licensedPurchase } from '../../../test/support/license-fixtures';
-import {
-  addTool,
-  buyTool,
-  createShopTestApp,
-  effectsOf,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { addTool, buyTool, effectsOf, newBuyer } from '../../../test/support/shop-fixtures';
 import type { LicenseAnswer } from '../../shared/licenses';
 import { licenses } from '../db/schema/licenses';
 import { createDataSecrets } from '../kernel/data-secrets';
 import { revealSecret, sealLicenseSecrets } from './secrets-at-rest';
 
 /** License keys and credential passwords at rest (decision 032): hashed to be found, sealed to be shown. */
-let t: ShopTestApp;
-beforeAll(async () => {
-  t = await createShopTestApp();
-});
-afterAll(() => t.close());
+const t = shopTestAppForFile();
 
 const PG_DUMP = '/usr/lib/postgresql/15/bin/pg_dump';
 

@@ -1,17 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { licensedPurchase } from '../../../test/support/license-fixtures';
 import { licenses } from '../db/schema/licenses';
 import { orderEvents, orders } from '../db/schema/orders';
 import { applyDispute } from '../orders/disputes';
 import { changeLicenseOfPurchase } from './status';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const statusOf = async (licenseId: string) =>
   (await t.ctx.db.select({ status: licenses.status }).from(licenses).where(eq(licenses.id, licenseId)))[0]

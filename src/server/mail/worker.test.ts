@@ -4,8 +4,8 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
+import { appWithSmtp } from '../../../test/support/file-apps';
 import { deliverDueMail, openedMails } from '../../../test/support/mail';
-import { TestSmtpServer } from '../../../test/support/smtp';
 import { SITE } from '../../shared/site';
 import { outbox } from '../db/schema/mail';
 import { backgroundJobs, startJobs } from '../jobs';
@@ -47,17 +47,7 @@ const rowOf = async (t: TestApp, id: number) => {
 };
 
 describe('outbox worker over SMTP', () => {
-  let smtp: TestSmtpServer;
-  let t: TestApp;
-
-  beforeEach(async () => {
-    smtp = await new TestSmtpServer().start();
-    t = await createTestApp({ env: { SMTP_URL: smtp.url } });
-  });
-  afterEach(async () => {
-    await t.close();
-    await smtp.stop();
-  });
+  const { t, smtp } = appWithSmtp(createTestApp, { each: true });
 
   it("sends the notices that ask for a reply with the firm's address as Reply-To, and no other", async () => {
     const removed = renderRemovedEmail({

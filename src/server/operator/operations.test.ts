@@ -1,15 +1,10 @@
 import { count, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import { commandLineOn } from '../../../test/support/command-line';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
-import {
-  addTool,
-  buyThroughEmulator,
-  createShopTestApp,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
+import { addTool, buyThroughEmulator, newBuyer } from '../../../test/support/shop-fixtures';
 import { newWebhookEndpointSchema } from '../../shared/webhooks';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { tools } from '../db/schema/catalogue';
@@ -27,16 +22,14 @@ import { cliActor } from './audit';
  * database) and the dashboard over HTTP. Each operation writes its audit row in its own transaction.
  */
 
-let t: ShopTestApp;
+const t = shopTestAppForFile({ env: { WEBHOOKS_ALLOW_LOOPBACK: '1' } });
 let dashboard: TestClient;
 let cli: CommandLineEnv;
 
 beforeAll(async () => {
-  t = await createShopTestApp({ env: { WEBHOOKS_ALLOW_LOOPBACK: '1' } });
   dashboard = (await verifiedOperator(t)).client;
   cli = commandLineOn(t);
 }, 60_000);
-afterAll(() => t.close());
 
 const auditRows = async () => (await t.ctx.db.select({ n: count() }).from(auditLog))[0]?.n ?? 0;
 
@@ -174,20 +167,24 @@ describe('an operation and its audit row commit together or not at all', () => {
   });
 });
 
+/** What the dashboard's tool editor sends for a Windows tool it leaves as it is. */
+const editorFieldsOf = (tool: typeof tools.$inferSelect) => ({
+  name: tool.name,
+  description: tool.description,
+  device: 'Windows',
+  priceINR: String(tool.priceInrPaise / 100),
+  priceUSD: '',
+  comingSoon: false,
+  active: true,
+  delivery: 'license_key',
+  activationLimit: String(tool.activationLimit),
+});
+
 describe('the activation limit', () => {
   it('cannot go below the devices active on a license without saying how many, from either adapter', async () => {
     const tool = await addTool(t, { device: 'Windows', activationLimit: 3 });
     const license = await licenseOnMachines(tool.id, 3);
-    const editorFields = {
-      name: tool.name,
-      description: tool.description,
-      device: 'Windows',
-      priceINR: String(tool.priceInrPaise / 100),
-      priceUSD: '',
-      comingSoon: false,
-      active: true,
-      delivery: 'license_key',
-    };
+    const editorFields = editorFieldsOf(tool);
 
     const fromCli = await runCommandLine(['tools', 'edit', tool.id, '--activation-limit', '2'], cli);
     expect(fromCli.exitCode).toBe(1);
@@ -251,17 +248,7 @@ describe('the license model', () => {
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toMatch(/--heartbeat "0m": A heartbeat interval in whole minutes from 1 to 1440/);
 
-    const editorFields = {
-      name: tool.name,
-      description: tool.description,
-      device: 'Windows',
-      priceINR: String(tool.priceInrPaise / 100),
-      priceUSD: '',
-      comingSoon: false,
-      active: true,
-      delivery: 'license_key',
-      activationLimit: String(tool.activationLimit),
-    };
+    const editorFields = editorFieldsOf(tool);
     const badInterval = await dashboard.post(`/api/admin/tools/${tool.id}`, {
       ...editorFields,
       licenseModel: 'floating',

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
 import { commandLineOn } from '../../../test/support/command-line';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
-import {
-  buyTool,
-  catalogueRows,
-  createShopTestApp,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
+import { buyTool, catalogueRows, newBuyer } from '../../../test/support/shop-fixtures';
 import type { AdminOrderDetail, CustomerDetail } from '../../shared/dashboard';
 import { type CommandLineEnv, runCommandLine } from '../cli/command-line';
 import { shortId } from '../cli/format';
@@ -20,7 +15,7 @@ import type { OrderDossier } from '../orders/read/operator';
  * One customer likewise (`customerDossier`): the dashboard's customer page and `users show`.
  */
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let dashboard: TestClient;
 let cli: CommandLineEnv;
 let orderId: string;
@@ -28,7 +23,6 @@ let buyerEmail: string;
 let buyerId: string;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   dashboard = (await verifiedOperator(t)).client;
   cli = commandLineOn(t);
   const buyer = await newBuyer(t);
@@ -37,7 +31,6 @@ beforeAll(async () => {
   buyerEmail = buyer.user.email;
   buyerId = buyer.user.id;
 }, 60_000);
-afterAll(() => t.close());
 
 describe('one order', () => {
   it('is the same facts on the dashboard and on the command line', async () => {

@@ -1,17 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
 import { signedInBuyer, verifiedOperator } from '../../../test/support/dashboard-helpers';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { users } from '../db/schema/accounts';
 import { adminSessions, auditLog, operatorRecoveryCodes, operators } from '../db/schema/operator';
 import { cliActor } from './audit';
 import { grantOperator, listOperators, OperatorError, revokeOperator } from './roles';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 const auditFor = (email: string) =>
   t.ctx.db

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commandLineOn } from '../../../test/support/command-line';
+import { appWithSmtp } from '../../../test/support/file-apps';
 import { pdfText } from '../../../test/support/invoices-helpers';
 import { deliverDueMail } from '../../../test/support/mail';
 import {
@@ -11,9 +12,7 @@ import {
   loginAs,
   newBuyer,
   orderRow,
-  type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
-import { TestSmtpServer } from '../../../test/support/smtp';
 import { BILLING_MESSAGES } from '../../shared/billing';
 import { BILLING_CORRECTION_MESSAGES, type BillingCorrectionAnswer } from '../../shared/billing-correction';
 import { gstinCheckCharacter } from '../../shared/gstin';
@@ -32,20 +31,13 @@ const WRONG_CHECKSUM = '27AAPFU0939F1ZW';
 const RAJASTHAN_GSTIN = `08AAPFU0939F1Z${gstinCheckCharacter('08AAPFU0939F1Z')}`;
 const NEW_ADDRESS = 'Unit 4, Trade Centre, Bandra Kurla Complex, Mumbai 400051';
 
-let t: ShopTestApp;
-let smtp: TestSmtpServer;
+const { t, smtp } = appWithSmtp(createShopTestApp);
 let windowsId: string;
 let cli: CommandLineEnv;
 
 beforeAll(async () => {
-  smtp = await new TestSmtpServer().start();
-  t = await createShopTestApp({ env: { SMTP_URL: smtp.url } });
   windowsId = (await catalogueRows(t)).windows.id;
   cli = commandLineOn(t, 'accountant');
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.stop();
 });
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { appWithSmtp, shopTestAppForFile } from '../../../test/support/file-apps';
 import { deliverDueMail } from '../../../test/support/mail';
 import {
   addTool,
@@ -9,9 +10,7 @@ import {
   downloadLinkIn,
   effectsOf,
   newBuyer,
-  type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
-import { TestSmtpServer } from '../../../test/support/smtp';
 import { DOWNLOAD_LINK_VALID_MS } from '../../shared/constants';
 import { licenses } from '../db/schema/licenses';
 import { outbox } from '../db/schema/mail';
@@ -19,13 +18,11 @@ import { orderEvents, purchases } from '../db/schema/orders';
 import { LICENSE_KEY_PATTERN } from '../licenses/create';
 import { revealPassword } from '../licenses/secrets-at-rest';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let catalogue: Awaited<ReturnType<typeof catalogueRows>>;
 beforeAll(async () => {
-  t = await createShopTestApp();
   catalogue = await catalogueRows(t);
 });
-afterAll(() => t.close());
 
 /** The path part of an emailed download link, for app.inject. */
 const pathOf = (link: string) => new URL(link).pathname;
@@ -181,16 +178,7 @@ describe('credentials delivery', () => {
 });
 
 describe('SMTP down at purchase time', () => {
-  let smtp: TestSmtpServer;
-  let shop: ShopTestApp;
-  beforeAll(async () => {
-    smtp = await new TestSmtpServer().start();
-    shop = await createShopTestApp({ env: { SMTP_URL: smtp.url } });
-  });
-  afterAll(async () => {
-    await shop.close();
-    await smtp.stop();
-  });
+  const { t: shop, smtp } = appWithSmtp(createShopTestApp);
 
   it('commits the purchase and delivers the email once SMTP is back', async () => {
     const { windows } = await catalogueRows(shop);

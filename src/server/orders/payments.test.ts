@@ -1,20 +1,20 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { openedMails } from '../../../test/support/mail';
 import {
   addTool,
   buyTool,
   catalogueRows,
   createOrder,
-  createShopTestApp,
   effectsOf,
+  emulatorCheckout,
   eventually,
   fakePaymentId,
   newBuyer,
   orderRow,
   paymentEvent,
   postWebhook,
-  type ShopTestApp,
   signedCheckout,
 } from '../../../test/support/shop-fixtures';
 import { licenses } from '../db/schema/licenses';
@@ -28,14 +28,12 @@ import { razorpayEventSchema } from '../payments/razorpay-event';
 import { webhookSignature } from '../payments/signatures';
 import { applyRazorpayEvent } from './razorpay-events';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let catalogue: Awaited<ReturnType<typeof catalogueRows>>;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   catalogue = await catalogueRows(t);
 });
-afterAll(() => t.close());
 
 type CreateResponse = {
   status: string;
@@ -51,11 +49,7 @@ type CreateResponse = {
 
 /** Pays on the emulator the way its checkout script does, over real HTTP. */
 async function payOnEmulator(razorpayOrderId: string, outcome: 'pay' | 'fail' = 'pay') {
-  const response = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/${outcome}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-  });
+  const response = await emulatorCheckout(t, razorpayOrderId, outcome);
   return {
     status: response.status,
     body: (await response.json()) as Record<string, unknown> & {

@@ -1,17 +1,16 @@
 import { and, eq } from 'drizzle-orm';
 import PDFDocument from 'pdfkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { multipartFile } from '../../../test/support/forms';
 import { pdfText } from '../../../test/support/invoices-helpers';
 import {
   catalogueRows,
-  createShopTestApp,
   createUser,
   effectsOf,
   eventually,
   loginAs,
   postWebhook,
-  type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type { CheckoutQuote } from '../../shared/checkout-quote';
 import type { OrderDetail } from '../../shared/order-detail';
@@ -31,7 +30,7 @@ import { recordTransfer, settleLatePayment } from './receipts';
  * TDS report all agreeing to the paisa; the buyer's Form 16A; an unpaid proforma expiring with a moved clock.
  */
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let toolId: string;
 // 26 November 2026, 11:30 in India: in the third quarter of financial year 2026-27.
 const START = new Date('2026-11-26T06:00:00Z');
@@ -84,11 +83,9 @@ const rupees = (paise: number) =>
   `₹${Math.floor(paise / 100).toLocaleString('en-IN')}.${String(paise % 100).padStart(2, '0')}`;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   moveClockTo(START);
   toolId = (await catalogueRows(t)).windows.id;
 });
-afterAll(() => t.close());
 
 describe('a proforma with a coupon and TDS, paid by its payment link', () => {
   let buyer: Awaited<ReturnType<typeof firmBuyer>>;

@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import {
   addPercentCoupon,
   catalogueRows,
   createOrder,
-  createShopTestApp,
+  emulatorCheckout,
   newBuyer,
   orderRow,
-  type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import { BILLING_MESSAGES } from '../../shared/billing';
 import type { CheckoutQuote } from '../../shared/checkout-quote';
@@ -18,16 +18,12 @@ import { gstinCheckCharacter } from '../../shared/gstin';
 import { invoices } from '../db/schema/invoices';
 import type { TaxDocument } from '../invoices/document';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let windowsId: string;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   windowsId = (await catalogueRows(t)).windows.id;
   await addPercentCoupon(t, 'LAUNCH-20', 20, 'quote-tests');
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const quote = (client: TestClient, body: Record<string, unknown>) =>
@@ -68,11 +64,7 @@ describe('POST /api/checkout/quote', () => {
     expect(created.json<{ amount: number }>().amount).toBe(summary.total);
 
     const razorpayOrderId = created.json<{ order_id: string }>().order_id;
-    const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-    });
+    const paid = await emulatorCheckout(t, razorpayOrderId);
     expect((await client.post('/api/verify-payment/', await paid.json())).statusCode).toBe(200);
     const order = await orderRow(t, razorpayOrderId);
     const [invoice] = await t.ctx.db.select().from(invoices).where(eq(invoices.orderId, order.id));

@@ -1,14 +1,13 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adminOn } from '../../../test/support/command-line';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { openedMails } from '../../../test/support/mail';
 import {
   buyThroughEmulator,
   catalogueRows,
   createOrder,
-  createShopTestApp,
   newBuyer,
-  type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type { OrderDetail } from '../../shared/order-detail';
 import { REFUND_REQUEST_MESSAGES, type RefundRequestView } from '../../shared/refund-requests';
@@ -18,17 +17,15 @@ import { outbox } from '../db/schema/mail';
 import { auditLog } from '../db/schema/operator';
 import { orders, refundRequests } from '../db/schema/orders';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let windowsId: string;
 let macosId: string;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   const rows = await catalogueRows(t);
   windowsId = rows.windows.id;
   macosId = rows.macos.id;
 });
-afterAll(() => t.close());
 
 const admin = adminOn(() => t);
 const DESCRIPTION = 'The installer stops at 40 % on Windows 11 and support could not fix it.';

@@ -1,26 +1,17 @@
 import { eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from '../../../test/support/app';
+import { appWithSmtp } from '../../../test/support/file-apps';
 import { licensedPurchase } from '../../../test/support/license-fixtures';
 import { deliverDueMail } from '../../../test/support/mail';
 import { addRelease } from '../../../test/support/release-fixtures';
 import { addTool } from '../../../test/support/shop-fixtures';
-import { TestSmtpServer } from '../../../test/support/smtp';
 import { users } from '../db/schema/accounts';
 import { outbox } from '../db/schema/mail';
 import { releases } from '../db/schema/releases';
 import { announceReleases } from './announcements';
 
-let t: TestApp;
-const smtp = new TestSmtpServer();
-beforeAll(async () => {
-  await smtp.start();
-  t = await createTestApp({ env: { SMTP_URL: smtp.url } });
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp.stop();
-});
+const { t, smtp } = appWithSmtp(createTestApp);
 
 describe('release announcements', () => {
   it('email each owner who wants them once, with a one-click unsubscribe, and never twice', async () => {

@@ -5,25 +5,24 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { XMLParser } from 'fast-xml-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
 import { answerChecker } from '../../../test/support/openapi';
 import { addRelease, nupkg, type ReleaseSpec } from '../../../test/support/release-fixtures';
-import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
+import { addTool } from '../../../test/support/shop-fixtures';
 import { installedVelopackApp } from '../../../test/support/velopack';
 import type { LicenseAnswer, UpdateCheckAnswer } from '../../shared/licenses';
 import { licenses } from '../db/schema/licenses';
 import { forgetLicenses } from '../licenses/memory';
 import { refundOrder } from '../orders/refund';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 /** The update check's answers are checked against the OpenAPI document's schema. */
 let matchesDocument: Awaited<ReturnType<typeof answerChecker>>;
 beforeAll(async () => {
-  t = await createShopTestApp();
   matchesDocument = await answerChecker(t.app);
 });
-afterAll(() => t?.close());
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
@@ -49,41 +48,28 @@ const notFoundBody = async () => (await fetch(`${t.baseUrl}/api/no-such-route`))
 describe('Velopack feed', () => {
   it('a real Velopack client finds 1.1.0 on the win feed, downloads the package the feed describes, and the URL dies with a refund', async () => {
     const purchase = await licensedTool('PdfToolkit');
-    const velopackPackage = (version: string) => ({
-      platform: 'windows' as const,
-      kind: 'velopack' as const,
-      fileName: `PdfToolkit-${version}-full.nupkg`,
-      content: nupkg('PdfToolkit', version),
-    });
-    await addRelease(t.ctx, {
-      toolId: purchase.toolId,
-      version: '1.0.0',
-      artifacts: [velopackPackage('1.0.0')],
-    });
-    const current = await addRelease(t.ctx, {
-      toolId: purchase.toolId,
-      version: '1.1.0',
+    /** A release of `version` holding its full Velopack package. */
+    const release = (version: string, extra: Partial<Parameters<typeof addRelease>[1]> = {}) =>
+      addRelease(t.ctx, {
+        toolId: purchase.toolId,
+        version,
+        artifacts: [
+          {
+            platform: 'windows',
+            kind: 'velopack',
+            fileName: `PdfToolkit-${version}-full.nupkg`,
+            content: nupkg('PdfToolkit', version),
+          },
+        ],
+        ...extra,
+      });
+    await release('1.0.0');
+    const current = await release('1.1.0', {
       notesMarkdown: '## Faster merging\n\n<script>alert(1)</script>[x](javascript:alert(1))',
-      artifacts: [velopackPackage('1.1.0')],
     });
-    await addRelease(t.ctx, {
-      toolId: purchase.toolId,
-      version: '1.2.0',
-      state: 'draft',
-      artifacts: [velopackPackage('1.2.0')],
-    });
-    await addRelease(t.ctx, {
-      toolId: purchase.toolId,
-      version: '1.3.0',
-      state: 'yanked',
-      artifacts: [velopackPackage('1.3.0')],
-    });
-    await addRelease(t.ctx, {
-      toolId: purchase.toolId,
-      version: '1.4.0-beta.1',
-      channel: 'beta',
-      artifacts: [velopackPackage('1.4.0-beta.1')],
-    });
+    await release('1.2.0', { state: 'draft' });
+    await release('1.3.0', { state: 'yanked' });
+    await release('1.4.0-beta.1', { channel: 'beta' });
     const { velopackUrl } = await activate(purchase);
 
     // A fake installed app of version 1.0.0: Velopack's documented locator override.

@@ -3,8 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/app';
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from '../../../test/support/app';
+import { testAppForFile } from '../../../test/support/file-apps';
 import { addTool } from '../../../test/support/shop-fixtures';
 import type { ReleasePublicKeyResponse } from '../../shared/releases';
 import { attachToolFile } from '../catalogue/operator';
@@ -15,11 +16,7 @@ import { signMigratedArtifacts } from './backfill';
 import { listReleases, openArtifactStream } from './store';
 
 /** The tool file that existed before releases becomes the installer of release 1.0.0, so no buyer loses it. */
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+const t = testAppForFile();
 
 /** The hand-written part of the releases migration, run again on a database holding a tool with a file. */
 async function runCustomMigrationPart(): Promise<void> {

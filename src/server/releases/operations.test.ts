@@ -5,7 +5,7 @@ import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
-import { nupkg, streamOf } from '../../../test/support/release-fixtures';
+import { installerUpload, nupkg, streamOf } from '../../../test/support/release-fixtures';
 import { addTool } from '../../../test/support/shop-fixtures';
 import { createReleaseSchema } from '../../shared/release-schemas';
 import { RELEASE_MESSAGES } from '../../shared/releases';
@@ -41,20 +41,18 @@ const draft = (version: string, extra: Record<string, unknown> = {}) =>
 
 async function withInstaller(toolId: string, version: string, extra: Record<string, unknown> = {}) {
   const release = await createRelease(t.ctx, toolId, draft(version, extra), actor);
-  await addArtifact(
-    t.ctx,
-    release.id,
-    {
-      platform: 'windows',
-      arch: 'x64',
-      kind: 'installer',
-      fileName: `Setup-${version}.exe`,
-      stream: streamOf(randomBytes(64)),
-    },
-    actor,
-  );
+  await addArtifact(t.ctx, release.id, installerUpload(`Setup-${version}.exe`, randomBytes(64)), actor);
   return release;
 }
+
+/** A Velopack package uploaded to a Windows release, as the operator adds one. */
+const addVelopack = (releaseId: string, fileName: string, bytes: Buffer, arch: 'x64' | 'arm64' = 'x64') =>
+  addArtifact(
+    t.ctx,
+    releaseId,
+    { platform: 'windows', arch, kind: 'velopack', fileName, stream: streamOf(bytes) },
+    actor,
+  );
 
 /** The files stored for a release, straight from the storage directory. */
 function storedFiles(toolId: string, releaseId: string): string[] {
@@ -163,13 +161,7 @@ describe('release files', () => {
     );
 
     await publishRelease(t.ctx, release.id, actor);
-    const extra = {
-      platform: 'windows',
-      arch: 'x64',
-      kind: 'installer',
-      fileName: 'Setup.exe',
-      stream: streamOf(bytes),
-    } as const;
+    const extra = installerUpload('Setup.exe', bytes);
     await expect(addArtifact(t.ctx, release.id, extra, actor)).rejects.toThrow(
       RELEASE_MESSAGES.publishedFilesFixed,
     );
@@ -236,13 +228,7 @@ describe('Velopack packages', () => {
     const tool = await addTool(t, { name: 'PDF Toolkit Velo' });
     const release = await createRelease(t.ctx, tool.id, draft('1.1.0'), actor);
     const full = nupkg('PDFToolkitVelo', '1.1.0');
-    const upload = (fileName: string, bytes: Buffer) =>
-      addArtifact(
-        t.ctx,
-        release.id,
-        { platform: 'windows', arch: 'x64', kind: 'velopack', fileName, stream: streamOf(bytes) },
-        actor,
-      );
+    const upload = (fileName: string, bytes: Buffer) => addVelopack(release.id, fileName, bytes);
     const { artifact } = await upload('PDFToolkitVelo-1.1.0-full.nupkg', full);
     expect(artifact).toMatchObject({
       velopackType: 'Full',
@@ -258,13 +244,7 @@ describe('Velopack packages', () => {
   it('refuses a package of another version or id, or not a package at all, and stores nothing', async () => {
     const tool = await addTool(t, { name: 'Velo Check', packageId: 'PdfToolkit' });
     const release = await createRelease(t.ctx, tool.id, draft('1.1.0'), actor);
-    const upload = (fileName: string, bytes: Buffer) =>
-      addArtifact(
-        t.ctx,
-        release.id,
-        { platform: 'windows', arch: 'x64', kind: 'velopack', fileName, stream: streamOf(bytes) },
-        actor,
-      );
+    const upload = (fileName: string, bytes: Buffer) => addVelopack(release.id, fileName, bytes);
 
     await expect(upload('PdfToolkit-1.1.0-full.nupkg', nupkg('PdfToolkit', '1.2.0'))).rejects.toThrow(
       'This package is PdfToolkit 1.2.0, not PdfToolkit 1.1.0.',
@@ -329,18 +309,7 @@ describe('issue 51: build numbers, per-platform minimums, architectures', () => 
     const tool = await addTool(t, { name: 'Twin Arch' });
     const release = await createRelease(t.ctx, tool.id, draft('1.1.0'), actor);
     const upload = (arch: 'x64' | 'arm64', fileName: string) =>
-      addArtifact(
-        t.ctx,
-        release.id,
-        {
-          platform: 'windows',
-          arch,
-          kind: 'velopack',
-          fileName,
-          stream: streamOf(nupkg('TwinArch', '1.1.0')),
-        },
-        actor,
-      );
+      addVelopack(release.id, fileName, nupkg('TwinArch', '1.1.0'), arch);
     await upload('x64', 'TwinArch-1.1.0-full.nupkg');
     await expect(upload('arm64', 'TwinArch-1.1.0-full.nupkg')).rejects.toThrow(
       /already has a Velopack package named TwinArch-1\.1\.0-full\.nupkg \(windows x64\).*--channel win-arm64/,
@@ -354,18 +323,7 @@ describe('issue 51: build numbers, per-platform minimums, architectures', () => 
     const tool = await addTool(t, { name: 'Delta Only' });
     const release = await createRelease(t.ctx, tool.id, draft('1.1.0'), actor);
     const upload = (arch: 'x64' | 'arm64', fileName: string) =>
-      addArtifact(
-        t.ctx,
-        release.id,
-        {
-          platform: 'windows',
-          arch,
-          kind: 'velopack',
-          fileName,
-          stream: streamOf(nupkg('DeltaOnly', '1.1.0')),
-        },
-        actor,
-      );
+      addVelopack(release.id, fileName, nupkg('DeltaOnly', '1.1.0'), arch);
     await upload('arm64', 'DeltaOnly-1.1.0-win-arm64-delta.nupkg');
     await upload('x64', 'DeltaOnly-1.1.0-full.nupkg');
     await expect(publishRelease(t.ctx, release.id, actor)).rejects.toThrow(

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
 import { type ArtifactSpec, addRelease } from '../../../test/support/release-fixtures';
-import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
+import { addTool } from '../../../test/support/shop-fixtures';
 import * as sparkle from '../../../test/support/sparkle';
 import * as winsparkle from '../../../test/support/winsparkle';
 import type { LicenseAnswer, UpdateCheckAnswer } from '../../shared/licenses';
@@ -17,7 +18,7 @@ import type { ArtifactRow } from './store';
  * 1.2.0-beta.1 and 1.2.0-beta.2; a draft 1.3.0; and later the final 1.2.0.
  */
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let purchase: LicensedPurchase;
 let appcastUrl: string;
 let machine: string;
@@ -69,7 +70,6 @@ const text = async (url: string) => {
 };
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   const tool = await addTool(t, { name: 'Update Clients Tool' });
   purchase = await licensedPurchase(t.ctx, { toolId: tool.id });
   const everywhere = (version: string) => [
@@ -101,7 +101,6 @@ beforeAll(async () => {
   if (!answer.updates) throw new Error(`activate answered ${JSON.stringify(answer)}`);
   appcastUrl = answer.updates.appcastUrl;
 });
-afterAll(() => t?.close());
 
 describe('WinSparkle (ported src/appcast.cpp and src/updatechecker.cpp) on the documented URL', () => {
   it('a stable x64 app on 1.0.0 on Windows 10.0.19045 is offered 1.1.0 with its x64 installer, never a beta, never arm64', async () => {

@@ -1,14 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adminOn } from '../../../test/support/command-line';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { openedMails } from '../../../test/support/mail';
-import {
-  addTool,
-  buyThroughEmulator,
-  createShopTestApp,
-  newBuyer,
-  type ShopTestApp,
-} from '../../../test/support/shop-fixtures';
+import { addTool, buyThroughEmulator, newBuyer } from '../../../test/support/shop-fixtures';
 import type { MyLicense } from '../../shared/licenses';
 import type { PurchasedTool } from '../../shared/shop';
 import { TEAM_INVITATION_PATH, type Team } from '../../shared/teams';
@@ -23,14 +18,12 @@ import { refundOrder } from '../orders/refund';
 
 /** The operator's view of teams (`licenses show --json`, seats free / move, audited) and erasure of members and owners. */
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let toolId: string;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   toolId = (await addTool(t, { name: 'Audit Trail', priceInrPaise: 800_00 })).id;
 });
-afterAll(() => t.close());
 
 const admin = adminOn(() => t);
 

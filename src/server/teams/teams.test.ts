@@ -1,8 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../test/support/client';
+import { appWithSmtp } from '../../../test/support/file-apps';
 import { pdfText } from '../../../test/support/invoices-helpers';
-import { fingerprint } from '../../../test/support/license-fixtures';
+import { fingerprint, licenseApiCall } from '../../../test/support/license-fixtures';
 import { deliverDueMail } from '../../../test/support/mail';
 import {
   addPercentCoupon,
@@ -11,12 +12,11 @@ import {
   createOrder,
   createShopTestApp,
   createUser,
+  emulatorCheckout,
   loginAs,
   newBuyer,
   orderRow,
-  type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
-import { TestSmtpServer } from '../../../test/support/smtp';
 import { seatMember } from '../../../test/support/team-fixtures';
 import type { MyLicense } from '../../shared/licenses';
 import type { OrderHistoryOrder } from '../../shared/order-history';
@@ -30,8 +30,7 @@ import { cliActor } from '../operator/audit';
 import { refundOrder } from '../orders/refund';
 import { freeSeatsBeyondPaid } from './operator';
 
-let t: ShopTestApp;
-let smtp: TestSmtpServer;
+const { t, smtp } = appWithSmtp(createShopTestApp);
 let toolId: string;
 const desks = [fingerprint('desk'), fingerprint('desk'), fingerprint('desk'), fingerprint('desk')];
 
@@ -46,25 +45,14 @@ const FIRM_BILLING = {
 };
 
 beforeAll(async () => {
-  smtp = await new TestSmtpServer().start();
-  t = await createShopTestApp({ env: { SMTP_URL: smtp.url } });
   toolId = (await addTool(t, { name: 'Ledger Lens', device: 'Windows', priceInrPaise: 1000_00 })).id;
   await addPercentCoupon(t, 'FIRM-10', 10, 'team-tests');
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.stop();
 });
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 async function licenseCall(action: 'activate' | 'validate', licenseKey: string, fingerprint: string) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/licenses/${action}`,
-    headers: { 'content-type': 'application/json' },
-    payload: { licenseKey, toolId, fingerprint },
-  });
+  const response = await licenseApiCall(t, action, { licenseKey, toolId, fingerprint });
   return response.json<{ code: string; valid: boolean }>();
 }
 
@@ -328,11 +316,7 @@ describe('team licenses', () => {
     await refundOrder(t.ctx, { orderId: teamOrder?.id ?? '', source: 'admin', reason: 'Firm closed' });
     const seatsAfterRefund = await seatsOf(licenseId);
 
-    const paid = await fetch(`${t.baseUrl}/emulator/razorpay/checkout/${razorpayOrderId}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key_id: t.config.razorpay.keyId }),
-    });
+    const paid = await emulatorCheckout(t, razorpayOrderId);
     const payment = (await paid.json()) as { razorpay_payment_id: string };
     expect((await owner.client.post('/api/verify-payment/', payment)).statusCode).toBe(409);
     await t.emulator?.settled();

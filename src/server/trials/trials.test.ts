@@ -1,20 +1,19 @@
 import { and, count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commandLineOn } from '../../../test/support/command-line';
+import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import { openedMails } from '../../../test/support/mail';
 import { answerChecker } from '../../../test/support/openapi';
-import { addRelease } from '../../../test/support/release-fixtures';
+import { addRelease, windowsInstaller } from '../../../test/support/release-fixtures';
 import {
   addTool,
   buyThroughEmulator,
   buyTool,
   catalogueRows,
-  createShopTestApp,
   downloadLinkIn,
   loginAs,
   newBuyer,
-  type ShopTestApp,
 } from '../../../test/support/shop-fixtures';
 import type { PurchasedTool } from '../../shared/shop';
 import { TEAM_INVITATION_PATH } from '../../shared/teams';
@@ -33,16 +32,14 @@ import { endTrial, extendTrial } from './operator';
 import { sendTrialEmails } from './reminders';
 import { DAY_MS } from './trials';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 /** Every license API answer and started trial here is checked against the OpenAPI document's schema. */
 let matchesDocument: Awaited<ReturnType<typeof answerChecker>>;
 beforeAll(async () => {
-  t = await createShopTestApp();
   matchesDocument = await answerChecker(t.app);
   // The default catalogue (its Windows tool has a download file) is seeded only into an empty tools table.
   await catalogueRows(t);
 });
-afterAll(() => t.close());
 
 async function licenseApi(operation: 'activate' | 'validate', body: Record<string, unknown>) {
   const response = await t.app.inject({ method: 'POST', url: `/api/licenses/${operation}`, payload: body });
@@ -171,15 +168,7 @@ describe('starting a trial', () => {
     const release = await addRelease(t.ctx, {
       toolId: tool.id,
       version: '2.0.0',
-      artifacts: [
-        {
-          platform: 'windows',
-          arch: 'x64',
-          kind: 'installer',
-          fileName: 'Setup.exe',
-          content: Buffer.from('MZ'),
-        },
-      ],
+      artifacts: [windowsInstaller()],
     });
     const [mine] = (await client.get('/api/my-tools/')).json<PurchasedTool[]>();
     expect(mine).toMatchObject({ trialEndsAt: answer.expiresAt, currentVersion: { version: '2.0.0' } });

@@ -1,16 +1,19 @@
 import semver from 'semver';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../../test/support/client';
-import { type ActivatedMachine, activatedMachines } from '../../../../test/support/license-fixtures';
+import { shopTestAppForFile } from '../../../../test/support/file-apps';
+import {
+  type ActivatedMachine,
+  activatedMachines,
+  licenseApiCall,
+} from '../../../../test/support/license-fixtures';
 import { addRelease, nupkg } from '../../../../test/support/release-fixtures';
 import {
   addTool,
-  createShopTestApp,
   INR_BILLING,
   loginAs,
   newBuyer,
   payThroughEmulator,
-  type ShopTestApp,
 } from '../../../../test/support/shop-fixtures';
 import * as winsparkle from '../../../../test/support/winsparkle';
 import { toolChangesSchema } from '../../../shared/dashboard';
@@ -31,7 +34,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const DAY_0 = new Date('2026-03-03T06:30:00Z');
 const PACKAGE = 'PeriodTool';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let toolId: string;
 
 const onDay = (day: number) => t.clock.set(new Date(DAY_0.getTime() + day * DAY_MS));
@@ -54,7 +57,6 @@ const files = (version: string) => [
 ];
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   onDay(0);
   toolId = (
     await addTool(t, {
@@ -83,9 +85,6 @@ beforeAll(async () => {
     );
   }
 }, 120_000);
-afterAll(async () => {
-  await t?.close();
-});
 
 async function myLicense(client: TestClient): Promise<MyLicense> {
   const found = (await client.get('/api/my-licenses/'))
@@ -137,10 +136,10 @@ async function offeredTo(licenseKey: string, machine: ActivatedMachine): Promise
 }
 
 async function validate(licenseKey: string, machine: ActivatedMachine) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/licenses/validate',
-    payload: { licenseKey, toolId, fingerprint: machine.fingerprint },
+  const response = await licenseApiCall(t, 'validate', {
+    licenseKey,
+    toolId,
+    fingerprint: machine.fingerprint,
   });
   return response.json<{ code: string; updatesUntil?: string | null }>();
 }

@@ -1,16 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../../test/support/client';
+import { shopTestAppForFile } from '../../../../test/support/file-apps';
 import { pdfText } from '../../../../test/support/invoices-helpers';
-import { fingerprint } from '../../../../test/support/license-fixtures';
+import { fingerprint, licenseApiCall } from '../../../../test/support/license-fixtures';
 import {
   addTool,
-  createShopTestApp,
   INR_BILLING,
   loginAs,
   newBuyer,
   payThroughEmulator,
-  type ShopTestApp,
 } from '../../../../test/support/shop-fixtures';
 import { seatMember } from '../../../../test/support/team-fixtures';
 import type { CheckoutQuote } from '../../../shared/checkout-quote';
@@ -34,11 +33,10 @@ import { refundOrder } from '../refund';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DAY_0 = new Date('2026-03-03T06:30:00Z');
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let toolId: string;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   t.clock.set(DAY_0);
   toolId = (
     await addTool(t, { name: 'PDF Tool', device: 'Windows', priceInrPaise: 1499_00, activationLimit: 2 })
@@ -50,9 +48,6 @@ beforeAll(async () => {
     cliActor('renewal-test'),
   );
 }, 120_000);
-afterAll(async () => {
-  await t?.close();
-});
 
 const onDay = (day: number) => t.clock.set(new Date(DAY_0.getTime() + day * DAY_MS));
 /** A session of `user` on the current day (one from day 0 has long expired by day 380). */
@@ -60,12 +55,7 @@ const signedIn = (user: { id: string }) => loginAs(t, user);
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 async function validate(licenseKey: string, machine: string) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/licenses/validate',
-    headers: { 'content-type': 'application/json' },
-    payload: { licenseKey, toolId, fingerprint: machine },
-  });
+  const response = await licenseApiCall(t, 'validate', { licenseKey, toolId, fingerprint: machine });
   return response.json<{ code: string; updatesUntil?: string | null }>();
 }
 
@@ -75,11 +65,10 @@ async function buyAndActivate() {
   await payThroughEmulator(t, buyer.client, { toolId, currency: 'INR', billingDetails: INR_BILLING });
   const license = await myLicense(buyer.client);
   const machine = fingerprint('office');
-  const activated = await t.app.inject({
-    method: 'POST',
-    url: '/api/licenses/activate',
-    headers: { 'content-type': 'application/json' },
-    payload: { licenseKey: license.licenseKey, toolId, fingerprint: machine },
+  const activated = await licenseApiCall(t, 'activate', {
+    licenseKey: license.licenseKey,
+    toolId,
+    fingerprint: machine,
   });
   expect(activated.json<{ code: string }>().code).toBe('VALID');
   return { ...buyer, license, machine };

@@ -1,21 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   LicenseClient,
   licensedFrom,
   verifyLicenseFile,
 } from '../../../../packages/license-client/src/index';
 import type { TestClient } from '../../../../test/support/client';
+import { shopTestAppForFile } from '../../../../test/support/file-apps';
 import { pdfText } from '../../../../test/support/invoices-helpers';
-import { fingerprint } from '../../../../test/support/license-fixtures';
-import {
-  addTool,
-  createShopTestApp,
-  newBuyer,
-  orderRow,
-  payThroughEmulator,
-  type ShopTestApp,
-} from '../../../../test/support/shop-fixtures';
+import { fingerprint, licenseApiCall } from '../../../../test/support/license-fixtures';
+import { addTool, newBuyer, orderRow, payThroughEmulator } from '../../../../test/support/shop-fixtures';
 import { seatMember } from '../../../../test/support/team-fixtures';
 import type { CheckoutQuote } from '../../../shared/checkout-quote';
 import { newEditionSchema } from '../../../shared/edition-schemas';
@@ -52,13 +46,12 @@ const GERMANY = {
   currency: 'USD',
 };
 
-let t: ShopTestApp;
+const t = shopTestAppForFile({ env: { LUT_ARN } });
 let toolId: string;
 let standardId: string;
 let proId: string;
 
 beforeAll(async () => {
-  t = await createShopTestApp({ env: { LUT_ARN } });
   toolId = (
     await addTool(t, { name: 'PDF Tool', device: 'Windows', priceInrPaise: 1499_00, activationLimit: 2 })
   ).id;
@@ -85,25 +78,17 @@ beforeAll(async () => {
     )
   ).edition.id;
 }, 120_000);
-afterAll(async () => {
-  await t?.close();
-});
 
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 const rupees = (subunits: number) =>
   `₹${(subunits / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 async function licenseCall(action: 'activate' | 'validate', licenseKey: string, machine: string) {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/licenses/${action}`,
-    headers: { 'content-type': 'application/json' },
-    payload: {
-      licenseKey,
-      toolId,
-      fingerprint: machine,
-      ...(action === 'activate' ? { name: 'Accounts PC' } : {}),
-    },
+  const response = await licenseApiCall(t, action, {
+    licenseKey,
+    toolId,
+    fingerprint: machine,
+    ...(action === 'activate' ? { name: 'Accounts PC' } : {}),
   });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<{

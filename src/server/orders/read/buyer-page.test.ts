@@ -1,27 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../../../test/support/client';
+import { shopTestAppForFile } from '../../../../test/support/file-apps';
 import {
   addPercentCoupon,
   buyThroughEmulator,
   catalogueRows,
-  createShopTestApp,
   newBuyer,
-  type ShopTestApp,
 } from '../../../../test/support/shop-fixtures';
 import type { CheckoutQuote } from '../../../shared/checkout-quote';
 import type { MyLicense } from '../../../shared/licenses';
 import type { OrderDetail } from '../../../shared/order-detail';
 
-let t: ShopTestApp;
+const t = shopTestAppForFile();
 let windowsId: string;
 
 beforeAll(async () => {
-  t = await createShopTestApp();
   windowsId = (await catalogueRows(t)).windows.id;
   await addPercentCoupon(t, 'LAUNCH-20', 20, 'order-page-tests');
-});
-afterAll(async () => {
-  await t.close();
 });
 
 /** Orders, pays on the emulator and verifies as the browser does; returns the local order id. */
