@@ -4,6 +4,7 @@ import { formatSubunits } from '../../../shared/money';
 import { Button, FormError, TextField, useForm } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { dashboardApi, problem } from './api';
+import { AuthenticatorCodeField } from './fields';
 import { Detail } from './OrderRecords';
 import { Card, formatDateTime } from './ui';
 
@@ -157,14 +158,7 @@ export function ProformaPaymentPanel({
                 label="UTR of the transfer back (for a bank transfer)"
                 autoComplete="off"
               />
-              <TextField
-                {...giveBack.field('code')}
-                label="Code from your authenticator app"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={7}
-                required
-              />
+              <AuthenticatorCodeField {...giveBack.field('code')} required />
               <FormError message={giveBack.formError} />
               <div className="flex flex-wrap gap-2">
                 <Button type="submit" variant="danger" busy={giveBack.busy === 'submit'}>
