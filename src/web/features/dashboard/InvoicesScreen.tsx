@@ -5,7 +5,7 @@ import { QUARTER_MESSAGE, quarterDays, type TdsReportRow } from '../../../shared
 import { Button, FormError } from '../../components/form';
 import { dashboardApi, queryString } from './api';
 import { type Column, DataTable } from './DataTable';
-import { FilterInput } from './fields';
+import { DateRangeInputs, FilterInput } from './fields';
 import { Download } from './icons';
 import { ScreenTitle, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
@@ -176,22 +176,7 @@ export function InvoicesScreen() {
           onSubmit={submit}
           className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end"
         >
-          <FilterInput
-            id="invoices-from"
-            label="From"
-            type="date"
-            required
-            value={form.from}
-            onValueChange={(from) => setForm({ ...form, from })}
-          />
-          <FilterInput
-            id="invoices-to"
-            label="To"
-            type="date"
-            required
-            value={form.to}
-            onValueChange={(to) => setForm({ ...form, to })}
-          />
+          <DateRangeInputs idPrefix="invoices" range={form} onChange={setForm} required />
           <Button type="submit">Show</Button>
         </form>
       </search>

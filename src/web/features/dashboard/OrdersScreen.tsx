@@ -6,7 +6,7 @@ import { Button, compactInputClass, FormError } from '../../components/form';
 import { dashboardApi } from './api';
 import { CursorTable, FIRST_PAGE } from './CursorTable';
 import type { Column } from './DataTable';
-import { FilterInput } from './fields';
+import { DateRangeInputs, FilterInput } from './fields';
 import { ScreenLink } from './links';
 import { customerEmail, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
@@ -130,20 +130,7 @@ export function OrdersScreen() {
               ))}
             </select>
           </div>
-          <FilterInput
-            id="orders-from"
-            label="From"
-            type="date"
-            value={form.from}
-            onValueChange={(from) => setForm({ ...form, from })}
-          />
-          <FilterInput
-            id="orders-to"
-            label="To"
-            type="date"
-            value={form.to}
-            onValueChange={(to) => setForm({ ...form, to })}
-          />
+          <DateRangeInputs idPrefix="orders" range={form} onChange={setForm} />
           <Button type="submit">Search</Button>
         </form>
       </search>

@@ -20,22 +20,16 @@ function PeriodCard({ label, figures }: { label: string; figures: PeriodFigures 
   return (
     <Card title={label}>
       <dl className="grid grid-cols-3 gap-3 text-sm">
-        <div>
-          <dt className="text-slate-600">Orders</dt>
-          <dd className="mt-1 text-xl font-semibold text-slate-900 tabular-nums">{figures.orders}</dd>
-        </div>
-        <div>
-          <dt className="text-slate-600">INR</dt>
-          <dd className="mt-1 text-xl font-semibold text-slate-900 tabular-nums">
-            {formatSubunits(figures.revenue.INR, 'INR')}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-slate-600">USD</dt>
-          <dd className="mt-1 text-xl font-semibold text-slate-900 tabular-nums">
-            {formatSubunits(figures.revenue.USD, 'USD')}
-          </dd>
-        </div>
+        {[
+          ['Orders', figures.orders],
+          ['INR', formatSubunits(figures.revenue.INR, 'INR')],
+          ['USD', formatSubunits(figures.revenue.USD, 'USD')],
+        ].map(([name, value]) => (
+          <div key={name}>
+            <dt className="text-slate-600">{name}</dt>
+            <dd className="mt-1 text-xl font-semibold text-slate-900 tabular-nums">{value}</dd>
+          </div>
+        ))}
       </dl>
     </Card>
   );

@@ -75,3 +75,28 @@ export function FilterInput({
     </div>
   );
 }
+
+/** The From and To days of a filter bar (two cells of its grid), both changed through one range. */
+export function DateRangeInputs<Range extends { from: string; to: string }>({
+  idPrefix,
+  range,
+  onChange,
+  required,
+}: {
+  idPrefix: string;
+  range: Range;
+  onChange: (range: Range) => void;
+  required?: boolean;
+}) {
+  return (['from', 'to'] as const).map((end) => (
+    <FilterInput
+      key={end}
+      id={`${idPrefix}-${end}`}
+      label={end === 'from' ? 'From' : 'To'}
+      type="date"
+      required={required}
+      value={range[end]}
+      onValueChange={(day) => onChange({ ...range, [end]: day })}
+    />
+  ));
+}
