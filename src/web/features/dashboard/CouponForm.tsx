@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { type CouponSummary, couponInputProblems, type NewCouponInput } from '../../../shared/coupons';
 import type { AdminTool } from '../../../shared/dashboard';
-import { Button, Checkbox, Field, FormError, Select, TextField, useForm } from '../../components/form';
+import { Button, Checkbox, FormError, TextField, useForm } from '../../components/form';
 import { problem } from './api';
+import { SelectField } from './fields';
 
 type CouponValues = {
   code: string;
@@ -99,14 +100,13 @@ export function CouponForm({
         autoCapitalize="characters"
         maxLength={32}
       />
-      <Field id={fieldId('kind')} label="Discount">
-        <Select
-          id={fieldId('kind')}
-          value={values.kind}
-          onValueChange={(value) => form.set('kind', value as CouponValues['kind'])}
-          options={KINDS}
-        />
-      </Field>
+      <SelectField
+        id={fieldId('kind')}
+        label="Discount"
+        value={values.kind}
+        onValueChange={form.change('kind')}
+        options={KINDS}
+      />
       {values.kind === 'percent' ? (
         <TextField
           {...form.field('percent')}

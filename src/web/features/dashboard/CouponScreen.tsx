@@ -1,4 +1,3 @@
-import { Link } from 'wouter';
 import { type CouponDetail, describeCouponValue } from '../../../shared/coupons';
 import { formatSubunits } from '../../../shared/money';
 import { Button, FormError } from '../../components/form';
@@ -6,7 +5,7 @@ import { useAction } from '../../components/form/useAction';
 import { dashboardApi, problem } from './api';
 import { formatCouponEnd, uses } from './CouponsScreen';
 import { DataTable } from './DataTable';
-import { ArrowLeft } from './icons';
+import { BackLink, ScreenLink } from './links';
 import { Card, customerEmail, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useDashboardData, useRecordId } from './useDashboardData';
 
@@ -36,12 +35,7 @@ const USE_COLUMNS = [
     key: 'order',
     label: 'Order',
     render: (use: CouponDetail['uses'][number]) => (
-      <Link
-        to={`/admin/orders/${use.orderId}`}
-        className="font-medium text-brand-700 underline underline-offset-2"
-      >
-        {formatDateTime(use.createdAt)}
-      </Link>
+      <ScreenLink to={`/admin/orders/${use.orderId}`}>{formatDateTime(use.createdAt)}</ScreenLink>
     ),
   },
   { key: 'buyer', label: 'Buyer', render: (use: CouponDetail['uses'][number]) => customerEmail(use.email) },
@@ -83,13 +77,7 @@ export function CouponScreen() {
     });
   return (
     <>
-      <Link
-        to="/admin/coupons"
-        className="mb-3 inline-flex items-center gap-1 text-sm font-medium text-brand-700 underline underline-offset-2"
-      >
-        <ArrowLeft className="size-4" aria-hidden="true" />
-        Coupons
-      </Link>
+      <BackLink to="/admin/coupons">Coupons</BackLink>
       <ScreenTitle title={`Coupon ${code}`}>
         {coupon && !coupon.disabledAt && (
           <Button variant="secondary" busy={busy} onClick={disable}>

@@ -8,7 +8,8 @@ import { announce } from '../../lib/announce';
 import { dashboardApi } from './api';
 import { CouponForm } from './CouponForm';
 import { DataTable } from './DataTable';
-import { Card, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
+import { ScreenLink } from './links';
+import { ActionNotice, Card, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
 
 /** How much a coupon has been used: '3 used + 1 held of 10'. */
@@ -20,12 +21,7 @@ const COLUMNS = [
     key: 'code',
     label: 'Code',
     render: (coupon: CouponSummary) => (
-      <Link
-        to={`/admin/coupons/${encodeURIComponent(coupon.code)}`}
-        className="font-medium text-brand-700 underline underline-offset-2"
-      >
-        {coupon.code}
-      </Link>
+      <ScreenLink to={`/admin/coupons/${encodeURIComponent(coupon.code)}`}>{coupon.code}</ScreenLink>
     ),
   },
   { key: 'value', label: 'Discount', render: (coupon: CouponSummary) => describeCouponValue(coupon) },
@@ -96,7 +92,7 @@ export function CouponsScreen() {
     <>
       <ScreenTitle title="Coupons" />
       <FormError message={list.error ?? tools.error} />
-      {notice && <p className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">{notice}</p>}
+      <ActionNotice message={notice} />
       <div className="grid gap-4">
         {list.data && (
           <DataTable

@@ -1,8 +1,7 @@
 import type { Dispatch, SetStateAction } from 'react';
 import { COUNT_LIMIT, type CursorPage } from '../../../shared/dashboard';
-import { Button } from '../../components/form';
 import { DataTable, type DataTableProps } from './DataTable';
-import { ChevronLeft, ChevronRight } from './icons';
+import { PagerNav } from './PagedTable';
 
 /** Where a keyset-paged table is: the cursor of its page and that page's number (counted here, for the reader). */
 export type CursorPosition = { after?: string; before?: string; pageNumber: number };
@@ -24,32 +23,19 @@ export function CursorPager({
     : `${data.total} ${data.total === 1 ? 'entry' : 'entries'}`;
   const pages = data.totalCapped ? undefined : Math.max(1, Math.ceil(data.total / data.pageSize));
   return (
-    <nav aria-label="Pages" className="mt-4 flex items-center justify-between gap-3 text-sm text-slate-700">
-      <p aria-live="polite">
-        Page {pages === undefined ? pageNumber : Math.min(pageNumber, pages)}
-        {pages === undefined ? '' : ` of ${pages}`} · {entries}
-      </p>
-      <div className="flex gap-2">
-        <Button
-          variant="secondary"
-          disabled={data.previous === null}
-          onClick={() =>
-            onMove({ before: data.previous ?? undefined, pageNumber: Math.max(1, pageNumber - 1) })
-          }
-        >
-          <ChevronLeft className="size-4" aria-hidden="true" />
-          Previous
-        </Button>
-        <Button
-          variant="secondary"
-          disabled={data.next === null}
-          onClick={() => onMove({ after: data.next ?? undefined, pageNumber: pageNumber + 1 })}
-        >
-          Next
-          <ChevronRight className="size-4" aria-hidden="true" />
-        </Button>
-      </div>
-    </nav>
+    <PagerNav
+      status={`Page ${pages === undefined ? pageNumber : Math.min(pageNumber, pages)}${pages === undefined ? '' : ` of ${pages}`} · ${entries}`}
+      previous={
+        data.previous === null
+          ? null
+          : () => onMove({ before: data.previous ?? undefined, pageNumber: Math.max(1, pageNumber - 1) })
+      }
+      next={
+        data.next === null
+          ? null
+          : () => onMove({ after: data.next ?? undefined, pageNumber: pageNumber + 1 })
+      }
+    />
   );
 }
 

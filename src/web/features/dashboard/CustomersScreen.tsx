@@ -1,12 +1,20 @@
-import { Link } from 'wouter';
 import type { CustomerRow } from '../../../shared/dashboard';
 import { FormError } from '../../components/form';
 import { dashboardApi } from './api';
 import { type Column, DataTable } from './DataTable';
 import { LicensesPanel } from './LicensesPanel';
+import { BackLink, ScreenLink } from './links';
 import { ORDER_COLUMNS } from './OrdersScreen';
 import { SearchableTableScreen } from './SearchableTableScreen';
-import { Card, customerEmail, formatDateTime, ScreenTitle, useNotice, useScreenTitle } from './ui';
+import {
+  ActionNotice,
+  Card,
+  customerEmail,
+  formatDateTime,
+  ScreenTitle,
+  useNotice,
+  useScreenTitle,
+} from './ui';
 import { useDashboardData, useRecordId } from './useDashboardData';
 
 type Sort = 'createdAt' | 'email' | 'name';
@@ -17,12 +25,7 @@ const COLUMNS: Array<Column<CustomerRow, Sort>> = [
     label: 'Email',
     sort: 'email',
     render: (customer) => (
-      <Link
-        to={`/admin/customers/${customer.id}`}
-        className="font-medium text-brand-700 underline underline-offset-2"
-      >
-        {customerEmail(customer.email)}
-      </Link>
+      <ScreenLink to={`/admin/customers/${customer.id}`}>{customerEmail(customer.email)}</ScreenLink>
     ),
   },
   {
@@ -67,15 +70,10 @@ export function CustomerScreen() {
   const [notice, setNotice] = useNotice();
   return (
     <>
-      <Link
-        to="/admin/customers"
-        className="mb-3 inline-block text-sm font-medium text-brand-700 underline underline-offset-2"
-      >
-        ← Customers
-      </Link>
+      <BackLink to="/admin/customers">Customers</BackLink>
       <ScreenTitle title={data ? data.name || 'Erased account' : 'Customer'} />
       <FormError message={error} />
-      {notice && <p className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">{notice}</p>}
+      <ActionNotice message={notice} />
       {data && (
         <div className="space-y-4">
           <Card title="Account">

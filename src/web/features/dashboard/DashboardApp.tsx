@@ -1,6 +1,6 @@
 import './dashboard.css';
 import { useCallback, useEffect, useState } from 'react';
-import { Link, Route, Switch } from 'wouter';
+import { Route, Switch } from 'wouter';
 import type { DashboardStatus } from '../../../shared/dashboard';
 import { ActivityScreen } from './ActivityScreen';
 import { dashboardApi } from './api';
@@ -11,6 +11,7 @@ import { DashboardLayout } from './DashboardLayout';
 import { EnrolScreen } from './EnrolScreen';
 import { GateShell } from './GateShell';
 import { InvoicesScreen } from './InvoicesScreen';
+import { ScreenLink } from './links';
 import { MailScreen } from './MailScreen';
 import { MessagesScreen } from './MessagesScreen';
 import { NoAccessScreen } from './NoAccessScreen';
@@ -33,10 +34,7 @@ function UnknownScreen() {
     <>
       <ScreenTitle title="Not found" />
       <p className="text-slate-700">
-        The dashboard has no such screen.{' '}
-        <Link to="/admin" className="font-medium text-brand-700 underline underline-offset-2">
-          Back to the overview
-        </Link>
+        The dashboard has no such screen. <ScreenLink to="/admin">Back to the overview</ScreenLink>
       </p>
     </>
   );

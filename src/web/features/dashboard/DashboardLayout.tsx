@@ -1,12 +1,12 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { SITE } from '../../../shared/site';
 import { SkipLink } from '../../components/SkipLink';
 import { announce, focusLost } from '../../lib/announce';
 import { NavLink } from '../../lib/NavLink';
-import { dashboardApi } from './api';
 import { cameThroughGate } from './GateShell';
 import { LogOut, ShieldCheck } from './icons';
+import { useSignOut } from './useSignOut';
 
 /** The dashboard's screens, in the order of the navigation. */
 export const SCREENS = [
@@ -55,7 +55,7 @@ export function DashboardLayout({
   onSignedOut: () => void;
   children: ReactNode;
 }) {
-  const [busy, setBusy] = useState(false);
+  const { busy, signOut } = useSignOut(onSignedOut);
   useScreenChange();
   // Arriving from the sign-in steps, whose card is gone: focus starts at the skip link, and the screen is said.
   useEffect(() => {
@@ -78,11 +78,7 @@ export function DashboardLayout({
             <button
               type="button"
               disabled={busy}
-              onClick={async () => {
-                setBusy(true);
-                await dashboardApi.logout().catch(() => undefined);
-                onSignedOut();
-              }}
+              onClick={signOut}
               className="inline-flex min-h-10 items-center gap-1.5 rounded-lg px-3 py-1.5 font-medium text-white hover:bg-white/10"
             >
               <LogOut className="size-4" aria-hidden="true" />

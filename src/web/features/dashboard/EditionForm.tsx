@@ -15,6 +15,7 @@ import {
 } from '../../../shared/tool-rules';
 import { Button, Checkbox, FormError, TextField, useForm } from '../../components/form';
 import { problem } from './api';
+import { AuthenticatorCodeField } from './fields';
 import { typedPrice } from './toolValues';
 
 type EditionValues = {
@@ -200,7 +201,7 @@ export function EditionForm({
           </div>
         ))}
       {pricesChanged && (
-        <TextField
+        <AuthenticatorCodeField
           {...form.field('code')}
           label={
             edition
@@ -208,9 +209,6 @@ export function EditionForm({
               : 'Code from your authenticator app'
           }
           className="sm:col-span-2"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={7}
         />
       )}
       <div className="space-y-2 sm:col-span-2">

@@ -1,10 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import type { EnrolmentStart } from '../../../shared/dashboard';
 import { SITE } from '../../../shared/site';
-import { Button, FormError, TextField } from '../../components/form';
+import { Button, FormError } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { announce } from '../../lib/announce';
 import { dashboardApi, problem } from './api';
+import { AuthenticatorCodeField } from './fields';
 import { GateShell } from './GateShell';
 import { useScreenTitle } from './ui';
 
@@ -129,13 +130,10 @@ export function EnrolScreen({ email, onDone }: { email: string; onDone: () => vo
               {grouped(setup.secret)}
             </code>
           </p>
-          <TextField
+          <AuthenticatorCodeField
             id="admin-enrol-code"
             label="The 6-digit code the app now shows"
-            inputMode="numeric"
-            autoComplete="one-time-code"
             required
-            maxLength={7}
             value={code}
             onValueChange={setCode}
             error={error}

@@ -2,9 +2,10 @@ import { type FormEvent, useState } from 'react';
 import type { InvoicePeriod, InvoiceReport } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { QUARTER_MESSAGE, quarterDays, type TdsReportRow } from '../../../shared/tds-report';
-import { Button, compactInputClass, FormError } from '../../components/form';
+import { Button, FormError } from '../../components/form';
 import { dashboardApi, queryString } from './api';
 import { type Column, DataTable } from './DataTable';
+import { DateRangeInputs, FilterInput } from './fields';
 import { Download } from './icons';
 import { ScreenTitle, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
@@ -101,21 +102,16 @@ function TdsReceivable() {
         noValidate
         className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-[1fr_auto] sm:items-end"
       >
-        <div>
-          <label htmlFor="tds-quarter" className="mb-1 block text-sm font-medium text-slate-800">
-            Quarter of the financial year
-          </label>
-          <input
-            id="tds-quarter"
-            required
-            value={typed}
-            placeholder="2026-Q3"
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? 'tds-quarter-error' : undefined}
-            onChange={(event) => setTyped(event.target.value)}
-            className={`block w-full ${compactInputClass}`}
-          />
-        </div>
+        <FilterInput
+          id="tds-quarter"
+          label="Quarter of the financial year"
+          required
+          value={typed}
+          placeholder="2026-Q3"
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? 'tds-quarter-error' : undefined}
+          onValueChange={setTyped}
+        />
         <Button type="submit">Show</Button>
         <div id="tds-quarter-error" className="sm:col-span-2">
           <FormError message={problem} />
@@ -180,32 +176,7 @@ export function InvoicesScreen() {
           onSubmit={submit}
           className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end"
         >
-          <div>
-            <label htmlFor="invoices-from" className="mb-1 block text-sm font-medium text-slate-800">
-              From
-            </label>
-            <input
-              id="invoices-from"
-              type="date"
-              required
-              value={form.from}
-              onChange={(event) => setForm({ ...form, from: event.target.value })}
-              className={`block w-full ${compactInputClass}`}
-            />
-          </div>
-          <div>
-            <label htmlFor="invoices-to" className="mb-1 block text-sm font-medium text-slate-800">
-              To
-            </label>
-            <input
-              id="invoices-to"
-              type="date"
-              required
-              value={form.to}
-              onChange={(event) => setForm({ ...form, to: event.target.value })}
-              className={`block w-full ${compactInputClass}`}
-            />
-          </div>
+          <DateRangeInputs idPrefix="invoices" range={form} onChange={setForm} required />
           <Button type="submit">Show</Button>
         </form>
       </search>

@@ -4,6 +4,7 @@ import { SUSPENSION_REASON_MAX } from '../../../shared/licenses';
 import { Button, FormError, TextAreaField, useForm } from '../../components/form';
 import { dashboardApi, problem } from './api';
 import { Card, formatDateTime, StatusBadge } from './ui';
+import { useRowAction } from './useRowAction';
 
 const SUSPEND_FIELDS = ['reason'] as const;
 
@@ -69,20 +70,10 @@ export function LicensesPanel({
   licenses: AdminLicense[];
   onChanged: (message: string) => void;
 }) {
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRowAction();
   const [suspending, setSuspending] = useState<string | null>(null);
-  const act = async (id: string, action: () => Promise<{ message: string }>) => {
-    setBusy(id);
-    setError(null);
-    try {
-      onChanged((await action()).message);
-    } catch (failure) {
-      setError(problem(failure));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const act = (id: string, action: () => Promise<{ message: string }>) =>
+    run(id, async () => onChanged((await action()).message));
   return (
     <Card title="License and devices">
       {licenses.length === 0 ? (

@@ -97,12 +97,7 @@ export function MessagesScreen() {
               ))}
             </ul>
           )}
-          <Pager
-            page={data.page}
-            pageSize={data.pageSize}
-            total={data.total}
-            onPage={(page) => setQuery((current) => ({ ...current, page }))}
-          />
+          <Pager data={data} onPage={(page) => setQuery((current) => ({ ...current, page }))} />
         </>
       )}
     </>

@@ -1,14 +1,13 @@
-import { useState } from 'react';
 import { DASHBOARD_MESSAGES } from '../../../shared/dashboard';
 import { Button } from '../../components/form';
-import { dashboardApi } from './api';
 import { GateShell } from './GateShell';
 import { useScreenTitle } from './ui';
+import { useSignOut } from './useSignOut';
 
 /** A signed-in account without the operator role: nothing to see, a way out. */
 export function NoAccessScreen({ email, onSignedOut }: { email: string; onSignedOut: () => void }) {
   useScreenTitle('No access');
-  const [busy, setBusy] = useState(false);
+  const { busy, signOut } = useSignOut(onSignedOut);
   return (
     <GateShell title="No access">
       <p className="text-slate-700">
@@ -21,15 +20,7 @@ export function NoAccessScreen({ email, onSignedOut }: { email: string; onSigned
         >
           Go to the website
         </a>
-        <Button
-          variant="secondary"
-          busy={busy}
-          onClick={async () => {
-            setBusy(true);
-            await dashboardApi.logout().catch(() => undefined);
-            onSignedOut();
-          }}
-        >
+        <Button variant="secondary" busy={busy} onClick={signOut}>
           Sign in with another account
         </Button>
       </div>

@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { Link } from 'wouter';
 import { formatSubunits } from '../../../shared/money';
 import { Button, FormError } from '../../components/form';
 import { dashboardApi, problem } from './api';
-import { ArrowLeft } from './icons';
 import { LicensesPanel } from './LicensesPanel';
+import { BackLink } from './links';
 import { Detail, OrderRecords } from './OrderRecords';
 import { ProformaPaymentPanel, TdsCertificateCard } from './ProformaPaymentPanel';
 import { RefundPanel } from './RefundPanel';
 import {
+  ActionNotice,
   Card,
   customerEmail,
   formatDateTime,
@@ -32,16 +32,10 @@ export function OrderScreen() {
 
   return (
     <>
-      <Link
-        to="/admin/orders"
-        className="mb-3 inline-flex items-center gap-1 text-sm font-medium text-brand-700 underline underline-offset-2"
-      >
-        <ArrowLeft className="size-4" aria-hidden="true" />
-        Orders
-      </Link>
+      <BackLink to="/admin/orders">Orders</BackLink>
       <ScreenTitle title={order ? `Order ${order.razorpayPaymentId ?? order.razorpayOrderId}` : 'Order'} />
       <FormError message={error} />
-      {notice && <p className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">{notice}</p>}
+      <ActionNotice message={notice} />
       {order && (
         <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
           <Card title="Summary">

@@ -1,5 +1,4 @@
 import { type FormEvent, useState } from 'react';
-import { Link } from 'wouter';
 import type { OrderRow } from '../../../shared/dashboard';
 import { formatSubunits } from '../../../shared/money';
 import { ORDER_STATUSES, type OrderStatus } from '../../../shared/orders';
@@ -7,6 +6,8 @@ import { Button, compactInputClass, FormError } from '../../components/form';
 import { dashboardApi } from './api';
 import { CursorTable, FIRST_PAGE } from './CursorTable';
 import type { Column } from './DataTable';
+import { DateRangeInputs, FilterInput } from './fields';
+import { ScreenLink } from './links';
 import { customerEmail, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
 
@@ -24,12 +25,9 @@ export const ORDER_COLUMNS: Array<Column<OrderRow, Sort>> = [
     key: 'order',
     label: 'Order',
     render: (order) => (
-      <Link
-        to={`/admin/orders/${order.id}`}
-        className="font-mono text-xs font-medium text-brand-700 underline underline-offset-2"
-      >
+      <ScreenLink to={`/admin/orders/${order.id}`} className="font-mono text-xs">
         {order.razorpayPaymentId ?? order.razorpayOrderId}
-      </Link>
+      </ScreenLink>
     ),
   },
   { key: 'customer', label: 'Customer', render: (order) => customerEmail(order.email) },
@@ -107,18 +105,13 @@ export function OrdersScreen() {
           onSubmit={submit}
           className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end"
         >
-          <div>
-            <label htmlFor="orders-q" className="mb-1 block text-sm font-medium text-slate-800">
-              Email, order_…, pay_… or invoice number
-            </label>
-            <input
-              id="orders-q"
-              type="search"
-              value={form.q}
-              onChange={(e) => setForm({ ...form, q: e.target.value })}
-              className={`w-full ${compactInputClass}`}
-            />
-          </div>
+          <FilterInput
+            id="orders-q"
+            label="Email, order_…, pay_… or invoice number"
+            type="search"
+            value={form.q}
+            onValueChange={(q) => setForm({ ...form, q })}
+          />
           <div>
             <label htmlFor="orders-status" className="mb-1 block text-sm font-medium text-slate-800">
               Status
@@ -137,30 +130,7 @@ export function OrdersScreen() {
               ))}
             </select>
           </div>
-          <div>
-            <label htmlFor="orders-from" className="mb-1 block text-sm font-medium text-slate-800">
-              From
-            </label>
-            <input
-              id="orders-from"
-              type="date"
-              value={form.from}
-              onChange={(e) => setForm({ ...form, from: e.target.value })}
-              className={`w-full ${compactInputClass}`}
-            />
-          </div>
-          <div>
-            <label htmlFor="orders-to" className="mb-1 block text-sm font-medium text-slate-800">
-              To
-            </label>
-            <input
-              id="orders-to"
-              type="date"
-              value={form.to}
-              onChange={(e) => setForm({ ...form, to: e.target.value })}
-              className={`w-full ${compactInputClass}`}
-            />
-          </div>
+          <DateRangeInputs idPrefix="orders" range={form} onChange={setForm} />
           <Button type="submit">Search</Button>
         </form>
       </search>

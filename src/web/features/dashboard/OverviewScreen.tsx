@@ -20,22 +20,16 @@ function PeriodCard({ label, figures }: { label: string; figures: PeriodFigures 
   return (
     <Card title={label}>
       <dl className="grid grid-cols-3 gap-3 text-sm">
-        <div>
-          <dt className="text-slate-600">Orders</dt>
-          <dd className="mt-1 text-xl font-semibold text-slate-900 tabular-nums">{figures.orders}</dd>
-        </div>
-        <div>
-          <dt className="text-slate-600">INR</dt>
-          <dd className="mt-1 text-xl font-semibold text-slate-900 tabular-nums">
-            {formatSubunits(figures.revenue.INR, 'INR')}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-slate-600">USD</dt>
-          <dd className="mt-1 text-xl font-semibold text-slate-900 tabular-nums">
-            {formatSubunits(figures.revenue.USD, 'USD')}
-          </dd>
-        </div>
+        {[
+          ['Orders', figures.orders],
+          ['INR', formatSubunits(figures.revenue.INR, 'INR')],
+          ['USD', formatSubunits(figures.revenue.USD, 'USD')],
+        ].map(([name, value]) => (
+          <div key={name}>
+            <dt className="text-slate-600">{name}</dt>
+            <dd className="mt-1 text-xl font-semibold text-slate-900 tabular-nums">{value}</dd>
+          </div>
+        ))}
       </dl>
     </Card>
   );
@@ -62,37 +56,23 @@ export function OverviewScreen() {
             </Card>
             <Card title="Open items">
               <ul className="space-y-3 text-sm">
-                <li className="flex items-center gap-3">
-                  <Inbox className="size-5 text-brand-700" aria-hidden="true" />
-                  <Link to="/admin/messages" className="flex-1 text-brand-700 underline underline-offset-2">
-                    Unhandled messages
-                  </Link>
-                  <strong className="text-lg tabular-nums">{data.openItems.unhandledMessages}</strong>
-                </li>
-                <li className="flex items-center gap-3">
-                  <MailWarning className="size-5 text-red-700" aria-hidden="true" />
-                  <Link to="/admin/mail" className="flex-1 text-brand-700 underline underline-offset-2">
-                    Failed mail
-                  </Link>
-                  <strong className="text-lg tabular-nums">{data.openItems.failedMail}</strong>
-                </li>
-                <li className="flex items-center gap-3">
-                  <RotateCw className="size-5 text-amber-700" aria-hidden="true" />
-                  <Link to="/admin/mail" className="flex-1 text-brand-700 underline underline-offset-2">
-                    Mail being retried
-                  </Link>
-                  <strong className="text-lg tabular-nums">{data.openItems.retryingMail}</strong>
-                </li>
-                <li className="flex items-center gap-3">
-                  <Reply className="size-5 text-brand-700" aria-hidden="true" />
-                  <Link
-                    to="/admin/refund-requests"
-                    className="flex-1 text-brand-700 underline underline-offset-2"
-                  >
-                    Refund requests to answer
-                  </Link>
-                  <strong className="text-lg tabular-nums">{data.openItems.openRefundRequests}</strong>
-                </li>
+                <OpenItem icon={Inbox} tone="text-brand-700" to="/admin/messages" label="Unhandled messages">
+                  {data.openItems.unhandledMessages}
+                </OpenItem>
+                <OpenItem icon={MailWarning} tone="text-red-700" to="/admin/mail" label="Failed mail">
+                  {data.openItems.failedMail}
+                </OpenItem>
+                <OpenItem icon={RotateCw} tone="text-amber-700" to="/admin/mail" label="Mail being retried">
+                  {data.openItems.retryingMail}
+                </OpenItem>
+                <OpenItem
+                  icon={Reply}
+                  tone="text-brand-700"
+                  to="/admin/refund-requests"
+                  label="Refund requests to answer"
+                >
+                  {data.openItems.openRefundRequests}
+                </OpenItem>
               </ul>
             </Card>
           </div>
@@ -116,5 +96,30 @@ export function OverviewScreen() {
         </div>
       )}
     </>
+  );
+}
+
+/** One line of the open items: what waits, a link to the screen that handles it, and how many. */
+function OpenItem({
+  icon: ItemIcon,
+  tone,
+  to,
+  label,
+  children,
+}: {
+  icon: typeof Inbox;
+  tone: string;
+  to: string;
+  label: string;
+  children: number;
+}) {
+  return (
+    <li className="flex items-center gap-3">
+      <ItemIcon className={`size-5 ${tone}`} aria-hidden="true" />
+      <Link to={to} className="flex-1 text-brand-700 underline underline-offset-2">
+        {label}
+      </Link>
+      <strong className="text-lg tabular-nums">{children}</strong>
+    </li>
   );
 }

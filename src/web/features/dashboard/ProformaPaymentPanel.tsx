@@ -4,8 +4,9 @@ import { formatSubunits } from '../../../shared/money';
 import { Button, FormError, TextField, useForm } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { dashboardApi, problem } from './api';
+import { AuthenticatorCodeField } from './fields';
 import { Detail } from './OrderRecords';
-import { AUTHENTICATOR_CODE, Card, formatDateTime } from './ui';
+import { Card, formatDateTime } from './ui';
 
 const TRANSFER_FIELDS = ['amount', 'utr', 'date'] as const;
 const RETURN_FIELDS = ['utr', 'code'] as const;
@@ -157,12 +158,7 @@ export function ProformaPaymentPanel({
                 label="UTR of the transfer back (for a bank transfer)"
                 autoComplete="off"
               />
-              <TextField
-                {...giveBack.field('code')}
-                label="Code from your authenticator app"
-                {...AUTHENTICATOR_CODE}
-                required
-              />
+              <AuthenticatorCodeField {...giveBack.field('code')} required />
               <FormError message={giveBack.formError} />
               <div className="flex flex-wrap gap-2">
                 <Button type="submit" variant="danger" busy={giveBack.busy === 'submit'}>

@@ -1,15 +1,15 @@
 import { useState } from 'react';
-import { Link, useLocation } from 'wouter';
+import { useLocation } from 'wouter';
 import type { AdminTool, ToolInput } from '../../../shared/dashboard';
 import { FormError } from '../../components/form';
 import { dashboardApi } from './api';
 import { EditionsPanel } from './EditionsPanel';
-import { ArrowLeft } from './icons';
+import { BackLink } from './links';
 import { ReleasesPanel } from './releases/ReleasesPanel';
 import { ToolForm } from './ToolForm';
 import { TrialsPanel } from './TrialsPanel';
 import { UploadPanel } from './UploadPanel';
-import { Card, ScreenTitle, useNotice, useScreenTitle } from './ui';
+import { ActionNotice, Card, ScreenTitle, useNotice, useScreenTitle } from './ui';
 import { useDashboardData, useRecordId } from './useDashboardData';
 
 /** Create or edit a tool, with the command line's rules; price changes ask for a fresh authenticator code. */
@@ -40,16 +40,10 @@ export function ToolEditScreen() {
 
   return (
     <>
-      <Link
-        to="/admin/tools"
-        className="mb-3 inline-flex items-center gap-1 text-sm font-medium text-brand-700 underline underline-offset-2"
-      >
-        <ArrowLeft className="size-4" aria-hidden="true" />
-        Tools
-      </Link>
+      <BackLink to="/admin/tools">Tools</BackLink>
       <ScreenTitle title={creating ? 'Add a tool' : (tool?.name ?? 'Edit tool')} />
       <FormError message={existing.error} />
-      {notice && <p className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">{notice}</p>}
+      <ActionNotice message={notice} />
       {(creating || tool) && (
         <div className="grid gap-4 lg:grid-cols-[2fr_1fr]">
           <Card>

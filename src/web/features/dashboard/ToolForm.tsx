@@ -1,18 +1,10 @@
 import { type AdminTool, type ToolInput, toolInputProblems } from '../../../shared/dashboard';
 import { defaultPackageId } from '../../../shared/releases';
-import { ACTIVATION_LIMIT_RANGE, type LicenseModel, TOOL_TEXT_MAX } from '../../../shared/tool-rules';
+import { ACTIVATION_LIMIT_RANGE, TOOL_TEXT_MAX } from '../../../shared/tool-rules';
 import { TRIAL_DAYS_RANGE } from '../../../shared/trials';
-import {
-  Button,
-  Checkbox,
-  Field,
-  FormError,
-  Select,
-  TextAreaField,
-  TextField,
-  useForm,
-} from '../../components/form';
+import { Button, Checkbox, FormError, TextAreaField, TextField, useForm } from '../../components/form';
 import { problem } from './api';
+import { AuthenticatorCodeField, SelectField } from './fields';
 import { FIELDS, fieldId, type ToolValues, typedPrice, valuesOf } from './toolValues';
 
 const DEVICES = [
@@ -71,22 +63,8 @@ export function ToolForm({
         maxLength={TOOL_TEXT_MAX.name}
       />
       <TextAreaField {...form.field('description')} label="Description" className="sm:col-span-2" rows={4} />
-      <Field id={fieldId('device')} label="Device">
-        <Select
-          id={fieldId('device')}
-          value={values.device}
-          onValueChange={(value) => form.set('device', value as ToolValues['device'])}
-          options={DEVICES}
-        />
-      </Field>
-      <Field id={fieldId('delivery')} label="Delivery">
-        <Select
-          id={fieldId('delivery')}
-          value={values.delivery}
-          onValueChange={(value) => form.set('delivery', value as ToolValues['delivery'])}
-          options={DELIVERIES}
-        />
-      </Field>
+      <SelectField {...form.field('device')} label="Device" options={DEVICES} />
+      <SelectField {...form.field('delivery')} label="Delivery" options={DELIVERIES} />
       <TextField
         {...form.field('priceINR')}
         label="Price in INR"
@@ -105,18 +83,12 @@ export function ToolForm({
         inputMode="numeric"
         hint={`Machines one license may run on at a time (${ACTIVATION_LIMIT_RANGE.min} to ${ACTIVATION_LIMIT_RANGE.max})`}
       />
-      <Field
-        id={fieldId('licenseModel')}
+      <SelectField
+        {...form.field('licenseModel')}
         label="License model"
         hint="Floating: a machine holds a seat while it sends heartbeats; a quiet one frees it by itself"
-      >
-        <Select
-          id={fieldId('licenseModel')}
-          value={values.licenseModel}
-          onValueChange={(value) => form.set('licenseModel', value as LicenseModel)}
-          options={LICENSE_MODEL_OPTIONS}
-        />
-      </Field>
+        options={LICENSE_MODEL_OPTIONS}
+      />
       {values.licenseModel === 'floating' && (
         <TextField
           {...form.field('heartbeatMinutes')}
@@ -170,13 +142,10 @@ export function ToolForm({
         onCheckedChange={(checked) => form.set('active', checked)}
       />
       {pricesChanged && (
-        <TextField
+        <AuthenticatorCodeField
           {...form.field('code')}
           label="Code from your authenticator app (prices are changing)"
           className="sm:col-span-2"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={7}
         />
       )}
       <div className="space-y-2 sm:col-span-2">

@@ -6,6 +6,7 @@ import { FormError } from '../../components/form';
 import { dashboardApi } from './api';
 import type { Column } from './DataTable';
 import { Plus } from './icons';
+import { ScreenLink } from './links';
 import { PagedTable } from './PagedTable';
 import { formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
@@ -17,14 +18,7 @@ const COLUMNS: Array<Column<AdminTool, Sort>> = [
     key: 'name',
     label: 'Name',
     sort: 'name',
-    render: (tool) => (
-      <Link
-        to={`/admin/tools/${tool.id}`}
-        className="font-medium text-brand-700 underline underline-offset-2"
-      >
-        {tool.name}
-      </Link>
-    ),
+    render: (tool) => <ScreenLink to={`/admin/tools/${tool.id}`}>{tool.name}</ScreenLink>,
   },
   { key: 'device', label: 'Device', render: (tool) => tool.device ?? '—' },
   {

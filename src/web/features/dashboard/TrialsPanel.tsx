@@ -1,11 +1,11 @@
-import { useState } from 'react';
 import type { AdminTrial } from '../../../shared/dashboard';
 import type { TrialFigures } from '../../../shared/trials';
 import { Button, FormError } from '../../components/form';
 import { announce } from '../../lib/announce';
-import { dashboardApi, problem } from './api';
+import { dashboardApi } from './api';
 import { Card, formatDateTime, StatusBadge } from './ui';
 import { useDashboardData } from './useDashboardData';
+import { useRowAction } from './useRowAction';
 
 /** How many days "Extend" adds; the command line takes any number. */
 const EXTEND_DAYS = 7;
@@ -35,21 +35,13 @@ export function TrialFiguresList({ figures }: { figures: TrialFigures }) {
 /** A tool's free trials: the figures, and each trial with "Extend" and "End" (audited by the server). */
 export function TrialsPanel({ toolId }: { toolId: string }) {
   const { data, error, reload } = useDashboardData(() => dashboardApi.toolTrials(toolId), `trials-${toolId}`);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const act = async (key: string, action: () => Promise<unknown>, done: string) => {
-    setBusy(key);
-    setFailure(null);
-    try {
+  const { busy, error: failure, run } = useRowAction();
+  const act = (key: string, action: () => Promise<unknown>, done: string) =>
+    run(key, async () => {
       await action();
       announce(done);
       reload();
-    } catch (caught) {
-      setFailure(problem(caught));
-    } finally {
-      setBusy(null);
-    }
-  };
+    });
   return (
     <Card title="Free trials">
       <FormError message={error} />

@@ -1,10 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import type { AdminTool } from '../../../shared/dashboard';
 import { asSentence, FILE_TOO_LARGE, TOOL_FILE_MAX_BYTES } from '../../../shared/tool-rules';
-import { Button, FormError, TextField } from '../../components/form';
+import { Button, FormError } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { dashboardApi, problem } from './api';
-import { AUTHENTICATOR_CODE, Card, formatFileSize } from './ui';
+
+import { AuthenticatorCodeField } from './fields';
+import { Card, formatFileSize } from './ui';
 
 /** The download file: streamed to storage, its size and SHA-256 shown; needs a fresh authenticator code. */
 export function UploadPanel({
@@ -57,13 +59,7 @@ export function UploadPanel({
             className="block w-full text-sm"
           />
         </div>
-        <TextField
-          id="upload-code"
-          label="Code from your authenticator app"
-          {...AUTHENTICATOR_CODE}
-          value={code}
-          onValueChange={setCode}
-        />
+        <AuthenticatorCodeField id="upload-code" value={code} onValueChange={setCode} />
         <FormError message={error} />
         <Button type="submit" busy={busy}>
           Upload

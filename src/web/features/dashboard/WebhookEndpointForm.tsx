@@ -7,6 +7,7 @@ import {
 } from '../../../shared/webhooks';
 import { Button, Checkbox, FormError, TextField, useForm } from '../../components/form';
 import { problem } from './api';
+import { AuthenticatorCodeField } from './fields';
 
 type EndpointValues = { url: string; description: string; code: string };
 const FIELDS = ['url', 'description', 'code'] as const;
@@ -78,13 +79,9 @@ export function EndpointForm({
           </p>
         )}
       </fieldset>
-      <TextField
+      <AuthenticatorCodeField
         {...form.field('code')}
-        label="Code from your authenticator app"
         hint="Events carry customers’ data to this address: confirm it is you"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={7}
         className="sm:max-w-xs"
       />
       <div className="space-y-2">

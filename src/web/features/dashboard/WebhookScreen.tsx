@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { Link } from 'wouter';
 import type { WebhookDeliverySummary } from '../../../shared/webhooks';
 import { Button, FormError } from '../../components/form';
 import { announce } from '../../lib/announce';
 import { dashboardApi, problem } from './api';
 import { DataTable } from './DataTable';
-import { ArrowLeft } from './icons';
+import { BackLink } from './links';
 import { Card, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useDashboardData, useRecordId } from './useDashboardData';
 import { SecretOnce } from './WebhookSecret';
@@ -95,13 +94,7 @@ export function WebhookScreen() {
   ];
   return (
     <>
-      <Link
-        to="/admin/webhooks"
-        className="mb-3 inline-flex items-center gap-1 text-sm font-medium text-brand-700 underline underline-offset-2"
-      >
-        <ArrowLeft className="size-4" aria-hidden="true" />
-        Webhooks
-      </Link>
+      <BackLink to="/admin/webhooks">Webhooks</BackLink>
       <ScreenTitle title="Webhook endpoint">
         {endpoint && (
           <div className="flex flex-wrap gap-2">

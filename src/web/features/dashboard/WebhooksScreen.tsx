@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Link } from 'wouter';
 import type { NewWebhookEndpoint, WebhookEndpointSummary } from '../../../shared/webhooks';
 import { FormError } from '../../components/form';
 import { announce } from '../../lib/announce';
 import { dashboardApi } from './api';
 import { DataTable } from './DataTable';
+import { ScreenLink } from './links';
 import { Card, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
 import { EndpointForm } from './WebhookEndpointForm';
@@ -21,12 +21,9 @@ const COLUMNS = [
     key: 'url',
     label: 'URL',
     render: (endpoint: WebhookEndpointSummary) => (
-      <Link
-        to={`/admin/webhooks/${endpoint.id}`}
-        className="font-medium break-all text-brand-700 underline underline-offset-2"
-      >
+      <ScreenLink to={`/admin/webhooks/${endpoint.id}`} className="break-all">
         {endpoint.url}
-      </Link>
+      </ScreenLink>
     ),
   },
   {

@@ -23,6 +23,11 @@ export function useNotice(): [string | null, (message: string | null) => void] {
   return [notice, show];
 }
 
+/** The screen's notice (useNotice) as a green band above its content; nothing while there is none. */
+export function ActionNotice({ message }: { message: string | null }) {
+  return message && <p className="mb-4 rounded-lg bg-green-50 px-4 py-3 text-sm text-green-900">{message}</p>;
+}
+
 export function Card({
   title,
   children,
