@@ -103,6 +103,8 @@ export function releaseDaySeed(day: ReleaseDay) {
         .update(releases)
         .set({ rolloutPercent: STAGED_PERCENT, rolloutState: 'rolling' })
         .where(eq(releases.id, staged.release.id));
+      // Announced already: what is measured is the feeds, not 100,000 emails queued meanwhile.
+      await db.update(releases).set({ announcedAt: new Date() }).where(eq(releases.toolId, toolId));
       day.fleet.push(...machines);
     }
     // Interleaved, so each round's third and each connection's slice hold machines of both tools.
