@@ -264,7 +264,14 @@ export const purchasedToolSchema = exactly<PurchasedTool>()(
       device: z.enum(['Windows', 'macOS']).nullable(),
       purchaseDate: z.string().nullable(),
       trialEndsAt: z.string().optional(),
-      currentVersion: z.object({ ...toolVersion, notesHtml: z.string() }).nullable(),
+      currentVersion: z
+        .object({
+          ...toolVersion,
+          notesHtml: z.string(),
+          minimumMacosVersion: z.string().nullable(),
+          minimumWindowsVersion: z.string().nullable(),
+        })
+        .nullable(),
       earlierVersions: z.array(z.object(toolVersion)),
       team: ownedTeamSchema.optional(),
       teamOwner: teamOwnerSchema.optional(),
