@@ -467,6 +467,7 @@ export const orderDetailSchema = exactly<OrderDetail>()(
         devices: z.array(z.object({ name: z.string(), activatedAt: z.string(), lastSeenAt: z.string() })),
       })
       .nullable(),
+    refund: z.object({ amount: z.number().int(), creditNote: z.string().nullable() }).nullable(),
     refundRequests: z.array(refundRequestViewSchema),
     proforma: z
       .object({
