@@ -146,6 +146,12 @@ test('the email moves to a new address confirmed by the code sent there; the old
   await form.getByRole('button', { name: 'Send Code' }).click();
   const code = await shop.codeIn(moved, 'Confirm your new email address', 6);
   await expect(form.getByLabel('Verification Code')).toBeFocused();
+  // The same 6-digit field as the other codes: a numeric keypad, the code offered from the mail, 6 at most (issue 63).
+  const codeField = form.getByLabel('Verification Code');
+  await expect(codeField).toHaveAttribute('maxlength', '6');
+  await expect(codeField).toHaveAttribute('inputmode', 'numeric');
+  await expect(codeField).toHaveAttribute('autocomplete', 'one-time-code');
+  await expect(codeField).toHaveAccessibleDescription(/^The 6-digit code we emailed to /);
   await form.getByLabel('Verification Code').fill(code === '000000' ? '111111' : '000000');
   await form.getByRole('button', { name: 'Confirm Email' }).click();
   await expect(form.getByText('Invalid or expired verification code.').first()).toBeVisible();

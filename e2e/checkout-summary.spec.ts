@@ -14,7 +14,7 @@ import { expectVisibleFocus, tabTo as tabToIn } from './support/focus';
  */
 test.describe.configure({ mode: 'serial' });
 
-const WINDOWS_BUY = 'Windows - ₹1,499.00';
+const WINDOWS_BUY = 'Windows - ₹1,499.00: buy PDF Utility Toolkit (Windows)';
 const ADDRESS = '14 Civil Lines, Ajmer Road';
 const PAY_BUTTON = /^Proceed to Payment · Pay ₹1,199\.20$/;
 

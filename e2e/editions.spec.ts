@@ -138,7 +138,7 @@ for (const width of [390, 1440]) {
       await checkScreen(page, `editions-catalogue-${width}`);
       await size();
 
-      await tabTo(page, 'Windows - ₹1,499.00');
+      await tabTo(page, `Windows - ₹1,499.00: buy ${TOOL}`);
       await page.keyboard.press('Enter');
       const billing = page.getByRole('dialog', { name: 'Billing Information', exact: true });
       await expect(billing).toBeVisible();

@@ -17,7 +17,7 @@ test.describe.configure({ mode: 'serial' });
 
 const buyer = person('Kavya Menon', 'kavya.menon@example.in', '9823456710', 'Monsoon-ledger-4417');
 const WINDOWS_TOOL = 'PDF Utility Toolkit (Windows)';
-const BUY_INR = 'Windows - ₹1,499.00';
+const BUY_INR = 'Windows - ₹1,499.00: buy PDF Utility Toolkit (Windows)';
 const ADDRESS = '7 MI Road, Jaipur';
 // The wrong code is refused with a 400, which the browser itself logs.
 test.use({ shopOptions: { name: 'keyboard-purchase' }, consoleAllowed: /status of 400/ });
@@ -287,11 +287,15 @@ test('on My Tools the buyer copies the key, downloads a license file, cancels a 
   await page.keyboard.press('Tab');
   await expectVisibleFocus(page, 'My Tools freshly loaded', 'Skip to content');
 
-  await tabTo('Copy license key');
+  await tabTo(`Copy license key: ${WINDOWS_TOOL}`);
   await page.keyboard.press('Enter');
   // The button says Copied for 2 s, then goes back to its name: focus stays on it throughout.
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(licenseKey);
-  await expectVisibleFocus(page, 'key copied', /^(Copied|Copy license key)$/);
+  await expectVisibleFocus(
+    page,
+    'key copied',
+    /^(Copied|Copy license key: PDF Utility Toolkit \(Windows\))$/,
+  );
   await snap('keyboard-purchase-copy-key-focus');
 
   await tabTo('Download license file for Front desk PC');

@@ -188,7 +188,7 @@ for (const width of [390, 1440]) {
 
     test('starts a trial: said once, focus on the card, the card says the days left; toasts clear the header', async () => {
       const card = page.getByRole('article', { name: 'PDF Utility Toolkit (Windows)', exact: true });
-      await tabTo('Try free for 14 days', { max: 80 });
+      await tabTo('Try free for 14 days: PDF Utility Toolkit (Windows)', { max: 80 });
       await page.keyboard.press('Enter');
       await expectSaidOnce(/Your 14-day free trial has started/, 'trial started');
       await expectVisibleFocus(page, 'trial started', /^Windows - /);
@@ -264,10 +264,14 @@ for (const width of [390, 1440]) {
       );
       await expect(card.getByRole('button', { name: 'Buy — keeps this key' })).toBeVisible();
       await check('my-tools');
-      await tabTo('Copy license key');
+      await tabTo('Copy license key: PDF Utility Toolkit (Windows)');
       await page.keyboard.press('Enter');
       await expectSaidOnce(/^License key copied$/, 'key copied');
-      await expectVisibleFocus(page, 'key copied', /^(Copied|Copy license key)$/);
+      await expectVisibleFocus(
+        page,
+        'key copied',
+        /^(Copied|Copy license key: PDF Utility Toolkit \(Windows\))$/,
+      );
     });
 
     test('the account page: password, email, sessions and delete, each with focus kept and said once', async () => {

@@ -18,7 +18,7 @@ test.describe.configure({ mode: 'serial' });
 
 const GSTIN = '27AAPFU0939F1ZV';
 const ADDRESS = 'Unit 4, Trade Centre, Bandra Kurla Complex, Mumbai 400051';
-const WINDOWS_BUY = 'Windows - ₹1,499.00';
+const WINDOWS_BUY = 'Windows - ₹1,499.00: buy PDF Utility Toolkit (Windows)';
 
 test.use({
   shopOptions: { name: 'proforma' },

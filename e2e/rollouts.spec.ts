@@ -224,9 +224,17 @@ test('the operator halts, resumes and completes the rollout with a fresh code ea
   });
   await checkScreen('halted');
 
+  // Halted, the form has no share to widen: Enter in the code field sends nothing, the code stays for Resume (issue 63).
+  const rolloutRequests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/rollout')) rolloutRequests.push(request.postData() ?? '');
+  });
   await code.fill(await nextCode());
+  await code.press('Enter');
   await staged.getByRole('button', { name: 'Resume' }).click();
   await expect(state).toContainText('60 % of machines, rolling');
+  expect(rolloutRequests).toHaveLength(1);
+  expect(rolloutRequests[0]).toContain('"resume"');
   await code.fill(await nextCode());
   await staged.getByRole('button', { name: 'Complete' }).click();
   await expect(state).toContainText('complete: every machine is offered it');

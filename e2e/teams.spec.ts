@@ -20,7 +20,7 @@ test.describe.configure({ mode: 'serial' });
 const TOOL = 'PDF Utility Toolkit (Windows)';
 /** The invitation names the tool as the catalogue does, without the edition. */
 const TOOL_NAME = 'PDF Utility Toolkit';
-const WINDOWS_BUY = 'Windows - ₹1,499.00';
+const WINDOWS_BUY = 'Windows - ₹1,499.00: buy PDF Utility Toolkit (Windows)';
 const ADDRESS = '3rd Floor, Ganpati Plaza, MI Road';
 const GSTIN = '08ABCDE1234F1Z0';
 const COUPON = 'TEAM-20';

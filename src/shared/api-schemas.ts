@@ -264,7 +264,14 @@ export const purchasedToolSchema = exactly<PurchasedTool>()(
       device: z.enum(['Windows', 'macOS']).nullable(),
       purchaseDate: z.string().nullable(),
       trialEndsAt: z.string().optional(),
-      currentVersion: z.object({ ...toolVersion, notesHtml: z.string() }).nullable(),
+      currentVersion: z
+        .object({
+          ...toolVersion,
+          notesHtml: z.string(),
+          minimumMacosVersion: z.string().nullable(),
+          minimumWindowsVersion: z.string().nullable(),
+        })
+        .nullable(),
       earlierVersions: z.array(z.object(toolVersion)),
       team: ownedTeamSchema.optional(),
       teamOwner: teamOwnerSchema.optional(),
@@ -460,6 +467,7 @@ export const orderDetailSchema = exactly<OrderDetail>()(
         devices: z.array(z.object({ name: z.string(), activatedAt: z.string(), lastSeenAt: z.string() })),
       })
       .nullable(),
+    refund: z.object({ amount: z.number().int(), creditNote: z.string().nullable() }).nullable(),
     refundRequests: z.array(refundRequestViewSchema),
     proforma: z
       .object({

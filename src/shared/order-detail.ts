@@ -56,6 +56,11 @@ export type OrderDetail = {
     edition: string | null;
     devices: Array<{ name: string; activatedAt: string; lastSeenAt: string }>;
   } | null;
+  /**
+   * What was refunded (subunits, what went back to the buyer) and the credit note that credits it; null while
+   * nothing is refunded.
+   */
+  refund: { amount: number; creditNote: string | null } | null;
   /** The buyer's refund requests and what became of them, oldest first. */
   refundRequests: RefundRequestView[];
   /** The proforma invoice the order is paid against (issue 68), and how that payment stands. */

@@ -48,8 +48,17 @@ export type PurchasedTool = {
   purchaseDate: string | null;
   /** A free trial not bought (yet): when it ends or ended. Absent for a bought tool. */
   trialEndsAt?: string;
-  /** The newest published stable release with an installer, its notes as sanitised HTML; null before the first. */
-  currentVersion: (ToolVersion & { notesHtml: string }) | null;
+  /**
+   * The newest published stable release with an installer, its notes as sanitised HTML and the oldest system it
+   * runs on where the release sets one (macOS major.minor[.patch], Windows major.minor.build); null before the first.
+   */
+  currentVersion:
+    | (ToolVersion & {
+        notesHtml: string;
+        minimumMacosVersion: string | null;
+        minimumWindowsVersion: string | null;
+      })
+    | null;
   /** The older published stable releases with installers, newest first; yanked ones are never listed. */
   earlierVersions: ToolVersion[];
   /** A team license the user owns (decision 051): its seats and how many are taken (pending invitations too). */

@@ -295,7 +295,12 @@ function versionsOf(
   const [current, ...earlier] = versions;
   return {
     currentVersion: current
-      ? { ...current.version, notesHtml: renderNotes(current.release.notesMarkdown) }
+      ? {
+          ...current.version,
+          notesHtml: renderNotes(current.release.notesMarkdown),
+          minimumMacosVersion: current.release.minimumMacosVersion,
+          minimumWindowsVersion: current.release.minimumWindowsVersion,
+        }
       : null,
     earlierVersions: earlier.map((entry) => entry.version),
   };

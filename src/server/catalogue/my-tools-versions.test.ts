@@ -27,6 +27,7 @@ describe('My Tools versions', () => {
       notesMarkdown:
         '## New\n\n<script>alert(1)</script><img src=x onerror="alert(1)"> [x](javascript:alert(1))',
       publishedAt: new Date('2026-11-01T00:00:00Z'),
+      minimumWindowsVersion: '10.0.17763',
       artifacts: [
         installer('1.1.0'),
         installer('1.1.0', 'macos'),
@@ -42,6 +43,8 @@ describe('My Tools versions', () => {
       version: '1.1.0',
       publishedAt: '2026-11-01T00:00:00.000Z',
       notesHtml: expect.any(String),
+      minimumMacosVersion: null,
+      minimumWindowsVersion: '10.0.17763',
       installers: current.artifacts.slice(0, 2).map((artifact) => ({
         artifactId: artifact.id,
         platform: artifact.platform,

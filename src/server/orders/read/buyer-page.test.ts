@@ -10,6 +10,8 @@ import {
 import type { CheckoutQuote } from '../../../shared/checkout-quote';
 import type { MyLicense } from '../../../shared/licenses';
 import type { OrderDetail } from '../../../shared/order-detail';
+import { cliActor } from '../../operator/audit';
+import { refundOrder } from '../refund';
 
 const t = shopTestAppForFile();
 let windowsId: string;
@@ -68,6 +70,19 @@ describe('GET /api/orders/:orderId', () => {
     expect(order.documents).toEqual([
       expect.objectContaining({ kind: 'invoice', url: `/api/orders/${orderId}/invoice.pdf` }),
     ]);
+    expect(order.refund).toBeNull();
+  });
+
+  it('shows a refunded order’s refunded amount and its credit note', async () => {
+    const { client } = await newBuyer(t);
+    const orderId = await paidOrder(client);
+    await refundOrder(t.ctx, { orderId, source: 'admin', reason: 'test', actor: cliActor('tester') });
+
+    const order = (await client.get(`/api/orders/${orderId}`)).json<OrderDetail>();
+    expect(order.status).toBe('refunded');
+    const creditNote = order.documents.find((doc) => doc.kind === 'credit-note');
+    expect(creditNote?.number).toMatch(/\S/);
+    expect(order.refund).toEqual({ amount: order.amountDue, creditNote: creditNote?.number });
   });
 
   it('is 404 for anyone but the owner, for an unknown id and for a malformed one; 401 signed out', async () => {

@@ -154,6 +154,7 @@ export async function ownOrderDetail(
     documents,
     billingCorrectableUntil: correctableUntil(ctx, order, invoiceRows),
     license,
+    refund: refundOf(events, invoiceRows, noteRows),
     refundRequests: requests,
     proforma,
     tdsCertificate,
@@ -226,6 +227,26 @@ function correctableUntil(
   const first = Math.min(...invoiceRows.map((doc) => doc.issuedAt.getTime()));
   const deadline = billingCorrectionDeadline(new Date(first));
   return indiaDate(ctx.clock.now()) > deadline ? null : deadline;
+}
+
+/**
+ * The refund's amount, as its history records it, and its credit note: the one that credits an invoice without
+ * cancelling it (a billing correction's cancels the invoice it credits).
+ */
+function refundOf(
+  events: Array<{ kind: string; detail: unknown }>,
+  invoiceRows: Array<{ cancelledBy: string | null }>,
+  noteRows: Array<{ number: string }>,
+): OrderDetail['refund'] {
+  const refunded = events.filter((event) => event.kind === 'refunded');
+  if (refunded.length === 0) return null;
+  const amount = refunded.reduce((sum, event) => {
+    const detail = event.detail as { amount?: unknown } | null;
+    return sum + (typeof detail?.amount === 'number' ? detail.amount : 0);
+  }, 0);
+  const cancelling = new Set(invoiceRows.map((row) => row.cancelledBy));
+  const note = noteRows.find((row) => !cancelling.has(row.number));
+  return { amount, creditNote: note?.number ?? null };
 }
 
 /** A history line; a billing correction names the documents it cancelled and issued. */

@@ -12,3 +12,10 @@ export function toolTitle(tool: Pick<Tool, 'name' | 'device'>): string {
  */
 export const getCredentialsName = (tool: Pick<Tool, 'name' | 'device'>) =>
   `Get Credentials for ${toolTitle(tool)}`;
+
+/**
+ * The accessible name of a card's repeated button: its visible words first, as docs/product.md fixes them, then
+ * the tool, so 'Try free for 14 days' on one card is told apart from the next card's (issue 63).
+ */
+export const withToolName = (words: string, tool: Pick<Tool, 'name' | 'device'>) =>
+  `${words}: ${toolTitle(tool)}`;

@@ -107,7 +107,8 @@ function EmailForm({ user }: { user: AuthUser }) {
             required
             inputMode="numeric"
             autoComplete="one-time-code"
-            maxLength={MAX_LENGTH.codeInput}
+            pattern={`\\d{${RESET_CODE_LENGTH}}`}
+            maxLength={RESET_CODE_LENGTH}
             inputClassName="tracking-[0.3em]"
           />
           <FormError message={form.formError} />

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '../../../shared/shop';
-import { getCredentialsName } from '../../components/tools/toolTitle';
-import { buyLabel } from './ToolCard';
+import { getCredentialsName, withToolName } from '../../components/tools/toolTitle';
+import { buyLabel, buyName, tryFreeWords } from './ToolCard';
 
 const tool: Tool = {
   _id: '0b6a4c9e-3f5d-4c1a-9a53-2f8f9d3c7e11',
@@ -45,5 +45,15 @@ describe('Get Credentials', () => {
   it('is named with its tool, so each card’s button is told apart', () => {
     expect(getCredentialsName(tool)).toBe('Get Credentials for PDF Utility Toolkit (Windows)');
     expect(getCredentialsName({ ...tool, device: null })).toBe('Get Credentials for PDF Utility Toolkit');
+  });
+});
+
+describe('the cards’ repeated buttons', () => {
+  it('are named by their visible words, then the tool', () => {
+    expect(buyName(tool, 'INR')).toBe('Windows - ₹1,499.00: buy PDF Utility Toolkit (Windows)');
+    expect(buyName({ ...tool, device: null }, 'USD')).toBe('Purchase - $19.99: buy PDF Utility Toolkit');
+    expect(withToolName(tryFreeWords({ ...tool, trialDays: 14 }), tool)).toBe(
+      'Try free for 14 days: PDF Utility Toolkit (Windows)',
+    );
   });
 });

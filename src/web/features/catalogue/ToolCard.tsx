@@ -9,7 +9,7 @@ import { Icon } from '../../components/Icon';
 import { editionFeatures, editionPrice } from '../../components/tools/editions';
 import { ToolIcon } from '../../components/tools/ToolIcon';
 import { TruncatedText } from '../../components/tools/TruncatedText';
-import { getCredentialsName, toolTitle } from '../../components/tools/toolTitle';
+import { getCredentialsName, toolTitle, withToolName } from '../../components/tools/toolTitle';
 
 /**
  * The buy button's words (docs/product.md §4): '{device} - price', or 'Purchase - price' for a tool with no
@@ -20,6 +20,13 @@ export function buyLabel(tool: Tool, currency: Currency): string {
   const price = lowest ? editionPrice(lowest, currency) : displayPrice(tool, currency);
   return `${tool.device ?? 'Purchase'} - ${formatPrice(price, currency)}`;
 }
+
+/** The buy button's accessible name: its words, then which tool it buys ('Windows - ₹1,499.00: buy PDF …'). */
+export const buyName = (tool: Tool, currency: Currency) =>
+  `${buyLabel(tool, currency)}: buy ${toolTitle(tool)}`;
+
+/** "Try free for 14 days", with the tool in its accessible name; the same name while the trial starts. */
+export const tryFreeWords = (tool: Tool) => `Try free for ${tool.trialDays} days`;
 
 /** A tool card's action button (Buy, Processing..., Get Credentials): one element whatever it says. */
 export const toolAction = (toolId: string) =>
@@ -137,12 +144,13 @@ export function ToolCard({
             type="button"
             data-trial-action={tool._id}
             {...busyButtonProps(trial.starting, () => trial.onTry(tool))}
+            aria-label={withToolName(tryFreeWords(tool), tool)}
             className="mt-3 inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 aria-disabled:cursor-wait aria-disabled:opacity-70"
           >
             {trial.starting && (
               <Icon node={LoaderCircle} className="size-4 animate-spin motion-reduce:animate-none" />
             )}
-            {trial.starting ? 'Starting your trial...' : `Try free for ${tool.trialDays} days`}
+            {trial.starting ? 'Starting your trial...' : tryFreeWords(tool)}
           </button>
         )}
       </div>
@@ -198,6 +206,7 @@ function ToolAction({ tool, currency, processing, sending, onBuy, onGetCredentia
       type="button"
       data-tool-action={tool._id}
       onClick={() => onBuy(tool)}
+      aria-label={buyName(tool, currency)}
       className={`${buttonBase} bg-brand-800 text-white shadow-sm hover:bg-brand-700`}
     >
       {buyLabel(tool, currency)}

@@ -49,7 +49,7 @@ const copyFailedText = (what: string) =>
   `Could not copy the ${what.toLowerCase()}: select it and copy it yourself.`;
 
 /** A license's key (or a credentials tool's username) with its copy button. */
-export function LicenseSecret({ license }: { license: MyLicense }) {
+export function LicenseSecret({ license, title }: { license: MyLicense; title: string }) {
   const secret = license.licenseKey ?? license.username;
   if (!secret) return null;
   const what = license.licenseKey ? 'License key' : 'Username';
@@ -58,7 +58,7 @@ export function LicenseSecret({ license }: { license: MyLicense }) {
       <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{what}</p>
       <div className="mt-1 flex flex-wrap items-center gap-2">
         <code className="min-w-0 flex-1 font-mono text-sm break-all text-slate-900">{secret}</code>
-        <CopyButton value={secret} label={`Copy ${what.toLowerCase()}`} what={what} />
+        <CopyButton value={secret} label={`Copy ${what.toLowerCase()}: ${title}`} what={what} />
       </div>
     </>
   );
@@ -71,13 +71,13 @@ export function LicenseSecret({ license }: { license: MyLicense }) {
 export function LicensePanel({
   license,
   toolName,
-  regionName,
+  title,
   state,
 }: {
   license: MyLicense;
   toolName: string;
-  /** "License of PDF Utility Toolkit (Windows)": each card's panel named apart from the others (issue 63). */
-  regionName: string;
+  /** The tool as the card shows it: the panel is "License of PDF Utility Toolkit (Windows)", told apart (issue 63). */
+  title: string;
   state: LicensesState;
 }) {
   const devicesId = useId();
@@ -92,10 +92,10 @@ export function LicensePanel({
   return (
     <section
       ref={panelRef}
-      aria-label={regionName}
+      aria-label={`License of ${title}`}
       className="mb-6 rounded-xl border border-slate-200 bg-slate-50 p-4"
     >
-      <LicenseSecret license={license} />
+      <LicenseSecret license={license} title={title} />
       {license.status !== 'active' && (
         <div className="mt-3">
           <Notice tone="error">

@@ -9,7 +9,7 @@ import { busyButtonProps } from '../../components/form/buttons';
 import { Icon } from '../../components/Icon';
 import { ToolIcon } from '../../components/tools/ToolIcon';
 import { TruncatedText } from '../../components/tools/TruncatedText';
-import { getCredentialsName, toolTitle } from '../../components/tools/toolTitle';
+import { getCredentialsName, toolTitle, withToolName } from '../../components/tools/toolTitle';
 import { formatDate } from '../../lib/dates';
 import { rememberPurchase } from '../../lib/purchase-intent';
 import { LicensePanel, LicenseSecret } from './LicensePanel';
@@ -106,7 +106,7 @@ function TrialToolCard({
           aria-label={`Trial license of ${toolTitle(tool)}`}
           className="mb-6 rounded-xl border border-slate-200 bg-slate-50 p-4"
         >
-          <LicenseSecret license={license} />
+          <LicenseSecret license={license} title={toolTitle(tool)} />
           <p className="mt-2 text-sm text-slate-600">
             {running
               ? 'Enter it in the tool to start the trial on one computer.'
@@ -131,6 +131,7 @@ function TrialToolCard({
       <button
         type="button"
         onClick={buyNow}
+        aria-label={withToolName('Buy — keeps this key', tool)}
         className="mt-auto inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-lg bg-brand-800 px-4 py-2.5 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-brand-700"
       >
         <Icon node={ShoppingCart} className="size-4" />
@@ -194,12 +195,7 @@ export function PurchasedToolCard({
       {license && (
         // The license shows once its offers' code is here too, so the card grows once.
         <Suspense fallback={null}>
-          <LicensePanel
-            license={license}
-            toolName={tool.name}
-            regionName={`License of ${toolTitle(tool)}`}
-            state={licenses}
-          />
+          <LicensePanel license={license} toolName={tool.name} title={toolTitle(tool)} state={licenses} />
           {hasOffers(license) && <Offers tool={tool} license={license} onPurchased={licenses.reload} />}
         </Suspense>
       )}

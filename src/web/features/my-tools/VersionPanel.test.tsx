@@ -1,6 +1,6 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VersionPanel } from './VersionPanel';
+import { minimumSystemText, VersionPanel } from './VersionPanel';
 
 afterEach(cleanup);
 
@@ -15,6 +15,8 @@ const tool = {
     version: '1.1.0',
     publishedAt: '2026-11-20T06:30:00.000Z',
     notesHtml: '',
+    minimumMacosVersion: null,
+    minimumWindowsVersion: null,
     installers: [
       {
         artifactId: 'a-1',
@@ -34,5 +36,21 @@ describe('the current version on My Tools', () => {
     expect(
       screen.getByRole('region', { name: 'Current version of PDF Utility Toolkit (Windows)' }),
     ).toBeTruthy();
+    expect(screen.queryByText(/^Requires /)).toBeNull();
+  });
+
+  it('says the oldest system the release runs on, where it sets one', () => {
+    const current = { ...tool.currentVersion, minimumWindowsVersion: '10.0.17763' };
+    render(
+      <VersionPanel tool={{ ...tool, currentVersion: current }} title="PDF Utility Toolkit (Windows)" />,
+    );
+    expect(
+      screen
+        .getByRole('region', { name: 'Current version of PDF Utility Toolkit (Windows)' })
+        .textContent?.includes('Requires Windows 10.0.17763 or later'),
+    ).toBe(true);
+    expect(minimumSystemText({ minimumMacosVersion: '12.0', minimumWindowsVersion: null })).toBe(
+      'Requires macOS 12.0 or later',
+    );
   });
 });

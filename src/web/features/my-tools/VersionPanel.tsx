@@ -27,6 +27,20 @@ export const nestedHeadings = (html: string) =>
     (_tag, close: string, level: string) => `<${close}h${Math.min(6, Math.max(4, Number(level) + 2))}>`,
   );
 
+/** "Requires macOS 12.0 or later": the oldest systems the release runs on, where it sets them; null where none. */
+export function minimumSystemText(
+  version: Pick<
+    NonNullable<PurchasedTool['currentVersion']>,
+    'minimumMacosVersion' | 'minimumWindowsVersion'
+  >,
+): string | null {
+  const systems = [
+    version.minimumMacosVersion && `macOS ${version.minimumMacosVersion}`,
+    version.minimumWindowsVersion && `Windows ${version.minimumWindowsVersion}`,
+  ].filter(Boolean);
+  return systems.length ? `Requires ${systems.join(' or ')} or later` : null;
+}
+
 const dateOf = (version: ToolVersion) => (version.publishedAt ? formatDate(version.publishedAt) : null);
 
 /** The server hands out a fresh 3-hour link for the signed-in owner and sends the browser to it. */
@@ -57,6 +71,7 @@ export function VersionPanel({ tool, title }: { tool: PurchasedTool; title: stri
   const current = tool.currentVersion;
   if (!current) return null;
   const released = dateOf(current);
+  const requires = minimumSystemText(current);
   return (
     // Named with the tool: every card on My Tools has one (issue 63).
     <section
@@ -67,6 +82,7 @@ export function VersionPanel({ tool, title }: { tool: PurchasedTool; title: stri
         Version {current.version}
         {released && <span className="font-normal text-slate-600"> · released {released}</span>}
       </p>
+      {requires && <p className="mt-1 text-sm text-slate-700">{requires}</p>}
       {current.notesHtml && (
         <div
           className="mt-2 text-sm leading-relaxed text-slate-700 [&_a]:text-brand-800 [&_a]:underline [&_code]:font-mono [&_h4]:font-semibold [&_h4]:text-slate-900 [&_h5]:font-semibold [&_h6]:font-semibold [&_li]:ml-5 [&_ol]:list-decimal [&_p]:mt-1 [&_ul]:list-disc"

@@ -39,6 +39,12 @@ const METHOD_LABELS: Record<string, string> = {
 };
 
 /** The order id in /my-tools/orders/<orderId>, read in the browser (the prerendered shell has none). */
+/** "₹1,199.20 · credit note PCAC/26-27/00001": what went back to the buyer, and the document that credits it. */
+export const refundedText = (refund: NonNullable<OrderDetail['refund']>, currency: OrderDetail['currency']) =>
+  [formatSubunits(refund.amount, currency), refund.creditNote && `credit note ${refund.creditNote}`]
+    .filter(Boolean)
+    .join(' · ');
+
 function orderIdFromLocation(): string | null {
   const match = /^\/my-tools\/orders\/([^/]+)\/?$/.exec(window.location.pathname);
   return match?.[1] ? decodeURIComponent(match[1]) : null;
@@ -151,6 +157,7 @@ export function OrderView({
               }
             />
             <Fact label="Paid" value={order.payment.paidAt ? when(order.payment.paidAt) : '—'} />
+            {order.refund && <Fact label="Refunded" value={refundedText(order.refund, order.currency)} />}
           </dl>
         </Panel>
 

@@ -162,7 +162,9 @@ function RolloutForm({
         className="flex flex-wrap items-end gap-3"
         onSubmit={(event) => {
           event.preventDefault();
-          void change({ action: 'percent', percent: percent.trim() });
+          // Enter submits the form; only a rolling release has a share to widen. Halted or complete, the form's
+          // actions are each their own button, and Enter in the code field chooses none of them (issue 63).
+          if (rollout.state === 'rolling') void change({ action: 'percent', percent: percent.trim() });
         }}
       >
         {codeField(release, 'change it', code, setCode)}
