@@ -1,5 +1,6 @@
 import { Marked } from 'marked';
 import sanitizeHtml from 'sanitize-html';
+import { makeRoom } from '../kernel/ttl-cache';
 
 /** Marked with its defaults (GitHub-flavoured), its own instance so nothing else's options leak in. */
 const markdown = new Marked({ gfm: true, breaks: false, async: false });
@@ -49,6 +50,18 @@ const ALLOWED: sanitizeHtml.IOptions = {
  * appcast's description: rendered by marked, then sanitised, since Markdown passes raw HTML through.
  */
 export function renderNotes(notesMarkdown: string): string {
-  const html = markdown.parse(notesMarkdown) as string;
-  return sanitizeHtml(html, ALLOWED).trim();
+  const known = rendered.get(notesMarkdown);
+  if (known !== undefined) return known;
+  const html = sanitizeHtml(markdown.parse(notesMarkdown) as string, ALLOWED).trim();
+  makeRoom(rendered, RENDERED_NOTES);
+  rendered.set(notesMarkdown, html);
+  return html;
 }
+
+/**
+ * Notes already rendered, by their Markdown: the same text always gives the same HTML, and every appcast and update
+ * check carries a release's notes, so a release day rendered and sanitised the same notes on every request
+ * (`npm run bench -- --release-day`). A few hundred releases' worth.
+ */
+const RENDERED_NOTES = 500;
+const rendered = new Map<string, string>();
