@@ -9,6 +9,7 @@ import type { DataSecrets } from '../../src/server/kernel/data-secrets';
 import { generateCredentials, generateLicenseKey } from '../../src/server/licenses/create';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { updateTokenHash, updateTokenOf, updateUrlsOf } from '../../src/server/licenses/update-tokens';
+import type { LicenseAnswer } from '../../src/shared/licenses';
 import type { TestApp } from './app';
 
 export type LicensedPurchase = {
@@ -177,4 +178,23 @@ export async function activatedMachines(
     );
   }
   return machines.map(({ token: _token, ...machine }) => machine);
+}
+
+/**
+ * Activates `purchase` on `machine` over real HTTP at `baseUrl`, as the desktop tool does (the updaters that follow
+ * read the same server). The machine and the update feeds its answer named.
+ */
+export async function activateOverHttp(
+  baseUrl: string,
+  purchase: { licenseKey: string | null; toolId: string },
+  machine = fingerprint(),
+) {
+  const response = await fetch(`${baseUrl}/api/licenses/activate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ licenseKey: purchase.licenseKey, toolId: purchase.toolId, fingerprint: machine }),
+  });
+  const answer = (await response.json()) as LicenseAnswer;
+  if (!answer.updates) throw new Error(`activate answered ${JSON.stringify(answer)}`);
+  return { machine, ...answer.updates };
 }

@@ -7,7 +7,7 @@ import {
   activatedMachines,
   licenseApiCall,
 } from '../../../../test/support/license-fixtures';
-import { addRelease, nupkg } from '../../../../test/support/release-fixtures';
+import { addRelease, updaterFiles } from '../../../../test/support/release-fixtures';
 import {
   addToolWithUpdatePeriod,
   DAY_0,
@@ -35,20 +35,7 @@ let toolId: string;
 const onDay = (day: number) => t.clock.set(dayOf(day));
 const pathOf = (url: string) => new URL(url).pathname;
 
-const files = (version: string) => [
-  {
-    platform: 'windows' as const,
-    kind: 'sparkle' as const,
-    fileName: `Period-${version}-x64.exe`,
-    content: Buffer.from(`winsparkle ${version}`),
-  },
-  {
-    platform: 'windows' as const,
-    kind: 'velopack' as const,
-    fileName: `${PACKAGE}-${version}-full.nupkg`,
-    content: nupkg(PACKAGE, version),
-  },
-];
+const files = (version: string) => updaterFiles('Period', version, ['winsparkle', 'velopack'], PACKAGE);
 
 beforeAll(async () => {
   onDay(0);
