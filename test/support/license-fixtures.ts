@@ -180,6 +180,15 @@ export async function activatedMachines(
   return machines.map(({ token: _token, ...machine }) => machine);
 }
 
+/** `POST /api/licenses/<action>` over real HTTP to the server at `baseUrl`, as a desktop tool calls it. */
+export function licenseApiOverHttp(baseUrl: string, action: string, body: Record<string, unknown>) {
+  return fetch(`${baseUrl}/api/licenses/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
 /**
  * Activates `purchase` on `machine` over real HTTP at `baseUrl`, as the desktop tool does (the updaters that follow
  * read the same server). The machine and the update feeds its answer named.
@@ -189,10 +198,10 @@ export async function activateOverHttp(
   purchase: { licenseKey: string | null; toolId: string },
   machine = fingerprint(),
 ) {
-  const response = await fetch(`${baseUrl}/api/licenses/activate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ licenseKey: purchase.licenseKey, toolId: purchase.toolId, fingerprint: machine }),
+  const response = await licenseApiOverHttp(baseUrl, 'activate', {
+    licenseKey: purchase.licenseKey,
+    toolId: purchase.toolId,
+    fingerprint: machine,
   });
   const answer = (await response.json()) as LicenseAnswer;
   if (!answer.updates) throw new Error(`activate answered ${JSON.stringify(answer)}`);

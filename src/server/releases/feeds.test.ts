@@ -11,6 +11,7 @@ import {
   activateOverHttp,
   fingerprint,
   type LicensedPurchase,
+  licenseApiOverHttp,
   licensedPurchase,
 } from '../../../test/support/license-fixtures';
 import { answerChecker } from '../../../test/support/openapi';
@@ -377,14 +378,10 @@ describe('appcast', () => {
     await t.ctx.db.update(licenses).set({ status: 'active' }).where(eq(licenses.id, purchase.licenseId));
     expect((await fetch(appcastUrl)).status).toBe(200);
 
-    await fetch(`${t.baseUrl}/api/licenses/deactivate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        licenseKey: purchase.licenseKey,
-        toolId: purchase.toolId,
-        fingerprint: machine,
-      }),
+    await licenseApiOverHttp(t.baseUrl, 'deactivate', {
+      licenseKey: purchase.licenseKey,
+      toolId: purchase.toolId,
+      fingerprint: machine,
     });
     const freed = await fetch(appcastUrl);
     expect(freed.status).toBe(404);
@@ -394,11 +391,7 @@ describe('appcast', () => {
 
 describe('update check', () => {
   async function updateCheck(body: Record<string, unknown>) {
-    const response = await fetch(`${t.baseUrl}/api/licenses/update-check`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    const response = await licenseApiOverHttp(t.baseUrl, 'update-check', body);
     const text = await response.text();
     matchesDocument('POST', '/api/licenses/update-check', { statusCode: response.status, body: text });
     return { status: response.status, answer: JSON.parse(text) as UpdateCheckAnswer };

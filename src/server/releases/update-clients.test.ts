@@ -3,6 +3,7 @@ import { shopTestAppForFile } from '../../../test/support/file-apps';
 import {
   activateOverHttp,
   type LicensedPurchase,
+  licenseApiOverHttp,
   licensedPurchase,
 } from '../../../test/support/license-fixtures';
 import { type ArtifactSpec, addRelease } from '../../../test/support/release-fixtures';
@@ -159,18 +160,14 @@ describe('WinSparkle (ported src/appcast.cpp and src/updatechecker.cpp) on the d
 
 describe('update check with the running OS version', () => {
   async function ask(platform: ArtifactPlatform, osVersion?: unknown) {
-    const response = await fetch(`${t.baseUrl}/api/licenses/update-check`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        licenseKey: purchase.licenseKey,
-        toolId: purchase.toolId,
-        fingerprint: machine,
-        platform,
-        arch: 'x64',
-        version: '1.0.0',
-        ...(osVersion === undefined ? {} : { osVersion }),
-      }),
+    const response = await licenseApiOverHttp(t.baseUrl, 'update-check', {
+      licenseKey: purchase.licenseKey,
+      toolId: purchase.toolId,
+      fingerprint: machine,
+      platform,
+      arch: 'x64',
+      version: '1.0.0',
+      ...(osVersion === undefined ? {} : { osVersion }),
     });
     return { status: response.status, body: (await response.json()) as UpdateCheckAnswer };
   }
