@@ -138,6 +138,25 @@ export function licenseApiCall(
   });
 }
 
+/** The update check a Windows x64 `machine` running `version` of `purchase`'s tool sends, as the reference client does. */
+export function windowsUpdateCheck(
+  t: Pick<TestApp, 'app'>,
+  purchase: { licenseKey: string | null; toolId: string },
+  machine: { fingerprint: string },
+  version: string,
+  remoteAddress?: string,
+) {
+  const body = {
+    licenseKey: purchase.licenseKey,
+    toolId: purchase.toolId,
+    fingerprint: machine.fingerprint,
+    platform: 'windows',
+    arch: 'x64',
+    version,
+  };
+  return licenseApiCall(t, 'update-check', body, remoteAddress);
+}
+
 export const fingerprint = (label = 'machine') => `${label}-${randomBytes(12).toString('hex')}`;
 
 export type ActivatedMachine = {

@@ -7,6 +7,7 @@ import {
   activatedMachines,
   type LicensedPurchase,
   licensedPurchase,
+  windowsUpdateCheck,
 } from '../../../test/support/license-fixtures';
 import { deliverDueMail } from '../../../test/support/mail';
 import { addRelease, updaterFiles } from '../../../test/support/release-fixtures';
@@ -40,18 +41,7 @@ let staged: string;
 
 /** The update check of the machine running `version`, as the reference client sends it. */
 async function updateCheck(app: FastifyInstance, machine: ActivatedMachine, version: string) {
-  const answer = await app.inject({
-    method: 'POST',
-    url: '/api/licenses/update-check',
-    payload: {
-      licenseKey: purchase.licenseKey,
-      toolId: purchase.toolId,
-      fingerprint: machine.fingerprint,
-      platform: 'windows',
-      arch: 'x64',
-      version,
-    },
-  });
+  const answer = await windowsUpdateCheck({ app }, purchase, machine, version);
   expect(answer.statusCode, answer.body).toBe(200);
   return answer.json<UpdateCheckAnswer>();
 }

@@ -8,6 +8,7 @@ import {
   activatedMachines,
   type LicensedPurchase,
   licensedPurchase,
+  windowsUpdateCheck,
 } from '../../../test/support/license-fixtures';
 import { addRelease, updaterFiles } from '../../../test/support/release-fixtures';
 import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
@@ -76,19 +77,7 @@ async function answerOf(
   version = '1.0.0',
 ): Promise<Answer> {
   const remoteAddress = addressOf(index);
-  const checked = await app.inject({
-    method: 'POST',
-    url: '/api/licenses/update-check',
-    remoteAddress,
-    payload: {
-      licenseKey: purchase.licenseKey,
-      toolId: purchase.toolId,
-      fingerprint: machine.fingerprint,
-      platform: 'windows',
-      arch: 'x64',
-      version,
-    },
-  });
+  const checked = await windowsUpdateCheck({ app }, purchase, machine, version, remoteAddress);
   expect(checked.statusCode, checked.body).toBe(200);
   // One appcast URL serves both: Sparkle reads its Mac items, WinSparkle its Windows items.
   const [appcast, velopack] = await Promise.all([
