@@ -9,6 +9,7 @@ import type { DataSecrets } from '../../src/server/kernel/data-secrets';
 import { generateCredentials, generateLicenseKey } from '../../src/server/licenses/create';
 import { storedSecret } from '../../src/server/licenses/secrets-at-rest';
 import { updateTokenHash, updateTokenOf, updateUrlsOf } from '../../src/server/licenses/update-tokens';
+import type { LicenseAnswer } from '../../src/shared/licenses';
 import type { TestApp } from './app';
 
 export type LicensedPurchase = {
@@ -137,6 +138,25 @@ export function licenseApiCall(
   });
 }
 
+/** The update check a Windows x64 `machine` running `version` of `purchase`'s tool sends, as the reference client does. */
+export function windowsUpdateCheck(
+  t: Pick<TestApp, 'app'>,
+  purchase: { licenseKey: string | null; toolId: string },
+  machine: { fingerprint: string },
+  version: string,
+  remoteAddress?: string,
+) {
+  const body = {
+    licenseKey: purchase.licenseKey,
+    toolId: purchase.toolId,
+    fingerprint: machine.fingerprint,
+    platform: 'windows',
+    arch: 'x64',
+    version,
+  };
+  return licenseApiCall(t, 'update-check', body, remoteAddress);
+}
+
 export const fingerprint = (label = 'machine') => `${label}-${randomBytes(12).toString('hex')}`;
 
 export type ActivatedMachine = {
@@ -177,4 +197,32 @@ export async function activatedMachines(
     );
   }
   return machines.map(({ token: _token, ...machine }) => machine);
+}
+
+/** `POST /api/licenses/<action>` over real HTTP to the server at `baseUrl`, as a desktop tool calls it. */
+export function licenseApiOverHttp(baseUrl: string, action: string, body: Record<string, unknown>) {
+  return fetch(`${baseUrl}/api/licenses/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+/**
+ * Activates `purchase` on `machine` over real HTTP at `baseUrl`, as the desktop tool does (the updaters that follow
+ * read the same server). The machine and the update feeds its answer named.
+ */
+export async function activateOverHttp(
+  baseUrl: string,
+  purchase: { licenseKey: string | null; toolId: string },
+  machine = fingerprint(),
+) {
+  const response = await licenseApiOverHttp(baseUrl, 'activate', {
+    licenseKey: purchase.licenseKey,
+    toolId: purchase.toolId,
+    fingerprint: machine,
+  });
+  const answer = (await response.json()) as LicenseAnswer;
+  if (!answer.updates) throw new Error(`activate answered ${JSON.stringify(answer)}`);
+  return { machine, ...answer.updates };
 }

@@ -173,3 +173,46 @@ export const streamOf = (bytes: Uint8Array) => Readable.from([Buffer.from(bytes)
 /** A Windows x64 installer as the operator uploads one (`addArtifact`'s file): two bytes unless `bytes` are given. */
 export const installerUpload = (fileName = 'Setup.exe', bytes: Uint8Array = Buffer.from('MZ')) =>
   ({ platform: 'windows', arch: 'x64', kind: 'installer', fileName, stream: streamOf(bytes) }) as const;
+
+/** The files the updaters read: the installer the update check offers, WinSparkle's, Sparkle's (macOS) and Velopack's. */
+export type UpdaterFile = 'installer' | 'winsparkle' | 'sparkle' | 'velopack';
+
+/**
+ * A release's files for the updaters `kinds`, in that order, named after `name` and the version (Velopack's after
+ * its package id `packageId`), each holding bytes that name the version.
+ */
+export function updaterFiles(
+  name: string,
+  version: string,
+  kinds: UpdaterFile[],
+  packageId = name,
+): ArtifactSpec[] {
+  const file: Record<UpdaterFile, () => ArtifactSpec> = {
+    installer: () => ({
+      platform: 'windows',
+      kind: 'installer',
+      fileName: `${name}-${version}-setup.exe`,
+      content: Buffer.from(`installer ${version}`),
+    }),
+    winsparkle: () => ({
+      platform: 'windows',
+      kind: 'sparkle',
+      fileName: `${name}-${version}-x64.exe`,
+      content: Buffer.from(`winsparkle ${version}`),
+    }),
+    sparkle: () => ({
+      platform: 'macos',
+      arch: 'universal',
+      kind: 'sparkle',
+      fileName: `${name}-${version}.zip`,
+      content: Buffer.from(`sparkle ${version}`),
+    }),
+    velopack: () => ({
+      platform: 'windows',
+      kind: 'velopack',
+      fileName: `${packageId}-${version}-full.nupkg`,
+      content: nupkg(packageId, version),
+    }),
+  };
+  return kinds.map((kind) => file[kind]());
+}

@@ -1,5 +1,5 @@
 import { and, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import { cappedCount, keysetPage } from '../db/keyset';
+import { countedKeysetPage, MATCHING_ROW } from '../db/keyset';
 import { users } from '../db/schema/accounts';
 import { orders, purchases } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
@@ -101,27 +101,14 @@ function accountSearch(typed: string): SQL {
 /** THE list of accounts (one page, and how many match), for both adapters. */
 export async function listAccounts(ctx: AppContext, query: AccountQuery) {
   const where = query.search ? accountSearch(query.search) : undefined;
-  const [page, counted] = await Promise.all([
-    keysetPage(
-      { ...query, table: users, sort: ACCOUNT_ORDERS[query.sort], id: users.id, idType: 'uuid' },
-      (keyset) =>
-        ctx.db
-          .select(accountColumns)
-          .from(users)
-          .where(and(where, keyset.where))
-          .orderBy(...keyset.orderBy)
-          .limit(keyset.limit),
-    ),
-    cappedCount(
-      ctx.db,
-      ctx.db
-        .select({ one: sql<number>`1`.as('one') })
-        .from(users)
-        .where(where)
-        .$dynamic(),
-    ),
-  ]);
-  return { ...page, rows: await withCounts(ctx, page.rows), ...counted };
+  const page = await countedKeysetPage(
+    ctx.db,
+    { ...query, table: users, sort: ACCOUNT_ORDERS[query.sort], id: users.id, idType: 'uuid' },
+    where,
+    ctx.db.select(accountColumns).from(users).$dynamic(),
+    ctx.db.select(MATCHING_ROW).from(users).$dynamic(),
+  );
+  return { ...page, rows: await withCounts(ctx, page.rows) };
 }
 
 /** One account with its counts, by its id or by its email in any letter case; undefined when there is none. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp } from '../../../test/support/app';
+import { licenseApiOverHttp } from '../../../test/support/license-fixtures';
 import { freePort, runCli, ServerProcess } from '../../../test/support/processes';
 import { addTool, buyTool, newBuyer } from '../../../test/support/shop-fixtures';
 import type { MyLicense } from '../../shared/licenses';
@@ -121,10 +122,10 @@ describe('npm run admin -- move-to-postgres', () => {
   it('then the server starts on DATABASE_URL and serves what was moved', async () => {
     const server = await new ServerProcess({ DATABASE_URL: targetUrl, DATA_SECRET_KEY }).start();
     try {
-      const answer = await fetch(`${server.url}/api/licenses/activate`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ licenseKey, toolId, fingerprint: 'moved-machine-0001' }),
+      const answer = await licenseApiOverHttp(server.url, 'activate', {
+        licenseKey,
+        toolId,
+        fingerprint: 'moved-machine-0001',
       });
       expect(await answer.json()).toMatchObject({ valid: true, code: 'VALID' });
       const catalogue = (await (await fetch(`${server.url}/api/alltools/`)).json()) as Array<{

@@ -1,4 +1,4 @@
-import { asc, count, desc, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import { COUNT_LIMIT } from '../../shared/dashboard';
 import type { DbOrTx } from '.';
@@ -67,4 +67,34 @@ export async function cappedCount(
   const [row] = await db.select({ n: count() }).from(matching.limit(COUNT_LIMIT + 1).as('matching'));
   const n = Number(row?.n ?? 0);
   return { total: Math.min(n, COUNT_LIMIT), totalCapped: n > COUNT_LIMIT };
+}
+
+/** The one column of a list's count query (`cappedCount` counts its rows, not what they hold). */
+export const MATCHING_ROW = { one: sql<number>`1`.as('one') };
+
+/**
+ * A page of a list and how many of its rows match `where` in all, read side by side: `rows` is the page's query
+ * (its columns and joins) and `matching` the same joins over MATCHING_ROW, both `$dynamic()` and without a where.
+ */
+export async function countedKeysetPage<Row extends { id: string | number }>(
+  db: DbOrTx,
+  options: KeysetOptions,
+  where: SQL | undefined,
+  rows: PromiseLike<Row[]> & {
+    where(where: SQL | undefined): { orderBy(...orderBy: SQL[]): { limit(limit: number): unknown } };
+  },
+  matching: PgSelect,
+): Promise<KeysetPage<Row> & { total: number; totalCapped: boolean }> {
+  const [page, counted] = await Promise.all([
+    keysetPage(options, async (keyset) => {
+      // A dynamic query takes its clauses in place, and keeps its row type.
+      rows
+        .where(and(where, keyset.where))
+        .orderBy(...keyset.orderBy)
+        .limit(keyset.limit);
+      return rows;
+    }),
+    cappedCount(db, matching.where(where)),
+  ]);
+  return { ...page, ...counted };
 }

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { licenseApiOverHttp } from '../../../test/support/license-fixtures';
 import {
   addTool,
   buyThroughEmulator,
@@ -105,21 +106,12 @@ describe('GET /metrics', () => {
     await buyThroughEmulator(t, client, tool.id);
     const [license] = (await client.get('/api/my-licenses/')).json<MyLicense[]>();
     const check = { licenseKey: license?.licenseKey, toolId: tool.id, fingerprint: 'metrics-machine-0001' };
-    await fetch(`${t.baseUrl}/api/licenses/activate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(check),
-    });
-    const validated = await fetch(`${t.baseUrl}/api/licenses/validate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(check),
-    });
+    await licenseApiOverHttp(t.baseUrl, 'activate', check);
+    const validated = await licenseApiOverHttp(t.baseUrl, 'validate', check);
     expect(await validated.json()).toMatchObject({ valid: true, code: 'VALID' });
-    const unknown = await fetch(`${t.baseUrl}/api/licenses/validate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...check, licenseKey: 'NOT-A-KEY-0000' }),
+    const unknown = await licenseApiOverHttp(t.baseUrl, 'validate', {
+      ...check,
+      licenseKey: 'NOT-A-KEY-0000',
     });
     const unknownCode = ((await unknown.json()) as { code: string }).code;
 

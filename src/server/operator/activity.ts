@@ -1,7 +1,7 @@
-import { and, gte, ilike, or, sql } from 'drizzle-orm';
+import { and, gte, ilike, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ActivityEntry, activityQuerySchema, CursorPage } from '../../shared/dashboard';
-import { cappedCount, keysetPage } from '../db/keyset';
+import { countedKeysetPage, MATCHING_ROW } from '../db/keyset';
 import { auditLog } from '../db/schema/operator';
 import type { AppContext } from '../kernel/context';
 
@@ -22,26 +22,13 @@ export async function listActivity(
       : undefined,
     query.since ? gte(auditLog.createdAt, query.since) : undefined,
   );
-  const [page, counted] = await Promise.all([
-    keysetPage(
-      { ...query, table: auditLog, sort: SORT_COLUMNS[query.sort], id: auditLog.id, idType: 'bigint' },
-      (keyset) =>
-        ctx.db
-          .select()
-          .from(auditLog)
-          .where(and(where, keyset.where))
-          .orderBy(...keyset.orderBy)
-          .limit(keyset.limit),
-    ),
-    cappedCount(
-      ctx.db,
-      ctx.db
-        .select({ one: sql<number>`1`.as('one') })
-        .from(auditLog)
-        .where(where)
-        .$dynamic(),
-    ),
-  ]);
+  const page = await countedKeysetPage(
+    ctx.db,
+    { ...query, table: auditLog, sort: SORT_COLUMNS[query.sort], id: auditLog.id, idType: 'bigint' },
+    where,
+    ctx.db.select().from(auditLog).$dynamic(),
+    ctx.db.select(MATCHING_ROW).from(auditLog).$dynamic(),
+  );
   return {
     items: page.rows.map((row) => ({
       id: row.id,
@@ -52,7 +39,8 @@ export async function listActivity(
       after: row.after,
       createdAt: row.createdAt.toISOString(),
     })),
-    ...counted,
+    total: page.total,
+    totalCapped: page.totalCapped,
     pageSize: query.pageSize,
     next: page.next,
     previous: page.previous,

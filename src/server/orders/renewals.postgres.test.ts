@@ -5,17 +5,9 @@ import { createTestDatabase } from '../../../test/support/database';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import { openedMails } from '../../../test/support/mail';
 import { freePort } from '../../../test/support/processes';
-import {
-  addTool,
-  eventually,
-  INR_BILLING,
-  newBuyer,
-  payThroughEmulator,
-} from '../../../test/support/shop-fixtures';
-import { toolChangesSchema } from '../../shared/dashboard';
-import type { MyLicense } from '../../shared/licenses';
+import { addToolWithUpdatePeriod, DAY_0, dayOf, myLicenseOf } from '../../../test/support/renewal-fixtures';
+import { eventually, INR_BILLING, newBuyer, payThroughEmulator } from '../../../test/support/shop-fixtures';
 import { addMonths } from '../../shared/update-periods';
-import { updateTool } from '../catalogue/operator';
 import { outbox } from '../db/schema/mail';
 import { followLicenseChanges } from '../licenses/change-feed';
 import { reinstateLicense, suspendLicense } from '../licenses/operator';
@@ -27,9 +19,6 @@ import { sendRenewalReminders } from './renewal-reminders';
  * of days 335, 358 and 365 go once each whichever instance's job runs, and a suspension by hand reaches the other
  * instance's answers (SUSPENDED with the reason) within a second, its update feed with it; reinstating restores both.
  */
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-const DAY_0 = new Date('2026-03-03T06:30:00Z');
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let a: TestApp & { baseUrl: string; dataDir: string };
@@ -52,12 +41,10 @@ beforeAll(async () => {
   b = await openTestApp({ env, now: DAY_0 });
   // As main.ts does: each instance hears license changes as they commit.
   for (const instance of [a, b]) followers.push(await followLicenseChanges(instance.ctx, instance.database));
-  toolId = (await addTool(a, { name: 'GST Helper', device: 'Windows', priceInrPaise: 1499_00 })).id;
-  await updateTool(
-    a.ctx,
-    toolId,
-    toolChangesSchema.parse({ updatesMonths: '12m', renewalPriceINR: '599' }),
-    cliActor('renewals-test'),
+  toolId = await addToolWithUpdatePeriod(
+    a,
+    { name: 'GST Helper', device: 'Windows', priceInrPaise: 1499_00 },
+    'renewals-test',
   );
 }, 120_000);
 afterAll(async () => {
@@ -68,17 +55,15 @@ afterAll(async () => {
 });
 
 const onDay = (day: number) => {
-  for (const instance of [a, b]) instance.clock.set(new Date(DAY_0.getTime() + day * DAY_MS));
+  for (const instance of [a, b]) instance.clock.set(dayOf(day));
 };
 
 async function boughtLicense() {
   onDay(0);
   const buyer = await newBuyer(a);
   await payThroughEmulator(a, buyer.client, { toolId, currency: 'INR', billingDetails: INR_BILLING });
-  const license = (await buyer.client.get('/api/my-licenses/'))
-    .json<MyLicense[]>()
-    .find((each) => each.toolId === toolId);
-  if (!license?.licenseKey) throw new Error('no license');
+  const license = await myLicenseOf(buyer.client, toolId);
+  if (!license.licenseKey) throw new Error('no license');
   return { ...buyer, license: { ...license, licenseKey: license.licenseKey } };
 }
 
@@ -127,7 +112,7 @@ describe('two instances on one PostgreSQL', () => {
     const [last] = (await reminders()).slice(-1);
     expect(last?.text).toContain('Renew updates for ₹599.00');
     expect(last?.text).toContain(`/my-tools?renew=`);
-    expect(end.getTime()).toBe(DAY_0.getTime() + 365 * DAY_MS);
+    expect(end.getTime()).toBe(dayOf(365).getTime());
   });
 
   it('answer SUSPENDED with the reason on the other instance within a second, the feed gone, until reinstated', async () => {

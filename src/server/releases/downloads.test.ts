@@ -4,7 +4,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { licensedPurchase } from '../../../test/support/license-fixtures';
+import { activateOverHttp, licensedPurchase } from '../../../test/support/license-fixtures';
 import { ServerProcess } from '../../../test/support/processes';
 import { addRelease } from '../../../test/support/release-fixtures';
 import { openDatabase } from '../db';
@@ -57,20 +57,10 @@ beforeAll(async () => {
   rmSync(source);
   server = await new ServerProcess({}, 0, { dataDir }).start();
 
-  const activated = await fetch(`${server.url}/api/licenses/activate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      licenseKey: purchase.licenseKey,
-      toolId: purchase.toolId,
-      fingerprint: 'range-test-machine-01',
-    }),
-  });
-  const { updates } = (await activated.json()) as { updates: { velopackUrl: string } };
-  feedsUrl = updates.velopackUrl;
+  feedsUrl = (await activateOverHttp(server.url, purchase, 'range-test-machine-01')).velopackUrl;
   const artifact = artifacts[0];
   if (!artifact) throw new Error('no artifact');
-  fileUrl = `${updates.velopackUrl}files/${artifact.id}/${encodeURIComponent(artifact.fileName)}`;
+  fileUrl = `${feedsUrl}files/${artifact.id}/${encodeURIComponent(artifact.fileName)}`;
 }, 180_000);
 afterAll(async () => {
   await server?.stop();

@@ -7,12 +7,18 @@ import { eq } from 'drizzle-orm';
 import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shopTestAppForFile } from '../../../test/support/file-apps';
-import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
+import {
+  activateOverHttp,
+  fingerprint,
+  type LicensedPurchase,
+  licenseApiOverHttp,
+  licensedPurchase,
+} from '../../../test/support/license-fixtures';
 import { answerChecker } from '../../../test/support/openapi';
 import { addRelease, nupkg, type ReleaseSpec } from '../../../test/support/release-fixtures';
 import { addTool } from '../../../test/support/shop-fixtures';
 import { installedVelopackApp } from '../../../test/support/velopack';
-import type { LicenseAnswer, UpdateCheckAnswer } from '../../shared/licenses';
+import type { UpdateCheckAnswer } from '../../shared/licenses';
 import { licenses } from '../db/schema/licenses';
 import { forgetLicenses } from '../licenses/memory';
 import { refundOrder } from '../orders/refund';
@@ -26,16 +32,7 @@ beforeAll(async () => {
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-async function activate(purchase: LicensedPurchase, machine = fingerprint()) {
-  const response = await fetch(`${t.baseUrl}/api/licenses/activate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ licenseKey: purchase.licenseKey, toolId: purchase.toolId, fingerprint: machine }),
-  });
-  const answer = (await response.json()) as LicenseAnswer;
-  if (!answer.updates) throw new Error(`activate answered ${JSON.stringify(answer)}`);
-  return { machine, ...answer.updates };
-}
+const activate = (purchase: LicensedPurchase) => activateOverHttp(t.baseUrl, purchase);
 
 /** A licensed tool with a package id, bought by a fresh buyer. */
 async function licensedTool(packageId: string) {
@@ -381,14 +378,10 @@ describe('appcast', () => {
     await t.ctx.db.update(licenses).set({ status: 'active' }).where(eq(licenses.id, purchase.licenseId));
     expect((await fetch(appcastUrl)).status).toBe(200);
 
-    await fetch(`${t.baseUrl}/api/licenses/deactivate`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        licenseKey: purchase.licenseKey,
-        toolId: purchase.toolId,
-        fingerprint: machine,
-      }),
+    await licenseApiOverHttp(t.baseUrl, 'deactivate', {
+      licenseKey: purchase.licenseKey,
+      toolId: purchase.toolId,
+      fingerprint: machine,
     });
     const freed = await fetch(appcastUrl);
     expect(freed.status).toBe(404);
@@ -398,11 +391,7 @@ describe('appcast', () => {
 
 describe('update check', () => {
   async function updateCheck(body: Record<string, unknown>) {
-    const response = await fetch(`${t.baseUrl}/api/licenses/update-check`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+    const response = await licenseApiOverHttp(t.baseUrl, 'update-check', body);
     const text = await response.text();
     matchesDocument('POST', '/api/licenses/update-check', { statusCode: response.status, body: text });
     return { status: response.status, answer: JSON.parse(text) as UpdateCheckAnswer };

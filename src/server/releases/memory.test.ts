@@ -6,7 +6,7 @@ import {
   activatedMachines,
   licensedPurchase,
 } from '../../../test/support/license-fixtures';
-import { addRelease } from '../../../test/support/release-fixtures';
+import { addRelease, updaterFiles } from '../../../test/support/release-fixtures';
 import { addTool } from '../../../test/support/shop-fixtures';
 import { type Database, openDatabase } from '../db';
 import type { ChannelFollower } from '../db/notifications';
@@ -31,20 +31,7 @@ let toolId: string;
 
 const operator = cliActor('release-memory-tester');
 /** What the update check offers (the installer) and what the appcast lists (WinSparkle's file). */
-const files = (version: string) => [
-  {
-    platform: 'windows' as const,
-    kind: 'installer' as const,
-    fileName: `Memory-${version}-setup.exe`,
-    content: Buffer.from(`installer ${version}`),
-  },
-  {
-    platform: 'windows' as const,
-    kind: 'sparkle' as const,
-    fileName: `Memory-${version}-x64.exe`,
-    content: Buffer.from(`winsparkle ${version}`),
-  },
-];
+const files = (version: string) => updaterFiles('Memory', version, ['installer', 'winsparkle']);
 
 /** The newest version the update check offers a machine on 1.0.0. */
 async function offered(): Promise<string | null> {

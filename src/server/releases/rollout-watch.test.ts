@@ -7,9 +7,10 @@ import {
   activatedMachines,
   type LicensedPurchase,
   licensedPurchase,
+  windowsUpdateCheck,
 } from '../../../test/support/license-fixtures';
 import { deliverDueMail } from '../../../test/support/mail';
-import { addRelease } from '../../../test/support/release-fixtures';
+import { addRelease, updaterFiles } from '../../../test/support/release-fixtures';
 import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
 import { TestSmtpServer } from '../../../test/support/smtp';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver';
@@ -38,27 +39,9 @@ let purchase: LicensedPurchase;
 let fleet: ActivatedMachine[];
 let staged: string;
 
-const installer = (version: string) => ({
-  platform: 'windows' as const,
-  kind: 'installer' as const,
-  fileName: `Stuck-${version}-setup.exe`,
-  content: Buffer.from(`installer ${version}`),
-});
-
 /** The update check of the machine running `version`, as the reference client sends it. */
 async function updateCheck(app: FastifyInstance, machine: ActivatedMachine, version: string) {
-  const answer = await app.inject({
-    method: 'POST',
-    url: '/api/licenses/update-check',
-    payload: {
-      licenseKey: purchase.licenseKey,
-      toolId: purchase.toolId,
-      fingerprint: machine.fingerprint,
-      platform: 'windows',
-      arch: 'x64',
-      version,
-    },
-  });
+  const answer = await windowsUpdateCheck({ app }, purchase, machine, version);
   expect(answer.statusCode, answer.body).toBe(200);
   return answer.json<UpdateCheckAnswer>();
 }
@@ -72,12 +55,16 @@ beforeAll(async () => {
   second = await secondInstance(t);
   const tool = await addTool(t, { name: 'Stuck Tool' });
   purchase = await licensedPurchase(t.ctx, { toolId: tool.id });
-  await addRelease(t.ctx, { toolId: tool.id, version: '1.0.0', artifacts: [installer('1.0.0')] });
+  await addRelease(t.ctx, {
+    toolId: tool.id,
+    version: '1.0.0',
+    artifacts: updaterFiles('Stuck', '1.0.0', ['installer']),
+  });
   const next = await addRelease(t.ctx, {
     toolId: tool.id,
     version: '1.1.0',
     state: 'draft',
-    artifacts: [installer('1.1.0')],
+    artifacts: updaterFiles('Stuck', '1.1.0', ['installer']),
   });
   staged = next.release.id;
   fleet = await activatedMachines(t.ctx, purchase.licenseId, MACHINES);

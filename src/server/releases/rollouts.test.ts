@@ -8,8 +8,9 @@ import {
   activatedMachines,
   type LicensedPurchase,
   licensedPurchase,
+  windowsUpdateCheck,
 } from '../../../test/support/license-fixtures';
-import { addRelease, nupkg } from '../../../test/support/release-fixtures';
+import { addRelease, updaterFiles } from '../../../test/support/release-fixtures';
 import { addTool, createShopTestApp, type ShopTestApp } from '../../../test/support/shop-fixtures';
 import * as sparkle from '../../../test/support/sparkle';
 import { installedVelopackApp } from '../../../test/support/velopack';
@@ -43,33 +44,8 @@ let staged: string;
 /** Build numbers (Sparkle's sparkle:version) by version. */
 const builds = new Map<string, number>();
 
-const files = (version: string) => [
-  {
-    platform: 'windows' as const,
-    kind: 'installer' as const,
-    fileName: `Rollout-${version}-setup.exe`,
-    content: Buffer.from(`installer ${version}`),
-  },
-  {
-    platform: 'windows' as const,
-    kind: 'sparkle' as const,
-    fileName: `Rollout-${version}-x64.exe`,
-    content: Buffer.from(`winsparkle ${version}`),
-  },
-  {
-    platform: 'macos' as const,
-    arch: 'universal' as const,
-    kind: 'sparkle' as const,
-    fileName: `Rollout-${version}.zip`,
-    content: Buffer.from(`sparkle ${version}`),
-  },
-  {
-    platform: 'windows' as const,
-    kind: 'velopack' as const,
-    fileName: `${PACKAGE}-${version}-full.nupkg`,
-    content: nupkg(PACKAGE, version),
-  },
-];
+const files = (version: string) =>
+  updaterFiles('Rollout', version, ['installer', 'winsparkle', 'sparkle', 'velopack'], PACKAGE);
 
 /** Each request from its own address, as machines in the field call: the per-address limit is not what is tested. */
 const addressOf = (index: number) => `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
@@ -101,19 +77,7 @@ async function answerOf(
   version = '1.0.0',
 ): Promise<Answer> {
   const remoteAddress = addressOf(index);
-  const checked = await app.inject({
-    method: 'POST',
-    url: '/api/licenses/update-check',
-    remoteAddress,
-    payload: {
-      licenseKey: purchase.licenseKey,
-      toolId: purchase.toolId,
-      fingerprint: machine.fingerprint,
-      platform: 'windows',
-      arch: 'x64',
-      version,
-    },
-  });
+  const checked = await windowsUpdateCheck({ app }, purchase, machine, version, remoteAddress);
   expect(checked.statusCode, checked.body).toBe(200);
   // One appcast URL serves both: Sparkle reads its Mac items, WinSparkle its Windows items.
   const [appcast, velopack] = await Promise.all([
@@ -309,20 +273,8 @@ describe('a machine outside the share', () => {
   it('stays on 1.0.0 with the real Velopack client and WinSparkle, and installs 1.1.0 once the rollout reaches it', async () => {
     const tool = await addTool(t, { name: 'Rollout Client Tool', packageId: 'RolloutClient' });
     const owner = await licensedPurchase(t.ctx, { toolId: tool.id });
-    const velopackFiles = (version: string) => [
-      {
-        platform: 'windows' as const,
-        kind: 'velopack' as const,
-        fileName: `RolloutClient-${version}-full.nupkg`,
-        content: nupkg('RolloutClient', version),
-      },
-      {
-        platform: 'windows' as const,
-        kind: 'sparkle' as const,
-        fileName: `RolloutClient-${version}-x64.exe`,
-        content: Buffer.from(`winsparkle ${version}`),
-      },
-    ];
+    const velopackFiles = (version: string) =>
+      updaterFiles('RolloutClient', version, ['velopack', 'winsparkle']);
     await addRelease(t.ctx, { toolId: tool.id, version: '1.0.0', artifacts: velopackFiles('1.0.0') });
     const next = await addRelease(t.ctx, {
       toolId: tool.id,

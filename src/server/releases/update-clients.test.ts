@@ -1,11 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { shopTestAppForFile } from '../../../test/support/file-apps';
-import { fingerprint, type LicensedPurchase, licensedPurchase } from '../../../test/support/license-fixtures';
+import {
+  activateOverHttp,
+  type LicensedPurchase,
+  licenseApiOverHttp,
+  licensedPurchase,
+} from '../../../test/support/license-fixtures';
 import { type ArtifactSpec, addRelease } from '../../../test/support/release-fixtures';
 import { addTool } from '../../../test/support/shop-fixtures';
 import * as sparkle from '../../../test/support/sparkle';
 import * as winsparkle from '../../../test/support/winsparkle';
-import type { LicenseAnswer, UpdateCheckAnswer } from '../../shared/licenses';
+import type { UpdateCheckAnswer } from '../../shared/licenses';
 import type { ArtifactArch, ArtifactPlatform } from '../../shared/releases';
 import type { ArtifactRow } from './store';
 
@@ -91,15 +96,7 @@ beforeAll(async () => {
   await release('1.2.0-beta.1', { channel: 'beta' }, everywhere('1.2.0-beta.1'));
   await release('1.2.0-beta.2', { channel: 'beta' }, everywhere('1.2.0-beta.2'));
   await release('1.3.0', { state: 'draft' }, everywhere('1.3.0'));
-  machine = fingerprint();
-  const response = await fetch(`${t.baseUrl}/api/licenses/activate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ licenseKey: purchase.licenseKey, toolId: purchase.toolId, fingerprint: machine }),
-  });
-  const answer = (await response.json()) as LicenseAnswer;
-  if (!answer.updates) throw new Error(`activate answered ${JSON.stringify(answer)}`);
-  appcastUrl = answer.updates.appcastUrl;
+  ({ machine, appcastUrl } = await activateOverHttp(t.baseUrl, purchase));
 });
 
 describe('WinSparkle (ported src/appcast.cpp and src/updatechecker.cpp) on the documented URL', () => {
@@ -163,18 +160,14 @@ describe('WinSparkle (ported src/appcast.cpp and src/updatechecker.cpp) on the d
 
 describe('update check with the running OS version', () => {
   async function ask(platform: ArtifactPlatform, osVersion?: unknown) {
-    const response = await fetch(`${t.baseUrl}/api/licenses/update-check`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        licenseKey: purchase.licenseKey,
-        toolId: purchase.toolId,
-        fingerprint: machine,
-        platform,
-        arch: 'x64',
-        version: '1.0.0',
-        ...(osVersion === undefined ? {} : { osVersion }),
-      }),
+    const response = await licenseApiOverHttp(t.baseUrl, 'update-check', {
+      licenseKey: purchase.licenseKey,
+      toolId: purchase.toolId,
+      fingerprint: machine,
+      platform,
+      arch: 'x64',
+      version: '1.0.0',
+      ...(osVersion === undefined ? {} : { osVersion }),
     });
     return { status: response.status, body: (await response.json()) as UpdateCheckAnswer };
   }

@@ -7,20 +7,17 @@ import {
   activatedMachines,
   licenseApiCall,
 } from '../../../../test/support/license-fixtures';
-import { addRelease, nupkg } from '../../../../test/support/release-fixtures';
+import { addRelease, updaterFiles } from '../../../../test/support/release-fixtures';
 import {
-  addTool,
-  INR_BILLING,
-  loginAs,
-  newBuyer,
-  payThroughEmulator,
-} from '../../../../test/support/shop-fixtures';
+  addToolWithUpdatePeriod,
+  DAY_0,
+  dayOf,
+  myLicenseOf,
+} from '../../../../test/support/renewal-fixtures';
+import { INR_BILLING, loginAs, newBuyer, payThroughEmulator } from '../../../../test/support/shop-fixtures';
 import * as winsparkle from '../../../../test/support/winsparkle';
-import { toolChangesSchema } from '../../../shared/dashboard';
-import type { MyLicense, UpdateCheckAnswer } from '../../../shared/licenses';
+import type { UpdateCheckAnswer } from '../../../shared/licenses';
 import { addMonths } from '../../../shared/update-periods';
-import { updateTool } from '../../catalogue/operator';
-import { cliActor } from '../../operator/audit';
 import { refundOrder } from '../refund';
 
 /**
@@ -30,48 +27,29 @@ import { refundOrder } from '../refund';
  * 1.2.0 under `renewal`; a renewal paid on day 380 brings 1.2.0, and its refund takes it away again.
  */
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const DAY_0 = new Date('2026-03-03T06:30:00Z');
 const PACKAGE = 'PeriodTool';
 
 const t = shopTestAppForFile();
 let toolId: string;
 
-const onDay = (day: number) => t.clock.set(new Date(DAY_0.getTime() + day * DAY_MS));
-const dayOf = (day: number) => new Date(DAY_0.getTime() + day * DAY_MS);
+const onDay = (day: number) => t.clock.set(dayOf(day));
 const pathOf = (url: string) => new URL(url).pathname;
 
-const files = (version: string) => [
-  {
-    platform: 'windows' as const,
-    kind: 'sparkle' as const,
-    fileName: `Period-${version}-x64.exe`,
-    content: Buffer.from(`winsparkle ${version}`),
-  },
-  {
-    platform: 'windows' as const,
-    kind: 'velopack' as const,
-    fileName: `${PACKAGE}-${version}-full.nupkg`,
-    content: nupkg(PACKAGE, version),
-  },
-];
+const files = (version: string) => updaterFiles('Period', version, ['winsparkle', 'velopack'], PACKAGE);
 
 beforeAll(async () => {
   onDay(0);
-  toolId = (
-    await addTool(t, {
+  toolId = await addToolWithUpdatePeriod(
+    t,
+    {
       name: 'Period Tool',
       device: 'Windows',
       priceInrPaise: 1499_00,
       activationLimit: 2,
       packageId: PACKAGE,
-    })
-  ).id;
-  await updateTool(
-    t.ctx,
-    toolId,
-    toolChangesSchema.parse({ updatesMonths: '12m', renewalPriceINR: '599', renewalPriceUSD: '9' }),
-    cliActor('period-test'),
+    },
+    'period-test',
+    '9',
   );
   for (const [version, day] of [
     ['1.0.0', 0],
@@ -86,13 +64,7 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-async function myLicense(client: TestClient): Promise<MyLicense> {
-  const found = (await client.get('/api/my-licenses/'))
-    .json<MyLicense[]>()
-    .find((each) => each.toolId === toolId);
-  if (!found) throw new Error('no license in My Tools');
-  return found;
-}
+const myLicense = (client: TestClient) => myLicenseOf(client, toolId);
 
 type Offered = {
   check: string | null;

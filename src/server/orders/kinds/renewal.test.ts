@@ -5,6 +5,12 @@ import { shopTestAppForFile } from '../../../../test/support/file-apps';
 import { pdfText } from '../../../../test/support/invoices-helpers';
 import { fingerprint, licenseApiCall } from '../../../../test/support/license-fixtures';
 import {
+  addToolWithUpdatePeriod,
+  DAY_0,
+  dayOf,
+  myLicenseOf,
+} from '../../../../test/support/renewal-fixtures';
+import {
   addTool,
   INR_BILLING,
   loginAs,
@@ -13,15 +19,12 @@ import {
 } from '../../../../test/support/shop-fixtures';
 import { seatMember } from '../../../../test/support/team-fixtures';
 import type { CheckoutQuote } from '../../../shared/checkout-quote';
-import { toolChangesSchema } from '../../../shared/dashboard';
 import type { MyLicense } from '../../../shared/licenses';
 import type { OrderHistoryOrder } from '../../../shared/order-history';
 import { addMonths, RENEWAL_MESSAGES } from '../../../shared/update-periods';
-import { updateTool } from '../../catalogue/operator';
 import { creditNotes, invoices } from '../../db/schema/invoices';
 import { licenses } from '../../db/schema/licenses';
 import type { TaxDocument } from '../../invoices/document';
-import { cliActor } from '../../operator/audit';
 import { refundOrder } from '../refund';
 
 /**
@@ -30,26 +33,20 @@ import { refundOrder } from '../refund';
  * (or within 30 days after) extends from the end, one paid later from its own day; its refund puts the end back.
  */
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const DAY_0 = new Date('2026-03-03T06:30:00Z');
-
 const t = shopTestAppForFile();
 let toolId: string;
 
 beforeAll(async () => {
   t.clock.set(DAY_0);
-  toolId = (
-    await addTool(t, { name: 'PDF Tool', device: 'Windows', priceInrPaise: 1499_00, activationLimit: 2 })
-  ).id;
-  await updateTool(
-    t.ctx,
-    toolId,
-    toolChangesSchema.parse({ updatesMonths: '12m', renewalPriceINR: '599', renewalPriceUSD: '9' }),
-    cliActor('renewal-test'),
+  toolId = await addToolWithUpdatePeriod(
+    t,
+    { name: 'PDF Tool', device: 'Windows', priceInrPaise: 1499_00, activationLimit: 2 },
+    'renewal-test',
+    '9',
   );
 }, 120_000);
 
-const onDay = (day: number) => t.clock.set(new Date(DAY_0.getTime() + day * DAY_MS));
+const onDay = (day: number) => t.clock.set(dayOf(day));
 /** A session of `user` on the current day (one from day 0 has long expired by day 380). */
 const signedIn = (user: { id: string }) => loginAs(t, user);
 const flat = (text: string) => text.replace(/\s+/g, ' ');
@@ -74,13 +71,7 @@ async function buyAndActivate() {
   return { ...buyer, license, machine };
 }
 
-async function myLicense(client: TestClient): Promise<MyLicense> {
-  const found = (await client.get('/api/my-licenses/'))
-    .json<MyLicense[]>()
-    .find((each) => each.toolId === toolId);
-  if (!found) throw new Error('no license in My Tools');
-  return found;
-}
+const myLicense = (client: TestClient) => myLicenseOf(client, toolId);
 
 const renewalOf = (license: MyLicense) => ({
   renewLicenseId: license.licenseId,
@@ -161,9 +152,7 @@ describe('updates for a period and renewals', () => {
     onDay(500);
     const client = await signedIn(user);
     const renewal = await payThroughEmulator(t, client, renewalOf(license));
-    expect((await myLicense(client)).updatesUntil).toBe(
-      addMonths(new Date(DAY_0.getTime() + 500 * DAY_MS), 12).toISOString(),
-    );
+    expect((await myLicense(client)).updatesUntil).toBe(addMonths(dayOf(500), 12).toISOString());
     expect(renewal.amount).toBe(599_00);
   });
 

@@ -9,11 +9,11 @@ import type { TestClient } from '../../../../test/support/client';
 import { shopTestAppForFile } from '../../../../test/support/file-apps';
 import { pdfText } from '../../../../test/support/invoices-helpers';
 import { fingerprint, licenseApiCall } from '../../../../test/support/license-fixtures';
+import { myLicenseOf } from '../../../../test/support/renewal-fixtures';
 import { addTool, newBuyer, orderRow, payThroughEmulator } from '../../../../test/support/shop-fixtures';
 import { seatMember } from '../../../../test/support/team-fixtures';
 import type { CheckoutQuote } from '../../../shared/checkout-quote';
 import { newEditionSchema } from '../../../shared/edition-schemas';
-import type { MyLicense } from '../../../shared/licenses';
 import type { OrderHistoryOrder } from '../../../shared/order-history';
 import type { Tool } from '../../../shared/shop';
 import { addEdition } from '../../catalogue/editions';
@@ -99,13 +99,7 @@ async function licenseCall(action: 'activate' | 'validate', licenseKey: string, 
   }>();
 }
 
-async function myLicense(client: TestClient): Promise<MyLicense> {
-  const license = (await client.get('/api/my-licenses/'))
-    .json<MyLicense[]>()
-    .find((each) => each.toolId === toolId);
-  if (!license) throw new Error('no license of the tool in My Tools');
-  return license;
-}
+const myLicense = (client: TestClient) => myLicenseOf(client, toolId);
 
 async function invoiceTextOf(client: TestClient, orderId: string): Promise<string> {
   const listed = (await client.get('/api/orders/'))

@@ -2,7 +2,7 @@ import { and, asc, between, desc, eq, gt, gte, inArray, isNull, lt, type SQL, sq
 import type { OrderStatus } from '../../../shared/orders';
 import { emailMatches, findAccount } from '../../auth/users';
 import type { DbOrTx } from '../../db';
-import { cappedCount, keysetPage } from '../../db/keyset';
+import { countedKeysetPage, MATCHING_ROW } from '../../db/keyset';
 import { users } from '../../db/schema/accounts';
 import { tools } from '../../db/schema/catalogue';
 import { downloadTokens } from '../../db/schema/downloads';
@@ -152,26 +152,13 @@ export async function listOrders(
   previous: string | null;
 }> {
   const where = orderConditions(query);
-  const [page, counted] = await Promise.all([
-    keysetPage(
-      { ...query, table: orders, sort: SORT_COLUMNS[query.sort], id: orders.id, idType: 'uuid' },
-      (keyset) =>
-        orderRowsQuery(ctx.db)
-          .where(and(where, keyset.where))
-          .orderBy(...keyset.orderBy)
-          .limit(keyset.limit),
-    ),
-    cappedCount(
-      ctx.db,
-      ctx.db
-        .select({ one: sql<number>`1`.as('one') })
-        .from(orders)
-        .innerJoin(users, eq(users.id, orders.userId))
-        .where(where)
-        .$dynamic(),
-    ),
-  ]);
-  return { ...page, ...counted };
+  return countedKeysetPage(
+    ctx.db,
+    { ...query, table: orders, sort: SORT_COLUMNS[query.sort], id: orders.id, idType: 'uuid' },
+    where,
+    orderRowsQuery(ctx.db).$dynamic(),
+    ctx.db.select(MATCHING_ROW).from(orders).innerJoin(users, eq(users.id, orders.userId)).$dynamic(),
+  );
 }
 
 /**
