@@ -69,7 +69,11 @@ type Stamped = Sighting & { at: Date };
 /** One batch of sightings: the machines' versions, the releases they run, the releases they were offered. */
 async function writeSightings(db: Database, batch: readonly Stamped[]): Promise<undefined[]> {
   // One row per machine (the latest), and one time for the batch: its sightings came within a few milliseconds.
-  const latest = [...new Map(batch.map((sighting) => [sighting.activationId, sighting])).values()];
+  // In the order of their keys: two instances upserting overlapping machines then lock rows in the same order, and on
+  // PostgreSQL they wait for each other instead of deadlocking.
+  const latest = [...new Map(batch.map((sighting) => [sighting.activationId, sighting])).values()].sort(
+    (a, b) => (a.activationId < b.activationId ? -1 : a.activationId > b.activationId ? 1 : 0),
+  );
   const at = new Date(Math.max(...batch.map((sighting) => sighting.at.getTime())));
   const versioned = latest.filter(
     (sighting): sighting is Stamped & { version: string } => sighting.version !== null,
@@ -96,6 +100,7 @@ async function writeSightings(db: Database, batch: readonly Stamped[]): Promise<
       select r.id, s.activation_id, ${at.toISOString()}::timestamptz
       from (values ${reported}) as s(activation_id, tool_id, version)
       join releases r on r.tool_id = s.tool_id and r.version = s.version
+      order by r.id, s.activation_id
       on conflict (release_id, activation_id)
         do update set running_at = coalesce(release_machines.running_at, excluded.running_at)`);
   }
