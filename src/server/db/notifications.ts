@@ -132,3 +132,39 @@ export function followPostgres(
     },
   };
 }
+
+/** Where an instance keeps its follower of one channel, so its caches know whether they hear every change. */
+export type FollowerSlot = { follower?: Pick<ChannelFollower, 'healthy'> };
+
+/**
+ * Follows a channel whose triggers announce what changed (a row's id, or `*` for everything) and calls `forget` for
+ * each announcement, and with nothing when listening (re)starts, since what was announced meanwhile is unknown. The
+ * follower is kept in `slot` while it runs. The license and release change feeds (decisions 018 and 066).
+ */
+export async function followChanges(
+  database: {
+    follow(
+      channel: string,
+      handlers: ChannelHandlers,
+      onProblem?: (error: Error) => void,
+    ): Promise<ChannelFollower>;
+  },
+  channel: string,
+  slot: FollowerSlot,
+  forget: (changed?: string) => void,
+  onProblem?: (error: Error) => void,
+): Promise<ChannelFollower> {
+  const follower = await database.follow(
+    channel,
+    { message: (payload) => forget(payload === '*' ? undefined : payload), listening: () => forget() },
+    onProblem,
+  );
+  slot.follower = follower;
+  return {
+    healthy: follower.healthy,
+    async close() {
+      if (slot.follower === follower) slot.follower = undefined;
+      await follower.close();
+    },
+  };
+}

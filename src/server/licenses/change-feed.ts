@@ -1,12 +1,10 @@
 import type { DatabaseHandle } from '../db';
-import type { ChannelFollower } from '../db/notifications';
+import { type ChannelFollower, followChanges } from '../db/notifications';
 import type { AppContext } from '../kernel/context';
 import { forgetLicenses } from './memory';
 
 /** The channel the database's triggers announce license changes on (migration 0005, decision 018). */
 export const LICENSE_CHANGES_CHANNEL = 'license_changes';
-/** The payload of a change that concerns every license (a tool renamed, its activation limit changed). */
-const EVERY_LICENSE = '*';
 
 /**
  * Makes this instance drop what it remembers of a license as soon as a change to it commits, on any instance, in
@@ -19,20 +17,11 @@ export async function followLicenseChanges(
   database: Pick<DatabaseHandle, 'follow'>,
   onProblem?: (error: Error) => void,
 ): Promise<ChannelFollower> {
-  const follower = await database.follow(
+  return followChanges(
+    database,
     LICENSE_CHANGES_CHANNEL,
-    {
-      message: (payload) => forgetLicenses(ctx, payload === EVERY_LICENSE ? undefined : payload),
-      listening: () => forgetLicenses(ctx),
-    },
+    ctx.licenseChanges,
+    (changed) => forgetLicenses(ctx, changed),
     onProblem,
   );
-  ctx.licenseChanges.follower = follower;
-  return {
-    healthy: follower.healthy,
-    async close() {
-      if (ctx.licenseChanges.follower === follower) ctx.licenseChanges.follower = undefined;
-      await follower.close();
-    },
-  };
 }

@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from '../db';
-import type { ChannelFollower } from '../db/notifications';
+import { type ChannelFollower, type FollowerSlot, followChanges } from '../db/notifications';
 import type { AppContext } from '../kernel/context';
 import { TtlCache } from '../kernel/ttl-cache';
 import { type ArtifactFilter, type ArtifactRow, publishedArtifacts, type ReleaseRow } from './store';
@@ -15,8 +15,6 @@ import { type ArtifactFilter, type ArtifactRow, publishedArtifacts, type Release
  * every request reads the database, as before, so a publish or a halted rollout never shows late anywhere.
  */
 export const RELEASE_CHANGES_CHANNEL = 'release_changes';
-/** The payload of a change whose tool the trigger could not name (a file of a release deleted with it). */
-const EVERY_TOOL = '*';
 /** Bounds how old a remembered answer may grow even while every change is heard. */
 const FOLLOWED_TTL_MS = 5 * 60 * 1000;
 /** Tools × kinds × platforms × channels: a few per tool. */
@@ -30,7 +28,7 @@ export type ReleaseMemory = { publishedReleases: TtlCache<string, Remembered> };
 declare module '../kernel/context' {
   interface AppContext {
     /** Whether this instance hears release changes as they commit (set by `followReleaseChanges` in main.ts). */
-    releaseChanges: { follower?: Pick<ChannelFollower, 'healthy'> };
+    releaseChanges: FollowerSlot;
   }
   interface AppCaches extends ReleaseMemory {}
 }
@@ -78,20 +76,11 @@ export async function followReleaseChanges(
   database: Pick<DatabaseHandle, 'follow'>,
   onProblem?: (error: Error) => void,
 ): Promise<ChannelFollower> {
-  const follower = await database.follow(
+  return followChanges(
+    database,
     RELEASE_CHANGES_CHANNEL,
-    {
-      message: (payload) => forgetReleases(ctx, payload === EVERY_TOOL ? undefined : payload),
-      listening: () => forgetReleases(ctx),
-    },
+    ctx.releaseChanges,
+    (toolId) => forgetReleases(ctx, toolId),
     onProblem,
   );
-  ctx.releaseChanges.follower = follower;
-  return {
-    healthy: follower.healthy,
-    async close() {
-      if (ctx.releaseChanges.follower === follower) ctx.releaseChanges.follower = undefined;
-      await follower.close();
-    },
-  };
 }
