@@ -28,6 +28,7 @@ import { forwardedFor, type Load, type Route } from './support/bench-route';
 import {
   activatedLicenses,
   type FleetMachine,
+  licenseBody,
   type ProductionServer,
   type SeedTarget,
 } from './support/prod-server';
@@ -181,11 +182,6 @@ const expectOk = (route: string) => (response: Response) => {
 };
 
 export function releaseDayRoutes(server: ProductionServer, day: ReleaseDay): Route[] {
-  const licenseBody = (machine: FleetMachine) => ({
-    licenseKey: machine.licenseKey,
-    toolId: machine.toolId,
-    fingerprint: machine.fingerprint,
-  });
   const updateCheckBody = (machine: FleetMachine) =>
     JSON.stringify({ ...licenseBody(machine), platform: 'windows', arch: 'x64', version: RUNNING });
   const post = (body: string, index: number): autocannon.Request => ({

@@ -37,6 +37,16 @@ export type SeedTarget = { db: Database; secrets: DataSecrets; dataDir: string }
 /** The same with the machine's update-feed token (`/api/updates/<token>/`), as its activate answer gives it. */
 export type FleetMachine = ActivatedLicense & { token: string };
 
+/**
+ * What the tool sends to the license API, and nothing else: its schemas are strict, so a machine's feed token in
+ * the body is a 400 (the bench measured refusals for a week when the fleet's tokens were passed along with it).
+ */
+export const licenseBody = ({ licenseKey, toolId, fingerprint }: ActivatedLicense): ActivatedLicense => ({
+  licenseKey,
+  toolId,
+  fingerprint,
+});
+
 export type ProductionServer = RunningServer & {
   sessionCookie: string;
   driver: 'pglite' | 'postgres';
@@ -221,9 +231,11 @@ export async function startProductionServer(
     dataSecret: { key: Buffer.from(dataSecretKey, 'hex'), previousKeys: [] },
     dataDir,
   });
-  const licenses = await activatedLicenses(database.db, secrets, licenseCount);
+  const licenses = (await activatedLicenses(database.db, secrets, licenseCount)).map(licenseBody);
   const floatingLicenses = options.floatingLicenses
-    ? await activatedLicenses(database.db, secrets, options.floatingLicenses, { licenseModel: 'floating' })
+    ? (
+        await activatedLicenses(database.db, secrets, options.floatingLicenses, { licenseModel: 'floating' })
+      ).map(licenseBody)
     : [];
   const paidOrderId = options.paidOrder
     ? (await licensedPurchase({ db: database.db, dataSecrets: secrets }, { userId: user.id })).orderId
