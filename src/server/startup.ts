@@ -6,6 +6,7 @@ import type { DatabaseHandle } from './db/index';
 import type { AppContext } from './kernel/context';
 import { sealLicenseSecrets } from './licenses/secrets-at-rest';
 import { recordLicenseSigningKey } from './licenses/signing';
+import { fillUpdateTokenHashes } from './licenses/update-tokens';
 import { sealMailBodies } from './mail/outbox';
 import { cliActor } from './operator/audit';
 import { signMigratedArtifacts } from './releases/backfill';
@@ -19,6 +20,8 @@ export type StartUpReport = {
   emails: number;
   /** Outgoing-webhook secrets sealed under the current key. */
   endpoints: number;
+  /** Activations from before update feeds given their feed token's hash, so their feeds find them. */
+  updateTokens: number;
   /** Release 1.0.0 files hashed and signed, and those missing from storage (decision 034). */
   artifacts: { signed: number; missing: number };
   /** Whether an empty tools table was given the default catalogue. */
@@ -40,6 +43,7 @@ export async function startUp(
   const licenses = await sealLicenseSecrets(ctx.db, ctx.dataSecrets);
   const emails = await sealMailBodies(ctx.db, ctx.dataSecrets);
   const endpoints = await sealWebhookSecrets(ctx.db, ctx.dataSecrets);
+  const updateTokens = await fillUpdateTokenHashes(ctx);
   const artifacts = await signMigratedArtifacts(ctx);
   const { seeded } = await seedDefaultCatalogue(ctx, (tx) =>
     createCoupon(
@@ -49,7 +53,7 @@ export async function startUp(
     ).then(() => {}),
   );
   await recordLicenseSigningKey(ctx.db, ctx.licenseSigning.kid, ctx.clock.now());
-  return { licenses, emails, endpoints, artifacts, catalogueSeeded: seeded };
+  return { licenses, emails, endpoints, updateTokens, artifacts, catalogueSeeded: seeded };
 }
 
 /** The start-up's changes in the server's log; a start with nothing to do says nothing. */
@@ -63,6 +67,8 @@ export function logStartUp(
     log.info({ emails: report.emails }, 'queued email bodies sealed under the current key');
   if (report.endpoints > 0)
     log.info({ endpoints: report.endpoints }, 'webhook secrets sealed under the current key');
+  if (report.updateTokens > 0)
+    log.info({ activations: report.updateTokens }, 'activations from before update feeds given their token');
   if (report.artifacts.signed > 0)
     log.info({ artifacts: report.artifacts.signed }, 'release 1.0.0 files hashed and signed');
   if (report.artifacts.missing > 0)

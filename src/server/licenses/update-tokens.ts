@@ -98,16 +98,21 @@ export async function liveFeedOwner(ctx: AppContext, token: string): Promise<Fee
 }
 
 /**
- * This activation's token, its hash written if the activation has none yet (activated before update feeds
- * existed), so a URL handed out by the update check works without the tool activating again.
+ * Activations from before feed tokens had no token hash, so no feed could find them; each gets its hash here, at
+ * start (startup.ts), once. The update check did this with an UPDATE on every call that offered an update, a write
+ * on the path every installed copy polls (issue 69). Any number of starts may run it: it writes only null hashes.
  */
-export async function updateTokenFor(ctx: AppContext, activationId: string): Promise<string> {
-  const token = updateTokenOf(ctx.dataSecrets, activationId);
-  await ctx.db
-    .update(licenseActivations)
-    .set({ updateTokenHash: updateTokenHash(ctx.dataSecrets, token) })
-    .where(and(eq(licenseActivations.id, activationId), isNull(licenseActivations.updateTokenHash)));
-  return token;
+export async function fillUpdateTokenHashes(ctx: Pick<AppContext, 'db' | 'dataSecrets'>): Promise<number> {
+  const missing = await ctx.db
+    .select({ id: licenseActivations.id })
+    .from(licenseActivations)
+    .where(isNull(licenseActivations.updateTokenHash));
+  for (const { id } of missing)
+    await ctx.db
+      .update(licenseActivations)
+      .set({ updateTokenHash: updateTokenHash(ctx.dataSecrets, updateTokenOf(ctx.dataSecrets, id)) })
+      .where(and(eq(licenseActivations.id, id), isNull(licenseActivations.updateTokenHash)));
+  return missing.length;
 }
 
 /** Where a file of a release is downloaded under a token: the appcast's enclosures and the update check use it. */

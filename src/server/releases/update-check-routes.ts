@@ -13,7 +13,7 @@ import type { AppContext } from '../kernel/context';
 import { granted } from '../licenses/answers';
 import type { LicenseRequest } from '../licenses/lookup';
 import { asRequest, registerLicenseApi } from '../licenses/routes';
-import { artifactUrlOf, updateTokenFor } from '../licenses/update-tokens';
+import { artifactUrlOf, updateTokenOf } from '../licenses/update-tokens';
 import { checkMachine } from '../licenses/validate';
 import { publishedFor } from './memory';
 import { renderNotes } from './notes';
@@ -94,7 +94,7 @@ export async function checkForUpdate(
   if (!best) return { valid: true, code, update: null, renewal };
 
   const { release, artifact } = best;
-  const token = await updateTokenFor(ctx, checked.activationId);
+  const token = updateTokenOf(ctx.dataSecrets, checked.activationId);
   return {
     valid: true,
     code,
