@@ -44,6 +44,30 @@ type AppcastQuery = z.output<typeof appcastQuery>;
 /** Velopack's `releases.<channel>.json`, whose fields Velopack defines (docs/updates.md). */
 const velopackFeedSchema = z.object({ Assets: z.array(z.record(z.string(), z.unknown())) });
 
+/**
+ * Bumped whenever what the feed builders write for the same inputs changes (appcast.ts, velopack-feed.ts): a feed's
+ * ETag is made from its inputs, so without it a client would keep a feed of the old shape until a release changed.
+ */
+const FEED_FORMAT = 'feeds 2026-12-07';
+
+type Entry = { release: ReleaseRow; artifact: ArtifactRow };
+
+/**
+ * One published file's part of a feed's ETag: a digest of every field of its release and its row. Remembered per
+ * entry: the remembered releases (memory.ts) hand out the same entries until a change replaces them.
+ */
+const entryDigests = new WeakMap<Entry, string>();
+function entryDigest(entry: Entry): string {
+  let digest = entryDigests.get(entry);
+  if (digest === undefined) {
+    digest = createHash('sha256')
+      .update(JSON.stringify([entry.release, entry.artifact]))
+      .digest('base64url');
+    entryDigests.set(entry, digest);
+  }
+  return digest;
+}
+
 /** What an unknown address, or a token that is not alive, is answered (the one error shape): nothing tells which. */
 const unknownAddress = {
   ...refusals(404, 429),
@@ -65,18 +89,30 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
   }
 
   /**
-   * A feed with a strong ETag over its bytes (every installed copy polls it): `304` to a matching `If-None-Match`
-   * (RFC 9110 §13.1.2). `no-cache` rather than `no-store`, so a client may keep it and revalidate.
+   * A feed with a strong ETag (every installed copy polls it): `304` to a matching `If-None-Match` (RFC 9110
+   * §13.1.2). `no-cache` rather than `no-store`, so a client may keep it and revalidate. The ETag is a digest of
+   * everything the feed is built from (its address, which holds the token and the query; the machine and its
+   * license; the files offered and announced, every field of each; the site's address), so a client that has the
+   * feed is answered without building it: on a release day most of the fleet asks again for what it has.
    */
-  function sendFeed(request: FastifyRequest, reply: FastifyReply, type: string, body: string) {
-    const etag = `"${createHash('sha256').update(body).digest('base64url')}"`;
+  function sendFeed(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    owner: FeedOwner,
+    feed: { type: string; from: readonly Entry[]; build: () => string },
+  ) {
+    const inputs = createHash('sha256').update(
+      `${FEED_FORMAT}\n${ctx.config.publicUrl}\n${request.url}\n${JSON.stringify(owner)}`,
+    );
+    for (const entry of feed.from) inputs.update(`\n${entryDigest(entry)}`);
+    const etag = `"${inputs.digest('base64url')}"`;
     reply
       .header('cache-control', 'private, no-cache')
       .header('x-robots-tag', 'noindex')
       .header('etag', etag)
       .header('vary', 'accept-encoding');
     if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
-    return reply.type(type).send(body);
+    return reply.type(feed.type).send(feed.build());
   }
 
   /**
@@ -122,10 +158,6 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
     // Announced to Sparkle only, and only above what it may install for macOS: WinSparkle skips the item.
     const mac = entries.filter(({ artifact }) => artifact.platform === 'macos');
     const { announced } = offerTo(owner, mac);
-    const feed = buildAppcast(owner.toolName, installable, filter, fileUrl, {
-      entries: announced,
-      renewalUrl: renewalUrlOf(ctx.config.publicUrl, owner.licenseId),
-    });
     // Sparkle and WinSparkle name the app's version in their User-Agent, and which of them asks.
     const userAgent = request.headers['user-agent'];
     const client = /\bWinSparkle\//.test(userAgent ?? '')
@@ -138,7 +170,15 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
       versionFromUserAgent(userAgent),
       client ? installable.filter(({ artifact }) => artifact.platform === client) : installable,
     );
-    return sendFeed(request, reply, 'application/rss+xml; charset=utf-8', feed);
+    return sendFeed(request, reply, owner, {
+      type: 'application/rss+xml; charset=utf-8',
+      from: [...installable, ...announced],
+      build: () =>
+        buildAppcast(owner.toolName, installable, filter, fileUrl, {
+          entries: announced,
+          renewalUrl: renewalUrlOf(ctx.config.publicUrl, owner.licenseId),
+        }),
+    });
   }
 
   async function velopackFile(
@@ -162,12 +202,21 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
         ).filter(({ artifact }) => feed.arches.includes(artifact.arch)),
       );
       await sighted(owner, reportedVersion(request.query.localVersion), installable);
-      if (legacy) return sendFeed(request, reply, 'text/plain; charset=utf-8', squirrelReleases(installable));
       return sendFeed(
         request,
         reply,
-        'application/json; charset=utf-8',
-        JSON.stringify(velopackFeed(owner.packageId, installable)),
+        owner,
+        legacy
+          ? {
+              type: 'text/plain; charset=utf-8',
+              from: installable,
+              build: () => squirrelReleases(installable),
+            }
+          : {
+              type: 'application/json; charset=utf-8',
+              from: installable,
+              build: () => JSON.stringify(velopackFeed(owner.packageId, installable)),
+            },
       );
     }
     // A package the feed named by its relative FileName.

@@ -21,7 +21,10 @@ import { installedVelopackApp } from '../../../test/support/velopack';
 import type { UpdateCheckAnswer } from '../../shared/licenses';
 import { licenses } from '../db/schema/licenses';
 import { forgetLicenses } from '../licenses/memory';
+import { cliActor } from '../operator/audit';
 import { refundOrder } from '../orders/refund';
+import { forgetReleases } from './memory';
+import { editRelease } from './operator';
 
 const t = shopTestAppForFile();
 /** The update check's answers are checked against the OpenAPI document's schema. */
@@ -386,6 +389,64 @@ describe('appcast', () => {
     const freed = await fetch(appcastUrl);
     expect(freed.status).toBe(404);
     expect(await freed.text()).toBe(await notFoundBody());
+  });
+
+  it('answers 304 to a machine that has its feed, and the whole feed once anything it is built from changes', async () => {
+    const purchase = await licensedTool('Revalidated');
+    const files = (version: string) => [
+      {
+        platform: 'macos' as const,
+        arch: 'universal' as const,
+        kind: 'sparkle' as const,
+        fileName: `Revalidated-${version}.zip`,
+        content: Buffer.from(`archive of ${version}`),
+      },
+      {
+        platform: 'windows' as const,
+        kind: 'velopack' as const,
+        fileName: `Revalidated-${version}-full.nupkg`,
+        content: nupkg('Revalidated', version),
+      },
+    ];
+    const first = await addRelease(t.ctx, {
+      toolId: purchase.toolId,
+      version: '1.0.0',
+      artifacts: files('1.0.0'),
+    });
+    const { appcastUrl, velopackUrl } = await activate(purchase);
+    const feeds = [appcastUrl, `${velopackUrl}releases.win.json`, `${velopackUrl}RELEASES`];
+    const get = (url: string, etag?: string) =>
+      fetch(url, etag === undefined ? {} : { headers: { 'if-none-match': etag } });
+    const tags: string[] = [];
+    for (const url of feeds) {
+      const whole = await get(url);
+      expect(whole.status).toBe(200);
+      const etag = whole.headers.get('etag') ?? '';
+      expect(etag).toMatch(/^"[\w-]{43}"$/);
+      const unchanged = await get(url, etag);
+      expect(unchanged.status).toBe(304);
+      expect(unchanged.headers.get('etag')).toBe(etag);
+      tags.push(etag);
+    }
+    expect(new Set(tags).size).toBe(feeds.length);
+
+    // Notes edited after publication: the appcast carries them, so its old ETag is answered in full.
+    await editRelease(t.ctx, first.release.id, { notesMarkdown: '## Now with notes' }, cliActor('tester'));
+    const edited = await get(appcastUrl, tags[0]);
+    expect(edited.status).toBe(200);
+    expect(await edited.text()).toContain('Now with notes');
+    // A new release: every feed answers its old ETag in full, and lists it.
+    await addRelease(t.ctx, { toolId: purchase.toolId, version: '1.1.0', artifacts: files('1.1.0') });
+    forgetReleases(t.ctx, purchase.toolId);
+    for (const [index, url] of feeds.entries()) {
+      const changed = await get(url, tags[index]);
+      expect(changed.status).toBe(200);
+      expect(await changed.text()).toContain('1.1.0');
+    }
+    // The license suspended: the token is dead, whatever the machine holds.
+    await t.ctx.db.update(licenses).set({ status: 'suspended' }).where(eq(licenses.id, purchase.licenseId));
+    forgetLicenses(t.ctx);
+    expect((await get(appcastUrl, tags[0])).status).toBe(404);
   });
 });
 
