@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import semver from 'semver';
@@ -9,6 +9,7 @@ import { etagMatches } from '../http/conditional';
 import { sendJsonNotFound } from '../http/errors';
 import { pathStrings } from '../http/route-schemas';
 import type { AppContext } from '../kernel/context';
+import { makeRoom } from '../kernel/ttl-cache';
 import { artifactUrlOf, type FeedOwner, liveFeedOwner } from '../licenses/update-tokens';
 import { documented } from '../openapi/openapi';
 import { reportedVersion, versionFromUserAgent } from './adoption';
@@ -68,6 +69,16 @@ function entryDigest(entry: Entry): string {
   return digest;
 }
 
+/** How many built feeds are kept: one per tool, narrowing and set of files that machines are offered. */
+const BUILT_FEEDS = 500;
+const builtFeeds = new Map<string, string>();
+
+/**
+ * What an appcast is built with in place of the machine's token and license, then replaced by them: random, so no
+ * text of a feed holds them by chance, and of a token's and a license id's alphabets, which XML leaves as they are.
+ */
+const STAND_IN = { token: randomBytes(32).toString('base64url'), licenseId: randomUUID() };
+
 /** What an unknown address, or a token that is not alive, is answered (the one error shape): nothing tells which. */
 const unknownAddress = {
   ...refusals(404, 429),
@@ -81,6 +92,9 @@ const unknownAddress = {
  */
 export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  /** Where a file is downloaded under the stand-in token: what an appcast built for many machines lists. */
+  const standInFileUrl = (artifact: ArtifactRow) =>
+    artifactUrlOf(ctx.config.publicUrl, STAND_IN.token, artifact);
   /** The token's tool, counted against the limits; undefined when the token is not alive (the caller sends 404). */
   async function ownerOf(request: FastifyRequest<{ Params: TokenParams }>): Promise<FeedOwner | undefined> {
     ctx.licenseLimiter.consume({ key: `address:${request.ip}`, limit: PER_ADDRESS, windowMs: MINUTE });
@@ -94,25 +108,42 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
    * everything the feed is built from (its address, which holds the token and the query; the machine and its
    * license; the files offered and announced, every field of each; the site's address), so a client that has the
    * feed is answered without building it: on a release day most of the fleet asks again for what it has.
+   *
+   * A feed is built once for each set of files and narrowing (`feed.key`), with stand-ins for what is the machine's
+   * own, which `feed.personal` puts in: the machines a rollout reaches get the same feed but for their token, and so
+   * do the machines it does not reach.
    */
   function sendFeed(
     request: FastifyRequest,
     reply: FastifyReply,
     owner: FeedOwner,
-    feed: { type: string; from: readonly Entry[]; build: () => string },
+    feed: {
+      type: string;
+      key: string;
+      offered: readonly Entry[];
+      announced?: readonly Entry[];
+      build: () => string;
+      personal?: (built: string) => string;
+    },
   ) {
-    const inputs = createHash('sha256').update(
-      `${FEED_FORMAT}\n${ctx.config.publicUrl}\n${request.url}\n${JSON.stringify(owner)}`,
-    );
-    for (const entry of feed.from) inputs.update(`\n${entryDigest(entry)}`);
-    const etag = `"${inputs.digest('base64url')}"`;
+    const files = `${feed.offered.map(entryDigest).join(' ')} | ${(feed.announced ?? []).map(entryDigest).join(' ')}`;
+    const etag = `"${createHash('sha256')
+      .update(`${FEED_FORMAT}\n${ctx.config.publicUrl}\n${request.url}\n${JSON.stringify(owner)}\n${files}`)
+      .digest('base64url')}"`;
     reply
       .header('cache-control', 'private, no-cache')
       .header('x-robots-tag', 'noindex')
       .header('etag', etag)
       .header('vary', 'accept-encoding');
     if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
-    return reply.type(feed.type).send(feed.build());
+    const key = `${feed.type}\n${feed.key}\n${files}`;
+    let built = builtFeeds.get(key);
+    if (built === undefined) {
+      makeRoom(builtFeeds, BUILT_FEEDS);
+      built = feed.build();
+      builtFeeds.set(key, built);
+    }
+    return reply.type(feed.type).send(feed.personal ? feed.personal(built) : built);
   }
 
   /**
@@ -151,8 +182,6 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
       includeBeta: channel === 'beta',
       ...(os ? { platform: os } : {}),
     });
-    const fileUrl = (artifact: ArtifactRow) =>
-      artifactUrlOf(ctx.config.publicUrl, request.params.token, artifact);
     const filter = { ...(os ? { os } : {}), ...(arch ? { arch } : {}) };
     const { installable } = offerTo(owner, entries);
     // Announced to Sparkle only, and only above what it may install for macOS: WinSparkle skips the item.
@@ -172,12 +201,18 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
     );
     return sendFeed(request, reply, owner, {
       type: 'application/rss+xml; charset=utf-8',
-      from: [...installable, ...announced],
+      key: `${owner.toolName}\n${os} ${arch}`,
+      offered: installable,
+      announced,
       build: () =>
-        buildAppcast(owner.toolName, installable, filter, fileUrl, {
+        buildAppcast(owner.toolName, installable, filter, standInFileUrl, {
           entries: announced,
-          renewalUrl: renewalUrlOf(ctx.config.publicUrl, owner.licenseId),
+          renewalUrl: renewalUrlOf(ctx.config.publicUrl, STAND_IN.licenseId),
         }),
+      personal: (built) =>
+        built
+          .replaceAll(STAND_IN.token, request.params.token)
+          .replaceAll(STAND_IN.licenseId, owner.licenseId),
     });
   }
 
@@ -209,12 +244,14 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
         legacy
           ? {
               type: 'text/plain; charset=utf-8',
-              from: installable,
+              key: '',
+              offered: installable,
               build: () => squirrelReleases(installable),
             }
           : {
               type: 'application/json; charset=utf-8',
-              from: installable,
+              key: owner.packageId,
+              offered: installable,
               build: () => JSON.stringify(velopackFeed(owner.packageId, installable)),
             },
       );
