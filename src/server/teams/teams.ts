@@ -22,7 +22,7 @@ import { DomainError } from '../kernel/domain-error';
 import { insertLicense } from '../licenses/create';
 import { heldPurchaseOf } from '../licenses/lookup';
 import { forgetLicenses } from '../licenses/memory';
-import { revokeMemberSeat, SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
+import { revokeMemberSeat, SEAT_HOLDING, seatMembersOf, seatsUsedOf } from '../licenses/team-seats';
 import { enqueueMail } from '../mail/outbox';
 import { queueLicenseStatusEvent } from '../webhooks/events';
 import {
@@ -145,18 +145,7 @@ export async function queueSeatsAddedEmail(
 
 /** The members of a team (the owner first), with their devices; members whose seat was taken back are gone. */
 async function membersOf(db: DbOrTx, team: TeamRow): Promise<Team['members']> {
-  const rows = await db
-    .select({
-      licenseId: licenses.id,
-      memberId: users.id,
-      email: users.email,
-      name: users.name,
-      joinedAt: licenses.createdAt,
-    })
-    .from(licenses)
-    .innerJoin(users, eq(users.id, licenses.holderId))
-    .where(and(eq(licenses.teamLicenseId, team.license.id), inArray(licenses.status, [...SEAT_HOLDING])))
-    .orderBy(asc(licenses.createdAt));
+  const members = await seatMembersOf(db, [team.license.id]);
   const all = [
     {
       licenseId: team.license.id,
@@ -166,7 +155,7 @@ async function membersOf(db: DbOrTx, team: TeamRow): Promise<Team['members']> {
       joinedAt: team.license.createdAt,
       isOwner: true,
     },
-    ...rows.map((row) => ({ ...row, isOwner: false })),
+    ...members.map(({ teamLicenseId: _, ...member }) => ({ ...member, isOwner: false })),
   ];
   const devices = await db
     .select({
