@@ -21,7 +21,7 @@ import { issueLicenseFile } from './files';
 import { effectiveStatus } from './lookup';
 import { forgetLicenses } from './memory';
 import { revealLicenseKey } from './secrets-at-rest';
-import { SEAT_HOLDING } from './team-seats';
+import { seatsHeldBy } from './team-seats';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -131,14 +131,7 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
       .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
       .innerJoin(tools, eq(tools.id, purchases.toolId))
       .leftJoin(toolEditions, eq(toolEditions.id, licenses.editionId))
-      .where(
-        and(
-          eq(licenses.holderId, userId),
-          isNotNull(licenses.teamLicenseId),
-          inArray(licenses.status, [...SEAT_HOLDING]),
-          isNull(purchases.refundedAt),
-        ),
-      ),
+      .where(and(seatsHeldBy(userId), isNull(purchases.refundedAt))),
     ctx.db
       .select({ ...columns, toolId: trials.toolId })
       .from(trials)

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db';
 import { users } from '../db/schema/accounts';
 import { licenses } from '../db/schema/licenses';
@@ -6,6 +6,15 @@ import { teamInvitations } from '../db/schema/teams';
 
 /** The license statuses that hold a seat of a team: a member whose key is revoked has given it back. */
 export const SEAT_HOLDING = ['active', 'suspended'] as const;
+
+/** The licenses this person holds as a seat of someone else's team, while the seat is not taken back. */
+export function seatsHeldBy(userId: string) {
+  return and(
+    eq(licenses.holderId, userId),
+    isNotNull(licenses.teamLicenseId),
+    inArray(licenses.status, [...SEAT_HOLDING]),
+  );
+}
 
 /**
  * The members holding a seat of these teams now (a seat taken back is gone), earliest first: each one's own license
