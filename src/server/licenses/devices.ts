@@ -34,6 +34,24 @@ type Seat = {
   offlineUntil: Date | null;
 };
 
+/** The machines in use on these licenses (not deactivated), oldest first: My Tools' and a team's page list them. */
+export function liveDevicesOf(db: DbOrTx, licenseIds: readonly string[]) {
+  return db
+    .select({
+      licenseId: licenseActivations.licenseId,
+      id: licenseActivations.id,
+      name: licenseActivations.name,
+      activatedAt: licenseActivations.activatedAt,
+      lastSeenAt: licenseActivations.lastSeenAt,
+      offlineUntil: licenseActivations.offlineUntil,
+    })
+    .from(licenseActivations)
+    .where(
+      and(inArray(licenseActivations.licenseId, [...licenseIds]), isNull(licenseActivations.deactivatedAt)),
+    )
+    .orderBy(asc(licenseActivations.activatedAt));
+}
+
 /**
  * The machines in use of each license, oldest first, and how many self-service deactivations its buyer has left:
  * two queries however many licenses there are (a firm may own fifty tools; a customer's page lists them all).
@@ -45,26 +63,10 @@ export async function seatsOfAll(
 ): Promise<Map<string, { devices: Seat[]; selfDeactivationsLeft: number }>> {
   if (owned.length === 0) return new Map();
   const [live, allowances] = await Promise.all([
-    db
-      .select({
-        licenseId: licenseActivations.licenseId,
-        id: licenseActivations.id,
-        name: licenseActivations.name,
-        activatedAt: licenseActivations.activatedAt,
-        lastSeenAt: licenseActivations.lastSeenAt,
-        offlineUntil: licenseActivations.offlineUntil,
-      })
-      .from(licenseActivations)
-      .where(
-        and(
-          inArray(
-            licenseActivations.licenseId,
-            owned.map((license) => license.id),
-          ),
-          isNull(licenseActivations.deactivatedAt),
-        ),
-      )
-      .orderBy(asc(licenseActivations.activatedAt)),
+    liveDevicesOf(
+      db,
+      owned.map((license) => license.id),
+    ),
     deactivationsLeftOfAll(db, owned, now),
   ]);
   const seats = new Map(

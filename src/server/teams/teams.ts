@@ -14,12 +14,13 @@ import { forgetOwnedTools } from '../catalogue/catalogue';
 import type { DbOrTx, Tx } from '../db';
 import { users } from '../db/schema/accounts';
 import { tools } from '../db/schema/catalogue';
-import { licenseActivations, licenses } from '../db/schema/licenses';
+import { licenses } from '../db/schema/licenses';
 import { purchases } from '../db/schema/orders';
 import { teamInvitations } from '../db/schema/teams';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { insertLicense } from '../licenses/create';
+import { liveDevicesOf } from '../licenses/devices';
 import { heldPurchaseOf } from '../licenses/lookup';
 import { forgetLicenses } from '../licenses/memory';
 import { revokeMemberSeat, SEAT_HOLDING, seatMembersOf, seatsUsedOf } from '../licenses/team-seats';
@@ -157,24 +158,10 @@ async function membersOf(db: DbOrTx, team: TeamRow): Promise<Team['members']> {
     },
     ...members.map(({ teamLicenseId: _, ...member }) => ({ ...member, isOwner: false })),
   ];
-  const devices = await db
-    .select({
-      licenseId: licenseActivations.licenseId,
-      id: licenseActivations.id,
-      name: licenseActivations.name,
-      lastSeenAt: licenseActivations.lastSeenAt,
-    })
-    .from(licenseActivations)
-    .where(
-      and(
-        inArray(
-          licenseActivations.licenseId,
-          all.map((member) => member.licenseId),
-        ),
-        isNull(licenseActivations.deactivatedAt),
-      ),
-    )
-    .orderBy(asc(licenseActivations.activatedAt));
+  const devices = await liveDevicesOf(
+    db,
+    all.map((member) => member.licenseId),
+  );
   return all.map((member) => ({
     memberId: member.memberId,
     email: member.email,
