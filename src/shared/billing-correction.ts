@@ -10,6 +10,15 @@ import { MAX_LENGTH } from './limits';
  * GSTIN and billing address of a paid order; the shop cancels the invoice by a credit note and issues a new one.
  */
 
+/** The last day of a correction (`YYYY-MM-DD`) as the buyer reads it, on the order page and in the refusal. */
+export const correctionDeadlineText = (isoDate: string) =>
+  new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-IN', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+
 export const BILLING_CORRECTION_MESSAGES = {
   unchanged: 'Nothing changed: these are the billing details the invoice already has.',
   notPaid: 'Only a paid order’s billing details can be corrected.',

@@ -176,6 +176,16 @@ export const INR_BILLING = {
   currency: 'INR',
 } as const;
 export const USD_BILLING = { address: '', state: '', country: 'Canada', gstin: '', currency: 'USD' } as const;
+/** A GSTIN of Maharashtra (27) that passes the checksum: another state than the firm's Rajasthan, so IGST. */
+export const MAHARASHTRA_GSTIN = '27AAPFU0939F1ZV';
+/** A business buyer in Maharashtra with its GSTIN: a B2B supply to another state. */
+export const MAHARASHTRA_BUSINESS_BILLING = {
+  address: 'Unit 4, Lodha Supremus, Lower Parel, Mumbai',
+  state: 'Maharashtra',
+  country: 'India',
+  gstin: MAHARASHTRA_GSTIN,
+  currency: 'INR',
+} as const;
 
 export async function createOrder(
   client: TestClient,

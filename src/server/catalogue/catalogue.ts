@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { PurchasedTool, Tool, ToolInstaller } from '../../shared/shop';
 import type { DbOrTx } from '../db';
@@ -8,7 +8,7 @@ import { licenses } from '../db/schema/licenses';
 import { purchases } from '../db/schema/orders';
 import { trials } from '../db/schema/trials';
 import type { AppContext } from '../kernel/context';
-import { SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
+import { seatsHeldBy, seatsUsedOf } from '../licenses/team-seats';
 import { renderNotes } from '../releases/notes';
 import { type ArtifactRow, publishedArtifacts, type ReleaseRow } from '../releases/store';
 import type { CachedCatalogue, ShopperTools } from './catalogue-cache';
@@ -110,14 +110,7 @@ function teamSeatsOf(db: DbOrTx, userId: string) {
     .innerJoin(tools, eq(tools.id, purchases.toolId))
     .innerJoin(team, eq(team.id, licenses.teamLicenseId))
     .innerJoin(owner, eq(owner.id, team.holderId))
-    .where(
-      and(
-        eq(licenses.holderId, userId),
-        isNotNull(licenses.teamLicenseId),
-        inArray(licenses.status, [...SEAT_HOLDING]),
-        isNull(purchases.refundedAt),
-      ),
-    )
+    .where(and(seatsHeldBy(userId), isNull(purchases.refundedAt)))
     .orderBy(desc(licenses.createdAt));
 }
 

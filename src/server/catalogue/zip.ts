@@ -26,32 +26,29 @@ export function buildZip(entries: ZipEntry[], modified = new Date('2025-06-17T00
     const compressed = deflateRawSync(raw, { level: 9 });
     const checksum = crc32(raw);
 
+    // What the central directory repeats of the local header: version needed, flags (UTF-8 names), deflate, the
+    // time and date, the checksum, both sizes and the name's length.
+    const described = Buffer.alloc(24);
+    described.writeUInt16LE(20, 0);
+    described.writeUInt16LE(0x0800, 2);
+    described.writeUInt16LE(8, 4);
+    described.writeUInt16LE(stamp.time, 6);
+    described.writeUInt16LE(stamp.date, 8);
+    described.writeUInt32LE(checksum, 10);
+    described.writeUInt32LE(compressed.length, 14);
+    described.writeUInt32LE(raw.byteLength, 18);
+    described.writeUInt16LE(name.length, 22);
+
+    // The extra field's length stays 0.
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt16LE(stamp.time, 10);
-    local.writeUInt16LE(stamp.date, 12);
-    local.writeUInt32LE(checksum, 14);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(raw.byteLength, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    described.copy(local, 4);
     locals.push(local, name, compressed);
 
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt16LE(stamp.time, 12);
-    central.writeUInt16LE(stamp.date, 14);
-    central.writeUInt32LE(checksum, 16);
-    central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(raw.byteLength, 24);
-    central.writeUInt16LE(name.length, 28);
+    described.copy(central, 6);
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
 

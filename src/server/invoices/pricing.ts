@@ -80,3 +80,19 @@ export function priceOrder(input: {
     country: place.country,
   };
 }
+
+/**
+ * A price's sums as the buyer reads them: the checkout's quote before paying and the order's page after show the
+ * same figures under the same names, each tax line with its rate.
+ */
+export function buyerPriceSums(price: OrderPrice) {
+  return {
+    listPrice: price.listPrice,
+    discount: price.discount,
+    taxableValue: price.taxableValue,
+    taxes: price.taxes.map((line) => ({ name: line.name, rate: line.ratePercent, amount: line.amount })),
+    total: price.total,
+    tds: price.tds,
+    amountDue: price.amountDue,
+  };
+}

@@ -21,7 +21,7 @@ import { issueLicenseFile } from './files';
 import { effectiveStatus } from './lookup';
 import { forgetLicenses } from './memory';
 import { revealLicenseKey } from './secrets-at-rest';
-import { SEAT_HOLDING } from './team-seats';
+import { seatsHeldBy } from './team-seats';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -34,6 +34,24 @@ type Seat = {
   offlineUntil: Date | null;
 };
 
+/** The machines in use on these licenses (not deactivated), oldest first: My Tools' and a team's page list them. */
+export function liveDevicesOf(db: DbOrTx, licenseIds: readonly string[]) {
+  return db
+    .select({
+      licenseId: licenseActivations.licenseId,
+      id: licenseActivations.id,
+      name: licenseActivations.name,
+      activatedAt: licenseActivations.activatedAt,
+      lastSeenAt: licenseActivations.lastSeenAt,
+      offlineUntil: licenseActivations.offlineUntil,
+    })
+    .from(licenseActivations)
+    .where(
+      and(inArray(licenseActivations.licenseId, [...licenseIds]), isNull(licenseActivations.deactivatedAt)),
+    )
+    .orderBy(asc(licenseActivations.activatedAt));
+}
+
 /**
  * The machines in use of each license, oldest first, and how many self-service deactivations its buyer has left:
  * two queries however many licenses there are (a firm may own fifty tools; a customer's page lists them all).
@@ -45,26 +63,10 @@ export async function seatsOfAll(
 ): Promise<Map<string, { devices: Seat[]; selfDeactivationsLeft: number }>> {
   if (owned.length === 0) return new Map();
   const [live, allowances] = await Promise.all([
-    db
-      .select({
-        licenseId: licenseActivations.licenseId,
-        id: licenseActivations.id,
-        name: licenseActivations.name,
-        activatedAt: licenseActivations.activatedAt,
-        lastSeenAt: licenseActivations.lastSeenAt,
-        offlineUntil: licenseActivations.offlineUntil,
-      })
-      .from(licenseActivations)
-      .where(
-        and(
-          inArray(
-            licenseActivations.licenseId,
-            owned.map((license) => license.id),
-          ),
-          isNull(licenseActivations.deactivatedAt),
-        ),
-      )
-      .orderBy(asc(licenseActivations.activatedAt)),
+    liveDevicesOf(
+      db,
+      owned.map((license) => license.id),
+    ),
     deactivationsLeftOfAll(db, owned, now),
   ]);
   const seats = new Map(
@@ -131,14 +133,7 @@ export async function myLicenses(ctx: AppContext, userId: string): Promise<MyLic
       .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
       .innerJoin(tools, eq(tools.id, purchases.toolId))
       .leftJoin(toolEditions, eq(toolEditions.id, licenses.editionId))
-      .where(
-        and(
-          eq(licenses.holderId, userId),
-          isNotNull(licenses.teamLicenseId),
-          inArray(licenses.status, [...SEAT_HOLDING]),
-          isNull(purchases.refundedAt),
-        ),
-      ),
+      .where(and(seatsHeldBy(userId), isNull(purchases.refundedAt))),
     ctx.db
       .select({ ...columns, toolId: trials.toolId })
       .from(trials)

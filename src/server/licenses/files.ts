@@ -3,21 +3,17 @@ import {
   LICENSE_FILE_LIFETIME_DAYS,
   type LicenseFile,
   type LicenseFilePayload,
-  type LicenseStatus,
   type OfflineBinding,
 } from '../../shared/licenses';
 import type { SigningKeys } from './signing';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-type LicenseFileInput = {
-  licenseKey: string | null;
-  username: string | null;
-  toolId: string;
-  toolName: string;
-  fingerprint: string;
-  activationId: string;
-  status: LicenseStatus;
+/** What a license file is made from: the payload's own fields as they are, its times still as dates. */
+type LicenseFileInput = Pick<
+  LicenseFilePayload,
+  'licenseKey' | 'username' | 'toolId' | 'toolName' | 'fingerprint' | 'activationId' | 'status'
+> & {
   /** A trial's end: the file carries it, and its refreshBefore is never later. */
   expiresAt?: Date | null;
   /** A floating license's lease on this machine: the file never outlives it (decision 049). */

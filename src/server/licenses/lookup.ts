@@ -5,7 +5,7 @@ import type { LicenseModel } from '../../shared/tool-rules';
 import type { Database, DbOrTx } from '../db';
 import { toolEditions, tools } from '../db/schema/catalogue';
 import { licenseActivations, licenses } from '../db/schema/licenses';
-import { purchases } from '../db/schema/orders';
+import { orders, purchases } from '../db/schema/orders';
 import { trials } from '../db/schema/trials';
 import type { DataSecrets } from '../kernel/data-secrets';
 import { licenseKeyHashes, passwordMatches } from './secrets-at-rest';
@@ -13,6 +13,26 @@ import { licenseKeyHashes, passwordMatches } from './secrets-at-rest';
 /** Look-ups of licenses in the database: one request's, many keys' at once (batched), and the credential check. */
 
 export type LicenseRequest = LicenseCredentials & { toolId: string; fingerprint: string };
+
+/**
+ * Bought licenses with what renewing one depends on: the license, its purchase, the currency its order was paid in,
+ * its tool and its edition (null for a tool without editions). The caller says which licenses.
+ */
+export function boughtLicenses(db: DbOrTx) {
+  return db
+    .select({
+      license: licenses,
+      purchase: purchases,
+      currency: orders.currency,
+      tool: tools,
+      edition: toolEditions,
+    })
+    .from(licenses)
+    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
+    .innerJoin(orders, eq(orders.id, purchases.orderId))
+    .innerJoin(tools, eq(tools.id, purchases.toolId))
+    .leftJoin(toolEditions, eq(toolEditions.id, licenses.editionId));
+}
 
 /** Where licenses are looked up: the database, and the key their secrets are hashed with. */
 type LicenseStore = { db: DbOrTx; dataSecrets: DataSecrets };

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import { type LicenseStatus, SUSPENSION_REASON_MAX } from '../../shared/licenses';
 import { SITE } from '../../shared/site';
 import type { Tx } from '../db';
@@ -19,7 +19,7 @@ import { seatsOfAll } from './devices';
 import { effectiveStatus } from './lookup';
 import { forgetLicenses } from './memory';
 import { licenseKeyHashes, revealLicenseKey } from './secrets-at-rest';
-import { SEAT_HOLDING } from './team-seats';
+import { seatMembersOf } from './team-seats';
 
 /**
  * The operator's side of licenses (dashboard and command line): what a license of an order or a customer looks
@@ -77,21 +77,7 @@ async function seatHoldersOf(
       .select({ id: users.id, email: users.email, name: users.name })
       .from(users)
       .where(inArray(users.id, [...new Set(rows.map((row) => row.holderId))])),
-    teams.length === 0
-      ? []
-      : ctx.db
-          .select({
-            teamLicenseId: licenses.teamLicenseId,
-            licenseId: licenses.id,
-            memberId: users.id,
-            email: users.email,
-            name: users.name,
-            joinedAt: licenses.createdAt,
-          })
-          .from(licenses)
-          .innerJoin(users, eq(users.id, licenses.holderId))
-          .where(and(inArray(licenses.teamLicenseId, teams), inArray(licenses.status, [...SEAT_HOLDING])))
-          .orderBy(asc(licenses.createdAt)),
+    teams.length === 0 ? [] : seatMembersOf(ctx.db, teams),
   ]);
   for (const row of rows) {
     const person = people.find((each) => each.id === row.holderId);

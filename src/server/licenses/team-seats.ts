@@ -1,10 +1,42 @@
-import { and, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db';
+import { users } from '../db/schema/accounts';
 import { licenses } from '../db/schema/licenses';
 import { teamInvitations } from '../db/schema/teams';
 
 /** The license statuses that hold a seat of a team: a member whose key is revoked has given it back. */
 export const SEAT_HOLDING = ['active', 'suspended'] as const;
+
+/** The licenses this person holds as a seat of someone else's team, while the seat is not taken back. */
+export function seatsHeldBy(userId: string) {
+  return and(
+    eq(licenses.holderId, userId),
+    isNotNull(licenses.teamLicenseId),
+    inArray(licenses.status, [...SEAT_HOLDING]),
+  );
+}
+
+/**
+ * The members holding a seat of these teams now (a seat taken back is gone), earliest first: each one's own license
+ * and who holds it. The team's page and the operator's license view list them alike.
+ */
+export function seatMembersOf(db: DbOrTx, teamLicenseIds: readonly string[]) {
+  return db
+    .select({
+      teamLicenseId: licenses.teamLicenseId,
+      licenseId: licenses.id,
+      memberId: users.id,
+      email: users.email,
+      name: users.name,
+      joinedAt: licenses.createdAt,
+    })
+    .from(licenses)
+    .innerJoin(users, eq(users.id, licenses.holderId))
+    .where(
+      and(inArray(licenses.teamLicenseId, [...teamLicenseIds]), inArray(licenses.status, [...SEAT_HOLDING])),
+    )
+    .orderBy(asc(licenses.createdAt));
+}
 
 /**
  * How many seats of each team license are taken (decision 051): the owner's own, each member's license that is not

@@ -1,7 +1,11 @@
 import { asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { BILLING_COUNTRY_INDIA } from '../../shared/billing';
-import { BILLING_CORRECTION_MESSAGES, type billingCorrectionSchema } from '../../shared/billing-correction';
+import {
+  BILLING_CORRECTION_MESSAGES,
+  type billingCorrectionSchema,
+  correctionDeadlineText,
+} from '../../shared/billing-correction';
 import { orderPagePath } from '../../shared/order-detail';
 import { invoices } from '../db/schema/invoices';
 import { orders } from '../db/schema/orders';
@@ -27,14 +31,6 @@ export function billingCorrectionDeadline(issuedAt: Date): string {
   const financialYearEnds = month >= 4 ? year + 1 : year;
   return `${financialYearEnds}-11-30`;
 }
-
-const longDate = (isoDate: string) =>
-  new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-IN', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
 
 export type CorrectedDocuments = {
   creditNote: { id: string; number: string };
@@ -72,7 +68,10 @@ export async function correctBilling(
       .limit(1);
     const deadline = billingCorrectionDeadline(first?.issuedAt ?? current.issuedAt);
     if (indiaDate(now) > deadline)
-      throw new DomainError('refused', BILLING_CORRECTION_MESSAGES.pastDeadline(longDate(deadline)));
+      throw new DomainError(
+        'refused',
+        BILLING_CORRECTION_MESSAGES.pastDeadline(correctionDeadlineText(deadline)),
+      );
 
     const billing = {
       ...order.billing,

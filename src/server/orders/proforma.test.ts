@@ -10,6 +10,8 @@ import {
   effectsOf,
   eventually,
   loginAs,
+  MAHARASHTRA_BUSINESS_BILLING,
+  MAHARASHTRA_GSTIN,
   postWebhook,
 } from '../../../test/support/shop-fixtures';
 import type { CheckoutQuote } from '../../shared/checkout-quote';
@@ -35,15 +37,6 @@ let toolId: string;
 // 26 November 2026, 11:30 in India: in the third quarter of financial year 2026-27.
 const START = new Date('2026-11-26T06:00:00Z');
 
-const MAHARASHTRA_GSTIN = '27AAPFU0939F1ZV';
-const BILLING = {
-  address: 'Unit 4, Lodha Supremus, Lower Parel, Mumbai',
-  state: 'Maharashtra',
-  country: 'India',
-  gstin: MAHARASHTRA_GSTIN,
-  currency: 'INR',
-} as const;
-
 async function addCoupon(code: string, values: { percent?: number; maxUses?: number } = {}) {
   await t.ctx.db
     .insert(coupons)
@@ -59,7 +52,7 @@ async function askProforma(client: Awaited<ReturnType<typeof loginAs>>, extra: R
   return client.post('/api/checkout/proforma', {
     toolId,
     currency: 'INR',
-    billingDetails: BILLING,
+    billingDetails: MAHARASHTRA_BUSINESS_BILLING,
     seats: 5,
     ...extra,
   });
@@ -346,7 +339,10 @@ async function linkIdOf(orderId: string): Promise<string> {
 describe('who may ask for a proforma', () => {
   it('refuses a buyer without a GSTIN for one seat, a bad PAN and a PAN not the GSTIN’s', async () => {
     const { client } = await firmBuyer();
-    const noGstin = await askProforma(client, { seats: 1, billingDetails: { ...BILLING, gstin: '' } });
+    const noGstin = await askProforma(client, {
+      seats: 1,
+      billingDetails: { ...MAHARASHTRA_BUSINESS_BILLING, gstin: '' },
+    });
     expect(noGstin.statusCode).toBe(400);
     expect(noGstin.json()).toMatchObject({
       fieldErrors: { 'billingDetails.gstin': expect.stringContaining('GSTIN') },
@@ -366,7 +362,10 @@ describe('who may ask for a proforma', () => {
 
   it('gives a team of seats a proforma without a GSTIN', async () => {
     const { client } = await firmBuyer();
-    const team = await askProforma(client, { seats: 3, billingDetails: { ...BILLING, gstin: '' } });
+    const team = await askProforma(client, {
+      seats: 3,
+      billingDetails: { ...MAHARASHTRA_BUSINESS_BILLING, gstin: '' },
+    });
     expect(team.statusCode, team.body).toBe(200);
   });
 });

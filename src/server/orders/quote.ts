@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { CheckoutQuote, checkoutQuoteSchema } from '../../shared/checkout-quote';
 import { type CouponGuesser, judgeCoupon } from '../coupons/check';
-import { priceOrder } from '../invoices/pricing';
+import { buyerPriceSums, priceOrder } from '../invoices/pricing';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { kindOfRequest } from './kinds';
@@ -49,15 +49,5 @@ export async function quoteCheckout(
     firm: ctx.config.firm,
     tds: body.tds && body.currency === 'INR',
   });
-  return {
-    listPrice: price.listPrice,
-    discount: price.discount,
-    taxableValue: price.taxableValue,
-    taxes: price.taxes.map((line) => ({ name: line.name, rate: line.ratePercent, amount: line.amount })),
-    total: price.total,
-    tds: price.tds,
-    amountDue: price.amountDue,
-    currency: body.currency,
-    coupon,
-  };
+  return { ...buyerPriceSums(price), currency: body.currency, coupon };
 }

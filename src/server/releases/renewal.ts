@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { Currency } from '../../shared/constants';
 import type { RenewalOffer } from '../../shared/licenses';
-import { toolEditions, tools } from '../db/schema/catalogue';
 import { licenses } from '../db/schema/licenses';
-import { orders, purchases } from '../db/schema/orders';
 import type { AppContext } from '../kernel/context';
+import { boughtLicenses } from '../licenses/lookup';
 
 /** Where a buyer renews a license's updates: My Tools opens the renewal of that license. */
 export const renewalUrlOf = (publicUrl: string, licenseId: string) =>
@@ -20,27 +19,13 @@ export async function renewalOffer(
   licenseId: string,
   release: { version: string },
 ): Promise<RenewalOffer | null> {
-  const [row] = await ctx.db
-    .select({
-      currency: orders.currency,
-      editionId: licenses.editionId,
-      editionInr: toolEditions.renewalPriceInrPaise,
-      editionUsd: toolEditions.renewalPriceUsdCents,
-      toolInr: tools.renewalPriceInrPaise,
-      toolUsd: tools.renewalPriceUsdCents,
-    })
-    .from(licenses)
-    .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
-    .innerJoin(orders, eq(orders.id, purchases.orderId))
-    .innerJoin(tools, eq(tools.id, purchases.toolId))
-    .leftJoin(toolEditions, eq(toolEditions.id, licenses.editionId))
-    .where(eq(licenses.id, licenseId));
+  const [row] = await boughtLicenses(ctx.db).where(eq(licenses.id, licenseId));
   if (!row) return null;
   const currency: Currency = row.currency;
-  const [inr, usd] = row.editionId ? [row.editionInr, row.editionUsd] : [row.toolInr, row.toolUsd];
+  const period = row.edition ?? row.tool;
   return {
     version: release.version,
-    price: currency === 'INR' ? inr : usd,
+    price: currency === 'INR' ? period.renewalPriceInrPaise : period.renewalPriceUsdCents,
     currency,
     url: renewalUrlOf(ctx.config.publicUrl, licenseId),
   };

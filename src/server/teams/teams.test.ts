@@ -14,6 +14,8 @@ import {
   createUser,
   emulatorCheckout,
   loginAs,
+  MAHARASHTRA_BUSINESS_BILLING,
+  MAHARASHTRA_GSTIN,
   newBuyer,
   orderRow,
 } from '../../../test/support/shop-fixtures';
@@ -33,16 +35,6 @@ import { freeSeatsBeyondPaid } from './operator';
 const { t, smtp } = appWithSmtp(createShopTestApp);
 let toolId: string;
 const desks = [fingerprint('desk'), fingerprint('desk'), fingerprint('desk'), fingerprint('desk')];
-
-// A GSTIN of Maharashtra (another state than the firm's Rajasthan: IGST).
-const GSTIN = '27AAPFU0939F1ZV';
-const FIRM_BILLING = {
-  address: 'Office 4, Nariman Point, Mumbai',
-  state: 'Maharashtra',
-  country: 'India',
-  gstin: GSTIN,
-  currency: 'INR',
-};
 
 beforeAll(async () => {
   toolId = (await addTool(t, { name: 'Ledger Lens', device: 'Windows', priceInrPaise: 1000_00 })).id;
@@ -90,7 +82,7 @@ describe('team licenses', () => {
       toolId,
       currency: 'INR',
       state: 'Maharashtra',
-      gstin: GSTIN,
+      gstin: MAHARASHTRA_GSTIN,
       couponCode: 'FIRM-10',
       seats: 5,
     });
@@ -99,7 +91,7 @@ describe('team licenses', () => {
     expect(quoted).toMatchObject({ listPrice: 5000_00, discount: 500_00, total: 4500_00 });
 
     const order = await buyThroughEmulator(t, owner.client, toolId, {
-      billingDetails: FIRM_BILLING,
+      billingDetails: MAHARASHTRA_BUSINESS_BILLING,
       couponCode: 'FIRM-10',
       seats: 5,
     });
@@ -124,7 +116,7 @@ describe('team licenses', () => {
     const [invoice] = await t.ctx.db.select().from(invoices).where(eq(invoices.orderId, order.id));
     const day = invoice?.issuedAt.toISOString().slice(0, 10) ?? '';
     const report = await gstr1Report(t.ctx, { from: day, to: day });
-    expect(report.b2b.filter((line) => line.buyerGstin === GSTIN)).toEqual([
+    expect(report.b2b.filter((line) => line.buyerGstin === MAHARASHTRA_GSTIN)).toEqual([
       expect.objectContaining({ taxableValue: quoted.taxableValue, total: 4500_00 }),
     ]);
 
@@ -218,7 +210,7 @@ describe('team licenses', () => {
 
     // Add seats: its own order and invoice; the team grows.
     const added = await buyThroughEmulator(t, owner.client, toolId, {
-      billingDetails: FIRM_BILLING,
+      billingDetails: MAHARASHTRA_BUSINESS_BILLING,
       seats: 2,
       teamLicenseId: licenseId,
     });
@@ -236,7 +228,7 @@ describe('team licenses', () => {
     const refused = await stranger.client.post('/api/create-payment/', {
       toolId,
       currency: 'INR',
-      billingDetails: { ...FIRM_BILLING, gstin: '' },
+      billingDetails: { ...MAHARASHTRA_BUSINESS_BILLING, gstin: '' },
       seats: 1,
       teamLicenseId: team?.licenseId,
     });
@@ -250,7 +242,7 @@ describe('team licenses', () => {
     await buyThroughEmulator(t, owner.client, toolId, { seats: 2 });
     const licenseId = (await owner.client.get('/api/my-tools/')).json<PurchasedTool[]>()[0]?.team?.licenseId;
     const added = await buyThroughEmulator(t, owner.client, toolId, {
-      billingDetails: FIRM_BILLING,
+      billingDetails: MAHARASHTRA_BUSINESS_BILLING,
       seats: 3,
       teamLicenseId: licenseId,
     });
@@ -301,7 +293,7 @@ describe('team licenses', () => {
     await buyThroughEmulator(t, owner.client, toolId, { seats: 2 });
     const licenseId = (await owner.client.get('/api/my-tools/')).json<PurchasedTool[]>()[0]?.team?.licenseId;
     const created = await createOrder(owner.client, toolId, 'INR', {
-      billingDetails: FIRM_BILLING,
+      billingDetails: MAHARASHTRA_BUSINESS_BILLING,
       seats: 3,
       teamLicenseId: licenseId,
     });

@@ -14,15 +14,16 @@ import { forgetOwnedTools } from '../catalogue/catalogue';
 import type { DbOrTx, Tx } from '../db';
 import { users } from '../db/schema/accounts';
 import { tools } from '../db/schema/catalogue';
-import { licenseActivations, licenses } from '../db/schema/licenses';
+import { licenses } from '../db/schema/licenses';
 import { purchases } from '../db/schema/orders';
 import { teamInvitations } from '../db/schema/teams';
 import type { AppContext } from '../kernel/context';
 import { DomainError } from '../kernel/domain-error';
 import { insertLicense } from '../licenses/create';
+import { liveDevicesOf } from '../licenses/devices';
 import { heldPurchaseOf } from '../licenses/lookup';
 import { forgetLicenses } from '../licenses/memory';
-import { revokeMemberSeat, SEAT_HOLDING, seatsUsedOf } from '../licenses/team-seats';
+import { revokeMemberSeat, SEAT_HOLDING, seatMembersOf, seatsUsedOf } from '../licenses/team-seats';
 import { enqueueMail } from '../mail/outbox';
 import { queueLicenseStatusEvent } from '../webhooks/events';
 import {
@@ -145,18 +146,7 @@ export async function queueSeatsAddedEmail(
 
 /** The members of a team (the owner first), with their devices; members whose seat was taken back are gone. */
 async function membersOf(db: DbOrTx, team: TeamRow): Promise<Team['members']> {
-  const rows = await db
-    .select({
-      licenseId: licenses.id,
-      memberId: users.id,
-      email: users.email,
-      name: users.name,
-      joinedAt: licenses.createdAt,
-    })
-    .from(licenses)
-    .innerJoin(users, eq(users.id, licenses.holderId))
-    .where(and(eq(licenses.teamLicenseId, team.license.id), inArray(licenses.status, [...SEAT_HOLDING])))
-    .orderBy(asc(licenses.createdAt));
+  const members = await seatMembersOf(db, [team.license.id]);
   const all = [
     {
       licenseId: team.license.id,
@@ -166,26 +156,12 @@ async function membersOf(db: DbOrTx, team: TeamRow): Promise<Team['members']> {
       joinedAt: team.license.createdAt,
       isOwner: true,
     },
-    ...rows.map((row) => ({ ...row, isOwner: false })),
+    ...members.map(({ teamLicenseId: _, ...member }) => ({ ...member, isOwner: false })),
   ];
-  const devices = await db
-    .select({
-      licenseId: licenseActivations.licenseId,
-      id: licenseActivations.id,
-      name: licenseActivations.name,
-      lastSeenAt: licenseActivations.lastSeenAt,
-    })
-    .from(licenseActivations)
-    .where(
-      and(
-        inArray(
-          licenseActivations.licenseId,
-          all.map((member) => member.licenseId),
-        ),
-        isNull(licenseActivations.deactivatedAt),
-      ),
-    )
-    .orderBy(asc(licenseActivations.activatedAt));
+  const devices = await liveDevicesOf(
+    db,
+    all.map((member) => member.licenseId),
+  );
   return all.map((member) => ({
     memberId: member.memberId,
     email: member.email,

@@ -8,12 +8,12 @@ import {
   renewalPriceSubunits,
 } from '../../../shared/update-periods';
 import type { Tx } from '../../db';
-import { toolEditions, tools } from '../../db/schema/catalogue';
 import { licenses } from '../../db/schema/licenses';
-import { orders, purchases } from '../../db/schema/orders';
+import { orders } from '../../db/schema/orders';
 import { DomainError } from '../../kernel/domain-error';
 import { indiaDay } from '../../kernel/operator-time';
 import { changeUpdatesUntil } from '../../licenses/create';
+import { boughtLicenses } from '../../licenses/lookup';
 import { queueRenewalEvent } from '../../webhooks/events';
 import type { OrderKind, OrderRow } from './kind';
 import { buyerAndLabel, labelOf, lockLiveLicense, mailLicenseChange } from './license-change';
@@ -30,22 +30,9 @@ export const renewalKind: OrderKind = {
 
   async plan(ctx, buyer, request) {
     const licenseId = request.renewLicenseId as string;
-    const [held] = await ctx.db
-      .select({
-        license: licenses,
-        purchase: purchases,
-        currency: orders.currency,
-        tool: tools,
-        edition: toolEditions,
-      })
-      .from(licenses)
-      .innerJoin(purchases, eq(purchases.id, licenses.purchaseId))
-      .innerJoin(orders, eq(orders.id, purchases.orderId))
-      .innerJoin(tools, eq(tools.id, purchases.toolId))
-      .leftJoin(toolEditions, eq(toolEditions.id, licenses.editionId))
-      .where(
-        and(eq(licenses.id, licenseId), eq(licenses.holderId, buyer.id), isNull(licenses.teamLicenseId)),
-      );
+    const [held] = await boughtLicenses(ctx.db).where(
+      and(eq(licenses.id, licenseId), eq(licenses.holderId, buyer.id), isNull(licenses.teamLicenseId)),
+    );
     if (!held || held.purchase.refundedAt || held.license.status === 'revoked')
       throw new DomainError('not_found', RENEWAL_MESSAGES.licenseNotFound);
     if (held.license.status !== 'active') throw new DomainError('refused', RENEWAL_MESSAGES.notActive);

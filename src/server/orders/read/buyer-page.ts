@@ -17,7 +17,7 @@ import {
   tdsCertificates,
 } from '../../db/schema/orders';
 import { indiaDate } from '../../invoices/numbering';
-import { priceOrder } from '../../invoices/pricing';
+import { buyerPriceSums, priceOrder } from '../../invoices/pricing';
 import type { AppContext } from '../../kernel/context';
 import { toolLabel } from '../../licenses/delivery-email';
 import { billingCorrectionDeadline } from '../billing-correction';
@@ -127,14 +127,8 @@ export async function ownOrderDetail(
         amount: price.listPrice,
       },
     ],
-    listPrice: price.listPrice,
+    ...buyerPriceSums(price),
     coupon: order.couponCode ? { code: order.couponCode } : null,
-    discount: price.discount,
-    taxableValue: price.taxableValue,
-    taxes: price.taxes.map((line) => ({ name: line.name, rate: line.ratePercent, amount: line.amount })),
-    total: price.total,
-    tds: price.tds,
-    amountDue: price.amountDue,
     billing: {
       address: order.billing.address ?? '',
       state: order.billing.state ?? '',

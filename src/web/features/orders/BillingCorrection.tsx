@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { BILLING_COUNTRY_INDIA, validateBilling } from '../../../shared/billing';
+import { correctionDeadlineText } from '../../../shared/billing-correction';
 import type { OrderDetail } from '../../../shared/order-detail';
 import { IndianBillingFields } from '../../components/billing/IndianBillingFields';
 import { FormError, Notice, PrimaryButton, SecondaryButton, useForm } from '../../components/form';
@@ -12,14 +13,6 @@ import { ordersApi } from './api';
 const BILLING_CORRECTION_TITLE = 'Add or correct GSTIN and billing address';
 
 const FIELDS = ['address', 'state', 'gstin'] as const;
-
-const longDate = (isoDate: string) =>
-  new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-IN', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
 
 /**
  * The order page's "Add or correct GSTIN and billing address" (docs/decisions/050-billing-correction.md): a button
@@ -36,8 +29,8 @@ export function BillingCorrection({ order, onChanged }: { order: OrderDetail; on
         <>
           <SecondaryButton onClick={() => setOpen(true)}>{BILLING_CORRECTION_TITLE}</SecondaryButton>
           <p className="text-sm text-slate-600">
-            Possible until {longDate(order.billingCorrectableUntil)}: we cancel the invoice with a credit note
-            and issue a new one.
+            Possible until {correctionDeadlineText(order.billingCorrectableUntil)}: we cancel the invoice with
+            a credit note and issue a new one.
           </p>
         </>
       )}
