@@ -18,3 +18,17 @@ export function commandLineOn(t: TestApp, actor = 'tester'): CommandLineEnv {
 export function adminOn(app: () => TestApp, actor = 'tester') {
   return (...args: string[]) => runCommandLine(args, commandLineOn(app(), actor));
 }
+
+/**
+ * A command line's words as the operator types them: argv`coupons add ${code} --percent 25`. The text splits on
+ * white space; an interpolated value stays one word (a tool named "PDF Toolkit" too), so it must stand apart.
+ */
+export function argv(text: TemplateStringsArray, ...values: string[]): string[] {
+  return text.flatMap((part, index) => {
+    const gluedBefore = index > 0 && part !== '' && !/^\s/.test(part);
+    const gluedAfter = index < values.length && part !== '' && !/\s$/.test(part);
+    if (gluedBefore || gluedAfter) throw new Error(`argv: a value glued to "${part}"; put a space around it`);
+    const words = part.split(/\s+/).filter(Boolean);
+    return index < values.length ? [...words, values[index] as string] : words;
+  });
+}

@@ -137,6 +137,19 @@ export async function addTool(
   return row;
 }
 
+/** The dashboard's tool form as an operator fills it in (prices as typed, in rupees and dollars). */
+export const TOOL_FORM = {
+  name: 'Ledger Lens',
+  description: 'Reads Tally exports offline.',
+  device: 'Windows',
+  priceINR: '1499',
+  priceUSD: '19.99',
+  comingSoon: false,
+  active: true,
+  delivery: 'license_key',
+  activationLimit: '3',
+};
+
 /**
  * A paid order of `toolId` for `userId` inserted directly, without the gateway, for tests of what follows a payment
  * (the tax invoice, GSTR-1). The billing details default to an Indian buyer without a GSTIN. Returns the order's id.

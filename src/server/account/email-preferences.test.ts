@@ -1,11 +1,27 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import type { TestClient } from '../../../test/support/client';
 import { signedInBuyer } from '../../../test/support/dashboard-helpers';
 import { testAppForFile } from '../../../test/support/file-apps';
 import { users } from '../db/schema/accounts';
 import { unsubscribeToken, unsubscribeUrls } from './email-preferences';
 
 const t = testAppForFile();
+
+/** The four optional emails of an account: all on, as a new account has them, but for those `off`. */
+const preferences = (
+  off: Partial<Record<'releases' | 'trials' | 'checkoutReminders' | 'renewalReminders', false>> = {},
+) => ({
+  releases: true,
+  trials: true,
+  checkoutReminders: true,
+  renewalReminders: true,
+  ...off,
+});
+
+/** The account's optional emails as its page reads them. */
+const preferencesOf = async (client: TestClient) =>
+  (await client.get('/api/account/email-preferences')).json();
 
 async function buyerWithToken(topic: 'releases' | 'trials') {
   const buyer = await signedInBuyer(t);
@@ -17,12 +33,7 @@ async function buyerWithToken(topic: 'releases' | 'trials') {
 describe('email preferences', () => {
   it('are on by default and change only for the signed-in account, with the CSRF token', async () => {
     const buyer = await signedInBuyer(t);
-    expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
-      releases: true,
-      trials: true,
-      checkoutReminders: true,
-      renewalReminders: true,
-    });
+    expect(await preferencesOf(buyer.client)).toEqual(preferences());
 
     buyer.client.sendCsrfHeader = false;
     const forged = await buyer.client.request('PATCH', '/api/account/email-preferences', { trials: false });
@@ -30,20 +41,10 @@ describe('email preferences', () => {
     buyer.client.sendCsrfHeader = true;
 
     const changed = await buyer.client.request('PATCH', '/api/account/email-preferences', { trials: false });
-    expect(changed.json()).toEqual({
-      releases: true,
-      trials: false,
-      checkoutReminders: true,
-      renewalReminders: true,
-    });
+    expect(changed.json()).toEqual(preferences({ trials: false }));
     const bad = await buyer.client.request('PATCH', '/api/account/email-preferences', { trials: 'no' });
     expect(bad.statusCode).toBe(400);
-    expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
-      releases: true,
-      trials: false,
-      checkoutReminders: true,
-      renewalReminders: true,
-    });
+    expect(await preferencesOf(buyer.client)).toEqual(preferences({ trials: false }));
 
     const stranger = await t.client();
     expect((await stranger.get('/api/account/email-preferences')).statusCode).toBe(401);
@@ -60,12 +61,7 @@ describe('email preferences', () => {
       `/api/account/unsubscribe?token=${encodeURIComponent(buyer.token)}`,
     );
     expect(described.json()).toEqual({ topic: 'releases' });
-    expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
-      releases: true,
-      trials: true,
-      checkoutReminders: true,
-      renewalReminders: true,
-    });
+    expect(await preferencesOf(buyer.client)).toEqual(preferences());
 
     const response = await mailProvider.post(
       `/api/account/unsubscribe?token=${encodeURIComponent(buyer.token)}`,
@@ -73,12 +69,7 @@ describe('email preferences', () => {
       { 'content-type': 'application/x-www-form-urlencoded' },
     );
     expect(response.statusCode).toBe(200);
-    expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
-      releases: false,
-      trials: true,
-      checkoutReminders: true,
-      renewalReminders: true,
-    });
+    expect(await preferencesOf(buyer.client)).toEqual(preferences({ releases: false }));
   });
 
   it('refuses a forged or altered token and changes nothing', async () => {
@@ -94,17 +85,7 @@ describe('email preferences', () => {
       expect(response.statusCode, token).toBe(400);
       expect(response.json()).toMatchObject({ message: 'This unsubscribe link is not valid.' });
     }
-    expect((await other.client.get('/api/account/email-preferences')).json()).toEqual({
-      releases: true,
-      trials: true,
-      checkoutReminders: true,
-      renewalReminders: true,
-    });
-    expect((await buyer.client.get('/api/account/email-preferences')).json()).toEqual({
-      releases: true,
-      trials: true,
-      checkoutReminders: true,
-      renewalReminders: true,
-    });
+    expect(await preferencesOf(other.client)).toEqual(preferences());
+    expect(await preferencesOf(buyer.client)).toEqual(preferences());
   });
 });

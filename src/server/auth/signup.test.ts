@@ -23,6 +23,14 @@ const details = (email: string, otp: string, extra: Record<string, string> = {})
 /** A code of the same length that is certainly not `code`. */
 const otherCode = (code: string) => code.replace(/^./, (digit) => String((Number(digit) + 1) % 10));
 
+/** A new visitor (its own address and IP) who asked for a sign-up code: the client, the address and the code. */
+async function signupCodeSent() {
+  const client = await t.client({ ip: uniqueIp() });
+  const email = uniqueEmail();
+  await client.post('/api/auth/send-otp/', form({ name: 'Asha', email }));
+  return { client, email, code: await latestCode(t, email, 'signup-code') };
+}
+
 describe('POST /api/auth/send-otp/', () => {
   it('emails a 4-digit code and never puts it in the response', async () => {
     const client = await t.client({ ip: uniqueIp() });
@@ -39,10 +47,7 @@ describe('POST /api/auth/send-otp/', () => {
   });
 
   it('stores only a keyed hash of the code, bound to email and purpose', async () => {
-    const client = await t.client({ ip: uniqueIp() });
-    const email = uniqueEmail();
-    await client.post('/api/auth/send-otp/', form({ name: 'Asha', email }));
-    const code = await latestCode(t, email, 'signup-code');
+    const { email, code } = await signupCodeSent();
     const [row] = await t.ctx.db.select().from(verificationCodes).where(eq(verificationCodes.email, email));
     expect(row?.purpose).toBe('signup');
     expect(row?.codeHash).toMatch(/^[0-9a-f]{64}$/);
@@ -208,10 +213,7 @@ describe('POST /api/auth/initiate-signup/', () => {
   });
 
   it('refuses the right code on the 6th attempt after 5 wrong ones', async () => {
-    const client = await t.client({ ip: uniqueIp() });
-    const email = uniqueEmail();
-    await client.post('/api/auth/send-otp/', form({ name: 'Asha', email }));
-    const code = await latestCode(t, email, 'signup-code');
+    const { client, email, code } = await signupCodeSent();
     for (let i = 0; i < 5; i++) {
       const wrong = await client.post('/api/auth/initiate-signup/', details(email, otherCode(code)));
       expect(wrong.statusCode).toBe(400);
@@ -222,20 +224,14 @@ describe('POST /api/auth/initiate-signup/', () => {
   });
 
   it('lets 4 wrong tries pass and still accepts the right code on the 5th', async () => {
-    const client = await t.client({ ip: uniqueIp() });
-    const email = uniqueEmail();
-    await client.post('/api/auth/send-otp/', form({ name: 'Asha', email }));
-    const code = await latestCode(t, email, 'signup-code');
+    const { client, email, code } = await signupCodeSent();
     for (let i = 0; i < 4; i++)
       await client.post('/api/auth/initiate-signup/', details(email, otherCode(code)));
     expect((await client.post('/api/auth/initiate-signup/', details(email, code))).statusCode).toBe(200);
   });
 
   it('refuses a code after 10 minutes', async () => {
-    const client = await t.client({ ip: uniqueIp() });
-    const email = uniqueEmail();
-    await client.post('/api/auth/send-otp/', form({ name: 'Asha', email }));
-    const code = await latestCode(t, email, 'signup-code');
+    const { client, email, code } = await signupCodeSent();
     t.clock.advance(10 * 60 * 1000);
     const response = await client.post('/api/auth/initiate-signup/', details(email, code));
     expect(response.statusCode).toBe(400);
@@ -243,19 +239,13 @@ describe('POST /api/auth/initiate-signup/', () => {
   });
 
   it('accepts a code just before its 10 minutes are up', async () => {
-    const client = await t.client({ ip: uniqueIp() });
-    const email = uniqueEmail();
-    await client.post('/api/auth/send-otp/', form({ name: 'Asha', email }));
-    const code = await latestCode(t, email, 'signup-code');
+    const { client, email, code } = await signupCodeSent();
     t.clock.advance(10 * 60 * 1000 - 1000);
     expect((await client.post('/api/auth/initiate-signup/', details(email, code))).statusCode).toBe(200);
   });
 
   it('replaces the old code when a new one is sent', async () => {
-    const client = await t.client({ ip: uniqueIp() });
-    const email = uniqueEmail();
-    await client.post('/api/auth/send-otp/', form({ name: 'Asha', email }));
-    const first = await latestCode(t, email, 'signup-code');
+    const { client, email, code: first } = await signupCodeSent();
     t.clock.advance(SEND_GAP_MS);
     await client.post('/api/auth/send-otp/', form({ name: 'Asha', email }));
     const second = await latestCode(t, email, 'signup-code');
@@ -266,10 +256,7 @@ describe('POST /api/auth/initiate-signup/', () => {
   });
 
   it('refuses a code that was already used', async () => {
-    const client = await t.client({ ip: uniqueIp() });
-    const email = uniqueEmail();
-    await client.post('/api/auth/send-otp/', form({ name: 'Asha', email }));
-    const code = await latestCode(t, email, 'signup-code');
+    const { client, email, code } = await signupCodeSent();
     expect((await client.post('/api/auth/initiate-signup/', details(email, code))).statusCode).toBe(200);
     const again = await (await t.client({ ip: uniqueIp() })).post(
       '/api/auth/initiate-signup/',
@@ -280,10 +267,7 @@ describe('POST /api/auth/initiate-signup/', () => {
   });
 
   it('checks the details with the §5 rules and keeps the code for a corrected retry', async () => {
-    const client = await t.client({ ip: uniqueIp() });
-    const email = uniqueEmail();
-    await client.post('/api/auth/send-otp/', form({ name: 'Asha', email }));
-    const code = await latestCode(t, email, 'signup-code');
+    const { client, email, code } = await signupCodeSent();
     const cases: Array<[Record<string, string>, string, string]> = [
       [{ name: '' }, 'name', AUTH_MESSAGES.nameRequired],
       [{ phone: '' }, 'phone', AUTH_MESSAGES.phoneRequired],
@@ -336,10 +320,7 @@ describe('POST /api/auth/initiate-signup/', () => {
   });
 
   it('allows 10 attempts a minute per address to complete a signup', async () => {
-    const client = await t.client({ ip: uniqueIp() });
-    const email = uniqueEmail();
-    await client.post('/api/auth/send-otp/', form({ name: 'Asha', email }));
-    const code = await latestCode(t, email, 'signup-code');
+    const { client, email, code } = await signupCodeSent();
     for (let i = 0; i < 10; i++) {
       expect(
         (await client.post('/api/auth/initiate-signup/', details(email, otherCode(code)))).statusCode,

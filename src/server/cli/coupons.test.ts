@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminOn } from '../../../test/support/command-line';
+import { adminOn, argv } from '../../../test/support/command-line';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
 import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { addTool, buyThroughEmulator, createOrder, newBuyer } from '../../../test/support/shop-fixtures';
@@ -22,17 +22,7 @@ const admin = adminOn(() => t);
 describe('npm run admin -- coupons', () => {
   it('adds a coupon (audited), lists it, shows its uses and revenue, and disables it', async () => {
     const added = await admin(
-      'coupons',
-      'add',
-      'spring-25',
-      '--percent',
-      '25',
-      '--tools',
-      toolId.slice(0, 8),
-      '--ends',
-      '2099-03-31',
-      '--max-uses',
-      '10',
+      ...argv`coupons add spring-25 --percent 25 --tools ${toolId.slice(0, 8)} --ends 2099-03-31 --max-uses 10`,
     );
     expect(added.stderr).toBe('');
     expect(added.stdout).toBe('Coupon SPRING-25 created: 25 % off.\n');
@@ -80,16 +70,7 @@ describe('npm run admin -- coupons', () => {
   });
 
   it('adds fixed INR and USD amounts, and refuses what it cannot make (exit 1, nothing written)', async () => {
-    const fixed = await admin(
-      'coupons',
-      'add',
-      'FLAT-100',
-      '--amount-inr',
-      '100',
-      '--amount-usd',
-      '1.50',
-      '--reusable',
-    );
+    const fixed = await admin(...argv`coupons add FLAT-100 --amount-inr 100 --amount-usd 1.50 --reusable`);
     expect(fixed.stdout).toBe('Coupon FLAT-100 created: ₹100.00 off ($1.50 in USD).\n');
     const cases: Array<[string[], string]> = [
       [['coupons', 'add', 'FLAT-100', '--percent', '5'], 'admin: A coupon with the code FLAT-100 exists.\n'],

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { argv } from '../../../test/support/command-line';
 import { auditOf } from '../../../test/support/dashboard-helpers';
 import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, licensedPurchase } from '../../../test/support/license-fixtures';
@@ -59,29 +60,14 @@ describe('npm run admin -- tools editions', () => {
     const standard = await editions(
       'add',
       'Scan Desk',
-      '--name',
-      'Standard',
-      '--price-inr',
-      '1499',
-      '--price-usd',
-      '19',
+      ...argv`--name Standard --price-inr 1499 --price-usd 19`,
     );
     expect(standard.stderr).toBe('');
     expect(standard.stdout).toContain('Added the edition Standard to Scan Desk');
     const pro = await editions(
       'add',
       tool.id.slice(0, 8),
-      '--name',
-      'Pro',
-      '--price-inr',
-      '2999',
-      '--price-usd',
-      '39',
-      '--entitlements',
-      'ocr, batch',
-      '--device-limit',
-      '3',
-      '--trial',
+      ...argv`--name Pro --price-inr 2999 --price-usd 39 --entitlements ${'ocr, batch'} --device-limit 3 --trial`,
     );
     expect(pro.exitCode, pro.stderr).toBe(0);
 
@@ -127,12 +113,7 @@ describe('npm run admin -- tools editions', () => {
       'edit',
       'Scan Desk',
       'pro',
-      '--updates-for',
-      '12m',
-      '--renewal-price-inr',
-      '599',
-      '--renewal-price-usd',
-      '9',
+      ...argv`--updates-for 12m --renewal-price-inr 599 --renewal-price-usd 9`,
     );
     expect(edited.exitCode, edited.stderr).toBe(0);
     expect(edited.stdout).toContain('12 months, renewal ₹599.00 / $9.00');
@@ -162,15 +143,7 @@ describe('npm run admin -- tools edit --updates-for', () => {
   it('sets and clears a tool’s update period and renewal prices (audited); a bad period changes nothing', async () => {
     const tool = await addTool(t, { name: 'Ledger Lite', priceInrPaise: 999_00 });
     const set = await admin(
-      'tools',
-      'edit',
-      tool.id.slice(0, 8),
-      '--updates-for',
-      '1y',
-      '--renewal-price-inr',
-      '599',
-      '--renewal-price-usd',
-      '9',
+      ...argv`tools edit ${tool.id.slice(0, 8)} --updates-for 1y --renewal-price-inr 599 --renewal-price-usd 9`,
     );
     expect(set.exitCode, set.stderr).toBe(0);
     expect(set.stdout).toMatch(/Updates\s+12 months, renewal ₹599\.00 \/ \$9\.00/);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestApp, TEST_DATA_SECRET_KEY } from '../../../test/support/app';
+import { argv } from '../../../test/support/command-line';
 import { databaseForProcesses } from '../../../test/support/database';
 import { pdfText } from '../../../test/support/invoices-helpers';
 import { freePort, runCli } from '../../../test/support/processes';
@@ -89,13 +90,7 @@ describe('orders record-transfer', { timeout: 120_000 }, () => {
 
   it('refuses a bad amount and a missing UTR before touching anything', async () => {
     const bad = await admin(
-      'orders',
-      'record-transfer',
-      proforma.orderId,
-      '--amount',
-      '12.345',
-      '--utr',
-      'X1234567',
+      ...argv`orders record-transfer ${proforma.orderId} --amount 12.345 --utr X1234567`,
     );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--amount "12.345": Rupees with at most two decimals, e.g. 5000.00.');
@@ -106,15 +101,7 @@ describe('orders record-transfer', { timeout: 120_000 }, () => {
 
   it('records the first part: the order waits for the rest', async () => {
     const first = await admin(
-      'orders',
-      'record-transfer',
-      proforma.proformaNumber,
-      '--amount',
-      '3,000.00',
-      '--utr',
-      'SBINN52026120100001',
-      '--date',
-      '2026-12-01',
+      ...argv`orders record-transfer ${proforma.proformaNumber} --amount 3,000.00 --utr SBINN52026120100001 --date 2026-12-01`,
     );
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
@@ -128,15 +115,7 @@ describe('orders record-transfer', { timeout: 120_000 }, () => {
 
   it('refuses the same UTR twice, and changes nothing', async () => {
     const again = await admin(
-      'orders',
-      'record-transfer',
-      proforma.orderId,
-      '--amount',
-      '2996.00',
-      '--utr',
-      'sbinn52026120100001',
-      '--date',
-      '2026-12-01',
+      ...argv`orders record-transfer ${proforma.orderId} --amount 2996.00 --utr sbinn52026120100001 --date 2026-12-01`,
     );
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(
@@ -146,16 +125,7 @@ describe('orders record-transfer', { timeout: 120_000 }, () => {
 
   it('settles the order with the second part: tax invoice naming both transfers, license delivered', async () => {
     const second = await admin(
-      'orders',
-      'record-transfer',
-      proforma.orderId,
-      '--amount',
-      '2996',
-      '--utr',
-      'SBINN52026120300002',
-      '--date',
-      '2026-12-03',
-      '--json',
+      ...argv`orders record-transfer ${proforma.orderId} --amount 2996 --utr SBINN52026120300002 --date 2026-12-03 --json`,
     );
     expect(second.code).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({
@@ -193,15 +163,7 @@ describe('orders record-transfer', { timeout: 120_000 }, () => {
 
   it('a transfer for a paid order is late money for the operator', async () => {
     const extra = await admin(
-      'orders',
-      'record-transfer',
-      proforma.orderId,
-      '--amount',
-      '10',
-      '--utr',
-      'SBINN52026120400003',
-      '--date',
-      '2026-12-04',
+      ...argv`orders record-transfer ${proforma.orderId} --amount 10 --utr SBINN52026120400003 --date 2026-12-04`,
     );
     expect(extra.code).toBe(0);
     expect(extra.stdout).toContain('the money is a late payment');

@@ -4,6 +4,7 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DATA_SECRET_KEY, TEST_RELEASE_SIGNING_KEY } from '../../../test/support/app';
+import { argv } from '../../../test/support/command-line';
 import { commandLineProcessEnv } from '../../../test/support/database';
 import { runCli } from '../../../test/support/processes';
 import { nupkg } from '../../../test/support/release-fixtures';
@@ -41,43 +42,22 @@ async function adminJson<T>(...args: string[]): Promise<T> {
   return JSON.parse(run.stdout) as T;
 }
 
+/** What a refused command prints: exit code 1, nothing on stdout, one line on stderr. */
+const refusal = (message: string) => ({ code: 1, stdout: '', stderr: `admin: ${message}\n` });
+
 describe('releases on the command line', () => {
   it('adds a release, uploads signed files, publishes, lists and yanks it, each in the activity log', async () => {
     const tool = await adminJson<{ _id: string }>(
-      'tools',
-      'add',
-      '--name',
-      'PDF Toolkit CLI',
-      '--description',
-      'Merges PDFs.',
-      '--price-inr',
-      '499',
+      ...argv`tools add --name ${'PDF Toolkit CLI'} --description ${'Merges PDFs.'} --price-inr 499`,
     );
     const edited = await adminJson<{ packageId: string }>(
-      'tools',
-      'edit',
-      tool._id.slice(0, 8),
-      '--package-id',
-      'PdfToolkit',
+      ...argv`tools edit ${tool._id.slice(0, 8)} --package-id PdfToolkit`,
     );
     expect(edited.packageId).toBe('PdfToolkit');
 
     writeFileSync(path.join(dataDir, 'notes.md'), '## Faster merging\n\n<script>alert(1)</script>');
     const added = await adminJson<AdminRelease>(
-      'releases',
-      'add',
-      'PDF Toolkit CLI',
-      '--version',
-      '1.1.0',
-      '--notes-file',
-      'notes.md',
-      '--critical',
-      '--build',
-      '7',
-      '--min-macos',
-      '12.0',
-      '--min-windows',
-      '10.0.17763',
+      ...argv`releases add ${'PDF Toolkit CLI'} --version 1.1.0 --notes-file notes.md --critical --build 7 --min-macos 12.0 --min-windows 10.0.17763`,
     );
     expect(added).toMatchObject({
       version: '1.1.0',
@@ -89,90 +69,39 @@ describe('releases on the command line', () => {
       minimumWindowsVersion: '10.0.17763',
     });
     const badMinimum = await admin(
-      'releases',
-      'add',
-      'PDF Toolkit CLI',
-      '--version',
-      '1.2.0',
-      '--min-windows',
-      '10.0',
+      ...argv`releases add ${'PDF Toolkit CLI'} --version 1.2.0 --min-windows 10.0`,
     );
-    expect(badMinimum).toEqual({
-      code: 1,
-      stdout: '',
-      stderr:
-        'admin: --min-windows "10.0": Write the Windows version as major.minor.build, e.g. 10.0.17763.\n',
-    });
+    expect(badMinimum).toEqual(
+      refusal('--min-windows "10.0": Write the Windows version as major.minor.build, e.g. 10.0.17763.'),
+    );
     const lowBuild = await admin('releases', 'add', 'PDF Toolkit CLI', '--version', '1.2.0', '--build', '7');
     expect(lowBuild.stderr).toMatch(/build number must be above 7/);
     expect(added.notesHtml).toBe('<h2>Faster merging</h2>');
 
+    const mislabelled = writeFile('PdfToolkit-1.1.0-full.nupkg', nupkg('PdfToolkit', '1.2.0'));
     const wrong = await admin(
-      'releases',
-      'upload',
-      tool._id,
-      '1.1.0',
-      writeFile('PdfToolkit-1.1.0-full.nupkg', nupkg('PdfToolkit', '1.2.0')),
-      '--platform',
-      'windows',
-      '--arch',
-      'x64',
-      '--kind',
-      'velopack',
+      ...argv`releases upload ${tool._id} 1.1.0 ${mislabelled} --platform windows --arch x64 --kind velopack`,
     );
-    expect(wrong).toEqual({
-      code: 1,
-      stdout: '',
-      stderr: 'admin: This package is PdfToolkit 1.2.0, not PdfToolkit 1.1.0.\n',
-    });
+    expect(wrong).toEqual(refusal('This package is PdfToolkit 1.2.0, not PdfToolkit 1.1.0.'));
 
     const installer = randomBytes(20_000);
+    const velopackPackage = writeFile('PdfToolkit-1.1.0-full.nupkg', nupkg('PdfToolkit', '1.1.0'));
     const upload = await adminJson<AdminRelease>(
-      'releases',
-      'upload',
-      'pdf toolkit cli',
-      'v1.1.0',
-      writeFile('PdfToolkit-1.1.0-full.nupkg', nupkg('PdfToolkit', '1.1.0')),
-      '--platform',
-      'windows',
-      '--arch',
-      'x64',
-      '--kind',
-      'velopack',
+      ...argv`releases upload ${'pdf toolkit cli'} v1.1.0 ${velopackPackage} --platform windows --arch x64 --kind velopack`,
     );
     expect(upload.artifacts).toEqual([expect.objectContaining({ kind: 'velopack', velopackType: 'Full' })]);
+    const installerFile = writeFile('PDF Toolkit Setup.exe', installer);
     const text = await admin(
-      'releases',
-      'upload',
-      tool._id,
-      '1.1.0',
-      writeFile('PDF Toolkit Setup.exe', installer),
-      '--platform',
-      'windows',
-      '--arch',
-      'x64',
-      '--kind',
-      'installer',
+      ...argv`releases upload ${tool._id} 1.1.0 ${installerFile} --platform windows --arch x64 --kind installer`,
     );
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(
       `Uploaded PDF Toolkit Setup.exe (20 KB, sha256 ${sha256(installer)}) to 1.1.0.`,
     );
 
+    const sparkleSetup = writeFile('PdfToolkit-1.1.0-setup.exe', randomBytes(100));
     const silent = await adminJson<AdminRelease>(
-      'releases',
-      'upload',
-      tool._id,
-      '1.1.0',
-      writeFile('PdfToolkit-1.1.0-setup.exe', randomBytes(100)),
-      '--platform',
-      'windows',
-      '--arch',
-      'x64',
-      '--kind',
-      'sparkle',
-      '--installer-args',
-      '/SILENT /NORESTART',
+      ...argv`releases upload ${tool._id} 1.1.0 ${sparkleSetup} --platform windows --arch x64 --kind sparkle --installer-args ${'/SILENT /NORESTART'}`,
     );
     expect(silent.artifacts.find((artifact) => artifact.kind === 'sparkle')?.installerArguments).toBe(
       '/SILENT /NORESTART',
@@ -193,44 +122,18 @@ describe('releases on the command line', () => {
     const publicKey = createPublicKey(TEST_RELEASE_SIGNING_KEY);
     expect(verify(null, installer, publicKey, Buffer.from(setup?.signature ?? '', 'base64'))).toBe(true);
 
+    const lateFile = writeFile('Late.dmg', randomBytes(10));
     const late = await admin(
-      'releases',
-      'upload',
-      tool._id,
-      '1.1.0',
-      writeFile('Late.dmg', randomBytes(10)),
-      '--platform',
-      'macos',
-      '--arch',
-      'arm64',
-      '--kind',
-      'installer',
+      ...argv`releases upload ${tool._id} 1.1.0 ${lateFile} --platform macos --arch arm64 --kind installer`,
     );
-    expect(late).toEqual({
-      code: 1,
-      stdout: '',
-      stderr: 'admin: A published release never changes its files.\n',
-    });
+    expect(late).toEqual(refusal('A published release never changes its files.'));
     expect(await admin('releases', 'add', tool._id, '--version', '1.1')).toMatchObject({
       code: 1,
       stderr: expect.stringMatching(/^admin: --version "1\.1": "1\.1" is not a semantic version/),
     });
     expect(
-      (
-        await admin(
-          'releases',
-          'upload',
-          tool._id,
-          '1.1.0',
-          'x',
-          '--platform',
-          'linux',
-          '--arch',
-          'x64',
-          '--kind',
-          'installer',
-        )
-      ).stderr,
+      (await admin(...argv`releases upload ${tool._id} 1.1.0 x --platform linux --arch x64 --kind installer`))
+        .stderr,
     ).toBe('admin: --platform "linux": one of windows, macos.\n');
 
     expect((await admin('releases', 'yank', tool._id, '1.1.0')).stdout).toMatch(/^Yanked release 1\.1\.0\./);

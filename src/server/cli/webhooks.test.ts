@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/app';
-import { adminOn } from '../../../test/support/command-line';
+import { adminOn, argv } from '../../../test/support/command-line';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver';
 import { auditLog } from '../db/schema/operator';
 import { webhookEndpoints } from '../db/schema/webhooks';
@@ -27,12 +27,7 @@ const admin = adminOn(() => t);
 describe('npm run admin -- webhooks', () => {
   it('adds an endpoint with its secret shown once, lists, disables, enables, rotates, shows and redelivers', async () => {
     const added = await admin(
-      'webhooks',
-      'add',
-      receiver.url('/cli'),
-      '--events',
-      'order.paid,order.refunded',
-      '--json',
+      ...argv`webhooks add ${receiver.url('/cli')} --events order.paid,order.refunded --json`,
     );
     expect(added.stderr).toBe('');
     const endpoint = JSON.parse(added.stdout) as { id: string; secret: string; events: string[] };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { freshTotp, uploadForm, verifiedOperator } from '../../../test/support/dashboard-helpers';
 import { sharedForFile, shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint } from '../../../test/support/license-fixtures';
-import { addTool, buyThroughEmulator, newBuyer } from '../../../test/support/shop-fixtures';
+import { addTool, buyThroughEmulator, newBuyer, TOOL_FORM } from '../../../test/support/shop-fixtures';
 import type { AdminOrderDetail, AdminTool, CustomerDetail, InvoiceReport } from '../../shared/dashboard';
 import { tools } from '../db/schema/catalogue';
 import { contactMessages } from '../db/schema/contact';
@@ -24,67 +24,51 @@ const freshCode = () => freshTotp(t, operator.secret);
 
 const lastAudit = async () => (await t.ctx.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(1))[0];
 
-const toolInput = {
-  name: 'Ledger Lens',
-  description: 'Reads Tally exports offline.',
-  device: 'Windows',
-  priceINR: '1499',
-  priceUSD: '19.99',
-  comingSoon: false,
-  active: true,
-  delivery: 'license_key',
-  activationLimit: '3',
-};
+/** Fields of the tool form as typed. */
+type ToolFields = Partial<Record<keyof typeof TOOL_FORM, string>>;
+
+/** The tool form with some fields changed, and a fresh code (what a new tool or a new price asks for). */
+const withFreshCode = async (fields: ToolFields = {}) => ({
+  ...TOOL_FORM,
+  ...fields,
+  code: await freshCode(),
+});
+
+/** A new tool with a fresh code and some fields changed, which the dashboard refuses: its field errors. */
+async function refusedNewTool(fields: ToolFields) {
+  const response = await operator.client.post('/api/admin/tools', await withFreshCode(fields));
+  expect(response.statusCode).toBe(400);
+  return response.json().fieldErrors;
+}
 
 describe('tools', () => {
   let created: AdminTool;
 
   it('refuses a new tool without a fresh code, or with bad fields, and creates nothing', async () => {
     const before = (await t.ctx.db.select().from(tools)).length;
-    const noCode = await operator.client.post('/api/admin/tools', toolInput);
+    const noCode = await operator.client.post('/api/admin/tools', TOOL_FORM);
     expect(noCode.statusCode).toBe(400);
     expect(noCode.json().fieldErrors).toHaveProperty('code');
-    const bad = await operator.client.post('/api/admin/tools', {
-      ...toolInput,
-      priceINR: '12.345',
-      priceUSD: '',
-      name: ' ',
-      activationLimit: '0',
-      code: await freshCode(),
-    });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().fieldErrors).toMatchObject({
+    expect(
+      await refusedNewTool({ priceINR: '12.345', priceUSD: '', name: ' ', activationLimit: '0' }),
+    ).toMatchObject({
       priceINR: 'At most two decimals (paise or cents).',
       name: 'Give the tool a name.',
       activationLimit: 'A whole number from 1 to 100.',
     });
     // A USD price it cannot read says why on its field (a union once answered "Invalid input"), and so does a device.
-    const unreadable = await operator.client.post('/api/admin/tools', {
-      ...toolInput,
-      priceUSD: '7,99',
-      device: 'Linux',
-      code: await freshCode(),
-    });
-    expect(unreadable.statusCode).toBe(400);
-    expect(unreadable.json().fieldErrors).toMatchObject({
+    expect(await refusedNewTool({ priceUSD: '7,99', device: 'Linux' })).toMatchObject({
       priceUSD: 'Not a price; write it like 499 or 7.99, without separators.',
       device: 'Choose Windows, macOS or none.',
     });
-    const cheap = await operator.client.post('/api/admin/tools', {
-      ...toolInput,
-      priceINR: '50',
-      priceUSD: '',
-      code: await freshCode(),
-    });
-    expect(cheap.json().fieldErrors.priceUSD).toMatch(/below Razorpay's 1.00 minimum/);
+    expect((await refusedNewTool({ priceINR: '50', priceUSD: '' })).priceUSD).toMatch(
+      /below Razorpay's 1.00 minimum/,
+    );
     expect((await t.ctx.db.select().from(tools)).length).toBe(before);
   });
 
   it('creates a tool the site then lists, audited', async () => {
-    const response = await operator.client.post('/api/admin/tools', {
-      ...toolInput,
-      code: await freshCode(),
-    });
+    const response = await operator.client.post('/api/admin/tools', await withFreshCode());
     expect(response.statusCode).toBe(200);
     created = response.json() as AdminTool;
     expect(created).toMatchObject({
@@ -105,7 +89,7 @@ describe('tools', () => {
 
   it('edits without a code unless the prices change', async () => {
     const renamed = await operator.client.post(`/api/admin/tools/${created.id}`, {
-      ...toolInput,
+      ...TOOL_FORM,
       name: 'Ledger Lens Pro',
     });
     expect(renamed.statusCode).toBe(200);
@@ -115,17 +99,18 @@ describe('tools', () => {
       after: { name: 'Ledger Lens Pro' },
     });
     const repriced = await operator.client.post(`/api/admin/tools/${created.id}`, {
-      ...toolInput,
+      ...TOOL_FORM,
       priceINR: '999',
     });
     expect(repriced.statusCode).toBe(400);
     const [row] = await t.ctx.db.select().from(tools).where(eq(tools.id, created.id));
     expect(row?.priceInrPaise).toBe(149_900);
-    const done = await operator.client.post(`/api/admin/tools/${created.id}`, {
-      ...toolInput,
-      priceINR: '999',
-      code: await freshCode(),
-    });
+    const done = await operator.client.post(
+      `/api/admin/tools/${created.id}`,
+      await withFreshCode({
+        priceINR: '999',
+      }),
+    );
     expect(done.json().pricePaise).toBe(99_900);
   });
 

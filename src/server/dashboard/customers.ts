@@ -8,24 +8,15 @@ import { toOrderRow } from './orders';
 
 type Account = Awaited<ReturnType<typeof listAccounts>>['rows'][number];
 
-const toCustomerRow = ({
-  id,
-  name,
-  email,
-  phone,
-  tools,
-  orders,
-  createdAt,
-  erasedAt,
-}: Account): CustomerRow => ({
-  id,
-  name,
-  email,
-  phone,
-  tools,
-  orders,
-  createdAt: createdAt.toISOString(),
-  erasedAt: erasedAt?.toISOString() ?? null,
+const toCustomerRow = (account: Account): CustomerRow => ({
+  id: account.id,
+  name: account.name,
+  email: account.email,
+  phone: account.phone,
+  tools: account.tools,
+  orders: account.orders,
+  createdAt: account.createdAt.toISOString(),
+  erasedAt: account.erasedAt?.toISOString() ?? null,
 });
 
 /** The operator's one list of accounts as the Customers table's page. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { auditOf, signedInBuyer, totpAt, verifiedOperator } from '../../../test/support/dashboard-helpers';
 import { sharedForFile, shopTestAppForFile } from '../../../test/support/file-apps';
 import { fingerprint, licensedPurchase } from '../../../test/support/license-fixtures';
-import { addTool } from '../../../test/support/shop-fixtures';
+import { addTool, TOOL_FORM } from '../../../test/support/shop-fixtures';
 import type { AdminTool, CustomerDetail } from '../../shared/dashboard';
 import { tools } from '../db/schema/catalogue';
 import { licenses } from '../db/schema/licenses';
@@ -85,14 +85,8 @@ describe('POST /api/admin/tools/:id with an update period', () => {
   it('sets the period and renewal prices with a fresh code (a renewal price is money), audited', async () => {
     const tool = await addTool(t, { name: 'Ledger Lens', priceInrPaise: 1499_00, priceUsdCents: 19_99 });
     const form = {
-      name: 'Ledger Lens',
+      ...TOOL_FORM,
       description: tool.description,
-      device: 'Windows',
-      priceINR: '1499',
-      priceUSD: '19.99',
-      comingSoon: false,
-      active: true,
-      delivery: 'license_key',
       activationLimit: '2',
       updatesMonths: '12m',
       renewalPriceINR: '599',

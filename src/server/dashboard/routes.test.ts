@@ -13,7 +13,13 @@ import { shopTestAppForFile } from '../../../test/support/file-apps';
 import { multipartFile } from '../../../test/support/forms';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import { installerUpload } from '../../../test/support/release-fixtures';
-import { addTool, buyThroughEmulator, INR_BILLING, newBuyer } from '../../../test/support/shop-fixtures';
+import {
+  addTool,
+  buyThroughEmulator,
+  INR_BILLING,
+  newBuyer,
+  TOOL_FORM,
+} from '../../../test/support/shop-fixtures';
 import { DASHBOARD_MESSAGES } from '../../shared/dashboard';
 import { createReleaseSchema } from '../../shared/release-schemas';
 import { newWebhookEndpointSchema } from '../../shared/webhooks';
@@ -140,14 +146,11 @@ async function uploadForm(code: string): Promise<Pick<Call, 'body' | 'headers'>>
 }
 
 const TOOL_FIELDS = {
+  ...TOOL_FORM,
   name: 'Route Table Tool',
   description: 'Made by the endpoint table.',
-  device: 'Windows',
   priceINR: '999',
   priceUSD: '12.99',
-  comingSoon: false,
-  active: true,
-  delivery: 'license_key',
   activationLimit: '2',
 };
 

@@ -124,6 +124,41 @@ async function snapshotNeeds(archive: Blob) {
 }
 
 /**
+ * What a restore lacks of the license or the release signing key, as a sentence; undefined when it has it. The key
+ * is the one given (LICENSE_SIGNING_KEY, RELEASE_SIGNING_KEY) or the DATA_DIR's file. Installed tools trust only the
+ * key that signed what they have: where the snapshot names the key ids that signed (`neededKids`), the key given
+ * must be each of them, or (after a rotation) that key must be among the earlier public keys still honoured.
+ */
+async function missingSigningKey(
+  dataDir: string,
+  key: {
+    signs: 'license' | 'release';
+    given: string | undefined;
+    previousPublicKeyPems: string[];
+    neededKids: string[] | undefined;
+    /** Why the key must be the same one, for the operator. */
+    trust: string;
+  },
+): Promise<string | undefined> {
+  const fileName = `${key.signs}-signing-key.pem`;
+  const pem =
+    key.given ??
+    (existsSync(path.join(dataDir, fileName))
+      ? await readFile(path.join(dataDir, fileName), 'utf8')
+      : undefined);
+  const copyIt = `copy ${fileName} from the old DATA_DIR into ${dataDir}, or set ${key.signs.toUpperCase()}_SIGNING_KEY (${key.trust})`;
+  if (!pem) return `the ${key.signs} signing key: ${copyIt}`;
+  if (!key.neededKids) return undefined;
+  const honoured = new Set([
+    keyId(createPublicKey(createPrivateKey(pem))),
+    ...key.previousPublicKeyPems.map((previous) => keyId(createPublicKey(previous))),
+  ]);
+  const unknown = key.neededKids.filter((kid) => !honoured.has(kid));
+  if (unknown.length === 0) return undefined;
+  return `the ${key.signs} signing key that signed this snapshot's ${key.signs}s (key id ${unknown.join(', ')}; the one given is ${[...honoured][0]}): ${copyIt}`;
+}
+
+/**
  * What the target DATA_DIR lacks for this snapshot, as sentences naming the files to copy or the settings to set;
  * empty when it has everything. Reads only: no key is generated here.
  */
@@ -156,47 +191,24 @@ async function missingKeys(archive: Blob, dataDir: string, keys: RestoreKeys): P
     }
   }
   if (needs.licenses > 0) {
-    const licenseKey =
-      keys.licenseSigningKeyPem ??
-      (inDataDir('license-signing-key.pem')
-        ? await readFile(path.join(dataDir, 'license-signing-key.pem'), 'utf8')
-        : undefined);
-    const copyIt = `copy license-signing-key.pem from the old DATA_DIR into ${dataDir}, or set LICENSE_SIGNING_KEY (installed tools trust only its public key)`;
-    if (!licenseKey) missing.push(`the license signing key: ${copyIt}`);
-    else if (needs.licenseKid) {
-      // As for releases: the key given must be the one the shop signed with, or (a rotation at restore) that key
-      // must be among the earlier public keys still honoured.
-      const honoured = new Set([
-        keyId(createPublicKey(createPrivateKey(licenseKey))),
-        ...keys.licensePreviousPublicKeyPems.map((pem) => keyId(createPublicKey(pem))),
-      ]);
-      if (!honoured.has(needs.licenseKid))
-        missing.push(
-          `the license signing key that signed this snapshot's licenses (key id ${needs.licenseKid}; the one given is ${[...honoured][0]}): ${copyIt}`,
-        );
-    }
+    const lacking = await missingSigningKey(dataDir, {
+      signs: 'license',
+      given: keys.licenseSigningKeyPem,
+      previousPublicKeyPems: keys.licensePreviousPublicKeyPems,
+      neededKids: needs.licenseKid ? [needs.licenseKid] : undefined,
+      trust: 'installed tools trust only its public key',
+    });
+    if (lacking) missing.push(lacking);
   }
   if (needs.artifacts > 0) {
-    const releaseKey =
-      keys.releaseSigningKeyPem ??
-      (inDataDir('release-signing-key.pem')
-        ? await readFile(path.join(dataDir, 'release-signing-key.pem'), 'utf8')
-        : undefined);
-    const copyIt = `copy release-signing-key.pem from the old DATA_DIR into ${dataDir}, or set RELEASE_SIGNING_KEY (installed tools check updates with its public key)`;
-    if (!releaseKey) missing.push(`the release signing key: ${copyIt}`);
-    else {
-      // Installed tools trust only the key that signed what they have: the one given must be it, or (after a
-      // rotation) that key must be among the earlier public keys still honoured.
-      const honoured = new Set([
-        keyId(createPublicKey(createPrivateKey(releaseKey))),
-        ...keys.releasePreviousPublicKeyPems.map((pem) => keyId(createPublicKey(pem))),
-      ]);
-      const unknown = needs.releaseKids.filter((kid) => !honoured.has(kid));
-      if (unknown.length > 0)
-        missing.push(
-          `the release signing key that signed this snapshot's releases (key id ${unknown.join(', ')}; the one given is ${[...honoured][0]}): ${copyIt}`,
-        );
-    }
+    const lacking = await missingSigningKey(dataDir, {
+      signs: 'release',
+      given: keys.releaseSigningKeyPem,
+      previousPublicKeyPems: keys.releasePreviousPublicKeyPems,
+      neededKids: needs.releaseKids,
+      trust: 'installed tools check updates with its public key',
+    });
+    if (lacking) missing.push(lacking);
   }
   return missing;
 }

@@ -116,16 +116,22 @@ describe('backup and restore as the README says', () => {
       expect(refused.stderr).toContain(name);
     expect(existsSync(bare)).toBe(false);
 
+    /** A DATA_DIR with the kept files, but in `file` a signing key other than the one the snapshot's shop used. */
+    const withOtherKey = (prefix: string, file: string) => {
+      const dataDir = mkdtempSync(path.join(tmpdir(), prefix));
+      folders.push(dataDir);
+      for (const name of kept) cpSync(path.join(offsite, name), path.join(dataDir, name));
+      writeFileSync(
+        path.join(dataDir, file),
+        generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }),
+        { mode: 0o600 },
+      );
+      return dataDir;
+    };
+
     // With a release signing key other than the one that signed its releases (the sample tools' 1.0.0): refused,
     // naming the key id the snapshot needs, and no database is written.
-    const rekeyed = mkdtempSync(path.join(tmpdir(), 'rekeyed-'));
-    folders.push(rekeyed);
-    for (const name of kept) cpSync(path.join(offsite, name), path.join(rekeyed, name));
-    writeFileSync(
-      path.join(rekeyed, 'release-signing-key.pem'),
-      generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }),
-      { mode: 0o600 },
-    );
+    const rekeyed = withOtherKey('rekeyed-', 'release-signing-key.pem');
     const wrongKey = await runCli(['restore', snapshot], { env: cliEnv(rekeyed) });
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.stderr).toContain('the release signing key that signed this snapshot');
@@ -133,14 +139,7 @@ describe('backup and restore as the README says', () => {
 
     // The same for the license signing key (issue 63): one other than the key the shop signed its licenses with is
     // refused, naming the key id the snapshot needs, and no database is written.
-    const relicensed = mkdtempSync(path.join(tmpdir(), 'relicensed-'));
-    folders.push(relicensed);
-    for (const name of kept) cpSync(path.join(offsite, name), path.join(relicensed, name));
-    writeFileSync(
-      path.join(relicensed, 'license-signing-key.pem'),
-      generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }),
-      { mode: 0o600 },
-    );
+    const relicensed = withOtherKey('relicensed-', 'license-signing-key.pem');
     const wrongLicenseKey = await runCli(['restore', snapshot], { env: cliEnv(relicensed) });
     expect(wrongLicenseKey.code, wrongLicenseKey.stdout).toBe(1);
     expect(wrongLicenseKey.stderr).toContain('the license signing key that signed this snapshot');

@@ -13,7 +13,7 @@ import {
 } from '../../../test/support/shop-fixtures';
 import { WebhookReceiver } from '../../../test/support/webhook-receiver';
 import { createReleaseSchema } from '../../shared/release-schemas';
-import { newWebhookEndpointSchema, WEBHOOK_EVENTS } from '../../shared/webhooks';
+import { newWebhookEndpointSchema, WEBHOOK_EVENTS, type WebhookEvent } from '../../shared/webhooks';
 import { eraseAccount } from '../data-rights/erasure';
 import { licenses } from '../db/schema/licenses';
 import { outbox } from '../db/schema/mail';
@@ -63,16 +63,20 @@ afterAll(async () => {
 
 const drain = () => createWebhookWorker(t.ctx).drain();
 
+/** An endpoint on the test receiver at `path`, added as the operator adds one. */
+const endpointAt = (path: string, events: WebhookEvent[], description?: string) =>
+  addWebhookEndpoint(
+    t.ctx,
+    actor,
+    newWebhookEndpointSchema.parse({ url: receiver.url(path), events, ...(description && { description }) }),
+  );
+
 describe('a purchase and its refund', () => {
   it('reach the receiver as order.paid, then order.refunded and license.revoked, each signed with its secret', async () => {
-    const endpoint = await addWebhookEndpoint(
-      t.ctx,
-      actor,
-      newWebhookEndpointSchema.parse({
-        url: receiver.url('/orders'),
-        events: ['order.paid', 'order.refunded', 'license.revoked'],
-        description: 'Accounting',
-      }),
+    const endpoint = await endpointAt(
+      '/orders',
+      ['order.paid', 'order.refunded', 'license.revoked'],
+      'Accounting',
     );
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     // The secret is stored sealed, and the audit log names the endpoint without it.
@@ -138,14 +142,7 @@ describe('a purchase and its refund', () => {
 
 describe('every operation that reports an event', () => {
   it('queues trial, license, release and dispute events in its own transaction', async () => {
-    const endpoint = await addWebhookEndpoint(
-      t.ctx,
-      actor,
-      newWebhookEndpointSchema.parse({
-        url: receiver.url('/all'),
-        events: [...WEBHOOK_EVENTS],
-      }),
-    );
+    const endpoint = await endpointAt('/all', [...WEBHOOK_EVENTS]);
     const trialTool = await addTool(t, { device: 'Windows', trialDays: 14 });
     const { user, client } = await newBuyer(t);
     const trial = await startTrial(t.ctx, user.id, trialTool.id);
@@ -206,14 +203,7 @@ describe('every operation that reports an event', () => {
 
 describe('erasure', () => {
   it('sends customer.erased and leaves no address in any stored payload about the customer', async () => {
-    const endpoint = await addWebhookEndpoint(
-      t.ctx,
-      actor,
-      newWebhookEndpointSchema.parse({
-        url: receiver.url('/erasure'),
-        events: ['order.paid', 'customer.erased'],
-      }),
-    );
+    const endpoint = await endpointAt('/erasure', ['order.paid', 'customer.erased']);
     const { user, client } = await newBuyer(t);
     await buyThroughEmulator(t, client, catalogue.macos.id);
     await drain();
@@ -241,14 +231,7 @@ const never = (): never => {
 
 describe('retries', () => {
   it('deliver on the third attempt to a receiver that answered 500 twice, with three attempts logged', async () => {
-    const endpoint = await addWebhookEndpoint(
-      t.ctx,
-      actor,
-      newWebhookEndpointSchema.parse({
-        url: receiver.url('/flaky'),
-        events: ['release.published'],
-      }),
-    );
+    const endpoint = await endpointAt('/flaky', ['release.published']);
     receiver.answer('/flaky', 500, 500);
     await t.ctx.db.transaction((tx) =>
       enqueueWebhookEvent(tx, 'release.published', { release: { id: 'r1' } }, { at: t.clock.now() }),
@@ -286,14 +269,7 @@ describe('retries', () => {
   });
 
   it('counts a redirect (never followed) and a receiver that does not answer in time as failures', async () => {
-    const endpoint = await addWebhookEndpoint(
-      t.ctx,
-      actor,
-      newWebhookEndpointSchema.parse({
-        url: receiver.url('/slow'),
-        events: ['trial.converted'],
-      }),
-    );
+    const endpoint = await endpointAt('/slow', ['trial.converted']);
     receiver.answer('/slow', 302, 0);
     await t.ctx.db.transaction((tx) =>
       enqueueWebhookEvent(tx, 'trial.converted', { trial: { id: 't2' } }, { at: t.clock.now() }),
@@ -312,14 +288,7 @@ describe('retries', () => {
   });
 
   it('disables an endpoint that failed for 3 days and emails the firm', async () => {
-    const endpoint = await addWebhookEndpoint(
-      t.ctx,
-      actor,
-      newWebhookEndpointSchema.parse({
-        url: receiver.url('/down'),
-        events: ['trial.started'],
-      }),
-    );
+    const endpoint = await endpointAt('/down', ['trial.started']);
     receiver.answer('/down', ...Array(20).fill(503));
     await t.ctx.db.transaction((tx) =>
       enqueueWebhookEvent(tx, 'trial.started', { trial: { id: 't1' } }, { at: t.clock.now() }),
@@ -337,14 +306,7 @@ describe('retries', () => {
 
 describe('a rotated DATA_SECRET_KEY', () => {
   it('re-seals endpoint secrets under the new key, which then opens them alone', async () => {
-    const endpoint = await addWebhookEndpoint(
-      t.ctx,
-      actor,
-      newWebhookEndpointSchema.parse({
-        url: receiver.url('/rotated'),
-        events: ['trial.expired'],
-      }),
-    );
+    const endpoint = await endpointAt('/rotated', ['trial.expired']);
     const oldKey = t.config.dataSecret.key ?? never();
     const newKey = Buffer.alloc(32, 7);
     const rotated = createDataSecrets({ ...t.config, dataSecret: { key: newKey, previousKeys: [oldKey] } });
@@ -364,14 +326,7 @@ describe('a rotated DATA_SECRET_KEY', () => {
 
 describe('a change that rolls back', () => {
   it('never sends its event', async () => {
-    const endpoint = await addWebhookEndpoint(
-      t.ctx,
-      actor,
-      newWebhookEndpointSchema.parse({
-        url: receiver.url('/rollback'),
-        events: ['order.paid'],
-      }),
-    );
+    const endpoint = await endpointAt('/rollback', ['order.paid']);
     await expect(
       t.ctx.db.transaction(async (tx) => {
         await enqueueWebhookEvent(tx, 'order.paid', { order: { id: 'never' } }, { at: t.clock.now() });
@@ -478,22 +433,8 @@ describe('a receiver that never answers', () => {
   const silent = { warn() {}, error() {} };
 
   it('holds up only its own endpoint, and shutdown waits a bounded time, leaving its deliveries queued', async () => {
-    const hanging = await addWebhookEndpoint(
-      t.ctx,
-      actor,
-      newWebhookEndpointSchema.parse({
-        url: receiver.url('/hanging'),
-        events: ['trial.expired'],
-      }),
-    );
-    const healthy = await addWebhookEndpoint(
-      t.ctx,
-      actor,
-      newWebhookEndpointSchema.parse({
-        url: receiver.url('/healthy'),
-        events: ['trial.expired'],
-      }),
-    );
+    const hanging = await endpointAt('/hanging', ['trial.expired']);
+    const healthy = await endpointAt('/healthy', ['trial.expired']);
     receiver.answer('/hanging', 0, 0, 0);
     for (let i = 0; i < 3; i++)
       await t.ctx.db.transaction((tx) =>
@@ -537,14 +478,7 @@ describe('a receiver that never answers', () => {
   }, 30_000);
 
   it('counts a name that does not resolve in time against the same deadline as the answer', async () => {
-    const endpoint = await addWebhookEndpoint(
-      t.ctx,
-      actor,
-      newWebhookEndpointSchema.parse({
-        url: receiver.url('/unresolved'),
-        events: ['trial.expired'],
-      }),
-    );
+    const endpoint = await endpointAt('/unresolved', ['trial.expired']);
     await t.ctx.db.transaction((tx) =>
       enqueueWebhookEvent(tx, 'trial.expired', { trial: { id: 'dns' } }, { at: t.clock.now() }),
     );
