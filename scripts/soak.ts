@@ -471,9 +471,13 @@ type SoakRun = Awaited<ReturnType<typeof soakDatabase>>;
 
 /** Memory and each route's p99 against time, one panel each per database: a leak is a line that climbs. */
 function picture(runs: SoakRun[]): string {
-  const width = 960;
-  const panel = 220;
-  const margin = { left: 60, right: 200, top: 30, bottom: 30 };
+  const routesOf = (run: SoakRun) =>
+    [...new Set(run.perMinute.flatMap((minute) => Object.keys(minute.routes)))].sort();
+  const legendLine = 14;
+  // Tall enough for every route's name beside the p99 panel (the mix has two dozen routes).
+  const panel = Math.max(220, ...runs.map((run) => routesOf(run).length * legendLine + 20));
+  const width = 1160;
+  const margin = { left: 60, right: 400, top: 30, bottom: 30 };
   const colours = [
     '#c2185b',
     '#1565c0',
@@ -485,6 +489,12 @@ function picture(runs: SoakRun[]): string {
     '#455a64',
     '#9e9d24',
   ];
+  // Once the colours are used up, the next routes' lines are dashed, then dotted.
+  const dashes = ['', '6 3', '2 3'];
+  const styleOf = (index: number) => ({
+    colour: colours[index % colours.length] as string,
+    dash: dashes[Math.floor(index / colours.length) % dashes.length] as string,
+  });
   const plotWidth = width - margin.left - margin.right;
   const parts: string[] = [];
   let y0 = 0;
@@ -498,8 +508,14 @@ function picture(runs: SoakRun[]): string {
       `<text x="${margin.left + plotWidth}" y="${top + margin.top + panel + 16}" font-size="11" text-anchor="end">${maxX} min</text>`,
     );
   };
-  const line = (points: Array<[number, number]>, top: number, maxX: number, maxY: number, colour: string) =>
-    `<polyline fill="none" stroke="${colour}" stroke-width="2" points="${points
+  const line = (
+    points: Array<[number, number]>,
+    top: number,
+    maxX: number,
+    maxY: number,
+    { colour, dash }: { colour: string; dash: string },
+  ) =>
+    `<polyline fill="none" stroke="${colour}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''} points="${points
       .filter(([, y]) => Number.isFinite(y))
       .map(
         ([x, y]) =>
@@ -515,26 +531,29 @@ function picture(runs: SoakRun[]): string {
         y0,
         run.minutes,
         maxRss,
-        colours[0] as string,
+        styleOf(0),
       ),
     );
     y0 += panel + margin.top + margin.bottom + 10;
-    const routes = [...new Set(run.perMinute.flatMap((minute) => Object.keys(minute.routes)))].sort();
+    const routes = routesOf(run);
     const maxP99 =
       Math.max(...run.perMinute.flatMap((minute) => Object.values(minute.routes).map((each) => each.p99))) *
       1.1;
     axes(`${run.driver}: p99 per route each minute (ms)`, y0, maxP99, 'ms', run.minutes);
     routes.forEach((route, index) => {
-      const colour = colours[index % colours.length] as string;
+      const style = styleOf(index);
+      const legendY = y0 + margin.top + 12 + index * legendLine;
+      const legendX = margin.left + plotWidth + 10;
       parts.push(
         line(
           run.perMinute.map((minute) => [minute.minute - 0.5, minute.routes[route]?.p99 ?? Number.NaN]),
           y0,
           run.minutes,
           maxP99,
-          colour,
+          style,
         ),
-        `<text x="${margin.left + plotWidth + 10}" y="${y0 + margin.top + 12 + index * 16}" font-size="11" fill="${colour}">${route}</text>`,
+        `<line x1="${legendX}" y1="${legendY - 4}" x2="${legendX + 20}" y2="${legendY - 4}" stroke="${style.colour}" stroke-width="2"${style.dash ? ` stroke-dasharray="${style.dash}"` : ''}/>`,
+        `<text x="${legendX + 26}" y="${legendY}" font-size="11" fill="${style.colour}">${route}</text>`,
       );
     });
     y0 += panel + margin.top + margin.bottom + 10;
