@@ -22,8 +22,12 @@ export type SoakShop = {
 export type SoakBuyer = { cookie: string; licenseId: string; toolId: string };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Renewals open 60 days before the end of updates (RENEWAL_OFFER_DAYS): each license's ends in 30. */
-const UPDATES_END_IN_DAYS = 30;
+/**
+ * Renewals open 60 days before the end of updates (RENEWAL_OFFER_DAYS), the first reminder is due 30 days before it
+ * (RENEWAL_REMINDER_DAYS): each license's ends in 45, renewable now without a burst of reminders queued as the
+ * server starts.
+ */
+const UPDATES_END_IN_DAYS = 45;
 /** After the shop's own tools, so the soak's purchase stream keeps buying the tool it bought before. */
 const LAST = 1_000;
 
@@ -54,7 +58,7 @@ async function editionsTool({ db }: SeedTarget): Promise<{ toolId: string; stand
   return { toolId: tool.id, standardId: standard.id };
 }
 
-/** `count` buyers of the editions tool's Standard edition, each signed in, their updates ending in 30 days. */
+/** `count` buyers of the editions tool's Standard edition, each signed in, their updates ending in 45 days. */
 async function buyersOf(
   target: SeedTarget,
   tool: { toolId: string; standardId: string },
