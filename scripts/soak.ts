@@ -72,8 +72,11 @@ const CONTACT_EVERY_MS = 60_000;
  * two, drawn from the range).
  */
 const FEED_MACHINES = 3_000;
-const UPGRADE_EVERY_MS = [10_000, 20_000] as const;
-const RENEWAL_EVERY_MS = [10_000, 20_000] as const;
+/** The orders that change a seeded buyer's license: the request's field naming it, the buyers' addresses (10.N). */
+const LICENSE_CHANGES = {
+  upgrade: { everyMs: [10_000, 20_000], field: 'upgradeLicenseId', network: 66 },
+  renewal: { everyMs: [10_000, 20_000], field: 'renewLicenseId', network: 65 },
+} as const;
 const OFFLINE_EVERY_MS = [8_000, 12_000] as const;
 /** One buyer for each upgrade, renewal or offline activation the run can make at the fastest, and a few spare. */
 const BUYERS = Math.ceil((WARM_UP_S + MINUTES * 60) / 8) + 10;
@@ -488,42 +491,26 @@ async function soakDatabase(databaseUrl: string | undefined) {
   const publicKeys = (
     (await (await fetch(`${server.url}/api/licenses/public-keys`)).json()) as { keys: PublicKey[] }
   ).keys;
-  const changes = { upgrades: 0, renewals: 0, offlineActivations: 0 };
+  const changes = { upgrade: 0, renewal: 0, offline: 0 };
+  for (const [kind, { everyMs, field, network }] of Object.entries(LICENSE_CHANGES)) {
+    const stream = kind as keyof typeof LICENSE_CHANGES;
+    stops.push(
+      nowAndThen(everyMs, async (n) => {
+        const buyer = buyerFor(shop[stream], n, recorder, kind);
+        const address = `10.${network}.${(n >> 8) & 255}.${n & 255}`;
+        const browser = buyer && (await signedInBrowser(server, buyer, address, recorder, kind));
+        if (!buyer || !browser) return;
+        changes[stream] = n;
+        const order = { [field]: buyer.licenseId, currency: 'INR', billingDetails: BILLING };
+        await placeAndPay(browser, razorpayApi, recorder, order, kind);
+      }),
+    );
+  }
   stops.push(
-    nowAndThen(UPGRADE_EVERY_MS, async (n) => {
-      const buyer = buyerFor(shop.upgrades, n, recorder, 'upgrade');
-      const browser =
-        buyer &&
-        (await signedInBrowser(server, buyer, `10.66.${(n >> 8) & 255}.${n & 255}`, recorder, 'upgrade'));
-      if (!buyer || !browser) return;
-      changes.upgrades = n;
-      await placeAndPay(
-        browser,
-        razorpayApi,
-        recorder,
-        { upgradeLicenseId: buyer.licenseId, currency: 'INR', billingDetails: BILLING },
-        'upgrade',
-      );
-    }),
-    nowAndThen(RENEWAL_EVERY_MS, async (n) => {
-      const buyer = buyerFor(shop.renewals, n, recorder, 'renewal');
-      const browser =
-        buyer &&
-        (await signedInBrowser(server, buyer, `10.65.${(n >> 8) & 255}.${n & 255}`, recorder, 'renewal'));
-      if (!buyer || !browser) return;
-      changes.renewals = n;
-      await placeAndPay(
-        browser,
-        razorpayApi,
-        recorder,
-        { renewLicenseId: buyer.licenseId, currency: 'INR', billingDetails: BILLING },
-        'renewal',
-      );
-    }),
     nowAndThen(OFFLINE_EVERY_MS, async (n) => {
       const buyer = buyerFor(shop.offline, n, recorder, 'offline activation');
       if (!buyer) return;
-      changes.offlineActivations = n;
+      changes.offline = n;
       await offlineActivation(server, buyer, publicKeys, recorder, n);
     }),
   );

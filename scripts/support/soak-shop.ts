@@ -13,8 +13,8 @@ import { activatedLicenses, type SeedTarget, signedIn } from './prod-server';
 export type SoakShop = {
   /** The machines reading their feeds (`fleet`) and their tool's Velopack package id. */
   feed: ReleaseDay;
-  upgrades: SoakBuyer[];
-  renewals: SoakBuyer[];
+  upgrade: SoakBuyer[];
+  renewal: SoakBuyer[];
   offline: SoakBuyer[];
 };
 
@@ -87,8 +87,8 @@ export function soakShopSeed(shop: SoakShop, sizes: { feedMachines: number; buye
   return async (target: SeedTarget) => {
     await seedStagedRollout(target, shop.feed, sizes.feedMachines, 'Soak Feeds');
     const tool = await editionsTool(target);
-    shop.upgrades.push(...(await buyersOf(target, tool, sizes.buyers)));
-    shop.renewals.push(...(await buyersOf(target, tool, sizes.buyers)));
+    shop.upgrade.push(...(await buyersOf(target, tool, sizes.buyers)));
+    shop.renewal.push(...(await buyersOf(target, tool, sizes.buyers)));
     shop.offline.push(...(await buyersOf(target, tool, sizes.buyers)));
     await target.db
       .update(tools)
@@ -100,7 +100,7 @@ export function soakShopSeed(shop: SoakShop, sizes: { feedMachines: number; buye
 /** An empty shop for `soakShopSeed` to fill. */
 export const emptySoakShop = (): SoakShop => ({
   feed: { fleet: [], packageIds: new Map() },
-  upgrades: [],
-  renewals: [],
+  upgrade: [],
+  renewal: [],
   offline: [],
 });
