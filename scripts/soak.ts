@@ -720,9 +720,11 @@ function picture(runs: SoakRun[]): string {
     );
     y0 += panel + margin.top + margin.bottom + 10;
     const routes = routesOf(run);
+    // The answers that land after the last measured minute, before the load stops, start a minute of their own:
+    // drawn, it ran past the axis into the legend.
+    const measured = run.perMinute.filter((minute) => minute.minute <= run.minutes);
     const maxP99 =
-      Math.max(...run.perMinute.flatMap((minute) => Object.values(minute.routes).map((each) => each.p99))) *
-      1.1;
+      Math.max(...measured.flatMap((minute) => Object.values(minute.routes).map((each) => each.p99))) * 1.1;
     axes(`${run.driver}: p99 per route each minute (ms)`, y0, maxP99, 'ms', run.minutes);
     routes.forEach((route, index) => {
       const style = styleOf(index);
@@ -730,7 +732,7 @@ function picture(runs: SoakRun[]): string {
       const legendX = margin.left + plotWidth + 10;
       parts.push(
         line(
-          run.perMinute.map((minute) => [minute.minute - 0.5, minute.routes[route]?.p99 ?? Number.NaN]),
+          measured.map((minute) => [minute.minute - 0.5, minute.routes[route]?.p99 ?? Number.NaN]),
           y0,
           run.minutes,
           maxP99,
