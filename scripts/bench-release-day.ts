@@ -73,41 +73,51 @@ const filesOf = (packageId: string, version: string) => [
   },
 ];
 
+/**
+ * One tool of the release day, in `day`: `count` machines activated on 1.0.0 (published a month ago) and 1.1.0
+ * rolling out to STAGED_PERCENT, each release with its Windows installer, WinSparkle, Sparkle and Velopack files, and
+ * announced already (what is measured is the feeds, not the fleet's emails queued meanwhile). `label` names it.
+ */
+export async function seedStagedRollout(
+  { db, secrets, dataDir }: SeedTarget,
+  day: ReleaseDay,
+  count: number,
+  label: string,
+): Promise<void> {
+  const storage = createLocalStorage(path.join(dataDir, 'files'));
+  const tag = randomBytes(3).toString('hex');
+  const packageId = `${label.replaceAll(' ', '')}${tag}`;
+  const machines = await activatedLicenses(db, secrets, count, { name: `${label} ${tag}` });
+  const toolId = machines[0]?.toolId ?? '';
+  await db.update(tools).set({ packageId }).where(eq(tools.id, toolId));
+  day.packageIds.set(toolId, packageId);
+  await addRelease(
+    { db, storage },
+    {
+      toolId,
+      version: RUNNING,
+      artifacts: filesOf(packageId, RUNNING),
+      publishedAt: new Date(Date.now() - 30 * DAY_MS),
+    },
+  );
+  const staged = await addRelease(
+    { db, storage },
+    { toolId, version: '1.1.0', artifacts: filesOf(packageId, '1.1.0') },
+  );
+  await db
+    .update(releases)
+    .set({ rolloutPercent: STAGED_PERCENT, rolloutState: 'rolling' })
+    .where(eq(releases.id, staged.release.id));
+  await db.update(releases).set({ announcedAt: new Date() }).where(eq(releases.toolId, toolId));
+  day.fleet.push(...machines);
+}
+
 /** Seeds the fleet and the releases (startProductionServer's `seed`). */
 export function releaseDaySeed(day: ReleaseDay) {
-  return async ({ db, secrets, dataDir }: SeedTarget) => {
-    const storage = createLocalStorage(path.join(dataDir, 'files'));
+  return async (target: SeedTarget) => {
     const started = performance.now();
-    for (const letter of ['A', 'B']) {
-      const tag = randomBytes(3).toString('hex');
-      const packageId = `ReleaseDay${letter}${tag}`;
-      const machines = await activatedLicenses(db, secrets, MACHINES_PER_TOOL, {
-        name: `Release Day ${letter} ${tag}`,
-      });
-      const toolId = machines[0]?.toolId ?? '';
-      await db.update(tools).set({ packageId }).where(eq(tools.id, toolId));
-      day.packageIds.set(toolId, packageId);
-      await addRelease(
-        { db, storage },
-        {
-          toolId,
-          version: RUNNING,
-          artifacts: filesOf(packageId, RUNNING),
-          publishedAt: new Date(Date.now() - 30 * DAY_MS),
-        },
-      );
-      const staged = await addRelease(
-        { db, storage },
-        { toolId, version: '1.1.0', artifacts: filesOf(packageId, '1.1.0') },
-      );
-      await db
-        .update(releases)
-        .set({ rolloutPercent: STAGED_PERCENT, rolloutState: 'rolling' })
-        .where(eq(releases.id, staged.release.id));
-      // Announced already: what is measured is the feeds, not 100,000 emails queued meanwhile.
-      await db.update(releases).set({ announcedAt: new Date() }).where(eq(releases.toolId, toolId));
-      day.fleet.push(...machines);
-    }
+    for (const letter of ['A', 'B'])
+      await seedStagedRollout(target, day, MACHINES_PER_TOOL, `Release Day ${letter}`);
     // Interleaved, so each round's third and each connection's slice hold machines of both tools.
     day.fleet.sort((a, b) => a.fingerprint.localeCompare(b.fingerprint));
     console.log(
@@ -145,12 +155,12 @@ function fleetLoad(
   };
 }
 
-const feedPath = (machine: FleetMachine, file: string) => `/api/updates/${machine.token}/${file}`;
-const appcastFile = 'appcast.xml';
-const velopackFileOf = (day: ReleaseDay, machine: FleetMachine) =>
+export const feedPath = (machine: FleetMachine, file: string) => `/api/updates/${machine.token}/${file}`;
+export const appcastFile = 'appcast.xml';
+export const velopackFileOf = (day: ReleaseDay, machine: FleetMachine) =>
   `releases.win.json?localVersion=${RUNNING}&id=${day.packageIds.get(machine.toolId)}`;
 /** WinSparkle names the app's version in its User-Agent (releases/adoption.ts reads it). */
-const WINSPARKLE = `Release Day/${RUNNING} WinSparkle/0.8.1`;
+export const WINSPARKLE = `Release Day/${RUNNING} WinSparkle/0.8.1`;
 
 /** Sends each machine's request once, `parallel` at a time; returns what `keep` takes of each answer. */
 async function askEach<T>(

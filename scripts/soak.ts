@@ -5,7 +5,10 @@
  * installed tools validating their licenses and asking for updates, the machines of a floating tool renewing their
  * leases with heartbeats (decision 049), a signup and a purchase through the Razorpay
  * emulator every few seconds (mail to a real SMTP server, through the outbox), a contact message every minute, and
- * the server's own jobs on their normal schedules (mail, retention, snapshots).
+ * the server's own jobs on their normal schedules (mail, retention, snapshots). And issue 69's paths: the machines of
+ * a tool rolling a release out to half of them reading their update feeds (the appcast as WinSparkle asks, Velopack's
+ * releases.win.json, each also revalidated with its ETag), and signed-in buyers upgrading an edition, renewing their
+ * updates (both paid at the emulator) and activating a computer without internet, each every ten seconds or so.
  *
  * Reports each minute the server's resident memory, each route's p50/p99, errors, the outbox's depth and the
  * database's size, and checks the budgets (docs/performance.md#soak):
@@ -21,17 +24,21 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { OfflineActivation, type OfflineState, type PublicKey } from '../packages/license-client/src/index';
 import { registerRouteSchemas } from '../src/server/http/route-schemas';
 import { registerRazorpayEmulator } from '../src/server/payments/emulator/index';
 import { EMULATOR_PREFIX } from '../src/server/payments/gateway';
 import { HttpClient } from '../test/support/processes';
 import { TestSmtpServer } from '../test/support/smtp';
+import { appcastFile, feedPath, velopackFileOf, WINSPARKLE } from './bench-release-day';
 import {
   type ActivatedLicense,
   ensureBuilt,
+  type FleetMachine,
   type ProductionServer,
   startProductionServer,
 } from './support/prod-server';
+import { emptySoakShop, type SoakBuyer, type SoakShop, soakShopSeed } from './support/soak-shop';
 
 const root = path.resolve(import.meta.dirname, '..');
 const argument = (name: string) => {
@@ -51,7 +58,7 @@ const METRICS_TOKEN = 'soak-metrics-token-0123456789';
 const PASSWORD = 'Correct horse 42';
 
 /** Requests a second of each steady stream: well below what one instance answers (hundreds, not thousands). */
-const RATES = { page: 20, catalogue: 10, validate: 25, updateCheck: 4, heartbeat: 5 };
+const RATES = { page: 20, catalogue: 10, validate: 25, updateCheck: 4, heartbeat: 5, feed: 4 };
 /**
  * Machines of a floating tool (decision 049), one license each, sending heartbeats in turn: at 5 a second each sends
  * one every 80 s, well inside the default lease (10 minutes and 10 of grace) and the per-key limit.
@@ -59,6 +66,27 @@ const RATES = { page: 20, catalogue: 10, validate: 25, updateCheck: 4, heartbeat
 const FLOATING_MACHINES = 400;
 const SIGNUP_EVERY_MS = 5_000;
 const CONTACT_EVERY_MS = 60_000;
+/**
+ * Issue 69's paths: machines of a tool rolling 1.1.0 out to half of them read their feeds (`RATES.feed`), and
+ * signed-in buyers upgrade, renew and activate a computer without internet, each now and then (milliseconds between
+ * two, drawn from the range).
+ */
+const FEED_MACHINES = 3_000;
+/** The orders that change a seeded buyer's license: the request's field naming it, the buyers' addresses (10.N). */
+const LICENSE_CHANGES = {
+  upgrade: { everyMs: [10_000, 20_000], field: 'upgradeLicenseId', network: 66 },
+  renewal: { everyMs: [10_000, 20_000], field: 'renewLicenseId', network: 65 },
+} as const;
+const OFFLINE_EVERY_MS = [8_000, 12_000] as const;
+/** One buyer for each upgrade, renewal or offline activation the run can make at the fastest, and a few spare. */
+const BUYERS = Math.ceil((WARM_UP_S + MINUTES * 60) / 8) + 10;
+const BILLING = {
+  address: 'MI Road, Jaipur',
+  state: 'Rajasthan',
+  country: 'India',
+  gstin: '',
+  currency: 'INR',
+} as const;
 
 type Minute = { latencies: Map<string, number[]>; errors: number };
 type Probe = { atS: number; rssMb: number; outboxPending: number; databaseMb: number };
@@ -143,6 +171,158 @@ function steady(perSecond: number, fire: (n: number) => Promise<unknown>, overlo
   return () => clearInterval(timer);
 }
 
+/** Starts `fire` again and again until `stop()`, each time after a pause drawn from `[fromMs, toMs]`. */
+function nowAndThen([fromMs, toMs]: readonly [number, number], fire: (n: number) => Promise<unknown>) {
+  let n = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const next = () => {
+    timer = setTimeout(
+      () => {
+        n += 1;
+        void fire(n);
+        next();
+      },
+      fromMs + Math.random() * (toMs - fromMs),
+    );
+  };
+  next();
+  return () => clearTimeout(timer);
+}
+
+/**
+ * An order placed, paid at the emulator and reported by the browser, as Razorpay Checkout does. A kind of order
+ * other than a first purchase (`kind`) has its own rows.
+ */
+async function placeAndPay(
+  browser: HttpClient,
+  razorpayApi: string,
+  recorder: Recorder,
+  order: Record<string, unknown>,
+  kind?: string,
+) {
+  const row = (route: string) => (kind ? `${route} (${kind})` : route);
+  const created = await recorder.time(row('POST /api/create-payment/'), 200, () =>
+    browser.postJson('/api/create-payment/', order),
+  );
+  if (!created) return;
+  const { order_id: orderId } = (await created.json()) as { order_id: string };
+  const paid = await recorder.time(row('emulator checkout pay'), 200, () =>
+    fetch(`${razorpayApi}/checkout/${orderId}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key_id: KEY.id }),
+    }),
+  );
+  if (!paid) return;
+  const handler = (await paid.json()) as Record<string, string>;
+  await recorder.time(row('POST /api/verify-payment/'), 200, () =>
+    browser.postJson('/api/verify-payment/', handler),
+  );
+}
+
+/** A seeded buyer's browser, signed in, with the CSRF token its visit is given; undefined when that failed. */
+async function signedInBrowser(
+  server: ProductionServer,
+  buyer: SoakBuyer,
+  address: string,
+  recorder: Recorder,
+  kind: string,
+): Promise<HttpClient | undefined> {
+  const browser = new HttpClient(server.url, { 'x-forwarded-for': address, 'cf-ipcountry': 'IN' });
+  const [name = '', value = ''] = buyer.cookie.split('=');
+  browser.cookies.set(name, value);
+  const csrf = await recorder.time(`GET /api/csrf-token/ (${kind})`, 200, () =>
+    browser.get('/api/csrf-token/'),
+  );
+  return csrf ? browser : undefined;
+}
+
+/** The `n`th buyer of a stream's own, or a failure when the run outlasted them (BUYERS is too small). */
+function buyerFor(buyers: SoakBuyer[], n: number, recorder: Recorder, kind: string): SoakBuyer | undefined {
+  const buyer = buyers[n - 1];
+  if (!buyer) recorder.fail(kind, `no seeded buyer left for the ${n}th`);
+  return buyer;
+}
+
+/**
+ * A computer without internet (issue 67): its tool makes the request, the buyer posts it on My Tools and downloads
+ * the response file, which the tool accepts (signed by the shop, for this computer) or the soak counts an error.
+ */
+async function offlineActivation(
+  server: ProductionServer,
+  buyer: SoakBuyer,
+  publicKeys: PublicKey[],
+  recorder: Recorder,
+  n: number,
+) {
+  const browser = await signedInBrowser(
+    server,
+    buyer,
+    `10.64.${(n >> 8) & 255}.${n & 255}`,
+    recorder,
+    'offline',
+  );
+  if (!browser) return;
+  let state: OfflineState | undefined;
+  const computer = new OfflineActivation({
+    publicKeys,
+    store: {
+      load: async () => state,
+      save: async (saved) => {
+        state = saved;
+      },
+    },
+  });
+  const request = await computer.createOfflineRequest({
+    toolId: buyer.toolId,
+    fingerprint: `soak-offline-${n.toString().padStart(8, '0')}`,
+    name: `Soak office PC ${n}`,
+  });
+  const answered = await recorder.time('POST /api/my-licenses/:licenseId/offline-activations', 200, () =>
+    browser.postJson(
+      `/api/my-licenses/${buyer.licenseId}/offline-activations`,
+      { request },
+      { accept: 'application/octet-stream' },
+    ),
+  );
+  if (!answered) return;
+  const checked = await computer.activateOffline(await answered.text());
+  if (!checked.valid) recorder.fail('offline response file', `refused by the tool: ${checked.reason}`);
+}
+
+/**
+ * The machines of the staged rollout reading their feeds, four requests a machine in turn: the appcast as WinSparkle
+ * asks for it, then again with the ETag it was given (304), and Velopack's releases.win.json the same two ways.
+ */
+function feedReads(server: ProductionServer, feed: SoakShop['feed'], recorder: Recorder) {
+  const etags = new Map<string, string>();
+  return async (n: number) => {
+    const index = Math.floor(n / 4) % feed.fleet.length;
+    const machine = feed.fleet[index] as FleetMachine;
+    const appcast = n % 4 < 2;
+    const address = feedPath(machine, appcast ? appcastFile : velopackFileOf(feed, machine));
+    // The second of each pair revalidates, if the first has been answered by then.
+    const etag = n % 2 === 1 ? etags.get(address) : undefined;
+    etags.delete(address);
+    const route = `GET /api/updates/:token/${appcast ? appcastFile : 'releases.win.json'}${etag ? ' (If-None-Match: 304)' : ''}`;
+    const response = await recorder.time(route, etag ? 304 : 200, () =>
+      fetch(`${server.url}${address}`, {
+        headers: {
+          'x-forwarded-for': `10.55.${(index >> 8) & 255}.${index & 255}`,
+          ...(appcast ? { 'user-agent': WINSPARKLE } : {}),
+          ...(etag ? { 'if-none-match': etag } : {}),
+        },
+      }),
+    );
+    if (!response) return;
+    await response.arrayBuffer();
+    if (etag) return;
+    const given = response.headers.get('etag');
+    if (given) etags.set(address, given);
+    else recorder.fail(route, 'a feed answered without an ETag');
+  };
+}
+
 /** A buyer's whole first visit: signup with the emailed code, then a purchase paid at the emulator. */
 async function signupAndPurchase(
   server: ProductionServer,
@@ -170,33 +350,7 @@ async function signupAndPurchase(
     browser.post('/api/auth/initiate-signup/', signup),
   );
   if (!signedUp) return;
-  const created = await recorder.time('POST /api/create-payment/', 200, () =>
-    browser.postJson('/api/create-payment/', {
-      toolId,
-      currency: 'INR',
-      billingDetails: {
-        address: 'MI Road, Jaipur',
-        state: 'Rajasthan',
-        country: 'India',
-        gstin: '',
-        currency: 'INR',
-      },
-    }),
-  );
-  if (!created) return;
-  const { order_id: orderId } = (await created.json()) as { order_id: string };
-  const paid = await recorder.time('emulator checkout pay', 200, () =>
-    fetch(`${razorpayApi}/checkout/${orderId}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key_id: KEY.id }),
-    }),
-  );
-  if (!paid) return;
-  const handler = (await paid.json()) as Record<string, string>;
-  await recorder.time('POST /api/verify-payment/', 200, () =>
-    browser.postJson('/api/verify-payment/', handler),
-  );
+  await placeAndPay(browser, razorpayApi, recorder, { toolId, currency: 'INR', billingDetails: BILLING });
 }
 
 async function outboxPending(server: ProductionServer): Promise<number> {
@@ -224,10 +378,12 @@ async function soakDatabase(databaseUrl: string | undefined) {
   await razorpay.listen({ port: 0, host: '127.0.0.1' });
   const razorpayPort = (razorpay.server.address() as { port: number }).port;
   const razorpayApi = `http://127.0.0.1:${razorpayPort}${EMULATOR_PREFIX}`;
+  const shop = emptySoakShop();
   const server = await startProductionServer({
     databaseUrl,
     licenses: 2_000,
     floatingLicenses: FLOATING_MACHINES,
+    seed: soakShopSeed(shop, { feedMachines: FEED_MACHINES, buyers: BUYERS }),
     env: {
       SMTP_URL: smtp.url,
       RAZORPAY_API_URL: razorpayApi,
@@ -330,6 +486,33 @@ async function soakDatabase(databaseUrl: string | undefined) {
       },
       overload,
     ),
+  );
+  stops.push(steady(RATES.feed, feedReads(server, shop.feed, recorder), overload));
+  const publicKeys = (
+    (await (await fetch(`${server.url}/api/licenses/public-keys`)).json()) as { keys: PublicKey[] }
+  ).keys;
+  const changes = { upgrade: 0, renewal: 0, offline: 0 };
+  for (const [kind, { everyMs, field, network }] of Object.entries(LICENSE_CHANGES)) {
+    const stream = kind as keyof typeof LICENSE_CHANGES;
+    stops.push(
+      nowAndThen(everyMs, async (n) => {
+        const buyer = buyerFor(shop[stream], n, recorder, kind);
+        const address = `10.${network}.${(n >> 8) & 255}.${n & 255}`;
+        const browser = buyer && (await signedInBrowser(server, buyer, address, recorder, kind));
+        if (!buyer || !browser) return;
+        changes[stream] = n;
+        const order = { [field]: buyer.licenseId, currency: 'INR', billingDetails: BILLING };
+        await placeAndPay(browser, razorpayApi, recorder, order, kind);
+      }),
+    );
+  }
+  stops.push(
+    nowAndThen(OFFLINE_EVERY_MS, async (n) => {
+      const buyer = buyerFor(shop.offline, n, recorder, 'offline activation');
+      if (!buyer) return;
+      changes.offline = n;
+      await offlineActivation(server, buyer, publicKeys, recorder, n);
+    }),
   );
   let buyers = 0;
   const signups = setInterval(() => {
@@ -458,6 +641,7 @@ async function soakDatabase(databaseUrl: string | undefined) {
     minutes: MINUTES,
     windowMinutes: WINDOW_MINUTES,
     buyers,
+    ...changes,
     contactMessages: messages,
     mailsDelivered: smtp.messages.length,
     probes,
@@ -471,9 +655,13 @@ type SoakRun = Awaited<ReturnType<typeof soakDatabase>>;
 
 /** Memory and each route's p99 against time, one panel each per database: a leak is a line that climbs. */
 function picture(runs: SoakRun[]): string {
-  const width = 960;
-  const panel = 220;
-  const margin = { left: 60, right: 200, top: 30, bottom: 30 };
+  const routesOf = (run: SoakRun) =>
+    [...new Set(run.perMinute.flatMap((minute) => Object.keys(minute.routes)))].sort();
+  const legendLine = 14;
+  // Tall enough for every route's name beside the p99 panel (the mix has two dozen routes).
+  const panel = Math.max(220, ...runs.map((run) => routesOf(run).length * legendLine + 20));
+  const width = 1160;
+  const margin = { left: 60, right: 400, top: 30, bottom: 30 };
   const colours = [
     '#c2185b',
     '#1565c0',
@@ -485,6 +673,12 @@ function picture(runs: SoakRun[]): string {
     '#455a64',
     '#9e9d24',
   ];
+  // Once the colours are used up, the next routes' lines are dashed, then dotted.
+  const dashes = ['', '6 3', '2 3'];
+  const styleOf = (index: number) => ({
+    colour: colours[index % colours.length] as string,
+    dash: dashes[Math.floor(index / colours.length) % dashes.length] as string,
+  });
   const plotWidth = width - margin.left - margin.right;
   const parts: string[] = [];
   let y0 = 0;
@@ -498,8 +692,14 @@ function picture(runs: SoakRun[]): string {
       `<text x="${margin.left + plotWidth}" y="${top + margin.top + panel + 16}" font-size="11" text-anchor="end">${maxX} min</text>`,
     );
   };
-  const line = (points: Array<[number, number]>, top: number, maxX: number, maxY: number, colour: string) =>
-    `<polyline fill="none" stroke="${colour}" stroke-width="2" points="${points
+  const line = (
+    points: Array<[number, number]>,
+    top: number,
+    maxX: number,
+    maxY: number,
+    { colour, dash }: { colour: string; dash: string },
+  ) =>
+    `<polyline fill="none" stroke="${colour}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''} points="${points
       .filter(([, y]) => Number.isFinite(y))
       .map(
         ([x, y]) =>
@@ -515,26 +715,31 @@ function picture(runs: SoakRun[]): string {
         y0,
         run.minutes,
         maxRss,
-        colours[0] as string,
+        styleOf(0),
       ),
     );
     y0 += panel + margin.top + margin.bottom + 10;
-    const routes = [...new Set(run.perMinute.flatMap((minute) => Object.keys(minute.routes)))].sort();
+    const routes = routesOf(run);
+    // The answers that land after the last measured minute, before the load stops, start a minute of their own:
+    // drawn, it ran past the axis into the legend.
+    const measured = run.perMinute.filter((minute) => minute.minute <= run.minutes);
     const maxP99 =
-      Math.max(...run.perMinute.flatMap((minute) => Object.values(minute.routes).map((each) => each.p99))) *
-      1.1;
+      Math.max(...measured.flatMap((minute) => Object.values(minute.routes).map((each) => each.p99))) * 1.1;
     axes(`${run.driver}: p99 per route each minute (ms)`, y0, maxP99, 'ms', run.minutes);
     routes.forEach((route, index) => {
-      const colour = colours[index % colours.length] as string;
+      const style = styleOf(index);
+      const legendY = y0 + margin.top + 12 + index * legendLine;
+      const legendX = margin.left + plotWidth + 10;
       parts.push(
         line(
-          run.perMinute.map((minute) => [minute.minute - 0.5, minute.routes[route]?.p99 ?? Number.NaN]),
+          measured.map((minute) => [minute.minute - 0.5, minute.routes[route]?.p99 ?? Number.NaN]),
           y0,
           run.minutes,
           maxP99,
-          colour,
+          style,
         ),
-        `<text x="${margin.left + plotWidth + 10}" y="${y0 + margin.top + 12 + index * 16}" font-size="11" fill="${colour}">${route}</text>`,
+        `<line x1="${legendX}" y1="${legendY - 4}" x2="${legendX + 20}" y2="${legendY - 4}" stroke="${style.colour}" stroke-width="2"${style.dash ? ` stroke-dasharray="${style.dash}"` : ''}/>`,
+        `<text x="${legendX + 26}" y="${legendY}" font-size="11" fill="${style.colour}">${route}</text>`,
       );
     });
     y0 += panel + margin.top + margin.bottom + 10;

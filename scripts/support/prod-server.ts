@@ -34,8 +34,11 @@ export type ActivatedLicense = { licenseKey: string; toolId: string; fingerprint
 /** What `startProductionServer`'s `seed` is given: the database before the server starts, and its data folder. */
 export type SeedTarget = { db: Database; secrets: DataSecrets; dataDir: string };
 
-/** The same with the machine's update-feed token (`/api/updates/<token>/`), as its activate answer gives it. */
-export type FleetMachine = ActivatedLicense & { token: string };
+/**
+ * The same with the machine's update-feed token (`/api/updates/<token>/`), as its activate answer gives it, and
+ * the license's own id and holder (My Tools' address of it, the buyer who may change it).
+ */
+export type FleetMachine = ActivatedLicense & { token: string; licenseId: string; holderId: string };
 
 /**
  * What the tool sends to the license API, and nothing else: its schemas are strict, so a machine's feed token in
@@ -77,20 +80,34 @@ export async function activatedLicenses(
   db: Database,
   secrets: DataSecrets,
   count: number,
-  { licenseModel = 'per-device', name }: { licenseModel?: 'per-device' | 'floating'; name?: string } = {},
+  {
+    licenseModel = 'per-device',
+    name,
+    toolId,
+    license,
+  }: {
+    licenseModel?: 'per-device' | 'floating';
+    name?: string;
+    /** A tool seeded already (the soak's tool with editions) instead of a new one. */
+    toolId?: string;
+    /** More of each license row (its edition, its end of updates). */
+    license?: Pick<typeof licenseRows.$inferInsert, 'editionId' | 'updatesUntil'>;
+  } = {},
 ): Promise<FleetMachine[]> {
   const tag = randomBytes(4).toString('hex');
-  const [tool] = await db
-    .insert(tools)
-    .values({
-      name: name ?? `Measured ${licenseModel === 'floating' ? 'floating ' : ''}tool ${tag}`,
-      description: 'A tool whose licenses the bench validates.',
-      device: 'Windows',
-      priceInrPaise: 99_900,
-      delivery: 'license_key',
-      licenseModel,
-    })
-    .returning({ id: tools.id });
+  const [tool] = toolId
+    ? [{ id: toolId }]
+    : await db
+        .insert(tools)
+        .values({
+          name: name ?? `Measured ${licenseModel === 'floating' ? 'floating ' : ''}tool ${tag}`,
+          description: 'A tool whose licenses the bench validates.',
+          device: 'Windows',
+          priceInrPaise: 99_900,
+          delivery: 'license_key',
+          licenseModel,
+        })
+        .returning({ id: tools.id });
   if (!tool) throw new Error('could not create the measured tool');
   const prepared: FleetMachine[] = [];
   for (let start = 0; start < count; start += INSERT_BATCH) {
@@ -152,6 +169,7 @@ export async function activatedLicenses(
         holderId: row.userId,
         purchaseId: row.purchaseId,
         ...storedSecret(secrets, { licenseKey: row.licenseKey }),
+        ...license,
       })),
     );
     await db.insert(licenseActivations).values(
@@ -168,10 +186,32 @@ export async function activatedLicenses(
         toolId: tool.id,
         fingerprint: row.fingerprint,
         token: row.token,
+        licenseId: row.licenseId,
+        holderId: row.userId,
       });
     }
   }
   return prepared;
+}
+
+/**
+ * A live session for each of `userIds`, written straight in as signing in writes one (a day long): the cookie each
+ * browser sends, in the same order.
+ */
+export async function signedIn(db: Database, userIds: readonly string[]): Promise<string[]> {
+  const sessionIds = userIds.map(() => randomBytes(32).toString('base64url'));
+  const expiresAt = new Date(Date.now() + 24 * 60 * 60 * 1000);
+  for (let start = 0; start < userIds.length; start += INSERT_BATCH)
+    await db.insert(sessions).values(
+      userIds.slice(start, start + INSERT_BATCH).map((userId, offset) => ({
+        idHash: createHash('sha256')
+          .update(sessionIds[start + offset] ?? '')
+          .digest('hex'),
+        userId,
+        expiresAt,
+      })),
+    );
+  return sessionIds.map((sessionId) => `sessionid=${sessionId}`);
 }
 
 /**
@@ -211,18 +251,13 @@ export async function startProductionServer(
   const dataDir = mkdtempSync(path.join(tmpdir(), 'site-measure-'));
   const database = await openDatabase({ databaseUrl, pgliteDir: path.join(dataDir, 'pglite') });
   await database.migrate();
-  const sessionId = randomBytes(32).toString('base64url');
   const email = `measure-${randomBytes(4).toString('hex')}@example.com`;
   const [user] = await database.db
     .insert(users)
     .values({ name: 'Measure Customer', email, phone: '+919876543210', passwordHash: 'unusable' })
     .returning({ id: users.id });
   if (!user) throw new Error('could not create the measuring user');
-  await database.db.insert(sessions).values({
-    idHash: createHash('sha256').update(sessionId).digest('hex'),
-    userId: user.id,
-    expiresAt: new Date(Date.now() + 24 * 60 * 60 * 1000),
-  });
+  const [sessionCookie = ''] = await signedIn(database.db, [user.id]);
   // Sealed with the key the server is given, as fulfilment seals them (decision 032).
   // One key for every run: a PostgreSQL bench database keeps the licenses of earlier runs, and the server refuses
   // to start beside sealed values it cannot open.
@@ -292,7 +327,7 @@ export async function startProductionServer(
   if (!databaseUrl) await firstSnapshotWritten(dataDir, options.seed ? 900_000 : undefined);
   return {
     ...server,
-    sessionCookie: `sessionid=${sessionId}`,
+    sessionCookie,
     driver: databaseUrl ? 'postgres' : 'pglite',
     licenses,
     paidOrderId,

@@ -166,8 +166,9 @@ export class HttpClient {
     url: string,
     body?: Record<string, string>,
     json?: unknown,
+    extraHeaders: Record<string, string> = {},
   ): Promise<Response> {
-    const headers: Record<string, string> = { ...this.headers };
+    const headers: Record<string, string> = { ...this.headers, ...extraHeaders };
     if (this.cookies.size > 0)
       headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const csrf = this.cookies.get('csrftoken');
@@ -203,8 +204,9 @@ export class HttpClient {
     return this.request('POST', url, body);
   }
 
-  postJson(url: string, json: unknown) {
-    return this.request('POST', url, undefined, json);
+  /** `headers` for this request alone (an `accept` that asks for a download, say). */
+  postJson(url: string, json: unknown, headers?: Record<string, string>) {
+    return this.request('POST', url, undefined, json, headers);
   }
 }
 
