@@ -1,7 +1,7 @@
 import { REFUND_REASON_MAX } from '../../../shared/dashboard';
-import { Button, FormError, TextAreaField, TextField, useForm } from '../../components/form';
+import { Button, FormError, TextAreaField, useForm } from '../../components/form';
 import { dashboardApi, problem } from './api';
-import { AUTHENTICATOR_CODE } from './ui';
+import { AuthenticatorCodeField } from './fields';
 
 const FIELDS = ['reason', 'code'] as const;
 const fieldId = (field: string) => `refund-${field}`;
@@ -43,12 +43,7 @@ export function RefundPanel({
         maxLength={REFUND_REASON_MAX}
         rows={3}
       />
-      <TextField
-        {...form.field('code')}
-        label="Code from your authenticator app"
-        {...AUTHENTICATOR_CODE}
-        required
-      />
+      <AuthenticatorCodeField {...form.field('code')} required />
       <FormError message={form.formError} />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" variant="danger" busy={form.busy === 'submit'}>

@@ -1,10 +1,11 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { formatSubunits } from '../../../shared/money';
 import { REFUND_REASON_LABELS } from '../../../shared/refund-requests';
-import { Button, FormError, TextAreaField, TextField } from '../../components/form';
+import { Button, FormError, TextAreaField } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { dashboardApi, problem } from './api';
-import { AUTHENTICATOR_CODE, Card, formatDateTime, ScreenTitle, useNotice, useScreenTitle } from './ui';
+import { AuthenticatorCodeField } from './fields';
+import { Card, formatDateTime, ScreenTitle, useNotice, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
 
 /**
@@ -102,10 +103,8 @@ export function RefundRequestsScreen() {
                           onValueChange={setText}
                         />
                       ) : (
-                        <TextField
+                        <AuthenticatorCodeField
                           id={`approve-${request.id}`}
-                          label="Code from your authenticator app"
-                          {...AUTHENTICATOR_CODE}
                           required
                           value={text}
                           onValueChange={setText}
