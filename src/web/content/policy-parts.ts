@@ -1,5 +1,5 @@
 import { formatAddress, SITE } from '../../shared/site';
-import type { PolicyBlock, RichText } from '../features/policies/types';
+import type { ContactRow, PolicyBlock, RichText } from '../features/policies/types';
 
 /**
  * The refund rules of the firm's professional services, as both the Refund Policy and the Terms state them: one text,
@@ -17,10 +17,14 @@ export const PROFESSIONAL_SERVICE_REFUNDS: readonly RichText[] = [
   [{ strong: 'Other consulting services: ' }, 'refunds, if any, are as stated in the Engagement Document.'],
 ];
 
-/** How to reach the firm at the end of a policy: its name, the policy's mailbox (`email`), phone and address. */
-export const firmContact = (email: string): PolicyBlock => ({
+/**
+ * How to reach the firm at the end of a policy: its name, the policy's mailbox (`email`), phone and address, after
+ * the person to write to where the policy names one (`person`).
+ */
+export const firmContact = (email: string, person?: ContactRow): PolicyBlock => ({
   kind: 'contact',
   rows: [
+    ...(person ? [person] : []),
     { label: 'Firm', value: SITE.legalName },
     { label: 'Email', value: email, href: `mailto:${email}` },
     { label: 'Phone', value: SITE.phone, href: SITE.phoneHref },
