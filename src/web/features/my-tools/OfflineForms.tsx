@@ -1,4 +1,4 @@
-import { FileDown, type IconNode, KeyRound, WifiOff } from 'lucide';
+import { FileDown, KeyRound, WifiOff } from 'lucide';
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
 import type { LicenseFile, LicenseFilePayload } from '../../../shared/licenses';
 import {
@@ -165,44 +165,17 @@ function OfflineActivationForm({
           className="block w-full text-sm text-slate-700 file:mr-3 file:min-h-10 file:rounded-lg file:border file:border-slate-300 file:bg-white file:px-3 file:text-sm file:font-semibold file:text-brand-800"
         />
       </div>
-      <FormEnd
-        form={form}
-        icon={WifiOff}
-        label="Get the response file"
-        busyLabel="Activating..."
-        onClose={onClose}
-      />
-    </form>
-  );
-}
-
-/** How both forms end: their error, then the action (saying what it does while it runs) and Cancel. */
-function FormEnd({
-  form,
-  icon,
-  label,
-  busyLabel,
-  onClose,
-}: {
-  form: { formError: string | null; busy: unknown };
-  icon: IconNode;
-  label: string;
-  busyLabel: string;
-  onClose: () => void;
-}) {
-  return (
-    <>
       <FormError message={form.formError} />
       <div className="flex flex-wrap gap-2">
         <button type="submit" aria-disabled={form.busy ? true : undefined} className={primarySmallButton}>
-          <Icon node={icon} className="size-4" />
-          {form.busy ? busyLabel : label}
+          <Icon node={WifiOff} className="size-4" />
+          {form.busy ? 'Activating...' : 'Get the response file'}
         </button>
         <button type="button" onClick={onClose} className={quietSmallButton}>
           Cancel
         </button>
       </div>
-    </>
+    </form>
   );
 }
 
@@ -258,7 +231,16 @@ function DeactivationCodeForm({
         inputClassName="font-mono uppercase"
         hint="The code the tool showed when you removed its license. It does not count against your monthly deactivations."
       />
-      <FormEnd form={form} icon={KeyRound} label="Free the seat" busyLabel="Freeing..." onClose={onClose} />
+      <FormError message={form.formError} />
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" aria-disabled={form.busy ? true : undefined} className={primarySmallButton}>
+          <Icon node={KeyRound} className="size-4" />
+          {form.busy ? 'Freeing...' : 'Free the seat'}
+        </button>
+        <button type="button" onClick={onClose} className={quietSmallButton}>
+          Cancel
+        </button>
+      </div>
     </form>
   );
 }
