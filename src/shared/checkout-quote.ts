@@ -99,17 +99,24 @@ export type CheckoutQuoteRequest = z.input<typeof checkoutQuoteSchema>;
 
 export type QuoteTaxLine = { name: 'CGST' | 'SGST' | 'IGST'; rate: number; amount: number };
 
-export type CheckoutQuote = {
+/** The price's figures (subunits) from the one pricing function: what a quote gives and an order keeps. */
+export type PriceFigures = {
   listPrice: number;
   discount: number;
   taxableValue: number;
   taxes: QuoteTaxLine[];
   total: number;
-  /** TDS the buyer deducts (s.194J, 10 % of the taxable value) when the quote was asked with `tds`; else 0. */
+  /**
+   * TDS the buyer deducts (s.194J, 10 % of the taxable value, issue 68): a quote's when it was asked with `tds`, an
+   * order's when it was placed so; else 0.
+   */
   tds: number;
   /** What the payment asks for: the total less TDS. The invoice still shows the total. */
   amountDue: number;
   currency: Currency;
+};
+
+export type CheckoutQuote = PriceFigures & {
   /** The code asked about: applied, or not with the reason (a normal answer, not an error). */
   coupon: { code: string; applied: boolean; message: string } | null;
 };

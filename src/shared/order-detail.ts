@@ -1,5 +1,4 @@
-import type { QuoteTaxLine } from './checkout-quote';
-import type { Currency } from './constants';
+import type { PriceFigures } from './checkout-quote';
 import type { LicenseStatus } from './licenses';
 import type { TaxDocumentKind } from './order-history';
 import type { OrderStatus } from './orders';
@@ -12,22 +11,12 @@ export const orderPagePath = (orderId: string) => `/my-tools/orders/${orderId}`;
  * GET /api/orders/:orderId → OrderDetail: one of the signed-in buyer's own orders (anyone else: 404). Amounts in
  * subunits, as POST /api/checkout/quote gives them, from the same pricing function.
  */
-export type OrderDetail = {
+export type OrderDetail = PriceFigures & {
   id: string;
   createdAt: string;
   status: OrderStatus;
-  currency: Currency;
   lines: Array<{ description: string; quantity: number; unitPrice: number; amount: number }>;
-  listPrice: number;
   coupon: { code: string } | null;
-  discount: number;
-  taxableValue: number;
-  taxes: QuoteTaxLine[];
-  total: number;
-  /** TDS the buyer deducts (s.194J, issue 68); 0 when it does not. */
-  tds: number;
-  /** What the buyer pays: the total less TDS. */
-  amountDue: number;
   billing: { address: string; state: string; country: string; gstin: string };
   payment: {
     /** Razorpay's payment id (pay_…); null for a free order or one not paid. */

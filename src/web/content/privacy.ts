@@ -1,8 +1,9 @@
 import { DOWNLOAD_LINK_VALID_HOURS } from '../../shared/constants';
 import { GRIEVANCE_RESPONSE_DAYS, TAX_RECORD_RETENTION_MONTHS } from '../../shared/privacy';
 import { RETENTION_DAYS } from '../../shared/retention';
-import { formatAddress, SITE } from '../../shared/site';
+import { SITE } from '../../shared/site';
 import type { PolicyDocumentContent } from '../features/policies/types';
+import { firmContact } from './policy-parts';
 
 const mail = (address: string) => ({ text: address, href: `mailto:${address}` });
 
@@ -319,16 +320,7 @@ export const PRIVACY_POLICY: PolicyDocumentContent = {
           kind: 'paragraph',
           text: 'If you have a question, request or complaint about this Policy or about how we handle your personal data, please contact our Grievance Officer, appointed under Rule 5(9) of the SPDI Rules and acting as our point of contact under the DPDP Act:',
         },
-        {
-          kind: 'contact',
-          rows: [
-            { label: 'Grievance Officer', value: SITE.grievanceOfficer },
-            { label: 'Firm', value: SITE.legalName },
-            { label: 'Email', value: SITE.email, href: `mailto:${SITE.email}` },
-            { label: 'Phone', value: SITE.phone, href: SITE.phoneHref },
-            { label: 'Address', value: formatAddress() },
-          ],
-        },
+        firmContact(SITE.email, { label: 'Grievance Officer', value: SITE.grievanceOfficer }),
         {
           kind: 'paragraph',
           text: 'We acknowledge every grievance within two working days and resolve it within one month of receiving it. Please include your name, the email address you used with us and a short description of your concern so that we can help you quickly.',

@@ -1,6 +1,7 @@
 import { DOWNLOAD_LINK_VALID_HOURS } from '../../shared/constants';
-import { formatAddress, SITE } from '../../shared/site';
+import { SITE } from '../../shared/site';
 import type { PolicyDocumentContent } from '../features/policies/types';
+import { firmContact, PROFESSIONAL_SERVICE_REFUNDS } from './policy-parts';
 
 const mail = (address: string) => ({ text: address, href: `mailto:${address}` });
 
@@ -56,20 +57,7 @@ export const REFUND_POLICY: PolicyDocumentContent = {
       blocks: [
         {
           kind: 'list',
-          items: [
-            [
-              { strong: 'Web development: ' },
-              'refunds are partial and are available only if no work has started on your project; a processing fee may apply and is deducted from the refund. Once work has started — including discovery, design or development — the payment is not refundable.',
-            ],
-            [
-              { strong: 'Accounting, bookkeeping and tax services ' },
-              'are non-refundable once processing begins, because the work is carried out for you from that point.',
-            ],
-            [
-              { strong: 'Other consulting services: ' },
-              'refunds, if any, are as stated in the Engagement Document.',
-            ],
-          ],
+          items: [...PROFESSIONAL_SERVICE_REFUNDS],
         },
       ],
     },
@@ -114,17 +102,7 @@ export const REFUND_POLICY: PolicyDocumentContent = {
     },
     {
       title: 'Contact Us',
-      blocks: [
-        {
-          kind: 'contact',
-          rows: [
-            { label: 'Firm', value: SITE.legalName },
-            { label: 'Email', value: SITE.supportEmail, href: `mailto:${SITE.supportEmail}` },
-            { label: 'Phone', value: SITE.phone, href: SITE.phoneHref },
-            { label: 'Address', value: formatAddress() },
-          ],
-        },
-      ],
+      blocks: [firmContact(SITE.supportEmail)],
     },
   ],
 };

@@ -1,6 +1,7 @@
 import { DOWNLOAD_LINK_VALID_HOURS } from '../../shared/constants';
-import { formatAddress, SITE } from '../../shared/site';
+import { SITE } from '../../shared/site';
 import type { PolicyDocumentContent } from '../features/policies/types';
+import { firmContact } from './policy-parts';
 
 const mail = (address: string) => ({ text: address, href: `mailto:${address}` });
 
@@ -82,17 +83,7 @@ export const SHIPPING_POLICY: PolicyDocumentContent = {
     },
     {
       title: 'Contact Us',
-      blocks: [
-        {
-          kind: 'contact',
-          rows: [
-            { label: 'Firm', value: SITE.legalName },
-            { label: 'Email', value: SITE.supportEmail, href: `mailto:${SITE.supportEmail}` },
-            { label: 'Phone', value: SITE.phone, href: SITE.phoneHref },
-            { label: 'Address', value: formatAddress() },
-          ],
-        },
-      ],
+      blocks: [firmContact(SITE.supportEmail)],
     },
   ],
 };

@@ -1,6 +1,7 @@
 import { DOWNLOAD_LINK_VALID_HOURS } from '../../shared/constants';
-import { formatAddress, SITE } from '../../shared/site';
+import { SITE } from '../../shared/site';
 import type { PolicyDocumentContent } from '../features/policies/types';
+import { firmContact, PROFESSIONAL_SERVICE_REFUNDS } from './policy-parts';
 
 const mail = (address: string) => ({ text: address, href: `mailto:${address}` });
 
@@ -159,18 +160,7 @@ export const TERMS: PolicyDocumentContent = {
               mail(SITE.email),
               ' with your name, the service or order concerned and the reason. A request made by phone or chat is not treated as a cancellation until it is confirmed in writing.',
             ],
-            [
-              { strong: 'Web development: ' },
-              'refunds are partial and are available only if no work has started on your project; a processing fee may apply and is deducted from the refund. Once work has started — including discovery, design or development — the payment is not refundable.',
-            ],
-            [
-              { strong: 'Accounting, bookkeeping and tax services ' },
-              'are non-refundable once processing begins, because the work is carried out for you from that point.',
-            ],
-            [
-              { strong: 'Other consulting services: ' },
-              'refunds, if any, are as stated in the Engagement Document.',
-            ],
+            ...PROFESSIONAL_SERVICE_REFUNDS,
             [
               { strong: 'Utility tools: ' },
               `your licence key or credentials and download link are delivered by email right after payment. Download links are valid for ${DOWNLOAD_LINK_VALID_HOURS} hours, and you can have the credentials sent again at any time from the My Tools page. Because a delivered licence cannot be returned, tool purchases are not refundable, except that we refund any duplicate charge for the same order and any purchase of a tool that does not work as described and that we cannot fix within a reasonable time.`,
@@ -286,15 +276,7 @@ export const TERMS: PolicyDocumentContent = {
           kind: 'paragraph',
           text: 'If you have any question about these Terms, or want to request a cancellation or refund, please contact us:',
         },
-        {
-          kind: 'contact',
-          rows: [
-            { label: 'Firm', value: SITE.legalName },
-            { label: 'Email', value: SITE.email, href: `mailto:${SITE.email}` },
-            { label: 'Phone', value: SITE.phone, href: SITE.phoneHref },
-            { label: 'Address', value: formatAddress() },
-          ],
-        },
+        firmContact(SITE.email),
         {
           kind: 'paragraph',
           text: [

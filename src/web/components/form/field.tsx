@@ -97,8 +97,9 @@ export function Field({
   );
 }
 
-export type TextFieldProps = Omit<
-  InputHTMLAttributes<HTMLInputElement>,
+/** What a field of one text control takes: its control's own attributes, and its label, value, hint and error. */
+type LabelledFieldProps<ControlAttributes> = Omit<
+  ControlAttributes,
   'id' | 'className' | 'value' | 'onChange'
 > & {
   id: string;
@@ -107,11 +108,14 @@ export type TextFieldProps = Omit<
   onValueChange: (value: string) => void;
   error?: string | null;
   hint?: string;
+  /** Classes for the field's box (its place in a grid). */
+  className?: string;
+};
+
+export type TextFieldProps = LabelledFieldProps<InputHTMLAttributes<HTMLInputElement>> & {
   inputRef?: Ref<HTMLInputElement>;
   /** Extra classes for the input itself (e.g. letter spacing for codes). */
   inputClassName?: string;
-  /** Classes for the field's box (its place in a grid). */
-  className?: string;
 };
 
 /** A labelled input; its error is announced through aria-describedby and marks it invalid. */
@@ -151,15 +155,7 @@ export function TextAreaField({
   hint,
   className,
   ...rest
-}: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'className' | 'value' | 'onChange'> & {
-  id: string;
-  label: string;
-  value: string;
-  onValueChange: (value: string) => void;
-  error?: string | null;
-  hint?: string;
-  className?: string;
-}) {
+}: LabelledFieldProps<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
   return (
     <Field id={id} label={label} hint={hint} error={error} className={className}>
       <textarea

@@ -8,7 +8,7 @@ import { useAuth } from '../../session/AuthContext';
 import { AccountSection } from './AccountSection';
 import { accountApi } from './api';
 import { useReauth } from './ReauthPrompt';
-import { failureMessage, SavedNote, useSavedNote } from './SavedNote';
+import { failureMessage, SavedNote, SubmitRow, useSavedNote } from './SavedNote';
 
 const FIELDS = ['email', 'code'] as const;
 
@@ -90,13 +90,9 @@ function EmailForm({ user }: { user: AuthUser }) {
             autoComplete="email"
             maxLength={MAX_LENGTH.email}
           />
-          <FormError message={form.formError} />
-          <div className="flex flex-wrap items-center gap-4">
-            <PrimaryButton size="inline" busy={form.busy === 'send'} busyLabel="Sending code...">
-              Send Code
-            </PrimaryButton>
-            <SavedNote note={saved.note} />
-          </div>
+          <SubmitRow form={form} action="send" busyLabel="Sending code..." note={saved.note}>
+            Send Code
+          </SubmitRow>
         </form>
       ) : (
         <form onSubmit={confirm} noValidate className="space-y-4">

@@ -10,6 +10,18 @@ import { formatWhen } from './format';
 import { useReauth } from './ReauthPrompt';
 import { failureMessage } from './SavedNote';
 
+/** Checks a passkey's name as the server does, so its field shows the problem before anything is sent. */
+export const checkPasskeyName = ({ name }: { name: string }) => {
+  const problem = passkeyNameProblem(name);
+  return problem ? { name: problem } : {};
+};
+
+/** The form of a passkey's name, to add a passkey or to rename one: its one field. */
+export function usePasskeyNameForm(name: string) {
+  const id = useId();
+  return useForm({ initial: { name }, fields: ['name'] as const, idOf: () => `${id}-name` });
+}
+
 type Changed = (passkeys: AccountPasskey[], message: string) => void;
 
 /** One passkey: its name and dates, "Rename" (an inline form) and "Remove". */
@@ -82,18 +94,10 @@ function RenameForm({
   passkey: AccountPasskey;
   onDone: (passkeys?: AccountPasskey[], message?: string) => void;
 }) {
-  const id = useId();
-  const form = useForm({
-    initial: { name: passkey.name },
-    fields: ['name'] as const,
-    idOf: () => `${id}-name`,
-  });
+  const form = usePasskeyNameForm(passkey.name);
   const onSubmit = (event: FormEvent) =>
     form.submit({
-      validate: (values) => {
-        const problem = passkeyNameProblem(values.name);
-        return problem ? { name: problem } : {};
-      },
+      validate: checkPasskeyName,
       send: async (values) => {
         const result = await accountApi.renamePasskey(passkey.id, values.name.trim());
         onDone(result.passkeys, result.message);

@@ -1,11 +1,11 @@
 import { browserSupportsWebAuthn, startRegistration } from '@simplewebauthn/browser';
-import { type FormEvent, useId, useState } from 'react';
-import { ACCOUNT_MESSAGES, PASSKEY_NAME_MAX_LENGTH, passkeyNameProblem } from '../../../shared/account';
-import { FormError, PrimaryButton, TextField, useForm } from '../../components/form';
+import { type FormEvent, useState } from 'react';
+import { ACCOUNT_MESSAGES, PASSKEY_NAME_MAX_LENGTH } from '../../../shared/account';
+import { FormError, PrimaryButton, TextField } from '../../components/form';
 import { useQuery } from '../../lib/useQuery';
 import { AccountSection } from './AccountSection';
 import { accountApi } from './api';
-import { PasskeyRow } from './PasskeyRow';
+import { checkPasskeyName, PasskeyRow, usePasskeyNameForm } from './PasskeyRow';
 import { useReauth } from './ReauthPrompt';
 import { failureMessage, SavedNote, useSavedNote } from './SavedNote';
 
@@ -63,17 +63,13 @@ function AddPasskeyForm({
 }: {
   onAdded: (passkeys: Awaited<ReturnType<typeof accountApi.passkeys>>) => void;
 }) {
-  const id = useId();
   const [supported] = useState(() => browserSupportsWebAuthn());
-  const form = useForm({ initial: { name: '' }, fields: ['name'] as const, idOf: () => `${id}-name` });
+  const form = usePasskeyNameForm('');
   const reauth = useReauth();
 
   const onSubmit = (event: FormEvent) =>
     form.submit({
-      validate: (values) => {
-        const problem = passkeyNameProblem(values.name);
-        return problem ? { name: problem } : {};
-      },
+      validate: checkPasskeyName,
       send: async (values) => {
         const options = await reauth.guard(accountApi.passkeyOptions);
         const credential = await startRegistration({ optionsJSON: options });

@@ -1,9 +1,9 @@
 import { type FormEvent, useId } from 'react';
 import { type PasswordChangeField, validatePasswordChange } from '../../../shared/account';
-import { FormError, PasswordField, PrimaryButton, useForm } from '../../components/form';
+import { PasswordField, useForm } from '../../components/form';
 import { AccountSection } from './AccountSection';
 import { accountApi } from './api';
-import { failureMessage, SavedNote, useSavedNote } from './SavedNote';
+import { failureMessage, SubmitRow, useSavedNote } from './SavedNote';
 import { sessionsChanged } from './SessionsSection';
 
 const FIELDS = [
@@ -65,13 +65,9 @@ function PasswordForm() {
         required
         autoComplete="new-password"
       />
-      <FormError message={form.formError} />
-      <div className="flex flex-wrap items-center gap-4">
-        <PrimaryButton size="inline" busy={form.busy === 'submit'} busyLabel="Changing...">
-          Change Password
-        </PrimaryButton>
-        <SavedNote note={saved.note} />
-      </div>
+      <SubmitRow form={form} busyLabel="Changing..." note={saved.note}>
+        Change Password
+      </SubmitRow>
     </form>
   );
 }

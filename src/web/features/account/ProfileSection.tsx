@@ -4,20 +4,12 @@ import type { AuthUser } from '../../../shared/auth';
 import { phoneDigits } from '../../../shared/auth';
 import { COUNTRY_CODES, type CountryCode, DEFAULT_COUNTRY, splitPhone } from '../../../shared/country-codes';
 import { MAX_LENGTH } from '../../../shared/limits';
-import {
-  controlProps,
-  Field,
-  FormError,
-  inputClass,
-  PrimaryButton,
-  TextField,
-  useForm,
-} from '../../components/form';
+import { controlProps, Field, inputClass, TextField, useForm } from '../../components/form';
 import { CountryCodePicker } from '../../components/form/CountryCodePicker';
 import { useAuth } from '../../session/AuthContext';
 import { AccountSection } from './AccountSection';
 import { accountApi } from './api';
-import { failureMessage, SavedNote, useSavedNote } from './SavedNote';
+import { failureMessage, SubmitRow, useSavedNote } from './SavedNote';
 
 const FIELDS = ['name', 'phone'] as const satisfies readonly ProfileField[];
 
@@ -94,13 +86,9 @@ function ProfileForm({ user }: { user: AuthUser }) {
           />
         </div>
       </Field>
-      <FormError message={form.formError} />
-      <div className="flex flex-wrap items-center gap-4">
-        <PrimaryButton size="inline" busy={form.busy === 'submit'} busyLabel="Saving...">
-          Save
-        </PrimaryButton>
-        <SavedNote note={saved.note} />
-      </div>
+      <SubmitRow form={form} busyLabel="Saving..." note={saved.note}>
+        Save
+      </SubmitRow>
     </form>
   );
 }

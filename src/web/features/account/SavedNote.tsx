@@ -1,5 +1,6 @@
 import { CircleCheck } from 'lucide';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
+import { FormError, PrimaryButton } from '../../components/form';
 import { Icon } from '../../components/Icon';
 import { announce } from '../../lib/announce';
 
@@ -26,6 +27,35 @@ export function SavedNote({ note }: { note: string | null }) {
       <Icon node={CircleCheck} className="mt-0.5 size-4 shrink-0" />
       {note}
     </p>
+  );
+}
+
+/** How a section's form ends: its error, then its button (saying what it does while busy) with the note beside it. */
+export function SubmitRow({
+  form,
+  action = 'submit',
+  busyLabel,
+  note,
+  children,
+}: {
+  /** The section's form (useForm): its error, and which of its actions runs. */
+  form: { formError: string | null; busy: string | null };
+  /** The action this button starts, for a form of more than one. */
+  action?: string;
+  busyLabel: string;
+  note: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <FormError message={form.formError} />
+      <div className="flex flex-wrap items-center gap-4">
+        <PrimaryButton size="inline" busy={form.busy === action} busyLabel={busyLabel}>
+          {children}
+        </PrimaryButton>
+        <SavedNote note={note} />
+      </div>
+    </>
   );
 }
 

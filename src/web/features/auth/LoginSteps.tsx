@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { RESET_CODE_LENGTH } from '../../../shared/constants';
 import { MAX_LENGTH } from '../../../shared/limits';
 import {
@@ -8,7 +9,7 @@ import {
   PrimaryButton,
   TextField,
 } from '../../components/form';
-import type { LoginFlow } from './useLoginFlow';
+import type { LoginFlow, LoginView } from './useLoginFlow';
 
 type StepProps = { id: string; flow: LoginFlow };
 
@@ -16,20 +17,38 @@ function FlowNotice({ flow }: { flow: LoginFlow }) {
   return flow.message && <Notice tone={flow.message.tone}>{flow.message.text}</Notice>;
 }
 
+/** The email the account signed up with: the first field both of signing in and of asking for a reset code. */
+function EmailField({ id, flow }: StepProps) {
+  return (
+    <TextField
+      id={id}
+      inputRef={flow.firstFieldRef}
+      label="Email"
+      type="email"
+      required
+      autoComplete="email"
+      value={flow.values.email}
+      onValueChange={flow.set.email}
+      maxLength={MAX_LENGTH.email}
+    />
+  );
+}
+
+/** The way back to the step before; held while a request runs and once the password is reset. */
+function BackTo({ step, flow, children }: { step: LoginView; flow: LoginFlow; children: ReactNode }) {
+  return (
+    <div className="text-center">
+      <BackButton onClick={() => flow.go(step)} disabled={flow.busy || flow.done}>
+        {children}
+      </BackButton>
+    </div>
+  );
+}
+
 export function LoginStep({ id, flow, onSignup }: StepProps & { onSignup: () => void }) {
   return (
     <form onSubmit={flow.onLogin} className="space-y-4">
-      <TextField
-        id={`${id}-email`}
-        inputRef={flow.firstFieldRef}
-        label="Email"
-        type="email"
-        required
-        autoComplete="email"
-        value={flow.values.email}
-        onValueChange={flow.set.email}
-        maxLength={MAX_LENGTH.email}
-      />
+      <EmailField id={`${id}-email`} flow={flow} />
       <div>
         <PasswordField
           id={`${id}-password`}
@@ -70,26 +89,14 @@ export function ForgotStep({ id, flow }: StepProps) {
       <p className="-mt-2 text-sm text-slate-600">
         Enter the email you signed up with and we'll send you a {RESET_CODE_LENGTH}-digit verification code.
       </p>
-      <TextField
-        id={`${id}-forgot-email`}
-        inputRef={flow.firstFieldRef}
-        label="Email"
-        type="email"
-        required
-        autoComplete="email"
-        value={flow.values.email}
-        onValueChange={flow.set.email}
-        maxLength={MAX_LENGTH.email}
-      />
+      <EmailField id={`${id}-forgot-email`} flow={flow} />
       <FlowNotice flow={flow} />
       <PrimaryButton busy={flow.busy} busyLabel="Sending...">
         Send Verification Code
       </PrimaryButton>
-      <div className="text-center">
-        <BackButton onClick={() => flow.go('login')} disabled={flow.busy || flow.done}>
-          Back to login
-        </BackButton>
-      </div>
+      <BackTo step="login" flow={flow}>
+        Back to login
+      </BackTo>
     </form>
   );
 }
@@ -115,48 +122,43 @@ export function VerifyStep({ id, flow }: StepProps) {
       <PrimaryButton busy={flow.busy} busyLabel="Verifying...">
         Verify Code
       </PrimaryButton>
-      <div className="text-center">
-        <BackButton onClick={() => flow.go('forgot')} disabled={flow.busy || flow.done}>
-          Back
-        </BackButton>
-      </div>
+      <BackTo step="forgot" flow={flow}>
+        Back
+      </BackTo>
     </form>
   );
 }
+
+/** The reset step's two fields; each field's id and error are named as the server names its input. */
+const RESET_FIELDS = [
+  { field: 'newPassword', label: 'New Password', error: 'password' },
+  { field: 'confirmPassword', label: 'Confirm Password', error: 'confirmPassword' },
+] as const;
 
 export function ResetStep({ id, flow }: StepProps) {
   return (
     <form onSubmit={flow.onReset} noValidate className="space-y-4">
       <FlowNotice flow={flow} />
-      <PasswordField
-        id={`${id}-password`}
-        inputRef={flow.firstFieldRef}
-        label="New Password"
-        required
-        autoComplete="new-password"
-        value={flow.values.newPassword}
-        onValueChange={flow.set.newPassword}
-        error={flow.resetError('password')}
-        disabled={flow.done}
-      />
-      <PasswordField
-        id={`${id}-confirmPassword`}
-        label="Confirm Password"
-        required
-        autoComplete="new-password"
-        value={flow.values.confirmPassword}
-        onValueChange={flow.set.confirmPassword}
-        error={flow.resetError('confirmPassword')}
-        disabled={flow.done}
-      />
+      {RESET_FIELDS.map(({ field, label, error }, index) => (
+        <PasswordField
+          key={field}
+          id={`${id}-${error}`}
+          inputRef={index === 0 ? flow.firstFieldRef : undefined}
+          label={label}
+          required
+          autoComplete="new-password"
+          value={flow.values[field]}
+          onValueChange={flow.set[field]}
+          error={flow.resetError(error)}
+          disabled={flow.done}
+        />
+      ))}
       <PrimaryButton busy={flow.busy} busyLabel="Resetting..." disabled={flow.done}>
         Reset Password
       </PrimaryButton>
-      <div className="text-center">
-        <BackButton onClick={() => flow.go('verify')} disabled={flow.busy || flow.done}>
-          Back
-        </BackButton>
-      </div>
+      <BackTo step="verify" flow={flow}>
+        Back
+      </BackTo>
     </form>
   );
 }

@@ -27,6 +27,13 @@ export function SignupDetailsStep({
   onLogin: () => void;
   onClose: () => void;
 }) {
+  /** A detail's id, value, change and error, as the form kit's fields take them. */
+  const field = (name: keyof SignupFlow['details']) => ({
+    id: fieldId(name),
+    value: flow.details[name],
+    onValueChange: flow.set(name),
+    error: flow.errorFor(name),
+  });
   const phoneError = flow.errorFor('phone');
   const phoneId = fieldId('phone');
   return (
@@ -36,24 +43,18 @@ export function SignupDetailsStep({
         address.
       </p>
       <TextField
-        id={fieldId('name')}
+        {...field('name')}
         label="Full Name"
         required
         autoComplete="name"
-        value={flow.details.name}
-        onValueChange={flow.set('name')}
-        error={flow.errorFor('name')}
         maxLength={MAX_LENGTH.signupName}
       />
       <TextField
-        id={fieldId('email')}
+        {...field('email')}
         label="Email"
         required
         type="email"
         autoComplete="email"
-        value={flow.details.email}
-        onValueChange={flow.set('email')}
-        error={flow.errorFor('email')}
         maxLength={MAX_LENGTH.email}
       />
       <Field id={phoneId} label="Phone" error={phoneError}>
@@ -77,23 +78,17 @@ export function SignupDetailsStep({
         </div>
       </Field>
       <PasswordField
-        id={fieldId('password')}
+        {...field('password')}
         label="Password"
         hint={PASSWORD_RULE}
         required
         autoComplete="new-password"
-        value={flow.details.password}
-        onValueChange={flow.set('password')}
-        error={flow.errorFor('password')}
       />
       <PasswordField
-        id={fieldId('confirmPassword')}
+        {...field('confirmPassword')}
         label="Confirm Password"
         required
         autoComplete="new-password"
-        value={flow.details.confirmPassword}
-        onValueChange={flow.set('confirmPassword')}
-        error={flow.errorFor('confirmPassword')}
       />
       {flow.formError && <Notice tone="error">{flow.formError}</Notice>}
       <PrimaryButton busy={flow.busy === 'send'} busyLabel="Sending code...">

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import type { AdminLicense } from '../../../shared/dashboard';
 import { SUSPENSION_REASON_MAX } from '../../../shared/licenses';
-import { Button, FormError, TextAreaField, useForm } from '../../components/form';
+import { Button, FormError, useForm } from '../../components/form';
 import { dashboardApi, problem } from './api';
+import { DangerForm, ReasonField } from './DangerForm';
 import { Card, formatDateTime, StatusBadge } from './ui';
 import { useRowAction } from './useRowAction';
 
@@ -28,33 +29,26 @@ function SuspendForm({
     explain: (failure, onFields) => (onFields ? null : problem(failure)),
   });
   return (
-    <form
+    <DangerForm
+      label={`Suspend the license for ${license.toolName}`}
+      warning={
+        <>
+          Every machine answers SUSPENDED at its next check, updates and downloads stop
+          {license.seats > 1 ? ', the team’s members lose their seats with it' : ''}, and the buyer is emailed
+          the reason. Reinstate undoes it.
+        </>
+      }
       onSubmit={submit}
-      className="space-y-3 rounded-lg border border-red-200 bg-red-50 p-4"
-      aria-label={`Suspend the license for ${license.toolName}`}
+      form={form}
+      submitLabel="Suspend license"
+      onCancel={onCancel}
     >
-      <p className="text-sm text-red-900">
-        Every machine answers SUSPENDED at its next check, updates and downloads stop
-        {license.seats > 1 ? ', the team’s members lose their seats with it' : ''}, and the buyer is emailed
-        the reason. Reinstate undoes it.
-      </p>
-      <TextAreaField
+      <ReasonField
         {...form.field('reason')}
         label="Reason (the buyer reads it)"
-        required
         maxLength={SUSPENSION_REASON_MAX}
-        rows={3}
       />
-      <FormError message={form.formError} />
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" variant="danger" busy={form.busy === 'submit'}>
-          Suspend license
-        </Button>
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
-    </form>
+    </DangerForm>
   );
 }
 

@@ -4,6 +4,7 @@ import { formatSubunits } from '../../../shared/money';
 import { Button, FormError, TextField, useForm } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { dashboardApi, problem } from './api';
+import { DangerForm } from './DangerForm';
 import { AuthenticatorCodeField } from './fields';
 import { Detail } from './OrderRecords';
 import { Card, formatDateTime } from './ui';
@@ -144,31 +145,21 @@ export function ProformaPaymentPanel({
           </div>
           <FormError message={settle.error} />
           {returning && (
-            <form
+            <DangerForm
+              label="Return the late payment"
+              warning="A payment link's payment is refunded through Razorpay; for a transfer, send it back from the bank and give that transfer's UTR."
               onSubmit={returnPayment}
-              className="space-y-3 rounded-lg border border-red-200 bg-red-50 p-4"
-              aria-label="Return the late payment"
+              form={giveBack}
+              submitLabel="Return the payment"
+              onCancel={() => setReturning(false)}
             >
-              <p className="text-sm text-red-900">
-                A payment link's payment is refunded through Razorpay; for a transfer, send it back from the
-                bank and give that transfer's UTR.
-              </p>
               <TextField
                 {...giveBack.field('utr')}
                 label="UTR of the transfer back (for a bank transfer)"
                 autoComplete="off"
               />
               <AuthenticatorCodeField {...giveBack.field('code')} required />
-              <FormError message={giveBack.formError} />
-              <div className="flex flex-wrap gap-2">
-                <Button type="submit" variant="danger" busy={giveBack.busy === 'submit'}>
-                  Return the payment
-                </Button>
-                <Button variant="secondary" onClick={() => setReturning(false)}>
-                  Cancel
-                </Button>
-              </div>
-            </form>
+            </DangerForm>
           )}
         </div>
       )}

@@ -1,7 +1,8 @@
 import { REFUND_REASON_MAX } from '../../../shared/dashboard';
-import { Button, FormError, TextAreaField, TextField, useForm } from '../../components/form';
+import { useForm } from '../../components/form';
 import { dashboardApi, problem } from './api';
-import { AUTHENTICATOR_CODE } from './ui';
+import { DangerForm, ReasonField } from './DangerForm';
+import { AuthenticatorCodeField } from './fields';
 
 const FIELDS = ['reason', 'code'] as const;
 const fieldId = (field: string) => `refund-${field}`;
@@ -27,37 +28,17 @@ export function RefundPanel({
     },
   });
   return (
-    <form
+    <DangerForm
+      label="Refund this order"
+      warning={`The buyer gets ${amount} back through Razorpay, loses the tool and is told by email. This cannot be undone.`}
       onSubmit={submit}
-      className="w-full space-y-3 rounded-lg border border-red-200 bg-red-50 p-4"
-      aria-label="Refund this order"
+      form={form}
+      submitLabel={`Refund ${amount}`}
+      onCancel={onCancel}
+      className="w-full"
     >
-      <p className="text-sm text-red-900">
-        The buyer gets {amount} back through Razorpay, loses the tool and is told by email. This cannot be
-        undone.
-      </p>
-      <TextAreaField
-        {...form.field('reason')}
-        label="Reason (for the records)"
-        required
-        maxLength={REFUND_REASON_MAX}
-        rows={3}
-      />
-      <TextField
-        {...form.field('code')}
-        label="Code from your authenticator app"
-        {...AUTHENTICATOR_CODE}
-        required
-      />
-      <FormError message={form.formError} />
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" variant="danger" busy={form.busy === 'submit'}>
-          Refund {amount}
-        </Button>
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
-    </form>
+      <ReasonField {...form.field('reason')} label="Reason (for the records)" maxLength={REFUND_REASON_MAX} />
+      <AuthenticatorCodeField {...form.field('code')} required />
+    </DangerForm>
   );
 }

@@ -1,11 +1,20 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { formatSubunits } from '../../../shared/money';
 import { REFUND_REASON_LABELS } from '../../../shared/refund-requests';
-import { Button, FormError, TextAreaField, TextField } from '../../components/form';
+import { Button, FormError, TextAreaField } from '../../components/form';
 import { useAction } from '../../components/form/useAction';
 import { dashboardApi, problem } from './api';
-import { AUTHENTICATOR_CODE, Card, formatDateTime, ScreenTitle, useNotice, useScreenTitle } from './ui';
+import { AuthenticatorCodeField } from './fields';
+import { Card, formatDateTime, ScreenTitle, useNotice, useScreenTitle } from './ui';
 import { useDashboardData } from './useDashboardData';
+
+type Decision = 'approve' | 'decline';
+
+/** The buttons that open a request's decision, each naming (data-opens) the field its form focuses. */
+const OPENERS: ReadonlyArray<[Decision, string]> = [
+  ['approve', 'Approve…'],
+  ['decline', 'Decline…'],
+];
 
 /**
  * The buyers' open refund requests (from their order pages): approve (the order is refunded, which asks a fresh
@@ -14,7 +23,7 @@ import { useDashboardData } from './useDashboardData';
 export function RefundRequestsScreen() {
   useScreenTitle('Refund requests');
   const { data, error, reload } = useDashboardData(dashboardApi.refundRequests, 'refund-requests');
-  const [acting, setActing] = useState<{ id: string; kind: 'approve' | 'decline' } | null>(null);
+  const [acting, setActing] = useState<{ id: string; kind: Decision } | null>(null);
   const [text, setText] = useState('');
   const { run, busy, error: actionError, clear } = useAction(problem);
   const [done, setDone] = useNotice();
@@ -35,7 +44,7 @@ export function RefundRequestsScreen() {
     if (decided > 0) doneRef.current?.focus();
   }, [decided]);
 
-  const start = (id: string, kind: 'approve' | 'decline') => {
+  const start = (id: string, kind: Decision) => {
     setActing({ id, kind });
     setText('');
     clear();
@@ -102,10 +111,8 @@ export function RefundRequestsScreen() {
                           onValueChange={setText}
                         />
                       ) : (
-                        <TextField
+                        <AuthenticatorCodeField
                           id={`approve-${request.id}`}
-                          label="Code from your authenticator app"
-                          {...AUTHENTICATOR_CODE}
                           required
                           value={text}
                           onValueChange={setText}
@@ -127,20 +134,16 @@ export function RefundRequestsScreen() {
                     </form>
                   ) : (
                     <div className="flex flex-wrap gap-2">
-                      <Button
-                        variant="secondary"
-                        data-opens={`approve-${request.id}`}
-                        onClick={() => start(request.id, 'approve')}
-                      >
-                        Approve…
-                      </Button>
-                      <Button
-                        variant="secondary"
-                        data-opens={`decline-${request.id}`}
-                        onClick={() => start(request.id, 'decline')}
-                      >
-                        Decline…
-                      </Button>
+                      {OPENERS.map(([kind, label]) => (
+                        <Button
+                          key={kind}
+                          variant="secondary"
+                          data-opens={`${kind}-${request.id}`}
+                          onClick={() => start(request.id, kind)}
+                        >
+                          {label}
+                        </Button>
+                      ))}
                     </div>
                   )}
                 </li>

@@ -2,11 +2,12 @@ import { useState } from 'react';
 import type { WebhookDeliverySummary } from '../../../shared/webhooks';
 import { Button, FormError } from '../../components/form';
 import { announce } from '../../lib/announce';
-import { dashboardApi, problem } from './api';
+import { dashboardApi } from './api';
 import { DataTable } from './DataTable';
 import { BackLink } from './links';
 import { Card, formatDateTime, ScreenTitle, StatusBadge, useScreenTitle } from './ui';
 import { useDashboardData, useRecordId } from './useDashboardData';
+import { useRowAction } from './useRowAction';
 import { SecretOnce } from './WebhookSecret';
 import { endpointState } from './WebhooksScreen';
 
@@ -15,21 +16,14 @@ export function WebhookScreen() {
   const id = useRecordId();
   useScreenTitle('Webhook endpoint');
   const detail = useDashboardData(() => dashboardApi.webhook(id), id);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRowAction();
   const [secret, setSecret] = useState<string | null>(null);
-  const act = async (name: string, action: () => Promise<string>) => {
-    setBusy(name);
-    setError(null);
-    try {
+  /** A row's or the endpoint's action: its result is announced, then the endpoint and its deliveries read again. */
+  const act = (name: string, action: () => Promise<string>) =>
+    run(name, async () => {
       announce(await action());
       detail.reload();
-    } catch (failure) {
-      setError(problem(failure));
-    } finally {
-      setBusy(null);
-    }
-  };
+    });
   const endpoint = detail.data?.endpoint;
   const columns = [
     {

@@ -2,10 +2,8 @@ import { ArrowRight, Check } from 'lucide';
 import { Link } from 'wouter';
 import { Icon } from '../../components/Icon';
 import { TOOLS_PROMO } from '../../content/home-sections';
-import { DesktopMark, LaptopMark } from './art/PlatformMarks';
+import { PlatformMark } from './art/PlatformMarks';
 import toolsShopArt from './art/tools-shop.svg?no-inline';
-
-const PLATFORM_MARKS = { Windows: DesktopMark, macOS: LaptopMark } as const;
 
 /**
  * The utility-tools shop teaser (docs/product.md §2 "a further section using a dashboard image and utility
@@ -60,18 +58,15 @@ export function ToolsPromoSection() {
               <Icon node={ArrowRight} className="size-4.5" />
             </Link>
             <ul className="flex items-center gap-5" aria-label="Available for">
-              {TOOLS_PROMO.platforms.map((platform) => {
-                const Mark = PLATFORM_MARKS[platform];
-                return (
-                  <li
-                    key={platform}
-                    className="inline-flex items-center gap-2 text-sm font-medium text-brand-100"
-                  >
-                    <Mark className="size-7 text-white" />
-                    {platform}
-                  </li>
-                );
-              })}
+              {TOOLS_PROMO.platforms.map((platform) => (
+                <li
+                  key={platform}
+                  className="inline-flex items-center gap-2 text-sm font-medium text-brand-100"
+                >
+                  <PlatformMark platform={platform} className="size-7 text-white" />
+                  {platform}
+                </li>
+              ))}
             </ul>
           </div>
         </div>

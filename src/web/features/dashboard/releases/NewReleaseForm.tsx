@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import {
   type AdminRelease,
   MINIMUM_MACOS_PATTERN,
@@ -51,6 +52,41 @@ export function MinimumOsFields({
           placeholder="e.g. 10.0.17763"
         />
       )}
+    </>
+  );
+}
+
+/**
+ * How both release forms end: the critical flag (it may change after publishing too), the form's error and its
+ * submit button; `className` places the last two in the form's grid.
+ */
+export function CriticalAndSubmit({
+  form,
+  className,
+  children,
+}: {
+  form: {
+    values: { critical: boolean };
+    set: (field: 'critical', value: boolean) => void;
+    formError: string | null;
+    busy: string | null;
+  };
+  className: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <Checkbox
+        label="Critical update"
+        checked={form.values.critical}
+        onCheckedChange={(checked) => form.set('critical', checked)}
+      />
+      <div className={`space-y-2 ${className}`}>
+        <FormError message={form.formError} />
+        <Button type="submit" busy={form.busy === 'submit'}>
+          {children}
+        </Button>
+      </div>
     </>
   );
 }
@@ -125,17 +161,9 @@ export function NewReleaseForm({
         inputMode="numeric"
       />
       <MinimumOsFields form={form} device={device} />
-      <Checkbox
-        label="Critical update"
-        checked={values.critical}
-        onCheckedChange={(checked) => form.set('critical', checked)}
-      />
-      <div className="space-y-2 sm:col-span-2 lg:col-span-3">
-        <FormError message={form.formError} />
-        <Button type="submit" busy={form.busy === 'submit'}>
-          Create draft
-        </Button>
-      </div>
+      <CriticalAndSubmit form={form} className="sm:col-span-2 lg:col-span-3">
+        Create draft
+      </CriticalAndSubmit>
     </form>
   );
 }

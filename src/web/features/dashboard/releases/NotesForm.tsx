@@ -1,7 +1,7 @@
 import type { AdminRelease } from '../../../../shared/releases';
-import { Button, Checkbox, FormError, TextAreaField, useForm } from '../../../components/form';
+import { TextAreaField, useForm } from '../../../components/form';
 import { dashboardApi, problem } from '../api';
-import { type Device, MinimumOsFields } from './NewReleaseForm';
+import { CriticalAndSubmit, type Device, MinimumOsFields } from './NewReleaseForm';
 
 const FIELDS = ['notesMarkdown', 'minimumMacosVersion', 'minimumWindowsVersion'] as const;
 
@@ -42,7 +42,6 @@ export function NotesForm({
     fields: FIELDS,
     idOf,
   });
-  const { values } = form;
   const submit = form.submit({
     send: async (current) => onSaved(await dashboardApi.editRelease(release.id, current)),
     explain: (failure) => problem(failure),
@@ -64,17 +63,9 @@ export function NotesForm({
       <div className="grid gap-3 sm:grid-cols-2">
         <MinimumOsFields form={form} device={device} />
       </div>
-      <Checkbox
-        label="Critical update"
-        checked={values.critical}
-        onCheckedChange={(checked) => form.set('critical', checked)}
-      />
-      <div className="space-y-2 lg:col-span-2">
-        <FormError message={form.formError} />
-        <Button type="submit" busy={form.busy === 'submit'}>
-          Save notes
-        </Button>
-      </div>
+      <CriticalAndSubmit form={form} className="lg:col-span-2">
+        Save notes
+      </CriticalAndSubmit>
     </form>
   );
 }

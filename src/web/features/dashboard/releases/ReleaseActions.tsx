@@ -4,7 +4,7 @@ import type { AdminRelease, ReleaseRollout } from '../../../../shared/releases';
 import { Button, FormError, TextField } from '../../../components/form';
 import { useAction } from '../../../components/form/useAction';
 import { dashboardApi, problem } from '../api';
-import { AUTHENTICATOR_CODE } from '../ui';
+import { AuthenticatorCodeField } from '../fields';
 
 /** "10 % of machines, rolling", "halted at 50 %", "complete": as `releases rollout` prints it. */
 export const rolloutText = (rollout: ReleaseRollout) =>
@@ -22,10 +22,9 @@ const publishedText = (release: AdminRelease) =>
 
 /** Wide enough for its label on one line, so the fields beside it line up. */
 const codeField = (release: AdminRelease, what: string, code: string, setCode: (code: string) => void) => (
-  <TextField
+  <AuthenticatorCodeField
     id={`release-${release.id}-code`}
     label={`Code from your authenticator app (to ${what})`}
-    {...AUTHENTICATOR_CODE}
     value={code}
     onValueChange={setCode}
     className="w-full sm:w-96"
