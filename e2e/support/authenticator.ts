@@ -3,18 +3,23 @@ import { generate } from 'otplib';
 
 const STEP_MS = 30_000;
 
+/** A late code is given only while it has this long left, so typing it in cannot outlast it. */
+const LATE_CODE_LEFT_MS = 15_000;
+
 /**
  * The operator's authenticator app, for a secret read once enrolment shows it. The dashboard accepts each time step
- * once, and a code one step early, as from a phone whose clock runs up to 30 s fast
- * (src/server/operator/second-factor.ts). So each code is from the step after the last one given: the current
- * step, else the next, and only when both are spent does it wait for the next step to begin.
+ * once, and a code one step late or early, as from a phone whose clock runs up to 30 s slow or fast
+ * (src/server/operator/second-factor.ts). So each code is from the step after the last one given: the last step
+ * while it has 15 s left, else the current step, else the next, and only when they are spent does it wait for the
+ * next step to begin. A journey that needs three codes gets them without waiting.
  */
 export function authenticator(secret: () => string): () => Promise<string> {
   let lastStep = Number.NEGATIVE_INFINITY;
   return async function nextCode() {
     for (;;) {
       const now = Math.floor(Date.now() / STEP_MS);
-      const step = Math.max(now, lastStep + 1);
+      const lateLeft = (now + 1) * STEP_MS - Date.now();
+      const step = Math.max(lateLeft >= LATE_CODE_LEFT_MS ? now - 1 : now, lastStep + 1);
       if (step <= now + 1) {
         lastStep = step;
         return generate({ secret: secret(), epoch: (step * STEP_MS) / 1000 });
