@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { TEST_DATA_SECRET_KEY } from './app';
+import { TEST_DATA_SECRET_KEY, testPasswordHashCost } from './app';
 import { seedMigratedDataDir } from './database';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -97,6 +97,7 @@ export class ServerProcess {
         DATA_SECRET_KEY: TEST_DATA_SECRET_KEY,
         LOG_LEVEL: 'warn',
         SITE_DIR: path.join(this.dataDir, 'no-site'),
+        ...testPasswordHashCost(this.env),
         ...this.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -35,10 +35,10 @@ export async function changePassword(
     .select({ email: users.email, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.id, input.userId));
-  if (!user || !(await verifyPassword(input.currentPassword, user.passwordHash)))
+  if (!user || !(await verifyPassword(input.currentPassword, user.passwordHash, ctx.config.passwordHashCost)))
     throw wrongCurrentPassword();
   await budget.refund();
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, ctx.config.passwordHashCost);
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, passwordChangedAt: now }).where(eq(users.id, input.userId));

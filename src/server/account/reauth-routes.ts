@@ -105,7 +105,10 @@ export function reauthRoutes(base: FastifyInstance, ctx: AppContext): void {
           .select({ passwordHash: users.passwordHash })
           .from(users)
           .where(eq(users.id, user.id));
-        if (!account || !(await verifyPassword(input.password ?? '', account.passwordHash)))
+        if (
+          !account ||
+          !(await verifyPassword(input.password ?? '', account.passwordHash, ctx.config.passwordHashCost))
+        )
           throw wrongPassword();
       }
       await budget.refund();

@@ -15,7 +15,7 @@ import {
 } from './codes';
 import { recordSignupConsents } from './consents';
 import { accountExistsEmail, passwordChangedEmail, resetCodeEmail, signupCodeEmail } from './emails';
-import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPassword } from './passwords';
+import { hashPassword, needsRehash, verifyPassword } from './passwords';
 import { endAllSessions } from './session';
 
 /**
@@ -35,8 +35,8 @@ export function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | un
 }
 
 /**
- * The account these credentials open, or undefined. Unknown emails are checked against a dummy hash: same work,
- * same time, same answer as a wrong password. A hash made with older parameters is replaced on the way.
+ * The account these credentials open, or undefined. Unknown emails cost a hash all the same: same work, same time,
+ * same answer as a wrong password. A hash made with older parameters is replaced on the way.
  */
 export async function authenticate(
   ctx: AppContext,
@@ -44,10 +44,11 @@ export async function authenticate(
   password: string,
 ): Promise<UserRow | undefined> {
   const user = await findUserByEmail(ctx.db, email);
-  const matches = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  const cost = ctx.config.passwordHashCost;
+  const matches = await verifyPassword(password, user?.passwordHash, cost);
   if (!user || !matches) return undefined;
-  if (needsRehash(user.passwordHash)) {
-    const passwordHash = await hashPassword(password);
+  if (needsRehash(user.passwordHash, cost)) {
+    const passwordHash = await hashPassword(password, cost);
     await ctx.db.update(users).set({ passwordHash }).where(eq(users.id, user.id));
   }
   return user;

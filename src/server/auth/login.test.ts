@@ -5,7 +5,8 @@ import { DEFAULT_PASSWORD, form, signUp, uniqueEmail, uniqueIp } from '../../../
 import type { TestClient } from '../../../test/support/client';
 import { testAppForFile } from '../../../test/support/file-apps';
 import { AUTH_MESSAGES } from '../../shared/auth';
-import { sessions } from '../db/schema/accounts';
+import { sessions, users } from '../db/schema/accounts';
+import { hashPassword } from './passwords';
 import { LOGIN_FAILURES_PER_ACCOUNT } from './routes';
 import { hashSessionId, SESSION_COOKIE } from './session';
 import { SESSION_CACHE_TTL_MS } from './session-cache';
@@ -42,6 +43,26 @@ describe('POST /api/auth/login/', () => {
       message: AUTH_MESSAGES.loginSuccess,
     });
     expect((await client.get('/api/auth/check/')).json()).toMatchObject({ loggedin: true });
+  });
+
+  it('replaces a hash made at another cost at the next login, with one at the configured cost', async () => {
+    const client = await t.client({ ip: uniqueIp() });
+    const stored = () =>
+      t.ctx.db
+        .select({ hash: users.passwordHash })
+        .from(users)
+        .where(eq(users.email, email.replace('login', 'Login')));
+    // As production made it (cost 17); the test app hashes at the cost PASSWORD_HASH_COST gives it.
+    await t.ctx.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(DEFAULT_PASSWORD) })
+      .where(eq(users.email, email.replace('login', 'Login')));
+    expect((await stored())[0]?.hash).toMatch(/^scrypt\$17\$/);
+    expect((await login(client, { email, password: DEFAULT_PASSWORD })).statusCode).toBe(200);
+    const [after] = await stored();
+    expect(after?.hash).toMatch(new RegExp(`^scrypt\\$${t.ctx.config.passwordHashCost}\\$8\\$1\\$`));
+    expect(t.ctx.config.passwordHashCost).not.toBe(17);
+    expect((await login(client, { email, password: DEFAULT_PASSWORD })).statusCode).toBe(200);
   });
 
   it('answers an unknown email and a wrong password identically', async () => {

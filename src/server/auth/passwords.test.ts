@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, SCRYPT_PARAMS, verifyPassword } from './passwords';
+import { hashPassword, needsRehash, verifyPassword } from './passwords';
 
 describe('password hashing', () => {
   it('stores scrypt N=2^17, r=8, p=1 with a random salt alongside the hash', async () => {
@@ -29,11 +29,19 @@ describe('password hashing', () => {
     expect(await verifyPassword('x', 'scrypt$30$8$1$c2FsdHNhbHQ$aGFzaA')).toBe(false);
   });
 
-  it('keeps the dummy hash on the current parameters, so unknown emails cost as much as known ones', () => {
-    expect(needsRehash(DUMMY_PASSWORD_HASH)).toBe(false);
-    expect(
-      DUMMY_PASSWORD_HASH.startsWith(`scrypt$${SCRYPT_PARAMS.log2N}$${SCRYPT_PARAMS.r}$${SCRYPT_PARAMS.p}$`),
-    ).toBe(true);
+  it('never matches when nothing is stored (an unknown email), after a hash at the cost asked for', async () => {
+    expect(await verifyPassword('x', undefined)).toBe(false);
+    expect(await verifyPassword('x', undefined, 12)).toBe(false);
+  });
+
+  it('hashes at a lower cost when told (the tests), and asks for a rehash wherever the cost differs', async () => {
+    const cheap = await hashPassword('same password', 12);
+    expect(cheap).toMatch(/^scrypt\$12\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(await verifyPassword('same password', cheap)).toBe(true);
+    expect(await verifyPassword('same passworD', cheap, 12)).toBe(false);
+    expect(needsRehash(cheap, 12)).toBe(false);
+    expect(needsRehash(cheap)).toBe(true);
+    expect(needsRehash(await hashPassword('same password'), 12)).toBe(true);
   });
 
   it('asks for a rehash of hashes made with weaker parameters', () => {

@@ -1,21 +1,16 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { PASSWORD_HASH_COST } from '../kernel/config';
 import { DomainError } from '../kernel/domain-error';
 
 /**
  * Password hashing (docs/product.md §11): scrypt with N=2^17, r=8, p=1, a 16-byte salt and a 32-byte key. The parameters
- * are stored with each hash ("scrypt$17$8$1$salt$key"), so they can be raised later: a login with an older hash
- * rehashes it. Passwords are NFC-normalised first, so the same characters typed on different keyboards match.
+ * are stored with each hash ("scrypt$17$8$1$salt$key"), so they can be raised later: a login with a hash made at
+ * another cost rehashes it. The cost comes from the configuration (`passwordHashCost`), which only tests lower.
+ * Passwords are NFC-normalised first, so the same characters typed on different keyboards match.
  */
-export const SCRYPT_PARAMS = { log2N: 17, r: 8, p: 1 } as const;
+export const SCRYPT_PARAMS = { log2N: PASSWORD_HASH_COST, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
-
-/**
- * Hash of a random password nobody knows, with the current parameters. Logins for unknown emails are checked
- * against it, so they cost the same time as logins for real accounts. A test keeps its parameters current.
- */
-export const DUMMY_PASSWORD_HASH =
-  'scrypt$17$8$1$EQ7ZZncEimZGBNZAeSOkTQ$CGvM5NggSII4aNPoZhxbn284QRyXXwFi4WY99siiqnA';
 
 /**
  * At most two hashes at once (one per core): each takes 128 MiB and most of a core for a fraction of a second.
@@ -87,19 +82,27 @@ function parse(stored: string): Parsed | null {
   return { log2N, r, p, salt, key };
 }
 
-export async function hashPassword(password: string): Promise<string> {
+const paramsAt = (cost: number): Params => ({ ...SCRYPT_PARAMS, log2N: cost });
+
+export async function hashPassword(password: string, cost: number = PASSWORD_HASH_COST): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);
-  const key = await derive(password, salt, SCRYPT_PARAMS);
-  const { log2N, r, p } = SCRYPT_PARAMS;
+  const { log2N, r, p } = paramsAt(cost);
+  const key = await derive(password, salt, { log2N, r, p });
   return `scrypt$${log2N}$${r}$${p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
-/** True when `password` matches `stored`. A malformed stored hash never matches. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const parsed = parse(stored);
+/**
+ * True when `password` matches `stored`. No stored hash (an unknown email) or a malformed one never matches, after
+ * the same work at today's cost, so neither answers faster than a wrong password.
+ */
+export async function verifyPassword(
+  password: string,
+  stored: string | undefined,
+  cost: number = PASSWORD_HASH_COST,
+): Promise<boolean> {
+  const parsed = stored === undefined ? null : parse(stored);
   if (!parsed) {
-    // Still spend the usual time, so a broken row does not stand out by answering fast.
-    await derive(password, randomBytes(SALT_LENGTH), SCRYPT_PARAMS);
+    await derive(password, randomBytes(SALT_LENGTH), paramsAt(cost));
     return false;
   }
   const key = await derive(password, parsed.salt, parsed);
@@ -107,12 +110,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** True when the hash was made with other parameters than today's, so it should be replaced at the next login. */
-export function needsRehash(stored: string): boolean {
+export function needsRehash(stored: string, cost: number = PASSWORD_HASH_COST): boolean {
   const parsed = parse(stored);
-  return (
-    !parsed ||
-    parsed.log2N !== SCRYPT_PARAMS.log2N ||
-    parsed.r !== SCRYPT_PARAMS.r ||
-    parsed.p !== SCRYPT_PARAMS.p
-  );
+  const today = paramsAt(cost);
+  return !parsed || parsed.log2N !== today.log2N || parsed.r !== today.r || parsed.p !== today.p;
 }

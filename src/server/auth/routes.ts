@@ -211,7 +211,7 @@ function registerAuthRoutes(base: FastifyInstance, ctx: AppContext): void {
       const matched = await checkCode(ctx, { email, purpose: 'signup', code: input.otp });
       if (!matched) throw invalidCode();
       // Hashing is slow, so it happens outside any transaction; the code is used up only when the account is made.
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await hashPassword(input.password, ctx.config.passwordHashCost);
       const user = await createAccount(ctx, {
         name: input.name,
         email: input.email,
@@ -281,7 +281,7 @@ function registerAuthRoutes(base: FastifyInstance, ctx: AppContext): void {
       await limitCodeUses(ctx, request);
       const matched = await checkCode(ctx, { email, purpose: 'reset', code: input.otp });
       if (!matched) throw invalidCode();
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await hashPassword(input.password, ctx.config.passwordHashCost);
       const userId = await resetPassword(ctx, { email, passwordHash, code: matched }).catch(
         (error: unknown) => {
           throw refusal(error);

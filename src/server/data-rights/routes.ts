@@ -69,7 +69,10 @@ export async function dataRightsRoutes(base: FastifyInstance, ctx: AppContext): 
         .select({ passwordHash: users.passwordHash })
         .from(users)
         .where(eq(users.id, user.id));
-      if (!account || !(await verifyPassword(input.password, account.passwordHash))) {
+      if (
+        !account ||
+        !(await verifyPassword(input.password, account.passwordHash, ctx.config.passwordHashCost))
+      ) {
         throw new AppError(400, 'wrong_password', DATA_RIGHTS_MESSAGES.wrongPassword, {
           password: DATA_RIGHTS_MESSAGES.wrongPassword,
         });

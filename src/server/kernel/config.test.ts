@@ -184,6 +184,22 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it("hashes passwords at scrypt's cost 17 unless PASSWORD_HASH_COST lowers it, which production refuses", () => {
+    expect(loadConfig({ SESSION_SECRET: SECRET }).passwordHashCost).toBe(17);
+    expect(loadConfig({ SESSION_SECRET: SECRET, PASSWORD_HASH_COST: '12' }).passwordHashCost).toBe(12);
+    expect(loadConfig(production).passwordHashCost).toBe(17);
+    expect(loadConfig({ ...production, PASSWORD_HASH_COST: '18' }).passwordHashCost).toBe(18);
+    expect(problemsOf({ ...production, PASSWORD_HASH_COST: '12' })).toEqual([
+      'PASSWORD_HASH_COST: not below 17 in production (a lower cost is for tests)',
+    ]);
+    expect(problemsOf({ SESSION_SECRET: SECRET, PASSWORD_HASH_COST: '9' })[0]).toMatch(
+      /^PASSWORD_HASH_COST: /,
+    );
+    expect(problemsOf({ SESSION_SECRET: SECRET, PASSWORD_HASH_COST: 'cheap' })[0]).toMatch(
+      /^PASSWORD_HASH_COST: /,
+    );
+  });
+
   it('trusts proxy headers only when TRUST_PROXY says so', () => {
     expect(loadConfig({ SESSION_SECRET: SECRET, TRUST_PROXY: '1' }).trustProxy).toBe(true);
     expect(loadConfig({ SESSION_SECRET: SECRET, TRUST_PROXY: 'true' }).trustProxy).toBe(true);

@@ -11,6 +11,9 @@ const optionalString = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
+/** scrypt's cost (log2 of N) for password hashes in production, and everywhere PASSWORD_HASH_COST does not lower it. */
+export const PASSWORD_HASH_COST = 17;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -65,6 +68,9 @@ const envSchema = z.object({
   FIRM_BANK_ACCOUNT: optionalString,
   FIRM_BANK_IFSC: optionalString,
   FIRM_BANK_NAME: optionalString,
+  PASSWORD_HASH_COST: optionalString.pipe(
+    z.coerce.number<string | undefined>().int().min(10).max(20).optional(),
+  ),
   WEBHOOKS_ALLOW_LOOPBACK: z
     .enum(['', '0', '1', 'true', 'false'])
     .default('')
@@ -131,6 +137,12 @@ export type Config = {
    * tests only. Private, link-local and metadata addresses are always refused.
    */
   webhooks: { allowLoopback: boolean };
+  /**
+   * scrypt's cost for new password hashes, as log2 of N (docs/product.md §11): 17 unless PASSWORD_HASH_COST lowers
+   * it, which the tests do (a hash at 17 is half a second of a core) and production refuses. A login rehashes a
+   * password stored at another cost.
+   */
+  passwordHashCost: number;
 };
 
 export class ConfigError extends Error {
@@ -167,6 +179,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!raw('RELEASE_SIGNING_KEY'))
       problems.push('RELEASE_SIGNING_KEY: required in production (an Ed25519 private key, PKCS#8 PEM)');
     if (!raw('DATA_SECRET_KEY')) problems.push(`DATA_SECRET_KEY: required in production (${DATA_KEY_SHAPE})`);
+    const hashCost = Number(raw('PASSWORD_HASH_COST') ?? PASSWORD_HASH_COST);
+    if (hashCost < PASSWORD_HASH_COST)
+      problems.push(
+        `PASSWORD_HASH_COST: not below ${PASSWORD_HASH_COST} in production (a lower cost is for tests)`,
+      );
     if (['1', 'true'].includes(raw('WEBHOOKS_ALLOW_LOOPBACK') ?? ''))
       problems.push(
         'WEBHOOKS_ALLOW_LOOPBACK: not allowed in production (webhooks never go to loopback there)',
@@ -234,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? (isProduction ? 5 : 0)) * 1000,
     firm: firm.identity,
     webhooks: { allowLoopback: e.WEBHOOKS_ALLOW_LOOPBACK },
+    passwordHashCost: e.PASSWORD_HASH_COST ?? PASSWORD_HASH_COST,
   };
 }
 
