@@ -31,11 +31,12 @@ const databaseFreeTests = readdirSync('src/server', { recursive: true, encoding:
  * isolated, 1,118 s; four isolated 946 s; four not isolated 701 s, every test passing.
  */
 const maxWorkers = Math.max(4, availableParallelism());
+/** Set per project: a project does not inherit the root's `isolate`. */
+const isolate = false;
 
 export default defineConfig({
   test: {
     maxWorkers,
-    isolate: false,
     projects: [
       {
         test: {
@@ -44,6 +45,7 @@ export default defineConfig({
           // Tests of several processes sharing one PostgreSQL server have no PGlite counterpart.
           exclude: ['**/node_modules/**', 'src/**/*.postgres.test.ts'],
           environment: 'node',
+          isolate,
           env: { TEST_DB: 'pglite' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -55,6 +57,7 @@ export default defineConfig({
           name: 'web',
           include: ['src/web/**/*.test.tsx'],
           environment: 'happy-dom',
+          isolate,
           testTimeout: 15_000,
         },
       },
@@ -67,6 +70,7 @@ export default defineConfig({
                 // The embedded database's own features (its backups) have no PostgreSQL counterpart.
                 exclude: ['**/node_modules/**', 'src/**/*.pglite.test.ts', ...databaseFreeTests],
                 environment: 'node',
+                isolate,
                 env: { TEST_DB: 'postgres', TEST_DATABASE_URL: postgres },
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
