@@ -13,16 +13,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  openTestApp,
-  TEST_DATA_SECRET_KEY,
-  TEST_RELEASE_SIGNING_KEY,
-  type TestApp,
-} from '../../test/support/app';
+import { openTestApp, TEST_RELEASE_SIGNING_KEY, type TestApp } from '../../test/support/app';
 import { createTestDatabase } from '../../test/support/database';
 import { HaproxyProcess } from '../../test/support/haproxy';
 import { fingerprint, licensedPurchase } from '../../test/support/license-fixtures';
 import { freePort, HttpClient, ServerProcess } from '../../test/support/processes';
+import { TEST_DATA_SECRET_KEY } from '../../test/support/settings';
 import {
   catalogueRows,
   createUser,

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, TEST_DATA_SECRET_KEY, type TestApp } from '../../test/support/app';
+import { openTestApp, type TestApp } from '../../test/support/app';
 import { createTestDatabase } from '../../test/support/database';
 import { freePort, HttpClient, ServerProcess } from '../../test/support/processes';
+import { TEST_DATA_SECRET_KEY } from '../../test/support/settings';
 import {
   catalogueRows,
   createUser,

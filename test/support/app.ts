@@ -11,6 +11,7 @@ import type { RazorpayEmulator } from '../../src/server/payments/emulator/index'
 import { startUp } from '../../src/server/startup';
 import { TestClient } from './client';
 import { createTestDatabase } from './database';
+import { TEST_DATA_SECRET_KEY, testPasswordHashCost } from './settings';
 
 export type TestApp = {
   app: FastifyInstance;
@@ -36,17 +37,6 @@ const TEST_LICENSE_SIGNING_KEY = generateKeyPairSync('ed25519')
 export const TEST_RELEASE_SIGNING_KEY = generateKeyPairSync('ed25519')
   .privateKey.export({ format: 'pem', type: 'pkcs8' })
   .toString();
-
-/** The data key of every test app; a process a test starts on the same database must be given it too. */
-export const TEST_DATA_SECRET_KEY = 'a5'.repeat(32);
-
-/**
- * scrypt's cost in tests (log2 N): a hash at production's 17 is half a second of a core, and thousands of sign-ups
- * and logins made it a tenth of the suite. src/server/auth/passwords.test.ts hashes at 17; production refuses a
- * lower cost, so an app or server started as production is given none.
- */
-export const testPasswordHashCost = (env: Record<string, string | undefined>): Record<string, string> =>
-  env.NODE_ENV === 'production' ? {} : { PASSWORD_HASH_COST: '12' };
 
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({

@@ -1,6 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { chmod, copyFile, mkdir, readFile } from 'node:fs/promises';
+import {
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { chmod, copyFile, cp, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
@@ -26,7 +35,7 @@ function schemaKey(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-let archive: Promise<{ blob: Blob; gzipped: string }> | undefined;
+let archive: Promise<{ blob: () => Promise<Blob>; gzipped: string }> | undefined;
 
 /**
  * A new PGlite database runs initdb (2 to 4 s here) and then every migration; a test needs only what that makes.
@@ -34,7 +43,7 @@ let archive: Promise<{ blob: Blob; gzipped: string }> | undefined;
  * (half a second). Made under a name of its own and renamed into place, so test processes starting together
  * never read a half-written one. The snapshot is kept gzipped too, as a backup of that database is written.
  */
-function migratedTemplate(): Promise<{ blob: Blob; gzipped: string }> {
+function migratedTemplate(): Promise<{ blob: () => Promise<Blob>; gzipped: string }> {
   archive ??= (async () => {
     const file = path.join(templates, `pglite-${schemaKey()}.tar`);
     const gzipped = `${file}.gz`;
@@ -50,12 +59,42 @@ function migratedTemplate(): Promise<{ blob: Blob; gzipped: string }> {
       renameSync(snapshot, gzipped);
       renameSync(`${snapshot}.tar`, file);
       for (const name of readdirSync(templates))
-        if (/^pglite-\w+\.tar(\.gz)?$/.test(name) && !name.startsWith(path.basename(file)))
-          rmSync(path.join(templates, name), { force: true });
+        if (/^pglite-\w+\.(tar(\.gz)?|dir)$/.test(name) && !name.startsWith(path.basename(file, '.tar')))
+          rmSync(path.join(templates, name), { force: true, recursive: true });
     }
-    return { blob: new Blob([await readFile(file)]), gzipped };
+    // Read only by what unpacks it (in-memory test databases, the folder below): a copy of the folder needs none.
+    let blob: Promise<Blob> | undefined;
+    return { blob: () => (blob ??= readFile(file).then((bytes) => new Blob([bytes]))), gzipped };
   })();
   return archive;
+}
+
+let folder: Promise<string> | undefined;
+
+/**
+ * The migrated template as a PGlite folder, unpacked once from the archive: a test's DATA_DIR/pglite is a copy of
+ * it, which costs a file copy where unpacking the archive cost a PGlite start in the test's process (a second of CPU
+ * each, for every browser journey's shop and every test file that starts a server or the command line). Made under
+ * a name of its own and renamed into place, as the archive is.
+ */
+function migratedFolder(): Promise<string> {
+  folder ??= (async () => {
+    const { blob } = await migratedTemplate();
+    const made = path.join(templates, `pglite-${schemaKey()}.dir`);
+    if (existsSync(made)) return made;
+    const making = `${made}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    const handle = await openDatabase({ pgliteDir: making, loadDataDir: await blob() });
+    await handle.close();
+    try {
+      renameSync(making, made);
+    } catch (error) {
+      // Another process put its copy in place first: use that one.
+      rmSync(making, { recursive: true, force: true });
+      if (!existsSync(made)) throw error;
+    }
+    return made;
+  })();
+  return folder;
 }
 
 /**
@@ -67,9 +106,10 @@ function migratedTemplate(): Promise<{ blob: Blob; gzipped: string }> {
 export async function seedMigratedDataDir(dataDir: string): Promise<void> {
   const pgliteDir = path.join(dataDir, 'pglite');
   if (existsSync(pgliteDir)) return;
-  const { blob, gzipped } = await migratedTemplate();
-  const handle = await openDatabase({ pgliteDir, loadDataDir: blob });
-  await handle.close();
+  const { gzipped } = await migratedTemplate();
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await cp(await migratedFolder(), pgliteDir, { recursive: true, mode: constants.COPYFILE_FICLONE });
+  await chmod(pgliteDir, 0o700);
   await mkdir(backupDirOf(dataDir), { recursive: true, mode: 0o700 });
   await writeBackup(async (file) => {
     await copyFile(gzipped, file);
@@ -126,7 +166,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { url?: str
   if (testDriver() === 'pglite') {
     const handle = await openDatabase({
       pgliteDir: 'memory://',
-      loadDataDir: (await migratedTemplate()).blob,
+      loadDataDir: await (await migratedTemplate()).blob(),
     });
     await handle.migrate();
     return handle;

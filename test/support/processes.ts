@@ -5,8 +5,8 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { TEST_DATA_SECRET_KEY, testPasswordHashCost } from './app';
 import { seedMigratedDataDir } from './database';
+import { TEST_DATA_SECRET_KEY, testPasswordHashCost } from './settings';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 

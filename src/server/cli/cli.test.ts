@@ -6,11 +6,12 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, TEST_DATA_SECRET_KEY, type TestApp } from '../../../test/support/app';
+import { openTestApp, type TestApp } from '../../../test/support/app';
 import { verifiedOperator } from '../../../test/support/dashboard-helpers';
 import { commandLineProcessEnv, testDriver } from '../../../test/support/database';
 import { openedMails } from '../../../test/support/mail';
 import { runCli, ServerProcess } from '../../../test/support/processes';
+import { TEST_DATA_SECRET_KEY } from '../../../test/support/settings';
 import {
   buyTool,
   catalogueRows,

@@ -3,11 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DATA_SECRET_KEY, TEST_RELEASE_SIGNING_KEY } from '../../../test/support/app';
+import { TEST_RELEASE_SIGNING_KEY } from '../../../test/support/app';
 import { argv } from '../../../test/support/command-line';
 import { commandLineProcessEnv } from '../../../test/support/database';
 import { runCli } from '../../../test/support/processes';
 import { nupkg } from '../../../test/support/release-fixtures';
+import { TEST_DATA_SECRET_KEY } from '../../../test/support/settings';
 import type { ActivityEntry } from '../../shared/dashboard';
 import type { AdminRelease } from '../../shared/releases';
 

@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestApp, TEST_DATA_SECRET_KEY, type TestApp } from '../../../test/support/app';
+import { openTestApp, type TestApp } from '../../../test/support/app';
 import { createTestDatabase } from '../../../test/support/database';
 import { fingerprint } from '../../../test/support/license-fixtures';
 import { openedMails } from '../../../test/support/mail';
 import { freePort } from '../../../test/support/processes';
 import { addToolWithUpdatePeriod, DAY_0, dayOf, myLicenseOf } from '../../../test/support/renewal-fixtures';
+import { TEST_DATA_SECRET_KEY } from '../../../test/support/settings';
 import { eventually, INR_BILLING, newBuyer, payThroughEmulator } from '../../../test/support/shop-fixtures';
 import { addMonths } from '../../shared/update-periods';
 import { outbox } from '../db/schema/mail';
