@@ -8,7 +8,7 @@ import { DomainError } from '../kernel/domain-error';
  * another cost rehashes it. The cost comes from the configuration (`passwordHashCost`), which only tests lower.
  * Passwords are NFC-normalised first, so the same characters typed on different keyboards match.
  */
-export const SCRYPT_PARAMS = { log2N: PASSWORD_HASH_COST, r: 8, p: 1 } as const;
+const SCRYPT_PARAMS = { log2N: PASSWORD_HASH_COST, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 
