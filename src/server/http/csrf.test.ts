@@ -61,4 +61,22 @@ describe('CSRF protection', () => {
     expect(page.headers['permissions-policy']).toContain('camera=()');
     await app.close();
   });
+
+  it('leaves them off a 304, which keeps those of the answer the client holds (RFC 9110 §15.4.5)', async () => {
+    const app = Fastify();
+    registerSecurityHeaders(app, testConfig());
+    app.get('/page', async (request, reply) => {
+      reply.type('text/html; charset=utf-8').header('etag', '"v1"').header('cache-control', 'no-cache');
+      return request.headers['if-none-match'] === '"v1"' ? reply.status(304).send() : '<p>Hi</p>';
+    });
+    const whole = await app.inject({ method: 'GET', url: '/page' });
+    expect(whole.headers['content-security-policy']).toContain("default-src 'self'");
+    const unchanged = await app.inject({ method: 'GET', url: '/page', headers: { 'if-none-match': '"v1"' } });
+    expect(unchanged.statusCode).toBe(304);
+    expect(unchanged.headers.etag).toBe('"v1"');
+    expect(unchanged.headers['cache-control']).toBe('no-cache');
+    expect(unchanged.headers['content-security-policy']).toBeUndefined();
+    expect(unchanged.headers['permissions-policy']).toBeUndefined();
+    await app.close();
+  });
 });

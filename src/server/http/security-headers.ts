@@ -48,6 +48,9 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
   const jsonHeaders = jsonSecurityHeaders(config);
 
   app.addHook('onSend', (_request, reply, payload, done) => {
+    // A 304 updates what the client holds, which keeps the headers its 200 carried: RFC 9110 §15.4.5 asks for the
+    // caching headers only (ETag, Cache-Control, Vary, Date), and a fleet revalidating its feeds sends it the most.
+    if (reply.statusCode === 304) return done(null, payload);
     const type = reply.getHeader('content-type');
     reply.headers(
       typeof type === 'string' && type.startsWith('application/json') ? jsonHeaders : pageHeaders,
