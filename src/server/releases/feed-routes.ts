@@ -73,6 +73,22 @@ function entryDigest(entry: Entry): string {
 const BUILT_FEEDS = 500;
 const builtFeeds = new Map<string, string>();
 
+type Published = Awaited<ReturnType<typeof publishedFor>>;
+/** A feed's offer to one machine at one address, and its ETag (`offeredAt`). */
+type Offered = {
+  /** The published files it was worked out from: while `publishedFor` hands out this same list, it holds. */
+  published: Published;
+  installable: Entry[];
+  announced: Entry[];
+  /** The digests of the files offered and announced: what a built feed is kept under. */
+  files: string;
+  etag: string;
+};
+/** Per remembered machine (`liveFeedOwner`), per address asked: an appcast, a Velopack channel, their queries. */
+const offeredFeeds = new WeakMap<FeedOwner, Map<string, Offered>>();
+/** Addresses remembered per machine: the few its updater asks, not every query string anyone sends. */
+const ADDRESSES_PER_MACHINE = 8;
+
 /**
  * What an appcast is built with in place of the machine's token and license, then replaced by them: random, so no
  * text of a feed holds them by chance, and of a token's and a license id's alphabets, which XML leaves as they are.
@@ -104,10 +120,8 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
 
   /**
    * A feed with a strong ETag (every installed copy polls it): `304` to a matching `If-None-Match` (RFC 9110
-   * §13.1.2). `no-cache` rather than `no-store`, so a client may keep it and revalidate. The ETag is a digest of
-   * everything the feed is built from (its address, which holds the token and the query; the machine and its
-   * license; the files offered and announced, every field of each; the site's address), so a client that has the
-   * feed is answered without building it: on a release day most of the fleet asks again for what it has.
+   * §13.1.2). `no-cache` rather than `no-store`, so a client may keep it and revalidate. The ETag is the offer's
+   * (`offeredAt`), so a client that has the feed is answered without building it.
    *
    * A feed is built once for each set of files and narrowing (`feed.key`), with stand-ins for what is the machine's
    * own, which `feed.personal` puts in: the machines a rollout reaches get the same feed but for their token, and so
@@ -116,27 +130,16 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
   function sendFeed(
     request: FastifyRequest,
     reply: FastifyReply,
-    owner: FeedOwner,
-    feed: {
-      type: string;
-      key: string;
-      offered: readonly Entry[];
-      announced?: readonly Entry[];
-      build: () => string;
-      personal?: (built: string) => string;
-    },
+    offer: Offered,
+    feed: { type: string; key: string; build: () => string; personal?: (built: string) => string },
   ) {
-    const files = `${feed.offered.map(entryDigest).join(' ')} | ${(feed.announced ?? []).map(entryDigest).join(' ')}`;
-    const etag = `"${createHash('sha256')
-      .update(`${FEED_FORMAT}\n${ctx.config.publicUrl}\n${request.url}\n${JSON.stringify(owner)}\n${files}`)
-      .digest('base64url')}"`;
     reply
       .header('cache-control', 'private, no-cache')
       .header('x-robots-tag', 'noindex')
-      .header('etag', etag)
+      .header('etag', offer.etag)
       .header('vary', 'accept-encoding');
-    if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
-    const key = `${feed.type}\n${feed.key}\n${files}`;
+    if (etagMatches(request.headers['if-none-match'], offer.etag)) return reply.status(304).send();
+    const key = `${feed.type}\n${feed.key}\n${offer.files}`;
     let built = builtFeeds.get(key);
     if (built === undefined) {
       makeRoom(builtFeeds, BUILT_FEEDS);
@@ -144,6 +147,37 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
       builtFeeds.set(key, built);
     }
     return reply.type(feed.type).send(feed.personal ? feed.personal(built) : built);
+  }
+
+  /**
+   * What the feed at this address offers the machine, and its ETag: a digest of everything the feed is built from
+   * (its address, which holds the token and the query; the machine and its license; the files offered and announced,
+   * every field of each; the site's address). Worked out again only when the machine or the published files changed,
+   * which are the same remembered objects until then (`liveFeedOwner`, `publishedFor`): most of a release day's
+   * requests are a fleet revalidating what it has.
+   */
+  function offeredAt(
+    owner: FeedOwner,
+    url: string,
+    published: Published,
+    offer: () => { installable: Entry[]; announced?: Entry[] },
+  ): Offered {
+    let byAddress = offeredFeeds.get(owner);
+    const known = byAddress?.get(url);
+    if (known?.published === published) return known;
+    const { installable, announced = [] } = offer();
+    const files = `${installable.map(entryDigest).join(' ')} | ${announced.map(entryDigest).join(' ')}`;
+    const etag = `"${createHash('sha256')
+      .update(`${FEED_FORMAT}\n${ctx.config.publicUrl}\n${url}\n${JSON.stringify(owner)}\n${files}`)
+      .digest('base64url')}"`;
+    const offered = { published, installable, announced, files, etag };
+    if (!byAddress) {
+      byAddress = new Map();
+      offeredFeeds.set(owner, byAddress);
+    }
+    makeRoom(byAddress, ADDRESSES_PER_MACHINE);
+    byAddress.set(url, offered);
+    return offered;
   }
 
   /**
@@ -183,10 +217,15 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
       ...(os ? { platform: os } : {}),
     });
     const filter = { ...(os ? { os } : {}), ...(arch ? { arch } : {}) };
-    const { installable } = offerTo(owner, entries);
-    // Announced to Sparkle only, and only above what it may install for macOS: WinSparkle skips the item.
-    const mac = entries.filter(({ artifact }) => artifact.platform === 'macos');
-    const { announced } = offerTo(owner, mac);
+    const offer = offeredAt(owner, request.url, entries, () => ({
+      installable: offerTo(owner, entries).installable,
+      // Announced to Sparkle only, and only above what it may install for macOS: WinSparkle skips the item.
+      announced: offerTo(
+        owner,
+        entries.filter(({ artifact }) => artifact.platform === 'macos'),
+      ).announced,
+    }));
+    const { installable, announced } = offer;
     // Sparkle and WinSparkle name the app's version in their User-Agent, and which of them asks.
     const userAgent = request.headers['user-agent'];
     const client = /\bWinSparkle\//.test(userAgent ?? '')
@@ -199,11 +238,9 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
       versionFromUserAgent(userAgent),
       client ? installable.filter(({ artifact }) => artifact.platform === client) : installable,
     );
-    return sendFeed(request, reply, owner, {
+    return sendFeed(request, reply, offer, {
       type: 'application/rss+xml; charset=utf-8',
       key: `${owner.toolName}\n${os} ${arch}`,
-      offered: installable,
-      announced,
       build: () =>
         buildAppcast(owner.toolName, installable, filter, standInFileUrl, {
           entries: announced,
@@ -226,32 +263,28 @@ export async function updateFeedRoutes(base: FastifyInstance, ctx: AppContext): 
     const legacy = fileName === 'RELEASES' || fileName.startsWith('RELEASES-');
     const feed = velopackChannel(fileName === 'RELEASES' ? 'win' : (channel ?? ''));
     if (feed) {
-      const { installable } = offerTo(
-        owner,
-        (
-          await publishedFor(ctx, owner.toolId, {
-            kind: 'velopack',
-            platform: feed.platform,
-            includeBeta: feed.includeBeta,
-          })
-        ).filter(({ artifact }) => feed.arches.includes(artifact.arch)),
+      const published = await publishedFor(ctx, owner.toolId, {
+        kind: 'velopack',
+        platform: feed.platform,
+        includeBeta: feed.includeBeta,
+      });
+      const offer = offeredAt(owner, request.url, published, () =>
+        offerTo(
+          owner,
+          published.filter(({ artifact }) => feed.arches.includes(artifact.arch)),
+        ),
       );
+      const { installable } = offer;
       await sighted(owner, reportedVersion(request.query.localVersion), installable);
       return sendFeed(
         request,
         reply,
-        owner,
+        offer,
         legacy
-          ? {
-              type: 'text/plain; charset=utf-8',
-              key: '',
-              offered: installable,
-              build: () => squirrelReleases(installable),
-            }
+          ? { type: 'text/plain; charset=utf-8', key: '', build: () => squirrelReleases(installable) }
           : {
               type: 'application/json; charset=utf-8',
               key: owner.packageId,
-              offered: installable,
               build: () => JSON.stringify(velopackFeed(owner.packageId, installable)),
             },
       );

@@ -138,6 +138,45 @@ describe('while this instance hears release changes', () => {
     }
   });
 
+  it('answers a revalidation 304 from what it remembers, and the whole feed once a release or the license changes', async () => {
+    const licenseFeed = await followLicenseChanges(t.ctx, t.database);
+    try {
+      await expect.poll(() => licenseFeed.healthy(), { timeout: 3000 }).toBe(true);
+      const path = new URL(machine.appcastUrl).pathname;
+      const ask = (etag: string) => t.app.inject({ url: path, headers: { 'if-none-match': etag } });
+      const first = await t.app.inject({ url: path });
+      const etag = String(first.headers.etag);
+      expect((await ask(etag)).statusCode).toBe(304);
+      expect((await ask(etag)).statusCode).toBe(304);
+      // Published by another writer: the old ETag gets the new feed.
+      await addRelease(
+        { db: other.db, storage: t.ctx.storage },
+        { toolId, version: '1.3.0', artifacts: files('1.3.0') },
+      );
+      await expect.poll(async () => (await ask(etag)).statusCode, { timeout: 2000, interval: 20 }).toBe(200);
+      const published = await ask(etag);
+      expect(published.body).toContain('<sparkle:shortVersionString>1.3.0<');
+      const afterRelease = String(published.headers.etag);
+      expect((await ask(afterRelease)).statusCode).toBe(304);
+      // The license's updates end before 1.3.0: the same machine, another offer, another ETag.
+      await other.db
+        .update(licenses)
+        .set({ updatesUntil: new Date('2000-01-01T00:00:00Z') })
+        .where(eq(licenses.id, licenseId));
+      await expect
+        .poll(async () => (await ask(afterRelease)).statusCode, { timeout: 2000, interval: 20 })
+        .toBe(200);
+      expect((await ask(afterRelease)).body).not.toContain('<sparkle:shortVersionString>1.3.0<');
+    } finally {
+      await other.db.update(licenses).set({ updatesUntil: null }).where(eq(licenses.id, licenseId));
+      await licenseFeed.close();
+      await t.ctx.db
+        .update(releases)
+        .set({ state: 'yanked', yankedAt: new Date() })
+        .where(eq(releases.toolId, toolId));
+    }
+  });
+
   it('stops remembering when the feed stops', async () => {
     await feed.close();
     expect(t.ctx.releaseChanges.follower).toBeUndefined();
