@@ -1,14 +1,9 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
 import { and, asc, eq, gt, lt } from 'drizzle-orm';
 import { ACCOUNT_MESSAGES, type AccountPasskey } from '../../shared/account';
 import { SITE } from '../../shared/site';
@@ -24,6 +19,12 @@ import { DomainError } from '../kernel/domain-error';
  */
 
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+
+/**
+ * @simplewebauthn/server, loaded at the first ceremony: a process that never sees one (every `npm run admin` command,
+ * the license API's instances) does not pay its load, a tenth of a start.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 const relyingParty = (ctx: AppContext) => {
   const url = new URL(ctx.config.publicUrl);
@@ -51,6 +52,7 @@ async function takeChallenge(
   clientDataJSON: string,
   purpose: 'register' | 'login',
 ): Promise<typeof webauthnChallenges.$inferSelect> {
+  const { decodeClientDataJSON } = await import('@simplewebauthn/server/helpers');
   let challenge: string;
   try {
     challenge = decodeClientDataJSON(clientDataJSON).challenge;
@@ -95,7 +97,7 @@ export async function registrationOptions(
     .select({ id: passkeys.credentialId, transports: passkeys.transports })
     .from(passkeys)
     .where(eq(passkeys.userId, user.id));
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: SITE.name,
     rpID: relyingParty(ctx).rpID,
     userName: user.email,
@@ -123,13 +125,15 @@ export async function addPasskey(
   const challenge = await takeChallenge(ctx, input.credential.response.clientDataJSON, 'register');
   if (challenge.userId !== input.userId || challenge.sessionIdHash !== input.sessionIdHash) throw refused();
   const { rpID, origin } = relyingParty(ctx);
-  const verified = await verifyRegistrationResponse({
-    response: input.credential,
-    expectedChallenge: challenge.challenge,
-    expectedOrigin: origin,
-    expectedRPID: rpID,
-    requireUserVerification: true,
-  }).catch(() => null);
+  const verified = await (await webauthn())
+    .verifyRegistrationResponse({
+      response: input.credential,
+      expectedChallenge: challenge.challenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: true,
+    })
+    .catch(() => null);
   if (!verified?.verified) throw refused();
   const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
   const inserted = await ctx.db
@@ -175,7 +179,7 @@ export async function removePasskey(ctx: AppContext, userId: string, id: string)
 
 /** Options for a sign-in with any passkey of this site: the browser lets the person pick one (discoverable). */
 export async function loginOptions(ctx: AppContext): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: relyingParty(ctx).rpID,
     userVerification: 'required',
     timeout: CHALLENGE_TTL_MS,
@@ -208,19 +212,21 @@ export async function verifyPasskeyLogin(
     throw refused(ACCOUNT_MESSAGES.passkeySignInFailed);
   }
   const { rpID, origin } = relyingParty(ctx);
-  const verified = await verifyAuthenticationResponse({
-    response: credential,
-    expectedChallenge: challenge.challenge,
-    expectedOrigin: origin,
-    expectedRPID: rpID,
-    credential: {
-      id: passkey.credentialId,
-      publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
-      counter: passkey.counter,
-      transports: passkey.transports,
-    },
-    requireUserVerification: true,
-  }).catch(() => null);
+  const verified = await (await webauthn())
+    .verifyAuthenticationResponse({
+      response: credential,
+      expectedChallenge: challenge.challenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      credential: {
+        id: passkey.credentialId,
+        publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
+        counter: passkey.counter,
+        transports: passkey.transports,
+      },
+      requireUserVerification: true,
+    })
+    .catch(() => null);
   if (!verified?.verified) throw refused(ACCOUNT_MESSAGES.passkeySignInFailed);
   await ctx.db
     .update(passkeys)

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { BRAND_MARK } from '../../shared/brand-mark';
 import { formatSubunits } from '../../shared/money';
 import type { PaidAgainstProforma, ProformaTerms, TaxDocument } from './document';
@@ -398,6 +397,9 @@ function drawSpecimenBanner(doc: Doc): void {
 /** Renders a document snapshot to PDF bytes, in the app's fonts (`ctx.pdfFonts`). */
 export async function renderTaxDocumentPdf(fonts: PdfFonts, d: TaxDocument): Promise<Buffer> {
   const issued = new Date(`${d.date}T00:00:00+05:30`);
+  // Loaded when a document is first drawn: most processes (every `npm run admin` command, a server between
+  // invoices) never draw one, and pdfkit and its fonts' code are a tenth of a start.
+  const { default: PDFDocument } = await import('pdfkit');
   const pdf = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
