@@ -120,7 +120,7 @@ export class ServerProcess {
       } catch {
         // not listening yet
       }
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     // Not left running: a server still starting would slow down every test after this one.
     child.kill('SIGKILL');
