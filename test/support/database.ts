@@ -159,8 +159,9 @@ export async function commandLineProcessEnv(
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite unpacked from the migrated archive, or a new
- * database on the throwaway PostgreSQL server named by TEST_DATABASE_URL (dropped again on close). Migrated once
- * more either way: nothing to do when the archive is current, and what a test of migrations relies on.
+ * database on the throwaway PostgreSQL server named by TEST_DATABASE_URL, a copy of the migrated template there
+ * (dropped again on close). Migrated once more either way: nothing to do when the copy is current, and what a
+ * test of migrations relies on.
  */
 export async function createTestDatabase(): Promise<DatabaseHandle & { url?: string }> {
   if (testDriver() === 'pglite') {
@@ -171,7 +172,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { url?: str
     await handle.migrate();
     return handle;
   }
-  const database = await emptyPostgresDatabase();
+  const database = await newPostgresDatabase(await postgresTemplate());
   const handle = await openDatabase({ databaseUrl: database.url, pgliteDir: '' });
   await handle.migrate();
   return {
@@ -184,40 +185,103 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { url?: str
   };
 }
 
+/** The PostgreSQL server tests may create databases on (TEST_DATABASE_URL), and one of its databases' address. */
+function postgresServer(): { adminUrl: string; urlOf(name: string): string } {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl)
+    throw new Error('a PostgreSQL test needs TEST_DATABASE_URL (a server where we may create databases)');
+  return {
+    adminUrl,
+    urlOf(name) {
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
+  };
+}
+
+/** Runs `statement` on the server's admin database, again while it is refused for a connection still closing. */
+async function onServer(statement: string, retryWhileInUse = true): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresServer().adminUrl });
+  await client.connect();
+  try {
+    // A pool's connections may still be closing on the server. Forcing would kill them with a FATAL that reaches
+    // the closing client as an unhandled error, so wait for them to go first.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.query(statement);
+        return;
+      } catch (error) {
+        const inUse = (error as { code?: string }).code === '55006';
+        if (!retryWhileInUse || !inUse || attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+let postgresTemplateMade: Promise<string> | undefined;
+
+/**
+ * The migrated database on the PostgreSQL server that each test database is a copy of (`CREATE DATABASE … TEMPLATE`),
+ * as the PGlite ones are unpacked from one archive: a copy costs a fraction of running every migration on an empty
+ * database, which the PostgreSQL pass did about a hundred times. One per schema (`schemaKey`), made once by whichever
+ * test process needs it first: migrated under a name of its own and renamed into place, so no process copies a
+ * half-migrated one; a process that loses the race drops its own.
+ */
+function postgresTemplate(): Promise<string> {
+  postgresTemplateMade ??= (async () => {
+    const name = `test_template_${schemaKey()}`;
+    const { adminUrl, urlOf } = postgresServer();
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    await client.end();
+    if (found.rowCount) return name;
+    const making = `${name}_${randomBytes(4).toString('hex')}`;
+    await onServer(`create database ${making}`);
+    const handle = await openDatabase({ databaseUrl: urlOf(making), pgliteDir: '' });
+    try {
+      await handle.migrate();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await onServer(`alter database ${making} rename to ${name}`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42P04') throw error;
+      await onServer(`drop database ${making}`);
+    }
+    // Templates of earlier schemas, unless a run on that schema is copying one right now.
+    const cleaner = new pg.Client({ connectionString: adminUrl });
+    await cleaner.connect();
+    const stale = await cleaner.query<{ datname: string }>(
+      "select datname from pg_database where datname like 'test\\_template\\_%' and datname <> $1 and datname not like $2",
+      [name, `${name}\\_%`],
+    );
+    await cleaner.end();
+    for (const { datname } of stale.rows) await onServer(`drop database ${datname}`, false).catch(() => {});
+    return name;
+  })();
+  return postgresTemplateMade;
+}
+
 /**
  * A new, empty database (not migrated) on the throwaway PostgreSQL server named by TEST_DATABASE_URL, and its drop,
  * which waits for the database's last connections to close.
  */
-export async function emptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl)
-    throw new Error('a PostgreSQL test needs TEST_DATABASE_URL (a server where we may create databases)');
+export const emptyPostgresDatabase = () => newPostgresDatabase();
+
+/** A new database on the tests' PostgreSQL server, a copy of `template` when given, and its drop. */
+async function newPostgresDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const { urlOf } = postgresServer();
   const name = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  await onServer(template ? `create database ${name} template ${template}` : `create database ${name}`);
   return {
-    url: url.toString(),
-    async drop() {
-      const dropper = new pg.Client({ connectionString: adminUrl });
-      await dropper.connect();
-      // The pool's connections may still be closing on the server. Forcing the drop would kill them with a
-      // FATAL that reaches the closing client as an unhandled error, so wait for them to go first.
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await dropper.query(`drop database if exists ${name}`);
-          break;
-        } catch (error) {
-          const inUse = (error as { code?: string }).code === '55006';
-          if (!inUse || attempt >= 50) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      }
-      await dropper.end();
-    },
+    url: urlOf(name),
+    drop: () => onServer(`drop database if exists ${name}`),
   };
 }
 
