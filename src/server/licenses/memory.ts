@@ -25,7 +25,15 @@ const UNKNOWN_LICENSE_CACHE_TTL_MS = 500;
 export const UNKNOWN_LICENSE_CACHE_MAX_ENTRIES = 1000;
 
 /** What an instance remembers for validate: the row, and the license file it last signed for this machine. */
-export type KnownLicense = { row: LicenseRow; licenseFile?: string };
+export type KnownLicense = {
+  row: LicenseRow;
+  licenseFile?: string;
+  /**
+   * The machine as the update check offers it releases (releases/offer.ts), with its feed token: one object while
+   * this entry is remembered, so its rollout places and its token are worked out once, not on every check.
+   */
+  machine?: { activationId: string; updatesUntil: Date | null; updateToken: string };
+};
 
 /** Whether this instance hears every license change as it commits; until it is told so, it does not. */
 export type LicenseChangeFeed = { follower?: Pick<ChannelFollower, 'healthy'> };

@@ -10,6 +10,7 @@ import {
   type ReleaseChannel,
 } from '../../shared/releases';
 import type { AppContext } from '../kernel/context';
+import { makeRoom } from '../kernel/ttl-cache';
 import { granted } from '../licenses/answers';
 import type { LicenseRequest } from '../licenses/lookup';
 import { asRequest, registerLicenseApi } from '../licenses/routes';
@@ -46,6 +47,46 @@ function runsOn(release: ReleaseRow, platform: ArtifactPlatform, osVersion: stri
   return !minimum || !osVersion || compareOsVersions(minimum, osVersion) <= 0;
 }
 
+type Published = Awaited<ReturnType<typeof publishedFor>>;
+type Candidate = Published[number];
+
+/** Per remembered list of installers: the archives it was merged with, and the candidates per kind of machine. */
+const knownCandidates = new WeakMap<
+  Published,
+  { archives: Published; byMachine: Map<string, Candidate[]> }
+>();
+/** Kinds of machine remembered per tool: its fleet runs a handful of versions on a few architectures. */
+const MACHINE_KINDS = 200;
+
+/**
+ * The files that could be offered to a machine of this architecture, version and OS, newest first: each release's
+ * installer ahead of its archive (the sort is stable), only those above the running version that run on its OS. The
+ * same for every such machine, so remembered while the published lists are the same objects (memory.ts), which a
+ * change to any release replaces: a release day's checks do not parse and sort the versions again each time.
+ */
+function candidates(installers: Published, archives: Published, request: UpdateCheckRequest): Candidate[] {
+  const key = `${request.platform} ${request.arch} ${request.version} ${request.osVersion ?? ''}`;
+  let known = knownCandidates.get(installers);
+  if (known?.archives !== archives) {
+    known = { archives, byMachine: new Map() };
+    knownCandidates.set(installers, known);
+  }
+  let found = known.byMachine.get(key);
+  if (!found) {
+    found = [...installers, ...archives]
+      .filter(
+        ({ release, artifact }) =>
+          (artifact.arch === request.arch || artifact.arch === 'universal') &&
+          semver.gt(release.version, request.version) &&
+          runsOn(release, request.platform, request.osVersion),
+      )
+      .sort((a, b) => newestFirst(a.release, b.release));
+    makeRoom(known.byMachine, MACHINE_KINDS);
+    known.byMachine.set(key, found);
+  }
+  return found;
+}
+
 /**
  * The newest published release above the tool's version for its platform and architecture (a universal file fits
  * either), stable only unless it asks for beta, that this machine is offered (its rollout reaches it and its
@@ -69,17 +110,19 @@ export async function checkForUpdate(
     publishedFor(ctx, request.toolId, { kind: 'installer', ...filter }),
     publishedFor(ctx, request.toolId, { kind: 'sparkle', ...filter }),
   ]);
-  // Sorting is stable: within one release the installer stays ahead of the archive.
-  const newer = [...installers, ...archives]
-    .filter(
-      ({ release, artifact }) =>
-        (artifact.arch === request.arch || artifact.arch === 'universal') &&
-        semver.gt(release.version, request.version) &&
-        runsOn(release, request.platform, request.osVersion),
-    )
-    .sort((a, b) => newestFirst(a.release, b.release));
-  const { row, activationId } = checked;
-  const offer = offerTo({ activationId, updatesUntil: row.updatesUntil }, newer);
+  const newer = candidates(installers, archives, request);
+  const { entry, row, activationId } = checked;
+  // One object per remembered machine (licenses/memory.ts): its rollout places and token are worked out once.
+  let machine = entry.machine;
+  if (machine?.activationId !== activationId || machine.updatesUntil !== row.updatesUntil) {
+    machine = {
+      activationId,
+      updatesUntil: row.updatesUntil,
+      updateToken: updateTokenOf(ctx.dataSecrets, activationId),
+    };
+    entry.machine = machine;
+  }
+  const offer = offerTo(machine, newer);
   const [best] = offer.installable;
   const [beyond] = offer.announced;
   const [renewal] = await Promise.all([
@@ -94,7 +137,6 @@ export async function checkForUpdate(
   if (!best) return { valid: true, code, update: null, renewal };
 
   const { release, artifact } = best;
-  const token = updateTokenOf(ctx.dataSecrets, checked.activationId);
   return {
     valid: true,
     code,
@@ -105,7 +147,7 @@ export async function checkForUpdate(
       publishedAt: (release.publishedAt ?? release.createdAt).toISOString(),
       critical: release.critical,
       artifact: {
-        url: artifactUrlOf(ctx.config.publicUrl, token, artifact),
+        url: artifactUrlOf(ctx.config.publicUrl, machine.updateToken, artifact),
         fileName: artifact.fileName,
         size: artifact.size,
         sha256: artifact.sha256,
@@ -176,8 +218,16 @@ export async function updateCheckRoutes(app: FastifyInstance, ctx: AppContext): 
           "Validate's fields plus the platform, architecture, running version and channel; `update` is null when there is none, or the license is not valid; `renewal` names a newer release beyond the license's update period.",
         body: updateCheckSchema,
       },
-      ({ platform, arch, version, channel, osVersion, ...body }) =>
-        checkForUpdate(ctx, { ...asRequest(body), platform, arch, version, channel, osVersion }),
+      // Named one by one: an object rest (`...body`) was a twentieth of a check's CPU.
+      (body) =>
+        checkForUpdate(ctx, {
+          ...asRequest(body),
+          platform: body.platform,
+          arch: body.arch,
+          version: body.version,
+          channel: body.channel,
+          osVersion: body.osVersion,
+        }),
     );
   });
 }
