@@ -200,8 +200,14 @@ function postgresServer(): { adminUrl: string; urlOf(name: string): string } {
   };
 }
 
-/** Runs `statement` on the server's admin database, again while it is refused for a connection still closing. */
-async function onServer(statement: string, retryWhileInUse = true): Promise<void> {
+/**
+ * Runs `statement` on the server's admin database and gives its rows; again while it is refused for a connection
+ * still closing, unless `retryWhileInUse` is false.
+ */
+async function onServer<R extends object = object>(
+  statement: string,
+  { params = [], retryWhileInUse = true }: { params?: unknown[]; retryWhileInUse?: boolean } = {},
+): Promise<R[]> {
   const client = new pg.Client({ connectionString: postgresServer().adminUrl });
   await client.connect();
   try {
@@ -209,8 +215,7 @@ async function onServer(statement: string, retryWhileInUse = true): Promise<void
     // the closing client as an unhandled error, so wait for them to go first.
     for (let attempt = 0; ; attempt++) {
       try {
-        await client.query(statement);
-        return;
+        return (await client.query<R>(statement, params)).rows;
       } catch (error) {
         const inUse = (error as { code?: string }).code === '55006';
         if (!retryWhileInUse || !inUse || attempt >= 50) throw error;
@@ -234,12 +239,9 @@ let postgresTemplateMade: Promise<string> | undefined;
 function postgresTemplate(): Promise<string> {
   postgresTemplateMade ??= (async () => {
     const name = `test_template_${schemaKey()}`;
-    const { adminUrl, urlOf } = postgresServer();
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
-    await client.end();
-    if (found.rowCount) return name;
+    const { urlOf } = postgresServer();
+    const found = await onServer('select 1 from pg_database where datname = $1', { params: [name] });
+    if (found.length > 0) return name;
     const making = `${name}_${randomBytes(4).toString('hex')}`;
     await onServer(`create database ${making}`);
     const handle = await openDatabase({ databaseUrl: urlOf(making), pgliteDir: '' });
@@ -255,14 +257,12 @@ function postgresTemplate(): Promise<string> {
       await onServer(`drop database ${making}`);
     }
     // Templates of earlier schemas, unless a run on that schema is copying one right now.
-    const cleaner = new pg.Client({ connectionString: adminUrl });
-    await cleaner.connect();
-    const stale = await cleaner.query<{ datname: string }>(
+    const stale = await onServer<{ datname: string }>(
       "select datname from pg_database where datname like 'test\\_template\\_%' and datname <> $1 and datname not like $2",
-      [name, `${name}\\_%`],
+      { params: [name, `${name}\\_%`] },
     );
-    await cleaner.end();
-    for (const { datname } of stale.rows) await onServer(`drop database ${datname}`, false).catch(() => {});
+    for (const { datname } of stale)
+      await onServer(`drop database ${datname}`, { retryWhileInUse: false }).catch(() => {});
     return name;
   })();
   return postgresTemplateMade;
@@ -281,7 +281,9 @@ async function newPostgresDatabase(template?: string): Promise<{ url: string; dr
   await onServer(template ? `create database ${name} template ${template}` : `create database ${name}`);
   return {
     url: urlOf(name),
-    drop: () => onServer(`drop database if exists ${name}`),
+    drop: async () => {
+      await onServer(`drop database if exists ${name}`);
+    },
   };
 }
 
