@@ -98,8 +98,7 @@ for (const width of [390, 1440]) {
     const gstin = dialog.getByRole('textbox', { name: /GSTIN/ });
     await expect(gstin).toHaveAttribute('aria-invalid', 'true');
     await expect(gstin).toBeFocused();
-    await checkScreen(page, `billing-correction-dialog-${width}`, { fullPage: false });
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+    await checkScreen(page, `billing-correction-dialog-${width}`, { fullPage: false, at: width });
 
     await page.keyboard.press('ControlOrMeta+A');
     await page.keyboard.type(GSTIN);
@@ -119,8 +118,7 @@ for (const width of [390, 1440]) {
     await expect(links.nth(2)).toHaveText(/^Invoice PCA\/\d\d-\d\d\/\d{5}$/);
     await expect(documents).toContainText('Cancelled by credit note PCAC/');
     await expect(page.getByRole('region', { name: 'History' })).toContainText('Billing details corrected');
-    await checkScreen(page, `billing-correction-done-${width}`);
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+    await checkScreen(page, `billing-correction-done-${width}`, { at: width });
 
     // The new invoice as downloaded carries the GSTIN; one email brought both documents.
     const newInvoice = await page.request.get(`${shop.url}${await links.nth(2).getAttribute('href')}`);

@@ -120,7 +120,6 @@ for (const width of [390, 1440]) {
     }) => {
       test.setTimeout(180_000);
       ({ page } = await buyerAt(openPage, width));
-      const size = () => page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
       await page.goto(`${shop.url}/utility-tools`);
       const card = page.getByRole('article', { name: TOOL, exact: true });
       await expect(card).toBeVisible();
@@ -135,8 +134,7 @@ for (const width of [390, 1440]) {
         /^Business\s*Up to 2 devices · ocr, batch, api\s*₹4,999\.00$/,
       ]);
       await expect(card.getByText('Lifetime Validity')).toBeVisible();
-      await checkScreen(page, `editions-catalogue-${width}`);
-      await size();
+      await checkScreen(page, `editions-catalogue-${width}`, { at: width });
 
       await tabTo(page, `Windows - ₹1,499.00: buy ${TOOL}`);
       await page.keyboard.press('Enter');
@@ -158,8 +156,7 @@ for (const width of [390, 1440]) {
       await expect(proceed).toHaveText('Proceed to Payment · Pay ₹2,999.00');
       await expect(billing.getByTestId('order-total')).toHaveText('₹2,999.00');
       await expect(billing.getByText(/^CGST 9 %/)).toBeVisible();
-      await checkScreen(page, `editions-billing-pro-${width}`);
-      await size();
+      await checkScreen(page, `editions-billing-pro-${width}`, { at: width });
 
       await tabTo(page, /^Proceed to Payment/);
       await page.keyboard.press('Enter');
@@ -173,12 +170,10 @@ for (const width of [390, 1440]) {
       const mine = page.getByRole('article', { name: TOOL, exact: true });
       await expect(mine.getByText('Edition: Pro')).toBeVisible();
       await expect(mine.getByRole('button', { name: /^Upgrade to Business — ₹2,000\.00/ })).toBeVisible();
-      await checkScreen(page, `editions-my-tools-pro-${width}`);
-      await size();
+      await checkScreen(page, `editions-my-tools-pro-${width}`, { at: width });
     });
 
     test('the order’s page names the edition and offers the upgrade too', async () => {
-      const size = () => page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
       // The order history's link to the order, named by its tool.
       await tabTo(page, TOOL, { max: 80 });
       await page.keyboard.press('Enter');
@@ -189,8 +184,7 @@ for (const width of [390, 1440]) {
       await expect(offer).toBeVisible();
       // The order's line says what was bought, as the invoice's does.
       await expect(page.getByRole('cell', { name: `${TOOL} — Pro`, exact: true })).toBeVisible();
-      await checkScreen(page, `editions-order-page-${width}`);
-      await size();
+      await checkScreen(page, `editions-order-page-${width}`, { at: width });
       // It opens the same billing dialog; Escape closes it and gives focus back to the offer.
       await offer.focus();
       await page.keyboard.press('Enter');
@@ -203,7 +197,6 @@ for (const width of [390, 1440]) {
 
     test('later the buyer upgrades to Business from My Tools, through the same checkout', async () => {
       test.setTimeout(120_000);
-      const size = () => page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
       await page.goto(`${shop.url}/my-tools`);
       const mine = page.getByRole('article', { name: TOOL, exact: true });
       await expect(mine.getByText('Edition: Pro')).toBeVisible();
@@ -218,8 +211,7 @@ for (const width of [390, 1440]) {
       const proceed = billing.getByRole('button', { name: /^Proceed to Payment/ });
       await expect(proceed).toHaveText('Proceed to Payment · Pay ₹2,000.00');
       await expect(billing.getByText(/^SGST 9 %/)).toBeVisible();
-      await checkScreen(page, `editions-upgrade-billing-${width}`);
-      await size();
+      await checkScreen(page, `editions-upgrade-billing-${width}`, { at: width });
 
       await tabTo(page, /^Proceed to Payment/);
       await page.keyboard.press('Enter');
@@ -235,7 +227,7 @@ for (const width of [390, 1440]) {
       await announced(page, /Business/);
       const licenses = (await (await page.request.get(`${shop.url}/api/my-licenses/`)).json()) as MyLicense[];
       expect(licenses.map((license) => license.edition?.name)).toEqual(['Business']);
-      await checkScreen(page, `editions-my-tools-business-${width}`);
+      await checkScreen(page, `editions-my-tools-business-${width}`, { at: width });
     });
   });
 }

@@ -101,8 +101,7 @@ for (const width of [390, 1440]) {
     await expect(summary).toContainText('IGST 18 %₹1,143.31');
     await expect(summary).toContainText('₹635.17');
     await expect(billing.getByRole('button', { name: /Proceed to Payment · Pay ₹6,859\.83/ })).toBeVisible();
-    await checkScreen(page, `proforma-journey-${width}-billing`, { fullPage: false });
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+    await checkScreen(page, `proforma-journey-${width}-billing`, { fullPage: false, at: width });
 
     await tabTo('Get a proforma invoice');
     await page.keyboard.press('Enter');
@@ -114,8 +113,10 @@ for (const width of [390, 1440]) {
     await expect(awaiting.getByRole('link', { name: 'Pay ₹6,859.83 online' })).toBeVisible();
     const tdsPanel = page.getByRole('region', { name: 'TDS and Form 16A' });
     await expect(tdsPanel).toContainText('Not received yet');
-    await checkScreen(page, `proforma-journey-${width}-order-awaiting`, { noHorizontalScroll: true });
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+    await checkScreen(page, `proforma-journey-${width}-order-awaiting`, {
+      noHorizontalScroll: true,
+      at: width,
+    });
 
     // The proforma itself, as the buyer downloads it: the same figures, to the paisa.
     const proformaLink = awaiting.getByRole('link', { name: /^Proforma invoice PCAP\// });
@@ -152,6 +153,9 @@ for (const width of [390, 1440]) {
     await page.keyboard.press('Enter');
     await expect(tdsPanel).toContainText('Received', { timeout: 15_000 });
     await expect(tdsPanel.getByRole('link', { name: /form16a-q3\.pdf/ })).toBeVisible();
-    await checkScreen(page, `proforma-journey-${width}-order-form16a`, { noHorizontalScroll: true });
+    await checkScreen(page, `proforma-journey-${width}-order-form16a`, {
+      noHorizontalScroll: true,
+      at: width,
+    });
   });
 }

@@ -24,14 +24,20 @@ async function transitionsDone(page: Page): Promise<void> {
 /**
  * The screen as a phone and a desktop see it: no axe violation at 390 and at 1440 px (optionally no horizontal
  * scroll either), and a screenshot of each, `<file>-<width>.png`, when SHOTS_DIR is set.
+ *
+ * A journey that runs once at each width passes `at`, its own width: the screen is checked at that width only, where
+ * the page already is, and the journey at the other width checks it there. Each screen is then scanned once per
+ * width, not twice (issue 69), and the page is never resized under the journey.
  */
 export async function checkScreen(
   page: Page,
   file: string,
-  options: { fullPage?: boolean; noHorizontalScroll?: boolean } = {},
+  options: { fullPage?: boolean; noHorizontalScroll?: boolean; at?: number } = {},
 ): Promise<void> {
-  for (const width of [390, 1440]) {
-    await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
+  if (options.at !== undefined)
+    expect(page.viewportSize()?.width, `${file}: the journey's own width`).toBe(options.at);
+  for (const width of options.at === undefined ? [390, 1440] : [options.at]) {
+    if (options.at === undefined) await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
     await transitionsDone(page);
     const results = await new AxeBuilder({ page }).analyze();
     expect(
