@@ -4,6 +4,7 @@ import { expect, person, type Shop, test } from './fixtures';
 import { authenticator } from './support/authenticator';
 import { checkScreen } from './support/check-screen';
 import { expectVisibleFocus, tabTo as tabToIn } from './support/focus';
+import { signInByKeyboard } from './support/steps';
 
 /**
  * The billing dialog's order summary, with the keyboard alone at a phone's and a desktop's width: a coupon applied
@@ -55,21 +56,8 @@ test.beforeEach(({ page: opened }) => {
 async function signInWithKeyboard(person: ReturnType<typeof buyerFor>, width: number, signUp = true) {
   if (signUp) await shop.signUp(person);
   await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-  await page.goto(`${shop.url}/utility-tools`);
   // Signing in is not what this journey is about: straight to the Login button, then the keyboard.
-  await expect(page.getByRole('button', { name: 'INR' })).toBeVisible({ timeout: 30_000 });
-  const login = page.getByRole('dialog', { name: 'Welcome Back' });
-  // Until the page has hydrated the button does nothing: pressed again until the dialog opens.
-  await expect(async () => {
-    await page.getByRole('button', { name: 'Login' }).filter({ visible: true }).first().focus();
-    await page.keyboard.press('Enter');
-    await expect(login).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
-  await page.keyboard.type(person.email);
-  await page.keyboard.press('Tab');
-  await page.keyboard.type(person.password);
-  await page.keyboard.press('Enter');
-  await expect(page.getByRole('button', { name: person.name })).toBeAttached({ timeout: 30_000 });
+  await signInByKeyboard(page, shop.url, person);
 }
 
 async function expectSummary(billing: ReturnType<Page['getByRole']>) {

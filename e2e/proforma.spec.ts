@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import PDFDocument from 'pdfkit';
 import { pdfText } from '../test/support/invoices-helpers';
-import { expect, person as personOf, type Shop, test } from './fixtures';
+import { expect, person as personOf, test } from './fixtures';
 import { checkScreen } from './support/check-screen';
 import { expectVisibleFocus, tabTo as tabToIn } from './support/focus';
+import { signInByKeyboard } from './support/steps';
 
 /**
  * Buying as a firm (issue 68) with the keyboard alone, at a phone's and a desktop's width: a buyer with a GSTIN in
@@ -37,25 +37,6 @@ function form16a(): Promise<Buffer> {
   });
 }
 
-/** Signed in through the login dialog, by keyboard. */
-async function logIn(shop: Shop, page: Page, person: { email: string; password: string; name: string }) {
-  await page.goto(`${shop.url}/utility-tools`);
-  await expect(page.getByRole('button', { name: 'INR' })).toBeVisible({ timeout: 30_000 });
-  const login = page.getByRole('dialog', { name: 'Welcome Back' });
-  const button = page.getByRole('button', { name: 'Login' }).filter({ visible: true }).first();
-  // Until the page has hydrated the button does nothing: pressed again until the dialog shows.
-  await expect(async () => {
-    await button.focus();
-    await page.keyboard.press('Enter');
-    await expect(login).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 30_000 });
-  await page.keyboard.type(person.email);
-  await page.keyboard.press('Tab');
-  await page.keyboard.type(person.password);
-  await page.keyboard.press('Enter');
-  await expect(page.getByRole('button', { name: person.name })).toBeAttached({ timeout: 30_000 });
-}
-
 for (const width of [390, 1440]) {
   test(`at ${width} px, keyboard only: a proforma for 5 seats with TDS, on the order page, then the Form 16A`, async ({
     shop,
@@ -72,7 +53,7 @@ for (const width of [390, 1440]) {
       tabToIn(page, name, options);
     await shop.signUp(buyer);
     await page.setViewportSize({ width, height: width < 768 ? 844 : 900 });
-    await logIn(shop, page, buyer);
+    await signInByKeyboard(page, shop.url, buyer);
 
     await tabTo('INR');
     await page.keyboard.press('Space');

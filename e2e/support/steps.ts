@@ -44,6 +44,36 @@ export async function completeSignUpDialog(
 }
 
 /**
+ * Signs `person` in through the Login dialog with the keyboard alone, from /utility-tools at `siteUrl`; done when the
+ * page has reloaded signed in. Signing in reloads the page, and the header names the person before that reload too:
+ * waiting for the reload keeps the journey's next key from landing on the page being replaced.
+ */
+export async function signInByKeyboard(
+  page: Page,
+  siteUrl: string,
+  person: Pick<Person, 'name' | 'email' | 'password'>,
+  timeout = 30_000,
+) {
+  await page.goto(`${siteUrl}/utility-tools`);
+  await expect(page.getByRole('button', { name: 'INR' })).toBeVisible({ timeout });
+  const login = page.getByRole('dialog', { name: 'Welcome Back' });
+  const button = page.getByRole('button', { name: 'Login' }).filter({ visible: true }).first();
+  // Until the page has hydrated the button does nothing: pressed again until the dialog shows.
+  await expect(async () => {
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await expect(login).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout });
+  await page.keyboard.type(person.email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(person.password);
+  const reloaded = page.waitForEvent('load', { timeout });
+  await page.keyboard.press('Enter');
+  await reloaded;
+  await expect(page.getByRole('button', { name: person.name })).toBeAttached({ timeout });
+}
+
+/**
  * Buys in rupees with the Razorpay emulator: INR, the card's `Windows - ₹1,499.00` button, the billing form (an
  * address in Rajasthan), Simulate success; done when My Tools has opened.
  */
