@@ -11,10 +11,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
+import type { Flags, Result } from 'lighthouse';
 import { type Browser, chromium } from 'playwright-core';
 import { firstContentfulPaint } from '../e2e/support/paint';
 import { orderPagePath } from '../src/shared/order-detail';
@@ -166,28 +167,85 @@ async function setSessionCookie(port: number, url: string, cookie: string | unde
   }
 }
 
-async function lighthousePage(port: number, url: string, cookie?: string) {
-  await setSessionCookie(port, url, cookie);
-  // A trace occasionally comes back without its navigation start (NO_NAVSTART); one more run settles it.
+/**
+ * Why Lighthouse could not measure the page, if it could not: a run that failed as a whole, or an audit that failed
+ * to run. A trace occasionally comes back without its navigation start (NO_NAVSTART), and then the audits that read
+ * it (the doctype, the layout shift) error and their category scores nothing, which is no finding about the page.
+ */
+function unmeasured(lhr: {
+  runtimeError?: { code: string };
+  audits: Record<string, { id: string; scoreDisplayMode?: string; errorMessage?: string }>;
+}): string | undefined {
+  if (lhr.runtimeError) return lhr.runtimeError.code;
+  const errored = Object.values(lhr.audits).find((audit) => audit.scoreDisplayMode === 'error');
+  return errored && `${errored.id}: ${errored.errorMessage ?? 'error'}`;
+}
+
+/** A Chrome for Lighthouse and the worker thread that drives it (scripts/support/lighthouse-lane.mjs). */
+type Lane = { chrome: chromeLauncher.LaunchedChrome; worker: Worker };
+/** What a lane is asked to run. */
+type LaneRequest = { url: string; flags: Flags };
+
+/**
+ * `--ci` measures no timing, so two lanes measure pages side by side: one Lighthouse run leaves a core of this
+ * 2-core machine idle half the time. A full run keeps one, so no run's timings share the machine with another's.
+ */
+const LANES = ciMode ? 2 : 1;
+
+async function openLane(): Promise<Lane> {
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
+  const worker = new Worker(new URL('./support/lighthouse-lane.mjs', import.meta.url));
+  return { chrome, worker };
+}
+
+async function closeLane(lane: Lane): Promise<void> {
+  await lane.worker.terminate();
+  await lane.chrome.kill();
+}
+
+/** One Lighthouse run in the lane's worker. */
+function lighthouseIn(lane: Lane, request: LaneRequest): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const answered = (answer: { lhr?: Result; error?: string }) => {
+      lane.worker.off('error', failed);
+      if (answer.lhr) resolve(answer.lhr);
+      else reject(new Error(`lighthouse ${request.url}: ${answer.error ?? 'no result'}`));
+    };
+    const failed = (error: Error) => {
+      lane.worker.off('message', answered);
+      reject(error);
+    };
+    lane.worker.once('message', answered);
+    lane.worker.once('error', failed);
+    lane.worker.postMessage(request);
+  });
+}
+
+async function lighthousePage(lane: Lane, url: string, cookie?: string): Promise<Result> {
+  await setSessionCookie(lane.chrome.port, url, cookie);
+  // A run that could not measure the page is run again (twice at most); the third's result stands, errors and all.
   for (let attempt = 1; ; attempt++) {
-    const result = await lighthouse(url, {
-      port,
-      output: 'json',
-      logLevel: 'error',
-      // `--ci` budgets no timing, so it leaves out the performance score's simulated metrics; the layout shift and
-      // the scripts loaded, which it does budget, are asked for by name.
-      ...(ciMode
-        ? {
-            onlyCategories: ['accessibility', 'best-practices', 'seo'],
-            onlyAudits: ['cumulative-layout-shift', 'network-requests', 'total-byte-weight'],
-          }
-        : { onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] }),
-      // The live Razorpay script cannot load on an offline machine; block it instead of counting a network error.
-      blockedUrlPatterns: ['*razorpay.com*'],
+    const lhr = await lighthouseIn(lane, {
+      url,
+      flags: {
+        port: lane.chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        // `--ci` budgets no timing, so it leaves out the performance score's simulated metrics; the layout shift
+        // and the scripts loaded, which it does budget, are asked for by name.
+        ...(ciMode
+          ? {
+              onlyCategories: ['accessibility', 'best-practices', 'seo'],
+              onlyAudits: ['cumulative-layout-shift', 'network-requests', 'total-byte-weight'],
+            }
+          : { onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] }),
+        // The live Razorpay script cannot load on an offline machine; block it instead of counting a network error.
+        blockedUrlPatterns: ['*razorpay.com*'],
+      },
     });
-    if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
-    if (!result.lhr.runtimeError || attempt >= 3) return result.lhr;
-    console.log(`lighthouse ${url}: ${result.lhr.runtimeError.code}, running again`);
+    const problem = unmeasured(lhr);
+    if (!problem || attempt >= 3) return lhr;
+    console.log(`lighthouse ${url}: ${problem}, running again`);
   }
 }
 
@@ -259,71 +317,80 @@ async function main() {
   ensureBuilt();
   // The signed-in customer has bought one tool: My Tools shows it, and its order page is measured.
   const server = await startProductionServer({ licenses: 0, paidOrder: true });
-  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
+  const lanes = await Promise.all(Array.from({ length: LANES }, openLane));
   const axeBrowser = await chromium.launch({ executablePath: chromePath, args: CHROME_FLAGS });
+  const targets = PAGES.filter((page) => !onlyPages || onlyPages.includes(page.path));
+  /** In the pages' order, whichever lane measured each. */
   const reports: PageReport[] = [];
+
+  async function measure(target: AuditedPage, lane: Lane): Promise<PageReport> {
+    const url = `${server.url}${target.at?.(server) ?? target.path}`;
+    const cookie = target.loggedIn ? server.sessionCookie : undefined;
+    const runs: Awaited<ReturnType<typeof lighthousePage>>[] = [];
+    for (let run = 0; run < LIGHTHOUSE_RUNS; run++) runs.push(await lighthousePage(lane, url, cookie));
+    const byPerformance = (run: (typeof runs)[number]) => run.categories.performance?.score ?? 0;
+    const lhr = runs.sort((a, b) => byPerformance(a) - byPerformance(b))[Math.floor(runs.length / 2)];
+    if (!lhr) throw new Error(`no Lighthouse run for ${url}`);
+    mkdirSync(path.join(root, 'reports/lighthouse'), { recursive: true });
+    writeFileSync(
+      path.join(root, 'reports/lighthouse', `${target.path.replace(/\W+/g, '_') || 'home'}.json`),
+      JSON.stringify(lhr),
+    );
+    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+    const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+    const items = ((lhr.audits['network-requests']?.details as { items?: NetworkItem[] } | undefined)
+      ?.items ?? []) as NetworkItem[];
+    const scripts = items.filter((item) => item.resourceType === 'Script' && item.url.startsWith(server.url));
+    const failedAudits = Object.values(lhr.audits)
+      .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary')
+      .map((audit) => audit.id);
+    return {
+      path: target.path,
+      scores: {
+        performance: ciMode ? Number.NaN : score('performance'),
+        accessibility: score('accessibility'),
+        bestPractices: score('best-practices'),
+        seo: score('seo'),
+      },
+      fcpMs: Math.round(numeric('first-contentful-paint')),
+      lcpMs: Math.round(numeric('largest-contentful-paint')),
+      cls: Math.round(numeric('cumulative-layout-shift') * 1000) / 1000,
+      // The median of the runs' TBT, not the TBT of the run picked above: that one is the median by score, every
+      // run here scores 100, so it was whichever came second, and one slow first layout of the HTML (the same work
+      // on every page, 25 ms one run and 40 the next) decided the page's figure.
+      tbtMs: Math.round(
+        median(runs.map((run) => run.audits['total-blocking-time']?.numericValue ?? Number.NaN)),
+      ),
+      jsTransferKb: kb(scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0)),
+      jsGzipKb: kb(gzipSizeOf(scripts.map((item) => item.url))),
+      inlineCssKb: await inlineCssKb(url),
+      fcpUnthrottledMs: ciMode ? Number.NaN : await unthrottledFcp(url, cookie),
+      totalTransferKb: kb(numeric('total-byte-weight')),
+      axeViolations: axeHere(target)
+        ? [
+            ...(await axeViolations(axeBrowser, url, cookie, 390)),
+            ...(await axeViolations(axeBrowser, url, cookie, 1440)),
+          ]
+        : [],
+      failedAudits,
+      seoFailures: (lhr.categories.seo?.auditRefs ?? [])
+        .map((ref) => ref.id)
+        .filter((id) => failedAudits.includes(id)),
+    };
+  }
+
   try {
-    for (const target of PAGES.filter((page) => !onlyPages || onlyPages.includes(page.path))) {
-      const url = `${server.url}${target.at?.(server) ?? target.path}`;
-      const cookie = target.loggedIn ? server.sessionCookie : undefined;
-      const runs: Awaited<ReturnType<typeof lighthousePage>>[] = [];
-      for (let run = 0; run < LIGHTHOUSE_RUNS; run++)
-        runs.push(await lighthousePage(chrome.port, url, cookie));
-      const byPerformance = (run: (typeof runs)[number]) => run.categories.performance?.score ?? 0;
-      const lhr = runs.sort((a, b) => byPerformance(a) - byPerformance(b))[Math.floor(runs.length / 2)];
-      if (!lhr) throw new Error(`no Lighthouse run for ${url}`);
-      mkdirSync(path.join(root, 'reports/lighthouse'), { recursive: true });
-      writeFileSync(
-        path.join(root, 'reports/lighthouse', `${target.path.replace(/\W+/g, '_') || 'home'}.json`),
-        JSON.stringify(lhr),
-      );
-      const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
-      const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
-      const items = ((lhr.audits['network-requests']?.details as { items?: NetworkItem[] } | undefined)
-        ?.items ?? []) as NetworkItem[];
-      const scripts = items.filter(
-        (item) => item.resourceType === 'Script' && item.url.startsWith(server.url),
-      );
-      const failedAudits = Object.values(lhr.audits)
-        .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary')
-        .map((audit) => audit.id);
-      reports.push({
-        path: target.path,
-        scores: {
-          performance: ciMode ? Number.NaN : score('performance'),
-          accessibility: score('accessibility'),
-          bestPractices: score('best-practices'),
-          seo: score('seo'),
-        },
-        fcpMs: Math.round(numeric('first-contentful-paint')),
-        lcpMs: Math.round(numeric('largest-contentful-paint')),
-        cls: Math.round(numeric('cumulative-layout-shift') * 1000) / 1000,
-        // The median of the runs' TBT, not the TBT of the run picked above: that one is the median by score, every
-        // run here scores 100, so it was whichever came second, and one slow first layout of the HTML (the same work
-        // on every page, 25 ms one run and 40 the next) decided the page's figure.
-        tbtMs: Math.round(
-          median(runs.map((run) => run.audits['total-blocking-time']?.numericValue ?? Number.NaN)),
-        ),
-        jsTransferKb: kb(scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0)),
-        jsGzipKb: kb(gzipSizeOf(scripts.map((item) => item.url))),
-        inlineCssKb: await inlineCssKb(url),
-        fcpUnthrottledMs: ciMode ? Number.NaN : await unthrottledFcp(url, cookie),
-        totalTransferKb: kb(numeric('total-byte-weight')),
-        axeViolations: axeHere(target)
-          ? [
-              ...(await axeViolations(axeBrowser, url, cookie, 390)),
-              ...(await axeViolations(axeBrowser, url, cookie, 1440)),
-            ]
-          : [],
-        failedAudits,
-        seoFailures: (lhr.categories.seo?.auditRefs ?? [])
-          .map((ref) => ref.id)
-          .filter((id) => failedAudits.includes(id)),
-      });
-    }
+    let next = 0;
+    await Promise.all(
+      lanes.map(async (lane) => {
+        for (let index = next++; index < targets.length; index = next++) {
+          reports[index] = await measure(targets[index] as AuditedPage, lane);
+        }
+      }),
+    );
   } finally {
     await axeBrowser.close();
-    await chrome.kill();
+    await Promise.all(lanes.map(closeLane));
     await server.stop();
   }
 
