@@ -14,6 +14,8 @@ parentPort?.on('message', async ({ url, flags }) => {
     const result = await lighthouse(url, flags);
     parentPort?.postMessage({ lhr: result?.lhr });
   } catch (error) {
-    parentPort?.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    parentPort?.postMessage({
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
   }
 });
