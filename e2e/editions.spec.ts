@@ -61,6 +61,9 @@ test('the operator gives the Windows toolkit three editions on its dashboard pag
   const windows = tools.find((tool) => tool.device === 'Windows');
   await page.goto(`${shop.url}/admin/tools/${windows?._id}`);
   await expect(page.getByText('No editions.')).toBeVisible();
+  // The operator starts once the page has loaded: its other panels still arriving moved the page under a Tab that
+  // had just scrolled to the editions (focus on "Add an edition" off screen, in one run of five).
+  await page.waitForLoadState('networkidle');
 
   for (const edition of EDITIONS) {
     await tabTo(page, 'Add an edition', { max: 80 });
