@@ -326,9 +326,9 @@ async function main() {
   async function measure(target: AuditedPage, lane: Lane): Promise<PageReport> {
     const url = `${server.url}${target.at?.(server) ?? target.path}`;
     const cookie = target.loggedIn ? server.sessionCookie : undefined;
-    const runs: Awaited<ReturnType<typeof lighthousePage>>[] = [];
+    const runs: Result[] = [];
     for (let run = 0; run < LIGHTHOUSE_RUNS; run++) runs.push(await lighthousePage(lane, url, cookie));
-    const byPerformance = (run: (typeof runs)[number]) => run.categories.performance?.score ?? 0;
+    const byPerformance = (run: Result) => run.categories.performance?.score ?? 0;
     const lhr = runs.sort((a, b) => byPerformance(a) - byPerformance(b))[Math.floor(runs.length / 2)];
     if (!lhr) throw new Error(`no Lighthouse run for ${url}`);
     mkdirSync(path.join(root, 'reports/lighthouse'), { recursive: true });
