@@ -62,6 +62,25 @@ describe('CSRF protection', () => {
     await app.close();
   });
 
+  it('gives the update feeds (XML, and Squirrel’s RELEASES text) the closed policy too: a browser opening one runs nothing', async () => {
+    const app = Fastify();
+    registerSecurityHeaders(app, testConfig());
+    app.get('/appcast.xml', async (_request, reply) =>
+      reply.type('application/rss+xml; charset=utf-8').send('<rss version="2.0"/>'),
+    );
+    app.get('/RELEASES', async (_request, reply) => reply.type('text/plain; charset=utf-8').send('x'));
+    for (const url of ['/appcast.xml', '/RELEASES']) {
+      const answer = await app.inject({ method: 'GET', url });
+      expect(answer.headers['content-security-policy'], url).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+      expect(answer.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(answer.headers['x-frame-options'], url).toBe('DENY');
+      expect(answer.headers['permissions-policy'], url).toBeUndefined();
+    }
+    await app.close();
+  });
+
   it('leaves them off a 304, which keeps those of the answer the client holds (RFC 9110 §15.4.5)', async () => {
     const app = Fastify();
     registerSecurityHeaders(app, testConfig());
