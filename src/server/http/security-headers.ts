@@ -7,10 +7,9 @@ const RAZORPAY_HOSTS = ['https://checkout.razorpay.com', 'https://api.razorpay.c
 /**
  * The headers every answer a program reads carries (JSON, the update feeds' XML, Squirrel's RELEASES text). Such an
  * answer is never a page: nothing in it may load, run or be framed, even when a browser opens it (an XML document can
- * hold XHTML scripts), and the document-only policies (opener, permissions) have nothing to apply to. A tenth of what
- * the license API's hottest call costs is headers, so the bench's floor sends them too (decision 071).
+ * hold XHTML scripts), and the document-only policies (opener, permissions) have nothing to apply to.
  */
-export function dataSecurityHeaders(config: Pick<Config, 'isProduction'>): Record<string, string> {
+function dataSecurityHeaders(config: Pick<Config, 'isProduction'>): Record<string, string> {
   return {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
     'x-content-type-options': 'nosniff',
