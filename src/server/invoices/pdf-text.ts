@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import * as fontkit from 'fontkit';
 import { isLayoutControl } from '../../shared/input-policy';
+import { sfntFromWoff } from './woff';
 
 /**
  * Which font file draws which characters on a tax document. Buyers write their names and addresses in the scripts
@@ -113,8 +115,14 @@ const LATIN_NAMES: Record<string, string> = {
 };
 const fontName = (face: Face, weight: Weight) => LATIN_NAMES[`${face} ${weight}`] ?? `${face}-${weight}`;
 
-/** The font files of an app instance, each read once, when a document first needs it (most need only Latin). */
-export type PdfFonts = { bytesOf(face: Face, weight: Weight): Buffer };
+/**
+ * The fonts of an app instance, each read and parsed once, when a document first needs it (most need only Latin),
+ * then shared by every document it draws. pdfkit takes a parsed fontkit font as well as a file (its changelog,
+ * 0.20.0: "Accept already-parsed fontkit Font instances"); given the file, it parsed the font anew for each document,
+ * and fontkit inflated the WOFF's tables in JavaScript each time: 150–200 ms an invoice, on the event loop every
+ * answer shares; parsed once (and inflated once, ./woff.ts), an invoice draws in 13–30 ms (docs/performance.md).
+ */
+export type PdfFonts = { fontOf(face: Face, weight: Weight): fontkit.Font };
 
 declare module '../kernel/context' {
   interface AppContext {
@@ -123,13 +131,15 @@ declare module '../kernel/context' {
 }
 
 export function createPdfFonts(): PdfFonts {
-  const loaded = new Map<string, Buffer>();
+  const loaded = new Map<string, fontkit.Font>();
   return {
-    bytesOf(face, weight) {
+    fontOf(face, weight) {
       const name = fontName(face, weight);
-      const bytes = loaded.get(name) ?? readFileSync(fontFile(face, weight));
-      loaded.set(name, bytes);
-      return bytes;
+      const font =
+        loaded.get(name) ??
+        (fontkit.create(sfntFromWoff(readFileSync(fontFile(face, weight)))) as fontkit.Font);
+      loaded.set(name, font);
+      return font;
     },
   };
 }
@@ -147,7 +157,8 @@ export function setFont(doc: TypesetDocument, face: Face, weight: Weight): PDFKi
   const name = fontName(face, weight);
   const { fonts, registered } = doc.typeface;
   if (!registered.has(name)) {
-    doc.registerFont(name, fonts.bytesOf(face, weight));
+    // @types/pdfkit names only files and bytes as a font's source.
+    doc.registerFont(name, fonts.fontOf(face, weight) as unknown as PDFKit.Mixins.PDFFontSource);
     registered.add(name);
   }
   return doc.font(name);

@@ -244,5 +244,10 @@ describe('tax documents in the scripts of Indian addresses', () => {
     const document = inScript('श्रीमती क्षमा', 'ਅੰਮ੍ਰਿਤਸਰ · சென்னை');
     const first = await renderTaxDocumentPdf(typefaces, document);
     expect(first.equals(await renderTaxDocumentPdf(typefaces, structuredClone(document)))).toBe(true);
+    // The parsed fonts are shared by every document an instance draws: another document drawn in between, and
+    // fonts parsed afresh, give the same bytes.
+    await renderTaxDocumentPdf(typefaces, inScript('ਗੁਰਪ੍ਰੀਤ ਸਿੰਘ', 'কলকাতা · ಬೆಂಗಳೂರು'));
+    expect(first.equals(await renderTaxDocumentPdf(typefaces, document))).toBe(true);
+    expect(first.equals(await renderTaxDocumentPdf(createPdfFonts(), document))).toBe(true);
   });
 });
