@@ -6,13 +6,18 @@ import { describe, expect, it } from 'vitest';
 import { sfntFromWoff } from './woff';
 
 const require = createRequire(import.meta.url);
-/** Every WOFF file the documents draw from: Noto Sans and each Indic script's, both weights. */
+/** Every WOFF file, both weights, of the Noto packages the documents draw from (Noto Sans and each Indic script). */
 const fonts = [
   'noto-sans',
   'noto-sans-devanagari',
+  'noto-sans-bengali',
+  'noto-sans-gujarati',
   'noto-sans-gurmukhi',
   'noto-sans-tamil',
-  'noto-sans-bengali',
+  'noto-sans-telugu',
+  'noto-sans-kannada',
+  'noto-sans-malayalam',
+  'noto-sans-oriya',
 ].flatMap((name) => {
   const folder = path.join(path.dirname(require.resolve(`@fontsource/${name}/package.json`)), 'files');
   return readdirSync(folder)
